@@ -1,0 +1,86 @@
+import { and, desc, eq, isNull } from "drizzle-orm";
+import type { Deps } from "../deps.ts";
+import { apiKeys } from "../db/schema.ts";
+import { notFound } from "../lib/app-error.ts";
+import { constantTimeEqual, randomBase62, sha256Hex } from "../lib/crypto.ts";
+import { newId } from "../lib/ids.ts";
+import { invalidField } from "../lib/validate.ts";
+import { requireTenant } from "../tenants/find-tenant.ts";
+
+// `pk_` + 40 base62 characters ≈ 238 bits. The first 8 random characters are the display
+// prefix that also finds the row; the rest is never stored, only the SHA-256 of the whole key.
+const KEY_PATTERN = /^pk_[0-9A-Za-z]{40}$/;
+const PREFIX_LENGTH = "pk_".length + 8;
+
+export interface ApiKeySummary {
+  id: string;
+  tenantId: string;
+  name: string;
+  prefix: string;
+  createdAt: number;
+  lastUsedAt: number | null;
+  revokedAt: number | null;
+}
+
+export interface CreatedApiKey extends ApiKeySummary {
+  /** The whole key, shown to the user once. */
+  key: string;
+}
+
+export function createApiKey(deps: Deps, input: { tenantId: string; name?: string }): CreatedApiKey {
+  requireTenant(deps, input.tenantId);
+  const name = (input.name ?? "default").trim();
+  if (name.length < 1 || name.length > 100) throw invalidField("name", "must be 1 to 100 characters");
+  const now = deps.clock.now();
+  const key = `pk_${randomBase62(40)}`;
+  const row = { id: newId("key", now), tenantId: input.tenantId, name, prefix: key.slice(0, PREFIX_LENGTH), createdAt: now, lastUsedAt: null, revokedAt: null };
+  deps.db.insert(apiKeys).values({ ...row, keyHash: sha256Hex(key) }).run();
+  return { ...row, key };
+}
+
+const summaryColumns = {
+  id: apiKeys.id,
+  tenantId: apiKeys.tenantId,
+  name: apiKeys.name,
+  prefix: apiKeys.prefix,
+  createdAt: apiKeys.createdAt,
+  lastUsedAt: apiKeys.lastUsedAt,
+  revokedAt: apiKeys.revokedAt,
+};
+
+export function listApiKeys(deps: Deps, tenantId: string): ApiKeySummary[] {
+  requireTenant(deps, tenantId);
+  return deps.db.select(summaryColumns).from(apiKeys).where(eq(apiKeys.tenantId, tenantId)).orderBy(desc(apiKeys.id)).all();
+}
+
+/** Revokes a key at once; revoking twice keeps the first revocation time. */
+export function revokeApiKey(deps: Deps, keyId: string): ApiKeySummary {
+  const existing = deps.db.select(summaryColumns).from(apiKeys).where(eq(apiKeys.id, keyId)).get();
+  if (!existing) throw notFound("api_key");
+  if (existing.revokedAt !== null) return existing;
+  const revokedAt = deps.clock.now();
+  deps.db.update(apiKeys).set({ revokedAt }).where(eq(apiKeys.id, keyId)).run();
+  return { ...existing, revokedAt };
+}
+
+/**
+ * The tenant and key id a presented key belongs to, or null. The row is found by its public
+ * prefix and the hashes are compared in constant time, so timing leaks nothing of the secret part.
+ */
+export function validateApiKey(deps: Deps, presented: string): { keyId: string; tenantId: string } | null {
+  if (!KEY_PATTERN.test(presented)) return null;
+  const presentedHash = sha256Hex(presented);
+  const candidates = deps.db
+    .select({ id: apiKeys.id, tenantId: apiKeys.tenantId, keyHash: apiKeys.keyHash, lastUsedAt: apiKeys.lastUsedAt })
+    .from(apiKeys)
+    .where(and(eq(apiKeys.prefix, presented.slice(0, PREFIX_LENGTH)), isNull(apiKeys.revokedAt)))
+    .all();
+  const match = candidates.find((candidate) => constantTimeEqual(candidate.keyHash, presentedHash));
+  if (!match) return null;
+  // last_used_at is written at most once a minute per key: a write per request would cost more than the request.
+  const now = deps.clock.now();
+  if (match.lastUsedAt === null || now - match.lastUsedAt > 60_000) {
+    deps.db.update(apiKeys).set({ lastUsedAt: now }).where(eq(apiKeys.id, match.id)).run();
+  }
+  return { keyId: match.id, tenantId: match.tenantId };
+}

@@ -1,0 +1,21 @@
+import { eq } from "drizzle-orm";
+import type { Deps } from "../deps.ts";
+import { users } from "../db/schema.ts";
+import { AppError } from "../lib/app-error.ts";
+import { normalizeEmail } from "../lib/validate.ts";
+import { dummyPasswordHash, verifyPassword } from "./password.ts";
+
+export const invalidCredentials = (): AppError => new AppError("invalid_credentials", 401, "E-mail or password is wrong.");
+
+/**
+ * Checks an e-mail and password. An unknown e-mail still runs one argon2id verification
+ * (against a dummy hash) and gets the same 401 as a wrong password: neither timing nor the
+ * answer tells an attacker which e-mails have accounts.
+ */
+export async function authenticateUser(deps: Deps, email: string, password: string): Promise<{ userId: string }> {
+  const normalized = normalizeEmail(email);
+  const user = normalized ? deps.db.select({ id: users.id, passwordHash: users.passwordHash }).from(users).where(eq(users.email, normalized)).get() : undefined;
+  const ok = await verifyPassword(password, user?.passwordHash ?? (await dummyPasswordHash()));
+  if (!user || !ok) throw invalidCredentials();
+  return { userId: user.id };
+}

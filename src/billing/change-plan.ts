@@ -1,0 +1,36 @@
+import { eq } from "drizzle-orm";
+import type { Deps } from "../deps.ts";
+import { tenants } from "../db/schema.ts";
+import { writeTransaction } from "../db/client.ts";
+import { invalidField } from "../lib/validate.ts";
+import { requireTenant } from "../tenants/find-tenant.ts";
+import { isPlanName, PLAN_NAMES, PLANS, type PlanName } from "./plans.ts";
+
+export type PlanChange = "upgrade" | "downgrade" | "cancellation" | "none";
+
+export interface PlanChangeResult {
+  tenantId: string;
+  fromPlan: PlanName;
+  toPlan: PlanName;
+  change: PlanChange;
+}
+
+/** Moving to `free` from a paid plan is a cancellation; otherwise the plans' ranks decide. */
+export function classifyPlanChange(fromPlan: PlanName, toPlan: PlanName): PlanChange {
+  if (fromPlan === toPlan) return "none";
+  if (toPlan === "free") return "cancellation";
+  return PLANS[toPlan].rank > PLANS[fromPlan].rank ? "upgrade" : "downgrade";
+}
+
+/** Sets a tenant's plan. Setting the plan it already has changes nothing. */
+export function changePlan(deps: Deps, tenantId: string, plan: string): PlanChangeResult {
+  if (!isPlanName(plan)) throw invalidField("plan", `must be one of: ${PLAN_NAMES.join(", ")}`);
+  return writeTransaction(deps.sqlite, () => {
+    const tenant = requireTenant(deps, tenantId);
+    const change = classifyPlanChange(tenant.plan, plan);
+    if (change !== "none") {
+      deps.db.update(tenants).set({ plan, updatedAt: deps.clock.now() }).where(eq(tenants.id, tenantId)).run();
+    }
+    return { tenantId, fromPlan: tenant.plan, toPlan: plan, change };
+  });
+}

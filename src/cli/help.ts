@@ -1,0 +1,63 @@
+export const MAIN_HELP = `parley — self-hosted chatbot platform with signed webhooks, in one binary
+
+Usage: parley <command> [options]
+
+Commands:
+  serve                 start the HTTP server and the webhook scheduler
+  migrate               create or upgrade the database schema, then exit
+  tenant create|list|plan
+  user create|password
+  apikey create|list|revoke
+
+Every command takes --db FILE (env PARLEY_DB, default ./data/parley.db) and --help.
+List commands take --json.
+
+Environment:
+  PARLEY_DB, PARLEY_PORT, PARLEY_HOST, PARLEY_PUBLIC_URL, PARLEY_JWT_SECRET,
+  PARLEY_RETRY_DELAYS=30s,5m,30m  PARLEY_DELIVERY_TIMEOUT=10s  PARLEY_DLQ_RETENTION=7d
+  PARLEY_POLL_INTERVAL=250ms  PARLEY_DELIVERY_CONCURRENCY=512
+  PARLEY_ALLOW_PRIVATE_WEBHOOKS=false  PARLEY_TRUST_PROXY=false  PARLEY_SYNC=normal|full
+  PARLEY_RATE_LIMITS=on  PARLEY_LOG_LEVEL=info|error|silent  PARLEY_PASSWORD
+
+Examples:
+  parley serve --demo
+  parley tenant create --name "Smile Dental" --sector dental-clinic --origins https://smile.example
+  PARLEY_PASSWORD=s3cret-pass parley user create --email ana@smile.example --tenant ten_…
+  parley apikey create --tenant ten_…
+
+Exit codes: 0 ok, 1 failure, 2 usage error.
+`;
+
+export const COMMAND_HELP: Record<string, string> = {
+  serve: `Usage: parley serve [--port 3000] [--host 0.0.0.0] [--db FILE] [--demo]
+
+Starts the HTTP API, the widget and admin pages, and the webhook scheduler. The database is
+created and migrated if needed. --demo seeds, once, a demo tenant with an owner user and an
+API key and prints how to use them. SIGTERM or Ctrl-C stops it cleanly.
+`,
+  migrate: `Usage: parley migrate [--db FILE]
+
+Applies the schema migrations embedded in this binary. Running it again changes nothing.
+`,
+  tenant: `Usage:
+  parley tenant create --name NAME [--plan free|starter|pro|business] [--sector SLUG] [--origins URL,URL] [--json]
+  parley tenant list [--json]
+  parley tenant plan TENANT_ID PLAN
+
+--origins lists the web origins allowed to open widget sessions (none = any origin).
+`,
+  user: `Usage:
+  parley user create --email EMAIL --tenant TENANT_ID [--role owner|admin|agent] [--json]
+  parley user password --email EMAIL
+
+The password is read from PARLEY_PASSWORD or standard input, never from a flag (flags end
+up in shell history and process listings). An existing account is only added to the tenant.
+`,
+  apikey: `Usage:
+  parley apikey create --tenant TENANT_ID [--name NAME] [--json]
+  parley apikey list --tenant TENANT_ID [--json]
+  parley apikey revoke KEY_ID
+
+The key is printed once; only its hash is stored. Send it as the X-API-Key header.
+`,
+};

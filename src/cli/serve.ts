@@ -1,0 +1,77 @@
+import { createApp } from "../http/app.ts";
+import { createAppDeps } from "../http/deps.ts";
+import { seedDemo, type DemoSeed } from "../tenants/seed-demo.ts";
+import { parseCommandArgs } from "./args.ts";
+import { openCliDeps, type CliDeps } from "./context.ts";
+import type { CliIo } from "./io.ts";
+
+export interface RunningServer {
+  readonly url: string;
+  readonly port: number;
+  stop(): Promise<void>;
+}
+
+/** Larger bodies are cut off by Bun before they reach the app's own 64 KiB check (which answers JSON 413). */
+const SERVER_BODY_LIMIT = 1024 * 1024;
+
+export function startServer(deps: CliDeps): RunningServer {
+  const app = createApp(createAppDeps(deps)).listen({
+    port: deps.config.port,
+    hostname: deps.config.host,
+    maxRequestBodySize: SERVER_BODY_LIMIT,
+  });
+  const server = app.server;
+  if (!server) throw new Error("the HTTP server did not start");
+  const port = server.port ?? deps.config.port;
+  let stopping: Promise<void> | null = null;
+  return {
+    url: `http://${deps.config.host === "0.0.0.0" ? "localhost" : deps.config.host}:${port}`,
+    port,
+    stop() {
+      // Stop accepting, let requests in flight finish, then close the database.
+      stopping ??= app.stop().then(() => deps.handle.close());
+      return stopping;
+    },
+  };
+}
+
+function demoLines(seed: DemoSeed, baseUrl: string): string {
+  if (!seed.created) {
+    return `Demo tenant ${seed.tenantId} already exists (login ${seed.email}; its password was printed on the first start — reset it with: parley user password --email ${seed.email}).`;
+  }
+  return [
+    "Demo tenant seeded:",
+    `  tenant   ${seed.tenantId}`,
+    `  login    ${seed.email} / ${seed.password}`,
+    `  API key  ${seed.apiKey}`,
+    "These secrets are shown only now.",
+    "Try:",
+    `  curl -s -X POST ${baseUrl}/api/v1/auth/token -H 'content-type: application/json' -d '{"email":"${seed.email}","password":"${seed.password}"}'`,
+  ].join("\n");
+}
+
+export async function serveCommand(argv: string[], io: CliIo, onStarted?: (server: RunningServer) => void): Promise<number> {
+  const { values } = parseCommandArgs(argv, {
+    port: { type: "string", short: "p" },
+    host: { type: "string" },
+    demo: { type: "boolean" },
+  });
+  const deps = openCliDeps(io, { db: values.db, port: values.port, host: values.host, demo: values.demo });
+  const server = startServer(deps);
+  // Handlers go in before the address is printed: whoever reads it may signal at once.
+  const stopped = new Promise<void>((resolve) => {
+    const shutdown = (signal: string) => {
+      io.out(`${signal} received, shutting down`);
+      void server.stop().then(resolve);
+    };
+    process.once("SIGTERM", () => shutdown("SIGTERM"));
+    process.once("SIGINT", () => shutdown("SIGINT"));
+  });
+  const baseUrl = deps.config.publicUrl === `http://localhost:${deps.config.port}` ? server.url : deps.config.publicUrl;
+  if (deps.config.demo) io.out(demoLines(await seedDemo(deps), baseUrl));
+  io.out(`Parley listening on ${server.url} (database ${deps.config.dbPath})`);
+  onStarted?.(server);
+
+  await stopped;
+  return 0;
+}

@@ -1,0 +1,47 @@
+import { changePlan } from "../billing/change-plan.ts";
+import { createTenant } from "../tenants/create-tenant.ts";
+import { listTenants } from "../tenants/find-tenant.ts";
+import { parseCommandArgs, requireFlag } from "./args.ts";
+import { withCliDeps } from "./context.ts";
+import { formatTable, isoOrDash, UsageError, type CliIo } from "./io.ts";
+
+export async function tenantCommand(argv: string[], io: CliIo): Promise<number> {
+  const { values, positionals } = parseCommandArgs(argv, {
+    name: { type: "string" },
+    plan: { type: "string" },
+    sector: { type: "string" },
+    origins: { type: "string" },
+  });
+  const [action, ...rest] = positionals;
+  return withCliDeps(io, { db: values.db }, (deps) => {
+    switch (action) {
+      case "create": {
+        const tenant = createTenant(deps, {
+          name: requireFlag(values.name, "name"),
+          plan: values.plan,
+          sector: values.sector,
+          origins: values.origins?.split(",") ?? [],
+        });
+        if (values.json) io.out(JSON.stringify(tenant));
+        else io.out(`created tenant ${tenant.id} (${tenant.name}, plan ${tenant.plan}, sector ${tenant.sector}, chatbot ${tenant.chatbotId})`);
+        return 0;
+      }
+      case "list": {
+        const tenants = listTenants(deps);
+        if (values.json) io.out(JSON.stringify(tenants));
+        else io.out(formatTable(["ID", "NAME", "PLAN", "SECTOR", "ORIGINS", "CREATED"], tenants.map((tenant) => [tenant.id, tenant.name, tenant.plan, tenant.sector, tenant.allowedOrigins.join(",") || "*", isoOrDash(tenant.createdAt)])));
+        return 0;
+      }
+      case "plan": {
+        const [tenantId, plan] = rest;
+        if (!tenantId || !plan) throw new UsageError("usage: parley tenant plan TENANT_ID PLAN");
+        const result = changePlan(deps, tenantId, plan);
+        if (values.json) io.out(JSON.stringify(result));
+        else io.out(result.change === "none" ? `${tenantId} is already on ${plan}` : `${tenantId}: ${result.fromPlan} -> ${result.toPlan} (${result.change})`);
+        return 0;
+      }
+      default:
+        throw new UsageError(action ? `unknown tenant action '${action}'` : "missing action: create, list or plan");
+    }
+  });
+}

@@ -1,0 +1,45 @@
+import { createUser, findUserIdByEmail } from "../auth/create-user.ts";
+import { setUserPassword } from "../auth/set-password.ts";
+import { parseCommandArgs, requireFlag } from "./args.ts";
+import { withCliDeps } from "./context.ts";
+import { UsageError, type CliIo } from "./io.ts";
+
+/** PARLEY_PASSWORD, else the first line of standard input. */
+async function readPassword(io: CliIo): Promise<string> {
+  const fromEnv = io.env.PARLEY_PASSWORD;
+  if (fromEnv) return fromEnv;
+  const line = (await io.readStdin()).split(/\r?\n/)[0] ?? "";
+  if (!line) throw new UsageError("no password: set PARLEY_PASSWORD or pipe it on standard input");
+  return line;
+}
+
+export async function userCommand(argv: string[], io: CliIo): Promise<number> {
+  const { values, positionals } = parseCommandArgs(argv, {
+    email: { type: "string" },
+    tenant: { type: "string" },
+    role: { type: "string" },
+  });
+  const [action] = positionals;
+  return withCliDeps(io, { db: values.db }, async (deps) => {
+    switch (action) {
+      case "create": {
+        const email = requireFlag(values.email, "email");
+        const tenantId = requireFlag(values.tenant, "tenant");
+        // Only a new account needs a password; do not wait on stdin for an existing one.
+        const password = findUserIdByEmail(deps, email) ? undefined : await readPassword(io);
+        const result = await createUser(deps, { email, tenantId, role: values.role, password });
+        if (values.json) io.out(JSON.stringify(result));
+        else io.out(`${result.created ? "created user" : "added existing user"} ${result.userId} (${result.email}) to ${result.tenantId} as ${result.role}`);
+        return 0;
+      }
+      case "password": {
+        const email = requireFlag(values.email, "email");
+        const { userId } = await setUserPassword(deps, email, await readPassword(io));
+        io.out(`password changed for ${userId}; its refresh tokens were revoked`);
+        return 0;
+      }
+      default:
+        throw new UsageError(action ? `unknown user action '${action}'` : "missing action: create or password");
+    }
+  });
+}

@@ -1,0 +1,141 @@
+import { formatDuration, parseDuration } from "./lib/durations.ts";
+
+export interface Config {
+  readonly dbPath: string;
+  readonly port: number;
+  readonly host: string;
+  readonly publicUrl: string;
+  /** null: generated on first start and kept in the database's settings table. */
+  readonly jwtSecret: string | null;
+  readonly retryDelaysMs: readonly number[];
+  readonly deliveryTimeoutMs: number;
+  readonly dlqRetentionMs: number;
+  readonly pollIntervalMs: number;
+  readonly deliveryConcurrency: number;
+  readonly allowPrivateWebhooks: boolean;
+  readonly trustProxy: boolean;
+  readonly sync: "normal" | "full";
+  readonly rateLimits: boolean;
+  readonly logLevel: "info" | "error" | "silent";
+  readonly demo: boolean;
+}
+
+/** Command-line flags that override their environment twins. */
+export interface ConfigFlags {
+  db?: string;
+  port?: string;
+  host?: string;
+  demo?: boolean;
+}
+
+export class ConfigError extends Error {
+  override name = "ConfigError";
+}
+
+type Env = Record<string, string | undefined>;
+
+/** Every setting, its env name and default: the README's configuration table follows this. */
+export const CONFIG_DEFAULTS = {
+  PARLEY_DB: "./data/parley.db",
+  PARLEY_PORT: "3000",
+  PARLEY_HOST: "0.0.0.0",
+  PARLEY_RETRY_DELAYS: "30s,5m,30m",
+  PARLEY_DELIVERY_TIMEOUT: "10s",
+  PARLEY_DLQ_RETENTION: "7d",
+  PARLEY_POLL_INTERVAL: "250ms",
+  PARLEY_DELIVERY_CONCURRENCY: "512",
+  PARLEY_ALLOW_PRIVATE_WEBHOOKS: "false",
+  PARLEY_TRUST_PROXY: "false",
+  PARLEY_SYNC: "normal",
+  PARLEY_RATE_LIMITS: "on",
+  PARLEY_LOG_LEVEL: "info",
+} as const;
+
+function setting(env: Env, name: keyof typeof CONFIG_DEFAULTS): string {
+  const value = env[name];
+  return value === undefined || value === "" ? CONFIG_DEFAULTS[name] : value.trim();
+}
+
+function duration(name: string, text: string, minMs: number): number {
+  const ms = parseDuration(text);
+  if (ms === null) throw new ConfigError(`${name}=${text} is not a duration (use e.g. 250ms, 30s, 5m, 2h, 7d)`);
+  if (ms < minMs) throw new ConfigError(`${name}=${text} is below the minimum of ${formatDuration(minMs)}`);
+  return ms;
+}
+
+function integer(name: string, text: string, min: number, max: number): number {
+  if (!/^\d+$/.test(text)) throw new ConfigError(`${name}=${text} is not a whole number`);
+  const value = Number(text);
+  if (value < min || value > max) throw new ConfigError(`${name}=${text} must be between ${min} and ${max}`);
+  return value;
+}
+
+function oneOf<const T extends string>(name: string, text: string, allowed: readonly T[]): T {
+  const lowered = text.toLowerCase();
+  const found = allowed.find((value) => value === lowered);
+  if (!found) throw new ConfigError(`${name}=${text} must be one of: ${allowed.join(", ")}`);
+  return found;
+}
+
+function boolean(name: string, text: string): boolean {
+  const value = oneOf(name, text, ["true", "false", "1", "0", "yes", "no", "on", "off"]);
+  return value === "true" || value === "1" || value === "yes" || value === "on";
+}
+
+function url(name: string, text: string): string {
+  let parsed: URL;
+  try {
+    parsed = new URL(text);
+  } catch {
+    throw new ConfigError(`${name}=${text} is not a URL`);
+  }
+  if (parsed.protocol !== "http:" && parsed.protocol !== "https:") {
+    throw new ConfigError(`${name}=${text} must be an http(s) URL`);
+  }
+  return parsed.origin + parsed.pathname.replace(/\/+$/, "");
+}
+
+/**
+ * Reads configuration once at start: flags win over env, env over defaults. Every value is
+ * validated here so a typo stops the program with one clear line instead of misbehaving later.
+ */
+export function loadConfig(env: Env, flags: ConfigFlags = {}): Config {
+  const port = integer(flags.port === undefined ? "PARLEY_PORT" : "--port", flags.port ?? setting(env, "PARLEY_PORT"), 0, 65535);
+  const host = flags.host ?? setting(env, "PARLEY_HOST");
+  if (!/^[\w.:-]+$/.test(host)) throw new ConfigError(`PARLEY_HOST=${host} is not a host name or address`);
+
+  const delaysText = setting(env, "PARLEY_RETRY_DELAYS");
+  const retryDelaysMs = delaysText.split(",").map((part) => duration("PARLEY_RETRY_DELAYS", part, 0));
+  if (retryDelaysMs.length < 1 || retryDelaysMs.length > 10) {
+    throw new ConfigError(`PARLEY_RETRY_DELAYS=${delaysText} must list between 1 and 10 delays`);
+  }
+
+  const jwtSecret = env.PARLEY_JWT_SECRET?.trim() || null;
+  if (jwtSecret !== null && jwtSecret.length < 32) {
+    throw new ConfigError("PARLEY_JWT_SECRET must be at least 32 characters");
+  }
+
+  const deliveryTimeoutMs = duration("PARLEY_DELIVERY_TIMEOUT", setting(env, "PARLEY_DELIVERY_TIMEOUT"), 100);
+  const publicUrlText = env.PARLEY_PUBLIC_URL?.trim();
+  const dbPath = flags.db ?? setting(env, "PARLEY_DB");
+  if (dbPath.length === 0) throw new ConfigError("--db must name a file");
+
+  return Object.freeze({
+    dbPath,
+    port,
+    host,
+    publicUrl: publicUrlText ? url("PARLEY_PUBLIC_URL", publicUrlText) : `http://localhost:${port}`,
+    jwtSecret,
+    retryDelaysMs: Object.freeze(retryDelaysMs),
+    deliveryTimeoutMs,
+    dlqRetentionMs: duration("PARLEY_DLQ_RETENTION", setting(env, "PARLEY_DLQ_RETENTION"), 1000),
+    pollIntervalMs: duration("PARLEY_POLL_INTERVAL", setting(env, "PARLEY_POLL_INTERVAL"), 10),
+    deliveryConcurrency: integer("PARLEY_DELIVERY_CONCURRENCY", setting(env, "PARLEY_DELIVERY_CONCURRENCY"), 1, 10_000),
+    allowPrivateWebhooks: boolean("PARLEY_ALLOW_PRIVATE_WEBHOOKS", setting(env, "PARLEY_ALLOW_PRIVATE_WEBHOOKS")),
+    trustProxy: boolean("PARLEY_TRUST_PROXY", setting(env, "PARLEY_TRUST_PROXY")),
+    sync: oneOf("PARLEY_SYNC", setting(env, "PARLEY_SYNC"), ["normal", "full"]),
+    rateLimits: boolean("PARLEY_RATE_LIMITS", setting(env, "PARLEY_RATE_LIMITS")),
+    logLevel: oneOf("PARLEY_LOG_LEVEL", setting(env, "PARLEY_LOG_LEVEL"), ["info", "error", "silent"]),
+    demo: flags.demo ?? false,
+  });
+}

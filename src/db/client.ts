@@ -1,0 +1,40 @@
+import { Database } from "bun:sqlite";
+import { mkdirSync } from "node:fs";
+import { dirname } from "node:path";
+import { drizzle, type BunSQLiteDatabase } from "drizzle-orm/bun-sqlite";
+import * as schema from "./schema.ts";
+
+export type Db = BunSQLiteDatabase<typeof schema>;
+
+export interface DatabaseHandle {
+  readonly sqlite: Database;
+  readonly db: Db;
+  close(): void;
+}
+
+export interface OpenOptions {
+  sync?: "normal" | "full";
+}
+
+/**
+ * Opens (creating if needed) the SQLite file with the pragmas DESIGN §7 asks for.
+ * `busy_timeout` comes first: the CLI and the server share the file, and any later pragma
+ * may already need to wait for the other process's lock.
+ */
+export function openDatabase(path: string, options: OpenOptions = {}): DatabaseHandle {
+  const inMemory = path === ":memory:";
+  if (!inMemory) mkdirSync(dirname(path), { recursive: true });
+  const sqlite = new Database(path, { create: true, strict: true });
+  sqlite.exec("PRAGMA busy_timeout = 5000");
+  if (!inMemory) sqlite.exec("PRAGMA journal_mode = WAL");
+  sqlite.exec("PRAGMA foreign_keys = ON");
+  // NORMAL in WAL mode survives a killed process; FULL also survives power loss.
+  sqlite.exec(`PRAGMA synchronous = ${options.sync === "full" ? "FULL" : "NORMAL"}`);
+  const db = drizzle({ client: sqlite, schema });
+  return { sqlite, db, close: () => sqlite.close() };
+}
+
+/** Runs `work` inside BEGIN IMMEDIATE so writers queue on busy_timeout instead of failing mid-way. */
+export function writeTransaction<T>(sqlite: Database, work: () => T): T {
+  return sqlite.transaction(work).immediate();
+}

@@ -1,0 +1,11 @@
+// Every file drizzle-kit writes to migrations/ is listed here, imported as text, so the
+// compiled binary carries its own schema. test/db/migrate.test.ts fails when a journal
+// entry is missing from this list, so a new migration cannot be forgotten.
+import journal from "../../migrations/meta/_journal.json" with { type: "json" };
+import foundation from "../../migrations/0000_foundation.sql" with { type: "text" };
+
+export const MIGRATION_JOURNAL = journal;
+
+export const EMBEDDED_MIGRATIONS: ReadonlyArray<{ tag: string; sql: string }> = [
+  { tag: "0000_foundation", sql: foundation },
+];

@@ -1,0 +1,35 @@
+import type { Database } from "bun:sqlite";
+import { EMBEDDED_MIGRATIONS } from "./embedded-migrations.ts";
+
+export interface MigrationResult {
+  applied: string[];
+  alreadyApplied: number;
+}
+
+/**
+ * Applies the embedded migrations that this database has not seen, each in its own
+ * BEGIN IMMEDIATE transaction (two processes starting together cannot both apply one).
+ * Running it again is a no-op.
+ */
+export function applyMigrations(sqlite: Database, nowMs: number): MigrationResult {
+  sqlite.exec("CREATE TABLE IF NOT EXISTS parley_migrations (tag TEXT PRIMARY KEY NOT NULL, applied_at INTEGER NOT NULL)");
+  const isApplied = sqlite.prepare<{ tag: string }, [string]>("SELECT tag FROM parley_migrations WHERE tag = ?");
+  const record = sqlite.prepare("INSERT INTO parley_migrations (tag, applied_at) VALUES (?, ?)");
+  const applied: string[] = [];
+  let alreadyApplied = 0;
+  for (const migration of EMBEDDED_MIGRATIONS) {
+    const didApply = sqlite
+      .transaction(() => {
+        if (isApplied.get(migration.tag)) return false;
+        for (const statement of migration.sql.split("--> statement-breakpoint")) {
+          if (statement.trim()) sqlite.exec(statement);
+        }
+        record.run(migration.tag, nowMs);
+        return true;
+      })
+      .immediate();
+    if (didApply) applied.push(migration.tag);
+    else alreadyApplied++;
+  }
+  return { applied, alreadyApplied };
+}

@@ -1,0 +1,14 @@
+import type { Database } from "bun:sqlite";
+import type { Config } from "./config.ts";
+import type { Db } from "./db/client.ts";
+import type { Clock } from "./lib/clock.ts";
+import type { Logger } from "./lib/log.ts";
+
+/** What every domain verb receives: the HTTP layer, the CLI and the scheduler build it once. */
+export interface Deps {
+  readonly db: Db;
+  readonly sqlite: Database;
+  readonly config: Config;
+  readonly clock: Clock;
+  readonly log: Logger;
+}

@@ -1,0 +1,81 @@
+import { Elysia } from "elysia";
+import type { AppDeps } from "./deps.ts";
+import { toErrorResponse } from "./errors.ts";
+import { AppError } from "../lib/app-error.ts";
+import { authRoutes } from "./routes/auth.ts";
+import { healthRoutes } from "./routes/health.ts";
+import { accountRoutes } from "./routes/account.ts";
+
+export const MAX_BODY_BYTES = 64 * 1024;
+
+interface RequestMeta {
+  id: string;
+  startedAt: number;
+  status?: number;
+}
+
+const REQUEST_ID_PATTERN = /^[\w.:-]{1,128}$/;
+
+const tooLarge = () => new AppError("payload_too_large", 413, `The body is larger than ${MAX_BODY_BYTES / 1024} KiB.`);
+const notJson = () => new AppError("unsupported_media_type", 415, "Send the body as JSON with Content-Type: application/json.");
+
+/**
+ * Reads a JSON body with the size limit enforced while reading (a missing or lying
+ * Content-Length cannot get more than the limit into memory). Syntax errors surface as
+ * Elysia PARSE errors, which errors.ts answers 400 invalid_json.
+ */
+async function parseJsonBody(request: Request, contentType: string): Promise<unknown> {
+  const declared = Number(request.headers.get("content-length") ?? "0");
+  if (declared > MAX_BODY_BYTES) throw tooLarge();
+  if (!/^application\/(?:[\w.+-]+\+)?json\b/i.test(contentType)) throw notJson();
+  if (!request.body) return JSON.parse("");
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  for await (const chunk of request.body) {
+    size += chunk.byteLength;
+    if (size > MAX_BODY_BYTES) throw tooLarge();
+    chunks.push(chunk);
+  }
+  // An empty body is not JSON either: JSON.parse("") throws, and the caller answers 400.
+  return JSON.parse(Buffer.concat(chunks).toString("utf8"));
+}
+
+/** Builds the whole HTTP application without listening: tests call `app.handle(request)`. */
+export function createApp(deps: AppDeps) {
+  const meta = new WeakMap<Request, RequestMeta>();
+
+  // normalize: false — unknown body keys must fail validation (422), not be silently dropped.
+  return new Elysia({ normalize: false })
+    .onRequest(({ request, set }) => {
+      const incoming = request.headers.get("x-request-id");
+      const id = incoming && REQUEST_ID_PATTERN.test(incoming) ? incoming : crypto.randomUUID();
+      meta.set(request, { id, startedAt: performance.now() });
+      set.headers["x-request-id"] = id;
+      set.headers["x-content-type-options"] = "nosniff";
+    })
+    .onParse(({ request, contentType }) => parseJsonBody(request, contentType))
+    .onError(({ code, error, request }) => {
+      const entry = meta.get(request);
+      const response = toErrorResponse(code, error, entry?.id ?? "-", deps.log);
+      if (entry) entry.status = response.status;
+      return response;
+    })
+    .onAfterResponse(({ request, set }) => {
+      const entry = meta.get(request);
+      if (!entry) return;
+      const url = new URL(request.url);
+      deps.log.info({
+        msg: "request",
+        request_id: entry.id,
+        method: request.method,
+        path: url.pathname,
+        status: entry.status ?? (typeof set.status === "number" ? set.status : 200),
+        duration_ms: Math.round((performance.now() - entry.startedAt) * 100) / 100,
+      });
+    })
+    .use(healthRoutes(deps))
+    .use(authRoutes(deps))
+    .use(accountRoutes(deps));
+}
+
+export type App = ReturnType<typeof createApp>;

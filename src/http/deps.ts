@@ -1,0 +1,30 @@
+import type { Deps } from "../deps.ts";
+import { getOrCreateSetting } from "../db/settings.ts";
+import { randomBase62 } from "../lib/crypto.ts";
+import { createRateLimiter, type RateLimiter } from "./plugins/rate-limit.ts";
+import { createTokenService, type TokenService } from "./plugins/tokens.ts";
+
+/** Deps plus what only the HTTP layer needs. */
+export interface AppDeps extends Deps {
+  readonly tokens: TokenService;
+  readonly rateLimiter: RateLimiter;
+  /** Distinguishes plugin instances when several apps live in one process (tests). */
+  readonly instanceId: string;
+}
+
+/**
+ * The signing secret: PARLEY_JWT_SECRET when set, else one generated on first start and kept
+ * in the settings table, so tokens survive restarts and the CLI and server agree.
+ */
+export function resolveJwtSecret(deps: Deps): string {
+  return deps.config.jwtSecret ?? getOrCreateSetting(deps.sqlite, "jwt_secret", () => randomBase62(64));
+}
+
+export function createAppDeps(deps: Deps): AppDeps {
+  return {
+    ...deps,
+    tokens: createTokenService(resolveJwtSecret(deps), deps.clock),
+    rateLimiter: createRateLimiter(deps.clock, deps.config.rateLimits),
+    instanceId: crypto.randomUUID(),
+  };
+}

@@ -1,0 +1,51 @@
+import type { Clock } from "../../lib/clock.ts";
+import { AppError } from "../../lib/app-error.ts";
+import { createSlidingWindow, type SlidingWindow, type WindowDecision } from "../../lib/sliding-window.ts";
+
+/** The rate groups of DESIGN §3; what a group is counted by is decided at the route. */
+export const RATE_GROUPS = Object.freeze({
+  auth: { limit: 5, windowMs: 60_000 },
+  chat: { limit: 60, windowMs: 60_000 },
+  hooks: { limit: 500, windowMs: 60_000 },
+  analytics: { limit: 120, windowMs: 60_000 },
+  management: { limit: 120, windowMs: 60_000 },
+});
+
+export type RateGroup = keyof typeof RATE_GROUPS;
+
+const seconds = (ms: number) => Math.max(1, Math.ceil(ms / 1000));
+
+function rateHeaders(decision: WindowDecision): Record<string, string> {
+  return {
+    "ratelimit-limit": String(decision.limit),
+    "ratelimit-remaining": String(decision.remaining),
+    "ratelimit-reset": String(seconds(decision.resetMs)),
+  };
+}
+
+/**
+ * One sliding window per group. `check` counts a request against `group` for `key`, writes
+ * the RateLimit-* headers, and throws 429 with Retry-After = seconds until a slot frees.
+ */
+export function createRateLimiter(clock: Clock, enabled: boolean) {
+  const windows = new Map<RateGroup, SlidingWindow>();
+  for (const [group, { limit, windowMs }] of Object.entries(RATE_GROUPS)) {
+    windows.set(group as RateGroup, createSlidingWindow(limit, windowMs, clock));
+  }
+  return {
+    check(group: RateGroup, key: string, headers: Record<string, string | number>): void {
+      if (!enabled) return;
+      const window = windows.get(group);
+      if (!window) throw new Error(`unknown rate group ${group}`);
+      const decision = window.take(`${group}:${key}`);
+      const limitHeaders = rateHeaders(decision);
+      Object.assign(headers, limitHeaders);
+      if (!decision.allowed) {
+        const retryAfter = String(seconds(decision.retryAfterMs));
+        throw new AppError("rate_limited", 429, `Too many requests; try again in ${retryAfter} s.`, undefined, { ...limitHeaders, "retry-after": retryAfter });
+      }
+    },
+  };
+}
+
+export type RateLimiter = ReturnType<typeof createRateLimiter>;

@@ -1,0 +1,114 @@
+import { Elysia } from "elysia";
+import type { AppDeps } from "../deps.ts";
+import { AppError } from "../../lib/app-error.ts";
+import { validateApiKey } from "../../auth/api-keys.ts";
+import { listMemberships, type Membership } from "../../auth/memberships.ts";
+import { clientIp } from "./client-ip.ts";
+import type { RateGroup } from "./rate-limit.ts";
+
+export interface UserPrincipal {
+  kind: "user";
+  userId: string;
+  memberships: Membership[];
+  /** What per-caller rate limits count by. */
+  subject: string;
+}
+
+export interface ApiKeyPrincipal {
+  kind: "api_key";
+  keyId: string;
+  tenantId: string;
+  subject: string;
+}
+
+export type Principal = UserPrincipal | ApiKeyPrincipal;
+
+const unauthorized = (message: string) =>
+  new AppError("unauthorized", 401, message, undefined, { "www-authenticate": 'Bearer realm="parley"' });
+
+function bearerToken(headers: Record<string, string | undefined>): string | null {
+  const header = headers.authorization;
+  if (!header) return null;
+  const match = /^Bearer\s+(\S+)$/i.exec(header);
+  return match?.[1] ?? null;
+}
+
+async function authenticateBearer(deps: AppDeps, headers: Record<string, string | undefined>): Promise<UserPrincipal> {
+  const token = bearerToken(headers);
+  if (!token) throw unauthorized("Send Authorization: Bearer <access_token>.");
+  const claims = await deps.tokens.verifyAccess(token);
+  if (!claims) throw unauthorized("The access token is invalid or expired.");
+  const memberships = listMemberships(deps, claims.sub);
+  return { kind: "user", userId: claims.sub, memberships, subject: claims.sub };
+}
+
+function authenticateApiKey(deps: AppDeps, headers: Record<string, string | undefined>): ApiKeyPrincipal {
+  const presented = headers["x-api-key"];
+  if (!presented) throw unauthorized("Send X-API-Key: <api_key>.");
+  const key = validateApiKey(deps, presented.trim());
+  if (!key) throw unauthorized("The API key is invalid or revoked.");
+  return { kind: "api_key", keyId: key.keyId, tenantId: key.tenantId, subject: key.keyId };
+}
+
+interface RateContext {
+  request: Request;
+  server: Parameters<typeof clientIp>[1];
+  set: { headers: Record<string, string | number> };
+  params?: Record<string, string | undefined>;
+  principal?: Principal;
+}
+
+/** What a group counts by: the client address for logins, the tenant for inbound hooks, else the caller. */
+function rateKey(deps: AppDeps, group: RateGroup, context: RateContext): string {
+  if (group === "hooks" && context.params?.tenant_id) return context.params.tenant_id;
+  if (group !== "auth" && context.principal) return context.principal.subject;
+  return clientIp(context.request, context.server, deps.config.trustProxy);
+}
+
+/**
+ * The named security plugin: `bearer: true`, `apiKey: true` and `tenantAccess: true` resolve a
+ * `principal`; `rateLimit: "group"` counts the request after authentication (list it after
+ * the auth macro on a route).
+ */
+export function securityPlugin(deps: AppDeps) {
+  return new Elysia({ name: "parley-security", seed: deps.instanceId }).macro({
+    bearer: {
+      async resolve({ headers }) {
+        return { principal: await authenticateBearer(deps, headers) as Principal };
+      },
+    },
+    apiKey: {
+      resolve({ headers }) {
+        return { principal: authenticateApiKey(deps, headers) as Principal };
+      },
+    },
+    /** Either credential: X-API-Key when present, else Bearer. */
+    tenantAccess: {
+      async resolve({ headers }) {
+        const principal: Principal = headers["x-api-key"] ? authenticateApiKey(deps, headers) : await authenticateBearer(deps, headers);
+        return { principal };
+      },
+    },
+    rateLimit(group: RateGroup) {
+      return {
+        beforeHandle(context) {
+          deps.rateLimiter.check(group, rateKey(deps, group, context as unknown as RateContext), context.set.headers as Record<string, string | number>);
+        },
+      };
+    },
+  });
+}
+
+/** The tenant a principal may act on: its API key's tenant, or one of the user's memberships. */
+export function tenantOf(principal: Principal, requestedTenantId?: string): string {
+  if (principal.kind === "api_key") {
+    if (requestedTenantId && requestedTenantId !== principal.tenantId) throw new AppError("tenant_not_found", 404, "No such tenant.");
+    return principal.tenantId;
+  }
+  const tenantId = requestedTenantId ?? (principal.memberships.length === 1 ? principal.memberships[0]?.tenantId : undefined);
+  if (!tenantId) throw new AppError("tenant_required", 422, "This account belongs to several tenants: name one with tenant_id.");
+  if (!principal.memberships.some((membership) => membership.tenantId === tenantId)) {
+    throw new AppError("tenant_not_found", 404, "No such tenant.");
+  }
+  return tenantId;
+}

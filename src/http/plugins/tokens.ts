@@ -1,0 +1,40 @@
+import { jwt } from "@elysiajs/jwt";
+import type { Clock } from "../../lib/clock.ts";
+
+export const ACCESS_TOKEN_TTL_S = 15 * 60;
+export const TOKEN_ISSUER = "parley";
+export const API_AUDIENCE = "parley-api";
+
+export interface AccessClaims {
+  sub: string;
+}
+
+/**
+ * Signs and checks access tokens with @elysiajs/jwt. The algorithm is pinned to HS256 on
+ * both sides: a token whose header says `none` or another algorithm is refused, as is one
+ * with another issuer or audience (a visitor token is not a user token), a missing `sub`,
+ * or an `exp` in the past by the injected clock.
+ */
+export function createTokenService(secret: string, clock: Clock) {
+  const signer = jwt({ name: "accessJwt", secret, alg: "HS256", iss: TOKEN_ISSUER }).decorator.accessJwt;
+  const nowSeconds = () => Math.floor(clock.now() / 1000);
+
+  return {
+    async signAccess(claims: AccessClaims & Record<string, string>, audience = API_AUDIENCE, ttlSeconds = ACCESS_TOKEN_TTL_S) {
+      return signer.sign({ ...claims, aud: audience, exp: nowSeconds() + ttlSeconds, iat: false });
+    },
+    async verifyAccess(token: string, audience = API_AUDIENCE): Promise<(AccessClaims & Record<string, unknown>) | null> {
+      const payload = await signer.verify(token, {
+        algorithms: ["HS256"],
+        issuer: TOKEN_ISSUER,
+        audience,
+        currentDate: new Date(clock.now()),
+        requiredClaims: ["sub", "exp", "iss", "aud"],
+      });
+      if (!payload || typeof payload.sub !== "string") return null;
+      return { ...payload, sub: payload.sub };
+    },
+  };
+}
+
+export type TokenService = ReturnType<typeof createTokenService>;

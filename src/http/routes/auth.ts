@@ -1,0 +1,51 @@
+import { Elysia, t } from "elysia";
+import type { AppDeps } from "../deps.ts";
+import { strictObject } from "../schema.ts";
+import { securityPlugin } from "../plugins/security.ts";
+import { ACCESS_TOKEN_TTL_S } from "../plugins/tokens.ts";
+import { authenticateUser } from "../../auth/authenticate-user.ts";
+import { issueRefreshToken, rotateRefreshToken, type IssuedRefreshToken } from "../../auth/refresh-tokens.ts";
+
+export const AuthModel = {
+  tokenBody: strictObject({
+    email: t.String({ minLength: 1, maxLength: 254 }),
+    password: t.String({ minLength: 1, maxLength: 256 }),
+  }),
+  refreshBody: strictObject({ refresh_token: t.String({ minLength: 1, maxLength: 200 }) }),
+  tokenResponse: t.Object({
+    access_token: t.String(),
+    token_type: t.Literal("Bearer"),
+    expires_in: t.Number(),
+    refresh_token: t.String(),
+    refresh_expires_in: t.Number(),
+  }),
+} as const;
+
+export function authRoutes(deps: AppDeps) {
+  const tokenPair = async (userId: string, refresh: IssuedRefreshToken) => ({
+    access_token: await deps.tokens.signAccess({ sub: userId }),
+    token_type: "Bearer" as const,
+    expires_in: ACCESS_TOKEN_TTL_S,
+    refresh_token: refresh.token,
+    refresh_expires_in: Math.round((refresh.expiresAt - deps.clock.now()) / 1000),
+  });
+
+  return new Elysia({ prefix: "/api/v1/auth" })
+    .use(securityPlugin(deps))
+    .post(
+      "/token",
+      async ({ body }) => {
+        const { userId } = await authenticateUser(deps, body.email, body.password);
+        return tokenPair(userId, issueRefreshToken(deps, userId));
+      },
+      { rateLimit: "auth", body: AuthModel.tokenBody, response: { 200: AuthModel.tokenResponse } },
+    )
+    .post(
+      "/refresh",
+      async ({ body }) => {
+        const { userId, refresh } = rotateRefreshToken(deps, body.refresh_token);
+        return tokenPair(userId, refresh);
+      },
+      { rateLimit: "auth", body: AuthModel.refreshBody, response: { 200: AuthModel.tokenResponse } },
+    );
+}

@@ -1,0 +1,29 @@
+import type { Deps } from "../deps.ts";
+import { createApiKey } from "../auth/api-keys.ts";
+import { createUser } from "../auth/create-user.ts";
+import { getSetting, putSetting } from "../db/settings.ts";
+import { randomBase62 } from "../lib/crypto.ts";
+import { createTenant } from "./create-tenant.ts";
+import { findTenant } from "./find-tenant.ts";
+
+export const DEMO_EMAIL = "demo@parley.local";
+
+export type DemoSeed =
+  | { created: true; tenantId: string; email: string; password: string; apiKey: string }
+  | { created: false; tenantId: string; email: string };
+
+/**
+ * Seeds the demo tenant once: a dental clinic with an owner and an API key. The password and
+ * key are returned only on the run that made them (only their hashes are stored); later runs
+ * report that the demo exists.
+ */
+export async function seedDemo(deps: Deps): Promise<DemoSeed> {
+  const existingId = getSetting(deps.sqlite, "demo_tenant_id");
+  if (existingId && findTenant(deps, existingId)) return { created: false, tenantId: existingId, email: DEMO_EMAIL };
+  const tenant = createTenant(deps, { name: "Demo Dental Clinic", sector: "dental-clinic", plan: "starter" });
+  const password = randomBase62(16);
+  await createUser(deps, { email: DEMO_EMAIL, tenantId: tenant.id, role: "owner", password });
+  const { key } = createApiKey(deps, { tenantId: tenant.id, name: "demo" });
+  putSetting(deps.sqlite, "demo_tenant_id", tenant.id);
+  return { created: true, tenantId: tenant.id, email: DEMO_EMAIL, password, apiKey: key };
+}

@@ -1,0 +1,68 @@
+import { loadConfig, type Config } from "../src/config.ts";
+import { openDatabase } from "../src/db/client.ts";
+import { applyMigrations } from "../src/db/migrate.ts";
+import type { Deps } from "../src/deps.ts";
+import { createApp } from "../src/http/app.ts";
+import { createAppDeps, type AppDeps } from "../src/http/deps.ts";
+import { createFakeClock, type FakeClock } from "../src/lib/clock.ts";
+import { silentLogger } from "../src/lib/log.ts";
+import { createTenant } from "../src/tenants/create-tenant.ts";
+import { createUser } from "../src/auth/create-user.ts";
+import { createApiKey } from "../src/auth/api-keys.ts";
+
+export const TEST_JWT_SECRET = "test-secret-test-secret-test-secret-0123456789";
+
+export interface TestContext {
+  deps: AppDeps;
+  clock: FakeClock;
+  app: ReturnType<typeof createApp>;
+  request(method: string, path: string, options?: { body?: unknown; headers?: Record<string, string>; rawBody?: string }): Promise<Response>;
+  close(): void;
+}
+
+/** Deps over an in-memory database with migrations applied and a fake clock. */
+export function buildDeps(overrides: Partial<Config> = {}, env: Record<string, string> = {}): Deps & { clock: FakeClock } {
+  const clock = createFakeClock();
+  const config = { ...loadConfig({ PARLEY_JWT_SECRET: TEST_JWT_SECRET, PARLEY_DB: ":memory:", ...env }), ...overrides };
+  const handle = openDatabase(":memory:");
+  applyMigrations(handle.sqlite, clock.now());
+  return { db: handle.db, sqlite: handle.sqlite, config, clock, log: silentLogger };
+}
+
+/** The whole HTTP app over an in-memory database; requests go through `app.handle`, no socket. */
+export function buildTestApp(overrides: Partial<Config> = {}, env: Record<string, string> = {}): TestContext {
+  const base = buildDeps(overrides, env);
+  const deps = createAppDeps(base);
+  const app = createApp(deps);
+  return {
+    deps,
+    clock: base.clock,
+    app,
+    request(method, path, options = {}) {
+      const headers: Record<string, string> = { ...options.headers };
+      let body: string | undefined = options.rawBody;
+      if (options.body !== undefined) {
+        body = JSON.stringify(options.body);
+        headers["content-type"] ??= "application/json";
+      }
+      return app.handle(new Request(`http://localhost${path}`, { method, headers, body }));
+    },
+    close: () => base.sqlite.close(),
+  };
+}
+
+export const TEST_PASSWORD = "correct horse battery";
+
+/** A tenant with an owner (TEST_PASSWORD) and an API key. */
+export async function seedTenant(deps: Deps, name = "Acme", email = `owner@${name.toLowerCase().replaceAll(/\W/g, "")}.test`) {
+  const tenant = createTenant(deps, { name });
+  const user = await createUser(deps, { email, tenantId: tenant.id, role: "owner", password: TEST_PASSWORD });
+  const apiKey = createApiKey(deps, { tenantId: tenant.id, name: "test" });
+  return { tenant, user, email, apiKey: apiKey.key, apiKeyId: apiKey.id };
+}
+
+export async function login(context: TestContext, email: string, password = TEST_PASSWORD) {
+  const response = await context.request("POST", "/api/v1/auth/token", { body: { email, password } });
+  if (response.status !== 200) throw new Error(`login failed: ${response.status} ${await response.text()}`);
+  return (await response.json()) as { access_token: string; refresh_token: string; expires_in: number; refresh_expires_in: number; token_type: string };
+}

@@ -1,0 +1,109 @@
+import { afterEach, beforeEach, describe, expect, test } from "bun:test";
+import { buildTestApp, login, seedTenant, type TestContext } from "../helpers.ts";
+
+let context: TestContext;
+let seeded: Awaited<ReturnType<typeof seedTenant>>;
+beforeEach(async () => {
+  context = buildTestApp({ rateLimits: false });
+  seeded = await seedTenant(context.deps);
+});
+afterEach(() => context.close());
+
+/** Every JSON-body route so far, with a body that is valid for it. */
+const BODY_ROUTES: Array<{ path: string; valid: Record<string, unknown> }> = [
+  { path: "/api/v1/auth/token", valid: { email: "a@b.test", password: "whatever-pass" } },
+  { path: "/api/v1/auth/refresh", valid: { refresh_token: "rt_x" } },
+];
+
+async function expectJsonError(response: Response, status: number, error: string) {
+  expect(response.status).toBe(status);
+  expect(response.headers.get("content-type")).toContain("application/json");
+  const body = await response.json();
+  expect(body.error).toBe(error);
+  expect(typeof body.message).toBe("string");
+  return body;
+}
+
+describe.each(BODY_ROUTES)("POST $path", ({ path, valid }) => {
+  test("malformed JSON answers 400 invalid_json", async () => {
+    await expectJsonError(await context.request("POST", path, { rawBody: '{"email": ', headers: { "content-type": "application/json" } }), 400, "invalid_json");
+  });
+
+  test("a field of the wrong type answers 422 with details naming it", async () => {
+    const [field] = Object.keys(valid);
+    const body = await expectJsonError(await context.request("POST", path, { body: { ...valid, [field ?? "x"]: 42 } }), 422, "validation_failed");
+    expect(body.details.some((detail: { field: string }) => detail.field === field)).toBe(true);
+  });
+
+  test("an unknown key answers 422", async () => {
+    const body = await expectJsonError(await context.request("POST", path, { body: { ...valid, admin: true } }), 422, "validation_failed");
+    expect(JSON.stringify(body.details)).toContain("admin");
+  });
+
+  test("a missing field answers 422", async () => {
+    await expectJsonError(await context.request("POST", path, { body: {} }), 422, "validation_failed");
+  });
+
+  test("a JSON array or string instead of an object answers 422", async () => {
+    await expectJsonError(await context.request("POST", path, { body: [valid] }), 422, "validation_failed");
+    await expectJsonError(await context.request("POST", path, { body: "hello" }), 422, "validation_failed");
+  });
+
+  test("a body over 64 KiB answers 413", async () => {
+    await expectJsonError(await context.request("POST", path, { body: { ...valid, padding: "x".repeat(65 * 1024) } }), 413, "payload_too_large");
+  });
+
+  test("a body over 64 KiB without a Content-Length answers 413", async () => {
+    const big = JSON.stringify({ ...valid, padding: "x".repeat(65 * 1024) });
+    const stream = new ReadableStream({
+      start(controller) {
+        controller.enqueue(new TextEncoder().encode(big));
+        controller.close();
+      },
+    });
+    const response = await context.app.handle(new Request(`http://localhost${path}`, { method: "POST", body: stream, headers: { "content-type": "application/json" } }));
+    await expectJsonError(response, 413, "payload_too_large");
+  });
+
+  test("a form-encoded or text body answers 415", async () => {
+    await expectJsonError(await context.request("POST", path, { rawBody: "email=a", headers: { "content-type": "application/x-www-form-urlencoded" } }), 415, "unsupported_media_type");
+    await expectJsonError(await context.request("POST", path, { rawBody: JSON.stringify(valid), headers: { "content-type": "text/plain" } }), 415, "unsupported_media_type");
+  });
+
+  test("an empty body declared as JSON answers 400 invalid_json", async () => {
+    await expectJsonError(await context.request("POST", path, { rawBody: "", headers: { "content-type": "application/json" } }), 400, "invalid_json");
+  });
+});
+
+describe("every response", () => {
+  test("carries an X-Request-Id, echoing a sane incoming one", async () => {
+    const fresh = await context.request("GET", "/healthz");
+    expect(fresh.headers.get("x-request-id")).toMatch(/^[0-9a-f-]{36}$/);
+    const echoed = await context.request("GET", "/api/v1/nope", { headers: { "x-request-id": "trace-123" } });
+    expect(echoed.headers.get("x-request-id")).toBe("trace-123");
+    const insane = await context.request("GET", "/healthz", { headers: { "x-request-id": "<script>" } });
+    expect(insane.headers.get("x-request-id")).not.toBe("<script>");
+  });
+
+  test("an unknown route answers a JSON 404", async () => {
+    await expectJsonError(await context.request("GET", "/api/v1/does-not-exist"), 404, "not_found");
+    await expectJsonError(await context.request("DELETE", "/api/v1/auth/token"), 404, "not_found");
+  });
+
+  test("GET routes ignore unknown query keys only where allowed: /tenant refuses them", async () => {
+    const { access_token } = await login(context, seeded.email);
+    await expectJsonError(await context.request("GET", "/api/v1/tenant?evil=1", { headers: { authorization: `Bearer ${access_token}` } }), 422, "validation_failed");
+  });
+});
+
+describe("health", () => {
+  test("/healthz and /readyz answer while the database is reachable", async () => {
+    expect(await (await context.request("GET", "/healthz")).json()).toEqual({ status: "ok" });
+    expect(await (await context.request("GET", "/readyz")).json()).toEqual({ status: "ready" });
+  });
+
+  test("/readyz answers 503 when the database is gone", async () => {
+    context.deps.sqlite.close();
+    await expectJsonError(await context.request("GET", "/readyz"), 503, "not_ready");
+  });
+});

@@ -1,0 +1,105 @@
+import { afterEach, beforeEach, describe, expect, test } from "bun:test";
+import { RATE_GROUPS } from "../../src/http/plugins/rate-limit.ts";
+import { buildTestApp, seedTenant, type TestContext } from "../helpers.ts";
+
+let context: TestContext;
+afterEach(() => context.close());
+
+const badLogin = (headers: Record<string, string> = {}) =>
+  context.request("POST", "/api/v1/auth/token", { body: { email: "x@y.test", password: "wrong-password" }, headers });
+
+describe("auth group: 5 per 60 s per client address", () => {
+  beforeEach(() => {
+    context = buildTestApp();
+  });
+
+  test("the 6th attempt inside the window answers 429 with an exact Retry-After", async () => {
+    for (let i = 0; i < 5; i++) {
+      const response = await badLogin();
+      expect(response.status).toBe(401);
+      expect(response.headers.get("ratelimit-limit")).toBe("5");
+      expect(response.headers.get("ratelimit-remaining")).toBe(String(4 - i));
+      context.clock.advance(10_000);
+    }
+    // Attempts were at 0, 10, 20, 30, 40 s; now it is 50 s: the first frees at 60 s.
+    const limited = await badLogin();
+    expect(limited.status).toBe(429);
+    expect(await limited.json()).toMatchObject({ error: "rate_limited" });
+    expect(limited.headers.get("retry-after")).toBe("10");
+    expect(limited.headers.get("ratelimit-remaining")).toBe("0");
+    expect(limited.headers.get("ratelimit-reset")).toBe("10");
+  });
+
+  test("a request is allowed again once the window slides past the oldest one", async () => {
+    for (let i = 0; i < 5; i++) {
+      await badLogin();
+      context.clock.advance(10_000);
+    }
+    // Now 50 s: attempts at 0…40 s fill the window.
+    expect((await badLogin()).status).toBe(429);
+    context.clock.advance(9_000);
+    expect((await badLogin()).status).toBe(429);
+    context.clock.advance(1_000);
+    // 60 s: the attempt from 0 s has left the window, so exactly one slot is free.
+    expect((await badLogin()).status).toBe(401);
+    expect((await badLogin()).status).toBe(429);
+  });
+
+  test("a spoofed X-Forwarded-For does not buy a new bucket when the proxy is not trusted", async () => {
+    for (let i = 0; i < 5; i++) await badLogin({ "x-forwarded-for": `10.0.0.${i}` });
+    expect((await badLogin({ "x-forwarded-for": "10.9.9.9" })).status).toBe(429);
+  });
+});
+
+describe("auth group behind a trusted proxy", () => {
+  beforeEach(() => {
+    context = buildTestApp({ trustProxy: true });
+  });
+
+  test("each forwarded client address has its own bucket", async () => {
+    for (let i = 0; i < 5; i++) await badLogin({ "x-forwarded-for": "203.0.113.7" });
+    expect((await badLogin({ "x-forwarded-for": "203.0.113.7" })).status).toBe(429);
+    expect((await badLogin({ "x-forwarded-for": "203.0.113.8" })).status).toBe(401);
+  });
+
+  test("the right-most entry is the one counted: a client cannot prepend its way out", async () => {
+    for (let i = 0; i < 5; i++) await badLogin({ "x-forwarded-for": `198.51.100.${i}, 203.0.113.7` });
+    expect((await badLogin({ "x-forwarded-for": "1.2.3.4, 203.0.113.7" })).status).toBe(429);
+  });
+});
+
+describe("management group: 120 per 60 s per API key", () => {
+  beforeEach(() => {
+    context = buildTestApp();
+  });
+
+  test("the 121st request with one key is limited; another key is not", async () => {
+    const first = await seedTenant(context.deps, "One");
+    const second = await seedTenant(context.deps, "Two");
+    const get = (key: string) => context.request("GET", "/api/v1/tenant", { headers: { "x-api-key": key } });
+    for (let i = 0; i < RATE_GROUPS.management.limit; i++) expect((await get(first.apiKey)).status).toBe(200);
+    const limited = await get(first.apiKey);
+    expect(limited.status).toBe(429);
+    expect(limited.headers.get("retry-after")).toBe("60");
+    expect((await get(second.apiKey)).status).toBe(200);
+  });
+});
+
+describe("PARLEY_RATE_LIMITS=off", () => {
+  test("lifts every limit (for benchmarks)", async () => {
+    context = buildTestApp({ rateLimits: false });
+    for (let i = 0; i < 10; i++) expect((await badLogin()).status).toBe(401);
+  });
+});
+
+describe("the group table", () => {
+  test("matches DESIGN §3", () => {
+    expect(RATE_GROUPS).toEqual({
+      auth: { limit: 5, windowMs: 60_000 },
+      chat: { limit: 60, windowMs: 60_000 },
+      hooks: { limit: 500, windowMs: 60_000 },
+      analytics: { limit: 120, windowMs: 60_000 },
+      management: { limit: 120, windowMs: 60_000 },
+    });
+  });
+});

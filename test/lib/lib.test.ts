@@ -1,0 +1,80 @@
+import { describe, expect, test } from "bun:test";
+import { createFakeClock } from "../../src/lib/clock.ts";
+import { constantTimeEqual, randomBase62 } from "../../src/lib/crypto.ts";
+import { formatDuration, parseDuration } from "../../src/lib/durations.ts";
+import { newId } from "../../src/lib/ids.ts";
+import { createSlidingWindow } from "../../src/lib/sliding-window.ts";
+
+describe("durations", () => {
+  test("human durations parse to milliseconds", () => {
+    expect(parseDuration("250ms")).toBe(250);
+    expect(parseDuration("30s")).toBe(30_000);
+    expect(parseDuration("5m")).toBe(300_000);
+    expect(parseDuration("2h")).toBe(7_200_000);
+    expect(parseDuration("7d")).toBe(604_800_000);
+    expect(parseDuration("1.5s")).toBe(1500);
+  });
+  test("anything else is null", () => {
+    for (const bad of ["", "5", "soon", "-1s", "5 m", "1w", "s"]) expect(parseDuration(bad)).toBeNull();
+  });
+  test("durations format to their shortest exact form", () => {
+    expect(formatDuration(1_800_000)).toBe("30m");
+    expect(formatDuration(90_000)).toBe("90s");
+    expect(formatDuration(250)).toBe("250ms");
+  });
+});
+
+describe("ids", () => {
+  test("ids carry their prefix and sort by creation time", () => {
+    const first = newId("wh", 1_000);
+    const second = newId("wh", 2_000);
+    expect(first).toMatch(/^wh_[0-9a-z]{26}$/);
+    expect(first < second).toBe(true);
+  });
+  test("two ids made in the same millisecond differ", () => {
+    const ids = new Set(Array.from({ length: 1000 }, () => newId("evt", 5)));
+    expect(ids.size).toBe(1000);
+  });
+});
+
+describe("crypto helpers", () => {
+  test("constantTimeEqual compares content and length", () => {
+    expect(constantTimeEqual("abc", "abc")).toBe(true);
+    expect(constantTimeEqual("abc", "abd")).toBe(false);
+    expect(constantTimeEqual("abc", "abcd")).toBe(false);
+  });
+  test("randomBase62 has the asked length and alphabet", () => {
+    const value = randomBase62(40);
+    expect(value).toMatch(/^[0-9A-Za-z]{40}$/);
+    expect(randomBase62(40)).not.toBe(value);
+  });
+});
+
+describe("sliding window", () => {
+  test("the request past the limit is refused until the oldest one leaves the window", () => {
+    const clock = createFakeClock(0);
+    const window = createSlidingWindow(3, 60_000, clock);
+    expect(window.take("k").remaining).toBe(2);
+    clock.advance(10_000);
+    window.take("k");
+    clock.advance(10_000);
+    expect(window.take("k").remaining).toBe(0);
+    const refused = window.take("k");
+    expect(refused.allowed).toBe(false);
+    // The first request was at t=0: a slot frees at t=60 s, 40 s from now.
+    expect(refused.retryAfterMs).toBe(40_000);
+    clock.advance(40_000);
+    expect(window.take("k").allowed).toBe(true);
+    expect(window.take("k").allowed).toBe(false);
+  });
+  test("keys are counted apart and idle keys are swept", () => {
+    const clock = createFakeClock(0);
+    const window = createSlidingWindow(1, 1_000, clock);
+    expect(window.take("a").allowed).toBe(true);
+    expect(window.take("b").allowed).toBe(true);
+    expect(window.take("a").allowed).toBe(false);
+    clock.advance(5_000);
+    window.take("c");
+    expect(window.size()).toBe(1);
+  });
+});
