@@ -3,6 +3,8 @@ import type { Config } from "./config.ts";
 import type { Db } from "./db/client.ts";
 import type { Clock } from "./lib/clock.ts";
 import type { Logger } from "./lib/log.ts";
+import type { Signal } from "./lib/signal.ts";
+import type { ResolveHost } from "./webhooks/ssrf.ts";
 
 /** What every domain verb receives: the HTTP layer, the CLI and the scheduler build it once. */
 export interface Deps {
@@ -11,4 +13,8 @@ export interface Deps {
   readonly config: Config;
   readonly clock: Clock;
   readonly log: Logger;
+  /** Notified after deliveries are enqueued, so the scheduler sends at once instead of at its next poll. */
+  readonly deliveriesEnqueued: Signal;
+  /** DNS for the webhook SSRF checks; tests inject a fake so they never touch the network. */
+  readonly resolveHost?: ResolveHost;
 }

@@ -6,6 +6,7 @@ import { createApp } from "../src/http/app.ts";
 import { createAppDeps, type AppDeps } from "../src/http/deps.ts";
 import { createFakeClock, type FakeClock } from "../src/lib/clock.ts";
 import { silentLogger } from "../src/lib/log.ts";
+import { createSignal } from "../src/lib/signal.ts";
 import { createTenant } from "../src/tenants/create-tenant.ts";
 import { createUser } from "../src/auth/create-user.ts";
 import { createApiKey } from "../src/auth/api-keys.ts";
@@ -21,17 +22,17 @@ export interface TestContext {
 }
 
 /** Deps over an in-memory database with migrations applied and a fake clock. */
-export function buildDeps(overrides: Partial<Config> = {}, env: Record<string, string> = {}): Deps & { clock: FakeClock } {
+export function buildDeps(overrides: Partial<Config> = {}, env: Record<string, string> = {}, extra: Pick<Deps, "resolveHost"> = {}, dbPath = ":memory:"): Deps & { clock: FakeClock } {
   const clock = createFakeClock();
-  const config = { ...loadConfig({ PARLEY_JWT_SECRET: TEST_JWT_SECRET, PARLEY_DB: ":memory:", ...env }), ...overrides };
-  const handle = openDatabase(":memory:");
+  const config = { ...loadConfig({ PARLEY_JWT_SECRET: TEST_JWT_SECRET, PARLEY_DB: dbPath, ...env }), ...overrides };
+  const handle = openDatabase(dbPath);
   applyMigrations(handle.sqlite, clock.now());
-  return { db: handle.db, sqlite: handle.sqlite, config, clock, log: silentLogger };
+  return { db: handle.db, sqlite: handle.sqlite, config, clock, log: silentLogger, deliveriesEnqueued: createSignal(), ...extra };
 }
 
 /** The whole HTTP app over an in-memory database; requests go through `app.handle`, no socket. */
-export function buildTestApp(overrides: Partial<Config> = {}, env: Record<string, string> = {}): TestContext {
-  const base = buildDeps(overrides, env);
+export function buildTestApp(overrides: Partial<Config> = {}, env: Record<string, string> = {}, extra: Pick<Deps, "resolveHost"> = {}): TestContext {
+  const base = buildDeps(overrides, env, extra);
   const deps = createAppDeps(base);
   const app = createApp(deps);
   return {

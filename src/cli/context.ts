@@ -4,6 +4,7 @@ import { applyMigrations } from "../db/migrate.ts";
 import type { Deps } from "../deps.ts";
 import { systemClock } from "../lib/clock.ts";
 import { createLogger } from "../lib/log.ts";
+import { createSignal } from "../lib/signal.ts";
 import type { CliIo } from "./io.ts";
 
 export interface CliDeps extends Deps {
@@ -16,7 +17,7 @@ export function openCliDeps(io: CliIo, flags: ConfigFlags, overrides: Partial<Co
   const handle = openDatabase(config.dbPath, { sync: config.sync });
   applyMigrations(handle.sqlite, systemClock.now());
   const log = createLogger(config.logLevel, systemClock.now);
-  return { db: handle.db, sqlite: handle.sqlite, config, clock: systemClock, log, handle };
+  return { db: handle.db, sqlite: handle.sqlite, config, clock: systemClock, log, handle, deliveriesEnqueued: createSignal() };
 }
 
 /** Runs `work` with deps and always closes the database, whatever happens. */

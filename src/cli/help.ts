@@ -8,6 +8,7 @@ Commands:
   tenant create|list|plan
   user create|password
   apikey create|list|revoke
+  dlq list|show|retrigger   the webhook dead-letter queue
 
 Every command takes --db FILE (env PARLEY_DB, default ./data/parley.db) and --help.
 List commands take --json.
@@ -24,6 +25,8 @@ Examples:
   parley tenant create --name "Smile Dental" --sector dental-clinic --origins https://smile.example
   PARLEY_PASSWORD=s3cret-pass parley user create --email ana@smile.example --tenant ten_…
   parley apikey create --tenant ten_…
+  parley dlq list --event lead.created
+  parley dlq retrigger --all --since 2026-01-15T00:00:00Z
 
 Exit codes: 0 ok, 1 failure, 2 usage error.
 `;
@@ -59,5 +62,16 @@ up in shell history and process listings). An existing account is only added to 
   parley apikey revoke KEY_ID
 
 The key is printed once; only its hash is stored. Send it as the X-API-Key header.
+`,
+  dlq: `Usage:
+  parley dlq list [--tenant T] [--event E] [--since ISO] [--limit N] [--json]
+  parley dlq show DEAD_LETTER_ID [--json]
+  parley dlq retrigger DEAD_LETTER_ID...
+  parley dlq retrigger --all [--tenant T] [--event E] [--since ISO]
+
+A dead letter is a webhook delivery whose every attempt failed; it is kept for
+PARLEY_DLQ_RETENTION (7d). Re-triggering moves it back to a fresh cycle of attempts with
+the same webhook_id (receivers dedupe on it). Works while the server runs: the server
+sends it within one poll interval. Without --tenant, every tenant's dead letters.
 `,
 };

@@ -2,6 +2,7 @@ import pkg from "../../package.json" with { type: "json" };
 import { ConfigError } from "../config.ts";
 import { AppError } from "../lib/app-error.ts";
 import { apikeyCommand } from "./apikey.ts";
+import { dlqCommand } from "./dlq.ts";
 import { COMMAND_HELP, MAIN_HELP } from "./help.ts";
 import { UsageError, type CliIo } from "./io.ts";
 import { migrateCommand } from "./migrate.ts";
@@ -17,6 +18,7 @@ const COMMANDS: Record<string, Command> = {
   tenant: tenantCommand,
   user: userCommand,
   apikey: apikeyCommand,
+  dlq: dlqCommand,
 };
 
 /** Exit code for an error: 2 for what the caller typed wrong, 1 for everything else. */

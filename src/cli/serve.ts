@@ -1,5 +1,6 @@
 import { createApp } from "../http/app.ts";
 import { createAppDeps } from "../http/deps.ts";
+import { DeliveryScheduler } from "../scheduler/scheduler.ts";
 import { seedDemo, type DemoSeed } from "../tenants/seed-demo.ts";
 import { parseCommandArgs } from "./args.ts";
 import { openCliDeps, type CliDeps } from "./context.ts";
@@ -15,7 +16,8 @@ export interface RunningServer {
 const SERVER_BODY_LIMIT = 1024 * 1024;
 
 export function startServer(deps: CliDeps): RunningServer {
-  const app = createApp(createAppDeps(deps)).listen({
+  const scheduler = new DeliveryScheduler(deps);
+  const app = createApp(createAppDeps(deps, scheduler.metrics)).listen({
     port: deps.config.port,
     hostname: deps.config.host,
     maxRequestBodySize: SERVER_BODY_LIMIT,
@@ -23,13 +25,18 @@ export function startServer(deps: CliDeps): RunningServer {
   const server = app.server;
   if (!server) throw new Error("the HTTP server did not start");
   const port = server.port ?? deps.config.port;
+  scheduler.start();
   let stopping: Promise<void> | null = null;
   return {
     url: `http://${deps.config.host === "0.0.0.0" ? "localhost" : deps.config.host}:${port}`,
     port,
     stop() {
-      // Stop accepting, let requests in flight finish, then close the database.
-      stopping ??= app.stop().then(() => deps.handle.close());
+      // Stop accepting requests (no new events), let the sends in flight finish and be
+      // recorded (each bounded by the delivery timeout), then close the database.
+      stopping ??= app
+        .stop()
+        .then(() => scheduler.stop())
+        .then(() => deps.handle.close());
       return stopping;
     },
   };

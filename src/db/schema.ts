@@ -86,3 +86,5 @@ export const settings = sqliteTable("settings", {
   key: text("key").primaryKey(),
   value: text("value").notNull(),
 });
+
+export * from "./schema-webhooks.ts";

@@ -5,6 +5,9 @@ import { AppError } from "../lib/app-error.ts";
 import { authRoutes } from "./routes/auth.ts";
 import { healthRoutes } from "./routes/health.ts";
 import { accountRoutes } from "./routes/account.ts";
+import { metricsRoutes } from "./routes/metrics.ts";
+import { webhookDeliveryRoutes } from "./routes/webhook-deliveries.ts";
+import { webhookRuleRoutes } from "./routes/webhook-rules.ts";
 
 export const MAX_BODY_BYTES = 64 * 1024;
 
@@ -27,6 +30,8 @@ const notJson = () => new AppError("unsupported_media_type", 415, "Send the body
 async function parseJsonBody(request: Request, contentType: string): Promise<unknown> {
   const declared = Number(request.headers.get("content-length") ?? "0");
   if (declared > MAX_BODY_BYTES) throw tooLarge();
+  // A POST with no body and no content type (e.g. a re-trigger) is an empty object, not an error.
+  if (!contentType && declared === 0 && !request.headers.has("transfer-encoding")) return {};
   if (!/^application\/(?:[\w.+-]+\+)?json\b/i.test(contentType)) throw notJson();
   if (!request.body) return JSON.parse("");
   const chunks: Uint8Array[] = [];
@@ -75,7 +80,10 @@ export function createApp(deps: AppDeps) {
     })
     .use(healthRoutes(deps))
     .use(authRoutes(deps))
-    .use(accountRoutes(deps));
+    .use(accountRoutes(deps))
+    .use(webhookRuleRoutes(deps))
+    .use(webhookDeliveryRoutes(deps))
+    .use(metricsRoutes(deps));
 }
 
 export type App = ReturnType<typeof createApp>;

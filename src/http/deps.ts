@@ -3,6 +3,7 @@ import { getOrCreateSetting } from "../db/settings.ts";
 import { randomBase62 } from "../lib/crypto.ts";
 import { createRateLimiter, type RateLimiter } from "./plugins/rate-limit.ts";
 import { createTokenService, type TokenService } from "./plugins/tokens.ts";
+import { createDeliveryMetrics, type DeliveryMetrics } from "../scheduler/metrics.ts";
 
 /** Deps plus what only the HTTP layer needs. */
 export interface AppDeps extends Deps {
@@ -10,6 +11,8 @@ export interface AppDeps extends Deps {
   readonly rateLimiter: RateLimiter;
   /** Distinguishes plugin instances when several apps live in one process (tests). */
   readonly instanceId: string;
+  /** Shared with the scheduler that records into it; /metrics renders it. */
+  readonly metrics: DeliveryMetrics;
 }
 
 /**
@@ -20,9 +23,10 @@ export function resolveJwtSecret(deps: Deps): string {
   return deps.config.jwtSecret ?? getOrCreateSetting(deps.sqlite, "jwt_secret", () => randomBase62(64));
 }
 
-export function createAppDeps(deps: Deps): AppDeps {
+export function createAppDeps(deps: Deps, metrics: DeliveryMetrics = createDeliveryMetrics()): AppDeps {
   return {
     ...deps,
+    metrics,
     tokens: createTokenService(resolveJwtSecret(deps), deps.clock),
     rateLimiter: createRateLimiter(deps.clock, deps.config.rateLimits),
     instanceId: crypto.randomUUID(),

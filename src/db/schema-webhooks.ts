@@ -1,0 +1,118 @@
+import { sql } from "drizzle-orm";
+import { index, integer, real, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
+import { tenants } from "./schema.ts";
+
+export const webhookRules = sqliteTable(
+  "webhook_rules",
+  {
+    id: text("id").primaryKey(),
+    tenantId: text("tenant_id").notNull().references(() => tenants.id, { onDelete: "cascade" }),
+    name: text("name").notNull(),
+    event: text("event").notNull(),
+    url: text("url").notNull(),
+    /** Needed in clear to sign; never returned by the API. */
+    secret: text("secret").notNull(),
+    /** conditions.min_confidence, kept as a column so matching is one indexed query. */
+    minConfidence: real("min_confidence"),
+    active: integer("active", { mode: "boolean" }).notNull(),
+    createdAt: integer("created_at").notNull(),
+    updatedAt: integer("updated_at").notNull(),
+  },
+  (table) => [
+    uniqueIndex("webhook_rules_tenant_event_url_idx").on(table.tenantId, table.event, table.url),
+    index("webhook_rules_match_idx").on(table.tenantId, table.event, table.active),
+  ],
+);
+
+/** Every emitted event, whether or not a rule matched: the outbox's source of truth. */
+export const events = sqliteTable(
+  "events",
+  {
+    id: text("id").primaryKey(),
+    tenantId: text("tenant_id").notNull().references(() => tenants.id, { onDelete: "cascade" }),
+    event: text("event").notNull(),
+    /** Compact JSON of the event's data object, exactly as delivered. */
+    data: text("data").notNull(),
+    confidence: real("confidence"),
+    occurredAt: integer("occurred_at").notNull(),
+  },
+  (table) => [index("events_tenant_idx").on(table.tenantId, table.id)],
+);
+
+export const DELIVERY_STATUSES = ["pending", "succeeded", "dead", "cancelled"] as const;
+export type DeliveryStatus = (typeof DELIVERY_STATUSES)[number];
+
+/**
+ * One row per (event, matching rule). `id` is the webhook_id receivers dedupe on; it never
+ * changes across retries and re-triggers. A pending row is due when `next_attempt_at` has
+ * passed; claiming pushes `next_attempt_at` out by the lease, so a sender that dies mid-send
+ * leaves a row that simply becomes due again.
+ */
+export const deliveries = sqliteTable(
+  "deliveries",
+  {
+    id: text("id").primaryKey(),
+    tenantId: text("tenant_id").notNull().references(() => tenants.id, { onDelete: "cascade" }),
+    eventId: text("event_id").notNull().references(() => events.id, { onDelete: "cascade" }),
+    ruleId: text("rule_id").references(() => webhookRules.id, { onDelete: "set null" }),
+    event: text("event").notNull(),
+    /** The rule's URL when enqueued, for the log; sends use the rule's current URL and secret. */
+    url: text("url").notNull(),
+    status: text("status", { enum: DELIVERY_STATUSES }).notNull(),
+    /** Attempts made in the current cycle (a re-trigger starts a new cycle at 0). */
+    attempts: integer("attempts").notNull().default(0),
+    cycle: integer("cycle").notNull().default(1),
+    nextAttemptAt: integer("next_attempt_at"),
+    /** Random per claim: a sender whose lease expired cannot overwrite the new claimant's result. */
+    leaseToken: text("lease_token"),
+    lastStatusCode: integer("last_status_code"),
+    lastError: text("last_error"),
+    createdAt: integer("created_at").notNull(),
+    updatedAt: integer("updated_at").notNull(),
+    completedAt: integer("completed_at"),
+  },
+  (table) => [
+    // The scheduler's only polling query: pending rows by due time.
+    index("deliveries_due_idx").on(table.nextAttemptAt).where(sql`status = 'pending'`),
+    index("deliveries_tenant_idx").on(table.tenantId, table.id),
+    index("deliveries_rule_idx").on(table.ruleId),
+  ],
+);
+
+export const deliveryAttempts = sqliteTable(
+  "delivery_attempts",
+  {
+    id: text("id").primaryKey(),
+    deliveryId: text("delivery_id").notNull().references(() => deliveries.id, { onDelete: "cascade" }),
+    cycle: integer("cycle").notNull(),
+    attempt: integer("attempt").notNull(),
+    startedAt: integer("started_at").notNull(),
+    durationMs: real("duration_ms").notNull(),
+    ok: integer("ok", { mode: "boolean" }).notNull(),
+    statusCode: integer("status_code"),
+    error: text("error"),
+    responseExcerpt: text("response_excerpt"),
+  },
+  (table) => [index("delivery_attempts_delivery_idx").on(table.deliveryId, table.startedAt)],
+);
+
+export const deadLetters = sqliteTable(
+  "dead_letters",
+  {
+    id: text("id").primaryKey(),
+    deliveryId: text("delivery_id").notNull().references(() => deliveries.id, { onDelete: "cascade" }),
+    tenantId: text("tenant_id").notNull().references(() => tenants.id, { onDelete: "cascade" }),
+    ruleId: text("rule_id"),
+    event: text("event").notNull(),
+    attempts: integer("attempts").notNull(),
+    lastStatusCode: integer("last_status_code"),
+    lastError: text("last_error"),
+    deadAt: integer("dead_at").notNull(),
+    expiresAt: integer("expires_at").notNull(),
+  },
+  (table) => [
+    uniqueIndex("dead_letters_delivery_idx").on(table.deliveryId),
+    index("dead_letters_tenant_idx").on(table.tenantId, table.deadAt),
+    index("dead_letters_expiry_idx").on(table.expiresAt),
+  ],
+);

@@ -1,0 +1,66 @@
+import { Elysia, t } from "elysia";
+import type { AppDeps } from "../deps.ts";
+import { strictObject } from "../schema.ts";
+import { securityPlugin, tenantOf } from "../plugins/security.ts";
+import { getDelivery, listDeliveries } from "../../webhooks/deliveries.ts";
+import { listDeadLetters, retriggerDeadLetters, retriggerMatchingDeadLetters } from "../../webhooks/dead-letters.ts";
+import { DELIVERY_STATUSES } from "../../db/schema.ts";
+import { EVENT_NAMES } from "../../webhooks/events.ts";
+import { invalidField } from "../../lib/validate.ts";
+
+const page = {
+  limit: t.Optional(t.Numeric({ minimum: 1, maximum: 100 })),
+  cursor: t.Optional(t.String({ maxLength: 64 })),
+};
+const eventName = t.Union(EVENT_NAMES.map((name) => t.Literal(name)));
+
+export const DeliveryModel = {
+  listQuery: strictObject({
+    ...page,
+    status: t.Optional(t.Union(DELIVERY_STATUSES.map((status) => t.Literal(status)))),
+    event: t.Optional(eventName),
+    rule_id: t.Optional(t.String({ maxLength: 64 })),
+  }),
+  deadLetterQuery: strictObject({ ...page, event: t.Optional(eventName), since: t.Optional(t.String({ maxLength: 40 })) }),
+  bulkRetriggerBody: strictObject({ event: t.Optional(eventName), since: t.Optional(t.String({ maxLength: 40 })) }),
+} as const;
+
+/** An ISO 8601 time, or a 422 naming the field. */
+function parseSince(since: string | undefined): number | undefined {
+  if (since === undefined) return undefined;
+  const ms = Date.parse(since);
+  if (!/^\d{4}-\d{2}-\d{2}/.test(since) || Number.isNaN(ms)) throw invalidField("since", "must be an ISO 8601 time such as 2026-01-15T09:00:00Z");
+  return ms;
+}
+
+export function webhookDeliveryRoutes(deps: AppDeps) {
+  return new Elysia({ prefix: "/api/v1/webhooks" })
+    .use(securityPlugin(deps))
+    .get(
+      "/deliveries",
+      ({ principal, query }) =>
+        listDeliveries(deps, tenantOf(principal), { status: query.status, event: query.event, ruleId: query.rule_id }, { limit: query.limit ?? 50, cursor: query.cursor }),
+      { apiKey: true, rateLimit: "management", query: DeliveryModel.listQuery },
+    )
+    .get("/deliveries/:webhook_id", ({ principal, params }) => getDelivery(deps, tenantOf(principal), params.webhook_id), {
+      apiKey: true,
+      rateLimit: "management",
+      params: t.Object({ webhook_id: t.String({ maxLength: 64 }) }),
+    })
+    .get(
+      "/dead-letters",
+      ({ principal, query }) =>
+        listDeadLetters(deps, { tenantId: tenantOf(principal), event: query.event, sinceMs: parseSince(query.since) }, { limit: query.limit ?? 50, cursor: query.cursor }),
+      { apiKey: true, rateLimit: "management", query: DeliveryModel.deadLetterQuery },
+    )
+    .post("/dead-letters/retrigger", ({ principal, body }) => retriggerMatchingDeadLetters(deps, { tenantId: tenantOf(principal), event: body.event, sinceMs: parseSince(body.since) }), {
+      apiKey: true,
+      rateLimit: "management",
+      body: DeliveryModel.bulkRetriggerBody,
+    })
+    .post("/dead-letters/:id/retrigger", ({ principal, params }) => retriggerDeadLetters(deps, tenantOf(principal), [params.id]), {
+      apiKey: true,
+      rateLimit: "management",
+      params: t.Object({ id: t.String({ maxLength: 64 }) }),
+    });
+}

@@ -1,0 +1,56 @@
+import type { Database } from "bun:sqlite";
+import type { Clock } from "../lib/clock.ts";
+import { queueGauges, type AttemptOutcome } from "./queries.ts";
+
+// Seconds; covers an instant local receiver up to the 10 s timeout.
+const DURATION_BUCKETS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10] as const;
+
+/** In-process counters since start, plus queue gauges read from the database when scraped. */
+export function createDeliveryMetrics() {
+  const outcomes: Record<AttemptOutcome | "failed_attempts", number> = { succeeded: 0, retry: 0, dead: 0, stale: 0, failed_attempts: 0 };
+  const bucketCounts: number[] = DURATION_BUCKETS.map(() => 0);
+  let durationSum = 0;
+  let durationCount = 0;
+
+  return {
+    observe(outcome: AttemptOutcome, durationMs: number) {
+      outcomes[outcome]++;
+      if (outcome === "retry" || outcome === "dead") outcomes.failed_attempts++;
+      const seconds = durationMs / 1000;
+      durationSum += seconds;
+      durationCount++;
+      DURATION_BUCKETS.forEach((bound, index) => {
+        if (seconds <= bound) bucketCounts[index] = (bucketCounts[index] ?? 0) + 1;
+      });
+    },
+    /** Prometheus text exposition format 0.0.4. */
+    render(sqlite: Database, clock: Clock): string {
+      const gauges = queueGauges(sqlite, clock.now());
+      const lines = [
+        "# HELP parley_webhook_deliveries_total Delivery attempts by outcome since the process started.",
+        "# TYPE parley_webhook_deliveries_total counter",
+        `parley_webhook_deliveries_total{outcome="succeeded"} ${outcomes.succeeded}`,
+        `parley_webhook_deliveries_total{outcome="retry_scheduled"} ${outcomes.retry}`,
+        `parley_webhook_deliveries_total{outcome="dead_lettered"} ${outcomes.dead}`,
+        "# HELP parley_webhook_attempt_duration_seconds Duration of webhook delivery attempts.",
+        "# TYPE parley_webhook_attempt_duration_seconds histogram",
+        ...DURATION_BUCKETS.map((bound, index) => `parley_webhook_attempt_duration_seconds_bucket{le="${bound}"} ${bucketCounts[index]}`),
+        `parley_webhook_attempt_duration_seconds_bucket{le="+Inf"} ${durationCount}`,
+        `parley_webhook_attempt_duration_seconds_sum ${durationSum}`,
+        `parley_webhook_attempt_duration_seconds_count ${durationCount}`,
+        "# HELP parley_webhook_due_deliveries Deliveries due now and not yet claimed.",
+        "# TYPE parley_webhook_due_deliveries gauge",
+        `parley_webhook_due_deliveries ${gauges.due}`,
+        "# HELP parley_webhook_pending_deliveries Deliveries not yet succeeded or dead (due or waiting for a retry).",
+        "# TYPE parley_webhook_pending_deliveries gauge",
+        `parley_webhook_pending_deliveries ${gauges.pending}`,
+        "# HELP parley_webhook_dead_letters Dead letters kept for re-trigger.",
+        "# TYPE parley_webhook_dead_letters gauge",
+        `parley_webhook_dead_letters ${gauges.deadLetters}`,
+      ];
+      return `${lines.join("\n")}\n`;
+    },
+  };
+}
+
+export type DeliveryMetrics = ReturnType<typeof createDeliveryMetrics>;

@@ -1,0 +1,178 @@
+import type { Database } from "bun:sqlite";
+import { preparedFor } from "../db/prepared.ts";
+import { newId } from "../lib/ids.ts";
+import type { AttemptResult } from "../webhooks/send-webhook.ts";
+
+// One SQL operation per function, named for what it does. Prepared once per database.
+
+export interface ClaimedDelivery {
+  id: string;
+  tenantId: string;
+  ruleId: string;
+  event: string;
+  attempts: number;
+  cycle: number;
+  leaseToken: string;
+  url: string;
+  secret: string;
+  data: string;
+  occurredAt: number;
+}
+
+interface DueRow {
+  id: string;
+  tenant_id: string;
+  rule_id: string | null;
+  event: string;
+  attempts: number;
+  cycle: number;
+  url: string | null;
+  secret: string | null;
+  data: string;
+  occurred_at: number;
+}
+
+const statements = preparedFor((sqlite: Database) => ({
+  // Served by deliveries_due_idx (partial on status = 'pending'): cheap however large the log grows.
+  selectDue: sqlite.prepare<DueRow, [number, number]>(
+    `SELECT d.id, d.tenant_id, d.rule_id, d.event, d.attempts, d.cycle, r.url, r.secret, e.data, e.occurred_at
+     FROM deliveries d
+     JOIN events e ON e.id = d.event_id
+     LEFT JOIN webhook_rules r ON r.id = d.rule_id
+     WHERE d.status = 'pending' AND d.next_attempt_at <= ?
+     ORDER BY d.next_attempt_at
+     LIMIT ?`,
+  ),
+  lease: sqlite.prepare("UPDATE deliveries SET next_attempt_at = ?, lease_token = ?, updated_at = ? WHERE id = ?"),
+  cancel: sqlite.prepare(
+    "UPDATE deliveries SET status = 'cancelled', next_attempt_at = NULL, lease_token = NULL, last_error = ?, completed_at = ?, updated_at = ? WHERE id = ?",
+  ),
+  insertAttempt: sqlite.prepare(
+    `INSERT INTO delivery_attempts (id, delivery_id, cycle, attempt, started_at, duration_ms, ok, status_code, error, response_excerpt)
+     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+  ),
+  // Every state change below is guarded by the lease token: a sender whose lease ran out
+  // (it hung past the lease and the row was claimed again) must not overwrite the newer result.
+  markSucceeded: sqlite.prepare(
+    `UPDATE deliveries SET status = 'succeeded', attempts = ?, next_attempt_at = NULL, lease_token = NULL,
+       last_status_code = ?, last_error = NULL, completed_at = ?, updated_at = ?
+     WHERE id = ? AND lease_token = ?`,
+  ),
+  markRetry: sqlite.prepare(
+    `UPDATE deliveries SET attempts = ?, next_attempt_at = ?, lease_token = NULL, last_status_code = ?, last_error = ?, updated_at = ?
+     WHERE id = ? AND lease_token = ?`,
+  ),
+  markDead: sqlite.prepare(
+    `UPDATE deliveries SET status = 'dead', attempts = ?, next_attempt_at = NULL, lease_token = NULL,
+       last_status_code = ?, last_error = ?, completed_at = ?, updated_at = ?
+     WHERE id = ? AND lease_token = ?`,
+  ),
+  insertDeadLetter: sqlite.prepare(
+    `INSERT INTO dead_letters (id, delivery_id, tenant_id, rule_id, event, attempts, last_status_code, last_error, dead_at, expires_at)
+     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+  ),
+  purgeExpired: sqlite.prepare("DELETE FROM dead_letters WHERE expires_at <= ?"),
+  countDue: sqlite.prepare<{ n: number }, [number]>("SELECT count(*) AS n FROM deliveries WHERE status = 'pending' AND next_attempt_at <= ?"),
+  countPending: sqlite.prepare<{ n: number }, []>("SELECT count(*) AS n FROM deliveries WHERE status = 'pending'"),
+  countDeadLetters: sqlite.prepare<{ n: number }, []>("SELECT count(*) AS n FROM dead_letters"),
+}));
+
+/**
+ * Claims up to `limit` due deliveries in one BEGIN IMMEDIATE transaction, so two processes on
+ * one file (a server and a CLI, or two servers) never claim the same row. Claiming pushes
+ * `next_attempt_at` past the lease: if this process dies mid-send the row is due again then —
+ * at least once, never lost. Deliveries whose rule was deleted are cancelled, not sent.
+ */
+export function claimDueDeliveries(sqlite: Database, now: number, limit: number, leaseMs: number): ClaimedDelivery[] {
+  const sql = statements(sqlite);
+  return sqlite
+    .transaction(() => {
+      const claimed: ClaimedDelivery[] = [];
+      for (const row of sql.selectDue.all(now, limit)) {
+        if (row.rule_id === null || row.url === null || row.secret === null) {
+          sql.cancel.run("rule_deleted: the rule was deleted before this delivery was sent", now, now, row.id);
+          continue;
+        }
+        const leaseToken = newId("att", now);
+        sql.lease.run(now + leaseMs, leaseToken, now, row.id);
+        claimed.push({
+          id: row.id,
+          tenantId: row.tenant_id,
+          ruleId: row.rule_id,
+          event: row.event,
+          attempts: row.attempts,
+          cycle: row.cycle,
+          leaseToken,
+          url: row.url,
+          secret: row.secret,
+          data: row.data,
+          occurredAt: row.occurred_at,
+        });
+      }
+      return claimed;
+    })
+    .immediate();
+}
+
+export interface RecordedAttempt {
+  delivery: ClaimedDelivery;
+  result: AttemptResult;
+  startedAt: number;
+  finishedAt: number;
+}
+
+export type AttemptOutcome = "succeeded" | "retry" | "dead" | "stale";
+
+/**
+ * Records finished attempts, all in one transaction (one fsync for a whole batch). For each:
+ * the attempt log row, then success, a retry `retryDelaysMs[n-1]` after the failed attempt
+ * ended, or — after the last attempt — the dead letter with its retention.
+ */
+export function recordAttempts(
+  sqlite: Database,
+  attempts: RecordedAttempt[],
+  policy: { retryDelaysMs: readonly number[]; dlqRetentionMs: number },
+): AttemptOutcome[] {
+  const sql = statements(sqlite);
+  return sqlite
+    .transaction(() =>
+      attempts.map(({ delivery, result, startedAt, finishedAt }): AttemptOutcome => {
+        const attempt = delivery.attempts + 1;
+        sql.insertAttempt.run(
+          newId("att", startedAt), delivery.id, delivery.cycle, attempt, startedAt, result.durationMs,
+          result.ok ? 1 : 0, result.statusCode, result.error, result.responseExcerpt,
+        );
+        if (result.ok) {
+          const changed = sql.markSucceeded.run(attempt, result.statusCode, finishedAt, finishedAt, delivery.id, delivery.leaseToken).changes;
+          return changed > 0 ? "succeeded" : "stale";
+        }
+        const delay = policy.retryDelaysMs[attempt - 1];
+        if (delay !== undefined) {
+          const changed = sql.markRetry.run(attempt, finishedAt + delay, result.statusCode, result.error, finishedAt, delivery.id, delivery.leaseToken).changes;
+          return changed > 0 ? "retry" : "stale";
+        }
+        const changed = sql.markDead.run(attempt, result.statusCode, result.error, finishedAt, finishedAt, delivery.id, delivery.leaseToken).changes;
+        if (changed === 0) return "stale";
+        sql.insertDeadLetter.run(
+          newId("dlq", finishedAt), delivery.id, delivery.tenantId, delivery.ruleId, delivery.event, attempt,
+          result.statusCode, result.error, finishedAt, finishedAt + policy.dlqRetentionMs,
+        );
+        return "dead";
+      }),
+    )
+    .immediate();
+}
+
+/** The sweeper: dead letters past their retention are deleted (their delivery log stays). */
+export function purgeExpiredDeadLetters(sqlite: Database, now: number): number {
+  return statements(sqlite).purgeExpired.run(now).changes;
+}
+
+export function queueGauges(sqlite: Database, now: number) {
+  const sql = statements(sqlite);
+  return {
+    due: sql.countDue.get(now)?.n ?? 0,
+    pending: sql.countPending.get()?.n ?? 0,
+    deadLetters: sql.countDeadLetters.get()?.n ?? 0,
+  };
+}

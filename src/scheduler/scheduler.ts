@@ -1,0 +1,174 @@
+import type { Deps } from "../deps.ts";
+import { toIso } from "../lib/clock.ts";
+import { sendWebhook, type AttemptResult, type SendWebhookInput } from "../webhooks/send-webhook.ts";
+import { deliveryHeaders, serializeDeliveryJson } from "../webhooks/sign.ts";
+import { createDeliveryMetrics, type DeliveryMetrics } from "./metrics.ts";
+import { claimDueDeliveries, purgeExpiredDeadLetters, recordAttempts, type ClaimedDelivery, type RecordedAttempt } from "./queries.ts";
+
+export type SendFn = (input: SendWebhookInput) => Promise<AttemptResult>;
+
+export interface SchedulerOptions {
+  send?: SendFn;
+  metrics?: DeliveryMetrics;
+  /** How often expired dead letters are purged and the WAL checkpointed. */
+  maintenanceIntervalMs?: number;
+}
+
+const MAX_CLAIM_BATCH = 256;
+
+/**
+ * The one in-process delivery loop. It re-arms a setTimeout rather than using setInterval:
+ * after a full batch it runs again at once, after a partial one it sleeps one poll interval,
+ * and an enqueue (deliveriesEnqueued) or a finished send wakes it early. Sends run
+ * concurrently up to PARLEY_DELIVERY_CONCURRENCY; results are recorded in batches.
+ *
+ * Tests call `runOnce()` under a fake clock instead of `start()`.
+ */
+export class DeliveryScheduler {
+  readonly metrics: DeliveryMetrics;
+  private readonly send: SendFn;
+  private readonly leaseMs: number;
+  private inFlight = new Set<Promise<void>>();
+  private finished: RecordedAttempt[] = [];
+  private flushQueued = false;
+  private timer: ReturnType<typeof setTimeout> | null = null;
+  private maintenanceTimer: ReturnType<typeof setInterval> | null = null;
+  private unsubscribe: (() => void) | null = null;
+  private running = false;
+
+  constructor(
+    private readonly deps: Deps,
+    private readonly options: SchedulerOptions = {},
+  ) {
+    this.send = options.send ?? sendWebhook;
+    this.metrics = options.metrics ?? createDeliveryMetrics();
+    // The lease must outlast the whole attempt (bounded by the timeout) or a slow but live
+    // send would be claimed and sent again by the next tick.
+    this.leaseMs = deps.config.deliveryTimeoutMs * 2 + 1_000;
+  }
+
+  start(): void {
+    if (this.running) return;
+    this.running = true;
+    this.unsubscribe = this.deps.deliveriesEnqueued.subscribe(() => this.wake());
+    this.maintenanceTimer = setInterval(() => this.maintain(), this.options.maintenanceIntervalMs ?? 60_000);
+    this.maintain();
+    this.arm(0);
+  }
+
+  /** Stops claiming, waits for the sends in flight (each bounded by the timeout), records them. */
+  async stop(): Promise<void> {
+    this.running = false;
+    this.unsubscribe?.();
+    if (this.timer) clearTimeout(this.timer);
+    if (this.maintenanceTimer) clearInterval(this.maintenanceTimer);
+    this.timer = null;
+    await Promise.all(this.inFlight);
+    this.flush();
+  }
+
+  /** Sends everything due now and records the results before resolving. Returns how many were sent. */
+  async runOnce(): Promise<number> {
+    purgeExpiredDeadLetters(this.deps.sqlite, this.deps.clock.now());
+    let total = 0;
+    for (;;) {
+      const claimed = claimDueDeliveries(this.deps.sqlite, this.deps.clock.now(), MAX_CLAIM_BATCH, this.leaseMs);
+      claimed.forEach((delivery) => this.dispatch(delivery));
+      total += claimed.length;
+      await Promise.all(this.inFlight);
+      this.flush();
+      if (claimed.length < MAX_CLAIM_BATCH) return total;
+    }
+  }
+
+  wake(): void {
+    if (this.running) this.arm(0);
+  }
+
+  private arm(delayMs: number): void {
+    if (!this.running) return;
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = setTimeout(() => this.tick(), delayMs);
+  }
+
+  private tick(): void {
+    this.timer = null;
+    if (!this.running) return;
+    const free = this.deps.config.deliveryConcurrency - this.inFlight.size;
+    const wanted = Math.min(free, MAX_CLAIM_BATCH);
+    let claimed: ClaimedDelivery[] = [];
+    if (wanted > 0) {
+      try {
+        claimed = claimDueDeliveries(this.deps.sqlite, this.deps.clock.now(), wanted, this.leaseMs);
+      } catch (error) {
+        // A locked or briefly unavailable database must not kill the loop: try again next poll.
+        this.deps.log.error({ msg: "claiming deliveries failed", error: String(error) });
+      }
+    }
+    claimed.forEach((delivery) => this.dispatch(delivery));
+    // A full batch means more may be due: go again at once. When saturated, a finishing send re-arms.
+    if (wanted > 0 && claimed.length === wanted) this.arm(0);
+    else if (wanted > 0 || this.inFlight.size === 0) this.arm(this.deps.config.pollIntervalMs);
+  }
+
+  private dispatch(delivery: ClaimedDelivery): void {
+    const attempt = delivery.attempts + 1;
+    const startedAt = this.deps.clock.now();
+    const { body, signature } = serializeDeliveryJson(
+      { event: delivery.event, webhookId: delivery.id, timestamp: toIso(delivery.occurredAt), dataJson: delivery.data },
+      delivery.secret,
+    );
+    const headers = deliveryHeaders({ event: delivery.event, webhookId: delivery.id, attempt, sendTimeMs: startedAt, body, signature, secret: delivery.secret });
+    const task = this.send({
+      url: delivery.url,
+      headers,
+      body,
+      timeoutMs: this.deps.config.deliveryTimeoutMs,
+      allowPrivate: this.deps.config.allowPrivateWebhooks,
+      resolve: this.deps.resolveHost,
+    })
+      .catch((error: unknown): AttemptResult => ({ ok: false, statusCode: null, error: `internal_error: ${String(error)}`, durationMs: 0, responseExcerpt: null }))
+      .then((result) => {
+        this.finished.push({ delivery, result, startedAt, finishedAt: this.deps.clock.now() });
+        this.queueFlush();
+      })
+      .finally(() => {
+        this.inFlight.delete(task);
+        // A slot freed while the loop was saturated: claim more now rather than at the next poll.
+        if (this.running && this.timer === null) this.arm(0);
+      });
+    this.inFlight.add(task);
+  }
+
+  private queueFlush(): void {
+    if (this.flushQueued) return;
+    this.flushQueued = true;
+    setImmediate(() => this.flush());
+  }
+
+  /** Records every finished attempt so far in one transaction. */
+  private flush(): void {
+    this.flushQueued = false;
+    if (this.finished.length === 0) return;
+    const batch = this.finished;
+    this.finished = [];
+    try {
+      const outcomes = recordAttempts(this.deps.sqlite, batch, { retryDelaysMs: this.deps.config.retryDelaysMs, dlqRetentionMs: this.deps.config.dlqRetentionMs });
+      outcomes.forEach((outcome, index) => this.metrics.observe(outcome, batch[index]?.result.durationMs ?? 0));
+    } catch (error) {
+      // Not recorded means the lease expires and the attempt is made again: at least once, never lost.
+      this.deps.log.error({ msg: "recording delivery attempts failed", count: batch.length, error: String(error) });
+    }
+  }
+
+  private maintain(): void {
+    try {
+      const purged = purgeExpiredDeadLetters(this.deps.sqlite, this.deps.clock.now());
+      if (purged > 0) this.deps.log.info({ msg: "purged expired dead letters", count: purged });
+      // Keeps the WAL from growing without bound under steady writes; PASSIVE never blocks writers.
+      this.deps.sqlite.exec("PRAGMA wal_checkpoint(PASSIVE)");
+    } catch (error) {
+      this.deps.log.error({ msg: "scheduler maintenance failed", error: String(error) });
+    }
+  }
+}

@@ -1,0 +1,136 @@
+import { inspectWebhookUrl, type ResolveHost } from "./ssrf.ts";
+
+export interface SendWebhookInput {
+  url: string;
+  headers: Record<string, string>;
+  body: string;
+  timeoutMs: number;
+  allowPrivate: boolean;
+  resolve?: ResolveHost;
+}
+
+export interface AttemptResult {
+  ok: boolean;
+  /** The receiver's status, or null when no response arrived (refused, DNS, TLS, forbidden). */
+  statusCode: number | null;
+  error: string | null;
+  durationMs: number;
+  /** The first 1 KiB of the response body as UTF-8, for the delivery log. */
+  responseExcerpt: string | null;
+}
+
+export const RESPONSE_EXCERPT_BYTES = 1024;
+
+class AttemptTimeout extends Error {}
+
+/** Rejects with AttemptTimeout once `signal` aborts, so no await outlives the attempt's deadline. */
+function raceAbort<T>(promise: Promise<T>, signal: AbortSignal): Promise<T> {
+  if (signal.aborted) return Promise.reject(new AttemptTimeout());
+  return new Promise<T>((resolve, reject) => {
+    const onAbort = (): void => reject(new AttemptTimeout());
+    signal.addEventListener("abort", onAbort, { once: true });
+    promise.then(
+      (value) => {
+        signal.removeEventListener("abort", onAbort);
+        resolve(value);
+      },
+      (error: unknown) => {
+        signal.removeEventListener("abort", onAbort);
+        reject(error);
+      },
+    );
+  });
+}
+
+/**
+ * Reads at most RESPONSE_EXCERPT_BYTES and then cancels the stream: a receiver answering with
+ * a huge (or endless) body must cost us 1 KiB of memory, not the whole body.
+ */
+async function readExcerpt(response: Response, signal: AbortSignal): Promise<string> {
+  if (response.body === null) return "";
+  const reader = response.body.getReader();
+  const excerpt = new Uint8Array(RESPONSE_EXCERPT_BYTES);
+  let filled = 0;
+  try {
+    while (filled < RESPONSE_EXCERPT_BYTES) {
+      const chunk = await raceAbort(reader.read(), signal);
+      if (chunk.done) break;
+      const take = Math.min(chunk.value.byteLength, RESPONSE_EXCERPT_BYTES - filled);
+      excerpt.set(chunk.value.subarray(0, take), filled);
+      filled += take;
+    }
+  } finally {
+    // Cancelling closes the connection instead of draining the rest; errors here are moot.
+    reader.cancel().catch(() => undefined);
+  }
+  // stream: true keeps a multi-byte character cut at the 1 KiB boundary out of the text
+  // instead of turning it into U+FFFD; other invalid bytes are replaced (lossy by design).
+  return new TextDecoder().decode(excerpt.subarray(0, filled), { stream: true });
+}
+
+function describeError(error: unknown): string {
+  if (error instanceof Error) {
+    const code = (error as Error & { code?: unknown }).code;
+    return typeof code === "string" && !error.message.includes(code) ? `${code}: ${error.message}` : error.message;
+  }
+  return String(error);
+}
+
+function classifyStatus(status: number): { ok: boolean; error: string | null } {
+  if (status >= 200 && status < 300) return { ok: true, error: null };
+  // Following a redirect would let a receiver bounce the signed body to any URL, including
+  // internal ones the SSRF check refused, so a 3xx is a failed attempt (DESIGN §4).
+  if (status >= 300 && status < 400) return { ok: false, error: `redirect_not_followed: ${status}` };
+  return { ok: false, error: `http_status: ${status}` };
+}
+
+/**
+ * One delivery attempt. Never throws: every outcome is an AttemptResult for the delivery log.
+ * One deadline covers the whole exchange — the send-time SSRF check, connecting, the headers
+ * and reading the excerpt — so a receiver trickling its body cannot hold a sender slot past it.
+ */
+export async function sendWebhook(input: SendWebhookInput): Promise<AttemptResult> {
+  const startedAt = performance.now();
+  const controller = new AbortController();
+  const timer = setTimeout(() => controller.abort(), input.timeoutMs);
+  let statusCode: number | null = null;
+  const finish = (ok: boolean, error: string | null, responseExcerpt: string | null = null): AttemptResult => ({
+    ok,
+    statusCode,
+    error,
+    durationMs: Math.round((performance.now() - startedAt) * 100) / 100,
+    responseExcerpt,
+  });
+
+  try {
+    if (!input.allowPrivate) {
+      // Checked again at send time: the name may resolve differently than at rule creation
+      // (DNS rebinding). fetch resolves once more, so a rebinding TTL-0 name still has a small
+      // window; closing it needs connecting to the checked address, which Bun's fetch cannot
+      // do for https without breaking certificate checks.
+      const verdict = await raceAbort(inspectWebhookUrl(input.url, { allowPrivate: false, resolve: input.resolve }), controller.signal);
+      if (!verdict.ok) {
+        const kind = verdict.reason === "unresolvable" ? "connection_error" : "forbidden_address";
+        return finish(false, `${kind}: ${verdict.message}`);
+      }
+    }
+    const response = await fetch(input.url, {
+      method: "POST",
+      headers: input.headers,
+      body: input.body,
+      redirect: "manual",
+      signal: controller.signal,
+    });
+    statusCode = response.status;
+    const verdict = classifyStatus(response.status);
+    const excerpt = await readExcerpt(response, controller.signal);
+    return finish(verdict.ok, verdict.error, excerpt);
+  } catch (error) {
+    if (error instanceof AttemptTimeout || controller.signal.aborted) {
+      return finish(false, `timeout: no response within ${input.timeoutMs} ms`);
+    }
+    return finish(false, `connection_error: ${describeError(error)}`);
+  } finally {
+    clearTimeout(timer);
+  }
+}

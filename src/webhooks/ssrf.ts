@@ -1,0 +1,132 @@
+import { lookup } from "node:dns/promises";
+import ipaddr from "ipaddr.js";
+import { invalidField } from "../lib/validate.ts";
+
+/** Resolves a hostname to every address it has (A and AAAA); injectable so tests never use DNS. */
+export type ResolveHost = (host: string) => Promise<string[]>;
+
+export interface WebhookUrlOptions {
+  /** PARLEY_ALLOW_PRIVATE_WEBHOOKS: development and tests deliver to loopback receivers. */
+  allowPrivate: boolean;
+  resolve?: ResolveHost;
+}
+
+export type WebhookUrlVerdict =
+  | { ok: true; url: URL }
+  | { ok: false; reason: "invalid" | "unresolvable" | "forbidden"; message: string };
+
+export const resolveHostWithDns: ResolveHost = async (host) =>
+  (await lookup(host, { all: true, verbatim: true })).map((entry) => entry.address);
+
+// IPv6 forms that carry an IPv4 address: they are judged by that address, so
+// ::ffff:127.0.0.1 is loopback and 64:ff9b::93.184.216.34 (DNS64 on an IPv6-only host) is public.
+const EMBEDDED_IPV4_RANGES = new Set(["ipv4Mapped", "rfc6145", "rfc6052", "6to4"]);
+// ipaddr.js calls ::/96 "unicast", but it is the deprecated IPv4-compatible form (::127.0.0.1);
+// no public receiver lives there, so it is refused outright instead of trusting the host's routing.
+const IPV4_COMPATIBLE = ipaddr.parseCIDR("::/96");
+const NAT64_WELL_KNOWN = ipaddr.parseCIDR("64:ff9b::/96");
+
+const ipv4FromParts = (high: number, low: number): ipaddr.IPv4 =>
+  new ipaddr.IPv4([high >> 8, high & 255, low >> 8, low & 255]);
+
+function embeddedIpv4(address: ipaddr.IPv6, range: string): ipaddr.IPv4 | null {
+  const [, p1 = 0, p2 = 0, , , , p6 = 0, p7 = 0] = address.parts;
+  if (range === "ipv4Mapped" || range === "rfc6145") return ipv4FromParts(p6, p7);
+  if (range === "6to4") return ipv4FromParts(p1, p2);
+  // RFC 8215 local-use NAT64 prefixes (64:ff9b:1::/48) place the IPv4 address by a
+  // site-chosen prefix length, so only the well-known /96 can be decoded; the rest is refused.
+  if (range === "rfc6052" && address.match(NAT64_WELL_KNOWN)) return ipv4FromParts(p6, p7);
+  return null;
+}
+
+/**
+ * The forbidden class of an address ("loopback", "private", …) or null when it is an ordinary
+ * public unicast address. Allow-listing "unicast" rather than deny-listing known ranges means
+ * any range ipaddr.js learns about later (reserved, benchmarking, AS112, …) is refused too.
+ * A string that is not an IP address at all is refused: this check must fail closed.
+ */
+export function classifyForbiddenAddress(ip: string): string | null {
+  if (!ipaddr.isValid(ip)) return "invalid";
+  const address = ipaddr.parse(ip);
+  if (address.kind() === "ipv4") {
+    const range = address.range();
+    return range === "unicast" ? null : range;
+  }
+  const v6 = address as ipaddr.IPv6;
+  const range = v6.range();
+  if (EMBEDDED_IPV4_RANGES.has(range)) {
+    const inner = embeddedIpv4(v6, range);
+    if (inner === null) return range;
+    const innerRange = inner.range();
+    return innerRange === "unicast" ? null : `${range} ${innerRange}`;
+  }
+  if (range === "unicast" && v6.match(IPV4_COMPATIBLE)) return "ipv4Compatible";
+  return range === "unicast" ? null : range;
+}
+
+export const isForbiddenAddress = (ip: string): boolean => classifyForbiddenAddress(ip) !== null;
+
+const ALLOW_PRIVATE_HINT = "webhook URLs must be publicly reachable (PARLEY_ALLOW_PRIVATE_WEBHOOKS=true allows private targets in development)";
+
+function hostOf(url: URL): string {
+  // WHATWG URL keeps IPv6 literals bracketed and has already canonicalized decimal, hex and
+  // octal IPv4 spellings (http://2130706433/, http://0x7f000001/) to dotted form.
+  const host = url.hostname.startsWith("[") ? url.hostname.slice(1, -1) : url.hostname;
+  // "localhost." is the same name as "localhost"; strip the root dot before comparing names.
+  return host.endsWith(".") ? host.slice(0, -1) : host;
+}
+
+/**
+ * Decides whether a webhook URL may be called, without throwing: the sender needs to tell an
+ * unresolvable host (a connection error, retried) from a forbidden one. Every resolved address
+ * must be allowed: a name answering one public and one private address (DNS rebinding) is
+ * refused, because the HTTP client may connect to either.
+ */
+export async function inspectWebhookUrl(rawUrl: string, options: WebhookUrlOptions): Promise<WebhookUrlVerdict> {
+  let url: URL;
+  try {
+    url = new URL(rawUrl);
+  } catch {
+    return { ok: false, reason: "invalid", message: "must be an absolute http(s) URL" };
+  }
+  if (url.protocol !== "http:" && url.protocol !== "https:") {
+    return { ok: false, reason: "invalid", message: `scheme ${url.protocol.slice(0, -1)} is not allowed; use http or https` };
+  }
+  // Credentials in the URL would be stored in plain text and sent on every delivery; the
+  // rule's secret and the signature are the authentication mechanism.
+  if (url.username !== "" || url.password !== "") {
+    return { ok: false, reason: "invalid", message: "must not contain a username or password" };
+  }
+  if (options.allowPrivate) return { ok: true, url };
+
+  const host = hostOf(url).toLowerCase();
+  if (host === "localhost" || host.endsWith(".localhost")) {
+    // RFC 6761: resolvers may answer these from /etc/hosts or not at all; refuse by name.
+    return { ok: false, reason: "forbidden", message: `host ${host} is loopback; ${ALLOW_PRIVATE_HINT}` };
+  }
+  let addresses: string[];
+  if (ipaddr.isValid(host)) {
+    addresses = [host];
+  } else {
+    try {
+      addresses = await (options.resolve ?? resolveHostWithDns)(host);
+    } catch {
+      addresses = [];
+    }
+    if (addresses.length === 0) return { ok: false, reason: "unresolvable", message: `cannot resolve host ${host}` };
+  }
+  for (const address of addresses) {
+    const forbidden = classifyForbiddenAddress(address);
+    if (forbidden !== null) {
+      return { ok: false, reason: "forbidden", message: `host ${host} resolves to ${address} (${forbidden}); ${ALLOW_PRIVATE_HINT}` };
+    }
+  }
+  return { ok: true, url };
+}
+
+/** The rule-creation check: the URL, or a 422 validation_failed naming `url`. */
+export async function checkWebhookUrl(rawUrl: string, options: WebhookUrlOptions): Promise<URL> {
+  const verdict = await inspectWebhookUrl(rawUrl, options);
+  if (!verdict.ok) throw invalidField("url", verdict.message);
+  return verdict.url;
+}
