@@ -88,3 +88,4 @@ export const settings = sqliteTable("settings", {
 });
 
 export * from "./schema-webhooks.ts";
+export * from "./schema-chat.ts";

@@ -6,6 +6,10 @@ import { authRoutes } from "./routes/auth.ts";
 import { healthRoutes } from "./routes/health.ts";
 import { accountRoutes } from "./routes/account.ts";
 import { metricsRoutes } from "./routes/metrics.ts";
+import { billingRoutes } from "./routes/billing.ts";
+import { chatRoutes } from "./routes/chat.ts";
+import { operatorRoutes } from "./routes/operator.ts";
+import { widgetRoutes } from "./routes/widget.ts";
 import { webhookDeliveryRoutes } from "./routes/webhook-deliveries.ts";
 import { webhookRuleRoutes } from "./routes/webhook-rules.ts";
 
@@ -83,6 +87,10 @@ export function createApp(deps: AppDeps) {
     .use(accountRoutes(deps))
     .use(webhookRuleRoutes(deps))
     .use(webhookDeliveryRoutes(deps))
+    .use(widgetRoutes(deps))
+    .use(chatRoutes(deps))
+    .use(operatorRoutes(deps))
+    .use(billingRoutes(deps))
     .use(metricsRoutes(deps));
 }
 

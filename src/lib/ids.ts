@@ -16,17 +16,39 @@ function encodeTime(ms: number): string {
   return out;
 }
 
-function randomPart(length: number): string {
-  const bytes = crypto.getRandomValues(new Uint8Array(length));
-  let out = "";
-  for (const byte of bytes) out += ALPHABET[byte & 31];
-  return out;
+function randomPart(length: number): number[] {
+  return Array.from(crypto.getRandomValues(new Uint8Array(length)), (byte) => byte & 31);
+}
+
+let lastTime = -1;
+let lastRandom: number[] = [];
+
+/** Adds one to a base-32 digit array; the random part has 80 bits, so it does not overflow in practice. */
+function increment(digits: number[]): number[] {
+  const next = [...digits];
+  for (let i = next.length - 1; i >= 0; i--) {
+    if ((next[i] ?? 0) < 31) {
+      next[i] = (next[i] ?? 0) + 1;
+      return next;
+    }
+    next[i] = 0;
+  }
+  return randomPart(digits.length);
 }
 
 /**
  * `ten_01k…`: a prefix naming the kind, 10 characters of millisecond time (so ids sort by
  * creation) and 16 random characters (80 bits, so ids cannot be guessed or enumerated).
+ * Within one process ids are strictly increasing even inside one millisecond (the random part
+ * is incremented, as in monotonic ULIDs): a visitor's message and the bot's reply, written in
+ * the same millisecond, must sort in the order they were written.
  */
 export function newId(prefix: IdPrefix, nowMs: number): string {
-  return `${prefix}_${encodeTime(nowMs)}${randomPart(16)}`;
+  if (nowMs > lastTime) {
+    lastTime = nowMs;
+    lastRandom = randomPart(16);
+  } else {
+    lastRandom = increment(lastRandom);
+  }
+  return `${prefix}_${encodeTime(lastTime)}${lastRandom.map((digit) => ALPHABET[digit]).join("")}`;
 }

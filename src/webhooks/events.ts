@@ -124,6 +124,7 @@ export const EVENT_CATALOG: Readonly<Record<EventName, EventDefinition>> = freez
       from_plan: "starter",
       to_plan: "pro",
       change: "upgrade",
+      changed_at: "2026-01-15T09:00:00.000Z",
     },
   },
   "handoff.requested": {

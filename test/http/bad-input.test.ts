@@ -21,6 +21,11 @@ const BODY_ROUTES: Array<{ method: string; path: string; valid: Record<string, u
   },
   { method: "PATCH", path: "/api/v1/webhooks/rules-engine/rules/rule_x", valid: { name: "n" }, apiKey: true, hasRequiredFields: false },
   { method: "POST", path: "/api/v1/webhooks/dead-letters/retrigger", valid: { event: "lead.created" }, apiKey: true, hasRequiredFields: false },
+  { method: "POST", path: "/api/v1/widget/session", valid: { tenant_id: "ten_x" } },
+  { method: "POST", path: "/api/v1/chatbot/message", valid: { tenant_id: "ten_x", message: "hi" }, apiKey: true },
+  { method: "PUT", path: "/api/v1/subscription", valid: { plan: "pro" }, apiKey: true },
+  { method: "PATCH", path: "/api/v1/chatbot/config", valid: { greeting: "Hello there" }, apiKey: true, hasRequiredFields: false },
+  { method: "POST", path: "/api/v1/sessions/ses_x/operator-messages", valid: { text: "hello" }, apiKey: true },
 ];
 
 async function expectJsonError(response: Response, status: number, error: string) {

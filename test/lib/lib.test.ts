@@ -31,9 +31,16 @@ describe("ids", () => {
     expect(first).toMatch(/^wh_[0-9a-z]{26}$/);
     expect(first < second).toBe(true);
   });
-  test("two ids made in the same millisecond differ", () => {
-    const ids = new Set(Array.from({ length: 1000 }, () => newId("evt", 5)));
-    expect(ids.size).toBe(1000);
+  test("ids made in the same millisecond differ and keep their creation order", () => {
+    const ids = Array.from({ length: 1000 }, () => newId("evt", 5));
+    expect(new Set(ids).size).toBe(1000);
+    expect([...ids].sort()).toEqual(ids);
+  });
+
+  test("ids stay in creation order when the clock steps back", () => {
+    const later = newId("msg", 10_000);
+    const earlier = newId("msg", 9_000);
+    expect(later < earlier).toBe(true);
   });
 });
 

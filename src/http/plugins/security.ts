@@ -5,6 +5,8 @@ import { validateApiKey } from "../../auth/api-keys.ts";
 import { listMemberships, type Membership } from "../../auth/memberships.ts";
 import { clientIp } from "./client-ip.ts";
 import type { RateGroup } from "./rate-limit.ts";
+import { WIDGET_AUDIENCE } from "./tokens.ts";
+import type { MembershipRole } from "../../db/schema.ts";
 
 export interface UserPrincipal {
   kind: "user";
@@ -21,7 +23,15 @@ export interface ApiKeyPrincipal {
   subject: string;
 }
 
-export type Principal = UserPrincipal | ApiKeyPrincipal;
+/** A widget visitor: one tenant, one session, nothing else. */
+export interface VisitorPrincipal {
+  kind: "visitor";
+  tenantId: string;
+  sessionId: string;
+  subject: string;
+}
+
+export type Principal = UserPrincipal | ApiKeyPrincipal | VisitorPrincipal;
 
 const unauthorized = (message: string) =>
   new AppError("unauthorized", 401, message, undefined, { "www-authenticate": 'Bearer realm="parley"' });
@@ -40,6 +50,19 @@ async function authenticateBearer(deps: AppDeps, headers: Record<string, string 
   if (!claims) throw unauthorized("The access token is invalid or expired.");
   const memberships = listMemberships(deps, claims.sub);
   return { kind: "user", userId: claims.sub, memberships, subject: claims.sub };
+}
+
+/** A Bearer token that is either a user's access token or a widget visitor's token. */
+async function authenticateBearerOrVisitor(deps: AppDeps, headers: Record<string, string | undefined>): Promise<UserPrincipal | VisitorPrincipal> {
+  const token = bearerToken(headers);
+  if (!token) throw unauthorized("Send Authorization: Bearer <access_token>.");
+  const visitor = await deps.tokens.verifyAccess(token, WIDGET_AUDIENCE);
+  if (visitor) {
+    const tenantId = typeof visitor.tid === "string" ? visitor.tid : null;
+    if (!tenantId) throw unauthorized("The visitor token is invalid.");
+    return { kind: "visitor", tenantId, sessionId: visitor.sub, subject: visitor.sub };
+  }
+  return authenticateBearer(deps, headers);
 }
 
 function authenticateApiKey(deps: AppDeps, headers: Record<string, string | undefined>): ApiKeyPrincipal {
@@ -89,6 +112,19 @@ export function securityPlugin(deps: AppDeps) {
         return { principal };
       },
     },
+    /** Chat routes: a member's token or a visitor's token. */
+    chatAccess: {
+      async resolve({ headers }) {
+        return { principal: (await authenticateBearerOrVisitor(deps, headers)) as Principal };
+      },
+    },
+    /** Anything: X-API-Key, a member's token or a visitor's token. */
+    anyAccess: {
+      async resolve({ headers }) {
+        const principal: Principal = headers["x-api-key"] ? authenticateApiKey(deps, headers) : await authenticateBearerOrVisitor(deps, headers);
+        return { principal };
+      },
+    },
     rateLimit(group: RateGroup) {
       return {
         beforeHandle(context) {
@@ -99,16 +135,26 @@ export function securityPlugin(deps: AppDeps) {
   });
 }
 
-/** The tenant a principal may act on: its API key's tenant, or one of the user's memberships. */
-export function tenantOf(principal: Principal, requestedTenantId?: string): string {
+/**
+ * The tenant a principal may act on: its API key's or visitor token's tenant, or one of the
+ * user's memberships. `roles` limits a user to those roles there (API keys act as the tenant's
+ * administrator; visitors never pass a role check).
+ */
+export function tenantOf(principal: Principal, requestedTenantId?: string, roles?: readonly MembershipRole[]): string {
+  if (principal.kind === "visitor") {
+    if (roles || (requestedTenantId && requestedTenantId !== principal.tenantId)) throw new AppError("tenant_not_found", 404, "No such tenant.");
+    return principal.tenantId;
+  }
   if (principal.kind === "api_key") {
     if (requestedTenantId && requestedTenantId !== principal.tenantId) throw new AppError("tenant_not_found", 404, "No such tenant.");
     return principal.tenantId;
   }
   const tenantId = requestedTenantId ?? (principal.memberships.length === 1 ? principal.memberships[0]?.tenantId : undefined);
   if (!tenantId) throw new AppError("tenant_required", 422, "This account belongs to several tenants: name one with tenant_id.");
-  if (!principal.memberships.some((membership) => membership.tenantId === tenantId)) {
-    throw new AppError("tenant_not_found", 404, "No such tenant.");
+  const membership = principal.memberships.find((candidate) => candidate.tenantId === tenantId);
+  if (!membership) throw new AppError("tenant_not_found", 404, "No such tenant.");
+  if (roles && !roles.includes(membership.role)) {
+    throw new AppError("forbidden", 403, `This needs the ${roles.join(" or ")} role in ${tenantId}; you are ${membership.role}.`);
   }
   return tenantId;
 }

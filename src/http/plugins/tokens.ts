@@ -4,6 +4,9 @@ import type { Clock } from "../../lib/clock.ts";
 export const ACCESS_TOKEN_TTL_S = 15 * 60;
 export const TOKEN_ISSUER = "parley";
 export const API_AUDIENCE = "parley-api";
+/** Visitor tokens carry another audience, so one can never pass for a member's token. */
+export const WIDGET_AUDIENCE = "parley-widget";
+export const VISITOR_TOKEN_TTL_S = 24 * 60 * 60;
 
 export interface AccessClaims {
   sub: string;

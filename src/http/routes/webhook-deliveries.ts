@@ -1,6 +1,6 @@
 import { Elysia, t } from "elysia";
 import type { AppDeps } from "../deps.ts";
-import { strictObject } from "../schema.ts";
+import { idParams, pageFields, strictObject } from "../schema.ts";
 import { securityPlugin, tenantOf } from "../plugins/security.ts";
 import { getDelivery, listDeliveries } from "../../webhooks/deliveries.ts";
 import { listDeadLetters, retriggerDeadLetters, retriggerMatchingDeadLetters } from "../../webhooks/dead-letters.ts";
@@ -8,20 +8,16 @@ import { DELIVERY_STATUSES } from "../../db/schema.ts";
 import { EVENT_NAMES } from "../../webhooks/events.ts";
 import { invalidField } from "../../lib/validate.ts";
 
-const page = {
-  limit: t.Optional(t.Numeric({ minimum: 1, maximum: 100 })),
-  cursor: t.Optional(t.String({ maxLength: 64 })),
-};
 const eventName = t.Union(EVENT_NAMES.map((name) => t.Literal(name)));
 
 export const DeliveryModel = {
   listQuery: strictObject({
-    ...page,
+    ...pageFields,
     status: t.Optional(t.Union(DELIVERY_STATUSES.map((status) => t.Literal(status)))),
     event: t.Optional(eventName),
     rule_id: t.Optional(t.String({ maxLength: 64 })),
   }),
-  deadLetterQuery: strictObject({ ...page, event: t.Optional(eventName), since: t.Optional(t.String({ maxLength: 40 })) }),
+  deadLetterQuery: strictObject({ ...pageFields, event: t.Optional(eventName), since: t.Optional(t.String({ maxLength: 40 })) }),
   bulkRetriggerBody: strictObject({ event: t.Optional(eventName), since: t.Optional(t.String({ maxLength: 40 })) }),
 } as const;
 
@@ -61,6 +57,6 @@ export function webhookDeliveryRoutes(deps: AppDeps) {
     .post("/dead-letters/:id/retrigger", ({ principal, params }) => retriggerDeadLetters(deps, tenantOf(principal), [params.id]), {
       apiKey: true,
       rateLimit: "management",
-      params: t.Object({ id: t.String({ maxLength: 64 }) }),
+      params: idParams,
     });
 }

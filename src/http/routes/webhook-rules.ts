@@ -1,6 +1,6 @@
 import { Elysia, t } from "elysia";
 import type { AppDeps } from "../deps.ts";
-import { strictObject } from "../schema.ts";
+import { idParams, pageFields, strictObject } from "../schema.ts";
 import { securityPlugin, tenantOf } from "../plugins/security.ts";
 import { createRule, deleteRule, getRuleRow, listRules, toRuleView, updateRule } from "../../webhooks/rules.ts";
 import { enqueueTestDelivery } from "../../webhooks/deliveries.ts";
@@ -26,11 +26,7 @@ export const RuleModel = {
     active: t.Optional(t.Boolean()),
   }),
   createResponse: t.Object({ ok: t.Boolean(), rule_id: t.String(), event: t.String(), active: t.Boolean(), created_at: t.String() }),
-  pageQuery: strictObject({
-    limit: t.Optional(t.Numeric({ minimum: 1, maximum: 100 })),
-    cursor: t.Optional(t.String({ maxLength: 64 })),
-  }),
-  idParams: t.Object({ id: t.String({ maxLength: 64 }) }),
+  pageQuery: strictObject(pageFields),
 } as const;
 
 export function webhookRuleRoutes(deps: AppDeps) {
@@ -54,12 +50,12 @@ export function webhookRuleRoutes(deps: AppDeps) {
     .get("/rules-engine/rules/:id", ({ principal, params }) => toRuleView(getRuleRow(deps, tenantOf(principal), params.id)), {
       apiKey: true,
       rateLimit: "management",
-      params: RuleModel.idParams,
+      params: idParams,
     })
     .patch("/rules-engine/rules/:id", ({ principal, params, body }) => updateRule(deps, tenantOf(principal), params.id, body), {
       apiKey: true,
       rateLimit: "management",
-      params: RuleModel.idParams,
+      params: idParams,
       body: RuleModel.patchBody,
     })
     .delete(
@@ -68,7 +64,7 @@ export function webhookRuleRoutes(deps: AppDeps) {
         deleteRule(deps, tenantOf(principal), params.id);
         return { ok: true, rule_id: params.id, deleted: true };
       },
-      { apiKey: true, rateLimit: "management", params: RuleModel.idParams },
+      { apiKey: true, rateLimit: "management", params: idParams },
     )
     .post(
       "/rules-engine/rules/:id/test",
@@ -76,6 +72,6 @@ export function webhookRuleRoutes(deps: AppDeps) {
         set.status = 202;
         return { ok: true, ...enqueueTestDelivery(deps, tenantOf(principal), params.id) };
       },
-      { apiKey: true, rateLimit: "management", params: RuleModel.idParams },
+      { apiKey: true, rateLimit: "management", params: idParams },
     );
 }

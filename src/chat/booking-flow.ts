@@ -1,0 +1,214 @@
+import { checkSlot, proposeSlots, type SlotRefusal } from "./appointment-slots.ts";
+import { isAffirmative, isNegative, wantsToStopFlow } from "./intents.ts";
+import { captureLeadIfComplete, missingFields, resetFlow, startCollection } from "./lead-flow.ts";
+import type { AppointmentRequest } from "./parse-appointment.ts";
+import {
+  ASK_TIME_AGAIN_TEXT,
+  ASK_TIME_TEXT,
+  BOOKING_STOPPED_TEXT,
+  OTHER_TIME_TEXT,
+  bookedText,
+  offerSlotText,
+  proposalsText,
+  QUICK_REPLY,
+  slotRefusalText,
+} from "./replies.ts";
+import { epochFromWallClock, formatDay, formatSlot, wallClockAt } from "./timezone.ts";
+import { CONFIDENCE, hasFaqAnswer, MAX_IGNORED_PROMPTS, type Turn, type TurnReply } from "./turn.ts";
+
+/**
+ * Booking: read a time, check it, offer it, wait for "yes", make sure we know who is coming,
+ * book. A refused time always comes with the nearest free times as quick replies, so the
+ * visitor can finish with taps alone.
+ */
+
+const MINUTE_MS = 60_000;
+const DAY_MS = 86_400_000;
+
+function joinText(...parts: string[]): string {
+  return parts.filter((part) => part.length > 0).join(" ");
+}
+
+function slotLabels(turn: Turn, slots: readonly number[]): string[] {
+  const labels = slots.map((slot) => formatSlot(slot, turn.config.appointments.timezone));
+  return labels.length > 0 ? labels : [QUICK_REPLY.human];
+}
+
+/** Back to "which day and time?", dropping any offer or contact question in progress. */
+function enterBooking(state: Turn["state"]): void {
+  state.mode = "booking";
+  state.pendingStartMs = null;
+  state.purpose = null;
+  state.awaiting = null;
+  state.ignoredPrompts = 0;
+}
+
+function refuse(turn: Turn, reason: SlotRefusal, startMs: number, prefix = "", dayOnly = false): TurnReply {
+  const { state, config, nowMs, takenSlotStarts } = turn;
+  enterBooking(state);
+  state.focusDayMs = reason === "past" || reason === "too_far" ? null : startMs;
+  const slots = proposeSlots(startMs, config, nowMs, takenSlotStarts);
+  return {
+    text: joinText(prefix, slotRefusalText(reason, startMs, config, dayOnly), proposalsText(slots, config)),
+    quickReplies: slotLabels(turn, slots),
+    confidence: CONFIDENCE.slotRefused,
+  };
+}
+
+/** Offers free times near `fromMs` (default: now) and waits for the visitor to pick one. */
+function offerTimes(turn: Turn, options: { fromMs?: number; prefix?: string; intro?: string; exclude?: number } = {}): TurnReply {
+  const { state, config, nowMs, takenSlotStarts } = turn;
+  enterBooking(state);
+  const taken = options.exclude === undefined ? takenSlotStarts : [...takenSlotStarts, options.exclude];
+  const slots = proposeSlots(options.fromMs ?? nowMs, config, nowMs, taken);
+  return {
+    text: joinText(options.prefix ?? "", options.intro ?? ASK_TIME_TEXT, proposalsText(slots, config)),
+    quickReplies: slotLabels(turn, slots),
+    confidence: CONFIDENCE.slotOffered,
+  };
+}
+
+/** A day without a time ("next Monday"): refuse a past or closed day, else offer it from opening time. */
+function handleDayRequest(turn: Turn, dayMs: number, prefix: string): TurnReply {
+  const { config, nowMs, state } = turn;
+  const timeZone = config.appointments.timezone;
+  const day = wallClockAt(dayMs, timeZone);
+  const today = wallClockAt(nowMs, timeZone);
+  const dayKey = day.year * 10_000 + day.month * 100 + day.day;
+  if (dayKey < today.year * 10_000 + today.month * 100 + today.day) return refuse(turn, "past", dayMs, prefix, true);
+  if (dayMs > nowMs + config.appointments.max_days_ahead * DAY_MS) return refuse(turn, "too_far", dayMs, prefix, true);
+  const hours = config.appointments.business_hours[day.weekday];
+  if (!hours) return refuse(turn, "closed", dayMs, prefix, true);
+  const [openHour, openMinute] = hours.open.split(":").map(Number);
+  const openingMs = epochFromWallClock({ ...day, hour: openHour ?? 0, minute: openMinute ?? 0 }, timeZone);
+  const reply = offerTimes(turn, { fromMs: openingMs, prefix, intro: `Here's what I have on ${formatDay(dayMs, timeZone)}.` });
+  state.focusDayMs = dayMs;
+  return reply;
+}
+
+/** "8am" after talking about Monday means Monday at 8 am, not today. */
+function onFocusDay(request: AppointmentRequest, focusDayMs: number | null, timeZone: string): AppointmentRequest {
+  if (focusDayMs === null || request.hasDate || !request.hasTime) return request;
+  const { year, month, day } = wallClockAt(focusDayMs, timeZone);
+  const { hour, minute } = wallClockAt(request.startMs, timeZone);
+  return { ...request, startMs: epochFromWallClock({ year, month, day, hour, minute }, timeZone), hasDate: true };
+}
+
+/** The visitor asked to book, with a time, a day, or nothing yet. */
+export function handleAppointmentRequest(turn: Turn, request: AppointmentRequest | null, prefix = ""): TurnReply {
+  const { state, config, nowMs, takenSlotStarts } = turn;
+  state.ignoredPrompts = 0;
+  state.purpose = null;
+  state.awaiting = null;
+  if (!request) return offerTimes(turn, { prefix });
+  if (!request.hasTime) return handleDayRequest(turn, request.startMs, prefix);
+  const { startMs } = onFocusDay(request, state.focusDayMs, config.appointments.timezone);
+  const check = checkSlot({ startMs, config, nowMs, takenStarts: takenSlotStarts });
+  if (!check.ok) return refuse(turn, check.reason, startMs, prefix);
+  state.mode = "confirming_appointment";
+  state.pendingStartMs = startMs;
+  state.focusDayMs = startMs;
+  return {
+    text: joinText(prefix, offerSlotText(startMs, config)),
+    quickReplies: [QUICK_REPLY.yesBook, QUICK_REPLY.otherTime],
+    confidence: CONFIDENCE.slotOffered,
+  };
+}
+
+/**
+ * Books the pending slot. The slot is checked once more because time has passed since it was
+ * offered and `takenSlotStarts` may now hold another visitor's booking of the same time.
+ */
+export function finalizeBooking(turn: Turn, prefix = ""): TurnReply {
+  const { state, config, nowMs, takenSlotStarts } = turn;
+  const startMs = state.pendingStartMs;
+  if (startMs === null) {
+    resetFlow(state);
+    return offerTimes(turn, { prefix });
+  }
+  const check = checkSlot({ startMs, config, nowMs, takenStarts: takenSlotStarts });
+  if (!check.ok) return refuse(turn, check.reason, startMs, prefix);
+  const { name, phone, email } = state.lead;
+  turn.actions.push({
+    type: "appointment_booked",
+    startMs,
+    endMs: startMs + config.appointments.slot_minutes * MINUTE_MS,
+    ...(name ? { name } : {}),
+    ...(phone ? { phone } : {}),
+    ...(email ? { email } : {}),
+    confidence: CONFIDENCE.booked,
+  });
+  state.interest ??= `Appointment on ${formatSlot(startMs, config.appointments.timezone)}`;
+  state.bookedStartMs = startMs;
+  resetFlow(state);
+  captureLeadIfComplete(turn);
+  return { text: joinText(prefix, bookedText(startMs, state.lead, config)), confidence: CONFIDENCE.booked };
+}
+
+/** "Yes": book now if we know who is coming, otherwise ask for name and phone first. */
+function confirmBooking(turn: Turn): TurnReply {
+  const { state, config, nowMs, takenSlotStarts } = turn;
+  const startMs = state.pendingStartMs;
+  if (startMs === null) return finalizeBooking(turn);
+  // Checked before asking for details: nobody should type their phone number for a lost slot.
+  const check = checkSlot({ startMs, config, nowMs, takenStarts: takenSlotStarts });
+  if (!check.ok) return refuse(turn, check.reason, startMs);
+  if (missingFields(state, "booking").length > 0) {
+    const slot = formatSlot(startMs, config.appointments.timezone);
+    return startCollection(turn, finalizeBooking, { purpose: "booking", prefix: `Great — to hold ${slot} I just need a couple of details.` });
+  }
+  return finalizeBooking(turn);
+}
+
+/** A message while a slot awaits "yes". Null when the visitor has moved on. */
+export function handleConfirmation(turn: Turn): TurnReply | null {
+  const { state, message, config } = turn;
+  const pending = state.pendingStartMs;
+  if (pending === null) {
+    resetFlow(state);
+    return null;
+  }
+  if (turn.appointmentRequest) return handleAppointmentRequest(turn, turn.appointmentRequest);
+  if (isAffirmative(message)) return confirmBooking(turn);
+  if (isNegative(message) || wantsToStopFlow(message)) {
+    if (/\b(?:another|other|different)\b/i.test(message)) return offerTimes(turn, { fromMs: pending, intro: OTHER_TIME_TEXT, exclude: pending });
+    resetFlow(state);
+    return { text: BOOKING_STOPPED_TEXT, confidence: CONFIDENCE.smallTalk };
+  }
+  if (state.ignoredPrompts + 1 >= MAX_IGNORED_PROMPTS) {
+    resetFlow(state);
+    return null;
+  }
+  state.ignoredPrompts += 1;
+  const question = `Shall I book ${formatSlot(pending, config.appointments.timezone)} for you?`;
+  const quickReplies = [QUICK_REPLY.yesBook, QUICK_REPLY.otherTime];
+  if (turn.faq && hasFaqAnswer(turn)) {
+    state.lastTopic = turn.faq.entry.question;
+    return { text: `${turn.faq.entry.answer}\n\n${question}`, quickReplies, confidence: turn.faq.confidence };
+  }
+  return { text: `${question} Please answer yes or no.`, quickReplies, confidence: CONFIDENCE.flowReprompt };
+}
+
+/** A message after the bot asked "which day and time?". Null when the visitor has moved on. */
+export function handleBookingPrompt(turn: Turn): TurnReply | null {
+  const { state, message, config, nowMs, takenSlotStarts } = turn;
+  if (turn.appointmentRequest) return handleAppointmentRequest(turn, turn.appointmentRequest);
+  if (wantsToStopFlow(message) || isNegative(message)) {
+    resetFlow(state);
+    return { text: BOOKING_STOPPED_TEXT, confidence: CONFIDENCE.smallTalk };
+  }
+  if (turn.appointmentIntent) return handleAppointmentRequest(turn, null);
+  if (turn.newFields.length > 0) return offerTimes(turn, { prefix: "Thanks, I've noted that." });
+  if (state.ignoredPrompts + 1 >= MAX_IGNORED_PROMPTS) {
+    resetFlow(state);
+    return null;
+  }
+  state.ignoredPrompts += 1;
+  const slots = proposeSlots(nowMs, config, nowMs, takenSlotStarts);
+  const quickReplies = slotLabels(turn, slots);
+  if (turn.faq && hasFaqAnswer(turn)) {
+    state.lastTopic = turn.faq.entry.question;
+    return { text: `${turn.faq.entry.answer}\n\nWhen would you like to come in?`, quickReplies, confidence: turn.faq.confidence };
+  }
+  return { text: joinText(ASK_TIME_AGAIN_TEXT, proposalsText(slots, config)), quickReplies, confidence: CONFIDENCE.flowReprompt };
+}

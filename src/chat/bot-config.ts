@@ -1,0 +1,183 @@
+import { invalidField } from "../lib/validate.ts";
+import {
+  clockToMinutes,
+  isPlainObject,
+  rejectUnknownKeys,
+  requireBoolean,
+  requireClockTime,
+  requireCountry,
+  requireInteger,
+  requireKeywordList,
+  requireNumber,
+  requireObject,
+  requireOrigin,
+  requireSlug,
+  requireString,
+  requireTimezone,
+  type JsonObject,
+} from "./config-fields.ts";
+
+/**
+ * The per-tenant bot configuration: the JSON document of GET/PATCH /chatbot/config, hence the
+ * snake_case keys. Everything the rule engine knows about a business comes from here.
+ */
+
+export const WEEKDAYS = ["mon", "tue", "wed", "thu", "fri", "sat", "sun"] as const;
+export type Weekday = (typeof WEEKDAYS)[number];
+
+/** Wall-clock "HH:MM" in the tenant's time zone; `close` is exclusive (the last slot ends by it). */
+export interface OpeningHours {
+  open: string;
+  close: string;
+}
+
+export type BusinessHours = Record<Weekday, OpeningHours | null>;
+
+export interface FaqEntry {
+  id: string;
+  question: string;
+  answer: string;
+  keywords?: string[];
+}
+
+export interface BotConfig {
+  bot_name: string;
+  greeting: string;
+  sector: string;
+  language: string;
+  faq: FaqEntry[];
+  lead: { enabled: boolean; default_country: string; intent_keywords: string[] };
+  appointments: {
+    enabled: boolean;
+    timezone: string;
+    business_hours: BusinessHours;
+    slot_minutes: number;
+    lead_time_minutes: number;
+    max_days_ahead: number;
+    /** Sector words that mean "I want to come in" (viewing, MOT, haircut), on top of the built-in ones. */
+    intent_keywords: string[];
+  };
+  handoff: { keywords: string[]; low_confidence_threshold: number; max_low_confidence_turns: number };
+  allowed_origins: string[];
+}
+
+/** The engine only speaks English today; the field exists so a translated or LLM engine can use it. */
+export const SUPPORTED_LANGUAGES = ["en"] as const;
+export const MAX_FAQ_ENTRIES = 200;
+
+const TOP_LEVEL_KEYS = ["bot_name", "greeting", "sector", "language", "faq", "lead", "appointments", "handoff", "allowed_origins"] as const;
+const LEAD_KEYS = ["enabled", "default_country", "intent_keywords"] as const;
+const APPOINTMENT_KEYS = ["enabled", "timezone", "business_hours", "slot_minutes", "lead_time_minutes", "max_days_ahead", "intent_keywords"] as const;
+const HANDOFF_KEYS = ["keywords", "low_confidence_threshold", "max_low_confidence_turns"] as const;
+const FAQ_KEYS = ["id", "question", "answer", "keywords"] as const;
+const FAQ_ID_PATTERN = /^[A-Za-z0-9_-]{1,64}$/;
+
+/**
+ * Merges a partial PATCH document into `current` and returns the new, fully valid config.
+ * Objects merge key by key (so `{"lead":{"enabled":false}}` keeps the country); arrays and
+ * `business_hours` days replace what they name. Throws a 422 naming the first bad field.
+ * `current` is never mutated.
+ */
+export function validateBotConfigPatch(patch: unknown, current: BotConfig): BotConfig {
+  const body = requireObject(patch, "body");
+  rejectUnknownKeys(body, TOP_LEVEL_KEYS, "");
+  const next = structuredClone(current);
+
+  if ("bot_name" in body) next.bot_name = requireString(body.bot_name, "bot_name", 1, 60);
+  if ("greeting" in body) next.greeting = requireString(body.greeting, "greeting", 1, 500);
+  if ("sector" in body) next.sector = requireSlug(body.sector, "sector");
+  if ("language" in body) next.language = requireLanguage(body.language);
+  if ("faq" in body) next.faq = requireFaqList(body.faq);
+  if ("lead" in body) mergeLead(requireObject(body.lead, "lead"), next);
+  if ("appointments" in body) mergeAppointments(requireObject(body.appointments, "appointments"), next);
+  if ("handoff" in body) mergeHandoff(requireObject(body.handoff, "handoff"), next);
+  if ("allowed_origins" in body) next.allowed_origins = requireOriginList(body.allowed_origins);
+  return next;
+}
+
+function requireLanguage(value: unknown): string {
+  if (typeof value !== "string" || !(SUPPORTED_LANGUAGES as readonly string[]).includes(value)) {
+    throw invalidField("language", `must be one of: ${SUPPORTED_LANGUAGES.join(", ")}`);
+  }
+  return value;
+}
+
+function requireFaqList(value: unknown): FaqEntry[] {
+  if (!Array.isArray(value)) throw invalidField("faq", "must be an array");
+  if (value.length > MAX_FAQ_ENTRIES) throw invalidField("faq", `must have at most ${MAX_FAQ_ENTRIES} entries`);
+  const ids = new Set<string>();
+  return value.map((item, index) => {
+    const field = `faq[${index}]`;
+    const entry = requireObject(item, field);
+    rejectUnknownKeys(entry, FAQ_KEYS, field);
+    if (typeof entry.id !== "string" || !FAQ_ID_PATTERN.test(entry.id)) {
+      throw invalidField(`${field}.id`, "must be 1 to 64 letters, digits, - or _");
+    }
+    if (ids.has(entry.id)) throw invalidField(`${field}.id`, "is used by another entry");
+    ids.add(entry.id);
+    const out: FaqEntry = {
+      id: entry.id,
+      question: requireString(entry.question, `${field}.question`, 1, 300),
+      answer: requireString(entry.answer, `${field}.answer`, 1, 2000),
+    };
+    if (entry.keywords !== undefined) out.keywords = requireKeywordList(entry.keywords, `${field}.keywords`, 20);
+    return out;
+  });
+}
+
+function mergeLead(patch: JsonObject, next: BotConfig): void {
+  rejectUnknownKeys(patch, LEAD_KEYS, "lead");
+  if ("enabled" in patch) next.lead.enabled = requireBoolean(patch.enabled, "lead.enabled");
+  if ("default_country" in patch) next.lead.default_country = requireCountry(patch.default_country, "lead.default_country");
+  if ("intent_keywords" in patch) next.lead.intent_keywords = requireKeywordList(patch.intent_keywords, "lead.intent_keywords", 50);
+}
+
+function mergeAppointments(patch: JsonObject, next: BotConfig): void {
+  rejectUnknownKeys(patch, APPOINTMENT_KEYS, "appointments");
+  const target = next.appointments;
+  if ("enabled" in patch) target.enabled = requireBoolean(patch.enabled, "appointments.enabled");
+  if ("timezone" in patch) target.timezone = requireTimezone(patch.timezone, "appointments.timezone");
+  if ("slot_minutes" in patch) target.slot_minutes = requireInteger(patch.slot_minutes, "appointments.slot_minutes", 5, 240);
+  // Up to a week of notice: beyond that the business should close the calendar instead.
+  if ("lead_time_minutes" in patch) target.lead_time_minutes = requireInteger(patch.lead_time_minutes, "appointments.lead_time_minutes", 0, 10_080);
+  if ("max_days_ahead" in patch) target.max_days_ahead = requireInteger(patch.max_days_ahead, "appointments.max_days_ahead", 1, 365);
+  if ("intent_keywords" in patch) target.intent_keywords = requireKeywordList(patch.intent_keywords, "appointments.intent_keywords", 50);
+  if ("business_hours" in patch) mergeBusinessHours(requireObject(patch.business_hours, "appointments.business_hours"), target.business_hours);
+}
+
+function mergeBusinessHours(patch: JsonObject, target: BusinessHours): void {
+  const prefix = "appointments.business_hours";
+  rejectUnknownKeys(patch, WEEKDAYS, prefix);
+  for (const day of WEEKDAYS) {
+    if (!(day in patch)) continue;
+    const value = patch[day];
+    if (value === null) {
+      target[day] = null;
+      continue;
+    }
+    if (!isPlainObject(value)) throw invalidField(`${prefix}.${day}`, "must be null (closed) or {open, close}");
+    rejectUnknownKeys(value, ["open", "close"], `${prefix}.${day}`);
+    const open = requireClockTime(value.open, `${prefix}.${day}.open`);
+    const close = requireClockTime(value.close, `${prefix}.${day}.close`);
+    if (clockToMinutes(open) >= clockToMinutes(close)) throw invalidField(`${prefix}.${day}.close`, "must be later than open");
+    target[day] = { open, close };
+  }
+}
+
+function mergeHandoff(patch: JsonObject, next: BotConfig): void {
+  rejectUnknownKeys(patch, HANDOFF_KEYS, "handoff");
+  if ("keywords" in patch) next.handoff.keywords = requireKeywordList(patch.keywords, "handoff.keywords", 50);
+  if ("low_confidence_threshold" in patch) {
+    next.handoff.low_confidence_threshold = requireNumber(patch.low_confidence_threshold, "handoff.low_confidence_threshold", 0, 1);
+  }
+  if ("max_low_confidence_turns" in patch) {
+    next.handoff.max_low_confidence_turns = requireInteger(patch.max_low_confidence_turns, "handoff.max_low_confidence_turns", 1, 10);
+  }
+}
+
+function requireOriginList(value: unknown): string[] {
+  if (!Array.isArray(value)) throw invalidField("allowed_origins", "must be an array of origins");
+  if (value.length > 50) throw invalidField("allowed_origins", "must have at most 50 entries");
+  const origins = value.map((item, index) => requireOrigin(item, `allowed_origins[${index}]`));
+  return [...new Set(origins)];
+}

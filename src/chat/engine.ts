@@ -1,0 +1,91 @@
+import { handleBookingPrompt, handleConfirmation, finalizeBooking } from "./booking-flow.ts";
+import type { EngineInput, EngineOutput, ReplyEngine } from "./engine-types.ts";
+import { extractContact } from "./extract-contact.ts";
+import { findBestFaq } from "./faq-search.ts";
+import { handleHandoffKeyword, handleIdleMessage } from "./idle-flow.ts";
+import { detectAppointmentIntent, normalizeForMatching } from "./intents.ts";
+import { applyContactFindings, captureLeadIfComplete, handleLeadCollection } from "./lead-flow.ts";
+import { parseAppointmentRequest } from "./parse-appointment.ts";
+import { EMPTY_MESSAGE_TEXT } from "./replies.ts";
+import { CONFIDENCE, MAX_MESSAGE_LENGTH, STRONG_FAQ_CONFIDENCE, type Turn, type TurnReply } from "./turn.ts";
+
+export type { EngineAction, EngineInput, EngineOutput, EngineReply, ReplyEngine } from "./engine-types.ts";
+export { initialConversationState, restoreConversationState, type ConversationState } from "./conversation-state.ts";
+
+/**
+ * The deterministic, rule-based ReplyEngine. Per message:
+ *
+ * 1. read the message once: best FAQ match, contact details (valid and failed attempts),
+ *    date/time, booking words; store any valid contact details in the state;
+ * 2. a hand-off keyword wins in every mode;
+ * 3. an open flow (confirming a slot, asking for a time, collecting details) handles the
+ *    message, or gives it up when the visitor has clearly moved on;
+ * 4. otherwise the idle decision order (see idle-flow.ts) picks the reply;
+ * 5. any turn that completed name + phone + e-mail emits the lead, once per session.
+ *
+ * The input state is never mutated; the output carries a new one.
+ */
+export function createRuleEngine(): ReplyEngine {
+  return { reply: replyByRules };
+}
+
+function replyByRules(input: EngineInput): EngineOutput {
+  const { config, nowMs } = input;
+  const state = structuredClone(input.state);
+  state.turns += 1;
+  const message = input.message.replace(/\s+/g, " ").trim().slice(0, MAX_MESSAGE_LENGTH);
+  if (!message) return { reply: { text: EMPTY_MESSAGE_TEXT }, confidence: CONFIDENCE.emptyMessage, state, actions: [] };
+
+  const faq = findBestFaq(config.faq, message);
+  const expecting = state.mode === "collecting_lead" ? state.awaiting : null;
+  const contact = extractContact(message, { defaultCountry: config.lead.default_country, expecting });
+  // A bare "opening hours" after "what's your name?" is a question, not a person called Opening Hours.
+  const allowPromptedName = !faq || faq.confidence < STRONG_FAQ_CONFIDENCE;
+  const newFields = applyContactFindings(state, contact, allowPromptedName);
+  const normalized = normalizeForMatching(message);
+  const turn: Turn = {
+    config,
+    state,
+    message,
+    normalized,
+    nowMs,
+    takenSlotStarts: input.takenSlotStarts,
+    contact,
+    faq,
+    appointmentRequest: config.appointments.enabled ? parseAppointmentRequest(message, config, nowMs) : null,
+    appointmentIntent: detectAppointmentIntent(message, normalized, config),
+    newFields,
+    actions: [],
+  };
+
+  const reply = decideReply(turn);
+  if (!reply.lowConfidence) state.lowConfidenceTurns = 0;
+  captureLeadIfComplete(turn);
+  const confidence = Math.min(1, Math.max(0, reply.confidence));
+  return {
+    reply: reply.quickReplies && reply.quickReplies.length > 0 ? { text: reply.text, quick_replies: reply.quickReplies } : { text: reply.text },
+    confidence,
+    state,
+    actions: turn.actions,
+  };
+}
+
+function decideReply(turn: Turn): TurnReply {
+  const handoff = handleHandoffKeyword(turn);
+  if (handoff) return handoff;
+  const inFlow = flowReply(turn);
+  return inFlow ?? handleIdleMessage(turn);
+}
+
+function flowReply(turn: Turn): TurnReply | null {
+  switch (turn.state.mode) {
+    case "confirming_appointment":
+      return handleConfirmation(turn);
+    case "booking":
+      return handleBookingPrompt(turn);
+    case "collecting_lead":
+      return handleLeadCollection(turn, finalizeBooking);
+    case "idle":
+      return null;
+  }
+}

@@ -1,0 +1,120 @@
+import type { BotConfig } from "./bot-config.ts";
+
+/**
+ * Keyword intents. Messages and phrases are compared in one normal form (lower case, words
+ * separated by single spaces, padded) so a phrase only matches whole words: "book" matches
+ * "Can I book?" but not "Facebook", and "agent" does not match "agents'" by accident.
+ */
+
+/** " can i book a visit " — the form every phrase test runs against. */
+export function normalizeForMatching(text: string): string {
+  const words = text
+    .toLowerCase()
+    .replace(/[’`]/g, "'")
+    .replace(/[^\p{L}\p{N}'@.+-]+/gu, " ")
+    .replace(/(?<![\p{L}\p{N}])['.+-]+|['.+-]+(?![\p{L}\p{N}])/gu, " ")
+    .trim()
+    .replace(/\s+/g, " ");
+  return ` ${words} `;
+}
+
+/** Keyword lists are few and reused on every message; normalizing each once saves most of the matching cost. */
+const NORMALIZED_PHRASES = new Map<string, string>();
+const MAX_CACHED_PHRASES = 10_000;
+
+function normalizedPhrase(phrase: string): string {
+  let needle = NORMALIZED_PHRASES.get(phrase);
+  if (needle === undefined) {
+    needle = normalizeForMatching(phrase).trim();
+    if (NORMALIZED_PHRASES.size >= MAX_CACHED_PHRASES) NORMALIZED_PHRASES.clear();
+    NORMALIZED_PHRASES.set(phrase, needle);
+  }
+  return needle;
+}
+
+/** Whole-word phrase match; a trailing "s" on the last word is allowed ("viewings"). */
+export function containsPhrase(normalizedMessage: string, phrase: string): boolean {
+  const needle = normalizedPhrase(phrase);
+  if (!needle) return false;
+  return normalizedMessage.includes(` ${needle} `) || normalizedMessage.includes(` ${needle}s `);
+}
+
+export function findPhrase(normalizedMessage: string, phrases: readonly string[]): string | null {
+  return phrases.find((phrase) => containsPhrase(normalizedMessage, phrase)) ?? null;
+}
+
+/** Buying signals in any sector; the tenant adds its own in `lead.intent_keywords`. */
+export const LEAD_INTENT_PHRASES = [
+  "price", "pricing", "quote", "quotation", "cost", "how much", "estimate", "call me", "call me back",
+  "contact me", "get in touch", "reach me", "interested", "buy", "buying", "purchase", "rent", "renting",
+  "lease", "sign up", "sales",
+] as const;
+
+/** "I want to come in" in any sector; the tenant adds its own in `appointments.intent_keywords`. */
+export const APPOINTMENT_INTENT_PHRASES = [
+  "book", "booking", "appointment", "schedule", "visit", "viewing", "reserve", "reservation",
+  "slot", "availability", "available times", "make an appointment", "book in",
+] as const;
+
+/**
+ * Changing or cancelling an existing booking is not a new booking: the bot cannot see the
+ * calendar's owner, so these go to the FAQ (cancellation policy) or a person instead.
+ */
+const CHANGE_BOOKING = /\b(?:cancel|cancell?ing|reschedul\w*|postpone|move|change)\b/i;
+
+const GREETING = /^(?:hi|hii+|hello|hey|hiya|howdy|yo|greetings|good (?:morning|afternoon|evening|day))\b/i;
+const GREETING_FILLER = /\b(?:hi|hello|hey|hiya|there|good|morning|afternoon|evening|day|all|team|bot|assistant)\b/gi;
+const THANKS = /\b(?:thanks|thank you|thank u|thx|ty|cheers|much appreciated)\b/i;
+const GOODBYE = /\b(?:bye|goodbye|good bye|see you|see ya|that's all|that is all|nothing else|have a good (?:day|one))\b/i;
+const AFFIRMATIVE =
+  /^(?:yes|yeah|yea|yep|yup|sure|ok|okay|confirm|confirmed|correct|right|perfect|great|sounds good|please do|go ahead|book it|do it|that works|works for me|absolutely|definitely|y)\b/i;
+const NEGATIVE = /^(?:no|nope|nah|not really|n)\b|\b(?:another time|other time|different time|pick another|don't book|do not book)\b/i;
+const CANCEL_FLOW = /\b(?:cancel|never ?mind|forget it|stop|not now|no thanks|no thank you|don't want|do not want|skip)\b/i;
+const QUESTION_START = /^(?:what|when|where|how|why|who|which|do|does|did|can|could|is|are|will|would|should|may)\b/i;
+
+export function detectHandoffKeyword(normalizedMessage: string, config: BotConfig): string | null {
+  return findPhrase(normalizedMessage, config.handoff.keywords);
+}
+
+export function detectLeadIntent(normalizedMessage: string, config: BotConfig): string | null {
+  return findPhrase(normalizedMessage, LEAD_INTENT_PHRASES) ?? findPhrase(normalizedMessage, config.lead.intent_keywords);
+}
+
+export function detectAppointmentIntent(message: string, normalizedMessage: string, config: BotConfig): boolean {
+  if (CHANGE_BOOKING.test(message)) return false;
+  return (
+    findPhrase(normalizedMessage, APPOINTMENT_INTENT_PHRASES) !== null ||
+    findPhrase(normalizedMessage, config.appointments.intent_keywords) !== null
+  );
+}
+
+/** Only a greeting: "hi there!" yes, "hi, how much is a cleaning?" no (that is a question). */
+export function isPureGreeting(message: string): boolean {
+  if (!GREETING.test(message)) return false;
+  return message.replace(GREETING_FILLER, " ").replace(/[^\p{L}]+/gu, "").length === 0;
+}
+
+/** Short thanks or goodbye only; a long message that says "thanks" at the end is about something else. */
+export function isThanks(message: string): boolean {
+  return THANKS.test(message) && message.split(/\s+/).length <= 6;
+}
+
+export function isGoodbye(message: string): boolean {
+  return GOODBYE.test(message) && message.split(/\s+/).length <= 8;
+}
+
+export function isAffirmative(message: string): boolean {
+  return AFFIRMATIVE.test(message.trim());
+}
+
+export function isNegative(message: string): boolean {
+  return NEGATIVE.test(message.trim());
+}
+
+export function wantsToStopFlow(message: string): boolean {
+  return CANCEL_FLOW.test(message) || /^(?:no|nope|nah)\b/i.test(message.trim());
+}
+
+export function looksLikeQuestion(message: string): boolean {
+  return /\?\s*$/.test(message) || QUESTION_START.test(message.trim());
+}

@@ -1,0 +1,163 @@
+import type { ConversationState, CollectionPurpose } from "./conversation-state.ts";
+import type { ContactField, ContactFindings, InvalidContactAttempt } from "./extract-contact.ts";
+import { NAME_CONFIDENCE } from "./extract-name.ts";
+import { isAffirmative, wantsToStopFlow } from "./intents.ts";
+import {
+  askFieldText,
+  BOOKING_STOPPED_TEXT,
+  firstName,
+  invalidAttemptText,
+  LEAD_STOPPED_TEXT,
+  leadThanksText,
+  stillNeedText,
+} from "./replies.ts";
+import { CONFIDENCE, hasFaqAnswer, MAX_IGNORED_PROMPTS, type Turn, type TurnReply } from "./turn.ts";
+
+/**
+ * Collecting name, phone and e-mail one at a time. Details are accepted whenever they
+ * appear (unprompted, or several in one message); the bot only ever asks for the first one
+ * still missing, and an invalid attempt is answered with the reason before anything else.
+ */
+
+/** Finishes a booking once its contact details are complete; injected to keep flows acyclic. */
+export type CompleteBooking = (turn: Turn, prefix: string) => TurnReply;
+
+const REQUIRED_FIELDS: Record<CollectionPurpose, readonly ContactField[]> = {
+  lead: ["name", "phone", "email"],
+  // A clinic needs to know who is coming and how to reach them; e-mail is a bonus.
+  booking: ["name", "phone"],
+};
+const DEFAULT_INTEREST = "General enquiry";
+const MAX_INTEREST_LENGTH = 200;
+
+export function missingFields(state: ConversationState, purpose: CollectionPurpose): ContactField[] {
+  return REQUIRED_FIELDS[purpose].filter((field) => state.lead[field] === null);
+}
+
+export function resetFlow(state: ConversationState): void {
+  state.mode = "idle";
+  state.purpose = null;
+  state.awaiting = null;
+  state.ignoredPrompts = 0;
+  state.pendingStartMs = null;
+  state.focusDayMs = null;
+}
+
+/**
+ * Stores what the message carried and returns the fields it set or changed. The latest phone
+ * and e-mail win (visitors correct typos by retyping); a name is replaced only by one found
+ * at least as surely, so "I'm Ana" cannot overwrite "my name is Ana Lopez".
+ */
+export function applyContactFindings(state: ConversationState, contact: ContactFindings, allowPromptedName: boolean): ContactField[] {
+  const changed: ContactField[] = [];
+  const name = contact.name;
+  const nameAllowed = name !== null && (allowPromptedName || name.confidence !== NAME_CONFIDENCE.prompted);
+  if (name && nameAllowed && name.value !== state.lead.name && (name.confidence >= state.lead.nameConfidence || state.awaiting === "name")) {
+    state.lead.name = name.value;
+    state.lead.nameConfidence = name.confidence;
+    changed.push("name");
+  }
+  if (contact.phone && contact.phone !== state.lead.phone) {
+    state.lead.phone = contact.phone;
+    changed.push("phone");
+  }
+  if (contact.email && contact.email !== state.lead.email) {
+    state.lead.email = contact.email;
+    changed.push("email");
+  }
+  return changed;
+}
+
+/** A failed attempt matters for a field still missing, or the one just asked for (a correction). */
+export function relevantInvalidAttempt(turn: Turn): InvalidContactAttempt | null {
+  const { state, contact } = turn;
+  return contact.invalid.find((attempt) => state.lead[attempt.field] === null || state.awaiting === attempt.field) ?? null;
+}
+
+function interestOf(state: ConversationState): string {
+  if (state.interest) return state.interest.slice(0, MAX_INTEREST_LENGTH);
+  return state.lastTopic ? `Asked about: ${state.lastTopic}` : DEFAULT_INTEREST;
+}
+
+/**
+ * The one place a lead_captured action is made: all three details valid, leads enabled, and
+ * none emitted yet in this session. Called by the lead flow and once more at the end of every
+ * turn, so details completed during a booking still make a lead.
+ */
+export function captureLeadIfComplete(turn: Turn): boolean {
+  const { state, config } = turn;
+  const { name, phone, email } = state.lead;
+  if (!config.lead.enabled || state.leadCaptured || !name || !phone || !email) return false;
+  state.leadCaptured = true;
+  turn.actions.push({ type: "lead_captured", name, phone, email, interest: interestOf(state), confidence: state.lead.nameConfidence });
+  return true;
+}
+
+function joinText(...parts: string[]): string {
+  return parts.filter((part) => part.length > 0).join(" ");
+}
+
+/** Asks for the next missing detail (or explains a failed attempt), or completes the collection. */
+export function continueCollection(turn: Turn, completeBooking: CompleteBooking, prefix = ""): TurnReply {
+  const { state } = turn;
+  const purpose = state.purpose ?? "lead";
+  const invalid = relevantInvalidAttempt(turn);
+  const thanks = turn.newFields.includes("name") && state.lead.name ? `Thanks, ${firstName(state.lead)}!` : "";
+  if (invalid) {
+    state.awaiting = invalid.field;
+    return { text: joinText(prefix, thanks, invalidAttemptText(invalid)), confidence: CONFIDENCE.flowReask };
+  }
+  const next = missingFields(state, purpose)[0];
+  if (next) {
+    state.awaiting = next;
+    return { text: joinText(prefix, askFieldText(next, state.lead)), confidence: CONFIDENCE.flowStep };
+  }
+  if (purpose === "booking") return completeBooking(turn, prefix);
+  captureLeadIfComplete(turn);
+  const lead = { ...state.lead };
+  resetFlow(state);
+  return { text: joinText(prefix, leadThanksText(lead)), confidence: CONFIDENCE.flowStep };
+}
+
+/**
+ * Enters the collection. A soft start (a price question that the FAQ already answered) may be
+ * ignored once without a reminder: the visitor asked a question, not for a sales call.
+ */
+export function startCollection(turn: Turn, completeBooking: CompleteBooking, options: { purpose: CollectionPurpose; prefix?: string; soft?: boolean }): TurnReply {
+  const { state } = turn;
+  state.mode = "collecting_lead";
+  state.purpose = options.purpose;
+  state.ignoredPrompts = options.soft ? MAX_IGNORED_PROMPTS - 1 : 0;
+  return continueCollection(turn, completeBooking, options.prefix ?? "");
+}
+
+/**
+ * A message while collecting. Returns null when the visitor has moved on (asked to book, or
+ * ignored the question MAX_IGNORED_PROMPTS times): the flow is reset and the engine treats
+ * the message as a fresh one.
+ */
+export function handleLeadCollection(turn: Turn, completeBooking: CompleteBooking): TurnReply | null {
+  const { state, message } = turn;
+  const progressed = turn.newFields.length > 0 || relevantInvalidAttempt(turn) !== null;
+  if (progressed) {
+    state.ignoredPrompts = 0;
+    return continueCollection(turn, completeBooking);
+  }
+  if (wantsToStopFlow(message)) {
+    const text = state.purpose === "booking" ? BOOKING_STOPPED_TEXT : LEAD_STOPPED_TEXT;
+    resetFlow(state);
+    return { text, confidence: CONFIDENCE.smallTalk };
+  }
+  const awaiting = state.awaiting ?? missingFields(state, state.purpose ?? "lead")[0] ?? "name";
+  if (isAffirmative(message)) return { text: askFieldText(awaiting, state.lead), confidence: CONFIDENCE.flowStep };
+  if (turn.appointmentIntent || turn.appointmentRequest?.hasTime || state.ignoredPrompts + 1 >= MAX_IGNORED_PROMPTS) {
+    resetFlow(state);
+    return null;
+  }
+  state.ignoredPrompts += 1;
+  if (turn.faq && hasFaqAnswer(turn)) {
+    state.lastTopic = turn.faq.entry.question;
+    return { text: `${turn.faq.entry.answer}\n\n${askFieldText(awaiting, state.lead)}`, confidence: turn.faq.confidence };
+  }
+  return { text: stillNeedText(awaiting), confidence: CONFIDENCE.flowReprompt };
+}

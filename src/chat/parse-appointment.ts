@@ -1,0 +1,80 @@
+import * as chrono from "chrono-node";
+import type { BotConfig } from "./bot-config.ts";
+import { addCalendarDays, epochFromWallClock, offsetMinutesAt, wallClockAt } from "./timezone.ts";
+
+export { checkSlot, proposeSlots, type SlotCheck, type SlotCheckInput, type SlotRefusal } from "./appointment-slots.ts";
+
+/** A date/time the visitor asked for, read in the tenant's time zone. */
+export interface AppointmentRequest {
+  /** The requested start; for a day without a time, that day at the time chrono implies. */
+  startMs: number;
+  /** false for "tomorrow" or "next Monday": the caller offers that day's free times. */
+  hasTime: boolean;
+  /** false for a bare time ("8am"): the day was implied, so a day under discussion may replace it. */
+  hasDate: boolean;
+  /** The words that were read as the date, e.g. "tomorrow at 3pm". */
+  matchedText: string;
+}
+
+/**
+ * Words without which a message cannot hold a date; chrono costs far more than this test and
+ * most chat messages are not about dates. A loose net: false positives only cost a parse.
+ */
+const DATE_HINT =
+  /\d|\b(?:today|tonight|tomorrow|tmrw?|yesterday|noon|midday|morning|afternoon|evening|weekend|next|this|mon|tue|wed|thu|fri|sat|sun|jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)/i;
+/** Phone numbers and e-mails are stripped first: chrono reads "0412 345 678" as a time of day. */
+const PHONE_LIKE = /\+?\d[\d\s().-]{5,}\d/g;
+const EMAIL_LIKE = /\S+@\S+/g;
+/** Hours a business never means when a visitor says "at 3": they mean 3 pm. */
+const AFTERNOON_GUESS_HOURS = { from: 1, to: 7 } as const;
+
+/**
+ * Reads the first date/time in `message` relative to `nowMs`, as wall-clock time in the
+ * tenant's zone. chrono gets the zone's offset *at nowMs* only to know which day "tomorrow"
+ * is; the components it returns (year, month, day, hour, minute) are then converted with the
+ * offset in force *on that day*, so "3pm" on a date after a DST change is still 15:00 local.
+ * An explicit zone in the text ("3pm PST") wins over the tenant's zone.
+ */
+export function parseAppointmentRequest(message: string, config: BotConfig, nowMs: number): AppointmentRequest | null {
+  const text = message.replace(EMAIL_LIKE, " ").replace(PHONE_LIKE, " ");
+  if (!DATE_HINT.test(text)) return null;
+  const timeZone = config.appointments.timezone;
+  const reference = { instant: new Date(nowMs), timezone: offsetMinutesAt(nowMs, timeZone) };
+  const result = chrono.parse(text, reference, { forwardDate: true }).find((candidate) => !isBareNow(candidate));
+  if (!result) return null;
+
+  const start = result.start;
+  const hasTime = start.isCertain("hour");
+  const hasDate = start.isCertain("day") || start.isCertain("weekday");
+  const tags = start.tags();
+  if (start.isCertain("timezoneOffset") && !tags.has("result/relativeDateAndTime")) {
+    return { startMs: start.date().getTime(), hasTime, hasDate, matchedText: result.text };
+  }
+
+  let wall = {
+    year: start.get("year") ?? 0,
+    month: start.get("month") ?? 1,
+    day: start.get("day") ?? 1,
+    hour: start.get("hour") ?? 0,
+    minute: start.get("minute") ?? 0,
+  };
+  if (hasTime && !start.isCertain("meridiem") && wall.hour >= AFTERNOON_GUESS_HOURS.from && wall.hour <= AFTERNOON_GUESS_HOURS.to) {
+    wall = { ...wall, hour: wall.hour + 12 };
+    // chrono may have pushed a bare "at 3" to tomorrow because 03:00 today had passed;
+    // 15:00 today may not have, so the day is chosen again for the corrected hour.
+    if (!start.isCertain("day") && !start.isCertain("weekday")) wall = { ...wall, ...nextOccurrenceDate(wall, nowMs, timeZone) };
+  }
+  return { startMs: epochFromWallClock(wall, timeZone), hasTime, hasDate, matchedText: result.text };
+}
+
+/** "now" and "right now" are urgency, not a date: "I need help now" is not a booking. */
+function isBareNow(result: chrono.ParsedResult): boolean {
+  return /^(?:right\s+)?now$/i.test(result.text.trim());
+}
+
+function nextOccurrenceDate(wall: { hour: number; minute: number }, nowMs: number, timeZone: string): { year: number; month: number; day: number } {
+  const { year, month, day } = wallClockAt(nowMs, timeZone);
+  const today = { year, month, day };
+  const todayAt = epochFromWallClock({ ...today, hour: wall.hour, minute: wall.minute }, timeZone);
+  return todayAt > nowMs ? today : addCalendarDays(today, 1);
+}

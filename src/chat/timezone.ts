@@ -1,0 +1,120 @@
+import { WEEKDAYS, type Weekday } from "./bot-config.ts";
+
+/**
+ * Wall-clock maths in a named IANA zone using only Intl, so the result never depends on the
+ * server's own TZ. Formatters are cached per zone: building one costs far more than using it.
+ */
+
+export interface WallClock {
+  year: number;
+  /** 1–12 */
+  month: number;
+  day: number;
+  hour: number;
+  minute: number;
+  weekday: Weekday;
+}
+
+const MINUTE_MS = 60_000;
+const DAY_MS = 86_400_000;
+const PARTS_FORMATTERS = new Map<string, Intl.DateTimeFormat>();
+const SLOT_FORMATTERS = new Map<string, Intl.DateTimeFormat>();
+const DAY_FORMATTERS = new Map<string, Intl.DateTimeFormat>();
+const WEEKDAY_BY_SHORT_NAME: Record<string, Weekday> = {
+  Mon: "mon",
+  Tue: "tue",
+  Wed: "wed",
+  Thu: "thu",
+  Fri: "fri",
+  Sat: "sat",
+  Sun: "sun",
+};
+
+function cachedFormatter(cache: Map<string, Intl.DateTimeFormat>, timeZone: string, options: Intl.DateTimeFormatOptions): Intl.DateTimeFormat {
+  let formatter = cache.get(timeZone);
+  if (!formatter) {
+    formatter = new Intl.DateTimeFormat("en-US", { ...options, timeZone });
+    cache.set(timeZone, formatter);
+  }
+  return formatter;
+}
+
+/** The wall clock a person in `timeZone` reads at instant `epochMs`. */
+export function wallClockAt(epochMs: number, timeZone: string): WallClock {
+  const formatter = cachedFormatter(PARTS_FORMATTERS, timeZone, {
+    hourCycle: "h23",
+    year: "numeric",
+    month: "numeric",
+    day: "numeric",
+    hour: "numeric",
+    minute: "numeric",
+    weekday: "short",
+  });
+  const fields: Record<string, string> = {};
+  for (const part of formatter.formatToParts(epochMs)) fields[part.type] = part.value;
+  return {
+    year: Number(fields.year),
+    month: Number(fields.month),
+    day: Number(fields.day),
+    hour: Number(fields.hour),
+    minute: Number(fields.minute),
+    weekday: WEEKDAY_BY_SHORT_NAME[fields.weekday ?? ""] ?? WEEKDAYS[0],
+  };
+}
+
+/** Minutes east of UTC in `timeZone` at `epochMs` (New York in January: -300). */
+export function offsetMinutesAt(epochMs: number, timeZone: string): number {
+  const wall = wallClockAt(epochMs, timeZone);
+  const asUtc = Date.UTC(wall.year, wall.month - 1, wall.day, wall.hour, wall.minute);
+  const flooredInstant = Math.floor(epochMs / MINUTE_MS) * MINUTE_MS;
+  return Math.round((asUtc - flooredInstant) / MINUTE_MS);
+}
+
+/**
+ * The instant at which `timeZone` shows the given wall-clock time. Two passes: guess with the
+ * offset at the naive instant, then correct with the offset at the guess — that second look is
+ * what makes "3 pm on March 9" right when the reference day was still on winter time. A time
+ * that does not exist (inside a spring-forward gap) lands one hour later, as a clock would.
+ */
+export function epochFromWallClock(
+  wall: { year: number; month: number; day: number; hour: number; minute: number },
+  timeZone: string,
+): number {
+  const naive = Date.UTC(wall.year, wall.month - 1, wall.day, wall.hour, wall.minute);
+  const firstGuess = naive - offsetMinutesAt(naive, timeZone) * MINUTE_MS;
+  const secondOffset = offsetMinutesAt(firstGuess, timeZone);
+  return naive - secondOffset * MINUTE_MS;
+}
+
+/** The calendar date `days` after the given one (month and year roll over). */
+export function addCalendarDays(date: { year: number; month: number; day: number }, days: number): { year: number; month: number; day: number } {
+  const shifted = new Date(Date.UTC(date.year, date.month - 1, date.day) + days * DAY_MS);
+  return { year: shifted.getUTCFullYear(), month: shifted.getUTCMonth() + 1, day: shifted.getUTCDate() };
+}
+
+/** Monday-first weekday of a calendar date; calendar arithmetic, so no zone is involved. */
+export function weekdayOfDate(date: { year: number; month: number; day: number }): Weekday {
+  const sundayFirst = new Date(Date.UTC(date.year, date.month - 1, date.day)).getUTCDay();
+  return WEEKDAYS[(sundayFirst + 6) % 7] ?? "mon";
+}
+
+/**
+ * "Fri, Jan 16, 3:00 PM" in the tenant's zone. ICU puts narrow no-break spaces before "PM";
+ * they become plain spaces because this text comes back as a quick reply the parser must read.
+ */
+export function formatSlot(epochMs: number, timeZone: string): string {
+  const formatter = cachedFormatter(SLOT_FORMATTERS, timeZone, {
+    weekday: "short",
+    month: "short",
+    day: "numeric",
+    hour: "numeric",
+    minute: "2-digit",
+  });
+  return formatter.format(epochMs).replace(/[\u202f\u00a0]/g, " ");
+}
+
+/** "Monday, January 19" in the tenant's zone, for "here is what's free that day". */
+export function formatDay(epochMs: number, timeZone: string): string {
+  const formatter = cachedFormatter(DAY_FORMATTERS, timeZone, { weekday: "long", month: "long", day: "numeric" });
+  return formatter.format(epochMs);
+}

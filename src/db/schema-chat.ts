@@ -1,0 +1,107 @@
+import { index, integer, primaryKey, real, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
+import { chatbots, tenants } from "./schema.ts";
+
+export const SESSION_STATUSES = ["bot", "handoff", "closed"] as const;
+export type SessionStatus = (typeof SESSION_STATUSES)[number];
+
+export const chatSessions = sqliteTable(
+  "chat_sessions",
+  {
+    id: text("id").primaryKey(),
+    tenantId: text("tenant_id").notNull().references(() => tenants.id, { onDelete: "cascade" }),
+    chatbotId: text("chatbot_id").notNull().references(() => chatbots.id, { onDelete: "cascade" }),
+    /** widget, api (a member's token) or whatsapp. */
+    channel: text("channel").notNull(),
+    status: text("status", { enum: SESSION_STATUSES }).notNull(),
+    /** The reply engine's conversation state (JSON), passed back on the next message. */
+    state: text("state").notNull(),
+    /** The visitor's address on the channel when there is one (a WhatsApp number). */
+    visitorRef: text("visitor_ref"),
+    origin: text("origin"),
+    messageCount: integer("message_count").notNull().default(0),
+    handoffReason: text("handoff_reason"),
+    createdAt: integer("created_at").notNull(),
+    updatedAt: integer("updated_at").notNull(),
+    closedAt: integer("closed_at"),
+  },
+  (table) => [
+    index("chat_sessions_tenant_status_idx").on(table.tenantId, table.status, table.updatedAt),
+    index("chat_sessions_visitor_idx").on(table.tenantId, table.channel, table.visitorRef),
+  ],
+);
+
+export const MESSAGE_ROLES = ["visitor", "bot", "operator"] as const;
+export type MessageRole = (typeof MESSAGE_ROLES)[number];
+
+export const chatMessages = sqliteTable(
+  "chat_messages",
+  {
+    id: text("id").primaryKey(),
+    sessionId: text("session_id").notNull().references(() => chatSessions.id, { onDelete: "cascade" }),
+    tenantId: text("tenant_id").notNull(),
+    role: text("role", { enum: MESSAGE_ROLES }).notNull(),
+    text: text("text").notNull(),
+    quickReplies: text("quick_replies", { mode: "json" }).$type<string[]>(),
+    confidence: real("confidence"),
+    /** The operator's user id, for operator messages. */
+    authorId: text("author_id"),
+    createdAt: integer("created_at").notNull(),
+  },
+  // Message ids are time-sortable, so (session_id, id) serves the transcript and ?after= polls.
+  (table) => [index("chat_messages_session_idx").on(table.sessionId, table.id)],
+);
+
+export const leads = sqliteTable(
+  "leads",
+  {
+    id: text("id").primaryKey(),
+    tenantId: text("tenant_id").notNull().references(() => tenants.id, { onDelete: "cascade" }),
+    chatbotId: text("chatbot_id").notNull(),
+    sessionId: text("session_id").notNull(),
+    name: text("name").notNull(),
+    phone: text("phone").notNull(),
+    email: text("email").notNull(),
+    interest: text("interest").notNull(),
+    source: text("source").notNull(),
+    confidence: real("confidence").notNull(),
+    capturedAt: integer("captured_at").notNull(),
+  },
+  (table) => [index("leads_tenant_idx").on(table.tenantId, table.id)],
+);
+
+export const appointments = sqliteTable(
+  "appointments",
+  {
+    id: text("id").primaryKey(),
+    tenantId: text("tenant_id").notNull().references(() => tenants.id, { onDelete: "cascade" }),
+    chatbotId: text("chatbot_id").notNull(),
+    sessionId: text("session_id").notNull(),
+    startsAt: integer("starts_at").notNull(),
+    endsAt: integer("ends_at").notNull(),
+    timezone: text("timezone").notNull(),
+    name: text("name"),
+    phone: text("phone"),
+    email: text("email"),
+    confidence: real("confidence").notNull(),
+    createdAt: integer("created_at").notNull(),
+  },
+  (table) => [
+    // One booking per slot start: two sessions racing for a slot cannot both win.
+    uniqueIndex("appointments_slot_idx").on(table.tenantId, table.startsAt),
+    index("appointments_tenant_idx").on(table.tenantId, table.id),
+  ],
+);
+
+/** Messages counted per tenant and calendar month (UTC), for the plan quota. */
+export const usageCounters = sqliteTable(
+  "usage_counters",
+  {
+    tenantId: text("tenant_id").notNull().references(() => tenants.id, { onDelete: "cascade" }),
+    /** YYYY-MM (UTC). */
+    period: text("period").notNull(),
+    messages: integer("messages").notNull().default(0),
+    /** When quota.threshold_reached was emitted for this period: it fires once. */
+    thresholdNotifiedAt: integer("threshold_notified_at"),
+  },
+  (table) => [primaryKey({ columns: [table.tenantId, table.period] })],
+);

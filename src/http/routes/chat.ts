@@ -1,0 +1,72 @@
+import { Elysia, t } from "elysia";
+import type { AppDeps } from "../deps.ts";
+import { idParams, strictObject } from "../schema.ts";
+import { securityPlugin, tenantOf, type Principal } from "../plugins/security.ts";
+import { allowOrigin, preflightResponse } from "../plugins/cors.ts";
+import { AppError, notFound } from "../../lib/app-error.ts";
+import { findTenant } from "../../tenants/find-tenant.ts";
+import { isOriginAllowed } from "../../tenants/origins-check.ts";
+import { handleMessage, MESSAGE_MAX_LENGTH } from "../../chat/handle-message.ts";
+import { listMessages } from "../../chat/sessions.ts";
+import { getBotConfig, updateBotConfig } from "../../chat/bot-settings.ts";
+
+export const ChatModel = {
+  messageBody: strictObject({
+    tenant_id: t.String({ minLength: 1, maxLength: 64 }),
+    message: t.String({ minLength: 1, maxLength: MESSAGE_MAX_LENGTH }),
+    session_id: t.Optional(t.String({ minLength: 1, maxLength: 64 })),
+  }),
+  transcriptQuery: strictObject({ after: t.Optional(t.String({ maxLength: 64 })) }),
+  tenantQuery: strictObject({ tenant_id: t.Optional(t.String({ maxLength: 64 })) }),
+  // The config document is validated key by key by the chat domain (validateBotConfigPatch).
+  configPatch: t.Record(t.String(), t.Unknown()),
+} as const;
+
+/**
+ * A visitor may only use its own session, and only from an origin its tenant allows; the
+ * browser may read the answer only from such an origin.
+ */
+function checkVisitor(deps: AppDeps, principal: Principal, request: Request, headers: Record<string, string | number>, sessionId: string | undefined): void {
+  if (principal.kind !== "visitor") return;
+  if (sessionId !== undefined && sessionId !== principal.sessionId) throw notFound("session");
+  const tenant = findTenant(deps, principal.tenantId);
+  const origin = request.headers.get("origin");
+  if (!tenant || !isOriginAllowed(tenant.allowedOrigins, origin)) throw new AppError("origin_not_allowed", 403, "This site is not in the tenant's allowed origins.");
+  allowOrigin(headers, origin);
+}
+
+export function chatRoutes(deps: AppDeps) {
+  return new Elysia({ prefix: "/api/v1/chatbot" })
+    .use(securityPlugin(deps))
+    .options("/message", ({ request }) => preflightResponse(deps, request))
+    .options("/sessions/:id/messages", ({ request }) => preflightResponse(deps, request))
+    .post(
+      "/message",
+      ({ principal, body, request, set }) => {
+        const tenantId = tenantOf(principal, body.tenant_id);
+        checkVisitor(deps, principal, request, set.headers, body.session_id);
+        const sessionId = principal.kind === "visitor" ? principal.sessionId : body.session_id;
+        return handleMessage(deps, { tenantId, sessionId, text: body.message, channel: principal.kind === "visitor" ? "widget" : "api" });
+      },
+      { chatAccess: true, rateLimit: "chat", body: ChatModel.messageBody },
+    )
+    .get(
+      "/sessions/:id/messages",
+      ({ principal, params, query, request, set }) => {
+        checkVisitor(deps, principal, request, set.headers, params.id);
+        return listMessages(deps, tenantOf(principal), params.id, query.after);
+      },
+      { anyAccess: true, rateLimit: "chat", params: idParams, query: ChatModel.transcriptQuery },
+    )
+    .get("/config", ({ principal, query }) => getBotConfig(deps, tenantOf(principal, query.tenant_id, ["owner", "admin"])), {
+      tenantAccess: true,
+      rateLimit: "management",
+      query: ChatModel.tenantQuery,
+    })
+    .patch("/config", ({ principal, query, body }) => updateBotConfig(deps, tenantOf(principal, query.tenant_id, ["owner", "admin"]), body), {
+      tenantAccess: true,
+      rateLimit: "management",
+      query: ChatModel.tenantQuery,
+      body: ChatModel.configPatch,
+    });
+}

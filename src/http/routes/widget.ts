@@ -1,0 +1,47 @@
+import { Elysia, t } from "elysia";
+import type { AppDeps } from "../deps.ts";
+import { strictObject } from "../schema.ts";
+import { securityPlugin } from "../plugins/security.ts";
+import { allowOrigin, preflightResponse } from "../plugins/cors.ts";
+import { VISITOR_TOKEN_TTL_S, WIDGET_AUDIENCE } from "../plugins/tokens.ts";
+import { AppError, notFound } from "../../lib/app-error.ts";
+import { findTenant } from "../../tenants/find-tenant.ts";
+import { isOriginAllowed } from "../../tenants/origins-check.ts";
+import { getBotConfig } from "../../chat/bot-settings.ts";
+import { startSession } from "../../chat/sessions.ts";
+
+export const WidgetModel = {
+  sessionBody: strictObject({ tenant_id: t.String({ minLength: 1, maxLength: 64 }) }),
+} as const;
+
+/** The widget's entry point: a visitor token for one tenant and one new session. */
+export function widgetRoutes(deps: AppDeps) {
+  return new Elysia({ prefix: "/api/v1/widget" })
+    .use(securityPlugin(deps))
+    .options("/session", ({ request }) => preflightResponse(deps, request))
+    .post(
+      "/session",
+      async ({ body, request, set }) => {
+        const tenant = findTenant(deps, body.tenant_id);
+        if (!tenant) throw notFound("tenant");
+        const origin = request.headers.get("origin");
+        if (!isOriginAllowed(tenant.allowedOrigins, origin)) {
+          throw new AppError("origin_not_allowed", 403, "This site is not in the tenant's allowed origins.");
+        }
+        allowOrigin(set.headers, origin);
+        const session = startSession(deps, { tenantId: tenant.id, channel: "widget", origin });
+        const config = getBotConfig(deps, tenant.id);
+        set.status = 201;
+        return {
+          access_token: await deps.tokens.signAccess({ sub: session.id, tid: tenant.id }, WIDGET_AUDIENCE, VISITOR_TOKEN_TTL_S),
+          token_type: "Bearer",
+          expires_in: VISITOR_TOKEN_TTL_S,
+          session_id: session.id,
+          tenant_id: tenant.id,
+          bot_name: config.bot_name,
+          greeting: config.greeting,
+        };
+      },
+      { rateLimit: "chat", body: WidgetModel.sessionBody },
+    );
+}
