@@ -77,6 +77,12 @@ export async function serveCommand(argv: string[], io: CliIo, onStarted?: (serve
   const baseUrl = deps.config.publicUrl === `http://localhost:${deps.config.port}` ? server.url : deps.config.publicUrl;
   if (deps.config.demo) io.out(demoLines(await seedDemo(deps), baseUrl));
   io.out(`Parley listening on ${server.url} (database ${deps.config.dbPath})`);
+  // Bun's fetch runs at most BUN_CONFIG_MAX_HTTP_REQUESTS (default 256) requests at once and
+  // reads it only at process start: more deliveries in flight than that just queue inside Bun.
+  const fetchLimit = Number(io.env.BUN_CONFIG_MAX_HTTP_REQUESTS ?? "256") || 256;
+  if (deps.config.deliveryConcurrency > fetchLimit) {
+    io.err(`parley: note: PARLEY_DELIVERY_CONCURRENCY=${deps.config.deliveryConcurrency} but Bun sends at most ${fetchLimit} requests at once; start with BUN_CONFIG_MAX_HTTP_REQUESTS=${deps.config.deliveryConcurrency} for full webhook throughput`);
+  }
   onStarted?.(server);
 
   await stopped;

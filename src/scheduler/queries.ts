@@ -39,11 +39,16 @@ const statements = preparedFor((sqlite: Database) => ({
      FROM deliveries d
      JOIN events e ON e.id = d.event_id
      LEFT JOIN webhook_rules r ON r.id = d.rule_id
-     WHERE d.status = 'pending' AND d.next_attempt_at <= ?
-     ORDER BY d.next_attempt_at
-     LIMIT ?`,
+     WHERE d.status = 'pending' AND d.next_attempt_at <= ?1
+     ORDER BY d.next_attempt_at, d.id
+     LIMIT ?2`,
   ),
-  lease: sqlite.prepare("UPDATE deliveries SET next_attempt_at = ?, lease_token = ?, updated_at = ? WHERE id = ?"),
+  // The same rows as selectDue (same filter, order and limit, inside the same transaction),
+  // leased in one statement with one token for the batch.
+  leaseDue: sqlite.prepare(
+    `UPDATE deliveries SET next_attempt_at = ?3, lease_token = ?4, updated_at = ?1
+     WHERE id IN (SELECT id FROM deliveries WHERE status = 'pending' AND next_attempt_at <= ?1 ORDER BY next_attempt_at, id LIMIT ?2)`,
+  ),
   cancel: sqlite.prepare(
     "UPDATE deliveries SET status = 'cancelled', next_attempt_at = NULL, lease_token = NULL, last_error = ?, completed_at = ?, updated_at = ? WHERE id = ?",
   ),
@@ -88,13 +93,15 @@ export function claimDueDeliveries(sqlite: Database, now: number, limit: number,
   return sqlite
     .transaction(() => {
       const claimed: ClaimedDelivery[] = [];
-      for (const row of sql.selectDue.all(now, limit)) {
+      const due = sql.selectDue.all(now, limit);
+      if (due.length === 0) return claimed;
+      const leaseToken = newId("att", now);
+      sql.leaseDue.run(now, limit, now + leaseMs, leaseToken);
+      for (const row of due) {
         if (row.rule_id === null || row.url === null || row.secret === null) {
           sql.cancel.run("rule_deleted: the rule was deleted before this delivery was sent", now, now, row.id);
           continue;
         }
-        const leaseToken = newId("att", now);
-        sql.lease.run(now + leaseMs, leaseToken, now, row.id);
         claimed.push({
           id: row.id,
           tenantId: row.tenant_id,

@@ -1,7 +1,7 @@
 import type { Deps } from "../deps.ts";
 import { writeTransaction } from "../db/client.ts";
 import { preparedFor } from "../db/prepared.ts";
-import { notFound } from "../lib/app-error.ts";
+import { AppError, notFound } from "../lib/app-error.ts";
 import { toIso } from "../lib/clock.ts";
 import { toPage, type Page } from "../lib/page.ts";
 
@@ -65,7 +65,7 @@ const statements = preparedFor((sqlite) => ({
   // A fresh cycle: same webhook_id, attempts from 1 again, due now.
   restart: sqlite.prepare(
     `UPDATE deliveries SET status = 'pending', attempts = 0, cycle = cycle + 1, next_attempt_at = ?, lease_token = NULL,
-       completed_at = NULL, updated_at = ?
+       last_status_code = NULL, last_error = NULL, completed_at = NULL, updated_at = ?
      WHERE id = ? AND status = 'dead'`,
   ),
 }));
@@ -97,7 +97,11 @@ export function retriggerDeadLetters(deps: Deps, tenantId: string | null, deadLe
   const result = writeTransaction(deps.sqlite, () => {
     const rows = deadLetterIds.map((id) => getDeadLetter(deps, tenantId, id));
     for (const row of rows) {
-      sql.restart.run(now, now, row.webhook_id);
+      // Only a delivery that is really dead is restarted; the dead letter goes only then, so a
+      // row in an unexpected state keeps its record instead of vanishing.
+      if (sql.restart.run(now, now, row.webhook_id).changes === 0) {
+        throw new AppError("dead_letter_conflict", 409, `The delivery ${row.webhook_id} of ${row.dead_letter_id} is not dead; nothing was re-triggered.`);
+      }
       sql.deleteOne.run(row.dead_letter_id);
     }
     return { retriggered: rows.map((row) => ({ dead_letter_id: row.dead_letter_id, webhook_id: row.webhook_id })) };

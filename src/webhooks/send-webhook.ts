@@ -48,6 +48,13 @@ function raceAbort<T>(promise: Promise<T>, signal: AbortSignal): Promise<T> {
  */
 async function readExcerpt(response: Response, signal: AbortSignal): Promise<string> {
   if (response.body === null) return "";
+  // The common case, a short declared body ("ok", "{}", nothing): read it whole, which is
+  // cheaper than a stream reader; anything larger or undeclared is streamed and cut.
+  const declared = Number(response.headers.get("content-length") ?? "NaN");
+  if (declared <= RESPONSE_EXCERPT_BYTES) {
+    const bytes = new Uint8Array(await raceAbort(response.arrayBuffer(), signal));
+    return new TextDecoder().decode(bytes.subarray(0, RESPONSE_EXCERPT_BYTES), { stream: true });
+  }
   const reader = response.body.getReader();
   const excerpt = new Uint8Array(RESPONSE_EXCERPT_BYTES);
   let filled = 0;

@@ -45,7 +45,7 @@ export function serializeDeliveryJson(envelope: Omit<DeliveryEnvelope, "data"> &
 /**
  * The Standard Webhooks `webhook-signature` value: `v1,` + base64 HMAC-SHA256 over
  * `id.timestamp.body`. The key is the UTF-8 bytes of the rule secret as typed; the
- * `standardwebhooks` libraries expect that key base64-encoded (see docs/webhooks-signing.md).
+ * `standardwebhooks` libraries expect that key base64-encoded (see docs/webhooks.md).
  */
 export function standardWebhookSignature(secret: string, webhookId: string, unixSeconds: number, rawBody: string): string {
   return `v1,${hmacSha256(secret, `${webhookId}.${unixSeconds}.${rawBody}`).toString("base64")}`;

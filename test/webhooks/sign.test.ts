@@ -4,7 +4,7 @@ import { readFileSync } from "node:fs";
 import { Webhook } from "standardwebhooks";
 import { deliveryHeaders, serializeDelivery, standardWebhookSignature, verifyServiceSignature } from "../../src/webhooks/sign.ts";
 
-// The fixed vector, also printed in docs/webhooks-signing.md. Computed once and cross-checked
+// The fixed vector, also printed in docs/webhooks.md. Computed once and cross-checked
 // with `openssl dgst -sha256 -hmac`; if signing changes, receivers break, so this must fail.
 const VECTOR = {
   secret: "whsec-test-secret-0123456789",
@@ -126,9 +126,9 @@ describe("deliveryHeaders", () => {
   });
 });
 
-describe("docs/webhooks-signing.md", () => {
+describe("docs/webhooks.md", () => {
   test("prints the same test vector the code produces", () => {
-    const doc = readFileSync(new URL("../../docs/webhooks-signing.md", import.meta.url), "utf8");
+    const doc = readFileSync(new URL("../../docs/webhooks.md", import.meta.url), "utf8");
     for (const value of [VECTOR.secret, VECTOR.body, VECTOR.signature, VECTOR.webhookSignature, String(VECTOR.unixSeconds)]) {
       expect(doc).toContain(value);
     }

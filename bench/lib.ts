@@ -1,0 +1,125 @@
+/**
+ * Helpers for bench/deliveries.ts: deps over a file database in a temp dir, a receiver in a
+ * child process (so the scheduler under test keeps the main process's event loop to itself),
+ * and table formatting. Run directly (`bun bench/lib.ts receiver DELAY_MS`) it is that child.
+ */
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { loadConfig } from "../src/config.ts";
+import { openDatabase, type DatabaseHandle } from "../src/db/client.ts";
+import { applyMigrations } from "../src/db/migrate.ts";
+import type { Deps } from "../src/deps.ts";
+import { systemClock } from "../src/lib/clock.ts";
+import { silentLogger } from "../src/lib/log.ts";
+import { createSignal } from "../src/lib/signal.ts";
+
+export interface BenchDeps extends Deps {
+  readonly handle: DatabaseHandle;
+  /** Closes the database and deletes its temp directory. */
+  dispose(): void;
+}
+
+/** Real clock, a fresh WAL database file in its own temp dir, private webhooks allowed. */
+export function createBenchDeps(env: Record<string, string> = {}): BenchDeps {
+  const dir = mkdtempSync(join(tmpdir(), "parley-bench-"));
+  const dbPath = join(dir, "bench.db");
+  const config = loadConfig({ PARLEY_DB: dbPath, PARLEY_ALLOW_PRIVATE_WEBHOOKS: "true", PARLEY_LOG_LEVEL: "error", ...env });
+  const handle = openDatabase(dbPath, { sync: config.sync });
+  applyMigrations(handle.sqlite, systemClock.now());
+  return {
+    db: handle.db,
+    sqlite: handle.sqlite,
+    config,
+    clock: systemClock,
+    log: silentLogger,
+    deliveriesEnqueued: createSignal(),
+    handle,
+    dispose() {
+      handle.close();
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+export interface ChildReceiver {
+  url: string;
+  /** Requests answered so far (asks the child over HTTP). */
+  count(): Promise<number>;
+  stop(): Promise<void>;
+}
+
+/** How long a receiver child lives at most, whatever happens to its parent. */
+const RECEIVER_MAX_LIFETIME_MS = 5 * 60_000;
+
+/** Starts `bun bench/lib.ts receiver DELAY_MS` and waits for the port it prints. */
+export async function startChildReceiver(delayMs: number): Promise<ChildReceiver> {
+  const child = Bun.spawn([process.execPath, import.meta.path, "receiver", String(delayMs)], { stdin: "pipe", stdout: "pipe", stderr: "inherit" });
+  const reader = child.stdout.getReader();
+  let text = "";
+  const deadline = Date.now() + 10_000;
+  let port: string | undefined;
+  while (port === undefined) {
+    if (Date.now() > deadline) throw new Error(`receiver did not start: ${text}`);
+    const { value, done } = await reader.read();
+    if (done) throw new Error(`receiver exited: ${text}`);
+    text += new TextDecoder().decode(value);
+    port = /port (\d+)/.exec(text)?.[1];
+  }
+  const base = `http://127.0.0.1:${port}`;
+  return {
+    url: `${base}/hook`,
+    count: async () => Number(await (await fetch(`${base}/count`)).text()),
+    async stop() {
+      child.stdin.end();
+      child.kill("SIGTERM");
+      await child.exited;
+    },
+  };
+}
+
+/** The child: answers every POST 200 after `delayMs` (0 = at once), GET /count returns the tally. */
+function runReceiver(delayMs: number): void {
+  let count = 0;
+  const server = Bun.serve({
+    hostname: "127.0.0.1",
+    port: 0,
+    idleTimeout: 30,
+    async fetch(request) {
+      if (request.method === "GET") return new Response(String(count));
+      count++;
+      if (delayMs > 0) await Bun.sleep(delayMs);
+      return new Response("ok");
+    },
+  });
+  console.log(`receiver listening on port ${server.port}`);
+  const exit = () => {
+    void server.stop(true);
+    process.exit(0);
+  };
+  // Exits when the parent closes stdin (or dies), on SIGTERM, and after a hard lifetime cap.
+  void (async () => {
+    for await (const _ of Bun.stdin.stream()) {
+      /* the parent never writes; end of stream is the signal */
+    }
+    exit();
+  })();
+  process.once("SIGTERM", exit);
+  setTimeout(exit, RECEIVER_MAX_LIFETIME_MS).unref();
+}
+
+export function percentile(sortedValues: readonly number[], p: number): number {
+  if (sortedValues.length === 0) return Number.NaN;
+  const index = Math.min(sortedValues.length - 1, Math.max(0, Math.ceil((p / 100) * sortedValues.length) - 1));
+  return sortedValues[index] ?? Number.NaN;
+}
+
+export function markdownTable(header: readonly string[], rows: readonly (readonly string[])[]): string {
+  const line = (cells: readonly string[]) => `| ${cells.join(" | ")} |`;
+  return [line(header), line(header.map(() => "---")), ...rows.map(line)].join("\n");
+}
+
+export const formatRate = (perSecond: number): string => `${Math.round(perSecond).toLocaleString("en-US")}/s`;
+export const formatMs = (ms: number): string => `${ms.toFixed(2)} ms`;
+
+if (import.meta.main && process.argv[2] === "receiver") runReceiver(Number(process.argv[3] ?? 0));
