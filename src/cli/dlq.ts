@@ -2,13 +2,14 @@ import { getDelivery } from "../webhooks/deliveries.ts";
 import { getDeadLetter, listDeadLetters, retriggerDeadLetters, retriggerMatchingDeadLetters } from "../webhooks/dead-letters.ts";
 import { isEventName } from "../webhooks/events.ts";
 import { parseCommandArgs } from "./args.ts";
+import { parseIsoTime } from "../lib/clock.ts";
 import { withCliDeps } from "./context.ts";
 import { formatTable, UsageError, type CliIo } from "./io.ts";
 
 function parseSince(since: string | undefined): number | undefined {
   if (since === undefined) return undefined;
-  const ms = Date.parse(since);
-  if (!/^\d{4}-\d{2}-\d{2}/.test(since) || Number.isNaN(ms)) throw new UsageError(`--since ${since} is not an ISO 8601 time (e.g. 2026-01-15T09:00:00Z)`);
+  const ms = parseIsoTime(since);
+  if (ms === null) throw new UsageError(`--since ${since} is not an ISO 8601 time (e.g. 2026-01-15T09:00:00Z)`);
   return ms;
 }
 

@@ -52,8 +52,13 @@ function demoLines(seed: DemoSeed, baseUrl: string): string {
     `  login    ${seed.email} / ${seed.password}`,
     `  API key  ${seed.apiKey}`,
     "These secrets are shown only now.",
-    "Try:",
+    "Log in:",
     `  curl -s -X POST ${baseUrl}/api/v1/auth/token -H 'content-type: application/json' -d '{"email":"${seed.email}","password":"${seed.password}"}'`,
+    "Talk to the bot as a website visitor (a session token, then a message):",
+    `  curl -s -X POST ${baseUrl}/api/v1/widget/session -H 'content-type: application/json' -d '{"tenant_id":"${seed.tenantId}"}'`,
+    `  curl -s -X POST ${baseUrl}/api/v1/chatbot/message -H "Authorization: Bearer <access_token>" -H 'content-type: application/json' -d '{"tenant_id":"${seed.tenantId}","message":"Can I book a cleaning tomorrow at 10am?"}'`,
+    "Send its events to a webhook receiver:",
+    `  curl -s -X POST ${baseUrl}/api/v1/webhooks/rules-engine/rules -H "X-API-Key: ${seed.apiKey}" -H 'content-type: application/json' -d '{"name":"crm","event":"lead.created","url":"https://<your receiver>","secret":"<16+ characters>","active":true}'`,
   ].join("\n");
 }
 

@@ -25,3 +25,10 @@ export function createFakeClock(startMs = Date.UTC(2026, 0, 15, 9, 0, 0)): FakeC
 }
 
 export const toIso = (ms: number): string => new Date(ms).toISOString();
+
+/** An ISO 8601 date or date-time (`2026-01-15`, `2026-01-15T09:00:00Z`) as epoch ms, or null. */
+export function parseIsoTime(text: string): number | null {
+  if (!/^\d{4}-\d{2}-\d{2}(?:[T ][\d:.]+(?:Z|[+-]\d{2}:?\d{2})?)?$/.test(text)) return null;
+  const ms = Date.parse(text);
+  return Number.isNaN(ms) ? null : ms;
+}

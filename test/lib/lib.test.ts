@@ -85,3 +85,13 @@ describe("sliding window", () => {
     expect(window.size()).toBe(1);
   });
 });
+
+describe("parseIsoTime", () => {
+  test("reads dates and date-times with a zone", async () => {
+    const { parseIsoTime } = await import("../../src/lib/clock.ts");
+    expect(parseIsoTime("2026-01-15")).toBe(Date.UTC(2026, 0, 15));
+    expect(parseIsoTime("2026-01-15T09:00:00Z")).toBe(Date.UTC(2026, 0, 15, 9));
+    expect(parseIsoTime("2026-01-15T09:00:00+01:00")).toBe(Date.UTC(2026, 0, 15, 8));
+    for (const bad of ["yesterday", "2026-13-45", "15/01/2026", "2026-01-15Tnoon", ""]) expect(parseIsoTime(bad)).toBeNull();
+  });
+});

@@ -7,6 +7,7 @@ import { listDeadLetters, retriggerDeadLetters, retriggerMatchingDeadLetters } f
 import { DELIVERY_STATUSES } from "../../db/schema.ts";
 import { EVENT_NAMES } from "../../webhooks/events.ts";
 import { invalidField } from "../../lib/validate.ts";
+import { parseIsoTime } from "../../lib/clock.ts";
 
 const eventName = t.Union(EVENT_NAMES.map((name) => t.Literal(name)));
 
@@ -24,8 +25,8 @@ export const DeliveryModel = {
 /** An ISO 8601 time, or a 422 naming the field. */
 function parseSince(since: string | undefined): number | undefined {
   if (since === undefined) return undefined;
-  const ms = Date.parse(since);
-  if (!/^\d{4}-\d{2}-\d{2}/.test(since) || Number.isNaN(ms)) throw invalidField("since", "must be an ISO 8601 time such as 2026-01-15T09:00:00Z");
+  const ms = parseIsoTime(since);
+  if (ms === null) throw invalidField("since", "must be an ISO 8601 time such as 2026-01-15T09:00:00Z");
   return ms;
 }
 
