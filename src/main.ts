@@ -2,5 +2,5 @@
 import { runCli } from "./cli/run.ts";
 import { processIo } from "./cli/io.ts";
 
-const code = await runCli(process.argv.slice(2), processIo);
-process.exit(code);
+// No top-level await: the binary is compiled to bytecode, which loads as CommonJS.
+void runCli(process.argv.slice(2), processIo).then((code) => process.exit(code));

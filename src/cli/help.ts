@@ -5,7 +5,7 @@ Usage: parley <command> [options]
 Commands:
   serve                 start the HTTP server and the webhook scheduler
   migrate               create or upgrade the database schema, then exit
-  tenant create|list|plan
+  tenant create|list|plan|payment-secret
   user create|password
   apikey create|list|revoke
   dlq list|show|retrigger   the webhook dead-letter queue
@@ -46,8 +46,12 @@ Applies the schema migrations embedded in this binary. Running it again changes 
   parley tenant create --name NAME [--plan free|starter|pro|business] [--sector SLUG] [--origins URL,URL] [--json]
   parley tenant list [--json]
   parley tenant plan TENANT_ID PLAN
+  parley tenant payment-secret TENANT_ID
 
 --origins lists the web origins allowed to open widget sessions (none = any origin).
+payment-secret stores the signing secret of the tenant's payment provider endpoint (Stripe's
+whsec_…, 16–256 characters), read from PARLEY_PAYMENT_SECRET or the first line of standard
+input, never from a flag. The provider then posts to PUBLIC_URL/api/v1/hooks/payments/TENANT_ID.
 `,
   user: `Usage:
   parley user create --email EMAIL --tenant TENANT_ID [--role owner|admin|agent] [--json]

@@ -1,9 +1,19 @@
 import { changePlan } from "../billing/change-plan.ts";
+import { setPaymentSecret } from "../integrations/payments.ts";
 import { createTenant } from "../tenants/create-tenant.ts";
 import { listTenants } from "../tenants/find-tenant.ts";
 import { parseCommandArgs, requireFlag } from "./args.ts";
 import { withCliDeps } from "./context.ts";
 import { formatTable, isoOrDash, UsageError, type CliIo } from "./io.ts";
+
+/** PARLEY_PAYMENT_SECRET, else the first line of standard input — never a flag (shell history, ps). */
+async function readPaymentSecret(io: CliIo): Promise<string> {
+  const fromEnv = io.env.PARLEY_PAYMENT_SECRET?.trim();
+  if (fromEnv) return fromEnv;
+  const line = ((await io.readStdin()).split(/\r?\n/)[0] ?? "").trim();
+  if (!line) throw new UsageError("no secret: set PARLEY_PAYMENT_SECRET or pipe it on standard input");
+  return line;
+}
 
 export async function tenantCommand(argv: string[], io: CliIo): Promise<number> {
   const { values, positionals } = parseCommandArgs(argv, {
@@ -13,7 +23,7 @@ export async function tenantCommand(argv: string[], io: CliIo): Promise<number> 
     origins: { type: "string" },
   });
   const [action, ...rest] = positionals;
-  return withCliDeps(io, { db: values.db }, (deps) => {
+  return withCliDeps(io, { db: values.db }, async (deps) => {
     switch (action) {
       case "create": {
         const tenant = createTenant(deps, {
@@ -40,8 +50,16 @@ export async function tenantCommand(argv: string[], io: CliIo): Promise<number> 
         else io.out(result.change === "none" ? `${tenantId} is already on ${plan}` : `${tenantId}: ${result.fromPlan} -> ${result.toPlan} (${result.change})`);
         return 0;
       }
+      case "payment-secret": {
+        const [tenantId] = rest;
+        if (!tenantId) throw new UsageError("usage: parley tenant payment-secret TENANT_ID");
+        setPaymentSecret(deps, tenantId, await readPaymentSecret(io));
+        if (values.json) io.out(JSON.stringify({ tenant_id: tenantId, payment_secret_set: true }));
+        else io.out(`payment secret set for ${tenantId}; point the provider at ${deps.config.publicUrl}/api/v1/hooks/payments/${tenantId}`);
+        return 0;
+      }
       default:
-        throw new UsageError(action ? `unknown tenant action '${action}'` : "missing action: create, list or plan");
+        throw new UsageError(action ? `unknown tenant action '${action}'` : "missing action: create, list, plan or payment-secret");
     }
   });
 }

@@ -5,6 +5,7 @@ import journal from "../../migrations/meta/_journal.json" with { type: "json" };
 import foundation from "../../migrations/0000_foundation.sql" with { type: "text" };
 import webhooks from "../../migrations/0001_webhooks.sql" with { type: "text" };
 import chat from "../../migrations/0002_chat.sql" with { type: "text" };
+import payments from "../../migrations/0003_payments.sql" with { type: "text" };
 
 export const MIGRATION_JOURNAL = journal;
 
@@ -12,4 +13,5 @@ export const EMBEDDED_MIGRATIONS: ReadonlyArray<{ tag: string; sql: string }> = 
   { tag: "0000_foundation", sql: foundation },
   { tag: "0001_webhooks", sql: webhooks },
   { tag: "0002_chat", sql: chat },
+  { tag: "0003_payments", sql: payments },
 ];

@@ -1,7 +1,7 @@
 import { Elysia } from "elysia";
 import type { AppDeps } from "./deps.ts";
 import { toErrorResponse } from "./errors.ts";
-import { AppError } from "../lib/app-error.ts";
+import { parseJsonBody } from "./body.ts";
 import { authRoutes } from "./routes/auth.ts";
 import { healthRoutes } from "./routes/health.ts";
 import { accountRoutes } from "./routes/account.ts";
@@ -12,8 +12,7 @@ import { operatorRoutes } from "./routes/operator.ts";
 import { widgetRoutes } from "./routes/widget.ts";
 import { webhookDeliveryRoutes } from "./routes/webhook-deliveries.ts";
 import { webhookRuleRoutes } from "./routes/webhook-rules.ts";
-
-export const MAX_BODY_BYTES = 64 * 1024;
+import { paymentHookRoutes } from "./routes/payment-hooks.ts";
 
 interface RequestMeta {
   id: string;
@@ -22,32 +21,6 @@ interface RequestMeta {
 }
 
 const REQUEST_ID_PATTERN = /^[\w.:-]{1,128}$/;
-
-const tooLarge = () => new AppError("payload_too_large", 413, `The body is larger than ${MAX_BODY_BYTES / 1024} KiB.`);
-const notJson = () => new AppError("unsupported_media_type", 415, "Send the body as JSON with Content-Type: application/json.");
-
-/**
- * Reads a JSON body with the size limit enforced while reading (a missing or lying
- * Content-Length cannot get more than the limit into memory). Syntax errors surface as
- * Elysia PARSE errors, which errors.ts answers 400 invalid_json.
- */
-async function parseJsonBody(request: Request, contentType: string): Promise<unknown> {
-  const declared = Number(request.headers.get("content-length") ?? "0");
-  if (declared > MAX_BODY_BYTES) throw tooLarge();
-  // A POST with no body and no content type (e.g. a re-trigger) is an empty object, not an error.
-  if (!contentType && declared === 0 && !request.headers.has("transfer-encoding")) return {};
-  if (!/^application\/(?:[\w.+-]+\+)?json\b/i.test(contentType)) throw notJson();
-  if (!request.body) return JSON.parse("");
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  for await (const chunk of request.body) {
-    size += chunk.byteLength;
-    if (size > MAX_BODY_BYTES) throw tooLarge();
-    chunks.push(chunk);
-  }
-  // An empty body is not JSON either: JSON.parse("") throws, and the caller answers 400.
-  return JSON.parse(Buffer.concat(chunks).toString("utf8"));
-}
 
 /** Builds the whole HTTP application without listening: tests call `app.handle(request)`. */
 export function createApp(deps: AppDeps) {
@@ -91,6 +64,7 @@ export function createApp(deps: AppDeps) {
     .use(chatRoutes(deps))
     .use(operatorRoutes(deps))
     .use(billingRoutes(deps))
+    .use(paymentHookRoutes(deps))
     .use(metricsRoutes(deps));
 }
 

@@ -1,0 +1,214 @@
+/**
+ * Helpers for bench/chat.ts: the Parley HTTP server in a child process (so the load generator
+ * does not share its event loop) and a closed-loop load generator. Run directly
+ * (`bun bench/chat-lib.ts server`) it is that child: the real app over a fresh WAL database
+ * file in a temp dir, rate limits off, one dental-clinic tenant on the business plan
+ * (unlimited quota), plus three bench-only routes chained on the same Elysia app:
+ *
+ *   POST /bench/one-insert  the baseline: same stack, same JSON parsing and body schema as
+ *                           POST /api/v1/chatbot/message, then one prepared INSERT;
+ *   POST /bench/noop        the same without the INSERT (the stack + load generator ceiling);
+ *   GET  /bench/cpu         the child's process.cpuUsage(), to split CPU time per request.
+ */
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { loadConfig } from "../src/config.ts";
+import { openDatabase } from "../src/db/client.ts";
+import { applyMigrations } from "../src/db/migrate.ts";
+import type { Deps } from "../src/deps.ts";
+import { createApp } from "../src/http/app.ts";
+import { createAppDeps } from "../src/http/deps.ts";
+import { ChatModel } from "../src/http/routes/chat.ts";
+import { systemClock } from "../src/lib/clock.ts";
+import { silentLogger } from "../src/lib/log.ts";
+import { createSignal } from "../src/lib/signal.ts";
+import { createTenant } from "../src/tenants/create-tenant.ts";
+
+/** How long a server child lives at most, whatever happens to its parent. */
+const SERVER_MAX_LIFETIME_MS = 5 * 60_000;
+/** How long after its window a load phase waits for answers before aborting them. */
+const LOAD_GRACE_MS = 30_000;
+const BENCH_JWT_SECRET = "bench-secret-bench-secret-bench-secret-0123";
+
+export interface ChatServer {
+  base: string;
+  tenantId: string;
+  /** The child's user + system CPU time so far, in microseconds. */
+  cpuMicros(): Promise<number>;
+  stop(): Promise<void>;
+}
+
+/**
+ * Starts `bun bench/chat-lib.ts server` and waits for the line it prints. `bunFlags` go before
+ * the script (e.g. `--cpu-prof-md --cpu-prof-dir=DIR` to profile the server).
+ */
+export async function startChatServer(bunFlags: readonly string[] = []): Promise<ChatServer> {
+  const child = Bun.spawn([process.execPath, ...bunFlags, import.meta.path, "server"], { stdin: "pipe", stdout: "pipe", stderr: "inherit" });
+  const reader = child.stdout.getReader();
+  let text = "";
+  const deadline = Date.now() + 15_000;
+  let ready: { port: number; tenantId: string } | undefined;
+  while (ready === undefined) {
+    if (Date.now() > deadline) {
+      child.kill("SIGKILL");
+      throw new Error(`chat server did not start: ${text}`);
+    }
+    const { value, done } = await reader.read();
+    if (done) throw new Error(`chat server exited: ${text}`);
+    text += new TextDecoder().decode(value);
+    const match = /listening on port (\d+) tenant (\S+)/.exec(text);
+    if (match) ready = { port: Number(match[1]), tenantId: String(match[2]) };
+  }
+  reader.releaseLock();
+  const base = `http://127.0.0.1:${ready.port}`;
+  return {
+    base,
+    tenantId: ready.tenantId,
+    cpuMicros: async () => Number(await (await fetch(`${base}/bench/cpu`)).text()),
+    async stop() {
+      child.stdin.end();
+      child.kill("SIGTERM");
+      const killer = setTimeout(() => child.kill("SIGKILL"), 10_000);
+      await child.exited;
+      clearTimeout(killer);
+    },
+  };
+}
+
+/** The child: the whole app on 127.0.0.1, an ephemeral port, until told to stop. */
+function runServer(): void {
+  const dir = mkdtempSync(join(tmpdir(), "parley-bench-chat-"));
+  const dbPath = join(dir, "bench.db");
+  const config = loadConfig({ PARLEY_DB: dbPath, PARLEY_RATE_LIMITS: "off", PARLEY_LOG_LEVEL: "silent", PARLEY_JWT_SECRET: BENCH_JWT_SECRET });
+  const handle = openDatabase(dbPath, { sync: config.sync });
+  applyMigrations(handle.sqlite, systemClock.now());
+  const deps: Deps = { db: handle.db, sqlite: handle.sqlite, config, clock: systemClock, log: silentLogger, deliveriesEnqueued: createSignal() };
+  const tenant = createTenant(deps, { name: "Bench Dental", sector: "dental-clinic", plan: "business" });
+
+  handle.sqlite.exec("CREATE TABLE bench_rows (id INTEGER PRIMARY KEY, tenant_id TEXT NOT NULL, message TEXT NOT NULL, created_at INTEGER NOT NULL)");
+  const insertRow = handle.sqlite.prepare("INSERT INTO bench_rows (tenant_id, message, created_at) VALUES (?, ?, ?)");
+
+  const app = createApp(createAppDeps(deps))
+    .post(
+      "/bench/one-insert",
+      ({ body }) => {
+        insertRow.run(body.tenant_id, body.message, Date.now());
+        return { ok: true };
+      },
+      { body: ChatModel.messageBody },
+    )
+    .post("/bench/noop", () => ({ ok: true }), { body: ChatModel.messageBody })
+    .get("/bench/cpu", () => {
+      const usage = process.cpuUsage();
+      return String(usage.user + usage.system);
+    })
+    .listen({ port: 0, hostname: "127.0.0.1" });
+
+  console.log(`chat server listening on port ${app.server?.port} tenant ${tenant.id}`);
+  let exiting = false;
+  const exit = () => {
+    if (exiting) return;
+    exiting = true;
+    void app.stop(true);
+    handle.close();
+    rmSync(dir, { recursive: true, force: true });
+    process.exit(0);
+  };
+  // Exits when the parent closes stdin (or dies), on SIGTERM, and after a hard lifetime cap.
+  void (async () => {
+    for await (const _ of Bun.stdin.stream()) {
+      /* the parent never writes; end of stream is the signal */
+    }
+    exit();
+  })();
+  process.once("SIGTERM", exit);
+  setTimeout(exit, SERVER_MAX_LIFETIME_MS).unref();
+}
+
+export interface LoadRequest {
+  headers: Record<string, string>;
+  body: string;
+}
+
+export interface LoadOptions {
+  url: string;
+  concurrency: number;
+  warmupMs: number;
+  durationMs: number;
+  /** The next request to send; called once per request, in the order they are sent. */
+  request(): LoadRequest;
+  /** Sees every 2xx body (optional; used to tally session statuses). */
+  inspect?(body: string): void;
+}
+
+export interface LoadResult {
+  /** Requests completed inside the measured window, per second. */
+  perSecond: number;
+  completed: number;
+  /** Every response of the run, warm-up included. */
+  total: number;
+  /** Sorted latencies (ms) of the requests completed inside the window. */
+  latencies: Float64Array;
+  /** Responses that were not 200 anywhere in the run (warm-up included), by status. */
+  failures: Map<number, number>;
+  /** Fetch errors (connection refused, reset) anywhere in the run. */
+  errors: number;
+}
+
+/**
+ * Closed loop: `concurrency` lanes, each sending its next request as soon as the previous
+ * answered, for warm-up + duration. Only requests that complete inside the measured window
+ * count toward the rate and the latencies; in-flight requests at the end are awaited.
+ */
+export async function runLoad(options: LoadOptions): Promise<LoadResult> {
+  const started = performance.now();
+  const windowStart = started + options.warmupMs;
+  const windowEnd = windowStart + options.durationMs;
+  // Far more than any lane can finish in the window: 200,000/s is above loopback's ceiling here.
+  const capacity = Math.ceil((options.durationMs / 1000) * 200_000);
+  const latencies = new Float64Array(capacity);
+  let recorded = 0;
+  let errors = 0;
+  let total = 0;
+  const failures = new Map<number, number>();
+  // A request still unanswered this long after the window is a hung server: abort it instead of hanging.
+  const abort = new AbortController();
+  const abortTimer = setTimeout(() => abort.abort(), options.warmupMs + options.durationMs + LOAD_GRACE_MS);
+
+  const lane = async () => {
+    while (performance.now() < windowEnd) {
+      const { headers, body } = options.request();
+      const sentAt = performance.now();
+      let status = 0;
+      let text = "";
+      try {
+        const response = await fetch(options.url, { method: "POST", headers, body, signal: abort.signal });
+        status = response.status;
+        text = await response.text();
+      } catch {
+        errors++;
+        await Bun.sleep(1);
+        continue;
+      }
+      const doneAt = performance.now();
+      total++;
+      if (status !== 200) failures.set(status, (failures.get(status) ?? 0) + 1);
+      else options.inspect?.(text);
+      if (doneAt >= windowStart && doneAt <= windowEnd && recorded < capacity) latencies[recorded++] = doneAt - sentAt;
+    }
+  };
+  await Promise.all(Array.from({ length: options.concurrency }, lane));
+  clearTimeout(abortTimer);
+  const measured = latencies.subarray(0, recorded).sort();
+  return { perSecond: recorded / (options.durationMs / 1000), completed: recorded, total, latencies: measured, failures, errors };
+}
+
+/** Percentile of a sorted typed array (nearest rank), like lib.ts's percentile. */
+export function percentileOf(sorted: Float64Array, p: number): number {
+  if (sorted.length === 0) return Number.NaN;
+  const index = Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1));
+  return sorted[index] ?? Number.NaN;
+}
+
+if (import.meta.main && process.argv[2] === "server") runServer();

@@ -1,0 +1,254 @@
+/**
+ * POST /api/v1/chatbot/message throughput and latency (DESIGN §8). Not a test: it measures and
+ * prints a table.
+ *
+ *   npx bun bench/chat.ts
+ *
+ * Env: BENCH_CHAT_SESSIONS (2000) visitor sessions, BENCH_CHAT_CONCURRENCY ("64,256") requests
+ * in flight, BENCH_CHAT_SECONDS (10) measured per phase after BENCH_CHAT_WARMUP_SECONDS (2),
+ * BENCH_CHAT_CPU_PROF=DIR to write a markdown CPU profile of the server child into DIR.
+ *
+ * The server (the real app, rate limits off, a file database) runs in a child process; this
+ * process opens the visitor sessions and keeps C requests in flight, round-robin over the
+ * sessions with a mix of FAQ questions, greetings and the odd lead sentence. The baseline is
+ * a bench-only route on the same server — same stack, JSON parsing and body schema, one
+ * INSERT — under the same load shape in the same run.
+ */
+import { formatMs, formatRate, markdownTable, startChildReceiver } from "./lib.ts";
+import { percentileOf, runLoad, startChatServer, type ChatServer, type LoadRequest, type LoadResult } from "./chat-lib.ts";
+
+const envInt = (name: string, fallback: number): number => {
+  const value = Number(process.env[name]);
+  return Number.isInteger(value) && value > 0 ? value : fallback;
+};
+
+const SESSIONS = envInt("BENCH_CHAT_SESSIONS", 2_000);
+const SECONDS = envInt("BENCH_CHAT_SECONDS", 10);
+const WARMUP_SECONDS = envInt("BENCH_CHAT_WARMUP_SECONDS", 2);
+const CONCURRENCIES = (process.env.BENCH_CHAT_CONCURRENCY ?? "64,256")
+  .split(",")
+  .map(Number)
+  .filter((value) => Number.isInteger(value) && value > 0 && value <= 256);
+const CPU_PROF_DIR = process.env.BENCH_CHAT_CPU_PROF;
+/** The diagnostic phases (no-op route, raw Bun.serve) are shorter. */
+const DIAG_SECONDS = Math.max(1, Math.round(SECONDS / 2));
+const DIAG_WARMUP_SECONDS = 1;
+/** Sessions are opened this many at a time. */
+const SESSION_CONCURRENCY = 32;
+
+const BUDGET_RATE = 10_000;
+const BUDGET_P99_MS = 20;
+
+/**
+ * What visitors of a dental clinic send, with weights out of 100: mostly FAQ questions and
+ * greetings, now and then a full lead sentence (name, phone, e-mail).
+ */
+const MESSAGE_MIX: readonly (readonly [string, number])[] = [
+  ["What are your opening hours?", 14],
+  ["Do you take insurance?", 10],
+  ["Hi there!", 8],
+  ["Hello", 6],
+  ["Where can I park?", 8],
+  ["How much does a cleaning cost?", 8],
+  ["Do you offer teeth whitening?", 7],
+  ["Are you open on Saturday?", 7],
+  ["Do you accept Delta Dental?", 6],
+  ["Are you accepting new patients?", 6],
+  ["Do you offer payment plans?", 5],
+  ["I have a toothache, do you see emergencies?", 5],
+  ["Thanks!", 5],
+  ["I'm Ana Lopez, (415) 555-0132, ana@example.com", 5],
+];
+
+/** A fixed schedule of 97 messages (prime, so session i does not always get the same one). */
+function buildSchedule(): string[] {
+  const pool = MESSAGE_MIX.flatMap(([text, weight]) => Array.from({ length: weight }, () => text));
+  // A deterministic shuffle (LCG) so runs are comparable.
+  let seed = 12345;
+  for (let i = pool.length - 1; i > 0; i--) {
+    seed = (seed * 1103515245 + 12345) % 2 ** 31;
+    const j = seed % (i + 1);
+    [pool[i], pool[j]] = [pool[j] as string, pool[i] as string];
+  }
+  return pool.slice(0, 97);
+}
+
+async function openSessions(server: ChatServer, count: number): Promise<string[]> {
+  const tokens: string[] = [];
+  let next = 0;
+  const lane = async () => {
+    while (next < count) {
+      next++;
+      const response = await fetch(`${server.base}/api/v1/widget/session`, {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify({ tenant_id: server.tenantId }),
+      });
+      if (response.status !== 201) throw new Error(`widget session: ${response.status} ${await response.text()}`);
+      tokens.push(((await response.json()) as { access_token: string }).access_token);
+    }
+  };
+  await Promise.all(Array.from({ length: SESSION_CONCURRENCY }, lane));
+  return tokens;
+}
+
+interface Phase {
+  route: string;
+  seconds: number;
+  concurrency: number;
+  load: LoadResult;
+  p50: number;
+  p99: number;
+  serverCpuMicros: number;
+  clientCpuMicros: number;
+}
+
+interface Tally {
+  statuses: Map<string, number>;
+  silent: number;
+}
+
+interface PhaseOptions {
+  tally?: Tally;
+  /** Another target than the chat server (the raw receiver); its CPU is not measured. */
+  url?: string;
+  seconds?: number;
+  warmupSeconds?: number;
+}
+
+async function measure(server: ChatServer, route: string, concurrency: number, request: () => LoadRequest, options: PhaseOptions = {}): Promise<Phase> {
+  const { tally, seconds = SECONDS, warmupSeconds = WARMUP_SECONDS } = options;
+  const cpuBefore = await server.cpuMicros();
+  const clientBefore = process.cpuUsage();
+  const load = await runLoad({
+    url: options.url ?? `${server.base}${route}`,
+    concurrency,
+    warmupMs: warmupSeconds * 1000,
+    durationMs: seconds * 1000,
+    request,
+    inspect: tally
+      ? (body) => {
+          const parsed = JSON.parse(body) as { status: string; reply: unknown };
+          tally.statuses.set(parsed.status, (tally.statuses.get(parsed.status) ?? 0) + 1);
+          if (parsed.reply === null) tally.silent++;
+        }
+      : undefined,
+  });
+  const clientCpu = process.cpuUsage(clientBefore);
+  const serverCpuMicros = (await server.cpuMicros()) - cpuBefore;
+  const phase = {
+    route,
+    seconds: seconds + warmupSeconds,
+    concurrency,
+    load,
+    p50: percentileOf(load.latencies, 50),
+    p99: percentileOf(load.latencies, 99),
+    serverCpuMicros,
+    clientCpuMicros: clientCpu.user + clientCpu.system,
+  };
+  const failed = [...load.failures.values()].reduce((sum, n) => sum + n, 0);
+  console.error(`${route} @${concurrency}: ${formatRate(load.perSecond)} p50 ${formatMs(phase.p50)} p99 ${formatMs(phase.p99)} non-200 ${failed} errors ${load.errors}`);
+  return phase;
+}
+
+const verdict = (ok: boolean) => (ok ? "✅ met" : "❌ missed");
+const nonOk = (phase: Phase) => [...phase.load.failures.values()].reduce((sum, n) => sum + n, 0) + phase.load.errors;
+const describeFailures = (phase: Phase) =>
+  nonOk(phase) === 0 ? "0" : [...[...phase.load.failures].map(([status, n]) => `${n}× ${status}`), ...(phase.load.errors ? [`${phase.load.errors} fetch errors`] : [])].join(", ");
+/** CPU per request over the whole phase, warm-up included. */
+const cpuPerRequest = (phase: Phase, micros: number) => `${Math.round(micros / phase.load.total)} µs`;
+const coreShare = (phase: Phase, micros: number) => `${Math.round((micros / (phase.seconds * 1e6)) * 100)} %`;
+
+async function main(): Promise<void> {
+  if (CONCURRENCIES.length === 0) throw new Error("BENCH_CHAT_CONCURRENCY must list concurrencies between 1 and 256 (Bun's fetch limit)");
+  console.error(`bench: ${SESSIONS} sessions, concurrency ${CONCURRENCIES.join(" and ")}, ${WARMUP_SECONDS} s warm-up + ${SECONDS} s per phase, Bun ${Bun.version}`);
+  const flags = CPU_PROF_DIR ? ["--cpu-prof-md", `--cpu-prof-dir=${CPU_PROF_DIR}`] : [];
+  const server = await startChatServer(flags);
+  try {
+    const sessionsStarted = performance.now();
+    const tokens = await openSessions(server, SESSIONS);
+    const sessionsPerSecond = SESSIONS / ((performance.now() - sessionsStarted) / 1000);
+    console.error(`opened ${tokens.length} sessions (${formatRate(sessionsPerSecond)})`);
+
+    const schedule = buildSchedule();
+    const bodies = new Map(schedule.map((text) => [text, JSON.stringify({ tenant_id: server.tenantId, message: text })]));
+    const headers = tokens.map((token) => ({ "content-type": "application/json", authorization: `Bearer ${token}` }));
+    /**
+     * Request k goes to session k mod N with schedule[k mod 97]. Each route keeps its own count
+     * across phases, so a session's conversation goes on where the last chat phase left it
+     * (restarting it would repeat the lead sentence twice in a row: two turns the bot does not
+     * understand, and the session would be handed off to a human).
+     */
+    const requestsFor = () => {
+      let sent = 0;
+      return (): LoadRequest => {
+        const k = sent++;
+        return {
+          headers: headers[k % headers.length] as Record<string, string>,
+          body: bodies.get(schedule[k % schedule.length] as string) as string,
+        };
+      };
+    };
+    const chatRequest = requestsFor();
+
+    const tally: Tally = { statuses: new Map(), silent: 0 };
+    const results: { concurrency: number; chat: Phase; insert: Phase; noop: Phase; raw: Phase }[] = [];
+    const receiver = await startChildReceiver(0);
+    try {
+      const short = { seconds: DIAG_SECONDS, warmupSeconds: DIAG_WARMUP_SECONDS };
+      for (const concurrency of CONCURRENCIES) {
+        const insert = await measure(server, "/bench/one-insert", concurrency, requestsFor());
+        const chat = await measure(server, "/api/v1/chatbot/message", concurrency, chatRequest, { tally });
+        const noop = await measure(server, "/bench/noop", concurrency, requestsFor(), short);
+        const raw = await measure(server, "raw Bun.serve", concurrency, requestsFor(), { ...short, url: receiver.url });
+        results.push({ concurrency, chat, insert, noop, raw });
+      }
+    } finally {
+      await receiver.stop();
+    }
+
+    const rows: string[][] = [];
+    for (const { concurrency, chat, insert } of results) {
+      const at = `${concurrency} in flight`;
+      rows.push(
+        [`chat req/s, ${at}`, formatRate(chat.load.perSecond), `one-insert ${formatRate(insert.load.perSecond)}`, `≥ ${BUDGET_RATE.toLocaleString("en-US")}/s`, verdict(chat.load.perSecond >= BUDGET_RATE)],
+        [`chat latency p50, ${at}`, formatMs(chat.p50), `one-insert ${formatMs(insert.p50)}`, "—", "info"],
+        [`chat latency p99, ${at}`, formatMs(chat.p99), `one-insert ${formatMs(insert.p99)}`, `≤ ${BUDGET_P99_MS} ms`, verdict(chat.p99 <= BUDGET_P99_MS)],
+        [`chat / one-insert req/s, ${at}`, `${((chat.load.perSecond / insert.load.perSecond) * 100).toFixed(0)} %`, "100 %", "—", "info"],
+      );
+    }
+    for (const { concurrency, chat, insert, noop, raw } of results) {
+      rows.push(
+        [
+          `diagnostic: no-op route (same stack and schema, no DB), ${concurrency} in flight`,
+          `${formatRate(noop.load.perSecond)}, p99 ${formatMs(noop.p99)}`,
+          `raw Bun.serve answering "ok" ${formatRate(raw.load.perSecond)}, p99 ${formatMs(raw.p99)}`,
+          "—",
+          "info",
+        ],
+        [`diagnostic: server CPU per request, ${concurrency} in flight`, `chat ${cpuPerRequest(chat, chat.serverCpuMicros)}`, `one-insert ${cpuPerRequest(insert, insert.serverCpuMicros)}, no-op ${cpuPerRequest(noop, noop.serverCpuMicros)}`, "—", "info"],
+        [`diagnostic: CPU used during the chat phase, ${concurrency} in flight (of 2 cores)`, `server ${coreShare(chat, chat.serverCpuMicros)} of a core`, `load generator ${coreShare(chat, chat.clientCpuMicros)} of a core`, "—", "info"],
+      );
+    }
+    const all = results.flatMap(({ chat, insert, noop, raw }) => [chat, insert, noop, raw]);
+    const chatFailures = results.map(({ chat }) => describeFailures(chat)).join(" / ");
+    const baselineFailures = results.flatMap(({ insert, noop, raw }) => [describeFailures(insert), describeFailures(noop), describeFailures(raw)]).join(" / ");
+    rows.push(
+      ["non-200 responses or errors, chat (per concurrency)", chatFailures, `baselines ${baselineFailures}`, "0", verdict(all.every((phase) => nonOk(phase) === 0))],
+      [
+        "chat answers by session status",
+        [...tally.statuses].map(([status, n]) => `${status} ${n.toLocaleString("en-US")}`).join(", "),
+        `silent (no bot reply) ${tally.silent.toLocaleString("en-US")}`,
+        "—",
+        "info",
+      ],
+      [`diagnostic: POST /widget/session, ${SESSION_CONCURRENCY} in flight`, formatRate(sessionsPerSecond), "—", "—", "info"],
+    );
+    console.log(markdownTable(["measure", "result", "baseline (same run)", "budget", "verdict"], rows));
+  } finally {
+    await server.stop();
+  }
+}
+
+await main();
+process.exit(0);

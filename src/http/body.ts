@@ -1,0 +1,47 @@
+import { AppError } from "../lib/app-error.ts";
+
+export const MAX_BODY_BYTES = 64 * 1024;
+
+const tooLarge = () => new AppError("payload_too_large", 413, `The body is larger than ${MAX_BODY_BYTES / 1024} KiB.`);
+const notJson = () => new AppError("unsupported_media_type", 415, "Send the body as JSON with Content-Type: application/json.");
+
+// The exact bytes of each parsed body, for routes that verify a signature over them (the
+// payment hook): the parser consumes the body, so it keeps what it read.
+const RAW_BODIES = new WeakMap<Request, Uint8Array>();
+
+/** The raw body the JSON parser read for this request (empty when there was none). */
+export const rawBodyOf = (request: Request): Uint8Array => RAW_BODIES.get(request) ?? new Uint8Array();
+
+/**
+ * Reads a JSON body with the size limit enforced while reading (a missing or lying
+ * Content-Length cannot get more than the limit into memory). Syntax errors surface as
+ * Elysia PARSE errors, which errors.ts answers 400 invalid_json.
+ */
+export async function parseJsonBody(request: Request, contentType: string): Promise<unknown> {
+  const declared = Number(request.headers.get("content-length") ?? "0");
+  if (declared > MAX_BODY_BYTES) throw tooLarge();
+  // A POST with no body and no content type (e.g. a re-trigger) is an empty object, not an error.
+  if (!contentType && declared === 0 && !request.headers.has("transfer-encoding")) return {};
+  if (!/^application\/(?:[\w.+-]+\+)?json\b/i.test(contentType)) throw notJson();
+  if (!request.body) return JSON.parse("");
+  if (declared > 0) {
+    // A declared length within the limit: read it whole (cheaper than a chunk loop); a body
+    // longer than it declared is cut off by the server, never buffered past the limit.
+    const bytes = Buffer.from(await request.arrayBuffer());
+    if (bytes.byteLength > MAX_BODY_BYTES) throw tooLarge();
+    RAW_BODIES.set(request, bytes);
+    return JSON.parse(bytes.toString("utf8"));
+  }
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  for await (const chunk of request.body) {
+    size += chunk.byteLength;
+    if (size > MAX_BODY_BYTES) throw tooLarge();
+    chunks.push(chunk);
+  }
+  const bytes = Buffer.concat(chunks);
+  RAW_BODIES.set(request, bytes);
+  // An empty body is not JSON either: JSON.parse("") throws, and the caller answers 400.
+  return JSON.parse(bytes.toString("utf8"));
+}
+
