@@ -1,7 +1,8 @@
 /**
  * Binary start → /readyz answers, and idle RSS (DESIGN §8: ≤ 200 ms, ≤ 120 MB), next to a
- * baseline measured in the same run: a minimal Bun.serve program compiled the same way (the
- * floor the Bun runtime itself sets). Each binary starts RUNS times in a fresh empty directory.
+ * baseline measured in the same run: a minimal Bun.serve program compiled the way `npm run
+ * build` compiles Parley (--compile --bytecode), the floor the Bun runtime itself sets. Each
+ * binary starts RUNS times in a fresh empty directory.
  *
  *   npx bun bench/startup.ts
  */
@@ -14,7 +15,7 @@ const ROOT = resolve(import.meta.dir, "..");
 const RUNS = Number(process.env.BENCH_STARTUP_RUNS ?? 10);
 
 function build(entry: string, outfile: string): void {
-  const result = Bun.spawnSync([process.execPath, "build", entry, "--compile", "--outfile", outfile], { cwd: ROOT, stdout: "pipe", stderr: "pipe" });
+  const result = Bun.spawnSync([process.execPath, "build", entry, "--compile", "--bytecode", "--outfile", outfile], { cwd: ROOT, stdout: "pipe", stderr: "pipe" });
   if (result.exitCode !== 0) throw new Error(`build of ${entry} failed: ${result.stderr.toString()}`);
 }
 

@@ -3,6 +3,7 @@ import type { Deps } from "../deps.ts";
 import { chatbots, tenants } from "../db/schema.ts";
 import { writeTransaction } from "../db/client.ts";
 import { notFound } from "../lib/app-error.ts";
+import { preparedFor } from "../db/prepared.ts";
 import { normalizeOrigins } from "../tenants/origins.ts";
 import { validateBotConfigPatch, type BotConfig } from "./bot-config.ts";
 import { configForSector } from "./sector-templates.ts";
@@ -25,25 +26,34 @@ function cacheFor(deps: Deps): Map<string, CachedConfig> {
   return perDb;
 }
 
+const statements = preparedFor((sqlite) => ({
+  // Cheap version probe on every message; the config document is read only when it changed.
+  version: sqlite.prepare<{ id: string; updated_at: number; tenant_updated_at: number }, [string]>(
+    "SELECT c.id, c.updated_at, (SELECT t.updated_at FROM tenants t WHERE t.id = c.tenant_id) AS tenant_updated_at FROM chatbots c WHERE c.tenant_id = ? ORDER BY c.id LIMIT 1",
+  ),
+  document: sqlite.prepare<{ config: string; sector: string; allowed_origins: string }, [string]>(
+    "SELECT c.config, t.sector, t.allowed_origins FROM chatbots c JOIN tenants t ON t.id = c.tenant_id WHERE c.id = ?",
+  ),
+}));
+
 /**
  * The tenant's bot configuration. `allowed_origins` always comes from the tenant row (the one
  * list the widget session check reads); a chatbot whose stored document is empty gets its
  * sector's template.
  */
 export function getBotConfig(deps: Deps, tenantId: string): BotConfig {
-  const row = deps.db
-    .select({ chatbotId: chatbots.id, config: chatbots.config, updatedAt: chatbots.updatedAt, sector: tenants.sector, origins: tenants.allowedOrigins, tenantUpdatedAt: tenants.updatedAt })
-    .from(chatbots)
-    .innerJoin(tenants, eq(tenants.id, chatbots.tenantId))
-    .where(eq(chatbots.tenantId, tenantId))
-    .get();
+  const sql = statements(deps.sqlite);
+  const row = sql.version.get(tenantId);
   if (!row) throw notFound("tenant");
-  const version = Math.max(row.updatedAt, row.tenantUpdatedAt);
-  const cached = cacheFor(deps).get(row.chatbotId);
+  const version = Math.max(row.updated_at, row.tenant_updated_at);
+  const cached = cacheFor(deps).get(row.id);
   if (cached && cached.version === version) return cached.config;
-  const stored = Object.keys(row.config).length > 0 ? (row.config as unknown as BotConfig) : configForSector(row.sector);
-  const config = { ...stored, allowed_origins: row.origins };
-  cacheFor(deps).set(row.chatbotId, { version, config });
+  const document = sql.document.get(row.id);
+  if (!document) throw notFound("tenant");
+  const storedConfig = JSON.parse(document.config) as Record<string, unknown>;
+  const stored = Object.keys(storedConfig).length > 0 ? (storedConfig as unknown as BotConfig) : configForSector(document.sector);
+  const config = { ...stored, allowed_origins: JSON.parse(document.allowed_origins) as string[] };
+  cacheFor(deps).set(row.id, { version, config });
   return config;
 }
 

@@ -5,7 +5,7 @@ import { countMessage } from "../billing/usage.ts";
 import { AppError } from "../lib/app-error.ts";
 import { toIso } from "../lib/clock.ts";
 import { newId } from "../lib/ids.ts";
-import { requireTenant } from "../tenants/find-tenant.ts";
+import type { TenantRecord } from "../tenants/create-tenant.ts";
 import { emitEvent } from "../webhooks/emit-event.ts";
 import { getBotConfig } from "./bot-settings.ts";
 import type { BotConfig } from "./bot-config.ts";
@@ -17,7 +17,8 @@ export const MESSAGE_MAX_LENGTH = 4000;
 const DAY_MS = 86_400_000;
 
 export interface HandleMessageInput {
-  tenantId: string;
+  /** The tenant, already looked up by the caller (the route needs it for the origin check too). */
+  tenant: TenantRecord;
   /** Absent: a new session is opened on `channel`. */
   sessionId?: string;
   text: string;
@@ -116,7 +117,7 @@ export function handleMessage(deps: Deps, input: HandleMessageInput, engine: Rep
   if (text.length < 1 || text.length > MESSAGE_MAX_LENGTH) {
     throw new AppError("validation_failed", 422, `message: must be 1 to ${MESSAGE_MAX_LENGTH} characters`, [{ field: "message", message: `must be 1 to ${MESSAGE_MAX_LENGTH} characters` }]);
   }
-  const tenant = requireTenant(deps, input.tenantId);
+  const tenant = input.tenant;
   const config = getBotConfig(deps, tenant.id);
 
   return writeTransaction(deps.sqlite, () => {

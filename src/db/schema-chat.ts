@@ -25,7 +25,9 @@ export const chatSessions = sqliteTable(
     closedAt: integer("closed_at"),
   },
   (table) => [
-    index("chat_sessions_tenant_status_idx").on(table.tenantId, table.status, table.updatedAt),
+    // Not on updated_at: every message updates that column, and an index on it would be
+    // rewritten with each one. Lists are ordered by id (creation time) anyway.
+    index("chat_sessions_tenant_status_id_idx").on(table.tenantId, table.status, table.id),
     index("chat_sessions_visitor_idx").on(table.tenantId, table.channel, table.visitorRef),
   ],
 );

@@ -44,7 +44,7 @@ export function createApp(deps: AppDeps) {
     })
     .onAfterResponse(({ request, set }) => {
       const entry = meta.get(request);
-      if (!entry) return;
+      if (!entry || deps.config.logLevel !== "info") return;
       const url = new URL(request.url);
       deps.log.info({
         msg: "request",

@@ -51,7 +51,7 @@ export class DeliveryScheduler {
     if (this.running) return;
     this.running = true;
     this.unsubscribe = this.deps.deliveriesEnqueued.subscribe(() => this.wake());
-    this.maintenanceTimer = setInterval(() => this.maintain(), this.options.maintenanceIntervalMs ?? 60_000);
+    this.maintenanceTimer = setInterval(() => this.maintain(), this.options.maintenanceIntervalMs ?? 10_000);
     this.maintain();
     this.arm(0);
   }

@@ -1,27 +1,47 @@
-import { asc, eq } from "drizzle-orm";
 import type { Deps } from "../deps.ts";
-import { chatbots, tenants } from "../db/schema.ts";
+import { preparedFor } from "../db/prepared.ts";
 import { notFound } from "../lib/app-error.ts";
 import type { PlanName } from "../billing/plans.ts";
 import type { TenantRecord } from "./create-tenant.ts";
 
-const tenantColumns = {
-  id: tenants.id,
-  name: tenants.name,
-  plan: tenants.plan,
-  sector: tenants.sector,
-  allowedOrigins: tenants.allowedOrigins,
-  createdAt: tenants.createdAt,
-  chatbotId: chatbots.id,
-};
+interface TenantRow {
+  id: string;
+  name: string;
+  plan: string;
+  sector: string;
+  allowed_origins: string;
+  created_at: number;
+  chatbot_id: string | null;
+}
 
-type TenantRow = Omit<TenantRecord, "plan"> & { plan: string };
-const asRecord = (row: TenantRow): TenantRecord => ({ ...row, plan: row.plan as PlanName });
+// Raw prepared statements: this runs on every chat message, where the query builder's
+// per-call planning cost more than the rest of the lookup.
+const SELECT_TENANT = `SELECT t.id, t.name, t.plan, t.sector, t.allowed_origins, t.created_at,
+  (SELECT c.id FROM chatbots c WHERE c.tenant_id = t.id ORDER BY c.id LIMIT 1) AS chatbot_id
+  FROM tenants t`;
+
+const statements = preparedFor((sqlite) => ({
+  one: sqlite.prepare<TenantRow, [string]>(`${SELECT_TENANT} WHERE t.id = ?`),
+  all: sqlite.prepare<TenantRow, []>(`${SELECT_TENANT} ORDER BY t.id`),
+}));
+
+function toRecord(row: TenantRow): TenantRecord | null {
+  if (row.chatbot_id === null) return null;
+  return {
+    id: row.id,
+    name: row.name,
+    plan: row.plan as PlanName,
+    sector: row.sector,
+    allowedOrigins: JSON.parse(row.allowed_origins) as string[],
+    chatbotId: row.chatbot_id,
+    createdAt: row.created_at,
+  };
+}
 
 /** The tenant with its chatbot, or null when there is no such tenant. */
 export function findTenant(deps: Deps, tenantId: string): TenantRecord | null {
-  const row = deps.db.select(tenantColumns).from(tenants).innerJoin(chatbots, eq(chatbots.tenantId, tenants.id)).where(eq(tenants.id, tenantId)).get();
-  return row ? asRecord(row) : null;
+  const row = statements(deps.sqlite).one.get(tenantId);
+  return row ? toRecord(row) : null;
 }
 
 export function requireTenant(deps: Deps, tenantId: string): TenantRecord {
@@ -31,5 +51,8 @@ export function requireTenant(deps: Deps, tenantId: string): TenantRecord {
 }
 
 export function listTenants(deps: Deps): TenantRecord[] {
-  return deps.db.select(tenantColumns).from(tenants).innerJoin(chatbots, eq(chatbots.tenantId, tenants.id)).orderBy(asc(tenants.id)).all().map(asRecord);
+  return statements(deps.sqlite)
+    .all.all()
+    .map(toRecord)
+    .filter((tenant): tenant is TenantRecord => tenant !== null);
 }

@@ -8,6 +8,9 @@ export const API_AUDIENCE = "parley-api";
 export const WIDGET_AUDIENCE = "parley-widget";
 export const VISITOR_TOKEN_TTL_S = 24 * 60 * 60;
 
+/** Verified tokens remembered (oldest evicted first); bounded so a flood of tokens cannot grow memory. */
+const VERIFIED_CACHE_SIZE = 10_000;
+
 export interface AccessClaims {
   sub: string;
 }
@@ -21,12 +24,22 @@ export interface AccessClaims {
 export function createTokenService(secret: string, clock: Clock) {
   const signer = jwt({ name: "accessJwt", secret, alg: "HS256", iss: TOKEN_ISSUER }).decorator.accessJwt;
   const nowSeconds = () => Math.floor(clock.now() / 1000);
+  const verified = new Map<string, { claims: AccessClaims & Record<string, unknown>; expiresAtMs: number }>();
 
   return {
     async signAccess(claims: AccessClaims & Record<string, string>, audience = API_AUDIENCE, ttlSeconds = ACCESS_TOKEN_TTL_S) {
       return signer.sign({ ...claims, aud: audience, exp: nowSeconds() + ttlSeconds, iat: false });
     },
     async verifyAccess(token: string, audience = API_AUDIENCE): Promise<(AccessClaims & Record<string, unknown>) | null> {
+      // A token verified once verifies the same way until it expires: remember the result so
+      // a chat visitor's 60 messages a minute pay for one HMAC check, not 60.
+      const cacheKey = `${audience} ${token}`;
+      const remembered = verified.get(cacheKey);
+      if (remembered) {
+        if (remembered.expiresAtMs > clock.now()) return remembered.claims;
+        verified.delete(cacheKey);
+        return null;
+      }
       const payload = await signer.verify(token, {
         algorithms: ["HS256"],
         issuer: TOKEN_ISSUER,
@@ -34,8 +47,14 @@ export function createTokenService(secret: string, clock: Clock) {
         currentDate: new Date(clock.now()),
         requiredClaims: ["sub", "exp", "iss", "aud"],
       });
-      if (!payload || typeof payload.sub !== "string") return null;
-      return { ...payload, sub: payload.sub };
+      if (!payload || typeof payload.sub !== "string" || typeof payload.exp !== "number") return null;
+      const claims = { ...payload, sub: payload.sub };
+      if (verified.size >= VERIFIED_CACHE_SIZE) {
+        const oldest = verified.keys().next().value;
+        if (oldest !== undefined) verified.delete(oldest);
+      }
+      verified.set(cacheKey, { claims, expiresAtMs: payload.exp * 1000 });
+      return claims;
     },
   };
 }

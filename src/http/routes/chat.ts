@@ -4,7 +4,8 @@ import { idParams, strictObject } from "../schema.ts";
 import { securityPlugin, tenantOf, type Principal } from "../plugins/security.ts";
 import { allowOrigin, preflightResponse } from "../plugins/cors.ts";
 import { AppError, notFound } from "../../lib/app-error.ts";
-import { findTenant } from "../../tenants/find-tenant.ts";
+import { requireTenant } from "../../tenants/find-tenant.ts";
+import type { TenantRecord } from "../../tenants/create-tenant.ts";
 import { isOriginAllowed } from "../../tenants/origins-check.ts";
 import { handleMessage, MESSAGE_MAX_LENGTH } from "../../chat/handle-message.ts";
 import { listMessages } from "../../chat/sessions.ts";
@@ -26,12 +27,11 @@ export const ChatModel = {
  * A visitor may only use its own session, and only from an origin its tenant allows; the
  * browser may read the answer only from such an origin.
  */
-function checkVisitor(deps: AppDeps, principal: Principal, request: Request, headers: Record<string, string | number>, sessionId: string | undefined): void {
+function checkVisitor(tenant: TenantRecord, principal: Principal, request: Request, headers: Record<string, string | number>, sessionId: string | undefined): void {
   if (principal.kind !== "visitor") return;
   if (sessionId !== undefined && sessionId !== principal.sessionId) throw notFound("session");
-  const tenant = findTenant(deps, principal.tenantId);
   const origin = request.headers.get("origin");
-  if (!tenant || !isOriginAllowed(tenant.allowedOrigins, origin)) throw new AppError("origin_not_allowed", 403, "This site is not in the tenant's allowed origins.");
+  if (!isOriginAllowed(tenant.allowedOrigins, origin)) throw new AppError("origin_not_allowed", 403, "This site is not in the tenant's allowed origins.");
   allowOrigin(headers, origin);
 }
 
@@ -43,18 +43,19 @@ export function chatRoutes(deps: AppDeps) {
     .post(
       "/message",
       ({ principal, body, request, set }) => {
-        const tenantId = tenantOf(principal, body.tenant_id);
-        checkVisitor(deps, principal, request, set.headers, body.session_id);
+        const tenant = requireTenant(deps, tenantOf(principal, body.tenant_id));
+        checkVisitor(tenant, principal, request, set.headers, body.session_id);
         const sessionId = principal.kind === "visitor" ? principal.sessionId : body.session_id;
-        return handleMessage(deps, { tenantId, sessionId, text: body.message, channel: principal.kind === "visitor" ? "widget" : "api" });
+        return handleMessage(deps, { tenant, sessionId, text: body.message, channel: principal.kind === "visitor" ? "widget" : "api" });
       },
       { chatAccess: true, rateLimit: "chat", body: ChatModel.messageBody },
     )
     .get(
       "/sessions/:id/messages",
       ({ principal, params, query, request, set }) => {
-        checkVisitor(deps, principal, request, set.headers, params.id);
-        return listMessages(deps, tenantOf(principal), params.id, query.after);
+        const tenant = requireTenant(deps, tenantOf(principal));
+        checkVisitor(tenant, principal, request, set.headers, params.id);
+        return listMessages(deps, tenant.id, params.id, query.after);
       },
       { anyAccess: true, rateLimit: "chat", params: idParams, query: ChatModel.transcriptQuery },
     )
