@@ -208,3 +208,25 @@ describe("who may talk to which bot", () => {
     expect((await say(context, other.access_token, tenant.id, "hi")).status).toBe(200);
   });
 });
+
+describe("CRM reads are tenant-scoped", () => {
+  test("tenant B's key sees none of A's leads, appointments or sessions", async () => {
+    context = buildTestApp();
+    const a = await seedTenant(context.deps, "Alpha");
+    const b = await seedTenant(context.deps, "Beta");
+    const visitor = await openWidgetSession(context, a.tenant.id);
+    for (const message of ["I'd like a quote", "I'm Ana Lopez, (415) 555-0132, ana@example.com"]) await say(context, visitor.access_token, a.tenant.id, message);
+    const asA = { "x-api-key": a.apiKey };
+    const asB = { "x-api-key": b.apiKey };
+    expect((await (await context.request("GET", "/api/v1/leads", { headers: asA })).json()).data).toHaveLength(1);
+    expect((await (await context.request("GET", "/api/v1/leads", { headers: asB })).json()).data).toEqual([]);
+    expect((await (await context.request("GET", "/api/v1/appointments", { headers: asB })).json()).data).toEqual([]);
+    expect((await (await context.request("GET", "/api/v1/sessions", { headers: asB })).json()).data).toEqual([]);
+    expect((await context.request("GET", `/api/v1/chatbot/sessions/${visitor.session_id}/messages`, { headers: asB })).status).toBe(404);
+    expect((await context.request("POST", `/api/v1/sessions/${visitor.session_id}/operator-messages`, { headers: asB, body: { text: "hi" } })).status).toBe(404);
+    expect((await context.request("POST", `/api/v1/sessions/${visitor.session_id}/close`, { headers: asB })).status).toBe(404);
+    expect((await context.request("GET", `/api/v1/leads?tenant_id=${a.tenant.id}`, { headers: asB })).status).toBe(404);
+    expect((await context.request("GET", "/api/v1/leads?limit=abc", { headers: asA })).status).toBe(422);
+    expect((await context.request("GET", "/api/v1/sessions?status=sleeping", { headers: asA })).status).toBe(422);
+  });
+});
