@@ -39,8 +39,9 @@ function replyByRules(input: EngineInput): EngineOutput {
   const faq = findBestFaq(config.faq, message);
   const expecting = state.mode === "collecting_lead" ? state.awaiting : null;
   const contact = extractContact(message, { defaultCountry: config.lead.default_country, expecting });
-  // A bare "opening hours" after "what's your name?" is a question, not a person called Opening Hours.
-  const allowPromptedName = !faq || faq.confidence < STRONG_FAQ_CONFIDENCE;
+  // A bare "opening hours" after "what's your name?" is a question, not a person called Opening
+  // Hours; "Jane Park" has a word no FAQ entry knows, so it stays a name.
+  const allowPromptedName = !faq || faq.confidence < STRONG_FAQ_CONFIDENCE || faq.unknownWords > 0;
   const newFields = applyContactFindings(state, contact, allowPromptedName);
   const normalized = normalizeForMatching(message);
   const turn: Turn = {

@@ -1,34 +1,56 @@
 import MiniSearch, { type SearchResult } from "minisearch";
 import type { FaqEntry } from "./bot-config.ts";
+import { containsPhrase, normalizeForMatching } from "./intents.ts";
+import { ACTION_TERMS, allowsPrefix, fuzzyFraction, meaningfulWords, phraseWords, termForms, termMatch, tokenize } from "./faq-terms.ts";
+
+export { normalizeTerm } from "./faq-terms.ts";
 
 /**
  * Fuzzy FAQ lookup on MiniSearch. Raw MiniSearch scores (BM25+, boosted, fuzzy-discounted)
  * are unbounded and shift with the size of the FAQ, so they only rank; the confidence is
  * computed separately as a weighted coverage of the visitor's words:
  *
- *   confidence = Σ quality(term) / number of meaningful terms in the message
+ *   confidence = Σ quality(word) / Σ weight(word)
  *
- * where a term's quality is 1 when it appears in the entry's question or keywords, 0.3 when
- * it appears only in the answer, times 0.85 when it matched by typo tolerance or prefix rather
- * than exactly, and 0 when the entry lacks it. So "cancellation policy" against "What is your
- * cancellation policy?" is 1, "do you take insurence" against the insurance entry 0.85, and a
- * long message matching one incidental word of an answer stays far below the 0.35 threshold.
+ * quality: 1 when the word is in the entry's question or keywords, 0.5 when it is one word of
+ * a multi-word keyword the message does not contain whole ("first" of "first-time buyer"),
+ * 0.3 when only in the answer; × 0.95 when only its stem matched ("cancelling" for
+ * "cancellation"), × 0.85 when matched by prefix or typo tolerance; 0 when the entry lacks it.
+ * weight: 1 for a word the FAQ knows (any entry has it) or that the engine acts on (booking
+ * and buying words); 0.25 for a word no entry has ("near", "clinic"), once the entry matched
+ * a topic word for sure (exactly or by stem, in its question or keywords, not "where"): an
+ * unknown word cannot point at another entry, so it only dilutes a little. Without such an
+ * anchor (a typo match, "where" alone) unknown words weigh 1, and a message of unknown words
+ * scores 0.
+ * A keyword made only of stop words ("how much") found in the message counts as one more
+ * matched word for its entry.
  */
 
 export interface FaqMatch {
   entry: FaqEntry;
   confidence: number;
+  /** Meaningful words of the message that no FAQ entry contains (names, places, gibberish). */
+  unknownWords: number;
 }
 
 interface IndexedFaq {
   position: number;
   question: string;
   keywords: string;
+  phrases: string;
   answer: string;
+}
+
+interface EntryPhrases {
+  /** Multi-word keywords with meaningful words, as phraseWords. */
+  phrases: string[][];
+  /** Keywords made only of stop words ("how much"), as written. */
+  stopPhrases: string[];
 }
 
 interface FaqIndex {
   search: MiniSearch<IndexedFaq>;
+  phrases: EntryPhrases[];
   /**
    * Recent results by message. Quick replies send the same texts over and over, and a fuzzy
    * search costs tens of microseconds; positions (not entries) are kept because an index is
@@ -40,26 +62,18 @@ interface FaqIndex {
 interface RankedPosition {
   position: number;
   confidence: number;
+  unknownWords: number;
 }
 
-/**
- * Words that carry no topic, including the generic verbs of a question ("do you take …",
- * "can I get …"). Dropping them keeps "what are your …" from matching every question and
- * keeps them from diluting the coverage of the words that do matter.
- */
-const STOP_WORDS = new Set(
-  (
-    "a an and are as at be been can could did do does for from get got have has how i i'd i'm if in is it it's me " +
-    "my of on or our please should so tell that the there this to us we what what's when which who will with " +
-    "would you your yours about any just know like need want much many hi hello hey thanks thank also really some " +
-    "was were whether wondering question ask info information take see make give go offer provide yes no ok okay sure"
-  ).split(" "),
-);
-const FIELD_BOOSTS = { question: 3, keywords: 2, answer: 0.5 } as const;
+const FIELD_BOOSTS = { question: 3, keywords: 2, phrases: 2, answer: 0.5 } as const;
 // An answer-only hit stays below the default 0.35 threshold on its own: answers use many words.
-const FIELD_QUALITY: Record<string, number> = { question: 1, keywords: 1, answer: 0.3 };
+const FIELD_QUALITY: Record<string, number> = { question: 1, keywords: 1, phrases: 0.5, answer: 0.3 };
 const INEXACT_FACTOR = 0.85;
-const FUZZY_FRACTION = 0.2;
+/** Same word family, not the same word: "cancelling" for "cancellation". */
+const STEM_FACTOR = 0.95;
+const UNKNOWN_WORD_WEIGHT = 0.25;
+/** Keywords that ask rather than name a topic: "where" alone does not make "the nearest hospital" ours. */
+const QUESTION_WORDS: ReadonlySet<string> = new Set(["where", "why"]);
 /** Indexes kept by content for callers that rebuild the FAQ array on every request. */
 const MAX_CONTENT_CACHE_ENTRIES = 256;
 const MAX_RECENT_RESULTS = 512;
@@ -69,33 +83,29 @@ const RANKED_CANDIDATES = 6;
 const INDEX_BY_ARRAY = new WeakMap<readonly FaqEntry[], FaqIndex>();
 const INDEX_BY_CONTENT = new Map<string, FaqIndex>();
 
-/** Lower-case, drop stop words and a plural "s", so "Prices?" finds "price". */
-export function normalizeTerm(term: string): string | null {
-  const lower = term.toLowerCase().replace(/^[^\p{L}\p{N}]+|[^\p{L}\p{N}]+$/gu, "");
-  if (lower.length < 2 || STOP_WORDS.has(lower)) return null;
-  if (lower.length > 3 && lower.endsWith("s") && !lower.endsWith("ss")) return lower.slice(0, -1);
-  return lower;
-}
-
-const SEARCH_OPTIONS = {
-  boost: FIELD_BOOSTS,
-  combineWith: "OR",
-  // Typos get one edit per five letters; short words must match exactly or as a prefix.
-  fuzzy: (term: string) => (term.length > 4 ? FUZZY_FRACTION : false),
-  prefix: (term: string) => term.length > 3,
-} as const;
+const SEARCH_OPTIONS = { boost: FIELD_BOOSTS, combineWith: "OR", fuzzy: fuzzyFraction, prefix: allowsPrefix } as const;
 
 function buildIndex(faq: readonly FaqEntry[]): FaqIndex {
   const search = new MiniSearch<IndexedFaq>({
     idField: "position",
-    fields: ["question", "keywords", "answer"],
-    processTerm: normalizeTerm,
+    fields: ["question", "keywords", "phrases", "answer"],
+    processTerm: termForms,
     searchOptions: SEARCH_OPTIONS,
   });
+  const phrases = faq.map((entry): EntryPhrases => {
+    const multiWord = (entry.keywords ?? []).filter((keyword) => phraseWords(keyword).length > 1);
+    const isStopOnly = (keyword: string): boolean => tokenize(keyword).every((token) => termForms(token).length === 0);
+    return { phrases: multiWord.filter((keyword) => !isStopOnly(keyword)).map(phraseWords), stopPhrases: multiWord.filter(isStopOnly) };
+  });
   search.addAll(
-    faq.map((entry, position) => ({ position, question: entry.question, keywords: (entry.keywords ?? []).join(" "), answer: entry.answer })),
+    faq.map((entry, position) => {
+      const keywords = entry.keywords ?? [];
+      const single = keywords.filter((keyword) => phraseWords(keyword).length <= 1);
+      const multi = keywords.filter((keyword) => phraseWords(keyword).length > 1);
+      return { position, question: entry.question, keywords: single.join(" "), phrases: multi.join(" "), answer: entry.answer };
+    }),
   );
-  return { search, recent: new Map() };
+  return { search, phrases, recent: new Map() };
 }
 
 /**
@@ -122,63 +132,82 @@ function indexFor(faq: readonly FaqEntry[]): FaqIndex {
   return index;
 }
 
-/** Whether document term `docTerm` is what query term `queryTerm` matched, exactly or not. */
-function termMatches(queryTerm: string, docTerm: string): boolean {
-  if (docTerm === queryTerm) return true;
-  if (SEARCH_OPTIONS.prefix(queryTerm) && docTerm.startsWith(queryTerm)) return true;
-  if (queryTerm.length <= 4) return false;
-  return editDistanceAtMost(queryTerm, docTerm, Math.round(queryTerm.length * FUZZY_FRACTION));
+/** The message read once: its words, whether the FAQ knows each, and what phrase tests need. */
+interface Query {
+  words: string[][];
+  known: boolean[];
+  tokens: ReadonlySet<string>;
+  normalized: string;
 }
 
-function confidenceFor(result: SearchResult, queryTerms: readonly string[]): number {
+function matchesAnyForm(forms: readonly string[], docTerm: string): boolean {
+  return forms.some((form) => termMatch(form, docTerm) !== null);
+}
+
+/** Document terms covered by the entry's multi-word keywords that the message contains whole. */
+function wholePhraseTerms(phrases: EntryPhrases, query: Query): Set<string> {
+  const covered = new Set<string>();
+  for (const phrase of phrases.phrases) {
+    const present = phrase.every((word) => {
+      const forms = termForms(word);
+      if (forms.length === 0) return query.tokens.has(word);
+      return query.words.some((queryForms) => forms.some((form) => matchesAnyForm(queryForms, form)));
+    });
+    if (present) for (const word of phrase) for (const form of termForms(word)) covered.add(form);
+  }
+  return covered;
+}
+
+function confidenceFor(result: SearchResult, phrases: EntryPhrases, query: Query): number {
+  const whole = wholePhraseTerms(phrases, query);
   let total = 0;
-  for (const queryTerm of queryTerms) {
+  let anchored = false;
+  query.words.forEach((forms) => {
     let best = 0;
     for (const [docTerm, fields] of Object.entries(result.match)) {
-      if (!termMatches(queryTerm, docTerm)) continue;
-      const fieldQuality = Math.max(0, ...fields.map((field) => FIELD_QUALITY[field] ?? 0));
-      best = Math.max(best, fieldQuality * (docTerm === queryTerm ? 1 : INEXACT_FACTOR));
+      const factor = forms[0] === docTerm ? 1 : forms.includes(docTerm) ? STEM_FACTOR : matchesAnyForm(forms, docTerm) ? INEXACT_FACTOR : 0;
+      if (factor === 0) continue;
+      const quality = Math.max(0, ...fields.map((field) => (field === "phrases" && whole.has(docTerm) ? 1 : (FIELD_QUALITY[field] ?? 0))));
+      best = Math.max(best, quality * factor);
     }
     total += best;
+    anchored ||= best >= STEM_FACTOR && !QUESTION_WORDS.has(forms[0] ?? "");
+  });
+  // Unknown words only dilute a little once a topic word matched for sure: "where is the
+  // nearest hospital" (only "where") or "who won last night" ("night" ~ "light") stay weak.
+  let weight = query.known.reduce((sum, isKnown) => sum + (isKnown || !anchored ? 1 : UNKNOWN_WORD_WEIGHT), 0);
+  for (const stopPhrase of phrases.stopPhrases) {
+    if (!containsPhrase(query.normalized, stopPhrase)) continue;
+    total += 1;
+    weight += 1;
   }
-  return queryTerms.length === 0 ? 0 : Math.round((total / queryTerms.length) * 1000) / 1000;
-}
-
-/** Levenshtein distance ≤ max, with an early exit once every path exceeds it. */
-function editDistanceAtMost(a: string, b: string, max: number): boolean {
-  if (Math.abs(a.length - b.length) > max) return false;
-  let previous = Array.from({ length: b.length + 1 }, (_, index) => index);
-  for (let i = 1; i <= a.length; i += 1) {
-    const current = [i];
-    let rowMin = i;
-    for (let j = 1; j <= b.length; j += 1) {
-      const cost = a[i - 1] === b[j - 1] ? 0 : 1;
-      const value = Math.min((previous[j] ?? 0) + 1, (current[j - 1] ?? 0) + 1, (previous[j - 1] ?? 0) + cost);
-      current.push(value);
-      rowMin = Math.min(rowMin, value);
-    }
-    if (rowMin > max) return false;
-    previous = current;
-  }
-  return (previous[b.length] ?? max + 1) <= max;
-}
-
-const tokenize = MiniSearch.getDefault("tokenize") as (text: string) => string[];
-
-function meaningfulTerms(message: string): string[] {
-  return [...new Set(tokenize(message).map(normalizeTerm).filter((term) => term !== null))];
+  return weight === 0 ? 0 : Math.round(Math.min(1, total / weight) * 1000) / 1000;
 }
 
 function rankPositions(index: FaqIndex, message: string): RankedPosition[] {
   const cached = index.recent.get(message);
   if (cached) return cached;
-  const queryTerms = meaningfulTerms(message);
-  const ranked = queryTerms.length === 0 ? [] : index.search.search(message).slice(0, RANKED_CANDIDATES);
-  const positions = ranked
-    .map((result, rank) => ({ position: Number(result.id), confidence: confidenceFor(result, queryTerms), rank }))
+  const words = meaningfulWords(message);
+  const results = words.length === 0 ? [] : index.search.search(words.flat().join(" "));
+  const docTerms = [...new Set(results.flatMap((result) => Object.keys(result.match)))];
+  const known = words.map((forms) => forms.some((form) => ACTION_TERMS.has(form)) || docTerms.some((docTerm) => matchesAnyForm(forms, docTerm)));
+  const query: Query = {
+    words,
+    known,
+    tokens: new Set(phraseWords(message)),
+    normalized: normalizeForMatching(message),
+  };
+  const unknownWords = known.filter((isKnown) => !isKnown).length;
+  const positions = results
+    .slice(0, RANKED_CANDIDATES)
+    .map((result, rank) => {
+      const position = Number(result.id);
+      const phrases = index.phrases[position] ?? { phrases: [], stopPhrases: [] };
+      return { position, confidence: confidenceFor(result, phrases, query), unknownWords, rank };
+    })
     // Confidence decides; the raw score's rank breaks ties (more field hits, rarer words).
     .sort((a, b) => b.confidence - a.confidence || a.rank - b.rank)
-    .map(({ position, confidence }) => ({ position, confidence }));
+    .map(({ position, confidence }) => ({ position, confidence, unknownWords }));
   if (index.recent.size >= MAX_RECENT_RESULTS) index.recent.clear();
   index.recent.set(message, positions);
   return positions;
@@ -189,9 +218,9 @@ export function searchFaq(faq: readonly FaqEntry[], message: string, limit = 3):
   if (faq.length === 0) return [];
   return rankPositions(indexFor(faq), message)
     .slice(0, limit)
-    .flatMap(({ position, confidence }) => {
+    .flatMap(({ position, confidence, unknownWords }) => {
       const entry = faq[position];
-      return entry ? [{ entry, confidence }] : [];
+      return entry ? [{ entry, confidence, unknownWords }] : [];
     });
 }
 

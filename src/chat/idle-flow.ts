@@ -1,6 +1,7 @@
 import { finalizeBooking, handleAppointmentRequest } from "./booking-flow.ts";
 import { searchFaq } from "./faq-search.ts";
 import { detectHandoffKeyword, detectLeadIntent, isGoodbye, isPureGreeting, isThanks, looksLikeQuestion } from "./intents.ts";
+import { acknowledgeContact, repeatsKnownContact } from "./known-contact.ts";
 import { relevantInvalidAttempt, resetFlow, startCollection } from "./lead-flow.ts";
 import {
   BOOKING_DISABLED_TEXT,
@@ -66,7 +67,8 @@ function answerFaq(turn: Turn, suffix = ""): TurnReply | null {
  * Decision order outside a flow:
  * 1. booking — a time in the message, or booking words (unless it is a question the FAQ
  *    answers well: "do you have weekend appointments?" gets the hours, plus a Book button);
- * 2. lead — contact details given, or buying words; a price question the FAQ answers gets
+ * 2. contact details after a lead or booking used them: acknowledged (known-contact.ts);
+ *    lead — contact details given, or buying words; a price question the FAQ answers gets
  *    the answer plus a soft offer of a quote;
  * 3. greeting, thanks, goodbye;
  * 4. FAQ answer at or above the confidence threshold;
@@ -85,8 +87,12 @@ export function handleIdleMessage(turn: Turn): TurnReply {
     return startCollection(turn, finalizeBooking, { purpose: "lead", prefix: BOOKING_DISABLED_TEXT });
   }
 
+  const contactReply = acknowledgeContact(turn);
+  if (contactReply) return contactReply;
+
   if (config.lead.enabled && !state.leadCaptured) {
-    if (turn.newFields.length > 0 || relevantInvalidAttempt(turn)) return startCollection(turn, finalizeBooking, { purpose: "lead" });
+    // Details the bot already had count too: after an abandoned collection, they resume it.
+    if (turn.newFields.length > 0 || relevantInvalidAttempt(turn) || repeatsKnownContact(turn)) return startCollection(turn, finalizeBooking, { purpose: "lead" });
     if (detectLeadIntent(turn.normalized, config)) {
       state.interest ??= message;
       if (isQuestion && hasFaqAnswer(turn)) {

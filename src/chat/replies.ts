@@ -76,6 +76,24 @@ export function leadThanksText(lead: LeadDetails): string {
   return `Thank you, ${firstName(lead)}! I've passed your details to the team — they'll contact you on ${phone} or at ${lead.email ?? ""} shortly. Is there anything else I can help with?`;
 }
 
+const UPDATED_FIELD_TEXT: Record<ContactField, (lead: LeadDetails) => string> = {
+  name: (lead) => `your name to ${lead.name ?? ""}`,
+  phone: (lead) => `your phone number to ${lead.phone ? displayPhone(lead.phone) : ""}`,
+  email: (lead) => `your e-mail to ${lead.email ?? ""}`,
+};
+
+export function detailsKnownText(lead: LeadDetails): string {
+  const name = lead.name ? `, ${firstName(lead)}` : "";
+  return `Thanks — we already have your details${name}. Anything else I can help with?`;
+}
+
+/** "Thanks, Ana — I've updated your phone number to +1 415 555 0199. …" */
+export function detailsUpdatedText(lead: LeadDetails, fields: readonly ContactField[]): string {
+  const name = lead.name ? `, ${firstName(lead)}` : "";
+  const changes = fields.map((field) => UPDATED_FIELD_TEXT[field](lead)).join(" and ");
+  return `Thanks${name} — I've updated ${changes}. Anything else I can help with?`;
+}
+
 /** "14:00" -> "2 pm", "08:30" -> "8:30 am". */
 export function formatClock(clock: string): string {
   const [hoursText, minutesText] = clock.split(":");

@@ -52,6 +52,8 @@ export const CONFIDENCE = {
   slotOffered: 0.9,
   slotRefused: 0.8,
   booked: 0.95,
+  /** Contact details the bot already had, or changed after the lead was taken. */
+  contactAcknowledged: 0.9,
   emptyMessage: 0.5,
 } as const;
 

@@ -52,6 +52,22 @@ describe("hand-off to a person", () => {
     expect(chat.last).toMatch(/couldn't help with that/);
   });
 
+  test("extra words the FAQ does not know do not turn a parking question into a miss", () => {
+    const chat = converse(DENTAL, ["Is there parking near the clinic?", "where can I park near you?"]);
+    for (const output of chat.outputs) {
+      expect(output.reply.text).toMatch(/Validated parking/);
+      expect(output.confidence).toBeGreaterThan(0.35);
+    }
+    expect(chat.actions).toEqual([]);
+    expect(chat.state.lowConfidenceTurns).toBe(0);
+  });
+
+  test("gibberish is still a miss: two such turns hand off with reason low_confidence", () => {
+    const chat = converse(DENTAL, ["blorp zib quantum llama", "frobnicate the wibble"]);
+    expect(chat.outputs[0]?.confidence).toBe(0);
+    expect(chat.outputs[1]?.actions).toEqual([{ type: "handoff", reason: "low_confidence", confidence: 0.6 }]);
+  });
+
   test("a confident answer in between resets the count", () => {
     const chat = converse(DENTAL, ["blah blah", "is there parking?", "what is the meaning of life"]);
     expect(chat.actions).toEqual([]);

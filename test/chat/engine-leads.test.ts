@@ -158,3 +158,44 @@ describe("lead capture rules", () => {
     expect(chat.state.mode).toBe("idle");
   });
 });
+
+describe("contact details after the lead was captured", () => {
+  const dental = configForSector("dental-clinic");
+  const sentence = "I'm Ana Lopez, (415) 555-0132, ana@example.com";
+
+  test("the same details sent again are acknowledged confidently, never as a miss or a hand-off", () => {
+    const chat = converse(dental, [sentence, sentence, sentence, "Ana Lopez"]);
+    for (const output of chat.outputs.slice(1)) {
+      expect(output.reply.text).toBe("Thanks — we already have your details, Ana. Anything else I can help with?");
+      expect(output.confidence).toBeGreaterThan(dental.handoff.low_confidence_threshold);
+      expect(output.actions).toEqual([]);
+      expect(output.state.lowConfidenceTurns).toBe(0);
+    }
+    expect(actionsOfType(chat.actions, "lead_captured")).toHaveLength(1);
+  });
+
+  test("changed details are confirmed and stored without a second lead", () => {
+    const chat = converse(dental, [sentence, "my email is ana.lopez@example.com", "Ana Lopez, (415) 555-0199"]);
+    expect(chat.outputs[1]?.reply.text).toBe("Thanks, Ana — I've updated your e-mail to ana.lopez@example.com. Anything else I can help with?");
+    expect(chat.outputs[2]?.reply.text).toMatch(/updated your phone number to \+1 415 555 0199/);
+    expect(chat.outputs[2]?.confidence).toBe(0.9);
+    expect(chat.state.lead).toMatchObject({ phone: "+14155550199", email: "ana.lopez@example.com" });
+    expect(actionsOfType(chat.actions, "lead_captured")).toHaveLength(1);
+  });
+
+  test("a broken new number is explained; a question beside an e-mail is answered", () => {
+    const chat = converse(dental, [sentence, "my new number is 555-123-4567", "ana@example.com, is there parking?"]);
+    expect(chat.outputs[1]?.reply.text).toMatch(/doesn't look valid/);
+    expect(chat.outputs[2]?.reply.text).toMatch(/Validated parking/);
+    expect(chat.state.lead.phone).toBe("+14155550132");
+  });
+
+  test("details repeated after a booking are acknowledged, and repeated after an abandoned collection resume it", () => {
+    const booked = converse(dental, ["Monday at 10am", "yes", "Ana Lopez", "(415) 555-0132", "Ana Lopez, (415) 555-0132"]);
+    expect(booked.last).toMatch(/already have your details, Ana/);
+    const abandoned = converse(dental, ["I'd like a quote for implants", "Ana Lopez", "415 555 0132", "what is the meaning of life", "blah blah", "Ana Lopez, 415 555 0132"]);
+    expect(abandoned.outputs[4]?.state.mode).toBe("idle");
+    expect(abandoned.last).toBe("Great. And your e-mail address?");
+    expect(abandoned.state.lowConfidenceTurns).toBe(0);
+  });
+});

@@ -26,6 +26,26 @@ describe("FAQ search", () => {
     expect(findBestFaq(CAR_FAQ, "my check engine light is on")?.entry.id).toBe("diagnostics");
   });
 
+  test("words no FAQ entry knows do not sink a clear keyword match", () => {
+    const parking = findBestFaq(DENTAL_FAQ, "Is there parking near the clinic?");
+    expect(parking?.entry.id).toBe("location");
+    expect(parking?.confidence).toBeGreaterThan(0.6);
+    expect(parking?.unknownWords).toBe(2);
+    expect(findBestFaq(DENTAL_FAQ, "Is there parking?")?.confidence).toBe(1);
+  });
+
+  test("other forms of a question's words count: cancelling for cancellation, financing for finance", () => {
+    const cancelling = findBestFaq(DENTAL_FAQ, "is there a fee for cancelling late?");
+    expect(cancelling?.entry.id).toBe("cancellation");
+    expect(cancelling?.confidence).toBeGreaterThan(0.6);
+    expect(findBestFaq(CAR_FAQ, "can I finance a big repair?")?.entry.id).toBe("financing");
+  });
+
+  test("a keyword made of stop words (\"how much\") tips a message between two entries", () => {
+    expect(findBestFaq(DENTAL_FAQ, "how much is a teeth cleaning?")?.entry.id).toBe("cleaning-price");
+    expect(findBestFaq(DENTAL_FAQ, "how much is teeth whitening?")?.entry.id).toBe("whitening");
+  });
+
   test("a message about something else finds nothing or stays below the threshold", () => {
     for (const message of ["what's the weather like", "do you sell cars", "banana", "asdf qwer"]) {
       const match = findBestFaq(DENTAL_FAQ, message);

@@ -25,7 +25,7 @@ export const GENERAL_TEMPLATE: BotConfig = {
       question: "How much do your services cost?",
       answer:
         "Prices depend on what you need. Leave your name, phone number and e-mail and we'll send you a tailored quote within one business day.",
-      keywords: ["price", "prices", "pricing", "cost", "rates", "fees", "how much"],
+      keywords: ["price", "prices", "pricing", "cost", "rates", "fees", "how much", "charge"],
     },
     {
       id: "payment",
@@ -37,7 +37,7 @@ export const GENERAL_TEMPLATE: BotConfig = {
       id: "response-time",
       question: "How quickly will you get back to me?",
       answer: "We reply to every enquiry within one business day, usually much sooner.",
-      keywords: ["response time", "get back", "reply", "call back", "how long"],
+      keywords: ["response time", "respond", "get back", "reply", "call back", "how long", "quickly"],
     },
     {
       id: "cancellation",

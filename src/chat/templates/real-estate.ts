@@ -37,7 +37,7 @@ export const REAL_ESTATE_TEMPLATE: BotConfig = {
       question: "What do I need to pay to rent a property?",
       answer:
         "Tenants pay a holding deposit of one week's rent and a security deposit of five weeks' rent, protected with the DPS. We charge no other tenant fees, in line with the Tenant Fees Act.",
-      keywords: ["deposit", "rent", "renting", "tenant fees", "holding deposit", "letting"],
+      keywords: ["deposit", "rent", "renting", "tenant fees", "holding deposit", "letting", "costs", "upfront"],
     },
     {
       id: "viewings",
@@ -72,7 +72,7 @@ export const REAL_ESTATE_TEMPLATE: BotConfig = {
       question: "What documents do I need to rent?",
       answer:
         "You'll need photo ID, proof of your right to rent in the UK, your last three months' payslips or bank statements, and a reference from your previous landlord. Referencing takes 3–5 working days.",
-      keywords: ["documents", "referencing", "references", "right to rent", "payslips", "id"],
+      keywords: ["documents", "paperwork", "referencing", "references", "right to rent", "payslips", "id"],
     },
     {
       id: "cancellation",

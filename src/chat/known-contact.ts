@@ -1,0 +1,80 @@
+import type { ContactField } from "./extract-contact.ts";
+import { normalizeTerm, tokenize } from "./faq-terms.ts";
+import { detailsKnownText, detailsUpdatedText, invalidAttemptText } from "./replies.ts";
+import { CONFIDENCE, type Turn, type TurnReply } from "./turn.ts";
+
+/**
+ * Contact details sent again outside any flow: after the lead was captured ("I'm Ana Lopez,
+ * (415) 555-0132, ana@example.com" once more, or a new e-mail), or after a booking took the
+ * name and phone. Such a message is understood — it is acknowledged, changes are confirmed,
+ * and it never counts toward the low-confidence hand-off. The lead is still emitted only once
+ * per session (see captureLeadIfComplete).
+ */
+
+/** Words that only frame contact details: "my new number is …", "you can reach me on …". */
+const CONTACT_FRAMING = new Set(
+  (
+    "name email e-mail mail address phone number mobile cell tel telephone landline contact detail reach call text " +
+    "again new updated update correct correction here sorry actually instead on via it's its im i'm this hi hey hello " +
+    "cheers thx ty regards best mr mrs ms dr"
+  ).split(" "),
+);
+/** "Ana Lopez, 415…, thanks" is contact details; "ana@example.com, is there parking?" is a question. */
+const MAX_OTHER_WORDS = 0;
+const PHONE_LIKE = /\+?\(?\d[\d\s().-]*\d|\d/g;
+
+/** Whether the message, without its e-mail, phone, name and framing words, says nothing else. */
+function isOnlyContact(turn: Turn): boolean {
+  const nameWords = new Set(
+    [turn.contact.name?.value, turn.state.lead.name].flatMap((name) => (name ? name.toLowerCase().split(/\s+/) : [])),
+  );
+  const rest = turn.message
+    .split(/\s+/)
+    .filter((token) => !token.includes("@"))
+    .join(" ")
+    .replace(PHONE_LIKE, " ");
+  const others = tokenize(rest).filter((token) => {
+    const term = normalizeTerm(token);
+    return term !== null && !nameWords.has(token.toLowerCase()) && !CONTACT_FRAMING.has(term);
+  });
+  return others.length <= MAX_OTHER_WORDS;
+}
+
+/** The valid details the message carried; a bare "Ana Lopez" counts when it is the name on file. */
+function foundFields(turn: Turn): ContactField[] {
+  const { contact, state } = turn;
+  const fields: ContactField[] = [];
+  const bare = turn.message.replace(/[^\p{L}\s'’-]+/gu, " ").replace(/\s+/g, " ").trim().toLowerCase();
+  const knownName = state.lead.name?.toLowerCase();
+  if (contact.name || (knownName && (bare === knownName || bare === knownName.split(" ")[0]))) fields.push("name");
+  if (contact.phone) fields.push("phone");
+  if (contact.email) fields.push("email");
+  return fields;
+}
+
+/** Only details the bot already holds, and nothing else: "Ana Lopez, 415-555-0132" again. */
+export function repeatsKnownContact(turn: Turn): boolean {
+  const found = foundFields(turn);
+  return found.length > 0 && turn.newFields.length === 0 && found.every((field) => turn.state.lead[field] !== null) && isOnlyContact(turn);
+}
+
+/**
+ * The reply to contact details sent after the bot used them (a lead captured or a booking
+ * made): the same ones are acknowledged, changed ones confirmed, a broken one explained.
+ * Null when the message is something else.
+ */
+export function acknowledgeContact(turn: Turn): TurnReply | null {
+  const { state, newFields } = turn;
+  if (!state.leadCaptured && state.bookedStartMs === null) return null;
+  const found = foundFields(turn);
+  const invalid = found.length === 0 ? turn.contact.invalid[0] : undefined;
+  if ((found.length === 0 && !invalid) || !isOnlyContact(turn)) return null;
+  if (invalid) return { text: invalidAttemptText(invalid), confidence: CONFIDENCE.flowReask };
+  if (newFields.length > 0) {
+    // New details before any lead was taken belong to the lead flow (an e-mail after a booking completes one).
+    if (!state.leadCaptured && turn.config.lead.enabled) return null;
+    return { text: detailsUpdatedText(state.lead, newFields), confidence: CONFIDENCE.contactAcknowledged };
+  }
+  if (!repeatsKnownContact(turn)) return null;
+  return { text: detailsKnownText(state.lead), confidence: CONFIDENCE.contactAcknowledged };
+}
