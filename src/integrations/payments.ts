@@ -229,3 +229,14 @@ export function handlePaymentEvent(deps: Deps, tenantId: string, rawBody: string
     return { received: true, event: parleyEvent, event_id: emitted.eventId };
   });
 }
+
+/**
+ * How long a provider event id is remembered for de-duplication. Stripe retries an event for
+ * up to three days; a month is a wide margin, and the table stays small.
+ */
+export const PAYMENT_EVENT_DEDUPE_MS = 30 * 86_400_000;
+
+/** Forgets provider event ids older than the de-duplication window. */
+export function purgeOldPaymentEvents(deps: Pick<Deps, "sqlite">, nowMs: number): number {
+  return deps.sqlite.prepare("DELETE FROM payment_events WHERE received_at <= ?").run(nowMs - PAYMENT_EVENT_DEDUPE_MS).changes;
+}

@@ -3,6 +3,7 @@ import { toIso } from "../lib/clock.ts";
 import { sendWebhook, type AttemptResult, type SendWebhookInput } from "../webhooks/send-webhook.ts";
 import { deliveryHeaders, serializeDeliveryJson } from "../webhooks/sign.ts";
 import { createDeliveryMetrics, type DeliveryMetrics } from "./metrics.ts";
+import { purgeOldPaymentEvents } from "../integrations/payments.ts";
 import { claimDueDeliveries, purgeExpiredDeadLetters, recordAttempts, type ClaimedDelivery, type RecordedAttempt } from "./queries.ts";
 
 export type SendFn = (input: SendWebhookInput) => Promise<AttemptResult>;
@@ -10,7 +11,7 @@ export type SendFn = (input: SendWebhookInput) => Promise<AttemptResult>;
 export interface SchedulerOptions {
   send?: SendFn;
   metrics?: DeliveryMetrics;
-  /** How often expired dead letters are purged and the WAL checkpointed. */
+  /** How often expired dead letters and old payment-event ids are purged and the WAL checkpointed. */
   maintenanceIntervalMs?: number;
 }
 
@@ -163,8 +164,10 @@ export class DeliveryScheduler {
 
   private maintain(): void {
     try {
-      const purged = purgeExpiredDeadLetters(this.deps.sqlite, this.deps.clock.now());
+      const now = this.deps.clock.now();
+      const purged = purgeExpiredDeadLetters(this.deps.sqlite, now);
       if (purged > 0) this.deps.log.info({ msg: "purged expired dead letters", count: purged });
+      purgeOldPaymentEvents(this.deps, now);
       // Keeps the WAL from growing without bound under steady writes; PASSIVE never blocks writers.
       this.deps.sqlite.exec("PRAGMA wal_checkpoint(PASSIVE)");
     } catch (error) {

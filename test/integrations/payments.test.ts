@@ -6,7 +6,7 @@ import { join } from "node:path";
 import { runCli } from "../../src/cli/run.ts";
 import type { CliIo } from "../../src/cli/io.ts";
 import { openDatabase } from "../../src/db/client.ts";
-import { handlePaymentEvent, hasPaymentSecret, setPaymentSecret, verifyStripeSignature } from "../../src/integrations/payments.ts";
+import { handlePaymentEvent, hasPaymentSecret, setPaymentSecret, verifyStripeSignature, purgeOldPaymentEvents, PAYMENT_EVENT_DEDUPE_MS } from "../../src/integrations/payments.ts";
 import { AppError } from "../../src/lib/app-error.ts";
 import { buildTestApp, seedTenant, type TestContext } from "../helpers.ts";
 
@@ -136,6 +136,17 @@ describe("payment secrets and handlePaymentEvent", () => {
     expect(first).toMatchObject({ received: true, event: "payment.succeeded" });
     expect(retry).toEqual({ received: true, duplicate: true, event_id: (first as { event_id: string }).event_id });
     expect(countEvents()).toBe(1);
+  });
+
+  test("provider event ids are remembered 30 days, then purged by the scheduler's housekeeping", () => {
+    setPaymentSecret(context.deps, tenantId, SECRET);
+    handlePaymentEvent(context.deps, tenantId, BODY, sign(BODY));
+    const rows = () => context.deps.sqlite.prepare<{ n: number }, []>("SELECT count(*) AS n FROM payment_events").get()?.n;
+    const receivedAt = context.clock.now();
+    expect(purgeOldPaymentEvents(context.deps, receivedAt + PAYMENT_EVENT_DEDUPE_MS - 1)).toBe(0);
+    expect(rows()).toBe(1);
+    expect(purgeOldPaymentEvents(context.deps, receivedAt + PAYMENT_EVENT_DEDUPE_MS)).toBe(1);
+    expect(rows()).toBe(0);
   });
 
   test("the dedupe row and the Parley event commit together", () => {
