@@ -2,6 +2,7 @@ import { Elysia } from "elysia";
 import type { AppDeps } from "./deps.ts";
 import { toErrorResponse } from "./errors.ts";
 import { parseJsonBody } from "./body.ts";
+import { isReflectableOrigin } from "./plugins/cors.ts";
 import { authRoutes } from "./routes/auth.ts";
 import { healthRoutes } from "./routes/health.ts";
 import { accountRoutes } from "./routes/account.ts";
@@ -13,6 +14,7 @@ import { widgetRoutes } from "./routes/widget.ts";
 import { webhookDeliveryRoutes } from "./routes/webhook-deliveries.ts";
 import { webhookRuleRoutes } from "./routes/webhook-rules.ts";
 import { paymentHookRoutes } from "./routes/payment-hooks.ts";
+import { widgetAssetRoutes } from "./routes/widget-assets.ts";
 
 interface RequestMeta {
   id: string;
@@ -21,6 +23,21 @@ interface RequestMeta {
 }
 
 const REQUEST_ID_PATTERN = /^[\w.:-]{1,128}$/;
+
+/**
+ * The widget must be able to read why a visitor route refused it (an expired token, a refused
+ * origin, a rate limit), or it only sees a network error. Errors carry no tenant data, so they
+ * are readable from any concrete origin; "null" is still never reflected.
+ */
+const VISITOR_ROUTE = /^\/api\/v1\/(?:widget\/|chatbot\/message|chatbot\/sessions\/)/;
+
+function exposeVisitorError(request: Request, headers: Headers): void {
+  const origin = request.headers.get("origin");
+  if (!isReflectableOrigin(origin) || !VISITOR_ROUTE.test(new URL(request.url).pathname)) return;
+  headers.set("access-control-allow-origin", origin);
+  headers.set("access-control-expose-headers", "retry-after, ratelimit-limit, ratelimit-remaining, ratelimit-reset, x-request-id");
+  headers.append("vary", "Origin");
+}
 
 /** Builds the whole HTTP application without listening: tests call `app.handle(request)`. */
 export function createApp(deps: AppDeps) {
@@ -40,6 +57,7 @@ export function createApp(deps: AppDeps) {
       const entry = meta.get(request);
       const response = toErrorResponse(code, error, entry?.id ?? "-", deps.log);
       if (entry) entry.status = response.status;
+      exposeVisitorError(request, response.headers);
       return response;
     })
     .onAfterResponse(({ request, set }) => {
@@ -65,6 +83,7 @@ export function createApp(deps: AppDeps) {
     .use(operatorRoutes(deps))
     .use(billingRoutes(deps))
     .use(paymentHookRoutes(deps))
+    .use(widgetAssetRoutes(deps))
     .use(metricsRoutes(deps));
 }
 

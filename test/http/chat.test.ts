@@ -230,3 +230,20 @@ describe("CRM reads are tenant-scoped", () => {
     expect((await context.request("GET", "/api/v1/sessions?status=sleeping", { headers: asA })).status).toBe(422);
   });
 });
+
+describe("errors on visitor routes", () => {
+  test("are readable by the widget's page (CORS) but never by the null origin", async () => {
+    context = buildTestApp();
+    const tenant = createTenant(context.deps, { name: "Locked", origins: ["https://clinic.example"] });
+    const refused = await context.request("POST", "/api/v1/widget/session", { body: { tenant_id: tenant.id }, headers: { origin: "https://evil.example" } });
+    expect(refused.status).toBe(403);
+    expect(refused.headers.get("access-control-allow-origin")).toBe("https://evil.example");
+    const expired = await context.request("POST", "/api/v1/chatbot/message", { body: { tenant_id: tenant.id, message: "hi" }, headers: { origin: "https://clinic.example", authorization: "Bearer nope" } });
+    expect(expired.status).toBe(401);
+    expect(expired.headers.get("access-control-allow-origin")).toBe("https://clinic.example");
+    const fromNull = await context.request("POST", "/api/v1/widget/session", { body: { tenant_id: tenant.id }, headers: { origin: "null" } });
+    expect(fromNull.headers.get("access-control-allow-origin")).toBeNull();
+    const management = await context.request("GET", "/api/v1/leads", { headers: { origin: "https://clinic.example" } });
+    expect(management.headers.get("access-control-allow-origin")).toBeNull();
+  });
+});

@@ -1,0 +1,208 @@
+import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { existsSync } from "node:fs";
+import type { Browser, BrowserContext, Page } from "playwright-core";
+import { buildDeps } from "../helpers.ts";
+import { createApp } from "../../src/http/app.ts";
+import { createAppDeps } from "../../src/http/deps.ts";
+import { systemClock } from "../../src/lib/clock.ts";
+import { createTenant, type TenantRecord } from "../../src/tenants/create-tenant.ts";
+import { getBotConfig } from "../../src/chat/bot-settings.ts";
+import { postOperatorMessage } from "../../src/chat/sessions.ts";
+
+const CHROMIUM = "/usr/bin/chromium";
+const CHROMIUM_ARGS = ["--no-sandbox", "--headless", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync"];
+const POLL_MS = 400;
+const HOST_ERROR = "host page bug";
+
+/** Reaches into the widget's (open) shadow root; Playwright's CSS engine pierces it. */
+const W = (selector: string) => `parley-widget >> css=${selector}`;
+
+describe.skipIf(!existsSync(CHROMIUM))("the widget in headless Chromium (needs /usr/bin/chromium)", () => {
+  // A real clock: the running server signs tokens and stamps messages while the browser waits.
+  const deps = createAppDeps({ ...buildDeps(), clock: systemClock });
+  let parley: { stop(): unknown; server: { port?: number } | null };
+  let parleyOrigin = "";
+  let host: ReturnType<typeof Bun.serve>;
+  let hostOrigin = "";
+  let browser: Browser;
+  let open: TenantRecord;
+  let refusing: TenantRecord;
+  const contexts: BrowserContext[] = [];
+
+  /** The host site: another origin, a strict CSP, no inline script; the query picks the embed. */
+  function hostPage(url: URL): Response {
+    const tenant = url.searchParams.get("tenant") ?? open.id;
+    const theme = url.searchParams.get("theme") ?? "auto";
+    const before = url.searchParams.has("claim") ? `<script src="/claim.js"></script>` : "";
+    const bug = url.searchParams.has("bug") ? `<script src="/bug.js"></script>` : "";
+    const html = `<!doctype html><html><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1"><title>Host</title>${before}${bug}</head>
+<body><h1>A host site</h1><p>Some content.</p><input id="host-input">
+<script src="${parleyOrigin}/widget.js" data-tenant="${tenant}" data-theme="${theme}" data-poll-ms="${POLL_MS}" async></script></body></html>`;
+    return new Response(html, {
+      headers: {
+        "content-type": "text/html; charset=utf-8",
+        "content-security-policy": `default-src 'self'; script-src 'self' ${parleyOrigin}; connect-src ${parleyOrigin}`,
+      },
+    });
+  }
+
+  beforeAll(async () => {
+    open = createTenant(deps, { name: "Smile Dental", sector: "dental-clinic" });
+    refusing = createTenant(deps, { name: "Elsewhere", origins: ["https://only-here.example"] });
+    parley = createApp(deps).listen({ port: 0, hostname: "127.0.0.1" });
+    parleyOrigin = `http://127.0.0.1:${parley.server?.port}`;
+    host = Bun.serve({
+      port: 0,
+      hostname: "127.0.0.1",
+      fetch(request) {
+        const url = new URL(request.url);
+        const js = (code: string) => new Response(code, { headers: { "content-type": "text/javascript" } });
+        if (url.pathname === "/claim.js") return js(`window.Parley = { mine: true };`);
+        if (url.pathname === "/bug.js") return js(`throw new Error(${JSON.stringify(HOST_ERROR)});`);
+        return hostPage(url);
+      },
+    });
+    hostOrigin = `http://127.0.0.1:${host.port}`;
+    const { chromium } = await import("playwright-core");
+    browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
+  });
+
+  afterAll(async () => {
+    await browser?.close();
+    host?.stop(true);
+    await parley?.stop();
+    deps.sqlite.close();
+  });
+
+  /** A fresh browser profile (empty localStorage) and a page whose uncaught errors are kept. */
+  async function newPage(viewport = { width: 1024, height: 720 }, colorScheme: "light" | "dark" = "light") {
+    const context = await browser.newContext({ viewport, colorScheme });
+    contexts.push(context);
+    const page = await context.newPage();
+    const errors: string[] = [];
+    page.on("pageerror", (error) => errors.push(error.message));
+    return { page, errors, widgetErrors: () => errors.filter((message) => !message.includes(HOST_ERROR)) };
+  }
+
+  const goto = (page: Page, query = "") => page.goto(`${hostOrigin}/${query}`);
+  const bubbles = (page: Page, role: string) => page.locator(W(`.m.${role}`));
+  const focusedClass = (page: Page) => page.evaluate(() => document.querySelector("parley-widget")?.shadowRoot?.activeElement?.className ?? null);
+  const stored = (page: Page, tenantId: string) =>
+    page.evaluate((key) => JSON.parse(localStorage.getItem(key) ?? "null"), `parley:${tenantId}`) as Promise<{ sessionId: string; status: string; log: unknown[] } | null>;
+
+  test("a visitor opens the chat, asks, uses quick replies, closes with Esc and resumes after a reload", async () => {
+    const { page, widgetErrors } = await newPage();
+    await goto(page, "?theme=light");
+    const launcher = page.locator(W(".launcher"));
+    await launcher.waitFor();
+    expect(await page.locator(W(".panel")).isHidden()).toBe(true);
+
+    await launcher.click();
+    const greeting = getBotConfig(deps, open.id).greeting;
+    await expect(bubbles(page, "bot").first().textContent()).resolves.toBe(greeting);
+    expect(await page.locator(W(".title")).textContent()).toBe("Ava");
+    expect(await page.locator(W("[role=log]")).getAttribute("aria-live")).toBe("polite");
+    expect(await focusedClass(page)).toBe(""); // the text input (no class) has focus
+
+    await page.locator(W(".form input")).fill("hi");
+    await page.keyboard.press("Enter");
+    await bubbles(page, "bot").nth(1).waitFor();
+    const quick = page.locator(W(".quick button"));
+    expect(await quick.allTextContents()).toContain("What are your opening hours?");
+
+    await quick.filter({ hasText: "What are your opening hours?" }).click();
+    await bubbles(page, "bot").nth(2).waitFor();
+    expect(await bubbles(page, "visitor").allTextContents()).toEqual(["hi", "What are your opening hours?"]);
+    expect((await bubbles(page, "bot").nth(2).textContent())?.length).toBeGreaterThan(10);
+    await page.screenshot({ path: "/tmp/parley-widget-light.png" });
+
+    await page.keyboard.press("Escape");
+    expect(await page.locator(W(".panel")).isHidden()).toBe(true);
+    expect(await focusedClass(page)).toBe("launcher");
+
+    const before = await page.locator(W(".m")).allTextContents();
+    await page.reload();
+    await launcher.waitFor();
+    expect(await page.locator(W(".m")).allTextContents()).toEqual(before);
+    await launcher.click();
+    await page.locator(W(".form input")).fill("Do you take insurance?");
+    await page.keyboard.press("Enter");
+    await bubbles(page, "bot").nth(3).waitFor();
+    const state = await stored(page, open.id);
+    expect(state?.log.length).toBe(before.length + 2);
+    expect(widgetErrors()).toEqual([]);
+  });
+
+  test("after a hand-off, operator replies arrive by polling, with an unread badge while closed", async () => {
+    const { page, widgetErrors } = await newPage();
+    await goto(page);
+    await page.locator(W(".launcher")).click();
+    await page.locator(W(".form input")).fill("can I talk to a human");
+    await page.keyboard.press("Enter");
+    await bubbles(page, "bot").nth(1).waitFor();
+    const state = await stored(page, open.id);
+    expect(state?.status).toBe("handoff");
+
+    postOperatorMessage(deps, open.id, state!.sessionId, { text: "Hi, this is Sam from the front desk." });
+    await page.locator(W(".m.operator")).filter({ hasText: "Sam from the front desk" }).waitFor({ timeout: 5000 });
+
+    await page.keyboard.press("Escape");
+    postOperatorMessage(deps, open.id, state!.sessionId, { text: "Are you still there?" });
+    // Closed panels poll 5× slower: POLL_MS * 5.
+    await page.locator(W(".badge")).filter({ hasText: "1" }).waitFor({ timeout: POLL_MS * 5 * 3 });
+    await page.locator(W(".launcher")).click();
+    expect(await page.locator(W(".badge")).isHidden()).toBe(true);
+    expect(await page.locator(W(".m.operator")).allTextContents()).toEqual(["AgentHi, this is Sam from the front desk.", "AgentAre you still there?"]);
+    expect(widgetErrors()).toEqual([]);
+  });
+
+  test("window.Parley is left alone when the host owns it, and a host page error does not break the widget", async () => {
+    const { page, errors, widgetErrors } = await newPage();
+    await goto(page, "?claim&bug");
+    await page.locator(W(".launcher")).click();
+    await bubbles(page, "bot").first().waitFor();
+    expect(await page.evaluate(() => JSON.stringify((window as unknown as { Parley: unknown }).Parley))).toBe('{"mine":true}');
+    expect(errors.some((message) => message.includes(HOST_ERROR))).toBe(true);
+    expect(widgetErrors()).toEqual([]);
+  });
+
+  test("window.Parley opens, closes and toggles the panel when the name is free", async () => {
+    const { page, widgetErrors } = await newPage();
+    await goto(page);
+    await page.locator(W(".launcher")).waitFor();
+    const panelHidden = () => page.locator(W(".panel")).isHidden();
+    type Api = { Parley: { open(): void; close(): void; toggle(): void } };
+    await page.evaluate(() => (window as unknown as Api).Parley.open());
+    expect(await panelHidden()).toBe(false);
+    await page.evaluate(() => (window as unknown as Api).Parley.toggle());
+    expect(await panelHidden()).toBe(true);
+    await page.evaluate(() => (window as unknown as Api).Parley.toggle());
+    await page.evaluate(() => (window as unknown as Api).Parley.close());
+    expect(await panelHidden()).toBe(true);
+    expect(widgetErrors()).toEqual([]);
+  });
+
+  test("under 640 px the open panel fills the screen (dark theme)", async () => {
+    const { page, widgetErrors } = await newPage({ width: 375, height: 740 }, "dark");
+    await goto(page);
+    await page.locator(W(".launcher")).click();
+    await bubbles(page, "bot").first().waitFor();
+    expect(await page.locator(W(".panel")).boundingBox()).toEqual({ x: 0, y: 0, width: 375, height: 740 });
+    const background = await page.locator(W(".panel")).evaluate((panel) => getComputedStyle(panel).backgroundColor);
+    expect(background).toBe("rgb(28, 31, 36)");
+    await page.screenshot({ path: "/tmp/parley-widget-dark-375.png" });
+    expect(widgetErrors()).toEqual([]);
+  });
+
+  test("a tenant whose allowed origins refuse the host shows a friendly notice instead of breaking", async () => {
+    const { page, widgetErrors } = await newPage();
+    await goto(page, `?tenant=${refusing.id}&theme=dark`);
+    await page.locator(W(".launcher")).click();
+    const notice = page.locator(W(".m.notice"));
+    await notice.waitFor();
+    expect(await notice.textContent()).toMatch(/isn't available/);
+    expect(await page.locator(W(".m.bot")).count()).toBe(0);
+    await page.screenshot({ path: "/tmp/parley-widget-refused.png" });
+    expect(widgetErrors()).toEqual([]);
+  });
+});

@@ -1,0 +1,80 @@
+import { afterEach, describe, expect, test } from "bun:test";
+import { buildTestApp, type TestContext } from "../helpers.ts";
+import { putSetting } from "../../src/db/settings.ts";
+import { createTenant } from "../../src/tenants/create-tenant.ts";
+
+const GZIP_BUDGET_BYTES = 12 * 1024;
+
+let context: TestContext;
+afterEach(() => context?.close());
+
+describe("GET /widget.js", () => {
+  test("serves the built IIFE as cacheable JavaScript with an ETag", async () => {
+    context = buildTestApp();
+    const response = await context.request("GET", "/widget.js");
+    expect(response.status).toBe(200);
+    expect(response.headers.get("content-type")).toBe("application/javascript; charset=utf-8");
+    expect(response.headers.get("cache-control")).toBe("public, max-age=300");
+    expect(response.headers.get("etag")).toMatch(/^"[0-9a-z]+"$/);
+    const code = await response.text();
+    expect(code.startsWith("(()=>{")).toBe(true);
+    expect(code).toContain("adoptedStyleSheets");
+    expect(code).toContain("/widget/session");
+    expect(code).toContain("/chatbot/message");
+    expect(code).not.toContain("innerHTML");
+    expect(code).not.toContain("import ");
+  });
+
+  test("answers 304 to a matching If-None-Match", async () => {
+    context = buildTestApp();
+    const etag = (await context.request("GET", "/widget.js")).headers.get("etag") ?? "";
+    const again = await context.request("GET", "/widget.js", { headers: { "if-none-match": etag } });
+    expect(again.status).toBe(304);
+    expect(await again.text()).toBe("");
+  });
+
+  test("stays within the 12 KB gzipped budget", async () => {
+    context = buildTestApp();
+    const code = await (await context.request("GET", "/widget.js")).text();
+    const gzipped = Bun.gzipSync(code).length;
+    console.log(`widget.js: ${code.length} bytes, ${gzipped} bytes gzipped (budget ${GZIP_BUDGET_BYTES})`);
+    expect(gzipped).toBeLessThanOrEqual(GZIP_BUDGET_BYTES);
+  });
+});
+
+describe("GET /", () => {
+  test("without a demo tenant explains how to create one and shows the snippet for the public URL", async () => {
+    context = buildTestApp({ publicUrl: "https://chat.example.com" });
+    const response = await context.request("GET", "/");
+    expect(response.status).toBe(200);
+    expect(response.headers.get("content-type")).toBe("text/html; charset=utf-8");
+    const html = await response.text();
+    expect(html).toContain("parley tenant create");
+    expect(html).toContain("&lt;script src=&quot;https://chat.example.com/widget.js&quot; data-tenant=&quot;ten_…&quot;");
+    expect(html).not.toContain(`<script src="/widget.js"`);
+  });
+
+  test("with a demo tenant embeds the widget under a strict CSP with no inline script", async () => {
+    context = buildTestApp({ publicUrl: "https://chat.example.com" });
+    const tenant = createTenant(context.deps, { name: "Demo" });
+    putSetting(context.deps.sqlite, "demo_tenant_id", tenant.id);
+    const response = await context.request("GET", "/");
+    const html = await response.text();
+    expect(html).toContain(`<script src="/widget.js" data-tenant="${tenant.id}" async></script>`);
+    expect(html).toContain(`data-tenant=&quot;${tenant.id}&quot; data-branding-url=&quot;https://chat.example.com&quot;`);
+    const csp = response.headers.get("content-security-policy") ?? "";
+    expect(csp).toContain("default-src 'self'");
+    expect(csp).toContain("script-src 'self';");
+    expect(csp).toContain("connect-src 'self'");
+    expect(html.match(/<script[^>]*>[^<]+<\/script>/)).toBeNull();
+  });
+});
+
+describe("GET /favicon.ico", () => {
+  test("answers 204 instead of a 404 in every visitor's console", async () => {
+    const context = buildTestApp();
+    const response = await context.request("GET", "/favicon.ico");
+    expect(response.status).toBe(204);
+    context.close();
+  });
+});

@@ -1,0 +1,43 @@
+import type { SessionStatus } from "./api.ts";
+
+export interface StoredMessage {
+  /** Server id; null for the greeting and for local notices. */
+  id: string | null;
+  role: "visitor" | "bot" | "operator" | "notice";
+  text: string;
+  quick?: string[];
+}
+
+export interface StoredState {
+  token: string;
+  /** Epoch ms the visitor token stops working. */
+  expiresAt: number;
+  sessionId: string;
+  lastId: string | null;
+  status: SessionStatus;
+  botName: string;
+  log: StoredMessage[];
+}
+
+const MAX_LOG = 200;
+const keyFor = (tenant: string) => `parley:${tenant}`;
+
+/** The saved conversation, or null (none, unreadable, or storage blocked by the browser). */
+export function loadState(tenant: string): StoredState | null {
+  try {
+    const raw = localStorage.getItem(keyFor(tenant));
+    const state = raw ? (JSON.parse(raw) as StoredState) : null;
+    return state && typeof state.token === "string" && Array.isArray(state.log) ? state : null;
+  } catch {
+    return null;
+  }
+}
+
+export function saveState(tenant: string, state: StoredState): void {
+  try {
+    if (state.log.length > MAX_LOG) state.log = state.log.slice(-MAX_LOG);
+    localStorage.setItem(keyFor(tenant), JSON.stringify(state));
+  } catch {
+    // Private mode or a full quota: the chat still works, it just won't survive a reload.
+  }
+}

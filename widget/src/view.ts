@@ -1,0 +1,107 @@
+import type { Strings } from "./strings.ts";
+import type { StoredMessage } from "./store.ts";
+
+/** Every element the controller touches. Built once; message text only ever goes in as text nodes. */
+export interface View {
+  root: HTMLDivElement;
+  launcher: HTMLButtonElement;
+  badge: HTMLSpanElement;
+  panel: HTMLDivElement;
+  title: HTMLSpanElement;
+  closeButton: HTMLButtonElement;
+  log: HTMLDivElement;
+  typing: HTMLDivElement;
+  quick: HTMLDivElement;
+  form: HTMLFormElement;
+  input: HTMLInputElement;
+  sendButton: HTMLButtonElement;
+}
+
+function el<K extends keyof HTMLElementTagNameMap>(tag: K, className = "", text = ""): HTMLElementTagNameMap[K] {
+  const node = document.createElement(tag);
+  if (className) node.className = className;
+  if (text) node.textContent = text;
+  return node;
+}
+
+function chatIcon(): SVGSVGElement {
+  const ns = "http://www.w3.org/2000/svg";
+  const svg = document.createElementNS(ns, "svg");
+  svg.setAttribute("viewBox", "0 0 24 24");
+  svg.setAttribute("aria-hidden", "true");
+  const path = document.createElementNS(ns, "path");
+  path.setAttribute("d", "M4 3h16a2 2 0 0 1 2 2v11a2 2 0 0 1-2 2H9l-5 4v-4a2 2 0 0 1-2-2V5a2 2 0 0 1 2-2zm3 6.5a1.5 1.5 0 1 0 0 .01zm5 0a1.5 1.5 0 1 0 0 .01zm5 0a1.5 1.5 0 1 0 0 .01z");
+  svg.append(path);
+  return svg;
+}
+
+export function buildView(s: Strings, themeClass: string, position: string, panelId: string): View {
+  const root = el("div", `w ${themeClass} ${position}`);
+
+  const launcher = el("button", "launcher");
+  launcher.type = "button";
+  launcher.setAttribute("aria-label", s.open);
+  launcher.setAttribute("aria-expanded", "false");
+  launcher.setAttribute("aria-controls", panelId);
+  const badge = el("span", "badge");
+  badge.hidden = true;
+  launcher.append(chatIcon(), badge);
+
+  const panel = el("div", "panel");
+  panel.id = panelId;
+  panel.hidden = true;
+  panel.setAttribute("role", "dialog");
+  const head = el("div", "head");
+  const title = el("span", "title", s.fallbackTitle);
+  title.id = `${panelId}-t`;
+  panel.setAttribute("aria-labelledby", title.id);
+  const closeButton = el("button", "x", "×");
+  closeButton.type = "button";
+  closeButton.setAttribute("aria-label", s.close);
+  head.append(title, closeButton);
+
+  const log = el("div", "log");
+  log.setAttribute("role", "log");
+  log.setAttribute("aria-live", "polite");
+  const typing = el("div", "typing");
+  typing.setAttribute("aria-label", s.typing);
+  typing.setAttribute("role", "status");
+  typing.append(el("i"), el("i"), el("i"));
+  typing.hidden = true;
+
+  const quick = el("div", "quick");
+  const form = el("form", "form");
+  const input = el("input");
+  input.type = "text";
+  input.maxLength = 4000;
+  input.autocomplete = "off";
+  input.placeholder = s.placeholder;
+  input.setAttribute("aria-label", s.placeholder);
+  const sendButton = el("button", "", s.send);
+  sendButton.type = "submit";
+  form.append(input, sendButton);
+
+  panel.append(head, log, quick, form);
+  root.append(panel, launcher);
+  return { root, launcher, badge, panel, title, closeButton, log, typing, quick, form, input, sendButton };
+}
+
+/** One bubble; the text is a text node, never markup. */
+export function messageNode(message: StoredMessage, s: Strings): HTMLDivElement {
+  const node = el("div", `m ${message.role}`);
+  if (message.role === "operator") node.append(el("span", "who", s.agent));
+  node.append(document.createTextNode(message.text));
+  return node;
+}
+
+/** Replaces the quick-reply row; each button sends its own label. */
+export function renderQuickReplies(container: HTMLDivElement, replies: readonly string[], onPick: (text: string) => void): void {
+  container.replaceChildren();
+  for (const reply of replies) {
+    const button = el("button", "", reply);
+    button.type = "button";
+    button.addEventListener("click", () => onPick(reply));
+    container.append(button);
+  }
+  container.hidden = replies.length === 0;
+}

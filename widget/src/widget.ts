@@ -1,0 +1,257 @@
+import { ApiError, createApi, type SendResult } from "./api.ts";
+import type { WidgetConfig } from "./config.ts";
+import { guard } from "./guard.ts";
+import { loadState, saveState, type StoredMessage, type StoredState } from "./store.ts";
+import { stringsFor } from "./strings.ts";
+import { createStyleSheet } from "./styles.ts";
+import { buildView, messageNode, renderQuickReplies } from "./view.ts";
+
+export interface WidgetControls {
+  open(): void;
+  close(): void;
+  toggle(): void;
+}
+
+/** A token this close to expiry is replaced before use rather than risking a 401 mid-send. */
+const TOKEN_MARGIN_MS = 60_000;
+/** Hand-off polling stops after this long without news; opening or sending restarts it. */
+const POLL_IDLE_LIMIT_MS = 30 * 60_000;
+
+export function mountWidget(config: WidgetConfig, host: HTMLElement): WidgetControls {
+  const s = stringsFor(config.lang);
+  const api = createApi(config.base, config.tenant);
+  const shadow = host.attachShadow({ mode: "open" });
+  shadow.adoptedStyleSheets = [createStyleSheet(config.color)];
+  const view = buildView(s, config.theme, config.position, `parley-${Math.random().toString(36).slice(2, 8)}`);
+  view.log.append(view.typing);
+  shadow.append(view.root);
+
+  let state = loadState(config.tenant);
+  let isOpen = false;
+  let unread = 0;
+  let busy = false;
+  let starting: Promise<StoredState> | null = null;
+  let pollTimer: ReturnType<typeof setTimeout> | undefined;
+  let pollFailures = 0;
+  let lastActivity = Date.now();
+
+  const save = () => state && saveState(config.tenant, state);
+  const usable = (current: StoredState | null): current is StoredState =>
+    !!current && current.status !== "closed" && current.expiresAt - TOKEN_MARGIN_MS > Date.now();
+  const pick = guard((text: string) => send(text));
+
+  function updateBadge(): void {
+    view.badge.hidden = unread === 0;
+    view.badge.textContent = unread > 9 ? "9+" : String(unread);
+    view.launcher.setAttribute("aria-label", unread ? `${s.open} (${unread} ${s.unread})` : s.open);
+  }
+
+  function show(message: StoredMessage, arriving: boolean): void {
+    view.log.insertBefore(messageNode(message, s), view.typing);
+    if (arriving && !isOpen && (message.role === "bot" || message.role === "operator")) {
+      unread++;
+      updateBadge();
+    }
+    view.log.scrollTop = view.log.scrollHeight;
+  }
+
+  function append(current: StoredState, message: StoredMessage): void {
+    current.log.push(message);
+    show(message, true);
+    renderQuickReplies(view.quick, message.quick ?? [], pick);
+  }
+
+  function notice(text: string): void {
+    show({ id: null, role: "notice", text }, false);
+  }
+
+  function fail(error: unknown): void {
+    const status = error instanceof ApiError ? error.status : -1;
+    notice(status === 0 ? s.offline : status === 403 ? s.notAllowed : status === 429 ? s.rateLimited : s.error);
+    if (!(error instanceof ApiError)) throw error;
+  }
+
+  function setBusy(value: boolean): void {
+    busy = value;
+    view.typing.hidden = !value;
+    view.sendButton.disabled = value;
+    view.log.scrollTop = view.log.scrollHeight;
+  }
+
+  /** A new visitor session; the transcript so far stays on screen. One at a time. */
+  function freshSession(): Promise<StoredState> {
+    starting ??= api
+      .startSession()
+      .then((started) => {
+        const log = state?.log ?? [];
+        const next: StoredState = {
+          token: started.access_token,
+          expiresAt: Date.now() + started.expires_in * 1000,
+          sessionId: started.session_id,
+          lastId: null,
+          status: "bot",
+          botName: started.bot_name,
+          log,
+        };
+        state = next;
+        view.title.textContent = started.bot_name;
+        if (log.length === 0 && started.greeting) append(next, { id: null, role: "bot", text: started.greeting });
+        save();
+        return next;
+      })
+      .finally(() => {
+        starting = null;
+      });
+    return starting;
+  }
+
+  /**
+   * Whether a failed send should be retried in a new session: 409 (closed) or 401 (token gone).
+   * Parley's 401 carries no CORS header, so the browser reports it as a network error: a probe
+   * of the transcript tells a dead token (probe fails too) from a merely refused message.
+   */
+  async function shouldRestart(error: unknown, current: StoredState): Promise<boolean> {
+    if (!(error instanceof ApiError)) return false;
+    if (error.status === 409 || error.status === 401) return true;
+    if (error.status !== 0) return false;
+    try {
+      return (await api.history(current.token, current.sessionId, current.lastId)).status === "closed";
+    } catch (probe) {
+      return probe instanceof ApiError && (probe.status === 0 || probe.status === 401);
+    }
+  }
+
+  async function send(raw: string): Promise<void> {
+    const text = raw.trim().slice(0, 4000);
+    if (!text || busy) return;
+    view.input.value = "";
+    // The quick-reply button that was clicked is about to go: keep focus (and Esc) in the panel.
+    if (isOpen) view.input.focus();
+    renderQuickReplies(view.quick, [], pick);
+    setBusy(true);
+    try {
+      let current = usable(state) ? state : await freshSession();
+      const mine: StoredMessage = { id: null, role: "visitor", text };
+      current.log.push(mine);
+      show(mine, false);
+      save();
+      let result: SendResult;
+      try {
+        result = await api.send(current.token, text);
+      } catch (error) {
+        if (!(await shouldRestart(error, current))) throw error;
+        current = await freshSession();
+        result = await api.send(current.token, text);
+      }
+      mine.id = result.message_id;
+      current.lastId = result.reply?.message_id ?? result.message_id;
+      current.status = result.status;
+      if (result.reply) append(current, { id: result.reply.message_id, role: "bot", text: result.reply.text, quick: result.reply.quick_replies });
+      save();
+      lastActivity = Date.now();
+      schedulePoll();
+    } catch (error) {
+      fail(error);
+    } finally {
+      setBusy(false);
+    }
+  }
+
+  /** Fetches what came after the last known message (operator replies, or what a reload missed). */
+  async function catchUp(): Promise<void> {
+    const current = state;
+    if (!usable(current)) return;
+    const history = await api.history(current.token, current.sessionId, current.lastId);
+    if (state !== current) return;
+    for (const message of history.data) {
+      const known = current.log.find((m) => m.id === message.message_id);
+      // A visitor message we sent ourselves may come back before its send answered.
+      const pending = !known && message.role === "visitor" && current.log.find((m) => m.id === null && m.role === "visitor" && m.text === message.text);
+      if (pending) pending.id = message.message_id;
+      else if (!known) {
+        append(current, { id: message.message_id, role: message.role, text: message.text, quick: message.quick_replies });
+        lastActivity = Date.now();
+      }
+      current.lastId = message.message_id;
+    }
+    current.status = history.status;
+    save();
+  }
+
+  /** Re-arms one timer (never setInterval): fast while open, 5× slower while closed, bounded. */
+  function schedulePoll(): void {
+    clearTimeout(pollTimer);
+    if (!state || state.status !== "handoff" || Date.now() - lastActivity > POLL_IDLE_LIMIT_MS) return;
+    const delay = (isOpen ? config.pollMs : config.pollMs * 5) * 2 ** Math.min(pollFailures, 4);
+    pollTimer = setTimeout(
+      guard(async () => {
+        try {
+          if (!busy) await catchUp();
+          pollFailures = 0;
+        } catch {
+          pollFailures++;
+        }
+        schedulePoll();
+      }),
+      delay,
+    );
+  }
+
+  function open(): void {
+    if (isOpen) return;
+    isOpen = true;
+    view.panel.hidden = false;
+    view.launcher.setAttribute("aria-expanded", "true");
+    unread = 0;
+    updateBadge();
+    view.log.scrollTop = view.log.scrollHeight;
+    view.input.focus();
+    if (!state) freshSession().catch(guard(fail));
+    lastActivity = Date.now();
+    schedulePoll();
+  }
+
+  function close(): void {
+    if (!isOpen) return;
+    const hadFocus = view.panel.contains(shadow.activeElement);
+    isOpen = false;
+    view.panel.hidden = true;
+    view.launcher.setAttribute("aria-expanded", "false");
+    if (hadFocus) view.launcher.focus();
+    schedulePoll();
+  }
+
+  const toggle = () => (isOpen ? close() : open());
+
+  view.launcher.addEventListener("click", guard(toggle));
+  view.closeButton.addEventListener("click", guard(close));
+  view.form.addEventListener(
+    "submit",
+    guard((event: SubmitEvent) => {
+      event.preventDefault();
+      return send(view.input.value);
+    }),
+  );
+  view.root.addEventListener(
+    "keydown",
+    guard((event: KeyboardEvent) => {
+      if (event.key !== "Escape" || !isOpen) return;
+      event.stopPropagation();
+      close();
+      view.launcher.focus();
+    }),
+  );
+
+  if (state) {
+    view.title.textContent = state.botName;
+    for (const message of state.log) show(message, false);
+    const last = state.log.at(-1);
+    renderQuickReplies(view.quick, last?.role === "bot" ? (last.quick ?? []) : [], pick);
+    catchUp()
+      .catch(() => undefined)
+      .then(guard(schedulePoll));
+  } else renderQuickReplies(view.quick, [], pick);
+  if (config.open) open();
+
+  return { open: guard(open), close: guard(close), toggle: guard(toggle) };
+}
