@@ -7,6 +7,7 @@ import webhooks from "../../migrations/0001_webhooks.sql" with { type: "text" };
 import chat from "../../migrations/0002_chat.sql" with { type: "text" };
 import payments from "../../migrations/0003_payments.sql" with { type: "text" };
 import sessionIndex from "../../migrations/0004_session_index.sql" with { type: "text" };
+import analytics from "../../migrations/0005_analytics.sql" with { type: "text" };
 
 export const MIGRATION_JOURNAL = journal;
 
@@ -16,4 +17,5 @@ export const EMBEDDED_MIGRATIONS: ReadonlyArray<{ tag: string; sql: string }> = 
   { tag: "0002_chat", sql: chat },
   { tag: "0003_payments", sql: payments },
   { tag: "0004_session_index", sql: sessionIndex },
+  { tag: "0005_analytics", sql: analytics },
 ];

@@ -90,3 +90,4 @@ export const settings = sqliteTable("settings", {
 export * from "./schema-webhooks.ts";
 export * from "./schema-chat.ts";
 export * from "./schema-integrations.ts";
+export * from "./schema-analytics.ts";

@@ -8,6 +8,7 @@ import { healthRoutes } from "./routes/health.ts";
 import { accountRoutes } from "./routes/account.ts";
 import { metricsRoutes } from "./routes/metrics.ts";
 import { billingRoutes } from "./routes/billing.ts";
+import { analyticsRoutes } from "./routes/analytics.ts";
 import { chatRoutes } from "./routes/chat.ts";
 import { operatorRoutes } from "./routes/operator.ts";
 import { widgetRoutes } from "./routes/widget.ts";
@@ -29,7 +30,7 @@ const REQUEST_ID_PATTERN = /^[\w.:-]{1,128}$/;
  * origin, a rate limit), or it only sees a network error. Errors carry no tenant data, so they
  * are readable from any concrete origin; "null" is still never reflected.
  */
-const VISITOR_ROUTE = /^\/api\/v1\/(?:widget\/|chatbot\/message|chatbot\/sessions\/)/;
+const VISITOR_ROUTE = /^\/api\/v1\/(?:widget\/|chatbot\/message|chatbot\/sessions\/|analytics\/events)/;
 
 function exposeVisitorError(request: Request, headers: Headers): void {
   const origin = request.headers.get("origin");
@@ -82,6 +83,7 @@ export function createApp(deps: AppDeps) {
     .use(chatRoutes(deps))
     .use(operatorRoutes(deps))
     .use(billingRoutes(deps))
+    .use(analyticsRoutes(deps))
     .use(paymentHookRoutes(deps))
     .use(widgetAssetRoutes(deps))
     .use(metricsRoutes(deps));

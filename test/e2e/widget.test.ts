@@ -131,6 +131,16 @@ describe.skipIf(!existsSync(CHROMIUM))("the widget in headless Chromium (needs /
     const state = await stored(page, open.id);
     expect(state?.log.length).toBe(before.length + 2);
     expect(widgetErrors()).toEqual([]);
+
+    // The widget reported its telemetry for this session (best effort, so give it a moment).
+    const reported = async () =>
+      deps.sqlite
+        .prepare<{ name: string; n: number }, [string]>("SELECT name, count(*) AS n FROM analytics_events WHERE session_id = ? GROUP BY name")
+        .all(state?.sessionId ?? "");
+    for (let i = 0; i < 50 && (await reported()).length < 5; i++) await Bun.sleep(20);
+    const counts = Object.fromEntries((await reported()).map((row) => [row.name, row.n]));
+    expect(counts).toMatchObject({ widget_opened: 2, widget_closed: 1, message_sent: 3, quick_reply_clicked: 1 });
+    expect(counts.widget_loaded).toBeGreaterThanOrEqual(1);
   });
 
   test("after a hand-off, operator replies arrive by polling, with an unread badge while closed", async () => {

@@ -24,6 +24,7 @@ const BODY_ROUTES: Array<{ method: string; path: string; valid: Record<string, u
   { method: "POST", path: "/api/v1/widget/session", valid: { tenant_id: "ten_x" } },
   { method: "POST", path: "/api/v1/chatbot/message", valid: { tenant_id: "ten_x", message: "hi" }, apiKey: true },
   { method: "PUT", path: "/api/v1/subscription", valid: { plan: "pro" }, apiKey: true },
+  { method: "POST", path: "/api/v1/analytics/events", valid: { events: [{ name: "widget_opened" }] }, apiKey: true },
   { method: "PATCH", path: "/api/v1/chatbot/config", valid: { greeting: "Hello there" }, apiKey: true, hasRequiredFields: false },
   { method: "POST", path: "/api/v1/sessions/ses_x/operator-messages", valid: { text: "hello" }, apiKey: true },
 ];

@@ -43,6 +43,8 @@ const ROUTES: Array<[string, string]> = [
   ["POST", "/api/v1/webhooks/dead-letters/:id/retrigger"],
   ["POST", "/api/v1/hooks/payments/:tenant"],
   ["GET", "/api/v1/integrations/payments"],
+  ["POST", "/api/v1/analytics/events"],
+  ["GET", "/api/v1/analytics/summary"],
   ["PUT", "/api/v1/integrations/payments"],
 ];
 

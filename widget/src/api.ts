@@ -45,6 +45,8 @@ export interface Api {
   startSession(): Promise<SessionStart>;
   send(token: string, text: string): Promise<SendResult>;
   history(token: string, sessionId: string, after: string | null): Promise<History>;
+  /** Widget telemetry (counted in GET /api/v1/analytics/summary); best effort. */
+  track(token: string, names: string[]): Promise<unknown>;
 }
 
 async function call<T>(url: string, init: RequestInit): Promise<T> {
@@ -74,5 +76,6 @@ export function createApi(base: string, tenantId: string): Api {
     send: (token, text) => call(`${api}/chatbot/message`, json(token, { tenant_id: tenantId, message: text })),
     history: (token, sessionId, after) =>
       call(`${api}/chatbot/sessions/${encodeURIComponent(sessionId)}/messages${after ? `?after=${encodeURIComponent(after)}` : ""}`, json(token)),
+    track: (token, names) => call(`${api}/analytics/events`, json(token, { events: names.map((name) => ({ name })) })),
   };
 }

@@ -38,7 +38,17 @@ export function mountWidget(config: WidgetConfig, host: HTMLElement): WidgetCont
   const save = () => state && saveState(config.tenant, state);
   const usable = (current: StoredState | null): current is StoredState =>
     !!current && current.status !== "closed" && current.expiresAt - TOKEN_MARGIN_MS > Date.now();
-  const pick = guard((text: string) => send(text));
+  // Telemetry waits for a session token; it never blocks or breaks the chat.
+  const pendingEvents: string[] = [];
+  function track(name?: string): void {
+    if (name) pendingEvents.push(name);
+    if (!usable(state) || pendingEvents.length === 0) return;
+    api.track(state.token, pendingEvents.splice(0, 20)).catch(() => undefined);
+  }
+  const pick = guard((text: string) => {
+    track("quick_reply_clicked");
+    return send(text);
+  });
 
   function updateBadge(): void {
     view.badge.hidden = unread === 0;
@@ -97,6 +107,7 @@ export function mountWidget(config: WidgetConfig, host: HTMLElement): WidgetCont
         view.title.textContent = started.bot_name;
         if (log.length === 0 && started.greeting) append(next, { id: null, role: "bot", text: started.greeting });
         save();
+        track();
         return next;
       })
       .finally(() => {
@@ -107,7 +118,7 @@ export function mountWidget(config: WidgetConfig, host: HTMLElement): WidgetCont
 
   /**
    * Whether a failed send should be retried in a new session: 409 (closed) or 401 (token gone).
-   * Parley's 401 carries no CORS header, so the browser reports it as a network error: a probe
+   * A network error (a proxy that strips CORS headers from errors, say) is ambiguous: a probe
    * of the transcript tells a dead token (probe fails too) from a merely refused message.
    */
   async function shouldRestart(error: unknown, current: StoredState): Promise<boolean> {
@@ -129,6 +140,7 @@ export function mountWidget(config: WidgetConfig, host: HTMLElement): WidgetCont
     if (isOpen) view.input.focus();
     renderQuickReplies(view.quick, [], pick);
     setBusy(true);
+    track("message_sent");
     try {
       let current = usable(state) ? state : await freshSession();
       const mine: StoredMessage = { id: null, role: "visitor", text };
@@ -207,6 +219,7 @@ export function mountWidget(config: WidgetConfig, host: HTMLElement): WidgetCont
     view.log.scrollTop = view.log.scrollHeight;
     view.input.focus();
     if (!state) freshSession().catch(guard(fail));
+    track("widget_opened");
     lastActivity = Date.now();
     schedulePoll();
   }
@@ -215,6 +228,7 @@ export function mountWidget(config: WidgetConfig, host: HTMLElement): WidgetCont
     if (!isOpen) return;
     const hadFocus = view.panel.contains(shadow.activeElement);
     isOpen = false;
+    track("widget_closed");
     view.panel.hidden = true;
     view.launcher.setAttribute("aria-expanded", "false");
     if (hadFocus) view.launcher.focus();
@@ -251,6 +265,7 @@ export function mountWidget(config: WidgetConfig, host: HTMLElement): WidgetCont
       .catch(() => undefined)
       .then(guard(schedulePoll));
   } else renderQuickReplies(view.quick, [], pick);
+  track("widget_loaded");
   if (config.open) open();
 
   return { open: guard(open), close: guard(close), toggle: guard(toggle) };
