@@ -16,6 +16,7 @@ import { webhookDeliveryRoutes } from "./routes/webhook-deliveries.ts";
 import { webhookRuleRoutes } from "./routes/webhook-rules.ts";
 import { paymentHookRoutes } from "./routes/payment-hooks.ts";
 import { widgetAssetRoutes } from "./routes/widget-assets.ts";
+import { adminPageRoutes } from "./routes/admin-page.ts";
 
 interface RequestMeta {
   id: string;
@@ -86,6 +87,7 @@ export function createApp(deps: AppDeps) {
     .use(analyticsRoutes(deps))
     .use(paymentHookRoutes(deps))
     .use(widgetAssetRoutes(deps))
+    .use(adminPageRoutes(deps))
     .use(metricsRoutes(deps));
 }
 

@@ -1,0 +1,224 @@
+import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { existsSync } from "node:fs";
+import type { Browser, Page } from "playwright-core";
+import { buildDeps } from "../helpers.ts";
+import { createApp } from "../../src/http/app.ts";
+import { createAppDeps } from "../../src/http/deps.ts";
+import { systemClock } from "../../src/lib/clock.ts";
+import { createTenant } from "../../src/tenants/create-tenant.ts";
+import { createApiKey } from "../../src/auth/api-keys.ts";
+import { createRule } from "../../src/webhooks/rules.ts";
+import { enqueueTestDelivery } from "../../src/webhooks/deliveries.ts";
+import { listDeadLetters } from "../../src/webhooks/dead-letters.ts";
+import { DeliveryScheduler } from "../../src/scheduler/scheduler.ts";
+
+const CHROMIUM = "/usr/bin/chromium";
+const CHROMIUM_ARGS = ["--no-sandbox", "--headless", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync"];
+const RETRY_MS = 10;
+
+interface Received {
+  webhookId: string | null;
+  attempt: string | null;
+  status: number;
+}
+
+describe.skipIf(!existsSync(CHROMIUM))("the admin page in headless Chromium (needs /usr/bin/chromium)", () => {
+  // A real clock (the browser waits in real time) and retries 10 ms apart, so a delivery
+  // reaches the dead-letter queue in four quick scheduler runs.
+  const deps = createAppDeps({ ...buildDeps({ allowPrivateWebhooks: true, retryDelaysMs: [RETRY_MS, RETRY_MS, RETRY_MS] }), clock: systemClock });
+  const scheduler = new DeliveryScheduler(deps);
+  let parley: { stop(): unknown; server: { port?: number } | null };
+  let origin = "";
+  let receiver: ReturnType<typeof Bun.serve>;
+  let receiverStatus = 500;
+  const received: Received[] = [];
+  let browser: Browser;
+
+  beforeAll(async () => {
+    receiver = Bun.serve({
+      port: 0,
+      hostname: "127.0.0.1",
+      fetch(request) {
+        received.push({ webhookId: request.headers.get("webhook-id"), attempt: request.headers.get("x-service-attempt"), status: receiverStatus });
+        return new Response(receiverStatus === 200 ? "ok" : "receiver down", { status: receiverStatus });
+      },
+    });
+    parley = createApp(deps).listen({ port: 0, hostname: "127.0.0.1" });
+    origin = `http://127.0.0.1:${parley.server?.port}`;
+    const { chromium } = await import("playwright-core");
+    browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
+  });
+
+  afterAll(async () => {
+    await browser?.close();
+    receiver?.stop(true);
+    await parley?.stop();
+    await scheduler.stop();
+    deps.sqlite.close();
+  });
+
+  function newTenant(name: string) {
+    const tenant = createTenant(deps, { name, sector: "dental-clinic" });
+    return { tenantId: tenant.id, key: createApiKey(deps, { tenantId: tenant.id, name: "admin page" }).key };
+  }
+
+  /** A fresh profile; uncaught errors and console errors (CSP violations land there) are kept. */
+  async function newPage() {
+    const context = await browser.newContext({ viewport: { width: 1280, height: 860 } });
+    const page = await context.newPage();
+    const errors: string[] = [];
+    page.on("pageerror", (error) => errors.push(`pageerror: ${error.message}`));
+    page.on("console", (message) => {
+      if (message.type() === "error") errors.push(`console: ${message.text()}`);
+    });
+    return { page, errors };
+  }
+
+  async function signIn(page: Page, key: string) {
+    await page.goto(`${origin}/admin`);
+    await page.getByLabel("API key").fill(key);
+    await page.getByRole("button", { name: "Sign in" }).click();
+    await page.getByRole("tablist").waitFor();
+  }
+
+  /** Runs the scheduler until the delivery is dead: attempt 1 now, 2–4 after RETRY_MS each. */
+  async function untilDead(tenantId: string) {
+    for (let run = 0; run < 40; run++) {
+      await scheduler.runOnce();
+      if (listDeadLetters(deps, { tenantId }, { limit: 10 }).data.length > 0) return;
+      await Bun.sleep(RETRY_MS + 5);
+    }
+    throw new Error("the delivery never reached the dead-letter queue");
+  }
+
+  test("an administrator re-triggers a dead letter, and the receiver gets the same webhook_id at attempt 1", async () => {
+    const { tenantId, key } = newTenant("Dead Letters Inc");
+    const rule = await createRule(deps, tenantId, { name: "CRM hook", event: "lead.created", url: `http://127.0.0.1:${receiver.port}/hook`, secret: "receiver-secret-0123456789", active: true });
+    const { webhook_id: webhookId } = enqueueTestDelivery(deps, tenantId, rule.rule_id);
+    await untilDead(tenantId);
+    expect(received.filter((entry) => entry.webhookId === webhookId).map((entry) => entry.attempt)).toEqual(["1", "2", "3", "4"]);
+
+    const { page, errors } = await newPage();
+    await page.goto(`${origin}/admin`);
+    await page.getByLabel("API key").fill("pk_not_a_real_key");
+    await page.getByRole("button", { name: "Sign in" }).click();
+    await page.getByRole("alert").filter({ hasText: "invalid or revoked" }).waitFor();
+    expect(await page.locator("#app").isHidden()).toBe(true);
+    errors.length = 0; // Chromium logs the refused request (401) to the console; that one is expected.
+
+    await page.getByLabel("API key").fill(key);
+    await page.getByRole("button", { name: "Sign in" }).click();
+    await page.getByRole("tablist").waitFor();
+    expect(await page.evaluate(() => ({ session: Object.values(sessionStorage), local: localStorage.length }))).toEqual({ session: [key], local: 0 });
+    expect(await page.getByRole("tab", { name: "Dead letter queue" }).getAttribute("aria-selected")).toBe("true");
+
+    const row = page.locator("#dlq-rows tr").filter({ hasText: webhookId });
+    await row.waitFor();
+    const cells = await row.locator("td").allTextContents();
+    expect(cells.slice(1, 5)).toEqual([webhookId, "lead.created", "CRM hook", "4"]);
+    expect(cells[5]).toContain("500");
+    await page.screenshot({ path: "/tmp/parley-admin-dlq-row.png" });
+
+    await page.getByRole("button", { name: `Attempt log of ${webhookId}` }).click();
+    const dialog = page.getByRole("dialog");
+    await dialog.locator("#log-rows tr").nth(3).waitFor();
+    expect(await dialog.locator("#log-rows tr td:nth-child(2)").allTextContents()).toEqual(["1", "2", "3", "4"]);
+    await page.screenshot({ path: "/tmp/parley-admin-log.png" });
+    await page.keyboard.press("Escape");
+    await dialog.waitFor({ state: "hidden" });
+
+    receiverStatus = 200;
+    await page.getByRole("button", { name: `Re-trigger ${webhookId}` }).click();
+    const confirmation = page.locator("#dlq-msg");
+    await confirmation.filter({ hasText: webhookId }).waitFor();
+    expect(await confirmation.getAttribute("role")).toBe("status");
+    expect(await confirmation.textContent()).toContain("Re-triggered 1 dead letter");
+    await page.locator("#dlq-rows td.empty").waitFor();
+    await page.screenshot({ path: "/tmp/parley-admin-dlq.png" });
+
+    const before = received.length;
+    expect(await scheduler.runOnce()).toBe(1);
+    expect(received.slice(before)).toEqual([{ webhookId, attempt: "1", status: 200 }]);
+
+    await page.getByRole("button", { name: "Apply filter" }).click();
+    await page.locator("#dlq-rows td.empty").waitFor();
+    expect(await page.locator("#dlq-rows tr").count()).toBe(1);
+
+    await page.getByRole("tab", { name: "Deliveries" }).click();
+    await page.getByLabel("Status").selectOption("succeeded");
+    await page.getByRole("button", { name: "Apply filter" }).filter({ visible: true }).click();
+    await page.locator("#deliveries-rows tr").filter({ hasText: webhookId }).filter({ hasText: "succeeded" }).waitFor();
+
+    await page.getByRole("button", { name: "Sign out" }).click();
+    await page.getByLabel("API key").waitFor();
+    expect(await page.evaluate(() => sessionStorage.length)).toBe(0);
+    expect(errors).toEqual([]);
+  });
+
+  test("rules: a 422 from the API is shown next to the form, a valid rule is created, switched off and tested", async () => {
+    const { key } = newTenant("Rules Ltd");
+    const { page, errors } = await newPage();
+    await signIn(page, key);
+    await page.getByRole("tab", { name: "Rules" }).click();
+    await page.locator("#rules-rows td.empty").waitFor();
+
+    await page.getByLabel("Name").fill("Hand-offs to Slack");
+    await page.getByLabel("Event").filter({ visible: true }).selectOption("handoff.requested");
+    await page.getByLabel("URL").fill("ftp://example.com/hook");
+    await page.getByLabel(/^Secret/).fill("a-long-enough-secret-123");
+    await page.getByRole("button", { name: "Create rule" }).click();
+    const formMessage = page.locator("#rule-form-msg");
+    await formMessage.filter({ hasText: "validation_failed" }).waitFor();
+    expect(await formMessage.getAttribute("role")).toBe("alert");
+    expect(await formMessage.locator("li").first().textContent()).toMatch(/^url: /);
+    errors.length = 0; // the console's "Failed to load resource: 422"
+
+    await page.getByLabel("URL").fill(`http://127.0.0.1:${receiver.port}/slack`);
+    await page.getByLabel(/^Min confidence/).fill("0.8");
+    await page.getByRole("button", { name: "Create rule" }).click();
+    await formMessage.filter({ hasText: "created for handoff.requested" }).waitFor();
+    const row = page.locator("#rules-rows tr").filter({ hasText: "Hand-offs to Slack" });
+    expect(await row.locator("td").allTextContents()).toEqual(["Hand-offs to Slack", "handoff.requested", `http://127.0.0.1:${receiver.port}/slack`, "0.8", "active", "DeactivateSend test"]);
+
+    await page.getByRole("button", { name: "Deactivate Hand-offs to Slack" }).click();
+    await row.filter({ hasText: "inactive" }).waitFor();
+    await page.getByRole("button", { name: "Send a test of Hand-offs to Slack" }).click();
+    await page.locator("#rules-msg").filter({ hasText: /Test delivery wh_\w+ \(handoff\.requested\) queued/ }).waitFor();
+    await page.screenshot({ path: "/tmp/parley-admin-rules.png" });
+    expect(errors).toEqual([]);
+  });
+
+  test("an operator answers a handed-off visitor from the hand-off inbox and closes the chat", async () => {
+    const { tenantId, key } = newTenant("Smile Dental");
+    const visitor = (await (
+      await fetch(`${origin}/api/v1/widget/session`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ tenant_id: tenantId }) })
+    ).json()) as { access_token: string; session_id: string };
+    const asVisitor = { authorization: `Bearer ${visitor.access_token}`, "content-type": "application/json" };
+    const sent = await fetch(`${origin}/api/v1/chatbot/message`, { method: "POST", headers: asVisitor, body: JSON.stringify({ tenant_id: tenantId, message: "can I talk to a human" }) });
+    expect(((await sent.json()) as { status: string }).status).toBe("handoff");
+
+    const { page, errors } = await newPage();
+    await signIn(page, key);
+    await page.getByRole("tab", { name: "Hand-off inbox" }).click();
+    await page.getByRole("button", { name: `Open ${visitor.session_id}` }).click();
+    const transcript = page.getByRole("log", { name: "Transcript" });
+    await transcript.locator("li.visitor").filter({ hasText: "can I talk to a human" }).waitFor();
+
+    await page.getByLabel("Reply to the visitor").fill("Hi, this is Sam from the front desk.");
+    await page.getByRole("button", { name: "Send reply" }).click();
+    await transcript.locator("li.operator").filter({ hasText: "Sam from the front desk" }).waitFor();
+    await page.screenshot({ path: "/tmp/parley-admin-inbox.png" });
+
+    const history = (await (await fetch(`${origin}/api/v1/chatbot/sessions/${visitor.session_id}/messages`, { headers: asVisitor })).json()) as {
+      data: Array<{ role: string; text: string }>;
+    };
+    expect(history.data.at(-1)).toMatchObject({ role: "operator", text: "Hi, this is Sam from the front desk." });
+
+    await page.getByRole("button", { name: "Close session" }).click();
+    await page.locator("#inbox-msg").filter({ hasText: `Session ${visitor.session_id} closed.` }).waitFor();
+    await page.locator("#inbox-rows td.empty").waitFor();
+    const closed = (await (await fetch(`${origin}/api/v1/chatbot/sessions/${visitor.session_id}/messages`, { headers: asVisitor })).json()) as { status: string };
+    expect(closed.status).toBe("closed");
+    expect(errors).toEqual([]);
+  });
+});

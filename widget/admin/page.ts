@@ -1,0 +1,145 @@
+/**
+ * The admin page's HTML shell and its one stylesheet. The markup is static (no tenant data is
+ * ever put in it server-side); /admin.js fills it in with textContent only. The stylesheet is
+ * inline and allowed by its hash, so the page's CSP needs no 'unsafe-inline' for anything.
+ */
+
+export const ADMIN_CSS = `:root{color-scheme:light dark;--fg:#1b1f24;--muted:#5b6470;--bg:#fff;--panel:#f6f7f9;--line:#d8dce2;--accent:#0b5cd5;--ok:#136f3a;--err:#b42318}
+@media (prefers-color-scheme:dark){:root{--fg:#e6e8eb;--muted:#a3abb6;--bg:#15181c;--panel:#1e2227;--line:#363c44;--accent:#6ea8ff;--ok:#5fd08a;--err:#ff8a80}}
+*{box-sizing:border-box}body{margin:0;font:15px/1.45 system-ui,sans-serif;color:var(--fg);background:var(--bg)}
+.top{display:flex;gap:1rem;align-items:center;padding:.6rem 1.5rem;border-bottom:1px solid var(--line);background:var(--panel)}
+.top h1{font-size:1.1rem;margin:0;flex:1}main{max-width:90rem;margin:0 auto;padding:1rem 1.5rem 3rem}
+h2{font-size:1.25rem;margin:.5rem 0}h3{font-size:1.05rem;margin:1.25rem 0 .5rem}.hint{color:var(--muted);margin:.25rem 0 1rem;max-width:60rem}
+button,input,select,textarea{font:inherit;color:inherit}
+button{border:1px solid var(--line);background:var(--bg);border-radius:6px;padding:.3rem .75rem;cursor:pointer}
+button:hover{border-color:var(--accent)}button:disabled{opacity:.5;cursor:default}
+button.primary{background:var(--accent);border-color:var(--accent);color:#fff}
+input,select,textarea{border:1px solid var(--line);border-radius:6px;padding:.3rem .5rem;background:var(--bg)}
+:focus-visible{outline:3px solid var(--accent);outline-offset:2px}
+[role=tablist]{display:flex;gap:.25rem;border-bottom:1px solid var(--line);margin-bottom:1rem;flex-wrap:wrap}
+[role=tab]{border:0;border-bottom:3px solid transparent;border-radius:0;background:none;padding:.5rem .9rem;color:var(--muted)}
+[role=tab][aria-selected=true]{border-bottom-color:var(--accent);color:var(--fg);font-weight:600}
+.bar{display:flex;flex-wrap:wrap;gap:.75rem;align-items:end;margin:.5rem 0}
+label{display:flex;flex-direction:column;gap:.2rem;font-size:.85rem;color:var(--muted)}label.check{flex-direction:row;align-items:center;gap:.4rem}
+.scroll{overflow-x:auto;border:1px solid var(--line);border-radius:8px}
+table{border-collapse:collapse;width:100%;font-size:.88rem}th,td{text-align:left;padding:.4rem .6rem;border-bottom:1px solid var(--line);vertical-align:top}
+thead th{background:var(--panel);font-weight:600;white-space:nowrap}tbody tr:last-child td{border-bottom:0}td.empty{color:var(--muted);text-align:center;padding:1.25rem}
+td .acts{display:flex;gap:.35rem;flex-wrap:wrap}code{font:.85em ui-monospace,monospace;word-break:break-all}
+.err-text{color:var(--err)}.pager{display:flex;gap:.75rem;align-items:center;margin:.6rem 0}
+.notice{padding:.5rem .75rem;border-radius:6px;border:1px solid var(--line);margin:.5rem 0}.notice.ok{border-color:var(--ok);color:var(--ok)}
+.notice.error{border-color:var(--err);color:var(--err)}.notice ul{margin:.25rem 0 0;padding-left:1.25rem}
+.confirm{display:flex;gap:.75rem;align-items:center;padding:.5rem .75rem;border:1px solid var(--accent);border-radius:6px}
+fieldset{border:1px solid var(--line);border-radius:8px;padding:.75rem 1rem}
+.convo{border:1px solid var(--line);border-radius:8px;padding:.75rem 1rem;margin-top:1rem}
+.transcript{list-style:none;padding:0;margin:.5rem 0;max-height:24rem;overflow-y:auto;display:flex;flex-direction:column;gap:.4rem}
+.transcript li{padding:.4rem .6rem;border-radius:8px;background:var(--panel);max-width:42rem}.transcript li.visitor{align-self:flex-end}
+.transcript .who{display:block;font-size:.75rem;color:var(--muted)}.transcript li.operator{border:1px solid var(--accent)}
+textarea{width:100%;max-width:42rem;min-height:4.5rem}dialog{border:1px solid var(--line);border-radius:10px;max-width:min(70rem,95vw);width:100%;color:var(--fg);background:var(--bg)}
+dialog::backdrop{background:#0006}dl{display:grid;grid-template-columns:max-content 1fr;gap:.2rem 1rem;margin:.5rem 0 1rem}dt{color:var(--muted)}dd{margin:0}
+.sr{position:absolute;width:1px;height:1px;overflow:hidden;clip:rect(0 0 0 0);white-space:nowrap}[hidden]{display:none!important}`;
+
+const th = (names: string[]) => `<thead><tr>${names.map((name) => `<th scope="col">${name}</th>`).join("")}</tr></thead>`;
+
+const table = (id: string, caption: string, columns: string[]) =>
+  `<div class="scroll"><table><caption class="sr">${caption}</caption>${th(columns)}<tbody id="${id}"></tbody></table></div>`;
+
+const pager = (prefix: string, what: string) =>
+  `<div class="pager"><button type="button" id="${prefix}-prev" disabled>Previous page<span class="sr"> of ${what}</span></button><span id="${prefix}-page" aria-live="polite"></span><button type="button" id="${prefix}-next" disabled>Next page<span class="sr"> of ${what}</span></button></div>`;
+
+const notice = (id: string) => `<div id="${id}" class="notice" hidden></div>`;
+
+const eventSelect = (id: string, first: string) => `<select id="${id}"><option value="">${first}</option></select>`;
+
+const TABS = [
+  ["dlq", "Dead letter queue"],
+  ["deliveries", "Deliveries"],
+  ["rules", "Rules"],
+  ["inbox", "Hand-off inbox"],
+] as const;
+
+const DLQ = `<h2>Webhooks › Dead letter queue</h2>
+<p class="hint">Deliveries that failed all four attempts. <strong>Re-trigger</strong> sends one again with the same <code>webhook_id</code> (receivers deduplicate on it), starting a fresh cycle at <code>X-Service-Attempt: 1</code>. Dead letters are kept for 7 days.</p>
+<form id="dlq-filter" class="bar" novalidate>
+<label>Event ${eventSelect("dlq-event", "All events")}</label>
+<label>Died since (optional) <input id="dlq-since" type="datetime-local"></label>
+<button type="submit">Apply filter</button><button type="button" id="dlq-bulk">Re-trigger all matching…</button>
+</form>
+<div id="dlq-confirm" class="confirm" hidden><span id="dlq-confirm-text"></span><button type="button" class="primary" id="dlq-confirm-yes">Re-trigger them</button><button type="button" id="dlq-confirm-no">Cancel</button></div>
+${notice("dlq-msg")}
+${table("dlq-rows", "Dead letters", ["Id", "Webhook id", "Event", "Rule", "Attempts", "Last error", "Dead at", "Expires at", "Actions"])}
+${pager("dlq", "dead letters")}`;
+
+const DELIVERIES = `<h2>Webhooks › Deliveries</h2>
+<p class="hint">Every delivery and where it stands. Open one to see each attempt: status code, error, duration and the start of the response.</p>
+<form id="deliveries-filter" class="bar" novalidate>
+<label>Status <select id="deliveries-status"><option value="">All statuses</option><option>pending</option><option>succeeded</option><option>dead</option><option>cancelled</option></select></label>
+<button type="submit">Apply filter</button>
+</form>
+${notice("deliveries-msg")}
+${table("deliveries-rows", "Deliveries", ["Webhook id", "Event", "Status", "Attempts", "Last result", "Created", "Next attempt", "Actions"])}
+${pager("deliveries", "deliveries")}`;
+
+const RULES = `<h2>Webhooks › Rules</h2>
+<p class="hint">A rule sends one event to one URL, signed with its secret (never shown again). Inactive rules match nothing. <strong>Send test</strong> queues the event's catalog example with <code>"test": true</code>.</p>
+${notice("rules-msg")}
+${table("rules-rows", "Webhook rules", ["Name", "Event", "URL", "Min confidence", "Status", "Actions"])}
+${pager("rules", "rules")}
+<form id="rule-form" novalidate><fieldset><legend>New rule</legend><div class="bar">
+<label>Name <input id="rule-name" name="name" autocomplete="off" aria-required="true"></label>
+<label>Event ${eventSelect("rule-event", "Choose an event")}</label>
+<label>URL <input id="rule-url" name="url" type="url" placeholder="https://example.com/hooks/parley" size="34" aria-required="true"></label>
+<label>Secret (16–256 characters) <input id="rule-secret" name="secret" type="password" autocomplete="new-password" aria-required="true"></label>
+<label>Min confidence (optional) <input id="rule-confidence" name="min_confidence" type="number" min="0" max="1" step="0.01" size="6"></label>
+<label class="check"><input id="rule-active" type="checkbox" checked> Active</label>
+<button type="submit" class="primary">Create rule</button></div>
+${notice("rule-form-msg")}</fieldset></form>`;
+
+const INBOX = `<h2>Hand-off inbox</h2>
+<p class="hint">Chats the bot handed over to a person. Open one to read the transcript, reply to the visitor (the widget shows it within seconds), or close it.</p>
+<div class="bar"><button type="button" id="inbox-refresh">Refresh</button></div>
+${notice("inbox-msg")}
+${table("inbox-rows", "Sessions waiting for an operator", ["Session", "Channel", "Messages", "Reason", "Last activity", "Actions"])}
+${pager("inbox", "sessions")}
+<section id="convo" class="convo" hidden aria-labelledby="convo-title">
+<h3 id="convo-title">Conversation</h3>
+<ol id="convo-log" class="transcript" role="log" aria-label="Transcript"></ol>
+${notice("convo-msg")}
+<form id="reply-form" novalidate><label for="reply-text">Reply to the visitor</label><textarea id="reply-text" maxlength="4000"></textarea>
+<div class="bar"><button type="submit" class="primary">Send reply</button><button type="button" id="convo-reload">Reload transcript</button><button type="button" id="convo-close">Close session</button></div></form>
+</section>`;
+
+const PANELS: Record<(typeof TABS)[number][0], string> = { dlq: DLQ, deliveries: DELIVERIES, rules: RULES, inbox: INBOX };
+
+export function adminHtml(): string {
+  const tabs = TABS.map(
+    ([id, label], index) =>
+      `<button type="button" role="tab" id="tab-${id}" aria-controls="panel-${id}" aria-selected="${index === 0}" tabindex="${index === 0 ? 0 : -1}">${label}</button>`,
+  ).join("");
+  const panels = TABS.map(([id], index) => `<section role="tabpanel" id="panel-${id}" aria-labelledby="tab-${id}" tabindex="0"${index === 0 ? "" : " hidden"}>${PANELS[id]}</section>`).join("\n");
+  return `<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1">
+<meta name="referrer" content="no-referrer"><title>Parley admin</title><style>${ADMIN_CSS}</style>
+<script src="/admin.js" defer></script></head>
+<body><header class="top"><h1>Parley admin</h1><span id="who"></span><button type="button" id="signout" hidden>Sign out</button></header>
+<main>
+<section id="signin" aria-labelledby="signin-title">
+<h2 id="signin-title">Sign in</h2>
+<p class="hint">Enter one of your tenant's API keys (<code>parley apikey create --tenant ten_…</code>). It is kept in this browser tab's sessionStorage only — closing the tab or <em>Sign out</em> forgets it — and sent as <code>X-API-Key</code> to this server alone.</p>
+<form id="signin-form" class="bar" novalidate><label>API key <input id="signin-key" type="password" autocomplete="off" spellcheck="false" size="40" aria-required="true"></label><button type="submit" class="primary">Sign in</button></form>
+${notice("signin-msg")}
+<noscript><p class="notice error">This page needs JavaScript.</p></noscript>
+</section>
+<div id="app" hidden>
+<nav role="tablist" aria-label="Admin sections">${tabs}</nav>
+${panels}
+</div>
+</main>
+<dialog id="log" aria-labelledby="log-title">
+<h2 id="log-title">Delivery</h2>
+<dl id="log-summary"></dl>
+${notice("log-msg")}
+${table("log-rows", "Attempt log", ["Cycle", "Attempt", "Started", "Duration", "Result", "Status code", "Error", "Response (first 1 KiB)"])}
+<div class="bar"><button type="button" id="log-close">Close</button></div>
+</dialog>
+</body></html>`;
+}
