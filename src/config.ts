@@ -18,6 +18,8 @@ export interface Config {
   readonly rateLimits: boolean;
   readonly logLevel: "info" | "error" | "silent";
   readonly demo: boolean;
+  /** The WhatsApp Cloud API base URL replies are sent to (operator-configured, so no SSRF check). */
+  readonly whatsappApiUrl: string;
 }
 
 /** Command-line flags that override their environment twins. */
@@ -49,6 +51,7 @@ export const CONFIG_DEFAULTS = {
   PARLEY_SYNC: "normal",
   PARLEY_RATE_LIMITS: "on",
   PARLEY_LOG_LEVEL: "info",
+  PARLEY_WHATSAPP_API_URL: "https://graph.facebook.com/v21.0",
 } as const;
 
 function setting(env: Env, name: keyof typeof CONFIG_DEFAULTS): string {
@@ -137,5 +140,6 @@ export function loadConfig(env: Env, flags: ConfigFlags = {}): Config {
     rateLimits: boolean("PARLEY_RATE_LIMITS", setting(env, "PARLEY_RATE_LIMITS")),
     logLevel: oneOf("PARLEY_LOG_LEVEL", setting(env, "PARLEY_LOG_LEVEL"), ["info", "error", "silent"]),
     demo: flags.demo ?? false,
+    whatsappApiUrl: url("PARLEY_WHATSAPP_API_URL", setting(env, "PARLEY_WHATSAPP_API_URL")),
   });
 }

@@ -5,7 +5,7 @@ Usage: parley <command> [options]
 Commands:
   serve                 start the HTTP server and the webhook scheduler
   migrate               create or upgrade the database schema, then exit
-  tenant create|list|plan|payment-secret
+  tenant create|list|plan|payment-secret|whatsapp
   user create|password
   apikey create|list|revoke
   dlq list|show|retrigger   the webhook dead-letter queue
@@ -19,7 +19,9 @@ Environment:
   PARLEY_POLL_INTERVAL=250ms  PARLEY_DELIVERY_CONCURRENCY=512
   PARLEY_ALLOW_PRIVATE_WEBHOOKS=false  PARLEY_TRUST_PROXY=false  PARLEY_SYNC=normal|full
   PARLEY_RATE_LIMITS=on  PARLEY_LOG_LEVEL=info|error|silent
-  PARLEY_PASSWORD, PARLEY_PAYMENT_SECRET (secrets the CLI reads instead of flags)
+  PARLEY_WHATSAPP_API_URL=https://graph.facebook.com/v21.0
+  PARLEY_PASSWORD, PARLEY_PAYMENT_SECRET, PARLEY_WHATSAPP_VERIFY_TOKEN,
+  PARLEY_WHATSAPP_APP_SECRET, PARLEY_WHATSAPP_ACCESS_TOKEN (secrets the CLI reads instead of flags)
 
 Examples:
   parley serve --demo
@@ -48,11 +50,17 @@ Applies the schema migrations embedded in this binary. Running it again changes 
   parley tenant list [--json]
   parley tenant plan TENANT_ID PLAN
   parley tenant payment-secret TENANT_ID
+  parley tenant whatsapp TENANT_ID --phone-number-id ID [--json]
 
 --origins lists the web origins allowed to open widget sessions (none = any origin).
 payment-secret stores the signing secret of the tenant's payment provider endpoint (Stripe's
 whsec_…, 16–256 characters), read from PARLEY_PAYMENT_SECRET or the first line of standard
 input, never from a flag. The provider then posts to PUBLIC_URL/api/v1/hooks/payments/TENANT_ID.
+whatsapp connects a WhatsApp Business number (Cloud API): --phone-number-id is its Cloud API id;
+the secrets are read only from PARLEY_WHATSAPP_VERIFY_TOKEN (any 8–256 characters, also typed
+into Meta's dashboard), PARLEY_WHATSAPP_APP_SECRET (the Meta app's secret) and
+PARLEY_WHATSAPP_ACCESS_TOKEN (allowed to send from the number). Meta's callback URL is then
+PUBLIC_URL/api/v1/hooks/whatsapp/TENANT_ID.
 `,
   user: `Usage:
   parley user create --email EMAIL --tenant TENANT_ID [--role owner|admin|agent] [--json]

@@ -1,5 +1,6 @@
 import { changePlan } from "../billing/change-plan.ts";
 import { setPaymentSecret } from "../integrations/payments.ts";
+import { setWhatsappSettings, whatsappCallbackUrl } from "../integrations/whatsapp-settings.ts";
 import { createTenant } from "../tenants/create-tenant.ts";
 import { listTenants } from "../tenants/find-tenant.ts";
 import { parseCommandArgs, requireFlag } from "./args.ts";
@@ -21,6 +22,7 @@ export async function tenantCommand(argv: string[], io: CliIo): Promise<number> 
     plan: { type: "string" },
     sector: { type: "string" },
     origins: { type: "string" },
+    "phone-number-id": { type: "string" },
   });
   const [action, ...rest] = positionals;
   return withCliDeps(io, { db: values.db }, async (deps) => {
@@ -58,8 +60,28 @@ export async function tenantCommand(argv: string[], io: CliIo): Promise<number> 
         else io.out(`payment secret set for ${tenantId}; point the provider at ${deps.config.publicUrl}/api/v1/hooks/payments/${tenantId}`);
         return 0;
       }
+      case "whatsapp": {
+        const [tenantId] = rest;
+        if (!tenantId) throw new UsageError("usage: parley tenant whatsapp TENANT_ID --phone-number-id ID");
+        // Secrets come from the environment only, never flags (shell history, ps).
+        const fromEnv = (name: string) => {
+          const value = io.env[name]?.trim();
+          if (!value) throw new UsageError(`missing ${name}: the WhatsApp secrets are read from the environment`);
+          return value;
+        };
+        setWhatsappSettings(deps, tenantId, {
+          phone_number_id: requireFlag(values["phone-number-id"], "phone-number-id"),
+          verify_token: fromEnv("PARLEY_WHATSAPP_VERIFY_TOKEN"),
+          app_secret: fromEnv("PARLEY_WHATSAPP_APP_SECRET"),
+          access_token: fromEnv("PARLEY_WHATSAPP_ACCESS_TOKEN"),
+        });
+        const callbackUrl = whatsappCallbackUrl(deps, tenantId);
+        if (values.json) io.out(JSON.stringify({ tenant_id: tenantId, configured: true, callback_url: callbackUrl }));
+        else io.out(`WhatsApp settings stored for ${tenantId}; in Meta's dashboard set the callback URL to ${callbackUrl} with the same verify token`);
+        return 0;
+      }
       default:
-        throw new UsageError(action ? `unknown tenant action '${action}'` : "missing action: create, list, plan or payment-secret");
+        throw new UsageError(action ? `unknown tenant action '${action}'` : "missing action: create, list, plan, payment-secret or whatsapp");
     }
   });
 }

@@ -8,6 +8,7 @@ import chat from "../../migrations/0002_chat.sql" with { type: "text" };
 import payments from "../../migrations/0003_payments.sql" with { type: "text" };
 import sessionIndex from "../../migrations/0004_session_index.sql" with { type: "text" };
 import analytics from "../../migrations/0005_analytics.sql" with { type: "text" };
+import whatsapp from "../../migrations/0006_whatsapp.sql" with { type: "text" };
 
 export const MIGRATION_JOURNAL = journal;
 
@@ -18,4 +19,5 @@ export const EMBEDDED_MIGRATIONS: ReadonlyArray<{ tag: string; sql: string }> = 
   { tag: "0003_payments", sql: payments },
   { tag: "0004_session_index", sql: sessionIndex },
   { tag: "0005_analytics", sql: analytics },
+  { tag: "0006_whatsapp", sql: whatsapp },
 ];

@@ -4,10 +4,16 @@ import { tenants } from "./schema.ts";
 /**
  * Per-tenant secrets for inbound integrations. The payment secret is kept in clear because
  * verifying a provider's HMAC needs it (like a webhook rule's secret); it is never returned.
+ * The WhatsApp columns are likewise needed in clear: the verify token and app secret to check
+ * Meta's handshake and signatures, the access token to send replies. The four are set together.
  */
 export const tenantSecrets = sqliteTable("tenant_secrets", {
   tenantId: text("tenant_id").primaryKey().references(() => tenants.id, { onDelete: "cascade" }),
   paymentSecret: text("payment_secret"),
+  whatsappVerifyToken: text("whatsapp_verify_token"),
+  whatsappAppSecret: text("whatsapp_app_secret"),
+  whatsappAccessToken: text("whatsapp_access_token"),
+  whatsappPhoneNumberId: text("whatsapp_phone_number_id"),
   updatedAt: integer("updated_at").notNull(),
 });
 
@@ -26,4 +32,19 @@ export const paymentEvents = sqliteTable(
     receivedAt: integer("received_at").notNull(),
   },
   (table) => [primaryKey({ columns: [table.provider, table.providerEventId, table.tenantId] }), index("payment_events_tenant_idx").on(table.tenantId)],
+);
+
+/**
+ * One row per WhatsApp message id handled for a tenant. Meta redelivers a webhook until it
+ * gets a 200 (and sometimes after), so the primary key keeps a message from being answered twice.
+ */
+export const whatsappMessages = sqliteTable(
+  "whatsapp_messages",
+  {
+    tenantId: text("tenant_id").notNull().references(() => tenants.id, { onDelete: "cascade" }),
+    /** Meta's `wamid.…` id of the inbound message. */
+    messageId: text("message_id").notNull(),
+    receivedAt: integer("received_at").notNull(),
+  },
+  (table) => [primaryKey({ columns: [table.tenantId, table.messageId] }), index("whatsapp_messages_received_idx").on(table.receivedAt)],
 );

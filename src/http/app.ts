@@ -15,6 +15,7 @@ import { widgetRoutes } from "./routes/widget.ts";
 import { webhookDeliveryRoutes } from "./routes/webhook-deliveries.ts";
 import { webhookRuleRoutes } from "./routes/webhook-rules.ts";
 import { paymentHookRoutes } from "./routes/payment-hooks.ts";
+import { whatsappHookRoutes } from "./routes/whatsapp-hooks.ts";
 import { widgetAssetRoutes } from "./routes/widget-assets.ts";
 import { adminPageRoutes } from "./routes/admin-page.ts";
 
@@ -86,6 +87,7 @@ export function createApp(deps: AppDeps) {
     .use(billingRoutes(deps))
     .use(analyticsRoutes(deps))
     .use(paymentHookRoutes(deps))
+    .use(whatsappHookRoutes(deps))
     .use(widgetAssetRoutes(deps))
     .use(adminPageRoutes(deps))
     .use(metricsRoutes(deps));

@@ -4,6 +4,7 @@ import { sendWebhook, type AttemptResult, type SendWebhookInput } from "../webho
 import { deliveryHeaders, serializeDeliveryJson } from "../webhooks/sign.ts";
 import { createDeliveryMetrics, type DeliveryMetrics } from "./metrics.ts";
 import { purgeOldPaymentEvents } from "../integrations/payments.ts";
+import { purgeOldWhatsappMessages } from "../integrations/whatsapp.ts";
 import { claimDueDeliveries, purgeExpiredDeadLetters, recordAttempts, type ClaimedDelivery, type RecordedAttempt } from "./queries.ts";
 
 export type SendFn = (input: SendWebhookInput) => Promise<AttemptResult>;
@@ -11,7 +12,7 @@ export type SendFn = (input: SendWebhookInput) => Promise<AttemptResult>;
 export interface SchedulerOptions {
   send?: SendFn;
   metrics?: DeliveryMetrics;
-  /** How often expired dead letters and old payment-event ids are purged and the WAL checkpointed. */
+  /** How often expired dead letters and old provider message ids are purged and the WAL checkpointed. */
   maintenanceIntervalMs?: number;
 }
 
@@ -168,6 +169,7 @@ export class DeliveryScheduler {
       const purged = purgeExpiredDeadLetters(this.deps.sqlite, now);
       if (purged > 0) this.deps.log.info({ msg: "purged expired dead letters", count: purged });
       purgeOldPaymentEvents(this.deps, now);
+      purgeOldWhatsappMessages(this.deps, now);
       // Keeps the WAL from growing without bound under steady writes; PASSIVE never blocks writers.
       this.deps.sqlite.exec("PRAGMA wal_checkpoint(PASSIVE)");
     } catch (error) {

@@ -44,6 +44,10 @@ const ROUTES: Array<[string, string]> = [
   ["POST", "/api/v1/hooks/payments/:tenant"],
   ["GET", "/api/v1/integrations/payments"],
   ["POST", "/api/v1/analytics/events"],
+  ["GET", "/api/v1/hooks/whatsapp/:tenant"],
+  ["POST", "/api/v1/hooks/whatsapp/:tenant"],
+  ["GET", "/api/v1/integrations/whatsapp"],
+  ["PUT", "/api/v1/integrations/whatsapp"],
   ["GET", "/api/v1/analytics/summary"],
   ["PUT", "/api/v1/integrations/payments"],
 ];

@@ -4,6 +4,7 @@ import { idParams, pageFields, strictObject } from "../schema.ts";
 import { securityPlugin, tenantOf } from "../plugins/security.ts";
 import { closeSession, listSessions, postOperatorMessage } from "../../chat/sessions.ts";
 import { listAppointments, listLeads } from "../../chat/crm.ts";
+import { relayOperatorMessageToWhatsapp } from "../../integrations/whatsapp-relay.ts";
 import { SESSION_STATUSES } from "../../db/schema.ts";
 
 export const OperatorModel = {
@@ -29,8 +30,11 @@ export function operatorRoutes(deps: AppDeps) {
     .post(
       "/sessions/:id/operator-messages",
       ({ principal, params, query, body, set }) => {
+        const tenantId = tenantOf(principal, query.tenant_id);
+        const message = postOperatorMessage(deps, tenantId, params.id, { text: body.text, authorId: principal.kind === "user" ? principal.userId : undefined });
+        relayOperatorMessageToWhatsapp(deps, tenantId, params.id, message.text);
         set.status = 201;
-        return postOperatorMessage(deps, tenantOf(principal, query.tenant_id), params.id, { text: body.text, authorId: principal.kind === "user" ? principal.userId : undefined });
+        return message;
       },
       { tenantAccess: true, rateLimit: "management", params: idParams, query: OperatorModel.pageQuery, body: OperatorModel.operatorMessageBody },
     )

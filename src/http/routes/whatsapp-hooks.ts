@@ -1,0 +1,62 @@
+import { Elysia, t } from "elysia";
+import type { AppDeps } from "../deps.ts";
+import { rawBodyOf } from "../body.ts";
+import { strictObject } from "../schema.ts";
+import { securityPlugin, tenantOf } from "../plugins/security.ts";
+import { answerWhatsappHandshake, handleWhatsappWebhook } from "../../integrations/whatsapp.ts";
+import { getWhatsappSettingsStatus, setWhatsappSettings } from "../../integrations/whatsapp-settings.ts";
+
+export const WhatsappHookModel = {
+  hookParams: t.Object({ tenant_id: t.String({ maxLength: 64 }) }),
+  handshakeQuery: t.Object({
+    "hub.mode": t.Optional(t.String({ maxLength: 64 })),
+    "hub.verify_token": t.Optional(t.String({ maxLength: 256 })),
+    "hub.challenge": t.Optional(t.String({ maxLength: 256 })),
+  }),
+  hookResponse: t.Object({ received: t.Literal(true), handled: t.Integer(), duplicates: t.Integer(), ignored: t.Integer() }),
+  tenantQuery: strictObject({ tenant_id: t.Optional(t.String({ maxLength: 64 })) }),
+  settingsBody: strictObject({ verify_token: t.String(), app_secret: t.String(), access_token: t.String(), phone_number_id: t.String() }),
+  statusResponse: t.Object({
+    configured: t.Boolean(),
+    verify_token_set: t.Boolean(),
+    app_secret_set: t.Boolean(),
+    access_token_set: t.Boolean(),
+    phone_number_id: t.Nullable(t.String()),
+    callback_url: t.String(),
+  }),
+} as const;
+
+export function whatsappHookRoutes(deps: AppDeps) {
+  return new Elysia({ prefix: "/api/v1" })
+    .use(securityPlugin(deps))
+    .get(
+      "/hooks/whatsapp/:tenant_id",
+      ({ params, query, set }) => {
+        const challenge = answerWhatsappHandshake(deps, params.tenant_id, { mode: query["hub.mode"], verifyToken: query["hub.verify_token"], challenge: query["hub.challenge"] });
+        set.headers["content-type"] = "text/plain; charset=utf-8";
+        return challenge;
+      },
+      { rateLimit: "hooks", params: WhatsappHookModel.hookParams, query: WhatsappHookModel.handshakeQuery },
+    )
+    // The signature covers the exact bytes the JSON parser read (64 KiB limit, JSON content type).
+    .post("/hooks/whatsapp/:tenant_id", ({ params, request, headers }) => handleWhatsappWebhook(deps, params.tenant_id, rawBodyOf(request), headers["x-hub-signature-256"]), {
+      rateLimit: "hooks",
+      params: WhatsappHookModel.hookParams,
+      response: { 200: WhatsappHookModel.hookResponse },
+    })
+    .get("/integrations/whatsapp", ({ principal, query }) => getWhatsappSettingsStatus(deps, tenantOf(principal, query.tenant_id, ["owner"])), {
+      tenantAccess: true,
+      rateLimit: "management",
+      query: WhatsappHookModel.tenantQuery,
+      response: { 200: WhatsappHookModel.statusResponse },
+    })
+    .put(
+      "/integrations/whatsapp",
+      ({ principal, query, body }) => {
+        const tenantId = tenantOf(principal, query.tenant_id, ["owner"]);
+        setWhatsappSettings(deps, tenantId, body);
+        return getWhatsappSettingsStatus(deps, tenantId);
+      },
+      { tenantAccess: true, rateLimit: "management", query: WhatsappHookModel.tenantQuery, body: WhatsappHookModel.settingsBody, response: { 200: WhatsappHookModel.statusResponse } },
+    );
+}
