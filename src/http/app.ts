@@ -7,6 +7,7 @@ import { authRoutes } from "./routes/auth.ts";
 import { healthRoutes } from "./routes/health.ts";
 import { accountRoutes } from "./routes/account.ts";
 import { metricsRoutes } from "./routes/metrics.ts";
+import { docsRoutes } from "./routes/docs.ts";
 import { billingRoutes } from "./routes/billing.ts";
 import { analyticsRoutes } from "./routes/analytics.ts";
 import { chatRoutes } from "./routes/chat.ts";
@@ -47,7 +48,7 @@ export function createApp(deps: AppDeps) {
   const meta = new WeakMap<Request, RequestMeta>();
 
   // normalize: false — unknown body keys must fail validation (422), not be silently dropped.
-  return new Elysia({ normalize: false })
+  const app = new Elysia({ normalize: false })
     .onRequest(({ request, set }) => {
       const incoming = request.headers.get("x-request-id");
       const id = incoming && REQUEST_ID_PATTERN.test(incoming) ? incoming : crypto.randomUUID();
@@ -91,6 +92,7 @@ export function createApp(deps: AppDeps) {
     .use(widgetAssetRoutes(deps))
     .use(adminPageRoutes(deps))
     .use(metricsRoutes(deps));
+  return app.use(docsRoutes(deps, () => app.routes));
 }
 
 export type App = ReturnType<typeof createApp>;
