@@ -129,7 +129,9 @@ export function findOrStartVisitorSession(deps: Deps, input: StartSessionInput &
   return sessionStatements(deps.sqlite).byVisitor.get(input.tenantId, input.channel, input.visitorRef) ?? startSession(deps, input);
 }
 
-export function listSessions(deps: Deps, tenantId: string, filter: { status?: SessionStatus }, page: { limit: number; cursor?: string }): Page<ReturnType<typeof toSessionView>> {
+export type SessionView = ReturnType<typeof toSessionView>;
+
+export function listSessions(deps: Deps, tenantId: string, filter: { status?: SessionStatus }, page: { limit: number; cursor?: string }): Page<SessionView> {
   const rows = sessionStatements(deps.sqlite).list.all(tenantId, filter.status ?? null, page.cursor ?? null, page.limit + 1);
   return toPage(rows, page.limit, (row) => row.id, toSessionView);
 }

@@ -26,3 +26,17 @@ export function formatTable(headers: string[], rows: string[][]): string {
 }
 
 export const isoOrDash = (ms: number | null): string => (ms === null ? "-" : new Date(ms).toISOString());
+
+/**
+ * A secret for the CLI: from its environment variable, else the first line of standard input
+ * — never a flag, which would end up in shell history and process listings. Passwords keep
+ * their spaces (`trim: false`); tokens and signing secrets are trimmed.
+ */
+export async function readSecret(io: CliIo, envName: string, what: string, options: { trim: boolean }): Promise<string> {
+  const clean = (text: string | undefined) => (options.trim ? text?.trim() : text) ?? "";
+  const fromEnv = clean(io.env[envName]);
+  if (fromEnv) return fromEnv;
+  const line = clean((await io.readStdin()).split(/\r?\n/)[0]);
+  if (!line) throw new UsageError(`no ${what}: set ${envName} or pipe it on standard input`);
+  return line;
+}

@@ -5,16 +5,9 @@ import { createTenant } from "../tenants/create-tenant.ts";
 import { listTenants } from "../tenants/find-tenant.ts";
 import { parseCommandArgs, requireFlag } from "./args.ts";
 import { withCliDeps } from "./context.ts";
-import { formatTable, isoOrDash, UsageError, type CliIo } from "./io.ts";
+import { formatTable, isoOrDash, readSecret, UsageError, type CliIo } from "./io.ts";
 
-/** PARLEY_PAYMENT_SECRET, else the first line of standard input — never a flag (shell history, ps). */
-async function readPaymentSecret(io: CliIo): Promise<string> {
-  const fromEnv = io.env.PARLEY_PAYMENT_SECRET?.trim();
-  if (fromEnv) return fromEnv;
-  const line = ((await io.readStdin()).split(/\r?\n/)[0] ?? "").trim();
-  if (!line) throw new UsageError("no secret: set PARLEY_PAYMENT_SECRET or pipe it on standard input");
-  return line;
-}
+const readPaymentSecret = (io: CliIo) => readSecret(io, "PARLEY_PAYMENT_SECRET", "secret", { trim: true });
 
 export async function tenantCommand(argv: string[], io: CliIo): Promise<number> {
   const { values, positionals } = parseCommandArgs(argv, {

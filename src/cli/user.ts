@@ -2,16 +2,9 @@ import { createUser, findUserIdByEmail } from "../auth/create-user.ts";
 import { setUserPassword } from "../auth/set-password.ts";
 import { parseCommandArgs, requireFlag } from "./args.ts";
 import { withCliDeps } from "./context.ts";
-import { UsageError, type CliIo } from "./io.ts";
+import { readSecret, UsageError, type CliIo } from "./io.ts";
 
-/** PARLEY_PASSWORD, else the first line of standard input. */
-async function readPassword(io: CliIo): Promise<string> {
-  const fromEnv = io.env.PARLEY_PASSWORD;
-  if (fromEnv) return fromEnv;
-  const line = (await io.readStdin()).split(/\r?\n/)[0] ?? "";
-  if (!line) throw new UsageError("no password: set PARLEY_PASSWORD or pipe it on standard input");
-  return line;
-}
+const readPassword = (io: CliIo) => readSecret(io, "PARLEY_PASSWORD", "password", { trim: false });
 
 export async function userCommand(argv: string[], io: CliIo): Promise<number> {
   const { values, positionals } = parseCommandArgs(argv, {

@@ -2,7 +2,7 @@ import { Elysia } from "elysia";
 import type { AppDeps } from "./deps.ts";
 import { toErrorResponse } from "./errors.ts";
 import { parseJsonBody } from "./body.ts";
-import { isReflectableOrigin } from "./plugins/cors.ts";
+import { exposeVisitorError } from "./plugins/cors.ts";
 import { authRoutes } from "./routes/auth.ts";
 import { healthRoutes } from "./routes/health.ts";
 import { accountRoutes } from "./routes/account.ts";
@@ -27,21 +27,6 @@ interface RequestMeta {
 }
 
 const REQUEST_ID_PATTERN = /^[\w.:-]{1,128}$/;
-
-/**
- * The widget must be able to read why a visitor route refused it (an expired token, a refused
- * origin, a rate limit), or it only sees a network error. Errors carry no tenant data, so they
- * are readable from any concrete origin; "null" is still never reflected.
- */
-const VISITOR_ROUTE = /^\/api\/v1\/(?:widget\/|chatbot\/message|chatbot\/sessions\/|analytics\/events)/;
-
-function exposeVisitorError(request: Request, headers: Headers): void {
-  const origin = request.headers.get("origin");
-  if (!isReflectableOrigin(origin) || !VISITOR_ROUTE.test(new URL(request.url).pathname)) return;
-  headers.set("access-control-allow-origin", origin);
-  headers.set("access-control-expose-headers", "retry-after, ratelimit-limit, ratelimit-remaining, ratelimit-reset, x-request-id");
-  headers.append("vary", "Origin");
-}
 
 /** Builds the whole HTTP application without listening: tests call `app.handle(request)`. */
 export function createApp(deps: AppDeps) {

@@ -2,10 +2,8 @@ import { Elysia, t } from "elysia";
 import type { AppDeps } from "../deps.ts";
 import { strictObject } from "../schema.ts";
 import { securityPlugin, tenantOf } from "../plugins/security.ts";
-import { allowOrigin, preflightResponse } from "../plugins/cors.ts";
-import { AppError } from "../../lib/app-error.ts";
+import { checkVisitorAccess, preflightResponse } from "../plugins/cors.ts";
 import { requireTenant } from "../../tenants/find-tenant.ts";
-import { isOriginAllowed } from "../../tenants/origins-check.ts";
 import { MAX_EVENTS_PER_REQUEST, recordAnalyticsEvents } from "../../analytics/record-events.ts";
 import { summarizeAnalytics } from "../../analytics/summary.ts";
 
@@ -30,11 +28,7 @@ export function analyticsRoutes(deps: AppDeps) {
       "/events",
       ({ principal, body, request, set }) => {
         const tenant = requireTenant(deps, tenantOf(principal, body.tenant_id));
-        if (principal.kind === "visitor") {
-          const origin = request.headers.get("origin");
-          if (!isOriginAllowed(tenant.allowedOrigins, origin)) throw new AppError("origin_not_allowed", 403, "This site is not in the tenant's allowed origins.");
-          allowOrigin(set.headers, origin);
-        }
+        checkVisitorAccess(tenant, principal, request, set.headers, undefined);
         set.status = 202;
         return recordAnalyticsEvents(deps, { tenantId: tenant.id, sessionId: principal.kind === "visitor" ? principal.sessionId : null, events: body.events });
       },

@@ -1,12 +1,9 @@
 import { Elysia, t } from "elysia";
 import type { AppDeps } from "../deps.ts";
 import { idParams, strictObject } from "../schema.ts";
-import { securityPlugin, tenantOf, type Principal } from "../plugins/security.ts";
-import { allowOrigin, preflightResponse } from "../plugins/cors.ts";
-import { AppError, notFound } from "../../lib/app-error.ts";
+import { securityPlugin, tenantOf } from "../plugins/security.ts";
+import { checkVisitorAccess, preflightResponse } from "../plugins/cors.ts";
 import { requireTenant } from "../../tenants/find-tenant.ts";
-import type { TenantRecord } from "../../tenants/create-tenant.ts";
-import { isOriginAllowed } from "../../tenants/origins-check.ts";
 import { handleMessage, MESSAGE_MAX_LENGTH } from "../../chat/handle-message.ts";
 import { listMessages } from "../../chat/sessions.ts";
 import { getBotConfig, updateBotConfig } from "../../chat/bot-settings.ts";
@@ -23,18 +20,6 @@ export const ChatModel = {
   configPatch: t.Record(t.String(), t.Unknown()),
 } as const;
 
-/**
- * A visitor may only use its own session, and only from an origin its tenant allows; the
- * browser may read the answer only from such an origin.
- */
-function checkVisitor(tenant: TenantRecord, principal: Principal, request: Request, headers: Record<string, string | number>, sessionId: string | undefined): void {
-  if (principal.kind !== "visitor") return;
-  if (sessionId !== undefined && sessionId !== principal.sessionId) throw notFound("session");
-  const origin = request.headers.get("origin");
-  if (!isOriginAllowed(tenant.allowedOrigins, origin)) throw new AppError("origin_not_allowed", 403, "This site is not in the tenant's allowed origins.");
-  allowOrigin(headers, origin);
-}
-
 export function chatRoutes(deps: AppDeps) {
   return new Elysia({ prefix: "/api/v1/chatbot" })
     .use(securityPlugin(deps))
@@ -44,7 +29,7 @@ export function chatRoutes(deps: AppDeps) {
       "/message",
       ({ principal, body, request, set }) => {
         const tenant = requireTenant(deps, tenantOf(principal, body.tenant_id));
-        checkVisitor(tenant, principal, request, set.headers, body.session_id);
+        checkVisitorAccess(tenant, principal, request, set.headers, body.session_id);
         const sessionId = principal.kind === "visitor" ? principal.sessionId : body.session_id;
         return handleMessage(deps, { tenant, sessionId, text: body.message, channel: principal.kind === "visitor" ? "widget" : "api" });
       },
@@ -54,7 +39,7 @@ export function chatRoutes(deps: AppDeps) {
       "/sessions/:id/messages",
       ({ principal, params, query, request, set }) => {
         const tenant = requireTenant(deps, tenantOf(principal));
-        checkVisitor(tenant, principal, request, set.headers, params.id);
+        checkVisitorAccess(tenant, principal, request, set.headers, params.id);
         return listMessages(deps, tenant.id, params.id, query.after);
       },
       { anyAccess: true, rateLimit: "chat", params: idParams, query: ChatModel.transcriptQuery },

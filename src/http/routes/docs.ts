@@ -1,13 +1,10 @@
 import { Elysia } from "elysia";
 import type { AppDeps } from "../deps.ts";
+import { escapeHtml, styleSource } from "../static.ts";
 import { buildOpenApiDocument, type OpenApiDocument, type RouteInfo } from "../openapi.ts";
 
 const CSS = "body{font:15px/1.5 system-ui,sans-serif;max-width:60rem;margin:2rem auto;padding:0 1rem;color:#1b1f24}h2{margin-top:2rem;text-transform:capitalize}code{font-family:ui-monospace,monospace}.op{border-top:1px solid #e3e6ea;padding:.5rem 0}.m{display:inline-block;min-width:4.5rem;font-weight:700}.n{color:#57606a;margin:.2rem 0 0 4.5rem;font-size:.9em}";
-const CSS_HASH = new Bun.CryptoHasher("sha256").update(CSS).digest("base64");
-const CSP = `default-src 'none'; style-src 'sha256-${CSS_HASH}'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'`;
-
-const escapeHtml = (text: string): string =>
-  text.replace(/[&<>"']/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[c] ?? c);
+const CSP = `default-src 'none'; style-src ${styleSource(CSS)}; base-uri 'none'; form-action 'none'; frame-ancestors 'none'`;
 
 interface Operation {
   tags?: string[];

@@ -1,22 +1,18 @@
 import { Elysia } from "elysia";
 import type { AppDeps } from "../deps.ts";
+import { escapeHtml, scriptHandler, styleSource } from "../static.ts";
 import { getSetting } from "../../db/settings.ts";
 import { findTenant } from "../../tenants/find-tenant.ts";
 import { buildWidget } from "../../../widget/build.ts" with { type: "macro" };
 
 /** Inlined at transpile time by the macro: the binary serves the widget with no file on disk. */
 const WIDGET_JS: string = buildWidget();
-const WIDGET_ETAG = `"${Bun.hash(WIDGET_JS).toString(36)}"`;
 
 const DEMO_CSS = `body{font:16px/1.5 system-ui,sans-serif;max-width:46rem;margin:3rem auto;padding:0 1rem;color:#1b1f24}
 pre{background:#f1f3f5;padding:1rem;border-radius:8px;overflow-x:auto;white-space:pre-wrap;word-break:break-all}
 code{font-family:ui-monospace,monospace;font-size:.9em}`;
 // The one inline <style> is allowed by its hash; the page has no inline script at all.
-const DEMO_CSS_HASH = new Bun.CryptoHasher("sha256").update(DEMO_CSS).digest("base64");
-const DEMO_CSP = `default-src 'self'; script-src 'self'; connect-src 'self'; style-src 'self' 'sha256-${DEMO_CSS_HASH}'; img-src 'self' data:; frame-ancestors 'none'; base-uri 'none'; form-action 'none'`;
-
-const escapeHtml = (text: string): string =>
-  text.replace(/[&<>"']/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[c] ?? c);
+const DEMO_CSP = `default-src 'self'; script-src 'self'; connect-src 'self'; style-src 'self' ${styleSource(DEMO_CSS)}; img-src 'self' data:; frame-ancestors 'none'; base-uri 'none'; form-action 'none'`;
 
 /** The configured public URL, or this request's own origin when none was configured. */
 function baseUrlFor(deps: AppDeps, request: Request): string {
@@ -45,11 +41,7 @@ ${embed}</body></html>`;
 
 export function widgetAssetRoutes(deps: AppDeps) {
   return new Elysia()
-    .get("/widget.js", ({ request }) => {
-      const headers = { "cache-control": "public, max-age=300", etag: WIDGET_ETAG };
-      if (request.headers.get("if-none-match") === WIDGET_ETAG) return new Response(null, { status: 304, headers });
-      return new Response(WIDGET_JS, { headers: { ...headers, "content-type": "application/javascript; charset=utf-8" } });
-    })
+    .get("/widget.js", scriptHandler(WIDGET_JS, "public, max-age=300"))
     // Browsers ask for it on every page; an empty answer beats a 404 in the console.
     .get("/favicon.ico", () => new Response(null, { status: 204, headers: { "cache-control": "public, max-age=86400" } }))
     .get("/", ({ request }) => {
