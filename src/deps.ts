@@ -1,4 +1,5 @@
 import type { Database } from "bun:sqlite";
+import type { PasswordHasher } from "./auth/password.ts";
 import type { Config } from "./config.ts";
 import type { Db } from "./db/client.ts";
 import type { Clock } from "./lib/clock.ts";
@@ -17,4 +18,6 @@ export interface Deps {
   readonly deliveriesEnqueued: Signal;
   /** DNS for the webhook SSRF checks; tests inject a fake so they never touch the network. */
   readonly resolveHost?: ResolveHost;
+  /** Password hashing; absent means argon2id at production cost. Test fixtures inject a cheap one. */
+  readonly passwords?: PasswordHasher;
 }

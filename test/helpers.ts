@@ -10,6 +10,10 @@ import { createSignal } from "../src/lib/signal.ts";
 import { createTenant } from "../src/tenants/create-tenant.ts";
 import { createUser } from "../src/auth/create-user.ts";
 import { createApiKey } from "../src/auth/api-keys.ts";
+import { createArgon2idHasher } from "../src/auth/password.ts";
+
+/** argon2id at the smallest cost: real hashes, no 150 ms of CPU per fixture user or login. */
+export const CHEAP_TEST_PASSWORDS = createArgon2idHasher({ memoryCost: 8, timeCost: 1 });
 
 export const TEST_JWT_SECRET = "test-secret-test-secret-test-secret-0123456789";
 
@@ -27,7 +31,7 @@ export function buildDeps(overrides: Partial<Config> = {}, env: Record<string, s
   const config = { ...loadConfig({ PARLEY_JWT_SECRET: TEST_JWT_SECRET, PARLEY_DB: dbPath, ...env }), ...overrides };
   const handle = openDatabase(dbPath);
   applyMigrations(handle.sqlite, clock.now());
-  return { db: handle.db, sqlite: handle.sqlite, config, clock, log: silentLogger, deliveriesEnqueued: createSignal(), ...extra };
+  return { db: handle.db, sqlite: handle.sqlite, config, clock, log: silentLogger, deliveriesEnqueued: createSignal(), passwords: CHEAP_TEST_PASSWORDS, ...extra };
 }
 
 /** The whole HTTP app over an in-memory database; requests go through `app.handle`, no socket. */

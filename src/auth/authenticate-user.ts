@@ -3,7 +3,7 @@ import type { Deps } from "../deps.ts";
 import { users } from "../db/schema.ts";
 import { AppError } from "../lib/app-error.ts";
 import { normalizeEmail } from "../lib/validate.ts";
-import { dummyPasswordHash, verifyPassword } from "./password.ts";
+import { passwordsOf } from "./password.ts";
 
 export const invalidCredentials = (): AppError => new AppError("invalid_credentials", 401, "E-mail or password is wrong.");
 
@@ -15,7 +15,8 @@ export const invalidCredentials = (): AppError => new AppError("invalid_credenti
 export async function authenticateUser(deps: Deps, email: string, password: string): Promise<{ userId: string }> {
   const normalized = normalizeEmail(email);
   const user = normalized ? deps.db.select({ id: users.id, passwordHash: users.passwordHash }).from(users).where(eq(users.email, normalized)).get() : undefined;
-  const ok = await verifyPassword(password, user?.passwordHash ?? (await dummyPasswordHash()));
+  const passwords = passwordsOf(deps);
+  const ok = await passwords.verify(password, user?.passwordHash ?? (await passwords.dummyHash()));
   if (!user || !ok) throw invalidCredentials();
   return { userId: user.id };
 }

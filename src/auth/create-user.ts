@@ -6,7 +6,7 @@ import { AppError } from "../lib/app-error.ts";
 import { newId } from "../lib/ids.ts";
 import { invalidField, normalizeEmail } from "../lib/validate.ts";
 import { requireTenant } from "../tenants/find-tenant.ts";
-import { hashPassword, PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH } from "./password.ts";
+import { passwordsOf, PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH } from "./password.ts";
 
 export interface CreateUserInput {
   email: string;
@@ -56,7 +56,7 @@ export async function createUser(deps: Deps, input: CreateUserInput): Promise<Cr
     if (password.length < PASSWORD_MIN_LENGTH || password.length > PASSWORD_MAX_LENGTH) {
       throw invalidField("password", `must be ${PASSWORD_MIN_LENGTH} to ${PASSWORD_MAX_LENGTH} characters`);
     }
-    passwordHash = await hashPassword(password);
+    passwordHash = await passwordsOf(deps).hash(password);
   }
   const now = deps.clock.now();
   return writeTransaction(deps.sqlite, () => {
