@@ -26,7 +26,7 @@ export interface EngineReply {
 export type EngineAction =
   | { type: "lead_captured"; name: string; phone: string; email: string; interest: string; confidence: number }
   | { type: "appointment_booked"; startMs: number; endMs: number; name?: string; phone?: string; email?: string; confidence: number }
-  | { type: "handoff"; reason: "keyword" | "low_confidence"; confidence: number };
+  | { type: "handoff"; reason: "keyword" | "low_confidence" | "assistant"; confidence: number };
 
 export interface EngineOutput {
   reply: EngineReply;

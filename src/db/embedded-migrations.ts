@@ -9,6 +9,7 @@ import payments from "../../migrations/0003_payments.sql" with { type: "text" };
 import sessionIndex from "../../migrations/0004_session_index.sql" with { type: "text" };
 import analytics from "../../migrations/0005_analytics.sql" with { type: "text" };
 import whatsapp from "../../migrations/0006_whatsapp.sql" with { type: "text" };
+import aiUsage from "../../migrations/0007_ai_usage.sql" with { type: "text" };
 
 export const MIGRATION_JOURNAL = journal;
 
@@ -20,4 +21,5 @@ export const EMBEDDED_MIGRATIONS: ReadonlyArray<{ tag: string; sql: string }> = 
   { tag: "0004_session_index", sql: sessionIndex },
   { tag: "0005_analytics", sql: analytics },
   { tag: "0006_whatsapp", sql: whatsapp },
+  { tag: "0007_ai_usage", sql: aiUsage },
 ];

@@ -104,6 +104,10 @@ export const usageCounters = sqliteTable(
     messages: integer("messages").notNull().default(0),
     /** When quota.threshold_reached was emitted for this period: it fires once. */
     thresholdNotifiedAt: integer("threshold_notified_at"),
+    /** Language-model use by the assistant this period: calls and tokens as the provider reported them. */
+    aiCalls: integer("ai_calls").notNull().default(0),
+    aiPromptTokens: integer("ai_prompt_tokens").notNull().default(0),
+    aiCompletionTokens: integer("ai_completion_tokens").notNull().default(0),
   },
   (table) => [primaryKey({ columns: [table.tenantId, table.period] })],
 );
