@@ -1,7 +1,7 @@
-import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { existsSync } from "node:fs";
+import { afterAll, beforeAll, expect, test } from "bun:test";
 import type { Browser, Page } from "playwright-core";
 import { buildDeps } from "../helpers.ts";
+import { CHROMIUM, CHROMIUM_ARGS, describeWithBrowser } from "./chromium.ts";
 import { createApp } from "../../src/http/app.ts";
 import { createAppDeps } from "../../src/http/deps.ts";
 import { systemClock } from "../../src/lib/clock.ts";
@@ -12,8 +12,6 @@ import { enqueueTestDelivery } from "../../src/webhooks/deliveries.ts";
 import { listDeadLetters } from "../../src/webhooks/dead-letters.ts";
 import { DeliveryScheduler } from "../../src/scheduler/scheduler.ts";
 
-const CHROMIUM = "/usr/bin/chromium";
-const CHROMIUM_ARGS = ["--no-sandbox", "--headless", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync"];
 const RETRY_MS = 10;
 
 interface Received {
@@ -22,7 +20,7 @@ interface Received {
   status: number;
 }
 
-describe.skipIf(!existsSync(CHROMIUM))("the admin page in headless Chromium (needs /usr/bin/chromium)", () => {
+describeWithBrowser("the admin page in headless Chromium (needs /usr/bin/chromium)", () => {
   // A real clock (the browser waits in real time) and retries 10 ms apart, so a delivery
   // reaches the dead-letter queue in four quick scheduler runs.
   const deps = createAppDeps({ ...buildDeps({ allowPrivateWebhooks: true, retryDelaysMs: [RETRY_MS, RETRY_MS, RETRY_MS] }), clock: systemClock });

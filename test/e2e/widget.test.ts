@@ -1,7 +1,7 @@
-import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { existsSync } from "node:fs";
+import { afterAll, beforeAll, expect, test } from "bun:test";
 import type { Browser, BrowserContext, Page } from "playwright-core";
 import { buildDeps } from "../helpers.ts";
+import { CHROMIUM, CHROMIUM_ARGS, describeWithBrowser } from "./chromium.ts";
 import { createApp } from "../../src/http/app.ts";
 import { createAppDeps } from "../../src/http/deps.ts";
 import { systemClock } from "../../src/lib/clock.ts";
@@ -9,15 +9,13 @@ import { createTenant, type TenantRecord } from "../../src/tenants/create-tenant
 import { getBotConfig } from "../../src/chat/bot-settings.ts";
 import { postOperatorMessage } from "../../src/chat/sessions.ts";
 
-const CHROMIUM = "/usr/bin/chromium";
-const CHROMIUM_ARGS = ["--no-sandbox", "--headless", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync"];
 const POLL_MS = 400;
 const HOST_ERROR = "host page bug";
 
 /** Reaches into the widget's (open) shadow root; Playwright's CSS engine pierces it. */
 const W = (selector: string) => `parley-widget >> css=${selector}`;
 
-describe.skipIf(!existsSync(CHROMIUM))("the widget in headless Chromium (needs /usr/bin/chromium)", () => {
+describeWithBrowser("the widget in headless Chromium (needs /usr/bin/chromium)", () => {
   // A real clock: the running server signs tokens and stamps messages while the browser waits.
   const deps = createAppDeps({ ...buildDeps(), clock: systemClock });
   let parley: { stop(): unknown; server: { port?: number } | null };

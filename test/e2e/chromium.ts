@@ -1,0 +1,30 @@
+import { describe, expect, test } from "bun:test";
+import { existsSync } from "node:fs";
+
+/** Debian's chromium, driven by playwright-core; never a browser downloaded by a tool. */
+export const CHROMIUM = "/usr/bin/chromium";
+export const CHROMIUM_ARGS = ["--no-sandbox", "--headless", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync"];
+
+export type BrowserSuiteMode = "run" | "skip" | "fail";
+
+/**
+ * What a browser suite does on this machine: run when Chromium is there; otherwise skip on a
+ * developer's machine, but fail in CI, where `.ci/run` installs Chromium — a CI that silently
+ * skipped the browser tests would report green without ever having opened the widget.
+ */
+export function browserSuiteMode(chromiumPresent: boolean, ci: boolean): BrowserSuiteMode {
+  if (chromiumPresent) return "run";
+  return ci ? "fail" : "skip";
+}
+
+/** `describe` for a suite that needs Chromium, following browserSuiteMode. */
+export function describeWithBrowser(name: string, body: () => void): void {
+  const mode = browserSuiteMode(existsSync(CHROMIUM), process.env.CI === "true");
+  if (mode === "run") return describe(name, body);
+  if (mode === "skip") return describe.skip(name, body);
+  describe(name, () => {
+    test(`${CHROMIUM} is installed (CI=true: browser tests may not be skipped)`, () => {
+      expect(existsSync(CHROMIUM)).toBe(true);
+    });
+  });
+}
