@@ -1,4 +1,5 @@
-import { findPhoneNumbersInText, parsePhoneNumberFromString, validatePhoneNumberLength, type CountryCode } from "libphonenumber-js/max";
+import { findPhoneNumbersInText, validatePhoneNumberLength, type CountryCode } from "libphonenumber-js/max";
+import { isKnownTld, normalizeEmailAddress, normalizePhoneNumber } from "./contact-validation.ts";
 import { extractName, type NameFinding } from "./extract-name.ts";
 
 /**
@@ -11,7 +12,7 @@ import { extractName, type NameFinding } from "./extract-name.ts";
 export type ContactField = "name" | "phone" | "email";
 
 export type PhoneProblem = "too_short" | "too_long" | "invalid_country" | "invalid";
-export type EmailProblem = "missing_at" | "missing_domain" | "invalid";
+export type EmailProblem = "missing_at" | "missing_domain" | "unknown_tld" | "invalid";
 
 export type InvalidContactAttempt =
   | { field: "phone"; text: string; problem: PhoneProblem }
@@ -33,9 +34,6 @@ export interface ExtractContactOptions {
   expecting?: ContactField | null;
 }
 
-// Stricter than "has an @": label rules and a real TLD catch "ana@example..com" and "ana@example".
-const EMAIL_PATTERN = /^[a-z0-9!#$%&'*+/=?^_`{|}~-]+(?:\.[a-z0-9!#$%&'*+/=?^_`{|}~-]+)*@(?:[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z]{2,63}$/i;
-const MAX_EMAIL_LENGTH = 254;
 const TOKEN_EDGE_PUNCTUATION = /^[("'<[]+|[)"'>\],;:!?.]+$/g;
 /** A run of digits with phone separators; dates and times are filtered out afterwards. */
 const PHONE_CANDIDATE = /\+?\(?\d[\d\s().-]*\d/g;
@@ -60,6 +58,13 @@ function tokensOf(message: string): string[] {
     .filter((token) => token.length > 0);
 }
 
+function emailProblemOf(token: string): EmailProblem {
+  const domain = token.slice(token.lastIndexOf("@") + 1);
+  if (!domain.includes(".")) return "missing_domain";
+  const tld = domain.slice(domain.lastIndexOf(".") + 1);
+  return /^[a-z]{2,63}$/i.test(tld) && !isKnownTld(tld) ? "unknown_tld" : "invalid";
+}
+
 function findEmail(message: string, expecting: boolean): { email: string | null; invalid: InvalidContactAttempt[]; raw: string[] } {
   const invalid: InvalidContactAttempt[] = [];
   const raw: string[] = [];
@@ -67,11 +72,11 @@ function findEmail(message: string, expecting: boolean): { email: string | null;
   for (const token of tokensOf(message)) {
     if (!token.includes("@")) continue;
     raw.push(token);
-    if (!email && token.length <= MAX_EMAIL_LENGTH && EMAIL_PATTERN.test(token)) {
-      email = token.toLowerCase();
-    } else if (!EMAIL_PATTERN.test(token)) {
-      const domain = token.slice(token.lastIndexOf("@") + 1);
-      invalid.push({ field: "email", text: token, problem: domain.includes(".") ? "invalid" : "missing_domain" });
+    const normalized = normalizeEmailAddress(token);
+    if (normalized) {
+      email ??= normalized;
+    } else {
+      invalid.push({ field: "email", text: token, problem: emailProblemOf(token) });
     }
   }
   if (!email && invalid.length === 0 && expecting) {
@@ -100,8 +105,8 @@ function findPhone(text: string, country: CountryCode, expecting: boolean): { ph
     if (digits.length < minDigits || DATE_LIKE.test(candidate)) continue;
     raw.push(candidate);
     // findPhoneNumbersInText is conservative about spacing; a direct parse catches the rest.
-    const parsed = parsePhoneNumberFromString(candidate, country);
-    if (parsed?.isValid()) return { phone: parsed.number, invalid: [], raw };
+    const phone = normalizePhoneNumber(candidate, country);
+    if (phone) return { phone, invalid: [], raw };
     const lengthResult = validatePhoneNumberLength(candidate, country);
     invalid.push({ field: "phone", text: candidate, problem: (lengthResult && PHONE_PROBLEM_BY_LENGTH_RESULT[lengthResult]) ?? "invalid" });
   }

@@ -36,6 +36,7 @@ const PHONE_PROBLEM_TEXT = {
 const EMAIL_PROBLEM_TEXT = {
   missing_at: "That e-mail address seems to be missing the @ — could you type it again?",
   missing_domain: "That e-mail address is missing its domain (like @example.com) — could you check it?",
+  unknown_tld: "That e-mail address doesn't end in a real domain — could you check the part after the last dot (like .com)?",
   invalid: "That e-mail address doesn't look right — could you check it?",
 } as const;
 
