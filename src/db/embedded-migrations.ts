@@ -10,6 +10,7 @@ import sessionIndex from "../../migrations/0004_session_index.sql" with { type: 
 import analytics from "../../migrations/0005_analytics.sql" with { type: "text" };
 import whatsapp from "../../migrations/0006_whatsapp.sql" with { type: "text" };
 import aiUsage from "../../migrations/0007_ai_usage.sql" with { type: "text" };
+import knowledge from "../../migrations/0008_knowledge.sql" with { type: "text" };
 
 export const MIGRATION_JOURNAL = journal;
 
@@ -22,4 +23,5 @@ export const EMBEDDED_MIGRATIONS: ReadonlyArray<{ tag: string; sql: string }> = 
   { tag: "0005_analytics", sql: analytics },
   { tag: "0006_whatsapp", sql: whatsapp },
   { tag: "0007_ai_usage", sql: aiUsage },
+  { tag: "0008_knowledge", sql: knowledge },
 ];

@@ -91,3 +91,4 @@ export * from "./schema-webhooks.ts";
 export * from "./schema-chat.ts";
 export * from "./schema-integrations.ts";
 export * from "./schema-analytics.ts";
+export * from "./schema-knowledge.ts";
