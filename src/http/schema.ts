@@ -4,10 +4,17 @@ import type { TProperties } from "@sinclair/typebox";
 /** A JSON object schema that refuses unknown keys (422), as DESIGN §3 asks of every body. */
 export const strictObject = <T extends TProperties>(properties: T) => t.Object(properties, { additionalProperties: false });
 
-/** Cursor paging, shared by every list route: `?limit=1..100&cursor=<last id>`. */
+/** A Parley id (`prefix_` + Crockford base32), the only thing a cursor can be. */
+export const ID_PATTERN = "^[a-z]{2,4}_[0-9a-hjkmnp-tv-z]{10,40}$";
+
+/**
+ * Cursor paging, shared by every list route: `?limit=1..100&cursor=<last id>`. A fractional,
+ * negative, huge or non-numeric limit, or a cursor that is not an id, is a 422 — never a 500
+ * from SQLite's LIMIT.
+ */
 export const pageFields = {
-  limit: t.Optional(t.Numeric({ minimum: 1, maximum: 100 })),
-  cursor: t.Optional(t.String({ maxLength: 64 })),
+  limit: t.Optional(t.Numeric({ minimum: 1, maximum: 100, multipleOf: 1 })),
+  cursor: t.Optional(t.String({ pattern: ID_PATTERN, maxLength: 64 })),
 };
 
 /** `/:id` path parameters. */

@@ -1,0 +1,48 @@
+import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { buildTestApp, seedTenant, type TestContext } from "../helpers.ts";
+
+let context: TestContext;
+let headers: Record<string, string>;
+
+// Every GET route of the app whose query takes a `limit`: a new list route is covered the day it lands.
+context = buildTestApp({ rateLimits: false });
+const LIST_ROUTES = context.app.routes
+  .filter((route) => route.method === "GET" && JSON.stringify(route.hooks?.query ?? {}).includes('"limit"'))
+  .map((route) => route.path);
+
+const KNOWN_LIST_ROUTES = [
+  "/api/v1/webhooks/rules-engine/rules",
+  "/api/v1/webhooks/deliveries",
+  "/api/v1/webhooks/dead-letters",
+  "/api/v1/sessions",
+  "/api/v1/leads",
+  "/api/v1/appointments",
+];
+
+const BAD_PAGING = ["limit=1.5", "limit=-1", "limit=0", "limit=101", "limit=1e9", "limit=abc", "limit=", "cursor=garbage", "cursor=%00", "cursor=ten_' OR 1=1 --"];
+
+beforeAll(async () => {
+  const seeded = await seedTenant(context.deps, "Pager");
+  headers = { "x-api-key": seeded.apiKey };
+});
+afterAll(() => context.close());
+
+describe("paging input on every list route", () => {
+  for (const path of LIST_ROUTES) {
+    test(`${path}: fractional, negative, huge or garbage limit and cursor answer 422, valid ones 200`, async () => {
+      for (const query of BAD_PAGING) {
+        const response = await context.request("GET", `${path}?${query}`, { headers });
+        expect({ query, status: response.status }).toEqual({ query, status: 422 });
+        expect((await response.json()).error).toBe("validation_failed");
+      }
+      for (const query of ["limit=1", "limit=100", "limit=20&cursor=rule_01k0000000zzzzzzzzzzzzzzzz"]) {
+        const response = await context.request("GET", `${path}?${query}`, { headers });
+        expect({ query, status: response.status }).toEqual({ query, status: 200 });
+      }
+    });
+  }
+
+  test("the routes found in the app include every known list route", () => {
+    for (const path of KNOWN_LIST_ROUTES) expect(LIST_ROUTES).toContain(path);
+  });
+});
