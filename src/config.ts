@@ -20,6 +20,12 @@ export interface Config {
   readonly demo: boolean;
   /** The WhatsApp Cloud API base URL replies are sent to (operator-configured, so no SSRF check). */
   readonly whatsappApiUrl: string;
+  /** The server-wide model provider (OpenAI-compatible); null: no assistant unless a tenant names one. */
+  readonly aiBaseUrl: string | null;
+  readonly aiModel: string | null;
+  readonly aiApiKey: string | null;
+  readonly aiEmbeddingModel: string | null;
+  readonly aiTimeoutMs: number;
 }
 
 /** Command-line flags that override their environment twins. */
@@ -52,6 +58,11 @@ export const CONFIG_DEFAULTS = {
   PARLEY_RATE_LIMITS: "on",
   PARLEY_LOG_LEVEL: "info",
   PARLEY_WHATSAPP_API_URL: "https://graph.facebook.com/v21.0",
+  PARLEY_AI_BASE_URL: "",
+  PARLEY_AI_MODEL: "",
+  PARLEY_AI_API_KEY: "",
+  PARLEY_AI_EMBEDDING_MODEL: "",
+  PARLEY_AI_TIMEOUT: "20s",
 } as const;
 
 function setting(env: Env, name: keyof typeof CONFIG_DEFAULTS): string {
@@ -141,5 +152,10 @@ export function loadConfig(env: Env, flags: ConfigFlags = {}): Config {
     logLevel: oneOf("PARLEY_LOG_LEVEL", setting(env, "PARLEY_LOG_LEVEL"), ["info", "error", "silent"]),
     demo: flags.demo ?? false,
     whatsappApiUrl: url("PARLEY_WHATSAPP_API_URL", setting(env, "PARLEY_WHATSAPP_API_URL")),
+    aiBaseUrl: setting(env, "PARLEY_AI_BASE_URL") ? url("PARLEY_AI_BASE_URL", setting(env, "PARLEY_AI_BASE_URL")) : null,
+    aiModel: setting(env, "PARLEY_AI_MODEL") || null,
+    aiApiKey: setting(env, "PARLEY_AI_API_KEY") || null,
+    aiEmbeddingModel: setting(env, "PARLEY_AI_EMBEDDING_MODEL") || null,
+    aiTimeoutMs: duration("PARLEY_AI_TIMEOUT", setting(env, "PARLEY_AI_TIMEOUT"), 100),
   });
 }

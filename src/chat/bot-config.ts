@@ -1,4 +1,5 @@
 import { invalidField } from "../lib/validate.ts";
+import { mergeAiConfig, type AiConfig } from "../assistant/ai-config.ts";
 import {
   clockToMinutes,
   isPlainObject,
@@ -59,13 +60,15 @@ export interface BotConfig {
   };
   handoff: { keywords: string[]; low_confidence_threshold: number; max_low_confidence_turns: number };
   allowed_origins: string[];
+  /** The tenant's model provider override (src/assistant/ai-config.ts); absent = the defaults. */
+  ai?: AiConfig;
 }
 
 /** The engine only speaks English today; the field exists so a translated or LLM engine can use it. */
 export const SUPPORTED_LANGUAGES = ["en"] as const;
 export const MAX_FAQ_ENTRIES = 200;
 
-const TOP_LEVEL_KEYS = ["bot_name", "greeting", "sector", "language", "faq", "lead", "appointments", "handoff", "allowed_origins"] as const;
+const TOP_LEVEL_KEYS = ["bot_name", "greeting", "sector", "language", "faq", "lead", "appointments", "handoff", "allowed_origins", "ai"] as const;
 const LEAD_KEYS = ["enabled", "default_country", "intent_keywords"] as const;
 const APPOINTMENT_KEYS = ["enabled", "timezone", "business_hours", "slot_minutes", "lead_time_minutes", "max_days_ahead", "intent_keywords"] as const;
 const HANDOFF_KEYS = ["keywords", "low_confidence_threshold", "max_low_confidence_turns"] as const;
@@ -78,7 +81,7 @@ const FAQ_ID_PATTERN = /^[A-Za-z0-9_-]{1,64}$/;
  * `business_hours` days replace what they name. Throws a 422 naming the first bad field.
  * `current` is never mutated.
  */
-export function validateBotConfigPatch(patch: unknown, current: BotConfig): BotConfig {
+export function validateBotConfigPatch(patch: unknown, current: BotConfig, sealApiKey?: (plain: string) => string): BotConfig {
   const body = requireObject(patch, "body");
   rejectUnknownKeys(body, TOP_LEVEL_KEYS, "");
   const next = structuredClone(current);
@@ -92,6 +95,7 @@ export function validateBotConfigPatch(patch: unknown, current: BotConfig): BotC
   if ("appointments" in body) mergeAppointments(requireObject(body.appointments, "appointments"), next);
   if ("handoff" in body) mergeHandoff(requireObject(body.handoff, "handoff"), next);
   if ("allowed_origins" in body) next.allowed_origins = requireOriginList(body.allowed_origins);
+  if ("ai" in body) next.ai = mergeAiConfig(requireObject(body.ai, "ai"), current.ai, sealApiKey);
   return next;
 }
 

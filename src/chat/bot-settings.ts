@@ -7,6 +7,7 @@ import { preparedFor } from "../db/prepared.ts";
 import { normalizeOrigins } from "../tenants/origins.ts";
 import { validateBotConfigPatch, type BotConfig } from "./bot-config.ts";
 import { configForSector } from "./sector-templates.ts";
+import { sealSecret } from "../assistant/secret-box.ts";
 
 interface CachedConfig {
   version: number;
@@ -63,7 +64,7 @@ export function getBotConfig(deps: Deps, tenantId: string): BotConfig {
  */
 export function updateBotConfig(deps: Deps, tenantId: string, patch: unknown): BotConfig {
   return writeTransaction(deps.sqlite, () => {
-    const next = validateBotConfigPatch(patch, getBotConfig(deps, tenantId));
+    const next = validateBotConfigPatch(patch, getBotConfig(deps, tenantId), (plain) => sealSecret(deps, plain));
     const now = deps.clock.now();
     const allowedOrigins = normalizeOrigins(next.allowed_origins);
     const config: BotConfig = { ...next, allowed_origins: allowedOrigins };

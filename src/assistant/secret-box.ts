@@ -1,0 +1,50 @@
+import { createCipheriv, createDecipheriv, hkdfSync, randomBytes } from "node:crypto";
+import type { Deps } from "../deps.ts";
+import { getOrCreateSetting } from "../db/settings.ts";
+import { randomBase62 } from "../lib/crypto.ts";
+
+/**
+ * Tenants' provider API keys at rest: AES-256-GCM under a key derived (HKDF-SHA256) from the
+ * server secret, so a copied database alone does not reveal them. The server secret is the one
+ * tokens are signed with (PARLEY_JWT_SECRET, else the generated one in the settings table);
+ * changing it makes stored keys unreadable, and the tenant must enter them again.
+ */
+
+const VERSION = "v1";
+const keys = new WeakMap<Deps["sqlite"], { secret: string; key: Buffer }>();
+
+function serverSecret(deps: Deps): string {
+  // Same source as resolveJwtSecret (src/http/deps.ts), read here so domain code need not import the HTTP layer.
+  return deps.config.jwtSecret ?? getOrCreateSetting(deps.sqlite, "jwt_secret", () => randomBase62(64));
+}
+
+function keyFor(deps: Deps): Buffer {
+  const secret = serverSecret(deps);
+  const cached = keys.get(deps.sqlite);
+  if (cached && cached.secret === secret) return cached.key;
+  // A distinct "info" keeps this key unrelated to the token-signing use of the same secret.
+  const key = Buffer.from(hkdfSync("sha256", secret, "parley", "parley/ai-api-key/v1", 32));
+  keys.set(deps.sqlite, { secret, key });
+  return key;
+}
+
+export function sealSecret(deps: Deps, plain: string): string {
+  const iv = randomBytes(12);
+  const cipher = createCipheriv("aes-256-gcm", keyFor(deps), iv);
+  const body = Buffer.concat([cipher.update(plain, "utf8"), cipher.final()]);
+  return `${VERSION}:${Buffer.concat([iv, cipher.getAuthTag(), body]).toString("base64")}`;
+}
+
+/** The plain text, or null when the value was sealed under another server secret or altered. */
+export function openSecret(deps: Deps, sealed: string): string | null {
+  if (!sealed.startsWith(`${VERSION}:`)) return null;
+  const raw = Buffer.from(sealed.slice(VERSION.length + 1), "base64");
+  if (raw.length < 29) return null;
+  try {
+    const decipher = createDecipheriv("aes-256-gcm", keyFor(deps), raw.subarray(0, 12));
+    decipher.setAuthTag(raw.subarray(12, 28));
+    return Buffer.concat([decipher.update(raw.subarray(28)), decipher.final()]).toString("utf8");
+  } catch {
+    return null;
+  }
+}
