@@ -1,9 +1,12 @@
-/** The plans and their monthly visitor-message quotas; null = unlimited. */
+/**
+ * The plans: monthly visitor-message quotas (null = unlimited) and the knowledge base's size
+ * (documents, and UTF-8 bytes of their text).
+ */
 export const PLANS = Object.freeze({
-  free: { rank: 0, monthlyMessages: 1_000 },
-  starter: { rank: 1, monthlyMessages: 10_000 },
-  pro: { rank: 2, monthlyMessages: 100_000 },
-  business: { rank: 3, monthlyMessages: null },
+  free: { rank: 0, knowledgeDocuments: 20, knowledgeBytes: 1_000_000, monthlyMessages: 1_000 },
+  starter: { rank: 1, knowledgeDocuments: 200, knowledgeBytes: 10_000_000, monthlyMessages: 10_000 },
+  pro: { rank: 2, knowledgeDocuments: 1_000, knowledgeBytes: 50_000_000, monthlyMessages: 100_000 },
+  business: { rank: 3, knowledgeDocuments: 5_000, knowledgeBytes: 200_000_000, monthlyMessages: null },
 } as const);
 
 export type PlanName = keyof typeof PLANS;
