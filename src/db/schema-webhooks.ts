@@ -36,7 +36,11 @@ export const events = sqliteTable(
     confidence: real("confidence"),
     occurredAt: integer("occurred_at").notNull(),
   },
-  (table) => [index("events_tenant_idx").on(table.tenantId, table.id)],
+  (table) => [
+    index("events_tenant_idx").on(table.tenantId, table.id),
+    // Retention: events older than PARLEY_EVENT_RETENTION are found by time, oldest first.
+    index("events_occurred_idx").on(table.occurredAt),
+  ],
 );
 
 export const DELIVERY_STATUSES = ["pending", "succeeded", "dead", "cancelled"] as const;
@@ -76,6 +80,11 @@ export const deliveries = sqliteTable(
     index("deliveries_due_idx").on(table.nextAttemptAt).where(sql`status = 'pending'`),
     index("deliveries_tenant_idx").on(table.tenantId, table.id),
     index("deliveries_rule_idx").on(table.ruleId),
+    // Deleting an event cascades to its deliveries, and retention asks "has this event any
+    // delivery left?": both look deliveries up by event.
+    index("deliveries_event_idx").on(table.eventId),
+    // Retention: finished deliveries (succeeded, cancelled, dead) by the time they finished.
+    index("deliveries_completed_idx").on(table.completedAt).where(sql`completed_at IS NOT NULL`),
   ],
 );
 
