@@ -1,3 +1,5 @@
+import { standardOutput } from "../lib/std-output.ts";
+
 /** What a CLI command may touch: injected so tests run commands in-process and read their output. */
 export interface CliIo {
   readonly env: Record<string, string | undefined>;
@@ -11,10 +13,13 @@ export class UsageError extends Error {
   override name = "UsageError";
 }
 
+const line = (text: string) => (text.endsWith("\n") ? text : `${text}\n`);
+
 export const processIo: CliIo = {
   env: process.env,
-  out: (text) => process.stdout.write(text.endsWith("\n") ? text : `${text}\n`),
-  err: (text) => process.stderr.write(text.endsWith("\n") ? text : `${text}\n`),
+  // Through the safe writers: a full disk or a closed pipe on stdout never stops a running server.
+  out: (text) => standardOutput().out.write(line(text)),
+  err: (text) => standardOutput().err.write(line(text)),
   readStdin: async () => (process.stdin.isTTY ? "" : await Bun.stdin.text()),
 };
 

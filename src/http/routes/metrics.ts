@@ -1,10 +1,21 @@
 import { Elysia } from "elysia";
 import type { AppDeps } from "../deps.ts";
+import { droppedOutputLines } from "../../lib/std-output.ts";
+
+/** Counters of the process itself, beside the delivery metrics. */
+function processMetrics(): string {
+  return [
+    "# HELP parley_log_lines_dropped_total Log and output lines dropped because stdout or stderr could not be written (full disk, closed pipe).",
+    "# TYPE parley_log_lines_dropped_total counter",
+    `parley_log_lines_dropped_total ${droppedOutputLines()}`,
+    "",
+  ].join("\n");
+}
 
 /** Prometheus scrape target: aggregate counts only, no tenant data. */
 export function metricsRoutes(deps: AppDeps) {
   return new Elysia().get(
     "/metrics",
-    () => new Response(deps.metrics.render(deps.sqlite, deps.clock), { headers: { "content-type": "text/plain; version=0.0.4; charset=utf-8" } }),
+    () => new Response(deps.metrics.render(deps.sqlite, deps.clock) + processMetrics(), { headers: { "content-type": "text/plain; version=0.0.4; charset=utf-8" } }),
   );
 }
