@@ -21,7 +21,7 @@ function freePort(): number {
 }
 
 /** `parley serve` on a known free port with the given stdout; resolves once /readyz answers. */
-async function serveWithStdout(stdout: number | "pipe") {
+async function serveWithStdout<Stdout extends number | "pipe">(stdout: Stdout) {
   const sandbox = createSandbox();
   sandboxes.push(sandbox);
   const port = freePort();
