@@ -10,6 +10,8 @@ export interface Config {
   readonly retryDelaysMs: readonly number[];
   readonly deliveryTimeoutMs: number;
   readonly dlqRetentionMs: number;
+  /** How long succeeded deliveries, their attempt logs and spent events are kept. */
+  readonly eventRetentionMs: number;
   readonly pollIntervalMs: number;
   readonly deliveryConcurrency: number;
   readonly allowPrivateWebhooks: boolean;
@@ -50,6 +52,7 @@ export const CONFIG_DEFAULTS = {
   PARLEY_RETRY_DELAYS: "30s,5m,30m",
   PARLEY_DELIVERY_TIMEOUT: "10s",
   PARLEY_DLQ_RETENTION: "7d",
+  PARLEY_EVENT_RETENTION: "30d",
   PARLEY_POLL_INTERVAL: "250ms",
   PARLEY_DELIVERY_CONCURRENCY: "512",
   PARLEY_ALLOW_PRIVATE_WEBHOOKS: "false",
@@ -143,6 +146,8 @@ export function loadConfig(env: Env, flags: ConfigFlags = {}): Config {
     retryDelaysMs: Object.freeze(retryDelaysMs),
     deliveryTimeoutMs,
     dlqRetentionMs: duration("PARLEY_DLQ_RETENTION", setting(env, "PARLEY_DLQ_RETENTION"), 1000),
+    // At least an hour: the delivery log must outlive the retry schedule it documents.
+    eventRetentionMs: duration("PARLEY_EVENT_RETENTION", setting(env, "PARLEY_EVENT_RETENTION"), 3_600_000),
     pollIntervalMs: duration("PARLEY_POLL_INTERVAL", setting(env, "PARLEY_POLL_INTERVAL"), 10),
     deliveryConcurrency: integer("PARLEY_DELIVERY_CONCURRENCY", setting(env, "PARLEY_DELIVERY_CONCURRENCY"), 1, 10_000),
     allowPrivateWebhooks: boolean("PARLEY_ALLOW_PRIVATE_WEBHOOKS", setting(env, "PARLEY_ALLOW_PRIVATE_WEBHOOKS")),
