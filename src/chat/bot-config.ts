@@ -62,16 +62,27 @@ export interface BotConfig {
   allowed_origins: string[];
   /** The tenant's model provider override (src/assistant/ai-config.ts); absent = the defaults. */
   ai?: AiConfig;
+  /** Days chat sessions (with their transcripts) and widget analytics are kept; absent or null = keep. */
+  retention?: RetentionSettings;
 }
+
+export interface RetentionSettings {
+  chat_days: number | null;
+  analytics_days: number | null;
+}
+
+/** Ten years: a longer retention is "keep" (null) in all but name. */
+export const MAX_RETENTION_DAYS = 3650;
 
 /** The engine only speaks English today; the field exists so a translated or LLM engine can use it. */
 export const SUPPORTED_LANGUAGES = ["en"] as const;
 export const MAX_FAQ_ENTRIES = 200;
 
-const TOP_LEVEL_KEYS = ["bot_name", "greeting", "sector", "language", "faq", "lead", "appointments", "handoff", "allowed_origins", "ai"] as const;
+const TOP_LEVEL_KEYS = ["bot_name", "greeting", "sector", "language", "faq", "lead", "appointments", "handoff", "allowed_origins", "ai", "retention"] as const;
 const LEAD_KEYS = ["enabled", "default_country", "intent_keywords"] as const;
 const APPOINTMENT_KEYS = ["enabled", "timezone", "business_hours", "slot_minutes", "lead_time_minutes", "max_days_ahead", "intent_keywords"] as const;
 const HANDOFF_KEYS = ["keywords", "low_confidence_threshold", "max_low_confidence_turns"] as const;
+const RETENTION_KEYS = ["chat_days", "analytics_days"] as const;
 const FAQ_KEYS = ["id", "question", "answer", "keywords"] as const;
 const FAQ_ID_PATTERN = /^[A-Za-z0-9_-]{1,64}$/;
 
@@ -96,6 +107,7 @@ export function validateBotConfigPatch(patch: unknown, current: BotConfig, sealA
   if ("handoff" in body) mergeHandoff(requireObject(body.handoff, "handoff"), next);
   if ("allowed_origins" in body) next.allowed_origins = requireOriginList(body.allowed_origins);
   if ("ai" in body) next.ai = mergeAiConfig(requireObject(body.ai, "ai"), current.ai, sealApiKey);
+  if ("retention" in body) next.retention = mergeRetention(requireObject(body.retention, "retention"), current.retention);
   return next;
 }
 
@@ -177,6 +189,15 @@ function mergeHandoff(patch: JsonObject, next: BotConfig): void {
   if ("max_low_confidence_turns" in patch) {
     next.handoff.max_low_confidence_turns = requireInteger(patch.max_low_confidence_turns, "handoff.max_low_confidence_turns", 1, 10);
   }
+}
+
+function mergeRetention(patch: JsonObject, current: RetentionSettings | undefined): RetentionSettings {
+  rejectUnknownKeys(patch, RETENTION_KEYS, "retention");
+  const next: RetentionSettings = { chat_days: current?.chat_days ?? null, analytics_days: current?.analytics_days ?? null };
+  for (const key of RETENTION_KEYS) {
+    if (key in patch) next[key] = patch[key] === null ? null : requireInteger(patch[key], `retention.${key}`, 1, MAX_RETENTION_DAYS);
+  }
+  return next;
 }
 
 function requireOriginList(value: unknown): string[] {
