@@ -52,3 +52,11 @@ export function newId(prefix: IdPrefix, nowMs: number): string {
   }
   return `${prefix}_${encodeTime(lastTime)}${lastRandom.map((digit) => ALPHABET[digit]).join("")}`;
 }
+
+/**
+ * The lowest id of kind `prefix` that could be created at `ms`: every id created earlier sorts
+ * below it, so "created before ms" is an index range on the id (retention sweeps use it).
+ */
+export function idTimeBound(prefix: IdPrefix, ms: number): string {
+  return `${prefix}_${encodeTime(ms)}`;
+}
