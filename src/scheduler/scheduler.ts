@@ -5,6 +5,7 @@ import { deliveryHeaders, serializeDeliveryJson } from "../webhooks/sign.ts";
 import { createDeliveryMetrics, type DeliveryMetrics } from "./metrics.ts";
 import { purgeOldPaymentEvents } from "../integrations/payments.ts";
 import { purgeOldWhatsappMessages } from "../integrations/whatsapp.ts";
+import { sweepRetention } from "./retention.ts";
 import { claimDueDeliveries, purgeExpiredDeadLetters, recordAttempts, type ClaimedDelivery, type RecordedAttempt } from "./queries.ts";
 
 export type SendFn = (input: SendWebhookInput) => Promise<AttemptResult>;
@@ -36,6 +37,8 @@ export class DeliveryScheduler {
   private timer: ReturnType<typeof setTimeout> | null = null;
   private maintenanceTimer: ReturnType<typeof setInterval> | null = null;
   private unsubscribe: (() => void) | null = null;
+  /** The retention sweep in progress, if any: one at a time, and stop() waits for it. */
+  private retention: Promise<void> | null = null;
   private running = false;
 
   constructor(
@@ -66,6 +69,7 @@ export class DeliveryScheduler {
     if (this.maintenanceTimer) clearInterval(this.maintenanceTimer);
     this.timer = null;
     await Promise.all(this.inFlight);
+    await this.retention;
     this.flush();
   }
 
@@ -163,6 +167,20 @@ export class DeliveryScheduler {
     }
   }
 
+  /** Starts a retention sweep unless one is still running (it yields between batches). */
+  private sweepRetentionInBackground(): void {
+    if (this.retention) return;
+    this.retention = sweepRetention(this.deps)
+      .then((report) => {
+        const purged = report.deliveries + report.events + report.sessions + report.analyticsEvents;
+        if (purged > 0) this.deps.log.info({ msg: "retention purge", ...report });
+      })
+      .catch((error: unknown) => this.deps.log.error({ msg: "retention purge failed", error: String(error) }))
+      .finally(() => {
+        this.retention = null;
+      });
+  }
+
   private maintain(): void {
     try {
       const now = this.deps.clock.now();
@@ -170,6 +188,7 @@ export class DeliveryScheduler {
       if (purged > 0) this.deps.log.info({ msg: "purged expired dead letters", count: purged });
       purgeOldPaymentEvents(this.deps, now);
       purgeOldWhatsappMessages(this.deps, now);
+      this.sweepRetentionInBackground();
       // Keeps the WAL from growing without bound under steady writes; PASSIVE never blocks writers.
       this.deps.sqlite.exec("PRAGMA wal_checkpoint(PASSIVE)");
     } catch (error) {

@@ -1,0 +1,116 @@
+import { afterEach, beforeEach, describe, expect, test } from "bun:test";
+import { writeTransaction } from "../../src/db/client.ts";
+import { DeliveryScheduler, type SendFn } from "../../src/scheduler/scheduler.ts";
+import { sweepRetention } from "../../src/scheduler/retention.ts";
+import { emitEvent } from "../../src/webhooks/emit-event.ts";
+import { createRule } from "../../src/webhooks/rules.ts";
+import { createTenant } from "../../src/tenants/create-tenant.ts";
+import { buildDeps } from "../helpers.ts";
+
+const MINUTE = 60_000;
+const DAY = 24 * 60 * MINUTE;
+
+let deps: ReturnType<typeof buildDeps>;
+let answers: boolean[];
+let tenantId: string;
+
+/** Answers from a script: true = 2xx, false (or nothing left) = 503. */
+const scriptedSend: SendFn = async () => {
+  const ok = answers.shift() ?? false;
+  return ok
+    ? { ok: true, statusCode: 200, error: null, durationMs: 2, responseExcerpt: "ok" }
+    : { ok: false, statusCode: 503, error: "http_status: 503", durationMs: 2, responseExcerpt: "busy" };
+};
+
+const count = (table: string, where = "1 = 1", ...params: string[]) =>
+  deps.sqlite.prepare<{ n: number }, string[]>(`SELECT count(*) AS n FROM ${table} WHERE ${where}`).get(...params)?.n ?? 0;
+
+function emit(event: "lead.created" | "session.started"): { eventId: string; deliveryId: string | undefined } {
+  const emitted = writeTransaction(deps.sqlite, () => emitEvent(deps, { tenantId, event, data: { lead_id: "lead_x" }, confidence: 0.9 }));
+  return { eventId: emitted.eventId, deliveryId: emitted.deliveryIds[0] };
+}
+
+const scheduler = () => new DeliveryScheduler(deps, { send: scriptedSend });
+
+beforeEach(async () => {
+  // Dead letters outlive the event retention here, so a re-triggerable delivery is old enough to purge.
+  deps = buildDeps({ allowPrivateWebhooks: true, dlqRetentionMs: 60 * DAY, retryDelaysMs: [MINUTE] });
+  answers = [];
+  tenantId = createTenant(deps, { name: "Clinic" }).id;
+  await createRule(deps, tenantId, { name: "crm", event: "lead.created", url: "https://crm.example/hook", secret: "s".repeat(32), active: true });
+});
+afterEach(() => deps.sqlite.close());
+
+describe("event retention (PARLEY_EVENT_RETENTION)", () => {
+  test("defaults to 30 days", () => {
+    expect(deps.config.eventRetentionMs).toBe(30 * DAY);
+  });
+
+  test("succeeded deliveries with their attempt logs and spent events go after it; pending and re-triggerable ones stay", async () => {
+    const start = deps.clock.now();
+    answers = [true, false, false];
+    const succeeded = emit("lead.created");
+    const dead = emit("lead.created");
+    const unmatched = emit("session.started");
+    await scheduler().runOnce();
+    deps.clock.set(start + MINUTE + 2);
+    await scheduler().runOnce(); // the second attempt of `dead` fails too: two attempts, dead letter.
+    expect(count("dead_letters")).toBe(1);
+    const pending = emit("lead.created"); // never sent: stays pending
+
+    expect(count("delivery_attempts", "delivery_id = ?", succeeded.deliveryId ?? "")).toBe(1);
+
+    deps.clock.set(start + 30 * DAY - MINUTE);
+    const early = await sweepRetention(deps);
+    expect(early).toMatchObject({ deliveries: 0, events: 0, complete: true });
+
+    deps.clock.set(start + 30 * DAY + 2 * MINUTE);
+    const report = await sweepRetention(deps);
+    expect(report).toMatchObject({ deliveries: 1, events: 2, complete: true });
+    expect(count("deliveries", "id = ?", succeeded.deliveryId ?? "")).toBe(0);
+    expect(count("delivery_attempts", "delivery_id = ?", succeeded.deliveryId ?? "")).toBe(0);
+    expect(count("events", "id IN (?, ?)", succeeded.eventId, unmatched.eventId)).toBe(0);
+    // The dead letter can still be re-triggered: its delivery and event stay. So does the pending one.
+    expect(count("deliveries", "id IN (?, ?)", dead.deliveryId ?? "", pending.deliveryId ?? "")).toBe(2);
+    expect(count("events", "id IN (?, ?)", dead.eventId, pending.eventId)).toBe(2);
+    expect(count("delivery_attempts", "delivery_id = ?", dead.deliveryId ?? "")).toBe(2);
+
+    // Once the dead letter expires and is swept, its delivery log and event follow.
+    deps.clock.set(start + 61 * DAY);
+    answers = [true];
+    await scheduler().runOnce(); // sweeps expired dead letters, sends `pending`
+    expect(count("dead_letters")).toBe(0);
+    const late = await sweepRetention(deps);
+    expect(late).toMatchObject({ deliveries: 1, events: 1 });
+    expect(count("events", "id = ?", dead.eventId)).toBe(0);
+    // `pending` succeeded just now: its 30 days start from there.
+    expect(count("deliveries", "id = ?", pending.deliveryId ?? "")).toBe(1);
+    deps.clock.set(start + 92 * DAY);
+    expect(await sweepRetention(deps)).toMatchObject({ deliveries: 1, events: 1 });
+    expect(count("events")).toBe(0);
+    expect(count("deliveries")).toBe(0);
+    expect(count("delivery_attempts")).toBe(0);
+  });
+
+  test("a sweep deletes in bounded batches and the next sweep finishes the backlog", async () => {
+    const start = deps.clock.now();
+    for (let index = 0; index < 25; index++) emit("session.started");
+    deps.clock.set(start + 31 * DAY);
+    const first = await sweepRetention(deps, { batchSize: 10, maxBatches: 2 });
+    expect(first).toMatchObject({ events: 20, complete: false });
+    expect(count("events")).toBe(5);
+    const second = await sweepRetention(deps, { batchSize: 10, maxBatches: 2 });
+    expect(second).toMatchObject({ events: 5, complete: true });
+    expect(count("events")).toBe(0);
+  });
+
+  test("the scheduler's housekeeping runs the sweep off the request path, and stop() waits for it", async () => {
+    const start = deps.clock.now();
+    emit("session.started");
+    deps.clock.set(start + 31 * DAY);
+    const running = new DeliveryScheduler(deps, { send: scriptedSend, maintenanceIntervalMs: 3_600_000 });
+    running.start();
+    await running.stop();
+    expect(count("events")).toBe(0);
+  });
+});
