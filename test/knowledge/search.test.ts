@@ -1,0 +1,143 @@
+import { afterEach, describe, expect, test } from "bun:test";
+import { buildDeps, seedTenant } from "../helpers.ts";
+import { updateBotConfig } from "../../src/chat/bot-settings.ts";
+import { addDocument, deleteDocument, getDocument } from "../../src/knowledge/documents.ts";
+import { searchKnowledge } from "../../src/knowledge/search.ts";
+import { conceptEmbedder, failingEmbedder } from "./fake-embedder.ts";
+
+const CLINIC_GUIDE = `# Opening hours
+We are open Monday to Friday from 8:00 to 18:00 and on Saturday mornings.
+
+# Fees
+A check-up is 45 EUR. A scale and polish is 60 EUR. Whitening is 250 EUR.
+
+# Getting here
+There is free parking behind the building, and tram 4 stops at the door.
+
+# Young patients
+We see children from their first tooth; toddlers get a free first visit.
+
+# Emergencies
+If you are in severe pain, call us before 10:00 for a same-day slot.`;
+
+let deps: ReturnType<typeof buildDeps>;
+afterEach(() => deps.sqlite.close());
+
+async function clinic(faq: unknown[] = []) {
+  deps = buildDeps();
+  const { tenant } = await seedTenant(deps, "Clinic");
+  updateBotConfig(deps, tenant.id, { faq });
+  return tenant.id;
+}
+
+describe("searchKnowledge", () => {
+  test("BM25 ranks the chunk that holds the asked words first, with its document and heading", async () => {
+    const tenantId = await clinic();
+    const document = await addDocument(deps, tenantId, { title: "Clinic guide", content: CLINIC_GUIDE, format: "markdown" }, null);
+    const hits = await searchKnowledge(deps, tenantId, "is there parking near the building?");
+    expect(hits[0]).toMatchObject({ chunk_id: `${document.document_id}:2`, document_id: document.document_id, title: "Clinic guide", url: null, bm25_rank: 1 });
+    expect(hits[0]?.text).toBe("Getting here\nThere is free parking behind the building, and tram 4 stops at the door.");
+    expect(hits[0]?.score).toBeGreaterThan(0);
+    expect(hits.every((hit) => hit.vector_rank === undefined)).toBe(true);
+    const whitening = await searchKnowledge(deps, tenantId, "whitening");
+    expect(whitening).toHaveLength(1);
+    expect(whitening[0]?.chunk_id).toBe(`${document.document_id}:1`);
+  });
+
+  test("the tenant's FAQ entries are searched too, titled by their question", async () => {
+    const tenantId = await clinic([{ id: "insurance", question: "Do you accept insurance?", answer: "We bill most insurers directly.", keywords: ["insurer"] }]);
+    await addDocument(deps, tenantId, { title: "Clinic guide", content: CLINIC_GUIDE, format: "markdown" }, null);
+    const hits = await searchKnowledge(deps, tenantId, "which insurers do you bill?");
+    expect(hits[0]).toMatchObject({ chunk_id: "faq:insurance", document_id: "faq:insurance", title: "Do you accept insurance?", url: null });
+    expect(hits[0]?.text).toBe("Do you accept insurance?\nWe bill most insurers directly.");
+    // A change of the FAQ is seen at the next search, without a restart.
+    updateBotConfig(deps, tenantId, { faq: [{ id: "cards", question: "Can I pay by card?", answer: "Yes, all cards." }] });
+    const after = await searchKnowledge(deps, tenantId, "insurance");
+    expect(after.find((hit) => hit.document_id === "faq:insurance")).toBeUndefined();
+  });
+
+  test("with an embedder, vectors find a chunk that shares no word with the question, fused by RRF", async () => {
+    const tenantId = await clinic();
+    const embedder = conceptEmbedder();
+    const document = await addDocument(deps, tenantId, { title: "Clinic guide", content: CLINIC_GUIDE, format: "markdown" }, embedder);
+    // "kids" and "cost" are in no chunk: BM25 alone cannot reach "Young patients" or "Fees".
+    const lexical = await searchKnowledge(deps, tenantId, "do you treat kids?");
+    expect(lexical.map((hit) => hit.chunk_id)).not.toContain(`${document.document_id}:3`);
+    const hybrid = await searchKnowledge(deps, tenantId, "do you treat kids?", { embedder, limit: 3 });
+    expect(hybrid).toHaveLength(3);
+    expect(hybrid[0]).toMatchObject({ chunk_id: `${document.document_id}:3`, vector_rank: 1 });
+    expect(hybrid[0]?.bm25_rank).toBeUndefined();
+    expect(hybrid[0]?.score).toBeCloseTo(1 / 61, 10);
+    const cost = await searchKnowledge(deps, tenantId, "what does a check-up cost?", { embedder });
+    // Found by both rankings ("check-up" lexically, "cost" by concept): the fused score adds both.
+    expect(cost[0]).toMatchObject({ chunk_id: `${document.document_id}:1`, bm25_rank: 1, vector_rank: 1 });
+    expect(cost[0]?.score).toBeCloseTo(2 / 61, 10);
+  });
+
+  test("addDocument stores one vector per chunk under the embedder's model", async () => {
+    const tenantId = await clinic();
+    const embedder = conceptEmbedder("concepts-v1");
+    const document = await addDocument(deps, tenantId, { title: "Clinic guide", content: CLINIC_GUIDE, format: "markdown" }, embedder);
+    expect(embedder.calls).toHaveLength(1);
+    expect(embedder.calls[0]).toHaveLength(5);
+    expect(embedder.calls[0]?.[1]).toBe("Fees\nA check-up is 45 EUR. A scale and polish is 60 EUR. Whitening is 250 EUR.");
+    const stored = getDocument(deps, tenantId, document.document_id);
+    expect(stored.chunks.map((chunk) => chunk.embedding_model)).toEqual(Array(5).fill("concepts-v1"));
+    const blob = deps.sqlite.query<{ embedding: Uint8Array }, []>("SELECT embedding FROM knowledge_chunks LIMIT 1").get();
+    expect(blob?.embedding.byteLength).toBe(7 * 4);
+  });
+
+  test("vectors of another model are ignored and the chunks are re-embedded lazily at search", async () => {
+    const tenantId = await clinic([{ id: "kids", question: "Do you see children?", answer: "Yes, from the first tooth." }]);
+    const document = await addDocument(deps, tenantId, { title: "Clinic guide", content: CLINIC_GUIDE, format: "markdown" }, conceptEmbedder("old-model"));
+    const next = conceptEmbedder("new-model");
+    const hits = await searchKnowledge(deps, tenantId, "toddler", { embedder: next });
+    // One call: the query first, then the five stale chunks and the FAQ entry.
+    expect(next.calls).toHaveLength(1);
+    expect(next.calls[0]?.[0]).toBe("toddler");
+    expect(next.calls[0]).toHaveLength(7);
+    expect(hits.some((hit) => hit.vector_rank !== undefined)).toBe(true);
+    expect(getDocument(deps, tenantId, document.document_id).chunks.map((chunk) => chunk.embedding_model)).toEqual(Array(5).fill("new-model"));
+    await searchKnowledge(deps, tenantId, "parking", { embedder: next });
+    expect(next.calls[1]).toEqual(["parking"]);
+  });
+
+  test("a failing embedder degrades to BM25 instead of failing the search or the upload", async () => {
+    const tenantId = await clinic();
+    const document = await addDocument(deps, tenantId, { title: "Clinic guide", content: CLINIC_GUIDE, format: "markdown" }, failingEmbedder);
+    expect(getDocument(deps, tenantId, document.document_id).chunks.every((chunk) => chunk.embedding_model === null)).toBe(true);
+    const hits = await searchKnowledge(deps, tenantId, "parking", { embedder: failingEmbedder });
+    expect(hits[0]).toMatchObject({ chunk_id: `${document.document_id}:2`, bm25_rank: 1 });
+  });
+
+  test("added and deleted documents are seen by the next search (the cached index is invalidated)", async () => {
+    const tenantId = await clinic();
+    expect(await searchKnowledge(deps, tenantId, "parking")).toEqual([]);
+    const first = await addDocument(deps, tenantId, { title: "Guide", content: CLINIC_GUIDE, format: "markdown" }, null);
+    expect((await searchKnowledge(deps, tenantId, "parking"))[0]?.document_id).toBe(first.document_id);
+    deleteDocument(deps, tenantId, first.document_id);
+    expect(await searchKnowledge(deps, tenantId, "parking")).toEqual([]);
+    // Same size as the deleted one: a count-only staleness probe would miss this replacement.
+    const second = await addDocument(deps, tenantId, { title: "Guide", content: CLINIC_GUIDE, format: "markdown" }, null);
+    expect((await searchKnowledge(deps, tenantId, "parking"))[0]?.document_id).toBe(second.document_id);
+  });
+
+  test("one tenant's search never returns another tenant's chunks", async () => {
+    const tenantId = await clinic();
+    const other = await seedTenant(deps, "Garage");
+    updateBotConfig(deps, other.tenant.id, { faq: [] });
+    await addDocument(deps, tenantId, { title: "Clinic guide", content: CLINIC_GUIDE, format: "markdown" }, conceptEmbedder());
+    await addDocument(deps, other.tenant.id, { title: "Garage", content: "# Parking\nCustomers park in bay 7.", format: "markdown" }, conceptEmbedder());
+    const hits = await searchKnowledge(deps, other.tenant.id, "parking fees children pain", { embedder: conceptEmbedder(), limit: 20 });
+    expect(hits).toHaveLength(1);
+    expect(hits[0]?.title).toBe("Garage");
+    expect(() => getDocument(deps, other.tenant.id, "doc_nope")).toThrow("No such document.");
+  });
+
+  test("limit caps the number of hits, between 1 and 20", async () => {
+    const tenantId = await clinic();
+    await addDocument(deps, tenantId, { title: "Clinic guide", content: CLINIC_GUIDE, format: "markdown" }, null);
+    expect(await searchKnowledge(deps, tenantId, "the a is we free first", { limit: 2 })).toHaveLength(2);
+    expect((await searchKnowledge(deps, tenantId, "free", { limit: 0 })).length).toBe(1);
+  });
+});
