@@ -34,6 +34,9 @@ export function openDatabase(path: string, options: OpenOptions = {}): DatabaseH
     sqlite.exec("PRAGMA wal_autocheckpoint = 10000");
   }
   sqlite.exec("PRAGMA foreign_keys = ON");
+  // Deleted rows are overwritten with zeros, not left readable in free pages: an erased
+  // person's e-mail must not survive in the file (docs/operations.md, erasure).
+  sqlite.exec("PRAGMA secure_delete = ON");
   // NORMAL in WAL mode survives a killed process; FULL also survives power loss.
   sqlite.exec(`PRAGMA synchronous = ${options.sync === "full" ? "FULL" : "NORMAL"}`);
   const db = drizzle({ client: sqlite, schema });

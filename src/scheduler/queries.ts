@@ -52,9 +52,11 @@ const statements = preparedFor((sqlite: Database) => ({
   cancel: sqlite.prepare(
     "UPDATE deliveries SET status = 'cancelled', next_attempt_at = NULL, lease_token = NULL, last_error = ?, completed_at = ?, updated_at = ? WHERE id = ?",
   ),
+  // Only while the delivery still exists: an erasure (src/chat/erase-person.ts) may delete it
+  // while its send is in flight, and the attempt must then vanish too, not fail the whole batch.
   insertAttempt: sqlite.prepare(
     `INSERT INTO delivery_attempts (id, delivery_id, cycle, attempt, started_at, duration_ms, ok, status_code, error, response_excerpt)
-     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+     SELECT ?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10 WHERE EXISTS (SELECT 1 FROM deliveries WHERE id = ?2)`,
   ),
   // Every state change below is guarded by the lease token: a sender whose lease ran out
   // (it hung past the lease and the row was claimed again) must not overwrite the newer result.
