@@ -19,6 +19,7 @@ import { paymentHookRoutes } from "./routes/payment-hooks.ts";
 import { whatsappHookRoutes } from "./routes/whatsapp-hooks.ts";
 import { widgetAssetRoutes } from "./routes/widget-assets.ts";
 import { adminPageRoutes } from "./routes/admin-page.ts";
+import { knowledgeRoutes } from "./routes/knowledge.ts";
 
 interface RequestMeta {
   id: string;
@@ -70,6 +71,7 @@ export function createApp(deps: AppDeps) {
     .use(widgetRoutes(deps))
     .use(chatRoutes(deps))
     .use(operatorRoutes(deps))
+    .use(knowledgeRoutes(deps))
     .use(billingRoutes(deps))
     .use(analyticsRoutes(deps))
     .use(paymentHookRoutes(deps))
