@@ -81,3 +81,8 @@ export function aiConfigView(config: AiConfig | undefined): AiConfigView {
   const { api_key_sealed: sealed, ...rest } = { ...DEFAULT_AI_CONFIG, ...config };
   return { ...rest, api_key_set: sealed !== null };
 }
+
+/** The bot config as the API shows it: the `ai` section with `api_key_set` instead of the sealed key. */
+export function botConfigView<T extends { ai?: AiConfig }>(config: T): Omit<T, "ai"> & { ai: AiConfigView } {
+  return { ...config, ai: aiConfigView(config.ai) };
+}

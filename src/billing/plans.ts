@@ -1,12 +1,13 @@
 /**
  * The plans: monthly visitor-message quotas (null = unlimited) and the knowledge base's size
- * (documents, and UTF-8 bytes of their text).
+ * (documents, and UTF-8 bytes of their text), and the assistant's monthly model tokens (prompt +
+ * completion; null = no cap). Over the token cap the rule engine answers instead of the model.
  */
 export const PLANS = Object.freeze({
-  free: { rank: 0, knowledgeDocuments: 20, knowledgeBytes: 1_000_000, monthlyMessages: 1_000 },
-  starter: { rank: 1, knowledgeDocuments: 200, knowledgeBytes: 10_000_000, monthlyMessages: 10_000 },
-  pro: { rank: 2, knowledgeDocuments: 1_000, knowledgeBytes: 50_000_000, monthlyMessages: 100_000 },
-  business: { rank: 3, knowledgeDocuments: 5_000, knowledgeBytes: 200_000_000, monthlyMessages: null },
+  free: { rank: 0, knowledgeDocuments: 20, knowledgeBytes: 1_000_000, monthlyMessages: 1_000, monthlyAiTokens: 200_000 },
+  starter: { rank: 1, knowledgeDocuments: 200, knowledgeBytes: 10_000_000, monthlyMessages: 10_000, monthlyAiTokens: 2_000_000 },
+  pro: { rank: 2, knowledgeDocuments: 1_000, knowledgeBytes: 50_000_000, monthlyMessages: 100_000, monthlyAiTokens: 20_000_000 },
+  business: { rank: 3, knowledgeDocuments: 5_000, knowledgeBytes: 200_000_000, monthlyMessages: null, monthlyAiTokens: null },
 } as const);
 
 export type PlanName = keyof typeof PLANS;

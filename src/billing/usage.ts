@@ -28,6 +28,13 @@ const statements = preparedFor((sqlite) => ({
      RETURNING messages, threshold_notified_at`,
   ),
   markNotified: sqlite.prepare("UPDATE usage_counters SET threshold_notified_at = ? WHERE tenant_id = ? AND period = ?"),
+  ai: sqlite.prepare<{ ai_calls: number; ai_prompt_tokens: number; ai_completion_tokens: number }, [string, string]>(
+    "SELECT ai_calls, ai_prompt_tokens, ai_completion_tokens FROM usage_counters WHERE tenant_id = ? AND period = ?",
+  ),
+  addAi: sqlite.prepare(
+    `INSERT INTO usage_counters (tenant_id, period, ai_calls, ai_prompt_tokens, ai_completion_tokens) VALUES (?1, ?2, ?3, ?4, ?5)
+     ON CONFLICT (tenant_id, period) DO UPDATE SET ai_calls = ai_calls + ?3, ai_prompt_tokens = ai_prompt_tokens + ?4, ai_completion_tokens = ai_completion_tokens + ?5`,
+  ),
 }));
 
 export interface Usage {
@@ -39,6 +46,8 @@ export interface Usage {
   percent: number | null;
   remaining: number | null;
   resets_at: string;
+  /** The assistant's model use this period; `token_cap` null = no cap. */
+  ai: { calls: number; prompt_tokens: number; completion_tokens: number; token_cap: number | null };
 }
 
 export function getUsage(deps: Deps, tenantId: string, plan: PlanName): Usage {
@@ -54,7 +63,37 @@ export function getUsage(deps: Deps, tenantId: string, plan: PlanName): Usage {
     percent: quota === null ? null : Math.round((used / quota) * 1000) / 10,
     remaining: quota === null ? null : Math.max(0, quota - used),
     resets_at: toIso(periodEnd(now)),
+    ai: { ...aiUsageOf(deps, tenantId, period), token_cap: PLANS[plan].monthlyAiTokens },
   };
+}
+
+function aiUsageOf(deps: Deps, tenantId: string, period: string): { calls: number; prompt_tokens: number; completion_tokens: number } {
+  const row = statements(deps.sqlite).ai.get(tenantId, period);
+  return { calls: row?.ai_calls ?? 0, prompt_tokens: row?.ai_prompt_tokens ?? 0, completion_tokens: row?.ai_completion_tokens ?? 0 };
+}
+
+/** Whether the tenant's plan still allows model tokens this period; over the cap the rule engine answers. */
+export function withinAiTokenCap(deps: Deps, tenantId: string, plan: PlanName): boolean {
+  const cap = PLANS[plan].monthlyAiTokens;
+  if (cap === null) return true;
+  const used = aiUsageOf(deps, tenantId, periodOf(deps.clock.now()));
+  return used.prompt_tokens + used.completion_tokens < cap;
+}
+
+/** Adds one turn's model calls and tokens (as the provider reported them); call it in the message's transaction. */
+export function countAiUsage(deps: Deps, tenantId: string, usage: { calls: number; promptTokens: number; completionTokens: number }): void {
+  if (usage.calls === 0) return;
+  statements(deps.sqlite).addAi.run(tenantId, periodOf(deps.clock.now()), usage.calls, usage.promptTokens, usage.completionTokens);
+}
+
+/** Throws the 402 when the tenant's monthly messages are used up; reads only (the assistant checks before calling its model). */
+export function assertMessageQuota(deps: Deps, tenantId: string, plan: PlanName): void {
+  const now = deps.clock.now();
+  const period = periodOf(now);
+  const quota = PLANS[plan].monthlyMessages;
+  if (quota !== null && (statements(deps.sqlite).get.get(tenantId, period)?.messages ?? 0) >= quota) {
+    throw new AppError("quota_exceeded", 402, `The ${plan} plan's ${quota} messages for ${period} are used up; upgrade the plan or wait for ${toIso(periodEnd(now))}.`);
+  }
 }
 
 /**
@@ -68,9 +107,7 @@ export function countMessage(deps: Deps, tenantId: string, plan: PlanName): { us
   const period = periodOf(now);
   const sql = statements(deps.sqlite);
   const quota = PLANS[plan].monthlyMessages;
-  if (quota !== null && (sql.get.get(tenantId, period)?.messages ?? 0) >= quota) {
-    throw new AppError("quota_exceeded", 402, `The ${plan} plan's ${quota} messages for ${period} are used up; upgrade the plan or wait for ${toIso(periodEnd(now))}.`);
-  }
+  assertMessageQuota(deps, tenantId, plan);
   const counter = sql.increment.get(tenantId, period);
   const used = counter?.messages ?? 1;
   if (quota !== null && counter?.threshold_notified_at === null && used * 100 >= quota * QUOTA_THRESHOLD_PERCENT) {

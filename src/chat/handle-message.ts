@@ -1,18 +1,21 @@
 import type { Deps } from "../deps.ts";
 import { writeTransaction } from "../db/client.ts";
 import { preparedFor } from "../db/prepared.ts";
-import { countMessage } from "../billing/usage.ts";
+import { assertMessageQuota, countAiUsage, countMessage, withinAiTokenCap } from "../billing/usage.ts";
 import { AppError } from "../lib/app-error.ts";
 import { toIso } from "../lib/clock.ts";
-import { newId } from "../lib/ids.ts";
 import type { TenantRecord } from "../tenants/create-tenant.ts";
 import { emitEvent } from "../webhooks/emit-event.ts";
+import { replyWithAssistant, type AssistantResult, type Source } from "../assistant/reply-with-assistant.ts";
+import { resolveAiSettings } from "../assistant/settings.ts";
+import { formatLocalIso } from "../assistant/tools.ts";
 import { getBotConfig } from "./bot-settings.ts";
 import type { BotConfig } from "./bot-config.ts";
+import { checkSlot, proposeSlots } from "./appointment-slots.ts";
 import { restoreConversationState } from "./conversation-state.ts";
 import { applyAction } from "./apply-action.ts";
-import { createRuleEngine, type ReplyEngine } from "./engine.ts";
-import { insertMessage, requireSession, sessionStatements, startSession, type MessageView, type SessionRow } from "./sessions.ts";
+import { createRuleEngine, type EngineAction, type ReplyEngine } from "./engine.ts";
+import { findOrStartVisitorSession, insertMessage, requireSession, sessionStatements, startSession, type MessageView, type SessionRow } from "./sessions.ts";
 
 export const MESSAGE_MAX_LENGTH = 4000;
 const DAY_MS = 86_400_000;
@@ -20,17 +23,27 @@ const DAY_MS = 86_400_000;
 export interface HandleMessageInput {
   /** The tenant, already looked up by the caller (the route needs it for the origin check too). */
   tenant: TenantRecord;
-  /** Absent: a new session is opened on `channel`. */
+  /** Absent: a new session is opened on `channel` (or the visitor's open one, with `visitorRef`). */
   sessionId?: string;
+  /** A channel's visitor id (a WhatsApp number): their open session is continued, else one is opened. */
+  visitorRef?: string;
   text: string;
   channel: "widget" | "api" | "whatsapp";
+  /** Runs first inside the write transaction (WhatsApp's dedupe mark); throwing rolls the message back. */
+  withinWrite?: () => void;
+}
+
+export interface HandleMessageOptions {
+  engine?: ReplyEngine;
+  /** Receives the model's text as it streams; the rule engine never calls it. */
+  onDelta?: (text: string) => void;
 }
 
 export interface MessageResult {
   session_id: string;
   message_id: string;
   /** null while a human operator has the session: the bot stays silent. */
-  reply: { message_id: string; text: string; quick_replies?: string[] } | null;
+  reply: { message_id: string; text: string; quick_replies?: string[]; sources?: Source[] } | null;
   status: SessionRow["status"];
 }
 
@@ -42,24 +55,79 @@ const statements = preparedFor((sqlite) => ({
 
 let defaultEngine: ReplyEngine | null = null;
 
+const takenSlotStarts = (deps: Deps, tenantId: string, config: BotConfig, now: number): number[] =>
+  statements(deps.sqlite)
+    .takenSlots.all(tenantId, now - DAY_MS, now + (config.appointments.max_days_ahead + 1) * DAY_MS)
+    .map((row) => row.starts_at);
+
 /**
- * One visitor message, in one write transaction: the quota check and count, the session
- * (opened if needed; its first message emits session.started), the visitor's message, the
- * engine's reply and every action it took with its event. A failure anywhere rolls back all
- * of it, events included. In hand-off the message is stored and the bot stays silent.
+ * One visitor message. Without a model provider (the default) the rule engine answers inside
+ * one write transaction, as it always did. With one, the turn has two phases so the model call
+ * never holds the database's write lock: first reads (session, config, knowledge, free slots)
+ * and the model call with its read-only tool checks; then ONE write transaction re-checks the
+ * session and the booked slot and persists the visitor message, the reply, every action and
+ * its event, and the AI usage. Any model failure makes the rule engine answer in that same
+ * transaction: the visitor never sees a provider error.
  */
-export function handleMessage(deps: Deps, input: HandleMessageInput, engine: ReplyEngine = (defaultEngine ??= createRuleEngine())): MessageResult {
+export async function handleMessage(deps: Deps, input: HandleMessageInput, options: HandleMessageOptions = {}): Promise<MessageResult> {
   const text = input.text.trim();
   if (text.length < 1 || text.length > MESSAGE_MAX_LENGTH) {
     throw new AppError("validation_failed", 422, `message: must be 1 to ${MESSAGE_MAX_LENGTH} characters`, [{ field: "message", message: `must be 1 to ${MESSAGE_MAX_LENGTH} characters` }]);
   }
-  const tenant = input.tenant;
-  const config = getBotConfig(deps, tenant.id);
+  const config = getBotConfig(deps, input.tenant.id);
+  const settings = resolveAiSettings(deps, config);
+  const assistant = settings === null ? null : await draftWithAssistant(deps, input, text, config, settings, options.onDelta);
+  return commitTurn(deps, input, text, config, assistant, options.engine ?? (defaultEngine ??= createRuleEngine()));
+}
 
+/** The read phase: null when the assistant does not take this turn (operator in charge, token cap reached). */
+async function draftWithAssistant(
+  deps: Deps,
+  input: HandleMessageInput,
+  text: string,
+  config: BotConfig,
+  settings: NonNullable<ReturnType<typeof resolveAiSettings>>,
+  onDelta: HandleMessageOptions["onDelta"],
+): Promise<AssistantResult | null> {
+  const tenant = input.tenant;
+  const session = existingSession(deps, input);
+  // Refusals the write phase would give anyway are given before paying for a model call.
+  if (session?.status === "closed") throw new AppError("session_closed", 409, "This session is closed; start a new one.");
+  assertMessageQuota(deps, tenant.id, tenant.plan);
+  if (session && session.status !== "bot") return null;
+  if (!withinAiTokenCap(deps, tenant.id, tenant.plan)) return null;
+  const now = deps.clock.now();
+  return replyWithAssistant(deps, {
+    tenantId: tenant.id,
+    sessionId: session?.id ?? null,
+    config,
+    settings,
+    message: text,
+    nowMs: now,
+    takenSlotStarts: takenSlotStarts(deps, tenant.id, config, now),
+    onDelta,
+  });
+}
+
+/** The session the message continues, read-only (null: the write phase opens one). */
+function existingSession(deps: Deps, input: HandleMessageInput): SessionRow | null {
+  if (input.sessionId) return requireSession(deps, input.tenant.id, input.sessionId);
+  if (input.visitorRef) return sessionStatements(deps.sqlite).byVisitor.get(input.tenant.id, input.channel, input.visitorRef) ?? null;
+  return null;
+}
+
+function commitTurn(deps: Deps, input: HandleMessageInput, text: string, config: BotConfig, assistant: AssistantResult | null, engine: ReplyEngine): MessageResult {
+  const tenant = input.tenant;
   return writeTransaction(deps.sqlite, () => {
-    const session = input.sessionId ? requireSession(deps, tenant.id, input.sessionId) : startSession(deps, { tenantId: tenant.id, channel: input.channel });
+    input.withinWrite?.();
+    const session = input.sessionId
+      ? requireSession(deps, tenant.id, input.sessionId)
+      : input.visitorRef
+        ? findOrStartVisitorSession(deps, { tenantId: tenant.id, channel: input.channel, visitorRef: input.visitorRef })
+        : startSession(deps, { tenantId: tenant.id, channel: input.channel });
     if (session.status === "closed") throw new AppError("session_closed", 409, "This session is closed; start a new one.");
     countMessage(deps, tenant.id, tenant.plan);
+    if (assistant) countAiUsage(deps, tenant.id, assistant.usage);
     const now = deps.clock.now();
     if (session.message_count === 0) {
       emitEvent(deps, {
@@ -73,26 +141,55 @@ export function handleMessage(deps: Deps, input: HandleMessageInput, engine: Rep
     let handoffReason = session.handoff_reason;
     let state = session.state;
     let reply: MessageView | null = null;
+    let sources: Source[] | undefined;
+    let actions: EngineAction[] = [];
 
-    if (session.status === "bot") {
-      const taken = statements(deps.sqlite)
-        .takenSlots.all(tenant.id, now - DAY_MS, now + (config.appointments.max_days_ahead + 1) * DAY_MS)
-        .map((row) => row.starts_at);
+    // Re-checked here: an operator may have taken the session over while the model was thinking.
+    if (session.status === "bot" && assistant?.ok) {
+      const taken = takenSlotStarts(deps, tenant.id, config, now);
+      const { text: replyText, kept } = recheckBookings(assistant.draft.text, assistant.draft.actions, config, now, taken);
+      reply = insertMessage(deps, session, { role: "bot", text: replyText, confidence: assistant.draft.confidence });
+      actions = kept;
+      sources = assistant.draft.sources;
+    } else if (session.status === "bot") {
+      const taken = takenSlotStarts(deps, tenant.id, config, now);
       const output = engine.reply({ config, state: restoreConversationState(JSON.parse(session.state)), message: text, nowMs: now, takenSlotStarts: taken });
       reply = insertMessage(deps, session, { role: "bot", text: output.reply.text, quickReplies: output.reply.quick_replies, confidence: output.confidence });
-      for (const action of output.actions) {
-        const change = applyAction(deps, session, config, action, text);
-        if (change.status) status = change.status;
-        if (change.handoffReason) handoffReason = change.handoffReason;
-      }
+      actions = output.actions;
       state = JSON.stringify(output.state);
+    }
+    for (const action of actions) {
+      const change = applyAction(deps, session, config, action, text);
+      if (change.status) status = change.status;
+      if (change.handoffReason) handoffReason = change.handoffReason;
     }
     sessionStatements(deps.sqlite).update.run(status, state, session.message_count + 1, handoffReason, now, session.id);
     return {
       session_id: session.id,
       message_id: visitorMessage.message_id,
-      reply: reply ? { message_id: reply.message_id, text: reply.text, ...(reply.quick_replies ? { quick_replies: reply.quick_replies } : {}) } : null,
+      reply: reply ? { message_id: reply.message_id, text: reply.text, ...(reply.quick_replies ? { quick_replies: reply.quick_replies } : {}), ...(sources ? { sources } : {}) } : null,
       status,
     };
   });
+}
+
+/**
+ * A slot the model booked may have been taken by another visitor while it was thinking. Under
+ * the write lock it is checked again; a lost slot is not booked and the reply says so, with the
+ * nearest free times, instead of confirming a booking that does not exist.
+ */
+function recheckBookings(text: string, actions: EngineAction[], config: BotConfig, now: number, taken: number[]): { text: string; kept: EngineAction[] } {
+  const kept: EngineAction[] = [];
+  let replyText = text;
+  for (const action of actions) {
+    if (action.type === "appointment_booked" && !checkSlot({ startMs: action.startMs, config, nowMs: now, takenStarts: taken }).ok) {
+      const zone = config.appointments.timezone;
+      const nearest = proposeSlots(action.startMs, config, now, taken).map((slot) => formatLocalIso(slot, zone).replace("T", " "));
+      replyText = `Sorry — that time was booked by someone else a moment ago, so I could not book it.${nearest.length > 0 ? ` The nearest free times are ${nearest.join(", ")}. Which suits you?` : ""}`;
+      continue;
+    }
+    if (action.type === "appointment_booked") taken.push(action.startMs);
+    kept.push(action);
+  }
+  return { text: replyText, kept };
 }

@@ -1,8 +1,6 @@
 import type { Deps } from "../deps.ts";
-import { writeTransaction } from "../db/client.ts";
 import { preparedFor } from "../db/prepared.ts";
 import { handleMessage } from "../chat/handle-message.ts";
-import { findOrStartVisitorSession } from "../chat/sessions.ts";
 import { AppError } from "../lib/app-error.ts";
 import { constantTimeEqual, hmacSha256 } from "../lib/crypto.ts";
 import { findTenant } from "../tenants/find-tenant.ts";
@@ -17,6 +15,7 @@ export const WHATSAPP_MESSAGE_DEDUPE_MS = 30 * 86_400_000;
 
 const statements = preparedFor((sqlite) => ({
   markSeen: sqlite.prepare<never, [string, string, number]>("INSERT OR IGNORE INTO whatsapp_messages (tenant_id, message_id, received_at) VALUES (?, ?, ?)"),
+  seen: sqlite.prepare<{ one: number }, [string, string]>("SELECT 1 AS one FROM whatsapp_messages WHERE tenant_id = ? AND message_id = ?"),
 }));
 
 const notFound = () => new AppError("tenant_not_found", 404, "No such tenant.");
@@ -128,6 +127,9 @@ export function parseWhatsappWebhook(rawBody: string | Uint8Array, phoneNumberId
   return { messages, ignored };
 }
 
+/** Thrown inside the write transaction when a concurrent delivery of the same message won the dedupe row. */
+const ALREADY_SEEN = new Error("whatsapp message already handled");
+
 export interface WhatsappHookResult {
   received: true;
   /** Messages the bot handled (answered, or stored in silence during a hand-off). */
@@ -145,7 +147,7 @@ export interface WhatsappHookResult {
  * its dedupe row, so a redelivery of a half-handled batch answers only what was not yet
  * answered. The bot's replies are sent after the response, in the background.
  */
-export function handleWhatsappWebhook(deps: Deps, tenantId: string, rawBody: string | Uint8Array, signatureHeader: string | null | undefined): WhatsappHookResult {
+export async function handleWhatsappWebhook(deps: Deps, tenantId: string, rawBody: string | Uint8Array, signatureHeader: string | null | undefined): Promise<WhatsappHookResult> {
   const settings = findWhatsappSettings(deps, tenantId);
   const tenant = settings ? findTenant(deps, tenantId) : null;
   if (!settings || !tenant) throw notFound();
@@ -160,11 +162,18 @@ export function handleWhatsappWebhook(deps: Deps, tenantId: string, rawBody: str
   const replies: OutboundWhatsappMessage[] = [];
   for (const message of messages) {
     try {
-      const outcome = writeTransaction(deps.sqlite, () => {
-        // The dedupe row commits with the message: a refused message (rolled back) leaves none.
-        if (statements(deps.sqlite).markSeen.run(tenantId, message.id, deps.clock.now()).changes === 0) return null;
-        const session = findOrStartVisitorSession(deps, { tenantId, channel: "whatsapp", visitorRef: message.from });
-        return handleMessage(deps, { tenant, sessionId: session.id, text: message.text, channel: "whatsapp" });
+      if (statements(deps.sqlite).seen.get(tenantId, message.id)) {
+        result.duplicates += 1;
+        continue;
+      }
+      // The dedupe row commits with the message, inside handleMessage's write transaction (the
+      // assistant's model call runs before it): a refused message (rolled back) leaves none.
+      const markSeen = () => {
+        if (statements(deps.sqlite).markSeen.run(tenantId, message.id, deps.clock.now()).changes === 0) throw ALREADY_SEEN;
+      };
+      const outcome = await handleMessage(deps, { tenant, visitorRef: message.from, text: message.text, channel: "whatsapp", withinWrite: markSeen }).catch((error: unknown) => {
+        if (error === ALREADY_SEEN) return null;
+        throw error;
       });
       if (!outcome) {
         result.duplicates += 1;

@@ -7,6 +7,10 @@ import { requireTenant } from "../../tenants/find-tenant.ts";
 import { handleMessage, MESSAGE_MAX_LENGTH } from "../../chat/handle-message.ts";
 import { listMessages } from "../../chat/sessions.ts";
 import { getBotConfig, updateBotConfig } from "../../chat/bot-settings.ts";
+import { botConfigView } from "../../assistant/ai-config.ts";
+import { checkAiBaseUrl } from "../../assistant/check-base-url.ts";
+import { streamMessageReply, wantsEventStream } from "../../assistant/stream-reply.ts";
+import { testAiConnection } from "../../assistant/test-connection.ts";
 
 export const ChatModel = {
   messageBody: strictObject({
@@ -31,7 +35,9 @@ export function chatRoutes(deps: AppDeps) {
         const tenant = requireTenant(deps, tenantOf(principal, body.tenant_id));
         checkVisitorAccess(tenant, principal, request, set.headers, body.session_id);
         const sessionId = principal.kind === "visitor" ? principal.sessionId : body.session_id;
-        return handleMessage(deps, { tenant, sessionId, text: body.message, channel: principal.kind === "visitor" ? "widget" : "api" });
+        const input = { tenant, sessionId, text: body.message, channel: principal.kind === "visitor" ? "widget" : "api" } as const;
+        if (!wantsEventStream(request.headers.get("accept"))) return handleMessage(deps, input);
+        return streamMessageReply((onDelta) => handleMessage(deps, input, { onDelta }), deps.log);
       },
       { chatAccess: true, rateLimit: "chat", body: ChatModel.messageBody },
     )
@@ -44,15 +50,23 @@ export function chatRoutes(deps: AppDeps) {
       },
       { anyAccess: true, rateLimit: "chat", params: idParams, query: ChatModel.transcriptQuery },
     )
-    .get("/config", ({ principal, query }) => getBotConfig(deps, tenantOf(principal, query.tenant_id, ["owner", "admin"])), {
+    .get("/config", ({ principal, query }) => botConfigView(getBotConfig(deps, tenantOf(principal, query.tenant_id, ["owner", "admin"]))), {
       tenantAccess: true,
       rateLimit: "management",
       query: ChatModel.tenantQuery,
     })
-    .patch("/config", ({ principal, query, body }) => updateBotConfig(deps, tenantOf(principal, query.tenant_id, ["owner", "admin"]), body), {
+    .patch(
+      "/config",
+      async ({ principal, query, body }) => {
+        const tenantId = tenantOf(principal, query.tenant_id, ["owner", "admin"]);
+        await checkAiBaseUrl(deps, body);
+        return botConfigView(updateBotConfig(deps, tenantId, body));
+      },
+      { tenantAccess: true, rateLimit: "management", query: ChatModel.tenantQuery, body: ChatModel.configPatch },
+    )
+    .post("/ai/test", ({ principal, query }) => testAiConnection(deps, tenantOf(principal, query.tenant_id, ["owner", "admin"])), {
       tenantAccess: true,
       rateLimit: "management",
       query: ChatModel.tenantQuery,
-      body: ChatModel.configPatch,
     });
 }

@@ -1,5 +1,6 @@
 import { Elysia } from "elysia";
 import type { AppDeps } from "../deps.ts";
+import { assistantMetricsFor } from "../../assistant/metrics.ts";
 import { droppedOutputLines } from "../../lib/std-output.ts";
 
 /** Counters of the process itself, beside the delivery metrics. */
@@ -16,6 +17,6 @@ function processMetrics(): string {
 export function metricsRoutes(deps: AppDeps) {
   return new Elysia().get(
     "/metrics",
-    () => new Response(deps.metrics.render(deps.sqlite, deps.clock) + processMetrics(), { headers: { "content-type": "text/plain; version=0.0.4; charset=utf-8" } }),
+    () => new Response(deps.metrics.render(deps.sqlite, deps.clock) + assistantMetricsFor(deps.sqlite).render() + processMetrics(), { headers: { "content-type": "text/plain; version=0.0.4; charset=utf-8" } }),
   );
 }

@@ -1,0 +1,198 @@
+import type { Deps } from "../deps.ts";
+import { preparedFor } from "../db/prepared.ts";
+import type { MessageRole } from "../db/schema.ts";
+import type { BotConfig } from "../chat/bot-config.ts";
+import { proposeSlots } from "../chat/appointment-slots.ts";
+import type { EngineAction } from "../chat/engine-types.ts";
+import { detectHandoffKeyword, normalizeForMatching } from "../chat/intents.ts";
+import { searchKnowledge, type KnowledgeHit } from "../knowledge/search.ts";
+import { createCircuitBreaker, type CircuitBreaker } from "./circuit-breaker.ts";
+import { assistantMetricsFor, type CallOutcome } from "./metrics.ts";
+import { createChatCompletion, ProviderError, type ChatMessage } from "./openai-client.ts";
+import { buildMessages, type TranscriptLine } from "./prompt.ts";
+import { embedderFor, type AiSettings } from "./settings.ts";
+import { isToolName, runTool, toolDefinitions, type ToolContext } from "./tools.ts";
+
+/**
+ * One assistant turn: retrieve, prompt, call the model, run its tool calls (read-only checks),
+ * call it again with the results, up to MAX_ROUNDS. Nothing is written here — the caller
+ * persists the draft in one transaction after this returns, so the model call never holds a
+ * database lock. Any provider failure yields `{ok: false}` and the rule engine answers.
+ */
+
+export const MAX_ROUNDS = 4;
+export const KNOWLEDGE_LIMIT = 5;
+const TRANSCRIPT_LIMIT = 12;
+const FREE_SLOTS_IN_PROMPT = 6;
+/** How sure we are of a plain grounded answer: the model was told to answer only from the chunks. */
+export const ANSWER_CONFIDENCE = 0.8;
+
+export interface Source {
+  document_id: string;
+  title: string;
+  url?: string;
+}
+
+export interface AiUsage {
+  calls: number;
+  promptTokens: number;
+  completionTokens: number;
+}
+
+export interface AssistantDraft {
+  text: string;
+  actions: EngineAction[];
+  sources: Source[];
+  confidence: number;
+}
+
+export type AssistantResult = { ok: true; draft: AssistantDraft; usage: AiUsage } | { ok: false; outcome: Exclude<CallOutcome, "ok">; usage: AiUsage };
+
+export interface AssistantTurnInput {
+  tenantId: string;
+  sessionId: string | null;
+  config: BotConfig;
+  settings: AiSettings;
+  message: string;
+  nowMs: number;
+  takenSlotStarts: readonly number[];
+  onDelta?: (text: string) => void;
+}
+
+const statements = preparedFor((sqlite) => ({
+  recent: sqlite.prepare<{ role: MessageRole; text: string }, [string, number]>(
+    "SELECT role, text FROM (SELECT id, role, text FROM chat_messages WHERE session_id = ? ORDER BY id DESC LIMIT ?) ORDER BY id",
+  ),
+}));
+
+const breakers = new WeakMap<Deps["sqlite"], CircuitBreaker>();
+
+export function breakerFor(deps: Deps): CircuitBreaker {
+  let breaker = breakers.get(deps.sqlite);
+  if (!breaker) {
+    breaker = createCircuitBreaker(deps.clock);
+    breakers.set(deps.sqlite, breaker);
+  }
+  return breaker;
+}
+
+class UnknownToolError extends Error {}
+
+export async function replyWithAssistant(deps: Deps, input: AssistantTurnInput): Promise<AssistantResult> {
+  const { settings, config } = input;
+  const metrics = assistantMetricsFor(deps.sqlite);
+  const usage: AiUsage = { calls: 0, promptTokens: 0, completionTokens: 0 };
+  const breakerKey = `${settings.endpoint.baseUrl} ${settings.model}`;
+  const breaker = breakerFor(deps);
+  if (!breaker.allow(breakerKey)) {
+    metrics.record("circuit_open", null);
+    return { ok: false, outcome: "circuit_open", usage };
+  }
+
+  const transcript: TranscriptLine[] = input.sessionId ? statements(deps.sqlite).recent.all(input.sessionId, TRANSCRIPT_LIMIT) : [];
+  const startedAt = deps.clock.now();
+  try {
+    const hits = await retrieve(deps, input, transcript);
+    const freeSlots = config.appointments.enabled ? proposeSlots(input.nowMs, config, input.nowMs, input.takenSlotStarts, FREE_SLOTS_IN_PROMPT) : [];
+    const messages = buildMessages({ config, instructions: settings.instructions, hits, nowMs: input.nowMs, freeSlots, transcript, message: input.message });
+    const visitorText = [...transcript.filter((line) => line.role === "visitor").map((line) => line.text), input.message].join("\n");
+    const context: ToolContext = {
+      config,
+      nowMs: input.nowMs,
+      takenSlotStarts: [...input.takenSlotStarts],
+      visitorText,
+      visitorAskedForPerson: detectHandoffKeyword(normalizeForMatching(input.message), config) !== null,
+      done: new Set(),
+    };
+    const draft = await runToolLoop(messages, input, context, usage);
+    metrics.record("ok", deps.clock.now() - startedAt);
+    metrics.addTokens(usage.promptTokens, usage.completionTokens);
+    breaker.recordSuccess(breakerKey);
+    return { ok: true, usage, draft: { ...draft, sources: sourcesOf(hits) } };
+  } catch (error) {
+    const outcome = error instanceof ProviderError ? error.kind : error instanceof UnknownToolError ? "unknown_tool" : null;
+    if (outcome === null) throw error;
+    metrics.record(outcome, deps.clock.now() - startedAt);
+    metrics.addTokens(usage.promptTokens, usage.completionTokens);
+    breaker.recordFailure(breakerKey);
+    deps.log.error({ msg: "assistant_fallback", tenant_id: input.tenantId, outcome, error: (error as Error).message });
+    return { ok: false, outcome, usage };
+  }
+}
+
+/** The query is the visitor's last two messages, so "and on Saturdays?" still finds the hours. */
+async function retrieve(deps: Deps, input: AssistantTurnInput, transcript: readonly TranscriptLine[]): Promise<KnowledgeHit[]> {
+  const previous = transcript.filter((line) => line.role === "visitor").at(-1)?.text;
+  const query = previous ? `${previous}\n${input.message}` : input.message;
+  const embedder = embedderFor(input.settings);
+  try {
+    return await searchKnowledge(deps, input.tenantId, query, { limit: KNOWLEDGE_LIMIT, embedder });
+  } catch (error) {
+    // An embedding failure must not cost the answer: BM25 alone still ranks the chunks.
+    if (!embedder || !(error instanceof ProviderError)) throw error;
+    return searchKnowledge(deps, input.tenantId, query, { limit: KNOWLEDGE_LIMIT, embedder: null });
+  }
+}
+
+async function runToolLoop(messages: ChatMessage[], input: AssistantTurnInput, context: ToolContext, usage: AiUsage): Promise<Omit<AssistantDraft, "sources">> {
+  const { settings } = input;
+  const tools = toolDefinitions(input.config);
+  const actions: EngineAction[] = [];
+  let text = "";
+  // Text of several rounds ("Let me check…" then "Booked!") is one reply; the separator is streamed too, so deltas add up to it.
+  const emit = (piece: string) => {
+    if (text.length > 0 && roundStart && !/\s$/.test(text)) {
+      text += "\n\n";
+      input.onDelta?.("\n\n");
+    }
+    roundStart = false;
+    text += piece;
+    input.onDelta?.(piece);
+  };
+  let roundStart = false;
+
+  for (let round = 0; round < MAX_ROUNDS; round += 1) {
+    roundStart = true;
+    const completion = await createChatCompletion(
+      settings.endpoint,
+      {
+        model: settings.model,
+        messages,
+        tools,
+        ...(settings.temperature === null ? {} : { temperature: settings.temperature }),
+        ...(settings.maxReplyTokens === null ? {} : { max_tokens: settings.maxReplyTokens }),
+      },
+      input.onDelta ? emit : undefined,
+    );
+    usage.calls += 1;
+    usage.promptTokens += completion.usage.promptTokens;
+    usage.completionTokens += completion.usage.completionTokens;
+    if (!input.onDelta && completion.text) emit(completion.text);
+    if (completion.toolCalls.length === 0) {
+      if (!text.trim()) throw new ProviderError("malformed", "the model answered with no text");
+      const confidence = actions.length > 0 ? Math.max(...actions.map((action) => action.confidence)) : ANSWER_CONFIDENCE;
+      return { text: text.trim(), actions, confidence };
+    }
+    messages.push({ role: "assistant", content: completion.text || null, tool_calls: completion.toolCalls });
+    for (const call of completion.toolCalls) {
+      const name = call.function.name;
+      // A tool we never offered: the model is confused (or injected); the rule engine takes this turn.
+      if (!isToolName(name) || !tools.some((tool) => tool.function.name === name)) throw new UnknownToolError(`the model called an unknown tool ${JSON.stringify(name.slice(0, 60))}`);
+      const outcome = runTool(call, name, context);
+      if (outcome.action) actions.push(outcome.action);
+      messages.push({ role: "tool", tool_call_id: call.id, content: outcome.result });
+    }
+  }
+  throw new ProviderError("malformed", `the model was still calling tools after ${MAX_ROUNDS} rounds`);
+}
+
+function sourcesOf(hits: readonly KnowledgeHit[]): Source[] {
+  const seen = new Set<string>();
+  const sources: Source[] = [];
+  for (const hit of hits) {
+    if (seen.has(hit.document_id)) continue;
+    seen.add(hit.document_id);
+    sources.push(hit.url ? { document_id: hit.document_id, title: hit.title, url: hit.url } : { document_id: hit.document_id, title: hit.title });
+  }
+  return sources;
+}
