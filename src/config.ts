@@ -9,6 +9,8 @@ export interface Config {
   readonly jwtSecret: string | null;
   readonly retryDelaysMs: readonly number[];
   readonly deliveryTimeoutMs: number;
+  /** How long a request that may write waits for another process's SQLite write lock before 503 busy. */
+  readonly writeWaitMs: number;
   readonly dlqRetentionMs: number;
   /** How long succeeded deliveries, their attempt logs and spent events are kept. */
   readonly eventRetentionMs: number;
@@ -61,6 +63,7 @@ export const CONFIG_DEFAULTS = {
   PARLEY_RATE_LIMITS: "on",
   PARLEY_LOG_LEVEL: "info",
   PARLEY_WHATSAPP_API_URL: "https://graph.facebook.com/v21.0",
+  PARLEY_WRITE_WAIT: "2s",
   PARLEY_AI_BASE_URL: "",
   PARLEY_AI_MODEL: "",
   PARLEY_AI_API_KEY: "",
@@ -145,6 +148,7 @@ export function loadConfig(env: Env, flags: ConfigFlags = {}): Config {
     jwtSecret,
     retryDelaysMs: Object.freeze(retryDelaysMs),
     deliveryTimeoutMs,
+    writeWaitMs: duration("PARLEY_WRITE_WAIT", setting(env, "PARLEY_WRITE_WAIT"), 0),
     dlqRetentionMs: duration("PARLEY_DLQ_RETENTION", setting(env, "PARLEY_DLQ_RETENTION"), 1000),
     // At least an hour: the delivery log must outlive the retry schedule it documents.
     eventRetentionMs: duration("PARLEY_EVENT_RETENTION", setting(env, "PARLEY_EVENT_RETENTION"), 3_600_000),

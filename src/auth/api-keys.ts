@@ -1,5 +1,6 @@
 import { and, desc, eq, isNull } from "drizzle-orm";
 import type { Deps } from "../deps.ts";
+import { storageTroubleOf } from "../db/storage-errors.ts";
 import { apiKeys } from "../db/schema.ts";
 import { notFound } from "../lib/app-error.ts";
 import { constantTimeEqual, randomBase62, sha256Hex } from "../lib/crypto.ts";
@@ -80,7 +81,13 @@ export function validateApiKey(deps: Deps, presented: string): { keyId: string; 
   // last_used_at is written at most once a minute per key: a write per request would cost more than the request.
   const now = deps.clock.now();
   if (match.lastUsedAt === null || now - match.lastUsedAt > 60_000) {
-    deps.db.update(apiKeys).set({ lastUsedAt: now }).where(eq(apiKeys.id, match.id)).run();
+    try {
+      deps.db.update(apiKeys).set({ lastUsedAt: now }).where(eq(apiKeys.id, match.id)).run();
+    } catch (error) {
+      // Bookkeeping only: a read must not fail because another process holds the write lock
+      // or the disk is full; the next request a minute on writes it.
+      if (!storageTroubleOf(error)) throw error;
+    }
   }
   return { keyId: match.id, tenantId: match.tenantId };
 }

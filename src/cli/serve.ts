@@ -1,6 +1,7 @@
 import { createApp } from "../http/app.ts";
 import { createAppDeps } from "../http/deps.ts";
 import { DeliveryScheduler } from "../scheduler/scheduler.ts";
+import { neverWaitInsideSqlite } from "../db/write-lock.ts";
 import { seedDemo, type DemoSeed } from "../tenants/seed-demo.ts";
 import { parseCommandArgs } from "./args.ts";
 import { openCliDeps, type CliDeps } from "./context.ts";
@@ -16,6 +17,8 @@ export interface RunningServer {
 const SERVER_BODY_LIMIT = 1024 * 1024;
 
 export function startServer(deps: CliDeps): RunningServer {
+  // Start-up (migrations) may wait for a CLI's lock; serving may not: see neverWaitInsideSqlite.
+  neverWaitInsideSqlite(deps.sqlite);
   const scheduler = new DeliveryScheduler(deps);
   const app = createApp(createAppDeps(deps, scheduler.metrics)).listen({
     port: deps.config.port,

@@ -1,5 +1,6 @@
 import type { ValidationError } from "elysia";
 import { AppError } from "../lib/app-error.ts";
+import { storageTroubleOf } from "../db/storage-errors.ts";
 import type { Logger } from "../lib/log.ts";
 
 export interface ErrorBody {
@@ -7,6 +8,18 @@ export interface ErrorBody {
   message: string;
   details?: unknown;
 }
+
+/** Seconds a client is told to wait: a held lock passes quickly, a full disk needs an operator. */
+export const BUSY_RETRY_AFTER_S = 1;
+export const STORAGE_FULL_RETRY_AFTER_S = 30;
+
+export const storageBusyError = (): AppError =>
+  new AppError("busy", 503, "The database is busy with another process; try again in a moment.", undefined, { "retry-after": String(BUSY_RETRY_AFTER_S) });
+
+export const storageFullError = (): AppError =>
+  new AppError("storage_full", 503, "The server cannot store anything right now: its disk is full. Nothing was saved; try again later.", undefined, {
+    "retry-after": String(STORAGE_FULL_RETRY_AFTER_S),
+  });
 
 export const jsonResponse = (status: number, body: unknown, headers: Record<string, string> = {}): Response =>
   new Response(JSON.stringify(body), { status, headers: { "content-type": "application/json; charset=utf-8", ...headers } });
@@ -25,7 +38,8 @@ function validationDetails(error: ValidationError): Array<{ field: string; messa
  * request id, answered 500 with no internals.
  */
 export function toErrorResponse(code: string | number, error: unknown, requestId: string, log: Logger): Response {
-  const cause = error instanceof Error && error.cause instanceof AppError ? error.cause : error;
+  const trouble = storageTroubleOf(error);
+  const cause = trouble === "busy" ? storageBusyError() : trouble === "storage_full" ? storageFullError() : error instanceof Error && error.cause instanceof AppError ? error.cause : error;
   if (cause instanceof AppError) {
     const body: ErrorBody = { error: cause.code, message: cause.message };
     if (cause.details !== undefined) body.details = cause.details;

@@ -6,6 +6,7 @@ import { createDeliveryMetrics, type DeliveryMetrics } from "./metrics.ts";
 import { purgeOldPaymentEvents } from "../integrations/payments.ts";
 import { purgeOldWhatsappMessages } from "../integrations/whatsapp.ts";
 import { sweepRetention } from "./retention.ts";
+import { storageTroubleOf } from "../db/storage-errors.ts";
 import { claimDueDeliveries, purgeExpiredDeadLetters, recordAttempts, type ClaimedDelivery, type RecordedAttempt } from "./queries.ts";
 
 export type SendFn = (input: SendWebhookInput) => Promise<AttemptResult>;
@@ -18,6 +19,8 @@ export interface SchedulerOptions {
 }
 
 const MAX_CLAIM_BATCH = 256;
+/** How soon results that could not be recorded (lock held elsewhere, disk full) are tried again. */
+const RECORD_RETRY_MS = 250;
 
 /**
  * The one in-process delivery loop. It re-arms a setTimeout rather than using setInterval:
@@ -108,7 +111,8 @@ export class DeliveryScheduler {
         claimed = claimDueDeliveries(this.deps.sqlite, this.deps.clock.now(), wanted, this.leaseMs);
       } catch (error) {
         // A locked or briefly unavailable database must not kill the loop: try again next poll.
-        this.deps.log.error({ msg: "claiming deliveries failed", error: String(error) });
+        // A lock held by another process (a CLI command, a backup) is normal: not logged.
+        if (storageTroubleOf(error) !== "busy") this.deps.log.error({ msg: "claiming deliveries failed", error: String(error) });
       }
     }
     claimed.forEach((delivery) => this.dispatch(delivery));
@@ -162,6 +166,13 @@ export class DeliveryScheduler {
       const outcomes = recordAttempts(this.deps.sqlite, batch, { retryDelaysMs: this.deps.config.retryDelaysMs, dlqRetentionMs: this.deps.config.dlqRetentionMs });
       outcomes.forEach((outcome, index) => this.metrics.observe(outcome, batch[index]?.result.durationMs ?? 0));
     } catch (error) {
+      if (storageTroubleOf(error) && this.running) {
+        // A held lock or a full disk passes: keep the results and record them a little later,
+        // rather than let the leases run out and send every one of them again.
+        this.finished = batch.concat(this.finished);
+        setTimeout(() => this.queueFlush(), RECORD_RETRY_MS);
+        return;
+      }
       // Not recorded means the lease expires and the attempt is made again: at least once, never lost.
       this.deps.log.error({ msg: "recording delivery attempts failed", count: batch.length, error: String(error) });
     }
