@@ -15,8 +15,8 @@ let forgetter: { id: string; apiKey: string };
 const count = (table: string, where: string, ...params: string[]) =>
   context.deps.sqlite.prepare<{ n: number }, string[]>(`SELECT count(*) AS n FROM ${table} WHERE ${where}`).get(...params)?.n ?? 0;
 
-function chat(tenantId: string, text: string, sessionId?: string): string {
-  return handleMessage(context.deps, { tenant: requireTenant(context.deps, tenantId), sessionId, text, channel: "api" }).session_id;
+async function chat(tenantId: string, text: string, sessionId?: string): Promise<string> {
+  return (await handleMessage(context.deps, { tenant: requireTenant(context.deps, tenantId), sessionId, text, channel: "api" })).session_id;
 }
 
 beforeEach(async () => {
@@ -53,15 +53,15 @@ describe("per-tenant chat and analytics retention", () => {
   test("sessions idle past chat_days go with their transcripts; active ones, other tenants' and leads stay", async () => {
     updateBotConfig(context.deps, forgetter.id, { retention: { chat_days: 30, analytics_days: 90 } });
     const start = context.clock.now();
-    const idle = chat(forgetter.id, "hello");
-    const active = chat(forgetter.id, "hello");
-    const kept = chat(keeper.id, "hello");
+    const idle = await chat(forgetter.id, "hello");
+    const active = await chat(forgetter.id, "hello");
+    const kept = await chat(keeper.id, "hello");
     recordAnalyticsEvents(context.deps, { tenantId: forgetter.id, sessionId: idle, events: [{ name: "widget_opened" }] });
     recordAnalyticsEvents(context.deps, { tenantId: keeper.id, sessionId: kept, events: [{ name: "widget_opened" }] });
     context.deps.sqlite.prepare("INSERT INTO leads (id, tenant_id, chatbot_id, session_id, name, phone, email, interest, source, confidence, captured_at) VALUES ('lead_x', ?, 'bot_x', ?, 'Ann', '+15550100', 'ann@example.com', 'x', 'api', 1, ?)").run(forgetter.id, idle, start);
 
     context.clock.set(start + 20 * DAY);
-    chat(forgetter.id, "are you still there?", active);
+    await chat(forgetter.id, "are you still there?", active);
 
     context.clock.set(start + 30 * DAY + 1);
     const report = await sweepRetention(context.deps);

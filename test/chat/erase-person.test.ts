@@ -1,0 +1,51 @@
+import { afterEach, beforeEach, describe, expect, test } from "bun:test";
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { eraseLead } from "../../src/chat/erase-person.ts";
+import { insertMessage, startSession } from "../../src/chat/sessions.ts";
+import { createTenant } from "../../src/tenants/create-tenant.ts";
+import { buildDeps } from "../helpers.ts";
+
+const EMAIL = "secret.person@example.com";
+
+let dir: string;
+let file: string;
+let deps: ReturnType<typeof buildDeps>;
+
+beforeEach(() => {
+  dir = mkdtempSync(join(tmpdir(), "parley-erase-"));
+  file = join(dir, "erase.db");
+  deps = buildDeps({}, {}, {}, file);
+});
+afterEach(() => {
+  deps.sqlite.close();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+const fileContains = (needle: string) => ["", "-wal"].some((suffix) => {
+  try {
+    return readFileSync(file + suffix).includes(Buffer.from(needle));
+  } catch {
+    return false;
+  }
+});
+
+describe("erasure and the database file", () => {
+  test("the erased e-mail is not left readable in the file's free pages (secure_delete)", () => {
+    expect(deps.sqlite.prepare<{ secure_delete: number }, []>("PRAGMA secure_delete").get()?.secure_delete).toBe(1);
+    const tenant = createTenant(deps, { name: "Clinic" });
+    const session = startSession(deps, { tenantId: tenant.id, channel: "widget" });
+    // Enough transcript to fill pages of its own, as a long conversation would.
+    for (let index = 0; index < 40; index++) insertMessage(deps, session, { role: "visitor", text: `message ${index}: write to ${EMAIL} ${"x".repeat(200)}` });
+    deps.sqlite
+      .prepare("INSERT INTO leads (id, tenant_id, chatbot_id, session_id, name, phone, email, interest, source, confidence, captured_at) VALUES ('lead_0000000000secret', ?, ?, ?, 'Secret Person', '+14155550111', ?, 'x', 'widget', 1, 0)")
+      .run(tenant.id, tenant.chatbotId, session.id, EMAIL);
+    deps.sqlite.exec("PRAGMA wal_checkpoint(TRUNCATE)");
+    expect(fileContains(EMAIL)).toBe(true);
+
+    expect(eraseLead(deps, tenant.id, "lead_0000000000secret")).toMatchObject({ leads: 1, sessions: 1, messages: 40 });
+    deps.sqlite.exec("PRAGMA wal_checkpoint(TRUNCATE)");
+    expect(fileContains(EMAIL)).toBe(false);
+  });
+});
