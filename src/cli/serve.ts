@@ -2,6 +2,8 @@ import { createApp } from "../http/app.ts";
 import { createAppDeps } from "../http/deps.ts";
 import { DeliveryScheduler } from "../scheduler/scheduler.ts";
 import { neverWaitInsideSqlite } from "../db/write-lock.ts";
+import { acquireServerLock, serverLockPath } from "../db/server-lock.ts";
+import { AppError } from "../lib/app-error.ts";
 import { seedDemo, type DemoSeed } from "../tenants/seed-demo.ts";
 import { parseCommandArgs } from "./args.ts";
 import { openCliDeps, type CliDeps } from "./context.ts";
@@ -17,14 +19,28 @@ export interface RunningServer {
 const SERVER_BODY_LIMIT = 1024 * 1024;
 
 export function startServer(deps: CliDeps): RunningServer {
+  // Two servers on one file would each run a scheduler and keep their own rate limits.
+  const lock = acquireServerLock(deps.config.dbPath);
+  if (!lock) {
+    throw new AppError("already_serving", 409, `another parley server is already serving ${deps.config.dbPath} (lock: ${serverLockPath(deps.config.dbPath)}); stop it first or use another --db`);
+  }
   // Start-up (migrations) may wait for a CLI's lock; serving may not: see neverWaitInsideSqlite.
   neverWaitInsideSqlite(deps.sqlite);
   const scheduler = new DeliveryScheduler(deps);
-  const app = createApp(createAppDeps(deps, scheduler.metrics)).listen({
-    port: deps.config.port,
-    hostname: deps.config.host,
-    maxRequestBodySize: SERVER_BODY_LIMIT,
-  });
+  let app: ReturnType<typeof createApp>;
+  try {
+    app = createApp(createAppDeps(deps, scheduler.metrics)).listen({
+      port: deps.config.port,
+      hostname: deps.config.host,
+      maxRequestBodySize: SERVER_BODY_LIMIT,
+      // Elysia turns SO_REUSEPORT on; then a second process on the same port starts too and the
+      // kernel splits the traffic between them. One port, one server.
+      reusePort: false,
+    });
+  } catch (error) {
+    lock.release();
+    throw new AppError("port_in_use", 409, `cannot listen on ${deps.config.host}:${deps.config.port}: ${error instanceof Error ? error.message : String(error)}`);
+  }
   const server = app.server;
   if (!server) throw new Error("the HTTP server did not start");
   const port = server.port ?? deps.config.port;
@@ -39,7 +55,8 @@ export function startServer(deps: CliDeps): RunningServer {
       stopping ??= app
         .stop()
         .then(() => scheduler.stop())
-        .then(() => deps.handle.close());
+        .then(() => deps.handle.close())
+        .finally(() => lock.release());
       return stopping;
     },
   };
