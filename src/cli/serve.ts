@@ -4,6 +4,7 @@ import { DeliveryScheduler } from "../scheduler/scheduler.ts";
 import { neverWaitInsideSqlite } from "../db/write-lock.ts";
 import { acquireServerLock, serverLockPath } from "../db/server-lock.ts";
 import { AppError } from "../lib/app-error.ts";
+import { settleWhatsappReplies } from "../integrations/whatsapp-send.ts";
 import { seedDemo, type DemoSeed } from "../tenants/seed-demo.ts";
 import { parseCommandArgs } from "./args.ts";
 import { openCliDeps, type CliDeps } from "./context.ts";
@@ -52,9 +53,11 @@ export function startServer(deps: CliDeps): RunningServer {
     stop() {
       // Stop accepting requests (no new events), let the sends in flight finish and be
       // recorded (each bounded by the delivery timeout), then close the database.
+      // WhatsApp replies already queued are sent too (each bounded by its send timeout): the
+      // visitor's message is stored, and a reply lost at shutdown would never be sent.
       stopping ??= app
         .stop()
-        .then(() => scheduler.stop())
+        .then(() => Promise.all([scheduler.stop(), settleWhatsappReplies()]))
         .then(() => deps.handle.close())
         .finally(() => lock.release());
       return stopping;
