@@ -1,0 +1,132 @@
+/**
+ * A scripted OpenAI-compatible server on 127.0.0.1: each POST /chat/completions takes the next
+ * step of the script. Steps answer as the real API does — JSON, or SSE `data: {...}` chunks and
+ * `data: [DONE]` when the request says `stream: true`, tool calls streamed in fragments by
+ * `index`, errors as `{"error":{"message","type","code"}}`. Every request is recorded so tests
+ * can assert what Parley sent.
+ */
+
+export interface RecordedRequest {
+  path: string;
+  authorization: string | null;
+  body: {
+    model: string;
+    stream?: boolean;
+    messages: Array<{ role: string; content: string | null; tool_call_id?: string; tool_calls?: Array<{ id: string; function: { name: string; arguments: string } }> }>;
+    tools?: Array<{ type: string; function: { name: string; parameters: { properties: Record<string, unknown>; required: string[] } } }>;
+    max_tokens?: number;
+    input?: string[];
+  };
+  /** Set by the test: whatever it wants to observe at the moment the request arrived. */
+  observed?: unknown;
+}
+
+type Step = (request: RecordedRequest) => Response | Promise<Response>;
+
+export interface FakeProvider {
+  url: string;
+  requests: RecordedRequest[];
+  /** Appends steps; a request with no step left gets a 500. */
+  script(...steps: Step[]): void;
+  /** Called on each request before its step runs. */
+  onRequest(observe: (request: RecordedRequest) => unknown): void;
+  stop(): void;
+}
+
+const USAGE = { prompt_tokens: 120, completion_tokens: 30, total_tokens: 150 };
+const encoder = new TextEncoder();
+
+function sse(chunks: unknown[], gate?: Promise<void>, gateAfter = 1): Response {
+  const body = new ReadableStream<Uint8Array>({
+    async start(controller) {
+      for (const [index, chunk] of chunks.entries()) {
+        if (gate && index === gateAfter) await gate;
+        controller.enqueue(encoder.encode(`data: ${JSON.stringify(chunk)}\n\n`));
+      }
+      controller.enqueue(encoder.encode("data: [DONE]\n\n"));
+      controller.close();
+    },
+  });
+  return new Response(body, { headers: { "content-type": "text/event-stream" } });
+}
+
+const chunk = (delta: Record<string, unknown>, finish: string | null = null) => ({
+  id: "chatcmpl-fake",
+  object: "chat.completion.chunk",
+  created: 1,
+  model: "fake-model",
+  choices: [{ index: 0, delta, finish_reason: finish }],
+});
+
+/** A plain answer: JSON, or streamed a few characters at a time. `gate` holds the stream after its first piece. */
+export function answer(text: string, options: { gate?: Promise<void> } = {}): Step {
+  return (request) => {
+    if (!request.body.stream) {
+      return Response.json({ id: "chatcmpl-fake", object: "chat.completion", choices: [{ index: 0, message: { role: "assistant", content: text }, finish_reason: "stop" }], usage: USAGE });
+    }
+    const pieces = text.match(/.{1,6}/gs) ?? [];
+    const chunks: unknown[] = [chunk({ role: "assistant", content: "" }), ...pieces.map((piece) => chunk({ content: piece })), chunk({}, "stop"), { ...chunk({}), choices: [], usage: USAGE }];
+    return sse(chunks, options.gate, 2);
+  };
+}
+
+/** One tool call; streamed, its arguments arrive in several fragments (and the name in the first). */
+export function toolCall(name: string, args: unknown): Step {
+  const argumentsText = typeof args === "string" ? args : JSON.stringify(args);
+  return (request) => {
+    if (!request.body.stream) {
+      return Response.json({
+        choices: [{ index: 0, message: { role: "assistant", content: null, tool_calls: [{ id: "call_1", type: "function", function: { name, arguments: argumentsText } }] }, finish_reason: "tool_calls" }],
+        usage: USAGE,
+      });
+    }
+    const fragments = argumentsText.match(/.{1,7}/gs) ?? [""];
+    return sse([
+      chunk({ role: "assistant", content: null, tool_calls: [{ index: 0, id: "call_1", type: "function", function: { name, arguments: "" } }] }),
+      ...fragments.map((fragment) => chunk({ tool_calls: [{ index: 0, function: { arguments: fragment } }] })),
+      chunk({}, "tool_calls"),
+      { ...chunk({}), choices: [], usage: USAGE },
+    ]);
+  };
+}
+
+export const httpError = (status: number): Step => () =>
+  Response.json({ error: { message: "The server had an error while processing your request.", type: "server_error", code: null } }, { status });
+
+/** Not JSON at all (non-streaming), or a broken SSE chunk (streaming). */
+export const malformed = (): Step => (request) =>
+  request.body.stream ? new Response("data: {\"choices\": [{\"delta\": {\"content\": \"Hel\n\n", { headers: { "content-type": "text/event-stream" } }) : new Response("<html>502 Bad Gateway</html>", { headers: { "content-type": "text/html" } });
+
+/** Answers only after `ms`: longer than the configured timeout. */
+export const slow = (ms: number, text = "too late"): Step => async (request) => {
+  await Bun.sleep(ms);
+  return answer(text)(request);
+};
+
+export function startFakeProvider(): FakeProvider {
+  const steps: Step[] = [];
+  const requests: RecordedRequest[] = [];
+  let observe: ((request: RecordedRequest) => unknown) | null = null;
+  const server = Bun.serve({
+    hostname: "127.0.0.1",
+    port: 0,
+    async fetch(req) {
+      const path = new URL(req.url).pathname;
+      const recorded: RecordedRequest = { path, authorization: req.headers.get("authorization"), body: (await req.json()) as RecordedRequest["body"] };
+      if (observe) recorded.observed = observe(recorded);
+      requests.push(recorded);
+      if (path.endsWith("/embeddings")) return Response.json({ error: { message: "no embeddings here", type: "invalid_request_error", code: null } }, { status: 404 });
+      const step = steps.shift();
+      return step ? step(recorded) : Response.json({ error: { message: "script exhausted", type: "server_error", code: null } }, { status: 500 });
+    },
+  });
+  return {
+    url: `http://127.0.0.1:${server.port}/v1`,
+    requests,
+    script: (...more) => steps.push(...more),
+    onRequest: (fn) => {
+      observe = fn;
+    },
+    stop: () => server.stop(true),
+  };
+}

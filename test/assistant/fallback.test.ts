@@ -1,0 +1,106 @@
+import { afterEach, describe, expect, test } from "bun:test";
+import { getBotConfig } from "../../src/chat/bot-settings.ts";
+import { createRuleEngine, initialConversationState } from "../../src/chat/engine.ts";
+import { FAILURE_THRESHOLD, OPEN_MS } from "../../src/assistant/circuit-breaker.ts";
+import { answer, httpError, malformed, slow, startFakeProvider, toolCall, type FakeProvider } from "./fake-provider.ts";
+import { assistantFixture, type AssistantFixture, type ReplyBody } from "./setup.ts";
+
+let provider: FakeProvider;
+let fixture: AssistantFixture;
+afterEach(() => {
+  fixture?.context.close();
+  provider?.stop();
+});
+
+const QUESTION = "How much is teeth whitening?";
+
+/** What the rule engine alone answers to the first message of a session. */
+function ruleEngineReply(): string {
+  const config = getBotConfig(fixture.context.deps, fixture.tenantId);
+  const output = createRuleEngine().reply({ config, state: initialConversationState(), message: QUESTION, nowMs: fixture.context.clock.now(), takenSlotStarts: [] });
+  return output.reply.text;
+}
+
+async function metric(name: string): Promise<number> {
+  const text = await (await fixture.context.request("GET", "/metrics")).text();
+  const line = text.split("\n").find((row) => row.startsWith(name + " "));
+  return Number(line?.split(" ")[1] ?? NaN);
+}
+
+const FAILURES = [
+  { name: "a 500 from the provider", step: httpError(500), outcome: "http_error" },
+  { name: "a 429 from the provider", step: httpError(429), outcome: "http_error" },
+  { name: "an answer that is not JSON", step: malformed(), outcome: "malformed" },
+  { name: "a reply slower than the timeout", step: slow(3000), outcome: "timeout" },
+  { name: "a call of a tool that was never offered", step: toolCall("delete_all_leads", { tenant_id: "ten_x" }), outcome: "unknown_tool" },
+] as const;
+
+describe("never worse than no model: provider failures fall back to the rule engine", () => {
+  for (const failure of FAILURES) {
+    for (const streaming of [false, true]) {
+      test(`${failure.name}${streaming ? " (streamed)" : ""} still gives the visitor the rule engine's reply`, async () => {
+        provider = startFakeProvider();
+        fixture = await assistantFixture(provider);
+        provider.script(failure.step);
+        const response = await fixture.send(QUESTION, streaming ? { accept: "text/event-stream" } : {});
+        expect(response.status).toBe(200);
+        const body = streaming ? (JSON.parse((await response.text()).split("event: done\ndata: ")[1] ?? "null") as ReplyBody) : ((await response.json()) as ReplyBody);
+        expect(body.reply?.text).toBe(ruleEngineReply());
+        expect(body.reply?.sources).toBeUndefined();
+        expect(provider.requests).toHaveLength(1);
+        expect(await metric(`parley_ai_calls_total{outcome="${failure.outcome}"}`)).toBe(1);
+        expect(await metric(`parley_ai_calls_total{outcome="ok"}`)).toBe(0);
+      });
+    }
+  }
+
+  test("after repeated failures the circuit breaker skips the provider, and tries again once the wait is over", async () => {
+    provider = startFakeProvider();
+    fixture = await assistantFixture(provider);
+    for (let i = 0; i < FAILURE_THRESHOLD; i += 1) provider.script(httpError(503));
+    for (let i = 0; i < FAILURE_THRESHOLD; i += 1) expect((await fixture.send(QUESTION)).status).toBe(200);
+    expect(provider.requests).toHaveLength(FAILURE_THRESHOLD);
+
+    const skipped = (await (await fixture.send(QUESTION)).json()) as ReplyBody;
+    expect(skipped.reply?.text.length).toBeGreaterThan(0);
+    expect(provider.requests).toHaveLength(FAILURE_THRESHOLD);
+    expect(await metric('parley_ai_calls_total{outcome="circuit_open"}')).toBe(1);
+
+    fixture.context.clock.advance(OPEN_MS - 1);
+    await fixture.send(QUESTION);
+    expect(provider.requests).toHaveLength(FAILURE_THRESHOLD);
+
+    fixture.context.clock.advance(1);
+    provider.script(answer("Back again: 249 dollars."));
+    const recovered = (await (await fixture.send(QUESTION)).json()) as ReplyBody;
+    expect(recovered.reply?.text).toBe("Back again: 249 dollars.");
+    expect(provider.requests).toHaveLength(FAILURE_THRESHOLD + 1);
+    expect(await metric('parley_ai_calls_total{outcome="ok"}')).toBe(1);
+  });
+
+  test("tokens the provider reports are counted in /metrics and in GET /usage for the tenant", async () => {
+    provider = startFakeProvider();
+    fixture = await assistantFixture(provider);
+    provider.script(answer("One."), httpError(500));
+    await fixture.send(QUESTION);
+    await fixture.send(QUESTION);
+    expect(await metric('parley_ai_tokens_total{kind="prompt"}')).toBe(120);
+    expect(await metric('parley_ai_tokens_total{kind="completion"}')).toBe(30);
+    const { createApiKey } = await import("../../src/auth/api-keys.ts");
+    const key = createApiKey(fixture.context.deps, { tenantId: fixture.tenantId, name: "usage" }).key;
+    const usage = (await (await fixture.context.request("GET", "/api/v1/usage", { headers: { "x-api-key": key } })).json()) as { used: number; ai: Record<string, unknown> };
+    expect(usage.used).toBe(2);
+    expect(usage.ai).toEqual({ calls: 1, prompt_tokens: 120, completion_tokens: 30, token_cap: 20_000_000 });
+  });
+
+  test("over the plan's token cap the rule engine answers and the provider is not called", async () => {
+    provider = startFakeProvider();
+    fixture = await assistantFixture(provider);
+    fixture.context.deps.sqlite
+      .prepare("INSERT INTO usage_counters (tenant_id, period, ai_calls, ai_prompt_tokens, ai_completion_tokens) VALUES (?, '2026-01', 9, 19999990, 10)")
+      .run(fixture.tenantId);
+    const body = (await (await fixture.send(QUESTION)).json()) as ReplyBody;
+    expect(body.reply?.text).toBe(ruleEngineReply());
+    expect(provider.requests).toEqual([]);
+  });
+});

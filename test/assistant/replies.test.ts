@@ -1,0 +1,91 @@
+import { afterEach, describe, expect, test } from "bun:test";
+import { answer, startFakeProvider, type FakeProvider } from "./fake-provider.ts";
+import { assistantFixture, OTHER_TENANT_SECRET, WHITENING_ANSWER, type AssistantFixture, type ReplyBody } from "./setup.ts";
+
+let provider: FakeProvider;
+let fixture: AssistantFixture;
+afterEach(() => {
+  fixture?.context.close();
+  provider?.stop();
+});
+
+describe("assistant replies from a fake OpenAI-compatible provider", () => {
+  test("a plain answer becomes the reply, with the sources of the chunks the model was given", async () => {
+    provider = startFakeProvider();
+    fixture = await assistantFixture(provider);
+    provider.script(answer("Whitening costs 249 dollars per session."));
+    const response = await fixture.send("How much is teeth whitening?");
+    expect(response.status).toBe(200);
+    const body = (await response.json()) as ReplyBody;
+    expect(body.reply?.text).toBe("Whitening costs 249 dollars per session.");
+    expect(body.status).toBe("bot");
+    expect(body.reply?.sources?.some((source) => source.title === "How much does teeth whitening cost?")).toBe(true);
+
+    const transcript = (await (await fixture.context.request("GET", `/api/v1/chatbot/sessions/${fixture.sessionId}/messages`, { headers: { authorization: `Bearer ${fixture.token}` } })).json()) as { data: Array<{ role: string; text: string }> };
+    expect(transcript.data.map((message) => [message.role, message.text])).toEqual([
+      ["visitor", "How much is teeth whitening?"],
+      ["bot", "Whitening costs 249 dollars per session."],
+    ]);
+  });
+
+  test("Parley sends the retrieved chunk, the tool schemas, hours and the transcript, and nothing of another tenant", async () => {
+    provider = startFakeProvider();
+    fixture = await assistantFixture(provider);
+    provider.script(answer("Hello! How can I help?"), answer("It is 249 dollars."));
+    await fixture.send("Hi there");
+    await fixture.send("How much is teeth whitening?");
+
+    const sent = provider.requests[1];
+    expect(sent?.path).toBe("/v1/chat/completions");
+    expect(sent?.authorization).toBe("Bearer server-key-123");
+    expect(sent?.body.model).toBe("test-model");
+    const system = sent?.body.messages[0];
+    expect(system?.role).toBe("system");
+    expect(system?.content).toContain(WHITENING_ANSWER);
+    expect(system?.content).toContain("America/New_York");
+    expect(system?.content).toContain("mon: 08:00-17:00");
+    expect(system?.content).toContain("Never invent prices");
+    expect(system?.content).toMatch(/FREE SLOTS \(30 minutes each, local time\): 2026-01-15T08:00/);
+    // The earlier turn is in the transcript, then the new message last.
+    expect(sent?.body.messages.slice(1).map((message) => [message.role, message.content])).toEqual([
+      ["user", "Hi there"],
+      ["assistant", "Hello! How can I help?"],
+      ["user", "How much is teeth whitening?"],
+    ]);
+    expect(sent?.body.tools?.map((tool) => tool.function.name)).toEqual(["capture_lead", "book_appointment", "handoff"]);
+    const lead = sent?.body.tools?.[0]?.function.parameters;
+    expect(lead?.required).toEqual(["name", "phone", "email", "interest"]);
+    // No tool lets the model name a tenant, session or chatbot.
+    for (const tool of sent?.body.tools ?? []) {
+      expect(Object.keys(tool.function.parameters.properties).filter((key) => /tenant|session|chatbot/.test(key))).toEqual([]);
+    }
+    expect(JSON.stringify(provider.requests)).not.toContain(OTHER_TENANT_SECRET);
+    expect(JSON.stringify(provider.requests)).not.toContain(fixture.otherTenantId);
+  });
+
+  test("the model call runs outside any database transaction", async () => {
+    provider = startFakeProvider();
+    fixture = await assistantFixture(provider);
+    const sqlite = fixture.context.deps.sqlite;
+    provider.onRequest(() => sqlite.inTransaction);
+    provider.script(answer("Sure."));
+    expect((await fixture.send("Hello")).status).toBe(200);
+    expect(provider.requests.map((request) => request.observed)).toEqual([false]);
+  });
+
+  test("a tenant with ai.enabled false is answered by the rule engine and the provider is never called", async () => {
+    provider = startFakeProvider();
+    fixture = await assistantFixture(provider);
+    const patch = await fixture.context.request("PATCH", `/api/v1/chatbot/config?tenant_id=${fixture.tenantId}`, { body: { ai: { enabled: false } }, headers: { "x-api-key": await apiKeyFor(fixture) } });
+    expect(patch.status).toBe(200);
+    const body = (await (await fixture.send("How much is teeth whitening?")).json()) as ReplyBody;
+    expect(body.reply?.text).toContain("249 dollars");
+    expect(body.reply?.sources).toBeUndefined();
+    expect(provider.requests).toEqual([]);
+  });
+});
+
+async function apiKeyFor(fixture: AssistantFixture): Promise<string> {
+  const { createApiKey } = await import("../../src/auth/api-keys.ts");
+  return createApiKey(fixture.context.deps, { tenantId: fixture.tenantId, name: "test" }).key;
+}
