@@ -3,7 +3,8 @@ import type { Deps } from "../deps.ts";
 import { preparedFor } from "../db/prepared.ts";
 import { getBotConfig } from "../chat/bot-settings.ts";
 import type { FaqEntry } from "../chat/bot-config.ts";
-import { allowsPrefix, fuzzyFraction, termForms } from "../chat/faq-terms.ts";
+import { allowsPrefix, fuzzyFraction } from "../chat/faq-terms.ts";
+import { knowledgeTermForms } from "./terms.ts";
 import { decodeVector, normalizeVector } from "./embedder.ts";
 
 /**
@@ -123,7 +124,7 @@ function buildIndex(rows: ChunkRow[], faq: readonly FaqEntry[], faqVectors: FaqV
   const bm25 = new MiniSearch<{ position: number; title: string; heading: string; text: string }>({
     idField: "position",
     fields: ["title", "heading", "text"],
-    processTerm: termForms,
+    processTerm: knowledgeTermForms,
     searchOptions: BM25_SEARCH_OPTIONS,
   });
   // FAQ keywords are searchable too: they are how the owner said visitors ask.
