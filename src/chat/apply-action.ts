@@ -17,6 +17,7 @@ const statements = preparedFor((sqlite) => ({
     `INSERT INTO appointments (id, tenant_id, chatbot_id, session_id, starts_at, ends_at, timezone, name, phone, email, confidence, created_at)
      VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
   ),
+  updateLead: sqlite.prepare("UPDATE leads SET name = ?, phone = ?, email = ? WHERE tenant_id = ? AND session_id = ?"),
 }));
 
 /** Where a lead came from, for lead.created's `source`: the widget's page origin, the API, WhatsApp. */
@@ -65,6 +66,10 @@ export function applyAction(deps: Deps, session: SessionRow, config: BotConfig, 
       });
       return {};
     }
+    case "lead_updated":
+      // The spec has no lead.updated event; the corrected row is what the dashboard and API show.
+      statements(deps.sqlite).updateLead.run(action.name, action.phone, action.email, session.tenant_id, session.id);
+      return {};
     case "handoff":
       emitEvent(deps, {
         tenantId: session.tenant_id,

@@ -1,5 +1,6 @@
 import type { BotConfig } from "./bot-config.ts";
 import { clockToMinutes } from "./config-fields.ts";
+import { isInWindow, type TimeWindow } from "./time-window.ts";
 import { addCalendarDays, epochFromWallClock, wallClockAt, weekdayOfDate } from "./timezone.ts";
 
 /**
@@ -54,8 +55,16 @@ export function checkSlot(input: SlotCheckInput): SlotCheck {
  * after closing, 4:30 pm the same day is a better offer than next week), in time order.
  * Scans from the day before `fromMs` to PROPOSAL_SCAN_DAYS after it and stops as soon as
  * `count` free slots at or after `fromMs` are known, since nothing later can be nearer.
+ * A `window` ("afternoon", "after 5") keeps only starts in that part of each day.
  */
-export function proposeSlots(fromMs: number, config: BotConfig, nowMs: number, takenStarts: readonly number[], count = 3): number[] {
+export function proposeSlots(
+  fromMs: number,
+  config: BotConfig,
+  nowMs: number,
+  takenStarts: readonly number[],
+  count = 3,
+  window: TimeWindow | null = null,
+): number[] {
   const settings = config.appointments;
   const earliestMs = nowMs + settings.lead_time_minutes * MINUTE_MS;
   // A request beyond the booking horizon gets the last bookable days, not nothing.
@@ -76,6 +85,7 @@ export function proposeSlots(fromMs: number, config: BotConfig, nowMs: number, t
     const startOfDay = dayStartWithOffset(date, dayStartMs, settings.timezone);
     const closeMinute = clockToMinutes(hours.close);
     for (let minute = clockToMinutes(hours.open); minute + settings.slot_minutes <= closeMinute; minute += settings.slot_minutes) {
+      if (!isInWindow(minute, window)) continue;
       const startMs = startOfDay.fixedOffsetMs !== null
         ? startOfDay.fixedOffsetMs + minute * MINUTE_MS
         : epochFromWallClock({ ...date, hour: Math.floor(minute / 60), minute: minute % 60 }, settings.timezone);

@@ -1,3 +1,4 @@
+import { answerAppointmentChange, answerQuestions, withStep } from "./answer-first.ts";
 import { checkSlot, proposeSlots, type SlotRefusal } from "./appointment-slots.ts";
 import { isAffirmative, isNegative, wantsToStopFlow } from "./intents.ts";
 import { captureLeadIfComplete, missingFields, resetFlow, startCollection } from "./lead-flow.ts";
@@ -13,8 +14,9 @@ import {
   QUICK_REPLY,
   slotRefusalText,
 } from "./replies.ts";
-import { epochFromWallClock, formatDay, formatSlot, wallClockAt } from "./timezone.ts";
-import { CONFIDENCE, hasFaqAnswer, MAX_IGNORED_PROMPTS, type Turn, type TurnReply } from "./turn.ts";
+import { describeWindow, type TimeWindow } from "./time-window.ts";
+import { epochFromWallClock, formatDay, formatSlotWithZone, wallClockAt } from "./timezone.ts";
+import { CONFIDENCE, MAX_IGNORED_PROMPTS, type Turn, type TurnReply } from "./turn.ts";
 
 /**
  * Booking: read a time, check it, offer it, wait for "yes", make sure we know who is coming,
@@ -30,7 +32,7 @@ function joinText(...parts: string[]): string {
 }
 
 function slotLabels(turn: Turn, slots: readonly number[]): string[] {
-  const labels = slots.map((slot) => formatSlot(slot, turn.config.appointments.timezone));
+  const labels = slots.map((slot) => formatSlotWithZone(slot, turn.config.appointments.timezone));
   return labels.length > 0 ? labels : [QUICK_REPLY.human];
 }
 
@@ -55,21 +57,39 @@ function refuse(turn: Turn, reason: SlotRefusal, startMs: number, prefix = "", d
   };
 }
 
+interface OfferOptions {
+  fromMs?: number;
+  prefix?: string;
+  intro?: string;
+  exclude?: number;
+  /** Only times in this part of the day ("afternoon"); when none is free, the nearest others, said so. */
+  window?: TimeWindow | null;
+}
+
 /** Offers free times near `fromMs` (default: now) and waits for the visitor to pick one. */
-function offerTimes(turn: Turn, options: { fromMs?: number; prefix?: string; intro?: string; exclude?: number } = {}): TurnReply {
+function offerTimes(turn: Turn, options: OfferOptions = {}): TurnReply {
   const { state, config, nowMs, takenSlotStarts } = turn;
   enterBooking(state);
   const taken = options.exclude === undefined ? takenSlotStarts : [...takenSlotStarts, options.exclude];
-  const slots = proposeSlots(options.fromMs ?? nowMs, config, nowMs, taken);
+  const fromMs = options.fromMs ?? nowMs;
+  let slots = proposeSlots(fromMs, config, nowMs, taken, 3, options.window ?? null);
+  let note = "";
+  if (slots.length === 0 && options.window) {
+    slots = proposeSlots(fromMs, config, nowMs, taken);
+    note = `Sorry, I have no free times ${describeWindow(options.window)}.`;
+  }
   return {
-    text: joinText(options.prefix ?? "", options.intro ?? ASK_TIME_TEXT, proposalsText(slots, config)),
+    text: joinText(options.prefix ?? "", note || (options.intro ?? ASK_TIME_TEXT), proposalsText(slots, config)),
     quickReplies: slotLabels(turn, slots),
     confidence: CONFIDENCE.slotOffered,
   };
 }
 
-/** A day without a time ("next Monday"): refuse a past or closed day, else offer it from opening time. */
-function handleDayRequest(turn: Turn, dayMs: number, prefix: string): TurnReply {
+/**
+ * A day without a time ("next Monday", "thursday afternoon"): refuse a past or closed day,
+ * else offer it from opening time, or from the start of the window asked for.
+ */
+function handleDayRequest(turn: Turn, dayMs: number, prefix: string, window: TimeWindow | null = null): TurnReply {
   const { config, nowMs, state } = turn;
   const timeZone = config.appointments.timezone;
   const day = wallClockAt(dayMs, timeZone);
@@ -80,8 +100,11 @@ function handleDayRequest(turn: Turn, dayMs: number, prefix: string): TurnReply 
   const hours = config.appointments.business_hours[day.weekday];
   if (!hours) return refuse(turn, "closed", dayMs, prefix, true);
   const [openHour, openMinute] = hours.open.split(":").map(Number);
-  const openingMs = epochFromWallClock({ ...day, hour: openHour ?? 0, minute: openMinute ?? 0 }, timeZone);
-  const reply = offerTimes(turn, { fromMs: openingMs, prefix, intro: `Here's what I have on ${formatDay(dayMs, timeZone)}.` });
+  const openMinutes = (openHour ?? 0) * 60 + (openMinute ?? 0);
+  const fromMinutes = Math.max(openMinutes, window?.fromMinute ?? 0);
+  const fromMs = epochFromWallClock({ ...day, hour: Math.floor(fromMinutes / 60), minute: fromMinutes % 60 }, timeZone);
+  const when = window ? `${formatDay(dayMs, timeZone)} ${describeWindow(window)}` : formatDay(dayMs, timeZone);
+  const reply = offerTimes(turn, { fromMs, prefix, intro: `Here's what I have on ${when}.`, window });
   state.focusDayMs = dayMs;
   return reply;
 }
@@ -101,7 +124,13 @@ export function handleAppointmentRequest(turn: Turn, request: AppointmentRequest
   state.purpose = null;
   state.awaiting = null;
   if (!request) return offerTimes(turn, { prefix });
-  if (!request.hasTime) return handleDayRequest(turn, request.startMs, prefix);
+  const window = request.window ?? null;
+  if (!request.hasTime) {
+    if (request.hasDate) return handleDayRequest(turn, request.startMs, prefix, window);
+    // "anything after 5?" while a day is under discussion means that day.
+    if (state.focusDayMs !== null) return handleDayRequest(turn, state.focusDayMs, prefix, window);
+    return offerTimes(turn, { prefix, window, intro: window ? `Here's what I have ${describeWindow(window)}.` : undefined });
+  }
   const { startMs } = onFocusDay(request, state.focusDayMs, config.appointments.timezone);
   const check = checkSlot({ startMs, config, nowMs, takenStarts: takenSlotStarts });
   if (!check.ok) return refuse(turn, check.reason, startMs, prefix);
@@ -138,7 +167,7 @@ export function finalizeBooking(turn: Turn, prefix = ""): TurnReply {
     ...(email ? { email } : {}),
     confidence: CONFIDENCE.booked,
   });
-  state.interest ??= `Appointment on ${formatSlot(startMs, config.appointments.timezone)}`;
+  state.interest ??= `Appointment on ${formatSlotWithZone(startMs, config.appointments.timezone)}`;
   state.bookedStartMs = startMs;
   resetFlow(state);
   captureLeadIfComplete(turn);
@@ -154,7 +183,7 @@ function confirmBooking(turn: Turn): TurnReply {
   const check = checkSlot({ startMs, config, nowMs, takenStarts: takenSlotStarts });
   if (!check.ok) return refuse(turn, check.reason, startMs);
   if (missingFields(state, "booking").length > 0) {
-    const slot = formatSlot(startMs, config.appointments.timezone);
+    const slot = formatSlotWithZone(startMs, config.appointments.timezone);
     return startCollection(turn, finalizeBooking, { purpose: "booking", prefix: `Great — to hold ${slot} I just need a couple of details.` });
   }
   return finalizeBooking(turn);
@@ -168,7 +197,7 @@ export function handleConfirmation(turn: Turn): TurnReply | null {
     resetFlow(state);
     return null;
   }
-  if (turn.appointmentRequest) return handleAppointmentRequest(turn, turn.appointmentRequest);
+  if (turn.appointmentRequest && !turn.appointmentChange) return handleAppointmentRequest(turn, turn.appointmentRequest);
   if (isAffirmative(message)) return confirmBooking(turn);
   if (isNegative(message) || wantsToStopFlow(message)) {
     if (/\b(?:another|other|different)\b/i.test(message)) return offerTimes(turn, { fromMs: pending, intro: OTHER_TIME_TEXT, exclude: pending });
@@ -180,19 +209,17 @@ export function handleConfirmation(turn: Turn): TurnReply | null {
     return null;
   }
   state.ignoredPrompts += 1;
-  const question = `Shall I book ${formatSlot(pending, config.appointments.timezone)} for you?`;
+  const question = `Shall I book ${formatSlotWithZone(pending, config.appointments.timezone)} for you?`;
   const quickReplies = [QUICK_REPLY.yesBook, QUICK_REPLY.otherTime];
-  if (turn.faq && hasFaqAnswer(turn)) {
-    state.lastTopic = turn.faq.entry.question;
-    return { text: `${turn.faq.entry.answer}\n\n${question}`, quickReplies, confidence: turn.faq.confidence };
-  }
+  const answered = turn.appointmentChange ? answerAppointmentChange(turn) : answerQuestions(turn);
+  if (answered) return { ...withStep(answered, question), quickReplies };
   return { text: `${question} Please answer yes or no.`, quickReplies, confidence: CONFIDENCE.flowReprompt };
 }
 
 /** A message after the bot asked "which day and time?". Null when the visitor has moved on. */
 export function handleBookingPrompt(turn: Turn): TurnReply | null {
   const { state, message, config, nowMs, takenSlotStarts } = turn;
-  if (turn.appointmentRequest) return handleAppointmentRequest(turn, turn.appointmentRequest);
+  if (turn.appointmentRequest && !turn.appointmentChange) return handleAppointmentRequest(turn, turn.appointmentRequest);
   if (wantsToStopFlow(message) || isNegative(message)) {
     resetFlow(state);
     return { text: BOOKING_STOPPED_TEXT, confidence: CONFIDENCE.smallTalk };
@@ -206,9 +233,7 @@ export function handleBookingPrompt(turn: Turn): TurnReply | null {
   state.ignoredPrompts += 1;
   const slots = proposeSlots(nowMs, config, nowMs, takenSlotStarts);
   const quickReplies = slotLabels(turn, slots);
-  if (turn.faq && hasFaqAnswer(turn)) {
-    state.lastTopic = turn.faq.entry.question;
-    return { text: `${turn.faq.entry.answer}\n\nWhen would you like to come in?`, quickReplies, confidence: turn.faq.confidence };
-  }
+  const answered = turn.appointmentChange ? answerAppointmentChange(turn) : answerQuestions(turn);
+  if (answered) return { ...withStep(answered, "When would you like to come in?"), quickReplies };
   return { text: joinText(ASK_TIME_AGAIN_TEXT, proposalsText(slots, config)), quickReplies, confidence: CONFIDENCE.flowReprompt };
 }

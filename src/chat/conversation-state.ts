@@ -48,6 +48,8 @@ export interface ConversationState {
   lowConfidenceTurns: number;
   /** A handoff action has been emitted; later hand-off requests only get a reminder. */
   handedOff: boolean;
+  /** The last reply offered a person (urgent, or a booking to change): a "yes" now hands off. */
+  personOffered?: "urgent" | "keyword" | null;
 }
 
 export function initialConversationState(): ConversationState {
@@ -67,6 +69,7 @@ export function initialConversationState(): ConversationState {
     bookedStartMs: null,
     lowConfidenceTurns: 0,
     handedOff: false,
+    personOffered: null,
   };
 }
 
@@ -108,5 +111,6 @@ export function restoreConversationState(stored: unknown): ConversationState {
     bookedStartMs: numberOrNull(raw.bookedStartMs),
     lowConfidenceTurns: count(raw.lowConfidenceTurns),
     handedOff: raw.handedOff === true,
+    personOffered: raw.personOffered === "urgent" || raw.personOffered === "keyword" ? raw.personOffered : null,
   };
 }

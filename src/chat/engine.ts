@@ -1,11 +1,14 @@
 import { handleBookingPrompt, handleConfirmation, finalizeBooking } from "./booking-flow.ts";
 import type { EngineInput, EngineOutput, ReplyEngine } from "./engine-types.ts";
 import { extractContact } from "./extract-contact.ts";
-import { findBestFaq } from "./faq-search.ts";
-import { handleHandoffKeyword, handleIdleMessage } from "./idle-flow.ts";
-import { detectAppointmentIntent, normalizeForMatching } from "./intents.ts";
-import { applyContactFindings, captureLeadIfComplete, handleLeadCollection } from "./lead-flow.ts";
+import { answerUrgent } from "./answer-first.ts";
+import { findBestFaqForQuestion } from "./faq-intent.ts";
+import { answerParts } from "./faq-parts.ts";
+import { handleHandoffKeyword, handleIdleMessage, handOff } from "./idle-flow.ts";
+import { detectAppointmentIntent, isAffirmative, isAppointmentChange, normalizeForMatching } from "./intents.ts";
+import { applyContactFindings, captureLeadIfComplete, handleLeadCollection, reportLeadUpdate, resetFlow } from "./lead-flow.ts";
 import { parseAppointmentRequest } from "./parse-appointment.ts";
+import { detectUrgency } from "./urgent.ts";
 import { EMPTY_MESSAGE_TEXT } from "./replies.ts";
 import { CONFIDENCE, MAX_MESSAGE_LENGTH, STRONG_FAQ_CONFIDENCE, type Turn, type TurnReply } from "./turn.ts";
 
@@ -17,7 +20,8 @@ export { initialConversationState, restoreConversationState, type ConversationSt
  *
  * 1. read the message once: best FAQ match, contact details (valid and failed attempts),
  *    date/time, booking words; store any valid contact details in the state;
- * 2. a hand-off keyword wins in every mode;
+ * 2. a hand-off keyword wins in every mode, then an urgent message (its answer and a person
+ *    offered); a "yes" to a person just offered hands off;
  * 3. an open flow (confirming a slot, asking for a time, collecting details) handles the
  *    message, or gives it up when the visitor has clearly moved on;
  * 4. otherwise the idle decision order (see idle-flow.ts) picks the reply;
@@ -36,7 +40,8 @@ function replyByRules(input: EngineInput): EngineOutput {
   const message = input.message.replace(/\s+/g, " ").trim().slice(0, MAX_MESSAGE_LENGTH);
   if (!message) return { reply: { text: EMPTY_MESSAGE_TEXT }, confidence: CONFIDENCE.emptyMessage, state, actions: [] };
 
-  const faq = findBestFaq(config.faq, message);
+  const threshold = config.handoff.low_confidence_threshold;
+  const faq = findBestFaqForQuestion(config.faq, message, threshold);
   const expecting = state.mode === "collecting_lead" ? state.awaiting : null;
   const contact = extractContact(message, { defaultCountry: config.lead.default_country, expecting });
   // A bare "opening hours" after "what's your name?" is a question, not a person called Opening
@@ -55,6 +60,9 @@ function replyByRules(input: EngineInput): EngineOutput {
     faq,
     appointmentRequest: config.appointments.enabled ? parseAppointmentRequest(message, config, nowMs) : null,
     appointmentIntent: detectAppointmentIntent(message, normalized, config),
+    answers: answerParts(config.faq, message, faq, threshold),
+    urgent: detectUrgency(normalized, config),
+    appointmentChange: isAppointmentChange(message),
     newFields,
     actions: [],
   };
@@ -62,6 +70,7 @@ function replyByRules(input: EngineInput): EngineOutput {
   const reply = decideReply(turn);
   if (!reply.lowConfidence) state.lowConfidenceTurns = 0;
   captureLeadIfComplete(turn);
+  reportLeadUpdate(turn, input.state.leadCaptured);
   const confidence = Math.min(1, Math.max(0, reply.confidence));
   return {
     reply: reply.quickReplies && reply.quickReplies.length > 0 ? { text: reply.text, quick_replies: reply.quickReplies } : { text: reply.text },
@@ -72,8 +81,16 @@ function replyByRules(input: EngineInput): EngineOutput {
 }
 
 function decideReply(turn: Turn): TurnReply {
+  const offered = turn.state.personOffered ?? null;
+  turn.state.personOffered = null;
   const handoff = handleHandoffKeyword(turn);
   if (handoff) return handoff;
+  if (turn.urgent) {
+    resetFlow(turn.state);
+    return answerUrgent(turn);
+  }
+  // "yes" right after the bot offered a person (urgent, or a booking to change).
+  if (offered && turn.state.mode === "idle" && isAffirmative(turn.message)) return handOff(turn, offered);
   const inFlow = flowReply(turn);
   return inFlow ?? handleIdleMessage(turn);
 }

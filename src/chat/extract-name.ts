@@ -25,7 +25,7 @@ const INTRODUCED_PATTERN = new RegExp(
   "u",
 );
 const BARE_NAME_PATTERN = new RegExp(`^(?:${NAME_WORD})(?:\\s+${NAME_WORD}){0,2}$`, "u");
-const BARE_LEAD_IN = /^(?:(?:sure|ok|okay|yes|yeah|hi|hello)[\s,!.]+)?(?:it['’]?s|its|i['’]?m|im|name\s*:)?\s*/i;
+const BARE_LEAD_IN = /^(?:(?:sure|ok|okay|yes|yeah|yep|hi|hello|hey|sorry|oops|actually|thanks)[\s,!.]+)*(?:it['’]?s|its|i['’]?m|im|name\s*:)?\s*/i;
 const MAX_NAME_LENGTH = 80;
 
 /**
@@ -44,6 +44,19 @@ const NOT_NAME_WORDS = new Set(
     "sms send use try details"
   ).split(" "),
 );
+
+/**
+ * Interjections and fillers that open a correction or a reply ("oops tom@…", "sorry, it's …",
+ * "actually …"): never a name, and skipped when they lead a bare answer.
+ */
+const FILLER_WORDS = new Set(
+  (
+    "oops oopsie whoops woops sorry soz apologies actually ok okay hi hey hello hiya thanks thank thx ty cheers " +
+    "um umm uh er erm hmm well so right oh ah ahh lol haha yes yeah yep sure correction typo mistake my bad wait " +
+    "again instead also plus and here"
+  ).split(" "),
+);
+for (const word of FILLER_WORDS) NOT_NAME_WORDS.add(word);
 
 /** Cuts the captured words at the first one that cannot be part of a name. */
 function trimToName(words: readonly string[]): string | null {

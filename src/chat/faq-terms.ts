@@ -17,7 +17,7 @@ export const STOP_WORDS: ReadonlySet<string> = new Set(
     "my of on or our please should so tell that the there this to us we what what's when which who will with " +
     "would you your yours about any just know like need want much many hi hello hey thanks thank also really some " +
     "was were whether wondering question ask info information take see make give go offer provide yes no ok okay sure " +
-    "am im there's where's here let possible able help"
+    "am im there's where's here let possible able help whats hows wheres whens whos u ur pls plz thx"
   ).split(" "),
 );
 

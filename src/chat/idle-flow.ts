@@ -1,3 +1,4 @@
+import { answerAppointmentChange, answerQuestions, withStep } from "./answer-first.ts";
 import { finalizeBooking, handleAppointmentRequest } from "./booking-flow.ts";
 import { searchFaq } from "./faq-search.ts";
 import { detectHandoffKeyword, detectLeadIntent, isGoodbye, isPureGreeting, isThanks, looksLikeQuestion } from "./intents.ts";
@@ -15,19 +16,20 @@ import {
   SOFT_LEAD_OFFER_TEXT,
   THANKS_TEXT,
 } from "./replies.ts";
-import { CONFIDENCE, hasFaqAnswer, hasStrongFaqAnswer, type Turn, type TurnReply } from "./turn.ts";
+import { PART_MIN_CONFIDENCE } from "./faq-parts.ts";
+import { CONFIDENCE, hasStrongFaqAnswer, type Turn, type TurnReply } from "./turn.ts";
 
 /**
  * Handling a message outside any flow, and the two hand-off rules that apply in every mode.
  * The order of the checks in `handleIdleMessage` is the documented decision order.
  */
 
-function handOff(turn: Turn, reason: "keyword" | "low_confidence"): TurnReply {
+export function handOff(turn: Turn, reason: "keyword" | "low_confidence" | "urgent"): TurnReply {
   const { state } = turn;
   resetFlow(state);
   if (state.handedOff) return { text: HANDOFF_TEXT.already, confidence: CONFIDENCE.alreadyHandedOff };
   state.handedOff = true;
-  const confidence = reason === "keyword" ? CONFIDENCE.handoffKeyword : CONFIDENCE.handoffLowConfidence;
+  const confidence = reason === "low_confidence" ? CONFIDENCE.handoffLowConfidence : CONFIDENCE.handoffKeyword;
   turn.actions.push({ type: "handoff", reason, confidence });
   return { text: HANDOFF_TEXT[reason], confidence };
 }
@@ -56,30 +58,35 @@ function fallback(turn: Turn): TurnReply {
   return { text: FALLBACK_TEXT, quickReplies: menuQuickReplies(config, nearby), confidence, lowConfidence: true };
 }
 
-function answerFaq(turn: Turn, suffix = ""): TurnReply | null {
-  const faq = turn.faq;
-  if (!faq || !hasFaqAnswer(turn)) return null;
-  turn.state.lastTopic = faq.entry.question;
-  return { text: suffix ? `${faq.entry.answer}\n\n${suffix}` : faq.entry.answer, confidence: faq.confidence };
+/**
+ * Buying words win over the FAQ only when the FAQ has nothing solid for the message: "I want
+ * to rent a 2 bedroom flat under 1500 a month, what do you have?" shares only "rent" with the
+ * documents entry, and wants a person with listings, not the paperwork.
+ */
+function hasSolidAnswer(turn: Turn): boolean {
+  return turn.answers.matches.length > 1 || (turn.answers.matches[0]?.confidence ?? 0) >= PART_MIN_CONFIDENCE;
 }
 
 /**
  * Decision order outside a flow:
- * 1. booking — a time in the message, or booking words (unless it is a question the FAQ
+ * 1. an appointment the visitor already has (cancel, move, can't make it): how to change it,
+ *    and a person offered;
+ * 2. booking — a time in the message, or booking words (unless it is a question the FAQ
  *    answers well: "do you have weekend appointments?" gets the hours, plus a Book button);
- * 2. contact details after a lead or booking used them: acknowledged (known-contact.ts);
- *    lead — contact details given, or buying words; a price question the FAQ answers gets
- *    the answer plus a soft offer of a quote;
- * 3. greeting, thanks, goodbye;
- * 4. FAQ answer at or above the confidence threshold;
- * 5. fallback (low confidence).
+ * 3. contact details after a lead or booking used them: acknowledged (known-contact.ts);
+ * 4. lead — contact details given, or buying words. The FAQ's answers come first: buying
+ *    words with a solid answer get the answer(s) plus a soft offer of a quote;
+ * 5. greeting, thanks, goodbye;
+ * 6. the FAQ answers to every question in the message (up to three, in order);
+ * 7. fallback (low confidence).
  */
 export function handleIdleMessage(turn: Turn): TurnReply {
   const { config, state, message } = turn;
   const isQuestion = looksLikeQuestion(message);
-  const faqFirst = isQuestion && hasStrongFaqAnswer(turn);
+  const faqFirst = isQuestion && (hasStrongFaqAnswer(turn) || turn.answers.matches.length > 1);
   const request = turn.appointmentRequest;
 
+  if (turn.appointmentChange) return answerAppointmentChange(turn);
   if (config.appointments.enabled) {
     if (request && (turn.appointmentIntent || request.hasTime)) return handleAppointmentRequest(turn, request);
     if (turn.appointmentIntent && !faqFirst) return handleAppointmentRequest(turn, null);
@@ -95,10 +102,10 @@ export function handleIdleMessage(turn: Turn): TurnReply {
     if (turn.newFields.length > 0 || relevantInvalidAttempt(turn) || repeatsKnownContact(turn)) return startCollection(turn, finalizeBooking, { purpose: "lead" });
     if (detectLeadIntent(turn.normalized, config)) {
       state.interest ??= message;
-      if (isQuestion && hasFaqAnswer(turn)) {
+      const answered = hasSolidAnswer(turn) ? answerQuestions(turn) : null;
+      if (answered) {
         const ask = startCollection(turn, finalizeBooking, { purpose: "lead", soft: true });
-        const answered = answerFaq(turn, `${SOFT_LEAD_OFFER_TEXT} ${ask.text}`);
-        if (answered) return answered;
+        return withStep(answered, `${SOFT_LEAD_OFFER_TEXT} ${ask.text}`);
       }
       return startCollection(turn, finalizeBooking, { purpose: "lead", prefix: LEAD_INTRO_TEXT });
     }
@@ -108,9 +115,10 @@ export function handleIdleMessage(turn: Turn): TurnReply {
   if (isGoodbye(message)) return { text: GOODBYE_TEXT, confidence: CONFIDENCE.smallTalk };
   if (isThanks(message)) return { text: THANKS_TEXT, confidence: CONFIDENCE.smallTalk };
 
-  const answered = answerFaq(turn);
+  const answered = answerQuestions(turn);
   if (answered) {
     if (turn.appointmentIntent && config.appointments.enabled) answered.quickReplies = [QUICK_REPLY.book];
+    else if (turn.answers.unanswered.length > 0) answered.quickReplies = [QUICK_REPLY.human];
     return answered;
   }
   return fallback(turn);

@@ -70,7 +70,8 @@ const AFFIRMATIVE =
   /^(?:yes|yeah|yea|yep|yup|sure|ok|okay|confirm|confirmed|correct|right|perfect|great|sounds good|please do|go ahead|book it|do it|that works|works for me|absolutely|definitely|y)\b/i;
 const NEGATIVE = /^(?:no|nope|nah|not really|n)\b|\b(?:another time|other time|different time|pick another|don't book|do not book)\b/i;
 const CANCEL_FLOW = /\b(?:cancel|never ?mind|forget it|stop|not now|no thanks|no thank you|don't want|do not want|skip)\b/i;
-const QUESTION_START = /^(?:what|when|where|how|why|who|which|do|does|did|can|could|is|are|will|would|should|may)\b/i;
+const QUESTION_START =
+  /^(?:(?:hi|hey|hello|ok|so|and|also|sorry|quick question)[\s,!.:]+)*(?:what|whats|what's|when|where|wheres|where's|how|hows|how's|why|who|which|do|does|did|can|could|is|are|will|would|should|may|any)\b/i;
 
 export function detectHandoffKeyword(normalizedMessage: string, config: BotConfig): string | null {
   return findPhrase(normalizedMessage, config.handoff.keywords);
@@ -111,10 +112,23 @@ export function isNegative(message: string): boolean {
   return NEGATIVE.test(message.trim());
 }
 
+/**
+ * "I need to cancel my appointment on friday", "can we move my viewing?", "I can't make it
+ * tomorrow": about a booking the visitor already has. Never a new booking, and never "stop
+ * this form" — the bot explains how to change it or offers a person.
+ */
+const APPOINTMENT_CHANGE =
+  /\b(?:cancel|cancell?ing|cancell?ed|reschedul\w*|postpone|move|moving|change|changing|rearrange|push back|bring forward)\b[^.?!]{0,40}\b(?:appointments?|appt|bookings?|booked|viewings?|services?|slots?|visits?|reservations?|session|check-?ups?|cleaning)\b|\bcan'?t make (?:it|my)\b|\bcannot make (?:it|my)\b/i;
+
+export function isAppointmentChange(message: string): boolean {
+  return APPOINTMENT_CHANGE.test(message);
+}
+
 export function wantsToStopFlow(message: string): boolean {
+  if (isAppointmentChange(message)) return false;
   return CANCEL_FLOW.test(message) || /^(?:no|nope|nah)\b/i.test(message.trim());
 }
 
 export function looksLikeQuestion(message: string): boolean {
-  return /\?\s*$/.test(message) || QUESTION_START.test(message.trim());
+  return /\?/.test(message) || QUESTION_START.test(message.trim());
 }

@@ -1,7 +1,8 @@
 import type { ConversationState, CollectionPurpose } from "./conversation-state.ts";
 import type { ContactField, ContactFindings, InvalidContactAttempt } from "./extract-contact.ts";
 import { NAME_CONFIDENCE } from "./extract-name.ts";
-import { isAffirmative, wantsToStopFlow } from "./intents.ts";
+import { answerAppointmentChange, answerQuestions, NOT_COVERED_TEXT, withStep } from "./answer-first.ts";
+import { detectLeadIntent, isAffirmative, looksLikeQuestion, wantsToStopFlow } from "./intents.ts";
 import {
   askFieldText,
   BOOKING_STOPPED_TEXT,
@@ -11,7 +12,7 @@ import {
   leadThanksText,
   stillNeedText,
 } from "./replies.ts";
-import { CONFIDENCE, hasFaqAnswer, MAX_IGNORED_PROMPTS, type Turn, type TurnReply } from "./turn.ts";
+import { CONFIDENCE, MAX_IGNORED_PROMPTS, type Turn, type TurnReply } from "./turn.ts";
 
 /**
  * Collecting name, phone and e-mail one at a time. Details are accepted whenever they
@@ -52,7 +53,10 @@ export function applyContactFindings(state: ConversationState, contact: ContactF
   const changed: ContactField[] = [];
   const name = contact.name;
   const nameAllowed = name !== null && (allowPromptedName || name.confidence !== NAME_CONFIDENCE.prompted);
-  if (name && nameAllowed && name.value !== state.lead.name && (name.confidence >= state.lead.nameConfidence || state.awaiting === "name")) {
+  // A known name is replaced only by one stated outright ("actually my name is …") or asked for:
+  // a bare word beside an e-mail ("oops tom@…") or an "I'm …" cannot overwrite it.
+  const replaceable = state.lead.name === null || state.awaiting === "name" || (name !== null && name.confidence === NAME_CONFIDENCE.explicit);
+  if (name && nameAllowed && replaceable && name.value !== state.lead.name && (name.confidence >= state.lead.nameConfidence || state.awaiting === "name")) {
     state.lead.name = name.value;
     state.lead.nameConfidence = name.confidence;
     changed.push("name");
@@ -91,6 +95,17 @@ export function captureLeadIfComplete(turn: Turn): boolean {
   state.leadCaptured = true;
   turn.actions.push({ type: "lead_captured", name, phone, email, interest: interestOf(state), confidence: state.lead.nameConfidence });
   return true;
+}
+
+/**
+ * A correction after the lead was emitted ("sorry, my number is …"): the lead row is updated
+ * through a lead_updated action instead of a second lead. `capturedBefore` is the state at the
+ * start of the turn, so the turn that captures the lead does not also "update" it.
+ */
+export function reportLeadUpdate(turn: Turn, capturedBefore: boolean): void {
+  const { name, phone, email } = turn.state.lead;
+  if (!capturedBefore || turn.newFields.length === 0 || !name || !phone || !email) return;
+  turn.actions.push({ type: "lead_updated", name, phone, email, fields: [...turn.newFields], confidence: turn.state.lead.nameConfidence });
 }
 
 function joinText(...parts: string[]): string {
@@ -155,9 +170,12 @@ export function handleLeadCollection(turn: Turn, completeBooking: CompleteBookin
     return null;
   }
   state.ignoredPrompts += 1;
-  if (turn.faq && hasFaqAnswer(turn)) {
-    state.lastTopic = turn.faq.entry.question;
-    return { text: `${turn.faq.entry.answer}\n\n${askFieldText(awaiting, state.lead)}`, confidence: turn.faq.confidence };
+  // Answer first, then ask again: a question never gets "I still need your name".
+  const step = askFieldText(awaiting, state.lead);
+  const answered = turn.appointmentChange ? answerAppointmentChange(turn) : answerQuestions(turn);
+  if (answered) return withStep(answered, step);
+  if (looksLikeQuestion(message) || detectLeadIntent(turn.normalized, turn.config)) {
+    return { text: `${NOT_COVERED_TEXT}\n\n${step}`, confidence: CONFIDENCE.flowReprompt };
   }
   return { text: stillNeedText(awaiting), confidence: CONFIDENCE.flowReprompt };
 }

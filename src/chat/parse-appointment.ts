@@ -2,7 +2,10 @@ import * as chrono from "chrono-node";
 import type { BotConfig } from "./bot-config.ts";
 import { addCalendarDays, epochFromWallClock, offsetMinutesAt, wallClockAt } from "./timezone.ts";
 
+import { findTimeWindow, type TimeWindow } from "./time-window.ts";
+
 export { checkSlot, proposeSlots, type SlotCheck, type SlotCheckInput, type SlotRefusal } from "./appointment-slots.ts";
+export type { TimeWindow } from "./time-window.ts";
 
 /** A date/time the visitor asked for, read in the tenant's time zone. */
 export interface AppointmentRequest {
@@ -14,6 +17,8 @@ export interface AppointmentRequest {
   hasDate: boolean;
   /** The words that were read as the date, e.g. "tomorrow at 3pm". */
   matchedText: string;
+  /** "afternoon", "after 5", "before 10": the part of the day the offered times must fall in. */
+  window?: TimeWindow | null;
 }
 
 /**
@@ -38,17 +43,21 @@ const AFTERNOON_GUESS_HOURS = { from: 1, to: 7 } as const;
 export function parseAppointmentRequest(message: string, config: BotConfig, nowMs: number): AppointmentRequest | null {
   const text = message.replace(EMAIL_LIKE, " ").replace(PHONE_LIKE, " ");
   if (!DATE_HINT.test(text)) return null;
+  const window = findTimeWindow(text);
   const timeZone = config.appointments.timezone;
   const reference = { instant: new Date(nowMs), timezone: offsetMinutesAt(nowMs, timeZone) };
-  const result = chrono.parse(text, reference, { forwardDate: true }).find((candidate) => !isBareNow(candidate));
-  if (!result) return null;
+  // "after 5" is a window, not a 5 o'clock appointment: chrono only sees the rest.
+  const dateText = window ? text.replace(window.text, " ") : text;
+  const result = chrono.parse(dateText, reference, { forwardDate: true }).find((candidate) => !isBareNow(candidate) && !isPeriodOnly(candidate));
+  if (!result) return window ? { startMs: nowMs, hasTime: false, hasDate: false, matchedText: window.text, window } : null;
 
   const start = result.start;
-  const hasTime = start.isCertain("hour");
+  // "thursday afternoon" implies 3 pm to chrono; to a visitor it is a window, not a time.
+  const hasTime = start.isCertain("hour") && !(window && !/\d|noon|midday/i.test(result.text));
   const hasDate = start.isCertain("day") || start.isCertain("weekday");
   const tags = start.tags();
   if (start.isCertain("timezoneOffset") && !tags.has("result/relativeDateAndTime")) {
-    return { startMs: start.date().getTime(), hasTime, hasDate, matchedText: result.text };
+    return { startMs: start.date().getTime(), hasTime, hasDate, matchedText: result.text, window };
   }
 
   let wall = {
@@ -64,7 +73,12 @@ export function parseAppointmentRequest(message: string, config: BotConfig, nowM
     // 15:00 today may not have, so the day is chosen again for the corrected hour.
     if (!start.isCertain("day") && !start.isCertain("weekday")) wall = { ...wall, ...nextOccurrenceDate(wall, nowMs, timeZone) };
   }
-  return { startMs: epochFromWallClock(wall, timeZone), hasTime, hasDate, matchedText: result.text };
+  return { startMs: epochFromWallClock(wall, timeZone), hasTime, hasDate, matchedText: result.text, window };
+}
+
+/** "this afternoon" alone is read by findTimeWindow; chrono would make it a time today. */
+function isPeriodOnly(result: chrono.ParsedResult): boolean {
+  return /^(?:this |the |in the )?(?:morning|afternoon|evening|night|tonight)$/i.test(result.text.trim());
 }
 
 /** "now" and "right now" are urgency, not a date: "I need help now" is not a booking. */

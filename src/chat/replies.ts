@@ -3,7 +3,7 @@ import type { SlotRefusal } from "./appointment-slots.ts";
 import type { LeadDetails } from "./conversation-state.ts";
 import type { ContactField, InvalidContactAttempt } from "./extract-contact.ts";
 import { parsePhoneNumberFromString } from "libphonenumber-js/max";
-import { formatDay, formatSlot, wallClockAt } from "./timezone.ts";
+import { formatDay, formatSlot, formatSlotWithZone, wallClockAt, zoneLabel } from "./timezone.ts";
 
 /** Every sentence the rule engine says, in one place, so the wording can be reviewed and later translated. */
 
@@ -113,7 +113,7 @@ function formatNotice(minutes: number): string {
 /** Why a time cannot be booked; `dayOnly` names the day alone, for requests like "yesterday". */
 export function slotRefusalText(reason: SlotRefusal, startMs: number, config: BotConfig, dayOnly = false): string {
   const settings = config.appointments;
-  const when = dayOnly ? formatDay(startMs, settings.timezone) : formatSlot(startMs, settings.timezone);
+  const when = dayOnly ? formatDay(startMs, settings.timezone) : formatSlotWithZone(startMs, settings.timezone);
   switch (reason) {
     case "past":
       return `${when} has already passed.`;
@@ -138,17 +138,18 @@ export function proposalsText(slots: readonly number[], config: BotConfig): stri
   if (slots.length === 0) {
     return `I couldn't find a free time in the next ${config.appointments.max_days_ahead} days — would you like to talk to a person?`;
   }
-  const list = slots.map((slot) => formatSlot(slot, config.appointments.timezone)).join("; ");
-  return `The nearest free times are: ${list}. Tap one, or tell me another day and time.`;
+  const timeZone = config.appointments.timezone;
+  const list = slots.map((slot) => formatSlot(slot, timeZone)).join("; ");
+  return `The nearest free times (${zoneLabel(timeZone)}) are: ${list}. Tap one, or tell me another day and time.`;
 }
 
 export function offerSlotText(startMs: number, config: BotConfig): string {
-  return `${formatSlot(startMs, config.appointments.timezone)} is available. Shall I book it for you?`;
+  return `${formatSlotWithZone(startMs, config.appointments.timezone)} is available. Shall I book it for you?`;
 }
 
 export function bookedText(startMs: number, lead: LeadDetails, config: BotConfig): string {
   const name = lead.name ? `, ${firstName(lead)}` : "";
-  return `You're booked in for ${formatSlot(startMs, config.appointments.timezone)}${name}! If you need to change it, just let us know. Anything else I can help with?`;
+  return `You're booked in for ${formatSlotWithZone(startMs, config.appointments.timezone)}${name}! If you need to change it, just let us know. Anything else I can help with?`;
 }
 
 export const HANDOFF_TEXT = {
@@ -156,6 +157,7 @@ export const HANDOFF_TEXT = {
   low_confidence:
     "I'm sorry I couldn't help with that. I've asked a member of our team to join this chat — they'll reply right here as soon as they can.",
   already: "A member of our team has already been notified and will reply right here as soon as they can.",
+  urgent: "I've asked a member of our team to join this chat straight away — they'll reply right here.",
 } as const;
 
 export const FALLBACK_TEXT = "Sorry, I'm not sure I understood. Here are some things I can help with — or rephrase your question.";

@@ -118,3 +118,19 @@ export function formatDay(epochMs: number, timeZone: string): string {
   const formatter = cachedFormatter(DAY_FORMATTERS, timeZone, { weekday: "long", month: "long", day: "numeric" });
   return formatter.format(epochMs);
 }
+
+/**
+ * "New York time", "London time", "UTC": the zone named the way a visitor reads it. Every time
+ * the bot shows a visitor carries it, because the visitor may be elsewhere (a tourist, a
+ * parent booking for a student) and "10:00 AM" alone is a guess.
+ */
+export function zoneLabel(timeZone: string): string {
+  if (/^(?:utc|etc\/utc|gmt|etc\/gmt)$/i.test(timeZone)) return "UTC";
+  const city = timeZone.split("/").pop() ?? timeZone;
+  return `${city.replace(/_/g, " ")} time`;
+}
+
+/** "Tue, Dec 1, 10:00 AM (New York time)". */
+export function formatSlotWithZone(epochMs: number, timeZone: string): string {
+  return `${formatSlot(epochMs, timeZone)} (${zoneLabel(timeZone)})`;
+}

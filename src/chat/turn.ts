@@ -2,6 +2,7 @@ import type { BotConfig } from "./bot-config.ts";
 import type { ConversationState } from "./conversation-state.ts";
 import type { EngineAction } from "./engine-types.ts";
 import type { ContactField, ContactFindings } from "./extract-contact.ts";
+import type { PartAnswers } from "./faq-parts.ts";
 import type { FaqMatch } from "./faq-search.ts";
 import type { AppointmentRequest } from "./parse-appointment.ts";
 
@@ -22,6 +23,12 @@ export interface Turn {
   readonly appointmentRequest: AppointmentRequest | null;
   /** The message asks to book (keywords), with or without a date. */
   readonly appointmentIntent: boolean;
+  /** The FAQ answers for each question in the message (several when it asks several). */
+  readonly answers: PartAnswers;
+  /** The phrase that makes the message urgent ("swollen", "burst pipe"), or null. */
+  readonly urgent: string | null;
+  /** The message is about an appointment the visitor already has (cancel, move, can't make it). */
+  readonly appointmentChange: boolean;
   /** Contact fields this message set or changed. */
   readonly newFields: ContactField[];
   readonly actions: EngineAction[];
@@ -55,6 +62,8 @@ export const CONFIDENCE = {
   /** Contact details the bot already had, or changed after the lead was taken. */
   contactAcknowledged: 0.9,
   emptyMessage: 0.5,
+  /** An urgent signal ("swollen", "burst pipe") is a phrase match, not a guess. */
+  urgent: 0.9,
 } as const;
 
 /** An FAQ hit this strong wins over a keyword intent when the message is a question. */

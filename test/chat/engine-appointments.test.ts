@@ -13,10 +13,10 @@ describe("booking an appointment", () => {
   test("a valid time is offered, confirmed, and booked once name and phone are known", () => {
     const chat = converse(DENTAL, ["I'd like to book an appointment", "Monday at 10am", "yes", "Ana Lopez", "(415) 555-0132"]);
     expect(chat.outputs[0]?.reply.quick_replies).toHaveLength(3);
-    expect(chat.outputs[1]?.reply).toEqual({ text: "Mon, Jan 19, 10:00 AM is available. Shall I book it for you?", quick_replies: ["Yes, book it", "Pick another time"] });
+    expect(chat.outputs[1]?.reply).toEqual({ text: "Mon, Jan 19, 10:00 AM (New York time) is available. Shall I book it for you?", quick_replies: ["Yes, book it", "Pick another time"] });
     expect(chat.outputs[2]?.reply.text).toMatch(/to hold Mon, Jan 19, 10:00 AM.*your name/);
     expect(chat.outputs[3]?.reply.text).toContain("phone number");
-    expect(chat.outputs[4]?.reply.text).toContain("You're booked in for Mon, Jan 19, 10:00 AM, Ana!");
+    expect(chat.outputs[4]?.reply.text).toContain("You're booked in for Mon, Jan 19, 10:00 AM (New York time), Ana!");
     expect(chat.actions).toEqual([
       { type: "appointment_booked", startMs: MONDAY_10AM, endMs: MONDAY_10AM + THIRTY_MINUTES, name: "Ana Lopez", phone: "+14155550132", confidence: 0.95 },
     ]);
@@ -43,14 +43,14 @@ describe("booking an appointment", () => {
   test("giving the e-mail during a booking also completes the lead, once", () => {
     const chat = converse(DENTAL, ["Monday at 10am", "yes", "Ana Lopez, ana@example.com", "415 555 0132"]);
     expect(chat.outputs[3]?.actions.map((action) => action.type)).toEqual(["appointment_booked", "lead_captured"]);
-    expect(actionsOfType(chat.actions, "lead_captured")[0]?.interest).toBe("Appointment on Mon, Jan 19, 10:00 AM");
+    expect(actionsOfType(chat.actions, "lead_captured")[0]?.interest).toBe("Appointment on Mon, Jan 19, 10:00 AM (New York time)");
   });
 
   test("a time in the past is refused with the nearest free times as quick replies", () => {
     const chat = converse(DENTAL, ["Can I come in yesterday at 3pm?"]);
     const output = chat.outputs[0];
-    expect(output?.reply.text).toMatch(/Wed, Jan 14, 3:00 PM has already passed/);
-    expect(output?.reply.quick_replies).toEqual(["Thu, Jan 15, 8:00 AM", "Thu, Jan 15, 8:30 AM", "Thu, Jan 15, 9:00 AM"]);
+    expect(output?.reply.text).toMatch(/Wed, Jan 14, 3:00 PM \(New York time\) has already passed/);
+    expect(output?.reply.quick_replies).toEqual(["Thu, Jan 15, 8:00 AM (New York time)", "Thu, Jan 15, 8:30 AM (New York time)", "Thu, Jan 15, 9:00 AM (New York time)"]);
     expect(chat.actions).toEqual([]);
     expect(chat.state.mode).toBe("booking");
   });
@@ -58,23 +58,23 @@ describe("booking an appointment", () => {
   test("a closed day is refused with the nearest open slots", () => {
     const chat = converse(DENTAL, ["book me in on Sunday at 10am"]);
     expect(chat.last).toMatch(/We're closed on Sundays/);
-    expect(chat.outputs[0]?.reply.quick_replies).toEqual(["Sat, Jan 17, 12:00 PM", "Sat, Jan 17, 12:30 PM", "Mon, Jan 19, 8:00 AM"]);
+    expect(chat.outputs[0]?.reply.quick_replies).toEqual(["Sat, Jan 17, 12:00 PM (New York time)", "Sat, Jan 17, 12:30 PM (New York time)", "Mon, Jan 19, 8:00 AM (New York time)"]);
   });
 
   test("a time after closing is refused with the hours of that day", () => {
     const chat = converse(DENTAL, ["Can I book Friday at 4pm?"]);
-    expect(chat.last).toMatch(/On Fridays we're open 8 am–2 pm, so Fri, Jan 16, 4:00 PM is outside our hours/);
-    expect(chat.outputs[0]?.reply.quick_replies).toEqual(["Fri, Jan 16, 12:30 PM", "Fri, Jan 16, 1:00 PM", "Fri, Jan 16, 1:30 PM"]);
+    expect(chat.last).toMatch(/On Fridays we're open 8 am–2 pm, so Fri, Jan 16, 4:00 PM \(New York time\) is outside our hours/);
+    expect(chat.outputs[0]?.reply.quick_replies).toEqual(["Fri, Jan 16, 12:30 PM (New York time)", "Fri, Jan 16, 1:00 PM (New York time)", "Fri, Jan 16, 1:30 PM (New York time)"]);
   });
 
   test("a taken slot is refused, and a proposed slot tapped as a quick reply can be booked", () => {
     const taken = [MONDAY_10AM];
-    const chat = converse(DENTAL, ["Monday at 10am please", "Mon, Jan 19, 10:30 AM", "Yes, book it", "my name is Ana Lopez and my number is 415 555 0132"], {
+    const chat = converse(DENTAL, ["Monday at 10am please", "Mon, Jan 19, 10:30 AM (New York time)", "Yes, book it", "my name is Ana Lopez and my number is 415 555 0132"], {
       takenSlotStarts: taken,
     });
-    expect(chat.outputs[0]?.reply.text).toMatch(/Mon, Jan 19, 10:00 AM is already taken/);
+    expect(chat.outputs[0]?.reply.text).toMatch(/Mon, Jan 19, 10:00 AM \(New York time\) is already taken/);
     const proposals = chat.outputs[0]?.reply.quick_replies ?? [];
-    expect(proposals).toEqual(["Mon, Jan 19, 9:00 AM", "Mon, Jan 19, 9:30 AM", "Mon, Jan 19, 10:30 AM"]);
+    expect(proposals).toEqual(["Mon, Jan 19, 9:00 AM (New York time)", "Mon, Jan 19, 9:30 AM (New York time)", "Mon, Jan 19, 10:30 AM (New York time)"]);
     expect(actionsOfType(chat.actions, "appointment_booked")[0]?.startMs).toBe(MONDAY_10AM + THIRTY_MINUTES);
   });
 
@@ -83,7 +83,7 @@ describe("booking an appointment", () => {
     const chat = converse(DENTAL, ["yes"], { state: offered.state, takenSlotStarts: [MONDAY_10AM] });
     expect(chat.last).toMatch(/already taken/);
     expect(chat.actions).toEqual([]);
-    for (const label of chat.outputs[0]?.reply.quick_replies ?? []) expect(label).not.toBe("Mon, Jan 19, 10:00 AM");
+    for (const label of chat.outputs[0]?.reply.quick_replies ?? []) expect(label).not.toBe("Mon, Jan 19, 10:00 AM (New York time)");
   });
 
   test("a slot taken while the visitor typed their details is not booked", () => {
@@ -99,21 +99,21 @@ describe("booking an appointment", () => {
     const chat = converse(DENTAL, ["Monday at 10:15am"]);
     expect(chat.last).toMatch(/start every 30 minutes/);
     const reply = chat.outputs[0]?.reply;
-    expect(reply?.quick_replies).toEqual(["Mon, Jan 19, 9:30 AM", "Mon, Jan 19, 10:00 AM", "Mon, Jan 19, 10:30 AM"]);
+    expect(reply?.quick_replies).toEqual(["Mon, Jan 19, 9:30 AM (New York time)", "Mon, Jan 19, 10:00 AM (New York time)", "Mon, Jan 19, 10:30 AM (New York time)"]);
     expect(checkSlot({ startMs: MONDAY_10AM, config: DENTAL, nowMs: NOW_MS, takenStarts: [] })).toEqual({ ok: true });
   });
 
   test("a booking across the spring clock change lands at 3 pm local summer time", () => {
     const beforeChange = Date.UTC(2026, 2, 5, 15, 0); // Thursday 5 March, 10:00 EST
     const chat = converse(DENTAL, ["Can I book March 10 at 3pm?", "yes", "Ana", "415 555 0132"], { nowMs: beforeChange });
-    expect(chat.outputs[0]?.reply.text).toContain("Tue, Mar 10, 3:00 PM is available");
+    expect(chat.outputs[0]?.reply.text).toContain("Tue, Mar 10, 3:00 PM (New York time) is available");
     expect(actionsOfType(chat.actions, "appointment_booked")[0]?.startMs).toBe(Date.UTC(2026, 2, 10, 19, 0));
   });
 
   test("picking another time offers other slots and a plain no books nothing", () => {
     const chat = converse(DENTAL, ["Monday at 10am", "Pick another time", "no"]);
     expect(chat.outputs[1]?.reply.text).toMatch(/which day and time would suit you better/);
-    expect(chat.outputs[1]?.reply.quick_replies).not.toContain("Mon, Jan 19, 10:00 AM");
+    expect(chat.outputs[1]?.reply.quick_replies).not.toContain("Mon, Jan 19, 10:00 AM (New York time)");
     expect(chat.outputs[2]?.reply.text).toMatch(/won't book anything/);
     expect(chat.actions).toEqual([]);
     expect(chat.state.pendingStartMs).toBeNull();
@@ -128,12 +128,12 @@ describe("booking an appointment", () => {
   test("a day without a time offers that day's free slots from opening time", () => {
     const chat = converse(DENTAL, ["Can I book an appointment next Monday?"]);
     expect(chat.last).toMatch(/Here's what I have on Monday, January 19/);
-    expect(chat.outputs[0]?.reply.quick_replies).toEqual(["Mon, Jan 19, 8:00 AM", "Mon, Jan 19, 8:30 AM", "Mon, Jan 19, 9:00 AM"]);
+    expect(chat.outputs[0]?.reply.quick_replies).toEqual(["Mon, Jan 19, 8:00 AM (New York time)", "Mon, Jan 19, 8:30 AM (New York time)", "Mon, Jan 19, 9:00 AM (New York time)"]);
   });
 
   test("a bare time after talking about a day means that day", () => {
     const chat = converse(DENTAL, ["Can I book an appointment next Monday?", "10am works", "yes", "Ana", "415 555 0132"]);
-    expect(chat.outputs[1]?.reply.text).toMatch(/Mon, Jan 19, 10:00 AM is available/);
+    expect(chat.outputs[1]?.reply.text).toMatch(/Mon, Jan 19, 10:00 AM \(New York time\) is available/);
     expect(actionsOfType(chat.actions, "appointment_booked")[0]?.startMs).toBe(MONDAY_10AM);
   });
 

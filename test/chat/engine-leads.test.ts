@@ -145,7 +145,7 @@ describe("lead capture rules", () => {
   });
 
   test("a question typed where a name was expected is answered, not taken as a name", () => {
-    const chat = converse(dental, ["I'd like a quote for implants", "opening hours", "Ana"]);
+    const chat = converse(dental, ["I'd like a quote for veneers", "opening hours", "Ana"]);
     expect(chat.outputs[1]?.reply.text).toMatch(/Monday to Thursday[\s\S]*your name/);
     expect(chat.outputs[1]?.state.lead.name).toBeNull();
     expect(chat.state.lead.name).toBe("Ana");

@@ -18,6 +18,9 @@ const REPHRASINGS: Record<string, Record<string, readonly string[]>> = {
     cancellation: ["what happens if I cancel my appointment?", "is there a fee for cancelling late?", "how much notice do you need to reschedule?"],
     whitening: ["how much is teeth whitening?", "can you make my teeth whiter?", "do you do whitening?"],
     "new-patients": ["are you taking new patients?", "do you treat children?", "can my kids come to you?"],
+    "walk-ins": ["can I just walk in?", "do I need an appointment or can I drop in?", "do you take walk ins"],
+    orthodontics: ["how much is invisalign?", "do you do braces for adults?", "can you straighten crooked teeth?"],
+    implants: ["how much is a dental implant?", "can you replace a missing tooth?", "do you do implants"],
   },
   "real-estate": {
     hours: ["what time does your office open on saturday?", "when is the office open?", "are you open on sundays?"],
@@ -29,6 +32,7 @@ const REPHRASINGS: Record<string, Record<string, readonly string[]>> = {
     location: ["where is your office located?", "what's your address?", "is there parking at your office?"],
     pets: ["can I rent with a dog?", "do you allow pets?", "are any of your rentals pet friendly?"],
     documents: ["what paperwork do I need to rent?", "which documents do you need from tenants?", "do I need references to rent?"],
+    "emergency-repairs": ["who do I call for an emergency repair?", "my landlord isn't answering about a repair", "is there a maintenance line for repairs?"],
     cancellation: ["can I cancel my viewing?", "how do I rearrange a viewing?", "I need to reschedule my viewing"],
   },
   "beauty-salon": {
@@ -40,6 +44,7 @@ const REPHRASINGS: Record<string, Record<string, readonly string[]>> = {
     location: ["where can I park near the salon?", "what's your address?", "where are you located?"],
     cancellation: ["what if I need to cancel my booking?", "can I reschedule my appointment?", "is there a fee for no-shows?"],
     vouchers: ["can I buy a gift card?", "do you have gift vouchers?", "I'd like a voucher as a present"],
+    reaction: ["what if I get a reaction after my treatment?", "what should I do about a rash after waxing?", "I'm allergic, what do I do after a reaction"],
     payment: ["can I pay with Afterpay?", "do you take cards?", "do you accept cash?"],
     bridal: ["do you do wedding hair?", "can you do makeup for my bridesmaids?", "do you offer bridal packages?"],
   },
@@ -54,6 +59,7 @@ const REPHRASINGS: Record<string, Record<string, readonly string[]>> = {
     financing: ["do you offer payment plans for repairs?", "can I finance a big repair?", "can I pay later?"],
     location: ["where are you located?", "what's the shop address?", "is there parking at the shop?"],
     cancellation: ["can I move my appointment?", "how do I cancel my service?", "I need to reschedule my booking"],
+    breakdown: ["my car broke down, can you help?", "do you do towing?", "can you tow my car?"],
   },
   general: {
     hours: ["what time do you open?", "are you open on weekends?", "when do you close?"],
@@ -62,6 +68,7 @@ const REPHRASINGS: Record<string, Record<string, readonly string[]>> = {
     payment: ["can I pay by card?", "do you accept bank transfer?", "can you send me an invoice?"],
     "response-time": ["how long until you reply?", "when will you get back to me?", "how fast do you respond?"],
     cancellation: ["can I get a refund?", "how do I cancel?", "can I reschedule?"],
+    urgent: ["who can help with something urgent?", "it's an emergency", "I have an urgent problem"],
   },
 };
 

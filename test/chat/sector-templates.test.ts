@@ -15,7 +15,7 @@ describe("sector templates", () => {
       // Validating the whole template as a patch exercises every field check at once.
       expect(validateBotConfigPatch(template, template)).toEqual(template);
       expect(template.faq.length).toBeGreaterThanOrEqual(6);
-      expect(template.faq.length).toBeLessThanOrEqual(10);
+      expect(template.faq.length).toBeLessThanOrEqual(12);
       expect(template.handoff.low_confidence_threshold).toBe(0.35);
       expect(template.handoff.max_low_confidence_turns).toBe(2);
       expect(template.handoff.keywords).toContain("human");

@@ -59,6 +59,13 @@ export const BEAUTY_SALON_TEMPLATE: BotConfig = {
       keywords: ["cancel", "cancellation", "reschedule", "no-show", "late", "move my booking"],
     },
     {
+      id: "reaction",
+      question: "What should I do if I have a reaction after a treatment?",
+      answer:
+        "Rinse the area with cool water, don't apply anything else, and call us on (02) 9360 0112 so we can see you straight away. If your face, lips or throat swell or you have trouble breathing, call 000 now.",
+      keywords: ["reaction", "allergic", "rash", "burning", "swelling", "itchy", "emergency", "urgent"],
+    },
+    {
       id: "vouchers",
       question: "Do you sell gift vouchers?",
       answer:

@@ -71,6 +71,13 @@ export const CAR_SERVICE_TEMPLATE: BotConfig = {
       keywords: ["address", "location", "located", "directions", "where", "parking"],
     },
     {
+      id: "breakdown",
+      question: "My car broke down — can you help?",
+      answer:
+        "Call us on (312) 555-0142 and we'll send our tow partner, usually within an hour in Chicago (free towing to our shop within 10 miles when we do the repair). If you're on a highway or anyone is hurt, get to safety and call 911 first.",
+      keywords: ["breakdown", "broke down", "broken down", "tow", "towing", "won't start", "stranded", "emergency", "accident"],
+    },
+    {
       id: "cancellation",
       question: "Can I cancel or reschedule my service?",
       answer:

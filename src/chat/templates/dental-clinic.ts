@@ -19,7 +19,7 @@ export const DENTAL_CLINIC_TEMPLATE: BotConfig = {
       id: "cleaning-price",
       question: "How much does a cleaning cost?",
       answer:
-        "A check-up with a professional cleaning is $120 without insurance, and x-rays are $45 when needed. Most insurance plans cover two cleanings a year in full.",
+        "A check-up with a professional cleaning is $120 without insurance and takes about 45 minutes; x-rays are $45 when needed. Most insurance plans cover two cleanings a year in full.",
       keywords: ["price", "cost", "cleaning", "check-up", "checkup", "hygienist", "fee", "how much"],
     },
     {
@@ -70,6 +70,27 @@ export const DENTAL_CLINIC_TEMPLATE: BotConfig = {
       answer:
         "Yes, we welcome new patients of all ages, including children from age 3. The first visit includes an exam, x-rays and a cleaning, and takes about an hour.",
       keywords: ["new patient", "first visit", "children", "kids", "family", "accepting"],
+    },
+    {
+      id: "walk-ins",
+      question: "Do you accept walk-ins?",
+      answer:
+        "We see dental emergencies the same day, walk-in or not. For check-ups and cleanings please book ahead — we fit walk-ins in only when there's a gap, so booking saves you a wait.",
+      keywords: ["walk-in", "walk-ins", "walk in", "without an appointment", "drop in", "just turn up", "no appointment"],
+    },
+    {
+      id: "orthodontics",
+      question: "Do you do Invisalign or braces?",
+      answer:
+        "Yes — we offer Invisalign clear aligners (usually $3,500–$6,000) and fixed braces (from $4,000), and the first orthodontic consultation is free. Most cases take 12–18 months, and payment plans are available.",
+      keywords: ["invisalign", "aligners", "clear aligners", "braces", "orthodontics", "orthodontist", "straighten", "crooked teeth"],
+    },
+    {
+      id: "implants",
+      question: "Do you do dental implants?",
+      answer:
+        "Yes. A single implant with its crown is usually $3,000–$4,500, depending on whether bone grafting is needed; the consultation and 3D scan cost $95, credited if you go ahead. Treatment takes 3–6 months from start to finish.",
+      keywords: ["implant", "implants", "missing tooth", "replace a tooth", "dentures"],
     },
   ],
   lead: {

@@ -40,6 +40,12 @@ export const GENERAL_TEMPLATE: BotConfig = {
       keywords: ["response time", "respond", "get back", "reply", "call back", "how long", "quickly"],
     },
     {
+      id: "urgent",
+      question: "I have an urgent problem — who can help?",
+      answer: "For anything urgent, call us during opening hours and we'll put you straight through to someone who can help.",
+      keywords: ["urgent", "emergency", "asap", "right away"],
+    },
+    {
       id: "cancellation",
       question: "What is your cancellation policy?",
       answer: "You can cancel or reschedule free of charge up to 24 hours before your appointment.",

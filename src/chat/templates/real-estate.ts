@@ -75,6 +75,13 @@ export const REAL_ESTATE_TEMPLATE: BotConfig = {
       keywords: ["documents", "paperwork", "referencing", "references", "right to rent", "payslips", "id"],
     },
     {
+      id: "emergency-repairs",
+      question: "Who do I call for an emergency repair in my rental?",
+      answer:
+        "For a property we manage, call our 24-hour maintenance line on 020 7946 0999 — for a burst pipe, turn the water off at the stopcock first. If you smell gas, leave the property and call the National Gas Emergency line on 0800 111 999.",
+      keywords: ["emergency", "repair", "maintenance", "burst pipe", "leak", "flooding", "boiler", "no heating", "locked out", "landlord"],
+    },
+    {
       id: "cancellation",
       question: "Can I cancel or rearrange a viewing?",
       answer:

@@ -1,0 +1,71 @@
+import { answersConfidence, joinAnswers } from "./faq-parts.ts";
+import { searchFaq } from "./faq-search.ts";
+import { HANDOFF_TEXT, QUICK_REPLY } from "./replies.ts";
+import { CONFIDENCE, type Turn, type TurnReply } from "./turn.ts";
+import { findUrgentEntry } from "./urgent.ts";
+
+/**
+ * What the visitor asked gets answered before anything the bot wants to ask. These replies are
+ * shared by every mode: idle, a form half filled in, a slot waiting for "yes". The flows add
+ * their open question after the answer (see `withStep`).
+ */
+
+export const CHANGE_BOOKING_TEXT =
+  "I can't change or cancel bookings from this chat, but the team can — tap “Talk to a person” and they'll sort it out with you right here.";
+export const URGENT_OFFER_TEXT = "Would you like a member of our team to reply here right now? Tap “Talk to a person”, or just say yes.";
+export const URGENT_NO_ANSWER_TEXT = "I'm sorry — that sounds urgent.";
+export const NOT_COVERED_TEXT = "I don't have the answer to that here, but the team does — they'll tell you when they get in touch.";
+
+const CHANGE_KEYWORDS = new Set(["cancel", "cancellation", "reschedule", "rearrange"]);
+
+/** "{answer}\n\n{the question the flow is waiting on}". */
+export function withStep(reply: TurnReply, step: string): TurnReply {
+  return { ...reply, text: `${reply.text}\n\n${step}` };
+}
+
+/** "…and I'm not sure about “do you accept walk-ins”": a question in the message the FAQ does not cover. */
+function unansweredNote(turn: Turn): string {
+  const part = turn.answers.unanswered[0];
+  if (!part) return "";
+  return `\n\nI'm not sure about “${part.replace(/[?.!]+$/, "")}” — a member of the team can tell you (tap “${QUICK_REPLY.human}”).`;
+}
+
+/** The FAQ answers to every question in the message, in order; null when none is covered. */
+export function answerQuestions(turn: Turn): TurnReply | null {
+  const { matches } = turn.answers;
+  const last = matches[matches.length - 1];
+  if (!last) return null;
+  turn.state.lastTopic = last.entry.question;
+  return { text: joinAnswers(matches) + unansweredNote(turn), confidence: answersConfidence(matches) };
+}
+
+/**
+ * A booking the visitor already has: the bot cannot see or change it, so it gives the
+ * business's cancellation policy (when the FAQ has one) and offers a person.
+ */
+export function answerAppointmentChange(turn: Turn): TurnReply {
+  const { config, state } = turn;
+  const policy =
+    searchFaq(config.faq, turn.message, 3).find((match) => (match.entry.keywords ?? []).some((keyword) => CHANGE_KEYWORDS.has(keyword.toLowerCase())))?.entry ??
+    config.faq.find((entry) => (entry.keywords ?? []).some((keyword) => CHANGE_KEYWORDS.has(keyword.toLowerCase())));
+  if (policy) state.lastTopic = policy.question;
+  state.personOffered = "keyword";
+  const text = policy ? `${policy.answer}\n\n${CHANGE_BOOKING_TEXT}` : CHANGE_BOOKING_TEXT;
+  return { text, quickReplies: [QUICK_REPLY.human], confidence: CONFIDENCE.flowStep };
+}
+
+/**
+ * Urgent: the business's urgent answer and a person offered, in any mode. The caller drops an
+ * open form or booking first (details already given are kept and resume later): the visitor
+ * in pain is not asked for a name.
+ */
+export function answerUrgent(turn: Turn): TurnReply {
+  const { config, state } = turn;
+  const entry = findUrgentEntry(config.faq);
+  if (entry) state.lastTopic = entry.question;
+  state.interest ??= turn.message;
+  const answer = entry?.answer ?? URGENT_NO_ANSWER_TEXT;
+  if (state.handedOff) return { text: `${answer}\n\n${HANDOFF_TEXT.already}`, confidence: CONFIDENCE.urgent };
+  state.personOffered = "urgent";
+  return { text: `${answer}\n\n${URGENT_OFFER_TEXT}`, quickReplies: [QUICK_REPLY.human], confidence: CONFIDENCE.urgent };
+}

@@ -1,0 +1,45 @@
+import type { FaqEntry } from "./bot-config.ts";
+import { searchFaq, type FaqMatch } from "./faq-search.ts";
+
+/**
+ * What a question asks *about* a topic: "how long does a cleaning take?" wants a duration,
+ * "how much is a cleaning?" a price. Word overlap alone sees "cleaning" in both and returns
+ * whichever entry says "cleaning" most; this picks, among the close candidates, the entry
+ * whose answer actually holds a duration (or a price).
+ */
+
+export type QuestionAspect = "duration" | "price";
+
+const ASKS_DURATION = /\bhow long\b|\bduration\b|\bhow many (?:minutes|hours|mins)\b|\btakes? (?:long|ages)\b|\bhow quick(?:ly)?\b/i;
+const ASKS_PRICE = /\bhow much\b|\bprices?\b|\bpricing\b|\bcosts?\b|\bfees?\b|\bcharge\b|\brates?\b/i;
+const HAS_DURATION = /\b\d+(?:\s*(?:–|-|to)\s*\d+)?\s*(?:minutes?|mins?|hours?|hrs?|working days|days?|weeks?)\b|\b(?:an|one|half an) hour\b|\btakes? about\b/i;
+const HAS_PRICE = /[$£€]\s?\d|\d\s?(?:dollars|pounds|euros)\b|\bfree\b|\d(?:\.\d+)?%/i;
+/** A candidate this far below the best still counts as "close": the aspect, not a word, decides. */
+const MAX_CONFIDENCE_GAP = 0.35;
+
+export function questionAspect(message: string): QuestionAspect | null {
+  if (ASKS_DURATION.test(message)) return "duration";
+  if (ASKS_PRICE.test(message)) return "price";
+  return null;
+}
+
+export function answerHasAspect(entry: FaqEntry, aspect: QuestionAspect): boolean {
+  return (aspect === "duration" ? HAS_DURATION : HAS_PRICE).test(entry.answer);
+}
+
+/**
+ * The best FAQ entry for `message`, preferring one whose answer has what the question asks
+ * for (read from `aspectText`, the message itself unless a follow-up borrowed its topic). A
+ * candidate must still be a real match (at least `minConfidence`).
+ */
+export function findBestFaqForQuestion(faq: readonly FaqEntry[], message: string, minConfidence: number, aspectText = message): FaqMatch | null {
+  const aspect = questionAspect(aspectText);
+  if (aspect === null) return searchFaq(faq, message, 1)[0] ?? null;
+  const candidates = searchFaq(faq, message, 4);
+  const best = candidates[0];
+  if (!best || answerHasAspect(best.entry, aspect)) return best ?? null;
+  const fitting = candidates.find(
+    (candidate) => answerHasAspect(candidate.entry, aspect) && candidate.confidence >= minConfidence && candidate.confidence >= best.confidence - MAX_CONFIDENCE_GAP,
+  );
+  return fitting ?? best;
+}

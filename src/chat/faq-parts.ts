@@ -1,0 +1,86 @@
+import type { FaqEntry } from "./bot-config.ts";
+import { findBestFaqForQuestion, questionAspect } from "./faq-intent.ts";
+import type { FaqMatch } from "./faq-search.ts";
+import { meaningfulWords } from "./faq-terms.ts";
+
+/**
+ * Messages with more than one question: "whats the price for whitening and do you do it on
+ * saturdays", "I'm a new patient, do you accept walk-ins?". The message is cut into parts at
+ * question marks, sentence ends, and "and"/"also"/commas that start a new question; each part
+ * is looked up on its own and every distinct entry it finds confidently is answered, in the
+ * order asked, up to MAX_ANSWERS.
+ */
+
+export const MAX_ANSWERS = 3;
+/** A part is shorter than a message, so one matched word weighs more: the bar is higher. */
+export const PART_MIN_CONFIDENCE = 0.5;
+
+const QUESTION_WORD = "(?:what|whats|what's|when|where|wheres|how|hows|why|who|which|do|does|did|can|could|is|are|will|would|should|may|any|and|also|plus)";
+const SPLIT = new RegExp(`[?!;]+|\\.(?:\\s+|$)|,\\s*(?=${QUESTION_WORD}\\b)|\\s+(?:and|also|plus|&)\\s+(?=(?:also\\s+)?${QUESTION_WORD}\\b)|\\s+(?:and also|also)\\s+`, "i");
+
+export interface QuestionPart {
+  /** The words of the part as typed. */
+  text: string;
+  /** What is searched: the part, or for "how much is it?" the part plus the one before it. */
+  searchText: string;
+}
+
+/**
+ * The parts of a message, in order. A part without a topic of its own ("and how much is it?")
+ * borrows the previous part's words; a part without any question is dropped.
+ */
+export function splitQuestions(message: string): QuestionPart[] {
+  const parts: QuestionPart[] = [];
+  for (const raw of message.split(SPLIT)) {
+    const text = raw.trim();
+    if (!text) continue;
+    const previous = parts[parts.length - 1];
+    if (meaningfulWords(text).length > 0) parts.push({ text, searchText: text });
+    else if (previous && questionAspect(text) !== null) parts.push({ text, searchText: `${text} ${previous.text}` });
+  }
+  return parts;
+}
+
+export interface PartAnswers {
+  /** Distinct entries answered, in the order asked. */
+  matches: FaqMatch[];
+  /** Parts that looked like questions but that no entry covers ("do you accept walk-ins?"). */
+  unanswered: string[];
+}
+
+/**
+ * Answers for each part of the message. `whole` is the best match for the whole message:
+ * when parts give fewer than two answers, the whole message decides (it has more context).
+ */
+export function answerParts(faq: readonly FaqEntry[], message: string, whole: FaqMatch | null, threshold: number): PartAnswers {
+  const wholeMatches = whole && whole.confidence >= threshold ? [whole] : [];
+  const parts = splitQuestions(message);
+  if (parts.length < 2) return { matches: wholeMatches, unanswered: [] };
+  const matches: FaqMatch[] = [];
+  const unanswered: string[] = [];
+  for (const part of parts) {
+    const match = findBestFaqForQuestion(faq, part.searchText, threshold, part.text);
+    if (match && match.confidence >= Math.max(threshold, PART_MIN_CONFIDENCE)) {
+      if (!matches.some((known) => known.entry.id === match.entry.id)) matches.push(match);
+    } else if (isQuestionPart(part.text) && (!match || match.confidence < threshold)) {
+      unanswered.push(part.text);
+    }
+  }
+  if (matches.length >= 2) return { matches: matches.slice(0, MAX_ANSWERS), unanswered };
+  const single = wholeMatches[0] ?? matches[0];
+  return { matches: single ? [single] : [], unanswered: single ? unanswered : [] };
+}
+
+function isQuestionPart(part: string): boolean {
+  return new RegExp(`^${QUESTION_WORD}\\b`, "i").test(part) && meaningfulWords(part).length > 0;
+}
+
+/** The text of several answers, in order, one paragraph each. */
+export function joinAnswers(matches: readonly FaqMatch[]): string {
+  return matches.map((match) => match.entry.answer).join("\n\n");
+}
+
+/** The least sure answer decides how sure the whole reply is. */
+export function answersConfidence(matches: readonly FaqMatch[]): number {
+  return matches.reduce((lowest, match) => Math.min(lowest, match.confidence), 1);
+}
