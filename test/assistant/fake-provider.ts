@@ -115,7 +115,11 @@ export function startFakeProvider(): FakeProvider {
       const recorded: RecordedRequest = { path, authorization: req.headers.get("authorization"), body: (await req.json()) as RecordedRequest["body"] };
       if (observe) recorded.observed = observe(recorded);
       requests.push(recorded);
-      if (path.endsWith("/embeddings")) return Response.json({ error: { message: "no embeddings here", type: "invalid_request_error", code: null } }, { status: 404 });
+      if (path.endsWith("/embeddings")) {
+        // A toy embedding: letter counts, enough for a deterministic vector per text.
+        const vectorOf = (text: string) => Array.from({ length: 8 }, (_, i) => [...text.toLowerCase()].filter((c) => c.charCodeAt(0) % 8 === i).length + 1);
+        return Response.json({ object: "list", data: (recorded.body.input ?? []).map((text, index) => ({ object: "embedding", index, embedding: vectorOf(text) })), usage: { prompt_tokens: 1, total_tokens: 1 } });
+      }
       const step = steps.shift();
       return step ? step(recorded) : Response.json({ error: { message: "script exhausted", type: "server_error", code: null } }, { status: 500 });
     },

@@ -8,6 +8,9 @@ import type { FakeProvider } from "./fake-provider.ts";
 export const WHITENING_ANSWER = "Teeth whitening at Smile Dental costs 249 dollars per session and takes one hour.";
 export const OTHER_TENANT_SECRET = "Zebra plan costs 777 dollars for competitors only";
 
+/** No real DNS in tests: the webhook receiver is public, any other name a private address. */
+const fakeDns = async (host: string): Promise<string[]> => (host === "receiver.example" ? ["93.184.216.34"] : ["10.0.0.7"]);
+
 export interface AssistantFixture {
   context: TestContext;
   tenantId: string;
@@ -23,7 +26,7 @@ export interface AssistantFixture {
  * every event and an open widget session.
  */
 export async function assistantFixture(provider: FakeProvider, overrides: Partial<Config> = {}): Promise<AssistantFixture> {
-  const context = buildTestApp({ allowPrivateWebhooks: true, aiBaseUrl: provider.url, aiModel: "test-model", aiApiKey: "server-key-123", aiTimeoutMs: 400, ...overrides });
+  const context = buildTestApp({ allowPrivateWebhooks: true, aiBaseUrl: provider.url, aiModel: "test-model", aiApiKey: "server-key-123", aiTimeoutMs: 400, ...overrides }, {}, { resolveHost: fakeDns });
   const tenant = createTenant(context.deps, { name: "Smile Dental", sector: "dental-clinic", plan: "pro" });
   const other = createTenant(context.deps, { name: "Other Co", sector: "dental-clinic", plan: "pro" });
   updateBotConfig(context.deps, tenant.id, { faq: [{ id: "whitening", question: "How much does teeth whitening cost?", answer: WHITENING_ANSWER }] });
