@@ -41,9 +41,11 @@ function replyByRules(input: EngineInput): EngineOutput {
   if (!message) return { reply: { text: EMPTY_MESSAGE_TEXT }, confidence: CONFIDENCE.emptyMessage, state, actions: [] };
 
   const threshold = config.handoff.low_confidence_threshold;
-  const faq = findBestFaqForQuestion(config.faq, message, threshold);
   const expecting = state.mode === "collecting_lead" ? state.awaiting : null;
   const contact = extractContact(message, { defaultCountry: config.lead.default_country, expecting });
+  // "a quote for braces, I'm Ana Lopez": the name is not part of the question.
+  const question = withoutContact(message, contact.name?.value ?? null);
+  const faq = findBestFaqForQuestion(config.faq, question, threshold);
   // A bare "opening hours" after "what's your name?" is a question, not a person called Opening
   // Hours; "Jane Park" has a word no FAQ entry knows, so it stays a name.
   const allowPromptedName = !faq || faq.confidence < STRONG_FAQ_CONFIDENCE || faq.unknownWords > 0;
@@ -60,7 +62,7 @@ function replyByRules(input: EngineInput): EngineOutput {
     faq,
     appointmentRequest: config.appointments.enabled ? parseAppointmentRequest(message, config, nowMs) : null,
     appointmentIntent: detectAppointmentIntent(message, normalized, config),
-    answers: answerParts(config.faq, message, faq, threshold),
+    answers: answerParts(config.faq, question, faq, threshold),
     urgent: detectUrgency(normalized, config),
     appointmentChange: isAppointmentChange(message),
     newFields,
@@ -106,4 +108,17 @@ function flowReply(turn: Turn): TurnReply | null {
     case "idle":
       return null;
   }
+}
+
+const EMAIL_TOKEN = /\S+@\S+/g;
+const PHONE_RUN = /\+?\(?\d[\d\s().-]{5,}\d/g;
+
+/** The message without e-mails, phone numbers and the name it gave: what is left to search the FAQ with. */
+function withoutContact(message: string, name: string | null): string {
+  let text = message.replace(EMAIL_TOKEN, " ").replace(PHONE_RUN, " ");
+  for (const word of name?.split(/\s+/) ?? []) {
+    text = text.replace(new RegExp(`(?<![\\p{L}])${word.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}(?![\\p{L}])`, "giu"), " ");
+  }
+  const cleaned = text.replace(/\s+/g, " ").trim();
+  return cleaned.length > 0 ? cleaned : message;
 }

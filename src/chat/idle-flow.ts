@@ -99,9 +99,15 @@ export function handleIdleMessage(turn: Turn): TurnReply {
 
   if (config.lead.enabled && !state.leadCaptured) {
     // Details the bot already had count too: after an abandoned collection, they resume it.
-    if (turn.newFields.length > 0 || relevantInvalidAttempt(turn) || repeatsKnownContact(turn)) return startCollection(turn, finalizeBooking, { purpose: "lead" });
-    if (detectLeadIntent(turn.normalized, config)) {
-      state.interest ??= message;
+    const leadIntent = detectLeadIntent(turn.normalized, config);
+    if (leadIntent) state.interest ??= message;
+    if (turn.newFields.length > 0 || relevantInvalidAttempt(turn) || repeatsKnownContact(turn)) {
+      // "a quote for braces, I'm Ana Lopez": the braces answer first, then the next detail.
+      const answered = (isQuestion || leadIntent) && hasSolidAnswer(turn) ? answerQuestions(turn) : null;
+      const ask = startCollection(turn, finalizeBooking, { purpose: "lead" });
+      return answered ? withStep(answered, ask.text) : ask;
+    }
+    if (leadIntent) {
       const answered = hasSolidAnswer(turn) ? answerQuestions(turn) : null;
       if (answered) {
         const ask = startCollection(turn, finalizeBooking, { purpose: "lead", soft: true });
