@@ -5,6 +5,9 @@ import { parseCommandArgs } from "./args.ts";
 import { parseIsoTime } from "../lib/clock.ts";
 import { withCliDeps } from "./context.ts";
 import { formatTable, UsageError, type CliIo } from "./io.ts";
+import { requireTenant } from "../tenants/find-tenant.ts";
+
+const ACTIONS = ["list", "show", "retrigger"] as const;
 
 function parseSince(since: string | undefined): number | undefined {
   if (since === undefined) return undefined;
@@ -34,8 +37,13 @@ export async function dlqCommand(argv: string[], io: CliIo): Promise<number> {
     limit: { type: "string" },
   });
   const [action, ...ids] = positionals;
+  // Checked before the database is opened: a typo must not create an empty database file.
+  if (!action) throw new UsageError(`missing action: ${ACTIONS.join(", ")}`);
+  if (!ACTIONS.some((known) => known === action)) throw new UsageError(`unknown dlq action '${action}'`);
   const filter = { tenantId: values.tenant ?? null, event: parseEvent(values.event), sinceMs: parseSince(values.since) };
   return withCliDeps(io, { db: values.db }, (deps) => {
+    // An unknown --tenant is an error (exit 1), not an empty result that looks like success.
+    if (filter.tenantId !== null) requireTenant(deps, filter.tenantId);
     switch (action) {
       case "list": {
         const limit = values.limit === undefined ? 1000 : Number(values.limit);

@@ -1,3 +1,5 @@
+import { SECTOR_SLUGS } from "../chat/sector-templates.ts";
+
 export const MAIN_HELP = `parley — self-hosted chatbot platform with signed webhooks, in one binary
 
 Usage: parley <command> [options]
@@ -9,13 +11,19 @@ Commands:
   user create|password
   apikey create|list|revoke
   dlq list|show|retrigger   the webhook dead-letter queue
+  lead erase|export     erase, or export as JSON, everything held about a lead (privacy requests)
+  session erase|export  the same for the visitor of a chat session
+  backup FILE           write a consistent snapshot of the database, also while the server runs
+  restore FILE          replace the database with a backup (refused while a server uses it)
 
-Every command takes --db FILE (env PARLEY_DB, default ./data/parley.db) and --help.
-List commands take --json.
+Every command takes --db FILE (env PARLEY_DB, default ./data/parley.db) and --help;
+--db and --json may also come before the command. List commands take --json, which prints
+the API's field names and ISO 8601 times.
 
 Environment:
   PARLEY_DB, PARLEY_PORT, PARLEY_HOST, PARLEY_PUBLIC_URL, PARLEY_JWT_SECRET,
   PARLEY_RETRY_DELAYS=30s,5m,30m  PARLEY_DELIVERY_TIMEOUT=10s  PARLEY_DLQ_RETENTION=7d
+  PARLEY_EVENT_RETENTION=30d
   PARLEY_POLL_INTERVAL=250ms  PARLEY_DELIVERY_CONCURRENCY=512
   PARLEY_ALLOW_PRIVATE_WEBHOOKS=false  PARLEY_TRUST_PROXY=false  PARLEY_SYNC=normal|full
   PARLEY_RATE_LIMITS=on  PARLEY_LOG_LEVEL=info|error|silent
@@ -30,6 +38,7 @@ Examples:
   parley apikey create --tenant ten_…
   parley dlq list --event lead.created
   parley dlq retrigger --all --since 2026-01-15T00:00:00Z
+  parley backup /var/backups/parley-$(date +%F).db
 
 Exit codes: 0 ok, 1 failure, 2 usage error.
 `;
@@ -46,12 +55,14 @@ API key and prints how to use them. SIGTERM or Ctrl-C stops it cleanly.
 Applies the schema migrations embedded in this binary. Running it again changes nothing.
 `,
   tenant: `Usage:
-  parley tenant create --name NAME [--plan free|starter|pro|business] [--sector SLUG] [--origins URL,URL] [--json]
+  parley tenant create --name NAME [--plan free|starter|pro|business] [--sector SECTOR] [--origins URL,URL] [--json]
   parley tenant list [--json]
   parley tenant plan TENANT_ID PLAN
   parley tenant payment-secret TENANT_ID
   parley tenant whatsapp TENANT_ID --phone-number-id ID [--json]
 
+--sector picks the bot's starting template, one of:
+  ${SECTOR_SLUGS.join(", ")} (default general).
 --origins lists the web origins allowed to open widget sessions (none = any origin).
 payment-secret stores the signing secret of the tenant's payment provider endpoint (Stripe's
 whsec_…, 16–256 characters), read from PARLEY_PAYMENT_SECRET or the first line of standard
@@ -75,6 +86,37 @@ up in shell history and process listings). An existing account is only added to 
   parley apikey revoke KEY_ID
 
 The key is printed once; only its hash is stored. Send it as the X-API-Key header.
+`,
+  lead: `Usage:
+  parley lead export LEAD_ID --tenant TENANT_ID [--json]
+  parley lead erase LEAD_ID --tenant TENANT_ID [--json]
+
+For a person's privacy request (GET /api/v1/leads/:id/export, DELETE /api/v1/leads/:id).
+export prints everything held about the person as JSON: their leads, appointments, chat
+sessions with transcripts, the events naming them with their webhook deliveries, and widget
+analytics. erase deletes all of it, including events still waiting to be retried and dead
+letters, and cannot be undone. The person is found by the lead's e-mail and phone.
+`,
+  session: `Usage:
+  parley session export SESSION_ID --tenant TENANT_ID [--json]
+  parley session erase SESSION_ID --tenant TENANT_ID [--json]
+
+Like parley lead, starting from a visitor's chat session (DELETE /api/v1/sessions/:id): the
+session, its transcript, any lead or appointment made in it and everything about that person.
+`,
+  backup: `Usage: parley backup FILE [--db FILE] [--force] [--json]
+
+Writes a consistent snapshot of the database to FILE (SQLite VACUUM INTO), also while the
+server runs: it reads one committed state and never blocks the server's writes. Refuses to
+overwrite an existing FILE unless --force. Example cron line (daily at 03:15, keep 14 days):
+  15 3 * * * parley backup --db /var/lib/parley/parley.db /var/backups/parley-$(date +\\%F).db && find /var/backups -name 'parley-*.db' -mtime +14 -delete
+`,
+  restore: `Usage: parley restore FILE [--db FILE] [--force]
+
+Replaces the database with the backup FILE after checking that it is a sound Parley
+database. Refuses while a parley server serves the database or another process has it open
+(stop the server first), and refuses to replace an existing database without --force. The
+next parley serve (or parley migrate) applies any migrations newer than the backup.
 `,
   dlq: `Usage:
   parley dlq list [--tenant T] [--event E] [--since ISO] [--limit N] [--json]

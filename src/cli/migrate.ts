@@ -11,7 +11,7 @@ export async function migrateCommand(argv: string[], io: CliIo): Promise<number>
   const handle = openDatabase(config.dbPath, { sync: config.sync });
   try {
     const result = applyMigrations(handle.sqlite, systemClock.now());
-    if (values.json) io.out(JSON.stringify(result));
+    if (values.json) io.out(JSON.stringify({ applied: result.applied, already_applied: result.alreadyApplied }));
     else if (result.applied.length === 0) io.out(`${config.dbPath} is up to date (${result.alreadyApplied} migrations)`);
     else io.out(`applied ${result.applied.join(", ")} to ${config.dbPath}`);
     return 0;

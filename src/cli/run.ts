@@ -2,10 +2,12 @@ import pkg from "../../package.json" with { type: "json" };
 import { ConfigError } from "../config.ts";
 import { AppError } from "../lib/app-error.ts";
 import { apikeyCommand } from "./apikey.ts";
+import { backupCommand, restoreCommand } from "./backup.ts";
 import { dlqCommand } from "./dlq.ts";
 import { COMMAND_HELP, MAIN_HELP } from "./help.ts";
 import { UsageError, type CliIo } from "./io.ts";
 import { migrateCommand } from "./migrate.ts";
+import { leadCommand, sessionCommand } from "./privacy.ts";
 import { serveCommand } from "./serve.ts";
 import { tenantCommand } from "./tenant.ts";
 import { userCommand } from "./user.ts";
@@ -19,7 +21,33 @@ const COMMANDS: Record<string, Command> = {
   user: userCommand,
   apikey: apikeyCommand,
   dlq: dlqCommand,
+  lead: leadCommand,
+  session: sessionCommand,
+  backup: backupCommand,
+  restore: restoreCommand,
 };
+
+/**
+ * Flags every command shares may also come before the command (`parley --db FILE tenant list`):
+ * they are moved after it, where the command's own parser reads them.
+ */
+function hoistGlobalFlags(argv: string[]): string[] {
+  const global: string[] = [];
+  let index = 0;
+  while (index < argv.length) {
+    const arg = argv[index] ?? "";
+    if (arg === "--db") {
+      global.push(...argv.slice(index, index + 2));
+      index += 2;
+    } else if (arg.startsWith("--db=") || arg === "--json") {
+      global.push(arg);
+      index += 1;
+    } else break;
+  }
+  if (global.length === 0 || index >= argv.length) return argv;
+  const [command, ...rest] = argv.slice(index);
+  return [command ?? "", ...global, ...rest];
+}
 
 /** Exit code for an error: 2 for what the caller typed wrong, 1 for everything else. */
 function reportError(error: unknown, command: string | undefined, io: CliIo): number {
@@ -41,7 +69,7 @@ function reportError(error: unknown, command: string | undefined, io: CliIo): nu
 
 /** Dispatches argv to a command; returns the exit code instead of exiting, so tests run it in-process. */
 export async function runCli(argv: string[], io: CliIo): Promise<number> {
-  const [command, ...rest] = argv;
+  const [command, ...rest] = hoistGlobalFlags(argv);
   if (command === undefined || command === "--help" || command === "-h" || command === "help") {
     io.out(MAIN_HELP);
     return command === undefined ? 2 : 0;

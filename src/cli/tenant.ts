@@ -6,6 +6,10 @@ import { listTenants } from "../tenants/find-tenant.ts";
 import { parseCommandArgs, requireFlag } from "./args.ts";
 import { withCliDeps } from "./context.ts";
 import { formatTable, isoOrDash, readSecret, UsageError, type CliIo } from "./io.ts";
+import { planChangeJson, tenantJson } from "./json-views.ts";
+import { isSectorSlug, SECTOR_SLUGS } from "../chat/sector-templates.ts";
+
+const ACTIONS = ["create", "list", "plan", "payment-secret", "whatsapp"] as const;
 
 const readPaymentSecret = (io: CliIo) => readSecret(io, "PARLEY_PAYMENT_SECRET", "secret", { trim: true });
 
@@ -18,6 +22,10 @@ export async function tenantCommand(argv: string[], io: CliIo): Promise<number> 
     "phone-number-id": { type: "string" },
   });
   const [action, ...rest] = positionals;
+  // Checked before the database is opened: a typo must not create an empty database file.
+  if (!action) throw new UsageError(`missing action: ${ACTIONS.join(", ")}`);
+  if (!ACTIONS.some((known) => known === action)) throw new UsageError(`unknown tenant action '${action}'`);
+  if (values.sector !== undefined && !isSectorSlug(values.sector)) throw new UsageError(`--sector ${values.sector} is not a sector; use one of: ${SECTOR_SLUGS.join(", ")}`);
   return withCliDeps(io, { db: values.db }, async (deps) => {
     switch (action) {
       case "create": {
@@ -27,13 +35,13 @@ export async function tenantCommand(argv: string[], io: CliIo): Promise<number> 
           sector: values.sector,
           origins: values.origins?.split(",") ?? [],
         });
-        if (values.json) io.out(JSON.stringify(tenant));
+        if (values.json) io.out(JSON.stringify(tenantJson(tenant)));
         else io.out(`created tenant ${tenant.id} (${tenant.name}, plan ${tenant.plan}, sector ${tenant.sector}, chatbot ${tenant.chatbotId})`);
         return 0;
       }
       case "list": {
         const tenants = listTenants(deps);
-        if (values.json) io.out(JSON.stringify(tenants));
+        if (values.json) io.out(JSON.stringify(tenants.map(tenantJson)));
         else io.out(formatTable(["ID", "NAME", "PLAN", "SECTOR", "ORIGINS", "CREATED"], tenants.map((tenant) => [tenant.id, tenant.name, tenant.plan, tenant.sector, tenant.allowedOrigins.join(",") || "*", isoOrDash(tenant.createdAt)])));
         return 0;
       }
@@ -41,7 +49,7 @@ export async function tenantCommand(argv: string[], io: CliIo): Promise<number> 
         const [tenantId, plan] = rest;
         if (!tenantId || !plan) throw new UsageError("usage: parley tenant plan TENANT_ID PLAN");
         const result = changePlan(deps, tenantId, plan);
-        if (values.json) io.out(JSON.stringify(result));
+        if (values.json) io.out(JSON.stringify(planChangeJson(result)));
         else io.out(result.change === "none" ? `${tenantId} is already on ${plan}` : `${tenantId}: ${result.fromPlan} -> ${result.toPlan} (${result.change})`);
         return 0;
       }

@@ -67,44 +67,45 @@ describe("parley CLI", () => {
     const created = await cli(["tenant", "create", "--name", "Smile Dental", "--sector", "dental-clinic", "--origins", "https://smile.example,https://www.smile.example/", "--json", "--db", db]);
     expect(created.code).toBe(0);
     const tenant = JSON.parse(created.out);
-    expect(tenant.id).toMatch(/^ten_/);
-    expect(tenant.chatbotId).toMatch(/^bot_/);
-    expect(tenant.allowedOrigins).toEqual(["https://smile.example", "https://www.smile.example"]);
+    expect(tenant.tenant_id).toMatch(/^ten_/);
+    expect(tenant.chatbot_id).toMatch(/^bot_/);
+    expect(tenant.allowed_origins).toEqual(["https://smile.example", "https://www.smile.example"]);
+    expect(tenant.created_at).toMatch(/^\d{4}-\d{2}-\d{2}T.*Z$/);
 
     const listed = JSON.parse((await cli(["tenant", "list", "--json", "--db", db])).out);
-    expect(listed.map((row: { id: string }) => row.id)).toContain(tenant.id);
+    expect(listed.map((row: { tenant_id: string }) => row.tenant_id)).toContain(tenant.tenant_id);
     expect((await cli(["tenant", "list", "--db", db])).out).toContain("Smile Dental");
 
-    const user = await cli(["user", "create", "--email", "Ana@Smile.example", "--tenant", tenant.id, "--db", db, "--json"], { stdin: "a-long-password\n" });
+    const user = await cli(["user", "create", "--email", "Ana@Smile.example", "--tenant", tenant.tenant_id, "--db", db, "--json"], { stdin: "a-long-password\n" });
     expect(user.code).toBe(0);
-    expect(JSON.parse(user.out)).toMatchObject({ email: "ana@smile.example", role: "owner", created: true });
+    expect(JSON.parse(user.out)).toMatchObject({ user_id: expect.stringMatching(/^usr_/), tenant_id: tenant.tenant_id, email: "ana@smile.example", role: "owner", created: true });
 
-    const again = await cli(["user", "create", "--email", "ana@smile.example", "--tenant", tenant.id, "--db", db]);
+    const again = await cli(["user", "create", "--email", "ana@smile.example", "--tenant", tenant.tenant_id, "--db", db]);
     expect(again.code).toBe(1);
     expect(again.err).toContain("already a member");
 
-    const key = JSON.parse((await cli(["apikey", "create", "--tenant", tenant.id, "--name", "crm", "--json", "--db", db])).out);
+    const key = JSON.parse((await cli(["apikey", "create", "--tenant", tenant.tenant_id, "--name", "crm", "--json", "--db", db])).out);
     expect(key.key).toMatch(/^pk_[0-9A-Za-z]{40}$/);
-    const keys = await cli(["apikey", "list", "--tenant", tenant.id, "--db", db]);
-    expect(keys.out).toContain(key.id);
+    const keys = await cli(["apikey", "list", "--tenant", tenant.tenant_id, "--db", db]);
+    expect(keys.out).toContain(key.key_id);
     expect(keys.out).not.toContain(key.key);
-    const revoked = await cli(["apikey", "revoke", key.id, "--db", db]);
+    const revoked = await cli(["apikey", "revoke", key.key_id, "--db", db]);
     expect(revoked.code).toBe(0);
-    expect(JSON.parse((await cli(["apikey", "list", "--tenant", tenant.id, "--json", "--db", db])).out)[0].revokedAt).toBeNumber();
+    expect(JSON.parse((await cli(["apikey", "list", "--tenant", tenant.tenant_id, "--json", "--db", db])).out)[0].revoked_at).toMatch(/^\d{4}-.*Z$/);
 
-    const plan = await cli(["tenant", "plan", tenant.id, "pro", "--db", db]);
+    const plan = await cli(["tenant", "plan", tenant.tenant_id, "pro", "--db", db]);
     expect(plan.out).toContain("free -> pro (upgrade)");
-    expect((await cli(["tenant", "plan", tenant.id, "free", "--db", db])).out).toContain("(cancellation)");
+    expect((await cli(["tenant", "plan", tenant.tenant_id, "free", "--db", db])).out).toContain("(cancellation)");
   });
 
   test("a password comes from PARLEY_PASSWORD or stdin; none at all is a usage error", async () => {
     const tenant = JSON.parse((await cli(["tenant", "create", "--name", "P", "--json", "--db", db])).out);
-    const fromEnv = await cli(["user", "create", "--email", "env@p.test", "--tenant", tenant.id, "--db", db], { env: { PARLEY_PASSWORD: "env-password-1" } });
+    const fromEnv = await cli(["user", "create", "--email", "env@p.test", "--tenant", tenant.tenant_id, "--db", db], { env: { PARLEY_PASSWORD: "env-password-1" } });
     expect(fromEnv.code).toBe(0);
-    const none = await cli(["user", "create", "--email", "none@p.test", "--tenant", tenant.id, "--db", db]);
+    const none = await cli(["user", "create", "--email", "none@p.test", "--tenant", tenant.tenant_id, "--db", db]);
     expect(none.code).toBe(2);
     expect(none.err).toContain("PARLEY_PASSWORD");
-    const short = await cli(["user", "create", "--email", "short@p.test", "--tenant", tenant.id, "--db", db], { stdin: "short\n" });
+    const short = await cli(["user", "create", "--email", "short@p.test", "--tenant", tenant.tenant_id, "--db", db], { stdin: "short\n" });
     expect(short.code).toBe(2);
     expect(short.err).toContain("password");
     const changed = await cli(["user", "password", "--email", "env@p.test", "--db", db], { stdin: "another-password\n" });

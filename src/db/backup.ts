@@ -1,0 +1,137 @@
+import { Database } from "bun:sqlite";
+import { closeSync, copyFileSync, existsSync, fsyncSync, openSync, renameSync, rmSync, statSync } from "node:fs";
+import { AppError } from "../lib/app-error.ts";
+import { EMBEDDED_MIGRATIONS } from "./embedded-migrations.ts";
+import { acquireServerLock } from "./server-lock.ts";
+import { storageTroubleOf } from "./storage-errors.ts";
+
+// `parley backup` and `parley restore` for the SQLite store (docs/operations.md).
+
+export interface BackupResult {
+  source: string;
+  file: string;
+  bytes: number;
+  migrations: number;
+}
+
+const failure = (code: string, message: string) => new AppError(code, 409, message);
+
+function flushToDisk(path: string): void {
+  const fd = openSync(path, "r");
+  try {
+    fsyncSync(fd);
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/** The migration tags a database file has applied; throws when it is not a Parley database. */
+function readMigrationTags(path: string): string[] {
+  let db: Database;
+  try {
+    db = new Database(path, { readonly: true });
+  } catch (error) {
+    throw failure("not_a_database", `${path} cannot be opened as a database: ${String(error)}`);
+  }
+  try {
+    const check = db.prepare<{ quick_check: string }, []>("PRAGMA quick_check").get();
+    if (check?.quick_check !== "ok") throw failure("corrupt_backup", `${path} fails SQLite's integrity check: ${check?.quick_check ?? "no answer"}`);
+    const hasTable = db.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'parley_migrations'").get();
+    if (!hasTable) throw failure("not_a_parley_database", `${path} is not a Parley database (it has no parley_migrations table)`);
+    return db.prepare<{ tag: string }, []>("SELECT tag FROM parley_migrations ORDER BY tag").all().map((row) => row.tag);
+  } catch (error) {
+    if (error instanceof AppError) throw error;
+    throw failure("not_a_database", `${path} is not a readable SQLite database: ${error instanceof Error ? error.message : String(error)}`);
+  } finally {
+    db.close();
+  }
+}
+
+/**
+ * Writes a consistent snapshot of the database at `sourcePath` to `file` with VACUUM INTO: one
+ * read transaction, so it is the database as of one commit even while the server keeps writing
+ * (WAL readers never block writers), compacted, without the WAL. The snapshot is written beside
+ * `file` and renamed into place: an interrupted backup never leaves a half-written FILE.
+ */
+export function backupDatabase(sourcePath: string, file: string, options: { force?: boolean } = {}): BackupResult {
+  if (sourcePath === ":memory:" || !existsSync(sourcePath)) throw failure("no_database", `there is no database at ${sourcePath}`);
+  if (existsSync(file) && !options.force) throw failure("backup_exists", `${file} already exists; use --force to overwrite it`);
+  const partial = `${file}.partial-${process.pid}`;
+  rmSync(partial, { force: true });
+  const source = new Database(sourcePath, { readonly: true });
+  try {
+    source.exec("PRAGMA busy_timeout = 5000");
+    source.prepare("VACUUM INTO ?").run(partial);
+  } catch (error) {
+    rmSync(partial, { force: true });
+    throw error;
+  } finally {
+    source.close();
+  }
+  flushToDisk(partial);
+  renameSync(partial, file);
+  return { source: sourcePath, file, bytes: statSync(file).size, migrations: readMigrationTags(file).length };
+}
+
+export interface RestoreResult {
+  file: string;
+  target: string;
+  migrations: number;
+  replaced: boolean;
+}
+
+/**
+ * Replaces the database at `targetPath` with the backup `file`, after checking that `file` is
+ * a sound Parley database this binary knows every migration of. Refuses while a server serves
+ * the target (its lock, src/db/server-lock.ts) and holds that lock throughout, so no server can
+ * start on a half-restored file; refuses too while any other process has the target open
+ * (switching it out of WAL mode needs it alone). The target's old WAL goes with it: replayed
+ * onto the restored file it would corrupt it.
+ */
+export function restoreDatabase(file: string, targetPath: string, options: { force?: boolean } = {}): RestoreResult {
+  if (targetPath === ":memory:") throw failure("no_database", "cannot restore into an in-memory database");
+  if (!existsSync(file)) throw failure("no_backup", `there is no backup at ${file}`);
+  const tags = readMigrationTags(file);
+  const known = new Set(EMBEDDED_MIGRATIONS.map((migration) => migration.tag));
+  const unknown = tags.filter((tag) => !known.has(tag));
+  if (unknown.length > 0) throw failure("backup_too_new", `${file} was made by a newer Parley (unknown migrations: ${unknown.join(", ")}); restore it with that version`);
+  const replaced = existsSync(targetPath);
+  if (replaced && !options.force) throw failure("target_exists", `${targetPath} exists; use --force to replace it with ${file}`);
+
+  const lock = acquireServerLock(targetPath);
+  if (!lock) throw failure("database_in_use", `a parley server is serving ${targetPath}; stop it before restoring`);
+  let current: Database | null = null;
+  try {
+    if (replaced) current = takeAlone(targetPath);
+    const incoming = `${targetPath}.restoring-${process.pid}`;
+    copyFileSync(file, incoming);
+    flushToDisk(incoming);
+    renameSync(incoming, targetPath);
+    for (const sidecar of ["-wal", "-shm", "-journal"]) rmSync(`${targetPath}${sidecar}`, { force: true });
+  } finally {
+    if (current) {
+      current.exec("ROLLBACK");
+      current.close();
+    }
+    lock.release();
+  }
+  return { file, target: targetPath, migrations: tags.length, replaced };
+}
+
+/**
+ * Opens the target and makes sure nobody else has it open: leaving WAL mode fails while any
+ * other connection uses the file. Then holds an exclusive lock until the caller closes it.
+ */
+function takeAlone(path: string): Database {
+  const db = new Database(path);
+  try {
+    db.exec("PRAGMA busy_timeout = 0");
+    db.prepare("PRAGMA journal_mode = DELETE").get();
+    db.exec("BEGIN EXCLUSIVE");
+    return db;
+  } catch (error) {
+    db.close();
+    if (storageTroubleOf(error) === "busy") throw failure("database_in_use", `${path} is in use by another process; stop it before restoring`);
+    throw error;
+  }
+}
