@@ -87,7 +87,7 @@ describe("POST /api/v1/chatbot/message with Accept: text/event-stream over real 
     const transcript = (await (await fetch(`${base}/api/v1/chatbot/sessions/${fixture.sessionId}/messages`, { headers: { authorization: `Bearer ${fixture.token}` } })).json()) as { data: Array<{ message_id: string; text: string }> };
     expect(transcript.data.map((m) => [m.message_id, m.text])).toEqual([
       [done.message_id, "How much is whitening?"],
-      [done.reply?.message_id, text],
+      [done.reply!.message_id, text],
     ]);
   });
 

@@ -8,6 +8,8 @@ import { systemClock } from "../../src/lib/clock.ts";
 import { createTenant, type TenantRecord } from "../../src/tenants/create-tenant.ts";
 import { getBotConfig } from "../../src/chat/bot-settings.ts";
 import { postOperatorMessage } from "../../src/chat/sessions.ts";
+import { updateBotConfig } from "../../src/chat/bot-settings.ts";
+import { answer, startFakeProvider } from "../assistant/fake-provider.ts";
 
 const POLL_MS = 400;
 const HOST_ERROR = "host page bug";
@@ -17,7 +19,8 @@ const W = (selector: string) => `parley-widget >> css=${selector}`;
 
 describeWithBrowser("the widget in headless Chromium (needs /usr/bin/chromium)", () => {
   // A real clock: the running server signs tokens and stamps messages while the browser waits.
-  const deps = createAppDeps({ ...buildDeps(), clock: systemClock });
+  // Private targets allowed: the streaming test's fake model provider listens on loopback.
+  const deps = createAppDeps({ ...buildDeps({ allowPrivateWebhooks: true }), clock: systemClock });
   let parley: { stop(): unknown; server: { port?: number } | null };
   let parleyOrigin = "";
   let host: ReturnType<typeof Bun.serve>;
@@ -212,5 +215,36 @@ describeWithBrowser("the widget in headless Chromium (needs /usr/bin/chromium)",
     expect(await page.locator(W(".m.bot")).count()).toBe(0);
     await page.screenshot({ path: "/tmp/parley-widget-refused.png" });
     expect(widgetErrors()).toEqual([]);
+  });
+  test("with a model provider the reply streams: the bubble grows while the model writes, then holds the stored reply", async () => {
+    const provider = startFakeProvider();
+    try {
+      const streaming = createTenant(deps, { name: "Streamy Dental", sector: "dental-clinic" });
+      updateBotConfig(deps, streaming.id, { ai: { base_url: provider.url, model: "fake-model" } });
+      let release!: () => void;
+      const gate = new Promise<void>((resolve) => (release = resolve));
+      const text = "Whitening costs 249 dollars per session.";
+      provider.script(answer(text, { gate }));
+      const { page, widgetErrors } = await newPage();
+      await goto(page, `?tenant=${streaming.id}`);
+      await page.locator(W(".launcher")).click();
+      await bubbles(page, "bot").first().waitFor();
+      await page.locator(W(".form input")).fill("How much is whitening?");
+      await page.keyboard.press("Enter");
+      const live = bubbles(page, "bot").nth(1);
+      await live.waitFor();
+      // The provider is held after its first piece: the bubble shows the start, not the end.
+      await expect(live.textContent()).resolves.toBe(text.slice(0, 6));
+      release();
+      await page.waitForFunction(
+        ([selector, expected]) => document.querySelector("parley-widget")?.shadowRoot?.querySelectorAll(selector)[1]?.textContent === expected,
+        [".m.bot", text] as const,
+      );
+      expect(await bubbles(page, "bot").count()).toBe(2);
+      expect(provider.requests[0]?.body.stream).toBe(true);
+      expect(widgetErrors()).toEqual([]);
+    } finally {
+      provider.stop();
+    }
   });
 });

@@ -43,19 +43,56 @@ export interface History {
 
 export interface Api {
   startSession(): Promise<SessionStart>;
-  send(token: string, text: string): Promise<SendResult>;
+  /** Asks for a stream: `onDelta` gets the reply's text as the model writes it; plain JSON still works. */
+  send(token: string, text: string, onDelta?: (text: string) => void): Promise<SendResult>;
   history(token: string, sessionId: string, after: string | null): Promise<History>;
   /** Widget telemetry (counted in GET /api/v1/analytics/summary); best effort. */
   track(token: string, names: string[]): Promise<unknown>;
 }
 
-async function call<T>(url: string, init: RequestInit): Promise<T> {
-  let response: Response;
+async function request(url: string, init: RequestInit): Promise<Response> {
   try {
-    response = await fetch(url, { ...init, mode: "cors", credentials: "omit" });
+    return await fetch(url, { ...init, mode: "cors", credentials: "omit" });
   } catch {
     throw new ApiError(0, "network");
   }
+}
+
+const call = async <T>(url: string, init: RequestInit): Promise<T> => readJson<T>(await request(url, init));
+
+/** `event: delta` frames until the one `event: done`, whose data is the plain JSON answer. */
+async function callStream(url: string, init: RequestInit, onDelta: (text: string) => void): Promise<SendResult> {
+  const response = await request(url, init);
+  const body = response.body;
+  if (!response.ok || !body || !(response.headers.get("content-type") ?? "").includes("event-stream")) return readJson(response);
+  const reader = body.getReader();
+  const decoder = new TextDecoder();
+  let buffer = "";
+  for (;;) {
+    let chunk: Awaited<ReturnType<typeof reader.read>>;
+    try {
+      chunk = await reader.read();
+    } catch {
+      throw new ApiError(0, "network");
+    }
+    buffer += decoder.decode(chunk.value, { stream: !chunk.done });
+    let end: number;
+    while ((end = buffer.indexOf("\n\n")) >= 0) {
+      const frame = buffer.slice(0, end);
+      buffer = buffer.slice(end + 2);
+      const event = /^event: (.*)$/m.exec(frame)?.[1];
+      const data = /^data: (.*)$/m.exec(frame)?.[1];
+      if (!data) continue;
+      const parsed = JSON.parse(data);
+      if (event === "delta") onDelta(parsed.text);
+      else if (event === "done") return parsed;
+      else if (event === "error") throw new ApiError(500, parsed.error);
+    }
+    if (chunk.done) throw new ApiError(0, "network");
+  }
+}
+
+async function readJson<T>(response: Response): Promise<T> {
   const body = (await response.json().catch(() => null)) as (T & { error?: string }) | null;
   if (!response.ok || !body) {
     throw new ApiError(response.status, body?.error ?? "http_error", Number(response.headers.get("retry-after")) || 0);
@@ -73,7 +110,11 @@ export function createApi(base: string, tenantId: string): Api {
   const api = `${base}/api/v1`;
   return {
     startSession: () => call(`${api}/widget/session`, json(null, { tenant_id: tenantId })),
-    send: (token, text) => call(`${api}/chatbot/message`, json(token, { tenant_id: tenantId, message: text })),
+    send: (token, text, onDelta) => {
+      const init = json(token, { tenant_id: tenantId, message: text });
+      if (!onDelta) return call(`${api}/chatbot/message`, init);
+      return callStream(`${api}/chatbot/message`, { ...init, headers: { ...init.headers, accept: "text/event-stream" } }, onDelta);
+    },
     history: (token, sessionId, after) =>
       call(`${api}/chatbot/sessions/${encodeURIComponent(sessionId)}/messages${after ? `?after=${encodeURIComponent(after)}` : ""}`, json(token)),
     track: (token, names) => call(`${api}/analytics/events`, json(token, { events: names.map((name) => ({ name })) })),

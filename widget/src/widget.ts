@@ -148,16 +148,30 @@ export function mountWidget(config: WidgetConfig, host: HTMLElement): WidgetCont
       show(mine, false);
       save();
       let result: SendResult;
+      // The bubble grows as the model writes; `done` then sets its final text (the stored reply).
+      let live: Text | null = null;
+      const grow = (piece: string) => {
+        if (!live) {
+          const node = messageNode({ id: null, role: "bot", text: "" }, s);
+          live = node.appendChild(document.createTextNode(""));
+          view.log.insertBefore(node, view.typing);
+          view.typing.hidden = true;
+        }
+        live.data += piece;
+        view.log.scrollTop = view.log.scrollHeight;
+      };
       try {
-        result = await api.send(current.token, text);
+        result = await api.send(current.token, text, grow);
       } catch (error) {
         if (!(await shouldRestart(error, current))) throw error;
         current = await freshSession();
-        result = await api.send(current.token, text);
+        result = await api.send(current.token, text, grow);
       }
       mine.id = result.message_id;
       current.lastId = result.reply?.message_id ?? result.message_id;
       current.status = result.status;
+      const streamed = live as Text | null;
+      if (streamed) streamed.parentNode?.parentNode?.removeChild(streamed.parentNode);
       if (result.reply) append(current, { id: result.reply.message_id, role: "bot", text: result.reply.text, quick: result.reply.quick_replies });
       save();
       lastActivity = Date.now();
