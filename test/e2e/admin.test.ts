@@ -162,7 +162,7 @@ describeWithBrowser("the admin page in headless Chromium (needs /usr/bin/chromiu
 
     await page.getByLabel("Name").fill("Hand-offs to Slack");
     await page.getByLabel("Event").filter({ visible: true }).selectOption("handoff.requested");
-    await page.getByLabel("URL").fill("ftp://example.com/hook");
+    await page.getByLabel("URL", { exact: true }).fill("ftp://example.com/hook");
     await page.getByLabel(/^Secret/).fill("a-long-enough-secret-123");
     await page.getByRole("button", { name: "Create rule" }).click();
     const formMessage = page.locator("#rule-form-msg");
@@ -171,7 +171,7 @@ describeWithBrowser("the admin page in headless Chromium (needs /usr/bin/chromiu
     expect(await formMessage.locator("li").first().textContent()).toMatch(/^url: /);
     errors.length = 0; // the console's "Failed to load resource: 422"
 
-    await page.getByLabel("URL").fill(`http://127.0.0.1:${receiver.port}/slack`);
+    await page.getByLabel("URL", { exact: true }).fill(`http://127.0.0.1:${receiver.port}/slack`);
     await page.getByLabel(/^Min confidence/).fill("0.8");
     await page.getByRole("button", { name: "Create rule" }).click();
     await formMessage.filter({ hasText: "created for handoff.requested" }).waitFor();
@@ -218,5 +218,107 @@ describeWithBrowser("the admin page in headless Chromium (needs /usr/bin/chromiu
     const closed = (await (await fetch(`${origin}/api/v1/chatbot/sessions/${visitor.session_id}/messages`, { headers: asVisitor })).json()) as { status: string };
     expect(closed.status).toBe("closed");
     expect(errors).toEqual([]);
+  });
+  test("knowledge: an owner adds text and a page, sees what a question retrieves, and deletes a document", async () => {
+    const page_ = Bun.serve({
+      port: 0,
+      hostname: "127.0.0.1",
+      fetch: () => new Response("<html><head><title>Bright Smile prices</title></head><body><h1>Implants</h1><p>An implant starts at 1,800 EUR.</p></body></html>", { headers: { "content-type": "text/html" } }),
+    });
+    try {
+      const { key } = newTenant("Knowledge Dental");
+      const { page, errors } = await newPage();
+      await signIn(page, key);
+      await page.getByRole("tab", { name: "Knowledge" }).click();
+      await page.locator("#knowledge-rows td.empty").waitFor();
+
+      await page.getByLabel("Title", { exact: true }).fill("Clinic guide");
+      await page.getByLabel("Format").selectOption("markdown");
+      await page.getByLabel("Text", { exact: true }).fill("# Getting here\nFree parking behind the building.\n\n# Young patients\nWe see children from their first tooth.");
+      await page.getByRole("button", { name: "Add document" }).click();
+      await page.locator("#knowledge-text-msg").filter({ hasText: "Added Clinic guide: 2 chunks." }).waitFor();
+      const row = page.locator("#knowledge-rows tr").filter({ hasText: "Clinic guide" });
+      expect((await row.locator("td").allTextContents()).slice(0, 4)).toEqual(["Clinic guide", "markdown", "—", "2"]);
+
+      await page.getByLabel("Page URL").fill("ftp://example.com/prices");
+      await page.getByRole("button", { name: "Import page" }).click();
+      const urlMessage = page.locator("#knowledge-url-msg");
+      await urlMessage.filter({ hasText: "validation_failed" }).waitFor();
+      expect(await urlMessage.getAttribute("role")).toBe("alert");
+      errors.length = 0; // the console's "Failed to load resource: 422"
+      await page.getByLabel("Page URL").fill(`http://127.0.0.1:${page_.port}/prices`);
+      await page.getByRole("button", { name: "Import page" }).click();
+      await urlMessage.filter({ hasText: "Added Bright Smile prices: 1 chunk." }).waitFor();
+
+      await page.getByLabel("Question").fill("is there parking for my car?");
+      await page.getByRole("button", { name: "Search", exact: true }).click();
+      await page.locator("#knowledge-search-msg").filter({ hasText: "ranking: BM25 only" }).waitFor();
+      const hits = page.locator("#knowledge-hits tr");
+      const guideHit = hits.filter({ hasText: "Free parking behind the building." });
+      expect(await guideHit.locator("td").nth(2).textContent()).toBe("Clinic guide");
+      expect(await guideHit.locator("td").nth(4).textContent()).toMatch(/^\d+$/);
+      // The sector template's FAQ is part of the knowledge: its parking answer is retrieved too.
+      await hits.filter({ hasText: "FAQ: Where are you located and is there parking?" }).waitFor();
+      await page.screenshot({ path: "/tmp/parley-admin-knowledge.png" });
+
+      await page.getByRole("button", { name: "Delete Clinic guide" }).click();
+      await page.getByRole("button", { name: "Really delete Clinic guide?" }).click();
+      await page.locator("#knowledge-msg").filter({ hasText: "Deleted Clinic guide." }).waitFor();
+      await row.waitFor({ state: "detached" });
+      await page.getByRole("button", { name: "Search", exact: true }).click();
+      await page.locator("#knowledge-search-msg").filter({ hasText: "found" }).waitFor();
+      await hits.filter({ hasText: "FAQ: Where are you located" }).waitFor();
+      expect(await hits.filter({ hasText: "Free parking behind the building." }).count()).toBe(0);
+      expect(errors).toEqual([]);
+    } finally {
+      page_.stop(true);
+    }
+  });
+
+  test("AI settings: saved through the bot config with a write-only key, and Test connection reaches the provider", async () => {
+    const calls: Array<{ path: string; authorization: string | null; model: unknown }> = [];
+    const provider = Bun.serve({
+      port: 0,
+      hostname: "127.0.0.1",
+      async fetch(request) {
+        const body = (await request.json()) as { model?: unknown };
+        calls.push({ path: new URL(request.url).pathname, authorization: request.headers.get("authorization"), model: body.model });
+        return Response.json({ id: "c1", object: "chat.completion", choices: [{ index: 0, message: { role: "assistant", content: "OK" }, finish_reason: "stop" }], usage: { prompt_tokens: 5, completion_tokens: 1 } });
+      },
+    });
+    try {
+      const { key } = newTenant("AI Dental");
+      const { page, errors } = await newPage();
+      await signIn(page, key);
+      await page.getByRole("tab", { name: "AI" }).click();
+      await page.locator("#ai-key-state").filter({ hasText: "No API key is stored" }).waitFor();
+      await page.getByLabel("Base URL").fill(`http://127.0.0.1:${provider.port}/v1`);
+      await page.getByLabel("Model", { exact: true }).fill("tiny-model");
+      await page.getByLabel("Embedding model (optional)").fill("tiny-embed");
+      await page.getByLabel("Provider key (write-only)").fill("sk-admin-page");
+      await page.getByLabel("Temperature (0–2)").fill("0.3");
+      await page.getByLabel("Instructions for the assistant").fill("Always answer in one sentence.");
+      await page.getByRole("button", { name: "Save AI settings" }).click();
+      await page.locator("#ai-msg").filter({ hasText: "AI settings saved." }).waitFor();
+      await page.locator("#ai-key-state").filter({ hasText: "An API key is stored" }).waitFor();
+      expect(await page.getByLabel("Provider key (write-only)").inputValue()).toBe("");
+
+      const config = (await (await fetch(`${origin}/api/v1/chatbot/config`, { headers: { "x-api-key": key } })).json()) as { ai: Record<string, unknown> };
+      expect(config.ai).toMatchObject({ enabled: true, base_url: `http://127.0.0.1:${provider.port}/v1`, model: "tiny-model", embedding_model: "tiny-embed", temperature: 0.3, instructions: "Always answer in one sentence.", api_key_set: true });
+      expect(JSON.stringify(config)).not.toContain("sk-admin-page");
+
+      await page.getByRole("button", { name: "Test connection" }).click();
+      await page.locator("#ai-msg").filter({ hasText: /Connected: tiny-model answered in \d+ ms\./ }).waitFor();
+      expect(calls.at(-1)).toEqual({ path: "/v1/chat/completions", authorization: "Bearer sk-admin-page", model: "tiny-model" });
+      await page.screenshot({ path: "/tmp/parley-admin-ai.png" });
+
+      await page.reload();
+      await page.getByRole("tab", { name: "AI" }).click();
+      await page.locator("#ai-key-state").filter({ hasText: "An API key is stored" }).waitFor();
+      expect(await page.getByLabel("Model", { exact: true }).inputValue()).toBe("tiny-model");
+      expect(errors).toEqual([]);
+    } finally {
+      provider.stop(true);
+    }
   });
 });

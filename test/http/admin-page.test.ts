@@ -35,7 +35,7 @@ describe("GET /admin", () => {
     context = buildTestApp();
     const html = await (await context.request("GET", "/admin")).text();
     expect(html).toContain('role="tablist"');
-    expect(html.match(/role="tab"/g)).toHaveLength(4);
+    expect(html.match(/role="tab"/g)).toHaveLength(6);
     for (const [, id] of html.matchAll(/<(?:input|select|textarea)\b[^>]*\bid="([^"]+)"/g)) {
       const wrapped = new RegExp(`<label[^>]*>[^<]*(?:<[^/][^>]*>[^<]*)*<(?:input|select|textarea)\\b[^>]*id="${id}"`).test(html);
       expect(wrapped || html.includes(`for="${id}"`)).toBe(true);

@@ -36,7 +36,8 @@ fieldset{border:1px solid var(--line);border-radius:8px;padding:.75rem 1rem}
 .transcript .who{display:block;font-size:.75rem;color:var(--muted)}.transcript li.operator{border:1px solid var(--accent)}
 textarea{width:100%;max-width:42rem;min-height:4.5rem}dialog{border:1px solid var(--line);border-radius:10px;max-width:min(70rem,95vw);width:100%;color:var(--fg);background:var(--bg)}
 dialog::backdrop{background:#0006}dl{display:grid;grid-template-columns:max-content 1fr;gap:.2rem 1rem;margin:.5rem 0 1rem}dt{color:var(--muted)}dd{margin:0}
-.sr{position:absolute;width:1px;height:1px;overflow:hidden;clip:rect(0 0 0 0);white-space:nowrap}[hidden]{display:none!important}`;
+.sr{position:absolute;width:1px;height:1px;overflow:hidden;clip:rect(0 0 0 0);white-space:nowrap}[hidden]{display:none!important}
+.pre{white-space:pre-wrap;max-width:48rem}form+form{margin-top:.75rem}`;
 
 const th = (names: string[]) => `<thead><tr>${names.map((name) => `<th scope="col">${name}</th>`).join("")}</tr></thead>`;
 
@@ -55,6 +56,8 @@ const TABS = [
   ["deliveries", "Deliveries"],
   ["rules", "Rules"],
   ["inbox", "Hand-off inbox"],
+  ["knowledge", "Knowledge"],
+  ["ai", "AI"],
 ] as const;
 
 const DLQ = `<h2>Webhooks › Dead letter queue</h2>
@@ -108,7 +111,46 @@ ${notice("convo-msg")}
 <div class="bar"><button type="submit" class="primary">Send reply</button><button type="button" id="convo-reload">Reload transcript</button><button type="button" id="convo-close">Close session</button></div></form>
 </section>`;
 
-const PANELS: Record<(typeof TABS)[number][0], string> = { dlq: DLQ, deliveries: DELIVERIES, rules: RULES, inbox: INBOX };
+const KNOWLEDGE = `<h2>Knowledge</h2>
+<p class="hint">What the assistant answers from: these documents and the bot's FAQ entries. Markdown headings (and HTML headings) cut a document into sections; each search shows the chunks the bot would read for that question, with their scores.</p>
+<form id="knowledge-text-form" novalidate><fieldset><legend>Add text</legend><div class="bar">
+<label>Title <input id="knowledge-title" maxlength="200" size="30" aria-required="true"></label>
+<label>Format <select id="knowledge-format"><option value="markdown">Markdown</option><option value="text">Plain text</option><option value="html">HTML</option></select></label></div>
+<label for="knowledge-content">Text</label><textarea id="knowledge-content" maxlength="65536" aria-required="true"></textarea>
+<div class="bar"><button type="submit" class="primary">Add document</button></div>
+${notice("knowledge-text-msg")}</fieldset></form>
+<form id="knowledge-url-form" novalidate><fieldset><legend>Import a web page</legend><div class="bar">
+<label>Page URL <input id="knowledge-url" type="url" placeholder="https://example.com/prices" size="40" aria-required="true"></label>
+<label>Title (optional) <input id="knowledge-url-title" maxlength="200" size="24"></label>
+<button type="submit" class="primary">Import page</button></div>
+${notice("knowledge-url-msg")}</fieldset></form>
+<h3>Documents</h3>
+${notice("knowledge-msg")}
+${table("knowledge-rows", "Knowledge documents", ["Title", "Format", "Source", "Chunks", "Size", "Added", "Actions"])}
+${pager("knowledge", "documents")}
+<h3>Try a question</h3>
+<form id="knowledge-search-form" class="bar" novalidate><label>Question <input id="knowledge-q" maxlength="500" size="40" aria-required="true"></label><button type="submit">Search</button></form>
+${notice("knowledge-search-msg")}
+${table("knowledge-hits", "Chunks the bot would read", ["#", "Score", "Source", "Text", "BM25 rank", "Vector rank"])}`;
+
+const AI = `<h2>AI assistant</h2>
+<p class="hint">The model provider that answers visitors from the knowledge. Any OpenAI-compatible API works (OpenAI, Ollama's <code>/v1</code>, vLLM, llama.cpp, LM Studio, OpenRouter). Leave a field empty to use the server's setting. Without a provider the rule engine answers, and it also answers whenever the model fails.</p>
+<form id="ai-form" novalidate><fieldset><legend>Model provider</legend><div class="bar">
+<label class="check"><input id="ai-enabled" type="checkbox"> Enabled</label>
+<label>Base URL <input id="ai-base-url" type="url" placeholder="https://api.openai.com/v1" size="34"></label>
+<label>Model <input id="ai-model" maxlength="200" placeholder="gpt-4o-mini"></label>
+<label>Embedding model (optional) <input id="ai-embedding-model" maxlength="200" placeholder="text-embedding-3-small"></label></div>
+<div class="bar">
+<label>Provider key (write-only) <input id="ai-api-key" type="password" autocomplete="new-password" spellcheck="false" size="30"></label>
+<label class="check"><input id="ai-forget-key" type="checkbox"> Forget the stored key</label>
+<label>Temperature (0–2) <input id="ai-temperature" type="number" min="0" max="2" step="0.1" size="5"></label>
+<label>Max reply tokens <input id="ai-max-tokens" type="number" min="16" max="4096" step="1" size="6"></label></div>
+<p id="ai-key-state" class="hint"></p>
+<label for="ai-instructions">Instructions for the assistant</label><textarea id="ai-instructions" maxlength="4000"></textarea>
+<div class="bar"><button type="submit" class="primary">Save AI settings</button><button type="button" id="ai-test">Test connection</button></div>
+${notice("ai-msg")}</fieldset></form>`;
+
+const PANELS: Record<(typeof TABS)[number][0], string> = { dlq: DLQ, deliveries: DELIVERIES, rules: RULES, inbox: INBOX, knowledge: KNOWLEDGE, ai: AI };
 
 export function adminHtml(): string {
   const tabs = TABS.map(

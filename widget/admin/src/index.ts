@@ -9,6 +9,8 @@ import { wireDeadLetters } from "./dlq.ts";
 import { wireDeliveries } from "./deliveries.ts";
 import { wireRules } from "./rules.ts";
 import { wireInbox } from "./inbox.ts";
+import { wireKnowledge } from "./knowledge.ts";
+import { wireAi } from "./ai.ts";
 
 interface Panel {
   show(): Promise<unknown>;
@@ -19,7 +21,7 @@ function start() {
   const app = byId("app");
   const signout = byId("signout");
   const tabs = [...document.querySelectorAll<HTMLButtonElement>("[role=tab]")];
-  const panels: Record<string, Panel> = { dlq: wireDeadLetters(), deliveries: wireDeliveries(), rules: wireRules(), inbox: wireInbox() };
+  const panels: Record<string, Panel> = { dlq: wireDeadLetters(), deliveries: wireDeliveries(), rules: wireRules(), inbox: wireInbox(), knowledge: wireKnowledge(), ai: wireAi() };
   wireAttemptLog();
 
   function select(tab: HTMLButtonElement, focus = false) {

@@ -15,3 +15,10 @@ export type Rule = RuleView;
 export type Session = SessionView;
 export type Message = MessageView;
 export type Retriggered = RetriggerResult;
+import type { DocumentView } from "../../../src/knowledge/documents.ts";
+import type { KnowledgeHit } from "../../../src/knowledge/search.ts";
+import type { AiConfigView } from "../../../src/assistant/ai-config.ts";
+
+export type KnowledgeDocument = DocumentView;
+export type Hit = KnowledgeHit;
+export type AiSettingsView = AiConfigView;
