@@ -1,4 +1,5 @@
 import { answerAppointmentChange, answerQuestions, withStep } from "./answer-first.ts";
+import { clockToMinutes } from "./config-fields.ts";
 import { checkSlot, proposeSlots, type SlotRefusal } from "./appointment-slots.ts";
 import { isAffirmative, isNegative, wantsToStopFlow } from "./intents.ts";
 import { captureLeadIfComplete, missingFields, resetFlow, startCollection } from "./lead-flow.ts";
@@ -104,7 +105,11 @@ function handleDayRequest(turn: Turn, dayMs: number, prefix: string, window: Tim
   const fromMinutes = Math.max(openMinutes, window?.fromMinute ?? 0);
   const fromMs = epochFromWallClock({ ...day, hour: Math.floor(fromMinutes / 60), minute: fromMinutes % 60 }, timeZone);
   const when = window ? `${formatDay(dayMs, timeZone)} ${describeWindow(window)}` : formatDay(dayMs, timeZone);
-  const reply = offerTimes(turn, { fromMs, prefix, intro: `Here's what I have on ${when}.`, window });
+  // "saturday after 3" when Saturday closes at 2: say so before offering other days.
+  const closeMinutes = clockToMinutes(hours.close);
+  const dayHasWindow = !window || Math.max(openMinutes, window.fromMinute) + config.appointments.slot_minutes <= Math.min(closeMinutes, window.toMinute);
+  const intro = dayHasWindow ? `Here's what I have on ${when}.` : `Sorry, I have no free times on ${when}.`;
+  const reply = offerTimes(turn, { fromMs, prefix, intro, window });
   state.focusDayMs = dayMs;
   return reply;
 }

@@ -12,8 +12,8 @@ import { meaningfulWords } from "./faq-terms.ts";
  */
 
 export const MAX_ANSWERS = 3;
-/** A part is shorter than a message, so one matched word weighs more: the bar is higher. */
-export const PART_MIN_CONFIDENCE = 0.5;
+/** A part is shorter than a message, so one matched word weighs more: the bar is a little higher. */
+export const PART_MIN_CONFIDENCE = 0.4;
 
 const QUESTION_WORD = "(?:what|whats|what's|when|where|wheres|how|hows|why|who|which|do|does|did|can|could|is|are|will|would|should|may|any|and|also|plus)";
 const SPLIT = new RegExp(`[?!;]+|\\.(?:\\s+|$)|,\\s*(?=${QUESTION_WORD}\\b)|\\s+(?:and|also|plus|&)\\s+(?=(?:also\\s+)?${QUESTION_WORD}\\b)|\\s+(?:and also|also)\\s+`, "i");

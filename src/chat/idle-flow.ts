@@ -16,7 +16,6 @@ import {
   SOFT_LEAD_OFFER_TEXT,
   THANKS_TEXT,
 } from "./replies.ts";
-import { PART_MIN_CONFIDENCE } from "./faq-parts.ts";
 import { CONFIDENCE, hasStrongFaqAnswer, type Turn, type TurnReply } from "./turn.ts";
 
 /**
@@ -58,13 +57,16 @@ function fallback(turn: Turn): TurnReply {
   return { text: FALLBACK_TEXT, quickReplies: menuQuickReplies(config, nearby), confidence, lowConfidence: true };
 }
 
+/** Half the visitor's words matched an entry: enough to answer before taking details. */
+const SOLID_ANSWER_CONFIDENCE = 0.5;
+
 /**
  * Buying words win over the FAQ only when the FAQ has nothing solid for the message: "I want
  * to rent a 2 bedroom flat under 1500 a month, what do you have?" shares only "rent" with the
  * documents entry, and wants a person with listings, not the paperwork.
  */
 function hasSolidAnswer(turn: Turn): boolean {
-  return turn.answers.matches.length > 1 || (turn.answers.matches[0]?.confidence ?? 0) >= PART_MIN_CONFIDENCE;
+  return turn.answers.matches.length > 1 || (turn.answers.matches[0]?.confidence ?? 0) >= SOLID_ANSWER_CONFIDENCE;
 }
 
 /**
