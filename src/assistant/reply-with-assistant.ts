@@ -111,7 +111,11 @@ export async function replyWithAssistant(deps: Deps, input: AssistantTurnInput):
     return { ok: true, usage, draft: { ...draft, sources: sourcesOf(hits) } };
   } catch (error) {
     const outcome = error instanceof ProviderError ? error.kind : error instanceof UnknownToolError ? "unknown_tool" : null;
-    if (outcome === null) throw error;
+    if (outcome === null) {
+      // A bug, not the provider: still report, so a half-open breaker is not left waiting on this trial forever.
+      breaker.recordFailure(breakerKey);
+      throw error;
+    }
     metrics.record(outcome, deps.clock.now() - startedAt);
     metrics.addTokens(usage.promptTokens, usage.completionTokens);
     breaker.recordFailure(breakerKey);
