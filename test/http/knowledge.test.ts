@@ -48,6 +48,18 @@ describe("knowledge API", () => {
     expect(empty.data).toEqual([]);
   });
 
+  test("HTML content is stored as its text and keeps the source_url it was given", async () => {
+    const { key } = await setup();
+    const created = await post(key, { title: "Prices", format: "html", source_url: "https://clinic.example/prices", content: "<h1>Prices</h1><p>Check-up &amp; X-ray: 45 EUR</p><script>track()</script>" });
+    expect(created.status).toBe(201);
+    const document = (await created.json()) as { document_id: string; source_url: string };
+    expect(document.source_url).toBe("https://clinic.example/prices");
+    const stored = (await (await context.request("GET", `/api/v1/knowledge/documents/${document.document_id}`, { headers: key })).json()) as { content: string };
+    expect(stored.content).toBe("# Prices\n\nCheck-up & X-ray: 45 EUR");
+    const search = (await (await context.request("GET", "/api/v1/knowledge/search?q=x-ray", { headers: key })).json()) as { data: Array<{ url: string; text: string }> };
+    expect(search.data[0]).toEqual(expect.objectContaining({ url: "https://clinic.example/prices", text: "Prices\nCheck-up & X-ray: 45 EUR" }));
+  });
+
   test("an owner's Bearer token works, an agent's is refused with 403, no credential with 401", async () => {
     const { tenant, email } = await setup();
     const owner = await login(context, email);
@@ -79,19 +91,24 @@ describe("knowledge API", () => {
 
   test("bad bodies and queries are 422 validation failures, never 500", async () => {
     const { key } = await setup();
-    const cases: unknown[] = [
-      {},
-      { title: "T", content: "x", format: "pdf" },
-      { title: "", content: "x", format: "text" },
-      { title: "T", content: "x", format: "text", extra: true },
-      { title: "T", content: "   \n ", format: "text" },
-      { url: "not a url" },
-      { url: "https://example.com", content: "both kinds" },
+    const cases: Array<[unknown, string]> = [
+      [{}, "title"],
+      [{ title: "T", content: "x" }, "format"],
+      [{ title: "T", content: "x", format: "pdf" }, "format"],
+      [{ title: "", content: "x", format: "text" }, "title"],
+      [{ title: "T", content: "x", format: "text", extra: true }, "extra"],
+      [{ title: "T", content: "x", format: "text", source_url: "not a url" }, "source_url"],
+      [{ title: "T", content: "   \n ", format: "text" }, "content"],
+      [{ title: "T", content: "<script>only()</script>", format: "html" }, "content"],
+      [{ url: "not a url" }, "url"],
+      [{ url: "https://example.com", content: "both kinds" }, "content"],
     ];
-    for (const body of cases) {
+    for (const [body, field] of cases) {
       const response = await post(key, body);
       expect(response.status).toBe(422);
-      expect(((await response.json()) as { error: string }).error).toBe("validation_failed");
+      const error = (await response.json()) as { error: string; message: string };
+      expect(error.error).toBe("validation_failed");
+      expect(error.message).toContain(field);
     }
     for (const query of ["", "?q=", "?q=x&limit=0", "?q=x&limit=21", "?q=x&limit=1.5", "?q=x&other=1"]) {
       expect((await context.request("GET", `/api/v1/knowledge/search${query}`, { headers: key })).status).toBe(422);

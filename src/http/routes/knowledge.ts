@@ -6,7 +6,8 @@ import { addDocument, deleteDocument, getDocument, listDocuments } from "../../k
 import { importDocumentFromUrl } from "../../knowledge/import-url.ts";
 import { MAX_SEARCH_LIMIT, searchKnowledge } from "../../knowledge/search.ts";
 import { embedderForTenant } from "../../assistant/settings.ts";
-import { KNOWLEDGE_FORMATS } from "../../db/schema-knowledge.ts";
+import { KNOWLEDGE_FORMATS, type KnowledgeFormat } from "../../db/schema-knowledge.ts";
+import { invalidField } from "../../lib/validate.ts";
 
 const MANAGERS = ["owner", "admin"] as const;
 const tenantIdField = t.Optional(t.String({ maxLength: 64 }));
@@ -22,15 +23,15 @@ const documentView = t.Object({
 });
 
 export const KnowledgeModel = {
-  createBody: t.Union([
-    strictObject({
-      title: t.String({ minLength: 1, maxLength: 200 }),
-      content: t.String({ minLength: 1, maxLength: 65_536 }),
-      format: t.Union(KNOWLEDGE_FORMATS.map((format) => t.Literal(format))),
-      source_url: t.Optional(t.String({ format: "uri", maxLength: 2_000 })),
-    }),
-    strictObject({ url: t.String({ minLength: 1, maxLength: 2_000 }), title: t.Optional(t.String({ minLength: 1, maxLength: 200 })) }),
-  ]),
+  // One object rather than a union, so a mistake gets a message naming the field (a union's
+  // error only says that neither shape matched); which fields go together is checked below.
+  createBody: strictObject({
+    title: t.Optional(t.String({ minLength: 1, maxLength: 200, description: "Required with content; optional with url (default: the page's <title>)." })),
+    content: t.Optional(t.String({ minLength: 1, maxLength: 65_536, description: "The text itself; send either content (with title and format) or url." })),
+    format: t.Optional(t.Union(KNOWLEDGE_FORMATS.map((format) => t.Literal(format)), { description: "How content is written; required with content." })),
+    source_url: t.Optional(t.String({ format: "uri", maxLength: 2_000, description: "Where content came from, cited by the assistant; only with content." })),
+    url: t.Optional(t.String({ minLength: 1, maxLength: 2_000, description: "A page the server fetches (SSRF-guarded, 10 s, at most 2 MB)." })),
+  }),
   documentView,
   tenantQuery: strictObject({ tenant_id: tenantIdField }),
   pageQuery: strictObject({ ...pageFields, tenant_id: tenantIdField }),
@@ -57,6 +58,25 @@ export const KnowledgeModel = {
   }),
 } as const;
 
+type CreateBody = (typeof KnowledgeModel.createBody)["static"];
+
+type Source = { url: string; title?: string } | { url?: undefined; title: string; content: string; format: KnowledgeFormat; sourceUrl?: string };
+
+/** `{url}` or `{title, content, format}`, never both: a 422 naming the field otherwise. */
+function sourceOf(body: CreateBody): Source {
+  if (body.url !== undefined) {
+    for (const field of ["content", "format", "source_url"] as const) {
+      if (body[field] !== undefined) throw invalidField(field, "send either url (the server fetches the page) or content, not both");
+    }
+    return { url: body.url, title: body.title };
+  }
+  const { title, content, format } = body;
+  if (title === undefined) throw invalidField("title", "is required (or send url instead)");
+  if (content === undefined) throw invalidField("content", "is required (or send url instead)");
+  if (format === undefined) throw invalidField("format", "is required (or send url instead)");
+  return { title, content, format, sourceUrl: body.source_url };
+}
+
 /** The tenant's knowledge base: documents in (text, Markdown, HTML or a URL), ranked chunks out. */
 export function knowledgeRoutes(deps: AppDeps) {
   return new Elysia({ prefix: "/api/v1/knowledge" })
@@ -65,11 +85,10 @@ export function knowledgeRoutes(deps: AppDeps) {
       "/documents",
       async ({ principal, query, body, set }) => {
         const tenantId = tenantOf(principal, query.tenant_id, MANAGERS);
+        const source = sourceOf(body);
         const embedder = embedderForTenant(deps, tenantId);
         const document =
-          "url" in body
-            ? await importDocumentFromUrl(deps, tenantId, { url: body.url, title: body.title }, embedder)
-            : await addDocument(deps, tenantId, { title: body.title, content: body.content, format: body.format, sourceUrl: body.source_url }, embedder);
+          source.url !== undefined ? await importDocumentFromUrl(deps, tenantId, source, embedder) : await addDocument(deps, tenantId, source, embedder);
         set.status = 201;
         return document;
       },
