@@ -49,6 +49,7 @@ function replyByRules(input: EngineInput): EngineOutput {
   // A bare "opening hours" after "what's your name?" is a question, not a person called Opening
   // Hours; "Jane Park" has a word no FAQ entry knows, so it stays a name.
   const allowPromptedName = !faq || faq.confidence < STRONG_FAQ_CONFIDENCE || faq.unknownWords > 0;
+  const known = { ...state.lead };
   const newFields = applyContactFindings(state, contact, allowPromptedName);
   const normalized = normalizeForMatching(message);
   const turn: Turn = {
@@ -66,6 +67,7 @@ function replyByRules(input: EngineInput): EngineOutput {
     urgent: detectUrgency(normalized, config),
     appointmentChange: isAppointmentChange(message),
     newFields,
+    corrected: newFields.filter((field) => known[field] !== null),
     actions: [],
   };
 

@@ -1,7 +1,7 @@
 import { answerAppointmentChange, answerQuestions, withStep } from "./answer-first.ts";
 import { finalizeBooking, handleAppointmentRequest } from "./booking-flow.ts";
 import { searchFaq } from "./faq-search.ts";
-import { detectHandoffKeyword, detectLeadIntent, isGoodbye, isPureGreeting, isThanks, looksLikeQuestion } from "./intents.ts";
+import { detectHandoffKeyword, detectLeadIntent, isExplicitBookingRequest, isGoodbye, isPureGreeting, isThanks, looksLikeQuestion } from "./intents.ts";
 import { acknowledgeContact, repeatsKnownContact } from "./known-contact.ts";
 import { relevantInvalidAttempt, resetFlow, startCollection } from "./lead-flow.ts";
 import {
@@ -85,7 +85,7 @@ function hasSolidAnswer(turn: Turn): boolean {
 export function handleIdleMessage(turn: Turn): TurnReply {
   const { config, state, message } = turn;
   const isQuestion = looksLikeQuestion(message);
-  const faqFirst = isQuestion && (hasStrongFaqAnswer(turn) || turn.answers.matches.length > 1);
+  const faqFirst = isQuestion && !isExplicitBookingRequest(message) && (hasStrongFaqAnswer(turn) || turn.answers.matches.length > 1);
   const request = turn.appointmentRequest;
 
   if (turn.appointmentChange) return answerAppointmentChange(turn);

@@ -60,7 +60,7 @@ export const APPOINTMENT_INTENT_PHRASES = [
  * Changing or cancelling an existing booking is not a new booking: the bot cannot see the
  * calendar's owner, so these go to the FAQ (cancellation policy) or a person instead.
  */
-const CHANGE_BOOKING = /\b(?:cancel|cancell?ing|reschedul\w*|postpone|move|change)\b/i;
+const CHANGE_BOOKING = /\b(?:cancel|cancell?ing|reschedul\w*|postpone)\b/i;
 
 const GREETING = /^(?:hi|hii+|hello|hey|hiya|howdy|yo|greetings|good (?:morning|afternoon|evening|day))\b/i;
 const GREETING_FILLER = /\b(?:hi|hello|hey|hiya|there|good|morning|afternoon|evening|day|all|team|bot|assistant)\b/gi;
@@ -82,7 +82,8 @@ export function detectLeadIntent(normalizedMessage: string, config: BotConfig): 
 }
 
 export function detectAppointmentIntent(message: string, normalizedMessage: string, config: BotConfig): boolean {
-  if (CHANGE_BOOKING.test(message)) return false;
+  // "move my appointment" is a change; "book an oil change" is a booking.
+  if (CHANGE_BOOKING.test(message) || isAppointmentChange(message)) return false;
   return (
     findPhrase(normalizedMessage, APPOINTMENT_INTENT_PHRASES) !== null ||
     findPhrase(normalizedMessage, config.appointments.intent_keywords) !== null
@@ -119,6 +120,14 @@ export function isNegative(message: string): boolean {
  */
 const APPOINTMENT_CHANGE =
   /\b(?:cancel|cancell?ing|cancell?ed|reschedul\w*|postpone|move|moving|change|changing|rearrange|push back|bring forward)\b[^.?!]{0,40}\b(?:appointments?|appt|bookings?|booked|viewings?|services?|slots?|visits?|reservations?|session|check-?ups?|cleaning)\b|\bcan'?t make (?:it|my)\b|\bcannot make (?:it|my)\b/i;
+
+/** "can I book …", "I'd like to book …", "book me in": a request, even when worded as a question. */
+const EXPLICIT_BOOKING =
+  /\b(?:can|could|may) (?:i|we) (?:please )?(?:book|schedule|make an appointment|get an appointment)|\b(?:i'?d|i would|i want|i wanna|want|like|need) to (?:book|schedule)\b|\bbook me\b|\bbook (?:in|an?) /i;
+
+export function isExplicitBookingRequest(message: string): boolean {
+  return EXPLICIT_BOOKING.test(message);
+}
 
 export function isAppointmentChange(message: string): boolean {
   return APPOINTMENT_CHANGE.test(message);

@@ -71,8 +71,9 @@ export function acknowledgeContact(turn: Turn): TurnReply | null {
   if ((found.length === 0 && !invalid) || !isOnlyContact(turn)) return null;
   if (invalid) return { text: invalidAttemptText(invalid), confidence: CONFIDENCE.flowReask };
   if (newFields.length > 0) {
-    // New details before any lead was taken belong to the lead flow (an e-mail after a booking completes one).
-    if (!state.leadCaptured && turn.config.lead.enabled) return null;
+    // New details before any lead was taken belong to the lead flow (an e-mail after a booking
+    // completes one); a corrected phone after a booking is just confirmed.
+    if (!state.leadCaptured && turn.config.lead.enabled && turn.corrected.length < newFields.length) return null;
     return { text: detailsUpdatedText(state.lead, newFields), confidence: CONFIDENCE.contactAcknowledged };
   }
   if (!repeatsKnownContact(turn)) return null;

@@ -164,8 +164,10 @@ export function handleLeadCollection(turn: Turn, completeBooking: CompleteBookin
     return { text, confidence: CONFIDENCE.smallTalk };
   }
   const awaiting = state.awaiting ?? missingFields(state, state.purpose ?? "lead")[0] ?? "name";
-  if (isAffirmative(message)) return { text: askFieldText(awaiting, state.lead), confidence: CONFIDENCE.flowStep };
-  if (turn.appointmentIntent || turn.appointmentRequest?.hasTime || state.ignoredPrompts + 1 >= MAX_IGNORED_PROMPTS) {
+  // "ok book me in saturday afternoon" is a booking, not an "ok" to the question.
+  const wantsBooking = turn.appointmentIntent || turn.appointmentRequest?.hasTime === true;
+  if (!wantsBooking && isAffirmative(message)) return { text: askFieldText(awaiting, state.lead), confidence: CONFIDENCE.flowStep };
+  if (wantsBooking || state.ignoredPrompts + 1 >= MAX_IGNORED_PROMPTS) {
     resetFlow(state);
     return null;
   }

@@ -31,6 +31,8 @@ export interface Turn {
   readonly appointmentChange: boolean;
   /** Contact fields this message set or changed. */
   readonly newFields: ContactField[];
+  /** Of those, the ones that replaced a value the bot already had (a correction). */
+  readonly corrected: ContactField[];
   readonly actions: EngineAction[];
 }
 
