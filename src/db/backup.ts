@@ -3,7 +3,6 @@ import { closeSync, copyFileSync, existsSync, fsyncSync, openSync, renameSync, r
 import { AppError } from "../lib/app-error.ts";
 import { EMBEDDED_MIGRATIONS } from "./embedded-migrations.ts";
 import { acquireServerLock } from "./server-lock.ts";
-import { storageTroubleOf } from "./storage-errors.ts";
 
 // `parley backup` and `parley restore` for the SQLite store (docs/operations.md).
 
@@ -43,7 +42,8 @@ function readMigrationTags(path: string): string[] {
     if (error instanceof AppError) throw error;
     throw failure("not_a_database", `${path} is not a readable SQLite database: ${error instanceof Error ? error.message : String(error)}`);
   } finally {
-    db.close();
+    // close(true) finalizes the statements and releases the file now, not at garbage collection.
+    db.close(true);
   }
 }
 
@@ -66,7 +66,7 @@ export function backupDatabase(sourcePath: string, file: string, options: { forc
     rmSync(partial, { force: true });
     throw error;
   } finally {
-    source.close();
+    source.close(true);
   }
   flushToDisk(partial);
   renameSync(partial, file);
@@ -84,9 +84,9 @@ export interface RestoreResult {
  * Replaces the database at `targetPath` with the backup `file`, after checking that `file` is
  * a sound Parley database this binary knows every migration of. Refuses while a server serves
  * the target (its lock, src/db/server-lock.ts) and holds that lock throughout, so no server can
- * start on a half-restored file; refuses too while any other process has the target open
- * (switching it out of WAL mode needs it alone). The target's old WAL goes with it: replayed
- * onto the restored file it would corrupt it.
+ * start on a half-restored file. Other processes (CLI commands) must not use the target
+ * meanwhile: SQLite cannot tell an idle reader in WAL mode from nobody. The target's old WAL
+ * goes with it: replayed onto the restored file it would corrupt it.
  */
 export function restoreDatabase(file: string, targetPath: string, options: { force?: boolean } = {}): RestoreResult {
   if (targetPath === ":memory:") throw failure("no_database", "cannot restore into an in-memory database");
@@ -100,38 +100,16 @@ export function restoreDatabase(file: string, targetPath: string, options: { for
 
   const lock = acquireServerLock(targetPath);
   if (!lock) throw failure("database_in_use", `a parley server is serving ${targetPath}; stop it before restoring`);
-  let current: Database | null = null;
   try {
-    if (replaced) current = takeAlone(targetPath);
     const incoming = `${targetPath}.restoring-${process.pid}`;
     copyFileSync(file, incoming);
     flushToDisk(incoming);
-    renameSync(incoming, targetPath);
+    // The old WAL goes before the new file arrives: a crash in between leaves the old database
+    // without its last commits (it is being replaced anyway), never the new one with a stale log.
     for (const sidecar of ["-wal", "-shm", "-journal"]) rmSync(`${targetPath}${sidecar}`, { force: true });
+    renameSync(incoming, targetPath);
   } finally {
-    if (current) {
-      current.exec("ROLLBACK");
-      current.close();
-    }
     lock.release();
   }
   return { file, target: targetPath, migrations: tags.length, replaced };
-}
-
-/**
- * Opens the target and makes sure nobody else has it open: leaving WAL mode fails while any
- * other connection uses the file. Then holds an exclusive lock until the caller closes it.
- */
-function takeAlone(path: string): Database {
-  const db = new Database(path);
-  try {
-    db.exec("PRAGMA busy_timeout = 0");
-    db.prepare("PRAGMA journal_mode = DELETE").get();
-    db.exec("BEGIN EXCLUSIVE");
-    return db;
-  } catch (error) {
-    db.close();
-    if (storageTroubleOf(error) === "busy") throw failure("database_in_use", `${path} is in use by another process; stop it before restoring`);
-    throw error;
-  }
 }
