@@ -81,21 +81,32 @@ export function documentText(content: string, format: KnowledgeFormat): string {
   return format === "html" ? htmlToText(content).text : content.replace(/\r\n?/g, "\n").trim();
 }
 
+/** Texts per embeddings request: providers cap a request's inputs (OpenAI at 2,048) and tokens. */
+export const EMBED_BATCH = 64;
+
 /**
  * Vectors for the new chunks, computed before the write transaction (a provider call never
- * holds the database lock). A failing embedder is logged and the chunks are stored without
- * vectors; searchKnowledge embeds them lazily later, so a provider outage never loses a document.
+ * holds the database lock), EMBED_BATCH texts per request. A failing request is logged and
+ * its chunks are stored without vectors; searchKnowledge embeds them lazily later, so a
+ * provider outage never loses a document.
  */
-async function embedChunks(deps: Deps, chunks: TextChunk[], embedder: Embedder | null): Promise<number[][] | null> {
-  if (!embedder || chunks.length === 0) return null;
-  try {
-    const vectors = await embedder.embed(chunks.map((chunk) => (chunk.heading === "" ? chunk.text : `${chunk.heading}\n${chunk.text}`)));
-    if (vectors.length === chunks.length) return vectors;
-    deps.log.error({ msg: "knowledge embedder returned the wrong number of vectors", model: embedder.model, expected: chunks.length, got: vectors.length });
-  } catch (error) {
-    deps.log.error({ msg: "knowledge embedding failed; chunks stored without vectors", model: embedder.model, error: String(error) });
+async function embedChunks(deps: Deps, chunks: TextChunk[], embedder: Embedder | null): Promise<Array<number[] | null>> {
+  const vectors: Array<number[] | null> = chunks.map(() => null);
+  if (!embedder) return vectors;
+  for (let start = 0; start < chunks.length; start += EMBED_BATCH) {
+    const batch = chunks.slice(start, start + EMBED_BATCH);
+    try {
+      const answer = await embedder.embed(batch.map((chunk) => (chunk.heading === "" ? chunk.text : `${chunk.heading}\n${chunk.text}`)));
+      if (answer.length !== batch.length) {
+        deps.log.error({ msg: "knowledge embedder returned the wrong number of vectors", model: embedder.model, expected: batch.length, got: answer.length });
+        continue;
+      }
+      answer.forEach((vector, offset) => (vectors[start + offset] = vector));
+    } catch (error) {
+      deps.log.error({ msg: "knowledge embedding failed; chunks stored without vectors", model: embedder.model, error: String(error) });
+    }
   }
-  return null;
+  return vectors;
 }
 
 /**
@@ -120,7 +131,7 @@ export async function addDocument(deps: Deps, tenantId: string, input: NewDocume
     assertKnowledgeRoom(deps, tenantId, bytes);
     sql.insertDocument.run(id, tenantId, title, input.format, input.sourceUrl ?? null, text, bytes, chunks.length, now);
     chunks.forEach((chunk, position) => {
-      const vector = vectors?.[position];
+      const vector = vectors[position];
       sql.insertChunk.run(tenantId, id, position, chunk.heading, chunk.text, vector ? encodeVector(vector) : null, vector && embedder ? embedder.model : null);
     });
   });

@@ -79,6 +79,9 @@ export const BM25_SEARCH_OPTIONS = {
   bm25: { k: 1.2, b: 0.75, d: 0 },
 } as const;
 
+/** Indexes kept per database, least recently used evicted first: memory stays bounded with many tenants. */
+export const MAX_CACHED_TENANTS = 200;
+
 const caches = new WeakMap<Deps["sqlite"], Map<string, CacheSlot>>();
 
 function slotsFor(deps: Deps): Map<string, CacheSlot> {
@@ -150,6 +153,9 @@ export function tenantIndex(deps: Deps, tenantId: string): { index: TenantIndex;
   const slot = slots.get(tenantId);
   if (slot && slot.signature === signature && (slot.faq === faq || JSON.stringify(slot.faq) === JSON.stringify(faq))) {
     slot.faq = faq;
+    // Map order is insertion order: re-inserting marks the slot as the most recently used.
+    slots.delete(tenantId);
+    slots.set(tenantId, slot);
     return slot;
   }
   const faqVectors: FaqVectors = slot?.faqVectors ?? new Map();
@@ -158,6 +164,8 @@ export function tenantIndex(deps: Deps, tenantId: string): { index: TenantIndex;
   const liveTexts = new Set(index.entries.filter((entry) => entry.rowId === null).map(embeddingText));
   for (const text of faqVectors.keys()) if (!liveTexts.has(text)) faqVectors.delete(text);
   const next: CacheSlot = { signature, faq, index, faqVectors };
+  slots.delete(tenantId);
   slots.set(tenantId, next);
+  if (slots.size > MAX_CACHED_TENANTS) slots.delete(slots.keys().next().value as string);
   return next;
 }

@@ -1,7 +1,8 @@
 import { afterEach, describe, expect, test } from "bun:test";
 import { buildDeps, seedTenant } from "../helpers.ts";
 import { updateBotConfig } from "../../src/chat/bot-settings.ts";
-import { addDocument, deleteDocument, getDocument } from "../../src/knowledge/documents.ts";
+import { addDocument, deleteDocument, EMBED_BATCH, getDocument } from "../../src/knowledge/documents.ts";
+import type { Embedder } from "../../src/knowledge/embedder.ts";
 import { searchKnowledge } from "../../src/knowledge/search.ts";
 import { conceptEmbedder, failingEmbedder } from "./fake-embedder.ts";
 
@@ -85,6 +86,26 @@ describe("searchKnowledge", () => {
     expect(stored.chunks.map((chunk) => chunk.embedding_model)).toEqual(Array(5).fill("concepts-v1"));
     const blob = deps.sqlite.query<{ embedding: Uint8Array }, []>("SELECT embedding FROM knowledge_chunks LIMIT 1").get();
     expect(blob?.embedding.byteLength).toBe(7 * 4);
+  });
+
+  test("a long document is embedded in batches, and a failed batch only leaves its own chunks without vectors", async () => {
+    const tenantId = await clinic();
+    const sections = Array.from({ length: EMBED_BATCH * 2 + 5 }, (_, n) => `# Topic ${n}\nFact number ${n}.`).join("\n\n");
+    const batches: number[] = [];
+    const flaky: Embedder = {
+      model: "flaky",
+      async embed(texts) {
+        batches.push(texts.length);
+        if (batches.length === 2) throw new Error("HTTP 503");
+        return texts.map(() => [1, 0, 0]);
+      },
+    };
+    const document = await addDocument(deps, tenantId, { title: "Long", content: sections, format: "markdown" }, flaky);
+    expect(batches).toEqual([EMBED_BATCH, EMBED_BATCH, 5]);
+    const models = getDocument(deps, tenantId, document.document_id).chunks.map((chunk) => chunk.embedding_model);
+    expect(models.slice(0, EMBED_BATCH)).toEqual(Array(EMBED_BATCH).fill("flaky"));
+    expect(models.slice(EMBED_BATCH, EMBED_BATCH * 2)).toEqual(Array(EMBED_BATCH).fill(null));
+    expect(models.slice(EMBED_BATCH * 2)).toEqual(Array(5).fill("flaky"));
   });
 
   test("vectors of another model are ignored and the chunks are re-embedded lazily at search", async () => {
