@@ -76,7 +76,7 @@ export const DENTAL_CLINIC_TEMPLATE: BotConfig = {
       question: "Do you accept walk-ins?",
       answer:
         "We see dental emergencies the same day, walk-in or not. For check-ups and cleanings please book ahead — we fit walk-ins in only when there's a gap, so booking saves you a wait.",
-      keywords: ["walk-in", "walk-ins", "walk in", "without an appointment", "drop in", "just turn up", "no appointment"],
+      keywords: ["walk-in", "walk-ins", "walkin", "walk in", "without an appointment", "drop in", "just turn up", "no appointment"],
     },
     {
       id: "orthodontics",
