@@ -1,0 +1,59 @@
+import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { insertMessage, startSession } from "../../src/chat/sessions.ts";
+import { createTenant } from "../../src/tenants/create-tenant.ts";
+import { buildDeps } from "../helpers.ts";
+import { cli } from "./cli-helpers.ts";
+
+const dir = mkdtempSync(join(tmpdir(), "parley-cli-privacy-"));
+const db = join(dir, "privacy.db");
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+let tenantId: string;
+let otherTenantId: string;
+let leadSession: string;
+let strangerSession: string;
+
+beforeAll(() => {
+  const deps = buildDeps({}, {}, {}, db);
+  tenantId = createTenant(deps, { name: "Clinic" }).id;
+  otherTenantId = createTenant(deps, { name: "Other" }).id;
+  const session = startSession(deps, { tenantId, channel: "widget" });
+  insertMessage(deps, session, { role: "visitor", text: "I'm Ana, ana@example.com" });
+  leadSession = session.id;
+  deps.sqlite
+    .prepare("INSERT INTO leads (id, tenant_id, chatbot_id, session_id, name, phone, email, interest, source, confidence, captured_at) VALUES ('lead_00000000000000ana', ?, 'bot_x', ?, 'Ana', '+14155550132', 'ana@example.com', 'x', 'widget', 1, 0)")
+    .run(tenantId, session.id);
+  const stranger = startSession(deps, { tenantId, channel: "widget" });
+  insertMessage(deps, stranger, { role: "visitor", text: "just looking" });
+  strangerSession = stranger.id;
+  deps.sqlite.close();
+});
+
+describe("parley lead and parley session (privacy requests)", () => {
+  test("lead export prints everything about the person as JSON; another tenant's lead is not found", async () => {
+    const exported = await cli(["lead", "export", "lead_00000000000000ana", "--tenant", tenantId, "--db", db]);
+    expect(exported.code).toBe(0);
+    const body = JSON.parse(exported.out);
+    expect(body.leads[0]).toMatchObject({ lead_id: "lead_00000000000000ana", email: "ana@example.com" });
+    expect(body.sessions.map((session: { session_id: string }) => session.session_id)).toEqual([leadSession]);
+    expect(body.sessions[0].messages[0].text).toContain("ana@example.com");
+    const wrongTenant = await cli(["lead", "export", "lead_00000000000000ana", "--tenant", otherTenantId, "--db", db]);
+    expect(wrongTenant.code).toBe(1);
+    expect(wrongTenant.err).toContain("No such lead");
+    expect((await cli(["lead", "export", "lead_00000000000000ana", "--db", db])).code).toBe(2); // --tenant is required
+  });
+
+  test("lead erase deletes the person; session erase deletes a visitor; both say what went", async () => {
+    const erased = await cli(["lead", "erase", "lead_00000000000000ana", "--tenant", tenantId, "--json", "--db", db]);
+    expect(erased.code).toBe(0);
+    expect(JSON.parse(erased.out)).toMatchObject({ erased: true, leads: 1, sessions: 1, messages: 1 });
+    expect((await cli(["lead", "export", "lead_00000000000000ana", "--tenant", tenantId, "--db", db])).code).toBe(1);
+    const session = await cli(["session", "erase", strangerSession, "--tenant", tenantId, "--db", db]);
+    expect(session.code).toBe(0);
+    expect(session.out).toContain("1 session(s) with 1 message(s)");
+    expect((await cli(["session", "export", strangerSession, "--tenant", tenantId, "--db", db])).code).toBe(1);
+  });
+});
