@@ -179,6 +179,31 @@ function paymentData(event: JsonObject, type: string, parleyEvent: EventName, no
   return data;
 }
 
+const MAX_PROVIDER_ID_LENGTH = 255;
+const isBoundedId = (value: unknown): value is string => typeof value === "string" && value.trim() !== "" && value.length <= MAX_PROVIDER_ID_LENGTH;
+
+// ISO 4217 codes as the runtime's ICU knows them (about 300): a made-up currency is refused.
+const ISO_CURRENCIES = new Set(Intl.supportedValuesOf("currency"));
+
+/**
+ * A signed event still carries data a receiver will trust: the paid object's id, a finite
+ * non-negative amount in minor units and a real currency. Anything else is refused (422) and
+ * nothing is emitted, rather than passing `-5 XYZ` on to a CRM.
+ */
+function checkPaymentObject(object: JsonObject, type: string): void {
+  const invalid = (message: string) => new AppError("invalid_event", 422, `The ${type} event is not valid: ${message}.`);
+  if (!isBoundedId(object.id)) throw invalid(`data.object.id must be a string of 1 to ${MAX_PROVIDER_ID_LENGTH} characters`);
+  for (const path of [...(AMOUNT_PATHS[type] ?? []), ...GENERIC_AMOUNT_PATHS]) {
+    const amount = object[path];
+    if (amount === undefined || amount === null) continue;
+    if (typeof amount !== "number" || !Number.isSafeInteger(amount) || amount < 0) throw invalid(`data.object.${path} must be a non-negative whole number of minor units`);
+  }
+  const currency = object.currency;
+  if (currency !== undefined && currency !== null && (typeof currency !== "string" || !ISO_CURRENCIES.has(currency.toUpperCase()))) {
+    throw invalid("data.object.currency must be an ISO 4217 currency code");
+  }
+}
+
 function parseEvent(rawBody: string | Uint8Array): { id: string; type: string; event: JsonObject } {
   let parsed: unknown;
   try {
@@ -186,8 +211,8 @@ function parseEvent(rawBody: string | Uint8Array): { id: string; type: string; e
   } catch {
     throw new AppError("invalid_json", 400, "The request body is not valid JSON.");
   }
-  if (!isObject(parsed) || typeof parsed.id !== "string" || parsed.id === "" || parsed.id.length > 255 || typeof parsed.type !== "string" || parsed.type === "") {
-    throw new AppError("invalid_event", 400, "The body must be a provider event object with a string id and type.");
+  if (!isObject(parsed) || !isBoundedId(parsed.id) || !isBoundedId(parsed.type)) {
+    throw new AppError("invalid_event", 422, `The body must be a provider event object whose id and type are strings of 1 to ${MAX_PROVIDER_ID_LENGTH} characters.`);
   }
   return { id: parsed.id, type: parsed.type, event: parsed };
 }
@@ -199,7 +224,14 @@ function parseEvent(rawBody: string | Uint8Array): { id: string; type: string; e
  * nothing unauthenticated is interpreted. A provider event already accepted for this tenant
  * is acknowledged without a second Parley event, because providers retry until they get a 2xx.
  */
-export function handlePaymentEvent(deps: Deps, tenantId: string, rawBody: string | Uint8Array, signatureHeader: string | null | undefined): PaymentHookResult {
+export function handlePaymentEvent(
+  deps: Deps,
+  tenantId: string,
+  rawBody: string | Uint8Array,
+  signatureHeader: string | null | undefined,
+  /** Called once the signature holds, before anything is parsed: the route counts the tenant's allowance there. */
+  onAuthenticated: () => void = () => {},
+): PaymentHookResult {
   const sql = statements(deps.sqlite);
   const secret = sql.paymentSecret.get(tenantId)?.payment_secret;
   if (!secret) throw new AppError("tenant_not_found", 404, "No such tenant.");
@@ -210,6 +242,7 @@ export function handlePaymentEvent(deps: Deps, tenantId: string, rawBody: string
     const why = check.reason === "expired" ? "its timestamp is outside the 5-minute tolerance" : check.reason === "missing" ? "the Stripe-Signature header is missing" : "it does not match the tenant's payment secret";
     throw new AppError("invalid_signature", 401, `The Stripe-Signature is not valid: ${why}.`);
   }
+  onAuthenticated();
 
   const { id, type, event } = parseEvent(rawBody);
   const parleyEvent = STRIPE_EVENT_MAP[type];
@@ -218,6 +251,7 @@ export function handlePaymentEvent(deps: Deps, tenantId: string, rawBody: string
   // event that follows reports the outcome.
   if (type === "checkout.session.completed" && pathOf(event, "data.object.payment_status") === "unpaid") return { received: true, ignored: true };
 
+  checkPaymentObject(isObject(pathOf(event, "data.object")) ? (pathOf(event, "data.object") as JsonObject) : {}, type);
   const data = paymentData(event, type, parleyEvent, now);
   // The dedupe row and the outbox rows commit together: a retry racing the first copy either
   // finds the row (duplicate) or waits on the write lock and then finds it.

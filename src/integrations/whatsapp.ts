@@ -147,7 +147,14 @@ export interface WhatsappHookResult {
  * its dedupe row, so a redelivery of a half-handled batch answers only what was not yet
  * answered. The bot's replies are sent after the response, in the background.
  */
-export async function handleWhatsappWebhook(deps: Deps, tenantId: string, rawBody: string | Uint8Array, signatureHeader: string | null | undefined): Promise<WhatsappHookResult> {
+export async function handleWhatsappWebhook(
+  deps: Deps,
+  tenantId: string,
+  rawBody: string | Uint8Array,
+  signatureHeader: string | null | undefined,
+  /** Called once the signature holds, before anything is parsed: the route counts the tenant's allowance there. */
+  onAuthenticated: () => void = () => {},
+): Promise<WhatsappHookResult> {
   const settings = findWhatsappSettings(deps, tenantId);
   const tenant = settings ? findTenant(deps, tenantId) : null;
   if (!settings || !tenant) throw notFound();
@@ -156,6 +163,7 @@ export async function handleWhatsappWebhook(deps: Deps, tenantId: string, rawBod
     const why = check.reason === "missing" ? "the X-Hub-Signature-256 header is missing" : "it does not match the tenant's app secret";
     throw new AppError("invalid_signature", 401, `The X-Hub-Signature-256 is not valid: ${why}.`);
   }
+  onAuthenticated();
 
   const { messages, ignored } = parseWhatsappWebhook(rawBody, settings.phoneNumberId);
   const result: WhatsappHookResult = { received: true, handled: 0, duplicates: 0, ignored };

@@ -44,6 +44,16 @@ export function createSlidingWindow(limit: number, windowMs: number, clock: Cloc
       hits.set(key, times);
       return { allowed: true, limit, remaining: limit - times.length, retryAfterMs: 0, resetMs: resetOf(times[0]) };
     },
+    /** Whether `take` would refuse now, without counting anything. */
+    isFull(key: string): WindowDecision | null {
+      const now = clock.now();
+      const times = hits.get(key);
+      if (!times) return null;
+      const live = times.filter((time) => time > now - windowMs);
+      if (live.length < limit) return null;
+      const wait = (live[0] ?? now) + windowMs - now;
+      return { allowed: false, limit, remaining: 0, retryAfterMs: wait, resetMs: wait };
+    },
     size: () => hits.size,
   };
 }

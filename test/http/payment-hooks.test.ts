@@ -205,12 +205,12 @@ describe("POST /api/v1/hooks/payments/:tenant_id — refusals", () => {
     expect(countEvents()).toBe(0);
   });
 
-  test("a body that is not JSON should return 400; JSON without id or type 400 invalid_event", async () => {
+  test("a body that is not JSON should return 400; JSON without id or type 422 invalid_event", async () => {
     const broken = await postHook("{not json");
     expect(broken.status).toBe(400);
     expect(await broken.json()).toMatchObject({ error: "invalid_json" });
     const noType = await postHook('{"id":"evt_1","data":{}}');
-    expect(noType.status).toBe(400);
+    expect(noType.status).toBe(422);
     expect(await noType.json()).toMatchObject({ error: "invalid_event" });
     expect(countEvents()).toBe(0);
   });
@@ -249,20 +249,36 @@ describe("POST /api/v1/hooks/payments/:tenant_id — refusals", () => {
   });
 });
 
-describe("hooks rate group: 500 per 60 s per tenant", () => {
-  test("the 501st request inside 60 s should return 429 with Retry-After; another tenant is unaffected", async () => {
+describe("hooks rate groups: signed events per tenant, rejects per sender", () => {
+  beforeEach(async () => {
     context.close();
     context = buildTestApp();
     seeded = await seedTenant(context.deps, "Busy");
+    expect((await context.request("PUT", "/api/v1/integrations/payments", { body: { secret: SECRET }, headers: { "x-api-key": seeded.apiKey } })).status).toBe(200);
+  });
+
+  test("500 unsigned posts to the tenant's hook never block its next signed event; the sender gets 429 after 60", async () => {
     const statuses: number[] = [];
-    // Unsigned requests still count: the limit protects the endpoint, not only valid events.
     for (let i = 0; i < 500; i++) statuses.push((await postHook("{}", { signature: null })).status);
-    expect(statuses.every((status) => status === 404)).toBe(true);
-    const limited = await postHook("{}", { signature: null });
-    expect(limited.status).toBe(429);
-    expect(limited.headers.get("ratelimit-limit")).toBe("500");
+    // The first 60 rejects are answered 401; after that the junk sender is refused outright.
+    expect(statuses.slice(0, 60).every((status) => status === 401)).toBe(true);
+    expect(statuses.slice(60).every((status) => status === 429)).toBe(true);
+    // A minute later the sender's bucket has drained; the signed event is counted against the
+    // tenant's allowance, which the junk never touched.
+    context.clock.advance(61_000);
+    const signed = await postHook(stripeEvent("payment_intent.succeeded", { id: "pi_1", amount_received: 100, currency: "usd" }));
+    expect(signed.status).toBe(200);
+    expect(signed.headers.get("ratelimit-limit")).toBe("500");
+    expect(signed.headers.get("ratelimit-remaining")).toBe("499");
+  });
+
+  test("signed events count against the tenant's 500 per 60 s; the 501st is 429 with Retry-After", async () => {
+    const statuses: number[] = [];
+    for (let i = 0; i < 501; i++) statuses.push((await postHook(stripeEvent("customer.created", { id: `cus_${i}` }, { id: `evt_${i}` }))).status);
+    expect(statuses.slice(0, 500).every((status) => status === 200)).toBe(true);
+    expect(statuses[500]).toBe(429);
+    const limited = await postHook(stripeEvent("customer.created", { id: "cus_x" }, { id: "evt_x" }));
     expect(limited.headers.get("retry-after")).toBe("60");
-    expect((await postHook("{}", { signature: null, tenantId: "ten_someone_else" })).status).toBe(404);
   });
 });
 

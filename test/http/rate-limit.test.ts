@@ -93,13 +93,59 @@ describe("PARLEY_RATE_LIMITS=off", () => {
 });
 
 describe("the group table", () => {
-  test("matches DESIGN §3", () => {
+  test("matches DESIGN §3, plus the per-IP limits on failed credentials and rejected hooks", () => {
     expect(RATE_GROUPS).toEqual({
       auth: { limit: 5, windowMs: 60_000 },
       chat: { limit: 60, windowMs: 60_000 },
       hooks: { limit: 500, windowMs: 60_000 },
+      hook_rejects: { limit: 60, windowMs: 60_000 },
+      credential_failures: { limit: 20, windowMs: 60_000 },
       analytics: { limit: 120, windowMs: 60_000 },
       management: { limit: 120, windowMs: 60_000 },
     });
+  });
+});
+
+describe("failed credentials: 20 per 60 s per client address", () => {
+  beforeEach(() => {
+    context = buildTestApp();
+  });
+
+  test("the 21st wrong API key answers 429, and then even a right key from that address waits", async () => {
+    const seeded = await seedTenant(context.deps, "Keys");
+    const wrong = () => context.request("GET", "/api/v1/webhooks/rules-engine/rules", { headers: { "x-api-key": `pk_${"x".repeat(40)}` } });
+    for (let i = 0; i < 20; i++) expect((await wrong()).status).toBe(401);
+    const limited = await wrong();
+    expect(limited.status).toBe(429);
+    expect(limited.headers.get("retry-after")).toBe("60");
+    expect((await context.request("GET", "/api/v1/webhooks/rules-engine/rules", { headers: { "x-api-key": seeded.apiKey } })).status).toBe(429);
+    context.clock.advance(60_000);
+    expect((await context.request("GET", "/api/v1/webhooks/rules-engine/rules", { headers: { "x-api-key": seeded.apiKey } })).status).toBe(200);
+  });
+
+  test("invalid Bearer tokens count the same way", async () => {
+    for (let i = 0; i < 20; i++) expect((await context.request("GET", "/api/v1/me", { headers: { authorization: "Bearer not-a-token" } })).status).toBe(401);
+    expect((await context.request("GET", "/api/v1/me", { headers: { authorization: "Bearer not-a-token" } })).status).toBe(429);
+  });
+
+  test("a valid key is never slowed down by its own traffic: only failures count", async () => {
+    const seeded = await seedTenant(context.deps, "Busy");
+    for (let i = 0; i < 60; i++) {
+      expect((await context.request("GET", "/api/v1/webhooks/rules-engine/rules", { headers: { "x-api-key": seeded.apiKey } })).status).toBe(200);
+    }
+  });
+});
+
+describe("auth group counts before the body is parsed", () => {
+  beforeEach(() => {
+    context = buildTestApp();
+  });
+
+  test("malformed JSON to /auth/token uses up the limit like a wrong password", async () => {
+    for (let i = 0; i < 5; i++) {
+      const response = await context.request("POST", "/api/v1/auth/token", { rawBody: '{"email": "x@y.test", "password": ', headers: { "content-type": "application/json" } });
+      expect(response.status).toBe(400);
+    }
+    expect((await badLogin()).status).toBe(429);
   });
 });

@@ -375,14 +375,20 @@ describe("GET/PUT /api/v1/integrations/whatsapp", () => {
   });
 });
 
-describe("hooks rate group on the WhatsApp hook", () => {
-  test("the 501st request inside 60 s should return 429", async () => {
+describe("hooks rate groups on the WhatsApp hook", () => {
+  test("unsigned posts are limited per sender (429 after 60) and do not use up the tenant's allowance for signed ones", async () => {
     context.close();
     context = buildTestApp({ whatsappApiUrl: `http://127.0.0.1:${cloudApi.port}/v21.0` });
     seeded = await seedTenant(context.deps, "Busy");
+    expect((await putSettings(seeded.apiKey)).status).toBe(200);
     const statuses: number[] = [];
-    for (let i = 0; i < 501; i++) statuses.push((await postHook("{}", { signature: null })).status);
-    expect(statuses.slice(0, 500).every((status) => status === 404)).toBe(true);
-    expect(statuses[500]).toBe(429);
+    for (let i = 0; i < 100; i++) statuses.push((await postHook("{}", { signature: null })).status);
+    expect(statuses.slice(0, 60).every((status) => status === 401)).toBe(true);
+    expect(statuses.slice(60).every((status) => status === 429)).toBe(true);
+    context.clock.advance(61_000);
+    const body = envelope({ messages: [textMessage("hello")] });
+    const signed = await postHook(body);
+    expect(signed.status).toBe(200);
+    expect(signed.headers.get("ratelimit-remaining")).toBe("499");
   });
 });

@@ -118,12 +118,36 @@ describe("payment secrets and handlePaymentEvent", () => {
     expect({ code: withoutSecret.code, status: withoutSecret.status, message: withoutSecret.message }).toEqual({ code: unknown.code, status: unknown.status, message: unknown.message });
   });
 
-  test("the signature is checked before the body is parsed: unsigned garbage is 401, signed garbage 400", () => {
+  test("signed events with a negative, fractional or absurd amount, a made-up currency or no object id are 422 and emit nothing", () => {
+    setPaymentSecret(context.deps, tenantId, SECRET);
+    const event = (object: Record<string, unknown>) => JSON.stringify({ id: `evt_${crypto.randomUUID()}`, type: "payment_intent.succeeded", data: { object } });
+    const bad = [
+      { id: "pi_1", amount_received: -500, currency: "usd" },
+      { id: "pi_1", amount_received: 12.5, currency: "usd" },
+      { id: "pi_1", amount_received: 1e300, currency: "usd" },
+      { id: "pi_1", amount_received: "4900", currency: "usd" },
+      { id: "pi_1", amount_received: 4900, currency: "xyz" },
+      { id: "pi_1", amount_received: 4900, currency: 840 },
+      { amount_received: 4900, currency: "usd" },
+      { id: "", amount_received: 4900, currency: "usd" },
+      { id: "p".repeat(256), amount_received: 4900, currency: "usd" },
+    ];
+    for (const object of bad) {
+      const body = event(object);
+      expect({ object, error: thrown(() => handlePaymentEvent(context.deps, tenantId, body, sign(body))) }).toMatchObject({ object, error: { status: 422, code: "invalid_event" } });
+    }
+    expect(countEvents()).toBe(0);
+    const good = event({ id: "pi_1", amount_received: 0, currency: "eur" });
+    expect(handlePaymentEvent(context.deps, tenantId, good, sign(good))).toMatchObject({ received: true, event: "payment.succeeded" });
+    expect(countEvents()).toBe(1);
+  });
+
+  test("the signature is checked before the body is parsed: unsigned garbage is 401, signed garbage 400 or 422", () => {
     setPaymentSecret(context.deps, tenantId, SECRET);
     expect(thrown(() => handlePaymentEvent(context.deps, tenantId, "not json", undefined))).toMatchObject({ status: 401 });
     expect(thrown(() => handlePaymentEvent(context.deps, tenantId, "not json", sign("not json")))).toMatchObject({ status: 400, code: "invalid_json" });
-    for (const body of ['{"type":"charge.succeeded"}', '{"id":"evt_1"}', "[1,2]", '{"id":7,"type":"charge.succeeded"}']) {
-      expect(thrown(() => handlePaymentEvent(context.deps, tenantId, body, sign(body)))).toMatchObject({ status: 400, code: "invalid_event" });
+    for (const body of ['{"type":"charge.succeeded"}', '{"id":"evt_1"}', "[1,2]", '{"id":7,"type":"charge.succeeded"}', `{"id":"${"e".repeat(256)}","type":"charge.succeeded"}`, '{"id":"  ","type":"charge.succeeded"}']) {
+      expect(thrown(() => handlePaymentEvent(context.deps, tenantId, body, sign(body)))).toMatchObject({ status: 422, code: "invalid_event" });
     }
     expect(countEvents()).toBe(0);
   });

@@ -4,9 +4,15 @@ import { createSlidingWindow, type SlidingWindow, type WindowDecision } from "..
 
 /** The rate groups of DESIGN §3; what a group is counted by is decided at the route. */
 export const RATE_GROUPS = Object.freeze({
+  /** Logins and refreshes, per client IP, counted before the body is parsed. */
   auth: { limit: 5, windowMs: 60_000 },
   chat: { limit: 60, windowMs: 60_000 },
+  /** Signed provider events, per tenant: counted only once the signature is verified. */
   hooks: { limit: 500, windowMs: 60_000 },
+  /** Hook requests that fail the signature or name no configured tenant, per client IP. */
+  hook_rejects: { limit: 60, windowMs: 60_000 },
+  /** Wrong API keys and invalid Bearer tokens, per client IP. */
+  credential_failures: { limit: 20, windowMs: 60_000 },
   analytics: { limit: 120, windowMs: 60_000 },
   management: { limit: 120, windowMs: 60_000 },
 });
@@ -32,18 +38,31 @@ export function createRateLimiter(clock: Clock, enabled: boolean) {
   for (const [group, { limit, windowMs }] of Object.entries(RATE_GROUPS)) {
     windows.set(group as RateGroup, createSlidingWindow(limit, windowMs, clock));
   }
+  const windowOf = (group: RateGroup): SlidingWindow => {
+    const window = windows.get(group);
+    if (!window) throw new Error(`unknown rate group ${group}`);
+    return window;
+  };
+  const refuse = (decision: WindowDecision, limitHeaders: Record<string, string>): AppError => {
+    const retryAfter = String(seconds(decision.retryAfterMs));
+    return new AppError("rate_limited", 429, `Too many requests; try again in ${retryAfter} s.`, undefined, { ...limitHeaders, "retry-after": retryAfter });
+  };
   return {
     check(group: RateGroup, key: string, headers: Record<string, string | number>): void {
       if (!enabled) return;
-      const window = windows.get(group);
-      if (!window) throw new Error(`unknown rate group ${group}`);
-      const decision = window.take(`${group}:${key}`);
+      const decision = windowOf(group).take(`${group}:${key}`);
       const limitHeaders = rateHeaders(decision);
       Object.assign(headers, limitHeaders);
-      if (!decision.allowed) {
-        const retryAfter = String(seconds(decision.retryAfterMs));
-        throw new AppError("rate_limited", 429, `Too many requests; try again in ${retryAfter} s.`, undefined, { ...limitHeaders, "retry-after": retryAfter });
-      }
+      if (!decision.allowed) throw refuse(decision, limitHeaders);
+    },
+    /**
+     * For limits on failures (wrong keys, unsigned hooks): refuses with 429 while `key` has
+     * used up `group`, without counting this request. Failures are counted with `check`.
+     */
+    refuseIfExhausted(group: RateGroup, key: string): void {
+      if (!enabled) return;
+      const full = windowOf(group).isFull(`${group}:${key}`);
+      if (full) throw refuse(full, rateHeaders(full));
     },
   };
 }

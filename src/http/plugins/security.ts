@@ -73,6 +73,28 @@ function authenticateApiKey(deps: AppDeps, headers: Record<string, string | unde
   return { kind: "api_key", keyId: key.keyId, tenantId: key.tenantId, subject: key.keyId };
 }
 
+interface CallerContext {
+  headers: Record<string, string | undefined>;
+  request: Request;
+  server: Parameters<typeof clientIp>[1];
+}
+
+/**
+ * Runs a credential check with a per-IP limit on failures: an address that sent 20 wrong API
+ * keys or bad tokens in a minute gets 429 before its next guess is even looked at. Only
+ * failures count, so a busy integration with a valid key is never slowed down.
+ */
+async function guardCredentials<T>(deps: AppDeps, context: CallerContext, authenticate: () => T | Promise<T>): Promise<T> {
+  const ip = clientIp(context.request, context.server, deps.config.trustProxy);
+  deps.rateLimiter.refuseIfExhausted("credential_failures", ip);
+  try {
+    return await authenticate();
+  } catch (error) {
+    if (error instanceof AppError && error.status === 401) deps.rateLimiter.check("credential_failures", ip, {});
+    throw error;
+  }
+}
+
 interface RateContext {
   request: Request;
   server: Parameters<typeof clientIp>[1];
@@ -96,32 +118,34 @@ function rateKey(deps: AppDeps, group: RateGroup, context: RateContext): string 
 export function securityPlugin(deps: AppDeps) {
   return new Elysia({ name: "parley-security", seed: deps.instanceId }).macro({
     bearer: {
-      async resolve({ headers }) {
-        return { principal: await authenticateBearer(deps, headers) as Principal };
+      async resolve(context) {
+        return { principal: (await guardCredentials(deps, context, () => authenticateBearer(deps, context.headers))) as Principal };
       },
     },
     apiKey: {
-      resolve({ headers }) {
-        return { principal: authenticateApiKey(deps, headers) as Principal };
+      async resolve(context) {
+        return { principal: (await guardCredentials(deps, context, () => authenticateApiKey(deps, context.headers))) as Principal };
       },
     },
     /** Either credential: X-API-Key when present, else Bearer. */
     tenantAccess: {
-      async resolve({ headers }) {
-        const principal: Principal = headers["x-api-key"] ? authenticateApiKey(deps, headers) : await authenticateBearer(deps, headers);
+      async resolve(context) {
+        const { headers } = context;
+        const principal = await guardCredentials<Principal>(deps, context, () => (headers["x-api-key"] ? authenticateApiKey(deps, headers) : authenticateBearer(deps, headers)));
         return { principal };
       },
     },
     /** Chat routes: a member's token or a visitor's token. */
     chatAccess: {
-      async resolve({ headers }) {
-        return { principal: (await authenticateBearerOrVisitor(deps, headers)) as Principal };
+      async resolve(context) {
+        return { principal: (await guardCredentials(deps, context, () => authenticateBearerOrVisitor(deps, context.headers))) as Principal };
       },
     },
     /** Anything: X-API-Key, a member's token or a visitor's token. */
     anyAccess: {
-      async resolve({ headers }) {
-        const principal: Principal = headers["x-api-key"] ? authenticateApiKey(deps, headers) : await authenticateBearerOrVisitor(deps, headers);
+      async resolve(context) {
+        const { headers } = context;
+        const principal = await guardCredentials<Principal>(deps, context, () => (headers["x-api-key"] ? authenticateApiKey(deps, headers) : authenticateBearerOrVisitor(deps, headers)));
         return { principal };
       },
     },

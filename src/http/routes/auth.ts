@@ -2,6 +2,7 @@ import { Elysia, t } from "elysia";
 import type { AppDeps } from "../deps.ts";
 import { strictObject } from "../schema.ts";
 import { securityPlugin } from "../plugins/security.ts";
+import { clientIp } from "../plugins/client-ip.ts";
 import { ACCESS_TOKEN_TTL_S } from "../plugins/tokens.ts";
 import { authenticateUser } from "../../auth/authenticate-user.ts";
 import { issueRefreshToken, rotateRefreshToken, type IssuedRefreshToken } from "../../auth/refresh-tokens.ts";
@@ -21,6 +22,9 @@ export const AuthModel = {
   }),
 } as const;
 
+/** The login and refresh paths: the auth rate group, per client IP. */
+const AUTH_PATHS = new Set(["/api/v1/auth/token", "/api/v1/auth/refresh"]);
+
 export function authRoutes(deps: AppDeps) {
   const tokenPair = async (userId: string, refresh: IssuedRefreshToken) => ({
     access_token: await deps.tokens.signAccess({ sub: userId }),
@@ -32,13 +36,20 @@ export function authRoutes(deps: AppDeps) {
 
   return new Elysia({ prefix: "/api/v1/auth" })
     .use(securityPlugin(deps))
+    // Counted before the body is parsed: malformed JSON is an attempt like any other, and a
+    // flood of it must hit the limit too (the rateLimit macro runs only after parsing).
+    .onRequest(({ request, server, set }) => {
+      if (request.method === "POST" && AUTH_PATHS.has(new URL(request.url).pathname)) {
+        deps.rateLimiter.check("auth", clientIp(request, server, deps.config.trustProxy), set.headers as Record<string, string | number>);
+      }
+    })
     .post(
       "/token",
       async ({ body }) => {
         const { userId } = await authenticateUser(deps, body.email, body.password);
         return tokenPair(userId, issueRefreshToken(deps, userId));
       },
-      { rateLimit: "auth", body: AuthModel.tokenBody, response: { 200: AuthModel.tokenResponse } },
+      { body: AuthModel.tokenBody, response: { 200: AuthModel.tokenResponse } },
     )
     .post(
       "/refresh",
@@ -46,6 +57,6 @@ export function authRoutes(deps: AppDeps) {
         const { userId, refresh } = rotateRefreshToken(deps, body.refresh_token);
         return tokenPair(userId, refresh);
       },
-      { rateLimit: "auth", body: AuthModel.refreshBody, response: { 200: AuthModel.tokenResponse } },
+      { body: AuthModel.refreshBody, response: { 200: AuthModel.tokenResponse } },
     );
 }

@@ -3,6 +3,7 @@ import type { AppDeps } from "../deps.ts";
 import { rawBodyOf } from "../body.ts";
 import { strictObject } from "../schema.ts";
 import { securityPlugin, tenantOf } from "../plugins/security.ts";
+import { hookGate } from "../plugins/hook-gate.ts";
 import { handlePaymentEvent, hasPaymentSecret, setPaymentSecret } from "../../integrations/payments.ts";
 
 export const PaymentHookModel = {
@@ -18,10 +19,14 @@ export function paymentHookRoutes(deps: AppDeps) {
     .use(securityPlugin(deps))
     // The signature covers the exact bytes sent: the ones the JSON parser read (64 KiB limit,
     // JSON content type and syntax already enforced by it).
-    .post("/hooks/payments/:tenant_id", ({ params, request, headers }) => handlePaymentEvent(deps, params.tenant_id, rawBodyOf(request), headers["stripe-signature"]), {
-      rateLimit: "hooks",
-      params: PaymentHookModel.hookParams,
-    })
+    .post(
+      "/hooks/payments/:tenant_id",
+      ({ params, request, headers, server, set }) => {
+        const gate = hookGate(deps, { request, server, set }, params.tenant_id);
+        return gate.run(() => handlePaymentEvent(deps, params.tenant_id, rawBodyOf(request), headers["stripe-signature"], gate.admit));
+      },
+      { params: PaymentHookModel.hookParams },
+    )
     .get("/integrations/payments", ({ principal, query }) => ({ payment_secret_set: hasPaymentSecret(deps, tenantOf(principal, query.tenant_id, ["owner"])) }), {
       tenantAccess: true,
       rateLimit: "management",

@@ -3,6 +3,7 @@ import type { AppDeps } from "../deps.ts";
 import { rawBodyOf } from "../body.ts";
 import { strictObject } from "../schema.ts";
 import { securityPlugin, tenantOf } from "../plugins/security.ts";
+import { hookGate } from "../plugins/hook-gate.ts";
 import { answerWhatsappHandshake, handleWhatsappWebhook } from "../../integrations/whatsapp.ts";
 import { getWhatsappSettingsStatus, setWhatsappSettings } from "../../integrations/whatsapp-settings.ts";
 
@@ -31,19 +32,27 @@ export function whatsappHookRoutes(deps: AppDeps) {
     .use(securityPlugin(deps))
     .get(
       "/hooks/whatsapp/:tenant_id",
-      ({ params, query, set }) => {
-        const challenge = answerWhatsappHandshake(deps, params.tenant_id, { mode: query["hub.mode"], verifyToken: query["hub.verify_token"], challenge: query["hub.challenge"] });
+      async ({ params, query, request, server, set }) => {
+        const gate = hookGate(deps, { request, server, set }, params.tenant_id);
+        const challenge = await gate.run(() => {
+          const answer = answerWhatsappHandshake(deps, params.tenant_id, { mode: query["hub.mode"], verifyToken: query["hub.verify_token"], challenge: query["hub.challenge"] });
+          gate.admit();
+          return answer;
+        });
         set.headers["content-type"] = "text/plain; charset=utf-8";
         return challenge;
       },
-      { rateLimit: "hooks", params: WhatsappHookModel.hookParams, query: WhatsappHookModel.handshakeQuery },
+      { params: WhatsappHookModel.hookParams, query: WhatsappHookModel.handshakeQuery },
     )
     // The signature covers the exact bytes the JSON parser read (64 KiB limit, JSON content type).
-    .post("/hooks/whatsapp/:tenant_id", ({ params, request, headers }) => handleWhatsappWebhook(deps, params.tenant_id, rawBodyOf(request), headers["x-hub-signature-256"]), {
-      rateLimit: "hooks",
-      params: WhatsappHookModel.hookParams,
-      response: { 200: WhatsappHookModel.hookResponse },
-    })
+    .post(
+      "/hooks/whatsapp/:tenant_id",
+      ({ params, request, headers, server, set }) => {
+        const gate = hookGate(deps, { request, server, set }, params.tenant_id);
+        return gate.run(() => handleWhatsappWebhook(deps, params.tenant_id, rawBodyOf(request), headers["x-hub-signature-256"], gate.admit));
+      },
+      { params: WhatsappHookModel.hookParams, response: { 200: WhatsappHookModel.hookResponse } },
+    )
     .get("/integrations/whatsapp", ({ principal, query }) => getWhatsappSettingsStatus(deps, tenantOf(principal, query.tenant_id, ["owner"])), {
       tenantAccess: true,
       rateLimit: "management",
