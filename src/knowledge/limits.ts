@@ -20,7 +20,7 @@ export interface KnowledgeUsage {
   maxBytes: number;
 }
 
-export function knowledgeUsage(deps: Deps, tenantId: string): KnowledgeUsage {
+export function getKnowledgeUsage(deps: Deps, tenantId: string): KnowledgeUsage {
   const row = statements(deps.sqlite).usage.get(tenantId);
   if (!row) throw notFound("tenant");
   const plan = isPlanName(row.plan) ? row.plan : "free";
@@ -33,7 +33,7 @@ export function knowledgeUsage(deps: Deps, tenantId: string): KnowledgeUsage {
  * owner knows whether to delete something or upgrade.
  */
 export function assertKnowledgeRoom(deps: Deps, tenantId: string, newBytes: number): void {
-  const usage = knowledgeUsage(deps, tenantId);
+  const usage = getKnowledgeUsage(deps, tenantId);
   if (usage.documents + 1 > usage.maxDocuments) {
     throw new AppError(
       "plan_limit",

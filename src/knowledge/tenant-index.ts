@@ -145,7 +145,7 @@ export const embeddingText = (entry: Pick<IndexEntry, "heading" | "text">): stri
   entry.heading === "" ? entry.text : `${entry.heading}\n${entry.text}`;
 
 /** The tenant's index, rebuilt only when its chunks or FAQ changed since the last call. */
-export function tenantIndex(deps: Deps, tenantId: string): { index: TenantIndex; faqVectors: FaqVectors } {
+export function loadTenantIndex(deps: Deps, tenantId: string): { index: TenantIndex; faqVectors: FaqVectors } {
   const probe = statements(deps.sqlite).signature.get(tenantId);
   const signature = `${probe?.n ?? 0}:${probe?.m ?? 0}`;
   const faq = getBotConfig(deps, tenantId).faq;
