@@ -8,11 +8,11 @@ import type { TenantRecord } from "../tenants/create-tenant.ts";
 import { emitEvent } from "../webhooks/emit-event.ts";
 import { replyWithAssistant, type AssistantResult, type Source } from "../assistant/reply-with-assistant.ts";
 import { resolveAiSettings } from "../assistant/settings.ts";
-import { formatLocalIso } from "../assistant/tools.ts";
 import { getBotConfig } from "./bot-settings.ts";
 import type { BotConfig } from "./bot-config.ts";
 import { checkSlot, proposeSlots } from "./appointment-slots.ts";
 import { restoreConversationState } from "./conversation-state.ts";
+import { formatSlot } from "./timezone.ts";
 import { applyAction } from "./apply-action.ts";
 import { createRuleEngine, type EngineAction, type ReplyEngine } from "./engine.ts";
 import { findOrStartVisitorSession, insertMessage, requireSession, sessionStatements, startSession, type MessageView, type SessionRow } from "./sessions.ts";
@@ -184,7 +184,7 @@ function recheckBookings(text: string, actions: EngineAction[], config: BotConfi
   for (const action of actions) {
     if (action.type === "appointment_booked" && !checkSlot({ startMs: action.startMs, config, nowMs: now, takenStarts: taken }).ok) {
       const zone = config.appointments.timezone;
-      const nearest = proposeSlots(action.startMs, config, now, taken).map((slot) => formatLocalIso(slot, zone).replace("T", " "));
+      const nearest = proposeSlots(action.startMs, config, now, taken).map((slot) => formatSlot(slot, zone));
       replyText = `Sorry — that time was booked by someone else a moment ago, so I could not book it.${nearest.length > 0 ? ` The nearest free times are ${nearest.join(", ")}. Which suits you?` : ""}`;
       continue;
     }

@@ -1,4 +1,6 @@
 import { afterEach, describe, expect, test } from "bun:test";
+import { addDocument } from "../../src/knowledge/documents.ts";
+import { embedderForTenant } from "../../src/assistant/settings.ts";
 import { answer, startFakeProvider, type FakeProvider } from "./fake-provider.ts";
 import { assistantFixture, OTHER_TENANT_SECRET, WHITENING_ANSWER, type AssistantFixture, type ReplyBody } from "./setup.ts";
 
@@ -61,6 +63,26 @@ describe("assistant replies from a fake OpenAI-compatible provider", () => {
     }
     expect(JSON.stringify(provider.requests)).not.toContain(OTHER_TENANT_SECRET);
     expect(JSON.stringify(provider.requests)).not.toContain(fixture.otherTenantId);
+  });
+
+  test("with an embedding model, a document's chunk is retrieved, sent to the model, and named in sources with its URL", async () => {
+    provider = startFakeProvider();
+    fixture = await assistantFixture(provider, { aiEmbeddingModel: "embed-small" });
+    const deps = fixture.context.deps;
+    const document = await addDocument(
+      deps,
+      fixture.tenantId,
+      { title: "Parking and access", content: "# Parking\n\nFree parking for patients in the blue garage on Elm Street, level 2.", format: "markdown", sourceUrl: "https://smile.example/visit" },
+      embedderForTenant(deps, fixture.tenantId),
+    );
+    provider.script(answer("Park for free in the blue garage on Elm Street."));
+    const body = (await (await fixture.send("Where can I park my car?")).json()) as ReplyBody;
+    expect(body.reply?.text).toBe("Park for free in the blue garage on Elm Street.");
+    expect(body.reply?.sources).toContainEqual({ document_id: document.document_id, title: "Parking and access", url: "https://smile.example/visit" });
+    const chat = provider.requests.find((request) => request.path.endsWith("/chat/completions"));
+    expect(chat?.body.messages[0]?.content).toContain("blue garage on Elm Street, level 2");
+    // The visitor's question was embedded for the vector half of the search.
+    expect(provider.requests.some((request) => request.path.endsWith("/embeddings") && request.body.input?.some((text) => text.includes("Where can I park my car?")))).toBe(true);
   });
 
   test("the model call runs outside any database transaction", async () => {

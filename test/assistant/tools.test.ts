@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, test } from "bun:test";
 import { deliverAll } from "../http/chat-helpers.ts";
+import { postOperatorMessage, startSession } from "../../src/chat/sessions.ts";
 import { answer, startFakeProvider, toolCall, type FakeProvider, type RecordedRequest } from "./fake-provider.ts";
 import { assistantFixture, type AssistantFixture, type ReplyBody } from "./setup.ts";
 
@@ -114,5 +115,40 @@ describe("the model's tools", () => {
     const second = provider.requests[2]?.body.messages.filter((m) => m.role === "tool").map((m) => JSON.parse(m.content ?? "{}"));
     expect(second?.[1]).toMatchObject({ ok: false, error: "already_done" });
     expect((await deliverAll(fixture.context)).filter((d) => d.event === "lead.created")).toHaveLength(1);
+  });
+  test("a slot booked by someone else while the model was thinking is not booked twice: the reply says so", async () => {
+    provider = startFakeProvider();
+    fixture = await assistantFixture(provider);
+    const deps = fixture.context.deps;
+    provider.onRequest((request) => {
+      if (request.body.messages.some((m) => m.role === "tool")) {
+        // Between the tool check and the write phase, another visitor takes Friday 10:00.
+        const other = startSession(deps, { tenantId: fixture.tenantId, channel: "api" });
+        deps.sqlite
+          .prepare("INSERT INTO appointments (id, tenant_id, chatbot_id, session_id, starts_at, ends_at, timezone, confidence, created_at) VALUES ('apt_other', ?, ?, ?, ?, ?, 'America/New_York', 1, 0)")
+          .run(fixture.tenantId, other.chatbot_id, other.id, Date.UTC(2026, 0, 16, 15), Date.UTC(2026, 0, 16, 15, 30));
+      }
+      return null;
+    });
+    provider.script(toolCall("book_appointment", { start: "2026-01-16T10:00" }), answer("You're booked for Friday at 10:00."));
+    const body = (await (await fixture.send("Friday 10am please")).json()) as ReplyBody;
+    expect(body.reply?.text).toStartWith("Sorry — that time was booked by someone else a moment ago");
+    expect(body.reply?.text).toContain("Fri, Jan 16, 10:30 AM");
+    const mine = deps.sqlite.prepare<{ n: number }, [string]>("SELECT count(*) AS n FROM appointments WHERE session_id = ?").get(fixture.sessionId);
+    expect(mine?.n).toBe(0);
+    expect((await deliverAll(fixture.context)).filter((d) => d.event === "appointment.created")).toEqual([]);
+  });
+
+  test("an operator who takes over while the model is thinking wins: the model's reply and actions are dropped", async () => {
+    provider = startFakeProvider();
+    fixture = await assistantFixture(provider);
+    provider.script(answer("Hello from the bot."));
+    await fixture.send("hi");
+    provider.onRequest(() => postOperatorMessage(fixture.context.deps, fixture.tenantId, fixture.sessionId, { text: "Hi, Sam here from the front desk." }));
+    provider.script(toolCall("capture_lead", { name: "Ana Lopez", phone: "(415) 555-0132", email: "ana@example.com", interest: "x" }), answer("Thanks!"));
+    const body = (await (await fixture.send("Ana Lopez (415) 555-0132 ana@example.com")).json()) as ReplyBody;
+    expect(body.reply).toBeNull();
+    expect(body.status).toBe("handoff");
+    expect((await deliverAll(fixture.context)).filter((d) => d.event === "lead.created")).toEqual([]);
   });
 });
