@@ -12,6 +12,7 @@ import whatsapp from "../../migrations/0006_whatsapp.sql" with { type: "text" };
 import aiUsage from "../../migrations/0007_ai_usage.sql" with { type: "text" };
 import knowledge from "../../migrations/0008_knowledge.sql" with { type: "text" };
 import retention from "../../migrations/0009_retention.sql" with { type: "text" };
+import visitorRefused from "../../migrations/0010_visitor_refused.sql" with { type: "text" };
 
 export const MIGRATION_JOURNAL = journal;
 
@@ -26,4 +27,5 @@ export const EMBEDDED_MIGRATIONS: ReadonlyArray<{ tag: string; sql: string }> = 
   { tag: "0007_ai_usage", sql: aiUsage },
   { tag: "0008_knowledge", sql: knowledge },
   { tag: "0009_retention", sql: retention },
+  { tag: "0010_visitor_refused", sql: visitorRefused },
 ];

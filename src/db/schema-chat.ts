@@ -108,6 +108,8 @@ export const usageCounters = sqliteTable(
     aiCalls: integer("ai_calls").notNull().default(0),
     aiPromptTokens: integer("ai_prompt_tokens").notNull().default(0),
     aiCompletionTokens: integer("ai_completion_tokens").notNull().default(0),
+    /** Anonymous visitor messages and sessions refused this period by the per-IP share or the daily cap. */
+    visitorRefused: integer("visitor_refused").notNull().default(0),
   },
   (table) => [primaryKey({ columns: [table.tenantId, table.period] })],
 );

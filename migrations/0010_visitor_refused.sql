@@ -1,0 +1,1 @@
+ALTER TABLE `usage_counters` ADD `visitor_refused` integer DEFAULT 0 NOT NULL;
