@@ -18,6 +18,22 @@ export const ChatModel = {
     message: t.String({ minLength: 1, maxLength: MESSAGE_MAX_LENGTH }),
     session_id: t.Optional(t.String({ minLength: 1, maxLength: 64 })),
   }),
+  // The plain JSON answer, and the `data` of the stream's `done` event (Accept: text/event-stream).
+  messageResponse: t.Object({
+    session_id: t.String(),
+    message_id: t.String(),
+    reply: t.Union([
+      t.Null(),
+      t.Object({
+        message_id: t.String(),
+        text: t.String(),
+        quick_replies: t.Optional(t.Array(t.String())),
+        // Assistant replies: the knowledge documents the model was given.
+        sources: t.Optional(t.Array(t.Object({ document_id: t.String(), title: t.String(), url: t.Optional(t.String()) }))),
+      }),
+    ]),
+    status: t.Union([t.Literal("bot"), t.Literal("handoff"), t.Literal("closed")]),
+  }),
   transcriptQuery: strictObject({ after: t.Optional(t.String({ maxLength: 64 })) }),
   tenantQuery: strictObject({ tenant_id: t.Optional(t.String({ maxLength: 64 })) }),
   // The config document is validated key by key by the chat domain (validateBotConfigPatch).
@@ -39,7 +55,7 @@ export function chatRoutes(deps: AppDeps) {
         if (!wantsEventStream(request.headers.get("accept"))) return handleMessage(deps, input);
         return streamMessageReply((onDelta) => handleMessage(deps, input, { onDelta }), deps.log);
       },
-      { chatAccess: true, rateLimit: "chat", body: ChatModel.messageBody },
+      { chatAccess: true, rateLimit: "chat", body: ChatModel.messageBody, response: { 200: ChatModel.messageResponse } },
     )
     .get(
       "/sessions/:id/messages",
