@@ -97,6 +97,10 @@ export const httpError = (status: number): Step => () =>
 export const malformed = (): Step => (request) =>
   request.body.stream ? new Response("data: {\"choices\": [{\"delta\": {\"content\": \"Hel\n\n", { headers: { "content-type": "text/event-stream" } }) : new Response("<html>502 Bad Gateway</html>", { headers: { "content-type": "text/html" } });
 
+/** A stream that starts well, then breaks off with a chunk that is not JSON. */
+export const brokenMidStream = (): Step => () =>
+  new Response(`data: ${JSON.stringify(chunk({ content: "Partial answ" }))}\n\ndata: {"choices": [{"delta\n\n`, { headers: { "content-type": "text/event-stream" } });
+
 /** Answers only after `ms`: longer than the configured timeout. */
 export const slow = (ms: number, text = "too late"): Step => async (request) => {
   await Bun.sleep(ms);

@@ -2,7 +2,7 @@ import { afterEach, describe, expect, test } from "bun:test";
 import { getBotConfig } from "../../src/chat/bot-settings.ts";
 import { createRuleEngine, initialConversationState } from "../../src/chat/engine.ts";
 import { FAILURE_THRESHOLD, OPEN_MS } from "../../src/assistant/circuit-breaker.ts";
-import { answer, httpError, malformed, slow, startFakeProvider, toolCall, type FakeProvider } from "./fake-provider.ts";
+import { answer, brokenMidStream, httpError, malformed, slow, startFakeProvider, toolCall, type FakeProvider } from "./fake-provider.ts";
 import { assistantFixture, type AssistantFixture, type ReplyBody } from "./setup.ts";
 
 let provider: FakeProvider;
@@ -53,6 +53,17 @@ describe("never worse than no model: provider failures fall back to the rule eng
       });
     }
   }
+
+  test("a stream that breaks off after some text: done carries the rule engine's reply, which replaces the partial text", async () => {
+    provider = startFakeProvider();
+    fixture = await assistantFixture(provider);
+    provider.script(brokenMidStream());
+    const text = await (await fixture.send(QUESTION, { accept: "text/event-stream" })).text();
+    expect(text).toStartWith('event: delta\ndata: {"text":"Partial answ"}\n\n');
+    const done = JSON.parse(text.split("event: done\ndata: ")[1] ?? "null") as ReplyBody;
+    expect(done.reply?.text).toBe(ruleEngineReply());
+    expect(await metric('parley_ai_calls_total{outcome="malformed"}')).toBe(1);
+  });
 
   test("after repeated failures the circuit breaker skips the provider, and tries again once the wait is over", async () => {
     provider = startFakeProvider();

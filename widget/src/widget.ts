@@ -141,6 +141,12 @@ export function mountWidget(config: WidgetConfig, host: HTMLElement): WidgetCont
     renderQuickReplies(view.quick, [], pick);
     setBusy(true);
     track("message_sent");
+    // The bubble grows as the model writes; `done` then replaces it with the stored reply.
+    let live: Text | null = null;
+    const dropLive = () => {
+      live?.parentElement?.remove();
+      live = null;
+    };
     try {
       let current = usable(state) ? state : await freshSession();
       const mine: StoredMessage = { id: null, role: "visitor", text };
@@ -148,8 +154,6 @@ export function mountWidget(config: WidgetConfig, host: HTMLElement): WidgetCont
       show(mine, false);
       save();
       let result: SendResult;
-      // The bubble grows as the model writes; `done` then sets its final text (the stored reply).
-      let live: Text | null = null;
       const grow = (piece: string) => {
         if (!live) {
           const node = messageNode({ id: null, role: "bot", text: "" }, s);
@@ -164,19 +168,20 @@ export function mountWidget(config: WidgetConfig, host: HTMLElement): WidgetCont
         result = await api.send(current.token, text, grow);
       } catch (error) {
         if (!(await shouldRestart(error, current))) throw error;
+        dropLive();
         current = await freshSession();
         result = await api.send(current.token, text, grow);
       }
       mine.id = result.message_id;
       current.lastId = result.reply?.message_id ?? result.message_id;
       current.status = result.status;
-      const streamed = live as Text | null;
-      if (streamed) streamed.parentNode?.parentNode?.removeChild(streamed.parentNode);
+      dropLive();
       if (result.reply) append(current, { id: result.reply.message_id, role: "bot", text: result.reply.text, quick: result.reply.quick_replies });
       save();
       lastActivity = Date.now();
       schedulePoll();
     } catch (error) {
+      dropLive();
       fail(error);
     } finally {
       setBusy(false);
