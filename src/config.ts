@@ -11,11 +11,19 @@ export interface Config {
   readonly deliveryTimeoutMs: number;
   /** How long a request that may write waits for another process's SQLite write lock before 503 busy. */
   readonly writeWaitMs: number;
+  /** Fraction of a tenant's monthly quota one anonymous address may use per hour (0.02 = 2 %). */
+  readonly visitorHourlyShare: number;
+  /** New widget sessions one address may open per tenant per hour. */
+  readonly visitorSessionsPerHour: number;
   readonly dlqRetentionMs: number;
   /** How long succeeded deliveries, their attempt logs and spent events are kept. */
   readonly eventRetentionMs: number;
   readonly pollIntervalMs: number;
   readonly deliveryConcurrency: number;
+  /** Sends in flight at once to one webhook URL (a failing URL gets at most 4). */
+  readonly endpointConcurrency: number;
+  /** Sends in flight at once for one tenant, so one tenant cannot take every delivery slot. */
+  readonly tenantConcurrency: number;
   readonly allowPrivateWebhooks: boolean;
   readonly trustProxy: boolean;
   readonly sync: "normal" | "full";
@@ -57,6 +65,8 @@ export const CONFIG_DEFAULTS = {
   PARLEY_EVENT_RETENTION: "30d",
   PARLEY_POLL_INTERVAL: "250ms",
   PARLEY_DELIVERY_CONCURRENCY: "512",
+  PARLEY_ENDPOINT_CONCURRENCY: "16",
+  PARLEY_TENANT_CONCURRENCY: "64",
   PARLEY_ALLOW_PRIVATE_WEBHOOKS: "false",
   PARLEY_TRUST_PROXY: "false",
   PARLEY_SYNC: "normal",
@@ -64,6 +74,8 @@ export const CONFIG_DEFAULTS = {
   PARLEY_LOG_LEVEL: "info",
   PARLEY_WHATSAPP_API_URL: "https://graph.facebook.com/v21.0",
   PARLEY_WRITE_WAIT: "2s",
+  PARLEY_VISITOR_SHARE: "2%",
+  PARLEY_VISITOR_SESSIONS: "20",
   PARLEY_AI_BASE_URL: "",
   PARLEY_AI_MODEL: "",
   PARLEY_AI_API_KEY: "",
@@ -100,6 +112,14 @@ function oneOf<const T extends string>(name: string, text: string, allowed: read
 function boolean(name: string, text: string): boolean {
   const value = oneOf(name, text, ["true", "false", "1", "0", "yes", "no", "on", "off"]);
   return value === "true" || value === "1" || value === "yes" || value === "on";
+}
+
+/** "2%" or "0.02": a share from 0 (exclusive) to 100 %. */
+function percentage(name: string, text: string): number {
+  const match = /^(\d+(?:\.\d+)?)(%?)$/.exec(text);
+  const value = match ? Number(match[1]) / (match[2] ? 100 : 1) : Number.NaN;
+  if (!(value > 0 && value <= 1)) throw new ConfigError(`${name}=${text} must be a share such as 2% or 0.02 (above 0, at most 100%)`);
+  return value;
 }
 
 function url(name: string, text: string): string {
@@ -149,11 +169,15 @@ export function loadConfig(env: Env, flags: ConfigFlags = {}): Config {
     retryDelaysMs: Object.freeze(retryDelaysMs),
     deliveryTimeoutMs,
     writeWaitMs: duration("PARLEY_WRITE_WAIT", setting(env, "PARLEY_WRITE_WAIT"), 0),
+    visitorHourlyShare: percentage("PARLEY_VISITOR_SHARE", setting(env, "PARLEY_VISITOR_SHARE")),
+    visitorSessionsPerHour: integer("PARLEY_VISITOR_SESSIONS", setting(env, "PARLEY_VISITOR_SESSIONS"), 1, 100_000),
     dlqRetentionMs: duration("PARLEY_DLQ_RETENTION", setting(env, "PARLEY_DLQ_RETENTION"), 1000),
     // At least an hour: the delivery log must outlive the retry schedule it documents.
     eventRetentionMs: duration("PARLEY_EVENT_RETENTION", setting(env, "PARLEY_EVENT_RETENTION"), 3_600_000),
     pollIntervalMs: duration("PARLEY_POLL_INTERVAL", setting(env, "PARLEY_POLL_INTERVAL"), 10),
     deliveryConcurrency: integer("PARLEY_DELIVERY_CONCURRENCY", setting(env, "PARLEY_DELIVERY_CONCURRENCY"), 1, 10_000),
+    endpointConcurrency: integer("PARLEY_ENDPOINT_CONCURRENCY", setting(env, "PARLEY_ENDPOINT_CONCURRENCY"), 1, 10_000),
+    tenantConcurrency: integer("PARLEY_TENANT_CONCURRENCY", setting(env, "PARLEY_TENANT_CONCURRENCY"), 1, 10_000),
     allowPrivateWebhooks: boolean("PARLEY_ALLOW_PRIVATE_WEBHOOKS", setting(env, "PARLEY_ALLOW_PRIVATE_WEBHOOKS")),
     trustProxy: boolean("PARLEY_TRUST_PROXY", setting(env, "PARLEY_TRUST_PROXY")),
     sync: oneOf("PARLEY_SYNC", setting(env, "PARLEY_SYNC"), ["normal", "full"]),

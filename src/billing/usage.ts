@@ -31,6 +31,11 @@ const statements = preparedFor((sqlite) => ({
   ai: sqlite.prepare<{ ai_calls: number; ai_prompt_tokens: number; ai_completion_tokens: number }, [string, string]>(
     "SELECT ai_calls, ai_prompt_tokens, ai_completion_tokens FROM usage_counters WHERE tenant_id = ? AND period = ?",
   ),
+  countVisitorRefusal: sqlite.prepare(
+    `INSERT INTO usage_counters (tenant_id, period, visitor_refused) VALUES (?1, ?2, 1)
+     ON CONFLICT (tenant_id, period) DO UPDATE SET visitor_refused = visitor_refused + 1`,
+  ),
+  visitorRefused: sqlite.prepare<{ visitor_refused: number }, [string, string]>("SELECT visitor_refused FROM usage_counters WHERE tenant_id = ? AND period = ?"),
   addAi: sqlite.prepare(
     `INSERT INTO usage_counters (tenant_id, period, ai_calls, ai_prompt_tokens, ai_completion_tokens) VALUES (?1, ?2, ?3, ?4, ?5)
      ON CONFLICT (tenant_id, period) DO UPDATE SET ai_calls = ai_calls + ?3, ai_prompt_tokens = ai_prompt_tokens + ?4, ai_completion_tokens = ai_completion_tokens + ?5`,
@@ -48,6 +53,8 @@ export interface Usage {
   resets_at: string;
   /** The assistant's model use this period; `token_cap` null = no cap. */
   ai: { calls: number; prompt_tokens: number; completion_tokens: number; token_cap: number | null };
+  /** Anonymous visitor messages and sessions refused this period by the per-address share or the daily cap (not counted in `used`). */
+  visitor_refused: number;
 }
 
 export function getUsage(deps: Deps, tenantId: string, plan: PlanName): Usage {
@@ -64,7 +71,13 @@ export function getUsage(deps: Deps, tenantId: string, plan: PlanName): Usage {
     remaining: quota === null ? null : Math.max(0, quota - used),
     resets_at: toIso(periodEnd(now)),
     ai: { ...aiUsageOf(deps, tenantId, period), token_cap: PLANS[plan].monthlyAiTokens },
+    visitor_refused: statements(deps.sqlite).visitorRefused.get(tenantId, period)?.visitor_refused ?? 0,
   };
+}
+
+/** One anonymous visitor message or session refused (see visitor-allowance.ts); the quota is not touched. */
+export function countVisitorRefusal(deps: Pick<Deps, "sqlite" | "clock">, tenantId: string): void {
+  statements(deps.sqlite).countVisitorRefusal.run(tenantId, periodOf(deps.clock.now()));
 }
 
 function aiUsageOf(deps: Deps, tenantId: string, period: string): { calls: number; prompt_tokens: number; completion_tokens: number } {

@@ -64,6 +64,13 @@ export interface BotConfig {
   ai?: AiConfig;
   /** Days chat sessions (with their transcripts) and widget analytics are kept; absent or null = keep. */
   retention?: RetentionSettings;
+  /** Caps on anonymous (widget) traffic; absent or null = only the server-wide per-address share. */
+  limits?: VisitorLimits;
+}
+
+export interface VisitorLimits {
+  /** Widget visitor messages accepted per UTC day, all visitors together; null = no cap. */
+  anonymous_daily_messages: number | null;
 }
 
 export interface RetentionSettings {
@@ -78,7 +85,8 @@ export const MAX_RETENTION_DAYS = 3650;
 export const SUPPORTED_LANGUAGES = ["en"] as const;
 export const MAX_FAQ_ENTRIES = 200;
 
-const TOP_LEVEL_KEYS = ["bot_name", "greeting", "sector", "language", "faq", "lead", "appointments", "handoff", "allowed_origins", "ai", "retention"] as const;
+const TOP_LEVEL_KEYS = ["bot_name", "greeting", "sector", "language", "faq", "lead", "appointments", "handoff", "allowed_origins", "ai", "retention", "limits"] as const;
+const LIMIT_KEYS = ["anonymous_daily_messages"] as const;
 const LEAD_KEYS = ["enabled", "default_country", "intent_keywords"] as const;
 const APPOINTMENT_KEYS = ["enabled", "timezone", "business_hours", "slot_minutes", "lead_time_minutes", "max_days_ahead", "intent_keywords"] as const;
 const HANDOFF_KEYS = ["keywords", "low_confidence_threshold", "max_low_confidence_turns"] as const;
@@ -108,6 +116,7 @@ export function validateBotConfigPatch(patch: unknown, current: BotConfig, sealA
   if ("allowed_origins" in body) next.allowed_origins = requireOriginList(body.allowed_origins);
   if ("ai" in body) next.ai = mergeAiConfig(requireObject(body.ai, "ai"), current.ai, sealApiKey);
   if ("retention" in body) next.retention = mergeRetention(requireObject(body.retention, "retention"), current.retention);
+  if ("limits" in body) next.limits = mergeLimits(requireObject(body.limits, "limits"), current.limits);
   return next;
 }
 
@@ -196,6 +205,16 @@ function mergeRetention(patch: JsonObject, current: RetentionSettings | undefine
   const next: RetentionSettings = { chat_days: current?.chat_days ?? null, analytics_days: current?.analytics_days ?? null };
   for (const key of RETENTION_KEYS) {
     if (key in patch) next[key] = patch[key] === null ? null : requireInteger(patch[key], `retention.${key}`, 1, MAX_RETENTION_DAYS);
+  }
+  return next;
+}
+
+function mergeLimits(patch: JsonObject, current: VisitorLimits | undefined): VisitorLimits {
+  rejectUnknownKeys(patch, LIMIT_KEYS, "limits");
+  const next: VisitorLimits = { anonymous_daily_messages: current?.anonymous_daily_messages ?? null };
+  if ("anonymous_daily_messages" in patch) {
+    const cap = patch.anonymous_daily_messages;
+    next.anonymous_daily_messages = cap === null ? null : requireInteger(cap, "limits.anonymous_daily_messages", 1, 10_000_000);
   }
   return next;
 }

@@ -4,6 +4,7 @@ import { randomBase62 } from "../lib/crypto.ts";
 import { createRateLimiter, type RateLimiter } from "./plugins/rate-limit.ts";
 import { createTokenService, type TokenService } from "./plugins/tokens.ts";
 import { createDeliveryMetrics, type DeliveryMetrics } from "../scheduler/metrics.ts";
+import { createVisitorAllowance, type VisitorAllowance } from "../billing/visitor-allowance.ts";
 
 /** Deps plus what only the HTTP layer needs. */
 export interface AppDeps extends Deps {
@@ -13,6 +14,8 @@ export interface AppDeps extends Deps {
   readonly instanceId: string;
   /** Shared with the scheduler that records into it; /metrics renders it. */
   readonly metrics: DeliveryMetrics;
+  /** Per-address limits on anonymous widget traffic (src/billing/visitor-allowance.ts). */
+  readonly visitorAllowance: VisitorAllowance;
 }
 
 /**
@@ -29,6 +32,7 @@ export function createAppDeps(deps: Deps, metrics: DeliveryMetrics = createDeliv
     metrics,
     tokens: createTokenService(resolveJwtSecret(deps), deps.clock),
     rateLimiter: createRateLimiter(deps.clock, deps.config.rateLimits),
+    visitorAllowance: createVisitorAllowance(deps.clock, { hourlyShare: deps.config.visitorHourlyShare, sessionsPerHour: deps.config.visitorSessionsPerHour }),
     instanceId: crypto.randomUUID(),
   };
 }

@@ -6,9 +6,10 @@ let headers: Record<string, string>;
 
 // Every GET route of the app whose query takes a `limit`: a new list route is covered the day it lands.
 context = buildTestApp({ rateLimits: false });
-const LIST_ROUTES = context.app.routes
-  .filter((route) => route.method === "GET" && JSON.stringify(route.hooks?.query ?? {}).includes('"limit"'))
-  .map((route) => route.path);
+const queryOf = (route: (typeof context.app.routes)[number]) => JSON.stringify(route.hooks?.query ?? {});
+const LIST_ROUTES = context.app.routes.filter((route) => route.method === "GET" && queryOf(route).includes('"limit"') && queryOf(route).includes('"cursor"')).map((route) => route.path);
+// Routes with a `limit` but no cursor (a ranked search): the limit is validated the same way.
+const LIMIT_ONLY_ROUTES = context.app.routes.filter((route) => route.method === "GET" && queryOf(route).includes('"limit"') && !queryOf(route).includes('"cursor"')).map((route) => route.path);
 
 const KNOWN_LIST_ROUTES = [
   "/api/v1/webhooks/rules-engine/rules",
@@ -39,6 +40,16 @@ describe("paging input on every list route", () => {
         const response = await context.request("GET", `${path}?${query}`, { headers });
         expect({ query, status: response.status }).toEqual({ query, status: 200 });
       }
+    });
+  }
+
+  for (const path of LIMIT_ONLY_ROUTES) {
+    test(`${path}: a fractional, negative, huge or garbage limit answers 422`, async () => {
+      for (const query of BAD_PAGING.filter((query) => query.startsWith("limit"))) {
+        const response = await context.request("GET", `${path}?q=hours&${query}`, { headers });
+        expect({ query, status: response.status }).toEqual({ query, status: 422 });
+      }
+      expect((await context.request("GET", `${path}?q=hours&limit=3`, { headers })).status).toBe(200);
     });
   }
 

@@ -3,6 +3,8 @@ import type { AppDeps } from "../deps.ts";
 import { idParams, strictObject } from "../schema.ts";
 import { securityPlugin, tenantOf } from "../plugins/security.ts";
 import { checkVisitorAccess, preflightResponse } from "../plugins/cors.ts";
+import { clientIp } from "../plugins/client-ip.ts";
+import { admitVisitorMessage } from "../plugins/visitor-limits.ts";
 import { requireTenant } from "../../tenants/find-tenant.ts";
 import { handleMessage, MESSAGE_MAX_LENGTH } from "../../chat/handle-message.ts";
 import { listMessages } from "../../chat/sessions.ts";
@@ -47,9 +49,10 @@ export function chatRoutes(deps: AppDeps) {
     .options("/sessions/:id/messages", ({ request }) => preflightResponse(deps, request))
     .post(
       "/message",
-      ({ principal, body, request, set }) => {
+      ({ principal, body, request, server, set }) => {
         const tenant = requireTenant(deps, tenantOf(principal, body.tenant_id));
         checkVisitorAccess(tenant, principal, request, set.headers, body.session_id);
+        if (principal.kind === "visitor") admitVisitorMessage(deps, tenant, clientIp(request, server, deps.config.trustProxy));
         const sessionId = principal.kind === "visitor" ? principal.sessionId : body.session_id;
         const input = { tenant, sessionId, text: body.message, channel: principal.kind === "visitor" ? "widget" : "api" } as const;
         if (!wantsEventStream(request.headers.get("accept"))) return handleMessage(deps, input);

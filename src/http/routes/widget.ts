@@ -3,6 +3,8 @@ import type { AppDeps } from "../deps.ts";
 import { strictObject } from "../schema.ts";
 import { securityPlugin } from "../plugins/security.ts";
 import { allowOrigin, preflightResponse } from "../plugins/cors.ts";
+import { clientIp } from "../plugins/client-ip.ts";
+import { admitVisitorSession } from "../plugins/visitor-limits.ts";
 import { VISITOR_TOKEN_TTL_S, WIDGET_AUDIENCE } from "../plugins/tokens.ts";
 import { AppError, notFound } from "../../lib/app-error.ts";
 import { findTenant } from "../../tenants/find-tenant.ts";
@@ -21,7 +23,7 @@ export function widgetRoutes(deps: AppDeps) {
     .options("/session", ({ request }) => preflightResponse(deps, request))
     .post(
       "/session",
-      async ({ body, request, set }) => {
+      async ({ body, request, server, set }) => {
         const tenant = findTenant(deps, body.tenant_id);
         if (!tenant) throw notFound("tenant");
         const origin = request.headers.get("origin");
@@ -29,6 +31,7 @@ export function widgetRoutes(deps: AppDeps) {
           throw new AppError("origin_not_allowed", 403, "This site is not in the tenant's allowed origins.");
         }
         allowOrigin(set.headers, origin);
+        admitVisitorSession(deps, tenant.id, clientIp(request, server, deps.config.trustProxy));
         const session = startSession(deps, { tenantId: tenant.id, channel: "widget", origin });
         const config = getBotConfig(deps, tenant.id);
         set.status = 201;

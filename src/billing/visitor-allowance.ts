@@ -1,0 +1,88 @@
+import type { Deps } from "../deps.ts";
+import { AppError } from "../lib/app-error.ts";
+import type { Clock } from "../lib/clock.ts";
+import { createSlidingWindow, type SlidingWindow, type WindowDecision } from "../lib/sliding-window.ts";
+import { PLANS, type PlanName } from "./plans.ts";
+import { countVisitorRefusal } from "./usage.ts";
+
+const HOUR_MS = 3_600_000;
+const DAY_MS = 86_400_000;
+/** However small the plan, one address may always hold a real conversation. */
+export const MIN_HOURLY_VISITOR_MESSAGES = 10;
+
+/** Messages one address may send a tenant per hour: `share` of its monthly quota, or null (unlimited plan). */
+export function hourlyVisitorShare(plan: PlanName, share: number): number | null {
+  const quota = PLANS[plan].monthlyMessages;
+  return quota === null ? null : Math.max(MIN_HOURLY_VISITOR_MESSAGES, Math.floor(quota * share));
+}
+
+export interface VisitorAllowanceSettings {
+  /** Fraction of the tenant's monthly quota one address may use per hour (0.02 = 2 %). */
+  hourlyShare: number;
+  /** New anonymous sessions one address may open per tenant per hour. */
+  sessionsPerHour: number;
+}
+
+const tooMany = (retryAfterMs: number, message: string): AppError => {
+  const retryAfter = String(Math.max(1, Math.ceil(retryAfterMs / 1000)));
+  return new AppError("rate_limited", 429, `${message} Try again in ${retryAfter} s.`, undefined, { "retry-after": retryAfter });
+};
+
+/**
+ * What keeps one anonymous client from spending a tenant's monthly quota. Limits per session
+ * are not enough, because sessions are free: here an address (the widget's visitors have no
+ * other identity) is counted across every session it opens, per tenant:
+ *
+ * - sessions: `sessionsPerHour` new sessions per hour;
+ * - messages: `hourlyShare` of the monthly quota per hour (at least 10), and the tenant's own
+ *   daily cap on anonymous messages (bot config `limits.anonymous_daily_messages`).
+ *
+ * A refusal is a 429 with Retry-After, made before the message is stored, so the tenant's
+ * quota is untouched; refusals are counted per month for GET /usage. The windows live in
+ * this process (one server per database file); the daily counts start again after a restart.
+ */
+export function createVisitorAllowance(clock: Clock, settings: VisitorAllowanceSettings) {
+  const sessions = createSlidingWindow(settings.sessionsPerHour, HOUR_MS, clock);
+  const shareWindows = new Map<number, SlidingWindow>();
+  const daily = new Map<string, number>();
+  let dailyDay = -1;
+
+  const refuse = (deps: Deps, tenantId: string, decisionWait: number, message: string): AppError => {
+    countVisitorRefusal(deps, tenantId);
+    return tooMany(decisionWait, message);
+  };
+
+  const shareWindow = (limit: number): SlidingWindow => {
+    let window = shareWindows.get(limit);
+    if (!window) shareWindows.set(limit, (window = createSlidingWindow(limit, HOUR_MS, clock)));
+    return window;
+  };
+
+  return {
+    admitSession(deps: Deps, tenantId: string, ip: string): void {
+      const decision: WindowDecision = sessions.take(`${tenantId}:${ip}`);
+      if (!decision.allowed) throw refuse(deps, tenantId, decision.retryAfterMs, "Too many new chats from your network.");
+    },
+
+    admitMessage(deps: Deps, tenant: { id: string; plan: PlanName }, ip: string, dailyCap: number | null): void {
+      const now = clock.now();
+      const day = Math.floor(now / DAY_MS);
+      if (day !== dailyDay) {
+        daily.clear();
+        dailyDay = day;
+      }
+      const sentToday = daily.get(tenant.id) ?? 0;
+      if (dailyCap !== null && sentToday >= dailyCap) {
+        throw refuse(deps, tenant.id, (day + 1) * DAY_MS - now, "This chat has reached its messages for today.");
+      }
+      const hourly = hourlyVisitorShare(tenant.plan, settings.hourlyShare);
+      if (hourly !== null) {
+        const decision = shareWindow(hourly).take(`${tenant.id}:${ip}`);
+        if (!decision.allowed) throw refuse(deps, tenant.id, decision.retryAfterMs, "Too many messages from your network.");
+      }
+      daily.set(tenant.id, sentToday + 1);
+    },
+  };
+}
+
+export type VisitorAllowance = ReturnType<typeof createVisitorAllowance>;

@@ -1,0 +1,16 @@
+import type { AppDeps } from "../deps.ts";
+import type { TenantRecord } from "../../tenants/create-tenant.ts";
+import { getBotConfig } from "../../chat/bot-settings.ts";
+
+// The widget's anonymous traffic, counted per client address across every session it opens
+// (src/billing/visitor-allowance.ts). PARLEY_RATE_LIMITS=off lifts these too (benchmarks).
+
+export function admitVisitorSession(deps: AppDeps, tenantId: string, ip: string): void {
+  if (deps.config.rateLimits) deps.visitorAllowance.admitSession(deps, tenantId, ip);
+}
+
+export function admitVisitorMessage(deps: AppDeps, tenant: TenantRecord, ip: string): void {
+  if (!deps.config.rateLimits) return;
+  const dailyCap = getBotConfig(deps, tenant.id).limits?.anonymous_daily_messages ?? null;
+  deps.visitorAllowance.admitMessage(deps, tenant, ip, dailyCap);
+}
