@@ -18,7 +18,8 @@ const statements = preparedFor((sqlite) => ({
   // Sessions created before the cutoff (an id range: ids sort by creation time) whose last
   // activity is too. The status list lets chat_sessions_tenant_status_id_idx serve the id range
   // instead of a scan of the tenant's sessions; no index on updated_at, which every message rewrites.
-  // Messages go with their session (ON DELETE CASCADE).
+  // Messages go with their session (ON DELETE CASCADE). Ids carry the process clock's time (at
+  // worst ahead of it after the clock stepped back): such a session is purged that much later.
   sessions: sqlite.prepare(
     `DELETE FROM chat_sessions WHERE id IN (
        SELECT id FROM chat_sessions

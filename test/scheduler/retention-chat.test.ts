@@ -52,7 +52,10 @@ describe("per-tenant chat and analytics retention", () => {
 
   test("sessions idle past chat_days go with their transcripts; active ones, other tenants' and leads stay", async () => {
     updateBotConfig(context.deps, forgetter.id, { retention: { chat_days: 30, analytics_days: 90 } });
-    const start = context.clock.now();
+    // Session ids carry their creation time and are monotonic per process; other test files in
+    // this process move their fake clocks months ahead, so this one starts after all of them.
+    const start = Date.UTC(2027, 6, 1, 9, 0, 0);
+    context.clock.set(start);
     const idle = await chat(forgetter.id, "hello");
     const active = await chat(forgetter.id, "hello");
     const kept = await chat(keeper.id, "hello");
