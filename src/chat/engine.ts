@@ -2,7 +2,8 @@ import { handleBookingPrompt, handleConfirmation, finalizeBooking } from "./book
 import type { EngineInput, EngineOutput, ReplyEngine } from "./engine-types.ts";
 import { extractContact } from "./extract-contact.ts";
 import { answerUrgent } from "./answer-first.ts";
-import { findBestFaqForQuestion } from "./faq-intent.ts";
+import { findBestFaqForQuestion, hasOwnTopic, questionAspect } from "./faq-intent.ts";
+import { meaningfulWords } from "./faq-terms.ts";
 import { answerParts } from "./faq-parts.ts";
 import { handleHandoffKeyword, handleIdleMessage, handOff } from "./idle-flow.ts";
 import { detectAppointmentIntent, isAffirmative, isAppointmentChange, normalizeForMatching } from "./intents.ts";
@@ -44,7 +45,7 @@ function replyByRules(input: EngineInput): EngineOutput {
   const expecting = state.mode === "collecting_lead" ? state.awaiting : null;
   const contact = extractContact(message, { defaultCountry: config.lead.default_country, expecting });
   // "a quote for braces, I'm Ana Lopez": the name is not part of the question.
-  const question = withoutContact(message, contact.name?.value ?? null);
+  const question = withTopic(withoutContact(message, contact.name?.value ?? null), state.lastTopic);
   const faq = findBestFaqForQuestion(config.faq, question, threshold);
   // A bare "opening hours" after "what's your name?" is a question, not a person called Opening
   // Hours; "Jane Park" has a word no FAQ entry knows, so it stays a name.
@@ -123,4 +124,10 @@ function withoutContact(message: string, name: string | null): string {
   }
   const cleaned = text.replace(/\s+/g, " ").trim();
   return cleaned.length > 0 ? cleaned : message;
+}
+
+/** "how much?" or "how long does it take?" right after an answer asks about that answer's topic. */
+function withTopic(question: string, lastTopic: string | null): string {
+  if (!lastTopic || hasOwnTopic(meaningfulWords(question)) || questionAspect(question) === null) return question;
+  return `${question} ${lastTopic}`;
 }

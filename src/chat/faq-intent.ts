@@ -13,9 +13,17 @@ export type QuestionAspect = "duration" | "price";
 const ASKS_DURATION = /\bhow long\b|\bduration\b|\bhow many (?:minutes|hours|mins)\b|\btakes? (?:long|ages)\b|\bhow quick(?:ly)?\b/i;
 const ASKS_PRICE = /\bhow much\b|\bprices?\b|\bpricing\b|\bcosts?\b|\bfees?\b|\bcharge\b|\brates?\b/i;
 const HAS_DURATION = /\b\d+(?:\s*(?:–|-|to)\s*\d+)?\s*(?:minutes?|mins?|hours?|hrs?|working days|days?|weeks?)\b|\b(?:an|one|half an) hour\b|\btakes? about\b/i;
-const HAS_PRICE = /[$£€]\s?\d|\d\s?(?:dollars|pounds|euros)\b|\bfree\b|\d(?:\.\d+)?%/i;
+const HAS_PRICE = /[$£€]\s?\d|\d\s?(?:dollars|pounds|euros)\b|\d(?:\.\d+)?%/i;
 /** A candidate this far below the best still counts as "close": the aspect, not a word, decides. */
 const MAX_CONFIDENCE_GAP = 0.35;
+
+/** Words that only say *what about* a topic ("how long", "price"), not which topic. */
+const ASPECT_WORDS: ReadonlySet<string> = new Set(["long", "quick", "quickly", "price", "pric", "cost", "fee", "charge", "rate", "duration", "again"]);
+
+/** Whether a message names a topic of its own: "how long does it take?" does not. */
+export function hasOwnTopic(words: readonly string[][]): boolean {
+  return words.some((forms) => !forms.some((form) => ASPECT_WORDS.has(form)));
+}
 
 export function questionAspect(message: string): QuestionAspect | null {
   if (ASKS_DURATION.test(message)) return "duration";

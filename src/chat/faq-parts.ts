@@ -1,5 +1,5 @@
 import type { FaqEntry } from "./bot-config.ts";
-import { findBestFaqForQuestion, questionAspect } from "./faq-intent.ts";
+import { answerHasAspect, findBestFaqForQuestion, hasOwnTopic, questionAspect } from "./faq-intent.ts";
 import type { FaqMatch } from "./faq-search.ts";
 import { meaningfulWords } from "./faq-terms.ts";
 
@@ -35,8 +35,10 @@ export function splitQuestions(message: string): QuestionPart[] {
     const text = raw.trim();
     if (!text) continue;
     const previous = parts[parts.length - 1];
-    if (meaningfulWords(text).length > 0) parts.push({ text, searchText: text });
-    else if (previous && questionAspect(text) !== null) parts.push({ text, searchText: `${text} ${previous.text}` });
+    const words = meaningfulWords(text);
+    const aspect = questionAspect(text);
+    if (previous && aspect !== null && !hasOwnTopic(words)) parts.push({ text, searchText: `${text} ${previous.text}` });
+    else if (words.length > 0) parts.push({ text, searchText: text });
   }
   return parts;
 }
@@ -59,6 +61,9 @@ export function answerParts(faq: readonly FaqEntry[], message: string, whole: Fa
   const matches: FaqMatch[] = [];
   const unanswered: string[] = [];
   for (const part of parts) {
+    const aspect = questionAspect(part.text);
+    // "…how much to diagnose and how long does it take": an answer already given may hold the duration.
+    if (part.searchText !== part.text && aspect && matches.some((known) => answerHasAspect(known.entry, aspect))) continue;
     const match = findBestFaqForQuestion(faq, part.searchText, threshold, part.text);
     if (match && match.confidence >= Math.max(threshold, PART_MIN_CONFIDENCE)) {
       if (!matches.some((known) => known.entry.id === match.entry.id)) matches.push(match);
@@ -71,8 +76,9 @@ export function answerParts(faq: readonly FaqEntry[], message: string, whole: Fa
   return { matches: single ? [single] : [], unanswered: single ? unanswered : [] };
 }
 
+/** A real question of its own: a question word and two topic words ("do you accept walk-ins"), not "is it possible to ask something". */
 function isQuestionPart(part: string): boolean {
-  return new RegExp(`^${QUESTION_WORD}\\b`, "i").test(part) && meaningfulWords(part).length > 0;
+  return new RegExp(`^${QUESTION_WORD}\\b`, "i").test(part) && meaningfulWords(part).length >= 2;
 }
 
 /** The text of several answers, in order, one paragraph each. */

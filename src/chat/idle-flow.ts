@@ -90,7 +90,9 @@ export function handleIdleMessage(turn: Turn): TurnReply {
 
   if (turn.appointmentChange) return answerAppointmentChange(turn);
   if (config.appointments.enabled) {
-    if (request && (turn.appointmentIntent || request.hasTime)) return handleAppointmentRequest(turn, request);
+    // "tomorrow morning?" names a day and a part of it: only a booking asks that.
+    const daypart = request !== null && request.hasDate && Boolean(request.window);
+    if (request && (turn.appointmentIntent || request.hasTime || daypart)) return handleAppointmentRequest(turn, request);
     if (turn.appointmentIntent && !faqFirst) return handleAppointmentRequest(turn, null);
   } else if (turn.appointmentIntent && !faqFirst && config.lead.enabled && !state.leadCaptured) {
     return startCollection(turn, finalizeBooking, { purpose: "lead", prefix: BOOKING_DISABLED_TEXT });

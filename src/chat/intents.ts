@@ -53,7 +53,8 @@ export const LEAD_INTENT_PHRASES = [
 /** "I want to come in" in any sector; the tenant adds its own in `appointments.intent_keywords`. */
 export const APPOINTMENT_INTENT_PHRASES = [
   "book", "booking", "appointment", "schedule", "visit", "viewing", "reserve", "reservation",
-  "slot", "availability", "available times", "make an appointment", "book in",
+  "slot", "availability", "available times", "make an appointment", "book in", "come in", "bring it in",
+  "fit me in", "get me in", "squeeze me in",
 ] as const;
 
 /**

@@ -166,7 +166,8 @@ export function handleLeadCollection(turn: Turn, completeBooking: CompleteBookin
   const awaiting = state.awaiting ?? missingFields(state, state.purpose ?? "lead")[0] ?? "name";
   // "ok book me in saturday afternoon" is a booking, not an "ok" to the question.
   const wantsBooking = turn.appointmentIntent || turn.appointmentRequest?.hasTime === true;
-  if (!wantsBooking && isAffirmative(message)) return { text: askFieldText(awaiting, state.lead), confidence: CONFIDENCE.flowStep };
+  // "ok can i bring it in tomorrow morning" starts with "ok" but asks something else.
+  if (!wantsBooking && isAffirmative(message) && !looksLikeQuestion(message) && !turn.appointmentRequest) return { text: askFieldText(awaiting, state.lead), confidence: CONFIDENCE.flowStep };
   if (wantsBooking || state.ignoredPrompts + 1 >= MAX_IGNORED_PROMPTS) {
     resetFlow(state);
     return null;

@@ -7,17 +7,15 @@ import { findPhrase } from "./intents.ts";
  * visitor in pain is never asked for their name first.
  *
  * Signals are phrases, matched as whole words on the normalized message:
- * - every sector: "emergency", "urgent", "asap", "as soon as possible", "accident", …;
+ * - every sector: "emergency", "urgent", "asap", "as soon as possible", "accident";
  * - per sector (by `config.sector`): the symptoms its customers describe. A tenant with a
  *   custom sector gets the common list plus every sector's symptoms that are not ambiguous.
  * "today", "now" and "tonight" add urgency only beside a signal: "are you open today?" is not
  * urgent, "it's really swollen, can someone see me today" is.
  */
 
-const COMMON_SIGNALS = [
-  "emergency", "emergencies", "urgent", "urgently", "asap", "as soon as possible", "accident", "right away",
-  "immediately", "help me please", "please help",
-] as const;
+/** "right away", "immediately", "please help" are left out: "a quote right away" is not an emergency. */
+const COMMON_SIGNALS = ["emergency", "emergencies", "urgent", "urgently", "asap", "as soon as possible", "accident"] as const;
 
 const SECTOR_SIGNALS: Readonly<Record<string, readonly string[]>> = {
   "dental-clinic": [

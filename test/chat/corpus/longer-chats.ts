@@ -79,6 +79,22 @@ export const LONGER_CHATS: CorpusConversation[] = [
     ],
   },
   {
+    name: "salon: 'how much' right after an answer asks about that answer's topic",
+    sector: "beauty-salon",
+    turns: [
+      { say: "do you do balayage", intent: "faq", has: [answer("beauty-salon", "haircut-prices")] },
+      { say: "how much", intent: "faq", has: [answer("beauty-salon", "haircut-prices")], lacks: [/^I'd be happy to help/] },
+    ],
+  },
+  {
+    name: "car: one answer holding price and duration is not followed by another entry's duration",
+    sector: "car-service",
+    turns: [
+      { say: "my check engine light is on, how much to diagnose and how long does it take", intent: "duration", has: [answer("car-service", "diagnostics"), "about an hour"], lacks: [answer("car-service", "service-duration")] },
+      { say: "ok can i bring it in tomorrow morning", intent: "time-window", has: ["Friday, January 16 in the morning", "7:00 AM", "(Chicago time)"], lacks: [ASKS_NAME] },
+    ],
+  },
+  {
     name: "salon: gibberish twice hands over to a person",
     sector: "beauty-salon",
     turns: [
