@@ -1,6 +1,7 @@
 import type { Deps } from "../deps.ts";
 import { purgeOldAnalyticsEvents } from "../analytics/purge-analytics.ts";
 import { listTenantRetention, purgeInactiveSessions } from "../chat/purge-chat-data.ts";
+import { storageTroubleOf } from "../db/storage-errors.ts";
 import { purgeSpentDeliveries, purgeSpentEvents } from "../webhooks/purge-spent-events.ts";
 
 const DAY_MS = 86_400_000;
@@ -17,9 +18,14 @@ export interface RetentionReport {
   events: number;
   sessions: number;
   analyticsEvents: number;
-  /** False when a kind hit maxBatches: more is due and the next sweep continues. */
+  /** False when a kind hit maxBatches, or another process held the write lock: the next sweep continues. */
   complete: boolean;
 }
+
+type RetentionDeps = Pick<Deps, "sqlite" | "clock" | "config">;
+
+/** Another process holds the write lock: this sweep stops here, the next one carries on. */
+class LockBusy extends Error {}
 
 const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
 
@@ -30,7 +36,7 @@ const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
  * batches of `batchSize` rows and yields to the event loop between batches, so requests and
  * webhook sends interleave with a large backlog instead of waiting for all of it.
  */
-export async function sweepRetention(deps: Pick<Deps, "sqlite" | "clock" | "config">, options: RetentionOptions = {}): Promise<RetentionReport> {
+export async function sweepRetention(deps: RetentionDeps, options: RetentionOptions = {}): Promise<RetentionReport> {
   const batchSize = options.batchSize ?? 500;
   const maxBatches = options.maxBatches ?? 20;
   const report: RetentionReport = { deliveries: 0, events: 0, sessions: 0, analyticsEvents: 0, complete: true };
@@ -38,7 +44,7 @@ export async function sweepRetention(deps: Pick<Deps, "sqlite" | "clock" | "conf
   const drain = async (batch: () => number): Promise<number> => {
     let total = 0;
     for (let round = 0; round < maxBatches; round++) {
-      const deleted = batch();
+      const deleted = runBatch(batch);
       total += deleted;
       if (deleted < batchSize) return total;
       await nextTurn();
@@ -47,15 +53,31 @@ export async function sweepRetention(deps: Pick<Deps, "sqlite" | "clock" | "conf
     return total;
   };
 
-  const now = deps.clock.now();
-  const eventCutoff = now - deps.config.eventRetentionMs;
-  // Deliveries first: an event is spent only once none of its deliveries is left.
-  report.deliveries = await drain(() => purgeSpentDeliveries(deps, eventCutoff, batchSize));
-  report.events = await drain(() => purgeSpentEvents(deps, eventCutoff, batchSize));
-  for (const tenant of listTenantRetention(deps)) {
-    const { chatDays, analyticsDays } = tenant;
-    if (chatDays !== null) report.sessions += await drain(() => purgeInactiveSessions(deps, tenant.tenantId, now - chatDays * DAY_MS, batchSize));
-    if (analyticsDays !== null) report.analyticsEvents += await drain(() => purgeOldAnalyticsEvents(deps, tenant.tenantId, now - analyticsDays * DAY_MS, batchSize));
+  try {
+    const now = deps.clock.now();
+    const eventCutoff = now - deps.config.eventRetentionMs;
+    // Deliveries first: an event is spent only once none of its deliveries is left.
+    report.deliveries = await drain(() => purgeSpentDeliveries(deps, eventCutoff, batchSize));
+    report.events = await drain(() => purgeSpentEvents(deps, eventCutoff, batchSize));
+    for (const tenant of listTenantRetention(deps)) {
+      const { chatDays, analyticsDays } = tenant;
+      if (chatDays !== null) report.sessions += await drain(() => purgeInactiveSessions(deps, tenant.tenantId, now - chatDays * DAY_MS, batchSize));
+      if (analyticsDays !== null) report.analyticsEvents += await drain(() => purgeOldAnalyticsEvents(deps, tenant.tenantId, now - analyticsDays * DAY_MS, batchSize));
+    }
+  } catch (error) {
+    if (!(error instanceof LockBusy)) throw error;
+    report.complete = false;
   }
   return report;
+}
+
+function runBatch(batch: () => number): number {
+  try {
+    return batch();
+  } catch (error) {
+    // The server's connection never waits inside SQLite for a lock (src/db/write-lock.ts); a
+    // purge is never urgent, so while a CLI or a backup holds the lock it waits for the next run.
+    if (storageTroubleOf(error) === "busy") throw new LockBusy();
+    throw error;
+  }
 }

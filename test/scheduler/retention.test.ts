@@ -1,4 +1,8 @@
 import { afterEach, beforeEach, describe, expect, test } from "bun:test";
+import { Database } from "bun:sqlite";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { writeTransaction } from "../../src/db/client.ts";
 import { DeliveryScheduler, type SendFn } from "../../src/scheduler/scheduler.ts";
 import { sweepRetention } from "../../src/scheduler/retention.ts";
@@ -112,5 +116,27 @@ describe("event retention (PARLEY_EVENT_RETENTION)", () => {
     running.start();
     await running.stop();
     expect(count("events")).toBe(0);
+  });
+
+  test("while another connection holds the write lock, a sweep stops quietly and the next one finishes", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "parley-retention-"));
+    const fileDeps = buildDeps({}, {}, {}, join(dir, "locked.db"));
+    try {
+      const tenant = createTenant(fileDeps, { name: "Locked" }).id;
+      const start = fileDeps.clock.now();
+      writeTransaction(fileDeps.sqlite, () => emitEvent(fileDeps, { tenantId: tenant, event: "session.started", data: {} }));
+      fileDeps.clock.set(start + 31 * DAY);
+      // As the server runs: its connection never waits inside SQLite for a lock.
+      fileDeps.sqlite.exec("PRAGMA busy_timeout = 0");
+      const other = new Database(join(dir, "locked.db"));
+      other.exec("BEGIN IMMEDIATE");
+      expect(await sweepRetention(fileDeps)).toMatchObject({ events: 0, complete: false });
+      other.exec("ROLLBACK");
+      other.close(true);
+      expect(await sweepRetention(fileDeps)).toMatchObject({ events: 1, complete: true });
+    } finally {
+      fileDeps.sqlite.close();
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });
