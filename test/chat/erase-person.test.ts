@@ -48,4 +48,18 @@ describe("erasure and the database file", () => {
     deps.sqlite.exec("PRAGMA wal_checkpoint(TRUNCATE)");
     expect(fileContains(EMAIL)).toBe(false);
   });
+
+  test("a lead's phone also finds the visitor's WhatsApp sessions (their number without the +)", () => {
+    const tenant = createTenant(deps, { name: "Garage" });
+    const web = startSession(deps, { tenantId: tenant.id, channel: "widget" });
+    const whatsapp = startSession(deps, { tenantId: tenant.id, channel: "whatsapp", visitorRef: "14155550111" });
+    insertMessage(deps, whatsapp, { role: "visitor", text: "is my car ready?" });
+    const neighbour = startSession(deps, { tenantId: tenant.id, channel: "whatsapp", visitorRef: "14155550999" });
+    deps.sqlite
+      .prepare("INSERT INTO leads (id, tenant_id, chatbot_id, session_id, name, phone, email, interest, source, confidence, captured_at) VALUES ('lead_000000000000carla', ?, ?, ?, 'Carla', '+14155550111', 'carla@example.com', 'x', 'widget', 1, 0)")
+      .run(tenant.id, tenant.chatbotId, web.id);
+    expect(eraseLead(deps, tenant.id, "lead_000000000000carla")).toMatchObject({ leads: 1, sessions: 2, messages: 1 });
+    const left = deps.sqlite.prepare<{ id: string }, [string]>("SELECT id FROM chat_sessions WHERE tenant_id = ?").all(tenant.id).map((row) => row.id);
+    expect(left).toEqual([neighbour.id]);
+  });
 });

@@ -22,6 +22,17 @@ describe("CLI loose ends", () => {
     }
   });
 
+  test("the new commands are listed in --help and have their own help", async () => {
+    const main = await cli(["--help"]);
+    for (const command of ["lead", "session", "backup", "restore"]) {
+      expect(main.out).toContain(command);
+      const own = await cli([command, "--help"]);
+      expect(own.code).toBe(0);
+      expect(own.out).toContain(`parley ${command}`);
+    }
+    expect(main.out).toContain("PARLEY_EVENT_RETENTION");
+  });
+
   test("dlq list and dlq retrigger --all with an unknown --tenant exit 1 instead of reporting nothing", async () => {
     const retrigger = await cli(["dlq", "retrigger", "--all", "--tenant", "ten_0000000000unknown", "--db", db]);
     expect(retrigger.code).toBe(1);
