@@ -65,9 +65,11 @@ export function answerParts(faq: readonly FaqEntry[], message: string, whole: Fa
     // "…how much to diagnose and how long does it take": an answer already given may hold the duration.
     if (part.searchText !== part.text && aspect && matches.some((known) => answerHasAspect(known.entry, aspect))) continue;
     const match = findBestFaqForQuestion(faq, part.searchText, threshold, part.text);
-    if (match && match.confidence >= Math.max(threshold, PART_MIN_CONFIDENCE)) {
-      if (!matches.some((known) => known.entry.id === match.entry.id)) matches.push(match);
-    } else if (isQuestionPart(part.text) && (!match || match.confidence < threshold)) {
+    const repeated = match !== null && matches.some((known) => known.entry.id === match.entry.id);
+    if (match && match.confidence >= Math.max(threshold, PART_MIN_CONFIDENCE) && !repeated) {
+      matches.push(match);
+    } else if (isQuestionPart(part.text) && !(repeated && match?.unknownWords === 0)) {
+      // Weak, or only the entry already answered plus words no entry knows ("walk-ins"): not covered.
       unanswered.push(part.text);
     }
   }

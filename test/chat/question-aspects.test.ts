@@ -97,3 +97,14 @@ describe("urgent signals per sector", () => {
     expect(chat.outputs[0]?.reply.quick_replies).toContain("Talk to a person");
   });
 });
+
+describe("a question in the message that no entry covers", () => {
+  test("is named after the answers that exist, with a person offered", () => {
+    const config = configForSector("dental-clinic");
+    config.faq = config.faq.filter((entry) => entry.id !== "walk-ins");
+    const chat = converse(config, ["I'm a new patient, do you accept walk-ins?"]);
+    expect(chat.last).toContain(config.faq.find((entry) => entry.id === "new-patients")?.answer ?? "?");
+    expect(chat.last).toContain("I'm not sure about “do you accept walk-ins”");
+    expect(chat.outputs[0]?.reply.quick_replies).toContain("Talk to a person");
+  });
+});
