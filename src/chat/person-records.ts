@@ -27,13 +27,80 @@ export interface PersonRecords {
   analyticsEvents: AnalyticsRecord[];
 }
 
-export interface LeadRecord { id: string; chatbot_id: string; session_id: string; name: string; phone: string; email: string; interest: string; source: string; confidence: number; captured_at: number }
-export interface AppointmentRecord { id: string; chatbot_id: string; session_id: string; starts_at: number; ends_at: number; timezone: string; name: string | null; phone: string | null; email: string | null; confidence: number; created_at: number }
-export interface SessionRecord { id: string; chatbot_id: string; channel: string; status: string; state: string; visitor_ref: string | null; origin: string | null; message_count: number; handoff_reason: string | null; created_at: number; updated_at: number; closed_at: number | null }
-export interface MessageRecord { id: string; session_id: string; role: string; text: string; created_at: number }
-export interface EventRecord { id: string; event: string; data: string; occurred_at: number }
-export interface DeliveryRecord { id: string; event_id: string; rule_id: string | null; url: string; status: string; attempts: number; created_at: number; completed_at: number | null }
-export interface AnalyticsRecord { id: number; session_id: string; name: string; occurred_at: number }
+export interface LeadRecord {
+  id: string;
+  chatbot_id: string;
+  session_id: string;
+  name: string;
+  phone: string;
+  email: string;
+  interest: string;
+  source: string;
+  confidence: number;
+  captured_at: number;
+}
+
+export interface AppointmentRecord {
+  id: string;
+  chatbot_id: string;
+  session_id: string;
+  starts_at: number;
+  ends_at: number;
+  timezone: string;
+  name: string | null;
+  phone: string | null;
+  email: string | null;
+  confidence: number;
+  created_at: number;
+}
+
+export interface SessionRecord {
+  id: string;
+  chatbot_id: string;
+  channel: string;
+  status: string;
+  state: string;
+  visitor_ref: string | null;
+  origin: string | null;
+  message_count: number;
+  handoff_reason: string | null;
+  created_at: number;
+  updated_at: number;
+  closed_at: number | null;
+}
+
+export interface MessageRecord {
+  id: string;
+  session_id: string;
+  role: string;
+  text: string;
+  created_at: number;
+}
+
+export interface EventRecord {
+  id: string;
+  event: string;
+  data: string;
+  occurred_at: number;
+}
+
+export interface DeliveryRecord {
+  id: string;
+  event_id: string;
+  rule_id: string | null;
+  url: string;
+  status: string;
+  attempts: number;
+  created_at: number;
+  completed_at: number | null;
+}
+
+export interface AnalyticsRecord {
+  id: number;
+  session_id: string;
+  name: string;
+  occurred_at: number;
+}
 
 export type PersonSeed = { leadId: string } | { sessionId: string };
 
