@@ -65,6 +65,14 @@ interface OfferOptions {
   exclude?: number;
   /** Only times in this part of the day ("afternoon"); when none is free, the nearest others, said so. */
   window?: TimeWindow | null;
+  /** The day asked for: its own free times come first, other days only when it has none. */
+  dayMs?: number;
+}
+
+function sameLocalDay(a: number, b: number, timeZone: string): boolean {
+  const x = wallClockAt(a, timeZone);
+  const y = wallClockAt(b, timeZone);
+  return x.year === y.year && x.month === y.month && x.day === y.day;
 }
 
 /** Offers free times near `fromMs` (default: now) and waits for the visitor to pick one. */
@@ -74,6 +82,12 @@ function offerTimes(turn: Turn, options: OfferOptions = {}): TurnReply {
   const taken = options.exclude === undefined ? takenSlotStarts : [...takenSlotStarts, options.exclude];
   const fromMs = options.fromMs ?? nowMs;
   let slots = proposeSlots(fromMs, config, nowMs, taken, 3, options.window ?? null);
+  const dayMs = options.dayMs;
+  if (dayMs !== undefined && slots.some((slot) => sameLocalDay(slot, dayMs, config.appointments.timezone))) {
+    // Nearest-first also finds the evening before; the visitor named this day.
+    const onDay = proposeSlots(fromMs, config, nowMs, taken, 6, options.window ?? null).filter((slot) => sameLocalDay(slot, dayMs, config.appointments.timezone));
+    slots = onDay.slice(0, 3);
+  }
   let note = "";
   if (slots.length === 0 && options.window) {
     slots = proposeSlots(fromMs, config, nowMs, taken);
@@ -109,7 +123,7 @@ function handleDayRequest(turn: Turn, dayMs: number, prefix: string, window: Tim
   const closeMinutes = clockToMinutes(hours.close);
   const dayHasWindow = !window || Math.max(openMinutes, window.fromMinute) + config.appointments.slot_minutes <= Math.min(closeMinutes, window.toMinute);
   const intro = dayHasWindow ? `Here's what I have on ${when}.` : `Sorry, I have no free times on ${when}.`;
-  const reply = offerTimes(turn, { fromMs, prefix, intro, window });
+  const reply = offerTimes(turn, { fromMs, prefix, intro, window, dayMs });
   state.focusDayMs = dayMs;
   return reply;
 }

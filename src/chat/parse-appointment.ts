@@ -26,7 +26,7 @@ export interface AppointmentRequest {
  * most chat messages are not about dates. A loose net: false positives only cost a parse.
  */
 const DATE_HINT =
-  /\d|\b(?:today|tonight|tomorrow|tmrw?|yesterday|noon|midday|morning|afternoon|evening|weekend|next|this|mon|tue|wed|thu|fri|sat|sun|jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)/i;
+  /\d|\b(?:today|tonight|tomorrow|tmrw?|yesterday|noon|midday|morning|afternoon|evening|weekend|next|this|mon|tue|wed|thu|fri|sat|sun|jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec|lunch|arvo|after (?:work|school))/i;
 /** Phone numbers and e-mails are stripped first: chrono reads "0412 345 678" as a time of day. */
 const PHONE_LIKE = /\+?\d[\d\s().-]{5,}\d/g;
 const EMAIL_LIKE = /\S+@\S+/g;

@@ -14,7 +14,8 @@ export interface TimeWindow {
 
 const DAY_END = 24 * 60;
 const NAMED_PERIODS: ReadonlyArray<{ pattern: RegExp; from: number; to: number }> = [
-  { pattern: /\bafter (?:work|school)\b/i, from: 17 * 60, to: DAY_END },
+  { pattern: /\bafter work\b/i, from: 17 * 60, to: DAY_END },
+  { pattern: /\bafter school\b/i, from: 15 * 60, to: DAY_END },
   { pattern: /\bafter lunch\b/i, from: 13 * 60, to: DAY_END },
   { pattern: /\b(?:at |around |over )?lunch ?time\b|\bat lunch\b|\bover lunch\b/i, from: 11 * 60 + 30, to: 14 * 60 },
   { pattern: /\b(?:early )?mornings?\b/i, from: 0, to: 12 * 60 },

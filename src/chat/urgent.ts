@@ -22,7 +22,8 @@ const SECTOR_SIGNALS: Readonly<Record<string, readonly string[]>> = {
     "pain", "in pain", "toothache", "tooth ache", "killing me", "hurts", "hurting", "really hurts", "throbbing",
     "swollen", "swelling", "bleeding", "bleeds", "abscess", "broke my tooth", "broken tooth", "chipped my tooth",
     "cracked tooth", "cracked my tooth", "knocked out", "lost a filling", "filling fell out", "crown fell off",
-    "crown came off", "can't sleep", "cant sleep", "infection", "infected", "face is swollen",
+    "crown came off", "can't sleep", "cant sleep", "infection", "infected", "face is swollen", "knocked",
+    "tooth out", "tooth fell out", "tooth came out",
   ],
   "car-service": [
     "broke down", "broken down", "breakdown", "won't start", "wont start", "doesn't start", "not starting", "crash",
@@ -32,7 +33,8 @@ const SECTOR_SIGNALS: Readonly<Record<string, readonly string[]>> = {
   ],
   "real-estate": [
     "burst pipe", "burst", "leak", "leaking", "flood", "flooded", "flooding", "no heating", "no hot water",
-    "boiler broke", "boiler broken", "boiler not working", "gas smell", "smell gas", "smell of gas", "locked out",
+    "boiler broke", "boiler broken", "boiler is broken", "boiler's broken", "boiler has broken", "boiler not working",
+    "broken boiler", "heating is broken", "heating not working", "no heat", "freezing", "gas smell", "smell gas", "smell of gas", "locked out",
     "break-in", "broken into", "burgled", "no power", "no electricity", "water coming through", "ceiling collapsed",
   ],
   "beauty-salon": [

@@ -156,4 +156,14 @@ export const DENTAL_CORPUS: CorpusConversation[] = [
     sector: "dental-clinic",
     turns: [{ say: "I fell and chipped my tooth, need an appointment asap", intent: "urgent", has: [A("emergency"), PERSON_OFFERED], lacks: ["Which day and time"] }],
   },
+  {
+    name: "a tooth knocked out playing soccer is urgent, even told about someone else",
+    sector: "dental-clinic",
+    turns: [{ say: "my daughter knocked her front tooth out playing soccer", intent: "urgent", has: [A("emergency"), PERSON_OFFERED], lacks: [FALLBACK] }],
+  },
+  {
+    name: "kids after school: times from 3 pm, in New York time",
+    sector: "dental-clinic",
+    turns: [{ say: "I want to book my kids in for a cleaning after school", intent: "time-window", has: ["after 3 pm", "3:00 PM", "(New York time)"], lacks: ["8:00 AM", "9:00 AM"] }],
+  },
 ];

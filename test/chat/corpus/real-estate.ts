@@ -88,4 +88,14 @@ export const REAL_ESTATE_CORPUS: CorpusConversation[] = [
     sector: "real-estate",
     turns: [{ say: "can I speak to a negotiator please", intent: "handoff", actions: ["handoff"] }],
   },
+  {
+    name: "a broken boiler in winter is urgent",
+    sector: "real-estate",
+    turns: [{ say: "my boiler is broken and its freezing", intent: "urgent", has: [A("emergency-repairs"), PERSON_OFFERED] }],
+  },
+  {
+    name: "a viewing tomorrow evening offers that evening only, not tonight",
+    sector: "real-estate",
+    turns: [{ say: "can i view the flat on high street tomorrow evening", intent: "time-window", has: ["Friday, January 16 in the evening", "Fri, Jan 16, 5:00 PM", "(London time)"], lacks: ["Thu, Jan 15"] }],
+  },
 ];
