@@ -2,6 +2,7 @@ import type { Database } from "bun:sqlite";
 import { preparedFor } from "../db/prepared.ts";
 import { newId } from "../lib/ids.ts";
 import type { AttemptResult } from "../webhooks/send-webhook.ts";
+import type { ClaimCandidate, FairShare } from "./fair-share.ts";
 
 // One SQL operation per function, named for what it does. Prepared once per database.
 
@@ -32,6 +33,8 @@ interface DueRow {
   occurred_at: number;
 }
 
+type CandidateRow = ClaimCandidate;
+
 const statements = preparedFor((sqlite: Database) => ({
   // Served by deliveries_due_idx (partial on status = 'pending'): cheap however large the log grows.
   selectDue: sqlite.prepare<DueRow, [number, number]>(
@@ -48,6 +51,32 @@ const statements = preparedFor((sqlite: Database) => ({
   leaseDue: sqlite.prepare(
     `UPDATE deliveries SET next_attempt_at = ?3, lease_token = ?4, updated_at = ?1
      WHERE id IN (SELECT id FROM deliveries WHERE status = 'pending' AND next_attempt_at <= ?1 ORDER BY next_attempt_at, id LIMIT ?2)`,
+  ),
+  // The fair claim's first step (src/scheduler/fair-share.ts): due rows in due order, skipping
+  // tenants and endpoints already at their cap. Still a walk of deliveries_due_idx; only rows
+  // of tenants with room reach the rule lookup, and nothing but ids and URLs is read here.
+  selectCandidates: sqlite.prepare<CandidateRow, [number, string, string, number]>(
+    `SELECT d.id, d.tenant_id AS tenantId, r.url
+     FROM deliveries d
+     LEFT JOIN webhook_rules r ON r.id = d.rule_id
+     WHERE d.status = 'pending' AND d.next_attempt_at <= ?1
+       AND d.tenant_id NOT IN (SELECT value FROM json_each(?2))
+       AND (r.url IS NULL OR r.url NOT IN (SELECT value FROM json_each(?3)))
+     ORDER BY d.next_attempt_at, d.id
+     LIMIT ?4`,
+  ),
+  // The picked rows only, leased with one token; guarded by status and due time so a row
+  // another process claimed in between (impossible inside BEGIN IMMEDIATE, but cheap) is left alone.
+  leaseIds: sqlite.prepare(
+    `UPDATE deliveries SET next_attempt_at = ?2, lease_token = ?3, updated_at = ?1
+     WHERE id IN (SELECT value FROM json_each(?4)) AND status = 'pending' AND next_attempt_at <= ?1`,
+  ),
+  selectByIds: sqlite.prepare<DueRow, [string]>(
+    `SELECT d.id, d.tenant_id, d.rule_id, d.event, d.attempts, d.cycle, r.url, r.secret, e.data, e.occurred_at
+     FROM deliveries d
+     JOIN events e ON e.id = d.event_id
+     LEFT JOIN webhook_rules r ON r.id = d.rule_id
+     WHERE d.id IN (SELECT value FROM json_each(?1))`,
   ),
   cancel: sqlite.prepare(
     "UPDATE deliveries SET status = 'cancelled', next_attempt_at = NULL, lease_token = NULL, last_error = ?, completed_at = ?, updated_at = ? WHERE id = ?",
@@ -94,31 +123,70 @@ export function claimDueDeliveries(sqlite: Database, now: number, limit: number,
   const sql = statements(sqlite);
   return sqlite
     .transaction(() => {
-      const claimed: ClaimedDelivery[] = [];
       const due = sql.selectDue.all(now, limit);
-      if (due.length === 0) return claimed;
+      if (due.length === 0) return [];
       const leaseToken = newId("att", now);
       sql.leaseDue.run(now, limit, now + leaseMs, leaseToken);
-      for (const row of due) {
-        if (row.rule_id === null || row.url === null || row.secret === null) {
-          sql.cancel.run("rule_deleted: the rule was deleted before this delivery was sent", now, now, row.id);
-          continue;
-        }
-        claimed.push({
-          id: row.id,
-          tenantId: row.tenant_id,
-          ruleId: row.rule_id,
-          event: row.event,
-          attempts: row.attempts,
-          cycle: row.cycle,
-          leaseToken,
-          url: row.url,
-          secret: row.secret,
-          data: row.data,
-          occurredAt: row.occurred_at,
-        });
-      }
-      return claimed;
+      return claimedFrom(sql, due, leaseToken, now);
+    })
+    .immediate();
+}
+
+/** Cancels rows whose rule is gone and turns the rest into claims carrying the lease token. */
+function claimedFrom(sql: ReturnType<typeof statements>, rows: DueRow[], leaseToken: string, now: number): ClaimedDelivery[] {
+  const claimed: ClaimedDelivery[] = [];
+  for (const row of rows) {
+    if (row.rule_id === null || row.url === null || row.secret === null) {
+      sql.cancel.run("rule_deleted: the rule was deleted before this delivery was sent", now, now, row.id);
+      continue;
+    }
+    claimed.push({
+      id: row.id,
+      tenantId: row.tenant_id,
+      ruleId: row.rule_id,
+      event: row.event,
+      attempts: row.attempts,
+      cycle: row.cycle,
+      leaseToken,
+      url: row.url,
+      secret: row.secret,
+      data: row.data,
+      occurredAt: row.occurred_at,
+    });
+  }
+  return claimed;
+}
+
+/** At most this many due rows are read per fair claim: enough for round robin, bounded work. */
+const MAX_CANDIDATES = 1024;
+
+export interface FairClaim {
+  claimed: ClaimedDelivery[];
+  /** Due rows were left for later because of a cap, or the window was full: claim again soon. */
+  more: boolean;
+}
+
+/**
+ * The scheduler's claim: like claimDueDeliveries, but only the due rows that fit the fair-share
+ * caps (per tenant, per endpoint, sick endpoints) are leased, tenants taking turns. The rest
+ * stay due exactly as they were: their retry schedule, attempts and lease are untouched.
+ */
+export function claimFairShare(sqlite: Database, now: number, limit: number, leaseMs: number, fair: FairShare): FairClaim {
+  const sql = statements(sqlite);
+  return sqlite
+    .transaction((): FairClaim => {
+      const window = Math.min(MAX_CANDIDATES, Math.max(64, limit * 2));
+      const candidates = sql.selectCandidates.all(now, JSON.stringify(fair.fullTenants()), JSON.stringify(fair.fullEndpoints()), window);
+      if (candidates.length === 0) return { claimed: [], more: false };
+      const picked = fair.pick(candidates, limit);
+      const more = picked.length < candidates.length || candidates.length === window;
+      if (picked.length === 0) return { claimed: [], more };
+      const ids = JSON.stringify(picked.map((row) => row.id));
+      const leaseToken = newId("att", now);
+      sql.leaseIds.run(now, now + leaseMs, leaseToken, ids);
+      const byId = new Map(sql.selectByIds.all(ids).map((row) => [row.id, row]));
+      const rows = picked.flatMap((row) => byId.get(row.id) ?? []);
+      return { claimed: claimedFrom(sql, rows, leaseToken, now), more };
     })
     .immediate();
 }

@@ -7,7 +7,8 @@ import { purgeOldPaymentEvents } from "../integrations/payments.ts";
 import { purgeOldWhatsappMessages } from "../integrations/whatsapp.ts";
 import { sweepRetention } from "./retention.ts";
 import { storageTroubleOf } from "../db/storage-errors.ts";
-import { claimDueDeliveries, purgeExpiredDeadLetters, recordAttempts, type ClaimedDelivery, type RecordedAttempt } from "./queries.ts";
+import { claimFairShare, purgeExpiredDeadLetters, recordAttempts, type ClaimedDelivery, type FairClaim, type RecordedAttempt } from "./queries.ts";
+import { createFairShare, type FairShare } from "./fair-share.ts";
 
 export type SendFn = (input: SendWebhookInput) => Promise<AttemptResult>;
 
@@ -26,12 +27,15 @@ const RECORD_RETRY_MS = 250;
  * The one in-process delivery loop. It re-arms a setTimeout rather than using setInterval:
  * after a full batch it runs again at once, after a partial one it sleeps one poll interval,
  * and an enqueue (deliveriesEnqueued) or a finished send wakes it early. Sends run
- * concurrently up to PARLEY_DELIVERY_CONCURRENCY; results are recorded in batches.
+ * concurrently up to PARLEY_DELIVERY_CONCURRENCY, shared fairly (src/scheduler/fair-share.ts:
+ * per-tenant and per-endpoint caps, tenants taking turns); results are recorded in batches.
  *
  * Tests call `runOnce()` under a fake clock instead of `start()`.
  */
 export class DeliveryScheduler {
   readonly metrics: DeliveryMetrics;
+  /** Sends in flight per tenant and endpoint, and which endpoints are sick. */
+  readonly fairShare: FairShare;
   private readonly send: SendFn;
   private readonly leaseMs: number;
   private inFlight = new Set<Promise<void>>();
@@ -50,6 +54,7 @@ export class DeliveryScheduler {
   ) {
     this.send = options.send ?? sendWebhook;
     this.metrics = options.metrics ?? createDeliveryMetrics();
+    this.fairShare = createFairShare({ tenantConcurrency: deps.config.tenantConcurrency, endpointConcurrency: deps.config.endpointConcurrency });
     // The lease must outlast the whole attempt (bounded by the timeout) or a slow but live
     // send would be claimed and sent again by the next tick.
     this.leaseMs = deps.config.deliveryTimeoutMs * 2 + 1_000;
@@ -81,12 +86,13 @@ export class DeliveryScheduler {
     purgeExpiredDeadLetters(this.deps.sqlite, this.deps.clock.now());
     let total = 0;
     for (;;) {
-      const claimed = claimDueDeliveries(this.deps.sqlite, this.deps.clock.now(), MAX_CLAIM_BATCH, this.leaseMs);
+      const { claimed, more } = this.claim(MAX_CLAIM_BATCH);
       claimed.forEach((delivery) => this.dispatch(delivery));
       total += claimed.length;
       await Promise.all(this.inFlight);
       this.flush();
-      if (claimed.length < MAX_CLAIM_BATCH) return total;
+      // Rows held back by a cap are due still: the caps are free again once the sends above ended.
+      if (claimed.length < MAX_CLAIM_BATCH && !(more && claimed.length > 0)) return total;
     }
   }
 
@@ -105,24 +111,34 @@ export class DeliveryScheduler {
     if (!this.running) return;
     const free = this.deps.config.deliveryConcurrency - this.inFlight.size;
     const wanted = Math.min(free, MAX_CLAIM_BATCH);
-    let claimed: ClaimedDelivery[] = [];
+    let claim: FairClaim = { claimed: [], more: false };
     if (wanted > 0) {
       try {
-        claimed = claimDueDeliveries(this.deps.sqlite, this.deps.clock.now(), wanted, this.leaseMs);
+        claim = this.claim(wanted);
       } catch (error) {
         // A locked or briefly unavailable database must not kill the loop: try again next poll.
         // A lock held by another process (a CLI command, a backup) is normal: not logged.
         if (storageTroubleOf(error) !== "busy") this.deps.log.error({ msg: "claiming deliveries failed", error: String(error) });
       }
     }
+    const { claimed, more } = claim;
     claimed.forEach((delivery) => this.dispatch(delivery));
-    // A full batch means more may be due: go again at once. When saturated, a finishing send re-arms.
-    if (wanted > 0 && claimed.length === wanted) this.arm(0);
+    // A full batch means more may be due: go again at once. So does a claim that left rows for a
+    // tenant or endpoint that just filled up: the next claim skips those in SQL and finds the
+    // rows behind them. When saturated, or when a capped tenant or endpoint gets a slot back,
+    // a finishing send re-arms.
+    if (wanted > 0 && (claimed.length === wanted || (more && claimed.length > 0))) this.arm(0);
     else if (wanted > 0 || this.inFlight.size === 0) this.arm(this.deps.config.pollIntervalMs);
+  }
+
+  private claim(limit: number): FairClaim {
+    return claimFairShare(this.deps.sqlite, this.deps.clock.now(), limit, this.leaseMs, this.fairShare);
   }
 
   private dispatch(delivery: ClaimedDelivery): void {
     const attempt = delivery.attempts + 1;
+    this.fairShare.start(delivery.tenantId, delivery.url);
+    let ok = false;
     const startedAt = this.deps.clock.now();
     const { body, signature } = serializeDeliveryJson(
       { event: delivery.event, webhookId: delivery.id, timestamp: toIso(delivery.occurredAt), dataJson: delivery.data },
@@ -139,13 +155,17 @@ export class DeliveryScheduler {
     })
       .catch((error: unknown): AttemptResult => ({ ok: false, statusCode: null, error: `internal_error: ${String(error)}`, durationMs: 0, responseExcerpt: null }))
       .then((result) => {
+        ok = result.ok;
         this.finished.push({ delivery, result, startedAt, finishedAt: this.deps.clock.now() });
         this.queueFlush();
       })
       .finally(() => {
+        const wasCapped = this.fairShare.isFull(delivery.tenantId, delivery.url);
+        this.fairShare.finish(delivery.tenantId, delivery.url, ok);
         this.inFlight.delete(task);
-        // A slot freed while the loop was saturated: claim more now rather than at the next poll.
-        if (this.running && this.timer === null) this.arm(0);
+        // A slot freed while the loop was saturated, or for a tenant or endpoint whose rows
+        // were held back: claim more now rather than at the next poll.
+        if (this.running && (this.timer === null || wasCapped)) this.arm(0);
       });
     this.inFlight.add(task);
   }
