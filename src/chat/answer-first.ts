@@ -1,6 +1,7 @@
 import { answersConfidence, joinAnswers } from "./faq-parts.ts";
 import { searchFaq } from "./faq-search.ts";
 import { HANDOFF_TEXT, QUICK_REPLY } from "./replies.ts";
+import { zoneLabel } from "./timezone.ts";
 import { CONFIDENCE, type Turn, type TurnReply } from "./turn.ts";
 import { findUrgentEntry } from "./urgent.ts";
 
@@ -30,13 +31,23 @@ function unansweredNote(turn: Turn): string {
   return `\n\nI'm not sure about “${part.replace(/[?.!]+$/, "")}” — a member of the team can tell you (tap “${QUICK_REPLY.human}”).`;
 }
 
+/** "is that New York time?", "what time zone is that?": the times are always the business's. */
+const ZONE_QUESTION = /\btime ?zone\b|\bis that (?:\w+ ){0,2}time\b|\blocal time\b|\bmy time\b|\bwhat time is that\b/i;
+
+function zoneText(turn: Turn): string {
+  const timeZone = turn.config.appointments.timezone;
+  return `All the times I give are ${zoneLabel(timeZone)} (${timeZone}).`;
+}
+
 /** The FAQ answers to every question in the message, in order; null when none is covered. */
 export function answerQuestions(turn: Turn): TurnReply | null {
   const { matches } = turn.answers;
+  const zone = turn.config.appointments.enabled && ZONE_QUESTION.test(turn.message) ? zoneText(turn) : "";
   const last = matches[matches.length - 1];
-  if (!last) return null;
+  if (!last) return zone ? { text: zone, confidence: CONFIDENCE.flowStep } : null;
   turn.state.lastTopic = last.entry.question;
-  return { text: joinAnswers(matches) + unansweredNote(turn), confidence: answersConfidence(matches) };
+  const text = [zone, joinAnswers(matches) + unansweredNote(turn)].filter(Boolean).join("\n\n");
+  return { text, confidence: answersConfidence(matches) };
 }
 
 /**

@@ -1,5 +1,6 @@
 import { answerAppointmentChange, answerQuestions, withStep } from "./answer-first.ts";
 import { clockToMinutes } from "./config-fields.ts";
+import { bareTimeRequest, shiftedDayRequest } from "./booking-followups.ts";
 import { checkSlot, proposeSlots, type SlotRefusal } from "./appointment-slots.ts";
 import { isAffirmative, isNegative, wantsToStopFlow } from "./intents.ts";
 import { captureLeadIfComplete, missingFields, resetFlow, startCollection } from "./lead-flow.ts";
@@ -93,6 +94,7 @@ function offerTimes(turn: Turn, options: OfferOptions = {}): TurnReply {
     slots = proposeSlots(fromMs, config, nowMs, taken);
     note = `Sorry, I have no free times ${describeWindow(options.window)}.`;
   }
+  state.offeredSlots = slots;
   return {
     text: joinText(options.prefix ?? "", note || (options.intro ?? ASK_TIME_TEXT), proposalsText(slots, config)),
     quickReplies: slotLabels(turn, slots),
@@ -116,7 +118,9 @@ function handleDayRequest(turn: Turn, dayMs: number, prefix: string, window: Tim
   if (!hours) return refuse(turn, "closed", dayMs, prefix, true);
   const [openHour, openMinute] = hours.open.split(":").map(Number);
   const openMinutes = (openHour ?? 0) * 60 + (openMinute ?? 0);
-  const fromMinutes = Math.max(openMinutes, window?.fromMinute ?? 0);
+  // "before 3 pm" / "anything earlier?": the times just before, not the first of the day.
+  const beforeOnly = window !== null && window.fromMinute === 0 && /^(?:before|earlier|no later)/i.test(window.text);
+  const fromMinutes = beforeOnly ? Math.max(openMinutes, window.toMinute - config.appointments.slot_minutes) : Math.max(openMinutes, window?.fromMinute ?? 0);
   const fromMs = epochFromWallClock({ ...day, hour: Math.floor(fromMinutes / 60), minute: fromMinutes % 60 }, timeZone);
   const when = window ? `${formatDay(dayMs, timeZone)} ${describeWindow(window)}` : formatDay(dayMs, timeZone);
   // "saturday after 3" when Saturday closes at 2: say so before offering other days.
@@ -217,6 +221,8 @@ export function handleConfirmation(turn: Turn): TurnReply | null {
     return null;
   }
   if (turn.appointmentRequest && !turn.appointmentChange) return handleAppointmentRequest(turn, turn.appointmentRequest);
+  const followUp = bareTimeRequest(turn) ?? shiftedDayRequest(turn);
+  if (followUp) return handleAppointmentRequest(turn, followUp);
   if (isAffirmative(message)) return confirmBooking(turn);
   if (isNegative(message) || wantsToStopFlow(message)) {
     if (/\b(?:another|other|different)\b/i.test(message)) return offerTimes(turn, { fromMs: pending, intro: OTHER_TIME_TEXT, exclude: pending });
@@ -239,6 +245,8 @@ export function handleConfirmation(turn: Turn): TurnReply | null {
 export function handleBookingPrompt(turn: Turn): TurnReply | null {
   const { state, message, config, nowMs, takenSlotStarts } = turn;
   if (turn.appointmentRequest && !turn.appointmentChange) return handleAppointmentRequest(turn, turn.appointmentRequest);
+  const followUp = bareTimeRequest(turn) ?? shiftedDayRequest(turn);
+  if (followUp) return handleAppointmentRequest(turn, followUp);
   if (wantsToStopFlow(message) || isNegative(message)) {
     resetFlow(state);
     return { text: BOOKING_STOPPED_TEXT, confidence: CONFIDENCE.smallTalk };

@@ -48,6 +48,8 @@ export interface ConversationState {
   lowConfidenceTurns: number;
   /** A handoff action has been emitted; later hand-off requests only get a reminder. */
   handedOff: boolean;
+  /** The times offered by the last reply, so "any later?" knows what "later" means. */
+  offeredSlots?: number[];
   /** The last reply offered a person (urgent, or a booking to change): a "yes" now hands off. */
   personOffered?: "urgent" | "keyword" | null;
 }
@@ -70,6 +72,7 @@ export function initialConversationState(): ConversationState {
     lowConfidenceTurns: 0,
     handedOff: false,
     personOffered: null,
+    offeredSlots: [],
   };
 }
 
@@ -111,6 +114,7 @@ export function restoreConversationState(stored: unknown): ConversationState {
     bookedStartMs: numberOrNull(raw.bookedStartMs),
     lowConfidenceTurns: count(raw.lowConfidenceTurns),
     handedOff: raw.handedOff === true,
+    offeredSlots: Array.isArray(raw.offeredSlots) ? raw.offeredSlots.filter((slot): slot is number => typeof slot === "number" && Number.isFinite(slot)).slice(0, 10) : [],
     personOffered: raw.personOffered === "urgent" || raw.personOffered === "keyword" ? raw.personOffered : null,
   };
 }

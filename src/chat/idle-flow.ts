@@ -1,11 +1,13 @@
 import { answerAppointmentChange, answerQuestions, withStep } from "./answer-first.ts";
 import { finalizeBooking, handleAppointmentRequest } from "./booking-flow.ts";
+import { meaningfulWords } from "./faq-terms.ts";
 import { searchFaq } from "./faq-search.ts";
-import { detectHandoffKeyword, detectLeadIntent, isExplicitBookingRequest, isGoodbye, isPureGreeting, isThanks, looksLikeQuestion } from "./intents.ts";
+import { detectHandoffKeyword, detectLeadIntent, isDismissal, isExplicitBookingRequest, isGoodbye, isPureGreeting, isThanks, looksLikeQuestion } from "./intents.ts";
 import { acknowledgeContact, repeatsKnownContact } from "./known-contact.ts";
 import { relevantInvalidAttempt, resetFlow, startCollection } from "./lead-flow.ts";
 import {
   BOOKING_DISABLED_TEXT,
+  DISMISSED_TEXT,
   FALLBACK_AFTER_HANDOFF_TEXT,
   FALLBACK_TEXT,
   GOODBYE_TEXT,
@@ -92,7 +94,9 @@ export function handleIdleMessage(turn: Turn): TurnReply {
   if (config.appointments.enabled) {
     // "tomorrow morning?" names a day and a part of it: only a booking asks that.
     const daypart = request !== null && request.hasDate && Boolean(request.window);
-    if (request && (turn.appointmentIntent || request.hasTime || daypart)) return handleAppointmentRequest(turn, request);
+    // "next wednesday" on its own (after "i need a cleaning") can only be a day to come in.
+    const dateOnly = request !== null && request.hasDate && meaningfulWords(message.replace(request.matchedText, " ")).length === 0;
+    if (request && (turn.appointmentIntent || request.hasTime || daypart || dateOnly)) return handleAppointmentRequest(turn, request);
     if (turn.appointmentIntent && !faqFirst) return handleAppointmentRequest(turn, null);
   } else if (turn.appointmentIntent && !faqFirst && config.lead.enabled && !state.leadCaptured) {
     return startCollection(turn, finalizeBooking, { purpose: "lead", prefix: BOOKING_DISABLED_TEXT });
@@ -124,6 +128,7 @@ export function handleIdleMessage(turn: Turn): TurnReply {
   if (isPureGreeting(message)) return { text: config.greeting, quickReplies: menuQuickReplies(config), confidence: CONFIDENCE.smallTalk };
   if (isGoodbye(message)) return { text: GOODBYE_TEXT, confidence: CONFIDENCE.smallTalk };
   if (isThanks(message)) return { text: THANKS_TEXT, confidence: CONFIDENCE.smallTalk };
+  if (isDismissal(message)) return { text: DISMISSED_TEXT, confidence: CONFIDENCE.smallTalk };
 
   const answered = answerQuestions(turn);
   if (answered) {

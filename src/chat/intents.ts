@@ -106,6 +106,13 @@ export function isGoodbye(message: string): boolean {
   return GOODBYE.test(message) && message.split(/\s+/).length <= 8;
 }
 
+const DISMISSAL = /^(?:no|nope|nah|never ?mind|nvm|forget it|no thanks|no thank you|nothing|that'?s it|that'?s all|all good|not now|not really)\b/i;
+
+/** "never mind", "no thanks", "nothing": outside any flow, a polite close rather than a question. */
+export function isDismissal(message: string): boolean {
+  return DISMISSAL.test(message.trim()) && message.trim().split(/\s+/).length <= 4;
+}
+
 export function isAffirmative(message: string): boolean {
   return AFFIRMATIVE.test(message.trim());
 }

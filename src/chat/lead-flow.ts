@@ -42,6 +42,7 @@ export function resetFlow(state: ConversationState): void {
   state.ignoredPrompts = 0;
   state.pendingStartMs = null;
   state.focusDayMs = null;
+  state.offeredSlots = [];
 }
 
 /**

@@ -164,6 +164,7 @@ export const FALLBACK_TEXT = "Sorry, I'm not sure I understood. Here are some th
 export const FALLBACK_AFTER_HANDOFF_TEXT = "I'm not sure about that one, but a member of our team will reply here shortly.";
 export const EMPTY_MESSAGE_TEXT = "Sorry, I didn't catch that — could you type your question?";
 export const THANKS_TEXT = "You're welcome! Is there anything else I can help with?";
+export const DISMISSED_TEXT = "No problem. Is there anything else I can help with?";
 export const GOODBYE_TEXT = "Thanks for chatting with us — have a great day!";
 export const LEAD_STOPPED_TEXT = "No problem — I won't take your details. Is there anything else I can help with?";
 export const BOOKING_STOPPED_TEXT = "No problem, I won't book anything. Is there anything else I can help with?";

@@ -1,12 +1,13 @@
 import { BEAUTY_SALON_CORPUS } from "./beauty-salon.ts";
 import { CAR_SERVICE_CORPUS } from "./car-service.ts";
 import { DENTAL_CORPUS } from "./dental-clinic.ts";
+import { FOLLOW_UPS } from "./follow-ups.ts";
 import { GENERAL_CORPUS } from "./general.ts";
 import { LONGER_CHATS } from "./longer-chats.ts";
 import { REAL_ESTATE_CORPUS } from "./real-estate.ts";
 import type { CorpusConversation } from "./types.ts";
 
-const bySector = (sector: string): CorpusConversation[] => LONGER_CHATS.filter((conversation) => conversation.sector === sector);
+const bySector = (sector: string): CorpusConversation[] => [...LONGER_CHATS, ...FOLLOW_UPS].filter((conversation) => conversation.sector === sector);
 
 /** The corpus by sector slug; every sector template has conversations. */
 export const CORPUS: Record<string, CorpusConversation[]> = {
