@@ -1,4 +1,5 @@
-import { inspectWebhookUrl, type ResolveHost } from "../webhooks/ssrf.ts";
+import { fetchPinned, PinnedFetchRefused } from "../lib/pinned-fetch.ts";
+import type { ResolveHost } from "../webhooks/ssrf.ts";
 
 /**
  * The one provider adapter: the OpenAI-compatible Chat Completions and Embeddings APIs, which
@@ -67,17 +68,18 @@ export interface ChatCompletion {
 
 async function post(endpoint: ProviderEndpoint, path: string, body: unknown, signal: AbortSignal): Promise<Response> {
   const url = `${endpoint.baseUrl.replace(/\/+$/, "")}${path}`;
-  if (endpoint.untrusted) {
-    const verdict = await inspectWebhookUrl(url, { allowPrivate: endpoint.allowPrivate, resolve: endpoint.resolveHost });
-    if (!verdict.ok) throw new ProviderError("http_error", `provider URL refused: ${verdict.message}`);
-  }
   const headers: Record<string, string> = { "content-type": "application/json", accept: "application/json, text/event-stream" };
   if (endpoint.apiKey) headers.authorization = `Bearer ${endpoint.apiKey}`;
   let response: Response;
   try {
     // Redirects are not followed: a tenant URL must not bounce the request (and its key) elsewhere.
-    response = await fetch(url, { method: "POST", headers, body: JSON.stringify(body), signal, redirect: "manual" });
+    const init: RequestInit = { method: "POST", headers, body: JSON.stringify(body), signal, redirect: "manual" };
+    // A tenant's own base URL is checked against the SSRF rules and connected to the checked address.
+    response = endpoint.untrusted
+      ? await fetchPinned(url, init, { allowPrivate: endpoint.allowPrivate, resolveHost: endpoint.resolveHost })
+      : await fetch(url, init);
   } catch (error) {
+    if (error instanceof PinnedFetchRefused) throw new ProviderError("http_error", `provider URL refused: ${error.message}`);
     throw asProviderError(error, signal);
   }
   if (response.status < 200 || response.status > 299) {

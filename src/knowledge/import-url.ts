@@ -2,7 +2,7 @@ import type { Deps } from "../deps.ts";
 import type { KnowledgeFormat } from "../db/schema-knowledge.ts";
 import { AppError } from "../lib/app-error.ts";
 import { invalidField } from "../lib/validate.ts";
-import { inspectWebhookUrl } from "../webhooks/ssrf.ts";
+import { fetchPinned, PinnedFetchRefused } from "../lib/pinned-fetch.ts";
 import { addDocument, type DocumentView } from "./documents.ts";
 import type { Embedder } from "./embedder.ts";
 import { htmlToText } from "./html-to-text.ts";
@@ -71,20 +71,31 @@ async function readCapped(response: Response): Promise<Uint8Array> {
   return Buffer.concat(parts);
 }
 
-/** Fetches `rawUrl`, re-checking the SSRF rules on every redirect hop. */
+/**
+ * Fetches `rawUrl`, re-checking the SSRF rules on every redirect hop; each hop connects to the
+ * address its check approved (src/lib/pinned-fetch.ts), so DNS re-binding cannot slip past.
+ */
 async function fetchGuarded(deps: Deps, rawUrl: string, signal: AbortSignal): Promise<{ response: Response; url: URL }> {
   let next = rawUrl;
   for (let hop = 0; hop <= MAX_REDIRECTS; hop++) {
-    const verdict = await inspectWebhookUrl(next, { allowPrivate: deps.config.allowPrivateWebhooks, resolve: deps.resolveHost });
-    if (!verdict.ok) throw invalidField("url", hop === 0 ? verdict.message : `redirected to ${next}, which is refused: ${verdict.message}`);
-    const response = await fetch(verdict.url, { redirect: "manual", signal, headers: { accept: "text/html, text/markdown, text/plain;q=0.9" } });
+    let response: Response;
+    try {
+      response = await fetchPinned(next, { redirect: "manual", signal, headers: { accept: "text/html, text/markdown, text/plain;q=0.9" } }, {
+        allowPrivate: deps.config.allowPrivateWebhooks,
+        resolveHost: deps.resolveHost,
+      });
+    } catch (error) {
+      if (!(error instanceof PinnedFetchRefused)) throw error;
+      throw invalidField("url", hop === 0 ? error.message : `redirected to ${next}, which is refused: ${error.message}`);
+    }
+    const url = new URL(next);
     const location = response.headers.get("location");
     if (response.status >= 300 && response.status < 400 && location) {
       await response.body?.cancel().catch(() => undefined);
-      next = new URL(location, verdict.url).href;
+      next = new URL(location, url).href;
       continue;
     }
-    return { response, url: verdict.url };
+    return { response, url };
   }
   throw fetchFailed(`More than ${MAX_REDIRECTS} redirects.`);
 }

@@ -1,4 +1,5 @@
-import { inspectWebhookUrl, type ResolveHost } from "./ssrf.ts";
+import { fetchPinned, PinnedFetchRefused, type PinnedFetchOptions } from "../lib/pinned-fetch.ts";
+import type { ResolveHost } from "./ssrf.ts";
 
 export interface SendWebhookInput {
   url: string;
@@ -7,6 +8,8 @@ export interface SendWebhookInput {
   timeoutMs: number;
   allowPrivate: boolean;
   resolve?: ResolveHost;
+  /** Tests only: a test CA for https receivers, or a fake dialer. */
+  pinning?: Pick<PinnedFetchOptions, "tlsCa" | "dial">;
 }
 
 export interface AttemptResult {
@@ -110,29 +113,25 @@ export async function sendWebhook(input: SendWebhookInput): Promise<AttemptResul
   });
 
   try {
-    if (!input.allowPrivate) {
-      // Checked again at send time: the name may resolve differently than at rule creation
-      // (DNS rebinding). fetch resolves once more, so a rebinding TTL-0 name still has a small
-      // window; closing it needs connecting to the checked address, which Bun's fetch cannot
-      // do for https without breaking certificate checks.
-      const verdict = await raceAbort(inspectWebhookUrl(input.url, { allowPrivate: false, resolve: input.resolve }), controller.signal);
-      if (!verdict.ok) {
-        const kind = verdict.reason === "unresolvable" ? "connection_error" : "forbidden_address";
-        return finish(false, `${kind}: ${verdict.message}`);
-      }
-    }
-    const response = await fetch(input.url, {
-      method: "POST",
-      headers: input.headers,
-      body: input.body,
-      redirect: "manual",
-      signal: controller.signal,
-    });
+    // Checked at send time too (the name may resolve differently than at rule creation), and
+    // the connection goes to the address that was checked: no DNS re-binding window.
+    const response = await raceAbort(
+      fetchPinned(
+        input.url,
+        { method: "POST", headers: input.headers, body: input.body, redirect: "manual", signal: controller.signal },
+        { allowPrivate: input.allowPrivate, resolveHost: input.resolve, ...input.pinning },
+      ),
+      controller.signal,
+    );
     statusCode = response.status;
     const verdict = classifyStatus(response.status);
     const excerpt = await readExcerpt(response, controller.signal);
     return finish(verdict.ok, verdict.error, excerpt);
   } catch (error) {
+    if (error instanceof PinnedFetchRefused) {
+      const kind = error.reason === "unresolvable" ? "connection_error" : "forbidden_address";
+      return finish(false, `${kind}: ${error.message}`);
+    }
     if (error instanceof AttemptTimeout || controller.signal.aborted) {
       return finish(false, `timeout: no response within ${input.timeoutMs} ms`);
     }

@@ -12,7 +12,12 @@ export interface WebhookUrlOptions {
 }
 
 export type WebhookUrlVerdict =
-  | { ok: true; url: URL }
+  /**
+   * `addresses`: every address the host was checked at (an IP literal: itself); the connection
+   * must go to one of these (src/lib/pinned-fetch.ts). Empty when private targets are allowed:
+   * then nothing was checked and nothing needs pinning.
+   */
+  | { ok: true; url: URL; addresses: string[] }
   | { ok: false; reason: "invalid" | "unresolvable" | "forbidden"; message: string };
 
 export const resolveHostWithDns: ResolveHost = async (host) =>
@@ -97,7 +102,7 @@ export async function inspectWebhookUrl(rawUrl: string, options: WebhookUrlOptio
   if (url.username !== "" || url.password !== "") {
     return { ok: false, reason: "invalid", message: "must not contain a username or password" };
   }
-  if (options.allowPrivate) return { ok: true, url };
+  if (options.allowPrivate) return { ok: true, url, addresses: [] };
 
   const host = hostOf(url).toLowerCase();
   if (host === "localhost" || host.endsWith(".localhost")) {
@@ -121,7 +126,7 @@ export async function inspectWebhookUrl(rawUrl: string, options: WebhookUrlOptio
       return { ok: false, reason: "forbidden", message: `host ${host} resolves to ${address} (${forbidden}); ${ALLOW_PRIVATE_HINT}` };
     }
   }
-  return { ok: true, url };
+  return { ok: true, url, addresses };
 }
 
 /** The rule-creation check: the URL, or a 422 validation_failed naming `url`. */
