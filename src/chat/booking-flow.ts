@@ -17,7 +17,7 @@ import {
   slotRefusalText,
 } from "./replies.ts";
 import { describeWindow, type TimeWindow } from "./time-window.ts";
-import { epochFromWallClock, formatDay, formatSlotWithZone, wallClockAt } from "./timezone.ts";
+import { epochFromWallClock, formatDay, formatSlot, formatSlotWithZone, wallClockAt } from "./timezone.ts";
 import { CONFIDENCE, MAX_IGNORED_PROMPTS, type Turn, type TurnReply } from "./turn.ts";
 
 /**
@@ -34,7 +34,9 @@ function joinText(...parts: string[]): string {
 }
 
 function slotLabels(turn: Turn, slots: readonly number[]): string[] {
-  const labels = slots.map((slot) => formatSlotWithZone(slot, turn.config.appointments.timezone));
+  // Buttons stay short (WhatsApp cuts a button title at 20 characters): the sentence above
+  // them names the zone ("The nearest free times (New York time) are: …").
+  const labels = slots.map((slot) => formatSlot(slot, turn.config.appointments.timezone));
   return labels.length > 0 ? labels : [QUICK_REPLY.human];
 }
 

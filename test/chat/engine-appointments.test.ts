@@ -50,7 +50,7 @@ describe("booking an appointment", () => {
     const chat = converse(DENTAL, ["Can I come in yesterday at 3pm?"]);
     const output = chat.outputs[0];
     expect(output?.reply.text).toMatch(/Wed, Jan 14, 3:00 PM \(New York time\) has already passed/);
-    expect(output?.reply.quick_replies).toEqual(["Thu, Jan 15, 8:00 AM (New York time)", "Thu, Jan 15, 8:30 AM (New York time)", "Thu, Jan 15, 9:00 AM (New York time)"]);
+    expect(output?.reply.quick_replies).toEqual(["Thu, Jan 15, 8:00 AM", "Thu, Jan 15, 8:30 AM", "Thu, Jan 15, 9:00 AM"]);
     expect(chat.actions).toEqual([]);
     expect(chat.state.mode).toBe("booking");
   });
@@ -58,23 +58,23 @@ describe("booking an appointment", () => {
   test("a closed day is refused with the nearest open slots", () => {
     const chat = converse(DENTAL, ["book me in on Sunday at 10am"]);
     expect(chat.last).toMatch(/We're closed on Sundays/);
-    expect(chat.outputs[0]?.reply.quick_replies).toEqual(["Sat, Jan 17, 12:00 PM (New York time)", "Sat, Jan 17, 12:30 PM (New York time)", "Mon, Jan 19, 8:00 AM (New York time)"]);
+    expect(chat.outputs[0]?.reply.quick_replies).toEqual(["Sat, Jan 17, 12:00 PM", "Sat, Jan 17, 12:30 PM", "Mon, Jan 19, 8:00 AM"]);
   });
 
   test("a time after closing is refused with the hours of that day", () => {
     const chat = converse(DENTAL, ["Can I book Friday at 4pm?"]);
     expect(chat.last).toMatch(/On Fridays we're open 8 am–2 pm, so Fri, Jan 16, 4:00 PM \(New York time\) is outside our hours/);
-    expect(chat.outputs[0]?.reply.quick_replies).toEqual(["Fri, Jan 16, 12:30 PM (New York time)", "Fri, Jan 16, 1:00 PM (New York time)", "Fri, Jan 16, 1:30 PM (New York time)"]);
+    expect(chat.outputs[0]?.reply.quick_replies).toEqual(["Fri, Jan 16, 12:30 PM", "Fri, Jan 16, 1:00 PM", "Fri, Jan 16, 1:30 PM"]);
   });
 
   test("a taken slot is refused, and a proposed slot tapped as a quick reply can be booked", () => {
     const taken = [MONDAY_10AM];
-    const chat = converse(DENTAL, ["Monday at 10am please", "Mon, Jan 19, 10:30 AM (New York time)", "Yes, book it", "my name is Ana Lopez and my number is 415 555 0132"], {
+    const chat = converse(DENTAL, ["Monday at 10am please", "Mon, Jan 19, 10:30 AM", "Yes, book it", "my name is Ana Lopez and my number is 415 555 0132"], {
       takenSlotStarts: taken,
     });
     expect(chat.outputs[0]?.reply.text).toMatch(/Mon, Jan 19, 10:00 AM \(New York time\) is already taken/);
     const proposals = chat.outputs[0]?.reply.quick_replies ?? [];
-    expect(proposals).toEqual(["Mon, Jan 19, 9:00 AM (New York time)", "Mon, Jan 19, 9:30 AM (New York time)", "Mon, Jan 19, 10:30 AM (New York time)"]);
+    expect(proposals).toEqual(["Mon, Jan 19, 9:00 AM", "Mon, Jan 19, 9:30 AM", "Mon, Jan 19, 10:30 AM"]);
     expect(actionsOfType(chat.actions, "appointment_booked")[0]?.startMs).toBe(MONDAY_10AM + THIRTY_MINUTES);
   });
 
@@ -83,7 +83,7 @@ describe("booking an appointment", () => {
     const chat = converse(DENTAL, ["yes"], { state: offered.state, takenSlotStarts: [MONDAY_10AM] });
     expect(chat.last).toMatch(/already taken/);
     expect(chat.actions).toEqual([]);
-    for (const label of chat.outputs[0]?.reply.quick_replies ?? []) expect(label).not.toBe("Mon, Jan 19, 10:00 AM (New York time)");
+    for (const label of chat.outputs[0]?.reply.quick_replies ?? []) expect(label).not.toBe("Mon, Jan 19, 10:00 AM");
   });
 
   test("a slot taken while the visitor typed their details is not booked", () => {
@@ -99,7 +99,7 @@ describe("booking an appointment", () => {
     const chat = converse(DENTAL, ["Monday at 10:15am"]);
     expect(chat.last).toMatch(/start every 30 minutes/);
     const reply = chat.outputs[0]?.reply;
-    expect(reply?.quick_replies).toEqual(["Mon, Jan 19, 9:30 AM (New York time)", "Mon, Jan 19, 10:00 AM (New York time)", "Mon, Jan 19, 10:30 AM (New York time)"]);
+    expect(reply?.quick_replies).toEqual(["Mon, Jan 19, 9:30 AM", "Mon, Jan 19, 10:00 AM", "Mon, Jan 19, 10:30 AM"]);
     expect(checkSlot({ startMs: MONDAY_10AM, config: DENTAL, nowMs: NOW_MS, takenStarts: [] })).toEqual({ ok: true });
   });
 
@@ -113,7 +113,7 @@ describe("booking an appointment", () => {
   test("picking another time offers other slots and a plain no books nothing", () => {
     const chat = converse(DENTAL, ["Monday at 10am", "Pick another time", "no"]);
     expect(chat.outputs[1]?.reply.text).toMatch(/which day and time would suit you better/);
-    expect(chat.outputs[1]?.reply.quick_replies).not.toContain("Mon, Jan 19, 10:00 AM (New York time)");
+    expect(chat.outputs[1]?.reply.quick_replies).not.toContain("Mon, Jan 19, 10:00 AM");
     expect(chat.outputs[2]?.reply.text).toMatch(/won't book anything/);
     expect(chat.actions).toEqual([]);
     expect(chat.state.pendingStartMs).toBeNull();
@@ -128,7 +128,7 @@ describe("booking an appointment", () => {
   test("a day without a time offers that day's free slots from opening time", () => {
     const chat = converse(DENTAL, ["Can I book an appointment next Monday?"]);
     expect(chat.last).toMatch(/Here's what I have on Monday, January 19/);
-    expect(chat.outputs[0]?.reply.quick_replies).toEqual(["Mon, Jan 19, 8:00 AM (New York time)", "Mon, Jan 19, 8:30 AM (New York time)", "Mon, Jan 19, 9:00 AM (New York time)"]);
+    expect(chat.outputs[0]?.reply.quick_replies).toEqual(["Mon, Jan 19, 8:00 AM", "Mon, Jan 19, 8:30 AM", "Mon, Jan 19, 9:00 AM"]);
   });
 
   test("a bare time after talking about a day means that day", () => {

@@ -5,6 +5,9 @@ import type { CorpusConversation, CorpusTurn } from "./types.ts";
 /** Thursday 15 January 2026, 09:00 UTC: the corpus's fixed "now" (as in the other chat tests). */
 export const CORPUS_NOW_MS = Date.UTC(2026, 0, 15, 9, 0);
 
+const CLOCK_TIME = /\b\d{1,2}:\d\d [AP]M\b/;
+const ZONE_NAMED = /\((?:[A-Z][\w ]+ time|UTC)\)/;
+
 export interface TurnResult {
   turn: CorpusTurn;
   reply: string;
@@ -35,6 +38,8 @@ export function runConversation(conversation: CorpusConversation): TurnResult[] 
       const types = output.actions.map((action) => action.type);
       if (JSON.stringify(types) !== JSON.stringify(turn.actions)) problems.push(`actions ${JSON.stringify(types)}, expected ${JSON.stringify(turn.actions)}`);
     }
+    // Whatever the turn checks: a time of day shown to the visitor always says whose time it is.
+    if (CLOCK_TIME.test(text) && !ZONE_NAMED.test(text)) problems.push("a time is shown without its time zone");
     if (turn.quick && !(output.reply.quick_replies ?? []).includes(turn.quick)) problems.push(`quick reply ${JSON.stringify(turn.quick)} not offered`);
     return { turn, reply: text, problems };
   });
