@@ -2,12 +2,13 @@
  * The plans: monthly visitor-message quotas (null = unlimited) and the knowledge base's size
  * (documents, and UTF-8 bytes of their text), and the assistant's monthly model tokens (prompt +
  * completion; null = no cap). Over the token cap the rule engine answers instead of the model.
+ * `webhookRules` caps the rules a tenant may have: every rule multiplies each event into deliveries.
  */
 export const PLANS = Object.freeze({
-  free: { rank: 0, knowledgeDocuments: 20, knowledgeBytes: 1_000_000, monthlyMessages: 1_000, monthlyAiTokens: 200_000 },
-  starter: { rank: 1, knowledgeDocuments: 200, knowledgeBytes: 10_000_000, monthlyMessages: 10_000, monthlyAiTokens: 2_000_000 },
-  pro: { rank: 2, knowledgeDocuments: 1_000, knowledgeBytes: 50_000_000, monthlyMessages: 100_000, monthlyAiTokens: 20_000_000 },
-  business: { rank: 3, knowledgeDocuments: 5_000, knowledgeBytes: 200_000_000, monthlyMessages: null, monthlyAiTokens: null },
+  free: { rank: 0, knowledgeDocuments: 20, knowledgeBytes: 1_000_000, monthlyMessages: 1_000, monthlyAiTokens: 200_000, webhookRules: 10 },
+  starter: { rank: 1, knowledgeDocuments: 200, knowledgeBytes: 10_000_000, monthlyMessages: 10_000, monthlyAiTokens: 2_000_000, webhookRules: 25 },
+  pro: { rank: 2, knowledgeDocuments: 1_000, knowledgeBytes: 50_000_000, monthlyMessages: 100_000, monthlyAiTokens: 20_000_000, webhookRules: 100 },
+  business: { rank: 3, knowledgeDocuments: 5_000, knowledgeBytes: 200_000_000, monthlyMessages: null, monthlyAiTokens: null, webhookRules: 500 },
 } as const);
 
 export type PlanName = keyof typeof PLANS;

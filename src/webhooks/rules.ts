@@ -1,6 +1,7 @@
-import { and, asc, eq, gt } from "drizzle-orm";
+import { and, asc, count, eq, gt } from "drizzle-orm";
 import type { Deps } from "../deps.ts";
-import { webhookRules } from "../db/schema.ts";
+import { tenants, webhookRules } from "../db/schema.ts";
+import { isPlanName, PLANS } from "../billing/plans.ts";
 import { AppError, notFound } from "../lib/app-error.ts";
 import { toIso } from "../lib/clock.ts";
 import { newId } from "../lib/ids.ts";
@@ -75,8 +76,32 @@ function findDuplicate(deps: Deps, tenantId: string, event: string, url: string,
   return row !== undefined && row.id !== exceptId;
 }
 
+/**
+ * Refuses a rule past the plan's cap: 402 `plan_limit` naming the limit, its value and the
+ * current count. Every rule turns each matching event into one more delivery, so an unbounded
+ * rule count is an unbounded share of the delivery pool. Rules kept from a bigger plan after a
+ * downgrade stay; only new ones are refused.
+ */
+function assertRuleRoom(deps: Deps, tenantId: string): void {
+  const tenant = deps.db.select({ plan: tenants.plan }).from(tenants).where(eq(tenants.id, tenantId)).get();
+  if (!tenant) throw notFound("tenant");
+  const plan = isPlanName(tenant.plan) ? tenant.plan : "free";
+  const max = PLANS[plan].webhookRules;
+  const current = deps.db.select({ n: count() }).from(webhookRules).where(eq(webhookRules.tenantId, tenantId)).get()?.n ?? 0;
+  if (current >= max) {
+    throw new AppError("plan_limit", 402, `The ${plan} plan allows ${max} webhook rules and this tenant has ${current}; delete one or upgrade the plan.`, {
+      limit: "webhook_rules",
+      max,
+      current,
+    });
+  }
+}
+
 export async function createRule(deps: Deps, tenantId: string, input: RuleInput): Promise<RuleView> {
   const valid = (await validateRuleFields(deps, input)) as RuleInput;
+  // Counted after the awaits above and right before the insert, with no await in between:
+  // two concurrent creates cannot both pass the cap.
+  assertRuleRoom(deps, tenantId);
   if (findDuplicate(deps, tenantId, valid.event, valid.url)) throw duplicateRule();
   const now = deps.clock.now();
   const row: RuleRow = {

@@ -2,6 +2,8 @@ import { afterEach, beforeEach, describe, expect, test } from "bun:test";
 import { buildTestApp, seedTenant, type TestContext } from "../helpers.ts";
 import { DeliveryScheduler } from "../../src/scheduler/scheduler.ts";
 import { EVENT_NAMES } from "../../src/webhooks/events.ts";
+import { PLAN_NAMES, PLANS } from "../../src/billing/plans.ts";
+import { changePlan } from "../../src/billing/change-plan.ts";
 
 let context: TestContext;
 let a: Awaited<ReturnType<typeof seedTenant>>;
@@ -233,5 +235,41 @@ describe("GET /metrics", () => {
     expect(after).toContain('parley_webhook_attempt_duration_seconds_bucket{le="0.01"} 0');
     expect(after).toContain("parley_webhook_due_deliveries 0");
     expect(after).toContain("parley_webhook_dead_letters 0");
+  });
+});
+
+describe("rules per tenant are capped by the plan", () => {
+  const ruleNumber = (n: number) => ({ ...validRule, name: `Rule ${n}`, url: `https://crm.example.com/hooks/${n}` });
+
+  test("past the free plan's cap POST answers 402 plan_limit naming the limit; deleting one or upgrading makes room; other tenants are unaffected", async () => {
+    const max = PLANS.free.webhookRules;
+    const ids: string[] = [];
+    for (let n = 0; n < max; n++) {
+      const response = await createRuleAs(a.apiKey, ruleNumber(n));
+      expect(response.status).toBe(201);
+      ids.push((await response.json()).rule_id);
+    }
+    const refused = await createRuleAs(a.apiKey, ruleNumber(max));
+    expect(refused.status).toBe(402);
+    const body = await refused.json();
+    expect(body).toMatchObject({ error: "plan_limit", details: { limit: "webhook_rules", max, current: max } });
+    expect(body.message).toContain(`free plan allows ${max} webhook rules`);
+    const listed = await context.request("GET", "/api/v1/webhooks/rules-engine/rules?limit=100", { headers: as(a.apiKey) });
+    expect((await listed.json()).data).toHaveLength(max);
+
+    expect((await createRuleAs(b.apiKey, ruleNumber(0))).status).toBe(201);
+
+    expect((await context.request("DELETE", `/api/v1/webhooks/rules-engine/rules/${ids[0]}`, { headers: as(a.apiKey) })).status).toBe(200);
+    expect((await createRuleAs(a.apiKey, ruleNumber(max))).status).toBe(201);
+    expect((await createRuleAs(a.apiKey, ruleNumber(max + 1))).status).toBe(402);
+
+    changePlan(context.deps, a.tenant.id, "starter");
+    expect((await createRuleAs(a.apiKey, ruleNumber(max + 1))).status).toBe(201);
+  });
+
+  test("every plan has a cap, and bigger plans allow more", () => {
+    const caps = PLAN_NAMES.map((plan) => PLANS[plan].webhookRules);
+    expect(caps.every((cap) => Number.isInteger(cap) && cap > 0)).toBe(true);
+    expect([...caps].sort((x, y) => x - y)).toEqual(caps);
   });
 });
