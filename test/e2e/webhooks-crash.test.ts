@@ -77,7 +77,7 @@ function provision(): { sandbox: Sandbox; tenantId: string; apiKey: string } {
   cleanups.push(() => sandbox.cleanup());
   const tenant = sandbox.run(["tenant", "create", "--name", "Crash Clinic", "--json"]);
   expect(tenant.code).toBe(0);
-  const tenantId = JSON.parse(tenant.out).id as string;
+  const tenantId = JSON.parse(tenant.out).tenant_id as string;
   const key = sandbox.run(["apikey", "create", "--tenant", tenantId, "--json"]);
   expect(key.code).toBe(0);
   return { sandbox, tenantId, apiKey: JSON.parse(key.out).key as string };

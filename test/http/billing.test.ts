@@ -130,7 +130,7 @@ describe("parley tenant plan", () => {
     const db = join(dir, "p.db");
     const created: string[] = [];
     await runCli(["tenant", "create", "--name", "CLI", "--json", "--db", db], { ...io, out: (text: string) => created.push(text) });
-    const tenantId = JSON.parse(created[0] ?? "{}").id;
+    const tenantId = JSON.parse(created[0] ?? "{}").tenant_id;
     expect(await runCli(["tenant", "plan", tenantId, "business", "--db", db], io)).toBe(0);
     const { openDatabase } = await import("../../src/db/client.ts");
     const handle = openDatabase(db);

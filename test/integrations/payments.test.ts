@@ -210,20 +210,20 @@ describe("parley tenant payment-secret", () => {
   };
 
   test("reads the secret from PARLEY_PAYMENT_SECRET or standard input, never a flag", async () => {
-    const tenant = JSON.parse((await cli(["tenant", "create", "--name", "Pay Co", "--json", "--db", db])).out) as { id: string };
+    const tenant = JSON.parse((await cli(["tenant", "create", "--name", "Pay Co", "--json", "--db", db])).out) as { tenant_id: string };
 
-    const fromStdin = await cli(["tenant", "payment-secret", tenant.id, "--db", db], { stdin: "whsec_from_stdin_0123456789\nignored\n" });
+    const fromStdin = await cli(["tenant", "payment-secret", tenant.tenant_id, "--db", db], { stdin: "whsec_from_stdin_0123456789\nignored\n" });
     expect(fromStdin.code).toBe(0);
-    expect(fromStdin.out).toContain(`https://parley.example/api/v1/hooks/payments/${tenant.id}`);
+    expect(fromStdin.out).toContain(`https://parley.example/api/v1/hooks/payments/${tenant.tenant_id}`);
     expect(fromStdin.out).not.toContain("whsec_");
-    expect(storedSecret(tenant.id)).toBe("whsec_from_stdin_0123456789");
+    expect(storedSecret(tenant.tenant_id)).toBe("whsec_from_stdin_0123456789");
 
-    const fromEnv = await cli(["tenant", "payment-secret", tenant.id, "--db", db, "--json"], { env: { PARLEY_PAYMENT_SECRET: "whsec_from_env_0123456789" }, stdin: "whsec_not_this_one_000000" });
+    const fromEnv = await cli(["tenant", "payment-secret", tenant.tenant_id, "--db", db, "--json"], { env: { PARLEY_PAYMENT_SECRET: "whsec_from_env_0123456789" }, stdin: "whsec_not_this_one_000000" });
     expect(fromEnv.code).toBe(0);
-    expect(JSON.parse(fromEnv.out)).toEqual({ tenant_id: tenant.id, payment_secret_set: true });
-    expect(storedSecret(tenant.id)).toBe("whsec_from_env_0123456789");
+    expect(JSON.parse(fromEnv.out)).toEqual({ tenant_id: tenant.tenant_id, payment_secret_set: true });
+    expect(storedSecret(tenant.tenant_id)).toBe("whsec_from_env_0123456789");
 
-    expect((await cli(["tenant", "payment-secret", tenant.id, "--secret", "whsec_on_the_command_line", "--db", db])).code).toBe(2);
+    expect((await cli(["tenant", "payment-secret", tenant.tenant_id, "--secret", "whsec_on_the_command_line", "--db", db])).code).toBe(2);
   });
 
   test("no secret, a short one or a missing tenant id is a usage error; an unknown tenant a failure", async () => {

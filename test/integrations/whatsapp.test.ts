@@ -184,16 +184,16 @@ describe("parley tenant whatsapp", () => {
   };
 
   test("stores the phone number id from the flag and the secrets from the environment", async () => {
-    const tenant = JSON.parse((await cli(["tenant", "create", "--name", "Wa Co", "--json", "--db", db])).out) as { id: string };
-    const done = await cli(["tenant", "whatsapp", tenant.id, "--phone-number-id", "1065403522", "--db", db], SECRETS);
+    const tenant = JSON.parse((await cli(["tenant", "create", "--name", "Wa Co", "--json", "--db", db])).out) as { tenant_id: string };
+    const done = await cli(["tenant", "whatsapp", tenant.tenant_id, "--phone-number-id", "1065403522", "--db", db], SECRETS);
     expect(done.code).toBe(0);
-    expect(done.out).toContain(`https://parley.example/api/v1/hooks/whatsapp/${tenant.id}`);
+    expect(done.out).toContain(`https://parley.example/api/v1/hooks/whatsapp/${tenant.tenant_id}`);
     for (const secret of Object.values(SECRETS)) expect(done.out).not.toContain(secret);
-    expect(stored(tenant.id)).toEqual({ verifyToken: "verify-me-0123", appSecret: APP_SECRET, accessToken: "EAAGaccesstoken0123456789", phoneNumberId: "1065403522" });
+    expect(stored(tenant.tenant_id)).toEqual({ verifyToken: "verify-me-0123", appSecret: APP_SECRET, accessToken: "EAAGaccesstoken0123456789", phoneNumberId: "1065403522" });
 
-    const json = await cli(["tenant", "whatsapp", tenant.id, "--phone-number-id", "2222", "--db", db, "--json"], SECRETS);
-    expect(JSON.parse(json.out)).toEqual({ tenant_id: tenant.id, configured: true, callback_url: `https://parley.example/api/v1/hooks/whatsapp/${tenant.id}` });
-    expect(stored(tenant.id)?.phoneNumberId).toBe("2222");
+    const json = await cli(["tenant", "whatsapp", tenant.tenant_id, "--phone-number-id", "2222", "--db", db, "--json"], SECRETS);
+    expect(JSON.parse(json.out)).toEqual({ tenant_id: tenant.tenant_id, configured: true, callback_url: `https://parley.example/api/v1/hooks/whatsapp/${tenant.tenant_id}` });
+    expect(stored(tenant.tenant_id)?.phoneNumberId).toBe("2222");
   });
 
   test("a missing secret, a secret as a flag, a missing id or tenant is a usage error; an unknown tenant a failure", async () => {
