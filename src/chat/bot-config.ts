@@ -66,6 +66,8 @@ export interface BotConfig {
   retention?: RetentionSettings;
   /** Caps on anonymous (widget) traffic; absent or null = only the server-wide per-address share. */
   limits?: VisitorLimits;
+  /** Buttons under the widget's greeting; absent = the menu (first FAQ questions, booking, a person). */
+  starter_quick_replies?: string[];
 }
 
 export interface VisitorLimits {
@@ -84,8 +86,9 @@ export const MAX_RETENTION_DAYS = 3650;
 /** The engine only speaks English today; the field exists so a translated or LLM engine can use it. */
 export const SUPPORTED_LANGUAGES = ["en"] as const;
 export const MAX_FAQ_ENTRIES = 200;
+export const MAX_STARTER_QUICK_REPLIES = 6;
 
-const TOP_LEVEL_KEYS = ["bot_name", "greeting", "sector", "language", "faq", "lead", "appointments", "handoff", "allowed_origins", "ai", "retention", "limits"] as const;
+const TOP_LEVEL_KEYS = ["bot_name", "greeting", "sector", "language", "faq", "lead", "appointments", "handoff", "allowed_origins", "ai", "retention", "limits", "starter_quick_replies"] as const;
 const LIMIT_KEYS = ["anonymous_daily_messages"] as const;
 const LEAD_KEYS = ["enabled", "default_country", "intent_keywords"] as const;
 const APPOINTMENT_KEYS = ["enabled", "timezone", "business_hours", "slot_minutes", "lead_time_minutes", "max_days_ahead", "intent_keywords"] as const;
@@ -117,6 +120,7 @@ export function validateBotConfigPatch(patch: unknown, current: BotConfig, sealA
   if ("ai" in body) next.ai = mergeAiConfig(requireObject(body.ai, "ai"), current.ai, sealApiKey);
   if ("retention" in body) next.retention = mergeRetention(requireObject(body.retention, "retention"), current.retention);
   if ("limits" in body) next.limits = mergeLimits(requireObject(body.limits, "limits"), current.limits);
+  if ("starter_quick_replies" in body) next.starter_quick_replies = requireKeywordList(body.starter_quick_replies, "starter_quick_replies", MAX_STARTER_QUICK_REPLIES);
   return next;
 }
 

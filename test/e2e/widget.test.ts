@@ -1,4 +1,6 @@
 import { afterAll, beforeAll, expect, test } from "bun:test";
+import { mkdirSync } from "node:fs";
+import { join } from "node:path";
 import type { Browser, BrowserContext, Page } from "playwright-core";
 import { buildDeps } from "../helpers.ts";
 import { CHROMIUM, CHROMIUM_ARGS, describeWithBrowser } from "./chromium.ts";
@@ -13,6 +15,10 @@ import { answer, startFakeProvider } from "../assistant/fake-provider.ts";
 
 const POLL_MS = 400;
 const HOST_ERROR = "host page bug";
+/** Checked in and shown in the README: what each widget state looks like, desktop and phone. */
+const SCREENSHOTS = join(import.meta.dir, "../../docs/screenshots");
+const DESKTOP = { width: 1280, height: 800 };
+const PHONE = { width: 390, height: 844 };
 
 /** Reaches into the widget's (open) shadow root; Playwright's CSS engine pierces it. */
 const W = (selector: string) => `parley-widget >> css=${selector}`;
@@ -36,9 +42,13 @@ describeWithBrowser("the widget in headless Chromium (needs /usr/bin/chromium)",
     const theme = url.searchParams.get("theme") ?? "auto";
     const before = url.searchParams.has("claim") ? `<script src="/claim.js"></script>` : "";
     const bug = url.searchParams.has("bug") ? `<script src="/bug.js"></script>` : "";
-    const html = `<!doctype html><html><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1"><title>Host</title>${before}${bug}</head>
+    // A careless host stylesheet: none of it may reach inside the widget.
+    const leak = url.searchParams.has("leak") ? `<link rel="stylesheet" href="/leak.css">` : "";
+    const color = url.searchParams.get("color");
+    const colorAttribute = color ? ` data-color="${color}"` : "";
+    const html = `<!doctype html><html><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1"><title>Host</title>${before}${bug}${leak}</head>
 <body><h1>A host site</h1><p>Some content.</p><input id="host-input">
-<script src="${parleyOrigin}/widget.js" data-tenant="${tenant}" data-theme="${theme}" data-poll-ms="${POLL_MS}" async></script></body></html>`;
+<script src="${parleyOrigin}/widget.js" data-tenant="${tenant}" data-theme="${theme}" data-poll-ms="${POLL_MS}"${colorAttribute} async></script></body></html>`;
     return new Response(html, {
       headers: {
         "content-type": "text/html; charset=utf-8",
@@ -60,12 +70,14 @@ describeWithBrowser("the widget in headless Chromium (needs /usr/bin/chromium)",
         const js = (code: string) => new Response(code, { headers: { "content-type": "text/javascript" } });
         if (url.pathname === "/claim.js") return js(`window.Parley = { mine: true };`);
         if (url.pathname === "/bug.js") return js(`throw new Error(${JSON.stringify(HOST_ERROR)});`);
+        if (url.pathname === "/leak.css") return new Response("* { letter-spacing: 3px !important; font-size: 30px; font-family: serif; line-height: 3 }", { headers: { "content-type": "text/css" } });
         return hostPage(url);
       },
     });
     hostOrigin = `http://127.0.0.1:${host.port}`;
     const { chromium } = await import("playwright-core");
     browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
+    mkdirSync(SCREENSHOTS, { recursive: true });
   });
 
   afterAll(async () => {
@@ -86,6 +98,31 @@ describeWithBrowser("the widget in headless Chromium (needs /usr/bin/chromium)",
   }
 
   const goto = (page: Page, query = "") => page.goto(`${hostOrigin}/${query}`);
+
+  /** docs/screenshots/widget-<state>-desktop.png and -phone.png: the same page at 1280×800 and 390×844. */
+  async function snap(page: Page, state: string): Promise<void> {
+    const before = page.viewportSize();
+    for (const [label, size] of [["desktop", DESKTOP], ["phone", PHONE]] as const) {
+      await page.setViewportSize(size);
+      await page.screenshot({ path: join(SCREENSHOTS, `widget-${state}-${label}.png`) });
+    }
+    if (before) await page.setViewportSize(before);
+  }
+
+  /** WCAG 2 contrast of two computed `rgb(…)` colours. */
+  function contrast(foreground: string, background: string): number {
+    const luminance = (css: string) => {
+      const [r = 0, g = 0, b = 0] = (css.match(/[\d.]+/g) ?? []).map(Number).map((channel) => {
+        const c = channel / 255;
+        return c <= 0.04045 ? c / 12.92 : ((c + 0.055) / 1.055) ** 2.4;
+      });
+      return 0.2126 * r + 0.7152 * g + 0.0722 * b;
+    };
+    const [light, dark] = [luminance(foreground), luminance(background)].sort((a, b) => b - a) as [number, number];
+    return (light + 0.05) / (dark + 0.05);
+  }
+  const colours = (page: Page, selector: string) =>
+    page.locator(W(selector)).first().evaluate((node) => ({ color: getComputedStyle(node).color, background: getComputedStyle(node).backgroundColor }));
   const bubbles = (page: Page, role: string) => page.locator(W(`.m.${role}`));
   const focusedClass = (page: Page) => page.evaluate(() => document.querySelector("parley-widget")?.shadowRoot?.activeElement?.className ?? null);
   const stored = (page: Page, tenantId: string) =>
@@ -153,9 +190,15 @@ describeWithBrowser("the widget in headless Chromium (needs /usr/bin/chromium)",
     await bubbles(page, "bot").nth(1).waitFor();
     const state = await stored(page, open.id);
     expect(state?.status).toBe("handoff");
+    // The header says a person has been asked to join, until one answers.
+    expect(await page.locator(W(".sub")).textContent()).toBe("Waiting for a person to join…");
+    expect(await page.locator(W(".sub")).getAttribute("role")).toBe("status");
+    await snap(page, "handoff-waiting");
 
     postOperatorMessage(deps, open.id, state!.sessionId, { text: "Hi, this is Sam from the front desk." });
     await page.locator(W(".m.operator")).filter({ hasText: "Sam from the front desk" }).waitFor({ timeout: 5000 });
+    expect(await page.locator(W(".sub")).textContent()).toBe("You're chatting with Agent");
+    await snap(page, "operator-reply");
 
     await page.keyboard.press("Escape");
     postOperatorMessage(deps, open.id, state!.sessionId, { text: "Are you still there?" });
@@ -205,17 +248,23 @@ describeWithBrowser("the widget in headless Chromium (needs /usr/bin/chromium)",
     expect(widgetErrors()).toEqual([]);
   });
 
-  test("a tenant whose allowed origins refuse the host shows a friendly notice instead of breaking", async () => {
+  test("a tenant whose allowed origins refuse the host shows no launcher at all, and one console warning", async () => {
     const { page, widgetErrors } = await newPage();
+    const warnings: string[] = [];
+    page.on("console", (message) => {
+      if (message.type() === "warning") warnings.push(message.text());
+    });
+    const answered = page.waitForResponse((response) => response.url().includes("/api/v1/widget/config"));
     await goto(page, `?tenant=${refusing.id}&theme=dark`);
-    await page.locator(W(".launcher")).click();
-    const notice = page.locator(W(".m.notice"));
-    await notice.waitFor();
-    expect(await notice.textContent()).toMatch(/isn't available/);
-    expect(await page.locator(W(".m.bot")).count()).toBe(0);
-    await page.screenshot({ path: "/tmp/parley-widget-refused.png" });
+    expect((await answered).status()).toBe(403);
+    await page.waitForFunction(() => !document.querySelector("parley-widget"));
+    expect(await page.locator(W(".launcher")).count()).toBe(0);
+    expect(warnings.filter((text) => text.startsWith("[parley]"))).toEqual([expect.stringContaining("allowed origins")]);
+    // No session was started for a page that may not chat.
+    expect(deps.sqlite.prepare<{ n: number }, [string]>("SELECT count(*) AS n FROM chat_sessions WHERE tenant_id = ?").get(refusing.id)?.n).toBe(0);
     expect(widgetErrors()).toEqual([]);
   });
+
   test("with a model provider the reply streams: the bubble grows while the model writes, then holds the stored reply", async () => {
     const provider = startFakeProvider();
     try {
@@ -246,5 +295,102 @@ describeWithBrowser("the widget in headless Chromium (needs /usr/bin/chromium)",
     } finally {
       provider.stop();
     }
+  });
+
+  test("the greeting offers starter quick replies from the sector template", async () => {
+    const { page, widgetErrors } = await newPage(DESKTOP);
+    await goto(page, "?theme=light");
+    await page.locator(W(".launcher")).click();
+    await bubbles(page, "bot").first().waitFor();
+    const starters = await page.locator(W(".quick button")).allTextContents();
+    expect(starters).toContain("What are your opening hours?");
+    expect(starters).toContain("Talk to a person");
+    await snap(page, "greeting");
+    await page.locator(W(".quick button")).filter({ hasText: "What are your opening hours?" }).click();
+    await bubbles(page, "bot").nth(1).waitFor();
+    expect(await bubbles(page, "bot").nth(1).textContent()).toMatch(/Monday/);
+    await snap(page, "conversation");
+    expect(widgetErrors()).toEqual([]);
+  });
+
+  test("a message that fails to send (500, then offline) is marked with Retry, survives a reload, and Retry delivers it", async () => {
+    const { page, widgetErrors } = await newPage(DESKTOP);
+    await goto(page, "?theme=light");
+    await page.locator(W(".launcher")).click();
+    await bubbles(page, "bot").first().waitFor();
+    let refused = 0;
+    await page.route("**/api/v1/chatbot/message", (route) => {
+      refused++;
+      if (refused === 1) {
+        return route.fulfill({ status: 500, contentType: "application/json", headers: { "access-control-allow-origin": hostOrigin }, body: '{"error":"internal","message":"boom"}' });
+      }
+      return route.abort("internetdisconnected");
+    });
+    await page.locator(W(".form input")).fill("Do you do whitening?");
+    await page.keyboard.press("Enter");
+    const failed = page.locator(W(".m.visitor.failed"));
+    await failed.waitFor();
+    expect(await failed.locator("css=.fail").textContent()).toBe("Not sent.");
+    expect(await page.locator(W(".m.bot")).count()).toBe(1);
+    expect(await page.locator(W(".form button")).isDisabled()).toBe(false);
+
+    // Retry while still offline: still failed, and the widget says why.
+    await failed.locator("css=.retry").click();
+    await page.locator(W(".m.notice")).filter({ hasText: "isn't available right now" }).waitFor();
+    expect(refused).toBe(2);
+    await failed.waitFor();
+    await snap(page, "failed");
+
+    await page.reload();
+    await page.locator(W(".launcher")).click();
+    expect((await stored(page, open.id))?.log).toContainEqual(expect.objectContaining({ role: "visitor", text: "Do you do whitening?", failed: true }));
+    await page.unroute("**/api/v1/chatbot/message");
+    await page.locator(W(".m.visitor.failed .retry")).click();
+    await bubbles(page, "bot").nth(1).waitFor();
+    expect(await page.locator(W(".m.visitor.failed")).count()).toBe(0);
+    expect(await bubbles(page, "visitor").allTextContents()).toEqual(["Do you do whitening?"]);
+    const state = await stored(page, open.id);
+    expect(state?.log).toContainEqual(expect.objectContaining({ role: "visitor", text: "Do you do whitening?", id: expect.stringMatching(/^msg_/) }));
+    expect(JSON.stringify(state?.log)).not.toContain('"failed":true');
+    expect(widgetErrors()).toEqual([]);
+  });
+
+  for (const [label, color] of [["light (yellow)", "#ffd400"], ["dark (navy)", "#1e3a8a"]] as const) {
+    test(`text on a ${label} data-color reaches WCAG AA contrast (4.5:1) in the header, bubbles and send button`, async () => {
+      const { page, widgetErrors } = await newPage(DESKTOP);
+      await goto(page, `?theme=light&color=${encodeURIComponent(color)}`);
+      await page.locator(W(".launcher")).click();
+      await page.locator(W(".form input")).fill("hello");
+      await page.keyboard.press("Enter");
+      await bubbles(page, "bot").nth(1).waitFor();
+      for (const selector of [".head", ".m.visitor", ".form button", ".launcher"]) {
+        const { color: fg, background } = await colours(page, selector);
+        expect({ selector, ratio: contrast(fg, background) >= 4.5 }).toEqual({ selector, ratio: true });
+      }
+      const quick = await colours(page, ".quick button");
+      expect(contrast(quick.color, quick.background)).toBeGreaterThanOrEqual(4.5);
+      if (color === "#ffd400") await snap(page, "yellow-accent");
+      expect(widgetErrors()).toEqual([]);
+    });
+  }
+
+  test("on a 390 px phone the input is 16 px (no iOS zoom), touch targets are 44 px, and host CSS does not leak in", async () => {
+    const { page, widgetErrors } = await newPage(PHONE);
+    await goto(page, "?leak");
+    await page.locator(W(".launcher")).click();
+    await bubbles(page, "bot").first().waitFor();
+    const input = page.locator(W(".form input"));
+    expect(await input.evaluate((node) => getComputedStyle(node).fontSize)).toBe("16px");
+    for (const selector of [".launcher", ".x", ".form button", ".form input", ".quick button"]) {
+      const box = await page.locator(W(selector)).first().boundingBox();
+      expect({ selector, tall: (box?.height ?? 0) >= 44, wide: (box?.width ?? 0) >= 44 }).toEqual({ selector, tall: true, wide: true });
+    }
+    const bubble = await bubbles(page, "bot").first().evaluate((node) => ({ spacing: getComputedStyle(node).letterSpacing, size: getComputedStyle(node).fontSize, family: getComputedStyle(node).fontFamily }));
+    expect(bubble.spacing).toBe("normal");
+    expect(bubble.size).toBe("14px");
+    expect(bubble.family).toContain("system-ui");
+    // The host's own page did get the stylesheet (so the check above means something).
+    expect(await page.locator("h1").evaluate((node) => getComputedStyle(node).letterSpacing)).toBe("3px");
+    expect(widgetErrors()).toEqual([]);
   });
 });

@@ -15,12 +15,17 @@ export interface QuickReplyMessage {
   quick_replies?: string[];
 }
 
-export interface SessionStart {
+/** GET /widget/config: asked before the launcher is drawn (a refused origin gets a 403). */
+export interface WidgetSettings {
+  bot_name: string;
+  greeting: string;
+  quick_replies: string[];
+}
+
+export interface SessionStart extends WidgetSettings {
   access_token: string;
   expires_in: number;
   session_id: string;
-  bot_name: string;
-  greeting: string;
 }
 
 export type SessionStatus = "bot" | "handoff" | "closed";
@@ -34,6 +39,8 @@ export interface SendResult {
 
 export interface HistoryMessage extends QuickReplyMessage {
   role: "visitor" | "bot" | "operator";
+  /** The operator's display name, when the server knows one. */
+  author_name?: string;
 }
 
 export interface History {
@@ -42,6 +49,7 @@ export interface History {
 }
 
 export interface Api {
+  settings(): Promise<WidgetSettings>;
   startSession(): Promise<SessionStart>;
   /** Asks for a stream: `onDelta` gets the reply's text as the model writes it; plain JSON still works. */
   send(token: string, text: string, onDelta?: (text: string) => void): Promise<SendResult>;
@@ -109,6 +117,7 @@ const json = (token: string | null, body?: unknown): RequestInit => ({
 export function createApi(base: string, tenantId: string): Api {
   const api = `${base}/api/v1`;
   return {
+    settings: () => call(`${api}/widget/config?tenant_id=${encodeURIComponent(tenantId)}`, json(null)),
     startSession: () => call(`${api}/widget/session`, json(null, { tenant_id: tenantId })),
     send: (token, text, onDelta) => {
       const init = json(token, { tenant_id: tenantId, message: text });

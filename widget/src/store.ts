@@ -6,9 +6,14 @@ export interface StoredMessage {
   role: "visitor" | "bot" | "operator" | "notice";
   text: string;
   quick?: string[];
+  /** A visitor message the server did not take (offline, 5xx, 429): shown with Retry, kept across reloads. */
+  failed?: boolean;
+  /** An operator's display name, when known. */
+  author?: string;
 }
 
 export interface StoredState {
+  /** Empty until a session has started (messages typed while offline still need a home). */
   token: string;
   /** Epoch ms the visitor token stops working. */
   expiresAt: number;

@@ -13,6 +13,11 @@ export const STRINGS = {
     offline: "Chat isn't available right now. Please try again later.",
     notAllowed: "Chat isn't available on this site.",
     rateLimited: "You're sending messages too fast. Please wait a moment.",
+    failed: "Not sent.",
+    retry: "Retry",
+    waiting: "Waiting for a person to join…",
+    joined: "You're chatting with",
+    refused: "this page's origin is not in the tenant's allowed origins (or the tenant does not exist); the chat launcher is not shown.",
   },
 } as const;
 

@@ -8,6 +8,8 @@ export interface View {
   badge: HTMLSpanElement;
   panel: HTMLDivElement;
   title: HTMLSpanElement;
+  /** Under the title: the hand-off state ("Waiting for a person…", then who is answering). */
+  sub: HTMLSpanElement;
   closeButton: HTMLButtonElement;
   log: HTMLDivElement;
   typing: HTMLDivElement;
@@ -55,10 +57,15 @@ export function buildView(s: Strings, themeClass: string, position: string, pane
   const title = el("span", "title", s.fallbackTitle);
   title.id = `${panelId}-t`;
   panel.setAttribute("aria-labelledby", title.id);
+  const sub = el("span", "sub");
+  sub.setAttribute("role", "status");
+  sub.hidden = true;
   const closeButton = el("button", "x", "×");
   closeButton.type = "button";
   closeButton.setAttribute("aria-label", s.close);
-  head.append(title, closeButton);
+  const heading = el("div", "hd");
+  heading.append(title, sub);
+  head.append(heading, closeButton);
 
   const log = el("div", "log");
   log.setAttribute("role", "log");
@@ -73,6 +80,7 @@ export function buildView(s: Strings, themeClass: string, position: string, pane
   const form = el("form", "form");
   const input = el("input");
   input.type = "text";
+  input.enterKeyHint = "send";
   input.maxLength = 4000;
   input.autocomplete = "off";
   input.placeholder = s.placeholder;
@@ -83,14 +91,20 @@ export function buildView(s: Strings, themeClass: string, position: string, pane
 
   panel.append(head, log, quick, form);
   root.append(panel, launcher);
-  return { root, launcher, badge, panel, title, closeButton, log, typing, quick, form, input, sendButton };
+  return { root, launcher, badge, panel, title, sub, closeButton, log, typing, quick, form, input, sendButton };
 }
 
-/** One bubble; the text is a text node, never markup. */
-export function messageNode(message: StoredMessage, s: Strings): HTMLDivElement {
-  const node = el("div", `m ${message.role}`);
-  if (message.role === "operator") node.append(el("span", "who", s.agent));
+/** One bubble; the text is a text node, never markup. A failed visitor message carries its Retry button. */
+export function messageNode(message: StoredMessage, s: Strings, onRetry?: (message: StoredMessage) => void): HTMLDivElement {
+  const node = el("div", `m ${message.role}${message.failed ? " failed" : ""}`);
+  if (message.role === "operator") node.append(el("span", "who", message.author || s.agent));
   node.append(document.createTextNode(message.text));
+  if (message.failed && onRetry) {
+    const retry = el("button", "retry", s.retry);
+    retry.type = "button";
+    retry.addEventListener("click", () => onRetry(message));
+    node.append(el("span", "fail", s.failed), retry);
+  }
   return node;
 }
 

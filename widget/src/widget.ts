@@ -1,6 +1,7 @@
 import { ApiError, createApi, type SendResult } from "./api.ts";
 import type { WidgetConfig } from "./config.ts";
-import { guard } from "./guard.ts";
+import { readableTextOn } from "./contrast.ts";
+import { guard, report } from "./guard.ts";
 import { loadState, saveState, type StoredMessage, type StoredState } from "./store.ts";
 import { stringsFor } from "./strings.ts";
 import { createStyleSheet } from "./styles.ts";
@@ -21,10 +22,14 @@ export function mountWidget(config: WidgetConfig, host: HTMLElement): WidgetCont
   const s = stringsFor(config.lang);
   const api = createApi(config.base, config.tenant);
   const shadow = host.attachShadow({ mode: "open" });
-  shadow.adoptedStyleSheets = [createStyleSheet(config.color)];
+  shadow.adoptedStyleSheets = [createStyleSheet(config.color, config.color ? readableTextOn(config.color) : "#fff")];
   const view = buildView(s, config.theme, config.position, `parley-${Math.random().toString(36).slice(2, 8)}`);
   view.log.append(view.typing);
+  // No launcher until the server says this origin may chat (see the end of this function).
+  view.launcher.hidden = true;
   shadow.append(view.root);
+  /** Each bubble on screen, by its message: a failed send is redrawn in place. */
+  const nodes = new WeakMap<StoredMessage, HTMLElement>();
 
   let state = loadState(config.tenant);
   let isOpen = false;
@@ -57,7 +62,9 @@ export function mountWidget(config: WidgetConfig, host: HTMLElement): WidgetCont
   }
 
   function show(message: StoredMessage, arriving: boolean): void {
-    view.log.insertBefore(messageNode(message, s), view.typing);
+    const node = messageNode(message, s, retry);
+    nodes.set(message, node);
+    view.log.insertBefore(node, view.typing);
     if (arriving && !isOpen && (message.role === "bot" || message.role === "operator")) {
       unread++;
       updateBadge();
@@ -75,9 +82,29 @@ export function mountWidget(config: WidgetConfig, host: HTMLElement): WidgetCont
     show({ id: null, role: "notice", text }, false);
   }
 
+  /** Redraws one bubble (failed ↔ sent) where it stands. */
+  function redraw(message: StoredMessage): void {
+    const old = nodes.get(message);
+    if (!old) return;
+    const node = messageNode(message, s, retry);
+    nodes.set(message, node);
+    old.replaceWith(node);
+  }
+
+  /** The header's second line: waiting for a person after a hand-off, then who is answering. */
+  function renderStatus(): void {
+    const handoff = state?.status === "handoff";
+    const operator = state?.log.findLast((m) => m.role === "operator");
+    view.sub.hidden = !handoff;
+    view.sub.textContent = !handoff ? "" : operator ? `${s.joined} ${operator.author || s.agent}` : s.waiting;
+  }
+
+  /** The bubble already says "Not sent" with Retry; a notice adds why when the visitor can act on it. */
   function fail(error: unknown): void {
     const status = error instanceof ApiError ? error.status : -1;
-    notice(status === 0 ? s.offline : status === 403 ? s.notAllowed : status === 429 ? s.rateLimited : s.error);
+    if (status === 0) notice(s.offline);
+    else if (status === 403) notice(s.notAllowed);
+    else if (status === 429) notice(s.rateLimited);
     if (!(error instanceof ApiError)) throw error;
   }
 
@@ -93,6 +120,7 @@ export function mountWidget(config: WidgetConfig, host: HTMLElement): WidgetCont
     starting ??= api
       .startSession()
       .then((started) => {
+        // Messages typed before (or while failing to get) a session stay in the transcript.
         const log = state?.log ?? [];
         const next: StoredState = {
           token: started.access_token,
@@ -105,7 +133,7 @@ export function mountWidget(config: WidgetConfig, host: HTMLElement): WidgetCont
         };
         state = next;
         view.title.textContent = started.bot_name;
-        if (log.length === 0 && started.greeting) append(next, { id: null, role: "bot", text: started.greeting });
+        if (log.length === 0 && started.greeting) append(next, { id: null, role: "bot", text: started.greeting, quick: started.quick_replies });
         save();
         track();
         return next;
@@ -132,6 +160,7 @@ export function mountWidget(config: WidgetConfig, host: HTMLElement): WidgetCont
     }
   }
 
+  /** A typed message (or quick reply): on screen and saved at once, then delivered. */
   async function send(raw: string): Promise<void> {
     const text = raw.trim().slice(0, 4000);
     if (!text || busy) return;
@@ -139,6 +168,27 @@ export function mountWidget(config: WidgetConfig, host: HTMLElement): WidgetCont
     // The quick-reply button that was clicked is about to go: keep focus (and Esc) in the panel.
     if (isOpen) view.input.focus();
     renderQuickReplies(view.quick, [], pick);
+    const mine: StoredMessage = { id: null, role: "visitor", text };
+    // Without a session yet the message still needs a saved home: a placeholder with no token.
+    state ??= { token: "", expiresAt: 0, sessionId: "", lastId: null, status: "bot", botName: view.title.textContent ?? "", log: [] };
+    state.log.push(mine);
+    show(mine, false);
+    save();
+    await deliver(mine);
+  }
+
+  function retry(message: StoredMessage): void {
+    guard(deliver)(message);
+  }
+
+  /** Sends one visitor message; on failure it stays in the log, marked failed, for Retry. */
+  async function deliver(mine: StoredMessage): Promise<void> {
+    if (busy) return;
+    const text = mine.text;
+    if (mine.failed) {
+      mine.failed = undefined;
+      redraw(mine);
+    }
     setBusy(true);
     track("message_sent");
     // The bubble grows as the model writes; `done` then replaces it with the stored reply.
@@ -149,10 +199,6 @@ export function mountWidget(config: WidgetConfig, host: HTMLElement): WidgetCont
     };
     try {
       let current = usable(state) ? state : await freshSession();
-      const mine: StoredMessage = { id: null, role: "visitor", text };
-      current.log.push(mine);
-      show(mine, false);
-      save();
       let result: SendResult;
       const grow = (piece: string) => {
         if (!live) {
@@ -179,9 +225,13 @@ export function mountWidget(config: WidgetConfig, host: HTMLElement): WidgetCont
       if (result.reply) append(current, { id: result.reply.message_id, role: "bot", text: result.reply.text, quick: result.reply.quick_replies });
       save();
       lastActivity = Date.now();
+      renderStatus();
       schedulePoll();
     } catch (error) {
       dropLive();
+      mine.failed = true;
+      redraw(mine);
+      save();
       fail(error);
     } finally {
       setBusy(false);
@@ -198,15 +248,22 @@ export function mountWidget(config: WidgetConfig, host: HTMLElement): WidgetCont
       const known = current.log.find((m) => m.id === message.message_id);
       // A visitor message we sent ourselves may come back before its send answered.
       const pending = !known && message.role === "visitor" && current.log.find((m) => m.id === null && m.role === "visitor" && m.text === message.text);
-      if (pending) pending.id = message.message_id;
-      else if (!known) {
-        append(current, { id: message.message_id, role: message.role, text: message.text, quick: message.quick_replies });
+      if (pending) {
+        // The server has it after all (the answer, not the message, was lost): no longer failed.
+        pending.id = message.message_id;
+        if (pending.failed) {
+          pending.failed = undefined;
+          redraw(pending);
+        }
+      } else if (!known) {
+        append(current, { id: message.message_id, role: message.role, text: message.text, quick: message.quick_replies, author: message.author_name });
         lastActivity = Date.now();
       }
       current.lastId = message.message_id;
     }
     current.status = history.status;
     save();
+    renderStatus();
   }
 
   /** Re-arms one timer (never setInterval): fast while open, 5× slower while closed, bounded. */
@@ -237,7 +294,7 @@ export function mountWidget(config: WidgetConfig, host: HTMLElement): WidgetCont
     updateBadge();
     view.log.scrollTop = view.log.scrollHeight;
     view.input.focus();
-    if (!state) freshSession().catch(guard(fail));
+    if (!state?.token) freshSession().catch(guard(fail));
     track("widget_opened");
     lastActivity = Date.now();
     schedulePoll();
@@ -276,16 +333,37 @@ export function mountWidget(config: WidgetConfig, host: HTMLElement): WidgetCont
   );
 
   if (state) {
-    view.title.textContent = state.botName;
+    view.title.textContent = state.botName || s.fallbackTitle;
     for (const message of state.log) show(message, false);
     const last = state.log.at(-1);
     renderQuickReplies(view.quick, last?.role === "bot" ? (last.quick ?? []) : [], pick);
-    catchUp()
-      .catch(() => undefined)
-      .then(guard(schedulePoll));
+    renderStatus();
   } else renderQuickReplies(view.quick, [], pick);
-  track("widget_loaded");
-  if (config.open) open();
+
+  /**
+   * The launcher appears only once the server accepts this page's origin for the tenant. A
+   * refused origin (or an unknown tenant) gets no launcher at all and one console warning for
+   * the site's developer; a server that cannot be reached still gets the launcher, whose panel
+   * then says so.
+   */
+  const reveal = () => {
+    view.launcher.hidden = false;
+    if (state?.token) catchUp().catch(() => undefined).then(guard(schedulePoll));
+    track("widget_loaded");
+    if (config.open) open();
+  };
+  api.settings().then(
+    guard((settings) => {
+      if (!state?.botName) view.title.textContent = settings.bot_name;
+      reveal();
+    }),
+    guard((error: unknown) => {
+      if (error instanceof ApiError && (error.status === 403 || error.status === 404)) {
+        report(s.refused);
+        host.remove();
+      } else reveal();
+    }),
+  );
 
   return { open: guard(open), close: guard(close), toggle: guard(toggle) };
 }

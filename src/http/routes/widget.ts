@@ -11,25 +11,53 @@ import { findTenant } from "../../tenants/find-tenant.ts";
 import { isOriginAllowed } from "../../tenants/origins-check.ts";
 import { getBotConfig } from "../../chat/bot-settings.ts";
 import { startSession } from "../../chat/sessions.ts";
+import { starterQuickReplies } from "../../chat/starter-quick-replies.ts";
+import type { TenantRecord } from "../../tenants/create-tenant.ts";
 
 export const WidgetModel = {
   sessionBody: strictObject({ tenant_id: t.String({ minLength: 1, maxLength: 64 }) }),
+  configQuery: strictObject({ tenant_id: t.String({ minLength: 1, maxLength: 64 }) }),
+  configResponse: t.Object({
+    tenant_id: t.String(),
+    bot_name: t.String(),
+    greeting: t.String(),
+    quick_replies: t.Array(t.String()),
+  }),
 } as const;
+
+/** The tenant, when this browser origin may use its widget; 404 or 403 otherwise. */
+function tenantForOrigin(deps: AppDeps, tenantId: string, origin: string | null): TenantRecord {
+  const tenant = findTenant(deps, tenantId);
+  if (!tenant) throw notFound("tenant");
+  if (!isOriginAllowed(tenant.allowedOrigins, origin)) {
+    throw new AppError("origin_not_allowed", 403, "This site is not in the tenant's allowed origins.");
+  }
+  return tenant;
+}
 
 /** The widget's entry point: a visitor token for one tenant and one new session. */
 export function widgetRoutes(deps: AppDeps) {
   return new Elysia({ prefix: "/api/v1/widget" })
     .use(securityPlugin(deps))
     .options("/session", ({ request }) => preflightResponse(deps, request))
+    // Asked before the launcher is drawn: a refused origin gets no launcher at all, and no
+    // session is started (nor visitor allowance spent) by a page view.
+    .get(
+      "/config",
+      ({ query, request, set }) => {
+        const origin = request.headers.get("origin");
+        const tenant = tenantForOrigin(deps, query.tenant_id, origin);
+        allowOrigin(set.headers, origin);
+        const config = getBotConfig(deps, tenant.id);
+        return { tenant_id: tenant.id, bot_name: config.bot_name, greeting: config.greeting, quick_replies: starterQuickReplies(config) };
+      },
+      { rateLimit: "chat", query: WidgetModel.configQuery, response: { 200: WidgetModel.configResponse } },
+    )
     .post(
       "/session",
       async ({ body, request, server, set }) => {
-        const tenant = findTenant(deps, body.tenant_id);
-        if (!tenant) throw notFound("tenant");
         const origin = request.headers.get("origin");
-        if (!isOriginAllowed(tenant.allowedOrigins, origin)) {
-          throw new AppError("origin_not_allowed", 403, "This site is not in the tenant's allowed origins.");
-        }
+        const tenant = tenantForOrigin(deps, body.tenant_id, origin);
         allowOrigin(set.headers, origin);
         admitVisitorSession(deps, tenant.id, clientIp(request, server, deps.config.trustProxy));
         const session = startSession(deps, { tenantId: tenant.id, channel: "widget", origin });
@@ -43,6 +71,7 @@ export function widgetRoutes(deps: AppDeps) {
           tenant_id: tenant.id,
           bot_name: config.bot_name,
           greeting: config.greeting,
+          quick_replies: starterQuickReplies(config),
         };
       },
       { rateLimit: "chat", body: WidgetModel.sessionBody },
