@@ -8,6 +8,9 @@ import { DELIVERY_STATUSES } from "../../db/schema.ts";
 import { EVENT_NAMES } from "../../webhooks/events.ts";
 import { invalidField } from "../../lib/validate.ts";
 import { parseIsoTime } from "../../lib/clock.ts";
+import { describeDeliveries, STATS_DAYS, summarizeDailyDeliveries, summarizeRuleDeliveries } from "../../webhooks/delivery-stats.ts";
+import { discardDeadLetter } from "../../webhooks/discard-dead-letter.ts";
+import type { Page } from "../../lib/page.ts";
 
 const eventName = t.Union(EVENT_NAMES.map((name) => t.Literal(name)));
 
@@ -22,6 +25,14 @@ export const DeliveryModel = {
   bulkRetriggerBody: strictObject({ event: t.Optional(eventName), since: t.Optional(t.String({ maxLength: 40 })) }),
 } as const;
 
+/** Adds each row's URL and its attempts across every cycle (the admin page shows both). */
+function withDetails<T extends { webhook_id: string }>(deps: AppDeps, tenantId: string, page: Page<T>): Page<T & { url: string; total_attempts: number }> {
+  const details = describeDeliveries(deps, tenantId, page.data.map((row) => row.webhook_id));
+  return { ...page, data: page.data.map((row) => ({ url: "", total_attempts: 0, ...row, ...details.get(row.webhook_id) })) };
+}
+
+const seconds = (ms: number) => Math.round(ms / 1000);
+
 /** An ISO 8601 time, or a 422 naming the field. */
 function parseSince(since: string | undefined): number | undefined {
   if (since === undefined) return undefined;
@@ -35,8 +46,12 @@ export function webhookDeliveryRoutes(deps: AppDeps) {
     .use(securityPlugin(deps))
     .get(
       "/deliveries",
-      ({ principal, query }) =>
-        listDeliveries(deps, tenantOf(principal), { status: query.status, event: query.event, ruleId: query.rule_id }, { limit: query.limit ?? 50, cursor: query.cursor }),
+      async ({ principal, query }) =>
+        withDetails(
+          deps,
+          tenantOf(principal),
+          await listDeliveries(deps, tenantOf(principal), { status: query.status, event: query.event, ruleId: query.rule_id }, { limit: query.limit ?? 50, cursor: query.cursor }),
+        ),
       { apiKey: true, rateLimit: "management", query: DeliveryModel.listQuery },
     )
     .get("/deliveries/:webhook_id", ({ principal, params }) => getDelivery(deps, tenantOf(principal), params.webhook_id), {
@@ -46,8 +61,12 @@ export function webhookDeliveryRoutes(deps: AppDeps) {
     })
     .get(
       "/dead-letters",
-      ({ principal, query }) =>
-        listDeadLetters(deps, { tenantId: tenantOf(principal), event: query.event, sinceMs: parseSince(query.since) }, { limit: query.limit ?? 50, cursor: query.cursor }),
+      async ({ principal, query }) =>
+        withDetails(
+          deps,
+          tenantOf(principal),
+          await listDeadLetters(deps, { tenantId: tenantOf(principal), event: query.event, sinceMs: parseSince(query.since) }, { limit: query.limit ?? 50, cursor: query.cursor }),
+        ),
       { apiKey: true, rateLimit: "management", query: DeliveryModel.deadLetterQuery },
     )
     .post("/dead-letters/retrigger", ({ principal, body }) => retriggerMatchingDeadLetters(deps, { tenantId: tenantOf(principal), event: body.event, sinceMs: parseSince(body.since) }), {
@@ -59,5 +78,26 @@ export function webhookDeliveryRoutes(deps: AppDeps) {
       apiKey: true,
       rateLimit: "management",
       params: idParams,
-    });
+    })
+    .delete("/dead-letters/:id", ({ principal, params }) => discardDeadLetter(deps, tenantOf(principal), params.id), {
+      apiKey: true,
+      rateLimit: "management",
+      params: idParams,
+    })
+    .get(
+      "/stats",
+      ({ principal }) => ({ days: STATS_DAYS, rules: summarizeRuleDeliveries(deps, tenantOf(principal)), daily: summarizeDailyDeliveries(deps, tenantOf(principal)) }),
+      { apiKey: true, rateLimit: "management" },
+    )
+    .get(
+      "/retry-policy",
+      () => ({
+        attempts_per_cycle: deps.config.retryDelaysMs.length + 1,
+        retry_delays_s: deps.config.retryDelaysMs.map(seconds),
+        delivery_timeout_s: seconds(deps.config.deliveryTimeoutMs),
+        dead_letter_retention_s: seconds(deps.config.dlqRetentionMs),
+        event_retention_s: seconds(deps.config.eventRetentionMs),
+      }),
+      { apiKey: true, rateLimit: "management" },
+    );
 }
