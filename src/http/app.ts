@@ -13,6 +13,7 @@ import { billingRoutes } from "./routes/billing.ts";
 import { analyticsRoutes } from "./routes/analytics.ts";
 import { chatRoutes } from "./routes/chat.ts";
 import { operatorRoutes } from "./routes/operator.ts";
+import { inboxRoutes } from "./routes/inbox.ts";
 import { privacyRoutes } from "./routes/privacy.ts";
 import { widgetRoutes } from "./routes/widget.ts";
 import { webhookDeliveryRoutes } from "./routes/webhook-deliveries.ts";
@@ -82,6 +83,7 @@ export function createApp(deps: AppDeps) {
     .use(widgetRoutes(deps))
     .use(chatRoutes(deps))
     .use(operatorRoutes(deps))
+    .use(inboxRoutes(deps))
     .use(knowledgeRoutes(deps))
     .use(privacyRoutes(deps))
     .use(billingRoutes(deps))
