@@ -43,7 +43,17 @@ const EVENT = "lead.created";
 const DATA = EVENT_CATALOG[EVENT].example;
 const DATA_JSON = JSON.stringify(DATA);
 
-const benchEnv = { PARLEY_DELIVERY_CONCURRENCY: String(CONCURRENCY) };
+/**
+ * One tenant, one receiver URL: this bench measures the engine's throughput, so the fairness
+ * caps (per tenant 64, per URL 16 by default) are lifted to the pool size; bench/fairness.ts
+ * measures the caps themselves.
+ */
+const poolEnv = (concurrency: number) => ({
+  PARLEY_DELIVERY_CONCURRENCY: String(concurrency),
+  PARLEY_TENANT_CONCURRENCY: String(concurrency),
+  PARLEY_ENDPOINT_CONCURRENCY: String(concurrency),
+});
+const benchEnv = poolEnv(CONCURRENCY);
 
 async function seedTenantWithRule(deps: BenchDeps, url: string): Promise<string> {
   const tenant = createTenant(deps, { name: "Bench" });
@@ -112,7 +122,7 @@ async function rawSignedFetch(url: string, count: number, concurrency: number): 
 
 /** Fills a fresh database with `count` deliveries and drains it with the real scheduler. */
 async function drainOnce(receiverUrl: string, count: number, concurrency: number) {
-  const deps = createBenchDeps({ PARLEY_DELIVERY_CONCURRENCY: String(concurrency) });
+  const deps = createBenchDeps(poolEnv(concurrency));
   try {
     const tenantId = await seedTenantWithRule(deps, receiverUrl);
     const enqueueStarted = performance.now();
