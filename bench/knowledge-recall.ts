@@ -35,7 +35,7 @@ function freshDeps(): Deps {
   const handle = openDatabase(":memory:");
   applyMigrations(handle.sqlite, systemClock.now());
   const config = loadConfig({ PARLEY_JWT_SECRET: "bench-secret-bench-secret-bench-secret-0123", PARLEY_DB: ":memory:" });
-  return { db: handle.db, sqlite: handle.sqlite, config, clock: systemClock, log: silentLogger, deliveriesEnqueued: createSignal() };
+  return { store: handle.store, db: handle.db, sqlite: handle.sqlite, config, clock: systemClock, log: silentLogger, deliveriesEnqueued: createSignal() };
 }
 
 /** Feature hashing of words and character trigrams into `dimensions` signed buckets. */

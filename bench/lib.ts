@@ -28,6 +28,7 @@ export function createBenchDeps(env: Record<string, string> = {}): BenchDeps {
   const handle = openDatabase(dbPath, { sync: config.sync });
   applyMigrations(handle.sqlite, systemClock.now());
   return {
+    store: handle.store,
     db: handle.db,
     sqlite: handle.sqlite,
     config,

@@ -31,7 +31,7 @@ export function buildDeps(overrides: Partial<Config> = {}, env: Record<string, s
   const config = { ...loadConfig({ PARLEY_JWT_SECRET: TEST_JWT_SECRET, PARLEY_DB: dbPath, ...env }), ...overrides };
   const handle = openDatabase(dbPath);
   applyMigrations(handle.sqlite, clock.now());
-  return { db: handle.db, sqlite: handle.sqlite, config, clock, log: silentLogger, deliveriesEnqueued: createSignal(), passwords: CHEAP_TEST_PASSWORDS, ...extra };
+  return { store: handle.store, db: handle.db, sqlite: handle.sqlite, config, clock, log: silentLogger, deliveriesEnqueued: createSignal(), passwords: CHEAP_TEST_PASSWORDS, ...extra };
 }
 
 /** The whole HTTP app over an in-memory database; requests go through `app.handle`, no socket. */

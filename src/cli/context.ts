@@ -17,7 +17,7 @@ export function openCliDeps(io: CliIo, flags: ConfigFlags, overrides: Partial<Co
   const handle = openDatabase(config.dbPath, { sync: config.sync });
   applyMigrations(handle.sqlite, systemClock.now());
   const log = createLogger(config.logLevel, systemClock.now);
-  return { db: handle.db, sqlite: handle.sqlite, config, clock: systemClock, log, handle, deliveriesEnqueued: createSignal() };
+  return { store: handle.store, db: handle.db, sqlite: handle.sqlite, config, clock: systemClock, log, handle, deliveriesEnqueued: createSignal() };
 }
 
 /** Runs `work` with deps and always closes the database, whatever happens. */

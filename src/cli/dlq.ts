@@ -41,14 +41,14 @@ export async function dlqCommand(argv: string[], io: CliIo): Promise<number> {
   if (!action) throw new UsageError(`missing action: ${ACTIONS.join(", ")}`);
   if (!ACTIONS.some((known) => known === action)) throw new UsageError(`unknown dlq action '${action}'`);
   const filter = { tenantId: values.tenant ?? null, event: parseEvent(values.event), sinceMs: parseSince(values.since) };
-  return withCliDeps(io, { db: values.db }, (deps) => {
+  return withCliDeps(io, { db: values.db }, async (deps) => {
     // An unknown --tenant is an error (exit 1), not an empty result that looks like success.
     if (filter.tenantId !== null) requireTenant(deps, filter.tenantId);
     switch (action) {
       case "list": {
         const limit = values.limit === undefined ? 1000 : Number(values.limit);
         if (!Number.isInteger(limit) || limit < 1) throw new UsageError("--limit must be a positive whole number");
-        const { data } = listDeadLetters(deps, filter, { limit });
+        const { data } = await listDeadLetters(deps, filter, { limit });
         if (values.json) io.out(JSON.stringify(data));
         else if (data.length === 0) io.out("no dead letters");
         else {
@@ -64,8 +64,8 @@ export async function dlqCommand(argv: string[], io: CliIo): Promise<number> {
       case "show": {
         const [id] = ids;
         if (!id || ids.length > 1) throw new UsageError("usage: parley dlq show DEAD_LETTER_ID");
-        const deadLetter = getDeadLetter(deps, filter.tenantId, id);
-        const delivery = getDelivery(deps, deadLetter.tenant_id, deadLetter.webhook_id);
+        const deadLetter = await getDeadLetter(deps, filter.tenantId, id);
+        const delivery = await getDelivery(deps, deadLetter.tenant_id, deadLetter.webhook_id);
         if (values.json) io.out(JSON.stringify({ ...deadLetter, delivery }));
         else {
           io.out(`${deadLetter.dead_letter_id}  ${deadLetter.event} -> ${delivery.url}`);
@@ -84,7 +84,7 @@ export async function dlqCommand(argv: string[], io: CliIo): Promise<number> {
         if (values.all && ids.length > 0) throw new UsageError("give dead-letter ids or --all, not both");
         if (!values.all && ids.length === 0) throw new UsageError("usage: parley dlq retrigger ID... | --all [--tenant T] [--since ISO] [--event E]");
         if (!values.all && (values.since || values.event)) throw new UsageError("--since and --event go with --all");
-        const result = values.all ? retriggerMatchingDeadLetters(deps, filter) : retriggerDeadLetters(deps, filter.tenantId, ids);
+        const result = values.all ? await retriggerMatchingDeadLetters(deps, filter) : await retriggerDeadLetters(deps, filter.tenantId, ids);
         if (values.json) io.out(JSON.stringify(result));
         else {
           for (const row of result.retriggered) io.out(`re-triggered ${row.dead_letter_id} (webhook_id ${row.webhook_id})`);

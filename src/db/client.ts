@@ -3,12 +3,17 @@ import { mkdirSync } from "node:fs";
 import { dirname } from "node:path";
 import { drizzle, type BunSQLiteDatabase } from "drizzle-orm/bun-sqlite";
 import * as schema from "./schema.ts";
+import { gateFor } from "./sqlite/gate.ts";
+import { createSqliteStore } from "./sqlite/store.ts";
+import type { Store } from "./store.ts";
 
 export type Db = BunSQLiteDatabase<typeof schema>;
 
 export interface DatabaseHandle {
   readonly sqlite: Database;
   readonly db: Db;
+  /** The async seam over this connection (src/db/store.ts); made on first use, after the migrations. */
+  readonly store: Store;
   close(): void;
 }
 
@@ -40,10 +45,26 @@ export function openDatabase(path: string, options: OpenOptions = {}): DatabaseH
   // NORMAL in WAL mode survives a killed process; FULL also survives power loss.
   sqlite.exec(`PRAGMA synchronous = ${options.sync === "full" ? "FULL" : "NORMAL"}`);
   const db = drizzle({ client: sqlite, schema });
-  return { sqlite, db, close: () => sqlite.close() };
+  let store: Store | null = null;
+  return {
+    sqlite,
+    db,
+    // Its statements are prepared when it is made, so not before applyMigrations has run.
+    get store() {
+      store ??= createSqliteStore({ sqlite, db });
+      return store;
+    },
+    close: () => sqlite.close(),
+  };
 }
 
-/** Runs `work` inside BEGIN IMMEDIATE so writers queue on busy_timeout instead of failing mid-way. */
+/**
+ * Runs `work` inside BEGIN IMMEDIATE so writers queue on busy_timeout instead of failing mid-way.
+ * The synchronous form, for code not yet moved to `store.transaction` (docs/storage.md). While
+ * a store transaction is open on this connection it refuses with SQLITE_BUSY (503 busy, retried
+ * by the scheduler) instead of nesting its writes inside another request's transaction.
+ */
 export function writeTransaction<T>(sqlite: Database, work: () => T): T {
+  if (gateFor(sqlite).held) throw Object.assign(new Error("a store transaction is open on this connection"), { code: "SQLITE_BUSY" });
   return sqlite.transaction(work).immediate();
 }

@@ -1,6 +1,5 @@
-import type { Database } from "bun:sqlite";
+import type { AttemptOutcome, Store } from "../db/store.ts";
 import type { Clock } from "../lib/clock.ts";
-import { queueGauges, type AttemptOutcome } from "./queries.ts";
 
 // Seconds; covers an instant local receiver up to the 10 s timeout.
 const DURATION_BUCKETS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10] as const;
@@ -24,8 +23,8 @@ export function createDeliveryMetrics() {
       });
     },
     /** Prometheus text exposition format 0.0.4. */
-    render(sqlite: Database, clock: Clock): string {
-      const gauges = queueGauges(sqlite, clock.now());
+    async render(store: Store, clock: Clock): Promise<string> {
+      const gauges = await store.deliveryQueue.queueGauges(clock.now());
       const lines = [
         "# HELP parley_webhook_deliveries_total Delivery attempts by outcome since the process started.",
         "# TYPE parley_webhook_deliveries_total counter",

@@ -22,7 +22,7 @@ export interface RetentionReport {
   complete: boolean;
 }
 
-type RetentionDeps = Pick<Deps, "sqlite" | "clock" | "config">;
+type RetentionDeps = Pick<Deps, "store" | "sqlite" | "clock" | "config">;
 
 /** Another process holds the write lock: this sweep stops here, the next one carries on. */
 class LockBusy extends Error {}
@@ -41,10 +41,10 @@ export async function sweepRetention(deps: RetentionDeps, options: RetentionOpti
   const maxBatches = options.maxBatches ?? 20;
   const report: RetentionReport = { deliveries: 0, events: 0, sessions: 0, analyticsEvents: 0, complete: true };
 
-  const drain = async (batch: () => number): Promise<number> => {
+  const drain = async (batch: () => number | Promise<number>): Promise<number> => {
     let total = 0;
     for (let round = 0; round < maxBatches; round++) {
-      const deleted = runBatch(batch);
+      const deleted = await runBatch(batch);
       total += deleted;
       if (deleted < batchSize) return total;
       await nextTurn();
@@ -71,9 +71,9 @@ export async function sweepRetention(deps: RetentionDeps, options: RetentionOpti
   return report;
 }
 
-function runBatch(batch: () => number): number {
+async function runBatch(batch: () => number | Promise<number>): Promise<number> {
   try {
-    return batch();
+    return await batch();
   } catch (error) {
     // The server's connection never waits inside SQLite for a lock (src/db/write-lock.ts); a
     // purge is never urgent, so while a CLI or a backup holds the lock it waits for the next run.

@@ -7,7 +7,7 @@ import { purgeOldPaymentEvents } from "../integrations/payments.ts";
 import { purgeOldWhatsappMessages } from "../integrations/whatsapp.ts";
 import { sweepRetention } from "./retention.ts";
 import { storageTroubleOf } from "../db/storage-errors.ts";
-import { claimFairShare, purgeExpiredDeadLetters, recordAttempts, type ClaimedDelivery, type FairClaim, type RecordedAttempt } from "./queries.ts";
+import type { ClaimedDelivery, FairClaim, RecordedAttempt } from "../db/store.ts";
 import { createFairShare, type FairShare } from "./fair-share.ts";
 
 export type SendFn = (input: SendWebhookInput) => Promise<AttemptResult>;
@@ -47,6 +47,9 @@ export class DeliveryScheduler {
   /** The retention sweep in progress, if any: one at a time, and stop() waits for it. */
   private retention: Promise<void> | null = null;
   private running = false;
+  /** The claim under way: a tick that comes meanwhile asks for another one after it instead. */
+  private claiming: Promise<FairClaim> | null = null;
+  private claimAgain = false;
 
   constructor(
     private readonly deps: Deps,
@@ -64,8 +67,8 @@ export class DeliveryScheduler {
     if (this.running) return;
     this.running = true;
     this.unsubscribe = this.deps.deliveriesEnqueued.subscribe(() => this.wake());
-    this.maintenanceTimer = setInterval(() => this.maintain(), this.options.maintenanceIntervalMs ?? 10_000);
-    this.maintain();
+    this.maintenanceTimer = setInterval(() => void this.maintain(), this.options.maintenanceIntervalMs ?? 10_000);
+    void this.maintain();
     this.arm(0);
   }
 
@@ -76,21 +79,23 @@ export class DeliveryScheduler {
     if (this.timer) clearTimeout(this.timer);
     if (this.maintenanceTimer) clearInterval(this.maintenanceTimer);
     this.timer = null;
+    // A claim under way dispatches what it leased (sends stop() must wait for) before it ends.
+    await this.claiming?.catch(() => undefined);
     await Promise.all(this.inFlight);
     await this.retention;
-    this.flush();
+    await this.flush();
   }
 
   /** Sends everything due now and records the results before resolving. Returns how many were sent. */
   async runOnce(): Promise<number> {
-    purgeExpiredDeadLetters(this.deps.sqlite, this.deps.clock.now());
+    await this.deps.store.deadLetters.purgeExpiredDeadLetters(this.deps.clock.now());
     let total = 0;
     for (;;) {
-      const { claimed, more } = this.claim(MAX_CLAIM_BATCH);
+      const { claimed, more } = await this.claim(MAX_CLAIM_BATCH);
       claimed.forEach((delivery) => this.dispatch(delivery));
       total += claimed.length;
       await Promise.all(this.inFlight);
-      this.flush();
+      await this.flush();
       // Rows held back by a cap are due still: the caps are free again once the sends above ended.
       if (claimed.length < MAX_CLAIM_BATCH && !(more && claimed.length > 0)) return total;
     }
@@ -103,25 +108,40 @@ export class DeliveryScheduler {
   private arm(delayMs: number): void {
     if (!this.running) return;
     if (this.timer) clearTimeout(this.timer);
-    this.timer = setTimeout(() => this.tick(), delayMs);
+    this.timer = setTimeout(() => void this.tick(), delayMs);
   }
 
-  private tick(): void {
+  private async tick(): Promise<void> {
     this.timer = null;
     if (!this.running) return;
+    // The claim is async (src/db/store.ts): a tick armed while it is under way must not make a
+    // second claim beside it (both would count the same free slots), so it asks for a re-run.
+    if (this.claiming) {
+      this.claimAgain = true;
+      return;
+    }
     const free = this.deps.config.deliveryConcurrency - this.inFlight.size;
     const wanted = Math.min(free, MAX_CLAIM_BATCH);
     let claim: FairClaim = { claimed: [], more: false };
     if (wanted > 0) {
+      this.claiming = this.claim(wanted);
       try {
-        claim = this.claim(wanted);
+        claim = await this.claiming;
       } catch (error) {
         // A locked or briefly unavailable database must not kill the loop: try again next poll.
         // A lock held by another process (a CLI command, a backup) is normal: not logged.
         if (storageTroubleOf(error) !== "busy") this.deps.log.error({ msg: "claiming deliveries failed", error: String(error) });
+      } finally {
+        this.claiming = null;
       }
     }
     const { claimed, more } = claim;
+    if (this.claimAgain) {
+      this.claimAgain = false;
+      claimed.forEach((delivery) => this.dispatch(delivery));
+      this.arm(0);
+      return;
+    }
     claimed.forEach((delivery) => this.dispatch(delivery));
     // A full batch means more may be due: go again at once. So does a claim that left rows for a
     // tenant or endpoint that just filled up: the next claim skips those in SQL and finds the
@@ -131,8 +151,8 @@ export class DeliveryScheduler {
     else if (wanted > 0 || this.inFlight.size === 0) this.arm(this.deps.config.pollIntervalMs);
   }
 
-  private claim(limit: number): FairClaim {
-    return claimFairShare(this.deps.sqlite, this.deps.clock.now(), limit, this.leaseMs, this.fairShare);
+  private claim(limit: number): Promise<FairClaim> {
+    return this.deps.store.deliveryQueue.claimFairShare(this.deps.clock.now(), limit, this.leaseMs, this.fairShare);
   }
 
   private dispatch(delivery: ClaimedDelivery): void {
@@ -173,17 +193,18 @@ export class DeliveryScheduler {
   private queueFlush(): void {
     if (this.flushQueued) return;
     this.flushQueued = true;
-    setImmediate(() => this.flush());
+    setImmediate(() => void this.flush());
   }
 
   /** Records every finished attempt so far in one transaction. */
-  private flush(): void {
+  private async flush(): Promise<void> {
     this.flushQueued = false;
     if (this.finished.length === 0) return;
     const batch = this.finished;
     this.finished = [];
     try {
-      const outcomes = recordAttempts(this.deps.sqlite, batch, { retryDelaysMs: this.deps.config.retryDelaysMs, dlqRetentionMs: this.deps.config.dlqRetentionMs });
+      const policy = { retryDelaysMs: this.deps.config.retryDelaysMs, dlqRetentionMs: this.deps.config.dlqRetentionMs };
+      const outcomes = await this.deps.store.deliveryQueue.recordAttempts(batch, policy);
       outcomes.forEach((outcome, index) => this.metrics.observe(outcome, batch[index]?.result.durationMs ?? 0));
     } catch (error) {
       if (storageTroubleOf(error) && this.running) {
@@ -212,10 +233,10 @@ export class DeliveryScheduler {
       });
   }
 
-  private maintain(): void {
+  private async maintain(): Promise<void> {
     try {
       const now = this.deps.clock.now();
-      const purged = purgeExpiredDeadLetters(this.deps.sqlite, now);
+      const purged = await this.deps.store.deadLetters.purgeExpiredDeadLetters(now);
       if (purged > 0) this.deps.log.info({ msg: "purged expired dead letters", count: purged });
       purgeOldPaymentEvents(this.deps, now);
       purgeOldWhatsappMessages(this.deps, now);

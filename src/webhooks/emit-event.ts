@@ -1,5 +1,7 @@
 import type { Deps } from "../deps.ts";
+import { sqliteOutbox } from "../db/sqlite/outbox.ts";
 import { preparedFor } from "../db/prepared.ts";
+import type { DeliveryTarget, Transaction } from "../db/store.ts";
 import { newId } from "../lib/ids.ts";
 import type { EventData, EventName } from "./events.ts";
 
@@ -18,40 +20,55 @@ export interface EmittedEvent {
   deliveryIds: string[];
 }
 
-const statements = preparedFor((sqlite) => ({
-  insertEvent: sqlite.prepare("INSERT INTO events (id, tenant_id, event, data, confidence, occurred_at) VALUES (?, ?, ?, ?, ?, ?)"),
-  matchingRules: sqlite.prepare<{ id: string; url: string }, [string, string, number]>(
-    `SELECT id, url FROM webhook_rules
-     WHERE tenant_id = ? AND event = ? AND active = 1 AND (min_confidence IS NULL OR min_confidence <= ?)
-     ORDER BY id`,
-  ),
-  oneRule: sqlite.prepare<{ id: string; url: string }, [string, string]>("SELECT id, url FROM webhook_rules WHERE id = ? AND tenant_id = ?"),
-  insertDelivery: sqlite.prepare(
-    `INSERT INTO deliveries (id, tenant_id, event_id, rule_id, event, url, status, attempts, cycle, next_attempt_at, created_at, updated_at)
-     VALUES (?, ?, ?, ?, ?, ?, 'pending', 0, 1, ?, ?, ?)`,
-  ),
-}));
+/** The stored data: `confidence` joins it for the receiver unless the data already says it. */
+function eventDataJson(input: EmitEventInput): string {
+  const data = input.confidence === undefined || "confidence" in input.data ? input.data : { ...input.data, confidence: input.confidence };
+  return JSON.stringify(data);
+}
 
 /**
- * The transactional outbox: records the event and one due delivery per matching rule. It
- * must run inside the caller's write transaction, so the deliveries commit or roll back
- * together with the change that caused the event — a lead is never saved without its
- * webhook, nor a webhook sent for a lead that was rolled back.
+ * The transactional outbox: records the event and one due delivery per matching rule, through
+ * the caller's transaction, so the deliveries commit or roll back together with the change
+ * that caused the event — a lead is never saved without its webhook, nor a webhook sent for a
+ * lead that was rolled back. The scheduler is woken after the commit (tx.onCommit), never
+ * before: woken earlier, it would look for rows it cannot see yet and sleep a whole poll.
+ */
+export async function enqueueEvent(deps: Pick<Deps, "clock" | "deliveriesEnqueued">, tx: Transaction, input: EmitEventInput): Promise<EmittedEvent> {
+  const now = deps.clock.now();
+  const eventId = newId("evt", now);
+  await tx.outbox.insertEvent({ id: eventId, tenantId: input.tenantId, event: input.event, data: eventDataJson(input), confidence: input.confidence ?? null, occurredAt: now });
+  const targets: DeliveryTarget[] = input.onlyRuleId
+    ? await tx.outbox.listRuleTarget(input.tenantId, input.onlyRuleId)
+    : await tx.outbox.listMatchingTargets(input.tenantId, input.event, input.confidence ?? 1);
+  const deliveryIds: string[] = [];
+  for (const target of targets) {
+    const webhookId = newId("wh", now);
+    await tx.outbox.insertPendingDelivery({ id: webhookId, tenantId: input.tenantId, eventId, ruleId: target.id, event: input.event, url: target.url, now });
+    deliveryIds.push(webhookId);
+  }
+  if (deliveryIds.length > 0) tx.onCommit(() => deps.deliveriesEnqueued.notify());
+  return { eventId, deliveryIds };
+}
+
+// The outbox's SQLite statements, for emitEvent below: the same ones the store prepares.
+const legacyOutbox = preparedFor(sqliteOutbox);
+
+/**
+ * @deprecated The synchronous outbox, for callers still inside `writeTransaction` (billing,
+ * chat, payments: docs/storage.md lists them). Same rows as enqueueEvent; moves there with them.
  */
 export function emitEvent(deps: Deps, input: EmitEventInput): EmittedEvent {
   if (!deps.sqlite.inTransaction) throw new Error("emitEvent must run inside the caller's transaction");
   const now = deps.clock.now();
-  const sql = statements(deps.sqlite);
-  const data = input.confidence === undefined || "confidence" in input.data ? input.data : { ...input.data, confidence: input.confidence };
+  const outbox = legacyOutbox(deps.sqlite);
   const eventId = newId("evt", now);
-  sql.insertEvent.run(eventId, input.tenantId, input.event, JSON.stringify(data), input.confidence ?? null, now);
-
-  const rules = input.onlyRuleId
-    ? sql.oneRule.all(input.onlyRuleId, input.tenantId)
-    : sql.matchingRules.all(input.tenantId, input.event, input.confidence ?? 1);
-  const deliveryIds = rules.map((rule) => {
+  outbox.insertEvent({ id: eventId, tenantId: input.tenantId, event: input.event, data: eventDataJson(input), confidence: input.confidence ?? null, occurredAt: now });
+  const targets = input.onlyRuleId
+    ? outbox.listRuleTarget(input.tenantId, input.onlyRuleId)
+    : outbox.listMatchingTargets(input.tenantId, input.event, input.confidence ?? 1);
+  const deliveryIds = targets.map((target) => {
     const webhookId = newId("wh", now);
-    sql.insertDelivery.run(webhookId, input.tenantId, eventId, rule.id, input.event, rule.url, now, now, now);
+    outbox.insertPendingDelivery({ id: webhookId, tenantId: input.tenantId, eventId, ruleId: target.id, event: input.event, url: target.url, now });
     return webhookId;
   });
   // Listeners run after the caller's synchronous transaction has committed (they only schedule work).

@@ -1,6 +1,5 @@
-import { and, asc, count, eq, gt } from "drizzle-orm";
 import type { Deps } from "../deps.ts";
-import { tenants, webhookRules } from "../db/schema.ts";
+import type { StoreQueries, WebhookRuleRow } from "../db/store.ts";
 import { isPlanName, PLANS } from "../billing/plans.ts";
 import { AppError, notFound } from "../lib/app-error.ts";
 import { toIso } from "../lib/clock.ts";
@@ -31,7 +30,7 @@ export interface RuleView {
   updated_at: string;
 }
 
-type RuleRow = typeof webhookRules.$inferSelect;
+type RuleRow = WebhookRuleRow;
 
 export function toRuleView(row: RuleRow): RuleView {
   return {
@@ -71,9 +70,9 @@ async function validateRuleFields(deps: Deps, input: Partial<RuleInput>): Promis
 
 const duplicateRule = () => new AppError("rule_exists", 409, "This tenant already has a rule for that event and URL.");
 
-function findDuplicate(deps: Deps, tenantId: string, event: string, url: string, exceptId?: string): boolean {
-  const row = deps.db.select({ id: webhookRules.id }).from(webhookRules).where(and(eq(webhookRules.tenantId, tenantId), eq(webhookRules.event, event), eq(webhookRules.url, url))).get();
-  return row !== undefined && row.id !== exceptId;
+async function findDuplicate(store: StoreQueries, tenantId: string, event: string, url: string, exceptId?: string): Promise<boolean> {
+  const id = await store.webhookRules.findRuleIdByTarget(tenantId, event, url);
+  return id !== null && id !== exceptId;
 }
 
 /**
@@ -82,12 +81,12 @@ function findDuplicate(deps: Deps, tenantId: string, event: string, url: string,
  * rule count is an unbounded share of the delivery pool. Rules kept from a bigger plan after a
  * downgrade stay; only new ones are refused.
  */
-function assertRuleRoom(deps: Deps, tenantId: string): void {
-  const tenant = deps.db.select({ plan: tenants.plan }).from(tenants).where(eq(tenants.id, tenantId)).get();
-  if (!tenant) throw notFound("tenant");
-  const plan = isPlanName(tenant.plan) ? tenant.plan : "free";
+async function assertRuleRoom(store: StoreQueries, tenantId: string): Promise<void> {
+  const tenantPlan = await store.tenants.findTenantPlan(tenantId);
+  if (tenantPlan === null) throw notFound("tenant");
+  const plan = isPlanName(tenantPlan) ? tenantPlan : "free";
   const max = PLANS[plan].webhookRules;
-  const current = deps.db.select({ n: count() }).from(webhookRules).where(eq(webhookRules.tenantId, tenantId)).get()?.n ?? 0;
+  const current = await store.webhookRules.countRules(tenantId);
   if (current >= max) {
     throw new AppError("plan_limit", 402, `The ${plan} plan allows ${max} webhook rules and this tenant has ${current}; delete one or upgrade the plan.`, {
       limit: "webhook_rules",
@@ -99,10 +98,6 @@ function assertRuleRoom(deps: Deps, tenantId: string): void {
 
 export async function createRule(deps: Deps, tenantId: string, input: RuleInput): Promise<RuleView> {
   const valid = (await validateRuleFields(deps, input)) as RuleInput;
-  // Counted after the awaits above and right before the insert, with no await in between:
-  // two concurrent creates cannot both pass the cap.
-  assertRuleRoom(deps, tenantId);
-  if (findDuplicate(deps, tenantId, valid.event, valid.url)) throw duplicateRule();
   const now = deps.clock.now();
   const row: RuleRow = {
     id: newId("rule", now),
@@ -116,24 +111,30 @@ export async function createRule(deps: Deps, tenantId: string, input: RuleInput)
     createdAt: now,
     updatedAt: now,
   };
-  deps.db.insert(webhookRules).values(row).run();
+  // Counted and inserted in one write transaction (after the URL check's DNS lookup, which is
+  // real I/O and stays outside): two concurrent creates cannot both pass the cap.
+  await deps.store.transaction(async (tx) => {
+    await assertRuleRoom(tx, tenantId);
+    if (await findDuplicate(tx, tenantId, valid.event, valid.url)) throw duplicateRule();
+    await tx.webhookRules.insertRule(row);
+  });
   return toRuleView(row);
 }
 
 /** The rule if it belongs to the tenant; another tenant's rule is "not found", never "forbidden". */
-export function getRuleRow(deps: Deps, tenantId: string, ruleId: string): RuleRow {
-  const row = deps.db.select().from(webhookRules).where(and(eq(webhookRules.id, ruleId), eq(webhookRules.tenantId, tenantId))).get();
+export async function getRuleRow(deps: Pick<Deps, "store">, tenantId: string, ruleId: string): Promise<RuleRow> {
+  const row = await deps.store.webhookRules.findRule(tenantId, ruleId);
   if (!row) throw notFound("rule");
   return row;
 }
 
 export async function updateRule(deps: Deps, tenantId: string, ruleId: string, patch: Partial<RuleInput>): Promise<RuleView> {
-  const current = getRuleRow(deps, tenantId, ruleId);
+  const current = await getRuleRow(deps, tenantId, ruleId);
   if (Object.keys(patch).length === 0) throw invalidField("(body)", "name at least one field to change");
   const valid = await validateRuleFields(deps, patch);
   const event = valid.event ?? current.event;
   const url = valid.url ?? current.url;
-  if ((event !== current.event || url !== current.url) && findDuplicate(deps, tenantId, event, url, ruleId)) throw duplicateRule();
+  if ((event !== current.event || url !== current.url) && (await findDuplicate(deps.store, tenantId, event, url, ruleId))) throw duplicateRule();
   const changes: Partial<RuleRow> = { updatedAt: deps.clock.now() };
   if (valid.name !== undefined) changes.name = valid.name;
   if (valid.event !== undefined) changes.event = valid.event;
@@ -141,19 +142,17 @@ export async function updateRule(deps: Deps, tenantId: string, ruleId: string, p
   if (valid.secret !== undefined) changes.secret = valid.secret;
   if (valid.active !== undefined) changes.active = valid.active;
   if (valid.conditions !== undefined) changes.minConfidence = valid.conditions.min_confidence ?? null;
-  deps.db.update(webhookRules).set(changes).where(eq(webhookRules.id, ruleId)).run();
+  await deps.store.webhookRules.updateRule(ruleId, changes);
   return toRuleView({ ...current, ...changes });
 }
 
 /** Deletes a rule. Its pending deliveries are cancelled by the scheduler (the rule is gone); the log stays. */
-export function deleteRule(deps: Deps, tenantId: string, ruleId: string): void {
-  getRuleRow(deps, tenantId, ruleId);
-  deps.db.delete(webhookRules).where(eq(webhookRules.id, ruleId)).run();
+export async function deleteRule(deps: Deps, tenantId: string, ruleId: string): Promise<void> {
+  await getRuleRow(deps, tenantId, ruleId);
+  await deps.store.webhookRules.deleteRule(ruleId);
 }
 
-export function listRules(deps: Deps, tenantId: string, options: { limit: number; cursor?: string }): Page<RuleView> {
-  const conditions = [eq(webhookRules.tenantId, tenantId)];
-  if (options.cursor) conditions.push(gt(webhookRules.id, options.cursor));
-  const rows = deps.db.select().from(webhookRules).where(and(...conditions)).orderBy(asc(webhookRules.id)).limit(options.limit + 1).all();
+export async function listRules(deps: Deps, tenantId: string, options: { limit: number; cursor?: string }): Promise<Page<RuleView>> {
+  const rows = await deps.store.webhookRules.listRules(tenantId, options.cursor ?? null, options.limit + 1);
   return toPage(rows, options.limit, (row) => row.id, toRuleView);
 }

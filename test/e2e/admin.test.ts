@@ -83,7 +83,7 @@ describeWithBrowser("the admin page in headless Chromium (needs /usr/bin/chromiu
   async function untilDead(tenantId: string) {
     for (let run = 0; run < 40; run++) {
       await scheduler.runOnce();
-      if (listDeadLetters(deps, { tenantId }, { limit: 10 }).data.length > 0) return;
+      if ((await listDeadLetters(deps, { tenantId }, { limit: 10 })).data.length > 0) return;
       await Bun.sleep(RETRY_MS + 5);
     }
     throw new Error("the delivery never reached the dead-letter queue");
@@ -92,7 +92,7 @@ describeWithBrowser("the admin page in headless Chromium (needs /usr/bin/chromiu
   test("an administrator re-triggers a dead letter, and the receiver gets the same webhook_id at attempt 1", async () => {
     const { tenantId, key } = newTenant("Dead Letters Inc");
     const rule = await createRule(deps, tenantId, { name: "CRM hook", event: "lead.created", url: `http://127.0.0.1:${receiver.port}/hook`, secret: "receiver-secret-0123456789", active: true });
-    const { webhook_id: webhookId } = enqueueTestDelivery(deps, tenantId, rule.rule_id);
+    const { webhook_id: webhookId } = await enqueueTestDelivery(deps, tenantId, rule.rule_id);
     await untilDead(tenantId);
     expect(received.filter((entry) => entry.webhookId === webhookId).map((entry) => entry.attempt)).toEqual(["1", "2", "3", "4"]);
 

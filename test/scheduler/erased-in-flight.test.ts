@@ -1,7 +1,5 @@
 import { afterEach, beforeEach, expect, test } from "bun:test";
-import { writeTransaction } from "../../src/db/client.ts";
-import { claimDueDeliveries, recordAttempts } from "../../src/scheduler/queries.ts";
-import { emitEvent } from "../../src/webhooks/emit-event.ts";
+import { enqueueEvent } from "../../src/webhooks/emit-event.ts";
 import { createRule } from "../../src/webhooks/rules.ts";
 import { createTenant } from "../../src/tenants/create-tenant.ts";
 import { buildDeps } from "../helpers.ts";
@@ -16,17 +14,17 @@ beforeEach(async () => {
 });
 afterEach(() => deps.sqlite.close());
 
-test("a delivery erased while its send is in flight is dropped; the rest of the batch is still recorded", () => {
-  const emit = () => writeTransaction(deps.sqlite, () => emitEvent(deps, { tenantId, event: "lead.created", data: { email: "ana@example.com" }, confidence: 1 }));
-  const erased = emit();
-  const kept = emit();
-  const claimed = claimDueDeliveries(deps.sqlite, deps.clock.now(), 10, 60_000);
+test("a delivery erased while its send is in flight is dropped; the rest of the batch is still recorded", async () => {
+  const emit = () => deps.store.transaction((tx) => enqueueEvent(deps, tx, { tenantId, event: "lead.created", data: { email: "ana@example.com" }, confidence: 1 }));
+  const erased = await emit();
+  const kept = await emit();
+  const claimed = await deps.store.deliveryQueue.claimDueDeliveries(deps.clock.now(), 10, 60_000);
   expect(claimed).toHaveLength(2);
   // The erasure (src/chat/erase-person.ts) deletes the event; its delivery goes with it.
   deps.sqlite.prepare("DELETE FROM events WHERE id = ?").run(erased.eventId);
   const ok = { ok: true, statusCode: 200, error: null, durationMs: 1, responseExcerpt: "echo ana@example.com" };
   const now = deps.clock.now();
-  const outcomes = recordAttempts(deps.sqlite, claimed.map((delivery) => ({ delivery, result: ok, startedAt: now, finishedAt: now })), { retryDelaysMs: [1000], dlqRetentionMs: 1000 });
+  const outcomes = await deps.store.deliveryQueue.recordAttempts(claimed.map((delivery) => ({ delivery, result: ok, startedAt: now, finishedAt: now })), { retryDelaysMs: [1000], dlqRetentionMs: 1000 });
   const byId = Object.fromEntries(claimed.map((delivery, index) => [delivery.id, outcomes[index]]));
   expect(byId[erased.deliveryIds[0] ?? ""]).toBe("stale");
   expect(byId[kept.deliveryIds[0] ?? ""]).toBe("succeeded");

@@ -21,9 +21,9 @@ afterEach(() => deps.sqlite.close());
 const emit = () => writeTransaction(deps.sqlite, () => emitEvent(deps, { tenantId, event: "lead.created", data: {} })).deliveryIds[0] ?? "";
 
 /** Resolves when `predicate` holds, polling every 5 ms for at most 2 s. */
-async function eventually(predicate: () => boolean): Promise<void> {
+async function eventually(predicate: () => boolean | Promise<boolean>): Promise<void> {
   for (let i = 0; i < 400; i++) {
-    if (predicate()) return;
+    if (await predicate()) return;
     await Bun.sleep(5);
   }
   throw new Error("condition not met within 2 s");
@@ -44,7 +44,7 @@ describe("the running loop", () => {
       const webhookId = emit();
       await eventually(() => sent.length === 1);
       expect(sent).toEqual([webhookId]);
-      await eventually(() => getDelivery(deps, tenantId, webhookId).status === "succeeded");
+      await eventually(async () => (await getDelivery(deps, tenantId, webhookId)).status === "succeeded");
     } finally {
       await scheduler.stop();
     }
@@ -65,7 +65,7 @@ describe("the running loop", () => {
     const ids = Array.from({ length: 30 }, emit);
     scheduler.start();
     try {
-      await eventually(() => ids.every((id) => getDelivery(deps, tenantId, id).status === "succeeded"));
+      await eventually(async () => (await Promise.all(ids.map((id) => getDelivery(deps, tenantId, id)))).every((delivery) => delivery.status === "succeeded"));
       expect(peak).toBe(4);
     } finally {
       await scheduler.stop();
@@ -96,8 +96,8 @@ describe("the running loop", () => {
     expect(stopped).toBe(false);
     release();
     await stopping;
-    expect(getDelivery(deps, tenantId, first).status).toBe("succeeded");
+    expect((await getDelivery(deps, tenantId, first)).status).toBe("succeeded");
     expect(started).toEqual([first]);
-    expect(getDelivery(deps, tenantId, late)).toMatchObject({ status: "pending", attempts: 0 });
+    expect(await getDelivery(deps, tenantId, late)).toMatchObject({ status: "pending", attempts: 0 });
   });
 });

@@ -55,7 +55,7 @@ async function deliverTo(url: string) {
     emitEvent(deps, { tenantId, event: "lead.created", data: { lead_id: "lead_9", name: "Ana Lopez" }, confidence: 0.92 }),
   );
   await new DeliveryScheduler(deps).runOnce();
-  const log = getDelivery(deps, tenantId, deliveryIds[0] ?? "");
+  const log = await getDelivery(deps, tenantId, deliveryIds[0] ?? "");
   deps.sqlite.close();
   return log;
 }

@@ -19,9 +19,9 @@ afterEach(() => {
 });
 
 /** Resolves when `predicate` holds, polling every 5 ms for at most 2 s. */
-async function eventually(predicate: () => boolean): Promise<void> {
+async function eventually(predicate: () => boolean | Promise<boolean>): Promise<void> {
   for (let i = 0; i < 400; i++) {
-    if (predicate()) return;
+    if (await predicate()) return;
     await Bun.sleep(5);
   }
   throw new Error("condition not met within 2 s");
@@ -56,9 +56,9 @@ test("results that cannot be recorded while another process holds the lock are k
   try {
     await eventually(() => sends === 1);
     await Bun.sleep(100); // several record attempts fail with SQLITE_BUSY meanwhile
-    expect(getDelivery(deps, tenantId, webhookId).status).not.toBe("succeeded");
+    expect((await getDelivery(deps, tenantId, webhookId)).status).not.toBe("succeeded");
     other.exec("COMMIT");
-    await eventually(() => getDelivery(deps, tenantId, webhookId).status === "succeeded");
+    await eventually(async () => (await getDelivery(deps, tenantId, webhookId)).status === "succeeded");
     expect(sends).toBe(1);
   } finally {
     await scheduler.stop();

@@ -47,7 +47,7 @@ export function webhookRuleRoutes(deps: AppDeps) {
       rateLimit: "management",
       query: RuleModel.pageQuery,
     })
-    .get("/rules-engine/rules/:id", ({ principal, params }) => toRuleView(getRuleRow(deps, tenantOf(principal), params.id)), {
+    .get("/rules-engine/rules/:id", async ({ principal, params }) => toRuleView(await getRuleRow(deps, tenantOf(principal), params.id)), {
       apiKey: true,
       rateLimit: "management",
       params: idParams,
@@ -60,17 +60,18 @@ export function webhookRuleRoutes(deps: AppDeps) {
     })
     .delete(
       "/rules-engine/rules/:id",
-      ({ principal, params }) => {
-        deleteRule(deps, tenantOf(principal), params.id);
+      async ({ principal, params }) => {
+        await deleteRule(deps, tenantOf(principal), params.id);
         return { ok: true, rule_id: params.id, deleted: true };
       },
       { apiKey: true, rateLimit: "management", params: idParams },
     )
     .post(
       "/rules-engine/rules/:id/test",
-      ({ principal, params, set }) => {
+      async ({ principal, params, set }) => {
+        const enqueued = await enqueueTestDelivery(deps, tenantOf(principal), params.id);
         set.status = 202;
-        return { ok: true, ...enqueueTestDelivery(deps, tenantOf(principal), params.id) };
+        return { ok: true, ...enqueued };
       },
       { apiKey: true, rateLimit: "management", params: idParams },
     );

@@ -1,0 +1,10 @@
+import type { deadLetters, deliveries, deliveryAttempts, events, webhookRules } from "./schema.ts";
+
+// Row types of the store, inferred from the drizzle schema: a column added to the schema shows
+// up here, and in every store that must return it, without a hand-written interface to forget.
+
+export type WebhookRuleRow = typeof webhookRules.$inferSelect;
+export type EventRow = typeof events.$inferSelect;
+export type DeliveryRow = typeof deliveries.$inferSelect;
+export type DeliveryAttemptRow = typeof deliveryAttempts.$inferSelect;
+export type DeadLetterRow = typeof deadLetters.$inferSelect;

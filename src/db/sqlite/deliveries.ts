@@ -1,0 +1,39 @@
+import type { Database } from "bun:sqlite";
+import type { DeliveryAttemptRow, DeliveryRow } from "../rows.ts";
+import { deliveries, deliveryAttempts } from "../schema.ts";
+import type { DeliveryQueries } from "../store-webhooks.ts";
+import { selectColumns } from "./columns.ts";
+import type { SyncOf } from "./gate.ts";
+
+type RawAttempt = Omit<DeliveryAttemptRow, "ok"> & { ok: number };
+
+export function sqliteDeliveries(sqlite: Database): SyncOf<DeliveryQueries> {
+  const columns = selectColumns(deliveries);
+  const list = sqlite.prepare<DeliveryRow, [string, string | null, string | null, string | null, string | null, number]>(
+    `SELECT ${columns} FROM deliveries
+     WHERE tenant_id = ?1 AND (?2 IS NULL OR status = ?2) AND (?3 IS NULL OR event = ?3) AND (?4 IS NULL OR rule_id = ?4)
+       AND (?5 IS NULL OR id < ?5)
+     ORDER BY id DESC LIMIT ?6`,
+  );
+  const one = sqlite.prepare<DeliveryRow, [string, string]>(`SELECT ${columns} FROM deliveries WHERE id = ? AND tenant_id = ?`);
+  const attempts = sqlite.prepare<RawAttempt, [string]>(
+    `SELECT ${selectColumns(deliveryAttempts)} FROM delivery_attempts WHERE delivery_id = ? ORDER BY started_at, cycle, attempt`,
+  );
+  // Finished deliveries (succeeded, cancelled, or dead whose dead letter is gone) that finished
+  // before the cutoff; their attempt logs go with them (ON DELETE CASCADE). A dead delivery whose
+  // dead letter is still live stays: it can be re-triggered, and that needs its row.
+  const purgeSpent = sqlite.prepare(
+    `DELETE FROM deliveries WHERE id IN (
+       SELECT d.id FROM deliveries d
+       WHERE d.completed_at IS NOT NULL AND d.completed_at <= ?1 AND d.status != 'pending'
+         AND NOT EXISTS (SELECT 1 FROM dead_letters l WHERE l.delivery_id = d.id)
+       ORDER BY d.completed_at LIMIT ?2)`,
+  );
+  return {
+    listDeliveries: (tenantId, filter, beforeId, limit) =>
+      list.all(tenantId, filter.status ?? null, filter.event ?? null, filter.ruleId ?? null, beforeId, limit),
+    findDelivery: (tenantId, deliveryId) => one.get(deliveryId, tenantId),
+    listAttempts: (deliveryId) => attempts.all(deliveryId).map((row) => ({ ...row, ok: row.ok === 1 })),
+    purgeSpentDeliveries: (cutoffMs, limit) => purgeSpent.run(cutoffMs, limit).changes,
+  };
+}

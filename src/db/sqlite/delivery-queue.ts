@@ -1,0 +1,215 @@
+import type { Database } from "bun:sqlite";
+import { newId } from "../../lib/ids.ts";
+import type { ClaimCandidate } from "../../scheduler/fair-share.ts";
+import type { AttemptOutcome, ClaimedDelivery, DeliveryQueueQueries, FairClaim } from "../store-webhooks.ts";
+import type { SyncOf } from "./gate.ts";
+
+// The scheduler's queue on SQLite. One SQL operation per statement, prepared once per database;
+// each exported operation is one BEGIN IMMEDIATE transaction, so two processes on one file (a
+// server and a CLI) never claim the same row.
+
+interface DueRow {
+  id: string;
+  tenant_id: string;
+  rule_id: string | null;
+  event: string;
+  attempts: number;
+  cycle: number;
+  url: string | null;
+  secret: string | null;
+  data: string;
+  occurred_at: number;
+}
+
+/** At most this many due rows are read per fair claim: enough for round robin, bounded work. */
+const MAX_CANDIDATES = 1024;
+
+function prepareStatements(sqlite: Database) {
+  return {
+    // Served by deliveries_due_idx (partial on status = 'pending'): cheap however large the log grows.
+    selectDue: sqlite.prepare<DueRow, [number, number]>(
+      `SELECT d.id, d.tenant_id, d.rule_id, d.event, d.attempts, d.cycle, r.url, r.secret, e.data, e.occurred_at
+       FROM deliveries d
+       JOIN events e ON e.id = d.event_id
+       LEFT JOIN webhook_rules r ON r.id = d.rule_id
+       WHERE d.status = 'pending' AND d.next_attempt_at <= ?1
+       ORDER BY d.next_attempt_at, d.id
+       LIMIT ?2`,
+    ),
+    // The same rows as selectDue (same filter, order and limit, inside the same transaction),
+    // leased in one statement with one token for the batch.
+    leaseDue: sqlite.prepare(
+      `UPDATE deliveries SET next_attempt_at = ?3, lease_token = ?4, updated_at = ?1
+       WHERE id IN (SELECT id FROM deliveries WHERE status = 'pending' AND next_attempt_at <= ?1 ORDER BY next_attempt_at, id LIMIT ?2)`,
+    ),
+    // The fair claim's first step (src/scheduler/fair-share.ts): due rows in due order, skipping
+    // tenants and endpoints already at their cap. Still a walk of deliveries_due_idx; only rows
+    // of tenants with room reach the rule lookup, and nothing but ids and URLs is read here.
+    selectCandidates: sqlite.prepare<ClaimCandidate, [number, string, string, number]>(
+      `SELECT d.id, d.tenant_id AS tenantId, r.url
+       FROM deliveries d
+       LEFT JOIN webhook_rules r ON r.id = d.rule_id
+       WHERE d.status = 'pending' AND d.next_attempt_at <= ?1
+         AND d.tenant_id NOT IN (SELECT value FROM json_each(?2))
+         AND (r.url IS NULL OR r.url NOT IN (SELECT value FROM json_each(?3)))
+       ORDER BY d.next_attempt_at, d.id
+       LIMIT ?4`,
+    ),
+    // The picked rows only, leased with one token; guarded by status and due time so a row
+    // another process claimed in between (impossible inside BEGIN IMMEDIATE, but cheap) is left alone.
+    leaseIds: sqlite.prepare(
+      `UPDATE deliveries SET next_attempt_at = ?2, lease_token = ?3, updated_at = ?1
+       WHERE id IN (SELECT value FROM json_each(?4)) AND status = 'pending' AND next_attempt_at <= ?1`,
+    ),
+    selectByIds: sqlite.prepare<DueRow, [string]>(
+      `SELECT d.id, d.tenant_id, d.rule_id, d.event, d.attempts, d.cycle, r.url, r.secret, e.data, e.occurred_at
+       FROM deliveries d
+       JOIN events e ON e.id = d.event_id
+       LEFT JOIN webhook_rules r ON r.id = d.rule_id
+       WHERE d.id IN (SELECT value FROM json_each(?1))`,
+    ),
+    cancel: sqlite.prepare(
+      "UPDATE deliveries SET status = 'cancelled', next_attempt_at = NULL, lease_token = NULL, last_error = ?, completed_at = ?, updated_at = ? WHERE id = ?",
+    ),
+    // Only while the delivery still exists: an erasure (src/chat/erase-person.ts) may delete it
+    // while its send is in flight, and the attempt must then vanish too, not fail the whole batch.
+    insertAttempt: sqlite.prepare(
+      `INSERT INTO delivery_attempts (id, delivery_id, cycle, attempt, started_at, duration_ms, ok, status_code, error, response_excerpt)
+       SELECT ?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10 WHERE EXISTS (SELECT 1 FROM deliveries WHERE id = ?2)`,
+    ),
+    // Every state change below is guarded by the lease token: a sender whose lease ran out
+    // (it hung past the lease and the row was claimed again) must not overwrite the newer result.
+    markSucceeded: sqlite.prepare(
+      `UPDATE deliveries SET status = 'succeeded', attempts = ?, next_attempt_at = NULL, lease_token = NULL,
+         last_status_code = ?, last_error = NULL, completed_at = ?, updated_at = ?
+       WHERE id = ? AND lease_token = ?`,
+    ),
+    markRetry: sqlite.prepare(
+      `UPDATE deliveries SET attempts = ?, next_attempt_at = ?, lease_token = NULL, last_status_code = ?, last_error = ?, updated_at = ?
+       WHERE id = ? AND lease_token = ?`,
+    ),
+    markDead: sqlite.prepare(
+      `UPDATE deliveries SET status = 'dead', attempts = ?, next_attempt_at = NULL, lease_token = NULL,
+         last_status_code = ?, last_error = ?, completed_at = ?, updated_at = ?
+       WHERE id = ? AND lease_token = ?`,
+    ),
+    insertDeadLetter: sqlite.prepare(
+      `INSERT INTO dead_letters (id, delivery_id, tenant_id, rule_id, event, attempts, last_status_code, last_error, dead_at, expires_at)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+    ),
+    countDue: sqlite.prepare<{ n: number }, [number]>("SELECT count(*) AS n FROM deliveries WHERE status = 'pending' AND next_attempt_at <= ?"),
+    countPending: sqlite.prepare<{ n: number }, []>("SELECT count(*) AS n FROM deliveries WHERE status = 'pending'"),
+    countDeadLetters: sqlite.prepare<{ n: number }, []>("SELECT count(*) AS n FROM dead_letters"),
+  };
+}
+
+type Statements = ReturnType<typeof prepareStatements>;
+
+export function sqliteDeliveryQueue(sqlite: Database): SyncOf<DeliveryQueueQueries> {
+  const sql = prepareStatements(sqlite);
+  return {
+    /**
+     * Claiming pushes `next_attempt_at` past the lease: if this process dies mid-send the row
+     * is due again then — at least once, never lost. Deliveries whose rule was deleted are
+     * cancelled, not sent.
+     */
+    claimDueDeliveries: (now, limit, leaseMs) =>
+      sqlite
+        .transaction(() => {
+          const due = sql.selectDue.all(now, limit);
+          if (due.length === 0) return [];
+          const leaseToken = newId("att", now);
+          sql.leaseDue.run(now, limit, now + leaseMs, leaseToken);
+          return claimedFrom(sql, due, leaseToken, now);
+        })
+        .immediate(),
+
+    /**
+     * The scheduler's claim: only the due rows that fit the fair-share caps (per tenant, per
+     * endpoint, sick endpoints) are leased, tenants taking turns. The rest stay due exactly as
+     * they were: their retry schedule, attempts and lease are untouched.
+     */
+    claimFairShare: (now, limit, leaseMs, fair) =>
+      sqlite
+        .transaction((): FairClaim => {
+          const window = Math.min(MAX_CANDIDATES, Math.max(64, limit * 2));
+          const candidates = sql.selectCandidates.all(now, JSON.stringify(fair.fullTenants()), JSON.stringify(fair.fullEndpoints()), window);
+          if (candidates.length === 0) return { claimed: [], more: false };
+          const picked = fair.pick(candidates, limit);
+          const more = picked.length < candidates.length || candidates.length === window;
+          if (picked.length === 0) return { claimed: [], more };
+          const ids = JSON.stringify(picked.map((row) => row.id));
+          const leaseToken = newId("att", now);
+          sql.leaseIds.run(now, now + leaseMs, leaseToken, ids);
+          const byId = new Map(sql.selectByIds.all(ids).map((row) => [row.id, row]));
+          const rows = picked.flatMap((row) => byId.get(row.id) ?? []);
+          return { claimed: claimedFrom(sql, rows, leaseToken, now), more };
+        })
+        .immediate(),
+
+    /**
+     * All in one transaction (one fsync for a whole batch). For each: the attempt log row, then
+     * success, a retry `retryDelaysMs[n-1]` after the failed attempt ended, or — after the last
+     * attempt — the dead letter with its retention.
+     */
+    recordAttempts: (attempts, policy) =>
+      sqlite
+        .transaction(() =>
+          attempts.map(({ delivery, result, startedAt, finishedAt }): AttemptOutcome => {
+            const attempt = delivery.attempts + 1;
+            sql.insertAttempt.run(
+              newId("att", startedAt), delivery.id, delivery.cycle, attempt, startedAt, result.durationMs,
+              result.ok ? 1 : 0, result.statusCode, result.error, result.responseExcerpt,
+            );
+            if (result.ok) {
+              const changed = sql.markSucceeded.run(attempt, result.statusCode, finishedAt, finishedAt, delivery.id, delivery.leaseToken).changes;
+              return changed > 0 ? "succeeded" : "stale";
+            }
+            const delay = policy.retryDelaysMs[attempt - 1];
+            if (delay !== undefined) {
+              const changed = sql.markRetry.run(attempt, finishedAt + delay, result.statusCode, result.error, finishedAt, delivery.id, delivery.leaseToken).changes;
+              return changed > 0 ? "retry" : "stale";
+            }
+            const changed = sql.markDead.run(attempt, result.statusCode, result.error, finishedAt, finishedAt, delivery.id, delivery.leaseToken).changes;
+            if (changed === 0) return "stale";
+            sql.insertDeadLetter.run(
+              newId("dlq", finishedAt), delivery.id, delivery.tenantId, delivery.ruleId, delivery.event, attempt,
+              result.statusCode, result.error, finishedAt, finishedAt + policy.dlqRetentionMs,
+            );
+            return "dead";
+          }),
+        )
+        .immediate(),
+
+    queueGauges: (now) => ({
+      due: sql.countDue.get(now)?.n ?? 0,
+      pending: sql.countPending.get()?.n ?? 0,
+      deadLetters: sql.countDeadLetters.get()?.n ?? 0,
+    }),
+  };
+}
+
+/** Cancels rows whose rule is gone and turns the rest into claims carrying the lease token. */
+function claimedFrom(sql: Statements, rows: DueRow[], leaseToken: string, now: number): ClaimedDelivery[] {
+  const claimed: ClaimedDelivery[] = [];
+  for (const row of rows) {
+    if (row.rule_id === null || row.url === null || row.secret === null) {
+      sql.cancel.run("rule_deleted: the rule was deleted before this delivery was sent", now, now, row.id);
+      continue;
+    }
+    claimed.push({
+      id: row.id,
+      tenantId: row.tenant_id,
+      ruleId: row.rule_id,
+      event: row.event,
+      attempts: row.attempts,
+      cycle: row.cycle,
+      leaseToken,
+      url: row.url,
+      secret: row.secret,
+      data: row.data,
+      occurredAt: row.occurred_at,
+    });
+  }
+  return claimed;
+}

@@ -1,0 +1,97 @@
+import type { Database } from "bun:sqlite";
+
+/**
+ * Turn-taking for one SQLite connection. The store's API is async, but bun:sqlite has one
+ * connection per file handle and a transaction is a state of that connection: while
+ * `store.transaction`'s callback awaits between its statements, other requests' code runs, and
+ * any statement it sent over the same connection would land inside the open transaction (and
+ * vanish with a rollback). So while a transaction is open the gate is held, and every other
+ * store call — a plain read or write, or another transaction — waits for it to be released.
+ * Transactions only await store calls (no real I/O), so the wait is a few microtasks long.
+ */
+export interface TransactionGate {
+  readonly held: boolean;
+  /** Resolves once the gate is free; the caller must re-check before relying on it. */
+  whenFree(): Promise<void>;
+  hold(): void;
+  release(): void;
+}
+
+const gates = new WeakMap<Database, TransactionGate>();
+
+export function gateFor(sqlite: Database): TransactionGate {
+  let gate = gates.get(sqlite);
+  if (!gate) {
+    gate = createGate();
+    gates.set(sqlite, gate);
+  }
+  return gate;
+}
+
+function createGate(): TransactionGate {
+  let held = false;
+  let waiters: Array<() => void> = [];
+  return {
+    get held() {
+      return held;
+    },
+    whenFree: () => (held ? new Promise<void>((resolve) => waiters.push(resolve)) : Promise.resolve()),
+    hold() {
+      if (held) throw new Error("the transaction gate is already held");
+      held = true;
+    },
+    release() {
+      held = false;
+      const woken = waiters;
+      waiters = [];
+      for (const resolve of woken) resolve();
+    },
+  };
+}
+
+type SyncFunctions = Record<string, (...args: never[]) => unknown>;
+
+/** The synchronous shape of an async aggregate: what a SQLite implementation provides. */
+export type SyncOf<T> = { [K in keyof T]: T[K] extends (...args: infer A) => Promise<infer R> ? (...args: A) => R : never };
+
+/**
+ * Wraps an aggregate's synchronous SQLite functions for use outside a transaction: each call
+ * runs at once (one statement, no timer, no extra turn of the event loop) unless a transaction
+ * holds the gate, and then right after it ends.
+ */
+export function outsideTransaction<T>(sync: SyncOf<T>, gate: TransactionGate): T {
+  const wrapped: Record<string, unknown> = {};
+  for (const [name, fn] of Object.entries(sync as SyncFunctions)) {
+    const call = fn as (...args: unknown[]) => unknown;
+    const later = async (args: unknown[]) => {
+      while (gate.held) await gate.whenFree();
+      return call(...args);
+    };
+    wrapped[name] = (...args: unknown[]) => {
+      if (gate.held) return later(args);
+      try {
+        return Promise.resolve(call(...args));
+      } catch (error) {
+        return Promise.reject(error);
+      }
+    };
+  }
+  return wrapped as T;
+}
+
+/** Wraps them for the open transaction: they run at once, and refuse when no transaction is open. */
+export function insideTransaction<T>(sync: SyncOf<T>, isOpen: () => boolean): T {
+  const wrapped: Record<string, unknown> = {};
+  for (const [name, fn] of Object.entries(sync as SyncFunctions)) {
+    const call = fn as (...args: unknown[]) => unknown;
+    wrapped[name] = (...args: unknown[]) => {
+      if (!isOpen()) return Promise.reject(new Error(`${name} was called through a transaction that has already ended`));
+      try {
+        return Promise.resolve(call(...args));
+      } catch (error) {
+        return Promise.reject(error);
+      }
+    };
+  }
+  return wrapped as T;
+}

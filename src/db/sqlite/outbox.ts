@@ -1,0 +1,36 @@
+import type { Database } from "bun:sqlite";
+import type { OutboxQueries } from "../store-webhooks.ts";
+import type { SyncOf } from "./gate.ts";
+
+export function sqliteOutbox(sqlite: Database): SyncOf<OutboxQueries> {
+  const insertEvent = sqlite.prepare("INSERT INTO events (id, tenant_id, event, data, confidence, occurred_at) VALUES (?, ?, ?, ?, ?, ?)");
+  const matchingTargets = sqlite.prepare<{ id: string; url: string }, [string, string, number]>(
+    `SELECT id, url FROM webhook_rules
+     WHERE tenant_id = ? AND event = ? AND active = 1 AND (min_confidence IS NULL OR min_confidence <= ?)
+     ORDER BY id`,
+  );
+  const oneTarget = sqlite.prepare<{ id: string; url: string }, [string, string]>("SELECT id, url FROM webhook_rules WHERE id = ? AND tenant_id = ?");
+  const insertDelivery = sqlite.prepare(
+    `INSERT INTO deliveries (id, tenant_id, event_id, rule_id, event, url, status, attempts, cycle, next_attempt_at, created_at, updated_at)
+     VALUES (?, ?, ?, ?, ?, ?, 'pending', 0, 1, ?, ?, ?)`,
+  );
+  // Events older than the cutoff with no delivery left: nothing pending, nothing dead. A
+  // re-triggerable delivery keeps its event, because the body is built from the event's data.
+  const purgeSpent = sqlite.prepare(
+    `DELETE FROM events WHERE id IN (
+       SELECT e.id FROM events e
+       WHERE e.occurred_at <= ?1 AND NOT EXISTS (SELECT 1 FROM deliveries d WHERE d.event_id = e.id)
+       ORDER BY e.occurred_at LIMIT ?2)`,
+  );
+  return {
+    insertEvent: (row) => {
+      insertEvent.run(row.id, row.tenantId, row.event, row.data, row.confidence, row.occurredAt);
+    },
+    listMatchingTargets: (tenantId, event, confidence) => matchingTargets.all(tenantId, event, confidence),
+    listRuleTarget: (tenantId, ruleId) => oneTarget.all(ruleId, tenantId),
+    insertPendingDelivery: (d) => {
+      insertDelivery.run(d.id, d.tenantId, d.eventId, d.ruleId, d.event, d.url, d.now, d.now, d.now);
+    },
+    purgeSpentEvents: (cutoffMs, limit) => purgeSpent.run(cutoffMs, limit).changes,
+  };
+}

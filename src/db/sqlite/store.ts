@@ -1,0 +1,78 @@
+import type { Database } from "bun:sqlite";
+import type { Db } from "../client.ts";
+import type { Store, StoreQueries, Transaction } from "../store.ts";
+import { sqliteDeadLetters } from "./dead-letters.ts";
+import { sqliteDeliveries } from "./deliveries.ts";
+import { sqliteDeliveryQueue } from "./delivery-queue.ts";
+import { gateFor, insideTransaction, outsideTransaction, type SyncOf } from "./gate.ts";
+import { sqliteOutbox } from "./outbox.ts";
+import { sqliteTenants } from "./tenants.ts";
+import { sqliteWebhookRules } from "./webhook-rules.ts";
+
+type SyncQueries = { [K in keyof StoreQueries]: SyncOf<StoreQueries[K]> };
+
+/**
+ * The SQLite store: bun:sqlite underneath, synchronous and prepared once per connection, behind
+ * the async seam. A call outside a transaction runs its statement at once and hands back an
+ * already-settled promise, so the hot paths pay for one promise, not for a thread hop.
+ */
+export function createSqliteStore(handle: { sqlite: Database; db: Db }): Store {
+  const { sqlite, db } = handle;
+  const sync: SyncQueries = {
+    tenants: sqliteTenants(sqlite),
+    webhookRules: sqliteWebhookRules(sqlite, db),
+    outbox: sqliteOutbox(sqlite),
+    deliveries: sqliteDeliveries(sqlite),
+    deadLetters: sqliteDeadLetters(sqlite),
+    deliveryQueue: sqliteDeliveryQueue(sqlite),
+  };
+  const gate = gateFor(sqlite);
+  const mapQueries = (wrap: <T>(aggregate: SyncOf<T>) => T): StoreQueries => ({
+    tenants: wrap(sync.tenants),
+    webhookRules: wrap(sync.webhookRules),
+    outbox: wrap(sync.outbox),
+    deliveries: wrap(sync.deliveries),
+    deadLetters: wrap(sync.deadLetters),
+    deliveryQueue: wrap(sync.deliveryQueue),
+  });
+  const outside = mapQueries((aggregate) => outsideTransaction(aggregate, gate));
+  // One transaction at a time per connection (the gate), so one set of bound functions serves
+  // them all; they refuse to run once their transaction has ended.
+  let open = false;
+  const inside = mapQueries((aggregate) => insideTransaction(aggregate, () => open));
+
+  /**
+   * BEGIN IMMEDIATE (the write lock up front, DESIGN §7), the callback, COMMIT — then the
+   * onCommit hooks. Why a gate rather than running the callback's statements synchronously:
+   * the callback is async (the same code runs on PostgreSQL, where every statement is a round
+   * trip), so it yields between statements; the gate keeps every other store call on this
+   * connection out of the open transaction until it ends. The server's connection has
+   * busy_timeout 0, so BEGIN IMMEDIATE fails at once with SQLITE_BUSY while another process
+   * holds the lock (503 busy, src/http/errors.ts) — requests wait for the lock before that,
+   * on timers (src/db/write-lock.ts).
+   */
+  async function transaction<T>(work: (tx: Transaction) => Promise<T>): Promise<T> {
+    while (gate.held) await gate.whenFree();
+    gate.hold();
+    const hooks: Array<() => void> = [];
+    let result: T;
+    try {
+      sqlite.exec("BEGIN IMMEDIATE");
+      open = true;
+      try {
+        result = await work({ ...inside, onCommit: (hook) => void hooks.push(hook) });
+        sqlite.exec("COMMIT");
+      } catch (error) {
+        if (sqlite.inTransaction) sqlite.exec("ROLLBACK");
+        throw error;
+      }
+    } finally {
+      open = false;
+      gate.release();
+    }
+    for (const hook of hooks) hook();
+    return result;
+  }
+
+  return { kind: "sqlite", ...outside, transaction };
+}

@@ -1,0 +1,144 @@
+import type { ClaimCandidate } from "../scheduler/fair-share.ts";
+import type { AttemptResult } from "../webhooks/send-webhook.ts";
+import type { DeadLetterRow, DeliveryAttemptRow, DeliveryRow, EventRow, WebhookRuleRow } from "./rows.ts";
+
+// The webhook aggregates of the store seam (src/db/store.ts): one SQL operation per function,
+// named for what it does. Every store (SQLite today, PostgreSQL next) implements these.
+
+export interface WebhookRuleQueries {
+  findRule(tenantId: string, ruleId: string): Promise<WebhookRuleRow | null>;
+  /** The id of the tenant's rule for this event and URL, if there is one (they are unique). */
+  findRuleIdByTarget(tenantId: string, event: string, url: string): Promise<string | null>;
+  countRules(tenantId: string): Promise<number>;
+  insertRule(row: WebhookRuleRow): Promise<void>;
+  updateRule(ruleId: string, changes: Partial<Omit<WebhookRuleRow, "id" | "tenantId">>): Promise<void>;
+  deleteRule(ruleId: string): Promise<void>;
+  /** The tenant's rules by id, after `afterId` when given; `limit` rows at most. */
+  listRules(tenantId: string, afterId: string | null, limit: number): Promise<WebhookRuleRow[]>;
+}
+
+/** Where a new event's deliveries go: a rule's id and URL. */
+export interface DeliveryTarget {
+  id: string;
+  url: string;
+}
+
+export interface NewDelivery {
+  id: string;
+  tenantId: string;
+  eventId: string;
+  ruleId: string;
+  event: string;
+  url: string;
+  now: number;
+}
+
+/** The transactional outbox (src/webhooks/emit-event.ts): used inside a transaction only. */
+export interface OutboxQueries {
+  insertEvent(row: EventRow): Promise<void>;
+  /** Active rules of the tenant for the event whose min_confidence the confidence meets, by id. */
+  listMatchingTargets(tenantId: string, event: string, confidence: number): Promise<DeliveryTarget[]>;
+  /** One rule of the tenant as a target, whatever it matches (the rule test endpoint). */
+  listRuleTarget(tenantId: string, ruleId: string): Promise<DeliveryTarget[]>;
+  /** A pending delivery due at `now`, attempts 0, cycle 1. */
+  insertPendingDelivery(delivery: NewDelivery): Promise<void>;
+  /** Deletes up to `limit` events that occurred at or before `cutoffMs` and have no delivery left. */
+  purgeSpentEvents(cutoffMs: number, limit: number): Promise<number>;
+}
+
+export interface DeliveryFilter {
+  status?: string;
+  event?: string;
+  ruleId?: string;
+}
+
+export interface DeliveryQueries {
+  /** Newest first, before `beforeId` when given. */
+  listDeliveries(tenantId: string, filter: DeliveryFilter, beforeId: string | null, limit: number): Promise<DeliveryRow[]>;
+  findDelivery(tenantId: string, deliveryId: string): Promise<DeliveryRow | null>;
+  /** Every attempt of every cycle, oldest first. */
+  listAttempts(deliveryId: string): Promise<DeliveryAttemptRow[]>;
+  /** Deletes up to `limit` finished deliveries (with their attempts) finished at or before `cutoffMs`. */
+  purgeSpentDeliveries(cutoffMs: number, limit: number): Promise<number>;
+}
+
+export interface DeadLetterFilter {
+  /** null = every tenant (the administrator's CLI). */
+  tenantId: string | null;
+  event?: string;
+  /** Only dead letters that died at or after this time (epoch ms). */
+  sinceMs?: number;
+}
+
+export interface DeadLetterQueries {
+  /** Live (not expired at `now`) dead letters, newest first, before `beforeId` when given. */
+  listLiveDeadLetters(filter: DeadLetterFilter, now: number, beforeId: string | null, limit: number): Promise<DeadLetterRow[]>;
+  findLiveDeadLetter(deadLetterId: string, now: number): Promise<DeadLetterRow | null>;
+  deleteDeadLetter(deadLetterId: string): Promise<void>;
+  /** A fresh cycle for a dead delivery (same id, attempts 0, due at `now`); false when it is not dead. */
+  restartDeadDelivery(deliveryId: string, now: number): Promise<boolean>;
+  /** The sweeper: dead letters past their retention are deleted (their delivery log stays). */
+  purgeExpiredDeadLetters(now: number): Promise<number>;
+}
+
+export interface ClaimedDelivery {
+  id: string;
+  tenantId: string;
+  ruleId: string;
+  event: string;
+  attempts: number;
+  cycle: number;
+  leaseToken: string;
+  url: string;
+  secret: string;
+  data: string;
+  occurredAt: number;
+}
+
+export interface FairClaim {
+  claimed: ClaimedDelivery[];
+  /** Due rows were left for later because of a cap, or the window was full: claim again soon. */
+  more: boolean;
+}
+
+/** What the claim needs of the scheduler's fair share (src/scheduler/fair-share.ts). */
+export interface FairSharePicker {
+  fullTenants(): string[];
+  fullEndpoints(): string[];
+  pick(candidates: ClaimCandidate[], limit: number): ClaimCandidate[];
+}
+
+export interface RecordedAttempt {
+  delivery: ClaimedDelivery;
+  result: AttemptResult;
+  startedAt: number;
+  finishedAt: number;
+}
+
+export type AttemptOutcome = "succeeded" | "retry" | "dead" | "stale";
+
+export interface AttemptPolicy {
+  retryDelaysMs: readonly number[];
+  dlqRetentionMs: number;
+}
+
+export interface QueueGauges {
+  due: number;
+  pending: number;
+  deadLetters: number;
+}
+
+/**
+ * The scheduler's queue. Each claim and each batch of results is one atomic operation of its
+ * own (its own transaction): on SQLite BEGIN IMMEDIATE, on PostgreSQL `FOR UPDATE SKIP LOCKED`
+ * so that several instances never claim the same row.
+ */
+export interface DeliveryQueueQueries {
+  /** Leases up to `limit` due deliveries in due order; rows whose rule is gone are cancelled. */
+  claimDueDeliveries(now: number, limit: number, leaseMs: number): Promise<ClaimedDelivery[]>;
+  /** Like claimDueDeliveries, but only the due rows the fair share picks; the rest stay due untouched. */
+  claimFairShare(now: number, limit: number, leaseMs: number, fair: FairSharePicker): Promise<FairClaim>;
+  /** Records finished attempts in one transaction; each result is guarded by its lease token. */
+  recordAttempts(attempts: RecordedAttempt[], policy: AttemptPolicy): Promise<AttemptOutcome[]>;
+  queueGauges(now: number): Promise<QueueGauges>;
+}

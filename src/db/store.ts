@@ -1,0 +1,50 @@
+import type { DeadLetterQueries, DeliveryQueries, DeliveryQueueQueries, OutboxQueries, WebhookRuleQueries } from "./store-webhooks.ts";
+
+export type * from "./rows.ts";
+export type * from "./store-webhooks.ts";
+
+/**
+ * The tenants aggregate, as far as it is converted (docs/storage.md lists what is left).
+ */
+export interface TenantQueries {
+  /** The tenant's plan name, or null when there is no such tenant. */
+  findTenantPlan(tenantId: string): Promise<string | null>;
+}
+
+/**
+ * Every aggregate of the store. Each function is one SQL operation (a claim or a batch of
+ * results is one atomic operation with its own transaction), named for what it does, and
+ * returns rows typed from the drizzle schema (src/db/rows.ts).
+ */
+export interface StoreQueries {
+  readonly tenants: TenantQueries;
+  readonly webhookRules: WebhookRuleQueries;
+  readonly outbox: OutboxQueries;
+  readonly deliveries: DeliveryQueries;
+  readonly deadLetters: DeadLetterQueries;
+  readonly deliveryQueue: DeliveryQueueQueries;
+}
+
+/** The same aggregates, bound to one open transaction. */
+export interface Transaction extends StoreQueries {
+  /**
+   * Runs `hook` after the transaction commits (never when it rolls back): wake-ups such as
+   * `deliveriesEnqueued` must not reach a listener that would look for rows not yet committed.
+   */
+  onCommit(hook: () => void): void;
+}
+
+/**
+ * The one async seam between Parley's domain code and its database (DESIGN §7, issue 12).
+ * Domain code calls `deps.store.<aggregate>.<operation>(…)` and, for writes that belong
+ * together, `deps.store.transaction(async (tx) => …)`: everything done through `tx` commits or
+ * rolls back together, and `tx.onCommit` hooks run after the commit.
+ *
+ * Inside `transaction`, use `tx` only — calling `deps.store` there waits for the transaction to
+ * end, which it never does (on SQLite the connection is shared and transactions take turns) —
+ * and do no real I/O (a fetch, a model call): a transaction holds the database's write lock.
+ */
+export interface Store extends StoreQueries {
+  readonly kind: "sqlite";
+  transaction<T>(work: (tx: Transaction) => Promise<T>): Promise<T>;
+}
