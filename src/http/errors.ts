@@ -1,4 +1,5 @@
 import type { ValidationError } from "elysia";
+import { ValueErrorType, type ValueError } from "@sinclair/typebox/errors";
 import { AppError } from "../lib/app-error.ts";
 import { storageTroubleOf } from "../db/storage-errors.ts";
 import type { Logger } from "../lib/log.ts";
@@ -24,12 +25,107 @@ export const storageFullError = (): AppError =>
 export const jsonResponse = (status: number, body: unknown, headers: Record<string, string> = {}): Response =>
   new Response(JSON.stringify(body), { status, headers: { "content-type": "application/json; charset=utf-8", ...headers } });
 
-function validationDetails(error: ValidationError): Array<{ field: string; message: string }> {
-  return error.all.map((issue) => {
-    const path = "path" in issue && typeof issue.path === "string" ? issue.path : "";
-    const summary = "summary" in issue && typeof issue.summary === "string" ? issue.summary : undefined;
-    return { field: path.replace(/^\//, "").replaceAll("/", ".") || "(body)", message: summary ?? issue.message ?? "is invalid" };
-  });
+/** The parts of a TypeBox schema that a validation message speaks of. */
+interface SchemaFacts {
+  const?: unknown;
+  anyOf?: SchemaFacts[];
+  type?: string;
+  format?: string;
+  minimum?: number;
+  maximum?: number;
+  multipleOf?: number;
+  minLength?: number;
+  maxLength?: number;
+  minItems?: number;
+  maxItems?: number;
+}
+
+const FORMAT_NAMES: Record<string, string> = { uri: "URL", email: "e-mail address", "date-time": "ISO 8601 time" };
+
+function numberRule(schema: SchemaFacts): string {
+  const kind = schema.type === "integer" || schema.multipleOf === 1 ? "a whole number" : "a number";
+  const { minimum: min, maximum: max } = schema;
+  const range = min !== undefined && max !== undefined ? ` from ${min} to ${max}` : min !== undefined ? ` of at least ${min}` : max !== undefined ? ` of at most ${max}` : "";
+  return `must be ${kind}${range}`;
+}
+
+function lengthRule(schema: SchemaFacts): string {
+  const { minLength: min, maxLength: max } = schema;
+  if (min !== undefined && max !== undefined) return min === 1 ? `must be 1 to ${max} characters` : `must be ${min} to ${max} characters`;
+  if (max !== undefined) return `must be at most ${max} characters`;
+  return min === undefined || min <= 1 ? "must not be empty" : `must be at least ${min} characters`;
+}
+
+/** A union of literals (an enum) lists its values; a numeric query field (`t.Numeric`) states its range. */
+function unionRule(schema: SchemaFacts): string {
+  const members = schema.anyOf ?? [];
+  const values = members.filter((member) => member.const !== undefined).map((member) => String(member.const));
+  if (values.length === members.length && values.length > 0) return `must be one of: ${values.join(", ")}`;
+  const numeric = members.find((member) => member.type === "number" || member.type === "integer");
+  if (numeric) return numberRule(numeric);
+  if (members.some((member) => member.type === "null")) return `must be ${members.filter((member) => member.type !== "null").map((member) => member.type ?? "a value").join(" or ")} or null`;
+  return "is not valid";
+}
+
+/** One sentence per failed rule, naming what the field must be rather than what TypeBox checked. */
+function describeIssue(issue: ValueError): string {
+  const schema = issue.schema as SchemaFacts;
+  switch (issue.type) {
+    case ValueErrorType.ObjectRequiredProperty:
+      return "is required";
+    case ValueErrorType.ObjectAdditionalProperties:
+      return "is not a known field";
+    case ValueErrorType.Object:
+      return "must be a JSON object";
+    case ValueErrorType.String:
+      return "must be a string";
+    case ValueErrorType.Boolean:
+      return "must be true or false";
+    case ValueErrorType.Null:
+      return "must be null";
+    case ValueErrorType.Number:
+    case ValueErrorType.NumberMinimum:
+    case ValueErrorType.NumberMaximum:
+    case ValueErrorType.NumberMultipleOf:
+    case ValueErrorType.Integer:
+    case ValueErrorType.IntegerMinimum:
+    case ValueErrorType.IntegerMaximum:
+    case ValueErrorType.IntegerMultipleOf:
+      return numberRule(schema);
+    case ValueErrorType.StringMinLength:
+    case ValueErrorType.StringMaxLength:
+      return lengthRule(schema);
+    case ValueErrorType.StringPattern:
+      return "is not in the expected format";
+    case ValueErrorType.StringFormat:
+      return `must be a valid ${FORMAT_NAMES[schema.format ?? ""] ?? schema.format}`;
+    case ValueErrorType.Array:
+      return "must be an array";
+    case ValueErrorType.ArrayMinItems:
+      return `must have at least ${schema.minItems} item${schema.minItems === 1 ? "" : "s"}`;
+    case ValueErrorType.ArrayMaxItems:
+      return `must have at most ${schema.maxItems} items`;
+    case ValueErrorType.Literal:
+      return `must be ${JSON.stringify(schema.const)}`;
+    case ValueErrorType.Union:
+      return unionRule(schema);
+    default:
+      return issue.message;
+  }
+}
+
+/**
+ * One detail per field, the first rule it broke: TypeBox reports a missing field twice (required,
+ * then the wrong type of `undefined`), and a client needs one sentence per field to fix it.
+ */
+export function validationDetails(error: ValidationError): Array<{ field: string; message: string }> {
+  const byField = new Map<string, string>();
+  for (const issue of error.all) {
+    if (!("type" in issue) || typeof issue.type !== "number") continue;
+    const field = issue.path.replace(/^\//, "").replaceAll("/", ".") || "(body)";
+    if (!byField.has(field)) byField.set(field, describeIssue(issue));
+  }
+  return [...byField].map(([field, message]) => ({ field, message }));
 }
 
 /**
@@ -47,6 +143,8 @@ export function toErrorResponse(code: string | number, error: unknown, requestId
   }
   switch (code) {
     case "VALIDATION": {
+      // A handler's answer that breaks its own response schema is our bug, not the client's.
+      if ((error as ValidationError).type === "response") break;
       const details = validationDetails(error as ValidationError);
       const first = details[0];
       const message = first ? `${first.field}: ${first.message}` : "The request is not valid.";

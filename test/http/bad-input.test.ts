@@ -49,7 +49,7 @@ describe.each(BODY_ROUTES)("$method $path", ({ method, path, valid, apiKey, hasR
   test("a field of the wrong type answers 422 with details naming it", async () => {
     const [field] = Object.keys(valid);
     const body = await expectJsonError(await request({ body: { ...valid, [field ?? "x"]: 42 } }), 422, "validation_failed");
-    expect(body.details.some((detail: { field: string }) => detail.field === field)).toBe(true);
+    expect(body.details.filter((detail: { field: string }) => detail.field === field)).toHaveLength(1);
   });
 
   test("an unknown key answers 422", async () => {
@@ -59,8 +59,12 @@ describe.each(BODY_ROUTES)("$method $path", ({ method, path, valid, apiKey, hasR
 
   // Routes whose fields are all optional (PATCH, filters) accept {}: only the others are asked.
   if (hasRequiredFields !== false) {
-    test("a missing field answers 422", async () => {
-      await expectJsonError(await request({ body: {} }), 422, "validation_failed");
+    test("a missing field answers 422, with one detail per field", async () => {
+      const body = await expectJsonError(await request({ body: {} }), 422, "validation_failed");
+      const fields = body.details.map((detail: { field: string }) => detail.field);
+      expect(fields.length).toBeGreaterThan(0);
+      expect(new Set(fields).size).toBe(fields.length);
+      for (const detail of body.details) expect(detail.message).toBe("is required");
     });
   }
 

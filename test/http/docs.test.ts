@@ -17,7 +17,8 @@ describe("GET /docs/json", () => {
       expect(Object.keys(document.paths)).toContain(path);
     }
     const create = document.paths["/api/v1/webhooks/rules-engine/rules"].post;
-    expect(create.requestBody.content["application/json"].schema.required).toEqual(["name", "event", "url", "secret", "active"]);
+    expect(create.requestBody.content["application/json"].schema.required).toEqual(["name", "event", "url", "secret"]);
+    expect(create.requestBody.content["application/json"].schema.properties.active).toMatchObject({ type: "boolean", default: true });
     expect(create.requestBody.content["application/json"].schema.additionalProperties).toBe(false);
     expect(create.security).toEqual([{ apiKey: [] }]);
     expect(Object.keys(create.responses["201"].content["application/json"].schema.properties)).toEqual(["ok", "rule_id", "event", "active", "created_at"]);

@@ -66,9 +66,55 @@ describe("POST /api/v1/webhooks/rules-engine/rules", () => {
     });
   }
 
-  test("a missing required field answers 422", async () => {
+  test("active may be left out: the rule is created active", async () => {
     const { active: _active, ...withoutActive } = validRule;
-    expect((await createRuleAs(a.apiKey, withoutActive)).status).toBe(422);
+    const response = await createRuleAs(a.apiKey, withoutActive);
+    expect(response.status).toBe(201);
+    const created = await response.json();
+    expect(created.active).toBe(true);
+    const read = await context.request("GET", `/api/v1/webhooks/rules-engine/rules/${created.rule_id}`, { headers: as(a.apiKey) });
+    expect((await read.json()).active).toBe(true);
+  });
+
+  test("active: false is kept, not replaced by the default", async () => {
+    const response = await createRuleAs(a.apiKey, { ...validRule, active: false });
+    expect((await response.json()).active).toBe(false);
+  });
+
+  test("each missing required field gets exactly one detail saying it is required", async () => {
+    const response = await createRuleAs(a.apiKey, {});
+    expect(response.status).toBe(422);
+    const body = await response.json();
+    expect(body.details).toEqual([
+      { field: "name", message: "is required" },
+      { field: "event", message: "is required" },
+      { field: "url", message: "is required" },
+      { field: "secret", message: "is required" },
+    ]);
+    expect(body.message).toBe("name: is required");
+  });
+
+  test("each field of the wrong type gets exactly one detail saying what it must be", async () => {
+    const response = await createRuleAs(a.apiKey, { name: 5, event: "lead.deleted", url: 7, secret: true, active: "yes", conditions: { min_confidence: "high" } });
+    expect(response.status).toBe(422);
+    const { details } = (await response.json()) as { details: Array<{ field: string; message: string }> };
+    expect(details).toEqual([
+      { field: "name", message: "must be a string" },
+      { field: "event", message: `must be one of: ${EVENT_NAMES.join(", ")}` },
+      { field: "url", message: "must be a string" },
+      { field: "secret", message: "must be a string" },
+      { field: "conditions.min_confidence", message: "must be a number from 0 to 1" },
+      { field: "active", message: "must be true or false" },
+    ]);
+  });
+
+  test("a value out of its limits gets one detail stating the limits", async () => {
+    const response = await createRuleAs(a.apiKey, { ...validRule, secret: "short", conditions: { min_confidence: 1.5 } });
+    const { details } = (await response.json()) as { details: Array<{ field: string; message: string }> };
+    expect(details).toEqual([
+      { field: "secret", message: "must be 16 to 256 characters" },
+      { field: "conditions.min_confidence", message: "must be a number from 0 to 1" },
+    ]);
   });
 
   test("the same event and URL twice for one tenant answers 409; another tenant may reuse them", async () => {

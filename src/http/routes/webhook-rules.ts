@@ -5,58 +5,114 @@ import { securityPlugin, tenantOf } from "../plugins/security.ts";
 import { createRule, deleteRule, getRuleRow, listRules, toRuleView, updateRule } from "../../webhooks/rules.ts";
 import { enqueueTestDelivery } from "../../webhooks/deliveries.ts";
 import { EVENT_CATALOG, EVENT_NAMES } from "../../webhooks/events.ts";
+import { deletedResponse, enumText, idOf, isoTime, oneOf, pageOf } from "../response-schemas.ts";
 
-const conditions = strictObject({ min_confidence: t.Optional(t.Number()) });
+const conditions = strictObject({
+  min_confidence: t.Optional(t.Number({ minimum: 0, maximum: 1, description: "Only events whose data.confidence is at least this (events without one count as 1).", examples: [0.8] })),
+});
+const eventField = oneOf(EVENT_NAMES, { description: "The event this rule delivers (GET /webhooks/events lists them).", examples: ["lead.created"] });
+const ruleFields = {
+  name: t.String({ minLength: 1, maxLength: 100, description: "A label for people (trimmed).", examples: ["CRM lead sync"] }),
+  url: t.String({ minLength: 1, maxLength: 2048, description: "http(s) URL receiving the signed POSTs; private and loopback addresses are refused.", examples: ["https://crm.example.com/hooks/parley"] }),
+  secret: t.String({ minLength: 16, maxLength: 256, description: "HMAC-SHA256 key of the signatures; write-only, never returned.", examples: ["whsec_3f9a1c7e5b2d4a6f8e0c"] }),
+};
+const eventText = enumText(EVENT_NAMES, { examples: ["lead.created"] });
+const ruleView = t.Object({
+  rule_id: idOf("rule"),
+  name: t.String(),
+  event: eventText,
+  url: t.String(),
+  conditions: t.Object({ min_confidence: t.Optional(t.Number()) }),
+  active: t.Boolean(),
+  created_at: isoTime(),
+  updated_at: isoTime(),
+});
 
 export const RuleModel = {
   createBody: strictObject({
-    name: t.String(),
-    event: t.String(),
-    url: t.String(),
-    secret: t.String(),
+    name: ruleFields.name,
+    event: eventField,
+    url: ruleFields.url,
+    secret: ruleFields.secret,
     conditions: t.Optional(conditions),
-    active: t.Boolean(),
+    active: t.Optional(t.Boolean({ default: true, description: "false: the rule matches nothing until re-activated. Default true." })),
   }),
   patchBody: strictObject({
-    name: t.Optional(t.String()),
-    event: t.Optional(t.String()),
-    url: t.Optional(t.String()),
-    secret: t.Optional(t.String()),
+    name: t.Optional(ruleFields.name),
+    event: t.Optional(eventField),
+    url: t.Optional(ruleFields.url),
+    secret: t.Optional(ruleFields.secret),
     conditions: t.Optional(conditions),
     active: t.Optional(t.Boolean()),
   }),
-  createResponse: t.Object({ ok: t.Boolean(), rule_id: t.String(), event: t.String(), active: t.Boolean(), created_at: t.String() }),
+  createResponse: t.Object({ ok: t.Literal(true), rule_id: idOf("rule"), event: eventText, active: t.Boolean(), created_at: isoTime() }),
+  ruleView,
+  rulePage: pageOf(ruleView),
+  eventsResponse: t.Object({
+    data: t.Array(
+      t.Object({
+        event: eventField,
+        priority: oneOf(["info", "medium", "high", "critical"]),
+        description: t.String(),
+        hasConfidence: t.Boolean({ description: "Whether data.confidence is present, so conditions.min_confidence can filter it." }),
+        example: t.Record(t.String(), t.Unknown(), { description: "A realistic data object of this event." }),
+      }),
+    ),
+  }),
+  deleteResponse: deletedResponse("rule_id", "rule"),
+  testResponse: t.Object({ ok: t.Literal(true), webhook_id: idOf("wh", "The queued delivery: follow it at GET /webhooks/deliveries/{webhook_id}."), event: eventText }),
   pageQuery: strictObject(pageFields),
 } as const;
 
 export function webhookRuleRoutes(deps: AppDeps) {
   return new Elysia({ prefix: "/api/v1/webhooks" })
     .use(securityPlugin(deps))
-    .get("/events", () => ({ data: EVENT_NAMES.map((name) => ({ event: name, ...EVENT_CATALOG[name] })) }), { apiKey: true, rateLimit: "management" })
+    .get("/events", () => ({ data: EVENT_NAMES.map((name) => ({ event: name, ...EVENT_CATALOG[name] })) }), {
+      apiKey: true,
+      rateLimit: "management",
+      detail: { summary: "List the event catalog", description: "The eight events a rule can subscribe to, with their priority, whether they carry a confidence, and an example data object." },
+      response: { 200: RuleModel.eventsResponse },
+    })
     .post(
       "/rules-engine/rules",
       async ({ principal, body, set }) => {
-        const rule = await createRule(deps, tenantOf(principal), body);
+        const rule = await createRule(deps, tenantOf(principal), { ...body, active: body.active ?? true });
         set.status = 201;
         return { ok: true, rule_id: rule.rule_id, event: rule.event, active: rule.active, created_at: rule.created_at };
       },
-      { apiKey: true, rateLimit: "management", body: RuleModel.createBody, response: { 201: RuleModel.createResponse } },
+      {
+        apiKey: true,
+        rateLimit: "management",
+        body: RuleModel.createBody,
+        response: { 201: RuleModel.createResponse },
+        detail: {
+          summary: "Create a webhook rule",
+          description:
+            "Every future event of this tenant named `event` (and passing `conditions`) becomes one signed delivery to `url`. `active` defaults to true. The URL is checked against private addresses; the same event and URL twice is 409 rule_exists; past the plan's rule cap, 402 plan_limit.",
+        },
+      },
     )
     .get("/rules-engine/rules", ({ principal, query }) => listRules(deps, tenantOf(principal), { limit: query.limit ?? 50, cursor: query.cursor }), {
       apiKey: true,
       rateLimit: "management",
       query: RuleModel.pageQuery,
+      detail: { summary: "List webhook rules", description: "Oldest first, cursor paged. Secrets are never returned." },
+      response: { 200: RuleModel.rulePage },
     })
     .get("/rules-engine/rules/:id", async ({ principal, params }) => toRuleView(await getRuleRow(deps, tenantOf(principal), params.id)), {
       apiKey: true,
       rateLimit: "management",
       params: idParams,
+      detail: { summary: "Read a webhook rule", description: "Another tenant's rule is 404." },
+      response: { 200: RuleModel.ruleView },
     })
     .patch("/rules-engine/rules/:id", ({ principal, params, body }) => updateRule(deps, tenantOf(principal), params.id, body), {
       apiKey: true,
       rateLimit: "management",
       params: idParams,
       body: RuleModel.patchBody,
+      detail: { summary: "Update a webhook rule", description: "Send only the fields to change; the same checks as at creation apply." },
+      response: { 200: RuleModel.ruleView },
     })
     .delete(
       "/rules-engine/rules/:id",
@@ -64,7 +120,13 @@ export function webhookRuleRoutes(deps: AppDeps) {
         await deleteRule(deps, tenantOf(principal), params.id);
         return { ok: true, rule_id: params.id, deleted: true };
       },
-      { apiKey: true, rateLimit: "management", params: idParams },
+      {
+        apiKey: true,
+        rateLimit: "management",
+        params: idParams,
+        detail: { summary: "Delete a webhook rule", description: "Deliveries already queued for it still run; no new ones are created." },
+        response: { 200: RuleModel.deleteResponse },
+      },
     )
     .post(
       "/rules-engine/rules/:id/test",
@@ -73,6 +135,15 @@ export function webhookRuleRoutes(deps: AppDeps) {
         set.status = 202;
         return { ok: true, ...enqueued };
       },
-      { apiKey: true, rateLimit: "management", params: idParams },
+      {
+        apiKey: true,
+        rateLimit: "management",
+        params: idParams,
+        detail: {
+          summary: "Send a test delivery",
+          description: "Queues a delivery of the rule's event with its example data and `\"test\": true`; it takes the normal path (signing, retries, dead letter). 202 with its webhook_id.",
+        },
+        response: { 202: RuleModel.testResponse },
+      },
     );
 }
