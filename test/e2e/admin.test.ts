@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, expect, test } from "bun:test";
+import { join } from "node:path";
 import type { Browser, Page } from "playwright-core";
 import { buildDeps } from "../helpers.ts";
 import { CHROMIUM, CHROMIUM_ARGS, describeWithBrowser } from "./chromium.ts";
@@ -13,6 +14,7 @@ import { listDeadLetters } from "../../src/webhooks/dead-letters.ts";
 import { DeliveryScheduler } from "../../src/scheduler/scheduler.ts";
 
 const RETRY_MS = 10;
+const SCREENSHOTS = join(import.meta.dir, "../../docs/screenshots");
 
 interface Received {
   webhookId: string | null;
@@ -108,13 +110,19 @@ describeWithBrowser("the admin page in headless Chromium (needs /usr/bin/chromiu
     await page.getByRole("button", { name: "Sign in" }).click();
     await page.getByRole("tablist").waitFor();
     expect(await page.evaluate(() => ({ session: Object.values(sessionStorage), local: localStorage.length }))).toEqual({ session: [key], local: 0 });
-    expect(await page.getByRole("tab", { name: "Dead letter queue" }).getAttribute("aria-selected")).toBe("true");
+    expect(await page.getByRole("tab", { name: "Overview" }).getAttribute("aria-selected")).toBe("true");
+    await page.getByRole("tab", { name: "Dead letter queue" }).click();
 
     const row = page.locator("#dlq-rows tr").filter({ hasText: webhookId });
     await row.waitFor();
     const cells = await row.locator("td").allTextContents();
-    expect(cells.slice(1, 5)).toEqual([webhookId, "lead.created", "CRM hook", "4"]);
-    expect(cells[5]).toContain("500");
+    expect(cells.slice(1, 6)).toEqual([webhookId, "lead.created", "CRM hook", `http://127.0.0.1:${receiver.port}/hook`, "4"]);
+    expect(cells[6]).toContain("500");
+    // The hint reads the server's configured schedule and retention, not a hard-coded text.
+    await page.locator("#dlq-policy").filter({ hasText: "(4 attempts: at once, then after 0.01 s, 0.01 s and 0.01 s)" }).waitFor();
+    expect(await page.locator("#dlq-retention").textContent()).toBe(" Dead letters are kept for 7 days.");
+    // Ids never wrap mid-string.
+    expect(await row.locator("code").first().evaluate((node) => getComputedStyle(node).whiteSpace)).toBe("nowrap");
     await page.screenshot({ path: "/tmp/parley-admin-dlq-row.png" });
 
     await page.getByRole("button", { name: `Attempt log of ${webhookId}` }).click();
@@ -145,11 +153,52 @@ describeWithBrowser("the admin page in headless Chromium (needs /usr/bin/chromiu
     await page.getByRole("tab", { name: "Deliveries" }).click();
     await page.getByLabel("Status").selectOption("succeeded");
     await page.getByRole("button", { name: "Apply filter" }).filter({ visible: true }).click();
-    await page.locator("#deliveries-rows tr").filter({ hasText: webhookId }).filter({ hasText: "succeeded" }).waitFor();
+    const succeeded = page.locator("#deliveries-rows tr").filter({ hasText: webhookId }).filter({ hasText: "succeeded" });
+    await succeeded.waitFor();
+    // Attempts across both cycles (4 failed, then 1 that worked), and a success is not in the error colour.
+    expect(await succeeded.locator("td").nth(4).textContent()).toBe("5 (cycle 2)");
+    expect(await succeeded.locator("td").nth(5).locator("span").getAttribute("class")).toBe("ok-text");
 
     await page.getByRole("button", { name: "Sign out" }).click();
     await page.getByLabel("API key").waitFor();
     expect(await page.evaluate(() => sessionStorage.length)).toBe(0);
+    expect(errors).toEqual([]);
+  });
+
+  test("the dead-letter queue: bulk re-trigger says how many it will touch, and Discard (confirmed) drops one for good", async () => {
+    const { tenantId, key } = newTenant("Discard Co");
+    receiverStatus = 500;
+    const rule = await createRule(deps, tenantId, { name: "ERP hook", event: "lead.created", url: `http://127.0.0.1:${receiver.port}/erp`, secret: "receiver-secret-0123456789", active: true });
+    const { webhook_id: keep } = await enqueueTestDelivery(deps, tenantId, rule.rule_id);
+    const { webhook_id: drop } = await enqueueTestDelivery(deps, tenantId, rule.rule_id);
+    for (let run = 0; run < 40 && (await listDeadLetters(deps, { tenantId }, { limit: 10 })).data.length < 2; run++) {
+      await scheduler.runOnce();
+      await Bun.sleep(RETRY_MS + 5);
+    }
+    expect((await listDeadLetters(deps, { tenantId }, { limit: 10 })).data).toHaveLength(2);
+
+    const { page, errors } = await newPage();
+    await signIn(page, key);
+    await page.getByRole("tab", { name: "Dead letter queue" }).click();
+    await page.locator("#dlq-rows tr").nth(1).waitFor();
+    await page.getByRole("button", { name: "Re-trigger all matching…" }).click();
+    await page.locator("#dlq-confirm-text").filter({ hasText: "Re-trigger 2 dead letters of every event (all pages, not only this one)?" }).waitFor();
+    expect(await page.locator("#dlq-confirm-yes").textContent()).toBe("Re-trigger all 2");
+    await page.getByRole("button", { name: "Cancel" }).click();
+
+    await page.getByRole("button", { name: `Discard ${drop}` }).click();
+    await page.getByRole("button", { name: `Really discard ${drop}?` }).click();
+    await page.locator("#dlq-msg").filter({ hasText: `(${drop}); the delivery stays in the log as dead.` }).waitFor();
+    await page.locator("#dlq-rows tr").filter({ hasText: drop }).waitFor({ state: "detached" });
+    expect(await page.locator("#dlq-rows tr").filter({ hasText: keep }).count()).toBe(1);
+    await page.screenshot({ path: join(SCREENSHOTS, "admin-dead-letters.png") });
+    const left = (await listDeadLetters(deps, { tenantId }, { limit: 10 })).data.map((row) => row.webhook_id);
+    expect(left).toEqual([keep]);
+    const log = (await (await fetch(`${origin}/api/v1/webhooks/deliveries/${drop}`, { headers: { "x-api-key": key } })).json()) as { status: string };
+    expect(log.status).toBe("dead");
+
+    await page.getByRole("button", { name: "Re-trigger all matching…" }).click();
+    await page.locator("#dlq-confirm-text").filter({ hasText: "Re-trigger 1 dead letter of every event" }).waitFor();
     expect(errors).toEqual([]);
   });
 
@@ -176,12 +225,19 @@ describeWithBrowser("the admin page in headless Chromium (needs /usr/bin/chromiu
     await page.getByRole("button", { name: "Create rule" }).click();
     await formMessage.filter({ hasText: "created for handoff.requested" }).waitFor();
     const row = page.locator("#rules-rows tr").filter({ hasText: "Hand-offs to Slack" });
-    expect(await row.locator("td").allTextContents()).toEqual(["Hand-offs to Slack", "handoff.requested", `http://127.0.0.1:${receiver.port}/slack`, "0.8", "active", "DeactivateSend test"]);
+    expect(await row.locator("td").allTextContents()).toEqual(["Hand-offs to Slack", "handoff.requested", `http://127.0.0.1:${receiver.port}/slack`, "0.8", "active", "—", "—", "DeactivateSend test"]);
 
     await page.getByRole("button", { name: "Deactivate Hand-offs to Slack" }).click();
     await row.filter({ hasText: "inactive" }).waitFor();
     await page.getByRole("button", { name: "Send a test of Hand-offs to Slack" }).click();
     await page.locator("#rules-msg").filter({ hasText: /Test delivery wh_\w+ \(handoff\.requested\) queued/ }).waitFor();
+    // Per-rule delivery stats: the test delivery succeeds, and the Rules tab says so.
+    receiverStatus = 200;
+    await scheduler.runOnce();
+    await page.getByRole("tab", { name: "Deliveries" }).click();
+    await page.getByRole("tab", { name: "Rules" }).click();
+    await row.filter({ hasText: "100 % (1 of 1)" }).waitFor();
+    expect(await row.locator("td").nth(6).textContent()).toMatch(/^succeeded · HTTP 200 · /);
     await page.screenshot({ path: "/tmp/parley-admin-rules.png" });
     expect(errors).toEqual([]);
   });
@@ -196,8 +252,35 @@ describeWithBrowser("the admin page in headless Chromium (needs /usr/bin/chromiu
     expect(((await sent.json()) as { status: string }).status).toBe("handoff");
 
     const { page, errors } = await newPage();
+    // The page's timers run on a fake clock: the inbox's self-refresh is driven, not waited for.
+    await page.clock.install();
     await signIn(page, key);
+    await page.getByRole("tab", { name: "Overview" }).waitFor();
+    await page.locator("#chart-handoffs").waitFor();
+    expect(await page.locator("#chart-handoffs svg").getAttribute("aria-label")).toMatch(/^Hand-offs: 1 hand-off in 30 days, most on \d{4}-\d{2}-\d{2} \(1\)\.$/);
+    expect(await page.locator("#chart-conversations rect.bar").count()).toBe(1);
+    expect(await page.locator("#chart-conversations g[data-day]").count()).toBe(30);
+    await page.screenshot({ path: join(SCREENSHOTS, "admin-overview.png") });
     await page.getByRole("tab", { name: "Hand-off inbox" }).click();
+    const first = page.locator("#inbox-rows tr").filter({ hasText: visitor.session_id });
+    await first.waitFor();
+    // The preview is the chat's newest message: the bot's answer to the hand-off request.
+    expect(await first.locator("td").nth(1).textContent()).toMatch(/^Bot: \S/);
+
+    // A second visitor asks for a person while the tab is open: it appears without a click.
+    const second = (await (
+      await fetch(`${origin}/api/v1/widget/session`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ tenant_id: tenantId }) })
+    ).json()) as { access_token: string; session_id: string };
+    await fetch(`${origin}/api/v1/chatbot/message`, {
+      method: "POST",
+      headers: { authorization: `Bearer ${second.access_token}`, "content-type": "application/json" },
+      body: JSON.stringify({ tenant_id: tenantId, message: "I want to speak to a person" }),
+    });
+    expect(await page.locator("#inbox-rows tr").filter({ hasText: second.session_id }).count()).toBe(0);
+    await page.clock.runFor(10_000);
+    await page.locator("#inbox-rows tr").filter({ hasText: second.session_id }).waitFor();
+    await page.screenshot({ path: join(SCREENSHOTS, "admin-inbox.png") });
+
     await page.getByRole("button", { name: `Open ${visitor.session_id}` }).click();
     const transcript = page.getByRole("log", { name: "Transcript" });
     await transcript.locator("li.visitor").filter({ hasText: "can I talk to a human" }).waitFor();
@@ -214,7 +297,7 @@ describeWithBrowser("the admin page in headless Chromium (needs /usr/bin/chromiu
 
     await page.getByRole("button", { name: "Close session" }).click();
     await page.locator("#inbox-msg").filter({ hasText: `Session ${visitor.session_id} closed.` }).waitFor();
-    await page.locator("#inbox-rows td.empty").waitFor();
+    await first.waitFor({ state: "detached" });
     const closed = (await (await fetch(`${origin}/api/v1/chatbot/sessions/${visitor.session_id}/messages`, { headers: asVisitor })).json()) as { status: string };
     expect(closed.status).toBe("closed");
     expect(errors).toEqual([]);

@@ -37,7 +37,12 @@ fieldset{border:1px solid var(--line);border-radius:8px;padding:.75rem 1rem}
 textarea{width:100%;max-width:42rem;min-height:4.5rem}dialog{border:1px solid var(--line);border-radius:10px;max-width:min(70rem,95vw);width:100%;color:var(--fg);background:var(--bg)}
 dialog::backdrop{background:#0006}dl{display:grid;grid-template-columns:max-content 1fr;gap:.2rem 1rem;margin:.5rem 0 1rem}dt{color:var(--muted)}dd{margin:0}
 .sr{position:absolute;width:1px;height:1px;overflow:hidden;clip:rect(0 0 0 0);white-space:nowrap}[hidden]{display:none!important}
-.pre{white-space:pre-wrap;max-width:48rem}form+form{margin-top:.75rem}`;
+.pre{white-space:pre-wrap;max-width:48rem}form+form{margin-top:.75rem}
+code.id{word-break:normal;white-space:nowrap}.ok-text{color:var(--ok)}.pending-text{color:var(--muted)}.preview{display:block;min-width:14rem;max-width:28rem}
+.charts{display:grid;grid-template-columns:repeat(auto-fill,minmax(26rem,1fr));gap:1rem}
+figure.chart{margin:0;padding:.75rem 1rem;border:1px solid var(--line);border-radius:8px;background:var(--panel)}
+figure.chart figcaption{font-weight:600;display:flex;justify-content:space-between;gap:1rem}figure.chart figcaption span{font-weight:400;color:var(--muted)}
+.chart svg{display:block;width:100%;height:auto;overflow:visible}.chart .bar{fill:var(--accent)}.chart .bar.ok{fill:var(--ok)}.chart .bar.dead{fill:var(--err)}.chart .axis{stroke:var(--line)}.chart text{fill:var(--muted);font-size:10px}`;
 
 const th = (names: string[]) => `<thead><tr>${names.map((name) => `<th scope="col">${name}</th>`).join("")}</tr></thead>`;
 
@@ -52,6 +57,7 @@ const notice = (id: string) => `<div id="${id}" class="notice" hidden></div>`;
 const eventSelect = (id: string, first: string) => `<select id="${id}"><option value="">${first}</option></select>`;
 
 const TABS = [
+  ["overview", "Overview"],
   ["dlq", "Dead letter queue"],
   ["deliveries", "Deliveries"],
   ["rules", "Rules"],
@@ -60,8 +66,13 @@ const TABS = [
   ["ai", "AI"],
 ] as const;
 
+const OVERVIEW = `<h2>Overview</h2>
+<p class="hint">The last 30 days, per UTC day: conversations, leads, appointments and hand-offs (from <code>GET /api/v1/analytics/summary</code>) and how many webhook deliveries succeeded (from <code>GET /api/v1/webhooks/stats</code>).</p>
+${notice("overview-msg")}
+<div id="overview-charts" class="charts"></div>`;
+
 const DLQ = `<h2>Webhooks › Dead letter queue</h2>
-<p class="hint">Deliveries that failed all four attempts. <strong>Re-trigger</strong> sends one again with the same <code>webhook_id</code> (receivers deduplicate on it), starting a fresh cycle at <code>X-Service-Attempt: 1</code>. Dead letters are kept for 7 days.</p>
+<p class="hint">Deliveries that failed every attempt of a cycle<span id="dlq-policy"></span>. <strong>Re-trigger</strong> sends one again with the same <code>webhook_id</code> (receivers deduplicate on it), starting a fresh cycle at <code>X-Service-Attempt: 1</code>; <strong>Discard</strong> gives up on it (the delivery stays in the log as dead).<span id="dlq-retention"></span> Attempts count every cycle.</p>
 <form id="dlq-filter" class="bar" novalidate>
 <label>Event ${eventSelect("dlq-event", "All events")}</label>
 <label>Died since (optional) <input id="dlq-since" type="datetime-local"></label>
@@ -69,7 +80,7 @@ const DLQ = `<h2>Webhooks › Dead letter queue</h2>
 </form>
 <div id="dlq-confirm" class="confirm" hidden><span id="dlq-confirm-text"></span><button type="button" class="primary" id="dlq-confirm-yes">Re-trigger them</button><button type="button" id="dlq-confirm-no">Cancel</button></div>
 ${notice("dlq-msg")}
-${table("dlq-rows", "Dead letters", ["Id", "Webhook id", "Event", "Rule", "Attempts", "Last error", "Dead at", "Expires at", "Actions"])}
+${table("dlq-rows", "Dead letters", ["Id", "Webhook id", "Event", "Rule", "Destination URL", "Attempts", "Last error", "Dead at", "Expires at", "Actions"])}
 ${pager("dlq", "dead letters")}`;
 
 const DELIVERIES = `<h2>Webhooks › Deliveries</h2>
@@ -79,13 +90,13 @@ const DELIVERIES = `<h2>Webhooks › Deliveries</h2>
 <button type="submit">Apply filter</button>
 </form>
 ${notice("deliveries-msg")}
-${table("deliveries-rows", "Deliveries", ["Webhook id", "Event", "Status", "Attempts", "Last result", "Created", "Next attempt", "Actions"])}
+${table("deliveries-rows", "Deliveries", ["Webhook id", "Event", "Status", "Destination URL", "Attempts", "Last result", "Created", "Next attempt", "Actions"])}
 ${pager("deliveries", "deliveries")}`;
 
 const RULES = `<h2>Webhooks › Rules</h2>
 <p class="hint">A rule sends one event to one URL, signed with its secret (never shown again). Inactive rules match nothing. <strong>Send test</strong> queues the event's catalog example with <code>"test": true</code>.</p>
 ${notice("rules-msg")}
-${table("rules-rows", "Webhook rules", ["Name", "Event", "URL", "Min confidence", "Status", "Actions"])}
+${table("rules-rows", "Webhook rules", ["Name", "Event", "URL", "Min confidence", "Status", "Success (30 days)", "Last delivery", "Actions"])}
 ${pager("rules", "rules")}
 <form id="rule-form" novalidate><fieldset><legend>New rule</legend><div class="bar">
 <label>Name <input id="rule-name" name="name" autocomplete="off" aria-required="true"></label>
@@ -98,10 +109,10 @@ ${pager("rules", "rules")}
 ${notice("rule-form-msg")}</fieldset></form>`;
 
 const INBOX = `<h2>Hand-off inbox</h2>
-<p class="hint">Chats the bot handed over to a person. Open one to read the transcript, reply to the visitor (the widget shows it within seconds), or close it.</p>
+<p class="hint">Chats the bot handed over to a person, newest message first in each row. The list (and an open transcript) refreshes by itself every 10 seconds while this tab is shown. Open one to read the transcript, reply to the visitor (the widget shows it within seconds), or close it.</p>
 <div class="bar"><button type="button" id="inbox-refresh">Refresh</button></div>
 ${notice("inbox-msg")}
-${table("inbox-rows", "Sessions waiting for an operator", ["Session", "Channel", "Messages", "Reason", "Last activity", "Actions"])}
+${table("inbox-rows", "Sessions waiting for an operator", ["Session", "Latest message", "Channel", "Messages", "Reason", "Last activity", "Actions"])}
 ${pager("inbox", "sessions")}
 <section id="convo" class="convo" hidden aria-labelledby="convo-title">
 <h3 id="convo-title">Conversation</h3>
@@ -150,7 +161,7 @@ const AI = `<h2>AI assistant</h2>
 <div class="bar"><button type="submit" class="primary">Save AI settings</button><button type="button" id="ai-test">Test connection</button></div>
 ${notice("ai-msg")}</fieldset></form>`;
 
-const PANELS: Record<(typeof TABS)[number][0], string> = { dlq: DLQ, deliveries: DELIVERIES, rules: RULES, inbox: INBOX, knowledge: KNOWLEDGE, ai: AI };
+const PANELS: Record<(typeof TABS)[number][0], string> = { overview: OVERVIEW, dlq: DLQ, deliveries: DELIVERIES, rules: RULES, inbox: INBOX, knowledge: KNOWLEDGE, ai: AI };
 
 export function adminHtml(): string {
   const tabs = TABS.map(

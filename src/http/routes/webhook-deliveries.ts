@@ -26,12 +26,12 @@ export const DeliveryModel = {
 } as const;
 
 /** Adds each row's URL and its attempts across every cycle (the admin page shows both). */
-function withDetails<T extends { webhook_id: string }>(deps: AppDeps, tenantId: string, page: Page<T>): Page<T & { url: string; total_attempts: number }> {
-  const details = describeDeliveries(deps, tenantId, page.data.map((row) => row.webhook_id));
+async function withDetails<T extends { webhook_id: string }>(deps: AppDeps, tenantId: string, page: Page<T>): Promise<Page<T & { url: string; total_attempts: number }>> {
+  const details = await describeDeliveries(deps, tenantId, page.data.map((row) => row.webhook_id));
   return { ...page, data: page.data.map((row) => ({ url: "", total_attempts: 0, ...row, ...details.get(row.webhook_id) })) };
 }
 
-const seconds = (ms: number) => Math.round(ms / 1000);
+const seconds = (ms: number) => ms / 1000;
 
 /** An ISO 8601 time, or a 422 naming the field. */
 function parseSince(since: string | undefined): number | undefined {
@@ -86,7 +86,11 @@ export function webhookDeliveryRoutes(deps: AppDeps) {
     })
     .get(
       "/stats",
-      ({ principal }) => ({ days: STATS_DAYS, rules: summarizeRuleDeliveries(deps, tenantOf(principal)), daily: summarizeDailyDeliveries(deps, tenantOf(principal)) }),
+      async ({ principal }) => ({
+        days: STATS_DAYS,
+        rules: await summarizeRuleDeliveries(deps, tenantOf(principal)),
+        daily: await summarizeDailyDeliveries(deps, tenantOf(principal)),
+      }),
       { apiKey: true, rateLimit: "management" },
     )
     .get(

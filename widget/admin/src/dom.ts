@@ -45,6 +45,17 @@ export const when = (iso: string | null): Node | string =>
 
 export const code = (text: string | null): Node | string => (text ? h("code", {}, text) : "—");
 
+/** An id: never broken mid-string (the table scrolls sideways instead). */
+export const idCode = (text: string | null): Node | string => (text ? h("code", { class: "id" }, text) : "—");
+
+/** "30 s", "5 min", "2 h", "7 days": a configured duration in words. */
+export function duration(seconds: number): string {
+  if (seconds % 86_400 === 0) return `${seconds / 86_400} day${seconds === 86_400 ? "" : "s"}`;
+  if (seconds % 3600 === 0) return `${seconds / 3600} h`;
+  if (seconds % 60 === 0) return `${seconds / 60} min`;
+  return `${seconds} s`;
+}
+
 /** Replaces a table body; an empty list becomes one row that says so. */
 export function fillRows(body: HTMLTableSectionElement, rows: Array<Array<Node | string>>, emptyText: string): void {
   const columns = body.closest("table")?.querySelectorAll("thead th").length ?? 1;

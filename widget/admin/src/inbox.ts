@@ -1,9 +1,16 @@
 /** Hand-off inbox: sessions waiting for a person; read, reply, close. */
 import { api, query, type Page } from "./api.ts";
-import { busy, byId, code, fillRows, h, pager, say, sayError, when } from "./dom.ts";
-import type { Message, Session } from "./types.ts";
+import { busy, byId, fillRows, h, idCode, pager, run, say, sayError, when } from "./dom.ts";
+import type { InboxSession, Message } from "./types.ts";
 
 const ROLE_LABELS: Record<Message["role"], string> = { visitor: "Visitor", bot: "Bot", operator: "Operator" };
+/** How often the inbox (and an open transcript) reloads by itself while its tab is shown. */
+export const INBOX_REFRESH_MS = 10_000;
+
+function previewCell(session: InboxSession): Node | string {
+  if (!session.preview) return "—";
+  return h("span", { class: "preview" }, h("strong", {}, `${ROLE_LABELS[session.preview.role] ?? session.preview.role}: `), session.preview.text);
+}
 
 export function wireInbox() {
   const message = byId("inbox-msg");
@@ -13,11 +20,12 @@ export function wireInbox() {
 
   const list = pager(byId("inbox-prev"), byId("inbox-next"), byId("inbox-page"), async (cursor) => {
     try {
-      const page = await api<Page<Session>>("GET", `/sessions${query({ status: "handoff", cursor, limit: "25" })}`);
+      const page = await api<Page<InboxSession>>("GET", `/inbox${query({ cursor, limit: "25" })}`);
       fillRows(
         byId("inbox-rows"),
         page.data.map((session) => [
-          code(session.session_id),
+          idCode(session.session_id),
+          previewCell(session),
           session.channel,
           String(session.message_count),
           session.handoff_reason ?? "—",
@@ -92,5 +100,25 @@ export function wireInbox() {
   });
   byId("inbox-refresh").addEventListener("click", () => void list.reset());
 
-  return { show: () => list.reset() };
+  // One re-armed timer (never setInterval), alive only while the tab is shown: a new hand-off
+  // or a visitor's answer appears without a click. A busy reply form is never touched.
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const panel = byId("panel-inbox");
+  function scheduleRefresh() {
+    clearTimeout(timer);
+    timer = setTimeout(() => {
+      if (panel.hidden) return;
+      void run(async () => {
+        if (document.visibilityState === "visible") await Promise.all([list.reload(), loadTranscript()]);
+        scheduleRefresh();
+      });
+    }, INBOX_REFRESH_MS);
+  }
+
+  return {
+    show: async () => {
+      scheduleRefresh();
+      await list.reset();
+    },
+  };
 }

@@ -11,6 +11,7 @@ import { wireRules } from "./rules.ts";
 import { wireInbox } from "./inbox.ts";
 import { wireKnowledge } from "./knowledge.ts";
 import { wireAi } from "./ai.ts";
+import { wireOverview } from "./overview.ts";
 
 interface Panel {
   show(): Promise<unknown>;
@@ -21,7 +22,7 @@ function start() {
   const app = byId("app");
   const signout = byId("signout");
   const tabs = [...document.querySelectorAll<HTMLButtonElement>("[role=tab]")];
-  const panels: Record<string, Panel> = { dlq: wireDeadLetters(), deliveries: wireDeliveries(), rules: wireRules(), inbox: wireInbox(), knowledge: wireKnowledge(), ai: wireAi() };
+  const panels: Record<string, Panel> = { overview: wireOverview(), dlq: wireDeadLetters(), deliveries: wireDeliveries(), rules: wireRules(), inbox: wireInbox(), knowledge: wireKnowledge(), ai: wireAi() };
   wireAttemptLog();
 
   function select(tab: HTMLButtonElement, focus = false) {

@@ -3,9 +3,14 @@ import { api } from "./api.ts";
 import { byId, code, fillRows, h, say, sayError, when } from "./dom.ts";
 import type { Attempt, Delivery } from "./types.ts";
 
-/** The last failure of a delivery: its error (which names the status code), else the bare code, else a dash. */
-export const lastResult = (statusCode: number | null, error: string | null): Node | string =>
-  error || statusCode !== null ? h("span", { class: "err-text" }, error || `HTTP ${statusCode}`) : "—";
+/**
+ * The last result of a delivery: a success in the success colour, a failure (its error, which
+ * names the status code, else the bare code) in the error colour, nothing yet as a dash.
+ */
+export function lastResult(statusCode: number | null, error: string | null, succeeded = false): Node | string {
+  if (succeeded) return h("span", { class: "ok-text" }, statusCode === null ? "delivered" : `HTTP ${statusCode}`);
+  return error || statusCode !== null ? h("span", { class: "err-text" }, error || `HTTP ${statusCode}`) : "—";
+}
 
 export async function showAttemptLog(webhookId: string): Promise<void> {
   const dialog = byId<HTMLDialogElement>("log");
@@ -23,7 +28,7 @@ export async function showAttemptLog(webhookId: string): Promise<void> {
       ["Status", delivery.status],
       ["URL", code(delivery.url)],
       ["Rule", code(delivery.rule_id)],
-      ["Cycle / attempts", `${delivery.cycle} / ${delivery.attempts}`],
+      ["Cycle / attempts in it / attempts in all", `${delivery.cycle} / ${delivery.attempts} / ${delivery.attempt_log.length}`],
       ["Created", when(delivery.created_at)],
       ["Next attempt", when(delivery.next_attempt_at)],
     ];

@@ -1,7 +1,23 @@
 /** Webhooks › Rules: list, switch on and off, send a test, create. */
 import { api, query, type Page } from "./api.ts";
-import { busy, byId, code, fillRows, h, pager, say, sayError } from "./dom.ts";
-import type { Rule } from "./types.ts";
+import { busy, byId, code, fillRows, h, pager, say, sayError, when } from "./dom.ts";
+import type { Rule, WebhookStats } from "./types.ts";
+
+type RuleStats = WebhookStats["rules"][number];
+
+/** "83 % (5 of 6)": succeeded of finished deliveries; pending ones do not count yet. */
+function successCell(stats: RuleStats | undefined): Node | string {
+  if (!stats || stats.success_rate === null) return stats ? `— (${stats.deliveries} pending)` : "—";
+  const finished = stats.succeeded + stats.dead;
+  return h("span", { class: stats.dead === 0 ? "ok-text" : "err-text" }, `${Math.round(stats.success_rate * 100)} % (${stats.succeeded} of ${finished})`);
+}
+
+function lastCell(stats: RuleStats | undefined): Node | string {
+  if (!stats) return "—";
+  const kind = stats.last_status === "succeeded" ? "ok-text" : stats.last_status === "dead" ? "err-text" : "pending-text";
+  const httpStatus = stats.last_status_code === null ? "" : ` · HTTP ${stats.last_status_code}`;
+  return h("span", {}, h("span", { class: kind }, `${stats.last_status}${httpStatus}`), " · ", when(stats.last_at));
+}
 
 let names: Promise<Map<string, string>> | null = null;
 
@@ -21,7 +37,11 @@ export function wireRules() {
 
   const list = pager(byId("rules-prev"), byId("rules-next"), byId("rules-page"), async (cursor) => {
     try {
-      const page = await api<Page<Rule>>("GET", `/webhooks/rules-engine/rules${query({ cursor, limit: "25" })}`);
+      const [page, stats] = await Promise.all([
+        api<Page<Rule>>("GET", `/webhooks/rules-engine/rules${query({ cursor, limit: "25" })}`),
+        api<WebhookStats>("GET", "/webhooks/stats"),
+      ]);
+      const byRule = new Map(stats.rules.map((row) => [row.rule_id, row]));
       fillRows(
         byId("rules-rows"),
         page.data.map((rule) => {
@@ -37,6 +57,8 @@ export function wireRules() {
             code(rule.url),
             rule.conditions.min_confidence === undefined ? "—" : String(rule.conditions.min_confidence),
             rule.active ? "active" : "inactive",
+            successCell(byRule.get(rule.rule_id)),
+            lastCell(byRule.get(rule.rule_id)),
             h("div", { class: "acts" }, toggle, test),
           ];
         }),

@@ -22,3 +22,26 @@ import type { AiConfigView } from "../../../src/assistant/ai-config.ts";
 export type KnowledgeDocument = DocumentView;
 export type Hit = KnowledgeHit;
 export type AiSettingsView = AiConfigView;
+import type { DayDeliveryStats, DeliveryDetails, RuleDeliveryStats } from "../../../src/webhooks/delivery-stats.ts";
+import type { SessionPreview } from "../../../src/chat/session-previews.ts";
+import type { summarizeAnalytics } from "../../../src/analytics/summary.ts";
+
+/** A row of GET /webhooks/dead-letters or /webhooks/deliveries: the view plus url and attempts across cycles. */
+export type ListedDeadLetter = DeadLetterView & DeliveryDetails;
+export type ListedDelivery = DeliveryView & DeliveryDetails;
+export type InboxSession = SessionView & { preview: SessionPreview | null };
+export type AnalyticsSummary = Awaited<ReturnType<typeof summarizeAnalytics>>;
+
+export interface WebhookStats {
+  days: number;
+  rules: RuleDeliveryStats[];
+  daily: DayDeliveryStats[];
+}
+
+export interface RetryPolicy {
+  attempts_per_cycle: number;
+  retry_delays_s: number[];
+  delivery_timeout_s: number;
+  dead_letter_retention_s: number;
+  event_retention_s: number;
+}
