@@ -52,6 +52,20 @@ export interface DeliveryFilter {
   ruleId?: string;
 }
 
+export interface DeliveryCounts {
+  total: number;
+  succeeded: number;
+  dead: number;
+}
+
+export interface RuleDeliveryCounts extends DeliveryCounts {
+  ruleId: string;
+  /** The newest delivery's status, status code and last change. */
+  lastStatus: string;
+  lastStatusCode: number | null;
+  lastAt: number;
+}
+
 export interface DeliveryQueries {
   /** Newest first, before `beforeId` when given. */
   listDeliveries(tenantId: string, filter: DeliveryFilter, beforeId: string | null, limit: number): Promise<DeliveryRow[]>;
@@ -60,6 +74,12 @@ export interface DeliveryQueries {
   listAttempts(deliveryId: string): Promise<DeliveryAttemptRow[]>;
   /** Deletes up to `limit` finished deliveries (with their attempts) finished at or before `cutoffMs`. */
   purgeSpentDeliveries(cutoffMs: number, limit: number): Promise<number>;
+  /** Per rule, the tenant's deliveries with id >= `fromId` (ids sort by creation time). */
+  countDeliveriesByRule(tenantId: string, fromId: string): Promise<RuleDeliveryCounts[]>;
+  /** Per UTC day of creation (YYYY-MM-DD), the tenant's deliveries with id >= `fromId`, by day. */
+  countDeliveriesByDay(tenantId: string, fromId: string): Promise<Array<DeliveryCounts & { day: string }>>;
+  /** URL and attempts across every cycle of the tenant's deliveries among `deliveryIds`. */
+  describeDeliveries(tenantId: string, deliveryIds: readonly string[]): Promise<Array<{ id: string; url: string; totalAttempts: number }>>;
 }
 
 export interface DeadLetterFilter {
@@ -75,6 +95,8 @@ export interface DeadLetterQueries {
   listLiveDeadLetters(filter: DeadLetterFilter, now: number, beforeId: string | null, limit: number): Promise<DeadLetterRow[]>;
   findLiveDeadLetter(deadLetterId: string, now: number): Promise<DeadLetterRow | null>;
   deleteDeadLetter(deadLetterId: string): Promise<void>;
+  /** Deletes the tenant's live dead letter in one statement; null when there is none such. */
+  discardDeadLetter(tenantId: string, deadLetterId: string, now: number): Promise<{ id: string; deliveryId: string } | null>;
   /** A fresh cycle for a dead delivery (same id, attempts 0, due at `now`); false when it is not dead. */
   restartDeadDelivery(deliveryId: string, now: number): Promise<boolean>;
   /** The sweeper: dead letters past their retention are deleted (their delivery log stays). */

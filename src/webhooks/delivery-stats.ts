@@ -1,5 +1,5 @@
 import type { Deps } from "../deps.ts";
-import { preparedFor } from "../db/prepared.ts";
+import type { DeliveryCounts } from "../db/store.ts";
 import { toIso } from "../lib/clock.ts";
 import { idTimeBound } from "../lib/ids.ts";
 
@@ -33,32 +33,7 @@ export interface DeliveryDetails {
   total_attempts: number;
 }
 
-interface Counts {
-  total: number;
-  succeeded: number;
-  dead: number;
-}
-
-// Both windows are an id range on deliveries_tenant_idx: ids sort by creation time.
-const statements = preparedFor((sqlite) => ({
-  byRule: sqlite.prepare<Counts & { rule_id: string; last_status: string; last_status_code: number | null; last_at: number }, [string, string]>(
-    `SELECT s.rule_id, s.total, s.succeeded, s.dead, d.status AS last_status, d.last_status_code, d.updated_at AS last_at
-     FROM (SELECT rule_id, count(*) AS total, sum(status = 'succeeded') AS succeeded, sum(status = 'dead') AS dead, max(id) AS last_id
-           FROM deliveries WHERE tenant_id = ?1 AND id >= ?2 AND rule_id IS NOT NULL GROUP BY rule_id) AS s
-     JOIN deliveries AS d ON d.id = s.last_id`,
-  ),
-  byDay: sqlite.prepare<Counts & { day: string }, [string, string]>(
-    `SELECT strftime('%Y-%m-%d', created_at / 1000, 'unixepoch') AS day, count(*) AS total,
-       sum(status = 'succeeded') AS succeeded, sum(status = 'dead') AS dead
-     FROM deliveries WHERE tenant_id = ? AND id >= ? GROUP BY day ORDER BY day`,
-  ),
-  details: sqlite.prepare<{ id: string; url: string; total_attempts: number }, [string, string]>(
-    `SELECT d.id, d.url, (SELECT count(*) FROM delivery_attempts AS a WHERE a.delivery_id = d.id) AS total_attempts
-     FROM deliveries AS d WHERE d.tenant_id = ? AND d.id IN (SELECT value FROM json_each(?))`,
-  ),
-}));
-
-const rate = (counts: Counts): number | null => {
+const rate = (counts: DeliveryCounts): number | null => {
   const finished = counts.succeeded + counts.dead;
   return finished === 0 ? null : Math.round((counts.succeeded / finished) * 1000) / 1000;
 };
@@ -66,31 +41,26 @@ const rate = (counts: Counts): number | null => {
 const windowStart = (deps: Deps): string => idTimeBound("wh", Math.floor(deps.clock.now() / DAY_MS) * DAY_MS - (STATS_DAYS - 1) * DAY_MS);
 
 /** Per rule, over the last 30 days: how many deliveries, how many succeeded or died, and the newest one's outcome. */
-export function summarizeRuleDeliveries(deps: Deps, tenantId: string): RuleDeliveryStats[] {
-  return statements(deps.sqlite)
-    .byRule.all(tenantId, windowStart(deps))
-    .map((row) => ({
-      rule_id: row.rule_id,
-      deliveries: row.total,
-      succeeded: row.succeeded,
-      dead: row.dead,
-      success_rate: rate(row),
-      last_status: row.last_status,
-      last_status_code: row.last_status_code,
-      last_at: toIso(row.last_at),
-    }));
+export async function summarizeRuleDeliveries(deps: Deps, tenantId: string): Promise<RuleDeliveryStats[]> {
+  return (await deps.store.deliveries.countDeliveriesByRule(tenantId, windowStart(deps))).map((row) => ({
+    rule_id: row.ruleId,
+    deliveries: row.total,
+    succeeded: row.succeeded,
+    dead: row.dead,
+    success_rate: rate(row),
+    last_status: row.lastStatus,
+    last_status_code: row.lastStatusCode,
+    last_at: toIso(row.lastAt),
+  }));
 }
 
 /** Per UTC day of creation, over the last 30 days (days without deliveries are left out). */
-export function summarizeDailyDeliveries(deps: Deps, tenantId: string): DayDeliveryStats[] {
-  return statements(deps.sqlite)
-    .byDay.all(tenantId, windowStart(deps))
-    .map((row) => ({ day: row.day, deliveries: row.total, succeeded: row.succeeded, dead: row.dead, success_rate: rate(row) }));
+export async function summarizeDailyDeliveries(deps: Deps, tenantId: string): Promise<DayDeliveryStats[]> {
+  return (await deps.store.deliveries.countDeliveriesByDay(tenantId, windowStart(deps))).map((row) => ({ day: row.day, deliveries: row.total, succeeded: row.succeeded, dead: row.dead, success_rate: rate(row) }));
 }
 
 /** URL and attempts across cycles of the tenant's deliveries among `webhookIds` (others are left out). */
-export function describeDeliveries(deps: Deps, tenantId: string, webhookIds: readonly string[]): Map<string, DeliveryDetails> {
-  if (webhookIds.length === 0) return new Map();
-  const rows = statements(deps.sqlite).details.all(tenantId, JSON.stringify(webhookIds));
-  return new Map(rows.map((row) => [row.id, { url: row.url, total_attempts: row.total_attempts }]));
+export async function describeDeliveries(deps: Deps, tenantId: string, webhookIds: readonly string[]): Promise<Map<string, DeliveryDetails>> {
+  const rows = await deps.store.deliveries.describeDeliveries(tenantId, webhookIds);
+  return new Map(rows.map((row) => [row.id, { url: row.url, total_attempts: row.totalAttempts }]));
 }

@@ -23,12 +23,17 @@ export function sqliteDeadLetters(sqlite: Database): SyncOf<DeadLetterQueries> {
      WHERE id = ? AND status = 'dead'`,
   );
   const purgeExpired = sqlite.prepare("DELETE FROM dead_letters WHERE expires_at <= ?");
+  // One statement checks tenant and retention and deletes: nothing to race with a re-trigger.
+  const discard = sqlite.prepare<{ id: string; deliveryId: string }, [string, string, number]>(
+    `DELETE FROM dead_letters WHERE id = ? AND tenant_id = ? AND expires_at > ? RETURNING id, delivery_id AS "deliveryId"`,
+  );
   return {
     listLiveDeadLetters: (filter, now, beforeId, limit) => list.all(filter.tenantId, filter.event ?? null, filter.sinceMs ?? 0, now, beforeId, limit),
     findLiveDeadLetter: (deadLetterId, now) => byId.get(deadLetterId, now),
     deleteDeadLetter: (deadLetterId) => {
       deleteOne.run(deadLetterId);
     },
+    discardDeadLetter: (tenantId, deadLetterId, now) => discard.get(deadLetterId, tenantId, now),
     restartDeadDelivery: (deliveryId, now) => restart.run(now, now, deliveryId).changes > 0,
     purgeExpiredDeadLetters: (now) => purgeExpired.run(now).changes,
   };

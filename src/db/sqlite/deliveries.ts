@@ -1,7 +1,7 @@
 import type { Database } from "bun:sqlite";
 import type { DeliveryAttemptRow, DeliveryRow } from "../rows.ts";
 import { deliveries, deliveryAttempts } from "../schema.ts";
-import type { DeliveryQueries } from "../store-webhooks.ts";
+import type { DeliveryCounts, DeliveryQueries, RuleDeliveryCounts } from "../store-webhooks.ts";
 import { selectColumns } from "./columns.ts";
 import type { SyncOf } from "./gate.ts";
 
@@ -29,7 +29,26 @@ export function sqliteDeliveries(sqlite: Database): SyncOf<DeliveryQueries> {
          AND NOT EXISTS (SELECT 1 FROM dead_letters l WHERE l.delivery_id = d.id)
        ORDER BY d.completed_at LIMIT ?2)`,
   );
+  // Both windows are an id range on deliveries_tenant_idx: ids sort by creation time.
+  const byRule = sqlite.prepare<RuleDeliveryCounts, [string, string]>(
+    `SELECT s.rule_id AS ruleId, s.total, s.succeeded, s.dead, d.status AS lastStatus, d.last_status_code AS lastStatusCode, d.updated_at AS lastAt
+     FROM (SELECT rule_id, count(*) AS total, sum(status = 'succeeded') AS succeeded, sum(status = 'dead') AS dead, max(id) AS last_id
+           FROM deliveries WHERE tenant_id = ?1 AND id >= ?2 AND rule_id IS NOT NULL GROUP BY rule_id) AS s
+     JOIN deliveries AS d ON d.id = s.last_id`,
+  );
+  const byDay = sqlite.prepare<DeliveryCounts & { day: string }, [string, string]>(
+    `SELECT strftime('%Y-%m-%d', created_at / 1000, 'unixepoch') AS day, count(*) AS total,
+       sum(status = 'succeeded') AS succeeded, sum(status = 'dead') AS dead
+     FROM deliveries WHERE tenant_id = ? AND id >= ? GROUP BY day ORDER BY day`,
+  );
+  const details = sqlite.prepare<{ id: string; url: string; totalAttempts: number }, [string, string]>(
+    `SELECT d.id, d.url, (SELECT count(*) FROM delivery_attempts AS a WHERE a.delivery_id = d.id) AS totalAttempts
+     FROM deliveries AS d WHERE d.tenant_id = ? AND d.id IN (SELECT value FROM json_each(?))`,
+  );
   return {
+    countDeliveriesByRule: (tenantId, fromId) => byRule.all(tenantId, fromId),
+    countDeliveriesByDay: (tenantId, fromId) => byDay.all(tenantId, fromId),
+    describeDeliveries: (tenantId, deliveryIds) => (deliveryIds.length === 0 ? [] : details.all(tenantId, JSON.stringify(deliveryIds))),
     listDeliveries: (tenantId, filter, beforeId, limit) =>
       list.all(tenantId, filter.status ?? null, filter.event ?? null, filter.ruleId ?? null, beforeId, limit),
     findDelivery: (tenantId, deliveryId) => one.get(deliveryId, tenantId),
