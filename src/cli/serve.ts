@@ -85,6 +85,16 @@ function demoLines(seed: DemoSeed, baseUrl: string): string {
   ].join("\n");
 }
 
+/** Where a new user goes next: the demo page, the admin page (and what it asks for), the API reference. */
+function pageLines(baseUrl: string, seed: DemoSeed | null): string {
+  const key = seed?.created ? "the API key above" : `a tenant API key — parley apikey create --tenant ${seed?.tenantId ?? "ten_…"}`;
+  return [
+    ...(seed ? [`  demo page      ${baseUrl}/   (the demo clinic's chat widget)`] : []),
+    `  admin page     ${baseUrl}/admin   (sign in with ${key})`,
+    `  API reference  ${baseUrl}/docs`,
+  ].join("\n");
+}
+
 export async function serveCommand(argv: string[], io: CliIo, onStarted?: (server: RunningServer) => void): Promise<number> {
   const { values } = parseCommandArgs(argv, {
     port: { type: "string", short: "p" },
@@ -92,6 +102,12 @@ export async function serveCommand(argv: string[], io: CliIo, onStarted?: (serve
     demo: { type: "boolean" },
   });
   const deps = openCliDeps(io, { db: values.db, port: values.port, host: values.host, demo: values.demo });
+  if (deps.config.allowPrivateWebhooks) {
+    io.err("parley: warning: PARLEY_ALLOW_PRIVATE_WEBHOOKS=true: webhooks, knowledge URL imports and model-provider calls may reach loopback and private addresses (the SSRF protection is off); use it only for local development");
+  }
+  // Seeded before the server listens (it awaits password hashing): from `listen` to the end of
+  // the banner nothing awaits, so no request can be logged before the banner is printed.
+  const seed = deps.config.demo ? await seedDemo(deps) : null;
   const server = startServer(deps);
   // Handlers go in before the address is printed: whoever reads it may signal at once.
   const stopped = new Promise<void>((resolve) => {
@@ -103,8 +119,9 @@ export async function serveCommand(argv: string[], io: CliIo, onStarted?: (serve
     process.once("SIGINT", () => shutdown("SIGINT"));
   });
   const baseUrl = deps.config.publicUrl === `http://localhost:${deps.config.port}` ? server.url : deps.config.publicUrl;
-  if (deps.config.demo) io.out(demoLines(await seedDemo(deps), baseUrl));
+  if (seed) io.out(demoLines(seed, baseUrl));
   io.out(`Parley listening on ${server.url} (database ${deps.config.dbPath})`);
+  io.out(pageLines(baseUrl, seed));
   // Bun's fetch runs at most BUN_CONFIG_MAX_HTTP_REQUESTS (default 256) requests at once and
   // reads it only at process start: more deliveries in flight than that just queue inside Bun.
   const fetchLimit = Number(io.env.BUN_CONFIG_MAX_HTTP_REQUESTS ?? "256") || 256;

@@ -68,6 +68,13 @@ describe("GET /", () => {
     expect(csp).toContain("connect-src 'self'");
     expect(html.match(/<script[^>]*>[^<]+<\/script>/)).toBeNull();
   });
+
+  test("links the admin page (saying it takes an API key) and the API reference", async () => {
+    context = buildTestApp();
+    const html = await (await context.request("GET", "/")).text();
+    expect(html).toContain('<a href="/admin">Admin page</a> (sign in with a tenant API key');
+    expect(html).toContain('<a href="/docs">API reference</a>');
+  });
 });
 
 describe("GET /favicon.ico", () => {

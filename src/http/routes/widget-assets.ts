@@ -29,10 +29,12 @@ function demoPage(baseUrl: string, demoTenantId: string | null): string {
     ? `<p>The chat button in the corner is the widget of the demo tenant <code>${escapeHtml(demoTenantId)}</code>. Ask about prices, opening hours or an appointment, or ask for a human.</p>`
     : `<p>No demo tenant yet. Start the server with <code>parley serve --demo</code>, or create a tenant with <code>parley tenant create --name "Acme" --origins https://your-site.example</code> and use its id below.</p>`;
   const embed = demoTenantId ? `<script src="/widget.js" data-tenant="${escapeHtml(demoTenantId)}" async></script>` : "";
+  const next = `<p><a href="/admin">Admin page</a> (sign in with a tenant API key — the demo's is printed once, at the first <code>npm start</code>): dead letters, deliveries, rules, the hand-off inbox, charts. <a href="/docs">API reference</a>: every route of <code>/api/v1</code>.</p>`;
   return `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1">
 <title>Parley</title><style>${DEMO_CSS}</style></head>
 <body><h1>Parley</h1>${intro}
+${next}
 <h2>Add the widget to your site</h2>
 <p>Paste this before <code>&lt;/body&gt;</code>; your page's Content-Security-Policy must allow <code>${escapeHtml(baseUrl)}</code> in <code>script-src</code> and <code>connect-src</code>.</p>
 <pre><code>${escapeHtml(widgetSnippet(baseUrl, tenantId))}</code></pre>
