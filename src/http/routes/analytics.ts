@@ -6,6 +6,17 @@ import { checkVisitorAccess, preflightResponse } from "../plugins/cors.ts";
 import { requireTenant } from "../../tenants/find-tenant.ts";
 import { MAX_EVENTS_PER_REQUEST, recordAnalyticsEvents } from "../../analytics/record-events.ts";
 import { summarizeAnalytics } from "../../analytics/summary.ts";
+import { idOf } from "../response-schemas.ts";
+
+const dayCounts = {
+  conversations: t.Integer({ description: "Sessions with at least one message." }),
+  leads: t.Integer(),
+  appointments: t.Integer(),
+  handoffs: t.Integer(),
+  widget: t.Record(t.String(), t.Integer(), { description: "Widget telemetry counts by event name." }),
+  lead_conversion: t.Nullable(t.Number(), { description: "leads ÷ conversations; null without conversations." }),
+  appointment_conversion: t.Nullable(t.Number()),
+};
 
 export const AnalyticsModel = {
   eventsBody: strictObject({
@@ -14,8 +25,16 @@ export const AnalyticsModel = {
   }),
   summaryQuery: strictObject({
     tenant_id: t.Optional(t.String({ maxLength: 64 })),
-    from: t.Optional(t.String({ maxLength: 10 })),
-    to: t.Optional(t.String({ maxLength: 10 })),
+    from: t.Optional(t.String({ maxLength: 10, description: "First UTC day (default: 29 days before to).", examples: ["2026-01-01"] })),
+    to: t.Optional(t.String({ maxLength: 10, description: "Last UTC day, inclusive (default: today).", examples: ["2026-01-30"] })),
+  }),
+  eventsResponse: t.Object({ accepted: t.Integer({ description: "Events stored." }) }),
+  summaryResponse: t.Object({
+    tenant_id: idOf("ten"),
+    from: t.String({ format: "date" }),
+    to: t.String({ format: "date" }),
+    days: t.Array(t.Object({ day: t.String({ format: "date" }), ...dayCounts })),
+    totals: t.Object(dayCounts),
   }),
 } as const;
 
@@ -32,11 +51,19 @@ export function analyticsRoutes(deps: AppDeps) {
         set.status = 202;
         return recordAnalyticsEvents(deps, { tenantId: tenant.id, sessionId: principal.kind === "visitor" ? principal.sessionId : null, events: body.events });
       },
-      { chatAccess: true, rateLimit: "analytics", body: AnalyticsModel.eventsBody },
+      {
+        chatAccess: true,
+        rateLimit: "analytics",
+        body: AnalyticsModel.eventsBody,
+        detail: { summary: "Record widget telemetry", description: "The widget's own events (opened, message sent, quick reply used …), up to a batch per request. 202." },
+        response: { 202: AnalyticsModel.eventsResponse },
+      },
     )
     .get("/summary", ({ principal, query }) => summarizeAnalytics(deps, tenantOf(principal, query.tenant_id), { from: query.from, to: query.to }), {
       tenantAccess: true,
       rateLimit: "analytics",
       query: AnalyticsModel.summaryQuery,
+      detail: { summary: "Analytics summary", description: "Per UTC day from..to (default the last 30): conversations, leads, appointments, hand-offs, widget telemetry and conversion rates, with totals." },
+      response: { 200: AnalyticsModel.summaryResponse },
     });
 }

@@ -14,11 +14,11 @@ export const AuthModel = {
   }),
   refreshBody: strictObject({ refresh_token: t.String({ minLength: 1, maxLength: 200 }) }),
   tokenResponse: t.Object({
-    access_token: t.String(),
+    access_token: t.String({ description: "A JWT (HS256) for the Authorization: Bearer header." }),
     token_type: t.Literal("Bearer"),
-    expires_in: t.Number(),
+    expires_in: t.Number({ description: "Seconds until the access token expires.", examples: [900] }),
     refresh_token: t.String(),
-    refresh_expires_in: t.Number(),
+    refresh_expires_in: t.Number({ description: "Seconds until the refresh token expires." }),
   }),
 } as const;
 
@@ -49,7 +49,11 @@ export function authRoutes(deps: AppDeps) {
         const { userId } = await authenticateUser(deps, body.email, body.password);
         return tokenPair(userId, issueRefreshToken(deps, userId));
       },
-      { body: AuthModel.tokenBody, response: { 200: AuthModel.tokenResponse } },
+      {
+        body: AuthModel.tokenBody,
+        response: { 200: AuthModel.tokenResponse },
+        detail: { summary: "Log in", description: "E-mail and password for a Bearer access token (15 minutes) and a refresh token. 5 attempts per minute per client address." },
+      },
     )
     .post(
       "/refresh",
@@ -57,6 +61,10 @@ export function authRoutes(deps: AppDeps) {
         const { userId, refresh } = rotateRefreshToken(deps, body.refresh_token);
         return tokenPair(userId, refresh);
       },
-      { body: AuthModel.refreshBody, response: { 200: AuthModel.tokenResponse } },
+      {
+        body: AuthModel.refreshBody,
+        response: { 200: AuthModel.tokenResponse },
+        detail: { summary: "Refresh a token", description: "Rotates the refresh token: the old one stops working, and reusing a rotated one revokes its whole family." },
+      },
     );
 }

@@ -13,6 +13,41 @@ import { botConfigView } from "../../assistant/ai-config.ts";
 import { checkAiBaseUrl } from "../../assistant/check-base-url.ts";
 import { streamMessageReply, wantsEventStream } from "../../assistant/stream-reply.ts";
 import { testAiConnection } from "../../assistant/test-connection.ts";
+import { idOf, messageView, nullableString, oneOf } from "../response-schemas.ts";
+import { SESSION_STATUSES } from "../../db/schema.ts";
+
+const stringList = t.Array(t.String());
+const botConfigSchema = t.Object({
+  bot_name: t.String({ examples: ["Ava"] }),
+  greeting: t.String(),
+  sector: t.String({ examples: ["dental"] }),
+  language: t.String({ examples: ["en"] }),
+  faq: t.Array(t.Object({ id: t.String(), question: t.String(), answer: t.String(), keywords: t.Optional(stringList) })),
+  lead: t.Object({ enabled: t.Boolean(), default_country: t.String({ examples: ["GB"] }), intent_keywords: stringList }),
+  appointments: t.Object({
+    enabled: t.Boolean(),
+    timezone: t.String({ examples: ["Europe/London"] }),
+    business_hours: t.Record(t.String(), t.Nullable(t.Object({ open: t.String({ examples: ["09:00"] }), close: t.String({ examples: ["17:30"] }) })), { description: "mon … sun; null = closed." }),
+    slot_minutes: t.Integer(),
+    lead_time_minutes: t.Integer(),
+    max_days_ahead: t.Integer(),
+    intent_keywords: stringList,
+  }),
+  handoff: t.Object({ keywords: stringList, low_confidence_threshold: t.Number(), max_low_confidence_turns: t.Integer() }),
+  allowed_origins: t.Array(t.String(), { description: "Sites whose widget may talk to this tenant; empty = any." }),
+  ai: t.Object({
+    enabled: t.Boolean(),
+    base_url: nullableString("An OpenAI-compatible endpoint; null = the server's."),
+    model: nullableString(),
+    embedding_model: nullableString(),
+    instructions: t.String(),
+    temperature: t.Nullable(t.Number()),
+    max_reply_tokens: t.Nullable(t.Integer()),
+    api_key_set: t.Boolean({ description: "The key itself is write-only." }),
+  }),
+  retention: t.Optional(t.Nullable(t.Object({ chat_days: t.Nullable(t.Integer()), analytics_days: t.Nullable(t.Integer()) }))),
+  limits: t.Optional(t.Nullable(t.Object({ anonymous_daily_messages: t.Nullable(t.Integer()) }))),
+});
 
 export const ChatModel = {
   messageBody: strictObject({
@@ -38,8 +73,20 @@ export const ChatModel = {
   }),
   transcriptQuery: strictObject({ after: t.Optional(t.String({ maxLength: 64 })) }),
   tenantQuery: strictObject({ tenant_id: t.Optional(t.String({ maxLength: 64 })) }),
+  transcriptResponse: t.Object({
+    session_id: idOf("ses"),
+    status: oneOf(SESSION_STATUSES),
+    data: t.Array(messageView, { description: "Oldest first, at most 500; poll with ?after=<last message_id>." }),
+  }),
   // The config document is validated key by key by the chat domain (validateBotConfigPatch).
-  configPatch: t.Record(t.String(), t.Unknown()),
+  configPatch: t.Record(t.String(), t.Unknown(), { description: "Any subset of the configuration document; nested objects are merged, arrays replaced." }),
+  botConfigView: botConfigSchema,
+  aiTestResponse: t.Object({
+    ok: t.Boolean(),
+    model: t.Nullable(t.String()),
+    latency_ms: t.Number(),
+    error: t.Optional(t.String({ description: "The provider's reason when ok is false." })),
+  }),
 } as const;
 
 export function chatRoutes(deps: AppDeps) {
@@ -58,7 +105,17 @@ export function chatRoutes(deps: AppDeps) {
         if (!wantsEventStream(request.headers.get("accept"))) return handleMessage(deps, input);
         return streamMessageReply((onDelta) => handleMessage(deps, input, { onDelta }), deps.log);
       },
-      { chatAccess: true, rateLimit: "chat", body: ChatModel.messageBody, response: { 200: ChatModel.messageResponse } },
+      {
+        chatAccess: true,
+        rateLimit: "chat",
+        body: ChatModel.messageBody,
+        response: { 200: ChatModel.messageResponse },
+        detail: {
+          summary: "Send a chat message",
+          description:
+            "The visitor's (or a member's) message and the bot's reply. With Accept: text/event-stream the reply streams as `delta` events and ends with a `done` event whose data is this same object. A session in hand-off gets no bot reply (reply null) until an operator answers.",
+        },
+      },
     )
     .get(
       "/sessions/:id/messages",
@@ -67,12 +124,21 @@ export function chatRoutes(deps: AppDeps) {
         checkVisitorAccess(tenant, principal, request, set.headers, params.id);
         return listMessages(deps, tenant.id, params.id, query.after);
       },
-      { anyAccess: true, rateLimit: "chat", params: idParams, query: ChatModel.transcriptQuery },
+      {
+        anyAccess: true,
+        rateLimit: "chat",
+        params: idParams,
+        query: ChatModel.transcriptQuery,
+        detail: { summary: "Read a transcript", description: "The session's messages after ?after= (exclusive): the widget's resume and its poll for operator replies." },
+        response: { 200: ChatModel.transcriptResponse },
+      },
     )
     .get("/config", ({ principal, query }) => botConfigView(getBotConfig(deps, tenantOf(principal, query.tenant_id, ["owner", "admin"]))), {
       tenantAccess: true,
       rateLimit: "management",
       query: ChatModel.tenantQuery,
+      detail: { summary: "Read the bot configuration", description: "Greeting, FAQ, lead and appointment settings, hand-off keywords, allowed origins, the assistant's model settings. Owner or admin, or the API key." },
+      response: { 200: ChatModel.botConfigView },
     })
     .patch(
       "/config",
@@ -81,11 +147,20 @@ export function chatRoutes(deps: AppDeps) {
         await checkAiBaseUrl(deps, body);
         return botConfigView(updateBotConfig(deps, tenantId, body));
       },
-      { tenantAccess: true, rateLimit: "management", query: ChatModel.tenantQuery, body: ChatModel.configPatch },
+      {
+        tenantAccess: true,
+        rateLimit: "management",
+        query: ChatModel.tenantQuery,
+        body: ChatModel.configPatch,
+        detail: { summary: "Update the bot configuration", description: "Send only what changes; each key is validated (422 naming it). Answers the whole new configuration." },
+        response: { 200: ChatModel.botConfigView },
+      },
     )
     .post("/ai/test", ({ principal, query }) => testAiConnection(deps, tenantOf(principal, query.tenant_id, ["owner", "admin"])), {
       tenantAccess: true,
       rateLimit: "management",
       query: ChatModel.tenantQuery,
+      detail: { summary: "Test the model connection", description: "One tiny completion with the tenant's effective model settings; a failure is ok: false with the provider's reason, not an HTTP error." },
+      response: { 200: ChatModel.aiTestResponse },
     });
 }
