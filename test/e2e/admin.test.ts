@@ -57,9 +57,9 @@ describeWithBrowser("the admin page in headless Chromium (needs /usr/bin/chromiu
     deps.sqlite.close();
   });
 
-  function newTenant(name: string) {
-    const tenant = createTenant(deps, { name, sector: "dental-clinic" });
-    return { tenantId: tenant.id, key: createApiKey(deps, { tenantId: tenant.id, name: "admin page" }).key };
+  async function newTenant(name: string) {
+    const tenant = await createTenant(deps, { name, sector: "dental-clinic" });
+    return { tenantId: tenant.id, key: (await createApiKey(deps, { tenantId: tenant.id, name: "admin page" })).key };
   }
 
   /** A fresh profile; uncaught errors and console errors (CSP violations land there) are kept. */
@@ -92,7 +92,7 @@ describeWithBrowser("the admin page in headless Chromium (needs /usr/bin/chromiu
   }
 
   test("an administrator re-triggers a dead letter, and the receiver gets the same webhook_id at attempt 1", async () => {
-    const { tenantId, key } = newTenant("Dead Letters Inc");
+    const { tenantId, key } = await newTenant("Dead Letters Inc");
     const rule = await createRule(deps, tenantId, { name: "CRM hook", event: "lead.created", url: `http://127.0.0.1:${receiver.port}/hook`, secret: "receiver-secret-0123456789", active: true });
     const { webhook_id: webhookId } = await enqueueTestDelivery(deps, tenantId, rule.rule_id);
     await untilDead(tenantId);
@@ -166,7 +166,7 @@ describeWithBrowser("the admin page in headless Chromium (needs /usr/bin/chromiu
   });
 
   test("the dead-letter queue: bulk re-trigger says how many it will touch, and Discard (confirmed) drops one for good", async () => {
-    const { tenantId, key } = newTenant("Discard Co");
+    const { tenantId, key } = await newTenant("Discard Co");
     receiverStatus = 500;
     const rule = await createRule(deps, tenantId, { name: "ERP hook", event: "lead.created", url: `http://127.0.0.1:${receiver.port}/erp`, secret: "receiver-secret-0123456789", active: true });
     const { webhook_id: keep } = await enqueueTestDelivery(deps, tenantId, rule.rule_id);
@@ -203,7 +203,7 @@ describeWithBrowser("the admin page in headless Chromium (needs /usr/bin/chromiu
   });
 
   test("rules: a 422 from the API is shown next to the form, a valid rule is created, switched off and tested", async () => {
-    const { key } = newTenant("Rules Ltd");
+    const { key } = await newTenant("Rules Ltd");
     const { page, errors } = await newPage();
     await signIn(page, key);
     await page.getByRole("tab", { name: "Rules" }).click();
@@ -243,7 +243,7 @@ describeWithBrowser("the admin page in headless Chromium (needs /usr/bin/chromiu
   });
 
   test("an operator answers a handed-off visitor from the hand-off inbox and closes the chat", async () => {
-    const { tenantId, key } = newTenant("Smile Dental");
+    const { tenantId, key } = await newTenant("Smile Dental");
     const visitor = (await (
       await fetch(`${origin}/api/v1/widget/session`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ tenant_id: tenantId }) })
     ).json()) as { access_token: string; session_id: string };
@@ -309,7 +309,7 @@ describeWithBrowser("the admin page in headless Chromium (needs /usr/bin/chromiu
       fetch: () => new Response("<html><head><title>Bright Smile prices</title></head><body><h1>Implants</h1><p>An implant starts at 1,800 EUR.</p></body></html>", { headers: { "content-type": "text/html" } }),
     });
     try {
-      const { key } = newTenant("Knowledge Dental");
+      const { key } = await newTenant("Knowledge Dental");
       const { page, errors } = await newPage();
       await signIn(page, key);
       await page.getByRole("tab", { name: "Knowledge" }).click();
@@ -370,7 +370,7 @@ describeWithBrowser("the admin page in headless Chromium (needs /usr/bin/chromiu
       },
     });
     try {
-      const { key } = newTenant("AI Dental");
+      const { key } = await newTenant("AI Dental");
       const { page, errors } = await newPage();
       await signIn(page, key);
       await page.getByRole("tab", { name: "AI" }).click();

@@ -58,8 +58,8 @@ describeWithBrowser("the widget in headless Chromium (needs /usr/bin/chromium)",
   }
 
   beforeAll(async () => {
-    open = createTenant(deps, { name: "Smile Dental", sector: "dental-clinic" });
-    refusing = createTenant(deps, { name: "Elsewhere", origins: ["https://only-here.example"] });
+    open = await createTenant(deps, { name: "Smile Dental", sector: "dental-clinic" });
+    refusing = await createTenant(deps, { name: "Elsewhere", origins: ["https://only-here.example"] });
     parley = createApp(deps).listen({ port: 0, hostname: "127.0.0.1" });
     parleyOrigin = `http://127.0.0.1:${parley.server?.port}`;
     host = Bun.serve({
@@ -136,7 +136,7 @@ describeWithBrowser("the widget in headless Chromium (needs /usr/bin/chromium)",
     expect(await page.locator(W(".panel")).isHidden()).toBe(true);
 
     await launcher.click();
-    const greeting = getBotConfig(deps, open.id).greeting;
+    const greeting = (await getBotConfig(deps, open.id)).greeting;
     await expect(bubbles(page, "bot").first().textContent()).resolves.toBe(greeting);
     expect(await page.locator(W(".title")).textContent()).toBe("Ava");
     expect(await page.locator(W("[role=log]")).getAttribute("aria-live")).toBe("polite");
@@ -195,13 +195,13 @@ describeWithBrowser("the widget in headless Chromium (needs /usr/bin/chromium)",
     expect(await page.locator(W(".sub")).getAttribute("role")).toBe("status");
     await snap(page, "handoff-waiting");
 
-    postOperatorMessage(deps, open.id, state!.sessionId, { text: "Hi, this is Sam from the front desk." });
+    await postOperatorMessage(deps, open.id, state!.sessionId, { text: "Hi, this is Sam from the front desk." });
     await page.locator(W(".m.operator")).filter({ hasText: "Sam from the front desk" }).waitFor({ timeout: 5000 });
     expect(await page.locator(W(".sub")).textContent()).toBe("You're chatting with Agent");
     await snap(page, "operator-reply");
 
     await page.keyboard.press("Escape");
-    postOperatorMessage(deps, open.id, state!.sessionId, { text: "Are you still there?" });
+    await postOperatorMessage(deps, open.id, state!.sessionId, { text: "Are you still there?" });
     // Closed panels poll 5× slower: POLL_MS * 5.
     await page.locator(W(".badge")).filter({ hasText: "1" }).waitFor({ timeout: POLL_MS * 5 * 3 });
     await page.locator(W(".launcher")).click();
@@ -268,8 +268,8 @@ describeWithBrowser("the widget in headless Chromium (needs /usr/bin/chromium)",
   test("with a model provider the reply streams: the bubble grows while the model writes, then holds the stored reply", async () => {
     const provider = startFakeProvider();
     try {
-      const streaming = createTenant(deps, { name: "Streamy Dental", sector: "dental-clinic" });
-      updateBotConfig(deps, streaming.id, { ai: { base_url: provider.url, model: "fake-model" } });
+      const streaming = await createTenant(deps, { name: "Streamy Dental", sector: "dental-clinic" });
+      await updateBotConfig(deps, streaming.id, { ai: { base_url: provider.url, model: "fake-model" } });
       let release!: () => void;
       const gate = new Promise<void>((resolve) => (release = resolve));
       const text = "Whitening costs 249 dollars per session.";

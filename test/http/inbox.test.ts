@@ -15,7 +15,7 @@ test("GET /api/v1/inbox lists the tenant's handed-off chats with their newest me
   const waiting = await openWidgetSession(context, a.tenant.id);
   await say(context, waiting.access_token, a.tenant.id, "can I talk to a human please");
   const long = "x".repeat(300);
-  postOperatorMessage(context.deps, a.tenant.id, waiting.session_id, { text: long });
+  await postOperatorMessage(context.deps, a.tenant.id, waiting.session_id, { text: long });
 
   const inbox = await (await context.request("GET", "/api/v1/inbox", { headers: { "x-api-key": a.apiKey } })).json();
   expect(inbox.data.map((session: { session_id: string }) => session.session_id)).toEqual([waiting.session_id]);

@@ -56,7 +56,7 @@ describe("GET /", () => {
 
   test("with a demo tenant embeds the widget under a strict CSP with no inline script", async () => {
     context = buildTestApp({ publicUrl: "https://chat.example.com" });
-    const tenant = createTenant(context.deps, { name: "Demo" });
+    const tenant = await createTenant(context.deps, { name: "Demo" });
     putSetting(context.deps.sqlite, "demo_tenant_id", tenant.id);
     const response = await context.request("GET", "/");
     const html = await response.text();

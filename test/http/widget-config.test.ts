@@ -15,20 +15,20 @@ const sessionCount = (tenantId: string) =>
 describe("GET /api/v1/widget/config (asked before the launcher is drawn)", () => {
   test("an allowed origin gets the bot's name, greeting and starter quick replies, readable cross-origin, and no session is started", async () => {
     context = buildTestApp();
-    const tenant = createTenant(context.deps, { name: "Smile", sector: "dental-clinic", origins: [SITE] });
+    const tenant = await createTenant(context.deps, { name: "Smile", sector: "dental-clinic", origins: [SITE] });
     const response = await context.request("GET", `/api/v1/widget/config?tenant_id=${tenant.id}`, { headers: { origin: SITE } });
     expect(response.status).toBe(200);
     expect(response.headers.get("access-control-allow-origin")).toBe(SITE);
     const body = (await response.json()) as { bot_name: string; greeting: string; quick_replies: string[] };
     expect(body.bot_name).toBe("Ava");
-    expect(body.greeting).toBe(getBotConfig(context.deps, tenant.id).greeting);
+    expect(body.greeting).toBe((await getBotConfig(context.deps, tenant.id)).greeting);
     expect(body.quick_replies).toEqual(["What are your opening hours?", "How much does a cleaning cost?", "Which dental insurance plans do you accept?", "Book an appointment", "Talk to a person"]);
     expect(sessionCount(tenant.id)).toBe(0);
   });
 
   test("a refused origin gets 403 origin_not_allowed, which the widget can read", async () => {
     context = buildTestApp();
-    const tenant = createTenant(context.deps, { name: "Smile", origins: [SITE] });
+    const tenant = await createTenant(context.deps, { name: "Smile", origins: [SITE] });
     const response = await context.request("GET", `/api/v1/widget/config?tenant_id=${tenant.id}`, { headers: { origin: "https://elsewhere.example" } });
     expect(response.status).toBe(403);
     expect(((await response.json()) as { error: string }).error).toBe("origin_not_allowed");
@@ -47,8 +47,8 @@ describe("GET /api/v1/widget/config (asked before the launcher is drawn)", () =>
 
   test("the tenant's own starter_quick_replies replace the template's, and the session start carries them too", async () => {
     context = buildTestApp();
-    const tenant = createTenant(context.deps, { name: "Smile", sector: "dental-clinic" });
-    updateBotConfig(context.deps, tenant.id, { starter_quick_replies: ["Prices", "Book a cleaning"] });
+    const tenant = await createTenant(context.deps, { name: "Smile", sector: "dental-clinic" });
+    await updateBotConfig(context.deps, tenant.id, { starter_quick_replies: ["Prices", "Book a cleaning"] });
     const config = (await (await context.request("GET", `/api/v1/widget/config?tenant_id=${tenant.id}`, { headers: { origin: SITE } })).json()) as { quick_replies: string[] };
     expect(config.quick_replies).toEqual(["Prices", "Book a cleaning"]);
     const session = await context.request("POST", "/api/v1/widget/session", { body: { tenant_id: tenant.id }, headers: { origin: SITE } });
@@ -58,21 +58,21 @@ describe("GET /api/v1/widget/config (asked before the launcher is drawn)", () =>
 });
 
 describe("bot config starter_quick_replies", () => {
-  const current = () => getBotConfig(context.deps, createTenant(context.deps, { name: "Smile" }).id);
-  const fieldOf = (patch: unknown) => {
+  const fieldOf = async (patch: unknown) => {
+    const current = await getBotConfig(context.deps, (await createTenant(context.deps, { name: "Smile" })).id);
     try {
-      validateBotConfigPatch(patch, current());
+      validateBotConfigPatch(patch, current);
       return null;
     } catch (error) {
       return error instanceof AppError ? { status: error.status, message: error.message } : null;
     }
   };
 
-  test("must be an array of at most 6 strings of 1 to 60 characters", () => {
+  test("must be an array of at most 6 strings of 1 to 60 characters", async () => {
     context = buildTestApp();
-    expect(fieldOf({ starter_quick_replies: "Prices" })).toEqual({ status: 422, message: expect.stringContaining("starter_quick_replies") });
-    expect(fieldOf({ starter_quick_replies: ["a", "b", "c", "d", "e", "f", "g"] })).toEqual({ status: 422, message: expect.stringContaining("at most 6") });
-    expect(fieldOf({ starter_quick_replies: [""] })).toEqual({ status: 422, message: expect.stringContaining("starter_quick_replies[0]") });
-    expect(fieldOf({ starter_quick_replies: ["Prices", "Opening hours"] })).toBeNull();
+    expect(await fieldOf({ starter_quick_replies: "Prices" })).toEqual({ status: 422, message: expect.stringContaining("starter_quick_replies") });
+    expect(await fieldOf({ starter_quick_replies: ["a", "b", "c", "d", "e", "f", "g"] })).toEqual({ status: 422, message: expect.stringContaining("at most 6") });
+    expect(await fieldOf({ starter_quick_replies: [""] })).toEqual({ status: 422, message: expect.stringContaining("starter_quick_replies[0]") });
+    expect(await fieldOf({ starter_quick_replies: ["Prices", "Opening hours"] })).toBeNull();
   });
 });

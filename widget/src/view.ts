@@ -119,3 +119,24 @@ export function renderQuickReplies(container: HTMLDivElement, replies: readonly 
   }
   container.hidden = replies.length === 0;
 }
+
+/** The bot's bubble while a streamed reply arrives: created at the first piece, dropped for the stored reply. */
+export function liveBubble(view: View, s: Strings): { grow(piece: string): void; drop(): void } {
+  let live: Text | null = null;
+  return {
+    grow(piece) {
+      if (!live) {
+        const node = messageNode({ id: null, role: "bot", text: "" }, s);
+        live = node.appendChild(document.createTextNode(""));
+        view.log.insertBefore(node, view.typing);
+        view.typing.hidden = true;
+      }
+      live.data += piece;
+      view.log.scrollTop = view.log.scrollHeight;
+    },
+    drop() {
+      live?.parentElement?.remove();
+      live = null;
+    },
+  };
+}

@@ -1,11 +1,12 @@
 import { ApiError, createApi, type SendResult } from "./api.ts";
+import { failureNotice, handoffStatus, shouldRestart } from "./restart.ts";
 import type { WidgetConfig } from "./config.ts";
 import { readableTextOn } from "./contrast.ts";
 import { guard, report } from "./guard.ts";
 import { loadState, saveState, type StoredMessage, type StoredState } from "./store.ts";
 import { stringsFor } from "./strings.ts";
 import { createStyleSheet } from "./styles.ts";
-import { buildView, messageNode, renderQuickReplies } from "./view.ts";
+import { buildView, liveBubble, messageNode, renderQuickReplies } from "./view.ts";
 
 export interface WidgetControls {
   open(): void;
@@ -91,20 +92,15 @@ export function mountWidget(config: WidgetConfig, host: HTMLElement): WidgetCont
     old.replaceWith(node);
   }
 
-  /** The header's second line: waiting for a person after a hand-off, then who is answering. */
   function renderStatus(): void {
-    const handoff = state?.status === "handoff";
-    const operator = state?.log.findLast((m) => m.role === "operator");
-    view.sub.hidden = !handoff;
-    view.sub.textContent = !handoff ? "" : operator ? `${s.joined} ${operator.author || s.agent}` : s.waiting;
+    const text = handoffStatus(state, s);
+    view.sub.hidden = text === null;
+    view.sub.textContent = text ?? "";
   }
 
-  /** The bubble already says "Not sent" with Retry; a notice adds why when the visitor can act on it. */
   function fail(error: unknown): void {
-    const status = error instanceof ApiError ? error.status : -1;
-    if (status === 0) notice(s.offline);
-    else if (status === 403) notice(s.notAllowed);
-    else if (status === 429) notice(s.rateLimited);
+    const why = failureNotice(error, s);
+    if (why) notice(why);
     if (!(error instanceof ApiError)) throw error;
   }
 
@@ -144,22 +140,6 @@ export function mountWidget(config: WidgetConfig, host: HTMLElement): WidgetCont
     return starting;
   }
 
-  /**
-   * Whether a failed send should be retried in a new session: 409 (closed) or 401 (token gone).
-   * A network error (a proxy that strips CORS headers from errors, say) is ambiguous: a probe
-   * of the transcript tells a dead token (probe fails too) from a merely refused message.
-   */
-  async function shouldRestart(error: unknown, current: StoredState): Promise<boolean> {
-    if (!(error instanceof ApiError)) return false;
-    if (error.status === 409 || error.status === 401) return true;
-    if (error.status !== 0) return false;
-    try {
-      return (await api.history(current.token, current.sessionId, current.lastId)).status === "closed";
-    } catch (probe) {
-      return probe instanceof ApiError && (probe.status === 0 || probe.status === 401);
-    }
-  }
-
   /** A typed message (or quick reply): on screen and saved at once, then delivered. */
   async function send(raw: string): Promise<void> {
     const text = raw.trim().slice(0, 4000);
@@ -192,28 +172,14 @@ export function mountWidget(config: WidgetConfig, host: HTMLElement): WidgetCont
     setBusy(true);
     track("message_sent");
     // The bubble grows as the model writes; `done` then replaces it with the stored reply.
-    let live: Text | null = null;
-    const dropLive = () => {
-      live?.parentElement?.remove();
-      live = null;
-    };
+    const { grow, drop: dropLive } = liveBubble(view, s);
     try {
       let current = usable(state) ? state : await freshSession();
       let result: SendResult;
-      const grow = (piece: string) => {
-        if (!live) {
-          const node = messageNode({ id: null, role: "bot", text: "" }, s);
-          live = node.appendChild(document.createTextNode(""));
-          view.log.insertBefore(node, view.typing);
-          view.typing.hidden = true;
-        }
-        live.data += piece;
-        view.log.scrollTop = view.log.scrollHeight;
-      };
       try {
         result = await api.send(current.token, text, grow);
       } catch (error) {
-        if (!(await shouldRestart(error, current))) throw error;
+        if (!(await shouldRestart(api, error, current))) throw error;
         dropLive();
         current = await freshSession();
         result = await api.send(current.token, text, grow);

@@ -1,0 +1,32 @@
+import { ApiError, type Api } from "./api.ts";
+import type { StoredState } from "./store.ts";
+import type { Strings } from "./strings.ts";
+
+/**
+ * Whether a failed send should be retried in a new session: 409 (closed) or 401 (token gone).
+ * A network error (a proxy that strips CORS headers from errors, say) is ambiguous: a probe
+ * of the transcript tells a dead token (probe fails too) from a merely refused message.
+ */
+export async function shouldRestart(api: Api, error: unknown, current: StoredState): Promise<boolean> {
+  if (!(error instanceof ApiError)) return false;
+  if (error.status === 409 || error.status === 401) return true;
+  if (error.status !== 0) return false;
+  try {
+    return (await api.history(current.token, current.sessionId, current.lastId)).status === "closed";
+  } catch (probe) {
+    return probe instanceof ApiError && (probe.status === 0 || probe.status === 401);
+  }
+}
+
+/** The bubble already says "Not sent" with Retry; a notice adds why when the visitor can act on it. */
+export function failureNotice(error: unknown, s: Strings): string | null {
+  const status = error instanceof ApiError ? error.status : -1;
+  return status === 0 ? s.offline : status === 403 ? s.notAllowed : status === 429 ? s.rateLimited : null;
+}
+
+/** The header's second line after a hand-off: waiting for a person, then who is answering; null otherwise. */
+export function handoffStatus(state: StoredState | null, s: Strings): string | null {
+  if (state?.status !== "handoff") return null;
+  const operator = state.log.findLast((m) => m.role === "operator");
+  return operator ? `${s.joined} ${operator.author || s.agent}` : s.waiting;
+}
