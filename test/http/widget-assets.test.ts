@@ -25,6 +25,14 @@ describe("GET /widget.js", () => {
     expect(code).not.toContain("import ");
   });
 
+  test("its stylesheet shuts out host styles and keeps the phone panel clear of the notch and home indicator", async () => {
+    context = buildTestApp();
+    const code = await (await context.request("GET", "/widget.js")).text();
+    // Inherited host styles reach the host element; only an !important reset inside the shadow tree beats them.
+    expect(code).toContain(":host{all:initial!important}");
+    for (const side of ["top", "bottom", "left", "right"]) expect(code).toContain(`env(safe-area-inset-${side}`);
+  });
+
   test("answers 304 to a matching If-None-Match", async () => {
     context = buildTestApp();
     const etag = (await context.request("GET", "/widget.js")).headers.get("etag") ?? "";
