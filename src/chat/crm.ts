@@ -30,6 +30,33 @@ interface AppointmentRow {
   created_at: number;
 }
 
+export interface LeadView {
+  lead_id: string;
+  chatbot_id: string;
+  session_id: string;
+  name: string;
+  phone: string;
+  email: string;
+  interest: string;
+  source: string;
+  confidence: number;
+  captured_at: string;
+}
+
+export interface AppointmentView {
+  appointment_id: string;
+  chatbot_id: string;
+  session_id: string;
+  starts_at: string;
+  ends_at: string;
+  timezone: string;
+  name: string | null;
+  phone: string | null;
+  email: string | null;
+  confidence: number;
+  created_at: string;
+}
+
 const statements = preparedFor((sqlite) => ({
   leads: sqlite.prepare<LeadRow, [string, string | null, number]>(
     "SELECT * FROM leads WHERE tenant_id = ?1 AND (?2 IS NULL OR id < ?2) ORDER BY id DESC LIMIT ?3",
@@ -39,7 +66,7 @@ const statements = preparedFor((sqlite) => ({
   ),
 }));
 
-export function listLeads(deps: Deps, tenantId: string, page: { limit: number; cursor?: string }): Page<Record<string, unknown>> {
+export function listLeads(deps: Deps, tenantId: string, page: { limit: number; cursor?: string }): Page<LeadView> {
   const rows = statements(deps.sqlite).leads.all(tenantId, page.cursor ?? null, page.limit + 1);
   return toPage(rows, page.limit, (row) => row.id, (row) => ({
     lead_id: row.id,
@@ -55,7 +82,7 @@ export function listLeads(deps: Deps, tenantId: string, page: { limit: number; c
   }));
 }
 
-export function listAppointments(deps: Deps, tenantId: string, page: { limit: number; cursor?: string }): Page<Record<string, unknown>> {
+export function listAppointments(deps: Deps, tenantId: string, page: { limit: number; cursor?: string }): Page<AppointmentView> {
   const rows = statements(deps.sqlite).appointments.all(tenantId, page.cursor ?? null, page.limit + 1);
   return toPage(rows, page.limit, (row) => row.id, (row) => ({
     appointment_id: row.id,

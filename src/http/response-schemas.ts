@@ -3,9 +3,11 @@ import type { TLiteral, TUnion } from "@sinclair/typebox";
 import { MESSAGE_ROLES, SESSION_STATUSES } from "../db/schema.ts";
 
 /**
- * Building blocks of the routes' response schemas. Response objects stay open (extra keys
- * pass): Elysia checks every answer against its schema, and a field added to a view must not
- * turn into a 500 before its schema catches up — a missing or mistyped documented field does.
+ * Building blocks of the routes' response schemas. Elysia checks every answer against its
+ * schema, and with `normalize: false` (src/http/app.ts) an undeclared key fails the check too:
+ * a field added to a view must be added here or beside its route, or that route answers 500
+ * (its tests catch it). That is the point: /docs/json cannot drift from the answers, and a
+ * field nobody declared (a secret, say) never leaves the server by accident.
  */
 
 type LiteralTuple<T extends readonly string[]> = { -readonly [K in keyof T]: TLiteral<T[K]> };

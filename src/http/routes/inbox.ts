@@ -1,12 +1,20 @@
-import { Elysia } from "elysia";
+import { Elysia, t } from "elysia";
 import type { AppDeps } from "../deps.ts";
 import { pageFields, strictObject } from "../schema.ts";
 import { securityPlugin, tenantOf } from "../plugins/security.ts";
 import { listSessions } from "../../chat/sessions.ts";
 import { previewSessions } from "../../chat/session-previews.ts";
+import { isoTime, oneOf, pageOf, sessionView } from "../response-schemas.ts";
+import { MESSAGE_ROLES } from "../../db/schema.ts";
 
 export const InboxModel = {
   query: strictObject({ ...pageFields }),
+  response: pageOf(
+    t.Composite([
+      sessionView,
+      t.Object({ preview: t.Nullable(t.Object({ role: oneOf(MESSAGE_ROLES), text: t.String(), created_at: isoTime() }), { description: "The newest message." }) }),
+    ]),
+  ),
 } as const;
 
 /** The hand-off inbox of the admin page: sessions waiting for a person, each with its newest message. */
@@ -21,6 +29,12 @@ export function inboxRoutes(deps: AppDeps) {
         const previews = previewSessions(deps, tenantId, page.data.map((session) => session.session_id));
         return { ...page, data: page.data.map((session) => ({ ...session, preview: previews.get(session.session_id) ?? null })) };
       },
-      { tenantAccess: true, rateLimit: "management", query: InboxModel.query },
+      {
+        tenantAccess: true,
+        rateLimit: "management",
+        query: InboxModel.query,
+        detail: { summary: "The hand-off inbox", description: "Sessions waiting for a person (status handoff), newest first, each with its newest message as a preview." },
+        response: { 200: InboxModel.response },
+      },
     );
 }

@@ -8,18 +8,19 @@ import { MAX_SEARCH_LIMIT, searchKnowledge } from "../../knowledge/search.ts";
 import { embedderForTenant } from "../../assistant/settings.ts";
 import { KNOWLEDGE_FORMATS, type KnowledgeFormat } from "../../db/schema-knowledge.ts";
 import { invalidField } from "../../lib/validate.ts";
+import { deletedResponse, idOf, isoTime, oneOf, pageOf } from "../response-schemas.ts";
 
 const MANAGERS = ["owner", "admin"] as const;
 const tenantIdField = t.Optional(t.String({ maxLength: 64 }));
 
 const documentView = t.Object({
-  document_id: t.String(),
-  title: t.String(),
-  format: t.Union(KNOWLEDGE_FORMATS.map((format) => t.Literal(format))),
-  source_url: t.Union([t.String(), t.Null()]),
+  document_id: idOf("doc"),
+  title: t.String({ examples: ["Opening hours and prices"] }),
+  format: oneOf(KNOWLEDGE_FORMATS),
+  source_url: t.Union([t.String(), t.Null()], { description: "Where the text came from, cited by the assistant." }),
   bytes: t.Integer(),
-  chunk_count: t.Integer(),
-  created_at: t.String(),
+  chunk_count: t.Integer({ description: "Passages the text was split into for search." }),
+  created_at: isoTime(),
 });
 
 export const KnowledgeModel = {
@@ -33,6 +34,17 @@ export const KnowledgeModel = {
     url: t.Optional(t.String({ minLength: 1, maxLength: 2_000, description: "A page the server fetches (SSRF-guarded, 10 s, at most 2 MB)." })),
   }),
   documentView,
+  documentDetail: t.Composite([
+    documentView,
+    t.Object({
+      content: t.String({ description: "The stored text (HTML is kept as its text)." }),
+      chunks: t.Array(t.Object({ chunk_id: t.String(), position: t.Integer(), heading: t.String(), text: t.String(), embedding_model: t.Nullable(t.String()) }), {
+        description: "The passages the assistant searches.",
+      }),
+    }),
+  ]),
+  documentPage: pageOf(documentView),
+  deleteResponse: deletedResponse("document_id", "doc"),
   tenantQuery: strictObject({ tenant_id: tenantIdField }),
   pageQuery: strictObject({ ...pageFields, tenant_id: tenantIdField }),
   searchQuery: strictObject({
@@ -92,18 +104,32 @@ export function knowledgeRoutes(deps: AppDeps) {
         set.status = 201;
         return document;
       },
-      { tenantAccess: true, rateLimit: "management", query: KnowledgeModel.tenantQuery, body: KnowledgeModel.createBody, response: { 201: documentView } },
+      {
+        tenantAccess: true,
+        rateLimit: "management",
+        query: KnowledgeModel.tenantQuery,
+        body: KnowledgeModel.createBody,
+        response: { 201: documentView },
+        detail: {
+          summary: "Add a knowledge document",
+          description: "Either {title, content, format} (text, Markdown or HTML) or {url} (the server fetches the page). The text is split into passages the assistant searches. Counts against the plan's document cap (402 plan_limit).",
+        },
+      },
     )
     .get("/documents", ({ principal, query }) => listDocuments(deps, tenantOf(principal, query.tenant_id, MANAGERS), { limit: query.limit ?? 50, cursor: query.cursor }), {
       tenantAccess: true,
       rateLimit: "management",
       query: KnowledgeModel.pageQuery,
+      detail: { summary: "List knowledge documents", description: "Newest first, cursor paged; without their text." },
+      response: { 200: KnowledgeModel.documentPage },
     })
     .get("/documents/:id", ({ principal, params, query }) => getDocument(deps, tenantOf(principal, query.tenant_id, MANAGERS), params.id), {
       tenantAccess: true,
       rateLimit: "management",
       params: idParams,
       query: KnowledgeModel.tenantQuery,
+      detail: { summary: "Read a knowledge document", description: "With its passages (chunks)." },
+      response: { 200: KnowledgeModel.documentDetail },
     })
     .delete(
       "/documents/:id",
@@ -111,7 +137,14 @@ export function knowledgeRoutes(deps: AppDeps) {
         deleteDocument(deps, tenantOf(principal, query.tenant_id, MANAGERS), params.id);
         return { ok: true, document_id: params.id, deleted: true };
       },
-      { tenantAccess: true, rateLimit: "management", params: idParams, query: KnowledgeModel.tenantQuery },
+      {
+        tenantAccess: true,
+        rateLimit: "management",
+        params: idParams,
+        query: KnowledgeModel.tenantQuery,
+        detail: { summary: "Delete a knowledge document", description: "The assistant stops citing it at once." },
+        response: { 200: KnowledgeModel.deleteResponse },
+      },
     )
     .get(
       "/search",
@@ -121,6 +154,12 @@ export function knowledgeRoutes(deps: AppDeps) {
         const data = await searchKnowledge(deps, tenantId, query.q, { limit: query.limit, embedder });
         return { query: query.q, embedding_model: embedder?.model ?? null, data };
       },
-      { tenantAccess: true, rateLimit: "management", query: KnowledgeModel.searchQuery, response: { 200: KnowledgeModel.searchResponse } },
+      {
+        tenantAccess: true,
+        rateLimit: "management",
+        query: KnowledgeModel.searchQuery,
+        response: { 200: KnowledgeModel.searchResponse },
+        detail: { summary: "Search the knowledge base", description: "The passages the assistant would be given for this question: BM25, fused with vector ranks when an embedding model is set." },
+      },
     );
 }

@@ -12,6 +12,13 @@ export const PaymentHookModel = {
   secretBody: strictObject({ secret: t.String() }),
   secretResponse: t.Object({ tenant_id: t.String(), payment_secret_set: t.Literal(true) }),
   statusResponse: t.Object({ payment_secret_set: t.Boolean() }),
+  hookResponse: t.Object({
+    received: t.Literal(true),
+    event: t.Optional(t.String({ enum: ["payment.succeeded", "payment.failed"], description: "The Parley event emitted." })),
+    event_id: t.Optional(t.String({ examples: ["evt_01jz4k8m2q9wz7xr3t5v6b8c0d"] })),
+    duplicate: t.Optional(t.Literal(true, { description: "This provider event was already handled (redelivery)." })),
+    ignored: t.Optional(t.Literal(true, { description: "A provider event type Parley does not turn into an event." })),
+  }),
 } as const;
 
 export function paymentHookRoutes(deps: AppDeps) {
@@ -25,13 +32,22 @@ export function paymentHookRoutes(deps: AppDeps) {
         const gate = hookGate(deps, { request, server, set }, params.tenant_id);
         return gate.run(() => handlePaymentEvent(deps, params.tenant_id, rawBodyOf(request), headers["stripe-signature"], gate.admit));
       },
-      { params: PaymentHookModel.hookParams },
+      {
+        params: PaymentHookModel.hookParams,
+        detail: {
+          summary: "Payment provider webhook (inbound)",
+          description:
+            "Stripe-style events signed with the tenant's payment secret (Stripe-Signature, 5-minute tolerance). Successful payments emit payment.succeeded, failures and declines payment.failed; redeliveries are recognised by the provider's event id.",
+        },
+        response: { 200: PaymentHookModel.hookResponse },
+      },
     )
     .get("/integrations/payments", ({ principal, query }) => ({ payment_secret_set: hasPaymentSecret(deps, tenantOf(principal, query.tenant_id, ["owner"])) }), {
       tenantAccess: true,
       rateLimit: "management",
       query: PaymentHookModel.tenantQuery,
       response: { 200: PaymentHookModel.statusResponse },
+      detail: { summary: "Payment integration status", description: "Whether a payment signing secret is set (the secret itself is never shown). Owner or API key." },
     })
     .put(
       "/integrations/payments",
@@ -40,6 +56,13 @@ export function paymentHookRoutes(deps: AppDeps) {
         setPaymentSecret(deps, tenantId, body.secret);
         return { tenant_id: tenantId, payment_secret_set: true as const };
       },
-      { tenantAccess: true, rateLimit: "management", query: PaymentHookModel.tenantQuery, body: PaymentHookModel.secretBody, response: { 200: PaymentHookModel.secretResponse } },
+      {
+        tenantAccess: true,
+        rateLimit: "management",
+        query: PaymentHookModel.tenantQuery,
+        body: PaymentHookModel.secretBody,
+        response: { 200: PaymentHookModel.secretResponse },
+        detail: { summary: "Set the payment signing secret", description: "The provider's webhook signing secret (whsec_…), stored encrypted; inbound payment events must be signed with it." },
+      },
     );
 }

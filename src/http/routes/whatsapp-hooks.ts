@@ -42,7 +42,12 @@ export function whatsappHookRoutes(deps: AppDeps) {
         set.headers["content-type"] = "text/plain; charset=utf-8";
         return challenge;
       },
-      { params: WhatsappHookModel.hookParams, query: WhatsappHookModel.handshakeQuery },
+      {
+        params: WhatsappHookModel.hookParams,
+        query: WhatsappHookModel.handshakeQuery,
+        detail: { summary: "WhatsApp webhook verification", description: "Meta's subscription handshake: answers hub.challenge as text when hub.verify_token matches the tenant's verify token." },
+        response: { 200: t.String({ description: "The hub.challenge, as text/plain." }) },
+      },
     )
     // The signature covers the exact bytes the JSON parser read (64 KiB limit, JSON content type).
     .post(
@@ -51,13 +56,21 @@ export function whatsappHookRoutes(deps: AppDeps) {
         const gate = hookGate(deps, { request, server, set }, params.tenant_id);
         return gate.run(() => handleWhatsappWebhook(deps, params.tenant_id, rawBodyOf(request), headers["x-hub-signature-256"], gate.admit));
       },
-      { params: WhatsappHookModel.hookParams, response: { 200: WhatsappHookModel.hookResponse } },
+      {
+        params: WhatsappHookModel.hookParams,
+        response: { 200: WhatsappHookModel.hookResponse },
+        detail: {
+          summary: "WhatsApp webhook (inbound)",
+          description: "Cloud API message notifications, signed with the app secret (X-Hub-Signature-256). Text messages reach the tenant's bot and its replies go back through the Cloud API.",
+        },
+      },
     )
     .get("/integrations/whatsapp", ({ principal, query }) => getWhatsappSettingsStatus(deps, tenantOf(principal, query.tenant_id, ["owner"])), {
       tenantAccess: true,
       rateLimit: "management",
       query: WhatsappHookModel.tenantQuery,
       response: { 200: WhatsappHookModel.statusResponse },
+      detail: { summary: "WhatsApp integration status", description: "Which settings are set (secrets are never shown) and the callback URL to give Meta." },
     })
     .put(
       "/integrations/whatsapp",
@@ -66,6 +79,13 @@ export function whatsappHookRoutes(deps: AppDeps) {
         setWhatsappSettings(deps, tenantId, body);
         return getWhatsappSettingsStatus(deps, tenantId);
       },
-      { tenantAccess: true, rateLimit: "management", query: WhatsappHookModel.tenantQuery, body: WhatsappHookModel.settingsBody, response: { 200: WhatsappHookModel.statusResponse } },
+      {
+        tenantAccess: true,
+        rateLimit: "management",
+        query: WhatsappHookModel.tenantQuery,
+        body: WhatsappHookModel.settingsBody,
+        response: { 200: WhatsappHookModel.statusResponse },
+        detail: { summary: "Configure WhatsApp", description: "The Cloud API credentials: verify token, app secret, access token and phone number id (secrets stored encrypted)." },
+      },
     );
 }

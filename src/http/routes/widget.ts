@@ -17,6 +17,16 @@ import type { TenantRecord } from "../../tenants/create-tenant.ts";
 export const WidgetModel = {
   sessionBody: strictObject({ tenant_id: t.String({ minLength: 1, maxLength: 64 }) }),
   configQuery: strictObject({ tenant_id: t.String({ minLength: 1, maxLength: 64 }) }),
+  sessionResponse: t.Object({
+    access_token: t.String({ description: "A visitor token for this tenant and session only (Authorization: Bearer)." }),
+    token_type: t.Literal("Bearer"),
+    expires_in: t.Number({ description: "Seconds." }),
+    session_id: t.String({ examples: ["ses_01jz4k8m2q9wz7xr3t5v6b8c0d"] }),
+    tenant_id: t.String(),
+    bot_name: t.String(),
+    greeting: t.String(),
+    quick_replies: t.Optional(t.Array(t.String(), { description: "Starter quick replies shown with the greeting." })),
+  }),
   configResponse: t.Object({
     tenant_id: t.String(),
     bot_name: t.String(),
@@ -51,7 +61,12 @@ export function widgetRoutes(deps: AppDeps) {
         const config = getBotConfig(deps, tenant.id);
         return { tenant_id: tenant.id, bot_name: config.bot_name, greeting: config.greeting, quick_replies: starterQuickReplies(config) };
       },
-      { rateLimit: "chat", query: WidgetModel.configQuery, response: { 200: WidgetModel.configResponse } },
+      {
+        rateLimit: "chat",
+        query: WidgetModel.configQuery,
+        response: { 200: WidgetModel.configResponse },
+        detail: { summary: "Widget configuration", description: "Bot name, greeting and starter quick replies, if this page's Origin may use the tenant's widget (403 otherwise); starts no session." },
+      },
     )
     .post(
       "/session",
@@ -74,6 +89,11 @@ export function widgetRoutes(deps: AppDeps) {
           quick_replies: starterQuickReplies(config),
         };
       },
-      { rateLimit: "chat", body: WidgetModel.sessionBody },
+      {
+        rateLimit: "chat",
+        body: WidgetModel.sessionBody,
+        detail: { summary: "Start a widget session", description: "A visitor token scoped to one tenant and one new session. The Origin header must be in the tenant's allowed origins (empty list = any). 201." },
+        response: { 201: WidgetModel.sessionResponse },
+      },
     );
 }
