@@ -51,7 +51,9 @@ export function widgetRoutes(deps: AppDeps) {
     .use(securityPlugin(deps))
     .options("/session", ({ request }) => preflightResponse(deps, request))
     // Asked before the launcher is drawn: a refused origin gets no launcher at all, and no
-    // session is started (nor visitor allowance spent) by a page view.
+    // session is started (nor visitor allowance spent) by a page view. Counted with the
+    // widget's telemetry, not the chat group: every page view asks, and browsing a site must
+    // not use up a visitor's chat allowance.
     .get(
       "/config",
       ({ query, request, set }) => {
@@ -62,7 +64,7 @@ export function widgetRoutes(deps: AppDeps) {
         return { tenant_id: tenant.id, bot_name: config.bot_name, greeting: config.greeting, quick_replies: starterQuickReplies(config) };
       },
       {
-        rateLimit: "chat",
+        rateLimit: "analytics",
         query: WidgetModel.configQuery,
         response: { 200: WidgetModel.configResponse },
         detail: { summary: "Widget configuration", description: "Bot name, greeting and starter quick replies, if this page's Origin may use the tenant's widget (403 otherwise); starts no session." },
