@@ -77,14 +77,14 @@ export async function startChatServer(bunFlags: readonly string[] = []): Promise
 }
 
 /** The child: the whole app on 127.0.0.1, an ephemeral port, until told to stop. */
-function runServer(): void {
+async function runServer(): Promise<void> {
   const dir = mkdtempSync(join(tmpdir(), "parley-bench-chat-"));
   const dbPath = join(dir, "bench.db");
   const config = loadConfig({ PARLEY_DB: dbPath, PARLEY_RATE_LIMITS: "off", PARLEY_LOG_LEVEL: "silent", PARLEY_JWT_SECRET: BENCH_JWT_SECRET });
   const handle = openDatabase(dbPath, { sync: config.sync });
   applyMigrations(handle.sqlite, systemClock.now());
   const deps: Deps = { store: handle.store, db: handle.db, sqlite: handle.sqlite, config, clock: systemClock, log: silentLogger, deliveriesEnqueued: createSignal() };
-  const tenant = createTenant(deps, { name: "Bench Dental", sector: "dental-clinic", plan: "business" });
+  const tenant = await createTenant(deps, { name: "Bench Dental", sector: "dental-clinic", plan: "business" });
 
   handle.sqlite.exec("CREATE TABLE bench_rows (id INTEGER PRIMARY KEY, tenant_id TEXT NOT NULL, message TEXT NOT NULL, created_at INTEGER NOT NULL)");
   const insertRow = handle.sqlite.prepare("INSERT INTO bench_rows (tenant_id, message, created_at) VALUES (?, ?, ?)");
@@ -211,4 +211,4 @@ export function percentileOf(sorted: Float64Array, p: number): number {
   return sorted[index] ?? Number.NaN;
 }
 
-if (import.meta.main && process.argv[2] === "server") runServer();
+if (import.meta.main && process.argv[2] === "server") await runServer();

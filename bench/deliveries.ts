@@ -56,7 +56,7 @@ const poolEnv = (concurrency: number) => ({
 const benchEnv = poolEnv(CONCURRENCY);
 
 async function seedTenantWithRule(deps: BenchDeps, url: string): Promise<string> {
-  const tenant = createTenant(deps, { name: "Bench" });
+  const tenant = await createTenant(deps, { name: "Bench" });
   await createRule(deps, tenant.id, { name: "bench", event: EVENT, url, secret: SECRET, active: true });
   return tenant.id;
 }

@@ -120,7 +120,7 @@ async function recall(): Promise<void> {
     const cells: string[] = [];
     for (const [position, mode] of modes.entries()) {
       const deps = freshDeps();
-      const tenant = createTenant(deps, { name: sector.sector, sector: sector.sector });
+      const tenant = await createTenant(deps, { name: sector.sector, sector: sector.sector });
       const embedder = mode.embedder();
       await addDocument(deps, tenant.id, { title: `${sector.sector} guide`, content: sector.document, format: "markdown" }, embedder);
       const score = emptyScore();
@@ -149,7 +149,7 @@ async function scale(): Promise<void> {
   const chunks = Number(process.env.BENCH_KNOWLEDGE_CHUNKS ?? 3000);
   const perDocument = 30;
   const deps = freshDeps();
-  const tenant = createTenant(deps, { name: "scale", plan: "business" });
+  const tenant = await createTenant(deps, { name: "scale", plan: "business" });
   const embedder = hashedEmbedder(256);
   let seed = 7;
   const random = () => (seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31;

@@ -60,9 +60,9 @@ export const TEST_PASSWORD = "correct horse battery";
 
 /** A tenant with an owner (TEST_PASSWORD) and an API key. */
 export async function seedTenant(deps: Deps, name = "Acme", email = `owner@${name.toLowerCase().replaceAll(/\W/g, "")}.test`) {
-  const tenant = createTenant(deps, { name });
+  const tenant = await createTenant(deps, { name });
   const user = await createUser(deps, { email, tenantId: tenant.id, role: "owner", password: TEST_PASSWORD });
-  const apiKey = createApiKey(deps, { tenantId: tenant.id, name: "test" });
+  const apiKey = await createApiKey(deps, { tenantId: tenant.id, name: "test" });
   return { tenant, user, email, apiKey: apiKey.key, apiKeyId: apiKey.id };
 }
 

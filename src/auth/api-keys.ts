@@ -1,7 +1,6 @@
-import { and, desc, eq, isNull } from "drizzle-orm";
 import type { Deps } from "../deps.ts";
 import { storageTroubleOf } from "../db/storage-errors.ts";
-import { apiKeys } from "../db/schema.ts";
+import type { ApiKeyRow } from "../db/store.ts";
 import { notFound } from "../lib/app-error.ts";
 import { constantTimeEqual, randomBase62, sha256Hex } from "../lib/crypto.ts";
 import { newId } from "../lib/ids.ts";
@@ -28,39 +27,33 @@ export interface CreatedApiKey extends ApiKeySummary {
   key: string;
 }
 
-export function createApiKey(deps: Deps, input: { tenantId: string; name?: string }): CreatedApiKey {
-  requireTenant(deps, input.tenantId);
+export async function createApiKey(deps: Deps, input: { tenantId: string; name?: string }): Promise<CreatedApiKey> {
+  await requireTenant(deps, input.tenantId);
   const name = (input.name ?? "default").trim();
   if (name.length < 1 || name.length > 100) throw invalidField("name", "must be 1 to 100 characters");
   const now = deps.clock.now();
   const key = `pk_${randomBase62(40)}`;
   const row = { id: newId("key", now), tenantId: input.tenantId, name, prefix: key.slice(0, PREFIX_LENGTH), createdAt: now, lastUsedAt: null, revokedAt: null };
-  deps.db.insert(apiKeys).values({ ...row, keyHash: sha256Hex(key) }).run();
+  await deps.store.apiKeys.insertApiKey({ ...row, keyHash: sha256Hex(key) });
   return { ...row, key };
 }
 
-const summaryColumns = {
-  id: apiKeys.id,
-  tenantId: apiKeys.tenantId,
-  name: apiKeys.name,
-  prefix: apiKeys.prefix,
-  createdAt: apiKeys.createdAt,
-  lastUsedAt: apiKeys.lastUsedAt,
-  revokedAt: apiKeys.revokedAt,
-};
+/** Everything but the hash. */
+const toSummary = ({ keyHash: _hash, ...summary }: ApiKeyRow): ApiKeySummary => summary;
 
-export function listApiKeys(deps: Deps, tenantId: string): ApiKeySummary[] {
-  requireTenant(deps, tenantId);
-  return deps.db.select(summaryColumns).from(apiKeys).where(eq(apiKeys.tenantId, tenantId)).orderBy(desc(apiKeys.id)).all();
+export async function listApiKeys(deps: Deps, tenantId: string): Promise<ApiKeySummary[]> {
+  await requireTenant(deps, tenantId);
+  return (await deps.store.apiKeys.listTenantApiKeys(tenantId)).map(toSummary);
 }
 
 /** Revokes a key at once; revoking twice keeps the first revocation time. */
-export function revokeApiKey(deps: Deps, keyId: string): ApiKeySummary {
-  const existing = deps.db.select(summaryColumns).from(apiKeys).where(eq(apiKeys.id, keyId)).get();
-  if (!existing) throw notFound("api_key");
+export async function revokeApiKey(deps: Deps, keyId: string): Promise<ApiKeySummary> {
+  const row = await deps.store.apiKeys.findApiKey(keyId);
+  if (!row) throw notFound("api_key");
+  const existing = toSummary(row);
   if (existing.revokedAt !== null) return existing;
   const revokedAt = deps.clock.now();
-  deps.db.update(apiKeys).set({ revokedAt }).where(eq(apiKeys.id, keyId)).run();
+  await deps.store.apiKeys.revokeApiKey(keyId, revokedAt);
   return { ...existing, revokedAt };
 }
 
@@ -68,21 +61,17 @@ export function revokeApiKey(deps: Deps, keyId: string): ApiKeySummary {
  * The tenant and key id a presented key belongs to, or null. The row is found by its public
  * prefix and the hashes are compared in constant time, so timing leaks nothing of the secret part.
  */
-export function validateApiKey(deps: Deps, presented: string): { keyId: string; tenantId: string } | null {
+export async function validateApiKey(deps: Deps, presented: string): Promise<{ keyId: string; tenantId: string } | null> {
   if (!KEY_PATTERN.test(presented)) return null;
   const presentedHash = sha256Hex(presented);
-  const candidates = deps.db
-    .select({ id: apiKeys.id, tenantId: apiKeys.tenantId, keyHash: apiKeys.keyHash, lastUsedAt: apiKeys.lastUsedAt })
-    .from(apiKeys)
-    .where(and(eq(apiKeys.prefix, presented.slice(0, PREFIX_LENGTH)), isNull(apiKeys.revokedAt)))
-    .all();
+  const candidates = await deps.store.apiKeys.listLiveApiKeysByPrefix(presented.slice(0, PREFIX_LENGTH));
   const match = candidates.find((candidate) => constantTimeEqual(candidate.keyHash, presentedHash));
   if (!match) return null;
   // last_used_at is written at most once a minute per key: a write per request would cost more than the request.
   const now = deps.clock.now();
   if (match.lastUsedAt === null || now - match.lastUsedAt > 60_000) {
     try {
-      deps.db.update(apiKeys).set({ lastUsedAt: now }).where(eq(apiKeys.id, match.id)).run();
+      await deps.store.apiKeys.touchApiKey(match.id, now);
     } catch (error) {
       // Bookkeeping only: a read must not fail because another process holds the write lock
       // or the disk is full; the next request a minute on writes it.

@@ -1,6 +1,4 @@
-import { eq } from "drizzle-orm";
 import type { Deps } from "../deps.ts";
-import { users } from "../db/schema.ts";
 import { AppError } from "../lib/app-error.ts";
 import { normalizeEmail } from "../lib/validate.ts";
 import { passwordsOf } from "./password.ts";
@@ -14,7 +12,7 @@ export const invalidCredentials = (): AppError => new AppError("invalid_credenti
  */
 export async function authenticateUser(deps: Deps, email: string, password: string): Promise<{ userId: string }> {
   const normalized = normalizeEmail(email);
-  const user = normalized ? deps.db.select({ id: users.id, passwordHash: users.passwordHash }).from(users).where(eq(users.email, normalized)).get() : undefined;
+  const user = normalized ? await deps.store.users.findUserByEmail(normalized) : null;
   const passwords = passwordsOf(deps);
   const ok = await passwords.verify(password, user?.passwordHash ?? (await passwords.dummyHash()));
   if (!user || !ok) throw invalidCredentials();

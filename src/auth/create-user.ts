@@ -1,7 +1,5 @@
-import { and, eq } from "drizzle-orm";
 import type { Deps } from "../deps.ts";
-import { memberships, users, MEMBERSHIP_ROLES, type MembershipRole } from "../db/schema.ts";
-import { writeTransaction } from "../db/client.ts";
+import { MEMBERSHIP_ROLES, type MembershipRole } from "../db/schema.ts";
 import { AppError } from "../lib/app-error.ts";
 import { newId } from "../lib/ids.ts";
 import { invalidField, normalizeEmail } from "../lib/validate.ts";
@@ -37,8 +35,8 @@ export function parseRole(role: string): MembershipRole {
   return found;
 }
 
-export function findUserIdByEmail(deps: Deps, email: string): string | null {
-  return deps.db.select({ id: users.id }).from(users).where(eq(users.email, parseEmail(email))).get()?.id ?? null;
+export async function findUserIdByEmail(deps: Pick<Deps, "store">, email: string): Promise<string | null> {
+  return (await deps.store.users.findUserByEmail(parseEmail(email)))?.id ?? null;
 }
 
 /**
@@ -48,8 +46,8 @@ export function findUserIdByEmail(deps: Deps, email: string): string | null {
 export async function createUser(deps: Deps, input: CreateUserInput): Promise<CreateUserResult> {
   const email = parseEmail(input.email);
   const role = parseRole(input.role ?? "owner");
-  requireTenant(deps, input.tenantId);
-  const existingId = findUserIdByEmail(deps, email);
+  await requireTenant(deps, input.tenantId);
+  const existingId = await findUserIdByEmail(deps, email);
   let passwordHash: string | null = null;
   if (!existingId) {
     const password = input.password ?? "";
@@ -59,16 +57,16 @@ export async function createUser(deps: Deps, input: CreateUserInput): Promise<Cr
     passwordHash = await passwordsOf(deps).hash(password);
   }
   const now = deps.clock.now();
-  return writeTransaction(deps.sqlite, () => {
+  return deps.store.transaction(async (tx) => {
     const userId = existingId ?? newId("usr", now);
-    if (passwordHash) deps.db.insert(users).values({ id: userId, email, passwordHash, createdAt: now }).run();
-    const member = deps.db.select().from(memberships).where(and(eq(memberships.userId, userId), eq(memberships.tenantId, input.tenantId))).get();
+    if (passwordHash) await tx.users.insertUser({ id: userId, email, passwordHash, createdAt: now });
+    const member = await tx.users.findMembership(userId, input.tenantId);
     if (member) throw new AppError("membership_exists", 409, `${email} is already a member of ${input.tenantId}.`);
-    deps.db.insert(memberships).values({ userId, tenantId: input.tenantId, role, createdAt: now }).run();
+    await tx.users.insertMembership({ userId, tenantId: input.tenantId, role, createdAt: now });
     return { userId, email, tenantId: input.tenantId, role, created: passwordHash !== null };
   });
 }
 
-export function findUserEmail(deps: Deps, userId: string): string | null {
-  return deps.db.select({ email: users.email }).from(users).where(eq(users.id, userId)).get()?.email ?? null;
+export async function findUserEmail(deps: Pick<Deps, "store">, userId: string): Promise<string | null> {
+  return (await deps.store.users.findUser(userId))?.email ?? null;
 }

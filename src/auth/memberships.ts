@@ -1,12 +1,11 @@
-import { eq } from "drizzle-orm";
 import type { Deps } from "../deps.ts";
-import { memberships, type MembershipRole } from "../db/schema.ts";
+import type { MembershipRole } from "../db/schema.ts";
 
 export interface Membership {
   tenantId: string;
   role: MembershipRole;
 }
 
-export function listMemberships(deps: Deps, userId: string): Membership[] {
-  return deps.db.select({ tenantId: memberships.tenantId, role: memberships.role }).from(memberships).where(eq(memberships.userId, userId)).all();
+export async function listMemberships(deps: Pick<Deps, "store">, userId: string): Promise<Membership[]> {
+  return (await deps.store.users.listMemberships(userId)).map((row) => ({ tenantId: row.tenantId, role: row.role }));
 }

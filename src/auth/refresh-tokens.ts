@@ -1,7 +1,5 @@
-import { and, eq, isNull } from "drizzle-orm";
 import type { Deps } from "../deps.ts";
-import { refreshTokens } from "../db/schema.ts";
-import { writeTransaction } from "../db/client.ts";
+import type { StoreQueries } from "../db/store.ts";
 import { AppError } from "../lib/app-error.ts";
 import { randomBase62, sha256Hex } from "../lib/crypto.ts";
 import { newId } from "../lib/ids.ts";
@@ -15,18 +13,18 @@ export interface IssuedRefreshToken {
 
 const invalidRefreshToken = (): AppError => new AppError("invalid_refresh_token", 401, "The refresh token is invalid, expired or revoked.");
 
-function insertRefreshToken(deps: Deps, userId: string, familyId: string): IssuedRefreshToken {
+async function insertRefreshToken(deps: Pick<Deps, "clock">, store: StoreQueries, userId: string, familyId: string): Promise<IssuedRefreshToken> {
   const now = deps.clock.now();
   // 43 base62 characters ≈ 256 bits: only its SHA-256 is stored, so a database leak cannot be replayed.
   const token = `rt_${randomBase62(43)}`;
   const expiresAt = now + REFRESH_TOKEN_TTL_MS;
-  deps.db.insert(refreshTokens).values({ id: newId("rtf", now), userId, familyId, tokenHash: sha256Hex(token), expiresAt, createdAt: now }).run();
+  await store.refreshTokens.insertRefreshToken({ id: newId("rtf", now), userId, familyId, tokenHash: sha256Hex(token), expiresAt, createdAt: now });
   return { token, expiresAt };
 }
 
 /** Starts a new refresh-token family at login. */
-export function issueRefreshToken(deps: Deps, userId: string): IssuedRefreshToken {
-  return insertRefreshToken(deps, userId, newId("rtf", deps.clock.now()));
+export function issueRefreshToken(deps: Deps, userId: string): Promise<IssuedRefreshToken> {
+  return insertRefreshToken(deps, deps.store, userId, newId("rtf", deps.clock.now()));
 }
 
 /**
@@ -35,17 +33,17 @@ export function issueRefreshToken(deps: Deps, userId: string): IssuedRefreshToke
  * cannot tell which party holds the newest token, so the whole family is revoked and both
  * must log in again.
  */
-export function rotateRefreshToken(deps: Deps, token: string): { userId: string; refresh: IssuedRefreshToken } {
+export async function rotateRefreshToken(deps: Deps, token: string): Promise<{ userId: string; refresh: IssuedRefreshToken }> {
   const now = deps.clock.now();
-  const outcome = writeTransaction(deps.sqlite, () => {
-    const row = deps.db.select().from(refreshTokens).where(eq(refreshTokens.tokenHash, sha256Hex(token))).get();
+  const outcome = await deps.store.transaction(async (tx) => {
+    const row = await tx.refreshTokens.findRefreshTokenByHash(sha256Hex(token));
     if (!row || row.revokedAt !== null || row.expiresAt <= now) return null;
     if (row.rotatedAt !== null) {
-      deps.db.update(refreshTokens).set({ revokedAt: now }).where(and(eq(refreshTokens.familyId, row.familyId), isNull(refreshTokens.revokedAt))).run();
+      await tx.refreshTokens.revokeRefreshTokenFamily(row.familyId, now);
       return "reused" as const;
     }
-    deps.db.update(refreshTokens).set({ rotatedAt: now }).where(eq(refreshTokens.id, row.id)).run();
-    return { userId: row.userId, refresh: insertRefreshToken(deps, row.userId, row.familyId) };
+    await tx.refreshTokens.markRefreshTokenRotated(row.id, now);
+    return { userId: row.userId, refresh: await insertRefreshToken(deps, tx, row.userId, row.familyId) };
   });
   if (outcome === "reused") deps.log.error({ msg: "refresh token reused; family revoked" });
   if (outcome === null || outcome === "reused") throw invalidRefreshToken();

@@ -3,7 +3,7 @@ import type { Deps } from "../deps.ts";
 import { tenants } from "../db/schema.ts";
 import { writeTransaction } from "../db/client.ts";
 import { invalidField } from "../lib/validate.ts";
-import { requireTenant } from "../tenants/find-tenant.ts";
+import { requireTenantSync } from "../tenants/find-tenant.ts";
 import { toIso } from "../lib/clock.ts";
 import { emitEvent } from "../webhooks/emit-event.ts";
 import { isPlanName, PLAN_NAMES, PLANS, type PlanName } from "./plans.ts";
@@ -31,7 +31,7 @@ export function classifyPlanChange(fromPlan: PlanName, toPlan: PlanName): PlanCh
 export function changePlan(deps: Deps, tenantId: string, plan: string): PlanChangeResult {
   if (!isPlanName(plan)) throw invalidField("plan", `must be one of: ${PLAN_NAMES.join(", ")}`);
   return writeTransaction(deps.sqlite, () => {
-    const tenant = requireTenant(deps, tenantId);
+    const tenant = requireTenantSync(deps, tenantId);
     const change = classifyPlanChange(tenant.plan, plan);
     if (change !== "none") {
       const now = deps.clock.now();

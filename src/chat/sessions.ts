@@ -6,7 +6,7 @@ import { AppError, notFound } from "../lib/app-error.ts";
 import { toIso } from "../lib/clock.ts";
 import { newId } from "../lib/ids.ts";
 import { toPage, type Page } from "../lib/page.ts";
-import { findTenant } from "../tenants/find-tenant.ts";
+import { findTenantSync } from "../tenants/find-tenant.ts";
 import { initialConversationState } from "./conversation-state.ts";
 
 export interface SessionRow {
@@ -95,7 +95,7 @@ export interface StartSessionInput {
 
 /** Opens a session with a fresh conversation state. Its first message will emit session.started. */
 export function startSession(deps: Deps, input: StartSessionInput): SessionRow {
-  const tenant = findTenant(deps, input.tenantId);
+  const tenant = findTenantSync(deps, input.tenantId);
   if (!tenant) throw notFound("tenant");
   const now = deps.clock.now();
   const row: SessionRow = {

@@ -43,7 +43,7 @@ export async function dlqCommand(argv: string[], io: CliIo): Promise<number> {
   const filter = { tenantId: values.tenant ?? null, event: parseEvent(values.event), sinceMs: parseSince(values.since) };
   return withCliDeps(io, { db: values.db }, async (deps) => {
     // An unknown --tenant is an error (exit 1), not an empty result that looks like success.
-    if (filter.tenantId !== null) requireTenant(deps, filter.tenantId);
+    if (filter.tenantId !== null) await requireTenant(deps, filter.tenantId);
     switch (action) {
       case "list": {
         const limit = values.limit === undefined ? 1000 : Number(values.limit);

@@ -29,7 +29,7 @@ export async function tenantCommand(argv: string[], io: CliIo): Promise<number> 
   return withCliDeps(io, { db: values.db }, async (deps) => {
     switch (action) {
       case "create": {
-        const tenant = createTenant(deps, {
+        const tenant = await createTenant(deps, {
           name: requireFlag(values.name, "name"),
           plan: values.plan,
           sector: values.sector,
@@ -40,7 +40,7 @@ export async function tenantCommand(argv: string[], io: CliIo): Promise<number> 
         return 0;
       }
       case "list": {
-        const tenants = listTenants(deps);
+        const tenants = await listTenants(deps);
         if (values.json) io.out(JSON.stringify(tenants.map(tenantJson)));
         else io.out(formatTable(["ID", "NAME", "PLAN", "SECTOR", "ORIGINS", "CREATED"], tenants.map((tenant) => [tenant.id, tenant.name, tenant.plan, tenant.sector, tenant.allowedOrigins.join(",") || "*", isoOrDash(tenant.createdAt)])));
         return 0;

@@ -25,7 +25,7 @@ export async function userCommand(argv: string[], io: CliIo): Promise<number> {
         const email = requireFlag(values.email, "email");
         const tenantId = requireFlag(values.tenant, "tenant");
         // Only a new account needs a password; do not wait on stdin for an existing one.
-        const password = findUserIdByEmail(deps, email) ? undefined : await readPassword(io);
+        const password = (await findUserIdByEmail(deps, email)) ? undefined : await readPassword(io);
         const result = await createUser(deps, { email, tenantId, role: values.role, password });
         if (values.json) io.out(JSON.stringify(userJson(result)));
         else io.out(`${result.created ? "created user" : "added existing user"} ${result.userId} (${result.email}) to ${result.tenantId} as ${result.role}`);

@@ -1,4 +1,4 @@
-import type { deadLetters, deliveries, deliveryAttempts, events, webhookRules } from "./schema.ts";
+import type { apiKeys, chatbots, deadLetters, deliveries, deliveryAttempts, events, memberships, refreshTokens, tenants, users, webhookRules } from "./schema.ts";
 
 // Row types of the store, inferred from the drizzle schema: a column added to the schema shows
 // up here, and in every store that must return it, without a hand-written interface to forget.
@@ -8,3 +8,10 @@ export type EventRow = typeof events.$inferSelect;
 export type DeliveryRow = typeof deliveries.$inferSelect;
 export type DeliveryAttemptRow = typeof deliveryAttempts.$inferSelect;
 export type DeadLetterRow = typeof deadLetters.$inferSelect;
+
+export type TenantRow = typeof tenants.$inferSelect;
+export type NewChatbot = typeof chatbots.$inferInsert;
+export type UserRow = typeof users.$inferSelect;
+export type MembershipRow = typeof memberships.$inferSelect;
+export type ApiKeyRow = typeof apiKeys.$inferSelect;
+export type RefreshTokenRow = typeof refreshTokens.$inferSelect;

@@ -1,15 +1,9 @@
+import type { ApiKeyQueries, RefreshTokenQueries, TenantQueries, UserQueries } from "./store-accounts.ts";
 import type { DeadLetterQueries, DeliveryQueries, DeliveryQueueQueries, OutboxQueries, WebhookRuleQueries } from "./store-webhooks.ts";
 
 export type * from "./rows.ts";
+export type * from "./store-accounts.ts";
 export type * from "./store-webhooks.ts";
-
-/**
- * The tenants aggregate, as far as it is converted (docs/storage.md lists what is left).
- */
-export interface TenantQueries {
-  /** The tenant's plan name, or null when there is no such tenant. */
-  findTenantPlan(tenantId: string): Promise<string | null>;
-}
 
 /**
  * Every aggregate of the store. Each function is one SQL operation (a claim or a batch of
@@ -18,6 +12,9 @@ export interface TenantQueries {
  */
 export interface StoreQueries {
   readonly tenants: TenantQueries;
+  readonly users: UserQueries;
+  readonly apiKeys: ApiKeyQueries;
+  readonly refreshTokens: RefreshTokenQueries;
   readonly webhookRules: WebhookRuleQueries;
   readonly outbox: OutboxQueries;
   readonly deliveries: DeliveryQueries;

@@ -5,7 +5,7 @@ import { AppError } from "../lib/app-error.ts";
 import { toIso } from "../lib/clock.ts";
 import { constantTimeEqual, hmacSha256 } from "../lib/crypto.ts";
 import { invalidField } from "../lib/validate.ts";
-import { requireTenant } from "../tenants/find-tenant.ts";
+import { requireTenantSync } from "../tenants/find-tenant.ts";
 import { emitEvent } from "../webhooks/emit-event.ts";
 import type { EventName } from "../webhooks/events.ts";
 
@@ -54,7 +54,7 @@ export function setPaymentSecret(deps: Deps, tenantId: string, secret: string): 
     throw invalidField("secret", `must be ${PAYMENT_SECRET_MIN_LENGTH} to ${PAYMENT_SECRET_MAX_LENGTH} characters`);
   }
   writeTransaction(deps.sqlite, () => {
-    requireTenant(deps, tenantId);
+    requireTenantSync(deps, tenantId);
     statements(deps.sqlite).upsertSecret.run(tenantId, secret, deps.clock.now());
   });
 }

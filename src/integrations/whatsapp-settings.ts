@@ -2,7 +2,7 @@ import type { Deps } from "../deps.ts";
 import { writeTransaction } from "../db/client.ts";
 import { preparedFor } from "../db/prepared.ts";
 import { invalidField } from "../lib/validate.ts";
-import { requireTenant } from "../tenants/find-tenant.ts";
+import { requireTenantSync } from "../tenants/find-tenant.ts";
 
 /** What a tenant configures to connect one WhatsApp Business phone number. */
 export interface WhatsappSettingsInput {
@@ -77,7 +77,7 @@ export function setWhatsappSettings(deps: Deps, tenantId: string, input: Whatsap
   const phoneNumberId = input.phone_number_id.trim();
   if (!PHONE_NUMBER_ID_PATTERN.test(phoneNumberId)) throw invalidField("phone_number_id", "must be the Cloud API phone number id: 1 to 32 digits");
   writeTransaction(deps.sqlite, () => {
-    requireTenant(deps, tenantId);
+    requireTenantSync(deps, tenantId);
     statements(deps.sqlite).upsert.run(tenantId, verifyToken, appSecret, accessToken, phoneNumberId, deps.clock.now());
   });
 }

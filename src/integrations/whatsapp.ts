@@ -3,7 +3,7 @@ import { preparedFor } from "../db/prepared.ts";
 import { handleMessage } from "../chat/handle-message.ts";
 import { AppError } from "../lib/app-error.ts";
 import { constantTimeEqual, hmacSha256 } from "../lib/crypto.ts";
-import { findTenant } from "../tenants/find-tenant.ts";
+import { findTenantSync } from "../tenants/find-tenant.ts";
 import { findWhatsappSettings } from "./whatsapp-settings.ts";
 import { QUICK_REPLY_ID_PREFIX, queueWhatsappReplies, type OutboundWhatsappMessage } from "./whatsapp-send.ts";
 
@@ -156,7 +156,7 @@ export async function handleWhatsappWebhook(
   onAuthenticated: () => void = () => {},
 ): Promise<WhatsappHookResult> {
   const settings = findWhatsappSettings(deps, tenantId);
-  const tenant = settings ? findTenant(deps, tenantId) : null;
+  const tenant = settings ? findTenantSync(deps, tenantId) : null;
   if (!settings || !tenant) throw notFound();
   const check = verifyWhatsappSignature(signatureHeader, rawBody, settings.appSecret);
   if (!check.ok) {

@@ -1,6 +1,4 @@
 import type { Deps } from "../deps.ts";
-import { chatbots, tenants } from "../db/schema.ts";
-import { writeTransaction } from "../db/client.ts";
 import { isPlanName, PLAN_NAMES, type PlanName } from "../billing/plans.ts";
 import { newId } from "../lib/ids.ts";
 import { invalidField } from "../lib/validate.ts";
@@ -26,7 +24,7 @@ export interface TenantRecord {
 const SECTOR_PATTERN = /^[a-z0-9]+(?:-[a-z0-9]+)*$/;
 
 /** Creates a tenant and the one chatbot that comes with it, together. */
-export function createTenant(deps: Deps, input: CreateTenantInput): TenantRecord {
+export async function createTenant(deps: Pick<Deps, "store" | "clock">, input: CreateTenantInput): Promise<TenantRecord> {
   const name = input.name.trim();
   if (name.length < 1 || name.length > 100) throw invalidField("name", "must be 1 to 100 characters");
   const plan = input.plan ?? "free";
@@ -38,9 +36,9 @@ export function createTenant(deps: Deps, input: CreateTenantInput): TenantRecord
   const now = deps.clock.now();
   const tenantId = newId("ten", now);
   const chatbotId = newId("bot", now);
-  writeTransaction(deps.sqlite, () => {
-    deps.db.insert(tenants).values({ id: tenantId, name, plan, sector, allowedOrigins, createdAt: now, updatedAt: now }).run();
-    deps.db.insert(chatbots).values({ id: chatbotId, tenantId, name: `${name} assistant`, createdAt: now, updatedAt: now }).run();
+  await deps.store.transaction(async (tx) => {
+    await tx.tenants.insertTenant({ id: tenantId, name, plan, sector, allowedOrigins, createdAt: now, updatedAt: now });
+    await tx.tenants.insertChatbot({ id: chatbotId, tenantId, name: `${name} assistant`, createdAt: now, updatedAt: now });
   });
   return { id: tenantId, name, plan, sector, allowedOrigins, chatbotId, createdAt: now };
 }

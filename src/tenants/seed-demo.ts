@@ -19,11 +19,11 @@ export type DemoSeed =
  */
 export async function seedDemo(deps: Deps): Promise<DemoSeed> {
   const existingId = getSetting(deps.sqlite, "demo_tenant_id");
-  if (existingId && findTenant(deps, existingId)) return { created: false, tenantId: existingId, email: DEMO_EMAIL };
-  const tenant = createTenant(deps, { name: "Demo Dental Clinic", sector: "dental-clinic", plan: "starter" });
+  if (existingId && (await findTenant(deps, existingId))) return { created: false, tenantId: existingId, email: DEMO_EMAIL };
+  const tenant = await createTenant(deps, { name: "Demo Dental Clinic", sector: "dental-clinic", plan: "starter" });
   const password = randomBase62(16);
   await createUser(deps, { email: DEMO_EMAIL, tenantId: tenant.id, role: "owner", password });
-  const { key } = createApiKey(deps, { tenantId: tenant.id, name: "demo" });
+  const { key } = await createApiKey(deps, { tenantId: tenant.id, name: "demo" });
   putSetting(deps.sqlite, "demo_tenant_id", tenant.id);
   return { created: true, tenantId: tenant.id, email: DEMO_EMAIL, password, apiKey: key };
 }

@@ -1,6 +1,5 @@
 import type { Deps } from "../deps.ts";
-import { sqliteOutbox } from "../db/sqlite/outbox.ts";
-import { preparedFor } from "../db/prepared.ts";
+import { syncQueriesOf } from "../db/sqlite/store.ts";
 import type { DeliveryTarget, Transaction } from "../db/store.ts";
 import { newId } from "../lib/ids.ts";
 import type { EventData, EventName } from "./events.ts";
@@ -50,9 +49,6 @@ export async function enqueueEvent(deps: Pick<Deps, "clock" | "deliveriesEnqueue
   return { eventId, deliveryIds };
 }
 
-// The outbox's SQLite statements, for emitEvent below: the same ones the store prepares.
-const legacyOutbox = preparedFor(sqliteOutbox);
-
 /**
  * @deprecated The synchronous outbox, for callers still inside `writeTransaction` (billing,
  * chat, payments: docs/storage.md lists them). Same rows as enqueueEvent; moves there with them.
@@ -60,7 +56,7 @@ const legacyOutbox = preparedFor(sqliteOutbox);
 export function emitEvent(deps: Deps, input: EmitEventInput): EmittedEvent {
   if (!deps.sqlite.inTransaction) throw new Error("emitEvent must run inside the caller's transaction");
   const now = deps.clock.now();
-  const outbox = legacyOutbox(deps.sqlite);
+  const outbox = syncQueriesOf(deps.sqlite).outbox;
   const eventId = newId("evt", now);
   outbox.insertEvent({ id: eventId, tenantId: input.tenantId, event: input.event, data: eventDataJson(input), confidence: input.confidence ?? null, occurredAt: now });
   const targets = input.onlyRuleId

@@ -98,7 +98,7 @@ describe("never worse than no model: provider failures fall back to the rule eng
     expect(await metric('parley_ai_tokens_total{kind="prompt"}')).toBe(120);
     expect(await metric('parley_ai_tokens_total{kind="completion"}')).toBe(30);
     const { createApiKey } = await import("../../src/auth/api-keys.ts");
-    const key = createApiKey(fixture.context.deps, { tenantId: fixture.tenantId, name: "usage" }).key;
+    const key = (await createApiKey(fixture.context.deps, { tenantId: fixture.tenantId, name: "usage" })).key;
     const usage = (await (await fixture.context.request("GET", "/api/v1/usage", { headers: { "x-api-key": key } })).json()) as { used: number; ai: Record<string, unknown> };
     expect(usage.used).toBe(2);
     expect(usage.ai).toEqual({ calls: 1, prompt_tokens: 120, completion_tokens: 30, token_cap: 20_000_000 });

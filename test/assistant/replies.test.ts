@@ -109,5 +109,5 @@ describe("assistant replies from a fake OpenAI-compatible provider", () => {
 
 async function apiKeyFor(fixture: AssistantFixture): Promise<string> {
   const { createApiKey } = await import("../../src/auth/api-keys.ts");
-  return createApiKey(fixture.context.deps, { tenantId: fixture.tenantId, name: "test" }).key;
+  return (await createApiKey(fixture.context.deps, { tenantId: fixture.tenantId, name: "test" })).key;
 }

@@ -19,8 +19,8 @@ afterEach(() => {
   tenantProvider = null;
 });
 
-function keyOf(f: AssistantFixture): string {
-  return createApiKey(f.context.deps, { tenantId: f.tenantId, name: "admin" }).key;
+async function keyOf(f: AssistantFixture): Promise<string> {
+  return (await createApiKey(f.context.deps, { tenantId: f.tenantId, name: "admin" })).key;
 }
 
 const patchConfig = (f: AssistantFixture, key: string, body: unknown) => f.context.request("PATCH", "/api/v1/chatbot/config", { body, headers: { "x-api-key": key } });
@@ -29,7 +29,7 @@ describe("the tenant's ai settings in PATCH /api/v1/chatbot/config", () => {
   test("the api_key is write-only: never returned, stored sealed, api_key_set instead", async () => {
     provider = startFakeProvider();
     fixture = await assistantFixture(provider);
-    const key = keyOf(fixture);
+    const key = await keyOf(fixture);
     const response = await patchConfig(fixture, key, { ai: { api_key: "sk-tenant-secret-42", model: "gpt-4o-mini", temperature: 0.2, max_reply_tokens: 300, instructions: "Always mention our free parking." } });
     expect(response.status).toBe(200);
     const text = await response.text();
@@ -62,7 +62,7 @@ describe("the tenant's ai settings in PATCH /api/v1/chatbot/config", () => {
   test("bad ai values are a 422 naming the field", async () => {
     provider = startFakeProvider();
     fixture = await assistantFixture(provider);
-    const key = keyOf(fixture);
+    const key = await keyOf(fixture);
     for (const [ai, field] of [
       [{ temperature: 3 }, "ai.temperature"],
       [{ max_reply_tokens: 1.5 }, "ai.max_reply_tokens"],
@@ -81,7 +81,7 @@ describe("the tenant's ai settings in PATCH /api/v1/chatbot/config", () => {
   test("a tenant's base_url obeys the webhook SSRF rules at PATCH time", async () => {
     provider = startFakeProvider();
     fixture = await assistantFixture(provider, { allowPrivateWebhooks: false });
-    const key = keyOf(fixture);
+    const key = await keyOf(fixture);
     for (const url of ["http://127.0.0.1:11434/v1", "http://localhost:8000/v1", "http://169.254.169.254/latest", "http://[::1]:1234/v1", "https://models.internal.example/v1"]) {
       const response = await patchConfig(fixture, key, { ai: { base_url: url, model: "m" } });
       expect(response.status).toBe(422);
@@ -103,7 +103,7 @@ describe("the tenant's ai settings in PATCH /api/v1/chatbot/config", () => {
     provider = startFakeProvider();
     tenantProvider = startFakeProvider();
     fixture = await assistantFixture(provider);
-    const key = keyOf(fixture);
+    const key = await keyOf(fixture);
     expect((await patchConfig(fixture, key, { ai: { base_url: tenantProvider.url, model: "llama3.2" } })).status).toBe(200);
     tenantProvider.script(answer("From the tenant's own model."));
     const body = (await (await fixture.send("hello")).json()) as ReplyBody;
@@ -118,7 +118,7 @@ describe("POST /api/v1/chatbot/ai/test", () => {
   test("answers ok with the model and latency, or the provider's error; agents are refused", async () => {
     provider = startFakeProvider();
     fixture = await assistantFixture(provider);
-    const key = keyOf(fixture);
+    const key = await keyOf(fixture);
     provider.script(answer("OK"), httpError(401));
     const ok = await fixture.context.request("POST", "/api/v1/chatbot/ai/test", { headers: { "x-api-key": key } });
     expect(ok.status).toBe(200);
@@ -137,7 +137,7 @@ describe("POST /api/v1/chatbot/ai/test", () => {
   test("without a provider it says so", async () => {
     provider = startFakeProvider();
     fixture = await assistantFixture(provider, { aiBaseUrl: null, aiModel: null });
-    const body = (await (await fixture.context.request("POST", "/api/v1/chatbot/ai/test", { headers: { "x-api-key": keyOf(fixture) } })).json()) as { ok: boolean; model: string | null; error: string };
+    const body = (await (await fixture.context.request("POST", "/api/v1/chatbot/ai/test", { headers: { "x-api-key": await keyOf(fixture) } })).json()) as { ok: boolean; model: string | null; error: string };
     expect(body).toMatchObject({ ok: false, model: null });
     expect(body.error).toContain("No model provider");
   });

@@ -32,9 +32,9 @@ const fileContains = (needle: string) => ["", "-wal"].some((suffix) => {
 });
 
 describe("erasure and the database file", () => {
-  test("the erased e-mail is not left readable in the file's free pages (secure_delete)", () => {
+  test("the erased e-mail is not left readable in the file's free pages (secure_delete)", async () => {
     expect(deps.sqlite.prepare<{ secure_delete: number }, []>("PRAGMA secure_delete").get()?.secure_delete).toBe(1);
-    const tenant = createTenant(deps, { name: "Clinic" });
+    const tenant = await createTenant(deps, { name: "Clinic" });
     const session = startSession(deps, { tenantId: tenant.id, channel: "widget" });
     // Enough transcript to fill pages of its own, as a long conversation would.
     for (let index = 0; index < 40; index++) insertMessage(deps, session, { role: "visitor", text: `message ${index}: write to ${EMAIL} ${"x".repeat(200)}` });
@@ -49,8 +49,8 @@ describe("erasure and the database file", () => {
     expect(fileContains(EMAIL)).toBe(false);
   });
 
-  test("a lead's phone also finds the visitor's WhatsApp sessions (their number without the +)", () => {
-    const tenant = createTenant(deps, { name: "Garage" });
+  test("a lead's phone also finds the visitor's WhatsApp sessions (their number without the +)", async () => {
+    const tenant = await createTenant(deps, { name: "Garage" });
     const web = startSession(deps, { tenantId: tenant.id, channel: "widget" });
     const whatsapp = startSession(deps, { tenantId: tenant.id, channel: "whatsapp", visitorRef: "14155550111" });
     insertMessage(deps, whatsapp, { role: "visitor", text: "is my car ready?" });

@@ -9,8 +9,8 @@ afterEach(() => context.close());
 
 test("a phone corrected after the lead was captured updates the lead row, with no second lead and no new event", async () => {
   context = buildTestApp({ allowPrivateWebhooks: true });
-  const tenant = createTenant(context.deps, { name: "Clinic", sector: "dental-clinic", plan: "pro" });
-  const other = createTenant(context.deps, { name: "Other", sector: "dental-clinic", plan: "pro" });
+  const tenant = await createTenant(context.deps, { name: "Clinic", sector: "dental-clinic", plan: "pro" });
+  const other = await createTenant(context.deps, { name: "Other", sector: "dental-clinic", plan: "pro" });
   await subscribeToEverything(context, tenant.id);
   const visitor = await openWidgetSession(context, tenant.id);
   const otherVisitor = await openWidgetSession(context, other.id);
@@ -22,13 +22,13 @@ test("a phone corrected after the lead was captured updates the lead row, with n
   expect(correction.status).toBe(200);
   expect(((await correction.json()) as { reply: { text: string } }).reply.text).toContain("updated your phone number to +1 917 555 0199");
 
-  const headers = { "x-api-key": createApiKey(context.deps, { tenantId: tenant.id }).key };
+  const headers = { "x-api-key": (await createApiKey(context.deps, { tenantId: tenant.id })).key };
   const leads = (await (await context.request("GET", "/api/v1/leads", { headers })).json()) as { data: Array<{ name: string; phone: string; email: string }> };
   expect(leads.data).toHaveLength(1);
   expect(leads.data[0]).toMatchObject({ name: "Sara Lind", phone: "+19175550199", email: "sara.lind@outlook.com" });
 
   // The other tenant's lead, captured in another session, is untouched.
-  const otherHeaders = { "x-api-key": createApiKey(context.deps, { tenantId: other.id }).key };
+  const otherHeaders = { "x-api-key": (await createApiKey(context.deps, { tenantId: other.id })).key };
   const otherLeads = (await (await context.request("GET", "/api/v1/leads", { headers: otherHeaders })).json()) as { data: Array<{ phone: string }> };
   expect(otherLeads.data.map((lead) => lead.phone)).toEqual(["+14155550132"]);
 

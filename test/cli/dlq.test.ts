@@ -30,8 +30,8 @@ beforeAll(async () => {
   // clock sits at the real time so the CLI (which uses the system clock) sees them as live.
   const deps = buildDeps({ allowPrivateWebhooks: true }, {}, {}, db);
   deps.clock.set(Date.now() - 3_600_000);
-  tenantA = createTenant(deps, { name: "A" }).id;
-  tenantB = createTenant(deps, { name: "B" }).id;
+  tenantA = (await createTenant(deps, { name: "A" })).id;
+  tenantB = (await createTenant(deps, { name: "B" })).id;
   for (const [tenantId, event] of [[tenantA, "lead.created"], [tenantA, "appointment.created"], [tenantB, "lead.created"]] as const) {
     await createRule(deps, tenantId, { name: event, event, url: `https://hooks.example/${tenantId}/${event}`, secret: "s".repeat(16), active: true });
     writeTransaction(deps.sqlite, () => emitEvent(deps, { tenantId, event, data: { n: 1 } }));

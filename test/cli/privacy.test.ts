@@ -16,10 +16,10 @@ let otherTenantId: string;
 let leadSession: string;
 let strangerSession: string;
 
-beforeAll(() => {
+beforeAll(async () => {
   const deps = buildDeps({}, {}, {}, db);
-  tenantId = createTenant(deps, { name: "Clinic" }).id;
-  otherTenantId = createTenant(deps, { name: "Other" }).id;
+  tenantId = (await createTenant(deps, { name: "Clinic" })).id;
+  otherTenantId = (await createTenant(deps, { name: "Other" })).id;
   const session = startSession(deps, { tenantId, channel: "widget" });
   insertMessage(deps, session, { role: "visitor", text: "I'm Ana, ana@example.com" });
   leadSession = session.id;

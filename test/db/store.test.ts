@@ -30,9 +30,9 @@ function gate() {
 
 const ruleIds = () => deps.sqlite.prepare<{ id: string }, []>("SELECT id FROM webhook_rules ORDER BY id").all().map((row) => row.id);
 
-beforeEach(() => {
+beforeEach(async () => {
   deps = buildDeps();
-  tenantId = createTenant(deps, { name: "A" }).id;
+  tenantId = (await createTenant(deps, { name: "A" })).id;
 });
 afterEach(() => deps.sqlite.close());
 

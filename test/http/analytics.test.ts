@@ -13,8 +13,8 @@ const postEvents = (token: string, body: unknown, headers: Record<string, string
 describe("widget telemetry and the daily summary", () => {
   test("events and conversations of the day are counted, with lead conversion", async () => {
     context = buildTestApp();
-    const tenant = createTenant(context.deps, { name: "Stats", sector: "dental-clinic", plan: "pro" });
-    const key = createApiKey(context.deps, { tenantId: tenant.id }).key;
+    const tenant = await createTenant(context.deps, { name: "Stats", sector: "dental-clinic", plan: "pro" });
+    const key = (await createApiKey(context.deps, { tenantId: tenant.id })).key;
     const buyer = await openWidgetSession(context, tenant.id);
     const browser = await openWidgetSession(context, tenant.id);
     const accepted = await postEvents(buyer.access_token, { events: [{ name: "widget_loaded" }, { name: "widget_opened" }, { name: "message_sent" }] });
@@ -45,7 +45,7 @@ describe("widget telemetry and the daily summary", () => {
 
   test("bad telemetry is refused with 422 and nothing is stored", async () => {
     context = buildTestApp();
-    const tenant = createTenant(context.deps, { name: "Strict" });
+    const tenant = await createTenant(context.deps, { name: "Strict" });
     const visitor = await openWidgetSession(context, tenant.id);
     expect((await postEvents(visitor.access_token, { events: [{ name: "page_scrolled" }] })).status).toBe(422);
     expect((await postEvents(visitor.access_token, { events: [] })).status).toBe(422);
@@ -53,7 +53,7 @@ describe("widget telemetry and the daily summary", () => {
     expect((await postEvents(visitor.access_token, { events: [{ name: "widget_opened", at: "2025-01-01T00:00:00Z" }] })).status).toBe(422);
     expect((await postEvents(visitor.access_token, { events: [{ name: "widget_opened", extra: 1 }] })).status).toBe(422);
     expect(context.deps.sqlite.prepare<{ n: number }, []>("SELECT count(*) AS n FROM analytics_events").get()?.n).toBe(0);
-    const key = createApiKey(context.deps, { tenantId: tenant.id }).key;
+    const key = (await createApiKey(context.deps, { tenantId: tenant.id })).key;
     for (const query of ["?from=2026-01-15&to=2026-01-01", "?from=2024-01-01&to=2026-01-15", "?from=yesterday"]) {
       expect((await context.request("GET", `/api/v1/analytics/summary${query}`, { headers: { "x-api-key": key } })).status).toBe(422);
     }
@@ -61,12 +61,12 @@ describe("widget telemetry and the daily summary", () => {
 
   test("a visitor reports only for its own tenant, and summaries are tenant-scoped", async () => {
     context = buildTestApp();
-    const a = createTenant(context.deps, { name: "A" });
-    const b = createTenant(context.deps, { name: "B", origins: ["https://b.example"] });
+    const a = await createTenant(context.deps, { name: "A" });
+    const b = await createTenant(context.deps, { name: "B", origins: ["https://b.example"] });
     const visitor = await openWidgetSession(context, a.id);
     expect((await postEvents(visitor.access_token, { tenant_id: b.id, events: [{ name: "widget_opened" }] })).status).toBe(404);
     await postEvents(visitor.access_token, { events: [{ name: "widget_opened" }] });
-    const keyB = createApiKey(context.deps, { tenantId: b.id }).key;
+    const keyB = (await createApiKey(context.deps, { tenantId: b.id })).key;
     const summaryB = await (await context.request("GET", "/api/v1/analytics/summary", { headers: { "x-api-key": keyB } })).json();
     expect(summaryB.totals.widget.widget_opened).toBe(0);
     expect((await context.request("GET", `/api/v1/analytics/summary?tenant_id=${a.id}`, { headers: { "x-api-key": keyB } })).status).toBe(404);
@@ -78,7 +78,7 @@ describe("widget telemetry and the daily summary", () => {
 
   test("the analytics limit answers the 121st request in 60 s with 429", async () => {
     context = buildTestApp();
-    const tenant = createTenant(context.deps, { name: "Chatty" });
+    const tenant = await createTenant(context.deps, { name: "Chatty" });
     const visitor = await openWidgetSession(context, tenant.id);
     for (let i = 0; i < 120; i++) expect((await postEvents(visitor.access_token, { events: [{ name: "message_sent" }] })).status).toBe(202);
     const limited = await postEvents(visitor.access_token, { events: [{ name: "message_sent" }] });

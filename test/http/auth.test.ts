@@ -163,7 +163,7 @@ describe("X-API-Key", () => {
   });
 
   test("a revoked key answers 401", async () => {
-    revokeApiKey(context.deps, seeded.apiKeyId);
+    await revokeApiKey(context.deps, seeded.apiKeyId);
     const response = await tenantWithKey(seeded.apiKey);
     expect(response.status).toBe(401);
     expect((await response.json()).message).toContain("invalid or revoked");

@@ -20,7 +20,7 @@ describe("a visitor talking to a sector template's bot over HTTP", () => {
   for (const script of SECTOR_SCRIPTS) {
     test(`${script.sector}: the conversation ends in exactly one lead.created with the spec's data`, async () => {
       context = buildTestApp({ allowPrivateWebhooks: true });
-      const tenant = createTenant(context.deps, { name: script.sector, sector: script.sector, plan: "pro" });
+      const tenant = await createTenant(context.deps, { name: script.sector, sector: script.sector, plan: "pro" });
       await subscribeToEverything(context, tenant.id);
       const visitor = await openWidgetSession(context, tenant.id, "https://shop.example");
       expect(visitor.greeting.length).toBeGreaterThan(0);
@@ -48,7 +48,7 @@ describe("a visitor talking to a sector template's bot over HTTP", () => {
         captured_at: new Date(context.clock.now()).toISOString(),
       });
       expect(lead?.data.confidence).toBeNumber();
-      const leads = await (await context.request("GET", "/api/v1/leads", { headers: { "x-api-key": createApiKey(context.deps, { tenantId: tenant.id }).key } })).json();
+      const leads = await (await context.request("GET", "/api/v1/leads", { headers: { "x-api-key": (await createApiKey(context.deps, { tenantId: tenant.id })).key } })).json();
       expect(leads.data).toHaveLength(1);
       expect(leads.data[0].lead_id).toBe(lead?.data.lead_id);
     });
@@ -56,7 +56,7 @@ describe("a visitor talking to a sector template's bot over HTTP", () => {
 
   test("the first message of a session emits session.started once", async () => {
     context = buildTestApp({ allowPrivateWebhooks: true });
-    const tenant = createTenant(context.deps, { name: "S", sector: "dental-clinic" });
+    const tenant = await createTenant(context.deps, { name: "S", sector: "dental-clinic" });
     await subscribeToEverything(context, tenant.id);
     const visitor = await openWidgetSession(context, tenant.id);
     await say(context, visitor.access_token, tenant.id, "hello");
@@ -70,7 +70,7 @@ describe("a visitor talking to a sector template's bot over HTTP", () => {
 describe("appointments over HTTP (fixed clock: Thu 15 Jan 2026, 04:00 in New York)", () => {
   test("a booking is stored, listed and announced; the same slot is then refused to another visitor", async () => {
     context = buildTestApp({ allowPrivateWebhooks: true });
-    const tenant = createTenant(context.deps, { name: "Smile", sector: "dental-clinic", plan: "pro" });
+    const tenant = await createTenant(context.deps, { name: "Smile", sector: "dental-clinic", plan: "pro" });
     await subscribeToEverything(context, tenant.id);
     const first = await openWidgetSession(context, tenant.id);
     for (const message of ["I'd like to book an appointment", "Monday at 10am", "yes", "Ana Lopez", "(415) 555-0132"]) {
@@ -78,7 +78,7 @@ describe("appointments over HTTP (fixed clock: Thu 15 Jan 2026, 04:00 in New Yor
     }
     const appointment = (await deliverAll(context)).find((body) => body.event === "appointment.created");
     expect(appointment?.data).toMatchObject({ session_id: first.session_id, name: "Ana Lopez", phone: "+14155550132", starts_at: "2026-01-19T15:00:00.000Z", ends_at: "2026-01-19T15:30:00.000Z", timezone: "America/New_York" });
-    const key = createApiKey(context.deps, { tenantId: tenant.id }).key;
+    const key = (await createApiKey(context.deps, { tenantId: tenant.id })).key;
     const listed = await (await context.request("GET", "/api/v1/appointments", { headers: { "x-api-key": key } })).json();
     expect(listed.data.map((row: { starts_at: string }) => row.starts_at)).toEqual(["2026-01-19T15:00:00.000Z"]);
 
@@ -123,7 +123,7 @@ describe("hand-off to an operator", () => {
 
   test("after two low-confidence turns in a row", async () => {
     context = buildTestApp({ allowPrivateWebhooks: true });
-    const tenant = createTenant(context.deps, { name: "Vague", sector: "dental-clinic" });
+    const tenant = await createTenant(context.deps, { name: "Vague", sector: "dental-clinic" });
     await subscribeToEverything(context, tenant.id);
     const visitor = await openWidgetSession(context, tenant.id);
     const first = await (await say(context, visitor.access_token, tenant.id, "blorp zib quantum llama")).json();
@@ -138,8 +138,8 @@ describe("hand-off to an operator", () => {
 describe("who may talk to which bot", () => {
   test("a visitor token cannot post to another tenant or another session", async () => {
     context = buildTestApp();
-    const a = createTenant(context.deps, { name: "A" });
-    const b = createTenant(context.deps, { name: "B" });
+    const a = await createTenant(context.deps, { name: "A" });
+    const b = await createTenant(context.deps, { name: "B" });
     const visitor = await openWidgetSession(context, a.id);
     const other = await openWidgetSession(context, a.id);
     expect((await say(context, visitor.access_token, b.id, "hi")).status).toBe(404);
@@ -166,7 +166,7 @@ describe("who may talk to which bot", () => {
 
   test("an Origin outside the tenant's allowed origins gets 403; a listed one gets CORS headers; null is never reflected", async () => {
     context = buildTestApp();
-    const tenant = createTenant(context.deps, { name: "Locked", origins: ["https://clinic.example"] });
+    const tenant = await createTenant(context.deps, { name: "Locked", origins: ["https://clinic.example"] });
     const denied = await context.request("POST", "/api/v1/widget/session", { body: { tenant_id: tenant.id }, headers: { origin: "https://evil.example" } });
     expect(denied.status).toBe(403);
     expect((await denied.json()).error).toBe("origin_not_allowed");
@@ -186,7 +186,7 @@ describe("who may talk to which bot", () => {
 
   test("an open tenant accepts any origin but never reflects null", async () => {
     context = buildTestApp();
-    const tenant = createTenant(context.deps, { name: "Open" });
+    const tenant = await createTenant(context.deps, { name: "Open" });
     const response = await context.request("POST", "/api/v1/widget/session", { body: { tenant_id: tenant.id }, headers: { origin: "null" } });
     expect(response.status).toBe(201);
     expect(response.headers.get("access-control-allow-origin")).toBeNull();
@@ -194,7 +194,7 @@ describe("who may talk to which bot", () => {
 
   test("the chat limit answers the 61st message in 60 s with 429", async () => {
     context = buildTestApp();
-    const tenant = createTenant(context.deps, { name: "Busy", plan: "pro" });
+    const tenant = await createTenant(context.deps, { name: "Busy", plan: "pro" });
     const visitor = await openWidgetSession(context, tenant.id);
     for (let i = 0; i < 60; i++) {
       expect((await say(context, visitor.access_token, tenant.id, `question ${i}`)).status).toBe(200);
@@ -234,7 +234,7 @@ describe("CRM reads are tenant-scoped", () => {
 describe("errors on visitor routes", () => {
   test("are readable by the widget's page (CORS) but never by the null origin", async () => {
     context = buildTestApp();
-    const tenant = createTenant(context.deps, { name: "Locked", origins: ["https://clinic.example"] });
+    const tenant = await createTenant(context.deps, { name: "Locked", origins: ["https://clinic.example"] });
     const refused = await context.request("POST", "/api/v1/widget/session", { body: { tenant_id: tenant.id }, headers: { origin: "https://evil.example" } });
     expect(refused.status).toBe(403);
     expect(refused.headers.get("access-control-allow-origin")).toBe("https://evil.example");

@@ -35,12 +35,12 @@ const killAll = () => new DeliveryScheduler(context.deps, { send: async () => ({
 
 beforeEach(async () => {
   context = buildTestApp({ allowPrivateWebhooks: true, retryDelaysMs: [] });
-  const tenant = createTenant(context.deps, { name: "Smile", sector: "dental-clinic", plan: "pro" });
+  const tenant = await createTenant(context.deps, { name: "Smile", sector: "dental-clinic", plan: "pro" });
   tenantId = tenant.id;
-  key = createApiKey(context.deps, { tenantId }).key;
+  key = (await createApiKey(context.deps, { tenantId })).key;
   await subscribeToEverything(context, tenantId);
-  const other = createTenant(context.deps, { name: "Other", sector: "dental-clinic", plan: "pro" });
-  otherKey = createApiKey(context.deps, { tenantId: other.id }).key;
+  const other = await createTenant(context.deps, { name: "Other", sector: "dental-clinic", plan: "pro" });
+  otherKey = (await createApiKey(context.deps, { tenantId: other.id })).key;
 });
 afterEach(() => context.close());
 

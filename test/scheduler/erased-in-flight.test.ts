@@ -9,7 +9,7 @@ let tenantId: string;
 
 beforeEach(async () => {
   deps = buildDeps({ allowPrivateWebhooks: true });
-  tenantId = createTenant(deps, { name: "Clinic" }).id;
+  tenantId = (await createTenant(deps, { name: "Clinic" })).id;
   await createRule(deps, tenantId, { name: "crm", event: "lead.created", url: "https://crm.example/hook", secret: "s".repeat(32), active: true });
 });
 afterEach(() => deps.sqlite.close());

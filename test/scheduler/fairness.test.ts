@@ -61,7 +61,7 @@ afterAll(() => {
 });
 
 async function tenantWithRules(deps: Deps, name: string, urls: string[]): Promise<string> {
-  const tenantId = createTenant(deps, { name }).id;
+  const tenantId = (await createTenant(deps, { name })).id;
   for (const [index, url] of urls.entries()) {
     await createRule(deps, tenantId, { name: `rule ${index}`, event: "lead.created", url, secret: SECRET, active: true });
   }

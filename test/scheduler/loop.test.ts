@@ -13,7 +13,7 @@ let tenantId: string;
 beforeEach(async () => {
   // A poll interval of an hour: anything sent sooner was sent because the enqueue woke the loop.
   deps = buildDeps({ allowPrivateWebhooks: true, pollIntervalMs: 3_600_000, deliveryConcurrency: 4 });
-  tenantId = createTenant(deps, { name: "Loop" }).id;
+  tenantId = (await createTenant(deps, { name: "Loop" })).id;
   await createRule(deps, tenantId, { name: "r", event: "lead.created", url: "https://hooks.example/x", secret: "s".repeat(16), active: true });
 });
 afterEach(() => deps.sqlite.close());

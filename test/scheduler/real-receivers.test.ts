@@ -49,7 +49,7 @@ async function deliverTo(url: string) {
   const deps = buildDeps({ allowPrivateWebhooks: true, deliveryTimeoutMs: 300 });
   // Real time here: the standardwebhooks library refuses timestamps more than 5 minutes off its own clock.
   deps.clock.set(Date.now());
-  const tenantId = createTenant(deps, { name: "Receivers" }).id;
+  const tenantId = (await createTenant(deps, { name: "Receivers" })).id;
   await createRule(deps, tenantId, { name: "r", event: "lead.created", url, secret: SECRET, active: true });
   const { deliveryIds } = writeTransaction(deps.sqlite, () =>
     emitEvent(deps, { tenantId, event: "lead.created", data: { lead_id: "lead_9", name: "Ana Lopez" }, confidence: 0.92 }),

@@ -16,7 +16,7 @@ const count = (table: string, where: string, ...params: string[]) =>
   context.deps.sqlite.prepare<{ n: number }, string[]>(`SELECT count(*) AS n FROM ${table} WHERE ${where}`).get(...params)?.n ?? 0;
 
 async function chat(tenantId: string, text: string, sessionId?: string): Promise<string> {
-  return (await handleMessage(context.deps, { tenant: requireTenant(context.deps, tenantId), sessionId, text, channel: "api" })).session_id;
+  return (await handleMessage(context.deps, { tenant: await requireTenant(context.deps, tenantId), sessionId, text, channel: "api" })).session_id;
 }
 
 beforeEach(async () => {

@@ -40,7 +40,7 @@ beforeEach(async () => {
   // Dead letters outlive the event retention here, so a re-triggerable delivery is old enough to purge.
   deps = buildDeps({ allowPrivateWebhooks: true, dlqRetentionMs: 60 * DAY, retryDelaysMs: [MINUTE] });
   answers = [];
-  tenantId = createTenant(deps, { name: "Clinic" }).id;
+  tenantId = (await createTenant(deps, { name: "Clinic" })).id;
   await createRule(deps, tenantId, { name: "crm", event: "lead.created", url: "https://crm.example/hook", secret: "s".repeat(32), active: true });
 });
 afterEach(() => deps.sqlite.close());
@@ -122,7 +122,7 @@ describe("event retention (PARLEY_EVENT_RETENTION)", () => {
     const dir = mkdtempSync(join(tmpdir(), "parley-retention-"));
     const fileDeps = buildDeps({}, {}, {}, join(dir, "locked.db"));
     try {
-      const tenant = createTenant(fileDeps, { name: "Locked" }).id;
+      const tenant = (await createTenant(fileDeps, { name: "Locked" })).id;
       const start = fileDeps.clock.now();
       writeTransaction(fileDeps.sqlite, () => emitEvent(fileDeps, { tenantId: tenant, event: "session.started", data: {} }));
       fileDeps.clock.set(start + 31 * DAY);

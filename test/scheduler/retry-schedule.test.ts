@@ -52,7 +52,7 @@ beforeEach(async () => {
   calls = [];
   answers = [];
   scheduler = new DeliveryScheduler(deps, { send: scriptedSend });
-  tenantId = createTenant(deps, { name: "Clinic" }).id;
+  tenantId = (await createTenant(deps, { name: "Clinic" })).id;
   ruleId = (await createRule(deps, tenantId, { name: "crm", event: "lead.created", url: "https://crm.example/hook", secret: "s".repeat(32), active: true })).rule_id;
 });
 afterEach(() => deps.sqlite.close());
@@ -176,7 +176,7 @@ describe("the dead-letter queue", () => {
 
   test("another tenant cannot re-trigger or see a dead letter", async () => {
     await killDelivery();
-    const other = createTenant(deps, { name: "Other" }).id;
+    const other = (await createTenant(deps, { name: "Other" })).id;
     const [deadLetter] = (await listDeadLetters(deps, { tenantId }, { limit: 10 })).data;
     expect((await listDeadLetters(deps, { tenantId: other }, { limit: 10 })).data).toEqual([]);
     await expect(retriggerDeadLetters(deps, other, [deadLetter?.dead_letter_id ?? ""])).rejects.toThrow("No such dead letter");

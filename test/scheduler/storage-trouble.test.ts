@@ -39,7 +39,7 @@ test("results that cannot be recorded while another process holds the lock are k
     deps.sqlite.close();
     rmSync(dir, { recursive: true, force: true });
   });
-  const tenantId = createTenant(deps, { name: "Locked" }).id;
+  const tenantId = (await createTenant(deps, { name: "Locked" })).id;
   await createRule(deps, tenantId, { name: "r", event: "lead.created", url: "https://hooks.example/x", secret: "s".repeat(16), active: true });
 
   let sends = 0;

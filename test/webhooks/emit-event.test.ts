@@ -18,10 +18,10 @@ const emit = (input: Partial<Parameters<typeof enqueueEvent>[2]> = {}) =>
 const deliveredRules = (deliveryIds: string[]) =>
   deliveryIds.map((id) => deps.sqlite.prepare<{ rule_id: string }, [string]>("SELECT rule_id FROM deliveries WHERE id = ?").get(id)?.rule_id);
 
-beforeEach(() => {
+beforeEach(async () => {
   deps = buildDeps({ allowPrivateWebhooks: true });
-  tenantId = createTenant(deps, { name: "A" }).id;
-  otherTenantId = createTenant(deps, { name: "B" }).id;
+  tenantId = (await createTenant(deps, { name: "A" })).id;
+  otherTenantId = (await createTenant(deps, { name: "B" })).id;
 });
 afterEach(() => deps.sqlite.close());
 

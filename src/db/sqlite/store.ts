@@ -1,6 +1,7 @@
 import type { Database } from "bun:sqlite";
 import type { Db } from "../client.ts";
 import type { Store, StoreQueries, Transaction } from "../store.ts";
+import { sqliteApiKeys, sqliteRefreshTokens, sqliteUsers } from "./accounts.ts";
 import { sqliteDeadLetters } from "./dead-letters.ts";
 import { sqliteDeliveries } from "./deliveries.ts";
 import { sqliteDeliveryQueue } from "./delivery-queue.ts";
@@ -9,7 +10,20 @@ import { sqliteOutbox } from "./outbox.ts";
 import { sqliteTenants } from "./tenants.ts";
 import { sqliteWebhookRules } from "./webhook-rules.ts";
 
-type SyncQueries = { [K in keyof StoreQueries]: SyncOf<StoreQueries[K]> };
+export type SyncQueries = { [K in keyof StoreQueries]: SyncOf<StoreQueries[K]> };
+
+const syncQueriesByConnection = new WeakMap<Database, SyncQueries>();
+
+/**
+ * @deprecated The store's synchronous SQLite functions, for code not yet moved onto the async
+ * store (it runs inside `writeTransaction` or in synchronous helpers): the same prepared
+ * statements, no second copy of the SQL. docs/storage.md lists the callers; it goes with them.
+ */
+export function syncQueriesOf(sqlite: Database): SyncQueries {
+  const queries = syncQueriesByConnection.get(sqlite);
+  if (!queries) throw new Error("no store has been made for this connection yet (handle.store, after applyMigrations)");
+  return queries;
+}
 
 /**
  * The SQLite store: bun:sqlite underneath, synchronous and prepared once per connection, behind
@@ -19,16 +33,23 @@ type SyncQueries = { [K in keyof StoreQueries]: SyncOf<StoreQueries[K]> };
 export function createSqliteStore(handle: { sqlite: Database; db: Db }): Store {
   const { sqlite, db } = handle;
   const sync: SyncQueries = {
-    tenants: sqliteTenants(sqlite),
+    tenants: sqliteTenants(sqlite, db),
+    users: sqliteUsers(sqlite),
+    apiKeys: sqliteApiKeys(sqlite),
+    refreshTokens: sqliteRefreshTokens(sqlite),
     webhookRules: sqliteWebhookRules(sqlite, db),
     outbox: sqliteOutbox(sqlite),
     deliveries: sqliteDeliveries(sqlite),
     deadLetters: sqliteDeadLetters(sqlite),
     deliveryQueue: sqliteDeliveryQueue(sqlite),
   };
+  syncQueriesByConnection.set(sqlite, sync);
   const gate = gateFor(sqlite);
   const mapQueries = (wrap: <T>(aggregate: SyncOf<T>) => T): StoreQueries => ({
     tenants: wrap(sync.tenants),
+    users: wrap(sync.users),
+    apiKeys: wrap(sync.apiKeys),
+    refreshTokens: wrap(sync.refreshTokens),
     webhookRules: wrap(sync.webhookRules),
     outbox: wrap(sync.outbox),
     deliveries: wrap(sync.deliveries),

@@ -22,9 +22,9 @@ export function allowOrigin(headers: Record<string, string | number>, origin: st
  * The answer to a CORS preflight on a visitor route. A preflight names no tenant, so it passes
  * when some tenant allows the origin; the request itself is then checked against its tenant.
  */
-export function preflightResponse(deps: AppDeps, request: Request): Response {
+export async function preflightResponse(deps: AppDeps, request: Request): Promise<Response> {
   const origin = request.headers.get("origin");
-  if (!isReflectableOrigin(origin) || !isOriginAllowedAnywhere(deps, origin)) {
+  if (!isReflectableOrigin(origin) || !(await isOriginAllowedAnywhere(deps, origin))) {
     return jsonResponse(403, { error: "origin_not_allowed", message: "This origin may not use the chat widget." }, { vary: "Origin" });
   }
   return new Response(null, {

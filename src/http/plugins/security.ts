@@ -48,7 +48,7 @@ async function authenticateBearer(deps: AppDeps, headers: Record<string, string 
   if (!token) throw unauthorized("Send Authorization: Bearer <access_token>.");
   const claims = await deps.tokens.verifyAccess(token);
   if (!claims) throw unauthorized("The access token is invalid or expired.");
-  const memberships = listMemberships(deps, claims.sub);
+  const memberships = await listMemberships(deps, claims.sub);
   return { kind: "user", userId: claims.sub, memberships, subject: claims.sub };
 }
 
@@ -65,10 +65,10 @@ async function authenticateBearerOrVisitor(deps: AppDeps, headers: Record<string
   return authenticateBearer(deps, headers);
 }
 
-function authenticateApiKey(deps: AppDeps, headers: Record<string, string | undefined>): ApiKeyPrincipal {
+async function authenticateApiKey(deps: AppDeps, headers: Record<string, string | undefined>): Promise<ApiKeyPrincipal> {
   const presented = headers["x-api-key"];
   if (!presented) throw unauthorized("Send X-API-Key: <api_key>.");
-  const key = validateApiKey(deps, presented.trim());
+  const key = await validateApiKey(deps, presented.trim());
   if (!key) throw unauthorized("The API key is invalid or revoked.");
   return { kind: "api_key", keyId: key.keyId, tenantId: key.tenantId, subject: key.keyId };
 }

@@ -29,11 +29,11 @@ export function accountRoutes(deps: AppDeps) {
     .use(securityPlugin(deps))
     .get(
       "/me",
-      ({ principal }) => {
+      async ({ principal }) => {
         if (principal.kind !== "user") throw new Error("unreachable: bearer macro resolves users only");
         return {
           user_id: principal.userId,
-          email: findUserEmail(deps, principal.userId),
+          email: await findUserEmail(deps, principal.userId),
           memberships: principal.memberships.map((membership) => ({ tenant_id: membership.tenantId, role: membership.role })),
         };
       },
@@ -46,8 +46,8 @@ export function accountRoutes(deps: AppDeps) {
     )
     .get(
       "/tenant",
-      ({ principal, query }) => {
-        const tenant = requireTenant(deps, tenantOf(principal, query.tenant_id));
+      async ({ principal, query }) => {
+        const tenant = await requireTenant(deps, tenantOf(principal, query.tenant_id));
         return {
           tenant_id: tenant.id,
           name: tenant.name,

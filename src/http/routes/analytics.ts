@@ -45,8 +45,8 @@ export function analyticsRoutes(deps: AppDeps) {
     .options("/events", ({ request }) => preflightResponse(deps, request))
     .post(
       "/events",
-      ({ principal, body, request, set }) => {
-        const tenant = requireTenant(deps, tenantOf(principal, body.tenant_id));
+      async ({ principal, body, request, set }) => {
+        const tenant = await requireTenant(deps, tenantOf(principal, body.tenant_id));
         checkVisitorAccess(tenant, principal, request, set.headers, undefined);
         set.status = 202;
         return recordAnalyticsEvents(deps, { tenantId: tenant.id, sessionId: principal.kind === "visitor" ? principal.sessionId : null, events: body.events });

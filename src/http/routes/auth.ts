@@ -47,7 +47,7 @@ export function authRoutes(deps: AppDeps) {
       "/token",
       async ({ body }) => {
         const { userId } = await authenticateUser(deps, body.email, body.password);
-        return tokenPair(userId, issueRefreshToken(deps, userId));
+        return tokenPair(userId, await issueRefreshToken(deps, userId));
       },
       {
         body: AuthModel.tokenBody,
@@ -58,7 +58,7 @@ export function authRoutes(deps: AppDeps) {
     .post(
       "/refresh",
       async ({ body }) => {
-        const { userId, refresh } = rotateRefreshToken(deps, body.refresh_token);
+        const { userId, refresh } = await rotateRefreshToken(deps, body.refresh_token);
         return tokenPair(userId, refresh);
       },
       {

@@ -38,8 +38,8 @@ export const BillingModel = {
   }),
 } as const;
 
-function subscriptionView(deps: AppDeps, tenantId: string) {
-  const tenant = requireTenant(deps, tenantId);
+async function subscriptionView(deps: AppDeps, tenantId: string) {
+  const tenant = await requireTenant(deps, tenantId);
   return { tenant_id: tenant.id, plan: tenant.plan, monthly_messages: PLANS[tenant.plan].monthlyMessages, plans: PLAN_NAMES.map((name) => ({ plan: name, monthly_messages: PLANS[name].monthlyMessages })) };
 }
 
@@ -55,10 +55,10 @@ export function billingRoutes(deps: AppDeps) {
     })
     .put(
       "/subscription",
-      ({ principal, query, body }) => {
+      async ({ principal, query, body }) => {
         const tenantId = tenantOf(principal, query.tenant_id, ["owner"]);
         const result = changePlan(deps, tenantId, body.plan);
-        return { ...subscriptionView(deps, tenantId), from_plan: result.fromPlan, change: result.change };
+        return { ...(await subscriptionView(deps, tenantId)), from_plan: result.fromPlan, change: result.change };
       },
       {
         tenantAccess: true,
@@ -71,8 +71,8 @@ export function billingRoutes(deps: AppDeps) {
     )
     .get(
       "/usage",
-      ({ principal, query }) => {
-        const tenant = requireTenant(deps, tenantOf(principal, query.tenant_id));
+      async ({ principal, query }) => {
+        const tenant = await requireTenant(deps, tenantOf(principal, query.tenant_id));
         return { tenant_id: tenant.id, ...getUsage(deps, tenant.id, tenant.plan) };
       },
       {

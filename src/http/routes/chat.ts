@@ -6,7 +6,7 @@ import { checkVisitorAccess, preflightResponse } from "../plugins/cors.ts";
 import { clientIp } from "../plugins/client-ip.ts";
 import { admitVisitorMessage } from "../plugins/visitor-limits.ts";
 import { requireTenant } from "../../tenants/find-tenant.ts";
-import { handleMessage, MESSAGE_MAX_LENGTH } from "../../chat/handle-message.ts";
+import { handleMessage, MESSAGE_MAX_LENGTH, type MessageResult } from "../../chat/handle-message.ts";
 import { listMessages } from "../../chat/sessions.ts";
 import { getBotConfig, updateBotConfig } from "../../chat/bot-settings.ts";
 import { botConfigView } from "../../assistant/ai-config.ts";
@@ -97,13 +97,17 @@ export function chatRoutes(deps: AppDeps) {
     .post(
       "/message",
       ({ principal, body, request, server, set }) => {
-        const tenant = requireTenant(deps, tenantOf(principal, body.tenant_id));
-        checkVisitorAccess(tenant, principal, request, set.headers, body.session_id);
-        if (principal.kind === "visitor") admitVisitorMessage(deps, tenant, clientIp(request, server, deps.config.trustProxy));
-        const sessionId = principal.kind === "visitor" ? principal.sessionId : body.session_id;
-        const input = { tenant, sessionId, text: body.message, channel: principal.kind === "visitor" ? "widget" : "api" } as const;
-        if (!wantsEventStream(request.headers.get("accept"))) return handleMessage(deps, input);
-        return streamMessageReply((onDelta) => handleMessage(deps, input, { onDelta }), deps.log);
+        const reply = async (): Promise<MessageResult | Response> => {
+          const tenant = await requireTenant(deps, tenantOf(principal, body.tenant_id));
+          checkVisitorAccess(tenant, principal, request, set.headers, body.session_id);
+          if (principal.kind === "visitor") admitVisitorMessage(deps, tenant, clientIp(request, server, deps.config.trustProxy));
+          const sessionId = principal.kind === "visitor" ? principal.sessionId : body.session_id;
+          const input = { tenant, sessionId, text: body.message, channel: principal.kind === "visitor" ? "widget" : "api" } as const;
+          if (!wantsEventStream(request.headers.get("accept"))) return handleMessage(deps, input);
+          return streamMessageReply((onDelta) => handleMessage(deps, input, { onDelta }), deps.log);
+        };
+        // Elysia checks the answer against the 200 schema unless it is a Response (the stream).
+        return reply() as Promise<MessageResult> | Promise<Response>;
       },
       {
         chatAccess: true,
@@ -119,8 +123,8 @@ export function chatRoutes(deps: AppDeps) {
     )
     .get(
       "/sessions/:id/messages",
-      ({ principal, params, query, request, set }) => {
-        const tenant = requireTenant(deps, tenantOf(principal));
+      async ({ principal, params, query, request, set }) => {
+        const tenant = await requireTenant(deps, tenantOf(principal));
         checkVisitorAccess(tenant, principal, request, set.headers, params.id);
         return listMessages(deps, tenant.id, params.id, query.after);
       },

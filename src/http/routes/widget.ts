@@ -7,7 +7,7 @@ import { clientIp } from "../plugins/client-ip.ts";
 import { admitVisitorSession } from "../plugins/visitor-limits.ts";
 import { VISITOR_TOKEN_TTL_S, WIDGET_AUDIENCE } from "../plugins/tokens.ts";
 import { AppError, notFound } from "../../lib/app-error.ts";
-import { findTenant } from "../../tenants/find-tenant.ts";
+import { findTenantSync } from "../../tenants/find-tenant.ts";
 import { isOriginAllowed } from "../../tenants/origins-check.ts";
 import { getBotConfig } from "../../chat/bot-settings.ts";
 import { startSession } from "../../chat/sessions.ts";
@@ -37,7 +37,7 @@ export const WidgetModel = {
 
 /** The tenant, when this browser origin may use its widget; 404 or 403 otherwise. */
 function tenantForOrigin(deps: AppDeps, tenantId: string, origin: string | null): TenantRecord {
-  const tenant = findTenant(deps, tenantId);
+  const tenant = findTenantSync(deps, tenantId);
   if (!tenant) throw notFound("tenant");
   if (!isOriginAllowed(tenant.allowedOrigins, origin)) {
     throw new AppError("origin_not_allowed", 403, "This site is not in the tenant's allowed origins.");

@@ -1,0 +1,50 @@
+import type { ApiKeyRow, MembershipRow, NewChatbot, RefreshTokenRow, TenantRow, UserRow } from "./rows.ts";
+
+// The tenants and auth aggregates of the store seam (src/db/store.ts): one SQL operation per
+// function, named for what it does.
+
+/** A tenant with the id of its chatbot (null only mid-creation, never seen outside a transaction). */
+export type TenantWithChatbot = TenantRow & { chatbotId: string | null };
+
+export interface TenantQueries {
+  /** The tenant's plan name, or null when there is no such tenant. */
+  findTenantPlan(tenantId: string): Promise<string | null>;
+  findTenant(tenantId: string): Promise<TenantWithChatbot | null>;
+  /** Every tenant, by id. */
+  listTenants(): Promise<TenantWithChatbot[]>;
+  /** For CORS preflights: does any tenant allow this origin (or allow every origin)? */
+  anyTenantAllowsOrigin(origin: string): Promise<boolean>;
+  insertTenant(row: TenantRow): Promise<void>;
+  insertChatbot(row: NewChatbot): Promise<void>;
+}
+
+export interface UserQueries {
+  findUserByEmail(email: string): Promise<UserRow | null>;
+  findUser(userId: string): Promise<UserRow | null>;
+  insertUser(row: UserRow): Promise<void>;
+  updatePasswordHash(userId: string, passwordHash: string): Promise<void>;
+  findMembership(userId: string, tenantId: string): Promise<MembershipRow | null>;
+  insertMembership(row: MembershipRow): Promise<void>;
+  listMemberships(userId: string): Promise<MembershipRow[]>;
+}
+
+export interface ApiKeyQueries {
+  insertApiKey(row: ApiKeyRow): Promise<void>;
+  /** The tenant's keys, newest first. */
+  listTenantApiKeys(tenantId: string): Promise<ApiKeyRow[]>;
+  findApiKey(keyId: string): Promise<ApiKeyRow | null>;
+  revokeApiKey(keyId: string, revokedAt: number): Promise<void>;
+  /** Unrevoked keys with this display prefix (it also finds the row: see src/auth/api-keys.ts). */
+  listLiveApiKeysByPrefix(prefix: string): Promise<ApiKeyRow[]>;
+  touchApiKey(keyId: string, usedAt: number): Promise<void>;
+}
+
+export interface RefreshTokenQueries {
+  insertRefreshToken(row: Omit<RefreshTokenRow, "rotatedAt" | "revokedAt">): Promise<void>;
+  findRefreshTokenByHash(tokenHash: string): Promise<RefreshTokenRow | null>;
+  markRefreshTokenRotated(tokenId: string, rotatedAt: number): Promise<void>;
+  /** Revokes every unrevoked token of the family (a reused token: src/auth/refresh-tokens.ts). */
+  revokeRefreshTokenFamily(familyId: string, revokedAt: number): Promise<void>;
+  /** Revokes every token of the user (a new password ends every session). */
+  revokeUserRefreshTokens(userId: string, revokedAt: number): Promise<void>;
+}
