@@ -191,6 +191,7 @@ describeWithBrowser("the admin page in headless Chromium (needs /usr/bin/chromiu
     await page.locator("#dlq-msg").filter({ hasText: `(${drop}); the delivery stays in the log as dead.` }).waitFor();
     await page.locator("#dlq-rows tr").filter({ hasText: drop }).waitFor({ state: "detached" });
     expect(await page.locator("#dlq-rows tr").filter({ hasText: keep }).count()).toBe(1);
+    await page.locator("#panel-dlq .scroll").evaluate((table) => table.scrollTo(0, 0));
     await page.screenshot({ path: join(SCREENSHOTS, "admin-dead-letters.png") });
     const left = (await listDeadLetters(deps, { tenantId }, { limit: 10 })).data.map((row) => row.webhook_id);
     expect(left).toEqual([keep]);

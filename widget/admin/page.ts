@@ -24,7 +24,7 @@ label{display:flex;flex-direction:column;gap:.2rem;font-size:.85rem;color:var(--
 .scroll{overflow-x:auto;border:1px solid var(--line);border-radius:8px}
 table{border-collapse:collapse;width:100%;font-size:.88rem}th,td{text-align:left;padding:.4rem .6rem;border-bottom:1px solid var(--line);vertical-align:top}
 thead th{background:var(--panel);font-weight:600;white-space:nowrap}tbody tr:last-child td{border-bottom:0}td.empty{color:var(--muted);text-align:center;padding:1.25rem}
-td .acts{display:flex;gap:.35rem;flex-wrap:wrap}code{font:.85em ui-monospace,monospace;word-break:break-all}
+td .acts{display:flex;gap:.35rem;flex-wrap:wrap}td .acts button{white-space:nowrap}code{font:.85em ui-monospace,monospace;word-break:break-all}
 .err-text{color:var(--err)}.pager{display:flex;gap:.75rem;align-items:center;margin:.6rem 0}
 .notice{padding:.5rem .75rem;border-radius:6px;border:1px solid var(--line);margin:.5rem 0}.notice.ok{border-color:var(--ok);color:var(--ok)}
 .notice.error{border-color:var(--err);color:var(--err)}.notice ul{margin:.25rem 0 0;padding-left:1.25rem}
