@@ -313,7 +313,7 @@ describeWithBrowser("the widget in headless Chromium (needs /usr/bin/chromium)",
     expect(widgetErrors()).toEqual([]);
   });
 
-  test("a message that fails to send (500, then offline) is marked with Retry, survives a reload, and Retry delivers it", async () => {
+  test("a message that fails to send (500, 429, offline) is marked with Retry, survives a reload, and Retry delivers it", async () => {
     const { page, widgetErrors } = await newPage(DESKTOP);
     await goto(page, "?theme=light");
     await page.locator(W(".launcher")).click();
@@ -321,9 +321,9 @@ describeWithBrowser("the widget in headless Chromium (needs /usr/bin/chromium)",
     let refused = 0;
     await page.route("**/api/v1/chatbot/message", (route) => {
       refused++;
-      if (refused === 1) {
-        return route.fulfill({ status: 500, contentType: "application/json", headers: { "access-control-allow-origin": hostOrigin }, body: '{"error":"internal","message":"boom"}' });
-      }
+      const cors = { "access-control-allow-origin": hostOrigin, "access-control-expose-headers": "retry-after" };
+      if (refused === 1) return route.fulfill({ status: 500, contentType: "application/json", headers: cors, body: '{"error":"internal","message":"boom"}' });
+      if (refused === 2) return route.fulfill({ status: 429, contentType: "application/json", headers: { ...cors, "retry-after": "5" }, body: '{"error":"rate_limited","message":"slow down"}' });
       return route.abort("internetdisconnected");
     });
     await page.locator(W(".form input")).fill("Do you do whitening?");
@@ -334,10 +334,12 @@ describeWithBrowser("the widget in headless Chromium (needs /usr/bin/chromium)",
     expect(await page.locator(W(".m.bot")).count()).toBe(1);
     expect(await page.locator(W(".form button")).isDisabled()).toBe(false);
 
-    // Retry while still offline: still failed, and the widget says why.
+    // Retry into a 429, then while offline: still failed each time, and the widget says why.
+    await failed.locator("css=.retry").click();
+    await page.locator(W(".m.notice")).filter({ hasText: "sending messages too fast" }).waitFor();
     await failed.locator("css=.retry").click();
     await page.locator(W(".m.notice")).filter({ hasText: "isn't available right now" }).waitFor();
-    expect(refused).toBe(2);
+    expect(refused).toBe(3);
     await failed.waitFor();
     await snap(page, "failed");
 
