@@ -65,9 +65,9 @@ export function startServer(deps: CliDeps): RunningServer {
   };
 }
 
-function demoLines(seed: DemoSeed, baseUrl: string): string {
+function demoLines(seed: DemoSeed, baseUrl: string, cli: string): string {
   if (!seed.created) {
-    return `Demo tenant ${seed.tenantId} already exists (login ${seed.email}; its password was printed on the first start — reset it with: parley user password --email ${seed.email}).`;
+    return `Demo tenant ${seed.tenantId} already exists (login ${seed.email}; its password was printed on the first start — reset it with: ${cli} user password --email ${seed.email}).`;
   }
   return [
     "Demo tenant seeded:",
@@ -86,8 +86,8 @@ function demoLines(seed: DemoSeed, baseUrl: string): string {
 }
 
 /** Where a new user goes next: the demo page, the admin page (and what it asks for), the API reference. */
-function pageLines(baseUrl: string, seed: DemoSeed | null): string {
-  const key = seed?.created ? "the API key above" : `a tenant API key — parley apikey create --tenant ${seed?.tenantId ?? "ten_…"}`;
+function pageLines(baseUrl: string, seed: DemoSeed | null, cli: string): string {
+  const key = seed?.created ? "the API key above" : `a tenant API key — ${cli} apikey create --tenant ${seed?.tenantId ?? "ten_…"}`;
   return [
     ...(seed ? [`  demo page      ${baseUrl}/   (the demo clinic's chat widget)`] : []),
     `  admin page     ${baseUrl}/admin   (sign in with ${key})`,
@@ -119,9 +119,11 @@ export async function serveCommand(argv: string[], io: CliIo, onStarted?: (serve
     process.once("SIGINT", () => shutdown("SIGINT"));
   });
   const baseUrl = deps.config.publicUrl === `http://localhost:${deps.config.port}` ? server.url : deps.config.publicUrl;
-  if (seed) io.out(demoLines(seed, baseUrl));
+  // Commands in the banner work as printed: under npm (`npm start`) the CLI is `npx parley`.
+  const cli = io.env.npm_execpath ? "npx parley" : "parley";
+  if (seed) io.out(demoLines(seed, baseUrl, cli));
   io.out(`Parley listening on ${server.url} (database ${deps.config.dbPath})`);
-  io.out(pageLines(baseUrl, seed));
+  io.out(pageLines(baseUrl, seed, cli));
   // Bun's fetch runs at most BUN_CONFIG_MAX_HTTP_REQUESTS (default 256) requests at once and
   // reads it only at process start: more deliveries in flight than that just queue inside Bun.
   const fetchLimit = Number(io.env.BUN_CONFIG_MAX_HTTP_REQUESTS ?? "256") || 256;

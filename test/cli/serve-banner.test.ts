@@ -10,8 +10,7 @@ afterEach(async () => {
 });
 
 /** `parley serve --demo` in a child process; its stdout and stderr, line by line as they come. */
-function serve(env: Record<string, string>) {
-  const dir = mkdtempSync(join(tmpdir(), "parley-banner-"));
+function serve(env: Record<string, string>, dir = mkdtempSync(join(tmpdir(), "parley-banner-"))) {
   const child = Bun.spawn([process.execPath, MAIN, "serve", "--demo", "--port", "0", "--host", "127.0.0.1", "--db", join(dir, "parley.db")], {
     env: { PATH: process.env.PATH ?? "", PARLEY_JWT_SECRET: "banner-test-secret-0123456789abcdef-0123456789", ...env },
     stdout: "pipe",
@@ -38,7 +37,7 @@ function serve(env: Record<string, string>) {
       lines.push(...parts);
     }
   }
-  return { child, lines, until, stderr: () => new Response(child.stderr).text() };
+  return { child, dir, lines, until, stderr: () => new Response(child.stderr).text() };
 }
 
 test("npm start's banner links the demo page, the admin page (naming the API key) and /docs, before the first access-log line", async () => {
@@ -62,4 +61,16 @@ test("serve warns on stderr when PARLEY_ALLOW_PRIVATE_WEBHOOKS=true", async () =
   await server.until(/^Parley listening on /);
   server.child.kill("SIGTERM");
   expect(await server.stderr()).toContain("parley: warning: PARLEY_ALLOW_PRIVATE_WEBHOOKS=true");
+});
+
+test("under npm (npm start) the banner's commands read `npx parley …`, so they work as printed", async () => {
+  const first = serve({});
+  await first.until(/^Parley listening on /);
+  first.child.kill("SIGTERM");
+  await first.child.exited;
+  const again = serve({ npm_execpath: "/usr/lib/node_modules/npm/bin/npm-cli.js" }, first.dir);
+  await again.until(/^Parley listening on /);
+  await again.until(/^ {2}API reference/);
+  expect(again.lines.join("\n")).toContain("reset it with: npx parley user password --email demo@parley.local");
+  expect(again.lines.find((line) => line.startsWith("  admin page"))).toMatch(/\(sign in with a tenant API key — npx parley apikey create --tenant ten_\w+\)$/);
 });
