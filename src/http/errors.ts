@@ -115,10 +115,20 @@ function describeIssue(issue: ValueError): string {
 }
 
 /**
+ * Every body schema is an object. Elysia spreads a string or array body into an object before
+ * checking it ("hi" arrives as {"0": "h", "1": "i"}, plus any defaults), so its characters would
+ * come back as unknown fields and bury the one real problem. No Parley body has a field "0".
+ */
+function isJsonObjectBody(value: unknown): boolean {
+  return typeof value === "object" && value !== null && !Array.isArray(value) && !Object.hasOwn(value, "0");
+}
+
+/**
  * One detail per field, the first rule it broke: TypeBox reports a missing field twice (required,
  * then the wrong type of `undefined`), and a client needs one sentence per field to fix it.
  */
 export function validationDetails(error: ValidationError): Array<{ field: string; message: string }> {
+  if (error.type === "body" && !isJsonObjectBody(error.value)) return [{ field: "(body)", message: "must be a JSON object" }];
   const byField = new Map<string, string>();
   for (const issue of error.all) {
     if (!("type" in issue) || typeof issue.type !== "number") continue;

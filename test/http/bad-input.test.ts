@@ -69,8 +69,10 @@ describe.each(BODY_ROUTES)("$method $path", ({ method, path, valid, apiKey, hasR
   }
 
   test("a JSON array or string instead of an object answers 422", async () => {
-    await expectJsonError(await request({ body: [valid] }), 422, "validation_failed");
-    await expectJsonError(await request({ body: "hello" }), 422, "validation_failed");
+    for (const body of [[valid], "hello"]) {
+      const error = await expectJsonError(await request({ body }), 422, "validation_failed");
+      expect(error.details).toEqual([{ field: "(body)", message: "must be a JSON object" }]);
+    }
   });
 
   test("a body over 64 KiB answers 413", async () => {

@@ -1,5 +1,7 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { Validator } from "@seriousme/openapi-schema-validator";
 import { buildTestApp, type TestContext } from "../helpers.ts";
+import { EVENT_NAMES } from "../../src/webhooks/events.ts";
 
 let context: TestContext;
 beforeAll(() => {
@@ -7,43 +9,137 @@ beforeAll(() => {
 });
 afterAll(() => context.close());
 
+type Operation = { summary?: string; description?: string; responses: Record<string, { content?: Record<string, { schema?: unknown }> }> };
+const documentOf = async () => (await (await context.request("GET", "/docs/json")).json()) as { paths: Record<string, Record<string, Operation>>; [key: string]: unknown };
+
 describe("GET /docs/json", () => {
-  test("is an OpenAPI 3.1 document of every API route, with the request schemas that validate them", async () => {
-    const response = await context.request("GET", "/docs/json");
-    expect(response.status).toBe(200);
-    const document = await response.json();
-    expect(document.openapi).toBe("3.1.0");
+  test("is a valid OpenAPI 3.1 document (checked against the official schema)", async () => {
+    const validator = new Validator();
+    const result = await validator.validate(await documentOf());
+    expect(result.errors ?? []).toEqual([]);
+    expect(result.valid).toBe(true);
+    expect(validator.version).toBe("3.1");
+  });
+
+  test("the validator does refuse a broken document, so the check above can fail", async () => {
+    const broken = { ...(await documentOf()), paths: { "/x": { get: { responses: "none" } } } };
+    expect((await new Validator().validate(broken)).valid).toBe(false);
+  });
+
+  test("every /api/v1 route of the app has a summary, a description and a 2xx response schema", async () => {
+    const document = await documentOf();
+    const routes = context.app.routes.filter((route) => route.path.startsWith("/api/v1/") && route.method !== "OPTIONS");
+    expect(routes.length).toBeGreaterThan(50);
+    const missing: string[] = [];
+    for (const route of routes) {
+      const operation = document.paths[route.path.replace(/:(\w+)/g, "{$1}")]?.[route.method.toLowerCase()];
+      const success = Object.entries(operation?.responses ?? {}).find(([status]) => /^2\d\d$/.test(status));
+      const schema = success ? Object.values(success[1].content ?? {})[0]?.schema : undefined;
+      if (!operation?.summary || operation.summary.startsWith(route.method) || !operation.description || !schema) missing.push(`${route.method} ${route.path}`);
+    }
+    expect(missing).toEqual([]);
+  });
+
+  test("keeps the request schemas that validate requests: required fields, limits, enums, examples", async () => {
+    const document = await documentOf();
     for (const path of ["/api/v1/auth/token", "/api/v1/chatbot/message", "/api/v1/webhooks/rules-engine/rules", "/api/v1/webhooks/rules-engine/rules/{id}", "/api/v1/webhooks/dead-letters/{id}/retrigger", "/api/v1/analytics/summary"]) {
       expect(Object.keys(document.paths)).toContain(path);
     }
-    const create = document.paths["/api/v1/webhooks/rules-engine/rules"].post;
-    expect(create.requestBody.content["application/json"].schema.required).toEqual(["name", "event", "url", "secret"]);
-    expect(create.requestBody.content["application/json"].schema.properties.active).toMatchObject({ type: "boolean", default: true });
-    expect(create.requestBody.content["application/json"].schema.additionalProperties).toBe(false);
+    const create = document.paths["/api/v1/webhooks/rules-engine/rules"]!.post as unknown as {
+      requestBody: { content: { "application/json": { schema: { required: string[]; additionalProperties: boolean; properties: Record<string, Record<string, unknown>> } } } };
+      security: unknown;
+      responses: Record<string, { content: { "application/json": { schema: { properties: Record<string, unknown> } } } }>;
+    };
+    const body = create.requestBody.content["application/json"].schema;
+    expect(body.required).toEqual(["name", "event", "url", "secret"]);
+    expect(body.additionalProperties).toBe(false);
+    expect(body.properties.active).toMatchObject({ type: "boolean", default: true });
+    expect(body.properties.event).toMatchObject({ type: "string", enum: [...EVENT_NAMES] });
+    expect(body.properties.name).toMatchObject({ minLength: 1, maxLength: 100 });
+    expect(body.properties.secret).toMatchObject({ minLength: 16, maxLength: 256 });
+    expect(body.properties.url?.examples).toEqual(["https://crm.example.com/hooks/parley"]);
     expect(create.security).toEqual([{ apiKey: [] }]);
-    expect(Object.keys(create.responses["201"].content["application/json"].schema.properties)).toEqual(["ok", "rule_id", "event", "active", "created_at"]);
-    expect(document.paths["/api/v1/webhooks/rules-engine/rules/{id}"].get.parameters).toEqual([expect.objectContaining({ name: "id", in: "path", required: true })]);
-    expect(document.paths["/api/v1/auth/token"].post.security).toEqual([]);
-    expect(document.paths["/api/v1/leads"].get.parameters.map((parameter: { name: string }) => parameter.name)).toEqual(["limit", "cursor", "tenant_id"]);
+    expect(Object.keys(create.responses["201"]!.content["application/json"].schema.properties)).toEqual(["ok", "rule_id", "event", "active", "created_at"]);
+    const leads = document.paths["/api/v1/leads"]!.get as unknown as { parameters: Array<{ name: string; schema: Record<string, unknown> }> };
+    expect(leads.parameters.map((parameter) => parameter.name)).toEqual(["limit", "cursor", "tenant_id"]);
+    // t.Numeric is a string-or-number union for the query parser; the document shows the integer.
+    expect(leads.parameters[0]?.schema).toMatchObject({ type: "integer", minimum: 1, maximum: 100 });
+    expect((document.paths["/api/v1/auth/token"]!.post as unknown as { security: unknown }).security).toEqual([]);
   });
 
-  test("every operation answers errors in the one documented shape", async () => {
-    const document = await (await context.request("GET", "/docs/json")).json();
+  test("documents response bodies field by field, with the event enum", async () => {
+    const document = await documentOf();
+    const deliveries = document.paths["/api/v1/webhooks/deliveries"]!.get!.responses["200"]!.content!["application/json"]!.schema as {
+      properties: { data: { items: { properties: Record<string, Record<string, unknown>> } }; next_cursor: unknown };
+    };
+    const item = deliveries.properties.data.items.properties;
+    expect(item.event).toMatchObject({ type: "string", enum: [...EVENT_NAMES] });
+    expect(Object.keys(item)).toEqual(expect.arrayContaining(["webhook_id", "status", "attempts", "next_attempt_at", "last_error", "completed_at"]));
+    const handshake = document.paths["/api/v1/hooks/whatsapp/{tenant_id}"]!.get!.responses["200"]!.content!;
+    expect(Object.keys(handshake)).toEqual(["text/plain"]);
+  });
+
+  test("describes each outbound event as an OpenAPI webhook with its signed body and example", async () => {
+    const document = (await documentOf()) as unknown as { webhooks: Record<string, { post: { requestBody: { content: { "application/json": { example: { event: string; data: unknown } } } } } }> };
+    expect(Object.keys(document.webhooks)).toEqual([...EVENT_NAMES]);
+    const lead = document.webhooks["lead.created"]!.post.requestBody.content["application/json"].example;
+    expect(lead.event).toBe("lead.created");
+    expect(lead.data).toMatchObject({ confidence: expect.any(Number) });
+  });
+
+  test("every API operation answers errors in the one documented shape", async () => {
+    const document = (await documentOf()) as unknown as { components: { schemas: { Error: { required: string[] } } }; paths: Record<string, Record<string, Operation>> };
     expect(document.components.schemas.Error.required).toEqual(["error", "message"]);
-    for (const operations of Object.values(document.paths) as Array<Record<string, { responses: Record<string, unknown> }>>) {
+    for (const [path, operations] of Object.entries(document.paths)) {
+      if (!path.startsWith("/api/v1/")) continue;
       for (const operation of Object.values(operations)) expect(operation.responses.default).toBeDefined();
     }
   });
 });
 
 describe("GET /docs", () => {
-  test("is a script-free page listing the operations, under a strict CSP", async () => {
+  test("is the embedded interactive reference: only scripts from this server, no inline script, nothing from a CDN", async () => {
     const response = await context.request("GET", "/docs");
     expect(response.status).toBe(200);
-    expect(response.headers.get("content-security-policy")).toContain("default-src 'none'");
+    const csp = response.headers.get("content-security-policy") ?? "";
+    expect(csp).toContain("default-src 'none'");
+    expect(csp).toContain("script-src 'self';");
+    expect(csp).not.toContain("unsafe-eval");
+    expect(csp).not.toMatch(/https?:\/\/(?!localhost)/);
     const html = await response.text();
-    expect(html).not.toContain("<script");
-    expect(html).toContain("/api/v1/chatbot/message");
-    expect(html).toContain("Body: tenant_id, message, session_id?");
+    const scripts = [...html.matchAll(/<script([^>]*)>([\s\S]*?)<\/script>/g)];
+    expect(scripts.map((script) => script[1]?.match(/src="([^"?]+)/)?.[1])).toEqual(["/docs/viewer.js", "/docs/viewer-init.js"]);
+    for (const script of scripts) expect(script[2]).toBe("");
+    expect(html).not.toMatch(/(src|href)="https?:/);
+  });
+
+  test("lists the operations for readers without JavaScript", async () => {
+    const html = await (await context.request("GET", "/docs")).text();
+    const noscript = html.match(/<noscript>([\s\S]*)<\/noscript>/)?.[1] ?? "";
+    expect(noscript).toContain("POST /api/v1/chatbot/message</code> Send a chat message. Body: tenant_id, message, session_id?");
+    expect(noscript).toContain('href="/docs/json"');
+  });
+
+  test("serves Scalar's viewer from the binary, gzipped when asked, with an ETag", async () => {
+    const plain = await context.request("GET", "/docs/viewer.js");
+    expect(plain.status).toBe(200);
+    expect(plain.headers.get("content-type")).toContain("javascript");
+    const code = await plain.text();
+    expect(code.length).toBeGreaterThan(1_000_000);
+    expect(code).toContain("createApiReference");
+    const gzipped = await context.request("GET", "/docs/viewer.js", { headers: { "accept-encoding": "gzip, br" } });
+    expect(gzipped.headers.get("content-encoding")).toBe("gzip");
+    const bytes = new Uint8Array(await gzipped.arrayBuffer());
+    expect(bytes.length).toBeLessThan(code.length / 2);
+    expect(new TextDecoder().decode(Bun.gunzipSync(bytes))).toBe(code);
+    const etag = plain.headers.get("etag") ?? "";
+    expect((await context.request("GET", "/docs/viewer.js", { headers: { "if-none-match": etag } })).status).toBe(304);
+  });
+
+  test("starts the viewer on /docs/json with telemetry, web fonts and the AI agent off", async () => {
+    const init = await (await context.request("GET", "/docs/viewer-init.js")).text();
+    expect(init).toStartWith('Scalar.createApiReference("#reference", ');
+    const config = JSON.parse(init.slice(init.indexOf("{"), init.lastIndexOf("}") + 1));
+    expect(config).toMatchObject({ url: "/docs/json", telemetry: false, withDefaultFonts: false, agent: { disabled: true } });
   });
 });

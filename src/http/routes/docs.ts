@@ -1,42 +1,91 @@
 import { Elysia } from "elysia";
 import type { AppDeps } from "../deps.ts";
-import { escapeHtml, styleSource } from "../static.ts";
+import { escapeHtml } from "../static.ts";
 import { buildOpenApiDocument, type OpenApiDocument, type RouteInfo } from "../openapi.ts";
+import { readApiReferenceBundle, readApiReferenceVersion } from "../api-reference-bundle.ts" with { type: "macro" };
 
-const CSS = "body{font:15px/1.5 system-ui,sans-serif;max-width:60rem;margin:2rem auto;padding:0 1rem;color:#1b1f24}h2{margin-top:2rem;text-transform:capitalize}code{font-family:ui-monospace,monospace}.op{border-top:1px solid #e3e6ea;padding:.5rem 0}.m{display:inline-block;min-width:4.5rem;font-weight:700}.n{color:#57606a;margin:.2rem 0 0 4.5rem;font-size:.9em}";
-const CSP = `default-src 'none'; style-src ${styleSource(CSS)}; base-uri 'none'; form-action 'none'; frame-ancestors 'none'`;
+/** Scalar's viewer, inlined at transpile time by the macro: the binary carries it, no CDN. */
+const VIEWER_JS: string = readApiReferenceBundle();
+const VIEWER_VERSION: string = readApiReferenceVersion();
+
+/**
+ * The viewer's settings: the document from this server, no web fonts, no telemetry, no
+ * AI agent or MCP features (they call Scalar's services), no proxy (requests go straight
+ * to this origin, which the CSP's connect-src allows).
+ */
+const VIEWER_CONFIG = {
+  url: "/docs/json",
+  withDefaultFonts: false,
+  telemetry: false,
+  agent: { disabled: true },
+  mcp: { disabled: true },
+  hideDarkModeToggle: false,
+  persistAuth: false,
+  defaultOpenAllTags: false,
+  metaData: { title: "Parley API reference" },
+};
+const VIEWER_INIT_JS = `Scalar.createApiReference("#reference", ${JSON.stringify(VIEWER_CONFIG)});\n`;
 
 interface Operation {
-  tags?: string[];
-  description?: string;
-  parameters?: Array<{ name: string; in: string; required: boolean }>;
+  summary?: string;
+  parameters?: Array<{ name: string; in: string }>;
   requestBody?: { content: { "application/json": { schema: { properties?: Record<string, unknown>; required?: string[] } } } };
 }
 
-/** A readable, script-free page of every operation, generated from the same document. */
-function docsPage(document: OpenApiDocument): string {
-  const groups = new Map<string, string[]>();
+/** The operations as a plain list, for readers without JavaScript (inside <noscript>). */
+function operationList(document: OpenApiDocument): string {
+  const items: string[] = [];
   for (const [path, operations] of Object.entries(document.paths)) {
     for (const [method, raw] of Object.entries(operations)) {
       const operation = raw as Operation;
-      const tag = operation.tags?.[0] ?? "service";
       const body = operation.requestBody?.content["application/json"].schema;
       const fields = Object.keys(body?.properties ?? {}).map((name) => `${name}${body?.required?.includes(name) ? "" : "?"}`);
       const query = (operation.parameters ?? []).filter((parameter) => parameter.in === "query").map((parameter) => parameter.name);
-      const notes = [operation.description ?? "", fields.length ? `Body: ${fields.join(", ")}` : "", query.length ? `Query: ${query.join(", ")}` : ""].filter(Boolean);
-      const html = `<div class="op"><span class="m">${method.toUpperCase()}</span><code>${escapeHtml(path)}</code>${notes.map((note) => `<div class="n">${escapeHtml(note)}</div>`).join("")}</div>`;
-      groups.set(tag, [...(groups.get(tag) ?? []), html]);
+      const notes = [operation.summary ?? "", fields.length ? `Body: ${fields.join(", ")}` : "", query.length ? `Query: ${query.join(", ")}` : ""].filter(Boolean).join(". ");
+      items.push(`<li><code>${method.toUpperCase()} ${escapeHtml(path)}</code> ${escapeHtml(notes)}</li>`);
     }
   }
-  const sections = [...groups].map(([tag, items]) => `<h2>${escapeHtml(tag)}</h2>${items.join("")}`).join("");
-  return `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1"><title>Parley API</title><style>${CSS}</style></head><body><h1>Parley API ${escapeHtml(document.info.version)}</h1><p>${escapeHtml(document.info.description)} The OpenAPI 3.1 document: <a href="/docs/json">/docs/json</a>.</p>${sections}</body></html>`;
+  return `<ul>${items.join("")}</ul>`;
 }
 
-/** GET /docs (HTML) and GET /docs/json (OpenAPI 3.1), built once from the app's own route schemas. */
+function docsPage(document: OpenApiDocument): string {
+  return `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1"><title>Parley API reference</title></head><body><noscript><h1>Parley API ${escapeHtml(document.info.version)}</h1><p>The interactive reference needs JavaScript. The OpenAPI 3.1 document is at <a href="/docs/json">/docs/json</a>.</p>${operationList(document)}</noscript><div id="reference" data-viewer="scalar ${escapeHtml(VIEWER_VERSION)}"></div><script src="/docs/viewer.js?v=${escapeHtml(VIEWER_VERSION)}"></script><script src="/docs/viewer-init.js?v=${escapeHtml(VIEWER_VERSION)}"></script></body></html>`;
+}
+
+/**
+ * Scripts only from this server. Styles may be inline: the viewer injects its stylesheet and
+ * sets style attributes at run time (no hash can cover them), and styles cannot run code.
+ * connect-src is this origin (and the public URL's), so "Try it" reaches nothing else.
+ */
+function docsCsp(publicUrl: string): string {
+  const publicOrigin = URL.canParse(publicUrl) ? ` ${new URL(publicUrl).origin}` : "";
+  return `default-src 'none'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data: blob:; font-src 'self' data:; connect-src 'self'${publicOrigin}; worker-src 'self' blob:; base-uri 'none'; form-action 'none'; frame-ancestors 'none'`;
+}
+
+/** An embedded script with an ETag, gzipped once on first demand (the viewer is ~4 MB, ~1 MB gzipped). */
+function scriptAsset(code: string) {
+  let etag: string | null = null;
+  let gzipped: Uint8Array<ArrayBuffer> | null = null;
+  return ({ request }: { request: Request }): Response => {
+    etag ??= `"${Bun.hash(code).toString(36)}"`;
+    const headers: Record<string, string> = { "cache-control": "public, max-age=86400", etag, vary: "accept-encoding", "content-type": "application/javascript; charset=utf-8" };
+    if (request.headers.get("if-none-match") === etag) return new Response(null, { status: 304, headers });
+    if (/\bgzip\b/.test(request.headers.get("accept-encoding") ?? "")) {
+      gzipped ??= Bun.gzipSync(code);
+      return new Response(gzipped, { headers: { ...headers, "content-encoding": "gzip" } });
+    }
+    return new Response(code, { headers });
+  };
+}
+
+/** GET /docs (Scalar's interactive reference), GET /docs/json (OpenAPI 3.1), and the viewer's two scripts. */
 export function docsRoutes(deps: AppDeps, routes: () => readonly RouteInfo[]) {
   let document: OpenApiDocument | null = null;
   const build = () => (document ??= buildOpenApiDocument(routes(), deps.config.publicUrl));
+  const csp = docsCsp(deps.config.publicUrl);
   return new Elysia()
     .get("/docs/json", () => build())
-    .get("/docs", () => new Response(docsPage(build()), { headers: { "content-type": "text/html; charset=utf-8", "content-security-policy": CSP } }));
+    .get("/docs/viewer.js", scriptAsset(VIEWER_JS))
+    .get("/docs/viewer-init.js", scriptAsset(VIEWER_INIT_JS))
+    .get("/docs", () => new Response(docsPage(build()), { headers: { "content-type": "text/html; charset=utf-8", "content-security-policy": csp, "cache-control": "no-cache", "referrer-policy": "no-referrer" } }));
 }

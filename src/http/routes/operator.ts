@@ -37,6 +37,7 @@ const appointmentView = t.Object({
 
 export const OperatorModel = {
   pageQuery: strictObject({ ...pageFields, tenant_id: t.Optional(t.String({ maxLength: 64 })) }),
+  tenantQuery: strictObject({ tenant_id: t.Optional(t.String({ maxLength: 64 })) }),
   sessionsQuery: strictObject({
     ...pageFields,
     tenant_id: t.Optional(t.String({ maxLength: 64 })),
@@ -75,7 +76,7 @@ export function operatorRoutes(deps: AppDeps) {
         tenantAccess: true,
         rateLimit: "management",
         params: idParams,
-        query: OperatorModel.pageQuery,
+        query: OperatorModel.tenantQuery,
         body: OperatorModel.operatorMessageBody,
         detail: {
           summary: "Reply as an operator",
@@ -88,7 +89,7 @@ export function operatorRoutes(deps: AppDeps) {
       tenantAccess: true,
       rateLimit: "management",
       params: idParams,
-      query: OperatorModel.pageQuery,
+      query: OperatorModel.tenantQuery,
       detail: { summary: "Close a session", description: "Ends the conversation; closing a closed session changes nothing." },
       response: { 200: OperatorModel.sessionView },
     })
