@@ -81,7 +81,7 @@ function watchEventLoop() {
 async function tenantWithRules(deps: BenchDeps, name: string, urls: string[]): Promise<string> {
   const tenant = await createTenant(deps, { name });
   // The attacker scenario with many rules needs more than the free plan's 10.
-  if (urls.length > 10) changePlan(deps, tenant.id, "business");
+  if (urls.length > 10) await changePlan(deps, tenant.id, "business");
   for (const [index, url] of urls.entries()) await createRule(deps, tenant.id, { name: `${name} ${index}`, event: EVENT, url, secret: SECRET, active: true });
   return tenant.id;
 }

@@ -15,12 +15,11 @@ import { statSync } from "node:fs";
 import { recordAnalyticsEvents } from "../src/analytics/record-events.ts";
 import { updateBotConfig } from "../src/chat/bot-settings.ts";
 import { insertMessage, startSession } from "../src/chat/sessions.ts";
-import { writeTransaction } from "../src/db/client.ts";
 import { createFakeClock } from "../src/lib/clock.ts";
 import { sweepRetention } from "../src/scheduler/retention.ts";
 import { DeliveryScheduler } from "../src/scheduler/scheduler.ts";
 import { createTenant } from "../src/tenants/create-tenant.ts";
-import { emitEvent } from "../src/webhooks/emit-event.ts";
+import { enqueueEvent } from "../src/webhooks/emit-event.ts";
 import { createRule } from "../src/webhooks/rules.ts";
 import { createBenchDeps, markdownTable } from "./lib.ts";
 
@@ -50,14 +49,14 @@ async function simulate(label: string, retention: boolean): Promise<Simulation> 
   for (let day = 1; day <= CHECKPOINT_DAYS.at(-1)!; day++) {
     for (let index = 0; index < SESSIONS_PER_DAY; index++) {
       clock.set(start + (day - 1) * DAY + Math.floor((index * DAY) / SESSIONS_PER_DAY));
-      const session = startSession(deps, { tenantId: tenant.id, channel: "widget", origin: "https://clinic.example" });
-      writeTransaction(deps.sqlite, () => {
+      const session = await startSession(deps, deps.store, { tenantId: tenant.id, channel: "widget", origin: "https://clinic.example" });
+      await deps.store.transaction(async (tx) => {
         for (let turn = 0; turn < MESSAGES_PER_SESSION / 2; turn++) {
-          insertMessage(deps, session, { role: "visitor", text: `Visitor ${index} asks question ${turn}: do you do whitening on Saturdays, and what does it cost?` });
-          insertMessage(deps, session, { role: "bot", text: "Yes, Saturdays 9:00–13:00. Whitening starts at 250 EUR; shall I book you in?", quickReplies: ["Book", "Prices"] });
+          await insertMessage(deps, tx, session, { role: "visitor", text: `Visitor ${index} asks question ${turn}: do you do whitening on Saturdays, and what does it cost?` });
+          await insertMessage(deps, tx, session, { role: "bot", text: "Yes, Saturdays 9:00–13:00. Whitening starts at 250 EUR; shall I book you in?", quickReplies: ["Book", "Prices"] });
         }
-        emitEvent(deps, { tenantId: tenant.id, event: "session.started", data: { session_id: session.id, channel: "widget" } });
-        emitEvent(deps, { tenantId: tenant.id, event: "lead.created", data: { session_id: session.id, name: `Visitor ${index}`, email: `visitor${day}-${index}@example.com`, phone: "+14155550132" }, confidence: 0.9 });
+        await enqueueEvent(deps, tx, { tenantId: tenant.id, event: "session.started", data: { session_id: session.id, channel: "widget" } });
+        await enqueueEvent(deps, tx, { tenantId: tenant.id, event: "lead.created", data: { session_id: session.id, name: `Visitor ${index}`, email: `visitor${day}-${index}@example.com`, phone: "+14155550132" }, confidence: 0.9 });
       });
       recordAnalyticsEvents(deps, { tenantId: tenant.id, sessionId: session.id, events: [{ name: "widget_loaded" }, { name: "widget_opened" }, { name: "message_sent" }] });
     }

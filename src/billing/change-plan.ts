@@ -1,11 +1,8 @@
-import { eq } from "drizzle-orm";
 import type { Deps } from "../deps.ts";
-import { tenants } from "../db/schema.ts";
-import { writeTransaction } from "../db/client.ts";
 import { invalidField } from "../lib/validate.ts";
-import { requireTenantSync } from "../tenants/find-tenant.ts";
+import { notFound } from "../lib/app-error.ts";
 import { toIso } from "../lib/clock.ts";
-import { emitEvent } from "../webhooks/emit-event.ts";
+import { enqueueEvent } from "../webhooks/emit-event.ts";
 import { isPlanName, PLAN_NAMES, PLANS, type PlanName } from "./plans.ts";
 
 export type PlanChange = "upgrade" | "downgrade" | "cancellation" | "none";
@@ -28,20 +25,22 @@ export function classifyPlanChange(fromPlan: PlanName, toPlan: PlanName): PlanCh
  * Sets a tenant's plan and, in the same transaction, emits subscription.changed. Setting the
  * plan it already has changes nothing and emits nothing.
  */
-export function changePlan(deps: Deps, tenantId: string, plan: string): PlanChangeResult {
+export async function changePlan(deps: Deps, tenantId: string, plan: string): Promise<PlanChangeResult> {
   if (!isPlanName(plan)) throw invalidField("plan", `must be one of: ${PLAN_NAMES.join(", ")}`);
-  return writeTransaction(deps.sqlite, () => {
-    const tenant = requireTenantSync(deps, tenantId);
-    const change = classifyPlanChange(tenant.plan, plan);
+  return deps.store.transaction(async (tx) => {
+    const current = await tx.tenants.findTenantPlan(tenantId);
+    if (current === null) throw notFound("tenant");
+    const fromPlan = isPlanName(current) ? current : "free";
+    const change = classifyPlanChange(fromPlan, plan);
     if (change !== "none") {
       const now = deps.clock.now();
-      deps.db.update(tenants).set({ plan, updatedAt: now }).where(eq(tenants.id, tenantId)).run();
-      emitEvent(deps, {
+      await tx.tenants.updateTenantPlan(tenantId, plan, now);
+      await enqueueEvent(deps, tx, {
         tenantId,
         event: "subscription.changed",
-        data: { tenant_id: tenantId, from_plan: tenant.plan, to_plan: plan, change, changed_at: toIso(now) },
+        data: { tenant_id: tenantId, from_plan: fromPlan, to_plan: plan, change, changed_at: toIso(now) },
       });
     }
-    return { tenantId, fromPlan: tenant.plan, toPlan: plan, change };
+    return { tenantId, fromPlan, toPlan: plan, change };
   });
 }

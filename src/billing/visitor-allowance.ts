@@ -48,7 +48,8 @@ export function createVisitorAllowance(clock: Clock, settings: VisitorAllowanceS
   let dailyDay = -1;
 
   const refuse = (deps: Deps, tenantId: string, decisionWait: number, message: string): AppError => {
-    countVisitorRefusal(deps, tenantId);
+    // Bookkeeping for GET /usage: the refusal stands even if the count cannot be written now.
+    countVisitorRefusal(deps, tenantId).catch((error: unknown) => deps.log.error({ msg: "counting a visitor refusal failed", error: String(error) }));
     return tooMany(decisionWait, message);
   };
 

@@ -1,39 +1,46 @@
 import type { Deps } from "../deps.ts";
-import { preparedFor } from "../db/prepared.ts";
+import type { Transaction } from "../db/store.ts";
 import { AppError } from "../lib/app-error.ts";
 import { toIso } from "../lib/clock.ts";
 import { newId } from "../lib/ids.ts";
-import { emitEvent } from "../webhooks/emit-event.ts";
+import { enqueueEvent } from "../webhooks/emit-event.ts";
 import type { BotConfig } from "./bot-config.ts";
 import type { EngineAction } from "./engine-types.ts";
 import type { SessionRow } from "./sessions.ts";
-
-const statements = preparedFor((sqlite) => ({
-  insertLead: sqlite.prepare(
-    `INSERT INTO leads (id, tenant_id, chatbot_id, session_id, name, phone, email, interest, source, confidence, captured_at)
-     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-  ),
-  insertAppointment: sqlite.prepare(
-    `INSERT INTO appointments (id, tenant_id, chatbot_id, session_id, starts_at, ends_at, timezone, name, phone, email, confidence, created_at)
-     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-  ),
-  updateLead: sqlite.prepare("UPDATE leads SET name = ?, phone = ?, email = ? WHERE tenant_id = ? AND session_id = ?"),
-}));
 
 /** Where a lead came from, for lead.created's `source`: the widget's page origin, the API, WhatsApp. */
 const sourceOf = (session: SessionRow): string => (session.channel === "widget" && session.origin ? `widget:${session.origin}` : session.channel);
 
 /** Persists what the engine decided and emits its events, inside the message's transaction. */
-export function applyAction(deps: Deps, session: SessionRow, config: BotConfig, action: EngineAction, lastMessage: string): { status?: SessionRow["status"]; handoffReason?: string } {
+export async function applyAction(
+  deps: Pick<Deps, "clock" | "deliveriesEnqueued">,
+  tx: Transaction,
+  session: SessionRow,
+  config: BotConfig,
+  action: EngineAction,
+  lastMessage: string,
+): Promise<{ status?: SessionRow["status"]; handoffReason?: string }> {
   const now = deps.clock.now();
-  const base = { chatbot_id: session.chatbot_id, session_id: session.id, sector: config.sector };
+  const base = { chatbot_id: session.chatbotId, session_id: session.id, sector: config.sector };
   switch (action.type) {
     case "lead_captured": {
       const leadId = newId("lead", now);
       const source = sourceOf(session);
-      statements(deps.sqlite).insertLead.run(leadId, session.tenant_id, session.chatbot_id, session.id, action.name, action.phone, action.email, action.interest, source, action.confidence, now);
-      emitEvent(deps, {
-        tenantId: session.tenant_id,
+      await tx.captures.insertLead({
+        id: leadId,
+        tenantId: session.tenantId,
+        chatbotId: session.chatbotId,
+        sessionId: session.id,
+        name: action.name,
+        phone: action.phone,
+        email: action.email,
+        interest: action.interest,
+        source,
+        confidence: action.confidence,
+        capturedAt: now,
+      });
+      await enqueueEvent(deps, tx, {
+        tenantId: session.tenantId,
         event: "lead.created",
         data: { lead_id: leadId, ...base, name: action.name, phone: action.phone, email: action.email, interest: action.interest, source, captured_at: toIso(now) },
         confidence: action.confidence,
@@ -43,14 +50,27 @@ export function applyAction(deps: Deps, session: SessionRow, config: BotConfig, 
     case "appointment_booked": {
       const appointmentId = newId("apt", now);
       try {
-        statements(deps.sqlite).insertAppointment.run(appointmentId, session.tenant_id, session.chatbot_id, session.id, action.startMs, action.endMs, config.appointments.timezone, action.name ?? null, action.phone ?? null, action.email ?? null, action.confidence, now);
+        await tx.captures.insertAppointment({
+          id: appointmentId,
+          tenantId: session.tenantId,
+          chatbotId: session.chatbotId,
+          sessionId: session.id,
+          startsAt: action.startMs,
+          endsAt: action.endMs,
+          timezone: config.appointments.timezone,
+          name: action.name ?? null,
+          phone: action.phone ?? null,
+          email: action.email ?? null,
+          confidence: action.confidence,
+          createdAt: now,
+        });
       } catch (error) {
         // The unique slot index: another session booked this slot since we read the free ones.
         if (String(error).includes("UNIQUE")) throw new AppError("slot_taken", 409, "That time was booked by someone else a moment ago; please pick another.");
         throw error;
       }
-      emitEvent(deps, {
-        tenantId: session.tenant_id,
+      await enqueueEvent(deps, tx, {
+        tenantId: session.tenantId,
         event: "appointment.created",
         data: {
           appointment_id: appointmentId,
@@ -68,13 +88,13 @@ export function applyAction(deps: Deps, session: SessionRow, config: BotConfig, 
     }
     case "lead_updated":
       // The spec has no lead.updated event; the corrected row is what the dashboard and API show.
-      statements(deps.sqlite).updateLead.run(action.name, action.phone, action.email, session.tenant_id, session.id);
+      await tx.captures.updateSessionLead(session.tenantId, session.id, { name: action.name, phone: action.phone, email: action.email });
       return {};
     case "handoff":
-      emitEvent(deps, {
-        tenantId: session.tenant_id,
+      await enqueueEvent(deps, tx, {
+        tenantId: session.tenantId,
         event: "handoff.requested",
-        data: { session_id: session.id, chatbot_id: session.chatbot_id, reason: action.reason, last_message: lastMessage },
+        data: { session_id: session.id, chatbot_id: session.chatbotId, reason: action.reason, last_message: lastMessage },
         confidence: action.confidence,
       });
       return { status: "handoff", handoffReason: action.reason };

@@ -1,11 +1,10 @@
 import type { Deps } from "../deps.ts";
-import { writeTransaction } from "../db/client.ts";
-import { preparedFor } from "../db/prepared.ts";
+import type { StoreQueries } from "../db/store.ts";
 import { assertMessageQuota, countAiUsage, countMessage, withinAiTokenCap } from "../billing/usage.ts";
 import { AppError } from "../lib/app-error.ts";
 import { toIso } from "../lib/clock.ts";
 import type { TenantRecord } from "../tenants/create-tenant.ts";
-import { emitEvent } from "../webhooks/emit-event.ts";
+import { enqueueEvent } from "../webhooks/emit-event.ts";
 import { replyWithAssistant, type AssistantResult, type Source } from "../assistant/reply-with-assistant.ts";
 import { resolveAiSettings } from "../assistant/settings.ts";
 import { getBotConfig } from "./bot-settings.ts";
@@ -15,7 +14,7 @@ import { restoreConversationState } from "./conversation-state.ts";
 import { formatSlot } from "./timezone.ts";
 import { applyAction } from "./apply-action.ts";
 import { createRuleEngine, type EngineAction, type ReplyEngine } from "./engine.ts";
-import { findOrStartVisitorSession, insertMessage, requireSession, sessionStatements, startSession, type MessageView, type SessionRow } from "./sessions.ts";
+import { findOrStartVisitorSession, insertMessage, requireSession, startSession, type MessageView, type SessionRow } from "./sessions.ts";
 
 export const MESSAGE_MAX_LENGTH = 4000;
 const DAY_MS = 86_400_000;
@@ -29,7 +28,10 @@ export interface HandleMessageInput {
   visitorRef?: string;
   text: string;
   channel: "widget" | "api" | "whatsapp";
-  /** Runs first inside the write transaction (WhatsApp's dedupe mark); throwing rolls the message back. */
+  /**
+   * Runs first inside the write transaction (WhatsApp's dedupe mark, still on deps.sqlite: on
+   * SQLite the same connection, so inside the open transaction); throwing rolls the message back.
+   */
   withinWrite?: () => void;
 }
 
@@ -47,18 +49,11 @@ export interface MessageResult {
   status: SessionRow["status"];
 }
 
-const statements = preparedFor((sqlite) => ({
-  takenSlots: sqlite.prepare<{ starts_at: number }, [string, number, number]>(
-    "SELECT starts_at FROM appointments WHERE tenant_id = ? AND starts_at >= ? AND starts_at <= ? ORDER BY starts_at",
-  ),
-}));
-
 let defaultEngine: ReplyEngine | null = null;
 
-const takenSlotStarts = (deps: Deps, tenantId: string, config: BotConfig, now: number): number[] =>
-  statements(deps.sqlite)
-    .takenSlots.all(tenantId, now - DAY_MS, now + (config.appointments.max_days_ahead + 1) * DAY_MS)
-    .map((row) => row.starts_at);
+/** Starts of the tenant's booked appointments from a day ago to the end of the booking window. */
+const takenSlotStarts = (db: StoreQueries, tenantId: string, config: BotConfig, now: number): Promise<number[]> =>
+  db.captures.listAppointmentStarts(tenantId, now - DAY_MS, now + (config.appointments.max_days_ahead + 1) * DAY_MS);
 
 /**
  * One visitor message. Without a model provider (the default) the rule engine answers inside
@@ -90,12 +85,12 @@ async function draftWithAssistant(
   onDelta: HandleMessageOptions["onDelta"],
 ): Promise<AssistantResult | null> {
   const tenant = input.tenant;
-  const session = existingSession(deps, input);
+  const session = await existingSession(deps, input);
   // Refusals the write phase would give anyway are given before paying for a model call.
   if (session?.status === "closed") throw new AppError("session_closed", 409, "This session is closed; start a new one.");
-  assertMessageQuota(deps, tenant.id, tenant.plan);
+  await assertMessageQuota(deps, deps.store, tenant.id, tenant.plan);
   if (session && session.status !== "bot") return null;
-  if (!withinAiTokenCap(deps, tenant.id, tenant.plan)) return null;
+  if (!(await withinAiTokenCap(deps, tenant.id, tenant.plan))) return null;
   const now = deps.clock.now();
   return replyWithAssistant(deps, {
     tenantId: tenant.id,
@@ -104,41 +99,45 @@ async function draftWithAssistant(
     settings,
     message: text,
     nowMs: now,
-    takenSlotStarts: takenSlotStarts(deps, tenant.id, config, now),
+    takenSlotStarts: await takenSlotStarts(deps.store, tenant.id, config, now),
     onDelta,
   });
 }
 
 /** The session the message continues, read-only (null: the write phase opens one). */
-function existingSession(deps: Deps, input: HandleMessageInput): SessionRow | null {
-  if (input.sessionId) return requireSession(deps, input.tenant.id, input.sessionId);
-  if (input.visitorRef) return sessionStatements(deps.sqlite).byVisitor.get(input.tenant.id, input.channel, input.visitorRef) ?? null;
+async function existingSession(deps: Deps, input: HandleMessageInput): Promise<SessionRow | null> {
+  if (input.sessionId) return requireSession(deps.store, input.tenant.id, input.sessionId);
+  if (input.visitorRef) return deps.store.chatSessions.findOpenVisitorSession(input.tenant.id, input.channel, input.visitorRef);
   return null;
 }
 
-function commitTurn(deps: Deps, input: HandleMessageInput, text: string, config: BotConfig, assistant: AssistantResult | null, engine: ReplyEngine): MessageResult {
+/**
+ * The write phase: one store transaction. Nothing in it waits for anything but its own
+ * statements (the model call is over), so on SQLite it holds the write lock for microseconds.
+ */
+function commitTurn(deps: Deps, input: HandleMessageInput, text: string, config: BotConfig, assistant: AssistantResult | null, engine: ReplyEngine): Promise<MessageResult> {
   const tenant = input.tenant;
-  return writeTransaction(deps.sqlite, () => {
+  return deps.store.transaction(async (tx) => {
     input.withinWrite?.();
     const session = input.sessionId
-      ? requireSession(deps, tenant.id, input.sessionId)
+      ? await requireSession(tx, tenant.id, input.sessionId)
       : input.visitorRef
-        ? findOrStartVisitorSession(deps, { tenantId: tenant.id, channel: input.channel, visitorRef: input.visitorRef })
-        : startSession(deps, { tenantId: tenant.id, channel: input.channel });
+        ? await findOrStartVisitorSession(deps, tx, { tenantId: tenant.id, channel: input.channel, visitorRef: input.visitorRef })
+        : await startSession(deps, tx, { tenantId: tenant.id, channel: input.channel });
     if (session.status === "closed") throw new AppError("session_closed", 409, "This session is closed; start a new one.");
-    countMessage(deps, tenant.id, tenant.plan);
-    if (assistant) countAiUsage(deps, tenant.id, assistant.usage);
+    await countMessage(deps, tx, tenant.id, tenant.plan);
+    if (assistant) await countAiUsage(deps, tx, tenant.id, assistant.usage);
     const now = deps.clock.now();
-    if (session.message_count === 0) {
-      emitEvent(deps, {
+    if (session.messageCount === 0) {
+      await enqueueEvent(deps, tx, {
         tenantId: tenant.id,
         event: "session.started",
-        data: { session_id: session.id, chatbot_id: session.chatbot_id, channel: session.channel, started_at: toIso(now) },
+        data: { session_id: session.id, chatbot_id: session.chatbotId, channel: session.channel, started_at: toIso(now) },
       });
     }
-    const visitorMessage = insertMessage(deps, session, { role: "visitor", text });
+    const visitorMessage = await insertMessage(deps, tx, session, { role: "visitor", text });
     let status: SessionRow["status"] = session.status;
-    let handoffReason = session.handoff_reason;
+    let handoffReason = session.handoffReason;
     let state = session.state;
     let reply: MessageView | null = null;
     let sources: Source[] | undefined;
@@ -146,24 +145,24 @@ function commitTurn(deps: Deps, input: HandleMessageInput, text: string, config:
 
     // Re-checked here: an operator may have taken the session over while the model was thinking.
     if (session.status === "bot" && assistant?.ok) {
-      const taken = takenSlotStarts(deps, tenant.id, config, now);
+      const taken = await takenSlotStarts(tx, tenant.id, config, now);
       const { text: replyText, kept } = recheckBookings(assistant.draft.text, assistant.draft.actions, config, now, taken);
-      reply = insertMessage(deps, session, { role: "bot", text: replyText, confidence: assistant.draft.confidence });
+      reply = await insertMessage(deps, tx, session, { role: "bot", text: replyText, confidence: assistant.draft.confidence });
       actions = kept;
       sources = assistant.draft.sources;
     } else if (session.status === "bot") {
-      const taken = takenSlotStarts(deps, tenant.id, config, now);
+      const taken = await takenSlotStarts(tx, tenant.id, config, now);
       const output = engine.reply({ config, state: restoreConversationState(JSON.parse(session.state)), message: text, nowMs: now, takenSlotStarts: taken });
-      reply = insertMessage(deps, session, { role: "bot", text: output.reply.text, quickReplies: output.reply.quick_replies, confidence: output.confidence });
+      reply = await insertMessage(deps, tx, session, { role: "bot", text: output.reply.text, quickReplies: output.reply.quick_replies, confidence: output.confidence });
       actions = output.actions;
       state = JSON.stringify(output.state);
     }
     for (const action of actions) {
-      const change = applyAction(deps, session, config, action, text);
+      const change = await applyAction(deps, tx, session, config, action, text);
       if (change.status) status = change.status;
       if (change.handoffReason) handoffReason = change.handoffReason;
     }
-    sessionStatements(deps.sqlite).update.run(status, state, session.message_count + 1, handoffReason, now, session.id);
+    await tx.chatSessions.updateSessionTurn(session.id, { status, state, messageCount: session.messageCount + 1, handoffReason, updatedAt: now });
     return {
       session_id: session.id,
       message_id: visitorMessage.message_id,

@@ -1,37 +1,13 @@
 import type { Deps } from "../deps.ts";
-import { writeTransaction } from "../db/client.ts";
-import { preparedFor } from "../db/prepared.ts";
 import type { MessageRole, SessionStatus } from "../db/schema.ts";
+import type { ChatMessageRow, ChatSessionRow, StoreQueries } from "../db/store.ts";
 import { AppError, notFound } from "../lib/app-error.ts";
 import { toIso } from "../lib/clock.ts";
 import { newId } from "../lib/ids.ts";
 import { toPage, type Page } from "../lib/page.ts";
-import { findTenantSync } from "../tenants/find-tenant.ts";
 import { initialConversationState } from "./conversation-state.ts";
 
-export interface SessionRow {
-  id: string;
-  tenant_id: string;
-  chatbot_id: string;
-  channel: string;
-  status: SessionStatus;
-  state: string;
-  visitor_ref: string | null;
-  origin: string | null;
-  message_count: number;
-  handoff_reason: string | null;
-  created_at: number;
-  updated_at: number;
-  closed_at: number | null;
-}
-
-export interface MessageRow {
-  id: string;
-  role: MessageRole;
-  text: string;
-  quick_replies: string | null;
-  created_at: number;
-}
+export type SessionRow = ChatSessionRow;
 
 export interface MessageView {
   message_id: string;
@@ -41,50 +17,27 @@ export interface MessageView {
   created_at: string;
 }
 
-export const toMessageView = (row: MessageRow): MessageView => ({
+export const toMessageView = (row: Pick<ChatMessageRow, "id" | "role" | "text" | "quickReplies" | "createdAt">): MessageView => ({
   message_id: row.id,
   role: row.role,
   text: row.text,
-  ...(row.quick_replies ? { quick_replies: JSON.parse(row.quick_replies) as string[] } : {}),
-  created_at: toIso(row.created_at),
+  ...(row.quickReplies ? { quick_replies: row.quickReplies } : {}),
+  created_at: toIso(row.createdAt),
 });
 
 export const toSessionView = (row: SessionRow) => ({
   session_id: row.id,
-  chatbot_id: row.chatbot_id,
+  chatbot_id: row.chatbotId,
   channel: row.channel,
   status: row.status,
   origin: row.origin,
-  visitor_ref: row.visitor_ref,
-  message_count: row.message_count,
-  handoff_reason: row.handoff_reason,
-  created_at: toIso(row.created_at),
-  updated_at: toIso(row.updated_at),
-  closed_at: row.closed_at === null ? null : toIso(row.closed_at),
+  visitor_ref: row.visitorRef,
+  message_count: row.messageCount,
+  handoff_reason: row.handoffReason,
+  created_at: toIso(row.createdAt),
+  updated_at: toIso(row.updatedAt),
+  closed_at: row.closedAt === null ? null : toIso(row.closedAt),
 });
-
-export const sessionStatements = preparedFor((sqlite) => ({
-  insert: sqlite.prepare(
-    `INSERT INTO chat_sessions (id, tenant_id, chatbot_id, channel, status, state, visitor_ref, origin, message_count, created_at, updated_at)
-     VALUES (?, ?, ?, ?, 'bot', ?, ?, ?, 0, ?, ?)`,
-  ),
-  byId: sqlite.prepare<SessionRow, [string, string]>("SELECT * FROM chat_sessions WHERE id = ? AND tenant_id = ?"),
-  byVisitor: sqlite.prepare<SessionRow, [string, string, string]>(
-    "SELECT * FROM chat_sessions WHERE tenant_id = ? AND channel = ? AND visitor_ref = ? AND status != 'closed' ORDER BY id DESC LIMIT 1",
-  ),
-  list: sqlite.prepare<SessionRow, [string, string | null, string | null, number]>(
-    `SELECT * FROM chat_sessions WHERE tenant_id = ?1 AND (?2 IS NULL OR status = ?2) AND (?3 IS NULL OR id < ?3)
-     ORDER BY id DESC LIMIT ?4`,
-  ),
-  update: sqlite.prepare("UPDATE chat_sessions SET status = ?, state = ?, message_count = ?, handoff_reason = ?, updated_at = ? WHERE id = ?"),
-  close: sqlite.prepare("UPDATE chat_sessions SET status = 'closed', closed_at = ?, updated_at = ? WHERE id = ?"),
-  insertMessage: sqlite.prepare(
-    "INSERT INTO chat_messages (id, session_id, tenant_id, role, text, quick_replies, confidence, author_id, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
-  ),
-  messages: sqlite.prepare<MessageRow, [string, string]>(
-    "SELECT id, role, text, quick_replies, created_at FROM chat_messages WHERE session_id = ? AND id > ? ORDER BY id LIMIT 500",
-  ),
-}));
 
 export interface StartSessionInput {
   tenantId: string;
@@ -93,91 +46,106 @@ export interface StartSessionInput {
   visitorRef?: string | null;
 }
 
-/** Opens a session with a fresh conversation state. Its first message will emit session.started. */
-export function startSession(deps: Deps, input: StartSessionInput): SessionRow {
-  const tenant = findTenantSync(deps, input.tenantId);
-  if (!tenant) throw notFound("tenant");
+type ClockDeps = Pick<Deps, "clock">;
+
+/**
+ * Opens a session with a fresh conversation state, through `db` (the store, or the caller's
+ * transaction). Its first message will emit session.started.
+ */
+export async function startSession(deps: ClockDeps, db: StoreQueries, input: StartSessionInput): Promise<SessionRow> {
+  const tenant = await db.tenants.findTenant(input.tenantId);
+  if (!tenant?.chatbotId) throw notFound("tenant");
   const now = deps.clock.now();
   const row: SessionRow = {
     id: newId("ses", now),
-    tenant_id: tenant.id,
-    chatbot_id: tenant.chatbotId,
+    tenantId: tenant.id,
+    chatbotId: tenant.chatbotId,
     channel: input.channel,
     status: "bot",
     state: JSON.stringify(initialConversationState()),
-    visitor_ref: input.visitorRef ?? null,
+    visitorRef: input.visitorRef ?? null,
     origin: input.origin ?? null,
-    message_count: 0,
-    handoff_reason: null,
-    created_at: now,
-    updated_at: now,
-    closed_at: null,
+    messageCount: 0,
+    handoffReason: null,
+    createdAt: now,
+    updatedAt: now,
+    closedAt: null,
   };
-  sessionStatements(deps.sqlite).insert.run(row.id, row.tenant_id, row.chatbot_id, row.channel, row.state, row.visitor_ref, row.origin, now, now);
+  await db.chatSessions.insertSession(row);
   return row;
 }
 
 /** The session if it belongs to the tenant; another tenant's session is "not found". */
-export function requireSession(deps: Deps, tenantId: string, sessionId: string): SessionRow {
-  const row = sessionStatements(deps.sqlite).byId.get(sessionId, tenantId);
+export async function requireSession(db: StoreQueries, tenantId: string, sessionId: string): Promise<SessionRow> {
+  const row = await db.chatSessions.findSession(tenantId, sessionId);
   if (!row) throw notFound("session");
   return row;
 }
 
 /** The open session of a visitor on a channel (a WhatsApp number), or a new one. */
-export function findOrStartVisitorSession(deps: Deps, input: StartSessionInput & { visitorRef: string }): SessionRow {
-  return sessionStatements(deps.sqlite).byVisitor.get(input.tenantId, input.channel, input.visitorRef) ?? startSession(deps, input);
+export async function findOrStartVisitorSession(deps: ClockDeps, db: StoreQueries, input: StartSessionInput & { visitorRef: string }): Promise<SessionRow> {
+  return (await db.chatSessions.findOpenVisitorSession(input.tenantId, input.channel, input.visitorRef)) ?? startSession(deps, db, input);
 }
 
 export type SessionView = ReturnType<typeof toSessionView>;
 
-export function listSessions(deps: Deps, tenantId: string, filter: { status?: SessionStatus }, page: { limit: number; cursor?: string }): Page<SessionView> {
-  const rows = sessionStatements(deps.sqlite).list.all(tenantId, filter.status ?? null, page.cursor ?? null, page.limit + 1);
+export async function listSessions(deps: Pick<Deps, "store">, tenantId: string, filter: { status?: SessionStatus }, page: { limit: number; cursor?: string }): Promise<Page<SessionView>> {
+  const rows = await deps.store.chatSessions.listSessions(tenantId, filter.status ?? null, page.cursor ?? null, page.limit + 1);
   return toPage(rows, page.limit, (row) => row.id, toSessionView);
 }
 
 /** The transcript after `afterMessageId` (exclusive), oldest first: the widget's resume and poll. */
-export function listMessages(deps: Deps, tenantId: string, sessionId: string, afterMessageId?: string) {
-  const session = requireSession(deps, tenantId, sessionId);
-  const messages = sessionStatements(deps.sqlite).messages.all(sessionId, afterMessageId ?? "").map(toMessageView);
+export async function listMessages(deps: Pick<Deps, "store">, tenantId: string, sessionId: string, afterMessageId?: string) {
+  const session = await requireSession(deps.store, tenantId, sessionId);
+  const messages = (await deps.store.chatSessions.listMessagesAfter(sessionId, afterMessageId ?? "")).map(toMessageView);
   return { session_id: session.id, status: session.status, data: messages };
 }
 
-export function insertMessage(
-  deps: Deps,
-  session: Pick<SessionRow, "id" | "tenant_id">,
+export async function insertMessage(
+  deps: ClockDeps,
+  db: StoreQueries,
+  session: Pick<SessionRow, "id" | "tenantId">,
   message: { role: MessageRole; text: string; quickReplies?: string[]; confidence?: number; authorId?: string },
-): MessageView {
+): Promise<MessageView> {
   const now = deps.clock.now();
-  const id = newId("msg", now);
-  const quickReplies = message.quickReplies && message.quickReplies.length > 0 ? JSON.stringify(message.quickReplies) : null;
-  sessionStatements(deps.sqlite).insertMessage.run(id, session.id, session.tenant_id, message.role, message.text, quickReplies, message.confidence ?? null, message.authorId ?? null, now);
-  return toMessageView({ id, role: message.role, text: message.text, quick_replies: quickReplies, created_at: now });
+  const row: ChatMessageRow = {
+    id: newId("msg", now),
+    sessionId: session.id,
+    tenantId: session.tenantId,
+    role: message.role,
+    text: message.text,
+    quickReplies: message.quickReplies && message.quickReplies.length > 0 ? message.quickReplies : null,
+    confidence: message.confidence ?? null,
+    authorId: message.authorId ?? null,
+    createdAt: now,
+  };
+  await db.chatSessions.insertMessage(row);
+  return toMessageView(row);
 }
 
 /**
  * An operator's reply in a session. Posting to a session the bot still handles takes it over
  * (status handoff): the bot must not talk over a human.
  */
-export function postOperatorMessage(deps: Deps, tenantId: string, sessionId: string, input: { text: string; authorId?: string }): MessageView {
+export async function postOperatorMessage(deps: Pick<Deps, "store" | "clock">, tenantId: string, sessionId: string, input: { text: string; authorId?: string }): Promise<MessageView> {
   const text = input.text.trim();
   if (text.length < 1 || text.length > 4000) throw new AppError("validation_failed", 422, "text: must be 1 to 4000 characters", [{ field: "text", message: "must be 1 to 4000 characters" }]);
-  return writeTransaction(deps.sqlite, () => {
-    const session = requireSession(deps, tenantId, sessionId);
+  return deps.store.transaction(async (tx) => {
+    const session = await requireSession(tx, tenantId, sessionId);
     if (session.status === "closed") throw new AppError("session_closed", 409, "The session is closed.");
     if (session.status === "bot") {
-      sessionStatements(deps.sqlite).update.run("handoff", session.state, session.message_count, "operator", deps.clock.now(), session.id);
+      await tx.chatSessions.updateSessionTurn(session.id, { status: "handoff", state: session.state, messageCount: session.messageCount, handoffReason: "operator", updatedAt: deps.clock.now() });
     }
-    return insertMessage(deps, session, { role: "operator", text, authorId: input.authorId });
+    return insertMessage(deps, tx, session, { role: "operator", text, authorId: input.authorId });
   });
 }
 
-export function closeSession(deps: Deps, tenantId: string, sessionId: string) {
-  const session = requireSession(deps, tenantId, sessionId);
+export async function closeSession(deps: Pick<Deps, "store" | "clock">, tenantId: string, sessionId: string) {
+  const session = await requireSession(deps.store, tenantId, sessionId);
   if (session.status !== "closed") {
     const now = deps.clock.now();
-    sessionStatements(deps.sqlite).close.run(now, now, session.id);
-    return toSessionView({ ...session, status: "closed", closed_at: now, updated_at: now });
+    await deps.store.chatSessions.closeSession(session.id, now);
+    return toSessionView({ ...session, status: "closed", closedAt: now, updatedAt: now });
   }
   return toSessionView(session);
 }

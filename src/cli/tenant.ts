@@ -48,7 +48,7 @@ export async function tenantCommand(argv: string[], io: CliIo): Promise<number> 
       case "plan": {
         const [tenantId, plan] = rest;
         if (!tenantId || !plan) throw new UsageError("usage: parley tenant plan TENANT_ID PLAN");
-        const result = changePlan(deps, tenantId, plan);
+        const result = await changePlan(deps, tenantId, plan);
         if (values.json) io.out(JSON.stringify(planChangeJson(result)));
         else io.out(result.change === "none" ? `${tenantId} is already on ${plan}` : `${tenantId}: ${result.fromPlan} -> ${result.toPlan} (${result.change})`);
         return 0;

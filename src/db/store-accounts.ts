@@ -15,6 +15,7 @@ export interface TenantQueries {
   /** For CORS preflights: does any tenant allow this origin (or allow every origin)? */
   anyTenantAllowsOrigin(origin: string): Promise<boolean>;
   insertTenant(row: TenantRow): Promise<void>;
+  updateTenantPlan(tenantId: string, plan: string, updatedAt: number): Promise<void>;
   insertChatbot(row: NewChatbot): Promise<void>;
 }
 

@@ -1,8 +1,10 @@
+import type { CaptureQueries, ChatSessionQueries, UsageQueries } from "./store-chat.ts";
 import type { ApiKeyQueries, RefreshTokenQueries, TenantQueries, UserQueries } from "./store-accounts.ts";
 import type { DeadLetterQueries, DeliveryQueries, DeliveryQueueQueries, OutboxQueries, WebhookRuleQueries } from "./store-webhooks.ts";
 
 export type * from "./rows.ts";
 export type * from "./store-accounts.ts";
+export type * from "./store-chat.ts";
 export type * from "./store-webhooks.ts";
 
 /**
@@ -15,6 +17,9 @@ export interface StoreQueries {
   readonly users: UserQueries;
   readonly apiKeys: ApiKeyQueries;
   readonly refreshTokens: RefreshTokenQueries;
+  readonly chatSessions: ChatSessionQueries;
+  readonly usage: UsageQueries;
+  readonly captures: CaptureQueries;
   readonly webhookRules: WebhookRuleQueries;
   readonly outbox: OutboxQueries;
   readonly deliveries: DeliveryQueries;

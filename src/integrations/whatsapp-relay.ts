@@ -8,14 +8,14 @@ import { findWhatsappSettings } from "./whatsapp-settings.ts";
  * background, like the bot's replies). Returns whether it was queued: false for sessions of
  * other channels, or when the tenant's WhatsApp settings are gone (logged).
  */
-export function relayOperatorMessageToWhatsapp(deps: Deps, tenantId: string, sessionId: string, text: string): boolean {
-  const session = requireSession(deps, tenantId, sessionId);
-  if (session.channel !== "whatsapp" || !session.visitor_ref) return false;
+export async function relayOperatorMessageToWhatsapp(deps: Deps, tenantId: string, sessionId: string, text: string): Promise<boolean> {
+  const session = await requireSession(deps.store, tenantId, sessionId);
+  if (session.channel !== "whatsapp" || !session.visitorRef) return false;
   const settings = findWhatsappSettings(deps, tenantId);
   if (!settings) {
     deps.log.error({ msg: "whatsapp_operator_reply_not_sent", tenant_id: tenantId, session_id: sessionId, reason: "WhatsApp is not configured for this tenant" });
     return false;
   }
-  queueWhatsappReplies(deps, tenantId, settings, [{ to: session.visitor_ref, reply: { text } }]);
+  queueWhatsappReplies(deps, tenantId, settings, [{ to: session.visitorRef, reply: { text } }]);
   return true;
 }

@@ -17,7 +17,7 @@ export interface RecordedRequest {
     max_tokens?: number;
     input?: string[];
   };
-  /** Set by the test: whatever it wants to observe at the moment the request arrived. */
+  /** Set by the test: whatever it wants to observe at the moment the request arrived (awaited). */
   observed?: unknown;
 }
 
@@ -117,7 +117,7 @@ export function startFakeProvider(): FakeProvider {
     async fetch(req) {
       const path = new URL(req.url).pathname;
       const recorded: RecordedRequest = { path, authorization: req.headers.get("authorization"), body: (await req.json()) as RecordedRequest["body"] };
-      if (observe) recorded.observed = observe(recorded);
+      if (observe) recorded.observed = await observe(recorded);
       requests.push(recorded);
       if (path.endsWith("/embeddings")) {
         // A toy embedding: letter counts, enough for a deterministic vector per text.

@@ -120,13 +120,13 @@ describe("the model's tools", () => {
     provider = startFakeProvider();
     fixture = await assistantFixture(provider);
     const deps = fixture.context.deps;
-    provider.onRequest((request) => {
+    provider.onRequest(async (request) => {
       if (request.body.messages.some((m) => m.role === "tool")) {
         // Between the tool check and the write phase, another visitor takes Friday 10:00.
-        const other = startSession(deps, { tenantId: fixture.tenantId, channel: "api" });
+        const other = await startSession(deps, deps.store, { tenantId: fixture.tenantId, channel: "api" });
         deps.sqlite
           .prepare("INSERT INTO appointments (id, tenant_id, chatbot_id, session_id, starts_at, ends_at, timezone, confidence, created_at) VALUES ('apt_other', ?, ?, ?, ?, ?, 'America/New_York', 1, 0)")
-          .run(fixture.tenantId, other.chatbot_id, other.id, Date.UTC(2026, 0, 16, 15), Date.UTC(2026, 0, 16, 15, 30));
+          .run(fixture.tenantId, other.chatbotId, other.id, Date.UTC(2026, 0, 16, 15), Date.UTC(2026, 0, 16, 15, 30));
       }
       return null;
     });

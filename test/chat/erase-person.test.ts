@@ -35,9 +35,9 @@ describe("erasure and the database file", () => {
   test("the erased e-mail is not left readable in the file's free pages (secure_delete)", async () => {
     expect(deps.sqlite.prepare<{ secure_delete: number }, []>("PRAGMA secure_delete").get()?.secure_delete).toBe(1);
     const tenant = await createTenant(deps, { name: "Clinic" });
-    const session = startSession(deps, { tenantId: tenant.id, channel: "widget" });
+    const session = await startSession(deps, deps.store, { tenantId: tenant.id, channel: "widget" });
     // Enough transcript to fill pages of its own, as a long conversation would.
-    for (let index = 0; index < 40; index++) insertMessage(deps, session, { role: "visitor", text: `message ${index}: write to ${EMAIL} ${"x".repeat(200)}` });
+    for (let index = 0; index < 40; index++) await insertMessage(deps, deps.store, session, { role: "visitor", text: `message ${index}: write to ${EMAIL} ${"x".repeat(200)}` });
     deps.sqlite
       .prepare("INSERT INTO leads (id, tenant_id, chatbot_id, session_id, name, phone, email, interest, source, confidence, captured_at) VALUES ('lead_0000000000secret', ?, ?, ?, 'Secret Person', '+14155550111', ?, 'x', 'widget', 1, 0)")
       .run(tenant.id, tenant.chatbotId, session.id, EMAIL);
@@ -51,10 +51,10 @@ describe("erasure and the database file", () => {
 
   test("a lead's phone also finds the visitor's WhatsApp sessions (their number without the +)", async () => {
     const tenant = await createTenant(deps, { name: "Garage" });
-    const web = startSession(deps, { tenantId: tenant.id, channel: "widget" });
-    const whatsapp = startSession(deps, { tenantId: tenant.id, channel: "whatsapp", visitorRef: "14155550111" });
-    insertMessage(deps, whatsapp, { role: "visitor", text: "is my car ready?" });
-    const neighbour = startSession(deps, { tenantId: tenant.id, channel: "whatsapp", visitorRef: "14155550999" });
+    const web = await startSession(deps, deps.store, { tenantId: tenant.id, channel: "widget" });
+    const whatsapp = await startSession(deps, deps.store, { tenantId: tenant.id, channel: "whatsapp", visitorRef: "14155550111" });
+    await insertMessage(deps, deps.store, whatsapp, { role: "visitor", text: "is my car ready?" });
+    const neighbour = await startSession(deps, deps.store, { tenantId: tenant.id, channel: "whatsapp", visitorRef: "14155550999" });
     deps.sqlite
       .prepare("INSERT INTO leads (id, tenant_id, chatbot_id, session_id, name, phone, email, interest, source, confidence, captured_at) VALUES ('lead_000000000000carla', ?, ?, ?, 'Carla', '+14155550111', 'carla@example.com', 'x', 'widget', 1, 0)")
       .run(tenant.id, tenant.chatbotId, web.id);

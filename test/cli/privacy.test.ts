@@ -20,14 +20,14 @@ beforeAll(async () => {
   const deps = buildDeps({}, {}, {}, db);
   tenantId = (await createTenant(deps, { name: "Clinic" })).id;
   otherTenantId = (await createTenant(deps, { name: "Other" })).id;
-  const session = startSession(deps, { tenantId, channel: "widget" });
-  insertMessage(deps, session, { role: "visitor", text: "I'm Ana, ana@example.com" });
+  const session = await startSession(deps, deps.store, { tenantId, channel: "widget" });
+  await insertMessage(deps, deps.store, session, { role: "visitor", text: "I'm Ana, ana@example.com" });
   leadSession = session.id;
   deps.sqlite
     .prepare("INSERT INTO leads (id, tenant_id, chatbot_id, session_id, name, phone, email, interest, source, confidence, captured_at) VALUES ('lead_00000000000000ana', ?, 'bot_x', ?, 'Ana', '+14155550132', 'ana@example.com', 'x', 'widget', 1, 0)")
     .run(tenantId, session.id);
-  const stranger = startSession(deps, { tenantId, channel: "widget" });
-  insertMessage(deps, stranger, { role: "visitor", text: "just looking" });
+  const stranger = await startSession(deps, deps.store, { tenantId, channel: "widget" });
+  await insertMessage(deps, deps.store, stranger, { role: "visitor", text: "just looking" });
   strangerSession = stranger.id;
   deps.sqlite.close();
 });

@@ -309,7 +309,7 @@ describe("rules per tenant are capped by the plan", () => {
     expect((await createRuleAs(a.apiKey, ruleNumber(max))).status).toBe(201);
     expect((await createRuleAs(a.apiKey, ruleNumber(max + 1))).status).toBe(402);
 
-    changePlan(context.deps, a.tenant.id, "starter");
+    await changePlan(context.deps, a.tenant.id, "starter");
     expect((await createRuleAs(a.apiKey, ruleNumber(max + 1))).status).toBe(201);
   });
 

@@ -41,7 +41,7 @@ describe("knowledge plan limits", () => {
     await addDocument(deps, tenant.id, { title: "Big", content: big, format: "text" }, null);
     const error = await refusal(addDocument(deps, tenant.id, { title: "Big again", content: big, format: "text" }, null));
     expect(error).toMatchObject({ code: "plan_limit", status: 402, details: { limit: "knowledge_bytes", max } });
-    changePlan(deps, tenant.id, "starter");
+    await changePlan(deps, tenant.id, "starter");
     await addDocument(deps, tenant.id, { title: "Big again", content: big, format: "text" }, null);
     expect(listDocuments(deps, tenant.id, { limit: 10 }).data).toHaveLength(2);
   });

@@ -1,6 +1,7 @@
 import type { Database } from "bun:sqlite";
 import type { Db } from "../client.ts";
 import type { Store, StoreQueries, Transaction } from "../store.ts";
+import { sqliteCaptures, sqliteChatSessions, sqliteUsage } from "./chat.ts";
 import { sqliteApiKeys, sqliteRefreshTokens, sqliteUsers } from "./accounts.ts";
 import { sqliteDeadLetters } from "./dead-letters.ts";
 import { sqliteDeliveries } from "./deliveries.ts";
@@ -37,6 +38,9 @@ export function createSqliteStore(handle: { sqlite: Database; db: Db }): Store {
     users: sqliteUsers(sqlite),
     apiKeys: sqliteApiKeys(sqlite),
     refreshTokens: sqliteRefreshTokens(sqlite),
+    chatSessions: sqliteChatSessions(sqlite),
+    usage: sqliteUsage(sqlite),
+    captures: sqliteCaptures(sqlite),
     webhookRules: sqliteWebhookRules(sqlite, db),
     outbox: sqliteOutbox(sqlite),
     deliveries: sqliteDeliveries(sqlite),
@@ -50,6 +54,9 @@ export function createSqliteStore(handle: { sqlite: Database; db: Db }): Store {
     users: wrap(sync.users),
     apiKeys: wrap(sync.apiKeys),
     refreshTokens: wrap(sync.refreshTokens),
+    chatSessions: wrap(sync.chatSessions),
+    usage: wrap(sync.usage),
+    captures: wrap(sync.captures),
     webhookRules: wrap(sync.webhookRules),
     outbox: wrap(sync.outbox),
     deliveries: wrap(sync.deliveries),

@@ -18,6 +18,7 @@ export function sqliteTenants(sqlite: Database, db: Db): SyncOf<TenantQueries> {
   const one = sqlite.prepare<RawTenant, [string]>(`${selectTenant} WHERE t.id = ?`);
   const all = sqlite.prepare<RawTenant, []>(`${selectTenant} ORDER BY t.id`);
   const plan = sqlite.prepare<{ plan: string }, [string]>("SELECT plan FROM tenants WHERE id = ?");
+  const setPlan = sqlite.prepare("UPDATE tenants SET plan = ?, updated_at = ? WHERE id = ?");
   const anyAllows = sqlite.prepare<{ ok: number }, [string]>(
     "SELECT 1 AS ok FROM tenants WHERE allowed_origins = '[]' OR EXISTS (SELECT 1 FROM json_each(tenants.allowed_origins) WHERE value = ?) LIMIT 1",
   );
@@ -29,6 +30,9 @@ export function sqliteTenants(sqlite: Database, db: Db): SyncOf<TenantQueries> {
     },
     listTenants: () => all.all().map(toTenant),
     anyTenantAllowsOrigin: (origin) => anyAllows.get(origin) !== null,
+    updateTenantPlan: (tenantId, newPlan, updatedAt) => {
+      setPlan.run(newPlan, updatedAt, tenantId);
+    },
     // JSON columns and defaults: the query builder, as creating a tenant is rare.
     insertTenant: (row) => {
       db.insert(tenants).values(row).run();

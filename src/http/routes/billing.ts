@@ -57,7 +57,7 @@ export function billingRoutes(deps: AppDeps) {
       "/subscription",
       async ({ principal, query, body }) => {
         const tenantId = tenantOf(principal, query.tenant_id, ["owner"]);
-        const result = changePlan(deps, tenantId, body.plan);
+        const result = await changePlan(deps, tenantId, body.plan);
         return { ...(await subscriptionView(deps, tenantId)), from_plan: result.fromPlan, change: result.change };
       },
       {
@@ -73,7 +73,7 @@ export function billingRoutes(deps: AppDeps) {
       "/usage",
       async ({ principal, query }) => {
         const tenant = await requireTenant(deps, tenantOf(principal, query.tenant_id));
-        return { tenant_id: tenant.id, ...getUsage(deps, tenant.id, tenant.plan) };
+        return { tenant_id: tenant.id, ...(await getUsage(deps, tenant.id, tenant.plan)) };
       },
       {
         tenantAccess: true,

@@ -2,9 +2,9 @@ import { Elysia, t } from "elysia";
 import type { AppDeps } from "../deps.ts";
 import { idParams, pageFields, strictObject } from "../schema.ts";
 import { securityPlugin, tenantOf } from "../plugins/security.ts";
-import { closeSession, listSessions, postOperatorMessage } from "../../chat/sessions.ts";
+import { closeSession, listSessions } from "../../chat/sessions.ts";
+import { postOperatorReply } from "../../chat/post-operator-reply.ts";
 import { listAppointments, listLeads } from "../../chat/crm.ts";
-import { relayOperatorMessageToWhatsapp } from "../../integrations/whatsapp-relay.ts";
 import { SESSION_STATUSES } from "../../db/schema.ts";
 import { idOf, isoTime, messageView, nullableString, pageOf, sessionView } from "../response-schemas.ts";
 
@@ -65,10 +65,9 @@ export function operatorRoutes(deps: AppDeps) {
     })
     .post(
       "/sessions/:id/operator-messages",
-      ({ principal, params, query, body, set }) => {
+      async ({ principal, params, query, body, set }) => {
         const tenantId = tenantOf(principal, query.tenant_id);
-        const message = postOperatorMessage(deps, tenantId, params.id, { text: body.text, authorId: principal.kind === "user" ? principal.userId : undefined });
-        relayOperatorMessageToWhatsapp(deps, tenantId, params.id, message.text);
+        const message = await postOperatorReply(deps, tenantId, params.id, { text: body.text, authorId: principal.kind === "user" ? principal.userId : undefined });
         set.status = 201;
         return message;
       },

@@ -6,13 +6,9 @@ import { allowOrigin, preflightResponse } from "../plugins/cors.ts";
 import { clientIp } from "../plugins/client-ip.ts";
 import { admitVisitorSession } from "../plugins/visitor-limits.ts";
 import { VISITOR_TOKEN_TTL_S, WIDGET_AUDIENCE } from "../plugins/tokens.ts";
-import { AppError, notFound } from "../../lib/app-error.ts";
-import { findTenantSync } from "../../tenants/find-tenant.ts";
-import { isOriginAllowed } from "../../tenants/origins-check.ts";
 import { getBotConfig } from "../../chat/bot-settings.ts";
-import { startSession } from "../../chat/sessions.ts";
+import { openWidgetSession, requireTenantForOrigin } from "../../chat/open-widget-session.ts";
 import { starterQuickReplies } from "../../chat/starter-quick-replies.ts";
-import type { TenantRecord } from "../../tenants/create-tenant.ts";
 
 export const WidgetModel = {
   sessionBody: strictObject({ tenant_id: t.String({ minLength: 1, maxLength: 64 }) }),
@@ -35,16 +31,6 @@ export const WidgetModel = {
   }),
 } as const;
 
-/** The tenant, when this browser origin may use its widget; 404 or 403 otherwise. */
-function tenantForOrigin(deps: AppDeps, tenantId: string, origin: string | null): TenantRecord {
-  const tenant = findTenantSync(deps, tenantId);
-  if (!tenant) throw notFound("tenant");
-  if (!isOriginAllowed(tenant.allowedOrigins, origin)) {
-    throw new AppError("origin_not_allowed", 403, "This site is not in the tenant's allowed origins.");
-  }
-  return tenant;
-}
-
 /** The widget's entry point: a visitor token for one tenant and one new session. */
 export function widgetRoutes(deps: AppDeps) {
   return new Elysia({ prefix: "/api/v1/widget" })
@@ -56,9 +42,9 @@ export function widgetRoutes(deps: AppDeps) {
     // not use up a visitor's chat allowance.
     .get(
       "/config",
-      ({ query, request, set }) => {
+      async ({ query, request, set }) => {
         const origin = request.headers.get("origin");
-        const tenant = tenantForOrigin(deps, query.tenant_id, origin);
+        const tenant = await requireTenantForOrigin(deps, query.tenant_id, origin);
         allowOrigin(set.headers, origin);
         const config = getBotConfig(deps, tenant.id);
         return { tenant_id: tenant.id, bot_name: config.bot_name, greeting: config.greeting, quick_replies: starterQuickReplies(config) };
@@ -74,11 +60,15 @@ export function widgetRoutes(deps: AppDeps) {
       "/session",
       async ({ body, request, server, set }) => {
         const origin = request.headers.get("origin");
-        const tenant = tenantForOrigin(deps, body.tenant_id, origin);
-        allowOrigin(set.headers, origin);
-        admitVisitorSession(deps, tenant.id, clientIp(request, server, deps.config.trustProxy));
-        const session = startSession(deps, { tenantId: tenant.id, channel: "widget", origin });
-        const config = getBotConfig(deps, tenant.id);
+        const ip = clientIp(request, server, deps.config.trustProxy);
+        const { tenant, session, config } = await openWidgetSession(deps, {
+          tenantId: body.tenant_id,
+          origin,
+          admit: (tenantId) => {
+            allowOrigin(set.headers, origin);
+            admitVisitorSession(deps, tenantId, ip);
+          },
+        });
         set.status = 201;
         return {
           access_token: await deps.tokens.signAccess({ sub: session.id, tid: tenant.id }, WIDGET_AUDIENCE, VISITOR_TOKEN_TTL_S),

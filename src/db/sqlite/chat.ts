@@ -1,0 +1,117 @@
+import type { Database } from "bun:sqlite";
+import type { ChatMessageRow, ChatSessionRow, UsageCounterRow } from "../rows.ts";
+import { chatMessages, chatSessions, usageCounters } from "../schema.ts";
+import type { CaptureQueries, ChatSessionQueries, UsageQueries } from "../store-chat.ts";
+import { selectColumns } from "./columns.ts";
+import type { SyncOf } from "./gate.ts";
+
+type RawMessage = Omit<ChatMessageRow, "quickReplies"> & { quickReplies: string | null };
+
+const toMessage = (row: RawMessage): ChatMessageRow => ({ ...row, quickReplies: row.quickReplies === null ? null : (JSON.parse(row.quickReplies) as string[]) });
+
+// The chat hot path (every message): raw prepared statements, prepared once per connection.
+
+export function sqliteChatSessions(sqlite: Database): SyncOf<ChatSessionQueries> {
+  const columns = selectColumns(chatSessions);
+  const byId = sqlite.prepare<ChatSessionRow, [string, string]>(`SELECT ${columns} FROM chat_sessions WHERE id = ? AND tenant_id = ?`);
+  const byVisitor = sqlite.prepare<ChatSessionRow, [string, string, string]>(
+    `SELECT ${columns} FROM chat_sessions WHERE tenant_id = ? AND channel = ? AND visitor_ref = ? AND status != 'closed' ORDER BY id DESC LIMIT 1`,
+  );
+  const list = sqlite.prepare<ChatSessionRow, [string, string | null, string | null, number]>(
+    `SELECT ${columns} FROM chat_sessions WHERE tenant_id = ?1 AND (?2 IS NULL OR status = ?2) AND (?3 IS NULL OR id < ?3)
+     ORDER BY id DESC LIMIT ?4`,
+  );
+  const insert = sqlite.prepare(
+    `INSERT INTO chat_sessions (id, tenant_id, chatbot_id, channel, status, state, visitor_ref, origin, message_count, handoff_reason, created_at, updated_at, closed_at)
+     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+  );
+  const update = sqlite.prepare("UPDATE chat_sessions SET status = ?, state = ?, message_count = ?, handoff_reason = ?, updated_at = ? WHERE id = ?");
+  const close = sqlite.prepare("UPDATE chat_sessions SET status = 'closed', closed_at = ?, updated_at = ? WHERE id = ?");
+  const insertMessage = sqlite.prepare(
+    "INSERT INTO chat_messages (id, session_id, tenant_id, role, text, quick_replies, confidence, author_id, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+  );
+  const messagesAfter = sqlite.prepare<RawMessage, [string, string]>(
+    `SELECT ${selectColumns(chatMessages)} FROM chat_messages WHERE session_id = ? AND id > ? ORDER BY id LIMIT 500`,
+  );
+  return {
+    findSession: (tenantId, sessionId) => byId.get(sessionId, tenantId),
+    findOpenVisitorSession: (tenantId, channel, visitorRef) => byVisitor.get(tenantId, channel, visitorRef),
+    listSessions: (tenantId, status, beforeId, limit) => list.all(tenantId, status, beforeId, limit),
+    insertSession: (row) => {
+      insert.run(row.id, row.tenantId, row.chatbotId, row.channel, row.status, row.state, row.visitorRef, row.origin, row.messageCount, row.handoffReason, row.createdAt, row.updatedAt, row.closedAt);
+    },
+    updateSessionTurn: (sessionId, turn) => {
+      update.run(turn.status, turn.state, turn.messageCount, turn.handoffReason, turn.updatedAt, sessionId);
+    },
+    closeSession: (sessionId, closedAt) => {
+      close.run(closedAt, closedAt, sessionId);
+    },
+    insertMessage: (row) => {
+      const quickReplies = row.quickReplies === null ? null : JSON.stringify(row.quickReplies);
+      insertMessage.run(row.id, row.sessionId, row.tenantId, row.role, row.text, quickReplies, row.confidence, row.authorId, row.createdAt);
+    },
+    listMessagesAfter: (sessionId, afterId) => messagesAfter.all(sessionId, afterId).map(toMessage),
+  };
+}
+
+export function sqliteUsage(sqlite: Database): SyncOf<UsageQueries> {
+  const find = sqlite.prepare<UsageCounterRow, [string, string]>(`SELECT ${selectColumns(usageCounters)} FROM usage_counters WHERE tenant_id = ? AND period = ?`);
+  const increment = sqlite.prepare<Pick<UsageCounterRow, "messages" | "thresholdNotifiedAt">, [string, string]>(
+    `INSERT INTO usage_counters (tenant_id, period, messages) VALUES (?, ?, 1)
+     ON CONFLICT (tenant_id, period) DO UPDATE SET messages = messages + 1
+     RETURNING messages, threshold_notified_at AS "thresholdNotifiedAt"`,
+  );
+  const markNotified = sqlite.prepare("UPDATE usage_counters SET threshold_notified_at = ? WHERE tenant_id = ? AND period = ?");
+  const addAi = sqlite.prepare(
+    `INSERT INTO usage_counters (tenant_id, period, ai_calls, ai_prompt_tokens, ai_completion_tokens) VALUES (?1, ?2, ?3, ?4, ?5)
+     ON CONFLICT (tenant_id, period) DO UPDATE SET ai_calls = ai_calls + ?3, ai_prompt_tokens = ai_prompt_tokens + ?4, ai_completion_tokens = ai_completion_tokens + ?5`,
+  );
+  const refusal = sqlite.prepare(
+    `INSERT INTO usage_counters (tenant_id, period, visitor_refused) VALUES (?1, ?2, 1)
+     ON CONFLICT (tenant_id, period) DO UPDATE SET visitor_refused = visitor_refused + 1`,
+  );
+  return {
+    findUsage: (tenantId, period) => find.get(tenantId, period),
+    incrementMessages: (tenantId, period) => {
+      const row = increment.get(tenantId, period);
+      if (!row) throw new Error("the usage counter upsert returned no row");
+      return row;
+    },
+    markThresholdNotified: (tenantId, period, at) => {
+      markNotified.run(at, tenantId, period);
+    },
+    addAiUsage: (tenantId, period, usage) => {
+      addAi.run(tenantId, period, usage.calls, usage.promptTokens, usage.completionTokens);
+    },
+    countVisitorRefusal: (tenantId, period) => {
+      refusal.run(tenantId, period);
+    },
+  };
+}
+
+export function sqliteCaptures(sqlite: Database): SyncOf<CaptureQueries> {
+  const insertLead = sqlite.prepare(
+    `INSERT INTO leads (id, tenant_id, chatbot_id, session_id, name, phone, email, interest, source, confidence, captured_at)
+     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+  );
+  const insertAppointment = sqlite.prepare(
+    `INSERT INTO appointments (id, tenant_id, chatbot_id, session_id, starts_at, ends_at, timezone, name, phone, email, confidence, created_at)
+     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+  );
+  const updateLead = sqlite.prepare("UPDATE leads SET name = ?, phone = ?, email = ? WHERE tenant_id = ? AND session_id = ?");
+  const starts = sqlite.prepare<{ startsAt: number }, [string, number, number]>(
+    `SELECT starts_at AS "startsAt" FROM appointments WHERE tenant_id = ? AND starts_at >= ? AND starts_at <= ? ORDER BY starts_at`,
+  );
+  return {
+    insertLead: (row) => {
+      insertLead.run(row.id, row.tenantId, row.chatbotId, row.sessionId, row.name, row.phone, row.email, row.interest, row.source, row.confidence, row.capturedAt);
+    },
+    insertAppointment: (row) => {
+      insertAppointment.run(row.id, row.tenantId, row.chatbotId, row.sessionId, row.startsAt, row.endsAt, row.timezone, row.name, row.phone, row.email, row.confidence, row.createdAt);
+    },
+    updateSessionLead: (tenantId, sessionId, contact) => {
+      updateLead.run(contact.name, contact.phone, contact.email, tenantId, sessionId);
+    },
+    listAppointmentStarts: (tenantId, fromMs, toMs) => starts.all(tenantId, fromMs, toMs).map((row) => row.startsAt),
+  };
+}

@@ -1,0 +1,49 @@
+import type { SessionStatus } from "./schema.ts";
+import type { AppointmentRow, ChatMessageRow, ChatSessionRow, LeadRow, UsageCounterRow } from "./rows.ts";
+
+// The chat aggregates of the store seam (src/db/store.ts): sessions and their messages, the
+// monthly usage counters, and what a conversation captures (leads, appointments). One SQL
+// operation per function.
+
+/** What a turn changes on its session, written once at the end of the turn. */
+export interface SessionTurnUpdate {
+  status: SessionStatus;
+  state: string;
+  messageCount: number;
+  handoffReason: string | null;
+  updatedAt: number;
+}
+
+export interface ChatSessionQueries {
+  /** The tenant's session; another tenant's is null. */
+  findSession(tenantId: string, sessionId: string): Promise<ChatSessionRow | null>;
+  /** The newest open session of a visitor on a channel (a WhatsApp number). */
+  findOpenVisitorSession(tenantId: string, channel: string, visitorRef: string): Promise<ChatSessionRow | null>;
+  /** Newest first, before `beforeId` when given. */
+  listSessions(tenantId: string, status: SessionStatus | null, beforeId: string | null, limit: number): Promise<ChatSessionRow[]>;
+  insertSession(row: ChatSessionRow): Promise<void>;
+  updateSessionTurn(sessionId: string, update: SessionTurnUpdate): Promise<void>;
+  closeSession(sessionId: string, closedAt: number): Promise<void>;
+  insertMessage(row: ChatMessageRow): Promise<void>;
+  /** The transcript after `afterId` (exclusive), oldest first, at most 500. */
+  listMessagesAfter(sessionId: string, afterId: string): Promise<ChatMessageRow[]>;
+}
+
+export interface UsageQueries {
+  findUsage(tenantId: string, period: string): Promise<UsageCounterRow | null>;
+  /** One more message this period; the counter after it. */
+  incrementMessages(tenantId: string, period: string): Promise<Pick<UsageCounterRow, "messages" | "thresholdNotifiedAt">>;
+  markThresholdNotified(tenantId: string, period: string, at: number): Promise<void>;
+  addAiUsage(tenantId: string, period: string, usage: { calls: number; promptTokens: number; completionTokens: number }): Promise<void>;
+  countVisitorRefusal(tenantId: string, period: string): Promise<void>;
+}
+
+export interface CaptureQueries {
+  insertLead(row: LeadRow): Promise<void>;
+  /** Fails with a UNIQUE error when the tenant has an appointment at that start already. */
+  insertAppointment(row: AppointmentRow): Promise<void>;
+  /** A corrected contact replaces the session's lead fields. */
+  updateSessionLead(tenantId: string, sessionId: string, contact: { name: string; phone: string; email: string }): Promise<void>;
+  /** Starts of the tenant's appointments from `fromMs` to `toMs` (both included), in order. */
+  listAppointmentStarts(tenantId: string, fromMs: number, toMs: number): Promise<number[]>;
+}
