@@ -9,8 +9,8 @@ import { issueRefreshToken, rotateRefreshToken, type IssuedRefreshToken } from "
 
 export const AuthModel = {
   tokenBody: strictObject({
-    email: t.String({ minLength: 1, maxLength: 254 }),
-    password: t.String({ minLength: 1, maxLength: 256 }),
+    email: t.String({ minLength: 1, maxLength: 254, examples: ["owner@acme.example"] }),
+    password: t.String({ minLength: 1, maxLength: 256, examples: ["correct horse battery"] }),
   }),
   refreshBody: strictObject({ refresh_token: t.String({ minLength: 1, maxLength: 200 }) }),
   tokenResponse: t.Object({

@@ -19,6 +19,7 @@ const VIEWER_CONFIG = {
   telemetry: false,
   agent: { disabled: true },
   mcp: { disabled: true },
+  showDeveloperTools: "never",
   hideDarkModeToggle: false,
   persistAuth: false,
   defaultOpenAllTags: false,
