@@ -357,6 +357,27 @@ describeWithBrowser("the widget in headless Chromium (needs /usr/bin/chromium)",
     expect(widgetErrors()).toEqual([]);
   });
 
+  test("a message typed while the session is still starting is sent once it starts, after the greeting", async () => {
+    const { page, widgetErrors } = await newPage(DESKTOP);
+    let release!: () => void;
+    const gate = new Promise<void>((resolve) => (release = resolve));
+    await page.route("**/api/v1/widget/session", async (route) => {
+      await gate;
+      await route.continue();
+    });
+    await goto(page, "?theme=light");
+    await page.locator(W(".launcher")).click();
+    await page.locator(W(".form input")).fill("What are your opening hours?");
+    await page.keyboard.press("Enter");
+    await bubbles(page, "visitor").first().waitFor();
+    release();
+    await bubbles(page, "bot").nth(1).waitFor();
+    const log = await page.locator(W(".m")).evaluateAll((nodes) => nodes.map((node) => node.className));
+    expect(log).toEqual(["m bot", "m visitor", "m bot"]);
+    expect(await bubbles(page, "bot").nth(1).textContent()).toMatch(/Monday/);
+    expect(widgetErrors()).toEqual([]);
+  });
+
   for (const [label, color] of [["light (yellow)", "#ffd400"], ["dark (navy)", "#1e3a8a"]] as const) {
     test(`text on a ${label} data-color reaches WCAG AA contrast (4.5:1) in the header, bubbles and send button`, async () => {
       const { page, widgetErrors } = await newPage(DESKTOP);

@@ -129,7 +129,16 @@ export function mountWidget(config: WidgetConfig, host: HTMLElement): WidgetCont
         };
         state = next;
         view.title.textContent = started.bot_name;
-        if (log.length === 0 && started.greeting) append(next, { id: null, role: "bot", text: started.greeting, quick: started.quick_replies });
+        // The greeting opens the first conversation, before anything typed while the session
+        // was still starting (or while offline); a later session does not greet again.
+        if (started.greeting && !log.some((m) => m.role === "bot" || m.role === "operator")) {
+          const greeting: StoredMessage = { id: null, role: "bot", text: started.greeting, quick: started.quick_replies };
+          log.unshift(greeting);
+          show(greeting, true);
+          const node = nodes.get(greeting);
+          if (node) view.log.prepend(node);
+          if (log.length === 1) renderQuickReplies(view.quick, greeting.quick ?? [], pick);
+        }
         save();
         track();
         return next;
