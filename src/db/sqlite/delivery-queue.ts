@@ -21,8 +21,14 @@ interface DueRow {
   occurred_at: number;
 }
 
-/** At most this many due rows are read per fair claim: enough for round robin, bounded work. */
-const MAX_CANDIDATES = 1024;
+/**
+ * At most this many due rows are read per fair claim, and never more than the free slots: the
+ * first row read always fits (tenants and URLs at their cap are skipped in SQL), so a claim
+ * that frees one slot of a capped receiver reads one row, not a thousand. When the window was
+ * full the claim reports `more` and the scheduler claims again at once, with the tenants and
+ * URLs this claim filled now skipped in SQL.
+ */
+const CLAIM_WINDOW = 64;
 
 function prepareStatements(sqlite: Database) {
   return {
@@ -132,7 +138,7 @@ export function sqliteDeliveryQueue(sqlite: Database): SyncOf<DeliveryQueueQueri
     claimFairShare: (now, limit, leaseMs, fair) =>
       sqlite
         .transaction((): FairClaim => {
-          const window = Math.min(MAX_CANDIDATES, Math.max(64, limit * 2));
+          const window = Math.max(1, Math.min(limit, CLAIM_WINDOW));
           const candidates = sql.selectCandidates.all(now, JSON.stringify(fair.fullTenants()), JSON.stringify(fair.fullEndpoints()), window);
           if (candidates.length === 0) return { claimed: [], more: false };
           const picked = fair.pick(candidates, limit);
