@@ -108,6 +108,13 @@ describe("POST /api/v1/webhooks/rules-engine/rules", () => {
     ]);
   });
 
+  test("the example in docs/webhooks.md is what the API answers", async () => {
+    const response = await createRuleAs(a.apiKey, { name: 5, event: "lead.deleted", url: "https://crm.example.com/h" });
+    const text = await Bun.file(new URL("../../docs/webhooks.md", import.meta.url)).text();
+    const documented = text.match(/```json\n(\{"error":"validation_failed"[\s\S]*?)\n```/)?.[1];
+    expect(await response.json()).toEqual(JSON.parse(documented ?? "null"));
+  });
+
   test("a value out of its limits gets one detail stating the limits", async () => {
     const response = await createRuleAs(a.apiKey, { ...validRule, secret: "short", conditions: { min_confidence: 1.5 } });
     const { details } = (await response.json()) as { details: Array<{ field: string; message: string }> };
