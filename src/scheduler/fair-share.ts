@@ -31,6 +31,12 @@ export interface ClaimCandidate {
   url: string | null;
 }
 
+export interface FairShareGauges {
+  sickEndpoints: number;
+  fullTenants: number;
+  fullEndpoints: number;
+}
+
 interface EndpointState {
   inFlight: number;
   consecutiveFailures: number;
@@ -144,6 +150,12 @@ export function createFairShare(limits: FairShareLimits) {
     /** Whether the tenant or the endpoint has no room left (its rows are being held back). */
     isFull(tenantId: string, url: string): boolean {
       return tenantRoom(tenantId) <= 0 || endpointRoom(url) <= 0;
+    },
+    /** For /metrics: how many endpoints are sick, and how many tenants and endpoints are at their cap. */
+    gauges(): FairShareGauges {
+      let sickEndpoints = 0;
+      for (const state of endpoints.values()) if (state.consecutiveFailures >= SICK_AFTER_FAILURES) sickEndpoints++;
+      return { sickEndpoints, fullTenants: this.fullTenants().length, fullEndpoints: this.fullEndpoints().length };
     },
     isSick(url: string): boolean {
       return (endpoints.get(url)?.consecutiveFailures ?? 0) >= SICK_AFTER_FAILURES;

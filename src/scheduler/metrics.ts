@@ -1,5 +1,6 @@
 import type { AttemptOutcome, Store } from "../db/store.ts";
 import type { Clock } from "../lib/clock.ts";
+import type { FairShareGauges } from "./fair-share.ts";
 
 // Seconds; covers an instant local receiver up to the 10 s timeout.
 const DURATION_BUCKETS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10] as const;
@@ -10,6 +11,7 @@ export function createDeliveryMetrics() {
   const bucketCounts: number[] = DURATION_BUCKETS.map(() => 0);
   let durationSum = 0;
   let durationCount = 0;
+  let fairShare: { gauges(): FairShareGauges } | null = null;
 
   return {
     observe(outcome: AttemptOutcome, durationMs: number) {
@@ -21,6 +23,10 @@ export function createDeliveryMetrics() {
       DURATION_BUCKETS.forEach((bound, index) => {
         if (seconds <= bound) bucketCounts[index] = (bucketCounts[index] ?? 0) + 1;
       });
+    },
+    /** The scheduler recording into these metrics shows its fair-share state too. */
+    watchFairShare(source: { gauges(): FairShareGauges }) {
+      fairShare = source;
     },
     /** Prometheus text exposition format 0.0.4. */
     async render(store: Store, clock: Clock): Promise<string> {
@@ -53,6 +59,20 @@ export function createDeliveryMetrics() {
         "# TYPE parley_webhook_dead_letters gauge",
         `parley_webhook_dead_letters ${gauges.deadLetters}`,
       ];
+      if (fairShare) {
+        const fair = fairShare.gauges();
+        lines.push(
+          "# HELP parley_webhook_sick_endpoints Receiver URLs whose last attempts all failed: at most 4 sends in flight each until one succeeds.",
+          "# TYPE parley_webhook_sick_endpoints gauge",
+          `parley_webhook_sick_endpoints ${fair.sickEndpoints}`,
+          "# HELP parley_webhook_capped_tenants Tenants at PARLEY_TENANT_CONCURRENCY sends in flight: their other due deliveries wait.",
+          "# TYPE parley_webhook_capped_tenants gauge",
+          `parley_webhook_capped_tenants ${fair.fullTenants}`,
+          "# HELP parley_webhook_capped_endpoints Receiver URLs at their cap (PARLEY_ENDPOINT_CONCURRENCY, or 4 when sick): their other due deliveries wait.",
+          "# TYPE parley_webhook_capped_endpoints gauge",
+          `parley_webhook_capped_endpoints ${fair.fullEndpoints}`,
+        );
+      }
       return `${lines.join("\n")}\n`;
     },
   };

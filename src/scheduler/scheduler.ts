@@ -58,6 +58,7 @@ export class DeliveryScheduler {
     this.send = options.send ?? sendWebhook;
     this.metrics = options.metrics ?? createDeliveryMetrics();
     this.fairShare = createFairShare({ tenantConcurrency: deps.config.tenantConcurrency, endpointConcurrency: deps.config.endpointConcurrency });
+    this.metrics.watchFairShare(this.fairShare);
     // The lease must outlast the whole attempt (bounded by the timeout) or a slow but live
     // send would be claimed and sent again by the next tick.
     this.leaseMs = deps.config.deliveryTimeoutMs * 2 + 1_000;

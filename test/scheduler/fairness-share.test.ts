@@ -63,6 +63,7 @@ describe("sick endpoints", () => {
     for (let n = 0; n < SICK_ENDPOINT_CONCURRENCY; n++) fair.start("a", url);
     expect(fair.fullEndpoints()).toEqual([url]);
     expect(fair.isFull("a", url)).toBe(true);
+    expect(fair.gauges()).toEqual({ sickEndpoints: 1, fullTenants: 0, fullEndpoints: 1 });
     fair.finish("a", url, true);
     expect(fair.isSick(url)).toBe(false);
     expect(fair.pick(many, 20)).toHaveLength(16 - (SICK_ENDPOINT_CONCURRENCY - 1));

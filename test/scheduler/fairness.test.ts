@@ -159,6 +159,9 @@ describe("fair delivery across tenants and endpoints", () => {
       }
       expect(most).toBeGreaterThan(0);
       expect(most).toBeLessThanOrEqual(SICK_ENDPOINT_CONCURRENCY);
+      const metrics = await scheduler.metrics.render(deps.store, deps.clock);
+      expect(metrics).toContain("parley_webhook_sick_endpoints 1");
+      expect(metrics).toContain("parley_webhook_capped_tenants 0");
     } finally {
       await scheduler.stop();
       deps.sqlite.close();
