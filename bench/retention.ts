@@ -39,7 +39,7 @@ async function simulate(label: string, retention: boolean): Promise<Simulation> 
   const base = createBenchDeps({ PARLEY_EVENT_RETENTION: retention ? "30d" : "3650d" });
   const deps = { ...base, clock };
   const tenant = await createTenant(deps, { name: "Steady clinic", sector: "dental-clinic" });
-  if (retention) updateBotConfig(deps, tenant.id, { retention: { chat_days: 30, analytics_days: 30 } });
+  if (retention) await updateBotConfig(deps, tenant.id, { retention: { chat_days: 30, analytics_days: 30 } });
   for (const event of ["session.started", "lead.created"] as const) {
     await createRule(deps, tenant.id, { name: event, event, url: "https://crm.example/hook", secret: "bench-secret-0123456789", active: true });
   }

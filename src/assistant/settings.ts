@@ -56,6 +56,6 @@ export function embedderFor(settings: AiSettings | null): Embedder | null {
 }
 
 /** The tenant's embedder when an embedding model is named (server-wide or its own), else null: BM25 only. */
-export function embedderForTenant(deps: Deps, tenantId: string): Embedder | null {
-  return embedderFor(resolveAiSettings(deps, getBotConfig(deps, tenantId)));
+export async function embedderForTenant(deps: Deps, tenantId: string): Promise<Embedder | null> {
+  return embedderFor(resolveAiSettings(deps, await getBotConfig(deps, tenantId)));
 }

@@ -16,7 +16,7 @@ export interface ConnectionTestResult {
  * not count against the circuit breaker or the tenant's usage.
  */
 export async function testAiConnection(deps: Deps, tenantId: string): Promise<ConnectionTestResult> {
-  const settings = resolveAiSettings(deps, getBotConfig(deps, tenantId));
+  const settings = resolveAiSettings(deps, await getBotConfig(deps, tenantId));
   if (settings === null) return { ok: false, model: null, latency_ms: 0, error: "No model provider is configured (set ai.base_url and ai.model, or PARLEY_AI_BASE_URL and PARLEY_AI_MODEL)." };
   const started = deps.clock.now();
   try {

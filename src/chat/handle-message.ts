@@ -69,7 +69,7 @@ export async function handleMessage(deps: Deps, input: HandleMessageInput, optio
   if (text.length < 1 || text.length > MESSAGE_MAX_LENGTH) {
     throw new AppError("validation_failed", 422, `message: must be 1 to ${MESSAGE_MAX_LENGTH} characters`, [{ field: "message", message: `must be 1 to ${MESSAGE_MAX_LENGTH} characters` }]);
   }
-  const config = getBotConfig(deps, input.tenant.id);
+  const config = await getBotConfig(deps, input.tenant.id);
   const settings = resolveAiSettings(deps, config);
   const assistant = settings === null ? null : await draftWithAssistant(deps, input, text, config, settings, options.onDelta);
   return commitTurn(deps, input, text, config, assistant, options.engine ?? (defaultEngine ??= createRuleEngine()));

@@ -34,5 +34,5 @@ export async function openWidgetSession(deps: Deps, input: OpenWidgetSessionInpu
   const tenant = await requireTenantForOrigin(deps, input.tenantId, input.origin);
   input.admit(tenant.id);
   const session = await startSession(deps, deps.store, { tenantId: tenant.id, channel: "widget", origin: input.origin });
-  return { tenant, session, config: getBotConfig(deps, tenant.id) };
+  return { tenant, session, config: await getBotConfig(deps, tenant.id) };
 }

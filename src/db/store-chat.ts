@@ -47,3 +47,14 @@ export interface CaptureQueries {
   /** Starts of the tenant's appointments from `fromMs` to `toMs` (both included), in order. */
   listAppointmentStarts(tenantId: string, fromMs: number, toMs: number): Promise<number[]>;
 }
+
+export interface BotConfigQueries {
+  /** The tenant's chatbot and the newest change to it or to the tenant row: a cheap cache probe on every message. */
+  findBotConfigVersion(tenantId: string): Promise<{ chatbotId: string; updatedAt: number; tenantUpdatedAt: number } | null>;
+  /** The chatbot's stored config document, with its tenant's sector and allowed origins. */
+  findBotConfigDocument(chatbotId: string): Promise<{ config: Record<string, unknown>; sector: string; allowedOrigins: string[] } | null>;
+  /** Stores the tenant's chatbot config; the chatbot's id, or null when the tenant has none. */
+  updateBotConfig(tenantId: string, config: Record<string, unknown>, name: string, updatedAt: number): Promise<string | null>;
+  /** The tenant row's copy of what the widget check and the templates read. */
+  updateTenantProfile(tenantId: string, profile: { allowedOrigins: string[]; sector: string; updatedAt: number }): Promise<void>;
+}

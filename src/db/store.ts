@@ -1,4 +1,4 @@
-import type { CaptureQueries, ChatSessionQueries, UsageQueries } from "./store-chat.ts";
+import type { BotConfigQueries, CaptureQueries, ChatSessionQueries, UsageQueries } from "./store-chat.ts";
 import type { ApiKeyQueries, RefreshTokenQueries, TenantQueries, UserQueries } from "./store-accounts.ts";
 import type { DeadLetterQueries, DeliveryQueries, DeliveryQueueQueries, OutboxQueries, WebhookRuleQueries } from "./store-webhooks.ts";
 
@@ -20,6 +20,7 @@ export interface StoreQueries {
   readonly chatSessions: ChatSessionQueries;
   readonly usage: UsageQueries;
   readonly captures: CaptureQueries;
+  readonly botConfigs: BotConfigQueries;
   readonly webhookRules: WebhookRuleQueries;
   readonly outbox: OutboxQueries;
   readonly deliveries: DeliveryQueries;

@@ -111,7 +111,7 @@ const toHit = (entry: IndexEntry, score: number): KnowledgeHit => ({
 /** The tenant's most relevant chunks for `query`, best first (the tenant's FAQ included). */
 export async function searchKnowledge(deps: Deps, tenantId: string, query: string, options: SearchOptions = {}): Promise<KnowledgeHit[]> {
   const limit = Math.min(Math.max(1, Math.floor(options.limit ?? DEFAULT_SEARCH_LIMIT)), MAX_SEARCH_LIMIT);
-  const { index, faqVectors } = loadTenantIndex(deps, tenantId);
+  const { index, faqVectors } = await loadTenantIndex(deps, tenantId);
   if (index.entries.length === 0 || query.trim() === "") return [];
   const lexical = bm25Ranking(index, query);
   const embedder = options.embedder ?? null;

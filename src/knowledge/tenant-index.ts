@@ -145,10 +145,11 @@ export const embeddingText = (entry: Pick<IndexEntry, "heading" | "text">): stri
   entry.heading === "" ? entry.text : `${entry.heading}\n${entry.text}`;
 
 /** The tenant's index, rebuilt only when its chunks or FAQ changed since the last call. */
-export function loadTenantIndex(deps: Deps, tenantId: string): { index: TenantIndex; faqVectors: FaqVectors } {
+export async function loadTenantIndex(deps: Deps, tenantId: string): Promise<{ index: TenantIndex; faqVectors: FaqVectors }> {
+  // The one await comes first: from the probe on, the cache is read and replaced without a pause.
+  const faq = (await getBotConfig(deps, tenantId)).faq;
   const probe = statements(deps.sqlite).signature.get(tenantId);
   const signature = `${probe?.n ?? 0}:${probe?.m ?? 0}`;
-  const faq = getBotConfig(deps, tenantId).faq;
   const slots = slotsFor(deps);
   const slot = slots.get(tenantId);
   if (slot && slot.signature === signature && (slot.faq === faq || JSON.stringify(slot.faq) === JSON.stringify(faq))) {

@@ -15,8 +15,8 @@ afterEach(() => {
 const QUESTION = "How much is teeth whitening?";
 
 /** What the rule engine alone answers to the first message of a session. */
-function ruleEngineReply(): string {
-  const config = getBotConfig(fixture.context.deps, fixture.tenantId);
+async function ruleEngineReply(): Promise<string> {
+  const config = await getBotConfig(fixture.context.deps, fixture.tenantId);
   const output = createRuleEngine().reply({ config, state: initialConversationState(), message: QUESTION, nowMs: fixture.context.clock.now(), takenSlotStarts: [] });
   return output.reply.text;
 }
@@ -45,7 +45,7 @@ describe("never worse than no model: provider failures fall back to the rule eng
         const response = await fixture.send(QUESTION, streaming ? { accept: "text/event-stream" } : {});
         expect(response.status).toBe(200);
         const body = streaming ? (JSON.parse((await response.text()).split("event: done\ndata: ")[1] ?? "null") as ReplyBody) : ((await response.json()) as ReplyBody);
-        expect(body.reply?.text).toBe(ruleEngineReply());
+        expect(body.reply?.text).toBe(await ruleEngineReply());
         expect(body.reply?.sources).toBeUndefined();
         expect(provider.requests).toHaveLength(1);
         expect(await metric(`parley_ai_calls_total{outcome="${failure.outcome}"}`)).toBe(1);
@@ -61,7 +61,7 @@ describe("never worse than no model: provider failures fall back to the rule eng
     const text = await (await fixture.send(QUESTION, { accept: "text/event-stream" })).text();
     expect(text).toStartWith('event: delta\ndata: {"text":"Partial answ"}\n\n');
     const done = JSON.parse(text.split("event: done\ndata: ")[1] ?? "null") as ReplyBody;
-    expect(done.reply?.text).toBe(ruleEngineReply());
+    expect(done.reply?.text).toBe(await ruleEngineReply());
     expect(await metric('parley_ai_calls_total{outcome="malformed"}')).toBe(1);
   });
 
@@ -111,7 +111,7 @@ describe("never worse than no model: provider failures fall back to the rule eng
       .prepare("INSERT INTO usage_counters (tenant_id, period, ai_calls, ai_prompt_tokens, ai_completion_tokens) VALUES (?, '2026-01', 9, 19999990, 10)")
       .run(fixture.tenantId);
     const body = (await (await fixture.send(QUESTION)).json()) as ReplyBody;
-    expect(body.reply?.text).toBe(ruleEngineReply());
+    expect(body.reply?.text).toBe(await ruleEngineReply());
     expect(provider.requests).toEqual([]);
   });
 });

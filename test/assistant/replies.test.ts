@@ -73,7 +73,7 @@ describe("assistant replies from a fake OpenAI-compatible provider", () => {
       deps,
       fixture.tenantId,
       { title: "Parking and access", content: "# Parking\n\nFree parking for patients in the blue garage on Elm Street, level 2.", format: "markdown", sourceUrl: "https://smile.example/visit" },
-      embedderForTenant(deps, fixture.tenantId),
+      await embedderForTenant(deps, fixture.tenantId),
     );
     provider.script(answer("Park for free in the blue garage on Elm Street."));
     const body = (await (await fixture.send("Where can I park my car?")).json()) as ReplyBody;

@@ -93,7 +93,7 @@ describe("the tenant's ai settings in PATCH /api/v1/chatbot/config", () => {
     provider = startFakeProvider();
     fixture = await assistantFixture(provider, { allowPrivateWebhooks: false });
     // Stored behind the route's back (as if DNS changed since the PATCH).
-    updateBotConfig(fixture.context.deps, fixture.tenantId, { ai: { base_url: provider.url, model: "tenant-model" } });
+    await updateBotConfig(fixture.context.deps, fixture.tenantId, { ai: { base_url: provider.url, model: "tenant-model" } });
     const body = (await (await fixture.send("How much is teeth whitening?")).json()) as ReplyBody;
     expect(body.reply?.text.length).toBeGreaterThan(0);
     expect(provider.requests).toEqual([]);
@@ -155,10 +155,10 @@ describe("server-wide PARLEY_AI_* settings and the embedder", () => {
   test("embedderForTenant is null without an embedding model and calls POST /embeddings with one", async () => {
     provider = startFakeProvider();
     fixture = await assistantFixture(provider);
-    expect(embedderForTenant(fixture.context.deps, fixture.tenantId)).toBeNull();
+    expect(await embedderForTenant(fixture.context.deps, fixture.tenantId)).toBeNull();
     fixture.context.close();
     fixture = await assistantFixture(provider, { aiEmbeddingModel: "embed-small" });
-    const embedder = embedderForTenant(fixture.context.deps, fixture.tenantId);
+    const embedder = await embedderForTenant(fixture.context.deps, fixture.tenantId);
     expect(embedder?.model).toBe("embed-small");
     const vectors = await embedder!.embed(["one", "two words"]);
     expect(vectors).toHaveLength(2);

@@ -29,8 +29,8 @@ export async function assistantFixture(provider: FakeProvider, overrides: Partia
   const context = buildTestApp({ allowPrivateWebhooks: true, aiBaseUrl: provider.url, aiModel: "test-model", aiApiKey: "server-key-123", aiTimeoutMs: 400, ...overrides }, {}, { resolveHost: fakeDns });
   const tenant = await createTenant(context.deps, { name: "Smile Dental", sector: "dental-clinic", plan: "pro" });
   const other = await createTenant(context.deps, { name: "Other Co", sector: "dental-clinic", plan: "pro" });
-  updateBotConfig(context.deps, tenant.id, { faq: [{ id: "whitening", question: "How much does teeth whitening cost?", answer: WHITENING_ANSWER }] });
-  updateBotConfig(context.deps, other.id, { faq: [{ id: "zebra", question: "How much does teeth whitening cost?", answer: OTHER_TENANT_SECRET }] });
+  await updateBotConfig(context.deps, tenant.id, { faq: [{ id: "whitening", question: "How much does teeth whitening cost?", answer: WHITENING_ANSWER }] });
+  await updateBotConfig(context.deps, other.id, { faq: [{ id: "zebra", question: "How much does teeth whitening cost?", answer: OTHER_TENANT_SECRET }] });
   await subscribeToEverything(context, tenant.id);
   const visitor = await openWidgetSession(context, tenant.id);
   return {

@@ -27,7 +27,7 @@ afterEach(() => deps.sqlite.close());
 async function clinic(faq: unknown[] = []) {
   deps = buildDeps();
   const { tenant } = await seedTenant(deps, "Clinic");
-  updateBotConfig(deps, tenant.id, { faq });
+  await updateBotConfig(deps, tenant.id, { faq });
   return tenant.id;
 }
 
@@ -52,7 +52,7 @@ describe("searchKnowledge", () => {
     expect(hits[0]).toMatchObject({ chunk_id: "faq:insurance", document_id: "faq:insurance", title: "Do you accept insurance?", url: null });
     expect(hits[0]?.text).toBe("Do you accept insurance?\nWe bill most insurers directly.");
     // A change of the FAQ is seen at the next search, without a restart.
-    updateBotConfig(deps, tenantId, { faq: [{ id: "cards", question: "Can I pay by card?", answer: "Yes, all cards." }] });
+    await updateBotConfig(deps, tenantId, { faq: [{ id: "cards", question: "Can I pay by card?", answer: "Yes, all cards." }] });
     const after = await searchKnowledge(deps, tenantId, "insurance");
     expect(after.find((hit) => hit.document_id === "faq:insurance")).toBeUndefined();
   });
@@ -146,7 +146,7 @@ describe("searchKnowledge", () => {
   test("one tenant's search never returns another tenant's chunks", async () => {
     const tenantId = await clinic();
     const other = await seedTenant(deps, "Garage");
-    updateBotConfig(deps, other.tenant.id, { faq: [] });
+    await updateBotConfig(deps, other.tenant.id, { faq: [] });
     await addDocument(deps, tenantId, { title: "Clinic guide", content: CLINIC_GUIDE, format: "markdown" }, conceptEmbedder());
     await addDocument(deps, other.tenant.id, { title: "Garage", content: "# Parking\nCustomers park in bay 7.", format: "markdown" }, conceptEmbedder());
     const hits = await searchKnowledge(deps, other.tenant.id, "parking fees children pain", { embedder: conceptEmbedder(), limit: 20 });

@@ -51,7 +51,7 @@ describe("per-tenant chat and analytics retention", () => {
   });
 
   test("sessions idle past chat_days go with their transcripts; active ones, other tenants' and leads stay", async () => {
-    updateBotConfig(context.deps, forgetter.id, { retention: { chat_days: 30, analytics_days: 90 } });
+    await updateBotConfig(context.deps, forgetter.id, { retention: { chat_days: 30, analytics_days: 90 } });
     // Session ids carry their creation time and are monotonic per process; other test files in
     // this process move their fake clocks months ahead, so this one starts after all of them.
     const start = Date.UTC(2027, 6, 1, 9, 0, 0);

@@ -1,7 +1,7 @@
 import type { Database } from "bun:sqlite";
 import type { ChatMessageRow, ChatSessionRow, UsageCounterRow } from "../rows.ts";
 import { chatMessages, chatSessions, usageCounters } from "../schema.ts";
-import type { CaptureQueries, ChatSessionQueries, UsageQueries } from "../store-chat.ts";
+import type { BotConfigQueries, CaptureQueries, ChatSessionQueries, UsageQueries } from "../store-chat.ts";
 import { selectColumns } from "./columns.ts";
 import type { SyncOf } from "./gate.ts";
 
@@ -113,5 +113,30 @@ export function sqliteCaptures(sqlite: Database): SyncOf<CaptureQueries> {
       updateLead.run(contact.name, contact.phone, contact.email, tenantId, sessionId);
     },
     listAppointmentStarts: (tenantId, fromMs, toMs) => starts.all(tenantId, fromMs, toMs).map((row) => row.startsAt),
+  };
+}
+
+export function sqliteBotConfigs(sqlite: Database): SyncOf<BotConfigQueries> {
+  // Cheap version probe on every message; the config document is read only when it changed.
+  const version = sqlite.prepare<{ chatbotId: string; updatedAt: number; tenantUpdatedAt: number }, [string]>(
+    `SELECT c.id AS "chatbotId", c.updated_at AS "updatedAt", (SELECT t.updated_at FROM tenants t WHERE t.id = c.tenant_id) AS "tenantUpdatedAt"
+     FROM chatbots c WHERE c.tenant_id = ? ORDER BY c.id LIMIT 1`,
+  );
+  const document = sqlite.prepare<{ config: string; sector: string; allowedOrigins: string }, [string]>(
+    `SELECT c.config, t.sector, t.allowed_origins AS "allowedOrigins" FROM chatbots c JOIN tenants t ON t.id = c.tenant_id WHERE c.id = ?`,
+  );
+  const updateConfig = sqlite.prepare<{ id: string }, [string, string, number, string]>("UPDATE chatbots SET config = ?, name = ?, updated_at = ? WHERE tenant_id = ? RETURNING id");
+  const updateProfile = sqlite.prepare("UPDATE tenants SET allowed_origins = ?, sector = ?, updated_at = ? WHERE id = ?");
+  return {
+    findBotConfigVersion: (tenantId) => version.get(tenantId),
+    findBotConfigDocument: (chatbotId) => {
+      const row = document.get(chatbotId);
+      if (!row) return null;
+      return { config: JSON.parse(row.config) as Record<string, unknown>, sector: row.sector, allowedOrigins: JSON.parse(row.allowedOrigins) as string[] };
+    },
+    updateBotConfig: (tenantId, config, name, updatedAt) => updateConfig.get(JSON.stringify(config), name, updatedAt, tenantId)?.id ?? null,
+    updateTenantProfile: (tenantId, profile) => {
+      updateProfile.run(JSON.stringify(profile.allowedOrigins), profile.sector, profile.updatedAt, tenantId);
+    },
   };
 }

@@ -1,7 +1,7 @@
 import type { Database } from "bun:sqlite";
 import type { Db } from "../client.ts";
 import type { Store, StoreQueries, Transaction } from "../store.ts";
-import { sqliteCaptures, sqliteChatSessions, sqliteUsage } from "./chat.ts";
+import { sqliteBotConfigs, sqliteCaptures, sqliteChatSessions, sqliteUsage } from "./chat.ts";
 import { sqliteApiKeys, sqliteRefreshTokens, sqliteUsers } from "./accounts.ts";
 import { sqliteDeadLetters } from "./dead-letters.ts";
 import { sqliteDeliveries } from "./deliveries.ts";
@@ -41,6 +41,7 @@ export function createSqliteStore(handle: { sqlite: Database; db: Db }): Store {
     chatSessions: sqliteChatSessions(sqlite),
     usage: sqliteUsage(sqlite),
     captures: sqliteCaptures(sqlite),
+    botConfigs: sqliteBotConfigs(sqlite),
     webhookRules: sqliteWebhookRules(sqlite, db),
     outbox: sqliteOutbox(sqlite),
     deliveries: sqliteDeliveries(sqlite),
@@ -57,6 +58,7 @@ export function createSqliteStore(handle: { sqlite: Database; db: Db }): Store {
     chatSessions: wrap(sync.chatSessions),
     usage: wrap(sync.usage),
     captures: wrap(sync.captures),
+    botConfigs: wrap(sync.botConfigs),
     webhookRules: wrap(sync.webhookRules),
     outbox: wrap(sync.outbox),
     deliveries: wrap(sync.deliveries),

@@ -9,8 +9,8 @@ export function admitVisitorSession(deps: AppDeps, tenantId: string, ip: string)
   if (deps.config.rateLimits) deps.visitorAllowance.admitSession(deps, tenantId, ip);
 }
 
-export function admitVisitorMessage(deps: AppDeps, tenant: TenantRecord, ip: string): void {
+export async function admitVisitorMessage(deps: AppDeps, tenant: TenantRecord, ip: string): Promise<void> {
   if (!deps.config.rateLimits) return;
-  const dailyCap = getBotConfig(deps, tenant.id).limits?.anonymous_daily_messages ?? null;
+  const dailyCap = (await getBotConfig(deps, tenant.id)).limits?.anonymous_daily_messages ?? null;
   deps.visitorAllowance.admitMessage(deps, tenant, ip, dailyCap);
 }

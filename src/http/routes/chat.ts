@@ -100,7 +100,7 @@ export function chatRoutes(deps: AppDeps) {
         const reply = async (): Promise<MessageResult | Response> => {
           const tenant = await requireTenant(deps, tenantOf(principal, body.tenant_id));
           checkVisitorAccess(tenant, principal, request, set.headers, body.session_id);
-          if (principal.kind === "visitor") admitVisitorMessage(deps, tenant, clientIp(request, server, deps.config.trustProxy));
+          if (principal.kind === "visitor") await admitVisitorMessage(deps, tenant, clientIp(request, server, deps.config.trustProxy));
           const sessionId = principal.kind === "visitor" ? principal.sessionId : body.session_id;
           const input = { tenant, sessionId, text: body.message, channel: principal.kind === "visitor" ? "widget" : "api" } as const;
           if (!wantsEventStream(request.headers.get("accept"))) return handleMessage(deps, input);
@@ -137,7 +137,7 @@ export function chatRoutes(deps: AppDeps) {
         response: { 200: ChatModel.transcriptResponse },
       },
     )
-    .get("/config", ({ principal, query }) => botConfigView(getBotConfig(deps, tenantOf(principal, query.tenant_id, ["owner", "admin"]))), {
+    .get("/config", async ({ principal, query }) => botConfigView(await getBotConfig(deps, tenantOf(principal, query.tenant_id, ["owner", "admin"]))), {
       tenantAccess: true,
       rateLimit: "management",
       query: ChatModel.tenantQuery,
@@ -149,7 +149,7 @@ export function chatRoutes(deps: AppDeps) {
       async ({ principal, query, body }) => {
         const tenantId = tenantOf(principal, query.tenant_id, ["owner", "admin"]);
         await checkAiBaseUrl(deps, body);
-        return botConfigView(updateBotConfig(deps, tenantId, body));
+        return botConfigView(await updateBotConfig(deps, tenantId, body));
       },
       {
         tenantAccess: true,

@@ -98,7 +98,7 @@ export function knowledgeRoutes(deps: AppDeps) {
       async ({ principal, query, body, set }) => {
         const tenantId = tenantOf(principal, query.tenant_id, MANAGERS);
         const source = sourceOf(body);
-        const embedder = embedderForTenant(deps, tenantId);
+        const embedder = await embedderForTenant(deps, tenantId);
         const document =
           source.url !== undefined ? await importDocumentFromUrl(deps, tenantId, source, embedder) : await addDocument(deps, tenantId, source, embedder);
         set.status = 201;
@@ -150,7 +150,7 @@ export function knowledgeRoutes(deps: AppDeps) {
       "/search",
       async ({ principal, query }) => {
         const tenantId = tenantOf(principal, query.tenant_id, MANAGERS);
-        const embedder = embedderForTenant(deps, tenantId);
+        const embedder = await embedderForTenant(deps, tenantId);
         const data = await searchKnowledge(deps, tenantId, query.q, { limit: query.limit, embedder });
         return { query: query.q, embedding_model: embedder?.model ?? null, data };
       },

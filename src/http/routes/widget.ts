@@ -46,7 +46,7 @@ export function widgetRoutes(deps: AppDeps) {
         const origin = request.headers.get("origin");
         const tenant = await requireTenantForOrigin(deps, query.tenant_id, origin);
         allowOrigin(set.headers, origin);
-        const config = getBotConfig(deps, tenant.id);
+        const config = await getBotConfig(deps, tenant.id);
         return { tenant_id: tenant.id, bot_name: config.bot_name, greeting: config.greeting, quick_replies: starterQuickReplies(config) };
       },
       {
