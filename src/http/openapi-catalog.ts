@@ -17,7 +17,7 @@ export interface AccessRule {
 
 export const ACCESS_RULES: readonly AccessRule[] = [
   { pattern: /^\/api\/v1\/auth\//, security: [], note: "No credentials. Rate group auth: 5 per 60 s per client address." },
-  { pattern: /^\/api\/v1\/widget\//, security: [], note: "No credentials; the Origin header must be in the tenant's allowed origins. Rate group chat." },
+  { pattern: /^\/api\/v1\/widget\//, security: [], note: "No credentials; the Origin header must be in the tenant's allowed origins. Rate group chat (GET /widget/config: analytics)." },
   { pattern: /^\/api\/v1\/hooks\/payments\//, security: [], note: "Stripe-Signature with the tenant's payment secret. Rate group hooks: 500 per 60 s per tenant." },
   { pattern: /^\/api\/v1\/hooks\/whatsapp\//, security: [], note: "Meta's verify token (GET) or X-Hub-Signature-256 (POST). Rate group hooks: 500 per 60 s per tenant." },
   { pattern: /^\/api\/v1\/(chatbot\/message|analytics\/events)/, security: [{ bearer: [] }], note: "A member's or a widget visitor's Bearer token. Rate group chat: 60 per 60 s per token." },

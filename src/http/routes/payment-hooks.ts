@@ -9,7 +9,7 @@ import { handlePaymentEvent, hasPaymentSecret, setPaymentSecret } from "../../in
 export const PaymentHookModel = {
   hookParams: t.Object({ tenant_id: t.String({ maxLength: 64 }) }),
   tenantQuery: strictObject({ tenant_id: t.Optional(t.String({ maxLength: 64 })) }),
-  secretBody: strictObject({ secret: t.String() }),
+  secretBody: strictObject({ secret: t.String({ description: "The provider's webhook signing secret: 16 to 256 characters.", examples: ["whsec_4f1c9a7e2b8d6f3a0c5e"] }) }),
   secretResponse: t.Object({ tenant_id: t.String(), payment_secret_set: t.Literal(true) }),
   statusResponse: t.Object({ payment_secret_set: t.Boolean() }),
   hookResponse: t.Object({

@@ -16,7 +16,12 @@ export const WhatsappHookModel = {
   }),
   hookResponse: t.Object({ received: t.Literal(true), handled: t.Integer(), duplicates: t.Integer(), ignored: t.Integer() }),
   tenantQuery: strictObject({ tenant_id: t.Optional(t.String({ maxLength: 64 })) }),
-  settingsBody: strictObject({ verify_token: t.String(), app_secret: t.String(), access_token: t.String(), phone_number_id: t.String() }),
+  settingsBody: strictObject({
+    verify_token: t.String({ description: "Any string you also give Meta for the handshake: 8 to 256 characters, no spaces." }),
+    app_secret: t.String({ description: "The Meta app's secret that signs notifications: 16 to 256 characters." }),
+    access_token: t.String({ description: "A Cloud API access token for sending replies: 16 to 2048 characters." }),
+    phone_number_id: t.String({ description: "The Cloud API phone number id: 1 to 32 digits.", examples: ["106540352242922"] }),
+  }),
   statusResponse: t.Object({
     configured: t.Boolean(),
     verify_token_set: t.Boolean(),
