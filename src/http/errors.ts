@@ -51,7 +51,7 @@ function numberRule(schema: SchemaFacts): string {
 
 function lengthRule(schema: SchemaFacts): string {
   const { minLength: min, maxLength: max } = schema;
-  if (min !== undefined && max !== undefined) return min === 1 ? `must be 1 to ${max} characters` : `must be ${min} to ${max} characters`;
+  if (min !== undefined && max !== undefined) return `must be ${min} to ${max} characters`;
   if (max !== undefined) return `must be at most ${max} characters`;
   return min === undefined || min <= 1 ? "must not be empty" : `must be at least ${min} characters`;
 }
