@@ -139,4 +139,22 @@ describe("sendWebhook", () => {
     expect(result).toMatchObject({ ok: false, statusCode: null });
     expect(result.error).toStartWith("connection_error: cannot resolve host");
   });
+
+  test("a name resolution that never finishes is a timeout within the attempt's deadline", async () => {
+    const started = performance.now();
+    const result = await sendWebhook(signedInput("/ok", { url: "https://hooks.example.com/in", allowPrivate: false, timeoutMs: 200, resolve: () => new Promise<string[]>(() => undefined) }));
+    expect(result).toMatchObject({ ok: false, statusCode: null, error: "timeout: no response within 200 ms" });
+    expect(performance.now() - started).toBeLessThan(2_000);
+  });
+
+  test("with a name, the request is sent to the address the check approved, with the name as Host and TLS server name", async () => {
+    const dialled: Array<{ url: string; host: string | null; serverName: string | undefined }> = [];
+    const dial = (async (input: string | URL | Request, init?: BunFetchRequestInit) => {
+      dialled.push({ url: String(input), host: new Headers(init?.headers).get("host"), serverName: init?.tls?.serverName });
+      return new Response("ok");
+    }) as typeof fetch;
+    const result = await sendWebhook(signedInput("/ok", { url: "https://hooks.example.com/in?x=1", allowPrivate: false, resolve: async () => ["93.184.216.34"], pinning: { dial } }));
+    expect(result).toMatchObject({ ok: true, statusCode: 200, responseExcerpt: "ok" });
+    expect(dialled).toEqual([{ url: "https://93.184.216.34/in?x=1", host: "hooks.example.com", serverName: "hooks.example.com" }]);
+  });
 });
