@@ -58,7 +58,7 @@ async function simulate(label: string, retention: boolean): Promise<Simulation> 
         await enqueueEvent(deps, tx, { tenantId: tenant.id, event: "session.started", data: { session_id: session.id, channel: "widget" } });
         await enqueueEvent(deps, tx, { tenantId: tenant.id, event: "lead.created", data: { session_id: session.id, name: `Visitor ${index}`, email: `visitor${day}-${index}@example.com`, phone: "+14155550132" }, confidence: 0.9 });
       });
-      recordAnalyticsEvents(deps, { tenantId: tenant.id, sessionId: session.id, events: [{ name: "widget_loaded" }, { name: "widget_opened" }, { name: "message_sent" }] });
+      await recordAnalyticsEvents(deps, { tenantId: tenant.id, sessionId: session.id, events: [{ name: "widget_loaded" }, { name: "widget_opened" }, { name: "message_sent" }] });
     }
     await scheduler.runOnce();
     // The server's housekeeping, once a simulated day (it runs every 10 s for real).

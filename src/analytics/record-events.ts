@@ -1,6 +1,4 @@
 import type { Deps } from "../deps.ts";
-import { writeTransaction } from "../db/client.ts";
-import { preparedFor } from "../db/prepared.ts";
 import { parseIsoTime, toIso } from "../lib/clock.ts";
 import { invalidField } from "../lib/validate.ts";
 
@@ -11,10 +9,6 @@ export type AnalyticsEventName = (typeof ANALYTICS_EVENT_NAMES)[number];
 export const MAX_EVENTS_PER_REQUEST = 20;
 const DAY_MS = 86_400_000;
 
-const statements = preparedFor((sqlite) => ({
-  insert: sqlite.prepare("INSERT INTO analytics_events (tenant_id, session_id, name, day, occurred_at) VALUES (?, ?, ?, ?, ?)"),
-}));
-
 export interface ReportedEvent {
   name: string;
   /** ISO 8601; absent = now. A time more than a day away from now is refused (a wrong clock). */
@@ -22,18 +16,18 @@ export interface ReportedEvent {
 }
 
 /** Stores a batch of widget events for a tenant (and the visitor's session, when known). */
-export function recordAnalyticsEvents(deps: Deps, input: { tenantId: string; sessionId: string | null; events: readonly ReportedEvent[] }): { accepted: number } {
+export async function recordAnalyticsEvents(
+  deps: Pick<Deps, "store" | "clock">,
+  input: { tenantId: string; sessionId: string | null; events: readonly ReportedEvent[] },
+): Promise<{ accepted: number }> {
   if (input.events.length < 1 || input.events.length > MAX_EVENTS_PER_REQUEST) throw invalidField("events", `send 1 to ${MAX_EVENTS_PER_REQUEST} events`);
   const now = deps.clock.now();
   const rows = input.events.map((event, index) => {
     if (!ANALYTICS_EVENT_NAMES.some((name) => name === event.name)) throw invalidField(`events.${index}.name`, `must be one of: ${ANALYTICS_EVENT_NAMES.join(", ")}`);
     const at = event.at === undefined ? now : parseIsoTime(event.at);
     if (at === null || Math.abs(at - now) > DAY_MS) throw invalidField(`events.${index}.at`, "must be an ISO 8601 time within a day of now");
-    return { name: event.name, at };
+    return { tenantId: input.tenantId, sessionId: input.sessionId, name: event.name, day: toIso(at).slice(0, 10), occurredAt: at };
   });
-  const sql = statements(deps.sqlite);
-  writeTransaction(deps.sqlite, () => {
-    for (const row of rows) sql.insert.run(input.tenantId, input.sessionId, row.name, toIso(row.at).slice(0, 10), row.at);
-  });
+  await deps.store.transaction((tx) => tx.analytics.insertAnalyticsEvents(rows));
   return { accepted: rows.length };
 }

@@ -27,6 +27,8 @@ export interface ChatSessionQueries {
   insertMessage(row: ChatMessageRow): Promise<void>;
   /** The transcript after `afterId` (exclusive), oldest first, at most 500. */
   listMessagesAfter(sessionId: string, afterId: string): Promise<ChatMessageRow[]>;
+  /** The newest message of each of the tenant's sessions among `sessionIds`, its text cut to `maxChars`. */
+  listNewestMessages(tenantId: string, sessionIds: readonly string[], maxChars: number): Promise<Array<Pick<ChatMessageRow, "sessionId" | "role" | "text" | "createdAt">>>;
 }
 
 export interface UsageQueries {
@@ -44,6 +46,10 @@ export interface CaptureQueries {
   insertAppointment(row: AppointmentRow): Promise<void>;
   /** A corrected contact replaces the session's lead fields. */
   updateSessionLead(tenantId: string, sessionId: string, contact: { name: string; phone: string; email: string }): Promise<void>;
+  /** The tenant's leads, newest first, before `beforeId` when given. */
+  listLeads(tenantId: string, beforeId: string | null, limit: number): Promise<LeadRow[]>;
+  /** The tenant's appointments, newest first, before `beforeId` when given. */
+  listAppointments(tenantId: string, beforeId: string | null, limit: number): Promise<AppointmentRow[]>;
   /** Starts of the tenant's appointments from `fromMs` to `toMs` (both included), in order. */
   listAppointmentStarts(tenantId: string, fromMs: number, toMs: number): Promise<number[]>;
 }

@@ -1,9 +1,11 @@
+import type { AnalyticsQueries } from "./store-analytics.ts";
 import type { BotConfigQueries, CaptureQueries, ChatSessionQueries, UsageQueries } from "./store-chat.ts";
 import type { ApiKeyQueries, RefreshTokenQueries, TenantQueries, UserQueries } from "./store-accounts.ts";
 import type { DeadLetterQueries, DeliveryQueries, DeliveryQueueQueries, OutboxQueries, WebhookRuleQueries } from "./store-webhooks.ts";
 
 export type * from "./rows.ts";
 export type * from "./store-accounts.ts";
+export type * from "./store-analytics.ts";
 export type * from "./store-chat.ts";
 export type * from "./store-webhooks.ts";
 
@@ -21,6 +23,7 @@ export interface StoreQueries {
   readonly usage: UsageQueries;
   readonly captures: CaptureQueries;
   readonly botConfigs: BotConfigQueries;
+  readonly analytics: AnalyticsQueries;
   readonly webhookRules: WebhookRuleQueries;
   readonly outbox: OutboxQueries;
   readonly deliveries: DeliveryQueries;

@@ -59,8 +59,8 @@ describe("per-tenant chat and analytics retention", () => {
     const idle = await chat(forgetter.id, "hello");
     const active = await chat(forgetter.id, "hello");
     const kept = await chat(keeper.id, "hello");
-    recordAnalyticsEvents(context.deps, { tenantId: forgetter.id, sessionId: idle, events: [{ name: "widget_opened" }] });
-    recordAnalyticsEvents(context.deps, { tenantId: keeper.id, sessionId: kept, events: [{ name: "widget_opened" }] });
+    await recordAnalyticsEvents(context.deps, { tenantId: forgetter.id, sessionId: idle, events: [{ name: "widget_opened" }] });
+    await recordAnalyticsEvents(context.deps, { tenantId: keeper.id, sessionId: kept, events: [{ name: "widget_opened" }] });
     context.deps.sqlite.prepare("INSERT INTO leads (id, tenant_id, chatbot_id, session_id, name, phone, email, interest, source, confidence, captured_at) VALUES ('lead_x', ?, 'bot_x', ?, 'Ann', '+15550100', 'ann@example.com', 'x', 'api', 1, ?)").run(forgetter.id, idle, start);
 
     context.clock.set(start + 20 * DAY);

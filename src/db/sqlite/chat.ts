@@ -1,6 +1,6 @@
 import type { Database } from "bun:sqlite";
-import type { ChatMessageRow, ChatSessionRow, UsageCounterRow } from "../rows.ts";
-import { chatMessages, chatSessions, usageCounters } from "../schema.ts";
+import type { AppointmentRow, ChatMessageRow, ChatSessionRow, LeadRow, UsageCounterRow } from "../rows.ts";
+import { appointments, chatMessages, chatSessions, leads, usageCounters } from "../schema.ts";
 import type { BotConfigQueries, CaptureQueries, ChatSessionQueries, UsageQueries } from "../store-chat.ts";
 import { selectColumns } from "./columns.ts";
 import type { SyncOf } from "./gate.ts";
@@ -33,6 +33,13 @@ export function sqliteChatSessions(sqlite: Database): SyncOf<ChatSessionQueries>
   const messagesAfter = sqlite.prepare<RawMessage, [string, string]>(
     `SELECT ${selectColumns(chatMessages)} FROM chat_messages WHERE session_id = ? AND id > ? ORDER BY id LIMIT 500`,
   );
+  // One index seek per session (chat_messages_session_idx): its newest message.
+  const newest = sqlite.prepare<Pick<ChatMessageRow, "sessionId" | "role" | "text" | "createdAt">, [string, string, number]>(
+    `SELECT s.id AS "sessionId", m.role, substr(m.text, 1, ?3) AS text, m.created_at AS "createdAt"
+     FROM chat_sessions AS s
+     JOIN chat_messages AS m ON m.id = (SELECT max(id) FROM chat_messages WHERE session_id = s.id)
+     WHERE s.tenant_id = ?1 AND s.id IN (SELECT value FROM json_each(?2))`,
+  );
   return {
     findSession: (tenantId, sessionId) => byId.get(sessionId, tenantId),
     findOpenVisitorSession: (tenantId, channel, visitorRef) => byVisitor.get(tenantId, channel, visitorRef),
@@ -51,6 +58,7 @@ export function sqliteChatSessions(sqlite: Database): SyncOf<ChatSessionQueries>
       insertMessage.run(row.id, row.sessionId, row.tenantId, row.role, row.text, quickReplies, row.confidence, row.authorId, row.createdAt);
     },
     listMessagesAfter: (sessionId, afterId) => messagesAfter.all(sessionId, afterId).map(toMessage),
+    listNewestMessages: (tenantId, sessionIds, maxChars) => (sessionIds.length === 0 ? [] : newest.all(tenantId, JSON.stringify(sessionIds), maxChars)),
   };
 }
 
@@ -99,6 +107,12 @@ export function sqliteCaptures(sqlite: Database): SyncOf<CaptureQueries> {
      VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
   );
   const updateLead = sqlite.prepare("UPDATE leads SET name = ?, phone = ?, email = ? WHERE tenant_id = ? AND session_id = ?");
+  const leadList = sqlite.prepare<LeadRow, [string, string | null, number]>(
+    `SELECT ${selectColumns(leads)} FROM leads WHERE tenant_id = ?1 AND (?2 IS NULL OR id < ?2) ORDER BY id DESC LIMIT ?3`,
+  );
+  const appointmentList = sqlite.prepare<AppointmentRow, [string, string | null, number]>(
+    `SELECT ${selectColumns(appointments)} FROM appointments WHERE tenant_id = ?1 AND (?2 IS NULL OR id < ?2) ORDER BY id DESC LIMIT ?3`,
+  );
   const starts = sqlite.prepare<{ startsAt: number }, [string, number, number]>(
     `SELECT starts_at AS "startsAt" FROM appointments WHERE tenant_id = ? AND starts_at >= ? AND starts_at <= ? ORDER BY starts_at`,
   );
@@ -112,6 +126,8 @@ export function sqliteCaptures(sqlite: Database): SyncOf<CaptureQueries> {
     updateSessionLead: (tenantId, sessionId, contact) => {
       updateLead.run(contact.name, contact.phone, contact.email, tenantId, sessionId);
     },
+    listLeads: (tenantId, beforeId, limit) => leadList.all(tenantId, beforeId, limit),
+    listAppointments: (tenantId, beforeId, limit) => appointmentList.all(tenantId, beforeId, limit),
     listAppointmentStarts: (tenantId, fromMs, toMs) => starts.all(tenantId, fromMs, toMs).map((row) => row.startsAt),
   };
 }

@@ -1,6 +1,7 @@
 import type { Database } from "bun:sqlite";
 import type { Db } from "../client.ts";
 import type { Store, StoreQueries, Transaction } from "../store.ts";
+import { sqliteAnalytics } from "./analytics.ts";
 import { sqliteBotConfigs, sqliteCaptures, sqliteChatSessions, sqliteUsage } from "./chat.ts";
 import { sqliteApiKeys, sqliteRefreshTokens, sqliteUsers } from "./accounts.ts";
 import { sqliteDeadLetters } from "./dead-letters.ts";
@@ -42,6 +43,7 @@ export function createSqliteStore(handle: { sqlite: Database; db: Db }): Store {
     usage: sqliteUsage(sqlite),
     captures: sqliteCaptures(sqlite),
     botConfigs: sqliteBotConfigs(sqlite),
+    analytics: sqliteAnalytics(sqlite),
     webhookRules: sqliteWebhookRules(sqlite, db),
     outbox: sqliteOutbox(sqlite),
     deliveries: sqliteDeliveries(sqlite),
@@ -59,6 +61,7 @@ export function createSqliteStore(handle: { sqlite: Database; db: Db }): Store {
     usage: wrap(sync.usage),
     captures: wrap(sync.captures),
     botConfigs: wrap(sync.botConfigs),
+    analytics: wrap(sync.analytics),
     webhookRules: wrap(sync.webhookRules),
     outbox: wrap(sync.outbox),
     deliveries: wrap(sync.deliveries),

@@ -26,7 +26,7 @@ export function inboxRoutes(deps: AppDeps) {
       async ({ principal, query }) => {
         const tenantId = tenantOf(principal);
         const page = await listSessions(deps, tenantId, { status: "handoff" }, { limit: query.limit ?? 50, cursor: query.cursor });
-        const previews = previewSessions(deps, tenantId, page.data.map((session) => session.session_id));
+        const previews = await previewSessions(deps, tenantId, page.data.map((session) => session.session_id));
         return { ...page, data: page.data.map((session) => ({ ...session, preview: previews.get(session.session_id) ?? null })) };
       },
       {
