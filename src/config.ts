@@ -24,10 +24,6 @@ export interface Config {
   readonly endpointConcurrency: number;
   /** Sends in flight at once for one tenant, so one tenant cannot take every delivery slot. */
   readonly tenantConcurrency: number;
-  /** Sends in flight at once to one webhook URL (a failing URL gets at most 4). */
-  readonly endpointConcurrency: number;
-  /** Sends in flight at once for one tenant, so one tenant cannot take every delivery slot. */
-  readonly tenantConcurrency: number;
   readonly allowPrivateWebhooks: boolean;
   readonly trustProxy: boolean;
   readonly sync: "normal" | "full";
@@ -69,8 +65,6 @@ export const CONFIG_DEFAULTS = {
   PARLEY_EVENT_RETENTION: "30d",
   PARLEY_POLL_INTERVAL: "250ms",
   PARLEY_DELIVERY_CONCURRENCY: "512",
-  PARLEY_ENDPOINT_CONCURRENCY: "16",
-  PARLEY_TENANT_CONCURRENCY: "64",
   PARLEY_ENDPOINT_CONCURRENCY: "16",
   PARLEY_TENANT_CONCURRENCY: "64",
   PARLEY_ALLOW_PRIVATE_WEBHOOKS: "false",
@@ -182,8 +176,6 @@ export function loadConfig(env: Env, flags: ConfigFlags = {}): Config {
     eventRetentionMs: duration("PARLEY_EVENT_RETENTION", setting(env, "PARLEY_EVENT_RETENTION"), 3_600_000),
     pollIntervalMs: duration("PARLEY_POLL_INTERVAL", setting(env, "PARLEY_POLL_INTERVAL"), 10),
     deliveryConcurrency: integer("PARLEY_DELIVERY_CONCURRENCY", setting(env, "PARLEY_DELIVERY_CONCURRENCY"), 1, 10_000),
-    endpointConcurrency: integer("PARLEY_ENDPOINT_CONCURRENCY", setting(env, "PARLEY_ENDPOINT_CONCURRENCY"), 1, 10_000),
-    tenantConcurrency: integer("PARLEY_TENANT_CONCURRENCY", setting(env, "PARLEY_TENANT_CONCURRENCY"), 1, 10_000),
     endpointConcurrency: integer("PARLEY_ENDPOINT_CONCURRENCY", setting(env, "PARLEY_ENDPOINT_CONCURRENCY"), 1, 10_000),
     tenantConcurrency: integer("PARLEY_TENANT_CONCURRENCY", setting(env, "PARLEY_TENANT_CONCURRENCY"), 1, 10_000),
     allowPrivateWebhooks: boolean("PARLEY_ALLOW_PRIVATE_WEBHOOKS", setting(env, "PARLEY_ALLOW_PRIVATE_WEBHOOKS")),
