@@ -1,5 +1,5 @@
 import type { Deps } from "../deps.ts";
-import type { StoreQueries } from "../db/store.ts";
+import type { StoreQueries, Transaction } from "../db/store.ts";
 import { assertMessageQuota, countAiUsage, countMessage, withinAiTokenCap } from "../billing/usage.ts";
 import { AppError } from "../lib/app-error.ts";
 import { toIso } from "../lib/clock.ts";
@@ -28,11 +28,8 @@ export interface HandleMessageInput {
   visitorRef?: string;
   text: string;
   channel: "widget" | "api" | "whatsapp";
-  /**
-   * Runs first inside the write transaction (WhatsApp's dedupe mark, still on deps.sqlite: on
-   * SQLite the same connection, so inside the open transaction); throwing rolls the message back.
-   */
-  withinWrite?: () => void;
+  /** Runs first inside the write transaction (WhatsApp's dedupe mark); throwing rolls the message back. */
+  withinWrite?: (tx: Transaction) => Promise<void>;
 }
 
 export interface HandleMessageOptions {
@@ -118,7 +115,7 @@ async function existingSession(deps: Deps, input: HandleMessageInput): Promise<S
 function commitTurn(deps: Deps, input: HandleMessageInput, text: string, config: BotConfig, assistant: AssistantResult | null, engine: ReplyEngine): Promise<MessageResult> {
   const tenant = input.tenant;
   return deps.store.transaction(async (tx) => {
-    input.withinWrite?.();
+    await input.withinWrite?.(tx);
     const session = input.sessionId
       ? await requireSession(tx, tenant.id, input.sessionId)
       : input.visitorRef

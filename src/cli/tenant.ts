@@ -56,7 +56,7 @@ export async function tenantCommand(argv: string[], io: CliIo): Promise<number> 
       case "payment-secret": {
         const [tenantId] = rest;
         if (!tenantId) throw new UsageError("usage: parley tenant payment-secret TENANT_ID");
-        setPaymentSecret(deps, tenantId, await readPaymentSecret(io));
+        await setPaymentSecret(deps, tenantId, await readPaymentSecret(io));
         if (values.json) io.out(JSON.stringify({ tenant_id: tenantId, payment_secret_set: true }));
         else io.out(`payment secret set for ${tenantId}; point the provider at ${deps.config.publicUrl}/api/v1/hooks/payments/${tenantId}`);
         return 0;
@@ -70,7 +70,7 @@ export async function tenantCommand(argv: string[], io: CliIo): Promise<number> 
           if (!value) throw new UsageError(`missing ${name}: the WhatsApp secrets are read from the environment`);
           return value;
         };
-        setWhatsappSettings(deps, tenantId, {
+        await setWhatsappSettings(deps, tenantId, {
           phone_number_id: requireFlag(values["phone-number-id"], "phone-number-id"),
           verify_token: fromEnv("PARLEY_WHATSAPP_VERIFY_TOKEN"),
           app_secret: fromEnv("PARLEY_WHATSAPP_APP_SECRET"),

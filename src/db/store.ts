@@ -1,4 +1,5 @@
 import type { AnalyticsQueries } from "./store-analytics.ts";
+import type { IntegrationQueries } from "./store-integrations.ts";
 import type { BotConfigQueries, CaptureQueries, ChatSessionQueries, UsageQueries } from "./store-chat.ts";
 import type { ApiKeyQueries, RefreshTokenQueries, TenantQueries, UserQueries } from "./store-accounts.ts";
 import type { DeadLetterQueries, DeliveryQueries, DeliveryQueueQueries, OutboxQueries, WebhookRuleQueries } from "./store-webhooks.ts";
@@ -7,6 +8,7 @@ export type * from "./rows.ts";
 export type * from "./store-accounts.ts";
 export type * from "./store-analytics.ts";
 export type * from "./store-chat.ts";
+export type * from "./store-integrations.ts";
 export type * from "./store-webhooks.ts";
 
 /**
@@ -24,6 +26,7 @@ export interface StoreQueries {
   readonly captures: CaptureQueries;
   readonly botConfigs: BotConfigQueries;
   readonly analytics: AnalyticsQueries;
+  readonly integrations: IntegrationQueries;
   readonly webhookRules: WebhookRuleQueries;
   readonly outbox: OutboxQueries;
   readonly deliveries: DeliveryQueries;

@@ -1,12 +1,9 @@
 import type { Deps } from "../deps.ts";
-import { writeTransaction } from "../db/client.ts";
-import { preparedFor } from "../db/prepared.ts";
-import { AppError } from "../lib/app-error.ts";
+import { AppError, notFound } from "../lib/app-error.ts";
 import { toIso } from "../lib/clock.ts";
 import { constantTimeEqual, hmacSha256 } from "../lib/crypto.ts";
 import { invalidField } from "../lib/validate.ts";
-import { requireTenantSync } from "../tenants/find-tenant.ts";
-import { emitEvent } from "../webhooks/emit-event.ts";
+import { enqueueEvent } from "../webhooks/emit-event.ts";
 import type { EventName } from "../webhooks/events.ts";
 
 export const PAYMENT_SECRET_MIN_LENGTH = 16;
@@ -30,37 +27,28 @@ export const STRIPE_EVENT_MAP: Readonly<Record<string, EventName>> = Object.free
   "checkout.session.async_payment_failed": "payment.failed",
 });
 
-const statements = preparedFor((sqlite) => ({
-  upsertSecret: sqlite.prepare(
-    `INSERT INTO tenant_secrets (tenant_id, payment_secret, updated_at) VALUES (?, ?, ?)
-     ON CONFLICT(tenant_id) DO UPDATE SET payment_secret = excluded.payment_secret, updated_at = excluded.updated_at`,
-  ),
-  // tenant_secrets rows cascade with their tenant, so this one look-up answers both "no such
-  // tenant" and "no secret" — the caller cannot (and must not) tell them apart.
-  paymentSecret: sqlite.prepare<{ payment_secret: string }, [string]>(
-    "SELECT payment_secret FROM tenant_secrets WHERE tenant_id = ? AND payment_secret IS NOT NULL",
-  ),
-  insertPaymentEvent: sqlite.prepare<never, [string, string, string, string, number]>(
-    `INSERT INTO payment_events (provider, provider_event_id, tenant_id, event_id, received_at) VALUES (?, ?, ?, ?, ?)`,
-  ),
-  seenPaymentEvent: sqlite.prepare<{ event_id: string }, [string, string, string]>(
-    "SELECT event_id FROM payment_events WHERE provider = ? AND provider_event_id = ? AND tenant_id = ?",
-  ),
-}));
-
 /** Stores (or replaces) the tenant's payment signing secret, e.g. Stripe's `whsec_…`. */
-export function setPaymentSecret(deps: Deps, tenantId: string, secret: string): void {
+export async function setPaymentSecret(deps: Deps, tenantId: string, secret: string): Promise<void> {
   if (secret.length < PAYMENT_SECRET_MIN_LENGTH || secret.length > PAYMENT_SECRET_MAX_LENGTH) {
     throw invalidField("secret", `must be ${PAYMENT_SECRET_MIN_LENGTH} to ${PAYMENT_SECRET_MAX_LENGTH} characters`);
   }
-  writeTransaction(deps.sqlite, () => {
-    requireTenantSync(deps, tenantId);
-    statements(deps.sqlite).upsertSecret.run(tenantId, secret, deps.clock.now());
+  await deps.store.transaction(async (tx) => {
+    if (!(await tx.tenants.findTenantPlan(tenantId))) throw notFound("tenant");
+    await tx.integrations.upsertPaymentSecret(tenantId, secret, deps.clock.now());
   });
 }
 
-export function hasPaymentSecret(deps: Deps, tenantId: string): boolean {
-  return Boolean(statements(deps.sqlite).paymentSecret.get(tenantId));
+/**
+ * The tenant's payment signing secret. tenant_secrets rows cascade with their tenant, so this
+ * one look-up answers both "no such tenant" and "no secret" — the caller cannot (and must not)
+ * tell them apart.
+ */
+async function findPaymentSecret(deps: Pick<Deps, "store">, tenantId: string): Promise<string | null> {
+  return (await deps.store.integrations.findTenantSecrets(tenantId))?.paymentSecret ?? null;
+}
+
+export async function hasPaymentSecret(deps: Deps, tenantId: string): Promise<boolean> {
+  return (await findPaymentSecret(deps, tenantId)) !== null;
 }
 
 export type SignatureCheck = { ok: true } | { ok: false; reason: "missing" | "malformed" | "mismatch" | "expired" };
@@ -224,16 +212,15 @@ function parseEvent(rawBody: string | Uint8Array): { id: string; type: string; e
  * nothing unauthenticated is interpreted. A provider event already accepted for this tenant
  * is acknowledged without a second Parley event, because providers retry until they get a 2xx.
  */
-export function handlePaymentEvent(
+export async function handlePaymentEvent(
   deps: Deps,
   tenantId: string,
   rawBody: string | Uint8Array,
   signatureHeader: string | null | undefined,
   /** Called once the signature holds, before anything is parsed: the route counts the tenant's allowance there. */
   onAuthenticated: () => void = () => {},
-): PaymentHookResult {
-  const sql = statements(deps.sqlite);
-  const secret = sql.paymentSecret.get(tenantId)?.payment_secret;
+): Promise<PaymentHookResult> {
+  const secret = await findPaymentSecret(deps, tenantId);
   if (!secret) throw new AppError("tenant_not_found", 404, "No such tenant.");
 
   const now = deps.clock.now();
@@ -255,11 +242,11 @@ export function handlePaymentEvent(
   const data = paymentData(event, type, parleyEvent, now);
   // The dedupe row and the outbox rows commit together: a retry racing the first copy either
   // finds the row (duplicate) or waits on the write lock and then finds it.
-  return writeTransaction(deps.sqlite, (): PaymentHookResult => {
-    const seen = sql.seenPaymentEvent.get("stripe", id, tenantId);
-    if (seen) return { received: true, duplicate: true, event_id: seen.event_id };
-    const emitted = emitEvent(deps, { tenantId, event: parleyEvent, data });
-    sql.insertPaymentEvent.run("stripe", id, tenantId, emitted.eventId, now);
+  return deps.store.transaction(async (tx): Promise<PaymentHookResult> => {
+    const seen = await tx.integrations.findPaymentEvent("stripe", id, tenantId);
+    if (seen) return { received: true, duplicate: true, event_id: seen.eventId };
+    const emitted = await enqueueEvent(deps, tx, { tenantId, event: parleyEvent, data });
+    await tx.integrations.insertPaymentEvent({ provider: "stripe", providerEventId: id, tenantId, eventId: emitted.eventId, receivedAt: now });
     return { received: true, event: parleyEvent, event_id: emitted.eventId };
   });
 }
@@ -271,6 +258,6 @@ export function handlePaymentEvent(
 export const PAYMENT_EVENT_DEDUPE_MS = 30 * 86_400_000;
 
 /** Forgets provider event ids older than the de-duplication window. */
-export function purgeOldPaymentEvents(deps: Pick<Deps, "sqlite">, nowMs: number): number {
-  return deps.sqlite.prepare("DELETE FROM payment_events WHERE received_at <= ?").run(nowMs - PAYMENT_EVENT_DEDUPE_MS).changes;
+export function purgeOldPaymentEvents(deps: Pick<Deps, "store">, nowMs: number): Promise<number> {
+  return deps.store.integrations.purgePaymentEventsBefore(nowMs - PAYMENT_EVENT_DEDUPE_MS);
 }

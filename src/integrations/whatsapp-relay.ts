@@ -11,7 +11,7 @@ import { findWhatsappSettings } from "./whatsapp-settings.ts";
 export async function relayOperatorMessageToWhatsapp(deps: Deps, tenantId: string, sessionId: string, text: string): Promise<boolean> {
   const session = await requireSession(deps.store, tenantId, sessionId);
   if (session.channel !== "whatsapp" || !session.visitorRef) return false;
-  const settings = findWhatsappSettings(deps, tenantId);
+  const settings = await findWhatsappSettings(deps, tenantId);
   if (!settings) {
     deps.log.error({ msg: "whatsapp_operator_reply_not_sent", tenant_id: tenantId, session_id: sessionId, reason: "WhatsApp is not configured for this tenant" });
     return false;

@@ -1,9 +1,9 @@
 import type { Deps } from "../deps.ts";
-import { preparedFor } from "../db/prepared.ts";
+import type { Transaction } from "../db/store.ts";
 import { handleMessage } from "../chat/handle-message.ts";
 import { AppError } from "../lib/app-error.ts";
 import { constantTimeEqual, hmacSha256 } from "../lib/crypto.ts";
-import { findTenantSync } from "../tenants/find-tenant.ts";
+import { findTenant } from "../tenants/find-tenant.ts";
 import { findWhatsappSettings } from "./whatsapp-settings.ts";
 import { QUICK_REPLY_ID_PREFIX, queueWhatsappReplies, type OutboundWhatsappMessage } from "./whatsapp-send.ts";
 
@@ -12,11 +12,6 @@ import { QUICK_REPLY_ID_PREFIX, queueWhatsappReplies, type OutboundWhatsappMessa
  * up to 7 days; a month is a wide margin and the table stays small.
  */
 export const WHATSAPP_MESSAGE_DEDUPE_MS = 30 * 86_400_000;
-
-const statements = preparedFor((sqlite) => ({
-  markSeen: sqlite.prepare<never, [string, string, number]>("INSERT OR IGNORE INTO whatsapp_messages (tenant_id, message_id, received_at) VALUES (?, ?, ?)"),
-  seen: sqlite.prepare<{ one: number }, [string, string]>("SELECT 1 AS one FROM whatsapp_messages WHERE tenant_id = ? AND message_id = ?"),
-}));
 
 const notFound = () => new AppError("tenant_not_found", 404, "No such tenant.");
 
@@ -31,8 +26,8 @@ export interface WhatsappHandshakeQuery {
  * tenant chose. 404 for an unknown tenant and an unconfigured one alike, then 403 for a wrong
  * token, compared in constant time.
  */
-export function answerWhatsappHandshake(deps: Deps, tenantId: string, query: WhatsappHandshakeQuery): string {
-  const settings = findWhatsappSettings(deps, tenantId);
+export async function answerWhatsappHandshake(deps: Deps, tenantId: string, query: WhatsappHandshakeQuery): Promise<string> {
+  const settings = await findWhatsappSettings(deps, tenantId);
   if (!settings) throw notFound();
   const tokenMatches = constantTimeEqual(query.verifyToken ?? "", settings.verifyToken);
   if (query.mode !== "subscribe" || !tokenMatches) throw new AppError("forbidden", 403, "The verify token does not match the tenant's WhatsApp settings.");
@@ -155,8 +150,8 @@ export async function handleWhatsappWebhook(
   /** Called once the signature holds, before anything is parsed: the route counts the tenant's allowance there. */
   onAuthenticated: () => void = () => {},
 ): Promise<WhatsappHookResult> {
-  const settings = findWhatsappSettings(deps, tenantId);
-  const tenant = settings ? findTenantSync(deps, tenantId) : null;
+  const settings = await findWhatsappSettings(deps, tenantId);
+  const tenant = settings ? await findTenant(deps, tenantId) : null;
   if (!settings || !tenant) throw notFound();
   const check = verifyWhatsappSignature(signatureHeader, rawBody, settings.appSecret);
   if (!check.ok) {
@@ -170,14 +165,14 @@ export async function handleWhatsappWebhook(
   const replies: OutboundWhatsappMessage[] = [];
   for (const message of messages) {
     try {
-      if (statements(deps.sqlite).seen.get(tenantId, message.id)) {
+      if (await deps.store.integrations.hasWhatsappMessage(tenantId, message.id)) {
         result.duplicates += 1;
         continue;
       }
       // The dedupe row commits with the message, inside handleMessage's write transaction (the
       // assistant's model call runs before it): a refused message (rolled back) leaves none.
-      const markSeen = () => {
-        if (statements(deps.sqlite).markSeen.run(tenantId, message.id, deps.clock.now()).changes === 0) throw ALREADY_SEEN;
+      const markSeen = async (tx: Transaction) => {
+        if (!(await tx.integrations.insertWhatsappMessage(tenantId, message.id, deps.clock.now()))) throw ALREADY_SEEN;
       };
       const outcome = await handleMessage(deps, { tenant, visitorRef: message.from, text: message.text, channel: "whatsapp", withinWrite: markSeen }).catch((error: unknown) => {
         if (error === ALREADY_SEEN) return null;
@@ -203,6 +198,6 @@ export async function handleWhatsappWebhook(
 }
 
 /** Forgets WhatsApp message ids older than the de-duplication window. */
-export function purgeOldWhatsappMessages(deps: Pick<Deps, "sqlite">, nowMs: number): number {
-  return deps.sqlite.prepare("DELETE FROM whatsapp_messages WHERE received_at <= ?").run(nowMs - WHATSAPP_MESSAGE_DEDUPE_MS).changes;
+export function purgeOldWhatsappMessages(deps: Pick<Deps, "store">, nowMs: number): Promise<number> {
+  return deps.store.integrations.purgeWhatsappMessagesBefore(nowMs - WHATSAPP_MESSAGE_DEDUPE_MS);
 }

@@ -44,6 +44,8 @@ export class DeliveryScheduler {
   private timer: ReturnType<typeof setTimeout> | null = null;
   private maintenanceTimer: ReturnType<typeof setInterval> | null = null;
   private unsubscribe: (() => void) | null = null;
+  /** The housekeeping run in progress (its purges are async), if any: stop() waits for it. */
+  private maintenance: Promise<void> | null = null;
   /** The retention sweep in progress, if any: one at a time, and stop() waits for it. */
   private retention: Promise<void> | null = null;
   private running = false;
@@ -68,8 +70,8 @@ export class DeliveryScheduler {
     if (this.running) return;
     this.running = true;
     this.unsubscribe = this.deps.deliveriesEnqueued.subscribe(() => this.wake());
-    this.maintenanceTimer = setInterval(() => void this.maintain(), this.options.maintenanceIntervalMs ?? 10_000);
-    void this.maintain();
+    this.maintenanceTimer = setInterval(() => this.maintainInBackground(), this.options.maintenanceIntervalMs ?? 10_000);
+    this.maintainInBackground();
     this.arm(0);
   }
 
@@ -83,6 +85,7 @@ export class DeliveryScheduler {
     // A claim under way dispatches what it leased (sends stop() must wait for) before it ends.
     await this.claiming?.catch(() => undefined);
     await Promise.all(this.inFlight);
+    await this.maintenance;
     await this.retention;
     await this.flush();
   }
@@ -234,13 +237,21 @@ export class DeliveryScheduler {
       });
   }
 
+  /** Starts a housekeeping run unless one is still going. */
+  private maintainInBackground(): void {
+    if (this.maintenance) return;
+    this.maintenance = this.maintain().finally(() => {
+      this.maintenance = null;
+    });
+  }
+
   private async maintain(): Promise<void> {
     try {
       const now = this.deps.clock.now();
       const purged = await this.deps.store.deadLetters.purgeExpiredDeadLetters(now);
       if (purged > 0) this.deps.log.info({ msg: "purged expired dead letters", count: purged });
-      purgeOldPaymentEvents(this.deps, now);
-      purgeOldWhatsappMessages(this.deps, now);
+      await purgeOldPaymentEvents(this.deps, now);
+      await purgeOldWhatsappMessages(this.deps, now);
       this.sweepRetentionInBackground();
       // Keeps the WAL from growing without bound under steady writes; PASSIVE never blocks writers.
       this.deps.sqlite.exec("PRAGMA wal_checkpoint(PASSIVE)");

@@ -20,9 +20,9 @@ const sign = (body: string, secret = SECRET, timestamp = NOW_SEC) =>
 
 const BODY = '{"id":"evt_1","type":"payment_intent.succeeded","data":{"object":{"id":"pi_1","amount":4900}}}';
 
-function thrown(work: () => unknown): AppError {
+async function thrown(work: () => unknown): Promise<AppError> {
   try {
-    work();
+    await work();
   } catch (error) {
     if (error instanceof AppError) return error;
     throw error;
@@ -94,32 +94,32 @@ describe("payment secrets and handlePaymentEvent", () => {
 
   const countEvents = () => context.deps.sqlite.prepare<{ n: number }, []>("SELECT count(*) AS n FROM events").get()?.n;
 
-  test("a secret must be 16 to 256 characters and the tenant must exist", () => {
-    expect(thrown(() => setPaymentSecret(context.deps, tenantId, "x".repeat(15)))).toMatchObject({ status: 422, code: "validation_failed" });
-    expect(thrown(() => setPaymentSecret(context.deps, tenantId, "x".repeat(257)))).toMatchObject({ status: 422 });
-    expect(thrown(() => setPaymentSecret(context.deps, "ten_nope", SECRET))).toMatchObject({ status: 404, code: "tenant_not_found" });
-    expect(hasPaymentSecret(context.deps, tenantId)).toBe(false);
-    setPaymentSecret(context.deps, tenantId, "x".repeat(16));
-    setPaymentSecret(context.deps, tenantId, "y".repeat(256));
-    expect(hasPaymentSecret(context.deps, tenantId)).toBe(true);
+  test("a secret must be 16 to 256 characters and the tenant must exist", async () => {
+    expect(await thrown(() => setPaymentSecret(context.deps, tenantId, "x".repeat(15)))).toMatchObject({ status: 422, code: "validation_failed" });
+    expect(await thrown(() => setPaymentSecret(context.deps, tenantId, "x".repeat(257)))).toMatchObject({ status: 422 });
+    expect(await thrown(() => setPaymentSecret(context.deps, "ten_nope", SECRET))).toMatchObject({ status: 404, code: "tenant_not_found" });
+    expect(await hasPaymentSecret(context.deps, tenantId)).toBe(false);
+    await setPaymentSecret(context.deps, tenantId, "x".repeat(16));
+    await setPaymentSecret(context.deps, tenantId, "y".repeat(256));
+    expect(await hasPaymentSecret(context.deps, tenantId)).toBe(true);
   });
 
-  test("setting a new secret replaces the old one", () => {
-    setPaymentSecret(context.deps, tenantId, SECRET);
-    setPaymentSecret(context.deps, tenantId, "whsec_the_rotated_secret_1234");
-    expect(thrown(() => handlePaymentEvent(context.deps, tenantId, BODY, sign(BODY)))).toMatchObject({ status: 401, code: "invalid_signature" });
-    expect(handlePaymentEvent(context.deps, tenantId, BODY, sign(BODY, "whsec_the_rotated_secret_1234"))).toMatchObject({ received: true, event: "payment.succeeded" });
+  test("setting a new secret replaces the old one", async () => {
+    await setPaymentSecret(context.deps, tenantId, SECRET);
+    await setPaymentSecret(context.deps, tenantId, "whsec_the_rotated_secret_1234");
+    expect(await thrown(() => handlePaymentEvent(context.deps, tenantId, BODY, sign(BODY)))).toMatchObject({ status: 401, code: "invalid_signature" });
+    expect(await handlePaymentEvent(context.deps, tenantId, BODY, sign(BODY, "whsec_the_rotated_secret_1234"))).toMatchObject({ received: true, event: "payment.succeeded" });
   });
 
-  test("an unknown tenant and a tenant without a secret get the same 404", () => {
-    const unknown = thrown(() => handlePaymentEvent(context.deps, "ten_nope", BODY, sign(BODY)));
-    const withoutSecret = thrown(() => handlePaymentEvent(context.deps, tenantId, BODY, sign(BODY)));
+  test("an unknown tenant and a tenant without a secret get the same 404", async () => {
+    const unknown = await thrown(() => handlePaymentEvent(context.deps, "ten_nope", BODY, sign(BODY)));
+    const withoutSecret = await thrown(() => handlePaymentEvent(context.deps, tenantId, BODY, sign(BODY)));
     expect(unknown).toMatchObject({ status: 404, code: "tenant_not_found" });
     expect({ code: withoutSecret.code, status: withoutSecret.status, message: withoutSecret.message }).toEqual({ code: unknown.code, status: unknown.status, message: unknown.message });
   });
 
-  test("signed events with a negative, fractional or absurd amount, a made-up currency or no object id are 422 and emit nothing", () => {
-    setPaymentSecret(context.deps, tenantId, SECRET);
+  test("signed events with a negative, fractional or absurd amount, a made-up currency or no object id are 422 and emit nothing", async () => {
+    await setPaymentSecret(context.deps, tenantId, SECRET);
     const event = (object: Record<string, unknown>) => JSON.stringify({ id: `evt_${crypto.randomUUID()}`, type: "payment_intent.succeeded", data: { object } });
     const bad = [
       { id: "pi_1", amount_received: -500, currency: "usd" },
@@ -134,48 +134,48 @@ describe("payment secrets and handlePaymentEvent", () => {
     ];
     for (const object of bad) {
       const body = event(object);
-      expect({ object, error: thrown(() => handlePaymentEvent(context.deps, tenantId, body, sign(body))) }).toMatchObject({ object, error: { status: 422, code: "invalid_event" } });
+      expect({ object, error: await thrown(() => handlePaymentEvent(context.deps, tenantId, body, sign(body))) }).toMatchObject({ object, error: { status: 422, code: "invalid_event" } });
     }
     expect(countEvents()).toBe(0);
     const good = event({ id: "pi_1", amount_received: 0, currency: "eur" });
-    expect(handlePaymentEvent(context.deps, tenantId, good, sign(good))).toMatchObject({ received: true, event: "payment.succeeded" });
+    expect(await handlePaymentEvent(context.deps, tenantId, good, sign(good))).toMatchObject({ received: true, event: "payment.succeeded" });
     expect(countEvents()).toBe(1);
   });
 
-  test("the signature is checked before the body is parsed: unsigned garbage is 401, signed garbage 400 or 422", () => {
-    setPaymentSecret(context.deps, tenantId, SECRET);
-    expect(thrown(() => handlePaymentEvent(context.deps, tenantId, "not json", undefined))).toMatchObject({ status: 401 });
-    expect(thrown(() => handlePaymentEvent(context.deps, tenantId, "not json", sign("not json")))).toMatchObject({ status: 400, code: "invalid_json" });
+  test("the signature is checked before the body is parsed: unsigned garbage is 401, signed garbage 400 or 422", async () => {
+    await setPaymentSecret(context.deps, tenantId, SECRET);
+    expect(await thrown(() => handlePaymentEvent(context.deps, tenantId, "not json", undefined))).toMatchObject({ status: 401 });
+    expect(await thrown(() => handlePaymentEvent(context.deps, tenantId, "not json", sign("not json")))).toMatchObject({ status: 400, code: "invalid_json" });
     for (const body of ['{"type":"charge.succeeded"}', '{"id":"evt_1"}', "[1,2]", '{"id":7,"type":"charge.succeeded"}', `{"id":"${"e".repeat(256)}","type":"charge.succeeded"}`, '{"id":"  ","type":"charge.succeeded"}']) {
-      expect(thrown(() => handlePaymentEvent(context.deps, tenantId, body, sign(body)))).toMatchObject({ status: 422, code: "invalid_event" });
+      expect(await thrown(() => handlePaymentEvent(context.deps, tenantId, body, sign(body)))).toMatchObject({ status: 422, code: "invalid_event" });
     }
     expect(countEvents()).toBe(0);
   });
 
-  test("a replayed event id is acknowledged as a duplicate and emits nothing more", () => {
-    setPaymentSecret(context.deps, tenantId, SECRET);
-    const first = handlePaymentEvent(context.deps, tenantId, BODY, sign(BODY));
+  test("a replayed event id is acknowledged as a duplicate and emits nothing more", async () => {
+    await setPaymentSecret(context.deps, tenantId, SECRET);
+    const first = await handlePaymentEvent(context.deps, tenantId, BODY, sign(BODY));
     context.clock.advance(60_000);
-    const retry = handlePaymentEvent(context.deps, tenantId, BODY, sign(BODY, SECRET, NOW_SEC + 60));
+    const retry = await handlePaymentEvent(context.deps, tenantId, BODY, sign(BODY, SECRET, NOW_SEC + 60));
     expect(first).toMatchObject({ received: true, event: "payment.succeeded" });
     expect(retry).toEqual({ received: true, duplicate: true, event_id: (first as { event_id: string }).event_id });
     expect(countEvents()).toBe(1);
   });
 
-  test("provider event ids are remembered 30 days, then purged by the scheduler's housekeeping", () => {
-    setPaymentSecret(context.deps, tenantId, SECRET);
-    handlePaymentEvent(context.deps, tenantId, BODY, sign(BODY));
+  test("provider event ids are remembered 30 days, then purged by the scheduler's housekeeping", async () => {
+    await setPaymentSecret(context.deps, tenantId, SECRET);
+    await handlePaymentEvent(context.deps, tenantId, BODY, sign(BODY));
     const rows = () => context.deps.sqlite.prepare<{ n: number }, []>("SELECT count(*) AS n FROM payment_events").get()?.n;
     const receivedAt = context.clock.now();
-    expect(purgeOldPaymentEvents(context.deps, receivedAt + PAYMENT_EVENT_DEDUPE_MS - 1)).toBe(0);
+    expect(await purgeOldPaymentEvents(context.deps, receivedAt + PAYMENT_EVENT_DEDUPE_MS - 1)).toBe(0);
     expect(rows()).toBe(1);
-    expect(purgeOldPaymentEvents(context.deps, receivedAt + PAYMENT_EVENT_DEDUPE_MS)).toBe(1);
+    expect(await purgeOldPaymentEvents(context.deps, receivedAt + PAYMENT_EVENT_DEDUPE_MS)).toBe(1);
     expect(rows()).toBe(0);
   });
 
-  test("the dedupe row and the Parley event commit together", () => {
-    setPaymentSecret(context.deps, tenantId, SECRET);
-    handlePaymentEvent(context.deps, tenantId, BODY, sign(BODY));
+  test("the dedupe row and the Parley event commit together", async () => {
+    await setPaymentSecret(context.deps, tenantId, SECRET);
+    await handlePaymentEvent(context.deps, tenantId, BODY, sign(BODY));
     const row = context.deps.sqlite.prepare<{ event_id: string; provider: string }, []>("SELECT provider, event_id FROM payment_events").get();
     const event = context.deps.sqlite.prepare<{ id: string; event: string }, []>("SELECT id, event FROM events").get();
     expect(row).toEqual({ provider: "stripe", event_id: event?.id ?? "" });

@@ -18,9 +18,9 @@ const BODY = '{"object":"whatsapp_business_account","entry":[]}';
 /** An X-Hub-Signature-256 header built by hand, independent of the code under test. */
 const sign = (body: string, secret = APP_SECRET) => `sha256=${createHmac("sha256", secret).update(body, "utf8").digest("hex")}`;
 
-function thrown(work: () => unknown): AppError {
+async function thrown(work: () => unknown): Promise<AppError> {
   try {
-    work();
+    await work();
   } catch (error) {
     if (error instanceof AppError) return error;
     throw error;
@@ -78,10 +78,10 @@ describe("parseWhatsappWebhook", () => {
     expect(parseWhatsappWebhook(wrap([{ from: "1555", id: "wamid.1", type: "text", text: { body: "hi" } }], "999"), "123")).toEqual({ messages: [], ignored: 1 });
   });
 
-  test("a body that is not the webhook envelope is a 400", () => {
-    expect(thrown(() => parseWhatsappWebhook("nope", "1")).code).toBe("invalid_json");
+  test("a body that is not the webhook envelope is a 400", async () => {
+    expect((await thrown(() => parseWhatsappWebhook("nope", "1"))).code).toBe("invalid_json");
     for (const body of ["[]", "{}", '{"entry":{}}', '{"entry":[1]}', '{"entry":[{"changes":{}}]}', '{"entry":[{"changes":[{"value":[]}]}]}', '{"entry":[{"changes":[{"value":{"messages":{}}}]}]}']) {
-      const error = thrown(() => parseWhatsappWebhook(body, "1"));
+      const error = await thrown(() => parseWhatsappWebhook(body, "1"));
       expect(error.status).toBe(400);
     }
   });
@@ -117,29 +117,29 @@ describe("settings, handshake and purge", () => {
 
   const settings = { verify_token: "verify-me-0123", app_secret: APP_SECRET, access_token: "EAAGaccesstoken0123456789", phone_number_id: "1065403522" };
 
-  test("settings are stored for the tenant; an unknown tenant is 404; the payment secret is kept", () => {
+  test("settings are stored for the tenant; an unknown tenant is 404; the payment secret is kept", async () => {
     context.deps.sqlite.prepare("INSERT INTO tenant_secrets (tenant_id, payment_secret, updated_at) VALUES (?, 'whsec_keep_me_0123456', 1)").run(tenantId);
-    setWhatsappSettings(context.deps, tenantId, settings);
-    expect(findWhatsappSettings(context.deps, tenantId)).toEqual({ verifyToken: settings.verify_token, appSecret: APP_SECRET, accessToken: settings.access_token, phoneNumberId: "1065403522" });
+    await setWhatsappSettings(context.deps, tenantId, settings);
+    expect(await findWhatsappSettings(context.deps, tenantId)).toEqual({ verifyToken: settings.verify_token, appSecret: APP_SECRET, accessToken: settings.access_token, phoneNumberId: "1065403522" });
     expect(context.deps.sqlite.prepare<{ payment_secret: string }, [string]>("SELECT payment_secret FROM tenant_secrets WHERE tenant_id = ?").get(tenantId)?.payment_secret).toBe("whsec_keep_me_0123456");
-    expect(thrown(() => setWhatsappSettings(context.deps, "ten_nope", settings)).status).toBe(404);
+    expect((await thrown(() => setWhatsappSettings(context.deps, "ten_nope", settings))).status).toBe(404);
   });
 
-  test("the handshake echoes the challenge only for the right token and mode", () => {
-    expect(thrown(() => answerWhatsappHandshake(context.deps, tenantId, { mode: "subscribe", verifyToken: settings.verify_token, challenge: "42" })).status).toBe(404);
-    setWhatsappSettings(context.deps, tenantId, settings);
-    expect(answerWhatsappHandshake(context.deps, tenantId, { mode: "subscribe", verifyToken: settings.verify_token, challenge: "42" })).toBe("42");
-    expect(thrown(() => answerWhatsappHandshake(context.deps, tenantId, { mode: "subscribe", verifyToken: "verify-me-0124", challenge: "42" })).status).toBe(403);
-    expect(thrown(() => answerWhatsappHandshake(context.deps, tenantId, { verifyToken: settings.verify_token, challenge: "42" })).status).toBe(403);
-    expect(thrown(() => answerWhatsappHandshake(context.deps, tenantId, { mode: "subscribe", verifyToken: settings.verify_token })).status).toBe(400);
+  test("the handshake echoes the challenge only for the right token and mode", async () => {
+    expect((await thrown(() => answerWhatsappHandshake(context.deps, tenantId, { mode: "subscribe", verifyToken: settings.verify_token, challenge: "42" }))).status).toBe(404);
+    await setWhatsappSettings(context.deps, tenantId, settings);
+    expect(await answerWhatsappHandshake(context.deps, tenantId, { mode: "subscribe", verifyToken: settings.verify_token, challenge: "42" })).toBe("42");
+    expect((await thrown(() => answerWhatsappHandshake(context.deps, tenantId, { mode: "subscribe", verifyToken: "verify-me-0124", challenge: "42" }))).status).toBe(403);
+    expect((await thrown(() => answerWhatsappHandshake(context.deps, tenantId, { verifyToken: settings.verify_token, challenge: "42" }))).status).toBe(403);
+    expect((await thrown(() => answerWhatsappHandshake(context.deps, tenantId, { mode: "subscribe", verifyToken: settings.verify_token }))).status).toBe(400);
   });
 
-  test("message ids older than the dedupe window are purged, newer ones kept", () => {
+  test("message ids older than the dedupe window are purged, newer ones kept", async () => {
     const now = context.clock.now();
     const insert = context.deps.sqlite.prepare("INSERT INTO whatsapp_messages (tenant_id, message_id, received_at) VALUES (?, ?, ?)");
     insert.run(tenantId, "wamid.old", now - WHATSAPP_MESSAGE_DEDUPE_MS - 1);
     insert.run(tenantId, "wamid.new", now - 1000);
-    expect(purgeOldWhatsappMessages(context.deps, now)).toBe(1);
+    expect(await purgeOldWhatsappMessages(context.deps, now)).toBe(1);
     expect(context.deps.sqlite.prepare<{ message_id: string }, []>("SELECT message_id FROM whatsapp_messages").all()).toEqual([{ message_id: "wamid.new" }]);
   });
 });
@@ -174,10 +174,10 @@ describe("parley tenant whatsapp", () => {
     return { code: await runCli(args, io), out: out.join("\n"), err: err.join("\n") };
   }
 
-  const stored = (tenantId: string) => {
+  const stored = async (tenantId: string) => {
     const handle = openDatabase(db);
     try {
-      return findWhatsappSettings(handle, tenantId);
+      return await findWhatsappSettings(handle, tenantId);
     } finally {
       handle.close();
     }
@@ -189,11 +189,11 @@ describe("parley tenant whatsapp", () => {
     expect(done.code).toBe(0);
     expect(done.out).toContain(`https://parley.example/api/v1/hooks/whatsapp/${tenant.tenant_id}`);
     for (const secret of Object.values(SECRETS)) expect(done.out).not.toContain(secret);
-    expect(stored(tenant.tenant_id)).toEqual({ verifyToken: "verify-me-0123", appSecret: APP_SECRET, accessToken: "EAAGaccesstoken0123456789", phoneNumberId: "1065403522" });
+    expect(await stored(tenant.tenant_id)).toEqual({ verifyToken: "verify-me-0123", appSecret: APP_SECRET, accessToken: "EAAGaccesstoken0123456789", phoneNumberId: "1065403522" });
 
     const json = await cli(["tenant", "whatsapp", tenant.tenant_id, "--phone-number-id", "2222", "--db", db, "--json"], SECRETS);
     expect(JSON.parse(json.out)).toEqual({ tenant_id: tenant.tenant_id, configured: true, callback_url: `https://parley.example/api/v1/hooks/whatsapp/${tenant.tenant_id}` });
-    expect(stored(tenant.tenant_id)?.phoneNumberId).toBe("2222");
+    expect((await stored(tenant.tenant_id))?.phoneNumberId).toBe("2222");
   });
 
   test("a missing secret, a secret as a flag, a missing id or tenant is a usage error; an unknown tenant a failure", async () => {

@@ -2,6 +2,7 @@ import type { Database } from "bun:sqlite";
 import type { Db } from "../client.ts";
 import type { Store, StoreQueries, Transaction } from "../store.ts";
 import { sqliteAnalytics } from "./analytics.ts";
+import { sqliteIntegrations } from "./integrations.ts";
 import { sqliteBotConfigs, sqliteCaptures, sqliteChatSessions, sqliteUsage } from "./chat.ts";
 import { sqliteApiKeys, sqliteRefreshTokens, sqliteUsers } from "./accounts.ts";
 import { sqliteDeadLetters } from "./dead-letters.ts";
@@ -44,6 +45,7 @@ export function createSqliteStore(handle: { sqlite: Database; db: Db }): Store {
     captures: sqliteCaptures(sqlite),
     botConfigs: sqliteBotConfigs(sqlite),
     analytics: sqliteAnalytics(sqlite),
+    integrations: sqliteIntegrations(sqlite),
     webhookRules: sqliteWebhookRules(sqlite, db),
     outbox: sqliteOutbox(sqlite),
     deliveries: sqliteDeliveries(sqlite),
@@ -62,6 +64,7 @@ export function createSqliteStore(handle: { sqlite: Database; db: Db }): Store {
     captures: wrap(sync.captures),
     botConfigs: wrap(sync.botConfigs),
     analytics: wrap(sync.analytics),
+    integrations: wrap(sync.integrations),
     webhookRules: wrap(sync.webhookRules),
     outbox: wrap(sync.outbox),
     deliveries: wrap(sync.deliveries),

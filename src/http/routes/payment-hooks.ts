@@ -42,7 +42,7 @@ export function paymentHookRoutes(deps: AppDeps) {
         response: { 200: PaymentHookModel.hookResponse },
       },
     )
-    .get("/integrations/payments", ({ principal, query }) => ({ payment_secret_set: hasPaymentSecret(deps, tenantOf(principal, query.tenant_id, ["owner"])) }), {
+    .get("/integrations/payments", async ({ principal, query }) => ({ payment_secret_set: await hasPaymentSecret(deps, tenantOf(principal, query.tenant_id, ["owner"])) }), {
       tenantAccess: true,
       rateLimit: "management",
       query: PaymentHookModel.tenantQuery,
@@ -51,9 +51,9 @@ export function paymentHookRoutes(deps: AppDeps) {
     })
     .put(
       "/integrations/payments",
-      ({ principal, query, body }) => {
+      async ({ principal, query, body }) => {
         const tenantId = tenantOf(principal, query.tenant_id, ["owner"]);
-        setPaymentSecret(deps, tenantId, body.secret);
+        await setPaymentSecret(deps, tenantId, body.secret);
         return { tenant_id: tenantId, payment_secret_set: true as const };
       },
       {

@@ -39,8 +39,8 @@ export function whatsappHookRoutes(deps: AppDeps) {
       "/hooks/whatsapp/:tenant_id",
       async ({ params, query, request, server, set }) => {
         const gate = hookGate(deps, { request, server, set }, params.tenant_id);
-        const challenge = await gate.run(() => {
-          const answer = answerWhatsappHandshake(deps, params.tenant_id, { mode: query["hub.mode"], verifyToken: query["hub.verify_token"], challenge: query["hub.challenge"] });
+        const challenge = await gate.run(async () => {
+          const answer = await answerWhatsappHandshake(deps, params.tenant_id, { mode: query["hub.mode"], verifyToken: query["hub.verify_token"], challenge: query["hub.challenge"] });
           gate.admit();
           return answer;
         });
@@ -79,9 +79,9 @@ export function whatsappHookRoutes(deps: AppDeps) {
     })
     .put(
       "/integrations/whatsapp",
-      ({ principal, query, body }) => {
+      async ({ principal, query, body }) => {
         const tenantId = tenantOf(principal, query.tenant_id, ["owner"]);
-        setWhatsappSettings(deps, tenantId, body);
+        await setWhatsappSettings(deps, tenantId, body);
         return getWhatsappSettingsStatus(deps, tenantId);
       },
       {
