@@ -1,5 +1,6 @@
 import type { AnalyticsQueries } from "./store-analytics.ts";
 import type { IntegrationQueries } from "./store-integrations.ts";
+import type { KnowledgeQueries } from "./store-knowledge.ts";
 import type { BotConfigQueries, CaptureQueries, ChatSessionQueries, UsageQueries } from "./store-chat.ts";
 import type { ApiKeyQueries, RefreshTokenQueries, TenantQueries, UserQueries } from "./store-accounts.ts";
 import type { DeadLetterQueries, DeliveryQueries, DeliveryQueueQueries, OutboxQueries, WebhookRuleQueries } from "./store-webhooks.ts";
@@ -9,6 +10,7 @@ export type * from "./store-accounts.ts";
 export type * from "./store-analytics.ts";
 export type * from "./store-chat.ts";
 export type * from "./store-integrations.ts";
+export type * from "./store-knowledge.ts";
 export type * from "./store-webhooks.ts";
 
 /**
@@ -27,6 +29,7 @@ export interface StoreQueries {
   readonly botConfigs: BotConfigQueries;
   readonly analytics: AnalyticsQueries;
   readonly integrations: IntegrationQueries;
+  readonly knowledge: KnowledgeQueries;
   readonly webhookRules: WebhookRuleQueries;
   readonly outbox: OutboxQueries;
   readonly deliveries: DeliveryQueries;

@@ -1,7 +1,6 @@
 import type { Deps } from "../deps.ts";
-import { writeTransaction } from "../db/client.ts";
-import { preparedFor } from "../db/prepared.ts";
 import type { KnowledgeFormat } from "../db/schema-knowledge.ts";
+import type { KnowledgeDocumentRow } from "../db/store.ts";
 import { notFound } from "../lib/app-error.ts";
 import { toIso } from "../lib/clock.ts";
 import { newId } from "../lib/ids.ts";
@@ -37,43 +36,14 @@ export interface ChunkView {
   embedding_model: string | null;
 }
 
-interface DocumentRow {
-  id: string;
-  title: string;
-  format: KnowledgeFormat;
-  source_url: string | null;
-  content: string;
-  bytes: number;
-  chunk_count: number;
-  created_at: number;
-}
-
-const statements = preparedFor((sqlite) => ({
-  insertDocument: sqlite.prepare<unknown, [string, string, string, string, string | null, string, number, number, number]>(
-    "INSERT INTO knowledge_documents (id, tenant_id, title, format, source_url, content, bytes, chunk_count, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
-  ),
-  insertChunk: sqlite.prepare<unknown, [string, string, number, string, string, Buffer | null, string | null]>(
-    "INSERT INTO knowledge_chunks (tenant_id, document_id, position, heading, text, embedding, embedding_model) VALUES (?, ?, ?, ?, ?, ?, ?)",
-  ),
-  page: sqlite.prepare<DocumentRow, [string, string | null, number]>(
-    `SELECT id, title, format, source_url, '' AS content, bytes, chunk_count, created_at FROM knowledge_documents
-      WHERE tenant_id = ?1 AND (?2 IS NULL OR id < ?2) ORDER BY id DESC LIMIT ?3`,
-  ),
-  one: sqlite.prepare<DocumentRow, [string, string]>("SELECT * FROM knowledge_documents WHERE id = ? AND tenant_id = ?"),
-  chunks: sqlite.prepare<{ position: number; heading: string; text: string; embedding_model: string | null }, [string]>(
-    "SELECT position, heading, text, embedding_model FROM knowledge_chunks WHERE document_id = ? ORDER BY position",
-  ),
-  delete: sqlite.prepare<unknown, [string, string]>("DELETE FROM knowledge_documents WHERE id = ? AND tenant_id = ?"),
-}));
-
-const toView = (row: DocumentRow): DocumentView => ({
+const toView = (row: KnowledgeDocumentRow): DocumentView => ({
   document_id: row.id,
   title: row.title,
   format: row.format,
-  source_url: row.source_url,
+  source_url: row.sourceUrl,
   bytes: row.bytes,
-  chunk_count: row.chunk_count,
-  created_at: toIso(row.created_at),
+  chunk_count: row.chunkCount,
+  created_at: toIso(row.createdAt),
 });
 
 /** The text a document is chunked from: HTML through the parser, text and Markdown as they are. */
@@ -122,39 +92,44 @@ export async function addDocument(deps: Deps, tenantId: string, input: NewDocume
   if (chunks.length === 0) throw invalidField("content", "has no text to answer from");
   const bytes = Buffer.byteLength(text, "utf8");
   // Checked before the embedding call too, so a refused document costs no provider call.
-  assertKnowledgeRoom(deps, tenantId, bytes);
+  await assertKnowledgeRoom(deps.store, tenantId, bytes);
   const vectors = await embedChunks(deps, chunks, embedder);
   const now = deps.clock.now();
   const id = newId("doc", now);
-  const sql = statements(deps.sqlite);
-  writeTransaction(deps.sqlite, () => {
-    assertKnowledgeRoom(deps, tenantId, bytes);
-    sql.insertDocument.run(id, tenantId, title, input.format, input.sourceUrl ?? null, text, bytes, chunks.length, now);
-    chunks.forEach((chunk, position) => {
-      const vector = vectors[position];
-      sql.insertChunk.run(tenantId, id, position, chunk.heading, chunk.text, vector ? encodeVector(vector) : null, vector && embedder ? embedder.model : null);
-    });
+  await deps.store.transaction(async (tx) => {
+    await assertKnowledgeRoom(tx, tenantId, bytes);
+    await tx.knowledge.insertDocument({ id, tenantId, title, format: input.format, sourceUrl: input.sourceUrl ?? null, content: text, bytes, chunkCount: chunks.length, createdAt: now });
+    await tx.knowledge.insertChunks(
+      chunks.map((chunk, position) => {
+        const vector = vectors[position];
+        return { tenantId, documentId: id, position, heading: chunk.heading, text: chunk.text, embedding: vector ? encodeVector(vector) : null, embeddingModel: vector && embedder ? embedder.model : null };
+      }),
+    );
   });
   return { document_id: id, title, format: input.format, source_url: input.sourceUrl ?? null, bytes, chunk_count: chunks.length, created_at: toIso(now) };
 }
 
 /** The tenant's documents, newest first, without their text. */
-export function listDocuments(deps: Deps, tenantId: string, page: { limit: number; cursor?: string }): Page<DocumentView> {
-  const rows = statements(deps.sqlite).page.all(tenantId, page.cursor ?? null, page.limit + 1);
+export async function listDocuments(deps: Pick<Deps, "store">, tenantId: string, page: { limit: number; cursor?: string }): Promise<Page<DocumentView>> {
+  const rows = await deps.store.knowledge.listDocuments(tenantId, page.cursor ?? null, page.limit + 1);
   return toPage(rows, page.limit, (row) => row.id, toView);
 }
 
 /** One document with its text and chunks; another tenant's id is a 404 like a missing one. */
-export function getDocument(deps: Deps, tenantId: string, documentId: string): DocumentView & { content: string; chunks: ChunkView[] } {
-  const sql = statements(deps.sqlite);
-  const row = sql.one.get(documentId, tenantId);
+export async function getDocument(deps: Pick<Deps, "store">, tenantId: string, documentId: string): Promise<DocumentView & { content: string; chunks: ChunkView[] }> {
+  const row = await deps.store.knowledge.findDocument(tenantId, documentId);
   if (!row) throw notFound("document");
-  const chunks = sql.chunks.all(documentId).map((chunk) => ({ chunk_id: `${documentId}:${chunk.position}`, ...chunk }));
+  const chunks = (await deps.store.knowledge.listDocumentChunks(documentId)).map((chunk) => ({
+    chunk_id: `${documentId}:${chunk.position}`,
+    position: chunk.position,
+    heading: chunk.heading,
+    text: chunk.text,
+    embedding_model: chunk.embeddingModel,
+  }));
   return { ...toView(row), content: row.content, chunks };
 }
 
 /** Deletes a document and (by cascade) its chunks; the search index notices at its next use. */
-export function deleteDocument(deps: Deps, tenantId: string, documentId: string): void {
-  const result = statements(deps.sqlite).delete.run(documentId, tenantId);
-  if (result.changes === 0) throw notFound("document");
+export async function deleteDocument(deps: Pick<Deps, "store">, tenantId: string, documentId: string): Promise<void> {
+  if (!(await deps.store.knowledge.deleteDocument(tenantId, documentId))) throw notFound("document");
 }

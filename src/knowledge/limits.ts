@@ -1,16 +1,6 @@
-import type { Deps } from "../deps.ts";
-import { preparedFor } from "../db/prepared.ts";
+import type { StoreQueries } from "../db/store.ts";
 import { AppError, notFound } from "../lib/app-error.ts";
 import { isPlanName, PLANS, type PlanName } from "../billing/plans.ts";
-
-const statements = preparedFor((sqlite) => ({
-  usage: sqlite.prepare<{ plan: string; documents: number; bytes: number }, [string]>(
-    `SELECT t.plan,
-            (SELECT count(*) FROM knowledge_documents d WHERE d.tenant_id = t.id) AS documents,
-            (SELECT coalesce(sum(d.bytes), 0) FROM knowledge_documents d WHERE d.tenant_id = t.id) AS bytes
-       FROM tenants t WHERE t.id = ?`,
-  ),
-}));
 
 export interface KnowledgeUsage {
   plan: PlanName;
@@ -20,8 +10,9 @@ export interface KnowledgeUsage {
   maxBytes: number;
 }
 
-export function getKnowledgeUsage(deps: Deps, tenantId: string): KnowledgeUsage {
-  const row = statements(deps.sqlite).usage.get(tenantId);
+/** Through `db`: the store, or the transaction that is about to add a document. */
+export async function getKnowledgeUsage(db: StoreQueries, tenantId: string): Promise<KnowledgeUsage> {
+  const row = await db.knowledge.findKnowledgeUsage(tenantId);
   if (!row) throw notFound("tenant");
   const plan = isPlanName(row.plan) ? row.plan : "free";
   return { plan, documents: row.documents, bytes: row.bytes, maxDocuments: PLANS[plan].knowledgeDocuments, maxBytes: PLANS[plan].knowledgeBytes };
@@ -32,8 +23,8 @@ export function getKnowledgeUsage(deps: Deps, tenantId: string): KnowledgeUsage 
  * limit (`knowledge_documents` or `knowledge_bytes`), its value and the current use, so the
  * owner knows whether to delete something or upgrade.
  */
-export function assertKnowledgeRoom(deps: Deps, tenantId: string, newBytes: number): void {
-  const usage = getKnowledgeUsage(deps, tenantId);
+export async function assertKnowledgeRoom(db: StoreQueries, tenantId: string, newBytes: number): Promise<void> {
+  const usage = await getKnowledgeUsage(db, tenantId);
   if (usage.documents + 1 > usage.maxDocuments) {
     throw new AppError(
       "plan_limit",

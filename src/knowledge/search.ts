@@ -1,6 +1,4 @@
 import type { Deps } from "../deps.ts";
-import { writeTransaction } from "../db/client.ts";
-import { preparedFor } from "../db/prepared.ts";
 import { dotProduct, encodeVector, normalizeVector, type Embedder } from "./embedder.ts";
 import { embeddingText, loadTenantIndex, type FaqVectors, type IndexEntry, type TenantIndex } from "./tenant-index.ts";
 
@@ -42,10 +40,6 @@ const RRF_K = 60;
  * the query. A tenant that changes model converges over its next searches.
  */
 export const LAZY_EMBED_BATCH = 32;
-
-const statements = preparedFor((sqlite) => ({
-  storeVector: sqlite.prepare<unknown, [Buffer, string, number]>("UPDATE knowledge_chunks SET embedding = ?, embedding_model = ? WHERE id = ?"),
-}));
 
 function bm25Ranking(index: TenantIndex, query: string): Array<{ entry: IndexEntry; score: number }> {
   return index.bm25
@@ -91,10 +85,8 @@ async function embedQuery(deps: Deps, index: TenantIndex, faqVectors: FaqVectors
     else rows.push({ id: entry.rowId, vector });
   });
   if (rows.length > 0) {
-    const sql = statements(deps.sqlite);
-    writeTransaction(deps.sqlite, () => {
-      for (const row of rows) sql.storeVector.run(encodeVector(row.vector), embedder.model, row.id);
-    });
+    const vectors = rows.map((row) => ({ id: row.id, embedding: encodeVector(row.vector), model: embedder.model }));
+    await deps.store.transaction((tx) => tx.knowledge.storeChunkVectors(vectors));
   }
   return normalizeVector(vectors[0] as number[]);
 }

@@ -1,6 +1,6 @@
 import MiniSearch from "minisearch";
 import type { Deps } from "../deps.ts";
-import { preparedFor } from "../db/prepared.ts";
+import type { IndexedChunk, Store } from "../db/store.ts";
 import { getBotConfig } from "../chat/bot-settings.ts";
 import type { FaqEntry } from "../chat/bot-config.ts";
 import { allowsPrefix, fuzzyFraction } from "../chat/faq-terms.ts";
@@ -48,29 +48,6 @@ interface CacheSlot {
   faqVectors: FaqVectors;
 }
 
-interface ChunkRow {
-  id: number;
-  document_id: string;
-  position: number;
-  heading: string;
-  text: string;
-  embedding: Uint8Array | null;
-  embedding_model: string | null;
-  title: string;
-  source_url: string | null;
-}
-
-const statements = preparedFor((sqlite) => ({
-  signature: sqlite.prepare<{ n: number; m: number }, [string]>(
-    "SELECT count(*) AS n, coalesce(max(id), 0) AS m FROM knowledge_chunks WHERE tenant_id = ?",
-  ),
-  chunks: sqlite.prepare<ChunkRow, [string]>(
-    `SELECT c.id, c.document_id, c.position, c.heading, c.text, c.embedding, c.embedding_model, d.title, d.source_url
-       FROM knowledge_chunks c JOIN knowledge_documents d ON d.id = c.document_id
-      WHERE c.tenant_id = ? ORDER BY c.id`,
-  ),
-}));
-
 export const BM25_SEARCH_OPTIONS = {
   boost: { title: 2, heading: 2 },
   prefix: allowsPrefix,
@@ -82,28 +59,28 @@ export const BM25_SEARCH_OPTIONS = {
 /** Indexes kept per database, least recently used evicted first: memory stays bounded with many tenants. */
 export const MAX_CACHED_TENANTS = 200;
 
-const caches = new WeakMap<Deps["sqlite"], Map<string, CacheSlot>>();
+const caches = new WeakMap<Store, Map<string, CacheSlot>>();
 
-function slotsFor(deps: Deps): Map<string, CacheSlot> {
-  let slots = caches.get(deps.sqlite);
+function slotsFor(deps: Pick<Deps, "store">): Map<string, CacheSlot> {
+  let slots = caches.get(deps.store);
   if (!slots) {
     slots = new Map();
-    caches.set(deps.sqlite, slots);
+    caches.set(deps.store, slots);
   }
   return slots;
 }
 
-function buildIndex(rows: ChunkRow[], faq: readonly FaqEntry[], faqVectors: FaqVectors): TenantIndex {
+function buildIndex(rows: IndexedChunk[], faq: readonly FaqEntry[], faqVectors: FaqVectors): TenantIndex {
   const entries: IndexEntry[] = rows.map((row) => ({
-    chunkId: `${row.document_id}:${row.position}`,
+    chunkId: `${row.documentId}:${row.position}`,
     rowId: row.id,
-    documentId: row.document_id,
+    documentId: row.documentId,
     title: row.title,
-    url: row.source_url,
+    url: row.sourceUrl,
     heading: row.heading,
     text: row.text,
     vector: row.embedding ? normalizeVector(decodeVector(row.embedding)) : null,
-    vectorModel: row.embedding ? row.embedding_model : null,
+    vectorModel: row.embedding ? row.embeddingModel : null,
   }));
   for (const item of faq) {
     const entry: IndexEntry = {
@@ -146,10 +123,9 @@ export const embeddingText = (entry: Pick<IndexEntry, "heading" | "text">): stri
 
 /** The tenant's index, rebuilt only when its chunks or FAQ changed since the last call. */
 export async function loadTenantIndex(deps: Deps, tenantId: string): Promise<{ index: TenantIndex; faqVectors: FaqVectors }> {
-  // The one await comes first: from the probe on, the cache is read and replaced without a pause.
   const faq = (await getBotConfig(deps, tenantId)).faq;
-  const probe = statements(deps.sqlite).signature.get(tenantId);
-  const signature = `${probe?.n ?? 0}:${probe?.m ?? 0}`;
+  const probe = await deps.store.knowledge.findChunkSignature(tenantId);
+  const signature = `${probe.count}:${probe.maxId}`;
   const slots = slotsFor(deps);
   const slot = slots.get(tenantId);
   if (slot && slot.signature === signature && (slot.faq === faq || JSON.stringify(slot.faq) === JSON.stringify(faq))) {
@@ -160,7 +136,10 @@ export async function loadTenantIndex(deps: Deps, tenantId: string): Promise<{ i
     return slot;
   }
   const faqVectors: FaqVectors = slot?.faqVectors ?? new Map();
-  const index = buildIndex(statements(deps.sqlite).chunks.all(tenantId), faq, faqVectors);
+  // Two searches may rebuild the same tenant's index at once: both results are correct, the one
+  // that finishes last stays in the cache.
+  const rows = await deps.store.knowledge.listIndexedChunks(tenantId);
+  const index = buildIndex(rows, faq, faqVectors);
   // Vectors of FAQ texts that no longer exist are dropped, so edits do not grow the map.
   const liveTexts = new Set(index.entries.filter((entry) => entry.rowId === null).map(embeddingText));
   for (const text of faqVectors.keys()) if (!liveTexts.has(text)) faqVectors.delete(text);

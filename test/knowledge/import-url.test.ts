@@ -72,7 +72,7 @@ describe("importDocumentFromUrl", () => {
     const tenantId = await tenant(true);
     const document = await importDocumentFromUrl(deps, tenantId, { url: `${base}/page` }, null);
     expect(document).toMatchObject({ title: "Bright Smile — Prices", format: "html", source_url: `${base}/page`, chunk_count: 2 });
-    const stored = getDocument(deps, tenantId, document.document_id);
+    const stored = await getDocument(deps, tenantId, document.document_id);
     expect(stored.content).toBe("# Prices\n\nA check-up costs 45 EUR.\n\n## Implants\n\nAn implant starts at 1,200 EUR.");
     expect(stored.chunks.map((chunk) => chunk.heading)).toEqual(["Prices", "Prices › Implants"]);
     const hits = await searchKnowledge(deps, tenantId, "implant price");
@@ -107,7 +107,7 @@ describe("importDocumentFromUrl", () => {
     const scheme = await refusal(importDocumentFromUrl(deps, tenantId, { url: "ftp://example.com/x" }, null));
     expect(scheme.message).toContain("scheme ftp is not allowed");
     expect(requests.length).toBe(before);
-    expect(listDocuments(deps, tenantId, { limit: 10 }).data).toEqual([]);
+    expect((await listDocuments(deps, tenantId, { limit: 10 })).data).toEqual([]);
   });
 
   test("a name that resolves to a private address is refused (fake DNS, no network)", async () => {
@@ -125,7 +125,7 @@ describe("importDocumentFromUrl", () => {
     expect(pdf.message).toContain("application/pdf");
     const missing = await refusal(importDocumentFromUrl(deps, tenantId, { url: `${base}/missing` }, null));
     expect(missing.message).toContain("HTTP 404");
-    expect(listDocuments(deps, tenantId, { limit: 10 }).data).toEqual([]);
+    expect((await listDocuments(deps, tenantId, { limit: 10 })).data).toEqual([]);
   });
 
   test("a page slower than the deadline is abandoned", async () => {

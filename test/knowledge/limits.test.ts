@@ -27,9 +27,9 @@ describe("knowledge plan limits", () => {
     const error = await refusal(addDocument(deps, tenant.id, { title: "One too many", content: "More.", format: "text" }, null));
     expect(error).toMatchObject({ code: "plan_limit", status: 402, details: { limit: "knowledge_documents", max, current: max } });
     expect(error.message).toContain(`free plan allows ${max} knowledge documents`);
-    deleteDocument(deps, tenant.id, ids[0] as string);
+    await deleteDocument(deps, tenant.id, ids[0] as string);
     await addDocument(deps, tenant.id, { title: "Fits again", content: "More.", format: "text" }, null);
-    expect(listDocuments(deps, tenant.id, { limit: 100 }).data).toHaveLength(max);
+    expect((await listDocuments(deps, tenant.id, { limit: 100 })).data).toHaveLength(max);
   });
 
   test("the byte limit counts the stored text of all documents, and a bigger plan lifts it", async () => {
@@ -43,6 +43,6 @@ describe("knowledge plan limits", () => {
     expect(error).toMatchObject({ code: "plan_limit", status: 402, details: { limit: "knowledge_bytes", max } });
     await changePlan(deps, tenant.id, "starter");
     await addDocument(deps, tenant.id, { title: "Big again", content: big, format: "text" }, null);
-    expect(listDocuments(deps, tenant.id, { limit: 10 }).data).toHaveLength(2);
+    expect((await listDocuments(deps, tenant.id, { limit: 10 })).data).toHaveLength(2);
   });
 });

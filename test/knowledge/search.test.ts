@@ -82,7 +82,7 @@ describe("searchKnowledge", () => {
     expect(embedder.calls).toHaveLength(1);
     expect(embedder.calls[0]).toHaveLength(5);
     expect(embedder.calls[0]?.[1]).toBe("Fees\nA check-up is 45 EUR. A scale and polish is 60 EUR. Whitening is 250 EUR.");
-    const stored = getDocument(deps, tenantId, document.document_id);
+    const stored = await getDocument(deps, tenantId, document.document_id);
     expect(stored.chunks.map((chunk) => chunk.embedding_model)).toEqual(Array(5).fill("concepts-v1"));
     const blob = deps.sqlite.query<{ embedding: Uint8Array }, []>("SELECT embedding FROM knowledge_chunks LIMIT 1").get();
     expect(blob?.embedding.byteLength).toBe(7 * 4);
@@ -102,7 +102,7 @@ describe("searchKnowledge", () => {
     };
     const document = await addDocument(deps, tenantId, { title: "Long", content: sections, format: "markdown" }, flaky);
     expect(batches).toEqual([EMBED_BATCH, EMBED_BATCH, 5]);
-    const models = getDocument(deps, tenantId, document.document_id).chunks.map((chunk) => chunk.embedding_model);
+    const models = (await getDocument(deps, tenantId, document.document_id)).chunks.map((chunk) => chunk.embedding_model);
     expect(models.slice(0, EMBED_BATCH)).toEqual(Array(EMBED_BATCH).fill("flaky"));
     expect(models.slice(EMBED_BATCH, EMBED_BATCH * 2)).toEqual(Array(EMBED_BATCH).fill(null));
     expect(models.slice(EMBED_BATCH * 2)).toEqual(Array(5).fill("flaky"));
@@ -118,7 +118,7 @@ describe("searchKnowledge", () => {
     expect(next.calls[0]?.[0]).toBe("toddler");
     expect(next.calls[0]).toHaveLength(7);
     expect(hits.some((hit) => hit.vector_rank !== undefined)).toBe(true);
-    expect(getDocument(deps, tenantId, document.document_id).chunks.map((chunk) => chunk.embedding_model)).toEqual(Array(5).fill("new-model"));
+    expect((await getDocument(deps, tenantId, document.document_id)).chunks.map((chunk) => chunk.embedding_model)).toEqual(Array(5).fill("new-model"));
     await searchKnowledge(deps, tenantId, "parking", { embedder: next });
     expect(next.calls[1]).toEqual(["parking"]);
   });
@@ -126,7 +126,7 @@ describe("searchKnowledge", () => {
   test("a failing embedder degrades to BM25 instead of failing the search or the upload", async () => {
     const tenantId = await clinic();
     const document = await addDocument(deps, tenantId, { title: "Clinic guide", content: CLINIC_GUIDE, format: "markdown" }, failingEmbedder);
-    expect(getDocument(deps, tenantId, document.document_id).chunks.every((chunk) => chunk.embedding_model === null)).toBe(true);
+    expect((await getDocument(deps, tenantId, document.document_id)).chunks.every((chunk) => chunk.embedding_model === null)).toBe(true);
     const hits = await searchKnowledge(deps, tenantId, "parking", { embedder: failingEmbedder });
     expect(hits[0]).toMatchObject({ chunk_id: `${document.document_id}:2`, bm25_rank: 1 });
   });
@@ -136,7 +136,7 @@ describe("searchKnowledge", () => {
     expect(await searchKnowledge(deps, tenantId, "parking")).toEqual([]);
     const first = await addDocument(deps, tenantId, { title: "Guide", content: CLINIC_GUIDE, format: "markdown" }, null);
     expect((await searchKnowledge(deps, tenantId, "parking"))[0]?.document_id).toBe(first.document_id);
-    deleteDocument(deps, tenantId, first.document_id);
+    await deleteDocument(deps, tenantId, first.document_id);
     expect(await searchKnowledge(deps, tenantId, "parking")).toEqual([]);
     // Same size as the deleted one: a count-only staleness probe would miss this replacement.
     const second = await addDocument(deps, tenantId, { title: "Guide", content: CLINIC_GUIDE, format: "markdown" }, null);
@@ -152,7 +152,7 @@ describe("searchKnowledge", () => {
     const hits = await searchKnowledge(deps, other.tenant.id, "parking fees children pain", { embedder: conceptEmbedder(), limit: 20 });
     expect(hits).toHaveLength(1);
     expect(hits[0]?.title).toBe("Garage");
-    expect(() => getDocument(deps, other.tenant.id, "doc_nope")).toThrow("No such document.");
+    await expect(getDocument(deps, other.tenant.id, "doc_nope")).rejects.toThrow("No such document.");
   });
 
   test("limit caps the number of hits, between 1 and 20", async () => {

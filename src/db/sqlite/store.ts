@@ -3,6 +3,7 @@ import type { Db } from "../client.ts";
 import type { Store, StoreQueries, Transaction } from "../store.ts";
 import { sqliteAnalytics } from "./analytics.ts";
 import { sqliteIntegrations } from "./integrations.ts";
+import { sqliteKnowledge } from "./knowledge.ts";
 import { sqliteBotConfigs, sqliteCaptures, sqliteChatSessions, sqliteUsage } from "./chat.ts";
 import { sqliteApiKeys, sqliteRefreshTokens, sqliteUsers } from "./accounts.ts";
 import { sqliteDeadLetters } from "./dead-letters.ts";
@@ -46,6 +47,7 @@ export function createSqliteStore(handle: { sqlite: Database; db: Db }): Store {
     botConfigs: sqliteBotConfigs(sqlite),
     analytics: sqliteAnalytics(sqlite),
     integrations: sqliteIntegrations(sqlite),
+    knowledge: sqliteKnowledge(sqlite),
     webhookRules: sqliteWebhookRules(sqlite, db),
     outbox: sqliteOutbox(sqlite),
     deliveries: sqliteDeliveries(sqlite),
@@ -65,6 +67,7 @@ export function createSqliteStore(handle: { sqlite: Database; db: Db }): Store {
     botConfigs: wrap(sync.botConfigs),
     analytics: wrap(sync.analytics),
     integrations: wrap(sync.integrations),
+    knowledge: wrap(sync.knowledge),
     webhookRules: wrap(sync.webhookRules),
     outbox: wrap(sync.outbox),
     deliveries: wrap(sync.deliveries),

@@ -133,8 +133,8 @@ export function knowledgeRoutes(deps: AppDeps) {
     })
     .delete(
       "/documents/:id",
-      ({ principal, params, query }) => {
-        deleteDocument(deps, tenantOf(principal, query.tenant_id, MANAGERS), params.id);
+      async ({ principal, params, query }) => {
+        await deleteDocument(deps, tenantOf(principal, query.tenant_id, MANAGERS), params.id);
         return { ok: true, document_id: params.id, deleted: true };
       },
       {
