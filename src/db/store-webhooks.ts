@@ -127,7 +127,8 @@ export interface FairClaim {
 export interface FairSharePicker {
   fullTenants(): string[];
   fullEndpoints(): string[];
-  pick(candidates: ClaimCandidate[], limit: number): ClaimCandidate[];
+  /** The candidates that may go now, as the same objects (a store may pass whole rows). */
+  pick<T extends ClaimCandidate>(candidates: readonly T[], limit: number): T[];
 }
 
 export interface RecordedAttempt {

@@ -87,9 +87,9 @@ export function createFairShare(limits: FairShareLimits) {
      * turns. Rows without a URL (rule deleted) are always picked and cost no slot. Picked rows
      * are not yet counted in flight: `start` does that once they are leased.
      */
-    pick(candidates: readonly ClaimCandidate[], wanted: number): ClaimCandidate[] {
-      const picked: ClaimCandidate[] = [];
-      const queues = new Map<string, ClaimCandidate[]>();
+    pick<T extends ClaimCandidate>(candidates: readonly T[], wanted: number): T[] {
+      const picked: T[] = [];
+      const queues = new Map<string, T[]>();
       for (const candidate of candidates) {
         if (candidate.url === null) {
           picked.push(candidate);

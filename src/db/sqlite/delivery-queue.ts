@@ -21,6 +21,9 @@ interface DueRow {
   occurred_at: number;
 }
 
+/** A due row with the tenant under the name the fair-share picker reads. */
+type CandidateRow = DueRow & ClaimCandidate;
+
 /**
  * At most this many due rows are read per fair claim, and never more than the free slots: the
  * first row read always fits (tenants and URLs at their cap are skipped in SQL), so a claim
@@ -48,13 +51,15 @@ function prepareStatements(sqlite: Database) {
       `UPDATE deliveries SET next_attempt_at = ?3, lease_token = ?4, updated_at = ?1
        WHERE id IN (SELECT id FROM deliveries WHERE status = 'pending' AND next_attempt_at <= ?1 ORDER BY next_attempt_at, id LIMIT ?2)`,
     ),
-    // The fair claim's first step (src/scheduler/fair-share.ts): due rows in due order, skipping
+    // The fair claim's rows (src/scheduler/fair-share.ts): due rows in due order, skipping
     // tenants and endpoints already at their cap. Still a walk of deliveries_due_idx; only rows
-    // of tenants with room reach the rule lookup, and nothing but ids and URLs is read here.
-    selectCandidates: sqlite.prepare<ClaimCandidate, [number, string, string, number]>(
-      `SELECT d.id, d.tenant_id AS tenantId, r.url
+    // of tenants with room reach the rule and event lookups. Whole rows are read at once (the
+    // window is at most the free slots, so few are read for nothing): one statement less per claim.
+    selectCandidates: sqlite.prepare<CandidateRow, [number, string, string, number]>(
+      `SELECT d.id, d.tenant_id, d.tenant_id AS tenantId, d.rule_id, d.event, d.attempts, d.cycle, r.url, r.secret, e.data, e.occurred_at
        FROM deliveries d
        LEFT JOIN webhook_rules r ON r.id = d.rule_id
+       JOIN events e ON e.id = d.event_id
        WHERE d.status = 'pending' AND d.next_attempt_at <= ?1
          AND d.tenant_id NOT IN (SELECT value FROM json_each(?2))
          AND (r.url IS NULL OR r.url NOT IN (SELECT value FROM json_each(?3)))
@@ -66,13 +71,6 @@ function prepareStatements(sqlite: Database) {
     leaseIds: sqlite.prepare(
       `UPDATE deliveries SET next_attempt_at = ?2, lease_token = ?3, updated_at = ?1
        WHERE id IN (SELECT value FROM json_each(?4)) AND status = 'pending' AND next_attempt_at <= ?1`,
-    ),
-    selectByIds: sqlite.prepare<DueRow, [string]>(
-      `SELECT d.id, d.tenant_id, d.rule_id, d.event, d.attempts, d.cycle, r.url, r.secret, e.data, e.occurred_at
-       FROM deliveries d
-       JOIN events e ON e.id = d.event_id
-       LEFT JOIN webhook_rules r ON r.id = d.rule_id
-       WHERE d.id IN (SELECT value FROM json_each(?1))`,
     ),
     cancel: sqlite.prepare(
       "UPDATE deliveries SET status = 'cancelled', next_attempt_at = NULL, lease_token = NULL, last_error = ?, completed_at = ?, updated_at = ? WHERE id = ?",
@@ -144,12 +142,9 @@ export function sqliteDeliveryQueue(sqlite: Database): SyncOf<DeliveryQueueQueri
           const picked = fair.pick(candidates, limit);
           const more = picked.length < candidates.length || candidates.length === window;
           if (picked.length === 0) return { claimed: [], more };
-          const ids = JSON.stringify(picked.map((row) => row.id));
           const leaseToken = newId("att", now);
-          sql.leaseIds.run(now, now + leaseMs, leaseToken, ids);
-          const byId = new Map(sql.selectByIds.all(ids).map((row) => [row.id, row]));
-          const rows = picked.flatMap((row) => byId.get(row.id) ?? []);
-          return { claimed: claimedFrom(sql, rows, leaseToken, now), more };
+          sql.leaseIds.run(now, now + leaseMs, leaseToken, JSON.stringify(picked.map((row) => row.id)));
+          return { claimed: claimedFrom(sql, picked, leaseToken, now), more };
         })
         .immediate(),
 
