@@ -1,4 +1,4 @@
-import type { Database } from "bun:sqlite";
+import type { Store } from "../db/store.ts";
 
 /**
  * Model-call counters for /metrics, one set per database (one server). Aggregates only: no
@@ -59,13 +59,14 @@ function createAssistantMetrics(): AssistantMetrics {
   };
 }
 
-const perDatabase = new WeakMap<Database, AssistantMetrics>();
+const perStore = new WeakMap<Store, AssistantMetrics>();
 
-export function assistantMetricsFor(sqlite: Database): AssistantMetrics {
-  let metrics = perDatabase.get(sqlite);
+/** The counters of one store's server (tests run several in one process). */
+export function assistantMetricsFor(store: Store): AssistantMetrics {
+  let metrics = perStore.get(store);
   if (!metrics) {
     metrics = createAssistantMetrics();
-    perDatabase.set(sqlite, metrics);
+    perStore.set(store, metrics);
   }
   return metrics;
 }

@@ -1,6 +1,4 @@
 import type { Deps } from "../deps.ts";
-import { preparedFor } from "../db/prepared.ts";
-import type { MessageRole } from "../db/schema.ts";
 import type { BotConfig } from "../chat/bot-config.ts";
 import { proposeSlots } from "../chat/appointment-slots.ts";
 import type { EngineAction } from "../chat/engine-types.ts";
@@ -59,19 +57,14 @@ export interface AssistantTurnInput {
   onDelta?: (text: string) => void;
 }
 
-const statements = preparedFor((sqlite) => ({
-  recent: sqlite.prepare<{ role: MessageRole; text: string }, [string, number]>(
-    "SELECT role, text FROM (SELECT id, role, text FROM chat_messages WHERE session_id = ? ORDER BY id DESC LIMIT ?) ORDER BY id",
-  ),
-}));
-
-const breakers = new WeakMap<Deps["sqlite"], CircuitBreaker>();
+// One breaker per store: each test app (and the server) has its own.
+const breakers = new WeakMap<Deps["store"], CircuitBreaker>();
 
 export function breakerFor(deps: Deps): CircuitBreaker {
-  let breaker = breakers.get(deps.sqlite);
+  let breaker = breakers.get(deps.store);
   if (!breaker) {
     breaker = createCircuitBreaker(deps.clock);
-    breakers.set(deps.sqlite, breaker);
+    breakers.set(deps.store, breaker);
   }
   return breaker;
 }
@@ -80,7 +73,7 @@ class UnknownToolError extends Error {}
 
 export async function replyWithAssistant(deps: Deps, input: AssistantTurnInput): Promise<AssistantResult> {
   const { settings, config } = input;
-  const metrics = assistantMetricsFor(deps.sqlite);
+  const metrics = assistantMetricsFor(deps.store);
   const usage: AiUsage = { calls: 0, promptTokens: 0, completionTokens: 0 };
   const breakerKey = `${settings.endpoint.baseUrl} ${settings.model}`;
   const breaker = breakerFor(deps);
@@ -89,7 +82,7 @@ export async function replyWithAssistant(deps: Deps, input: AssistantTurnInput):
     return { ok: false, outcome: "circuit_open", usage };
   }
 
-  const transcript: TranscriptLine[] = input.sessionId ? statements(deps.sqlite).recent.all(input.sessionId, TRANSCRIPT_LIMIT) : [];
+  const transcript: TranscriptLine[] = input.sessionId ? await deps.store.chatSessions.listRecentMessages(input.sessionId, TRANSCRIPT_LIMIT) : [];
   const startedAt = deps.clock.now();
   try {
     const hits = await retrieve(deps, input, transcript);

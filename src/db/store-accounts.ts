@@ -49,3 +49,11 @@ export interface RefreshTokenQueries {
   /** Revokes every token of the user (a new password ends every session). */
   revokeUserRefreshTokens(userId: string, revokedAt: number): Promise<void>;
 }
+
+/** Server-wide key/value settings (the generated JWT secret, the demo tenant's id). */
+export interface SettingQueries {
+  findSetting(key: string): Promise<string | null>;
+  putSetting(key: string, value: string): Promise<void>;
+  /** Stores `value` unless the key has one already (two processes starting together keep one). */
+  insertSettingIfMissing(key: string, value: string): Promise<void>;
+}

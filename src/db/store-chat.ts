@@ -25,6 +25,8 @@ export interface ChatSessionQueries {
   updateSessionTurn(sessionId: string, update: SessionTurnUpdate): Promise<void>;
   closeSession(sessionId: string, closedAt: number): Promise<void>;
   insertMessage(row: ChatMessageRow): Promise<void>;
+  /** The session's newest `limit` messages, oldest first (the model's transcript). */
+  listRecentMessages(sessionId: string, limit: number): Promise<Array<Pick<ChatMessageRow, "role" | "text">>>;
   /** The transcript after `afterId` (exclusive), oldest first, at most 500. */
   listMessagesAfter(sessionId: string, afterId: string): Promise<ChatMessageRow[]>;
   /** The newest message of each of the tenant's sessions among `sessionIds`, its text cut to `maxChars`. */

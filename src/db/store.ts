@@ -2,7 +2,7 @@ import type { AnalyticsQueries } from "./store-analytics.ts";
 import type { IntegrationQueries } from "./store-integrations.ts";
 import type { KnowledgeQueries } from "./store-knowledge.ts";
 import type { BotConfigQueries, CaptureQueries, ChatSessionQueries, UsageQueries } from "./store-chat.ts";
-import type { ApiKeyQueries, RefreshTokenQueries, TenantQueries, UserQueries } from "./store-accounts.ts";
+import type { ApiKeyQueries, RefreshTokenQueries, SettingQueries, TenantQueries, UserQueries } from "./store-accounts.ts";
 import type { DeadLetterQueries, DeliveryQueries, DeliveryQueueQueries, OutboxQueries, WebhookRuleQueries } from "./store-webhooks.ts";
 
 export type * from "./rows.ts";
@@ -30,6 +30,7 @@ export interface StoreQueries {
   readonly analytics: AnalyticsQueries;
   readonly integrations: IntegrationQueries;
   readonly knowledge: KnowledgeQueries;
+  readonly settings: SettingQueries;
   readonly webhookRules: WebhookRuleQueries;
   readonly outbox: OutboxQueries;
   readonly deliveries: DeliveryQueries;

@@ -1,7 +1,6 @@
 import type { Deps } from "../deps.ts";
 import { createApiKey } from "../auth/api-keys.ts";
 import { createUser } from "../auth/create-user.ts";
-import { getSetting, putSetting } from "../db/settings.ts";
 import { randomBase62 } from "../lib/crypto.ts";
 import { createTenant } from "./create-tenant.ts";
 import { findTenant } from "./find-tenant.ts";
@@ -18,12 +17,12 @@ export type DemoSeed =
  * report that the demo exists.
  */
 export async function seedDemo(deps: Deps): Promise<DemoSeed> {
-  const existingId = getSetting(deps.sqlite, "demo_tenant_id");
+  const existingId = await deps.store.settings.findSetting("demo_tenant_id");
   if (existingId && (await findTenant(deps, existingId))) return { created: false, tenantId: existingId, email: DEMO_EMAIL };
   const tenant = await createTenant(deps, { name: "Demo Dental Clinic", sector: "dental-clinic", plan: "starter" });
   const password = randomBase62(16);
   await createUser(deps, { email: DEMO_EMAIL, tenantId: tenant.id, role: "owner", password });
   const { key } = await createApiKey(deps, { tenantId: tenant.id, name: "demo" });
-  putSetting(deps.sqlite, "demo_tenant_id", tenant.id);
+  await deps.store.settings.putSetting("demo_tenant_id", tenant.id);
   return { created: true, tenantId: tenant.id, email: DEMO_EMAIL, password, apiKey: key };
 }

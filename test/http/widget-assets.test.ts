@@ -1,6 +1,5 @@
 import { afterEach, describe, expect, test } from "bun:test";
 import { buildTestApp, type TestContext } from "../helpers.ts";
-import { putSetting } from "../../src/db/settings.ts";
 import { createTenant } from "../../src/tenants/create-tenant.ts";
 
 const GZIP_BUDGET_BYTES = 12 * 1024;
@@ -65,7 +64,7 @@ describe("GET /", () => {
   test("with a demo tenant embeds the widget under a strict CSP with no inline script", async () => {
     context = buildTestApp({ publicUrl: "https://chat.example.com" });
     const tenant = await createTenant(context.deps, { name: "Demo" });
-    putSetting(context.deps.sqlite, "demo_tenant_id", tenant.id);
+    await context.deps.store.settings.putSetting("demo_tenant_id", tenant.id);
     const response = await context.request("GET", "/");
     const html = await response.text();
     expect(html).toContain(`<script src="/widget.js" data-tenant="${tenant.id}" async></script>`);

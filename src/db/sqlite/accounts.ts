@@ -1,7 +1,7 @@
 import type { Database } from "bun:sqlite";
 import type { ApiKeyRow, MembershipRow, RefreshTokenRow, UserRow } from "../rows.ts";
 import { apiKeys, memberships, refreshTokens, users } from "../schema.ts";
-import type { ApiKeyQueries, RefreshTokenQueries, UserQueries } from "../store-accounts.ts";
+import type { ApiKeyQueries, RefreshTokenQueries, SettingQueries, UserQueries } from "../store-accounts.ts";
 import { selectColumns } from "./columns.ts";
 import type { SyncOf } from "./gate.ts";
 
@@ -78,6 +78,21 @@ export function sqliteRefreshTokens(sqlite: Database): SyncOf<RefreshTokenQuerie
     },
     revokeUserRefreshTokens: (userId, revokedAt) => {
       revokeUser.run(revokedAt, userId);
+    },
+  };
+}
+
+export function sqliteSettings(sqlite: Database): SyncOf<SettingQueries> {
+  const find = sqlite.prepare<{ value: string }, [string]>("SELECT value FROM settings WHERE key = ?");
+  const put = sqlite.prepare("INSERT INTO settings (key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value");
+  const insertIfMissing = sqlite.prepare("INSERT OR IGNORE INTO settings (key, value) VALUES (?, ?)");
+  return {
+    findSetting: (key) => find.get(key)?.value ?? null,
+    putSetting: (key, value) => {
+      put.run(key, value);
+    },
+    insertSettingIfMissing: (key, value) => {
+      insertIfMissing.run(key, value);
     },
   };
 }

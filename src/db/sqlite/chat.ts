@@ -33,6 +33,9 @@ export function sqliteChatSessions(sqlite: Database): SyncOf<ChatSessionQueries>
   const messagesAfter = sqlite.prepare<RawMessage, [string, string]>(
     `SELECT ${selectColumns(chatMessages)} FROM chat_messages WHERE session_id = ? AND id > ? ORDER BY id LIMIT 500`,
   );
+  const recent = sqlite.prepare<Pick<ChatMessageRow, "role" | "text">, [string, number]>(
+    "SELECT role, text FROM (SELECT id, role, text FROM chat_messages WHERE session_id = ? ORDER BY id DESC LIMIT ?) ORDER BY id",
+  );
   // One index seek per session (chat_messages_session_idx): its newest message.
   const newest = sqlite.prepare<Pick<ChatMessageRow, "sessionId" | "role" | "text" | "createdAt">, [string, string, number]>(
     `SELECT s.id AS "sessionId", m.role, substr(m.text, 1, ?3) AS text, m.created_at AS "createdAt"
@@ -57,6 +60,7 @@ export function sqliteChatSessions(sqlite: Database): SyncOf<ChatSessionQueries>
       const quickReplies = row.quickReplies === null ? null : JSON.stringify(row.quickReplies);
       insertMessage.run(row.id, row.sessionId, row.tenantId, row.role, row.text, quickReplies, row.confidence, row.authorId, row.createdAt);
     },
+    listRecentMessages: (sessionId, limit) => recent.all(sessionId, limit),
     listMessagesAfter: (sessionId, afterId) => messagesAfter.all(sessionId, afterId).map(toMessage),
     listNewestMessages: (tenantId, sessionIds, maxChars) => (sessionIds.length === 0 ? [] : newest.all(tenantId, JSON.stringify(sessionIds), maxChars)),
   };

@@ -5,7 +5,7 @@ import { sqliteAnalytics } from "./analytics.ts";
 import { sqliteIntegrations } from "./integrations.ts";
 import { sqliteKnowledge } from "./knowledge.ts";
 import { sqliteBotConfigs, sqliteCaptures, sqliteChatSessions, sqliteUsage } from "./chat.ts";
-import { sqliteApiKeys, sqliteRefreshTokens, sqliteUsers } from "./accounts.ts";
+import { sqliteApiKeys, sqliteRefreshTokens, sqliteSettings, sqliteUsers } from "./accounts.ts";
 import { sqliteDeadLetters } from "./dead-letters.ts";
 import { sqliteDeliveries } from "./deliveries.ts";
 import { sqliteDeliveryQueue } from "./delivery-queue.ts";
@@ -48,6 +48,7 @@ export function createSqliteStore(handle: { sqlite: Database; db: Db }): Store {
     analytics: sqliteAnalytics(sqlite),
     integrations: sqliteIntegrations(sqlite),
     knowledge: sqliteKnowledge(sqlite),
+    settings: sqliteSettings(sqlite),
     webhookRules: sqliteWebhookRules(sqlite, db),
     outbox: sqliteOutbox(sqlite),
     deliveries: sqliteDeliveries(sqlite),
@@ -68,6 +69,7 @@ export function createSqliteStore(handle: { sqlite: Database; db: Db }): Store {
     analytics: wrap(sync.analytics),
     integrations: wrap(sync.integrations),
     knowledge: wrap(sync.knowledge),
+    settings: wrap(sync.settings),
     webhookRules: wrap(sync.webhookRules),
     outbox: wrap(sync.outbox),
     deliveries: wrap(sync.deliveries),

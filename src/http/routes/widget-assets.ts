@@ -1,8 +1,7 @@
 import { Elysia } from "elysia";
 import type { AppDeps } from "../deps.ts";
 import { escapeHtml, scriptHandler, styleSource } from "../static.ts";
-import { getSetting } from "../../db/settings.ts";
-import { findTenantSync } from "../../tenants/find-tenant.ts";
+import { findTenant } from "../../tenants/find-tenant.ts";
 import { buildWidget } from "../../../widget/build.ts" with { type: "macro" };
 
 /** Inlined at transpile time by the macro: the binary serves the widget with no file on disk. */
@@ -46,9 +45,9 @@ export function widgetAssetRoutes(deps: AppDeps) {
     .get("/widget.js", scriptHandler(WIDGET_JS, "public, max-age=300"))
     // Browsers ask for it on every page; an empty answer beats a 404 in the console.
     .get("/favicon.ico", () => new Response(null, { status: 204, headers: { "cache-control": "public, max-age=86400" } }))
-    .get("/", ({ request }) => {
-      const demoId = getSetting(deps.sqlite, "demo_tenant_id");
-      const tenantId = demoId && findTenantSync(deps, demoId) ? demoId : null;
+    .get("/", async ({ request }) => {
+      const demoId = await deps.store.settings.findSetting("demo_tenant_id");
+      const tenantId = demoId && (await findTenant(deps, demoId)) ? demoId : null;
       return new Response(demoPage(baseUrlFor(deps, request), tenantId), {
         headers: { "content-type": "text/html; charset=utf-8", "content-security-policy": DEMO_CSP, "cache-control": "no-store" },
       });
