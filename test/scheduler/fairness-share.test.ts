@@ -1,5 +1,6 @@
 import { describe, expect, test } from "bun:test";
 import { createFairShare, SICK_AFTER_FAILURES, SICK_ENDPOINT_CONCURRENCY, type ClaimCandidate } from "../../src/scheduler/fair-share.ts";
+import { ConfigError, loadConfig } from "../../src/config.ts";
 
 const row = (id: string, tenantId: string, url: string | null = `https://${tenantId}.example/hook`): ClaimCandidate => ({ id, tenantId, url });
 
@@ -88,5 +89,15 @@ describe("sick endpoints", () => {
     expect(fair.inFlightForEndpoint(url)).toBe(0);
     expect(fair.fullTenants()).toEqual([]);
     expect(fair.fullEndpoints()).toEqual([]);
+  });
+});
+
+describe("the caps' settings", () => {
+  test("default to 64 per tenant and 16 per endpoint, and refuse values outside 1–10,000", () => {
+    const config = loadConfig({});
+    expect(config).toMatchObject({ tenantConcurrency: 64, endpointConcurrency: 16 });
+    expect(loadConfig({ PARLEY_TENANT_CONCURRENCY: "8", PARLEY_ENDPOINT_CONCURRENCY: "2" })).toMatchObject({ tenantConcurrency: 8, endpointConcurrency: 2 });
+    expect(() => loadConfig({ PARLEY_ENDPOINT_CONCURRENCY: "0" })).toThrow(ConfigError);
+    expect(() => loadConfig({ PARLEY_TENANT_CONCURRENCY: "lots" })).toThrow(ConfigError);
   });
 });
