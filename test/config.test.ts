@@ -1,5 +1,5 @@
 import { describe, expect, test } from "bun:test";
-import { ConfigError, loadConfig } from "../src/config.ts";
+import { CONFIG_DEFAULTS, ConfigError, loadConfig } from "../src/config.ts";
 
 describe("loadConfig", () => {
   test("defaults follow DESIGN §5 and the result is frozen", () => {
@@ -72,5 +72,16 @@ describe("loadConfig", () => {
 
   test("a bad --port flag names the flag", () => {
     expect(() => loadConfig({}, { port: "x" })).toThrow(/--port=x is not a whole number/);
+  });
+});
+
+describe("every setting is documented", () => {
+  test("parley --help and the README's configuration table name every PARLEY_* setting", async () => {
+    const { MAIN_HELP } = await import("../src/cli/help.ts");
+    const readme = await Bun.file(new URL("../README.md", import.meta.url)).text();
+    for (const name of Object.keys(CONFIG_DEFAULTS)) {
+      expect({ name, inHelp: MAIN_HELP.includes(name) }).toEqual({ name, inHelp: true });
+      expect({ name, inReadme: readme.includes(`| \`${name}\``) }).toEqual({ name, inReadme: true });
+    }
   });
 });
