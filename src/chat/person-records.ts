@@ -1,5 +1,4 @@
-import type { Database } from "bun:sqlite";
-import type { Deps } from "../deps.ts";
+import type { AnalyticsEventRow, AppointmentRow, ChatMessageRow, ChatSessionRow, DeliveryRow, EventRow, LeadRow, StoreQueries } from "../db/store.ts";
 import { notFound } from "../lib/app-error.ts";
 
 /**
@@ -18,103 +17,16 @@ export interface PersonRecords {
   tenantId: string;
   emails: string[];
   phones: string[];
-  leads: LeadRecord[];
-  appointments: AppointmentRecord[];
-  sessions: SessionRecord[];
-  messages: MessageRecord[];
-  events: EventRecord[];
-  deliveries: DeliveryRecord[];
-  analyticsEvents: AnalyticsRecord[];
-}
-
-export interface LeadRecord {
-  id: string;
-  chatbot_id: string;
-  session_id: string;
-  name: string;
-  phone: string;
-  email: string;
-  interest: string;
-  source: string;
-  confidence: number;
-  captured_at: number;
-}
-
-export interface AppointmentRecord {
-  id: string;
-  chatbot_id: string;
-  session_id: string;
-  starts_at: number;
-  ends_at: number;
-  timezone: string;
-  name: string | null;
-  phone: string | null;
-  email: string | null;
-  confidence: number;
-  created_at: number;
-}
-
-export interface SessionRecord {
-  id: string;
-  chatbot_id: string;
-  channel: string;
-  status: string;
-  state: string;
-  visitor_ref: string | null;
-  origin: string | null;
-  message_count: number;
-  handoff_reason: string | null;
-  created_at: number;
-  updated_at: number;
-  closed_at: number | null;
-}
-
-export interface MessageRecord {
-  id: string;
-  session_id: string;
-  role: string;
-  text: string;
-  created_at: number;
-}
-
-export interface EventRecord {
-  id: string;
-  event: string;
-  data: string;
-  occurred_at: number;
-}
-
-export interface DeliveryRecord {
-  id: string;
-  event_id: string;
-  rule_id: string | null;
-  url: string;
-  status: string;
-  attempts: number;
-  created_at: number;
-  completed_at: number | null;
-}
-
-export interface AnalyticsRecord {
-  id: number;
-  session_id: string;
-  name: string;
-  occurred_at: number;
+  leads: LeadRow[];
+  appointments: AppointmentRow[];
+  sessions: ChatSessionRow[];
+  messages: Array<Pick<ChatMessageRow, "id" | "sessionId" | "role" | "text" | "createdAt">>;
+  events: Array<Pick<EventRow, "id" | "event" | "data" | "occurredAt">>;
+  deliveries: Array<Pick<DeliveryRow, "id" | "eventId" | "ruleId" | "url" | "status" | "attempts" | "createdAt" | "completedAt">>;
+  analyticsEvents: Array<Pick<AnalyticsEventRow, "id" | "sessionId" | "name" | "occurredAt">>;
 }
 
 export type PersonSeed = { leadId: string } | { sessionId: string };
-
-const placeholders = (count: number) => Array.from({ length: count }, () => "?").join(", ");
-
-function select<Row>(sqlite: Database, sql: string, params: Array<string | number>): Row[] {
-  return sqlite.prepare<Row, Array<string | number>>(sql).all(...params);
-}
-
-/** Rows of `table` of the tenant whose `column` is one of `values` (none when `values` is empty). */
-function whereIn<Row>(sqlite: Database, table: string, tenantId: string, column: string, values: readonly string[]): Row[] {
-  if (values.length === 0) return [];
-  return select<Row>(sqlite, `SELECT * FROM ${table} WHERE tenant_id = ? AND ${column} IN (${placeholders(values.length)})`, [tenantId, ...values]);
-}
 
 function addUnique<T extends { id: string | number }>(into: Map<string | number, T>, rows: readonly T[]): void {
   for (const row of rows) into.set(row.id, row);
@@ -123,23 +35,26 @@ function addUnique<T extends { id: string | number }>(into: Map<string | number,
 /** A WhatsApp visitor_ref is the number without "+"; leads store it in E.164 with it. */
 const phoneForms = (phones: readonly string[]) => [...new Set(phones.flatMap((phone) => [phone, phone.replace(/^\+/, "")]))];
 
-/** Throws 404 when the seed is not the tenant's (another tenant's id is "not found"). */
-export function findPersonRecords(deps: Pick<Deps, "sqlite">, tenantId: string, seed: PersonSeed): PersonRecords {
-  const { sqlite } = deps;
-  const leads = new Map<string | number, LeadRecord>();
-  const appointments = new Map<string | number, AppointmentRecord>();
-  const sessions = new Map<string | number, SessionRecord>();
+/**
+ * Throws 404 when the seed is not the tenant's (another tenant's id is "not found"). Reads
+ * through `db`: the store for an export, the erasure's transaction for an erasure.
+ */
+export async function findPersonRecords(db: StoreQueries, tenantId: string, seed: PersonSeed): Promise<PersonRecords> {
+  const { privacy } = db;
+  const leads = new Map<string | number, LeadRow>();
+  const appointments = new Map<string | number, AppointmentRow>();
+  const sessions = new Map<string | number, ChatSessionRow>();
 
   if ("leadId" in seed) {
-    const lead = whereIn<LeadRecord>(sqlite, "leads", tenantId, "id", [seed.leadId])[0];
+    const lead = (await privacy.findLeads(tenantId, "id", [seed.leadId]))[0];
     if (!lead) throw notFound("lead");
     addUnique(leads, [lead]);
   } else {
-    const session = whereIn<SessionRecord>(sqlite, "chat_sessions", tenantId, "id", [seed.sessionId])[0];
+    const session = (await privacy.findSessions(tenantId, "id", [seed.sessionId]))[0];
     if (!session) throw notFound("session");
     addUnique(sessions, [session]);
-    addUnique(leads, whereIn<LeadRecord>(sqlite, "leads", tenantId, "session_id", [session.id]));
-    addUnique(appointments, whereIn<AppointmentRecord>(sqlite, "appointments", tenantId, "session_id", [session.id]));
+    addUnique(leads, await privacy.findLeads(tenantId, "sessionId", [session.id]));
+    addUnique(appointments, await privacy.findAppointments(tenantId, "sessionId", [session.id]));
   }
 
   // The seed's identifiers, then everything else carrying them (one step, see above).
@@ -150,42 +65,29 @@ export function findPersonRecords(deps: Pick<Deps, "sqlite">, tenantId: string, 
     if (row.phone) phones.add(row.phone);
   }
   for (const session of sessions.values()) {
-    if (session.channel === "whatsapp" && session.visitor_ref) phones.add(`+${session.visitor_ref.replace(/^\+/, "")}`);
+    if (session.channel === "whatsapp" && session.visitorRef) phones.add(`+${session.visitorRef.replace(/^\+/, "")}`);
   }
   const emailList = [...emails];
   const phoneList = [...phones];
-  if (emailList.length > 0) {
-    const lowered = `lower(email) IN (${placeholders(emailList.length)})`;
-    addUnique(leads, select<LeadRecord>(sqlite, `SELECT * FROM leads WHERE tenant_id = ? AND ${lowered}`, [tenantId, ...emailList]));
-    addUnique(appointments, select<AppointmentRecord>(sqlite, `SELECT * FROM appointments WHERE tenant_id = ? AND ${lowered}`, [tenantId, ...emailList]));
-  }
-  addUnique(leads, whereIn<LeadRecord>(sqlite, "leads", tenantId, "phone", phoneList));
-  addUnique(appointments, whereIn<AppointmentRecord>(sqlite, "appointments", tenantId, "phone", phoneList));
+  addUnique(leads, await privacy.findLeadsByEmail(tenantId, emailList));
+  addUnique(appointments, await privacy.findAppointmentsByEmail(tenantId, emailList));
+  addUnique(leads, await privacy.findLeads(tenantId, "phone", phoneList));
+  addUnique(appointments, await privacy.findAppointments(tenantId, "phone", phoneList));
 
   const sessionIds = new Set<string>([...sessions.keys()].map(String));
-  for (const row of [...leads.values(), ...appointments.values()]) sessionIds.add(row.session_id);
-  addUnique(sessions, whereIn<SessionRecord>(sqlite, "chat_sessions", tenantId, "id", [...sessionIds]));
-  addUnique(sessions, whereIn<SessionRecord>(sqlite, "chat_sessions", tenantId, "visitor_ref", phoneForms(phoneList)));
-  addUnique(sessions, sessionsMentioning(sqlite, tenantId, [...emailList, ...phoneList]));
+  for (const row of [...leads.values(), ...appointments.values()]) sessionIds.add(row.sessionId);
+  addUnique(sessions, await privacy.findSessions(tenantId, "id", [...sessionIds]));
+  addUnique(sessions, await privacy.findSessions(tenantId, "visitorRef", phoneForms(phoneList)));
+  // A visitor who typed their e-mail in a conversation that never became a lead is still that person.
+  addUnique(sessions, await privacy.findSessionsMentioning(tenantId, [...emailList, ...phoneList]));
 
   const sessionList = [...sessions.values()];
-  const messages = sessionList.length === 0 ? [] : select<MessageRecord>(
-    sqlite,
-    `SELECT id, session_id, role, text, created_at FROM chat_messages WHERE session_id IN (${placeholders(sessionList.length)}) ORDER BY session_id, id`,
-    sessionList.map((session) => session.id),
-  );
-  const needles = [...emailList, ...phoneList, ...sessionList.map((s) => s.id), ...[...leads.keys()].map(String), ...[...appointments.keys()].map(String)];
-  const events = eventsMentioning(sqlite, tenantId, needles);
-  const deliveries = events.length === 0 ? [] : select<DeliveryRecord>(
-    sqlite,
-    `SELECT id, event_id, rule_id, url, status, attempts, created_at, completed_at FROM deliveries WHERE event_id IN (${placeholders(events.length)}) ORDER BY id`,
-    events.map((event) => event.id),
-  );
-  const analyticsEvents = sessionList.length === 0 ? [] : select<AnalyticsRecord>(
-    sqlite,
-    `SELECT id, session_id, name, occurred_at FROM analytics_events WHERE tenant_id = ? AND session_id IN (${placeholders(sessionList.length)}) ORDER BY id`,
-    [tenantId, ...sessionList.map((session) => session.id)],
-  );
+  const sessionIdList = sessionList.map((session) => session.id);
+  const messages = await privacy.listMessagesOfSessions(sessionIdList);
+  const needles = [...emailList, ...phoneList, ...sessionIdList, ...[...leads.keys()].map(String), ...[...appointments.keys()].map(String)];
+  const events = await privacy.findEventsMentioning(tenantId, needles);
+  const deliveries = await privacy.listDeliveriesOfEvents(events.map((event) => event.id));
+  const analyticsEvents = await privacy.listAnalyticsOfSessions(tenantId, sessionIdList);
 
   return {
     tenantId,
@@ -199,33 +101,4 @@ export function findPersonRecords(deps: Pick<Deps, "sqlite">, tenantId: string, 
     deliveries,
     analyticsEvents,
   };
-}
-
-/**
- * Sessions of the tenant whose transcript or conversation state contains one of `needles`
- * (an e-mail, case-insensitively, or an E.164 phone): a visitor who typed their e-mail in a
- * conversation that never became a lead is still that person. Scans only the tenant's sessions.
- */
-function sessionsMentioning(sqlite: Database, tenantId: string, needles: readonly string[]): SessionRecord[] {
-  if (needles.length === 0) return [];
-  const lowered = needles.map((needle) => needle.toLowerCase());
-  const matchText = lowered.map(() => "instr(lower(m.text), ?) > 0").join(" OR ");
-  const matchState = lowered.map(() => "instr(lower(s.state), ?) > 0").join(" OR ");
-  return select<SessionRecord>(
-    sqlite,
-    `SELECT s.* FROM chat_sessions s WHERE s.tenant_id = ? AND ((${matchState})
-       OR EXISTS (SELECT 1 FROM chat_messages m WHERE m.session_id = s.id AND (${matchText})))`,
-    [tenantId, ...lowered, ...lowered],
-  );
-}
-
-/** The tenant's events whose payload names one of `needles` (ids, e-mails, phones). */
-function eventsMentioning(sqlite: Database, tenantId: string, needles: readonly string[]): EventRecord[] {
-  if (needles.length === 0) return [];
-  const lowered = [...new Set(needles.map((needle) => needle.toLowerCase()))];
-  return select<EventRecord>(
-    sqlite,
-    `SELECT id, event, data, occurred_at FROM events WHERE tenant_id = ? AND (${lowered.map(() => "instr(lower(data), ?) > 0").join(" OR ")}) ORDER BY id`,
-    [tenantId, ...lowered],
-  );
 }

@@ -24,12 +24,13 @@ function personCommand(kind: "lead" | "session") {
     if (!ACTIONS.some((known) => known === action)) throw new UsageError(`unknown ${kind} action '${action}'`);
     if (!id || extra.length > 0) throw new UsageError(usage);
     const tenantId = requireFlag(values.tenant, "tenant");
-    return withCliDeps(io, { db: values.db }, (deps) => {
+    return withCliDeps(io, { db: values.db }, async (deps) => {
       if (action === "export") {
-        io.out(JSON.stringify(kind === "lead" ? exportLead(deps, tenantId, id) : exportSession(deps, tenantId, id), null, values.json ? undefined : 2));
+        const exported = kind === "lead" ? await exportLead(deps, tenantId, id) : await exportSession(deps, tenantId, id);
+        io.out(JSON.stringify(exported, null, values.json ? undefined : 2));
         return 0;
       }
-      const result = kind === "lead" ? eraseLead(deps, tenantId, id) : eraseSession(deps, tenantId, id);
+      const result = kind === "lead" ? await eraseLead(deps, tenantId, id) : await eraseSession(deps, tenantId, id);
       io.out(values.json ? JSON.stringify(result) : summary(result));
       return 0;
     });

@@ -1,6 +1,7 @@
 import type { AnalyticsQueries } from "./store-analytics.ts";
 import type { IntegrationQueries } from "./store-integrations.ts";
 import type { KnowledgeQueries } from "./store-knowledge.ts";
+import type { MaintenanceQueries, PrivacyQueries } from "./store-privacy.ts";
 import type { BotConfigQueries, CaptureQueries, ChatSessionQueries, UsageQueries } from "./store-chat.ts";
 import type { ApiKeyQueries, RefreshTokenQueries, SettingQueries, TenantQueries, UserQueries } from "./store-accounts.ts";
 import type { DeadLetterQueries, DeliveryQueries, DeliveryQueueQueries, OutboxQueries, WebhookRuleQueries } from "./store-webhooks.ts";
@@ -11,6 +12,7 @@ export type * from "./store-analytics.ts";
 export type * from "./store-chat.ts";
 export type * from "./store-integrations.ts";
 export type * from "./store-knowledge.ts";
+export type * from "./store-privacy.ts";
 export type * from "./store-webhooks.ts";
 
 /**
@@ -31,6 +33,8 @@ export interface StoreQueries {
   readonly integrations: IntegrationQueries;
   readonly knowledge: KnowledgeQueries;
   readonly settings: SettingQueries;
+  readonly privacy: PrivacyQueries;
+  readonly maintenance: MaintenanceQueries;
   readonly webhookRules: WebhookRuleQueries;
   readonly outbox: OutboxQueries;
   readonly deliveries: DeliveryQueries;

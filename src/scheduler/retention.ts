@@ -22,7 +22,7 @@ export interface RetentionReport {
   complete: boolean;
 }
 
-type RetentionDeps = Pick<Deps, "store" | "sqlite" | "clock" | "config">;
+type RetentionDeps = Pick<Deps, "store" | "clock" | "config">;
 
 /** Another process holds the write lock: this sweep stops here, the next one carries on. */
 class LockBusy extends Error {}
@@ -59,7 +59,7 @@ export async function sweepRetention(deps: RetentionDeps, options: RetentionOpti
     // Deliveries first: an event is spent only once none of its deliveries is left.
     report.deliveries = await drain(() => purgeSpentDeliveries(deps, eventCutoff, batchSize));
     report.events = await drain(() => purgeSpentEvents(deps, eventCutoff, batchSize));
-    for (const tenant of listTenantRetention(deps)) {
+    for (const tenant of await listTenantRetention(deps)) {
       const { chatDays, analyticsDays } = tenant;
       if (chatDays !== null) report.sessions += await drain(() => purgeInactiveSessions(deps, tenant.tenantId, now - chatDays * DAY_MS, batchSize));
       if (analyticsDays !== null) report.analyticsEvents += await drain(() => purgeOldAnalyticsEvents(deps, tenant.tenantId, now - analyticsDays * DAY_MS, batchSize));

@@ -254,7 +254,7 @@ export class DeliveryScheduler {
       await purgeOldWhatsappMessages(this.deps, now);
       this.sweepRetentionInBackground();
       // Keeps the WAL from growing without bound under steady writes; PASSIVE never blocks writers.
-      this.deps.sqlite.exec("PRAGMA wal_checkpoint(PASSIVE)");
+      await this.deps.store.maintenance.checkpoint();
     } catch (error) {
       this.deps.log.error({ msg: "scheduler maintenance failed", error: String(error) });
     }

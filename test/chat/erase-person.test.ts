@@ -44,7 +44,7 @@ describe("erasure and the database file", () => {
     deps.sqlite.exec("PRAGMA wal_checkpoint(TRUNCATE)");
     expect(fileContains(EMAIL)).toBe(true);
 
-    expect(eraseLead(deps, tenant.id, "lead_0000000000secret")).toMatchObject({ leads: 1, sessions: 1, messages: 40 });
+    expect(await eraseLead(deps, tenant.id, "lead_0000000000secret")).toMatchObject({ leads: 1, sessions: 1, messages: 40 });
     deps.sqlite.exec("PRAGMA wal_checkpoint(TRUNCATE)");
     expect(fileContains(EMAIL)).toBe(false);
   });
@@ -58,7 +58,7 @@ describe("erasure and the database file", () => {
     deps.sqlite
       .prepare("INSERT INTO leads (id, tenant_id, chatbot_id, session_id, name, phone, email, interest, source, confidence, captured_at) VALUES ('lead_000000000000carla', ?, ?, ?, 'Carla', '+14155550111', 'carla@example.com', 'x', 'widget', 1, 0)")
       .run(tenant.id, tenant.chatbotId, web.id);
-    expect(eraseLead(deps, tenant.id, "lead_000000000000carla")).toMatchObject({ leads: 1, sessions: 2, messages: 1 });
+    expect(await eraseLead(deps, tenant.id, "lead_000000000000carla")).toMatchObject({ leads: 1, sessions: 2, messages: 1 });
     const left = deps.sqlite.prepare<{ id: string }, [string]>("SELECT id FROM chat_sessions WHERE tenant_id = ?").all(tenant.id).map((row) => row.id);
     expect(left).toEqual([neighbour.id]);
   });

@@ -4,6 +4,7 @@ import type { Store, StoreQueries, Transaction } from "../store.ts";
 import { sqliteAnalytics } from "./analytics.ts";
 import { sqliteIntegrations } from "./integrations.ts";
 import { sqliteKnowledge } from "./knowledge.ts";
+import { sqliteMaintenance, sqlitePrivacy } from "./privacy.ts";
 import { sqliteBotConfigs, sqliteCaptures, sqliteChatSessions, sqliteUsage } from "./chat.ts";
 import { sqliteApiKeys, sqliteRefreshTokens, sqliteSettings, sqliteUsers } from "./accounts.ts";
 import { sqliteDeadLetters } from "./dead-letters.ts";
@@ -49,6 +50,8 @@ export function createSqliteStore(handle: { sqlite: Database; db: Db }): Store {
     integrations: sqliteIntegrations(sqlite),
     knowledge: sqliteKnowledge(sqlite),
     settings: sqliteSettings(sqlite),
+    privacy: sqlitePrivacy(sqlite),
+    maintenance: sqliteMaintenance(sqlite),
     webhookRules: sqliteWebhookRules(sqlite, db),
     outbox: sqliteOutbox(sqlite),
     deliveries: sqliteDeliveries(sqlite),
@@ -70,6 +73,8 @@ export function createSqliteStore(handle: { sqlite: Database; db: Db }): Store {
     integrations: wrap(sync.integrations),
     knowledge: wrap(sync.knowledge),
     settings: wrap(sync.settings),
+    privacy: wrap(sync.privacy),
+    maintenance: wrap(sync.maintenance),
     webhookRules: wrap(sync.webhookRules),
     outbox: wrap(sync.outbox),
     deliveries: wrap(sync.deliveries),
