@@ -1,7 +1,5 @@
 import { createCipheriv, createDecipheriv, hkdfSync, randomBytes } from "node:crypto";
 import type { Deps } from "../deps.ts";
-import { getOrCreateSetting } from "../db/settings.ts";
-import { randomBase62 } from "../lib/crypto.ts";
 
 /**
  * Tenants' provider API keys at rest: AES-256-GCM under a key derived (HKDF-SHA256) from the
@@ -11,20 +9,21 @@ import { randomBase62 } from "../lib/crypto.ts";
  */
 
 const VERSION = "v1";
-const keys = new WeakMap<Deps["sqlite"], { secret: string; key: Buffer }>();
+const keys = new WeakMap<Deps["store"], { secret: string; key: Buffer }>();
 
 function serverSecret(deps: Deps): string {
-  // Same source as resolveJwtSecret (src/http/deps.ts), read here so domain code need not import the HTTP layer.
-  return deps.config.jwtSecret ?? getOrCreateSetting(deps.sqlite, "jwt_secret", () => randomBase62(64));
+  // Same source as resolveJwtSecret (src/http/deps.ts): resolved into the config when deps are built.
+  if (!deps.config.jwtSecret) throw new Error("the server secret is resolved when deps are built (src/cli/context.ts openCliDeps)");
+  return deps.config.jwtSecret;
 }
 
 function keyFor(deps: Deps): Buffer {
   const secret = serverSecret(deps);
-  const cached = keys.get(deps.sqlite);
+  const cached = keys.get(deps.store);
   if (cached && cached.secret === secret) return cached.key;
   // A distinct "info" keeps this key unrelated to the token-signing use of the same secret.
   const key = Buffer.from(hkdfSync("sha256", secret, "parley", "parley/ai-api-key/v1", 32));
-  keys.set(deps.sqlite, { secret, key });
+  keys.set(deps.store, { secret, key });
   return key;
 }
 

@@ -1,7 +1,6 @@
 import { createApp } from "../http/app.ts";
 import { createAppDeps } from "../http/deps.ts";
 import { DeliveryScheduler } from "../scheduler/scheduler.ts";
-import { neverWaitInsideSqlite } from "../db/write-lock.ts";
 import { acquireServerLock, serverLockPath } from "../db/server-lock.ts";
 import { AppError } from "../lib/app-error.ts";
 import { settleWhatsappReplies } from "../integrations/whatsapp-send.ts";
@@ -25,8 +24,8 @@ export function startServer(deps: CliDeps): RunningServer {
   if (!lock) {
     throw new AppError("already_serving", 409, `another parley server is already serving ${deps.config.dbPath} (lock: ${serverLockPath(deps.config.dbPath)}); stop it first or use another --db`);
   }
-  // Start-up (migrations) may wait for a CLI's lock; serving may not: see neverWaitInsideSqlite.
-  neverWaitInsideSqlite(deps.sqlite);
+  // Start-up (migrations) may wait for a CLI's lock; serving may not: see neverWaitInsideSqlite (src/db/write-lock.ts).
+  deps.store.storage.neverWaitForLocks();
   const scheduler = new DeliveryScheduler(deps);
   let app: ReturnType<typeof createApp>;
   try {
@@ -101,7 +100,7 @@ export async function serveCommand(argv: string[], io: CliIo, onStarted?: (serve
     host: { type: "string" },
     demo: { type: "boolean" },
   });
-  const deps = openCliDeps(io, { db: values.db, port: values.port, host: values.host, demo: values.demo });
+  const deps = await openCliDeps(io, { db: values.db, port: values.port, host: values.host, demo: values.demo });
   if (deps.config.allowPrivateWebhooks) {
     io.err("parley: warning: PARLEY_ALLOW_PRIVATE_WEBHOOKS=true: webhooks, knowledge URL imports and model-provider calls may reach loopback and private addresses (the SSRF protection is off); use it only for local development");
   }

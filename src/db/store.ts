@@ -51,6 +51,20 @@ export interface Transaction extends StoreQueries {
   onCommit(hook: () => void): void;
 }
 
+/** How the store copes with contention and a full disk (DESIGN §7); PostgreSQL answers these trivially. */
+export interface StorageControls {
+  /**
+   * Waits, on timers and never blocking the event loop, until a write could start; false when
+   * `budgetMs` passes first (the caller answers 503 busy). On SQLite another process (a CLI
+   * command, a backup) may hold the file's write lock.
+   */
+  waitForWriteLock(budgetMs: number): Promise<boolean>;
+  /** /readyz: can the store take a write now? */
+  probeWrite(): Promise<"ok" | "busy" | "storage_full">;
+  /** The server's mode: no statement waits inside the driver for a lock (SQLite: busy_timeout 0). */
+  neverWaitForLocks(): void;
+}
+
 /**
  * The one async seam between Parley's domain code and its database (DESIGN §7, issue 12).
  * Domain code calls `deps.store.<aggregate>.<operation>(…)` and, for writes that belong
@@ -63,5 +77,6 @@ export interface Transaction extends StoreQueries {
  */
 export interface Store extends StoreQueries {
   readonly kind: "sqlite";
+  readonly storage: StorageControls;
   transaction<T>(work: (tx: Transaction) => Promise<T>): Promise<T>;
 }

@@ -1,7 +1,6 @@
 import { Elysia } from "elysia";
 import type { AppDeps } from "./deps.ts";
 import { storageBusyError, toErrorResponse } from "./errors.ts";
-import { waitForWriteLock } from "../db/write-lock.ts";
 import { parseJsonBody } from "./body.ts";
 import { exposeVisitorError } from "./plugins/cors.ts";
 import { authRoutes } from "./routes/auth.ts";
@@ -38,7 +37,7 @@ const WRITE_METHODS = new Set(["POST", "PUT", "PATCH", "DELETE"]);
 export function createApp(deps: AppDeps) {
   const meta = new WeakMap<Request, RequestMeta>();
   const refuseWhenLocked = async () => {
-    if (!(await waitForWriteLock(deps.sqlite, deps.config.writeWaitMs))) throw storageBusyError();
+    if (!(await deps.store.storage.waitForWriteLock(deps.config.writeWaitMs))) throw storageBusyError();
   };
 
   // normalize: false — unknown body keys must fail validation (422), not be silently dropped.

@@ -1,6 +1,4 @@
 import type { Deps } from "../deps.ts";
-import { getOrCreateSetting } from "../db/settings.ts";
-import { randomBase62 } from "../lib/crypto.ts";
 import { createRateLimiter, type RateLimiter } from "./plugins/rate-limit.ts";
 import { createTokenService, type TokenService } from "./plugins/tokens.ts";
 import { createDeliveryMetrics, type DeliveryMetrics } from "../scheduler/metrics.ts";
@@ -19,11 +17,13 @@ export interface AppDeps extends Deps {
 }
 
 /**
- * The signing secret: PARLEY_JWT_SECRET when set, else one generated on first start and kept
- * in the settings table, so tokens survive restarts and the CLI and server agree.
+ * The signing secret: PARLEY_JWT_SECRET when set, else the one generated on first start and
+ * kept in the settings table — resolved into the config when deps are built (openCliDeps), so
+ * tokens survive restarts and the CLI and server agree.
  */
-export function resolveJwtSecret(deps: Deps): string {
-  return deps.config.jwtSecret ?? getOrCreateSetting(deps.sqlite, "jwt_secret", () => randomBase62(64));
+export function resolveJwtSecret(deps: Pick<Deps, "config">): string {
+  if (!deps.config.jwtSecret) throw new Error("the server secret is resolved when deps are built (src/cli/context.ts openCliDeps)");
+  return deps.config.jwtSecret;
 }
 
 export function createAppDeps(deps: Deps, metrics: DeliveryMetrics = createDeliveryMetrics()): AppDeps {

@@ -1,5 +1,4 @@
 import type { Deps } from "../deps.ts";
-import { syncQueriesOf } from "../db/sqlite/store.ts";
 import type { TenantWithChatbot } from "../db/store.ts";
 import { notFound } from "../lib/app-error.ts";
 import type { PlanName } from "../billing/plans.ts";
@@ -32,20 +31,4 @@ export async function requireTenant(deps: Pick<Deps, "store">, tenantId: string)
 
 export async function listTenants(deps: Pick<Deps, "store">): Promise<TenantRecord[]> {
   return (await deps.store.tenants.listTenants()).map(toRecord).filter((tenant): tenant is TenantRecord => tenant !== null);
-}
-
-/**
- * @deprecated The synchronous lookup, for code not yet on the store (chat sessions, the widget
- * route, billing, integrations inside `writeTransaction`): docs/storage.md lists them.
- */
-export function findTenantSync(deps: Pick<Deps, "sqlite">, tenantId: string): TenantRecord | null {
-  const row = syncQueriesOf(deps.sqlite).tenants.findTenant(tenantId);
-  return row ? toRecord(row) : null;
-}
-
-/** @deprecated See findTenantSync. */
-export function requireTenantSync(deps: Pick<Deps, "sqlite">, tenantId: string): TenantRecord {
-  const tenant = findTenantSync(deps, tenantId);
-  if (!tenant) throw notFound("tenant");
-  return tenant;
 }

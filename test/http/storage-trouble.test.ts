@@ -5,7 +5,6 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { createApp } from "../../src/http/app.ts";
 import { createAppDeps, type AppDeps } from "../../src/http/deps.ts";
-import { neverWaitInsideSqlite } from "../../src/db/write-lock.ts";
 import { buildDeps, buildTestApp, seedTenant, type TestContext } from "../helpers.ts";
 
 const RULE = { name: "crm", event: "lead.created", url: "https://hooks.example/in", secret: "s".repeat(20), active: true };
@@ -19,7 +18,7 @@ function serveFile(writeWaitMs: number) {
   const dir = mkdtempSync(join(tmpdir(), "parley-busy-"));
   const path = join(dir, "parley.db");
   const base = buildDeps({ writeWaitMs, rateLimits: false }, {}, { resolveHost: async () => ["93.184.216.34"] }, path);
-  neverWaitInsideSqlite(base.sqlite);
+  base.store.storage.neverWaitForLocks();
   const deps: AppDeps = createAppDeps(base);
   const app = createApp(deps);
   // Another process's connection: a CLI command or a backup holding the write lock.

@@ -4,7 +4,6 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { writeTransaction } from "../../src/db/client.ts";
-import { neverWaitInsideSqlite } from "../../src/db/write-lock.ts";
 import { DeliveryScheduler } from "../../src/scheduler/scheduler.ts";
 import { emitEvent } from "../../src/webhooks/emit-event.ts";
 import { createRule } from "../../src/webhooks/rules.ts";
@@ -32,7 +31,7 @@ test("results that cannot be recorded while another process holds the lock are k
   const path = join(dir, "parley.db");
   // A real clock: the lease (2 × timeout + 1 s) must not run out while the test waits.
   const deps = { ...buildDeps({ allowPrivateWebhooks: true, pollIntervalMs: 3_600_000 }, {}, {}, path), clock: systemClock };
-  neverWaitInsideSqlite(deps.sqlite);
+  deps.store.storage.neverWaitForLocks();
   const other = new Database(path, { strict: true });
   cleanups.push(() => {
     other.close();

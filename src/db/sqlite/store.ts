@@ -1,6 +1,7 @@
 import type { Database } from "bun:sqlite";
 import type { Db } from "../client.ts";
-import type { Store, StoreQueries, Transaction } from "../store.ts";
+import type { StorageControls, Store, StoreQueries, Transaction } from "../store.ts";
+import { neverWaitInsideSqlite, probeWrite, waitForWriteLock } from "../write-lock.ts";
 import { sqliteAnalytics } from "./analytics.ts";
 import { sqliteIntegrations } from "./integrations.ts";
 import { sqliteKnowledge } from "./knowledge.ts";
@@ -120,5 +121,17 @@ export function createSqliteStore(handle: { sqlite: Database; db: Db }): Store {
     return result;
   }
 
-  return { kind: "sqlite", ...outside, transaction };
+  const storage: StorageControls = {
+    // An open store transaction on this connection holds the lock already: the write that
+    // waits here runs right after it (the gate), so that counts as free.
+    waitForWriteLock: (budgetMs) => (gate.held ? Promise.resolve(true) : waitForWriteLock(sqlite, budgetMs)),
+    // The probe is a transaction of its own: it takes its turn after an open one.
+    probeWrite: async () => {
+      while (gate.held) await gate.whenFree();
+      return probeWrite(sqlite);
+    },
+    neverWaitForLocks: () => neverWaitInsideSqlite(sqlite),
+  };
+
+  return { kind: "sqlite", storage, ...outside, transaction };
 }
