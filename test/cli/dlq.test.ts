@@ -4,9 +4,8 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { runCli } from "../../src/cli/run.ts";
 import type { CliIo } from "../../src/cli/io.ts";
-import { writeTransaction } from "../../src/db/client.ts";
 import { DeliveryScheduler } from "../../src/scheduler/scheduler.ts";
-import { emitEvent } from "../../src/webhooks/emit-event.ts";
+import { enqueueEvent } from "../../src/webhooks/emit-event.ts";
 import { createRule } from "../../src/webhooks/rules.ts";
 import { createTenant } from "../../src/tenants/create-tenant.ts";
 import { buildDeps } from "../helpers.ts";
@@ -34,7 +33,7 @@ beforeAll(async () => {
   tenantB = (await createTenant(deps, { name: "B" })).id;
   for (const [tenantId, event] of [[tenantA, "lead.created"], [tenantA, "appointment.created"], [tenantB, "lead.created"]] as const) {
     await createRule(deps, tenantId, { name: event, event, url: `https://hooks.example/${tenantId}/${event}`, secret: "s".repeat(16), active: true });
-    writeTransaction(deps.sqlite, () => emitEvent(deps, { tenantId, event, data: { n: 1 } }));
+    await deps.store.transaction((tx) => enqueueEvent(deps, tx, { tenantId, event, data: { n: 1 } }));
   }
   const scheduler = new DeliveryScheduler(deps, { send: async () => ({ ok: false, statusCode: 410, error: "http_status: 410", durationMs: 1, responseExcerpt: "gone" }) });
   for (const wait of [0, 30_000, 300_000, 1_800_000]) {

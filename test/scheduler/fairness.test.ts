@@ -1,11 +1,10 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import type { Server } from "bun";
-import { writeTransaction } from "../../src/db/client.ts";
 import type { Deps } from "../../src/deps.ts";
 import { DeliveryScheduler } from "../../src/scheduler/scheduler.ts";
 import { SICK_ENDPOINT_CONCURRENCY } from "../../src/scheduler/fair-share.ts";
 import { getDelivery } from "../../src/webhooks/deliveries.ts";
-import { emitEvent } from "../../src/webhooks/emit-event.ts";
+import { enqueueEvent } from "../../src/webhooks/emit-event.ts";
 import { createRule } from "../../src/webhooks/rules.ts";
 import { createTenant } from "../../src/tenants/create-tenant.ts";
 import { buildDeps } from "../helpers.ts";
@@ -68,10 +67,12 @@ async function tenantWithRules(deps: Deps, name: string, urls: string[]): Promis
   return tenantId;
 }
 
-function emitLeads(deps: Deps, tenantId: string, count: number): string[] {
-  return writeTransaction(deps.sqlite, () =>
-    Array.from({ length: count }, (_, index) => emitEvent(deps, { tenantId, event: "lead.created", data: { lead_id: `lead_${index}` } }).deliveryIds).flat(),
-  );
+function emitLeads(deps: Deps, tenantId: string, count: number): Promise<string[]> {
+  return deps.store.transaction(async (tx) => {
+    const ids: string[] = [];
+    for (let index = 0; index < count; index++) ids.push(...(await enqueueEvent(deps, tx, { tenantId, event: "lead.created", data: { lead_id: `lead_${index}` } })).deliveryIds);
+    return ids;
+  });
 }
 
 async function eventually(check: () => boolean | Promise<boolean>, limitMs = 10_000): Promise<void> {
@@ -89,7 +90,7 @@ describe("fair delivery across tenants and endpoints", () => {
     // Tenant A: 10 rules (the free plan's cap), each its own URL on the black hole, 300 events → 3,000 due deliveries.
     const attacker = await tenantWithRules(deps, "A", Array.from({ length: 10 }, (_, index) => blackHole.url(`/hole/${index}`)));
     const victim = await tenantWithRules(deps, "B", [healthy.url("/b")]);
-    expect(emitLeads(deps, attacker, 300)).toHaveLength(3_000);
+    expect(await emitLeads(deps, attacker, 300)).toHaveLength(3_000);
     const scheduler = new DeliveryScheduler(deps);
     scheduler.start();
     try {
@@ -100,7 +101,7 @@ describe("fair delivery across tenants and endpoints", () => {
         // B's rows come due after A's whole backlog (a later due time): the worst case for a FIFO queue.
         deps.clock.advance(1);
         const committedAt = performance.now();
-        const [id] = emitLeads(deps, victim, 1);
+        const [id] = await emitLeads(deps, victim, 1);
         await eventually(() => healthy.state.arrivals.has(id ?? ""), timeoutMs * 4);
         latencies.push((healthy.state.arrivals.get(id ?? "") ?? 0) - committedAt);
         await eventually(async () => (await getDelivery(deps, victim, id ?? "")).status === "succeeded");
@@ -123,7 +124,7 @@ describe("fair delivery across tenants and endpoints", () => {
     const deps = buildDeps({ allowPrivateWebhooks: true, deliveryTimeoutMs: 1_000, deliveryConcurrency: 512, endpointConcurrency: 5 });
     const tenantId = await tenantWithRules(deps, "Burst", [slow.url("/burst")]);
     slow.state.maxOpen = 0;
-    const ids = emitLeads(deps, tenantId, 100);
+    const ids = await emitLeads(deps, tenantId, 100);
     const scheduler = new DeliveryScheduler(deps);
     scheduler.start();
     try {
@@ -141,7 +142,7 @@ describe("fair delivery across tenants and endpoints", () => {
     const deps = buildDeps({ allowPrivateWebhooks: true, deliveryTimeoutMs: 300, deliveryConcurrency: 512, endpointConcurrency: 16 });
     const url = blackHole.url("/sick");
     const tenantId = await tenantWithRules(deps, "Sick", [url]);
-    emitLeads(deps, tenantId, 60);
+    await emitLeads(deps, tenantId, 60);
     const scheduler = new DeliveryScheduler(deps);
     scheduler.start();
     try {

@@ -1,7 +1,6 @@
 import { afterEach, beforeEach, describe, expect, test } from "bun:test";
-import { writeTransaction } from "../../src/db/client.ts";
 import { DeliveryScheduler, type SendFn } from "../../src/scheduler/scheduler.ts";
-import { emitEvent } from "../../src/webhooks/emit-event.ts";
+import { enqueueEvent } from "../../src/webhooks/emit-event.ts";
 import { createRule } from "../../src/webhooks/rules.ts";
 import { getDelivery } from "../../src/webhooks/deliveries.ts";
 import { createTenant } from "../../src/tenants/create-tenant.ts";
@@ -18,7 +17,7 @@ beforeEach(async () => {
 });
 afterEach(() => deps.sqlite.close());
 
-const emit = () => writeTransaction(deps.sqlite, () => emitEvent(deps, { tenantId, event: "lead.created", data: {} })).deliveryIds[0] ?? "";
+const emit = async () => (await deps.store.transaction((tx) => enqueueEvent(deps, tx, { tenantId, event: "lead.created", data: {} }))).deliveryIds[0] ?? "";
 
 /** Resolves when `predicate` holds, polling every 5 ms for at most 2 s. */
 async function eventually(predicate: () => boolean | Promise<boolean>): Promise<void> {
@@ -41,7 +40,7 @@ describe("the running loop", () => {
     scheduler.start();
     try {
       await Bun.sleep(20); // the first (empty) poll has happened; the next is an hour away
-      const webhookId = emit();
+      const webhookId = await emit();
       await eventually(() => sent.length === 1);
       expect(sent).toEqual([webhookId]);
       await eventually(async () => (await getDelivery(deps, tenantId, webhookId)).status === "succeeded");
@@ -62,7 +61,8 @@ describe("the running loop", () => {
         return { ok: true, statusCode: 200, error: null, durationMs: 2, responseExcerpt: "" };
       },
     });
-    const ids = Array.from({ length: 30 }, emit);
+    const ids: string[] = [];
+    for (let index = 0; index < 30; index++) ids.push(await emit());
     scheduler.start();
     try {
       await eventually(async () => (await Promise.all(ids.map((id) => getDelivery(deps, tenantId, id)))).every((delivery) => delivery.status === "succeeded"));
@@ -84,14 +84,14 @@ describe("the running loop", () => {
       return { ok: true, statusCode: 200, error: null, durationMs: 1, responseExcerpt: "" };
     };
     const scheduler = new DeliveryScheduler(deps, { send });
-    const first = emit();
+    const first = await emit();
     scheduler.start();
     await eventually(() => started.length === 1);
     let stopped = false;
     const stopping = scheduler.stop().then(() => {
       stopped = true;
     });
-    const late = emit();
+    const late = await emit();
     await Bun.sleep(30);
     expect(stopped).toBe(false);
     release();

@@ -2,9 +2,8 @@ import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { createHmac, timingSafeEqual } from "node:crypto";
 import { Webhook } from "standardwebhooks";
 import type { Server } from "bun";
-import { writeTransaction } from "../../src/db/client.ts";
 import { DeliveryScheduler } from "../../src/scheduler/scheduler.ts";
-import { emitEvent } from "../../src/webhooks/emit-event.ts";
+import { enqueueEvent } from "../../src/webhooks/emit-event.ts";
 import { createRule } from "../../src/webhooks/rules.ts";
 import { getDelivery } from "../../src/webhooks/deliveries.ts";
 import { createTenant } from "../../src/tenants/create-tenant.ts";
@@ -51,8 +50,8 @@ async function deliverTo(url: string) {
   deps.clock.set(Date.now());
   const tenantId = (await createTenant(deps, { name: "Receivers" })).id;
   await createRule(deps, tenantId, { name: "r", event: "lead.created", url, secret: SECRET, active: true });
-  const { deliveryIds } = writeTransaction(deps.sqlite, () =>
-    emitEvent(deps, { tenantId, event: "lead.created", data: { lead_id: "lead_9", name: "Ana Lopez" }, confidence: 0.92 }),
+  const { deliveryIds } = await deps.store.transaction((tx) =>
+    enqueueEvent(deps, tx, { tenantId, event: "lead.created", data: { lead_id: "lead_9", name: "Ana Lopez" }, confidence: 0.92 }),
   );
   await new DeliveryScheduler(deps).runOnce();
   const log = await getDelivery(deps, tenantId, deliveryIds[0] ?? "");

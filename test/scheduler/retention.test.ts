@@ -3,10 +3,9 @@ import { Database } from "bun:sqlite";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { writeTransaction } from "../../src/db/client.ts";
 import { DeliveryScheduler, type SendFn } from "../../src/scheduler/scheduler.ts";
 import { sweepRetention } from "../../src/scheduler/retention.ts";
-import { emitEvent } from "../../src/webhooks/emit-event.ts";
+import { enqueueEvent } from "../../src/webhooks/emit-event.ts";
 import { createRule } from "../../src/webhooks/rules.ts";
 import { createTenant } from "../../src/tenants/create-tenant.ts";
 import { buildDeps } from "../helpers.ts";
@@ -29,8 +28,8 @@ const scriptedSend: SendFn = async () => {
 const count = (table: string, where = "1 = 1", ...params: string[]) =>
   deps.sqlite.prepare<{ n: number }, string[]>(`SELECT count(*) AS n FROM ${table} WHERE ${where}`).get(...params)?.n ?? 0;
 
-function emit(event: "lead.created" | "session.started"): { eventId: string; deliveryId: string | undefined } {
-  const emitted = writeTransaction(deps.sqlite, () => emitEvent(deps, { tenantId, event, data: { lead_id: "lead_x" }, confidence: 0.9 }));
+async function emit(event: "lead.created" | "session.started"): Promise<{ eventId: string; deliveryId: string | undefined }> {
+  const emitted = await deps.store.transaction((tx) => enqueueEvent(deps, tx, { tenantId, event, data: { lead_id: "lead_x" }, confidence: 0.9 }));
   return { eventId: emitted.eventId, deliveryId: emitted.deliveryIds[0] };
 }
 
@@ -53,14 +52,14 @@ describe("event retention (PARLEY_EVENT_RETENTION)", () => {
   test("succeeded deliveries with their attempt logs and spent events go after it; pending and re-triggerable ones stay", async () => {
     const start = deps.clock.now();
     answers = [true, false, false];
-    const succeeded = emit("lead.created");
-    const dead = emit("lead.created");
-    const unmatched = emit("session.started");
+    const succeeded = await emit("lead.created");
+    const dead = await emit("lead.created");
+    const unmatched = await emit("session.started");
     await scheduler().runOnce();
     deps.clock.set(start + MINUTE + 2);
     await scheduler().runOnce(); // the second attempt of `dead` fails too: two attempts, dead letter.
     expect(count("dead_letters")).toBe(1);
-    const pending = emit("lead.created"); // never sent: stays pending
+    const pending = await emit("lead.created"); // never sent: stays pending
 
     expect(count("delivery_attempts", "delivery_id = ?", succeeded.deliveryId ?? "")).toBe(1);
 
@@ -98,7 +97,7 @@ describe("event retention (PARLEY_EVENT_RETENTION)", () => {
 
   test("a sweep deletes in bounded batches and the next sweep finishes the backlog", async () => {
     const start = deps.clock.now();
-    for (let index = 0; index < 25; index++) emit("session.started");
+    for (let index = 0; index < 25; index++) await emit("session.started");
     deps.clock.set(start + 31 * DAY);
     const first = await sweepRetention(deps, { batchSize: 10, maxBatches: 2 });
     expect(first).toMatchObject({ events: 20, complete: false });
@@ -110,7 +109,7 @@ describe("event retention (PARLEY_EVENT_RETENTION)", () => {
 
   test("the scheduler's housekeeping runs the sweep off the request path, and stop() waits for it", async () => {
     const start = deps.clock.now();
-    emit("session.started");
+    await emit("session.started");
     deps.clock.set(start + 31 * DAY);
     const running = new DeliveryScheduler(deps, { send: scriptedSend, maintenanceIntervalMs: 3_600_000 });
     running.start();
@@ -124,7 +123,7 @@ describe("event retention (PARLEY_EVENT_RETENTION)", () => {
     try {
       const tenant = (await createTenant(fileDeps, { name: "Locked" })).id;
       const start = fileDeps.clock.now();
-      writeTransaction(fileDeps.sqlite, () => emitEvent(fileDeps, { tenantId: tenant, event: "session.started", data: {} }));
+      await fileDeps.store.transaction((tx) => enqueueEvent(fileDeps, tx, { tenantId: tenant, event: "session.started", data: {} }));
       fileDeps.clock.set(start + 31 * DAY);
       // As the server runs: its connection never waits inside SQLite for a lock.
       fileDeps.sqlite.exec("PRAGMA busy_timeout = 0");

@@ -3,9 +3,8 @@ import { Database } from "bun:sqlite";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { writeTransaction } from "../../src/db/client.ts";
 import { DeliveryScheduler } from "../../src/scheduler/scheduler.ts";
-import { emitEvent } from "../../src/webhooks/emit-event.ts";
+import { enqueueEvent } from "../../src/webhooks/emit-event.ts";
 import { createRule } from "../../src/webhooks/rules.ts";
 import { getDelivery } from "../../src/webhooks/deliveries.ts";
 import { createTenant } from "../../src/tenants/create-tenant.ts";
@@ -50,7 +49,7 @@ test("results that cannot be recorded while another process holds the lock are k
       return { ok: true, statusCode: 200, error: null, durationMs: 1, responseExcerpt: "" };
     },
   });
-  const webhookId = writeTransaction(deps.sqlite, () => emitEvent(deps, { tenantId, event: "lead.created", data: {} })).deliveryIds[0] ?? "";
+  const webhookId = (await deps.store.transaction((tx) => enqueueEvent(deps, tx, { tenantId, event: "lead.created", data: {} }))).deliveryIds[0] ?? "";
   scheduler.start();
   try {
     await eventually(() => sends === 1);
