@@ -83,7 +83,7 @@ async function runServer(): Promise<void> {
   const config = loadConfig({ PARLEY_DB: dbPath, PARLEY_RATE_LIMITS: "off", PARLEY_LOG_LEVEL: "silent", PARLEY_JWT_SECRET: BENCH_JWT_SECRET });
   const handle = openDatabase(dbPath, { sync: config.sync });
   applyMigrations(handle.sqlite, systemClock.now());
-  const deps: Deps = { store: handle.store, db: handle.db, sqlite: handle.sqlite, config, clock: systemClock, log: silentLogger, deliveriesEnqueued: createSignal() };
+  const deps: Deps = { store: handle.store, config, clock: systemClock, log: silentLogger, deliveriesEnqueued: createSignal() };
   const tenant = await createTenant(deps, { name: "Bench Dental", sector: "dental-clinic", plan: "business" });
 
   handle.sqlite.exec("CREATE TABLE bench_rows (id INTEGER PRIMARY KEY, tenant_id TEXT NOT NULL, message TEXT NOT NULL, created_at INTEGER NOT NULL)");

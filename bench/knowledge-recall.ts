@@ -19,7 +19,7 @@
  * Run: npx bun bench/knowledge-recall.ts   (misses are listed on stderr)
  */
 import { loadConfig } from "../src/config.ts";
-import { openDatabase } from "../src/db/client.ts";
+import { openDatabase, type DatabaseHandle } from "../src/db/client.ts";
 import { applyMigrations } from "../src/db/migrate.ts";
 import type { Deps } from "../src/deps.ts";
 import { addDocument } from "../src/knowledge/documents.ts";
@@ -31,11 +31,11 @@ import { createSignal } from "../src/lib/signal.ts";
 import { createTenant } from "../src/tenants/create-tenant.ts";
 import { RECALL_SECTORS, type RecallQuestion } from "./fixtures/knowledge-recall.ts";
 
-function freshDeps(): Deps {
+function freshDeps(): Deps & { sqlite: DatabaseHandle["sqlite"] } {
   const handle = openDatabase(":memory:");
   applyMigrations(handle.sqlite, systemClock.now());
   const config = loadConfig({ PARLEY_JWT_SECRET: "bench-secret-bench-secret-bench-secret-0123", PARLEY_DB: ":memory:" });
-  return { store: handle.store, db: handle.db, sqlite: handle.sqlite, config, clock: systemClock, log: silentLogger, deliveriesEnqueued: createSignal() };
+  return { store: handle.store, sqlite: handle.sqlite, config, clock: systemClock, log: silentLogger, deliveriesEnqueued: createSignal() };
 }
 
 /** Feature hashing of words and character trigrams into `dimensions` signed buckets. */

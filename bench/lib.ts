@@ -16,6 +16,8 @@ import { createSignal } from "../src/lib/signal.ts";
 
 export interface BenchDeps extends Deps {
   readonly handle: DatabaseHandle;
+  /** The SQLite connection under the store, for what a benchmark measures directly. */
+  readonly sqlite: DatabaseHandle["sqlite"];
   /** Closes the database and deletes its temp directory. */
   dispose(): void;
 }
@@ -29,7 +31,6 @@ export function createBenchDeps(env: Record<string, string> = {}): BenchDeps {
   applyMigrations(handle.sqlite, systemClock.now());
   return {
     store: handle.store,
-    db: handle.db,
     sqlite: handle.sqlite,
     config,
     clock: systemClock,

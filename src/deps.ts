@@ -1,7 +1,5 @@
-import type { Database } from "bun:sqlite";
 import type { PasswordHasher } from "./auth/password.ts";
 import type { Config } from "./config.ts";
-import type { Db } from "./db/client.ts";
 import type { Store } from "./db/store.ts";
 import type { Clock } from "./lib/clock.ts";
 import type { Logger } from "./lib/log.ts";
@@ -10,11 +8,8 @@ import type { ResolveHost } from "./webhooks/ssrf.ts";
 
 /** What every domain verb receives: the HTTP layer, the CLI and the scheduler build it once. */
 export interface Deps {
-  /** The async storage seam (src/db/store.ts, docs/storage.md): new and converted code uses only this. */
+  /** The async storage seam (src/db/store.ts, docs/storage.md): all data access goes through it. */
   readonly store: Store;
-  /** Direct SQLite access for the code not converted to `store` yet (docs/storage.md lists it). */
-  readonly db: Db;
-  readonly sqlite: Database;
   readonly config: Config;
   readonly clock: Clock;
   readonly log: Logger;

@@ -1,5 +1,5 @@
 import { loadConfig, type Config } from "../src/config.ts";
-import { openDatabase } from "../src/db/client.ts";
+import { openDatabase, type DatabaseHandle } from "../src/db/client.ts";
 import { applyMigrations } from "../src/db/migrate.ts";
 import type { Deps } from "../src/deps.ts";
 import { createApp } from "../src/http/app.ts";
@@ -17,8 +17,16 @@ export const CHEAP_TEST_PASSWORDS = createArgon2idHasher({ memoryCost: 8, timeCo
 
 export const TEST_JWT_SECRET = "test-secret-test-secret-test-secret-0123456789";
 
+/** What tests look at directly (row counts, a held lock): the SQLite connection under the store. */
+export interface TestDatabase {
+  readonly sqlite: DatabaseHandle["sqlite"];
+  readonly db: DatabaseHandle["db"];
+}
+
+export type TestDeps = Deps & TestDatabase & { clock: FakeClock };
+
 export interface TestContext {
-  deps: AppDeps;
+  deps: AppDeps & TestDatabase;
   clock: FakeClock;
   app: ReturnType<typeof createApp>;
   request(method: string, path: string, options?: { body?: unknown; headers?: Record<string, string>; rawBody?: string }): Promise<Response>;
@@ -26,7 +34,7 @@ export interface TestContext {
 }
 
 /** Deps over an in-memory database with migrations applied and a fake clock. */
-export function buildDeps(overrides: Partial<Config> = {}, env: Record<string, string> = {}, extra: Pick<Deps, "resolveHost"> = {}, dbPath = ":memory:"): Deps & { clock: FakeClock } {
+export function buildDeps(overrides: Partial<Config> = {}, env: Record<string, string> = {}, extra: Pick<Deps, "resolveHost"> = {}, dbPath = ":memory:"): TestDeps {
   const clock = createFakeClock();
   const config = { ...loadConfig({ PARLEY_JWT_SECRET: TEST_JWT_SECRET, PARLEY_DB: dbPath, ...env }), ...overrides };
   const handle = openDatabase(dbPath);

@@ -25,7 +25,7 @@ export async function openCliDeps(io: CliIo, flags: ConfigFlags, overrides: Part
   applyMigrations(handle.sqlite, systemClock.now());
   const config: Config = { ...loaded, jwtSecret: loaded.jwtSecret ?? (await getOrCreateSetting(handle.store, "jwt_secret", () => randomBase62(64))) };
   const log = createLogger(config.logLevel, systemClock.now);
-  return { store: handle.store, db: handle.db, sqlite: handle.sqlite, config, clock: systemClock, log, handle, deliveriesEnqueued: createSignal() };
+  return { store: handle.store, config, clock: systemClock, log, handle, deliveriesEnqueued: createSignal() };
 }
 
 /** Runs `work` with deps and always closes the database, whatever happens. */

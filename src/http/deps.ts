@@ -26,7 +26,8 @@ export function resolveJwtSecret(deps: Pick<Deps, "config">): string {
   return deps.config.jwtSecret;
 }
 
-export function createAppDeps(deps: Deps, metrics: DeliveryMetrics = createDeliveryMetrics()): AppDeps {
+/** The HTTP layer's deps over `deps` (whatever else the caller's deps carry is kept: tests keep their connection). */
+export function createAppDeps<T extends Deps>(deps: T, metrics: DeliveryMetrics = createDeliveryMetrics()): AppDeps & T {
   return {
     ...deps,
     metrics,

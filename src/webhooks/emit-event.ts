@@ -1,4 +1,5 @@
 import type { Deps } from "../deps.ts";
+import type { DatabaseHandle } from "../db/client.ts";
 import { syncQueriesOf } from "../db/sqlite/store.ts";
 import type { DeliveryTarget, Transaction } from "../db/store.ts";
 import { newId } from "../lib/ids.ts";
@@ -50,10 +51,11 @@ export async function enqueueEvent(deps: Pick<Deps, "clock" | "deliveriesEnqueue
 }
 
 /**
- * @deprecated The synchronous outbox, for callers still inside `writeTransaction` (billing,
- * chat, payments: docs/storage.md lists them). Same rows as enqueueEvent; moves there with them.
+ * @deprecated The synchronous outbox on a SQLite connection, kept only for the benchmarks that
+ * still enqueue inside `writeTransaction` (bench/deliveries.ts, bench/fairness.ts). Same rows
+ * as enqueueEvent, on the store's own prepared statements; goes when they move to enqueueEvent.
  */
-export function emitEvent(deps: Deps, input: EmitEventInput): EmittedEvent {
+export function emitEvent(deps: Pick<Deps, "clock" | "deliveriesEnqueued"> & { sqlite: DatabaseHandle["sqlite"] }, input: EmitEventInput): EmittedEvent {
   if (!deps.sqlite.inTransaction) throw new Error("emitEvent must run inside the caller's transaction");
   const now = deps.clock.now();
   const outbox = syncQueriesOf(deps.sqlite).outbox;
