@@ -11,12 +11,11 @@
  * receiver with the same concurrency and signing work, without a database. (c) measures
  * event committed → request arrived at an in-process receiver, one event at a time.
  */
-import { writeTransaction } from "../src/db/client.ts";
 import { toIso } from "../src/lib/clock.ts";
 import { newId } from "../src/lib/ids.ts";
 import { DeliveryScheduler } from "../src/scheduler/scheduler.ts";
 import { createTenant } from "../src/tenants/create-tenant.ts";
-import { emitEvent } from "../src/webhooks/emit-event.ts";
+import { enqueueEvent } from "../src/webhooks/emit-event.ts";
 import { EVENT_CATALOG } from "../src/webhooks/events.ts";
 import { createRule } from "../src/webhooks/rules.ts";
 import type { AttemptResult } from "../src/webhooks/send-webhook.ts";
@@ -61,11 +60,11 @@ async function seedTenantWithRule(deps: BenchDeps, url: string): Promise<string>
   return tenant.id;
 }
 
-function enqueue(deps: BenchDeps, tenantId: string, count: number): void {
+async function enqueue(deps: BenchDeps, tenantId: string, count: number): Promise<void> {
   for (let done = 0; done < count; done += ENQUEUE_BATCH) {
     const batch = Math.min(ENQUEUE_BATCH, count - done);
-    writeTransaction(deps.sqlite, () => {
-      for (let i = 0; i < batch; i++) emitEvent(deps, { tenantId, event: EVENT, data: DATA, confidence: 0.92 });
+    await deps.store.transaction(async (tx) => {
+      for (let i = 0; i < batch; i++) await enqueueEvent(deps, tx, { tenantId, event: EVENT, data: DATA, confidence: 0.92 });
     });
   }
 }
@@ -126,7 +125,7 @@ async function drainOnce(receiverUrl: string, count: number, concurrency: number
   try {
     const tenantId = await seedTenantWithRule(deps, receiverUrl);
     const enqueueStarted = performance.now();
-    enqueue(deps, tenantId, count);
+    await enqueue(deps, tenantId, count);
     const enqueuePerSecond = count / ((performance.now() - enqueueStarted) / 1000);
     const drained = await drainWithScheduler(deps, new DeliveryScheduler(deps), count);
     return { enqueuePerSecond, ...drained, perSecond: drained.succeeded / drained.seconds };
@@ -181,7 +180,7 @@ async function measureDatabaseCeiling(count: number): Promise<number> {
   const deps = createBenchDeps(benchEnv);
   try {
     const tenantId = await seedTenantWithRule(deps, "http://127.0.0.1:9/unused");
-    enqueue(deps, tenantId, count);
+    await enqueue(deps, tenantId, count);
     const instant = async (): Promise<AttemptResult> => ({ ok: true, statusCode: 200, error: null, durationMs: 0, responseExcerpt: "ok" });
     const drained = await drainWithScheduler(deps, new DeliveryScheduler(deps, { send: instant }), count);
     return drained.succeeded / drained.seconds;
@@ -249,7 +248,7 @@ async function measureLatency(events: number) {
       const samples: number[] = [];
       for (let i = 0; i < events + 20; i++) {
         const arrival = receiver.nextArrival();
-        writeTransaction(deps.sqlite, () => emitEvent(deps, { tenantId, event: EVENT, data: DATA, confidence: 0.92 }));
+        await deps.store.transaction((tx) => enqueueEvent(deps, tx, { tenantId, event: EVENT, data: DATA, confidence: 0.92 }));
         const committedAt = performance.now();
         const arrivedAt = await arrival;
         if (i >= 20) samples.push(arrivedAt - committedAt);
@@ -304,7 +303,7 @@ async function main(): Promise<void> {
       "—",
       "info",
     ],
-    ["(a) diagnostic: enqueue via emitEvent, 1,000 per transaction", formatRate(instant.enqueuePerSecond), "—", "—", "info"],
+    ["(a) diagnostic: enqueue via enqueueEvent, 1,000 per transaction", formatRate(instant.enqueuePerSecond), "—", "—", "info"],
     [
       `(b) deliveries/s, receiver answers after ${SLOW_RECEIVER_MS} ms`,
       formatRate(slow.perSecond) + timedOut(slow),

@@ -13,10 +13,9 @@
  * a child process (it only accepts connections and never answers), B's receiver in this one so
  * the arrival time is exact. Every scenario uses a fresh database and a fresh scheduler.
  */
-import { writeTransaction } from "../src/db/client.ts";
 import { DeliveryScheduler } from "../src/scheduler/scheduler.ts";
 import { createTenant } from "../src/tenants/create-tenant.ts";
-import { emitEvent } from "../src/webhooks/emit-event.ts";
+import { enqueueEvent } from "../src/webhooks/emit-event.ts";
 import { EVENT_CATALOG } from "../src/webhooks/events.ts";
 import { createRule } from "../src/webhooks/rules.ts";
 import { changePlan } from "../src/billing/change-plan.ts";
@@ -103,7 +102,7 @@ async function measure(scenario: Scenario, blackHole: ChildReceiver, receiver: R
     const sendAll = async (count: number): Promise<number[]> => {
       const committed = new Map<string, number>();
       for (let i = 0; i < count; i++) {
-        const { deliveryIds } = writeTransaction(deps.sqlite, () => emitEvent(deps, { tenantId: victim, event: EVENT, data: DATA }));
+        const { deliveryIds } = await deps.store.transaction((tx) => enqueueEvent(deps, tx, { tenantId: victim, event: EVENT, data: DATA }));
         committed.set(deliveryIds[0] ?? "", performance.now());
         await Bun.sleep(B_SPACING_MS);
       }
@@ -118,8 +117,8 @@ async function measure(scenario: Scenario, blackHole: ChildReceiver, receiver: R
       const urls = Array.from({ length: scenario.blackHoleRules }, (_, index) => `${blackHole.url}?rule=${index}`);
       const attacker = await tenantWithRules(deps, "A", urls);
       const perRule = Math.ceil(BACKLOG / scenario.blackHoleRules);
-      writeTransaction(deps.sqlite, () => {
-        for (let i = 0; i < perRule; i++) emitEvent(deps, { tenantId: attacker, event: EVENT, data: DATA });
+      await deps.store.transaction(async (tx) => {
+        for (let i = 0; i < perRule; i++) await enqueueEvent(deps, tx, { tenantId: attacker, event: EVENT, data: DATA });
       });
       // Let A's sends take their slots before B's first measured event.
       await Bun.sleep(500);

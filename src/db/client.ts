@@ -3,7 +3,6 @@ import { mkdirSync } from "node:fs";
 import { dirname } from "node:path";
 import { drizzle, type BunSQLiteDatabase } from "drizzle-orm/bun-sqlite";
 import * as schema from "./schema.ts";
-import { gateFor } from "./sqlite/gate.ts";
 import { createSqliteStore } from "./sqlite/store.ts";
 import type { Store } from "./store.ts";
 
@@ -56,15 +55,4 @@ export function openDatabase(path: string, options: OpenOptions = {}): DatabaseH
     },
     close: () => sqlite.close(),
   };
-}
-
-/**
- * Runs `work` inside BEGIN IMMEDIATE so writers queue on busy_timeout instead of failing mid-way.
- * The synchronous form, for code not yet moved to `store.transaction` (docs/storage.md). While
- * a store transaction is open on this connection it refuses with SQLITE_BUSY (503 busy, retried
- * by the scheduler) instead of nesting its writes inside another request's transaction.
- */
-export function writeTransaction<T>(sqlite: Database, work: () => T): T {
-  if (gateFor(sqlite).held) throw Object.assign(new Error("a store transaction is open on this connection"), { code: "SQLITE_BUSY" });
-  return sqlite.transaction(work).immediate();
 }

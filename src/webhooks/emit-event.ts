@@ -1,6 +1,4 @@
 import type { Deps } from "../deps.ts";
-import type { DatabaseHandle } from "../db/client.ts";
-import { syncQueriesOf } from "../db/sqlite/store.ts";
 import type { DeliveryTarget, Transaction } from "../db/store.ts";
 import { newId } from "../lib/ids.ts";
 import type { EventData, EventName } from "./events.ts";
@@ -47,29 +45,5 @@ export async function enqueueEvent(deps: Pick<Deps, "clock" | "deliveriesEnqueue
     deliveryIds.push(webhookId);
   }
   if (deliveryIds.length > 0) tx.onCommit(() => deps.deliveriesEnqueued.notify());
-  return { eventId, deliveryIds };
-}
-
-/**
- * @deprecated The synchronous outbox on a SQLite connection, kept only for the benchmarks that
- * still enqueue inside `writeTransaction` (bench/deliveries.ts, bench/fairness.ts). Same rows
- * as enqueueEvent, on the store's own prepared statements; goes when they move to enqueueEvent.
- */
-export function emitEvent(deps: Pick<Deps, "clock" | "deliveriesEnqueued"> & { sqlite: DatabaseHandle["sqlite"] }, input: EmitEventInput): EmittedEvent {
-  if (!deps.sqlite.inTransaction) throw new Error("emitEvent must run inside the caller's transaction");
-  const now = deps.clock.now();
-  const outbox = syncQueriesOf(deps.sqlite).outbox;
-  const eventId = newId("evt", now);
-  outbox.insertEvent({ id: eventId, tenantId: input.tenantId, event: input.event, data: eventDataJson(input), confidence: input.confidence ?? null, occurredAt: now });
-  const targets = input.onlyRuleId
-    ? outbox.listRuleTarget(input.tenantId, input.onlyRuleId)
-    : outbox.listMatchingTargets(input.tenantId, input.event, input.confidence ?? 1);
-  const deliveryIds = targets.map((target) => {
-    const webhookId = newId("wh", now);
-    outbox.insertPendingDelivery({ id: webhookId, tenantId: input.tenantId, eventId, ruleId: target.id, event: input.event, url: target.url, now });
-    return webhookId;
-  });
-  // Listeners run after the caller's synchronous transaction has committed (they only schedule work).
-  if (deliveryIds.length > 0) queueMicrotask(() => deps.deliveriesEnqueued.notify());
   return { eventId, deliveryIds };
 }

@@ -1,7 +1,5 @@
 import { afterEach, beforeEach, describe, expect, test } from "bun:test";
-import { writeTransaction } from "../../src/db/client.ts";
 import type { WebhookRuleRow } from "../../src/db/store.ts";
-import { storageTroubleOf } from "../../src/db/storage-errors.ts";
 import { createTenant } from "../../src/tenants/create-tenant.ts";
 import { buildDeps } from "../helpers.ts";
 
@@ -120,24 +118,6 @@ describe("store.transaction on SQLite", () => {
     });
     await expect(leaked!.webhookRules.insertRule(ruleRow("rule_late"))).rejects.toThrow("already ended");
     expect(ruleIds()).toEqual([]);
-  });
-
-  test("the synchronous writeTransaction refuses with SQLITE_BUSY while a store transaction is open", async () => {
-    const paused = gate();
-    const open = deps.store.transaction(async (tx) => {
-      await tx.webhookRules.insertRule(ruleRow("rule_a"));
-      await paused.opened;
-    });
-    let error: unknown;
-    try {
-      writeTransaction(deps.sqlite, () => deps.sqlite.run("DELETE FROM webhook_rules"));
-    } catch (caught) {
-      error = caught;
-    }
-    expect(storageTroubleOf(error)).toBe("busy");
-    paused.open();
-    await open;
-    expect(ruleIds()).toEqual(["rule_a"]);
   });
 
   test("BEGIN IMMEDIATE takes the write lock up front: another connection's write transaction is refused meanwhile", async () => {

@@ -1,6 +1,5 @@
 import { afterEach, beforeEach, describe, expect, test } from "bun:test";
-import { writeTransaction } from "../../src/db/client.ts";
-import { emitEvent, enqueueEvent } from "../../src/webhooks/emit-event.ts";
+import { enqueueEvent } from "../../src/webhooks/emit-event.ts";
 import { createRule } from "../../src/webhooks/rules.ts";
 import { createTenant } from "../../src/tenants/create-tenant.ts";
 import { buildDeps } from "../helpers.ts";
@@ -94,27 +93,5 @@ describe("enqueueEvent matching", () => {
     });
     await expect(failing).rejects.toThrow("rolled back");
     expect(woken).toBe(0);
-  });
-});
-
-describe("emitEvent, the synchronous outbox of code not yet on the store", () => {
-  test("it writes the same rows inside writeTransaction", async () => {
-    const matching = await rule(tenantId);
-    const { deliveryIds } = writeTransaction(deps.sqlite, () => emitEvent(deps, { tenantId, event: "lead.created", data: {} }));
-    expect(deliveredRules(deliveryIds)).toEqual([matching.rule_id]);
-  });
-
-  test("emitting outside a transaction is refused", () => {
-    expect(() => emitEvent(deps, { tenantId, event: "lead.created", data: {} })).toThrow("inside the caller's transaction");
-  });
-
-  test("an enqueue wakes the scheduler's listener after the commit", async () => {
-    await rule(tenantId);
-    let woken = 0;
-    deps.deliveriesEnqueued.subscribe(() => woken++);
-    writeTransaction(deps.sqlite, () => emitEvent(deps, { tenantId, event: "lead.created", data: {} }));
-    expect(woken).toBe(0);
-    await Promise.resolve();
-    expect(woken).toBe(1);
   });
 });

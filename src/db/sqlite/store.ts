@@ -16,20 +16,7 @@ import { sqliteOutbox } from "./outbox.ts";
 import { sqliteTenants } from "./tenants.ts";
 import { sqliteWebhookRules } from "./webhook-rules.ts";
 
-export type SyncQueries = { [K in keyof StoreQueries]: SyncOf<StoreQueries[K]> };
-
-const syncQueriesByConnection = new WeakMap<Database, SyncQueries>();
-
-/**
- * @deprecated The store's synchronous SQLite functions, for code not yet moved onto the async
- * store (it runs inside `writeTransaction` or in synchronous helpers): the same prepared
- * statements, no second copy of the SQL. docs/storage.md lists the callers; it goes with them.
- */
-export function syncQueriesOf(sqlite: Database): SyncQueries {
-  const queries = syncQueriesByConnection.get(sqlite);
-  if (!queries) throw new Error("no store has been made for this connection yet (handle.store, after applyMigrations)");
-  return queries;
-}
+type SyncQueries = { [K in keyof StoreQueries]: SyncOf<StoreQueries[K]> };
 
 /**
  * The SQLite store: bun:sqlite underneath, synchronous and prepared once per connection, behind
@@ -59,7 +46,6 @@ export function createSqliteStore(handle: { sqlite: Database; db: Db }): Store {
     deadLetters: sqliteDeadLetters(sqlite),
     deliveryQueue: sqliteDeliveryQueue(sqlite),
   };
-  syncQueriesByConnection.set(sqlite, sync);
   const gate = gateFor(sqlite);
   const mapQueries = (wrap: <T>(aggregate: SyncOf<T>) => T): StoreQueries => ({
     tenants: wrap(sync.tenants),
