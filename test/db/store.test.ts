@@ -120,6 +120,20 @@ describe("store.transaction on SQLite", () => {
     expect(ruleIds()).toEqual([]);
   });
 
+  test("calling deps.store inside a transaction's callback is refused at once instead of waiting for ever, and rolls back", async () => {
+    const misuse = deps.store.transaction(async (tx) => {
+      await tx.webhookRules.insertRule(ruleRow("rule_a"));
+      await deps.store.webhookRules.countRules(tenantId);
+    });
+    await expect(misuse).rejects.toThrow("use the transaction (tx) instead");
+    const nested = deps.store.transaction(async () => deps.store.transaction(async () => "inner"));
+    await expect(nested).rejects.toThrow("transactions do not nest");
+    expect(ruleIds()).toEqual([]);
+    // Other callers are not affected: the store works on.
+    await deps.store.webhookRules.insertRule(ruleRow("rule_b"));
+    expect(ruleIds()).toEqual(["rule_b"]);
+  });
+
   test("BEGIN IMMEDIATE takes the write lock up front: another connection's write transaction is refused meanwhile", async () => {
     const { mkdtempSync, rmSync } = await import("node:fs");
     const { tmpdir } = await import("node:os");

@@ -1,4 +1,5 @@
 import type { Database } from "bun:sqlite";
+import { AsyncLocalStorage } from "node:async_hooks";
 
 /**
  * Turn-taking for one SQLite connection. The store's API is async, but bun:sqlite has one
@@ -11,6 +12,10 @@ import type { Database } from "bun:sqlite";
  */
 export interface TransactionGate {
   readonly held: boolean;
+  /** Runs a transaction's callback, marked so that a call it makes through the store is recognised. */
+  runInside<T>(work: () => Promise<T>): Promise<T>;
+  /** True when the caller is (a continuation of) the open transaction's callback. */
+  calledFromInside(): boolean;
   /** Resolves once the gate is free; the caller must re-check before relying on it. */
   whenFree(): Promise<void>;
   hold(): void;
@@ -31,10 +36,14 @@ export function gateFor(sqlite: Database): TransactionGate {
 function createGate(): TransactionGate {
   let held = false;
   let waiters: Array<() => void> = [];
+  // Which transaction the running code belongs to; read only on the slow path (gate held).
+  const inside = new AsyncLocalStorage<true>();
   return {
     get held() {
       return held;
     },
+    runInside: (work) => inside.run(true, work),
+    calledFromInside: () => inside.getStore() === true,
     whenFree: () => (held ? new Promise<void>((resolve) => waiters.push(resolve)) : Promise.resolve()),
     hold() {
       if (held) throw new Error("the transaction gate is already held");
@@ -68,6 +77,8 @@ export function outsideTransaction<T>(sync: SyncOf<T>, gate: TransactionGate): T
       return call(...args);
     };
     wrapped[name] = (...args: unknown[]) => {
+      // Waiting here from inside the open transaction's own callback would wait for ever.
+      if (gate.held && gate.calledFromInside()) return Promise.reject(new Error(`${name} was called through the store inside a transaction: use the transaction (tx) instead`));
       if (gate.held) return later(args);
       try {
         return Promise.resolve(call(...args));

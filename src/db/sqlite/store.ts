@@ -85,6 +85,7 @@ export function createSqliteStore(handle: { sqlite: Database; db: Db }): Store {
    * on timers (src/db/write-lock.ts).
    */
   async function transaction<T>(work: (tx: Transaction) => Promise<T>): Promise<T> {
+    if (gate.held && gate.calledFromInside()) throw new Error("store.transaction was called inside a transaction: transactions do not nest, use the open one (tx)");
     while (gate.held) await gate.whenFree();
     gate.hold();
     const hooks: Array<() => void> = [];
@@ -93,7 +94,8 @@ export function createSqliteStore(handle: { sqlite: Database; db: Db }): Store {
       sqlite.exec("BEGIN IMMEDIATE");
       open = true;
       try {
-        result = await work({ ...inside, onCommit: (hook) => void hooks.push(hook) });
+        const tx: Transaction = { ...inside, onCommit: (hook) => void hooks.push(hook) };
+        result = await gate.runInside(() => work(tx));
         sqlite.exec("COMMIT");
       } catch (error) {
         if (sqlite.inTransaction) sqlite.exec("ROLLBACK");
