@@ -26,7 +26,9 @@ const W = (selector: string) => `parley-widget >> css=${selector}`;
 describeWithBrowser("the widget in headless Chromium (needs /usr/bin/chromium)", () => {
   // A real clock: the running server signs tokens and stamps messages while the browser waits.
   // Private targets allowed: the streaming test's fake model provider listens on loopback.
-  const deps = createAppDeps({ ...buildDeps({ allowPrivateWebhooks: true }), clock: systemClock });
+  // Every page here is a new visitor from 127.0.0.1: lift the per-address session cap (20 an
+  // hour, tested in test/http/visitor-quota.test.ts), or the later tests would be refused.
+  const deps = createAppDeps({ ...buildDeps({ allowPrivateWebhooks: true, visitorSessionsPerHour: 10_000 }), clock: systemClock });
   let parley: { stop(): unknown; server: { port?: number } | null };
   let parleyOrigin = "";
   let host: ReturnType<typeof Bun.serve>;
