@@ -1,5 +1,6 @@
 import ipaddr from "ipaddr.js";
 import { inspectWebhookUrl, type ResolveHost, type WebhookUrlVerdict } from "../webhooks/ssrf.ts";
+import { abortable } from "./abortable.ts";
 
 /**
  * fetch() for URLs a tenant chose (webhook receivers, knowledge imports, a tenant's model
@@ -37,25 +38,6 @@ export class PinnedFetchRefused extends Error {
 // Errors raised before a request byte left: the next checked address may be tried safely.
 const NOT_CONNECTED = new Set(["ECONNREFUSED", "ENETUNREACH", "EHOSTUNREACH", "EADDRNOTAVAIL", "ConnectionRefused"]);
 const MAX_ADDRESSES_TRIED = 4;
-
-function abortable<T>(promise: Promise<T>, signal: AbortSignal | null | undefined): Promise<T> {
-  if (!signal) return promise;
-  if (signal.aborted) return Promise.reject(signal.reason);
-  return new Promise<T>((resolve, reject) => {
-    const onAbort = (): void => reject(signal.reason);
-    signal.addEventListener("abort", onAbort, { once: true });
-    promise.then(
-      (value) => {
-        signal.removeEventListener("abort", onAbort);
-        resolve(value);
-      },
-      (error: unknown) => {
-        signal.removeEventListener("abort", onAbort);
-        reject(error);
-      },
-    );
-  });
-}
 
 /** IPv4 addresses first (like most resolvers' preference on hosts without IPv6 routes), order kept otherwise. */
 function dialOrder(addresses: string[]): string[] {

@@ -1,5 +1,6 @@
 import { fetchPinned, PinnedFetchRefused, type PinnedFetchOptions } from "../lib/pinned-fetch.ts";
 import type { ResolveHost } from "./ssrf.ts";
+import { abortable } from "../lib/abortable.ts";
 
 export interface SendWebhookInput {
   url: string;
@@ -24,27 +25,6 @@ export interface AttemptResult {
 
 export const RESPONSE_EXCERPT_BYTES = 1024;
 
-class AttemptTimeout extends Error {}
-
-/** Rejects with AttemptTimeout once `signal` aborts, so no await outlives the attempt's deadline. */
-function raceAbort<T>(promise: Promise<T>, signal: AbortSignal): Promise<T> {
-  if (signal.aborted) return Promise.reject(new AttemptTimeout());
-  return new Promise<T>((resolve, reject) => {
-    const onAbort = (): void => reject(new AttemptTimeout());
-    signal.addEventListener("abort", onAbort, { once: true });
-    promise.then(
-      (value) => {
-        signal.removeEventListener("abort", onAbort);
-        resolve(value);
-      },
-      (error: unknown) => {
-        signal.removeEventListener("abort", onAbort);
-        reject(error);
-      },
-    );
-  });
-}
-
 /**
  * Reads at most RESPONSE_EXCERPT_BYTES and then cancels the stream: a receiver answering with
  * a huge (or endless) body must cost us 1 KiB of memory, not the whole body.
@@ -55,7 +35,7 @@ async function readExcerpt(response: Response, signal: AbortSignal): Promise<str
   // cheaper than a stream reader; anything larger or undeclared is streamed and cut.
   const declared = Number(response.headers.get("content-length") ?? "NaN");
   if (declared <= RESPONSE_EXCERPT_BYTES) {
-    const bytes = new Uint8Array(await raceAbort(response.arrayBuffer(), signal));
+    const bytes = new Uint8Array(await abortable(response.arrayBuffer(), signal));
     return new TextDecoder().decode(bytes.subarray(0, RESPONSE_EXCERPT_BYTES), { stream: true });
   }
   const reader = response.body.getReader();
@@ -63,7 +43,7 @@ async function readExcerpt(response: Response, signal: AbortSignal): Promise<str
   let filled = 0;
   try {
     while (filled < RESPONSE_EXCERPT_BYTES) {
-      const chunk = await raceAbort(reader.read(), signal);
+      const chunk = await abortable(reader.read(), signal);
       if (chunk.done) break;
       const take = Math.min(chunk.value.byteLength, RESPONSE_EXCERPT_BYTES - filled);
       excerpt.set(chunk.value.subarray(0, take), filled);
@@ -115,7 +95,7 @@ export async function sendWebhook(input: SendWebhookInput): Promise<AttemptResul
   try {
     // Checked at send time too (the name may resolve differently than at rule creation), and
     // the connection goes to the address that was checked: no DNS re-binding window.
-    const response = await raceAbort(
+    const response = await abortable(
       fetchPinned(
         input.url,
         { method: "POST", headers: input.headers, body: input.body, redirect: "manual", signal: controller.signal },
@@ -132,7 +112,8 @@ export async function sendWebhook(input: SendWebhookInput): Promise<AttemptResul
       const kind = error.reason === "unresolvable" ? "connection_error" : "forbidden_address";
       return finish(false, `${kind}: ${error.message}`);
     }
-    if (error instanceof AttemptTimeout || controller.signal.aborted) {
+    // The deadline passed: fetch, or a read racing it (abortable), gave up.
+    if (controller.signal.aborted) {
       return finish(false, `timeout: no response within ${input.timeoutMs} ms`);
     }
     return finish(false, `connection_error: ${describeError(error)}`);
