@@ -2,25 +2,11 @@ import { afterAll, describe, expect, test } from "bun:test";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { runCli } from "../../src/cli/run.ts";
-import type { CliIo } from "../../src/cli/io.ts";
+import { cli } from "./cli-helpers.ts";
 
 const dir = mkdtempSync(join(tmpdir(), "parley-cli-"));
 const db = join(dir, "cli.db");
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
-
-async function cli(args: string[], options: { env?: Record<string, string>; stdin?: string } = {}) {
-  const out: string[] = [];
-  const err: string[] = [];
-  const io: CliIo = {
-    env: { PARLEY_LOG_LEVEL: "silent", ...options.env },
-    out: (text) => out.push(text),
-    err: (text) => err.push(text),
-    readStdin: async () => options.stdin ?? "",
-  };
-  const code = await runCli(args, io);
-  return { code, out: out.join("\n"), err: err.join("\n") };
-}
 
 describe("parley CLI", () => {
   test("--help lists every command and --version prints the version", async () => {
