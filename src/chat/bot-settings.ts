@@ -1,51 +1,35 @@
 import type { Deps } from "../deps.ts";
-import type { Store, StoreQueries } from "../db/store.ts";
+import type { StoreQueries } from "../db/store.ts";
+import { createLookupCache } from "../tenants/lookup-cache.ts";
 import { notFound } from "../lib/app-error.ts";
 import { normalizeOrigins } from "../tenants/origins.ts";
 import { validateBotConfigPatch, type BotConfig } from "./bot-config.ts";
 import { configForSector } from "./sector-templates.ts";
 import { sealSecret } from "../assistant/secret-box.ts";
 
-interface CachedConfig {
-  version: number;
-  config: BotConfig;
-}
-
-// Parsed configs per store and chatbot, valid while the rows' updated_at is unchanged.
-// updateBotConfig also drops the entry, so two updates within one millisecond cannot leave a stale one.
-const cache = new WeakMap<Store, Map<string, CachedConfig>>();
-
-function cacheFor(store: Store): Map<string, CachedConfig> {
-  let perStore = cache.get(store);
-  if (!perStore) {
-    perStore = new Map();
-    cache.set(store, perStore);
-  }
-  return perStore;
-}
+// Parsed configs per store and tenant, dropped whenever any tenant or chatbot row may have
+// changed (src/tenants/lookup-cache.ts): a PATCH, a plan change or the CLI in another process.
+const configCache = createLookupCache<BotConfig>();
 
 /**
  * The tenant's bot configuration. `allowed_origins` always comes from the tenant row (the one
  * list the widget session check reads); a chatbot whose stored document is empty gets its
- * sector's template.
+ * sector's template. Shared between callers: do not mutate.
  */
-export function getBotConfig(deps: Pick<Deps, "store">, tenantId: string): Promise<BotConfig> {
-  return loadBotConfig(deps.store, deps.store, tenantId);
+export async function getBotConfig(deps: Pick<Deps, "store">, tenantId: string): Promise<BotConfig> {
+  const config = await configCache.get(deps.store, tenantId, () => loadBotConfig(deps.store, tenantId));
+  if (!config) throw notFound("tenant");
+  return config;
 }
 
-/** Reads through `db` (the store or an open transaction); the cache belongs to `store`. */
-async function loadBotConfig(store: Store, db: StoreQueries, tenantId: string): Promise<BotConfig> {
+/** Reads through `db` (the store or an open transaction), uncached; null when there is no such tenant. */
+async function loadBotConfig(db: StoreQueries, tenantId: string): Promise<BotConfig | null> {
   const row = await db.botConfigs.findBotConfigVersion(tenantId);
-  if (!row) throw notFound("tenant");
-  const version = Math.max(row.updatedAt, row.tenantUpdatedAt);
-  const cached = cacheFor(store).get(row.chatbotId);
-  if (cached && cached.version === version) return cached.config;
+  if (!row) return null;
   const document = await db.botConfigs.findBotConfigDocument(row.chatbotId);
-  if (!document) throw notFound("tenant");
+  if (!document) return null;
   const stored = Object.keys(document.config).length > 0 ? (document.config as unknown as BotConfig) : configForSector(document.sector);
-  const config = { ...stored, allowed_origins: document.allowedOrigins };
-  cacheFor(store).set(row.chatbotId, { version, config });
-  return config;
+  return { ...stored, allowed_origins: document.allowedOrigins };
 }
 
 /**
@@ -54,15 +38,16 @@ async function loadBotConfig(store: Store, db: StoreQueries, tenantId: string): 
  */
 export async function updateBotConfig(deps: Deps, tenantId: string, patch: unknown): Promise<BotConfig> {
   // Read, merge and write in one transaction: two concurrent patches cannot undo each other.
-  const { config, chatbotId } = await deps.store.transaction(async (tx) => {
-    const next = validateBotConfigPatch(patch, await loadBotConfig(deps.store, tx, tenantId), (plain) => sealSecret(deps, plain));
+  // The cache needs no help: the writes below change the store's lookup version.
+  return deps.store.transaction(async (tx) => {
+    const current = await loadBotConfig(tx, tenantId);
+    if (!current) throw notFound("tenant");
+    const next = validateBotConfigPatch(patch, current, (plain) => sealSecret(deps, plain));
     const now = deps.clock.now();
     const allowedOrigins = normalizeOrigins(next.allowed_origins);
     const merged: BotConfig = { ...next, allowed_origins: allowedOrigins };
-    const id = await tx.botConfigs.updateBotConfig(tenantId, { ...merged }, merged.bot_name, now);
+    await tx.botConfigs.updateBotConfig(tenantId, { ...merged }, merged.bot_name, now);
     await tx.botConfigs.updateTenantProfile(tenantId, { allowedOrigins, sector: merged.sector, updatedAt: now });
-    return { config: merged, chatbotId: id };
+    return merged;
   });
-  if (chatbotId) cacheFor(deps.store).delete(chatbotId);
-  return config;
 }

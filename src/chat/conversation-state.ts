@@ -76,6 +76,17 @@ export function initialConversationState(): ConversationState {
   };
 }
 
+/**
+ * A copy the engine may change without touching `state`: the nested parts it mutates in place
+ * (`lead`) and the one array are copied, every other field is a primitive. Cheaper per message
+ * than a `structuredClone` of the whole state, and the same result.
+ */
+export function copyConversationState(state: ConversationState): ConversationState {
+  const copy: ConversationState = { ...state, lead: { ...state.lead } };
+  if (state.offeredSlots) copy.offeredSlots = [...state.offeredSlots];
+  return copy;
+}
+
 const MODES: readonly ConversationMode[] = ["idle", "collecting_lead", "booking", "confirming_appointment"];
 const FIELDS: readonly ContactField[] = ["name", "phone", "email"];
 

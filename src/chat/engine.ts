@@ -15,6 +15,7 @@ import { CONFIDENCE, MAX_MESSAGE_LENGTH, STRONG_FAQ_CONFIDENCE, type Turn, type 
 
 export type { EngineAction, EngineInput, EngineOutput, EngineReply, ReplyEngine } from "./engine-types.ts";
 export { initialConversationState, restoreConversationState, type ConversationState } from "./conversation-state.ts";
+import { copyConversationState } from "./conversation-state.ts";
 
 /**
  * The deterministic, rule-based ReplyEngine. Per message:
@@ -36,7 +37,7 @@ export function createRuleEngine(): ReplyEngine {
 
 function replyByRules(input: EngineInput): EngineOutput {
   const { config, nowMs } = input;
-  const state = structuredClone(input.state);
+  const state = copyConversationState(input.state);
   state.turns += 1;
   const message = input.message.replace(/\s+/g, " ").trim().slice(0, MAX_MESSAGE_LENGTH);
   if (!message) return { reply: { text: EMPTY_MESSAGE_TEXT }, confidence: CONFIDENCE.emptyMessage, state, actions: [] };

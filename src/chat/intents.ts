@@ -18,14 +18,24 @@ export function normalizeForMatching(text: string): string {
   return ` ${words} `;
 }
 
-/** Keyword lists are few and reused on every message; normalizing each once saves most of the matching cost. */
-const NORMALIZED_PHRASES = new Map<string, string>();
+/** A phrase in the padded forms a message is searched for: " call me " and " call mes ". */
+interface PhraseNeedle {
+  exact: string;
+  plural: string;
+}
+
+/**
+ * Keyword lists are few and reused on every message: each phrase is normalized and padded
+ * once, so a match builds no string per phrase per call.
+ */
+const NORMALIZED_PHRASES = new Map<string, PhraseNeedle | null>();
 const MAX_CACHED_PHRASES = 10_000;
 
-function normalizedPhrase(phrase: string): string {
+function phraseNeedle(phrase: string): PhraseNeedle | null {
   let needle = NORMALIZED_PHRASES.get(phrase);
   if (needle === undefined) {
-    needle = normalizeForMatching(phrase).trim();
+    const words = normalizeForMatching(phrase).trim();
+    needle = words ? { exact: ` ${words} `, plural: ` ${words}s ` } : null;
     if (NORMALIZED_PHRASES.size >= MAX_CACHED_PHRASES) NORMALIZED_PHRASES.clear();
     NORMALIZED_PHRASES.set(phrase, needle);
   }
@@ -34,13 +44,16 @@ function normalizedPhrase(phrase: string): string {
 
 /** Whole-word phrase match; a trailing "s" on the last word is allowed ("viewings"). */
 export function containsPhrase(normalizedMessage: string, phrase: string): boolean {
-  const needle = normalizedPhrase(phrase);
+  const needle = phraseNeedle(phrase);
   if (!needle) return false;
-  return normalizedMessage.includes(` ${needle} `) || normalizedMessage.includes(` ${needle}s `);
+  return normalizedMessage.includes(needle.exact) || normalizedMessage.includes(needle.plural);
 }
 
 export function findPhrase(normalizedMessage: string, phrases: readonly string[]): string | null {
-  return phrases.find((phrase) => containsPhrase(normalizedMessage, phrase)) ?? null;
+  for (const phrase of phrases) {
+    if (containsPhrase(normalizedMessage, phrase)) return phrase;
+  }
+  return null;
 }
 
 /** Buying signals in any sector; the tenant adds its own in `lead.intent_keywords`. */

@@ -7,6 +7,12 @@ import type { ApiKeyRow, MembershipRow, NewChatbot, RefreshTokenRow, TenantRow, 
 export type TenantWithChatbot = TenantRow & { chatbotId: string | null };
 
 export interface TenantQueries {
+  /**
+   * A token that changes whenever any tenant or chatbot row may have changed, in this process
+   * or another (SQLite: `PRAGMA data_version` + this connection's own writes). The lookup
+   * caches (src/tenants/lookup-cache.ts) compare it before every hit.
+   */
+  findLookupVersion(): Promise<string>;
   /** The tenant's plan name, or null when there is no such tenant. */
   findTenantPlan(tenantId: string): Promise<string | null>;
   findTenant(tenantId: string): Promise<TenantWithChatbot | null>;

@@ -3,6 +3,10 @@ import type { TenantWithChatbot } from "../db/store.ts";
 import { notFound } from "../lib/app-error.ts";
 import type { PlanName } from "../billing/plans.ts";
 import type { TenantRecord } from "./create-tenant.ts";
+import { createLookupCache } from "./lookup-cache.ts";
+
+// Every chat message looks its tenant up (plan, origins): cached, invalidated by any tenant write.
+const tenantCache = createLookupCache<TenantRecord>();
 
 function toRecord(row: TenantWithChatbot): TenantRecord | null {
   if (row.chatbotId === null) return null;
@@ -17,10 +21,12 @@ function toRecord(row: TenantWithChatbot): TenantRecord | null {
   };
 }
 
-/** The tenant with its chatbot, or null when there is no such tenant. */
-export async function findTenant(deps: Pick<Deps, "store">, tenantId: string): Promise<TenantRecord | null> {
-  const row = await deps.store.tenants.findTenant(tenantId);
-  return row ? toRecord(row) : null;
+/** The tenant with its chatbot, or null when there is no such tenant. Shared: do not mutate. */
+export function findTenant(deps: Pick<Deps, "store">, tenantId: string): Promise<TenantRecord | null> {
+  return tenantCache.get(deps.store, tenantId, async () => {
+    const row = await deps.store.tenants.findTenant(tenantId);
+    return row ? toRecord(row) : null;
+  });
 }
 
 export async function requireTenant(deps: Pick<Deps, "store">, tenantId: string): Promise<TenantRecord> {

@@ -4,6 +4,7 @@ import { chatbots, tenants } from "../schema.ts";
 import type { TenantQueries, TenantWithChatbot } from "../store-accounts.ts";
 import { selectColumns } from "./columns.ts";
 import type { SyncOf } from "./gate.ts";
+import { lookupVersionReader, markLookupWrite } from "./lookup-version.ts";
 
 type RawTenant = Omit<TenantWithChatbot, "allowedOrigins"> & { allowedOrigins: string };
 
@@ -22,7 +23,9 @@ export function sqliteTenants(sqlite: Database, db: Db): SyncOf<TenantQueries> {
   const anyAllows = sqlite.prepare<{ ok: number }, [string]>(
     "SELECT 1 AS ok FROM tenants WHERE allowed_origins = '[]' OR EXISTS (SELECT 1 FROM json_each(tenants.allowed_origins) WHERE value = ?) LIMIT 1",
   );
+  const lookupVersion = lookupVersionReader(sqlite);
   return {
+    findLookupVersion: () => lookupVersion(),
     findTenantPlan: (tenantId) => plan.get(tenantId)?.plan ?? null,
     findTenant: (tenantId) => {
       const row = one.get(tenantId);
@@ -31,13 +34,16 @@ export function sqliteTenants(sqlite: Database, db: Db): SyncOf<TenantQueries> {
     listTenants: () => all.all().map(toTenant),
     anyTenantAllowsOrigin: (origin) => anyAllows.get(origin) !== null,
     updateTenantPlan: (tenantId, newPlan, updatedAt) => {
+      markLookupWrite(sqlite);
       setPlan.run(newPlan, updatedAt, tenantId);
     },
     // JSON columns and defaults: the query builder, as creating a tenant is rare.
     insertTenant: (row) => {
+      markLookupWrite(sqlite);
       db.insert(tenants).values(row).run();
     },
     insertChatbot: (row) => {
+      markLookupWrite(sqlite);
       db.insert(chatbots).values(row).run();
     },
   };

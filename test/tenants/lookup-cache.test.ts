@@ -1,0 +1,116 @@
+import { afterAll, afterEach, describe, expect, test } from "bun:test";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { changePlan } from "../../src/billing/change-plan.ts";
+import { getBotConfig } from "../../src/chat/bot-settings.ts";
+import { openDatabase } from "../../src/db/client.ts";
+import { createTenant } from "../../src/tenants/create-tenant.ts";
+import { findTenant, requireTenant } from "../../src/tenants/find-tenant.ts";
+import { buildDeps, buildTestApp, seedTenant, type TestContext, type TestDeps } from "../helpers.ts";
+import { cli } from "../cli/cli-helpers.ts";
+import { openWidgetSession, say } from "../http/chat-helpers.ts";
+
+const dir = mkdtempSync(join(tmpdir(), "parley-lookup-cache-"));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+/** Counts the row reads behind findTenant and getBotConfig (the store's aggregates are plain objects). */
+function countRowReads(deps: TestDeps): { tenants: number; configs: number } {
+  const counts = { tenants: 0, configs: 0 };
+  const findTenantRow = deps.store.tenants.findTenant;
+  deps.store.tenants.findTenant = (tenantId) => {
+    counts.tenants += 1;
+    return findTenantRow(tenantId);
+  };
+  const findDocument = deps.store.botConfigs.findBotConfigDocument;
+  deps.store.botConfigs.findBotConfigDocument = (chatbotId) => {
+    counts.configs += 1;
+    return findDocument(chatbotId);
+  };
+  return counts;
+}
+
+describe("the tenant and bot-config lookups are cached", () => {
+  test("a second lookup reads no row; a write through the same connection is seen at once", async () => {
+    const deps = buildDeps();
+    const tenant = await createTenant(deps, { name: "Cached" });
+    const reads = countRowReads(deps);
+    expect((await requireTenant(deps, tenant.id)).plan).toBe("free");
+    await getBotConfig(deps, tenant.id);
+    expect(await findTenant(deps, tenant.id)).toBe(await findTenant(deps, tenant.id));
+    await getBotConfig(deps, tenant.id);
+    expect(reads).toEqual({ tenants: 1, configs: 1 });
+
+    await changePlan(deps, tenant.id, "pro");
+    expect((await requireTenant(deps, tenant.id)).plan).toBe("pro");
+    expect(reads.tenants).toBe(2);
+    deps.sqlite.close();
+  });
+
+  test("a write rolled back leaves the cache with the committed rows", async () => {
+    const deps = buildDeps();
+    const tenant = await createTenant(deps, { name: "Rollback" });
+    expect((await requireTenant(deps, tenant.id)).plan).toBe("free");
+    const failed = deps.store.transaction(async (tx) => {
+      await tx.tenants.updateTenantPlan(tenant.id, "pro", deps.clock.now());
+      throw new Error("boom");
+    });
+    await expect(failed).rejects.toThrow("boom");
+    expect((await requireTenant(deps, tenant.id)).plan).toBe("free");
+    deps.sqlite.close();
+  });
+
+  test("`parley tenant plan` from another process (another connection) is seen by the server's next lookup", async () => {
+    const db = join(dir, "cli-plan.db");
+    const deps = buildDeps({}, {}, {}, db);
+    const tenant = await createTenant(deps, { name: "Cli Plan" });
+    const other = await createTenant(deps, { name: "Bystander" });
+    expect((await requireTenant(deps, tenant.id)).plan).toBe("free");
+    expect((await requireTenant(deps, other.id)).plan).toBe("free");
+
+    const changed = await cli(["tenant", "plan", tenant.id, "pro", "--db", db]);
+    expect(changed.code).toBe(0);
+    expect((await requireTenant(deps, tenant.id)).plan).toBe("pro");
+    expect((await requireTenant(deps, other.id)).plan).toBe("free");
+    deps.sqlite.close();
+  });
+
+  test("a bot config changed by another connection is seen by the next lookup", async () => {
+    const db = join(dir, "other-connection.db");
+    const deps = buildDeps({}, {}, {}, db);
+    const tenant = await createTenant(deps, { name: "Other Writer" });
+    expect((await getBotConfig(deps, tenant.id)).greeting).not.toBe("Changed elsewhere");
+    const second = openDatabase(db);
+    const current = second.sqlite.prepare<{ config: string }, [string]>("SELECT config FROM chatbots WHERE tenant_id = ?").get(tenant.id);
+    const config = { ...(JSON.parse(current?.config ?? "{}") as Record<string, unknown>), greeting: "Changed elsewhere" };
+    second.sqlite.prepare("UPDATE chatbots SET config = ? WHERE tenant_id = ?").run(JSON.stringify(config), tenant.id);
+    second.sqlite.close();
+    expect((await getBotConfig(deps, tenant.id)).greeting).toBe("Changed elsewhere");
+    deps.sqlite.close();
+  });
+});
+
+describe("over HTTP", () => {
+  let context: TestContext;
+  afterEach(() => context.close());
+
+  test("PATCH /chatbot/config, then the very next message and widget session see it", async () => {
+    context = buildTestApp();
+    const seeded = await seedTenant(context.deps, "Patchy");
+    const key = { "x-api-key": seeded.apiKey };
+    const visitor = await openWidgetSession(context, seeded.tenant.id, "https://elsewhere.example");
+    const before = await (await say(context, visitor.access_token, seeded.tenant.id, "Is there parking for bicycles?", { session_id: visitor.session_id })).json();
+    expect(JSON.stringify(before)).not.toContain("Bike racks by the door");
+
+    const faq = [{ id: "parking", question: "Is there parking for bicycles?", answer: "Bike racks by the door.", keywords: ["parking", "bicycles"] }];
+    expect((await context.request("PATCH", "/api/v1/chatbot/config", { headers: key, body: { faq } })).status).toBe(200);
+
+    const after = await (await say(context, visitor.access_token, seeded.tenant.id, "Is there parking for bicycles?", { session_id: visitor.session_id })).json();
+    expect(after.reply.text).toContain("Bike racks by the door");
+    // The origins live on the tenant row: the origin check reads the cached tenant.
+    expect((await context.request("PATCH", "/api/v1/chatbot/config", { headers: key, body: { allowed_origins: ["https://shop.example"] } })).status).toBe(200);
+    const refused = await context.request("POST", "/api/v1/widget/session", { body: { tenant_id: seeded.tenant.id }, headers: { origin: "https://elsewhere.example" } });
+    expect(refused.status).toBe(403);
+    expect((await openWidgetSession(context, seeded.tenant.id, "https://shop.example")).session_id).toBeString();
+  });
+});
