@@ -16,6 +16,10 @@ export interface DatabaseHandle {
   close(): void;
 }
 
+/** Negative: KiB, not pages (so the figure holds whatever the page size). */
+export const CACHE_SIZE_KIB = -65_536;
+export const JOURNAL_SIZE_LIMIT_BYTES = 64 * 1024 * 1024;
+
 export interface OpenOptions {
   sync?: "normal" | "full";
 }
@@ -37,6 +41,15 @@ export function openDatabase(path: string, options: OpenOptions = {}): DatabaseH
     // server's scheduler checkpoints the WAL (PASSIVE, never blocking writers) every 10 s.
     sqlite.exec("PRAGMA wal_autocheckpoint = 10000");
   }
+  // 64 MiB of page cache (SQLite's default is 2 MB): the server has one connection, and a
+  // tenant's hot index ranges (sessions, the delivery log and its filters, the due queue)
+  // then stay in memory instead of being read again from the OS on every page of a list.
+  sqlite.exec(`PRAGMA cache_size = ${CACHE_SIZE_KIB}`);
+  // A burst (a big retention sweep, a backlog of deliveries) can grow the WAL far past the
+  // 10,000-page checkpoint (~40 MB); without a limit the file keeps its high-water size for
+  // ever. After a checkpoint resets it, anything above 64 MiB is truncated away; below that
+  // the file is reused as it is, so normal traffic does not re-grow it every time.
+  sqlite.exec(`PRAGMA journal_size_limit = ${JOURNAL_SIZE_LIMIT_BYTES}`);
   sqlite.exec("PRAGMA foreign_keys = ON");
   // Deleted rows are overwritten with zeros, not left readable in free pages: an erased
   // person's e-mail must not survive in the file (docs/operations.md, erasure).

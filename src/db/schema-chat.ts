@@ -28,7 +28,12 @@ export const chatSessions = sqliteTable(
     // Not on updated_at: every message updates that column, and an index on it would be
     // rewritten with each one. Lists are ordered by id (creation time) anyway.
     index("chat_sessions_tenant_status_id_idx").on(table.tenantId, table.status, table.id),
-    index("chat_sessions_visitor_idx").on(table.tenantId, table.channel, table.visitorRef),
+    // The unfiltered list, and the analytics summary's conversations by day (written once per session).
+    index("chat_sessions_tenant_id_idx").on(table.tenantId, table.id),
+    index("chat_sessions_tenant_created_idx").on(table.tenantId, table.createdAt),
+    // Ends in id: "the visitor's newest open session" is then one seek, and the planner never
+    // prefers chat_sessions_tenant_id_idx (sorted, but every session of the tenant) for it.
+    index("chat_sessions_visitor_idx").on(table.tenantId, table.channel, table.visitorRef, table.id),
   ],
 );
 
@@ -68,7 +73,8 @@ export const leads = sqliteTable(
     confidence: real("confidence").notNull(),
     capturedAt: integer("captured_at").notNull(),
   },
-  (table) => [index("leads_tenant_idx").on(table.tenantId, table.id)],
+  // The CRM list by id; the analytics summary's leads by day.
+  (table) => [index("leads_tenant_idx").on(table.tenantId, table.id), index("leads_tenant_captured_idx").on(table.tenantId, table.capturedAt)],
 );
 
 export const appointments = sqliteTable(
@@ -91,6 +97,8 @@ export const appointments = sqliteTable(
     // One booking per slot start: two sessions racing for a slot cannot both win.
     uniqueIndex("appointments_slot_idx").on(table.tenantId, table.startsAt),
     index("appointments_tenant_idx").on(table.tenantId, table.id),
+    // The analytics summary's appointments by day.
+    index("appointments_tenant_created_idx").on(table.tenantId, table.createdAt),
   ],
 );
 

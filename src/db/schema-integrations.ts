@@ -31,7 +31,12 @@ export const paymentEvents = sqliteTable(
     eventId: text("event_id").notNull(),
     receivedAt: integer("received_at").notNull(),
   },
-  (table) => [primaryKey({ columns: [table.provider, table.providerEventId, table.tenantId] }), index("payment_events_tenant_idx").on(table.tenantId)],
+  // The expiry sweep (every 10 s) deletes by time.
+  (table) => [
+    primaryKey({ columns: [table.provider, table.providerEventId, table.tenantId] }),
+    index("payment_events_tenant_idx").on(table.tenantId),
+    index("payment_events_received_idx").on(table.receivedAt),
+  ],
 );
 
 /**

@@ -79,6 +79,10 @@ export const deliveries = sqliteTable(
     // The scheduler's only polling query: pending rows by due time.
     index("deliveries_due_idx").on(table.nextAttemptAt).where(sql`status = 'pending'`),
     index("deliveries_tenant_idx").on(table.tenantId, table.id),
+    // The delivery log's filters: each an equality then id, so a filtered page is one index range.
+    index("deliveries_tenant_status_idx").on(table.tenantId, table.status, table.id),
+    index("deliveries_tenant_event_idx").on(table.tenantId, table.event, table.id),
+    index("deliveries_tenant_rule_idx").on(table.tenantId, table.ruleId, table.id),
     index("deliveries_rule_idx").on(table.ruleId),
     // Deleting an event cascades to its deliveries, and retention asks "has this event any
     // delivery left?": both look deliveries up by event.
@@ -121,7 +125,9 @@ export const deadLetters = sqliteTable(
   },
   (table) => [
     uniqueIndex("dead_letters_delivery_idx").on(table.deliveryId),
-    index("dead_letters_tenant_idx").on(table.tenantId, table.deadAt),
+    // The list is ordered by id (ids sort by time of death); `since` is checked on the way.
+    index("dead_letters_tenant_idx").on(table.tenantId, table.id),
+    index("dead_letters_tenant_event_idx").on(table.tenantId, table.event, table.id),
     index("dead_letters_expiry_idx").on(table.expiresAt),
   ],
 );

@@ -2,7 +2,7 @@ import { describe, expect, test } from "bun:test";
 import { mkdtempSync, readdirSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { openDatabase } from "../../src/db/client.ts";
+import { CACHE_SIZE_KIB, JOURNAL_SIZE_LIMIT_BYTES, openDatabase } from "../../src/db/client.ts";
 import { EMBEDDED_MIGRATIONS, MIGRATION_JOURNAL } from "../../src/db/embedded-migrations.ts";
 import { applyMigrations } from "../../src/db/migrate.ts";
 
@@ -48,6 +48,11 @@ describe("migrations", () => {
     expect(pragma("foreign_keys")).toBe(1);
     expect(pragma("busy_timeout")).toBe(5000);
     expect(pragma("synchronous")).toBe(1);
+    // Set on purpose (src/db/client.ts says why), not SQLite's defaults (-2000 and -1, no limit).
+    expect(CACHE_SIZE_KIB).toBe(-65_536);
+    expect(pragma("cache_size")).toBe(CACHE_SIZE_KIB);
+    expect(JOURNAL_SIZE_LIMIT_BYTES).toBe(64 * 1024 * 1024);
+    expect(pragma("journal_size_limit")).toBe(JOURNAL_SIZE_LIMIT_BYTES);
     handle.close();
     const full = openDatabase(join(dir, "p.db"), { sync: "full" });
     expect(Object.values(full.sqlite.prepare("PRAGMA synchronous").get() as Record<string, unknown>)[0]).toBe(2);

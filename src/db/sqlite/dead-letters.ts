@@ -4,15 +4,32 @@ import { deadLetters } from "../schema.ts";
 import type { DeadLetterQueries } from "../store-webhooks.ts";
 import { selectColumns } from "./columns.ts";
 import type { SyncOf } from "./gate.ts";
+import { prepareVariants } from "./list-variants.ts";
+
+export const DEAD_LETTER_LIST_FILTERS = ["tenant", "event", "before"] as const;
+type DeadLetterListFilter = (typeof DEAD_LETTER_LIST_FILTERS)[number];
+
+/**
+ * The dead-letter list for one combination of filters (list-variants.ts). A tenant's list is a
+ * range of dead_letters_tenant_{id,event}_idx in id order; expired rows are hidden even before
+ * the sweeper has run (retention is exact). Without a tenant (the administrator's CLI) the
+ * list walks the primary key from the newest id and stops at the page's end.
+ */
+export function deadLetterListSql(given: Record<DeadLetterListFilter, boolean>): string {
+  const conditions: string[] = [];
+  if (given.tenant) conditions.push("tenant_id = ?1");
+  if (given.event) conditions.push("event = ?2");
+  conditions.push("dead_at >= ?3", "expires_at > ?4");
+  if (given.before) conditions.push("id < ?5");
+  return `SELECT ${selectColumns(deadLetters)} FROM dead_letters WHERE ${conditions.join(" AND ")} ORDER BY id DESC LIMIT ?6`;
+}
 
 export function sqliteDeadLetters(sqlite: Database): SyncOf<DeadLetterQueries> {
   const columns = selectColumns(deadLetters);
-  // Expired rows are hidden even before the sweeper has run: retention is exact.
-  const list = sqlite.prepare<DeadLetterRow, [string | null, string | null, number, number, string | null, number]>(
-    `SELECT ${columns} FROM dead_letters
-     WHERE (?1 IS NULL OR tenant_id = ?1) AND (?2 IS NULL OR event = ?2) AND dead_at >= ?3 AND expires_at > ?4
-       AND (?5 IS NULL OR id < ?5)
-     ORDER BY id DESC LIMIT ?6`,
+  const list = prepareVariants<DeadLetterListFilter, DeadLetterRow, [string | null, string | null, number, number, string | null, number]>(
+    sqlite,
+    DEAD_LETTER_LIST_FILTERS,
+    deadLetterListSql,
   );
   const byId = sqlite.prepare<DeadLetterRow, [string, number]>(`SELECT ${columns} FROM dead_letters WHERE id = ? AND expires_at > ?`);
   const deleteOne = sqlite.prepare("DELETE FROM dead_letters WHERE id = ?");
@@ -28,7 +45,7 @@ export function sqliteDeadLetters(sqlite: Database): SyncOf<DeadLetterQueries> {
     `DELETE FROM dead_letters WHERE id = ? AND tenant_id = ? AND expires_at > ? RETURNING id, delivery_id AS "deliveryId"`,
   );
   return {
-    listLiveDeadLetters: (filter, now, beforeId, limit) => list.all(filter.tenantId, filter.event ?? null, filter.sinceMs ?? 0, now, beforeId, limit),
+    listLiveDeadLetters: (filter, now, beforeId, limit) => list({ tenant: filter.tenantId !== null, event: filter.event != null, before: beforeId !== null }).all(filter.tenantId, filter.event ?? null, filter.sinceMs ?? 0, now, beforeId, limit),
     findLiveDeadLetter: (deadLetterId, now) => byId.get(deadLetterId, now),
     deleteDeadLetter: (deadLetterId) => {
       deleteOne.run(deadLetterId);

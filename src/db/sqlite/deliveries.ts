@@ -4,16 +4,33 @@ import { deliveries, deliveryAttempts } from "../schema.ts";
 import type { DeliveryCounts, DeliveryQueries, RuleDeliveryCounts } from "../store-webhooks.ts";
 import { selectColumns } from "./columns.ts";
 import type { SyncOf } from "./gate.ts";
+import { prepareVariants } from "./list-variants.ts";
+
+export const DELIVERY_LIST_FILTERS = ["status", "event", "ruleId", "before"] as const;
+type DeliveryListFilter = (typeof DELIVERY_LIST_FILTERS)[number];
+
+/**
+ * The delivery log's page for one combination of filters (list-variants.ts): each filter is
+ * an equality on an index that ends in `id` (deliveries_tenant_{status,event,rule}_idx), so a
+ * page is a range of it whatever the cursor, and the tenant's other rows are never read.
+ */
+export function deliveryListSql(given: Record<DeliveryListFilter, boolean>): string {
+  const conditions = ["tenant_id = ?1"];
+  if (given.status) conditions.push("status = ?2");
+  if (given.event) conditions.push("event = ?3");
+  if (given.ruleId) conditions.push("rule_id = ?4");
+  if (given.before) conditions.push("id < ?5");
+  return `SELECT ${selectColumns(deliveries)} FROM deliveries WHERE ${conditions.join(" AND ")} ORDER BY id DESC LIMIT ?6`;
+}
 
 type RawAttempt = Omit<DeliveryAttemptRow, "ok"> & { ok: number };
 
 export function sqliteDeliveries(sqlite: Database): SyncOf<DeliveryQueries> {
   const columns = selectColumns(deliveries);
-  const list = sqlite.prepare<DeliveryRow, [string, string | null, string | null, string | null, string | null, number]>(
-    `SELECT ${columns} FROM deliveries
-     WHERE tenant_id = ?1 AND (?2 IS NULL OR status = ?2) AND (?3 IS NULL OR event = ?3) AND (?4 IS NULL OR rule_id = ?4)
-       AND (?5 IS NULL OR id < ?5)
-     ORDER BY id DESC LIMIT ?6`,
+  const list = prepareVariants<DeliveryListFilter, DeliveryRow, [string, string | null, string | null, string | null, string | null, number]>(
+    sqlite,
+    DELIVERY_LIST_FILTERS,
+    deliveryListSql,
   );
   const one = sqlite.prepare<DeliveryRow, [string, string]>(`SELECT ${columns} FROM deliveries WHERE id = ? AND tenant_id = ?`);
   const attempts = sqlite.prepare<RawAttempt, [string]>(
@@ -50,7 +67,9 @@ export function sqliteDeliveries(sqlite: Database): SyncOf<DeliveryQueries> {
     countDeliveriesByDay: (tenantId, fromId) => byDay.all(tenantId, fromId),
     describeDeliveries: (tenantId, deliveryIds) => (deliveryIds.length === 0 ? [] : details.all(tenantId, JSON.stringify(deliveryIds))),
     listDeliveries: (tenantId, filter, beforeId, limit) =>
-      list.all(tenantId, filter.status ?? null, filter.event ?? null, filter.ruleId ?? null, beforeId, limit),
+      list({ status: filter.status != null, event: filter.event != null, ruleId: filter.ruleId != null, before: beforeId !== null }).all(
+        tenantId, filter.status ?? null, filter.event ?? null, filter.ruleId ?? null, beforeId, limit,
+      ),
     findDelivery: (tenantId, deliveryId) => one.get(deliveryId, tenantId),
     listAttempts: (deliveryId) => attempts.all(deliveryId).map((row) => ({ ...row, ok: row.ok === 1 })),
     purgeSpentDeliveries: (cutoffMs, limit) => purgeSpent.run(cutoffMs, limit).changes,

@@ -4,6 +4,13 @@ import { knowledgeDocuments } from "../schema.ts";
 import type { IndexedChunk, KnowledgeQueries } from "../store-knowledge.ts";
 import { selectColumns } from "./columns.ts";
 import type { SyncOf } from "./gate.ts";
+import { prepareVariants } from "./list-variants.ts";
+
+/** The documents page, with and without a cursor (list-variants.ts): a range of knowledge_documents_tenant_idx; content is left out. */
+export function documentListSql(given: { before: boolean }): string {
+  const columnsWithoutContent = selectColumns(knowledgeDocuments).replace(`content AS "content"`, `'' AS "content"`);
+  return `SELECT ${columnsWithoutContent} FROM knowledge_documents WHERE tenant_id = ?1${given.before ? " AND id < ?2" : ""} ORDER BY id DESC LIMIT ?3`;
+}
 
 type RawChunk = Omit<IndexedChunk, "embedding"> & { embedding: Uint8Array | null };
 
@@ -14,10 +21,7 @@ export function sqliteKnowledge(sqlite: Database): SyncOf<KnowledgeQueries> {
   const insertChunk = sqlite.prepare(
     "INSERT INTO knowledge_chunks (tenant_id, document_id, position, heading, text, embedding, embedding_model) VALUES (?, ?, ?, ?, ?, ?, ?)",
   );
-  const columnsWithoutContent = selectColumns(knowledgeDocuments).replace(`content AS "content"`, `'' AS "content"`);
-  const page = sqlite.prepare<KnowledgeDocumentRow, [string, string | null, number]>(
-    `SELECT ${columnsWithoutContent} FROM knowledge_documents WHERE tenant_id = ?1 AND (?2 IS NULL OR id < ?2) ORDER BY id DESC LIMIT ?3`,
-  );
+  const page = prepareVariants<"before", KnowledgeDocumentRow, [string, string | null, number]>(sqlite, ["before"], documentListSql);
   const one = sqlite.prepare<KnowledgeDocumentRow, [string, string]>(`SELECT ${selectColumns(knowledgeDocuments)} FROM knowledge_documents WHERE id = ? AND tenant_id = ?`);
   const chunks = sqlite.prepare<{ position: number; heading: string; text: string; embeddingModel: string | null }, [string]>(
     `SELECT position, heading, text, embedding_model AS "embeddingModel" FROM knowledge_chunks WHERE document_id = ? ORDER BY position`,
@@ -46,7 +50,7 @@ export function sqliteKnowledge(sqlite: Database): SyncOf<KnowledgeQueries> {
     insertChunks: (rows) => {
       for (const row of rows) insertChunk.run(row.tenantId, row.documentId, row.position, row.heading, row.text, row.embedding, row.embeddingModel);
     },
-    listDocuments: (tenantId, beforeId, limit) => page.all(tenantId, beforeId, limit),
+    listDocuments: (tenantId, beforeId, limit) => page({ before: beforeId !== null }).all(tenantId, beforeId, limit),
     findDocument: (tenantId, documentId) => one.get(documentId, tenantId),
     listDocumentChunks: (documentId) => chunks.all(documentId),
     deleteDocument: (tenantId, documentId) => remove.run(documentId, tenantId).changes > 0,
