@@ -4,6 +4,7 @@ import { appointments, chatMessages, chatSessions, leads, usageCounters } from "
 import type { BotConfigQueries, CaptureQueries, ChatSessionQueries, UsageQueries } from "../store-chat.ts";
 import { selectColumns } from "./columns.ts";
 import type { SyncOf } from "./gate.ts";
+import { prepareVariants } from "./list-variants.ts";
 import { markLookupWrite } from "./lookup-version.ts";
 
 type RawMessage = Omit<ChatMessageRow, "quickReplies"> & { quickReplies: string | null };
@@ -12,16 +13,28 @@ const toMessage = (row: RawMessage): ChatMessageRow => ({ ...row, quickReplies: 
 
 // The chat hot path (every message): raw prepared statements, prepared once per connection.
 
+export const SESSION_LIST_FILTERS = ["status", "before"] as const;
+type SessionListFilter = (typeof SESSION_LIST_FILTERS)[number];
+
+/** One statement per filter combination (list-variants.ts): a page is a range of chat_sessions_tenant_{status_,}id_idx. */
+export function sessionListSql(given: Record<SessionListFilter, boolean>): string {
+  const conditions = ["tenant_id = ?1", ...(given.status ? ["status = ?2"] : []), ...(given.before ? ["id < ?3"] : [])];
+  return `SELECT ${selectColumns(chatSessions)} FROM chat_sessions WHERE ${conditions.join(" AND ")} ORDER BY id DESC LIMIT ?4`;
+}
+
+/** The CRM lists' pages, with and without a cursor: a range of leads_tenant_idx / appointments_tenant_idx. */
+export const leadListSql = (given: { before: boolean }): string =>
+  `SELECT ${selectColumns(leads)} FROM leads WHERE tenant_id = ?1${given.before ? " AND id < ?2" : ""} ORDER BY id DESC LIMIT ?3`;
+export const appointmentListSql = (given: { before: boolean }): string =>
+  `SELECT ${selectColumns(appointments)} FROM appointments WHERE tenant_id = ?1${given.before ? " AND id < ?2" : ""} ORDER BY id DESC LIMIT ?3`;
+
 export function sqliteChatSessions(sqlite: Database): SyncOf<ChatSessionQueries> {
   const columns = selectColumns(chatSessions);
   const byId = sqlite.prepare<ChatSessionRow, [string, string]>(`SELECT ${columns} FROM chat_sessions WHERE id = ? AND tenant_id = ?`);
   const byVisitor = sqlite.prepare<ChatSessionRow, [string, string, string]>(
     `SELECT ${columns} FROM chat_sessions WHERE tenant_id = ? AND channel = ? AND visitor_ref = ? AND status != 'closed' ORDER BY id DESC LIMIT 1`,
   );
-  const list = sqlite.prepare<ChatSessionRow, [string, string | null, string | null, number]>(
-    `SELECT ${columns} FROM chat_sessions WHERE tenant_id = ?1 AND (?2 IS NULL OR status = ?2) AND (?3 IS NULL OR id < ?3)
-     ORDER BY id DESC LIMIT ?4`,
-  );
+  const list = prepareVariants<SessionListFilter, ChatSessionRow, [string, string | null, string | null, number]>(sqlite, SESSION_LIST_FILTERS, sessionListSql);
   const insert = sqlite.prepare(
     `INSERT INTO chat_sessions (id, tenant_id, chatbot_id, channel, status, state, visitor_ref, origin, message_count, handoff_reason, created_at, updated_at, closed_at)
      VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
@@ -47,7 +60,7 @@ export function sqliteChatSessions(sqlite: Database): SyncOf<ChatSessionQueries>
   return {
     findSession: (tenantId, sessionId) => byId.get(sessionId, tenantId),
     findOpenVisitorSession: (tenantId, channel, visitorRef) => byVisitor.get(tenantId, channel, visitorRef),
-    listSessions: (tenantId, status, beforeId, limit) => list.all(tenantId, status, beforeId, limit),
+    listSessions: (tenantId, status, beforeId, limit) => list({ status: status !== null, before: beforeId !== null }).all(tenantId, status, beforeId, limit),
     insertSession: (row) => {
       insert.run(row.id, row.tenantId, row.chatbotId, row.channel, row.status, row.state, row.visitorRef, row.origin, row.messageCount, row.handoffReason, row.createdAt, row.updatedAt, row.closedAt);
     },
@@ -112,12 +125,8 @@ export function sqliteCaptures(sqlite: Database): SyncOf<CaptureQueries> {
      VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
   );
   const updateLead = sqlite.prepare("UPDATE leads SET name = ?, phone = ?, email = ? WHERE tenant_id = ? AND session_id = ?");
-  const leadList = sqlite.prepare<LeadRow, [string, string | null, number]>(
-    `SELECT ${selectColumns(leads)} FROM leads WHERE tenant_id = ?1 AND (?2 IS NULL OR id < ?2) ORDER BY id DESC LIMIT ?3`,
-  );
-  const appointmentList = sqlite.prepare<AppointmentRow, [string, string | null, number]>(
-    `SELECT ${selectColumns(appointments)} FROM appointments WHERE tenant_id = ?1 AND (?2 IS NULL OR id < ?2) ORDER BY id DESC LIMIT ?3`,
-  );
+  const leadList = prepareVariants<"before", LeadRow, [string, string | null, number]>(sqlite, ["before"], leadListSql);
+  const appointmentList = prepareVariants<"before", AppointmentRow, [string, string | null, number]>(sqlite, ["before"], appointmentListSql);
   const starts = sqlite.prepare<{ startsAt: number }, [string, number, number]>(
     `SELECT starts_at AS "startsAt" FROM appointments WHERE tenant_id = ? AND starts_at >= ? AND starts_at <= ? ORDER BY starts_at`,
   );
@@ -131,8 +140,8 @@ export function sqliteCaptures(sqlite: Database): SyncOf<CaptureQueries> {
     updateSessionLead: (tenantId, sessionId, contact) => {
       updateLead.run(contact.name, contact.phone, contact.email, tenantId, sessionId);
     },
-    listLeads: (tenantId, beforeId, limit) => leadList.all(tenantId, beforeId, limit),
-    listAppointments: (tenantId, beforeId, limit) => appointmentList.all(tenantId, beforeId, limit),
+    listLeads: (tenantId, beforeId, limit) => leadList({ before: beforeId !== null }).all(tenantId, beforeId, limit),
+    listAppointments: (tenantId, beforeId, limit) => appointmentList({ before: beforeId !== null }).all(tenantId, beforeId, limit),
     listAppointmentStarts: (tenantId, fromMs, toMs) => starts.all(tenantId, fromMs, toMs).map((row) => row.startsAt),
   };
 }
