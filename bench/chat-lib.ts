@@ -10,6 +10,7 @@
  *   POST /bench/noop        the same without the INSERT (the stack + load generator ceiling);
  *   GET  /bench/cpu         the child's process.cpuUsage(), to split CPU time per request.
  */
+import { Elysia } from "elysia";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -19,17 +20,25 @@ import { applyMigrations } from "../src/db/migrate.ts";
 import type { Deps } from "../src/deps.ts";
 import { createApp } from "../src/http/app.ts";
 import { createAppDeps } from "../src/http/deps.ts";
+import { securityPlugin, tenantOf } from "../src/http/plugins/security.ts";
 import { ChatModel } from "../src/http/routes/chat.ts";
 import { systemClock } from "../src/lib/clock.ts";
 import { silentLogger } from "../src/lib/log.ts";
 import { createSignal } from "../src/lib/signal.ts";
+import { DeliveryScheduler } from "../src/scheduler/scheduler.ts";
 import { createTenant } from "../src/tenants/create-tenant.ts";
+import { enqueueEvent } from "../src/webhooks/emit-event.ts";
+import { EVENT_CATALOG } from "../src/webhooks/events.ts";
+import { createRule } from "../src/webhooks/rules.ts";
 
 /** How long a server child lives at most, whatever happens to its parent. */
 const SERVER_MAX_LIFETIME_MS = 5 * 60_000;
 /** How long after its window a load phase waits for answers before aborting them. */
 const LOAD_GRACE_MS = 30_000;
 const BENCH_JWT_SECRET = "bench-secret-bench-secret-bench-secret-0123";
+
+/** Wall-clock milliseconds with sub-millisecond precision, comparable across processes on one machine. */
+export const wallClockMs = (): number => performance.timeOrigin + performance.now();
 
 export interface ChatServer {
   base: string;
@@ -43,8 +52,8 @@ export interface ChatServer {
  * Starts `bun bench/chat-lib.ts server` and waits for the line it prints. `bunFlags` go before
  * the script (e.g. `--cpu-prof-md --cpu-prof-dir=DIR` to profile the server).
  */
-export async function startChatServer(bunFlags: readonly string[] = []): Promise<ChatServer> {
-  const child = Bun.spawn([process.execPath, ...bunFlags, import.meta.path, "server"], { stdin: "pipe", stdout: "pipe", stderr: "inherit" });
+export async function startChatServer(bunFlags: readonly string[] = [], hookUrl = ""): Promise<ChatServer> {
+  const child = Bun.spawn([process.execPath, ...bunFlags, import.meta.path, "server", hookUrl], { stdin: "pipe", stdout: "pipe", stderr: "inherit" });
   const reader = child.stdout.getReader();
   let text = "";
   const deadline = Date.now() + 15_000;
@@ -77,10 +86,10 @@ export async function startChatServer(bunFlags: readonly string[] = []): Promise
 }
 
 /** The child: the whole app on 127.0.0.1, an ephemeral port, until told to stop. */
-async function runServer(): Promise<void> {
+async function runServer(hookUrl: string): Promise<void> {
   const dir = mkdtempSync(join(tmpdir(), "parley-bench-chat-"));
   const dbPath = join(dir, "bench.db");
-  const config = loadConfig({ PARLEY_DB: dbPath, PARLEY_RATE_LIMITS: "off", PARLEY_LOG_LEVEL: "silent", PARLEY_JWT_SECRET: BENCH_JWT_SECRET });
+  const config = loadConfig({ PARLEY_DB: dbPath, PARLEY_RATE_LIMITS: "off", PARLEY_ALLOW_PRIVATE_WEBHOOKS: "true", PARLEY_LOG_LEVEL: "silent", PARLEY_JWT_SECRET: BENCH_JWT_SECRET });
   const handle = openDatabase(dbPath, { sync: config.sync });
   applyMigrations(handle.sqlite, systemClock.now());
   const deps: Deps = { store: handle.store, config, clock: systemClock, log: silentLogger, deliveriesEnqueued: createSignal() };
@@ -88,29 +97,43 @@ async function runServer(): Promise<void> {
 
   handle.sqlite.exec("CREATE TABLE bench_rows (id INTEGER PRIMARY KEY, tenant_id TEXT NOT NULL, message TEXT NOT NULL, created_at INTEGER NOT NULL)");
   const insertRow = handle.sqlite.prepare("INSERT INTO bench_rows (tenant_id, message, created_at) VALUES (?, ?, ?)");
+  const ruleCreated = hookUrl ? await createRule(deps, tenant.id, { name: "bench probe", event: "lead.created", url: hookUrl, secret: "bench-secret-0123456789abcdef", active: true }) : null;
+  const probeData = EVENT_CATALOG["lead.created"].example;
 
-  const app = createApp(createAppDeps(deps))
+  const scheduler = new DeliveryScheduler(deps);
+  const appDeps = createAppDeps(deps, scheduler.metrics);
+  const benchRoutes = new Elysia()
+    .use(securityPlugin(appDeps))
     .post(
       "/bench/one-insert",
-      ({ body }) => {
-        insertRow.run(body.tenant_id, body.message, Date.now());
+      ({ principal, body }) => {
+        insertRow.run(tenantOf(principal, body.tenant_id), body.message, Date.now());
         return { ok: true };
       },
-      { body: ChatModel.messageBody },
+      { chatAccess: true, body: ChatModel.messageBody },
     )
     .post("/bench/noop", () => ({ ok: true }), { body: ChatModel.messageBody })
+    .post("/bench/event", async () => {
+      if (!ruleCreated) return { error: "no_hook", message: "start the server with a hook URL" };
+      const emitted = await deps.store.transaction((tx) => enqueueEvent(deps, tx, { tenantId: tenant.id, event: "lead.created", data: probeData, confidence: 0.92 }));
+      return { webhook_id: emitted.deliveryIds[0] ?? null, committed_at: wallClockMs() };
+    });
+  const app = createApp(appDeps)
+    .use(benchRoutes)
     .get("/bench/cpu", () => {
       const usage = process.cpuUsage();
       return String(usage.user + usage.system);
     })
     .listen({ port: 0, hostname: "127.0.0.1" });
 
+  scheduler.start();
   console.log(`chat server listening on port ${app.server?.port} tenant ${tenant.id}`);
   let exiting = false;
   const exit = () => {
     if (exiting) return;
     exiting = true;
     void app.stop(true);
+    void scheduler.stop();
     handle.close();
     rmSync(dir, { recursive: true, force: true });
     process.exit(0);
@@ -138,8 +161,10 @@ export interface LoadOptions {
   durationMs: number;
   /** The next request to send; called once per request, in the order they are sent. */
   request(): LoadRequest;
-  /** Sees every 2xx body (optional; used to tally session statuses). */
+  /** Sees every answer with the expected status (optional; used to tally session statuses). */
   inspect?(body: string): void;
+  /** The status every answer should have (200; 404 for the not-found baseline). */
+  expectedStatus?: number;
 }
 
 export interface LoadResult {
@@ -150,7 +175,7 @@ export interface LoadResult {
   total: number;
   /** Sorted latencies (ms) of the requests completed inside the window. */
   latencies: Float64Array;
-  /** Responses that were not 200 anywhere in the run (warm-up included), by status. */
+  /** Responses without the expected status anywhere in the run (warm-up included), by status. */
   failures: Map<number, number>;
   /** Fetch errors (connection refused, reset) anywhere in the run. */
   errors: number;
@@ -193,7 +218,7 @@ export async function runLoad(options: LoadOptions): Promise<LoadResult> {
       }
       const doneAt = performance.now();
       total++;
-      if (status !== 200) failures.set(status, (failures.get(status) ?? 0) + 1);
+      if (status !== (options.expectedStatus ?? 200)) failures.set(status, (failures.get(status) ?? 0) + 1);
       else options.inspect?.(text);
       if (doneAt >= windowStart && doneAt <= windowEnd && recorded < capacity) latencies[recorded++] = doneAt - sentAt;
     }
@@ -211,4 +236,4 @@ export function percentileOf(sorted: Float64Array, p: number): number {
   return sorted[index] ?? Number.NaN;
 }
 
-if (import.meta.main && process.argv[2] === "server") await runServer();
+if (import.meta.main && process.argv[2] === "server") await runServer(process.argv[3] ?? "");

@@ -48,6 +48,8 @@ export interface ChildReceiver {
   url: string;
   /** Requests answered so far (asks the child over HTTP). */
   count(): Promise<number>;
+  /** Wall-clock time (ms) each webhook id first arrived. */
+  arrivals(): Promise<Record<string, number>>;
   stop(): Promise<void>;
 }
 
@@ -72,6 +74,7 @@ export async function startChildReceiver(delayMs: number): Promise<ChildReceiver
   return {
     url: `${base}/hook`,
     count: async () => Number(await (await fetch(`${base}/count`)).text()),
+    arrivals: async () => (await (await fetch(`${base}/arrivals`)).json()) as Record<string, number>,
     async stop() {
       child.stdin.end();
       child.kill("SIGTERM");
@@ -80,15 +83,21 @@ export async function startChildReceiver(delayMs: number): Promise<ChildReceiver
   };
 }
 
-/** The child: answers every POST 200 after `delayMs` (0 = at once), GET /count returns the tally. */
+/**
+ * The child: answers every POST 200 after `delayMs` (0 = at once), GET /count returns the tally,
+ * GET /arrivals the wall-clock arrival time (ms) of each request by its `webhook-id` header.
+ */
 function runReceiver(delayMs: number): void {
   let count = 0;
+  const arrivals: Record<string, number> = {};
   const server = Bun.serve({
     hostname: "127.0.0.1",
     port: 0,
     idleTimeout: 30,
     async fetch(request) {
-      if (request.method === "GET") return new Response(String(count));
+      if (request.method === "GET") return new URL(request.url).pathname === "/arrivals" ? Response.json(arrivals) : new Response(String(count));
+      const webhookId = request.headers.get("webhook-id");
+      if (webhookId !== null && !(webhookId in arrivals)) arrivals[webhookId] = performance.timeOrigin + performance.now();
       count++;
       if (delayMs > 0) await Bun.sleep(delayMs);
       return new Response("ok");

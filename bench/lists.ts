@@ -1,0 +1,148 @@
+/**
+ * List endpoints at 1M rows against the same at 1k rows (issue 13, item 5). Not a test: it
+ * measures and prints a table.
+ *
+ *   npx bun bench/lists.ts
+ *
+ * Env: BENCH_LIST_ROWS (1000000) rows of the big tenant, BENCH_LIST_SMALL_ROWS (1000) of the
+ * small one, BENCH_LIST_RUNS (30) timed calls per measure.
+ *
+ * One file database, two tenants: the big one holds BENCH_LIST_ROWS webhook deliveries and as
+ * many chat sessions, the small one BENCH_LIST_SMALL_ROWS of each, both in the same proportions
+ * (mostly succeeded / closed; 50 dead deliveries and 50 hand-off sessions spread over the
+ * tenant, which is what an operator filters for). Each measure is the domain verb behind the
+ * endpoint (listDeliveries, listSessions), first page of 50, median of BENCH_LIST_RUNS calls after
+ * warm-up. Budget (issue 13): the 1M first page within 2× of the 1k first page.
+ */
+import type { DeliveryFilter } from "../src/db/store-webhooks.ts";
+import { newId } from "../src/lib/ids.ts";
+import { listSessions } from "../src/chat/sessions.ts";
+import { createTenant } from "../src/tenants/create-tenant.ts";
+import { listDeliveries } from "../src/webhooks/deliveries.ts";
+import { createRule } from "../src/webhooks/rules.ts";
+import { createBenchDeps, formatMs, markdownTable, type BenchDeps } from "./lib.ts";
+
+const envInt = (name: string, fallback: number): number => {
+  const value = Number(process.env[name]);
+  return Number.isInteger(value) && value > 0 ? value : fallback;
+};
+
+const BIG_ROWS = envInt("BENCH_LIST_ROWS", 1_000_000);
+const SMALL_ROWS = envInt("BENCH_LIST_SMALL_ROWS", 1_000);
+const RUNS = envInt("BENCH_LIST_RUNS", 30);
+const WARMUP_RUNS = 5;
+/** The rare rows a filter looks for, spread evenly over each tenant. */
+const RARE_ROWS = 50;
+const PAGE = 50;
+const EVENTS = ["lead.created", "appointment.booked", "conversation.handoff"] as const;
+const BUDGET_RATIO = 2;
+/** Rows per write transaction while filling. */
+const FILL_BATCH = 50_000;
+
+interface Seeded {
+  tenantId: string;
+  ruleIds: [string, string];
+}
+
+/** `rows` deliveries (one event per 4) and `rows` chat sessions for a new tenant, by raw SQL. */
+async function seed(deps: BenchDeps, name: string, rows: number): Promise<Seeded> {
+  const tenant = await createTenant(deps, { name });
+  const rule = (n: number) => createRule(deps, tenant.id, { name: `rule ${n}`, event: "lead.created", url: `https://hooks.example.com/${n}`, secret: "bench-secret-0123456789abcdef", active: true });
+  const ruleIds: [string, string] = [(await rule(1)).rule_id, (await rule(2)).rule_id];
+  const chatbotId = deps.sqlite.prepare<{ id: string }, [string]>("SELECT id FROM chatbots WHERE tenant_id = ?").get(tenant.id)?.id;
+  if (!chatbotId) throw new Error("the tenant has no chatbot");
+  const insertEvent = deps.sqlite.prepare("INSERT INTO events (id, tenant_id, event, data, confidence, occurred_at) VALUES (?, ?, ?, '{}', 1, ?)");
+  const insertDelivery = deps.sqlite.prepare(
+    "INSERT INTO deliveries (id, tenant_id, event_id, rule_id, event, url, status, attempts, cycle, next_attempt_at, created_at, updated_at, completed_at) VALUES (?, ?, ?, ?, ?, 'https://hooks.example.com/1', ?, 1, 1, NULL, ?, ?, ?)",
+  );
+  const insertSession = deps.sqlite.prepare(
+    "INSERT INTO chat_sessions (id, tenant_id, chatbot_id, channel, status, state, message_count, created_at, updated_at, closed_at) VALUES (?, ?, ?, 'widget', ?, '{}', 2, ?, ?, ?)",
+  );
+  const rareEvery = Math.max(1, Math.floor(rows / RARE_ROWS));
+  const start = Date.now() - rows; // one row a millisecond, ending now
+  let eventId = "";
+  for (let done = 0; done < rows; done += FILL_BATCH) {
+    deps.sqlite.transaction(() => {
+      for (let i = done; i < Math.min(rows, done + FILL_BATCH); i++) {
+        const at = start + i;
+        const event = EVENTS[i % EVENTS.length] as string;
+        if (i % 4 === 0) {
+          eventId = newId("evt", at);
+          insertEvent.run(eventId, tenant.id, event, at);
+        }
+        const rare = i % rareEvery === rareEvery - 1;
+        insertDelivery.run(newId("wh", at), tenant.id, eventId, ruleIds[i % 2] as string, event, rare ? "dead" : "succeeded", at, at, at);
+        insertSession.run(newId("ses", at), tenant.id, chatbotId, rare ? "handoff" : "closed", at, at, rare ? null : at);
+      }
+    })();
+  }
+  return { tenantId: tenant.id, ruleIds };
+}
+
+/** Median time (ms) of one call, after warm-up; also checks the page is what it should be. */
+async function time(call: () => Promise<{ data: unknown[] }>, expectRows: number): Promise<number> {
+  for (let i = 0; i < WARMUP_RUNS; i++) await call();
+  const samples: number[] = [];
+  for (let i = 0; i < RUNS; i++) {
+    const started = performance.now();
+    const page = await call();
+    samples.push(performance.now() - started);
+    if (page.data.length !== expectRows) throw new Error(`expected ${expectRows} rows on the first page, got ${page.data.length}`);
+  }
+  samples.sort((a, b) => a - b);
+  return samples[Math.floor(samples.length / 2)] ?? Number.NaN;
+}
+
+const verdict = (ok: boolean) => (ok ? "✅ met" : "❌ missed");
+
+async function main(): Promise<void> {
+  console.error(`bench: ${BIG_ROWS} vs ${SMALL_ROWS} deliveries and sessions per tenant, ${RUNS} runs, Bun ${Bun.version}`);
+  const deps = createBenchDeps();
+  try {
+    const filled = performance.now();
+    const big = await seed(deps, "Big", BIG_ROWS);
+    const small = await seed(deps, "Small", SMALL_ROWS);
+    deps.sqlite.exec("ANALYZE");
+    console.error(`filled in ${((performance.now() - filled) / 1000).toFixed(1)} s`);
+
+    const rareOnPage = Math.min(PAGE, RARE_ROWS);
+    const deliveryCases: [string, (seeded: Seeded) => DeliveryFilter, number][] = [
+      ["GET /api/v1/webhooks/deliveries (no filter)", () => ({}), PAGE],
+      ["GET /api/v1/webhooks/deliveries?status=dead", () => ({ status: "dead" }), rareOnPage],
+      ["GET /api/v1/webhooks/deliveries?event=appointment.booked", () => ({ event: "appointment.booked" }), PAGE],
+      ["GET /api/v1/webhooks/deliveries?rule_id=…", (seeded) => ({ ruleId: seeded.ruleIds[1] }), PAGE],
+    ];
+    const rows: string[][] = [];
+    const addRow = (label: string, bigMs: number, smallMs: number) => {
+      const ratio = bigMs / smallMs;
+      rows.push([label, formatMs(bigMs), formatMs(smallMs), `${ratio.toFixed(2)}×`, `≤ ${BUDGET_RATIO}×`, verdict(ratio <= BUDGET_RATIO)]);
+      console.error(`${label}: ${formatMs(bigMs)} vs ${formatMs(smallMs)}`);
+    };
+    for (const [label, filterOf, expectRows] of deliveryCases) {
+      const run = (seeded: Seeded) => () => listDeliveries(deps, seeded.tenantId, filterOf(seeded), { limit: PAGE });
+      // Alternate big and small twice, keep each side's better median: a noisy moment on a
+      // shared machine then cannot land on one side only.
+      const bigMs = Math.min(await time(run(big), expectRows), await time(run(big), expectRows));
+      const smallMs = Math.min(await time(run(small), expectRows), await time(run(small), expectRows));
+      addRow(label, bigMs, smallMs);
+    }
+    const sessionCases: [string, { status?: "handoff" | "closed" }, number][] = [
+      ["GET /api/v1/sessions (no filter)", {}, PAGE],
+      ["GET /api/v1/sessions?status=handoff", { status: "handoff" }, rareOnPage],
+    ];
+    for (const [label, filter, expectRows] of sessionCases) {
+      const run = (seeded: Seeded) => () => listSessions(deps, seeded.tenantId, filter, { limit: PAGE });
+      const bigMs = Math.min(await time(run(big), expectRows), await time(run(big), expectRows));
+      const smallMs = Math.min(await time(run(small), expectRows), await time(run(small), expectRows));
+      addRow(label, bigMs, smallMs);
+    }
+    const bigLabel = `${BIG_ROWS.toLocaleString("en-US")} rows`;
+    const smallLabel = `${SMALL_ROWS.toLocaleString("en-US")} rows (same run)`;
+    console.log(markdownTable(["first page of 50 (domain verb behind the endpoint)", bigLabel, smallLabel, "ratio", "budget", "verdict"], rows));
+  } finally {
+    deps.dispose();
+  }
+}
+
+await main();
+process.exit(0);
