@@ -76,11 +76,15 @@ describe("store.transaction on SQLite", () => {
 
   test("another caller's write made while a transaction is open waits for it, and survives its rollback", async () => {
     const paused = gate();
+    const started = gate();
     const failing = deps.store.transaction(async (tx) => {
       await tx.webhookRules.insertRule(ruleRow("rule_in_tx"));
+      started.open();
       await paused.opened;
       throw new Error("rolled back");
     });
+    // Transactions start at the end of the turn (group commit): wait until this one is open.
+    await started.opened;
     // Other requests, while the transaction waits between its statements.
     const outsideRead = deps.store.webhookRules.countRules(tenantId);
     const outside = deps.store.webhookRules.insertRule(ruleRow("rule_outside"));
@@ -145,9 +149,12 @@ describe("store.transaction on SQLite", () => {
     other.exec("PRAGMA busy_timeout = 0");
     try {
       const paused = gate();
+      const started = gate();
       const open = fileDeps.store.transaction(async () => {
+        started.open();
         await paused.opened;
       });
+      await started.opened;
       expect(() => other.exec("BEGIN IMMEDIATE")).toThrow();
       paused.open();
       await open;

@@ -1,6 +1,6 @@
 import type { Database } from "bun:sqlite";
 import type { Db } from "../client.ts";
-import type { StorageControls, Store, StoreQueries, Transaction } from "../store.ts";
+import type { StorageControls, Store, StoreQueries } from "../store.ts";
 import { neverWaitInsideSqlite, probeWrite, waitForWriteLock } from "../write-lock.ts";
 import { sqliteAnalytics } from "./analytics.ts";
 import { sqliteIntegrations } from "./integrations.ts";
@@ -11,12 +11,11 @@ import { sqliteApiKeys, sqliteRefreshTokens, sqliteSettings, sqliteUsers } from 
 import { sqliteDeadLetters } from "./dead-letters.ts";
 import { sqliteDeliveries } from "./deliveries.ts";
 import { sqliteDeliveryQueue } from "./delivery-queue.ts";
-import { gateFor, insideTransaction, outsideTransaction, type SyncOf } from "./gate.ts";
+import { gateFor, outsideTransaction, type SyncOf } from "./gate.ts";
+import { createGroupCommit, type SyncQueries } from "./group-commit.ts";
 import { sqliteOutbox } from "./outbox.ts";
 import { sqliteTenants } from "./tenants.ts";
 import { sqliteWebhookRules } from "./webhook-rules.ts";
-
-type SyncQueries = { [K in keyof StoreQueries]: SyncOf<StoreQueries[K]> };
 
 /**
  * The SQLite store: bun:sqlite underneath, synchronous and prepared once per connection, behind
@@ -69,45 +68,19 @@ export function createSqliteStore(handle: { sqlite: Database; db: Db }): Store {
     deliveryQueue: wrap(sync.deliveryQueue),
   });
   const outside = mapQueries((aggregate) => outsideTransaction(aggregate, gate));
-  // One transaction at a time per connection (the gate), so one set of bound functions serves
-  // them all; they refuse to run once their transaction has ended.
-  let open = false;
-  const inside = mapQueries((aggregate) => insideTransaction(aggregate, () => open));
 
   /**
    * BEGIN IMMEDIATE (the write lock up front, DESIGN §7), the callback, COMMIT — then the
-   * onCommit hooks. Why a gate rather than running the callback's statements synchronously:
-   * the callback is async (the same code runs on PostgreSQL, where every statement is a round
-   * trip), so it yields between statements; the gate keeps every other store call on this
-   * connection out of the open transaction until it ends. The server's connection has
-   * busy_timeout 0, so BEGIN IMMEDIATE fails at once with SQLITE_BUSY while another process
-   * holds the lock (503 busy, src/http/errors.ts) — requests wait for the lock before that,
-   * on timers (src/db/write-lock.ts).
+   * onCommit hooks; transactions started in the same turn share one BEGIN … COMMIT, each in
+   * its own SAVEPOINT (group commit, `group-commit.ts`). Why a gate rather than running the
+   * callback's statements synchronously: the callback is async (the same code runs on
+   * PostgreSQL, where every statement is a round trip), so it yields between statements; the
+   * gate keeps every other store call on this connection out of the open transaction until it
+   * ends. The server's connection has busy_timeout 0, so BEGIN IMMEDIATE fails at once with
+   * SQLITE_BUSY while another process holds the lock (503 busy, src/http/errors.ts) — requests
+   * wait for the lock before that, on timers (src/db/write-lock.ts).
    */
-  async function transaction<T>(work: (tx: Transaction) => Promise<T>): Promise<T> {
-    if (gate.held && gate.calledFromInside()) throw new Error("store.transaction was called inside a transaction: transactions do not nest, use the open one (tx)");
-    while (gate.held) await gate.whenFree();
-    gate.hold();
-    const hooks: Array<() => void> = [];
-    let result: T;
-    try {
-      sqlite.exec("BEGIN IMMEDIATE");
-      open = true;
-      try {
-        const tx: Transaction = { ...inside, onCommit: (hook) => void hooks.push(hook) };
-        result = await gate.runInside(() => work(tx));
-        sqlite.exec("COMMIT");
-      } catch (error) {
-        if (sqlite.inTransaction) sqlite.exec("ROLLBACK");
-        throw error;
-      }
-    } finally {
-      open = false;
-      gate.release();
-    }
-    for (const hook of hooks) hook();
-    return result;
-  }
+  const transaction = createGroupCommit(sqlite, gate, sync);
 
   const storage: StorageControls = {
     // An open store transaction on this connection holds the lock already: the write that

@@ -1,0 +1,207 @@
+import { afterEach, beforeEach, describe, expect, test } from "bun:test";
+import { MAX_GROUP } from "../../src/db/sqlite/group-commit.ts";
+import type { WebhookRuleRow } from "../../src/db/store.ts";
+import { createTenant } from "../../src/tenants/create-tenant.ts";
+import { buildDeps } from "../helpers.ts";
+
+let deps: ReturnType<typeof buildDeps>;
+let tenantId: string;
+/** Every statement the store sends through `exec` (BEGIN, SAVEPOINT, COMMIT…), in order. */
+let executed: string[];
+/** When set, `exec` of this statement throws it instead of running it. */
+let failOn: { statement: string; error: Error } | null;
+
+const ruleRow = (id: string): WebhookRuleRow => ({
+  id,
+  tenantId,
+  name: id,
+  event: "lead.created",
+  url: `https://hooks.example/${id}`,
+  secret: "s".repeat(20),
+  minConfidence: null,
+  active: true,
+  createdAt: 1,
+  updatedAt: 1,
+});
+
+const ruleIds = () => deps.sqlite.prepare<{ id: string }, []>("SELECT id FROM webhook_rules ORDER BY id").all().map((row) => row.id);
+const count = (statement: string) => executed.filter((sql) => sql === statement).length;
+const insertOne = (id: string) => deps.store.transaction(async (tx) => {
+  await tx.webhookRules.insertRule(ruleRow(id));
+  return id;
+});
+
+beforeEach(async () => {
+  deps = buildDeps();
+  tenantId = (await createTenant(deps, { name: "A" })).id;
+  executed = [];
+  failOn = null;
+  const exec = deps.sqlite.exec.bind(deps.sqlite);
+  deps.sqlite.exec = ((sql: string) => {
+    executed.push(sql);
+    if (failOn && failOn.statement === sql) throw failOn.error;
+    return exec(sql);
+  }) as typeof deps.sqlite.exec;
+});
+afterEach(() => deps.sqlite.close());
+
+describe("group commit on SQLite", () => {
+  test("transactions started in the same turn share one BEGIN IMMEDIATE and one COMMIT, each in its own savepoint", async () => {
+    const results = await Promise.all(["rule_a", "rule_b", "rule_c"].map(insertOne));
+    expect(results).toEqual(["rule_a", "rule_b", "rule_c"]);
+    expect(ruleIds()).toEqual(["rule_a", "rule_b", "rule_c"]);
+    expect(count("BEGIN IMMEDIATE")).toBe(1);
+    expect(count("COMMIT")).toBe(1);
+    expect(count("SAVEPOINT parley_tx")).toBe(3);
+    expect(deps.sqlite.inTransaction).toBe(false);
+  });
+
+  test("a lone transaction commits on its own, without waiting for others or for the clock", async () => {
+    expect(await insertOne("rule_a")).toBe("rule_a");
+    expect(executed).toEqual(["BEGIN IMMEDIATE", "SAVEPOINT parley_tx", "RELEASE parley_tx", "COMMIT"]);
+    expect(ruleIds()).toEqual(["rule_a"]);
+  });
+
+  test("transactions started in different turns commit separately", async () => {
+    await insertOne("rule_a");
+    await insertOne("rule_b");
+    expect(count("BEGIN IMMEDIATE")).toBe(2);
+    expect(count("COMMIT")).toBe(2);
+  });
+
+  test("a group holds at most MAX_GROUP transactions; the rest commit in the next one", async () => {
+    const ids = Array.from({ length: MAX_GROUP + 3 }, (_, index) => `rule_${String(index).padStart(3, "0")}`);
+    await Promise.all(ids.map(insertOne));
+    expect(ruleIds()).toEqual(ids);
+    expect(count("BEGIN IMMEDIATE")).toBe(2);
+    expect(count("COMMIT")).toBe(2);
+  });
+
+  test("a failing transaction rolls back only its own savepoint: only its caller gets the error, the others' rows stay", async () => {
+    const first = insertOne("rule_a");
+    const failing = deps.store.transaction(async (tx) => {
+      await tx.webhookRules.insertRule(ruleRow("rule_failed"));
+      throw new Error("this message failed");
+    });
+    const last = insertOne("rule_c");
+    await expect(failing).rejects.toThrow("this message failed");
+    expect(await first).toBe("rule_a");
+    expect(await last).toBe("rule_c");
+    expect(ruleIds()).toEqual(["rule_a", "rule_c"]);
+    expect(count("ROLLBACK TO parley_tx")).toBe(1);
+    expect(count("COMMIT")).toBe(1);
+  });
+
+  test("a failed SQL statement (a duplicate key) rolls back only that transaction", async () => {
+    await insertOne("rule_a");
+    const results = await Promise.allSettled([insertOne("rule_b"), insertOne("rule_a"), insertOne("rule_c")]);
+    expect(results.map((result) => result.status)).toEqual(["fulfilled", "rejected", "fulfilled"]);
+    expect(ruleIds()).toEqual(["rule_a", "rule_b", "rule_c"]);
+  });
+
+  test("no caller's promise resolves and no onCommit hook runs before the group's COMMIT; hooks run in order", async () => {
+    const seen: string[] = [];
+    const settled: string[] = [];
+    const withHooks = (id: string) =>
+      deps.store.transaction(async (tx) => {
+        await tx.webhookRules.insertRule(ruleRow(id));
+        tx.onCommit(() => seen.push(`${id} hook 1, committed: ${count("COMMIT")}`));
+        tx.onCommit(() => seen.push(`${id} hook 2`));
+      });
+    const all = ["rule_a", "rule_b"].map((id) => withHooks(id).then(() => settled.push(`${id}, committed: ${count("COMMIT")}`)));
+    const rolledBack = deps.store.transaction(async (tx) => {
+      tx.onCommit(() => seen.push("hook of a rolled-back transaction"));
+      throw new Error("no");
+    });
+    await expect(rolledBack).rejects.toThrow("no");
+    await Promise.all(all);
+    expect(seen).toEqual(["rule_a hook 1, committed: 1", "rule_a hook 2", "rule_b hook 1, committed: 1", "rule_b hook 2"]);
+    expect(settled).toEqual(["rule_a, committed: 1", "rule_b, committed: 1"]);
+  });
+
+  test("a failed COMMIT reaches every caller of the group, and nothing of theirs is stored", async () => {
+    failOn = { statement: "COMMIT", error: new Error("SQLITE_FULL: database or disk is full") };
+    const seen: string[] = [];
+    const group = ["rule_a", "rule_b", "rule_c"].map((id) =>
+      deps.store.transaction(async (tx) => {
+        await tx.webhookRules.insertRule(ruleRow(id));
+        tx.onCommit(() => seen.push(id));
+      }),
+    );
+    const results = await Promise.allSettled(group);
+    expect(results.map((result) => (result.status === "rejected" ? String(result.reason) : "fulfilled"))).toEqual(Array(3).fill("Error: SQLITE_FULL: database or disk is full"));
+    expect(seen).toEqual([]);
+    expect(deps.sqlite.inTransaction).toBe(false);
+    expect(ruleIds()).toEqual([]);
+    // The store works on afterwards.
+    failOn = null;
+    await insertOne("rule_d");
+    expect(ruleIds()).toEqual(["rule_d"]);
+  });
+
+  test("when SQLite rolls back the whole transaction itself (a full disk mid-statement), the earlier callers fail too and the later ones commit in the next group", async () => {
+    const first = insertOne("rule_a");
+    const failing = deps.store.transaction(async (tx) => {
+      await tx.webhookRules.insertRule(ruleRow("rule_b"));
+      // What SQLite does on SQLITE_FULL or an I/O error: the whole transaction is gone.
+      deps.sqlite.exec("ROLLBACK");
+      throw new Error("SQLITE_FULL: database or disk is full");
+    });
+    const later = insertOne("rule_c");
+    const results = await Promise.allSettled([first, failing, later]);
+    expect(results.map((result) => (result.status === "rejected" ? String(result.reason) : result.value))).toEqual([
+      "Error: SQLITE_FULL: database or disk is full",
+      "Error: SQLITE_FULL: database or disk is full",
+      "rule_c",
+    ]);
+    expect(ruleIds()).toEqual(["rule_c"]);
+    expect(count("BEGIN IMMEDIATE")).toBe(2);
+  });
+
+  test("a failed BEGIN IMMEDIATE (the lock is busy) reaches every caller and runs no callback", async () => {
+    failOn = { statement: "BEGIN IMMEDIATE", error: new Error("SQLITE_BUSY: database is locked") };
+    let ran = 0;
+    const group = [1, 2].map(() => deps.store.transaction(async () => void ran++));
+    const results = await Promise.allSettled(group);
+    expect(results.map((result) => result.status)).toEqual(["rejected", "rejected"]);
+    expect(ran).toBe(0);
+  });
+
+  test("a tx kept by one callback is refused while the next callback of the group runs", async () => {
+    let leaked: Parameters<Parameters<typeof deps.store.transaction>[0]>[0] | undefined;
+    const first = deps.store.transaction(async (tx) => {
+      leaked = tx;
+    });
+    const second = deps.store.transaction(async (tx) => {
+      await tx.webhookRules.insertRule(ruleRow("rule_b"));
+      await leaked!.webhookRules.insertRule(ruleRow("rule_leaked"));
+    });
+    await first;
+    await expect(second).rejects.toThrow("already ended");
+    expect(ruleIds()).toEqual([]);
+    expect(count("BEGIN IMMEDIATE")).toBe(1);
+  });
+
+  test("a store call made while a group is open waits for its COMMIT and never lands inside it", async () => {
+    let countedInside: boolean | undefined;
+    const group = [
+      deps.store.transaction(async (tx) => {
+        await tx.webhookRules.insertRule(ruleRow("rule_a"));
+        // Lets the turn end while the group is open, so the other request below runs.
+        await new Promise((resolve) => setImmediate(resolve));
+      }),
+      insertOne("rule_b"),
+    ];
+    // Another request's read, in the turn after the group opened (queued after its start).
+    const outside = new Promise<number>((resolve) =>
+      setImmediate(() => {
+        countedInside = deps.sqlite.inTransaction;
+        resolve(deps.store.webhookRules.countRules(tenantId));
+      }),
+    );
+    await Promise.all(group);
+    expect(countedInside).toBe(true);
+    expect(await outside).toBe(2);
+    expect(count("COMMIT")).toBe(1);
+  });
+});
