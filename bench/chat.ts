@@ -167,7 +167,7 @@ async function measure(server: ChatServer, route: string, concurrency: number, r
 
 const verdict = (ok: boolean) => (ok ? "✅ met" : "❌ missed");
 const percent = (ratio: number) => `${(ratio * 100).toFixed(0)} %`;
-const times = (ratio: number) => `${ratio.toFixed(1)}×`;
+const times = (ratio: number) => `${ratio.toFixed(2)}×`;
 const nonOk = (phase: Phase) => [...phase.load.failures.values()].reduce((sum, n) => sum + n, 0) + phase.load.errors;
 const describeFailures = (phase: Phase) =>
   nonOk(phase) === 0 ? "0" : [...[...phase.load.failures].map(([status, n]) => `${n}× ${status}`), ...(phase.load.errors ? [`${phase.load.errors} fetch errors`] : [])].join(", ");
