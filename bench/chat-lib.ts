@@ -85,9 +85,8 @@ export async function startChatServer(bunFlags: readonly string[] = [], hookUrl 
   };
 }
 
-/** The child: the whole app on 127.0.0.1, an ephemeral port, until told to stop. */
-async function runServer(hookUrl: string): Promise<void> {
-  const dir = mkdtempSync(join(tmpdir(), "parley-bench-chat-"));
+/** The child: the whole app on 127.0.0.1, an ephemeral port, until told to stop; its database lives in `dir`. */
+async function runServer(dir: string, hookUrl: string): Promise<void> {
   const dbPath = join(dir, "bench.db");
   const config = loadConfig({ PARLEY_DB: dbPath, PARLEY_RATE_LIMITS: "off", PARLEY_ALLOW_PRIVATE_WEBHOOKS: "true", PARLEY_LOG_LEVEL: "silent", PARLEY_JWT_SECRET: BENCH_JWT_SECRET });
   const handle = openDatabase(dbPath, { sync: config.sync });
@@ -236,4 +235,13 @@ export function percentileOf(sorted: Float64Array, p: number): number {
   return sorted[index] ?? Number.NaN;
 }
 
-if (import.meta.main && process.argv[2] === "server") await runServer(process.argv[3] ?? "");
+if (import.meta.main && process.argv[2] === "server") {
+  const dir = mkdtempSync(join(tmpdir(), "parley-bench-chat-"));
+  try {
+    await runServer(dir, process.argv[3] ?? "");
+  } catch (error) {
+    // A server that fails to start leaves no temp dir behind.
+    rmSync(dir, { recursive: true, force: true });
+    throw error;
+  }
+}
