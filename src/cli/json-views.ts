@@ -2,7 +2,7 @@ import type { ApiKeySummary, CreatedApiKey } from "../auth/api-keys.ts";
 import type { CreateUserResult } from "../auth/create-user.ts";
 import type { PlanChangeResult } from "../billing/change-plan.ts";
 import { toIso } from "../lib/clock.ts";
-import type { TenantRecord } from "../tenants/create-tenant.ts";
+import { tenantView } from "../tenants/tenant-view.ts";
 
 // What `--json` prints: the HTTP API's field names (snake_case, `<kind>_id`) and ISO 8601
 // times, so a script can switch between the CLI and the API without renaming fields.
@@ -10,15 +10,7 @@ import type { TenantRecord } from "../tenants/create-tenant.ts";
 const isoOrNull = (ms: number | null) => (ms === null ? null : toIso(ms));
 
 /** The shape of GET /api/v1/tenant. */
-export const tenantJson = (tenant: TenantRecord) => ({
-  tenant_id: tenant.id,
-  name: tenant.name,
-  plan: tenant.plan,
-  sector: tenant.sector,
-  chatbot_id: tenant.chatbotId,
-  allowed_origins: tenant.allowedOrigins,
-  created_at: toIso(tenant.createdAt),
-});
+export const tenantJson = tenantView;
 
 export const apiKeyJson = (key: ApiKeySummary) => ({
   key_id: key.id,

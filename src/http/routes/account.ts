@@ -4,6 +4,7 @@ import { securityPlugin, tenantOf } from "../plugins/security.ts";
 import { requireTenant } from "../../tenants/find-tenant.ts";
 import { findUserEmail } from "../../auth/create-user.ts";
 import { idOf, isoTime } from "../response-schemas.ts";
+import { tenantView } from "../../tenants/tenant-view.ts";
 
 export const AccountModel = {
   tenantQuery: t.Object({ tenant_id: t.Optional(t.String({ maxLength: 64 })) }, { additionalProperties: false }),
@@ -47,16 +48,7 @@ export function accountRoutes(deps: AppDeps) {
     .get(
       "/tenant",
       async ({ principal, query }) => {
-        const tenant = await requireTenant(deps, tenantOf(principal, query.tenant_id));
-        return {
-          tenant_id: tenant.id,
-          name: tenant.name,
-          plan: tenant.plan,
-          sector: tenant.sector,
-          chatbot_id: tenant.chatbotId,
-          allowed_origins: tenant.allowedOrigins,
-          created_at: new Date(tenant.createdAt).toISOString(),
-        };
+        return tenantView(await requireTenant(deps, tenantOf(principal, query.tenant_id)));
       },
       {
         tenantAccess: true,
