@@ -1,3 +1,5 @@
+import type { AppError } from "../src/lib/app-error.ts";
+import type { WebhookRuleRow } from "../src/db/store.ts";
 import { loadConfig, type Config } from "../src/config.ts";
 import { openDatabase, type DatabaseHandle } from "../src/db/client.ts";
 import { applyMigrations } from "../src/db/migrate.ts";
@@ -79,3 +81,27 @@ export async function login(context: TestContext, email: string, password = TEST
   if (response.status !== 200) throw new Error(`login failed: ${response.status} ${await response.text()}`);
   return (await response.json()) as { access_token: string; refresh_token: string; expires_in: number; refresh_expires_in: number; token_type: string };
 }
+
+/** The error a promise rejects with; fails the test when it resolves instead. */
+export async function refusal(promise: Promise<unknown>): Promise<AppError> {
+  try {
+    await promise;
+  } catch (error) {
+    return error as AppError;
+  }
+  throw new Error("expected a refusal");
+}
+
+/** A webhook rule row as the store writes it, for tests that go through `tx.webhookRules`. */
+export const webhookRuleRow = (tenantId: string, id: string): WebhookRuleRow => ({
+  id,
+  tenantId,
+  name: id,
+  event: "lead.created",
+  url: `https://hooks.example/${id}`,
+  secret: "s".repeat(20),
+  minConfidence: null,
+  active: true,
+  createdAt: 1,
+  updatedAt: 1,
+});

@@ -1,8 +1,7 @@
 import { afterEach, beforeEach, describe, expect, test } from "bun:test";
 import { MAX_GROUP } from "../../src/db/sqlite/group-commit.ts";
-import type { WebhookRuleRow } from "../../src/db/store.ts";
 import { createTenant } from "../../src/tenants/create-tenant.ts";
-import { buildDeps } from "../helpers.ts";
+import { buildDeps, webhookRuleRow } from "../helpers.ts";
 
 let deps: ReturnType<typeof buildDeps>;
 let tenantId: string;
@@ -11,18 +10,7 @@ let executed: string[];
 /** When set, `exec` of this statement throws it instead of running it. */
 let failOn: { statement: string; error: Error } | null;
 
-const ruleRow = (id: string): WebhookRuleRow => ({
-  id,
-  tenantId,
-  name: id,
-  event: "lead.created",
-  url: `https://hooks.example/${id}`,
-  secret: "s".repeat(20),
-  minConfidence: null,
-  active: true,
-  createdAt: 1,
-  updatedAt: 1,
-});
+const ruleRow = (id: string) => webhookRuleRow(tenantId, id);
 
 const ruleIds = () => deps.sqlite.prepare<{ id: string }, []>("SELECT id FROM webhook_rules ORDER BY id").all().map((row) => row.id);
 const count = (statement: string) => executed.filter((sql) => sql === statement).length;

@@ -1,23 +1,11 @@
 import { afterEach, beforeEach, describe, expect, test } from "bun:test";
-import type { WebhookRuleRow } from "../../src/db/store.ts";
 import { createTenant } from "../../src/tenants/create-tenant.ts";
-import { buildDeps } from "../helpers.ts";
+import { buildDeps, webhookRuleRow } from "../helpers.ts";
 
 let deps: ReturnType<typeof buildDeps>;
 let tenantId: string;
 
-const ruleRow = (id: string): WebhookRuleRow => ({
-  id,
-  tenantId,
-  name: id,
-  event: "lead.created",
-  url: `https://hooks.example/${id}`,
-  secret: "s".repeat(20),
-  minConfidence: null,
-  active: true,
-  createdAt: 1,
-  updatedAt: 1,
-});
+const ruleRow = (id: string) => webhookRuleRow(tenantId, id);
 
 /** A promise the test settles by hand: the transaction below waits on it between two statements. */
 function gate() {

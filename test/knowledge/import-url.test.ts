@@ -1,9 +1,8 @@
 import { afterAll, afterEach, beforeAll, describe, expect, test } from "bun:test";
-import { buildDeps, seedTenant } from "../helpers.ts";
+import { buildDeps, seedTenant, refusal } from "../helpers.ts";
 import { getDocument, listDocuments } from "../../src/knowledge/documents.ts";
 import { importDocumentFromUrl, MAX_IMPORT_BYTES } from "../../src/knowledge/import-url.ts";
 import { searchKnowledge } from "../../src/knowledge/search.ts";
-import type { AppError } from "../../src/lib/app-error.ts";
 
 const PAGE = `<html><head><title>Bright Smile — Prices</title></head><body>
 <nav>Home | Team | Contact</nav><h1>Prices</h1><p>A check-up costs 45 EUR.</p><h2>Implants</h2><p>An implant starts at 1,200 EUR.</p></body></html>`;
@@ -56,15 +55,6 @@ afterEach(() => deps.sqlite.close());
 async function tenant(allowPrivate: boolean) {
   deps = buildDeps({ allowPrivateWebhooks: allowPrivate });
   return (await seedTenant(deps, "Clinic")).tenant.id;
-}
-
-async function refusal(promise: Promise<unknown>): Promise<AppError> {
-  try {
-    await promise;
-  } catch (error) {
-    return error as AppError;
-  }
-  throw new Error("expected a refusal");
 }
 
 describe("importDocumentFromUrl", () => {
