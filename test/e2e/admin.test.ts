@@ -3,7 +3,7 @@ import { join } from "node:path";
 import { tmpdir } from "node:os";
 import type { Browser, Page } from "playwright-core";
 import { buildDeps } from "../helpers.ts";
-import { CHROMIUM, CHROMIUM_ARGS, describeWithBrowser } from "./chromium.ts";
+import { describeWithBrowser, launchChromium } from "./chromium.ts";
 import { createApp } from "../../src/http/app.ts";
 import { createAppDeps } from "../../src/http/deps.ts";
 import { systemClock } from "../../src/lib/clock.ts";
@@ -48,8 +48,7 @@ describeWithBrowser("the admin page in headless Chromium (needs /usr/bin/chromiu
     });
     parley = createApp(deps).listen({ port: 0, hostname: "127.0.0.1" });
     origin = `http://127.0.0.1:${parley.server?.port}`;
-    const { chromium } = await import("playwright-core");
-    browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
+    browser = await launchChromium();
   });
 
   afterAll(async () => {

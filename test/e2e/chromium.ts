@@ -3,7 +3,7 @@ import { existsSync } from "node:fs";
 
 /** Debian's chromium, driven by playwright-core; never a browser downloaded by a tool. */
 export const CHROMIUM = "/usr/bin/chromium";
-export const CHROMIUM_ARGS = ["--no-sandbox", "--headless", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync"];
+const CHROMIUM_ARGS = ["--no-sandbox", "--headless", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync"];
 
 export type BrowserSuiteMode = "run" | "skip" | "fail";
 
@@ -27,4 +27,10 @@ export function describeWithBrowser(name: string, body: () => void): void {
       expect(existsSync(CHROMIUM)).toBe(true);
     });
   });
+}
+
+/** Debian's Chromium, headless, through playwright-core (imported only when a suite runs). */
+export async function launchChromium(): Promise<import("playwright-core").Browser> {
+  const { chromium } = await import("playwright-core");
+  return chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
 }

@@ -4,7 +4,7 @@ import { dirname, join } from "node:path";
 import type { Browser } from "playwright-core";
 import { Validator } from "@seriousme/openapi-schema-validator";
 import { createSandbox, startServer } from "./binary.ts";
-import { CHROMIUM, CHROMIUM_ARGS, describeWithBrowser } from "./chromium.ts";
+import { describeWithBrowser, launchChromium } from "./chromium.ts";
 import { buildDeps } from "../helpers.ts";
 import { createApp } from "../../src/http/app.ts";
 import { createAppDeps } from "../../src/http/deps.ts";
@@ -41,8 +41,7 @@ describeWithBrowser("the API reference in headless Chromium (needs /usr/bin/chro
   beforeAll(async () => {
     parley = createApp(deps).listen({ port: 0, hostname: "127.0.0.1" });
     origin = `http://127.0.0.1:${parley.server?.port}`;
-    const { chromium } = await import("playwright-core");
-    browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
+    browser = await launchChromium();
   });
 
   afterAll(async () => {

@@ -3,7 +3,7 @@ import { mkdirSync } from "node:fs";
 import { join } from "node:path";
 import type { Browser, BrowserContext, Page } from "playwright-core";
 import { buildDeps } from "../helpers.ts";
-import { CHROMIUM, CHROMIUM_ARGS, describeWithBrowser } from "./chromium.ts";
+import { describeWithBrowser, launchChromium } from "./chromium.ts";
 import { createApp } from "../../src/http/app.ts";
 import { createAppDeps } from "../../src/http/deps.ts";
 import { systemClock } from "../../src/lib/clock.ts";
@@ -77,8 +77,7 @@ describeWithBrowser("the widget in headless Chromium (needs /usr/bin/chromium)",
       },
     });
     hostOrigin = `http://127.0.0.1:${host.port}`;
-    const { chromium } = await import("playwright-core");
-    browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
+    browser = await launchChromium();
     mkdirSync(SCREENSHOTS, { recursive: true });
   });
 
