@@ -40,11 +40,3 @@ export function acquireServerLock(dbPath: string): ServerLock | null {
     },
   };
 }
-
-/** Whether a running server holds the database's lock (for `parley restore`, which must not pull the file from under it). */
-export function isServedByAnotherProcess(dbPath: string): boolean {
-  const lock = acquireServerLock(dbPath);
-  if (!lock) return true;
-  lock.release();
-  return false;
-}
