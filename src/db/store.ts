@@ -76,7 +76,7 @@ export interface StorageControls {
  * and do no real I/O (a fetch, a model call): a transaction holds the database's write lock.
  */
 export interface Store extends StoreQueries {
-  readonly kind: "sqlite";
+  readonly kind: "sqlite" | "postgres";
   readonly storage: StorageControls;
   transaction<T>(work: (tx: Transaction) => Promise<T>): Promise<T>;
 }

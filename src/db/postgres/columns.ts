@@ -1,0 +1,14 @@
+import { getTableColumns, type Table } from "drizzle-orm";
+
+/**
+ * `snake_col AS "camelKey", …` for every column of a PostgreSQL twin table (./schema.ts),
+ * optionally qualified by an alias, so rows come back shaped like `$inferSelect` of the SQLite
+ * schema. `bigint` columns (epoch-ms times) are cast to float8: Bun returns int8 as a string,
+ * and every time fits a double exactly. JSON columns come back as text, as on SQLite.
+ */
+export function pgColumns(table: Table, alias?: string): string {
+  const prefix = alias ? `${alias}.` : "";
+  return Object.entries(getTableColumns(table))
+    .map(([key, column]) => (column.getSQLType() === "bigint" ? `${prefix}${column.name}::float8 AS "${key}"` : `${prefix}${column.name} AS "${key}"`))
+    .join(", ");
+}

@@ -1,0 +1,36 @@
+import type { SQL } from "bun";
+
+/**
+ * How the PostgreSQL aggregates reach the database: a pooled client outside a transaction, or
+ * the connection of an open one. Every function of an aggregate is one call here (one SQL
+ * operation); composite operations (the scheduler's claims) open their own transaction, which
+ * becomes a SAVEPOINT when the caller is already inside one. Parameters are `$1, $2…`; Bun's
+ * client prepares each text once per connection.
+ */
+export interface PgExec {
+  all<T>(text: string, params?: readonly unknown[]): Promise<T[]>;
+  get<T>(text: string, params?: readonly unknown[]): Promise<T | null>;
+  /** Rows changed (INSERT/UPDATE/DELETE). */
+  run(text: string, params?: readonly unknown[]): Promise<number>;
+  transaction<T>(work: (exec: PgExec) => Promise<T>): Promise<T>;
+  /** pg_notify: inside a transaction it is delivered at COMMIT, and dropped by a rollback. */
+  notify(channel: string, payload?: string): Promise<void>;
+  readonly inTransaction: boolean;
+}
+
+type Client = Pick<SQL, "unsafe" | "notify"> & Partial<Pick<SQL, "begin">> & { savepoint?: SQL.TransactionSQL["savepoint"] };
+
+export function pgExec(client: Client, inTransaction: boolean): PgExec {
+  const query = <T>(text: string, params: readonly unknown[] = []) => client.unsafe<T[]>(text, params as unknown[]);
+  return {
+    inTransaction,
+    all: async <T>(text: string, params?: readonly unknown[]) => [...(await query<T>(text, params))],
+    get: async <T>(text: string, params?: readonly unknown[]) => ((await query<T>(text, params))[0] ?? null),
+    run: async (text, params) => (await query<unknown>(text, params)).count,
+    transaction<T>(work: (exec: PgExec) => Promise<T>): Promise<T> {
+      if (inTransaction) return client.savepoint!((sp) => work(pgExec(sp, true))) as Promise<T>;
+      return client.begin!((tx) => work(pgExec(tx, true))) as Promise<T>;
+    },
+    notify: (channel, payload) => client.notify(channel, payload),
+  };
+}

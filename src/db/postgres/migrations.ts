@@ -1,0 +1,45 @@
+import type { SQL } from "bun";
+import journal from "../../../migrations/postgres/meta/_journal.json" with { type: "json" };
+import init from "../../../migrations/postgres/0000_init.sql" with { type: "text" };
+import lookupVersion from "../../../migrations/postgres/0001_lookup_version.sql" with { type: "text" };
+import type { MigrationResult } from "../migrate.ts";
+
+// The PostgreSQL migration set (drizzle-kit, dialect postgresql, from ./schema.ts), embedded
+// like the SQLite one; test/db/migrate.test.ts fails when a journal entry is missing here.
+export const PG_MIGRATION_JOURNAL = journal;
+
+export const PG_MIGRATIONS: ReadonlyArray<{ tag: string; sql: string }> = [
+  { tag: "0000_init", sql: init },
+  { tag: "0001_lookup_version", sql: lookupVersion },
+];
+
+/** Any fixed number: the lock that makes instances starting together apply each migration once. */
+const MIGRATION_LOCK = 72_616_001;
+
+/**
+ * Applies the migrations this database has not seen, each in its own transaction under a
+ * transaction-scoped advisory lock (several instances starting together apply each once).
+ * Running it again is a no-op.
+ */
+export async function applyPgMigrations(sql: SQL, nowMs: number): Promise<MigrationResult> {
+  await sql.unsafe("CREATE TABLE IF NOT EXISTS parley_migrations (tag text PRIMARY KEY NOT NULL, applied_at bigint NOT NULL)");
+  const applied: string[] = [];
+  let alreadyApplied = 0;
+  for (const migration of PG_MIGRATIONS) {
+    const didApply = await sql.begin(async (tx) => {
+      await tx.unsafe("SELECT pg_advisory_xact_lock($1)", [MIGRATION_LOCK]);
+      const [seen] = await tx.unsafe("SELECT tag FROM parley_migrations WHERE tag = $1", [migration.tag]);
+      if (seen) return false;
+      for (const statement of migration.sql.split("--> statement-breakpoint")) {
+        // drizzle-kit qualifies references with "public"; the schema is the connection's
+        // search_path instead (an install, or a test, may live in a schema of its own).
+        if (statement.trim()) await tx.unsafe(statement.replaceAll('"public".', ""));
+      }
+      await tx.unsafe("INSERT INTO parley_migrations (tag, applied_at) VALUES ($1, $2)", [migration.tag, nowMs]);
+      return true;
+    });
+    if (didApply) applied.push(migration.tag);
+    else alreadyApplied++;
+  }
+  return { applied, alreadyApplied };
+}
