@@ -1,0 +1,239 @@
+import type { AppointmentRow, ChatMessageRow, ChatSessionRow, LeadRow, UsageCounterRow } from "../rows.ts";
+import type { SessionStatus } from "../schema.ts";
+import type { BotConfigQueries, CaptureQueries, ChatSessionQueries, UsageQueries } from "../store-chat.ts";
+import { pgColumns } from "./columns.ts";
+import type { PgExec } from "./exec.ts";
+import { appointments, chatMessages, chatSessions, leads, usageCounters } from "./schema.ts";
+
+// The chat aggregates on PostgreSQL: the same statements as src/db/sqlite/chat.ts, with `$n`
+// parameters. JSON columns are written as JSON documents (`$n::text::json`: a text parameter
+// cast, since Bun sends a string bound to a json parameter as a JSON *string*) and read with
+// `fromJson`, which also takes a document stored as a JSON string (text) — so a row written
+// either way reads the same.
+
+/** A json column's value as Bun hands it over: the parsed document, or text to parse. */
+export function fromJson<T>(value: unknown): T {
+  return (typeof value === "string" ? JSON.parse(value) : value) as T;
+}
+
+/** `$n::text::json` of a value (null stays SQL NULL). */
+const toJsonText = (value: unknown): string | null => (value === null || value === undefined ? null : JSON.stringify(value));
+
+type RawMessage = Omit<ChatMessageRow, "quickReplies"> & { quickReplies: unknown };
+
+const toMessage = (row: RawMessage): ChatMessageRow => ({ ...row, quickReplies: row.quickReplies === null ? null : fromJson<string[]>(row.quickReplies) });
+
+/**
+ * A list page with optional filters, one statement text per combination (as
+ * src/db/sqlite/list-variants.ts): only the conditions given, numbered in order, so each is a
+ * range of its index. Returns the text and the parameters it takes.
+ */
+function listPage(
+  columns: string,
+  table: string,
+  tenantId: string,
+  filters: ReadonlyArray<readonly [condition: string, value: string | null]>,
+  limit: number,
+): { text: string; params: unknown[] } {
+  const params: unknown[] = [tenantId];
+  const conditions = ["tenant_id = $1"];
+  for (const [condition, value] of filters) {
+    if (value === null) continue;
+    params.push(value);
+    conditions.push(`${condition} $${params.length}`);
+  }
+  params.push(limit);
+  return { text: `SELECT ${columns} FROM ${table} WHERE ${conditions.join(" AND ")} ORDER BY id DESC LIMIT $${params.length}`, params };
+}
+
+export function pgChatSessions(db: PgExec): ChatSessionQueries {
+  const columns = pgColumns(chatSessions);
+  const messageColumns = pgColumns(chatMessages);
+  return {
+    findSession: (tenantId, sessionId) => db.get<ChatSessionRow>(`SELECT ${columns} FROM chat_sessions WHERE id = $1 AND tenant_id = $2`, [sessionId, tenantId]),
+    findOpenVisitorSession: (tenantId, channel, visitorRef) =>
+      db.get<ChatSessionRow>(
+        `SELECT ${columns} FROM chat_sessions WHERE tenant_id = $1 AND channel = $2 AND visitor_ref = $3 AND status != 'closed' ORDER BY id DESC LIMIT 1`,
+        [tenantId, channel, visitorRef],
+      ),
+    listSessions: (tenantId, status: SessionStatus | null, beforeId, limit) => {
+      const page = listPage(columns, "chat_sessions", tenantId, [["status =", status], ["id <", beforeId]], limit);
+      return db.all<ChatSessionRow>(page.text, page.params);
+    },
+    insertSession: async (row) => {
+      await db.run(
+        `INSERT INTO chat_sessions (id, tenant_id, chatbot_id, channel, status, state, visitor_ref, origin, message_count, handoff_reason, created_at, updated_at, closed_at)
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13)`,
+        [row.id, row.tenantId, row.chatbotId, row.channel, row.status, row.state, row.visitorRef, row.origin, row.messageCount, row.handoffReason, row.createdAt, row.updatedAt, row.closedAt],
+      );
+    },
+    updateSessionTurn: async (sessionId, turn) => {
+      await db.run("UPDATE chat_sessions SET status = $1, state = $2, message_count = $3, handoff_reason = $4, updated_at = $5 WHERE id = $6", [
+        turn.status,
+        turn.state,
+        turn.messageCount,
+        turn.handoffReason,
+        turn.updatedAt,
+        sessionId,
+      ]);
+    },
+    closeSession: async (sessionId, closedAt) => {
+      await db.run("UPDATE chat_sessions SET status = 'closed', closed_at = $1, updated_at = $1 WHERE id = $2", [closedAt, sessionId]);
+    },
+    insertMessage: async (row) => {
+      await db.run(
+        "INSERT INTO chat_messages (id, session_id, tenant_id, role, text, quick_replies, confidence, author_id, created_at) VALUES ($1, $2, $3, $4, $5, $6::text::json, $7, $8, $9)",
+        [row.id, row.sessionId, row.tenantId, row.role, row.text, toJsonText(row.quickReplies), row.confidence, row.authorId, row.createdAt],
+      );
+    },
+    listRecentMessages: (sessionId, limit) =>
+      db.all<Pick<ChatMessageRow, "role" | "text">>(
+        "SELECT role, text FROM (SELECT id, role, text FROM chat_messages WHERE session_id = $1 ORDER BY id DESC LIMIT $2) AS recent ORDER BY id",
+        [sessionId, limit],
+      ),
+    listMessagesAfter: async (sessionId, afterId) =>
+      (await db.all<RawMessage>(`SELECT ${messageColumns} FROM chat_messages WHERE session_id = $1 AND id > $2 ORDER BY id LIMIT 500`, [sessionId, afterId])).map(toMessage),
+    // One index seek per session (chat_messages_session_idx): its newest message. SQLite's
+    // substr(x, 1, n) with n < 0 is '' where PostgreSQL's refuses: greatest(n, 0).
+    listNewestMessages: async (tenantId, sessionIds, maxChars) =>
+      sessionIds.length === 0
+        ? []
+        : db.all<Pick<ChatMessageRow, "sessionId" | "role" | "text" | "createdAt">>(
+            `SELECT s.id AS "sessionId", m.role, substr(m.text, 1, greatest($3::int, 0)) AS text, m.created_at::float8 AS "createdAt"
+             FROM chat_sessions AS s
+             JOIN chat_messages AS m ON m.id = (SELECT max(id) FROM chat_messages WHERE session_id = s.id)
+             WHERE s.tenant_id = $1 AND s.id = ANY($2::text[])
+             ORDER BY s.id`,
+            [tenantId, [...sessionIds], maxChars],
+          ),
+  };
+}
+
+export function pgUsage(db: PgExec): UsageQueries {
+  return {
+    findUsage: (tenantId, period) => db.get<UsageCounterRow>(`SELECT ${pgColumns(usageCounters)} FROM usage_counters WHERE tenant_id = $1 AND period = $2`, [tenantId, period]),
+    // One statement: concurrent increments from several instances are each counted once.
+    incrementMessages: async (tenantId, period) => {
+      const row = await db.get<Pick<UsageCounterRow, "messages" | "thresholdNotifiedAt">>(
+        `INSERT INTO usage_counters (tenant_id, period, messages) VALUES ($1, $2, 1)
+         ON CONFLICT (tenant_id, period) DO UPDATE SET messages = usage_counters.messages + 1
+         RETURNING messages, threshold_notified_at::float8 AS "thresholdNotifiedAt"`,
+        [tenantId, period],
+      );
+      if (!row) throw new Error("the usage counter upsert returned no row");
+      return row;
+    },
+    markThresholdNotified: async (tenantId, period, at) => {
+      await db.run("UPDATE usage_counters SET threshold_notified_at = $1 WHERE tenant_id = $2 AND period = $3", [at, tenantId, period]);
+    },
+    addAiUsage: async (tenantId, period, usage) => {
+      await db.run(
+        `INSERT INTO usage_counters (tenant_id, period, ai_calls, ai_prompt_tokens, ai_completion_tokens) VALUES ($1, $2, $3, $4, $5)
+         ON CONFLICT (tenant_id, period) DO UPDATE SET ai_calls = usage_counters.ai_calls + EXCLUDED.ai_calls,
+           ai_prompt_tokens = usage_counters.ai_prompt_tokens + EXCLUDED.ai_prompt_tokens,
+           ai_completion_tokens = usage_counters.ai_completion_tokens + EXCLUDED.ai_completion_tokens`,
+        [tenantId, period, usage.calls, usage.promptTokens, usage.completionTokens],
+      );
+    },
+    countVisitorRefusal: async (tenantId, period) => {
+      await db.run(
+        `INSERT INTO usage_counters (tenant_id, period, visitor_refused) VALUES ($1, $2, 1)
+         ON CONFLICT (tenant_id, period) DO UPDATE SET visitor_refused = usage_counters.visitor_refused + 1`,
+        [tenantId, period],
+      );
+    },
+  };
+}
+
+/**
+ * What SQLite throws for a taken slot (appointments_slot_idx); src/chat/apply-action.ts turns
+ * an error whose text has "UNIQUE" into 409 slot_taken. `errno` is PostgreSQL's unique_violation.
+ */
+export class SlotTakenError extends Error {
+  readonly errno = "23505";
+  constructor() {
+    super("UNIQUE constraint failed: appointments.tenant_id, appointments.starts_at");
+    this.name = "SlotTakenError";
+  }
+}
+
+export function pgCaptures(db: PgExec): CaptureQueries {
+  const leadColumns = pgColumns(leads);
+  const appointmentColumns = pgColumns(appointments);
+  return {
+    insertLead: async (row) => {
+      await db.run(
+        `INSERT INTO leads (id, tenant_id, chatbot_id, session_id, name, phone, email, interest, source, confidence, captured_at)
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)`,
+        [row.id, row.tenantId, row.chatbotId, row.sessionId, row.name, row.phone, row.email, row.interest, row.source, row.confidence, row.capturedAt],
+      );
+    },
+    // ON CONFLICT on the slot index instead of letting the unique violation happen: inside a
+    // transaction a failed statement would abort it on PostgreSQL (SQLite's goes on).
+    insertAppointment: async (row) => {
+      const inserted = await db.run(
+        `INSERT INTO appointments (id, tenant_id, chatbot_id, session_id, starts_at, ends_at, timezone, name, phone, email, confidence, created_at)
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)
+         ON CONFLICT (tenant_id, starts_at) DO NOTHING`,
+        [row.id, row.tenantId, row.chatbotId, row.sessionId, row.startsAt, row.endsAt, row.timezone, row.name, row.phone, row.email, row.confidence, row.createdAt],
+      );
+      if (inserted === 0) throw new SlotTakenError();
+    },
+    updateSessionLead: async (tenantId, sessionId, contact) => {
+      await db.run("UPDATE leads SET name = $1, phone = $2, email = $3 WHERE tenant_id = $4 AND session_id = $5", [contact.name, contact.phone, contact.email, tenantId, sessionId]);
+    },
+    listLeads: (tenantId, beforeId, limit) => {
+      const page = listPage(leadColumns, "leads", tenantId, [["id <", beforeId]], limit);
+      return db.all<LeadRow>(page.text, page.params);
+    },
+    listAppointments: (tenantId, beforeId, limit) => {
+      const page = listPage(appointmentColumns, "appointments", tenantId, [["id <", beforeId]], limit);
+      return db.all<AppointmentRow>(page.text, page.params);
+    },
+    listAppointmentStarts: async (tenantId, fromMs, toMs) =>
+      (
+        await db.all<{ startsAt: number }>(
+          `SELECT starts_at::float8 AS "startsAt" FROM appointments WHERE tenant_id = $1 AND starts_at >= $2 AND starts_at <= $3 ORDER BY starts_at`,
+          [tenantId, fromMs, toMs],
+        )
+      ).map((row) => row.startsAt),
+  };
+}
+
+export function pgBotConfigs(db: PgExec): BotConfigQueries {
+  // The lookup version (parley_lookup_version) is bumped by the statement triggers on tenants
+  // and chatbots (migrations/postgres/0001): nothing to mark here, unlike SQLite.
+  return {
+    findBotConfigVersion: (tenantId) =>
+      db.get<{ chatbotId: string; updatedAt: number; tenantUpdatedAt: number }>(
+        `SELECT c.id AS "chatbotId", c.updated_at::float8 AS "updatedAt", (SELECT t.updated_at FROM tenants t WHERE t.id = c.tenant_id)::float8 AS "tenantUpdatedAt"
+         FROM chatbots c WHERE c.tenant_id = $1 ORDER BY c.id LIMIT 1`,
+        [tenantId],
+      ),
+    findBotConfigDocument: async (chatbotId) => {
+      const row = await db.get<{ config: unknown; sector: string; allowedOrigins: unknown }>(
+        `SELECT c.config, t.sector, t.allowed_origins AS "allowedOrigins" FROM chatbots c JOIN tenants t ON t.id = c.tenant_id WHERE c.id = $1`,
+        [chatbotId],
+      );
+      if (!row) return null;
+      return { config: fromJson<Record<string, unknown>>(row.config), sector: row.sector, allowedOrigins: fromJson<string[]>(row.allowedOrigins) };
+    },
+    updateBotConfig: async (tenantId, config, name, updatedAt) =>
+      (
+        await db.get<{ id: string }>("UPDATE chatbots SET config = $1::text::json, name = $2, updated_at = $3 WHERE tenant_id = $4 RETURNING id", [
+          JSON.stringify(config),
+          name,
+          updatedAt,
+          tenantId,
+        ])
+      )?.id ?? null,
+    updateTenantProfile: async (tenantId, profile) => {
+      await db.run("UPDATE tenants SET allowed_origins = $1::text::json, sector = $2, updated_at = $3 WHERE id = $4", [
+        JSON.stringify(profile.allowedOrigins),
+        profile.sector,
+        profile.updatedAt,
+        tenantId,
+      ]);
+    },
+  };
+}
