@@ -13,6 +13,8 @@ import { createTenant } from "../src/tenants/create-tenant.ts";
 import { createUser } from "../src/auth/create-user.ts";
 import { createApiKey } from "../src/auth/api-keys.ts";
 import { createArgon2idHasher } from "../src/auth/password.ts";
+import { deferredStore } from "./pg/deferred-store.ts";
+import { openTestPgStore, testPostgresUrl } from "./pg/test-store.ts";
 
 /** argon2id at the smallest cost: real hashes, no 150 ms of CPU per fixture user or login. */
 export const CHEAP_TEST_PASSWORDS = createArgon2idHasher({ memoryCost: 8, timeCost: 1 });
@@ -35,13 +37,79 @@ export interface TestContext {
   close(): void;
 }
 
-/** Deps over an in-memory database with migrations applied and a fake clock. */
+/**
+ * Deps over an in-memory database with migrations applied and a fake clock. With
+ * `PARLEY_TEST_DB=postgres://…` (test/run.ts sets it for the PostgreSQL run) the store is a
+ * fresh migrated PostgreSQL schema instead; `sqlite` and `db` then refuse (test/run.ts leaves
+ * the files that read SQLite directly out of that run).
+ */
 export function buildDeps(overrides: Partial<Config> = {}, env: Record<string, string> = {}, extra: Pick<Deps, "resolveHost"> = {}, dbPath = ":memory:"): TestDeps {
   const clock = createFakeClock();
   const config = { ...loadConfig({ PARLEY_JWT_SECRET: TEST_JWT_SECRET, PARLEY_DB: dbPath, ...env }), ...overrides };
+  const base = { config, clock, log: silentLogger, deliveriesEnqueued: createSignal(), passwords: CHEAP_TEST_PASSWORDS, ...extra };
+  const postgres = testPostgresUrl();
+  if (postgres && dbPath === ":memory:") {
+    const opening = openTestPgStore(postgres, clock.now());
+    opening.catch(() => undefined);
+    const refuse = (): never => {
+      throw new Error("this test reads SQLite directly (deps.sqlite / deps.db): it runs over SQLite only");
+    };
+    return Object.defineProperties({ ...base, store: deferredStore(opening.then((opened) => opened.store)) } as TestDeps, {
+      sqlite: { get: refuse },
+      db: { get: refuse },
+      [CLOSE]: { value: () => void opening.then((opened) => opened.close()).catch(() => undefined) },
+      [RAW]: { value: async (): Promise<TestSql> => pgTestSql((await opening).sql) },
+    });
+  }
   const handle = openDatabase(dbPath);
   applyMigrations(handle.sqlite, clock.now());
-  return { store: handle.store, db: handle.db, sqlite: handle.sqlite, config, clock, log: silentLogger, deliveriesEnqueued: createSignal(), passwords: CHEAP_TEST_PASSWORDS, ...extra };
+  return { store: handle.store, db: handle.db, sqlite: handle.sqlite, ...base, [CLOSE]: () => handle.close(), [RAW]: async () => sqliteTestSql(handle.sqlite) } as TestDeps;
+}
+
+const CLOSE = Symbol("close");
+const RAW = Symbol("raw sql");
+
+type SqlValue = string | number | boolean | null;
+
+/**
+ * Raw SQL on the database under test deps, whichever store it is — for tests that look at rows
+ * directly (counts, a column the API does not show) or plant a row. Write SQL both engines
+ * read: `?` parameters, `CAST(count(*) AS INTEGER)` (PostgreSQL's count is a bigint), `true`
+ * / `false` for booleans.
+ */
+export interface TestSql {
+  all<T>(text: string, ...params: SqlValue[]): Promise<T[]>;
+  get<T>(text: string, ...params: SqlValue[]): Promise<T | null>;
+  run(text: string, ...params: SqlValue[]): Promise<void>;
+}
+
+export function testSql(deps: TestDeps | (AppDeps & TestDatabase)): Promise<TestSql> {
+  const raw = (deps as unknown as Record<symbol, (() => Promise<TestSql>) | undefined>)[RAW];
+  if (!raw) throw new Error("testSql needs deps made by buildDeps or buildTestApp");
+  return raw();
+}
+
+function sqliteTestSql(sqlite: DatabaseHandle["sqlite"]): TestSql {
+  return {
+    all: async <T>(text: string, ...params: SqlValue[]) => sqlite.prepare<T, SqlValue[]>(text).all(...params),
+    get: async <T>(text: string, ...params: SqlValue[]) => sqlite.prepare<T, SqlValue[]>(text).get(...params) ?? null,
+    run: async (text, ...params) => void sqlite.prepare(text).run(...params),
+  };
+}
+
+function pgTestSql(sql: import("bun").SQL): TestSql {
+  let n = 0;
+  const numbered = (text: string) => ((n = 0), text.replace(/\?/g, () => `$${++n}`));
+  return {
+    all: async <T>(text: string, ...params: SqlValue[]) => [...(await sql.unsafe<T[]>(numbered(text), params))],
+    get: async <T>(text: string, ...params: SqlValue[]) => (await sql.unsafe<T[]>(numbered(text), params))[0] ?? null,
+    run: async (text, ...params) => void (await sql.unsafe(numbered(text), params)),
+  };
+}
+
+/** Closes the database under deps made by buildDeps (SQLite file or PostgreSQL schema). */
+export function closeDeps(deps: TestDeps | (AppDeps & TestDatabase)): void {
+  (deps as unknown as Record<symbol, (() => void) | undefined>)[CLOSE]?.();
 }
 
 /** The whole HTTP app over an in-memory database; requests go through `app.handle`, no socket. */
@@ -62,7 +130,7 @@ export function buildTestApp(overrides: Partial<Config> = {}, env: Record<string
       }
       return app.handle(new Request(`http://localhost${path}`, { method, headers, body }));
     },
-    close: () => base.sqlite.close(),
+    close: () => closeDeps(base),
   };
 }
 

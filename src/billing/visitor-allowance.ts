@@ -1,6 +1,8 @@
 import type { Deps } from "../deps.ts";
 import { AppError } from "../lib/app-error.ts";
 import type { Clock } from "../lib/clock.ts";
+import type { SharedCounters } from "../db/store.ts";
+import { takeShared } from "../lib/shared-window.ts";
 import { createSlidingWindow, type SlidingWindow, type WindowDecision } from "../lib/sliding-window.ts";
 import { PLANS, type PlanName } from "./plans.ts";
 import { countVisitorRefusal } from "./usage.ts";
@@ -38,10 +40,12 @@ const tooMany = (retryAfterMs: number, message: string): AppError => {
  *   daily cap on anonymous messages (bot config `limits.anonymous_daily_messages`).
  *
  * A refusal is a 429 with Retry-After, made before the message is stored, so the tenant's
- * quota is untouched; refusals are counted per month for GET /usage. The windows live in
- * this process (one server per database file); the daily counts start again after a restart.
+ * quota is untouched; refusals are counted per month for GET /usage. With `shared` counters
+ * (PostgreSQL, several instances) every window is counted in the database, so an address gets
+ * the same allowance whichever instance it reaches; without (SQLite, one server per file) the
+ * windows live in this process and the daily counts start again after a restart.
  */
-export function createVisitorAllowance(clock: Clock, settings: VisitorAllowanceSettings) {
+export function createVisitorAllowance(clock: Clock, settings: VisitorAllowanceSettings, shared: SharedCounters | null = null) {
   const sessions = createSlidingWindow(settings.sessionsPerHour, HOUR_MS, clock);
   const shareWindows = new Map<number, SlidingWindow>();
   const daily = new Map<string, number>();
@@ -60,13 +64,16 @@ export function createVisitorAllowance(clock: Clock, settings: VisitorAllowanceS
   };
 
   return {
-    admitSession(deps: Deps, tenantId: string, ip: string): void {
-      const decision: WindowDecision = sessions.take(`${tenantId}:${ip}`);
+    async admitSession(deps: Deps, tenantId: string, ip: string): Promise<void> {
+      const decision: WindowDecision = shared
+        ? await takeShared(shared, `visitor-sessions:${tenantId}:${ip}`, settings.sessionsPerHour, HOUR_MS, clock.now())
+        : sessions.take(`${tenantId}:${ip}`);
       if (!decision.allowed) throw refuse(deps, tenantId, decision.retryAfterMs, "Too many new chats from your network.");
     },
 
-    admitMessage(deps: Deps, tenant: { id: string; plan: PlanName }, ip: string, dailyCap: number | null): void {
+    async admitMessage(deps: Deps, tenant: { id: string; plan: PlanName }, ip: string, dailyCap: number | null): Promise<void> {
       const now = clock.now();
+      if (shared) return admitSharedMessage(deps, tenant, ip, dailyCap, now);
       const day = Math.floor(now / DAY_MS);
       if (day !== dailyDay) {
         daily.clear();
@@ -84,6 +91,22 @@ export function createVisitorAllowance(clock: Clock, settings: VisitorAllowanceS
       daily.set(tenant.id, sentToday + 1);
     },
   };
+
+  /** admitMessage over the database's counters: the same checks, counted for the whole cluster. */
+  async function admitSharedMessage(deps: Deps, tenant: { id: string; plan: PlanName }, ip: string, dailyCap: number | null, now: number): Promise<void> {
+    const counters = shared as SharedCounters;
+    const dailyKey = `visitor-daily:${tenant.id}`;
+    if (dailyCap !== null) {
+      const sentToday = await counters.windowCount(dailyKey, DAY_MS, now);
+      if (sentToday >= dailyCap) throw refuse(deps, tenant.id, (Math.floor(now / DAY_MS) + 1) * DAY_MS - now, "This chat has reached its messages for today.");
+    }
+    const hourly = hourlyVisitorShare(tenant.plan, settings.hourlyShare);
+    if (hourly !== null) {
+      const decision = await takeShared(counters, `visitor-messages:${tenant.id}:${ip}`, hourly, HOUR_MS, now);
+      if (!decision.allowed) throw refuse(deps, tenant.id, decision.retryAfterMs, "Too many messages from your network.");
+    }
+    if (dailyCap !== null) await counters.addToWindow(dailyKey, DAY_MS, now);
+  }
 }
 
 export type VisitorAllowance = ReturnType<typeof createVisitorAllowance>;

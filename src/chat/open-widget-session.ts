@@ -22,7 +22,7 @@ export interface OpenWidgetSessionInput {
   /** The page's Origin header (null when the browser sent none). */
   origin: string | null;
   /** The per-address allowance on new sessions (src/billing/visitor-allowance.ts): throws its 429. */
-  admit: (tenantId: string) => void;
+  admit: (tenantId: string) => void | Promise<void>;
 }
 
 /**
@@ -32,7 +32,7 @@ export interface OpenWidgetSessionInput {
  */
 export async function openWidgetSession(deps: Deps, input: OpenWidgetSessionInput): Promise<{ tenant: TenantRecord; session: SessionRow; config: BotConfig }> {
   const tenant = await requireTenantForOrigin(deps, input.tenantId, input.origin);
-  input.admit(tenant.id);
+  await input.admit(tenant.id);
   const session = await startSession(deps, deps.store, { tenantId: tenant.id, channel: "widget", origin: input.origin });
   return { tenant, session, config: await getBotConfig(deps, tenant.id) };
 }

@@ -1,16 +1,15 @@
 import { loadConfig, type Config, type ConfigFlags } from "../config.ts";
-import { openDatabase, type DatabaseHandle } from "../db/client.ts";
-import { applyMigrations } from "../db/migrate.ts";
+import { openStore, type OpenedStore } from "../db/open-store.ts";
 import { getOrCreateSetting } from "../db/settings.ts";
 import { randomBase62 } from "../lib/crypto.ts";
 import type { Deps } from "../deps.ts";
 import { systemClock } from "../lib/clock.ts";
 import { createLogger } from "../lib/log.ts";
-import { createSignal } from "../lib/signal.ts";
 import type { CliIo } from "./io.ts";
 
 export interface CliDeps extends Deps {
-  readonly handle: DatabaseHandle;
+  /** The store with its connection(s): SQLite file or PostgreSQL pool (PARLEY_DB / --db). */
+  readonly opened: OpenedStore;
 }
 
 /**
@@ -21,11 +20,16 @@ export interface CliDeps extends Deps {
  */
 export async function openCliDeps(io: CliIo, flags: ConfigFlags, overrides: Partial<Config> = {}): Promise<CliDeps> {
   const loaded = { ...loadConfig(io.env, flags), ...overrides };
-  const handle = openDatabase(loaded.dbPath, { sync: loaded.sync });
-  applyMigrations(handle.sqlite, systemClock.now());
-  const config: Config = { ...loaded, jwtSecret: loaded.jwtSecret ?? (await getOrCreateSetting(handle.store, "jwt_secret", () => randomBase62(64))) };
-  const log = createLogger(config.logLevel, systemClock.now);
-  return { store: handle.store, config, clock: systemClock, log, handle, deliveriesEnqueued: createSignal() };
+  const opened = openStore(loaded.dbPath, { sync: loaded.sync });
+  try {
+    await opened.migrate(systemClock.now());
+    const config: Config = { ...loaded, jwtSecret: loaded.jwtSecret ?? (await getOrCreateSetting(opened.store, "jwt_secret", () => randomBase62(64))) };
+    const log = createLogger(config.logLevel, systemClock.now);
+    return { store: opened.store, config, clock: systemClock, log, opened, deliveriesEnqueued: opened.deliveriesEnqueued };
+  } catch (error) {
+    await opened.close().catch(() => undefined);
+    throw error;
+  }
 }
 
 /** Runs `work` with deps and always closes the database, whatever happens. */
@@ -34,6 +38,6 @@ export async function withCliDeps<T>(io: CliIo, flags: ConfigFlags, work: (deps:
   try {
     return await work(deps);
   } finally {
-    deps.handle.close();
+    await deps.opened.close();
   }
 }

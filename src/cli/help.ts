@@ -15,8 +15,11 @@ Commands:
   session erase|export  the same for the visitor of a chat session
   backup FILE           write a consistent snapshot of the database, also while the server runs
   restore FILE          replace the database with a backup (refused while a server uses it)
+  copy --from FILE --to postgres://…   move a SQLite install to PostgreSQL (all or nothing)
 
 Every command takes --db FILE (env PARLEY_DB, default ./data/parley.db) and --help;
+--db may be a postgres://user:password@host:5432/db URL: then PostgreSQL is the store and
+several servers may share it (docs/scale-out.md);
 --db and --json may also come before the command. List commands take --json, which prints
 the API's field names and ISO 8601 times.
 
@@ -43,6 +46,7 @@ Examples:
   parley dlq list --event lead.created
   parley dlq retrigger --all --since 2026-01-15T00:00:00Z
   parley backup /var/backups/parley-$(date +%F).db
+  parley copy --from ./data/parley.db --to postgres://parley:secret@db.internal:5432/parley
 
 Exit codes: 0 ok, 1 failure, 2 usage error.
 `;
@@ -114,6 +118,15 @@ Writes a consistent snapshot of the database to FILE (SQLite VACUUM INTO), also 
 server runs: it reads one committed state and never blocks the server's writes. Refuses to
 overwrite an existing FILE unless --force. Example cron line (daily at 03:15, keep 14 days):
   15 3 * * * parley backup --db /var/lib/parley/parley.db /var/backups/parley-$(date +\\%F).db && find /var/backups -name 'parley-*.db' -mtime +14 -delete
+`,
+  copy: `Usage: parley copy --from FILE --to postgres://USER:PASSWORD@HOST:5432/DB [--json]
+
+Copies every table of the SQLite database FILE, ids intact, into an empty PostgreSQL
+database (migrated here first), in one transaction: if anything fails — a constraint, the
+connection, a row count that does not match — nothing is copied. FILE is only read; run
+parley migrate --db FILE first if it is older than this binary. On a terminal it shows
+rows done / total per table. Stop the server during the copy (writes made meanwhile would
+not be copied), then start the servers with PARLEY_DB=postgres://… (docs/scale-out.md).
 `,
   restore: `Usage: parley restore FILE [--db FILE] [--force]
 

@@ -1,6 +1,7 @@
 import { createApp } from "../http/app.ts";
 import { createAppDeps } from "../http/deps.ts";
 import { DeliveryScheduler } from "../scheduler/scheduler.ts";
+import { describeLocation } from "../db/open-store.ts";
 import { acquireServerLock, serverLockPath } from "../db/server-lock.ts";
 import { AppError } from "../lib/app-error.ts";
 import { settleWhatsappReplies } from "../integrations/whatsapp-send.ts";
@@ -19,8 +20,10 @@ export interface RunningServer {
 const SERVER_BODY_LIMIT = 1024 * 1024;
 
 export function startServer(deps: CliDeps): RunningServer {
-  // Two servers on one file would each run a scheduler and keep their own rate limits.
-  const lock = acquireServerLock(deps.config.dbPath);
+  // Two servers on one SQLite file would each run a scheduler and keep their own rate limits.
+  // On PostgreSQL several instances are the point (docs/scale-out.md): claims, limits and
+  // housekeeping are shared through the database.
+  const lock = deps.opened.kind === "postgres" ? { release: () => {} } : acquireServerLock(deps.config.dbPath);
   if (!lock) {
     throw new AppError("already_serving", 409, `another parley server is already serving ${deps.config.dbPath} (lock: ${serverLockPath(deps.config.dbPath)}); stop it first or use another --db`);
   }
@@ -57,7 +60,7 @@ export function startServer(deps: CliDeps): RunningServer {
       stopping ??= app
         .stop()
         .then(() => Promise.all([scheduler.stop(), settleWhatsappReplies()]))
-        .then(() => deps.handle.close())
+        .then(() => deps.opened.close())
         .finally(() => lock.release());
       return stopping;
     },
@@ -121,7 +124,7 @@ export async function serveCommand(argv: string[], io: CliIo, onStarted?: (serve
   // Commands in the banner work as printed: under npm (`npm start`) the CLI is `npx parley`.
   const cli = io.env.npm_execpath ? "npx parley" : "parley";
   if (seed) io.out(demoLines(seed, baseUrl, cli));
-  io.out(`Parley listening on ${server.url} (database ${deps.config.dbPath})`);
+  io.out(`Parley listening on ${server.url} (database ${describeLocation(deps.config.dbPath)})`);
   io.out(pageLines(baseUrl, seed, cli));
   // Bun's fetch runs at most BUN_CONFIG_MAX_HTTP_REQUESTS (default 256) requests at once and
   // reads it only at process start: more deliveries in flight than that just queue inside Bun.

@@ -51,6 +51,27 @@ export interface Transaction extends StoreQueries {
   onCommit(hook: () => void): void;
 }
 
+/** A sliding window's answer: whether the hit was admitted, and the admitted hits' times still inside it. */
+export interface SlidingHits {
+  allowed: boolean;
+  /** Epoch ms, oldest first, this hit included when admitted. */
+  hits: number[];
+}
+
+/** Limits counted in the database, shared by every instance (src/lib/shared-window.ts). */
+export interface SharedCounters {
+  /** A sliding-window log: admits the hit at `now` if fewer than `limit` hits are inside the last `windowMs`. */
+  take(key: string, limit: number, windowMs: number, now: number): Promise<SlidingHits>;
+  /** The admitted hits inside the last `windowMs`, without taking one. */
+  liveHits(key: string, windowMs: number, now: number): Promise<number[]>;
+  /** A fixed window (e.g. a UTC day): adds one to `key`'s count in the window holding `now`; the count after. */
+  addToWindow(key: string, windowMs: number, now: number): Promise<number>;
+  /** That count without adding. */
+  windowCount(key: string, windowMs: number, now: number): Promise<number>;
+  /** Deletes windows that have ended; how many rows. */
+  purgeExpired(now: number): Promise<number>;
+}
+
 /** How the store copes with contention and a full disk (DESIGN §7); PostgreSQL answers these trivially. */
 export interface StorageControls {
   /**
@@ -63,6 +84,13 @@ export interface StorageControls {
   probeWrite(): Promise<"ok" | "busy" | "storage_full">;
   /** The server's mode: no statement waits inside the driver for a lock (SQLite: busy_timeout 0). */
   neverWaitForLocks(): void;
+  /**
+   * Housekeeping that one process at a time should do (purges, retention sweeps): runs `work`
+   * and returns its result, or returns null at once when another process is running work under
+   * the same `lock` name. PostgreSQL: a transaction-scoped advisory lock held while `work` runs
+   * (several instances share one database). SQLite: always runs (one server per file).
+   */
+  exclusively<T>(lock: string, work: () => Promise<T>): Promise<T | null>;
 }
 
 /**
@@ -78,5 +106,10 @@ export interface StorageControls {
 export interface Store extends StoreQueries {
   readonly kind: "sqlite" | "postgres";
   readonly storage: StorageControls;
+  /**
+   * Counters every process on the database shares (rate limits, visitor allowances), or null
+   * when this process is the only server (SQLite: one server per file) and counts in memory.
+   */
+  readonly counters: SharedCounters | null;
   transaction<T>(work: (tx: Transaction) => Promise<T>): Promise<T>;
 }

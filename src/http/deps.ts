@@ -32,8 +32,8 @@ export function createAppDeps<T extends Deps>(deps: T, metrics: DeliveryMetrics 
     ...deps,
     metrics,
     tokens: createTokenService(resolveJwtSecret(deps), deps.clock),
-    rateLimiter: createRateLimiter(deps.clock, deps.config.rateLimits),
-    visitorAllowance: createVisitorAllowance(deps.clock, { hourlyShare: deps.config.visitorHourlyShare, sessionsPerHour: deps.config.visitorSessionsPerHour }),
+    rateLimiter: createRateLimiter(deps.clock, deps.config.rateLimits, deps.store.counters),
+    visitorAllowance: createVisitorAllowance(deps.clock, { hourlyShare: deps.config.visitorHourlyShare, sessionsPerHour: deps.config.visitorSessionsPerHour }, deps.store.counters),
     instanceId: crypto.randomUUID(),
   };
 }

@@ -1,7 +1,7 @@
 import type { ValidationError } from "elysia";
 import { ValueErrorType, type ValueError } from "@sinclair/typebox/errors";
 import { AppError } from "../lib/app-error.ts";
-import { storageTroubleOf } from "../db/storage-errors.ts";
+import { isUnstorableText, storageTroubleOf } from "../db/storage-errors.ts";
 import type { Logger } from "../lib/log.ts";
 
 export interface ErrorBody {
@@ -9,6 +9,9 @@ export interface ErrorBody {
   message: string;
   details?: unknown;
 }
+
+export const unstorableTextError = (): AppError =>
+  new AppError("invalid_text", 400, "The request contains a character that cannot be stored (a NUL byte or invalid text).");
 
 /** Seconds a client is told to wait: a held lock passes quickly, a full disk needs an operator. */
 export const BUSY_RETRY_AFTER_S = 1;
@@ -145,7 +148,12 @@ export function validationDetails(error: ValidationError): Array<{ field: string
  */
 export function toErrorResponse(code: string | number, error: unknown, requestId: string, log: Logger): Response {
   const trouble = storageTroubleOf(error);
-  const cause = trouble === "busy" ? storageBusyError() : trouble === "storage_full" ? storageFullError() : error instanceof Error && error.cause instanceof AppError ? error.cause : error;
+  const cause =
+    trouble === "busy" ? storageBusyError()
+    : trouble === "storage_full" ? storageFullError()
+    : isUnstorableText(error) ? unstorableTextError()
+    : error instanceof Error && error.cause instanceof AppError ? error.cause
+    : error;
   if (cause instanceof AppError) {
     const body: ErrorBody = { error: cause.code, message: cause.message };
     if (cause.details !== undefined) body.details = cause.details;

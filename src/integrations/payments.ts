@@ -218,7 +218,7 @@ export async function handlePaymentEvent(
   rawBody: string | Uint8Array,
   signatureHeader: string | null | undefined,
   /** Called once the signature holds, before anything is parsed: the route counts the tenant's allowance there. */
-  onAuthenticated: () => void = () => {},
+  onAuthenticated: () => void | Promise<void> = () => {},
 ): Promise<PaymentHookResult> {
   const secret = await findPaymentSecret(deps, tenantId);
   if (!secret) throw new AppError("tenant_not_found", 404, "No such tenant.");
@@ -229,7 +229,7 @@ export async function handlePaymentEvent(
     const why = check.reason === "expired" ? "its timestamp is outside the 5-minute tolerance" : check.reason === "missing" ? "the Stripe-Signature header is missing" : "it does not match the tenant's payment secret";
     throw new AppError("invalid_signature", 401, `The Stripe-Signature is not valid: ${why}.`);
   }
-  onAuthenticated();
+  await onAuthenticated();
 
   const { id, type, event } = parseEvent(rawBody);
   const parleyEvent = STRIPE_EVENT_MAP[type];

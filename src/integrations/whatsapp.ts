@@ -148,7 +148,7 @@ export async function handleWhatsappWebhook(
   rawBody: string | Uint8Array,
   signatureHeader: string | null | undefined,
   /** Called once the signature holds, before anything is parsed: the route counts the tenant's allowance there. */
-  onAuthenticated: () => void = () => {},
+  onAuthenticated: () => void | Promise<void> = () => {},
 ): Promise<WhatsappHookResult> {
   const settings = await findWhatsappSettings(deps, tenantId);
   const tenant = settings ? await findTenant(deps, tenantId) : null;
@@ -158,7 +158,7 @@ export async function handleWhatsappWebhook(
     const why = check.reason === "missing" ? "the X-Hub-Signature-256 header is missing" : "it does not match the tenant's app secret";
     throw new AppError("invalid_signature", 401, `The X-Hub-Signature-256 is not valid: ${why}.`);
   }
-  onAuthenticated();
+  await onAuthenticated();
 
   const { messages, ignored } = parseWhatsappWebhook(rawBody, settings.phoneNumberId);
   const result: WhatsappHookResult = { received: true, handled: 0, duplicates: 0, ignored };

@@ -226,8 +226,10 @@ export class DeliveryScheduler {
   /** Starts a retention sweep unless one is still running (it yields between batches). */
   private sweepRetentionInBackground(): void {
     if (this.retention) return;
-    this.retention = sweepRetention(this.deps)
+    this.retention = this.deps.store.storage
+      .exclusively("retention", () => sweepRetention(this.deps))
       .then((report) => {
+        if (!report) return; // another instance is sweeping
         const purged = report.deliveries + report.events + report.sessions + report.analyticsEvents;
         if (purged > 0) this.deps.log.info({ msg: "retention purge", ...report });
       })
@@ -248,10 +250,14 @@ export class DeliveryScheduler {
   private async maintain(): Promise<void> {
     try {
       const now = this.deps.clock.now();
-      const purged = await this.deps.store.deadLetters.purgeExpiredDeadLetters(now);
-      if (purged > 0) this.deps.log.info({ msg: "purged expired dead letters", count: purged });
-      await purgeOldPaymentEvents(this.deps, now);
-      await purgeOldWhatsappMessages(this.deps, now);
+      // With several instances on one PostgreSQL database, one of them purges at a time.
+      await this.deps.store.storage.exclusively("housekeeping", async () => {
+        const purged = await this.deps.store.deadLetters.purgeExpiredDeadLetters(now);
+        if (purged > 0) this.deps.log.info({ msg: "purged expired dead letters", count: purged });
+        await purgeOldPaymentEvents(this.deps, now);
+        await purgeOldWhatsappMessages(this.deps, now);
+        await this.deps.store.counters?.purgeExpired(now);
+      });
       this.sweepRetentionInBackground();
       // Keeps the WAL from growing without bound under steady writes; PASSIVE never blocks writers.
       await this.deps.store.maintenance.checkpoint();

@@ -30,7 +30,7 @@ test("a graceful stop waits for WhatsApp replies still on their way to the Cloud
   const dir = mkdtempSync(join(tmpdir(), "parley-shutdown-"));
   cleanups.push(() => rmSync(dir, { recursive: true, force: true }));
   const base = buildDeps({ port: 0, host: "127.0.0.1", whatsappApiUrl: `http://127.0.0.1:${cloudApi.port}/v21.0` }, {}, {}, join(dir, "parley.db"));
-  const deps: CliDeps = { ...base, handle: { sqlite: base.sqlite, db: base.db, store: base.store, close: () => base.sqlite.close() } };
+  const deps: CliDeps = { ...base, opened: { store: base.store, kind: "sqlite", deliveriesEnqueued: base.deliveriesEnqueued, migrate: async () => ({ applied: [], alreadyApplied: 0 }), close: async () => base.sqlite.close() } };
   const server = startServer(deps);
 
   queueWhatsappReplies(deps, "ten_x", { verifyToken: "v".repeat(8), appSecret: "a".repeat(16), accessToken: "t".repeat(16), phoneNumberId: "123" }, [{ to: "15550001111", reply: { text: "Your appointment is confirmed." } }]);

@@ -1,4 +1,4 @@
-import type { SQL } from "bun";
+import type { SQL, TransactionSQL } from "bun";
 
 /**
  * How the PostgreSQL aggregates reach the database: a pooled client outside a transaction, or
@@ -18,7 +18,7 @@ export interface PgExec {
   readonly inTransaction: boolean;
 }
 
-type Client = Pick<SQL, "unsafe" | "notify"> & Partial<Pick<SQL, "begin">> & { savepoint?: SQL.TransactionSQL["savepoint"] };
+type Client = Pick<SQL, "unsafe" | "notify"> & Partial<Pick<SQL, "begin">> & { savepoint?: TransactionSQL["savepoint"] };
 
 export function pgExec(client: Client, inTransaction: boolean): PgExec {
   const query = <T>(text: string, params: readonly unknown[] = []) => client.unsafe<T[]>(text, params as unknown[]);
@@ -28,7 +28,7 @@ export function pgExec(client: Client, inTransaction: boolean): PgExec {
     get: async <T>(text: string, params?: readonly unknown[]) => ((await query<T>(text, params))[0] ?? null),
     run: async (text, params) => (await query<unknown>(text, params)).count,
     transaction<T>(work: (exec: PgExec) => Promise<T>): Promise<T> {
-      if (inTransaction) return client.savepoint!((sp) => work(pgExec(sp, true))) as Promise<T>;
+      if (inTransaction) return client.savepoint!((sp: SQL) => work(pgExec(sp, true))) as Promise<T>;
       return client.begin!((tx) => work(pgExec(tx, true))) as Promise<T>;
     },
     notify: (channel, payload) => client.notify(channel, payload),

@@ -30,11 +30,10 @@ export async function applyPgMigrations(sql: SQL, nowMs: number): Promise<Migrat
       await tx.unsafe("SELECT pg_advisory_xact_lock($1)", [MIGRATION_LOCK]);
       const [seen] = await tx.unsafe("SELECT tag FROM parley_migrations WHERE tag = $1", [migration.tag]);
       if (seen) return false;
-      for (const statement of migration.sql.split("--> statement-breakpoint")) {
-        // drizzle-kit qualifies references with "public"; the schema is the connection's
-        // search_path instead (an install, or a test, may live in a schema of its own).
-        if (statement.trim()) await tx.unsafe(statement.replaceAll('"public".', ""));
-      }
+      // One round trip for the whole file (the simple query protocol takes many statements).
+      // drizzle-kit qualifies references with "public"; the schema is the connection's
+      // search_path instead (an install, or a test, may live in a schema of its own).
+      await tx.unsafe(migration.sql.replaceAll("--> statement-breakpoint", "").replaceAll('"public".', "")).simple();
       await tx.unsafe("INSERT INTO parley_migrations (tag, applied_at) VALUES ($1, $2)", [migration.tag, nowMs]);
       return true;
     });

@@ -6,7 +6,8 @@ import { bigint, boolean, customType, doublePrecision, index, integer, json, pgT
 // times (selected as float8 so they come back as numbers: src/db/postgres/columns.ts),
 // `boolean`, `double precision`, `bytea`, and `json` (not jsonb: a bot's config document keeps
 // its key order). The row types of src/db/rows.ts stay the SQLite schema's; the test asserts
-// these infer the same shapes. Migrations: migrations/postgres (drizzle-kit, dialect postgresql).
+// these infer the same shapes. Migrations: migrations/postgres (drizzle-kit, dialect postgresql);
+// 0001 (custom) gives every text column COLLATE "C" so ids sort byte by byte, as on SQLite.
 
 /** drizzle's pg-core has no bytea builder; the SQLite twin is blob({ mode: "buffer" }). */
 const bytea = customType<{ data: Buffer; driverData: Buffer }>({ dataType: () => "bytea" });

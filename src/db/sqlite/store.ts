@@ -92,7 +92,9 @@ export function createSqliteStore(handle: { sqlite: Database; db: Db }): Store {
       return probeWrite(sqlite);
     },
     neverWaitForLocks: () => neverWaitInsideSqlite(sqlite),
+    // One server per file (src/db/server-lock.ts): there is no other instance to leave it to.
+    exclusively: (_lock, work) => work(),
   };
 
-  return { kind: "sqlite", storage, ...outside, transaction };
+  return { kind: "sqlite", storage, counters: null, ...outside, transaction };
 }

@@ -10,7 +10,7 @@ interface HookRequest {
 
 export interface HookGate {
   /** Called by the verb once the provider's signature is verified: counts the tenant's allowance. */
-  admit(): void;
+  admit(): Promise<void>;
   /** Runs the verb; a refusal for a bad signature or an unknown tenant counts against the client IP. */
   run<T>(work: () => T | Promise<T>): Promise<T>;
 }
@@ -27,11 +27,11 @@ export function hookGate(deps: AppDeps, context: HookRequest, tenantId: string):
   return {
     admit: () => deps.rateLimiter.check("hooks", tenantId, context.set.headers),
     async run(work) {
-      deps.rateLimiter.refuseIfExhausted("hook_rejects", ip);
+      await deps.rateLimiter.refuseIfExhausted("hook_rejects", ip);
       try {
         return await work();
       } catch (error) {
-        if (error instanceof AppError && (error.status === 401 || error.status === 403 || error.status === 404)) deps.rateLimiter.check("hook_rejects", ip, {});
+        if (error instanceof AppError && (error.status === 401 || error.status === 403 || error.status === 404)) await deps.rateLimiter.check("hook_rejects", ip, {});
         throw error;
       }
     },

@@ -1,5 +1,7 @@
 import type { Clock } from "../../lib/clock.ts";
 import { AppError } from "../../lib/app-error.ts";
+import type { SharedCounters } from "../../db/store.ts";
+import { peekShared, takeShared } from "../../lib/shared-window.ts";
 import { createSlidingWindow, type SlidingWindow, type WindowDecision } from "../../lib/sliding-window.ts";
 
 /** The rate groups of DESIGN §3; what a group is counted by is decided at the route. */
@@ -32,8 +34,11 @@ function rateHeaders(decision: WindowDecision): Record<string, string> {
 /**
  * One sliding window per group. `check` counts a request against `group` for `key`, writes
  * the RateLimit-* headers, and throws 429 with Retry-After = seconds until a slot frees.
+ * With `shared` counters (PostgreSQL: several instances) the windows are counted in the
+ * database (src/lib/shared-window.ts), so a limit holds for the cluster, not per instance;
+ * without (SQLite: one server per file) they are kept in memory.
  */
-export function createRateLimiter(clock: Clock, enabled: boolean) {
+export function createRateLimiter(clock: Clock, enabled: boolean, shared: SharedCounters | null = null) {
   const windows = new Map<RateGroup, SlidingWindow>();
   for (const [group, { limit, windowMs }] of Object.entries(RATE_GROUPS)) {
     windows.set(group as RateGroup, createSlidingWindow(limit, windowMs, clock));
@@ -48,9 +53,10 @@ export function createRateLimiter(clock: Clock, enabled: boolean) {
     return new AppError("rate_limited", 429, `Too many requests; try again in ${retryAfter} s.`, undefined, { ...limitHeaders, "retry-after": retryAfter });
   };
   return {
-    check(group: RateGroup, key: string, headers: Record<string, string | number>): void {
+    async check(group: RateGroup, key: string, headers: Record<string, string | number>): Promise<void> {
       if (!enabled) return;
-      const decision = windowOf(group).take(`${group}:${key}`);
+      const { limit, windowMs } = RATE_GROUPS[group];
+      const decision = shared ? await takeShared(shared, `rate:${group}:${key}`, limit, windowMs, clock.now()) : windowOf(group).take(`${group}:${key}`);
       const limitHeaders = rateHeaders(decision);
       Object.assign(headers, limitHeaders);
       if (!decision.allowed) throw refuse(decision, limitHeaders);
@@ -59,9 +65,10 @@ export function createRateLimiter(clock: Clock, enabled: boolean) {
      * For limits on failures (wrong keys, unsigned hooks): refuses with 429 while `key` has
      * used up `group`, without counting this request. Failures are counted with `check`.
      */
-    refuseIfExhausted(group: RateGroup, key: string): void {
+    async refuseIfExhausted(group: RateGroup, key: string): Promise<void> {
       if (!enabled) return;
-      const full = windowOf(group).isFull(`${group}:${key}`);
+      const { limit, windowMs } = RATE_GROUPS[group];
+      const full = shared ? await peekShared(shared, `rate:${group}:${key}`, limit, windowMs, clock.now()) : windowOf(group).isFull(`${group}:${key}`);
       if (full) throw refuse(full, rateHeaders(full));
     },
   };

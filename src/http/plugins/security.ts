@@ -86,11 +86,11 @@ interface CallerContext {
  */
 async function guardCredentials<T>(deps: AppDeps, context: CallerContext, authenticate: () => T | Promise<T>): Promise<T> {
   const ip = clientIp(context.request, context.server, deps.config.trustProxy);
-  deps.rateLimiter.refuseIfExhausted("credential_failures", ip);
+  await deps.rateLimiter.refuseIfExhausted("credential_failures", ip);
   try {
     return await authenticate();
   } catch (error) {
-    if (error instanceof AppError && error.status === 401) deps.rateLimiter.check("credential_failures", ip, {});
+    if (error instanceof AppError && error.status === 401) await deps.rateLimiter.check("credential_failures", ip, {});
     throw error;
   }
 }
@@ -151,8 +151,8 @@ export function securityPlugin(deps: AppDeps) {
     },
     rateLimit(group: RateGroup) {
       return {
-        beforeHandle(context) {
-          deps.rateLimiter.check(group, rateKey(deps, group, context as unknown as RateContext), context.set.headers as Record<string, string | number>);
+        async beforeHandle(context) {
+          await deps.rateLimiter.check(group, rateKey(deps, group, context as unknown as RateContext), context.set.headers as Record<string, string | number>);
         },
       };
     },

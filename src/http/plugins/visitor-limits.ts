@@ -5,12 +5,12 @@ import { getBotConfig } from "../../chat/bot-settings.ts";
 // The widget's anonymous traffic, counted per client address across every session it opens
 // (src/billing/visitor-allowance.ts). PARLEY_RATE_LIMITS=off lifts these too (benchmarks).
 
-export function admitVisitorSession(deps: AppDeps, tenantId: string, ip: string): void {
-  if (deps.config.rateLimits) deps.visitorAllowance.admitSession(deps, tenantId, ip);
+export async function admitVisitorSession(deps: AppDeps, tenantId: string, ip: string): Promise<void> {
+  if (deps.config.rateLimits) await deps.visitorAllowance.admitSession(deps, tenantId, ip);
 }
 
 export async function admitVisitorMessage(deps: AppDeps, tenant: TenantRecord, ip: string): Promise<void> {
   if (!deps.config.rateLimits) return;
   const dailyCap = (await getBotConfig(deps, tenant.id)).limits?.anonymous_daily_messages ?? null;
-  deps.visitorAllowance.admitMessage(deps, tenant, ip, dailyCap);
+  await deps.visitorAllowance.admitMessage(deps, tenant, ip, dailyCap);
 }

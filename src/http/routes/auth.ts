@@ -38,9 +38,9 @@ export function authRoutes(deps: AppDeps) {
     .use(securityPlugin(deps))
     // Counted before the body is parsed: malformed JSON is an attempt like any other, and a
     // flood of it must hit the limit too (the rateLimit macro runs only after parsing).
-    .onRequest(({ request, server, set }) => {
+    .onRequest(async ({ request, server, set }) => {
       if (request.method === "POST" && AUTH_PATHS.has(new URL(request.url).pathname)) {
-        deps.rateLimiter.check("auth", clientIp(request, server, deps.config.trustProxy), set.headers as Record<string, string | number>);
+        await deps.rateLimiter.check("auth", clientIp(request, server, deps.config.trustProxy), set.headers as Record<string, string | number>);
       }
     })
     .post(

@@ -41,7 +41,7 @@ export function whatsappHookRoutes(deps: AppDeps) {
         const gate = hookGate(deps, { request, server, set }, params.tenant_id);
         const challenge = await gate.run(async () => {
           const answer = await answerWhatsappHandshake(deps, params.tenant_id, { mode: query["hub.mode"], verifyToken: query["hub.verify_token"], challenge: query["hub.challenge"] });
-          gate.admit();
+          await gate.admit();
           return answer;
         });
         set.headers["content-type"] = "text/plain; charset=utf-8";

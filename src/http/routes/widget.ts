@@ -64,9 +64,9 @@ export function widgetRoutes(deps: AppDeps) {
         const { tenant, session, config } = await openWidgetSession(deps, {
           tenantId: body.tenant_id,
           origin,
-          admit: (tenantId) => {
+          admit: async (tenantId) => {
             allowOrigin(set.headers, origin);
-            admitVisitorSession(deps, tenantId, ip);
+            await admitVisitorSession(deps, tenantId, ip);
           },
         });
         set.status = 201;

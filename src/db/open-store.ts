@@ -1,0 +1,124 @@
+import { SQL } from "bun";
+import { randomUUID } from "node:crypto";
+import { createSignal, type Signal } from "../lib/signal.ts";
+import { openDatabase, type OpenOptions } from "./client.ts";
+import { applyMigrations, type MigrationResult } from "./migrate.ts";
+import { applyPgMigrations } from "./postgres/migrations.ts";
+import { createPostgresStore } from "./postgres/store.ts";
+import type { Store } from "./store.ts";
+
+/** `PARLEY_DB` / `--db`: a postgres:// (or postgresql://) URL selects PostgreSQL; anything else is a SQLite path. */
+export function isPostgresUrl(location: string): boolean {
+  return /^postgres(ql)?:\/\//i.test(location);
+}
+
+/** The location for messages and logs: a URL's password is never printed. */
+export function describeLocation(location: string): string {
+  if (!isPostgresUrl(location)) return location;
+  try {
+    const url = new URL(location);
+    if (url.password) url.password = "***";
+    return url.toString();
+  } catch {
+    return "postgres://(unparsable URL)";
+  }
+}
+
+/** An open store of either kind, with what the CLI and the server need around it. */
+export interface OpenedStore {
+  readonly store: Store;
+  readonly kind: Store["kind"];
+  /** The scheduler's wake-up: on PostgreSQL it reaches every instance (LISTEN/NOTIFY). */
+  readonly deliveriesEnqueued: Signal;
+  migrate(nowMs: number): Promise<MigrationResult>;
+  /** Waits for wake-ups still being sent, then closes the connection(s). */
+  close(): Promise<void>;
+}
+
+export interface OpenStoreOptions extends OpenOptions {
+  /** PostgreSQL pool size (default 16). */
+  maxConnections?: number;
+}
+
+export function openStore(location: string, options: OpenStoreOptions = {}): OpenedStore {
+  if (isPostgresUrl(location)) return openPostgres(location, options);
+  const handle = openDatabase(location, options);
+  return {
+    get store() {
+      return handle.store;
+    },
+    kind: "sqlite",
+    deliveriesEnqueued: createSignal(),
+    migrate: async (nowMs) => applyMigrations(handle.sqlite, nowMs),
+    close: async () => handle.close(),
+  };
+}
+
+export const DELIVERIES_CHANNEL = "parley_deliveries";
+
+function openPostgres(url: string, options: OpenStoreOptions): OpenedStore {
+  const sql = new SQL({ url, max: options.maxConnections ?? 16 });
+  const store = createPostgresStore(sql);
+  const deliveriesEnqueued = createClusterSignal(sql, DELIVERIES_CHANNEL);
+  return {
+    store,
+    kind: "postgres",
+    deliveriesEnqueued,
+    migrate: (nowMs) => applyPgMigrations(sql, nowMs),
+    async close() {
+      await deliveriesEnqueued.settle();
+      await sql.close();
+    },
+  };
+}
+
+/**
+ * A Signal shared by every process on one PostgreSQL database: `notify()` wakes this process's
+ * listeners at once and sends `NOTIFY channel` (after the caller's COMMIT: enqueueEvent notifies
+ * from `onCommit`), so a CLI command's enqueue or another instance's wakes every scheduler. The
+ * LISTEN connection is opened by the first subscriber (the server's scheduler), not by a CLI
+ * command that only notifies. A process ignores its own notifications (it woke itself already).
+ * Polling stays the safety net: a notification lost while the listen connection reconnects
+ * costs one poll interval at most.
+ */
+export function createClusterSignal(sql: SQL, channel: string): Signal & { settle(): Promise<void> } {
+  const local = createSignal();
+  const self = randomUUID();
+  const sending = new Set<Promise<void>>();
+  let subscription: Promise<SQL.ListenSubscription> | null = null;
+  let listeners = 0;
+  return {
+    notify() {
+      local.notify();
+      const sent: Promise<void> = sql
+        .notify(channel, self)
+        .catch(() => undefined)
+        .finally(() => sending.delete(sent));
+      sending.add(sent);
+    },
+    subscribe(listener) {
+      const unsubscribe = local.subscribe(listener);
+      listeners++;
+      subscription ??= sql.listen(channel, (payload) => {
+        if (payload !== self) local.notify();
+      });
+      subscription.catch(() => undefined);
+      return () => {
+        unsubscribe();
+        if (--listeners === 0 && subscription) {
+          const ending = subscription;
+          subscription = null;
+          void ending.then((held) => held.unlisten()).catch(() => undefined);
+        }
+      };
+    },
+    async settle() {
+      await Promise.all([...sending]);
+      if (subscription) {
+        const ending = subscription;
+        subscription = null;
+        await ending.then((held) => held.unlisten()).catch(() => undefined);
+      }
+    },
+  };
+}

@@ -1,0 +1,126 @@
+import type { SQL } from "bun";
+import type { StorageControls, Store, StoreQueries, Transaction } from "../store.ts";
+import { pgAnalytics } from "./analytics.ts";
+import { pgApiKeys, pgRefreshTokens, pgSettings, pgTenants, pgUsers } from "./accounts.ts";
+import { pgBotConfigs, pgCaptures, pgChatSessions, pgUsage } from "./chat.ts";
+import { pgCounters } from "./counters.ts";
+import { pgDeliveryQueue } from "./delivery-queue.ts";
+import { pgExec, type PgExec } from "./exec.ts";
+import { pgIntegrations } from "./integrations.ts";
+import { pgKnowledge } from "./knowledge.ts";
+import { pgMaintenance, pgPrivacy } from "./privacy.ts";
+import { pgDeadLetters, pgDeliveries, pgOutbox, pgWebhookRules } from "./webhooks.ts";
+
+/** Every aggregate over one executor: the pool, or an open transaction's connection. */
+export function pgQueries(exec: PgExec): StoreQueries {
+  return {
+    tenants: pgTenants(exec),
+    users: pgUsers(exec),
+    apiKeys: pgApiKeys(exec),
+    refreshTokens: pgRefreshTokens(exec),
+    chatSessions: pgChatSessions(exec),
+    usage: pgUsage(exec),
+    captures: pgCaptures(exec),
+    botConfigs: pgBotConfigs(exec),
+    analytics: pgAnalytics(exec),
+    integrations: pgIntegrations(exec),
+    knowledge: pgKnowledge(exec),
+    settings: pgSettings(exec),
+    privacy: pgPrivacy(exec),
+    maintenance: pgMaintenance(exec),
+    webhookRules: pgWebhookRules(exec),
+    outbox: pgOutbox(exec),
+    deliveries: pgDeliveries(exec),
+    deadLetters: pgDeadLetters(exec),
+    deliveryQueue: pgDeliveryQueue(exec),
+  };
+}
+
+/** SQLSTATEs after which the whole transaction may simply run again: deadlock, serialization. */
+const RETRYABLE = new Set(["40P01", "40001"]);
+const MAX_TRIES = 3;
+
+function sqlState(error: unknown): string | null {
+  const errno = (error as { errno?: unknown } | null)?.errno;
+  return typeof errno === "string" ? errno : null;
+}
+
+/**
+ * The PostgreSQL store: Bun's built-in client (no native addon, the binary stays one file),
+ * a pool of connections, every aggregate directly async. A transaction has its own pooled
+ * connection (`BEGIN … COMMIT`), so no gate and no group commit: other requests' statements
+ * run beside it. `onCommit` hooks run after COMMIT. A deadlock or serialization failure runs
+ * the callback again (at most 3 times): callbacks do no I/O but through `tx` (src/db/store.ts).
+ */
+export function createPostgresStore(sql: SQL): Store {
+  const pool = pgExec(sql, false);
+  const outside = pgQueries(pool);
+
+  async function transaction<T>(work: (tx: Transaction) => Promise<T>): Promise<T> {
+    for (let attempt = 1; ; attempt++) {
+      const hooks: Array<() => void> = [];
+      try {
+        const result = await pool.transaction(async (exec) => {
+          let open = true;
+          const tx: Transaction = { ...guarded(pgQueries(exec), () => open), onCommit: (hook) => void hooks.push(hook) };
+          try {
+            return await work(tx);
+          } finally {
+            open = false;
+          }
+        });
+        for (const hook of hooks) hook();
+        return result;
+      } catch (error) {
+        if (attempt >= MAX_TRIES || !RETRYABLE.has(sqlState(error) ?? "")) throw error;
+      }
+    }
+  }
+
+  const storage: StorageControls = {
+    // PostgreSQL takes row locks, not a file lock: a write never waits for another process here.
+    waitForWriteLock: async () => true,
+    probeWrite: async () => {
+      try {
+        await pool.transaction(async (exec) => {
+          await exec.run("INSERT INTO settings (key, value) VALUES ('parley_probe', '1') ON CONFLICT (key) DO UPDATE SET value = '1'");
+          await exec.run("DELETE FROM settings WHERE key = 'parley_probe'");
+        });
+        return "ok";
+      } catch (error) {
+        return sqlState(error) === "53100" ? "storage_full" : "busy";
+      }
+    },
+    neverWaitForLocks: () => {},
+    // The lock lives as long as a transaction on a connection of its own; `work` runs its
+    // statements on other connections meanwhile. Another instance's try fails at once.
+    exclusively: async (lock, work) => {
+      let skipped = false;
+      const result = await pool.transaction(async (exec) => {
+        const got = await exec.get<{ locked: boolean }>("SELECT pg_try_advisory_xact_lock(hashtext($1)) AS locked", [`parley:${lock}`]);
+        if (!got?.locked) {
+          skipped = true;
+          return null;
+        }
+        return work();
+      });
+      return skipped ? null : result;
+    },
+  };
+
+  return { kind: "postgres", storage, counters: pgCounters(pool), ...outside, transaction };
+}
+
+/** A transaction's aggregates refuse once it has ended (as on SQLite). */
+function guarded(queries: StoreQueries, isOpen: () => boolean): StoreQueries {
+  const result: Record<string, unknown> = {};
+  for (const [aggregate, functions] of Object.entries(queries)) {
+    const wrapped: Record<string, unknown> = {};
+    for (const [name, fn] of Object.entries(functions as Record<string, (...args: unknown[]) => Promise<unknown>>)) {
+      wrapped[name] = (...args: unknown[]) =>
+        isOpen() ? fn(...args) : Promise.reject(new Error(`${aggregate}.${name} was called through a transaction that has already ended`));
+    }
+    result[aggregate] = wrapped;
+  }
+  return result as unknown as StoreQueries;
+}
