@@ -2,7 +2,7 @@ import { afterEach, beforeEach, expect, test } from "bun:test";
 import { enqueueEvent } from "../../src/webhooks/emit-event.ts";
 import { createRule } from "../../src/webhooks/rules.ts";
 import { createTenant } from "../../src/tenants/create-tenant.ts";
-import { buildDeps } from "../helpers.ts";
+import { buildDeps, closeDeps, testSql } from "../helpers.ts";
 
 let deps: ReturnType<typeof buildDeps>;
 let tenantId: string;
@@ -12,7 +12,7 @@ beforeEach(async () => {
   tenantId = (await createTenant(deps, { name: "Clinic" })).id;
   await createRule(deps, tenantId, { name: "crm", event: "lead.created", url: "https://crm.example/hook", secret: "s".repeat(32), active: true });
 });
-afterEach(() => deps.sqlite.close());
+afterEach(() => closeDeps(deps));
 
 test("a delivery erased while its send is in flight is dropped; the rest of the batch is still recorded", async () => {
   const emit = () => deps.store.transaction((tx) => enqueueEvent(deps, tx, { tenantId, event: "lead.created", data: { email: "ana@example.com" }, confidence: 1 }));
@@ -21,13 +21,14 @@ test("a delivery erased while its send is in flight is dropped; the rest of the 
   const claimed = await deps.store.deliveryQueue.claimDueDeliveries(deps.clock.now(), 10, 60_000);
   expect(claimed).toHaveLength(2);
   // The erasure (src/chat/erase-person.ts) deletes the event; its delivery goes with it.
-  deps.sqlite.prepare("DELETE FROM events WHERE id = ?").run(erased.eventId);
+  const sql = await testSql(deps);
+  await sql.run("DELETE FROM events WHERE id = ?", erased.eventId);
   const ok = { ok: true, statusCode: 200, error: null, durationMs: 1, responseExcerpt: "echo ana@example.com" };
   const now = deps.clock.now();
   const outcomes = await deps.store.deliveryQueue.recordAttempts(claimed.map((delivery) => ({ delivery, result: ok, startedAt: now, finishedAt: now })), { retryDelaysMs: [1000], dlqRetentionMs: 1000 });
   const byId = Object.fromEntries(claimed.map((delivery, index) => [delivery.id, outcomes[index]]));
   expect(byId[erased.deliveryIds[0] ?? ""]).toBe("stale");
   expect(byId[kept.deliveryIds[0] ?? ""]).toBe("succeeded");
-  const attempts = deps.sqlite.prepare<{ delivery_id: string }, []>("SELECT delivery_id FROM delivery_attempts").all();
+  const attempts = await sql.all<{ delivery_id: string }>("SELECT delivery_id FROM delivery_attempts");
   expect(attempts.map((row) => row.delivery_id)).toEqual([kept.deliveryIds[0] ?? ""]);
 });

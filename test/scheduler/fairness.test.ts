@@ -7,7 +7,7 @@ import { getDelivery } from "../../src/webhooks/deliveries.ts";
 import { enqueueEvent } from "../../src/webhooks/emit-event.ts";
 import { createRule } from "../../src/webhooks/rules.ts";
 import { createTenant } from "../../src/tenants/create-tenant.ts";
-import { buildDeps } from "../helpers.ts";
+import { buildDeps, closeDeps, testSql } from "../helpers.ts";
 
 // Real local receivers, real sockets, short timeouts. The fake clock stays put, so a failed
 // attempt's retry (30 s later) never comes due during a test: each delivery is tried once here.
@@ -112,11 +112,12 @@ describe("fair delivery across tenants and endpoints", () => {
       expect(Math.max(...latencies)).toBeLessThan(timeoutMs / 2);
       // A never held more than its share, and every one of its 3,000 deliveries is still there.
       expect(blackHole.state.maxOpen).toBeLessThanOrEqual(16);
-      const pending = deps.sqlite.query<{ n: number }, [string]>("SELECT count(*) AS n FROM deliveries WHERE tenant_id = ? AND status = 'pending'").get(attacker);
+      const sql = await testSql(deps);
+      const pending = await sql.get<{ n: number }>("SELECT CAST(count(*) AS INTEGER) AS n FROM deliveries WHERE tenant_id = ? AND status = 'pending'", attacker);
       expect(pending?.n).toBe(3_000);
     } finally {
       await scheduler.stop();
-      deps.sqlite.close();
+      closeDeps(deps);
     }
   }, 60_000);
 
@@ -134,7 +135,7 @@ describe("fair delivery across tenants and endpoints", () => {
       expect((await Promise.all(ids.map((id) => getDelivery(deps, tenantId, id)))).map((delivery) => delivery.attempts)).toEqual(ids.map(() => 1));
     } finally {
       await scheduler.stop();
-      deps.sqlite.close();
+      closeDeps(deps);
     }
   }, 60_000);
 
@@ -149,12 +150,13 @@ describe("fair delivery across tenants and endpoints", () => {
       // The first wave fills the endpoint's normal cap, then all of it times out.
       await eventually(() => scheduler.fairShare.inFlightForEndpoint(url) === 16);
       await eventually(() => scheduler.fairShare.isSick(url));
-      const countFailed = () =>
-        deps.sqlite.query<{ n: number }, [string]>("SELECT count(*) AS n FROM delivery_attempts a JOIN deliveries d ON d.id = a.delivery_id WHERE d.tenant_id = ?").get(tenantId)?.n ?? 0;
-      await eventually(() => countFailed() >= 16);
+      const sql = await testSql(deps);
+      const countFailed = async () =>
+        (await sql.get<{ n: number }>("SELECT CAST(count(*) AS INTEGER) AS n FROM delivery_attempts a JOIN deliveries d ON d.id = a.delivery_id WHERE d.tenant_id = ?", tenantId))?.n ?? 0;
+      await eventually(async () => (await countFailed()) >= 16);
       // From now on, sampled while the remaining 44 trickle through: never more than the sick cap.
       let most = 0;
-      while (countFailed() < 40) {
+      while ((await countFailed()) < 40) {
         most = Math.max(most, scheduler.fairShare.inFlightForEndpoint(url));
         await Bun.sleep(5);
       }
@@ -165,7 +167,7 @@ describe("fair delivery across tenants and endpoints", () => {
       expect(metrics).toContain("parley_webhook_capped_tenants 0");
     } finally {
       await scheduler.stop();
-      deps.sqlite.close();
+      closeDeps(deps);
     }
   }, 60_000);
 });

@@ -4,7 +4,7 @@ import { enqueueEvent } from "../../src/webhooks/emit-event.ts";
 import { createRule } from "../../src/webhooks/rules.ts";
 import { getDelivery } from "../../src/webhooks/deliveries.ts";
 import { createTenant } from "../../src/tenants/create-tenant.ts";
-import { buildDeps } from "../helpers.ts";
+import { buildDeps, closeDeps } from "../helpers.ts";
 
 let deps: ReturnType<typeof buildDeps>;
 let tenantId: string;
@@ -15,7 +15,7 @@ beforeEach(async () => {
   tenantId = (await createTenant(deps, { name: "Loop" })).id;
   await createRule(deps, tenantId, { name: "r", event: "lead.created", url: "https://hooks.example/x", secret: "s".repeat(16), active: true });
 });
-afterEach(() => deps.sqlite.close());
+afterEach(() => closeDeps(deps));
 
 const emit = async () => (await deps.store.transaction((tx) => enqueueEvent(deps, tx, { tenantId, event: "lead.created", data: {} }))).deliveryIds[0] ?? "";
 

@@ -7,7 +7,7 @@ import { enqueueEvent } from "../../src/webhooks/emit-event.ts";
 import { createRule } from "../../src/webhooks/rules.ts";
 import { getDelivery } from "../../src/webhooks/deliveries.ts";
 import { createTenant } from "../../src/tenants/create-tenant.ts";
-import { buildDeps } from "../helpers.ts";
+import { buildDeps, closeDeps } from "../helpers.ts";
 
 const SECRET = "receiver-secret-0123456789";
 
@@ -55,7 +55,7 @@ async function deliverTo(url: string) {
   );
   await new DeliveryScheduler(deps).runOnce();
   const log = await getDelivery(deps, tenantId, deliveryIds[0] ?? "");
-  deps.sqlite.close();
+  closeDeps(deps);
   return log;
 }
 
