@@ -8,7 +8,8 @@ import { sweepRetention } from "../../src/scheduler/retention.ts";
 import { enqueueEvent } from "../../src/webhooks/emit-event.ts";
 import { createRule } from "../../src/webhooks/rules.ts";
 import { createTenant } from "../../src/tenants/create-tenant.ts";
-import { buildDeps } from "../helpers.ts";
+import { buildDeps, closeDeps, testSql } from "../helpers.ts";
+import { testPostgresUrl } from "../pg/test-store.ts";
 
 const MINUTE = 60_000;
 const DAY = 24 * 60 * MINUTE;
@@ -25,8 +26,8 @@ const scriptedSend: SendFn = async () => {
     : { ok: false, statusCode: 503, error: "http_status: 503", durationMs: 2, responseExcerpt: "busy" };
 };
 
-const count = (table: string, where = "1 = 1", ...params: string[]) =>
-  deps.sqlite.prepare<{ n: number }, string[]>(`SELECT count(*) AS n FROM ${table} WHERE ${where}`).get(...params)?.n ?? 0;
+const count = async (table: string, where = "1 = 1", ...params: string[]) =>
+  (await (await testSql(deps)).get<{ n: number }>(`SELECT CAST(count(*) AS INTEGER) AS n FROM ${table} WHERE ${where}`, ...params))?.n ?? 0;
 
 async function emit(event: "lead.created" | "session.started"): Promise<{ eventId: string; deliveryId: string | undefined }> {
   const emitted = await deps.store.transaction((tx) => enqueueEvent(deps, tx, { tenantId, event, data: { lead_id: "lead_x" }, confidence: 0.9 }));
@@ -42,7 +43,7 @@ beforeEach(async () => {
   tenantId = (await createTenant(deps, { name: "Clinic" })).id;
   await createRule(deps, tenantId, { name: "crm", event: "lead.created", url: "https://crm.example/hook", secret: "s".repeat(32), active: true });
 });
-afterEach(() => deps.sqlite.close());
+afterEach(() => closeDeps(deps));
 
 describe("event retention (PARLEY_EVENT_RETENTION)", () => {
   test("defaults to 30 days", () => {
@@ -58,10 +59,10 @@ describe("event retention (PARLEY_EVENT_RETENTION)", () => {
     await scheduler().runOnce();
     deps.clock.set(start + MINUTE + 2);
     await scheduler().runOnce(); // the second attempt of `dead` fails too: two attempts, dead letter.
-    expect(count("dead_letters")).toBe(1);
+    expect(await count("dead_letters")).toBe(1);
     const pending = await emit("lead.created"); // never sent: stays pending
 
-    expect(count("delivery_attempts", "delivery_id = ?", succeeded.deliveryId ?? "")).toBe(1);
+    expect(await count("delivery_attempts", "delivery_id = ?", succeeded.deliveryId ?? "")).toBe(1);
 
     deps.clock.set(start + 30 * DAY - MINUTE);
     const early = await sweepRetention(deps);
@@ -70,29 +71,29 @@ describe("event retention (PARLEY_EVENT_RETENTION)", () => {
     deps.clock.set(start + 30 * DAY + 2 * MINUTE);
     const report = await sweepRetention(deps);
     expect(report).toMatchObject({ deliveries: 1, events: 2, complete: true });
-    expect(count("deliveries", "id = ?", succeeded.deliveryId ?? "")).toBe(0);
-    expect(count("delivery_attempts", "delivery_id = ?", succeeded.deliveryId ?? "")).toBe(0);
-    expect(count("events", "id IN (?, ?)", succeeded.eventId, unmatched.eventId)).toBe(0);
+    expect(await count("deliveries", "id = ?", succeeded.deliveryId ?? "")).toBe(0);
+    expect(await count("delivery_attempts", "delivery_id = ?", succeeded.deliveryId ?? "")).toBe(0);
+    expect(await count("events", "id IN (?, ?)", succeeded.eventId, unmatched.eventId)).toBe(0);
     // The dead letter can still be re-triggered: its delivery and event stay. So does the pending one.
-    expect(count("deliveries", "id IN (?, ?)", dead.deliveryId ?? "", pending.deliveryId ?? "")).toBe(2);
-    expect(count("events", "id IN (?, ?)", dead.eventId, pending.eventId)).toBe(2);
-    expect(count("delivery_attempts", "delivery_id = ?", dead.deliveryId ?? "")).toBe(2);
+    expect(await count("deliveries", "id IN (?, ?)", dead.deliveryId ?? "", pending.deliveryId ?? "")).toBe(2);
+    expect(await count("events", "id IN (?, ?)", dead.eventId, pending.eventId)).toBe(2);
+    expect(await count("delivery_attempts", "delivery_id = ?", dead.deliveryId ?? "")).toBe(2);
 
     // Once the dead letter expires and is swept, its delivery log and event follow.
     deps.clock.set(start + 61 * DAY);
     answers = [true];
     await scheduler().runOnce(); // sweeps expired dead letters, sends `pending`
-    expect(count("dead_letters")).toBe(0);
+    expect(await count("dead_letters")).toBe(0);
     const late = await sweepRetention(deps);
     expect(late).toMatchObject({ deliveries: 1, events: 1 });
-    expect(count("events", "id = ?", dead.eventId)).toBe(0);
+    expect(await count("events", "id = ?", dead.eventId)).toBe(0);
     // `pending` succeeded just now: its 30 days start from there.
-    expect(count("deliveries", "id = ?", pending.deliveryId ?? "")).toBe(1);
+    expect(await count("deliveries", "id = ?", pending.deliveryId ?? "")).toBe(1);
     deps.clock.set(start + 92 * DAY);
     expect(await sweepRetention(deps)).toMatchObject({ deliveries: 1, events: 1 });
-    expect(count("events")).toBe(0);
-    expect(count("deliveries")).toBe(0);
-    expect(count("delivery_attempts")).toBe(0);
+    expect(await count("events")).toBe(0);
+    expect(await count("deliveries")).toBe(0);
+    expect(await count("delivery_attempts")).toBe(0);
   });
 
   test("a sweep deletes in bounded batches and the next sweep finishes the backlog", async () => {
@@ -101,10 +102,10 @@ describe("event retention (PARLEY_EVENT_RETENTION)", () => {
     deps.clock.set(start + 31 * DAY);
     const first = await sweepRetention(deps, { batchSize: 10, maxBatches: 2 });
     expect(first).toMatchObject({ events: 20, complete: false });
-    expect(count("events")).toBe(5);
+    expect(await count("events")).toBe(5);
     const second = await sweepRetention(deps, { batchSize: 10, maxBatches: 2 });
     expect(second).toMatchObject({ events: 5, complete: true });
-    expect(count("events")).toBe(0);
+    expect(await count("events")).toBe(0);
   });
 
   test("the scheduler's housekeeping runs the sweep off the request path, and stop() waits for it", async () => {
@@ -114,10 +115,11 @@ describe("event retention (PARLEY_EVENT_RETENTION)", () => {
     const running = new DeliveryScheduler(deps, { send: scriptedSend, maintenanceIntervalMs: 3_600_000 });
     running.start();
     await running.stop();
-    expect(count("events")).toBe(0);
+    expect(await count("events")).toBe(0);
   });
 
-  test("while another connection holds the write lock, a sweep stops quietly and the next one finishes", async () => {
+  // About SQLite's file lock (BEGIN IMMEDIATE from another connection, busy_timeout 0): SQLite only.
+  test.skipIf(Boolean(testPostgresUrl()))("while another connection holds the write lock, a sweep stops quietly and the next one finishes", async () => {
     const dir = mkdtempSync(join(tmpdir(), "parley-retention-"));
     const fileDeps = buildDeps({}, {}, {}, join(dir, "locked.db"));
     try {
