@@ -107,9 +107,7 @@ describe("never worse than no model: provider failures fall back to the rule eng
   test("over the plan's token cap the rule engine answers and the provider is not called", async () => {
     provider = startFakeProvider();
     fixture = await assistantFixture(provider);
-    fixture.context.deps.sqlite
-      .prepare("INSERT INTO usage_counters (tenant_id, period, ai_calls, ai_prompt_tokens, ai_completion_tokens) VALUES (?, '2026-01', 9, 19999990, 10)")
-      .run(fixture.tenantId);
+    await fixture.context.deps.store.usage.addAiUsage(fixture.tenantId, "2026-01", { calls: 9, promptTokens: 19999990, completionTokens: 10 });
     const body = (await (await fixture.send(QUESTION)).json()) as ReplyBody;
     expect(body.reply?.text).toBe(await ruleEngineReply());
     expect(provider.requests).toEqual([]);

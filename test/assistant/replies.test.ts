@@ -2,6 +2,7 @@ import { afterEach, describe, expect, test } from "bun:test";
 import { addDocument } from "../../src/knowledge/documents.ts";
 import { embedderForTenant } from "../../src/assistant/settings.ts";
 import { answer, startFakeProvider, type FakeProvider } from "./fake-provider.ts";
+import { testPostgresUrl } from "../pg/test-store.ts";
 import { assistantFixture, OTHER_TENANT_SECRET, WHITENING_ANSWER, type AssistantFixture, type ReplyBody } from "./setup.ts";
 
 let provider: FakeProvider;
@@ -88,11 +89,27 @@ describe("assistant replies from a fake OpenAI-compatible provider", () => {
   test("the model call runs outside any database transaction", async () => {
     provider = startFakeProvider();
     fixture = await assistantFixture(provider);
-    const sqlite = fixture.context.deps.sqlite;
-    provider.onRequest(() => sqlite.inTransaction);
+    // Store-neutral: count the store's open transactions (SQLite's or PostgreSQL's alike); over
+    // SQLite, also ask the connection itself, which sees a group commit's transaction too.
+    const store = fixture.context.deps.store;
+    const transaction = store.transaction.bind(store);
+    let open = 0;
+    let opened = 0;
+    store.transaction = async (work) => {
+      open++;
+      opened++;
+      try {
+        return await transaction(work);
+      } finally {
+        open--;
+      }
+    };
+    const sqlite = testPostgresUrl() ? null : fixture.context.deps.sqlite;
+    provider.onRequest(() => open > 0 || (sqlite?.inTransaction ?? false));
     provider.script(answer("Sure."));
     expect((await fixture.send("Hello")).status).toBe(200);
     expect(provider.requests.map((request) => request.observed)).toEqual([false]);
+    expect(opened).toBeGreaterThan(0); // the probe saw the reply's transactions
   });
 
   test("a tenant with ai.enabled false is answered by the rule engine and the provider is never called", async () => {

@@ -41,7 +41,9 @@ describe("the tenant's ai settings in PATCH /api/v1/chatbot/config", () => {
     expect(read).not.toContain("sk-tenant-secret-42");
     expect((JSON.parse(read) as { ai: { api_key_set: boolean } }).ai.api_key_set).toBe(true);
 
-    const stored = fixture.context.deps.sqlite.prepare<{ config: string }, [string]>("SELECT config FROM chatbots WHERE tenant_id = ?").get(fixture.tenantId)?.config ?? "";
+    const store = fixture.context.deps.store;
+    const chatbotId = (await store.botConfigs.findBotConfigVersion(fixture.tenantId))?.chatbotId ?? "";
+    const stored = JSON.stringify((await store.botConfigs.findBotConfigDocument(chatbotId))?.config ?? {});
     expect(stored).not.toContain("sk-tenant-secret-42");
     const sealed = (JSON.parse(stored) as { ai: { api_key_sealed: string } }).ai.api_key_sealed;
     expect(openSecret(fixture.context.deps, sealed)).toBe("sk-tenant-secret-42");

@@ -124,9 +124,10 @@ describe("the model's tools", () => {
       if (request.body.messages.some((m) => m.role === "tool")) {
         // Between the tool check and the write phase, another visitor takes Friday 10:00.
         const other = await startSession(deps, deps.store, { tenantId: fixture.tenantId, channel: "api" });
-        deps.sqlite
-          .prepare("INSERT INTO appointments (id, tenant_id, chatbot_id, session_id, starts_at, ends_at, timezone, confidence, created_at) VALUES ('apt_other', ?, ?, ?, ?, ?, 'America/New_York', 1, 0)")
-          .run(fixture.tenantId, other.chatbotId, other.id, Date.UTC(2026, 0, 16, 15), Date.UTC(2026, 0, 16, 15, 30));
+        await deps.store.captures.insertAppointment({
+          id: "apt_other", tenantId: fixture.tenantId, chatbotId: other.chatbotId, sessionId: other.id, startsAt: Date.UTC(2026, 0, 16, 15), endsAt: Date.UTC(2026, 0, 16, 15, 30),
+          timezone: "America/New_York", name: null, phone: null, email: null, confidence: 1, createdAt: 0,
+        });
       }
       return null;
     });
@@ -134,8 +135,9 @@ describe("the model's tools", () => {
     const body = (await (await fixture.send("Friday 10am please")).json()) as ReplyBody;
     expect(body.reply?.text).toStartWith("Sorry — that time was booked by someone else a moment ago");
     expect(body.reply?.text).toContain("Fri, Jan 16, 10:30 AM");
-    const mine = deps.sqlite.prepare<{ n: number }, [string]>("SELECT count(*) AS n FROM appointments WHERE session_id = ?").get(fixture.sessionId);
-    expect(mine?.n).toBe(0);
+    const appointments = await deps.store.captures.listAppointments(fixture.tenantId, null, 100);
+    expect(appointments.map((row) => row.id)).toEqual(["apt_other"]);
+    expect(appointments.filter((row) => row.sessionId === fixture.sessionId)).toEqual([]);
     expect((await deliverAll(fixture.context)).filter((d) => d.event === "appointment.created")).toEqual([]);
   });
 
