@@ -4,7 +4,9 @@ import { getTableColumns, type Table } from "drizzle-orm";
  * `snake_col AS "camelKey", …` for every column of a PostgreSQL twin table (./schema.ts),
  * optionally qualified by an alias, so rows come back shaped like `$inferSelect` of the SQLite
  * schema. `bigint` columns (epoch-ms times) are cast to float8: Bun returns int8 as a string,
- * and every time fits a double exactly. JSON columns come back as text, as on SQLite.
+ * and every time fits a double exactly. A json column comes back already parsed (Bun parses
+ * json); write one as `$n::text::json` with JSON.stringify — a string bound to a json
+ * parameter is stored as a JSON *string*.
  */
 export function pgColumns(table: Table, alias?: string): string {
   const prefix = alias ? `${alias}.` : "";
