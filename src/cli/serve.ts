@@ -1,6 +1,7 @@
 import { createApp } from "../http/app.ts";
 import { createAppDeps } from "../http/deps.ts";
 import { DeliveryScheduler } from "../scheduler/scheduler.ts";
+import { startSendThread } from "../scheduler/send-thread.ts";
 import { describeLocation } from "../db/open-store.ts";
 import { acquireServerLock, serverLockPath } from "../db/server-lock.ts";
 import { AppError } from "../lib/app-error.ts";
@@ -29,7 +30,9 @@ export function startServer(deps: CliDeps): RunningServer {
   }
   // Start-up (migrations) may wait for a CLI's lock; serving may not: see neverWaitInsideSqlite (src/db/write-lock.ts).
   deps.store.storage.neverWaitForLocks();
-  const scheduler = new DeliveryScheduler(deps);
+  // Sends on the second core; claims and records stay here, on the store's connection.
+  const sendThread = startSendThread(deps.log);
+  const scheduler = new DeliveryScheduler(deps, { send: (input) => sendThread.send(input) });
   let app: ReturnType<typeof createApp>;
   try {
     app = createApp(createAppDeps(deps, scheduler.metrics)).listen({
@@ -42,6 +45,7 @@ export function startServer(deps: CliDeps): RunningServer {
     });
   } catch (error) {
     lock.release();
+    void sendThread.stop();
     throw new AppError("port_in_use", 409, `cannot listen on ${deps.config.host}:${deps.config.port}: ${error instanceof Error ? error.message : String(error)}`);
   }
   const server = app.server;
@@ -59,7 +63,7 @@ export function startServer(deps: CliDeps): RunningServer {
       // visitor's message is stored, and a reply lost at shutdown would never be sent.
       stopping ??= app
         .stop()
-        .then(() => Promise.all([scheduler.stop(), settleWhatsappReplies()]))
+        .then(() => Promise.all([scheduler.stop().then(() => sendThread.stop()), settleWhatsappReplies()]))
         .then(() => deps.opened.close())
         .finally(() => lock.release());
       return stopping;

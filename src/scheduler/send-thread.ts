@@ -1,0 +1,67 @@
+import { sendWebhook, type AttemptResult, type SendWebhookInput } from "../webhooks/send-webhook.ts";
+import type { Logger } from "../lib/log.ts";
+import type { SendRequest } from "./send-worker.ts";
+
+export interface SendThread {
+  send(input: SendWebhookInput): Promise<AttemptResult>;
+  /** Ends the thread; call after the scheduler has stopped (no send in flight). */
+  stop(): Promise<void>;
+  /** Sends answered by the thread, and sends run on the main thread instead. */
+  counts(): { thread: number; main: number };
+}
+
+/**
+ * Webhook sends on a second thread (a Bun Worker running send-worker.ts), for the server: the
+ * main thread serves HTTP and runs the scheduler's claims and bookkeeping, the worker does the
+ * network work of every attempt, so a chat load that fills the main thread's event loop does
+ * not hold the webhooks back (issue 13, "both cores"). The compiled binary carries the worker
+ * as a second entry point (package.json's build script).
+ *
+ * A send that needs a function (a test's fake DNS or dialer) cannot cross to the worker and
+ * runs here. If the worker dies, its sends in flight answer as failed attempts (retried by the
+ * schedule) and later sends run on the main thread.
+ */
+export function startSendThread(log: Logger): SendThread {
+  const worker = new Worker(new URL("./send-worker.ts", import.meta.url).href);
+  const waiting = new Map<number, (result: AttemptResult) => void>();
+  let next = 0;
+  let broken = false;
+  let stopped = false;
+  const counts = { thread: 0, main: 0 };
+  const failAll = (why: string) => {
+    if (!broken && !stopped) log.error({ msg: "the webhook send thread failed; sending on the main thread", error: why });
+    broken = true;
+    for (const resolve of waiting.values()) resolve({ ok: false, statusCode: null, error: `internal_error: ${why}`, durationMs: 0, responseExcerpt: null });
+    waiting.clear();
+  };
+  worker.onmessage = (event: MessageEvent<{ id: number; result: AttemptResult }>) => {
+    const resolve = waiting.get(event.data.id);
+    waiting.delete(event.data.id);
+    counts.thread++;
+    resolve?.(event.data.result);
+  };
+  worker.onerror = (event) => failAll(event.message);
+  worker.addEventListener("close", () => {
+    if (waiting.size > 0) failAll("the send thread ended");
+  });
+  return {
+    send(input) {
+      if (broken || input.resolve || input.pinning) {
+        counts.main++;
+        return sendWebhook(input);
+      }
+      const id = next++;
+      const request: SendRequest = { id, input: { url: input.url, headers: input.headers, body: input.body, timeoutMs: input.timeoutMs, allowPrivate: input.allowPrivate } };
+      return new Promise<AttemptResult>((resolve) => {
+        waiting.set(id, resolve);
+        worker.postMessage(request);
+      });
+    },
+    async stop() {
+      stopped = true;
+      failAll("stopped");
+      worker.terminate();
+    },
+    counts: () => ({ ...counts }),
+  };
+}
