@@ -6,7 +6,7 @@ import { getDelivery } from "../../src/webhooks/deliveries.ts";
 import { listDeadLetters, retriggerDeadLetters } from "../../src/webhooks/dead-letters.ts";
 import type { AttemptResult } from "../../src/webhooks/send-webhook.ts";
 import { createTenant } from "../../src/tenants/create-tenant.ts";
-import { buildDeps } from "../helpers.ts";
+import { buildDeps, closeDeps, testSql } from "../helpers.ts";
 
 const SECOND = 1000;
 const MINUTE = 60 * SECOND;
@@ -55,7 +55,7 @@ beforeEach(async () => {
   tenantId = (await createTenant(deps, { name: "Clinic" })).id;
   ruleId = (await createRule(deps, tenantId, { name: "crm", event: "lead.created", url: "https://crm.example/hook", secret: "s".repeat(32), active: true })).rule_id;
 });
-afterEach(() => deps.sqlite.close());
+afterEach(() => closeDeps(deps));
 
 describe("the retry schedule", () => {
   test("attempts go at 0, +30 s, +5 min, +30 min after each failure, then exactly one dead letter", async () => {
@@ -140,7 +140,7 @@ describe("the dead-letter queue", () => {
 
     deps.clock.set(deadAt + 7 * DAY + MINUTE);
     await scheduler.runOnce();
-    expect(deps.sqlite.prepare<{ n: number }, []>("SELECT count(*) AS n FROM dead_letters").get()?.n).toBe(0);
+    expect((await (await testSql(deps)).get<{ n: number }>("SELECT CAST(count(*) AS INTEGER) AS n FROM dead_letters"))?.n).toBe(0);
   });
 
   test("a re-trigger starts a fresh 4-attempt cycle with the same webhook_id, and a new retention if it dies again", async () => {

@@ -11,6 +11,8 @@ import { createTenant } from "../../src/tenants/create-tenant.ts";
 import { systemClock } from "../../src/lib/clock.ts";
 import { buildDeps } from "../helpers.ts";
 
+// @sqlite-only: holds SQLite's write lock from a second connection (BEGIN IMMEDIATE) so recording hits SQLITE_BUSY
+
 const cleanups: Array<() => void> = [];
 afterEach(() => {
   while (cleanups.length > 0) cleanups.pop()?.();
