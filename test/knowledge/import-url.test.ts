@@ -1,5 +1,5 @@
 import { afterAll, afterEach, beforeAll, describe, expect, test } from "bun:test";
-import { buildDeps, seedTenant, refusal } from "../helpers.ts";
+import { buildDeps, closeDeps, seedTenant, refusal } from "../helpers.ts";
 import { getDocument, listDocuments } from "../../src/knowledge/documents.ts";
 import { importDocumentFromUrl, MAX_IMPORT_BYTES } from "../../src/knowledge/import-url.ts";
 import { searchKnowledge } from "../../src/knowledge/search.ts";
@@ -50,7 +50,7 @@ beforeAll(() => {
 afterAll(() => server.stop(true));
 
 let deps: ReturnType<typeof buildDeps>;
-afterEach(() => deps.sqlite.close());
+afterEach(() => closeDeps(deps));
 
 async function tenant(allowPrivate: boolean) {
   deps = buildDeps({ allowPrivateWebhooks: allowPrivate });

@@ -1,11 +1,11 @@
 import { afterEach, describe, expect, test } from "bun:test";
-import { buildDeps, seedTenant, refusal } from "../helpers.ts";
+import { buildDeps, closeDeps, seedTenant, refusal } from "../helpers.ts";
 import { PLANS } from "../../src/billing/plans.ts";
 import { changePlan } from "../../src/billing/change-plan.ts";
 import { addDocument, deleteDocument, listDocuments } from "../../src/knowledge/documents.ts";
 
 let deps: ReturnType<typeof buildDeps>;
-afterEach(() => deps.sqlite.close());
+afterEach(() => closeDeps(deps));
 
 describe("knowledge plan limits", () => {
   test("the free plan's document count is enforced with 402 plan_limit naming the limit, and deleting makes room", async () => {

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, test } from "bun:test";
-import { buildDeps, seedTenant } from "../helpers.ts";
+import { buildDeps, closeDeps, seedTenant, testSql } from "../helpers.ts";
 import { updateBotConfig } from "../../src/chat/bot-settings.ts";
 import { addDocument, deleteDocument, EMBED_BATCH, getDocument } from "../../src/knowledge/documents.ts";
 import type { Embedder } from "../../src/knowledge/embedder.ts";
@@ -22,7 +22,7 @@ We see children from their first tooth; toddlers get a free first visit.
 If you are in severe pain, call us before 10:00 for a same-day slot.`;
 
 let deps: ReturnType<typeof buildDeps>;
-afterEach(() => deps.sqlite.close());
+afterEach(() => closeDeps(deps));
 
 async function clinic(faq: unknown[] = []) {
   deps = buildDeps();
@@ -84,7 +84,7 @@ describe("searchKnowledge", () => {
     expect(embedder.calls[0]?.[1]).toBe("Fees\nA check-up is 45 EUR. A scale and polish is 60 EUR. Whitening is 250 EUR.");
     const stored = await getDocument(deps, tenantId, document.document_id);
     expect(stored.chunks.map((chunk) => chunk.embedding_model)).toEqual(Array(5).fill("concepts-v1"));
-    const blob = deps.sqlite.query<{ embedding: Uint8Array }, []>("SELECT embedding FROM knowledge_chunks LIMIT 1").get();
+    const blob = await (await testSql(deps)).get<{ embedding: Uint8Array }>("SELECT embedding FROM knowledge_chunks LIMIT 1");
     expect(blob?.embedding.byteLength).toBe(7 * 4);
   });
 
