@@ -1,6 +1,6 @@
 import { describe, expect, test } from "bun:test";
 import { ARGON2ID_PASSWORDS, passwordsOf } from "../../src/auth/password.ts";
-import { buildDeps, CHEAP_TEST_PASSWORDS } from "../helpers.ts";
+import { buildDeps, CHEAP_TEST_PASSWORDS, closeDeps } from "../helpers.ts";
 
 describe("password hashing", () => {
   test("deps without an injected hasher hash with argon2id at Bun's production cost (64 MiB, t=2)", async () => {
@@ -18,7 +18,7 @@ describe("password hashing", () => {
     const hash = await CHEAP_TEST_PASSWORDS.hash("correct horse battery");
     expect(hash).toContain("m=8,t=1");
     expect(await ARGON2ID_PASSWORDS.verify("correct horse battery", hash)).toBe(true);
-    deps.sqlite.close();
+    closeDeps(deps);
   });
 
   test("the dummy hash for unknown e-mails is made once and never matches a real password", async () => {

@@ -4,30 +4,37 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { changePlan } from "../../src/billing/change-plan.ts";
 import { getBotConfig } from "../../src/chat/bot-settings.ts";
-import { openDatabase } from "../../src/db/client.ts";
 import { createTenant } from "../../src/tenants/create-tenant.ts";
 import { findTenant, requireTenant } from "../../src/tenants/find-tenant.ts";
-import { buildDeps, buildTestApp, seedTenant, type TestContext, type TestDeps } from "../helpers.ts";
+import { buildDeps, buildTestApp, closeDeps, seedTenant, testSql, type TestContext, type TestDeps } from "../helpers.ts";
+import { testPostgresUrl } from "../pg/test-store.ts";
 import { cli } from "../cli/cli-helpers.ts";
 import { openWidgetSession, say } from "../http/chat-helpers.ts";
 
 const dir = mkdtempSync(join(tmpdir(), "parley-lookup-cache-"));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-/** Counts the row reads behind findTenant and getBotConfig (the store's aggregates are plain objects). */
+/**
+ * Counts the row reads behind findTenant and getBotConfig: each aggregate is swapped for a view
+ * of it that counts one function (a proxy, since the PostgreSQL test store's aggregates are
+ * proxies themselves).
+ */
 function countRowReads(deps: TestDeps): { tenants: number; configs: number } {
   const counts = { tenants: 0, configs: 0 };
-  const findTenantRow = deps.store.tenants.findTenant;
-  deps.store.tenants.findTenant = (tenantId) => {
-    counts.tenants += 1;
-    return findTenantRow(tenantId);
-  };
-  const findDocument = deps.store.botConfigs.findBotConfigDocument;
-  deps.store.botConfigs.findBotConfigDocument = (chatbotId) => {
-    counts.configs += 1;
-    return findDocument(chatbotId);
-  };
+  Object.assign(deps.store, {
+    tenants: counting(deps.store.tenants, "findTenant", () => (counts.tenants += 1)),
+    botConfigs: counting(deps.store.botConfigs, "findBotConfigDocument", () => (counts.configs += 1)),
+  });
   return counts;
+}
+
+function counting<T extends object>(aggregate: T, name: keyof T, count: () => void): T {
+  return new Proxy(aggregate, {
+    get(target, key) {
+      const fn = Reflect.get(target, key) as (...args: unknown[]) => unknown;
+      return key === name ? (...args: unknown[]) => (count(), fn(...args)) : fn;
+    },
+  });
 }
 
 describe("the tenant and bot-config lookups are cached", () => {
@@ -44,7 +51,7 @@ describe("the tenant and bot-config lookups are cached", () => {
     await changePlan(deps, tenant.id, "pro");
     expect((await requireTenant(deps, tenant.id)).plan).toBe("pro");
     expect(reads.tenants).toBe(2);
-    deps.sqlite.close();
+    closeDeps(deps);
   });
 
   test("a write rolled back leaves the cache with the committed rows", async () => {
@@ -57,7 +64,7 @@ describe("the tenant and bot-config lookups are cached", () => {
     });
     await expect(failed).rejects.toThrow("boom");
     expect((await requireTenant(deps, tenant.id)).plan).toBe("free");
-    deps.sqlite.close();
+    closeDeps(deps);
   });
 
   test("`parley tenant plan` from another process (another connection) is seen by the server's next lookup", async () => {
@@ -72,21 +79,24 @@ describe("the tenant and bot-config lookups are cached", () => {
     expect(changed.code).toBe(0);
     expect((await requireTenant(deps, tenant.id)).plan).toBe("pro");
     expect((await requireTenant(deps, other.id)).plan).toBe("free");
-    deps.sqlite.close();
+    closeDeps(deps);
   });
 
   test("a bot config changed by another connection is seen by the next lookup", async () => {
+    // Over PostgreSQL testSql is a pool of its own beside the store's; over SQLite the other
+    // connection is a second one on the same file.
     const db = join(dir, "other-connection.db");
-    const deps = buildDeps({}, {}, {}, db);
+    const deps = testPostgresUrl() ? buildDeps() : buildDeps({}, {}, {}, db);
     const tenant = await createTenant(deps, { name: "Other Writer" });
     expect((await getBotConfig(deps, tenant.id)).greeting).not.toBe("Changed elsewhere");
-    const second = openDatabase(db);
-    const current = second.sqlite.prepare<{ config: string }, [string]>("SELECT config FROM chatbots WHERE tenant_id = ?").get(tenant.id);
+    const second = testPostgresUrl() ? null : buildDeps({}, {}, {}, db);
+    const sql = await testSql(second ?? deps);
+    const current = await sql.get<{ config: string }>("SELECT CAST(config AS TEXT) AS config FROM chatbots WHERE tenant_id = ?", tenant.id);
     const config = { ...(JSON.parse(current?.config ?? "{}") as Record<string, unknown>), greeting: "Changed elsewhere" };
-    second.sqlite.prepare("UPDATE chatbots SET config = ? WHERE tenant_id = ?").run(JSON.stringify(config), tenant.id);
-    second.sqlite.close();
+    await sql.run("UPDATE chatbots SET config = ? WHERE tenant_id = ?", JSON.stringify(config), tenant.id);
+    if (second) closeDeps(second);
     expect((await getBotConfig(deps, tenant.id)).greeting).toBe("Changed elsewhere");
-    deps.sqlite.close();
+    closeDeps(deps);
   });
 });
 
