@@ -10,6 +10,8 @@ import { createRule } from "../../src/webhooks/rules.ts";
 import { createTenant } from "../../src/tenants/create-tenant.ts";
 import { buildDeps } from "../helpers.ts";
 
+// @sqlite-only: runs the CLI with --db on a SQLite file; the CLI over PostgreSQL is covered by test/cli/postgres.test.ts
+
 const dir = mkdtempSync(join(tmpdir(), "parley-dlq-"));
 const db = join(dir, "dlq.db");
 let tenantA: string;
