@@ -4,9 +4,11 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { insertMessage, startSession } from "../../src/chat/sessions.ts";
 import { createTenant } from "../../src/tenants/create-tenant.ts";
-import { buildDeps } from "../helpers.ts";
+import { buildDeps, closeDeps } from "../helpers.ts";
 import { cli } from "./cli-helpers.ts";
 
+// The CLI runs over a SQLite file here in both runs; test/cli/postgres.test.ts runs the same
+// commands against a PostgreSQL database.
 const dir = mkdtempSync(join(tmpdir(), "parley-cli-privacy-"));
 const db = join(dir, "privacy.db");
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -23,13 +25,14 @@ beforeAll(async () => {
   const session = await startSession(deps, deps.store, { tenantId, channel: "widget" });
   await insertMessage(deps, deps.store, session, { role: "visitor", text: "I'm Ana, ana@example.com" });
   leadSession = session.id;
-  deps.sqlite
-    .prepare("INSERT INTO leads (id, tenant_id, chatbot_id, session_id, name, phone, email, interest, source, confidence, captured_at) VALUES ('lead_00000000000000ana', ?, 'bot_x', ?, 'Ana', '+14155550132', 'ana@example.com', 'x', 'widget', 1, 0)")
-    .run(tenantId, session.id);
+  await deps.store.captures.insertLead({
+    id: "lead_00000000000000ana", tenantId, chatbotId: "bot_x", sessionId: session.id, name: "Ana", phone: "+14155550132", email: "ana@example.com",
+    interest: "x", source: "widget", confidence: 1, capturedAt: 0,
+  });
   const stranger = await startSession(deps, deps.store, { tenantId, channel: "widget" });
   await insertMessage(deps, deps.store, stranger, { role: "visitor", text: "just looking" });
   strangerSession = stranger.id;
-  deps.sqlite.close();
+  closeDeps(deps);
 });
 
 describe("parley lead and parley session (privacy requests)", () => {
