@@ -5,6 +5,8 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { cli } from "./cli-helpers.ts";
 
+// @sqlite-only: `parley backup`/`restore` copy a SQLite file (VACUUM INTO, held locks, WAL); against PostgreSQL they refuse (pg_dump), tested in test/cli/postgres.test.ts
+
 const dir = mkdtempSync(join(tmpdir(), "parley-backup-"));
 const db = join(dir, "live.db");
 const MAIN = join(import.meta.dir, "../../src/main.ts");

@@ -3,6 +3,8 @@ import { MAX_GROUP } from "../../src/db/sqlite/group-commit.ts";
 import { createTenant } from "../../src/tenants/create-tenant.ts";
 import { buildDeps, webhookRuleRow } from "../helpers.ts";
 
+// @sqlite-only: counts the SQLite store's group commit (BEGIN/SAVEPOINT/COMMIT on one connection); PostgreSQL gives each transaction a pooled connection of its own, no group commit
+
 let deps: ReturnType<typeof buildDeps>;
 let tenantId: string;
 /** Every statement the store sends through `exec` (BEGIN, SAVEPOINT, COMMIT…), in order. */

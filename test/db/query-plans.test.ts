@@ -7,6 +7,8 @@ import { DELIVERY_LIST_FILTERS, deliveryListSql } from "../../src/db/sqlite/deli
 import { documentListSql } from "../../src/db/sqlite/knowledge.ts";
 import { filterCombinations } from "../../src/db/sqlite/list-variants.ts";
 
+// @sqlite-only: reads SQLite's query plans (EXPLAIN QUERY PLAN) of the statements the SQLite store prepares
+
 // Every statement the SQLite store prepares, recorded as it prepares them (all list variants
 // are prepared up front), so this test reads the SQL the store really runs and cannot drift.
 const handle = openDatabase(":memory:");

@@ -1,6 +1,13 @@
 import { afterEach, beforeEach, describe, expect, test } from "bun:test";
 import { createTenant } from "../../src/tenants/create-tenant.ts";
-import { buildDeps, webhookRuleRow } from "../helpers.ts";
+import { buildDeps, closeDeps, testSql, webhookRuleRow } from "../helpers.ts";
+import { testPostgresUrl } from "../pg/test-store.ts";
+
+// Runs over SQLite, and over PostgreSQL under PARLEY_TEST_DB (buildDeps picks the store): the
+// transaction contract is the same. What is about SQLite's single connection (its gate: one
+// transaction at a time, deps.store refused inside a callback) or its file lock is skipped on
+// PostgreSQL, where every transaction has a pooled connection of its own.
+const onPostgres = Boolean(testPostgresUrl());
 
 let deps: ReturnType<typeof buildDeps>;
 let tenantId: string;
@@ -14,23 +21,29 @@ function gate() {
   return { opened, open };
 }
 
-const ruleIds = () => deps.sqlite.prepare<{ id: string }, []>("SELECT id FROM webhook_rules ORDER BY id").all().map((row) => row.id);
+/** The rules as the database holds them — over PostgreSQL read on a connection of its own. */
+const ruleIds = async () => (await (await testSql(deps)).all<{ id: string }>("SELECT id FROM webhook_rules ORDER BY id")).map((row) => row.id);
+
+/** SQLite's connection is never left inside a transaction (PostgreSQL's pool has no one connection to ask). */
+const expectNoOpenSqliteTransaction = () => {
+  if (!onPostgres) expect(deps.sqlite.inTransaction).toBe(false);
+};
 
 beforeEach(async () => {
   deps = buildDeps();
   tenantId = (await createTenant(deps, { name: "A" })).id;
 });
-afterEach(() => deps.sqlite.close());
+afterEach(() => closeDeps(deps));
 
-describe("store.transaction on SQLite", () => {
+describe("store.transaction", () => {
   test("commits what the callback wrote, and returns its result", async () => {
     const result = await deps.store.transaction(async (tx) => {
       await tx.webhookRules.insertRule(ruleRow("rule_a"));
       return "done";
     });
     expect(result).toBe("done");
-    expect(ruleIds()).toEqual(["rule_a"]);
-    expect(deps.sqlite.inTransaction).toBe(false);
+    expect(await ruleIds()).toEqual(["rule_a"]);
+    expectNoOpenSqliteTransaction();
   });
 
   test("rolls back everything when the callback throws", async () => {
@@ -39,19 +52,30 @@ describe("store.transaction on SQLite", () => {
       throw new Error("later step failed");
     });
     await expect(failing).rejects.toThrow("later step failed");
-    expect(ruleIds()).toEqual([]);
-    expect(deps.sqlite.inTransaction).toBe(false);
+    expect(await ruleIds()).toEqual([]);
+    expectNoOpenSqliteTransaction();
   });
 
   test("onCommit hooks run after COMMIT, in order, and not at all after a rollback", async () => {
     const seen: string[] = [];
+    const inTransaction: boolean[] = [];
+    let committedRules: Promise<string[]> = Promise.resolve([]);
     await deps.store.transaction(async (tx) => {
       await tx.webhookRules.insertRule(ruleRow("rule_a"));
-      tx.onCommit(() => seen.push(`first, in transaction: ${deps.sqlite.inTransaction}`));
-      tx.onCommit(() => seen.push(`second, rules: ${ruleIds().length}`));
+      tx.onCommit(() => {
+        seen.push("first");
+        if (!onPostgres) inTransaction.push(deps.sqlite.inTransaction);
+      });
+      tx.onCommit(() => {
+        seen.push("second");
+        // Over PostgreSQL this reads on another connection: it sees the row only once committed.
+        committedRules = ruleIds();
+      });
       expect(seen).toEqual([]);
     });
-    expect(seen).toEqual(["first, in transaction: false", "second, rules: 1"]);
+    expect(seen).toEqual(["first", "second"]);
+    expect(await committedRules).toEqual(["rule_a"]);
+    expect(inTransaction).toEqual(onPostgres ? [] : [false]);
 
     await expect(
       deps.store.transaction(async (tx) => {
@@ -62,7 +86,9 @@ describe("store.transaction on SQLite", () => {
     expect(seen).toHaveLength(2);
   });
 
-  test("another caller's write made while a transaction is open waits for it, and survives its rollback", async () => {
+  // Over SQLite the outside read and write wait for the transaction (one connection, its gate);
+  // over PostgreSQL they run beside it on other connections. Either way neither sees its row.
+  test("another caller's read and write made while a transaction is open never see its uncommitted row, and survive its rollback", async () => {
     const paused = gate();
     const started = gate();
     const failing = deps.store.transaction(async (tx) => {
@@ -81,10 +107,11 @@ describe("store.transaction on SQLite", () => {
     await outside;
     // The read ran after the transaction ended (before the other insert): it never saw the uncommitted row.
     expect(await outsideRead).toBe(0);
-    expect(ruleIds()).toEqual(["rule_outside"]);
+    expect(await ruleIds()).toEqual(["rule_outside"]);
   });
 
-  test("two transactions started together run one after the other", async () => {
+  // SQLite's gate: one transaction at a time on the one connection. PostgreSQL runs them side by side.
+  test.skipIf(onPostgres)("two transactions started together run one after the other", async () => {
     const paused = gate();
     const order: string[] = [];
     const first = deps.store.transaction(async (tx) => {
@@ -100,7 +127,7 @@ describe("store.transaction on SQLite", () => {
     paused.open();
     await Promise.all([first, second]);
     expect(order).toEqual(["first begins", "first ends", "second begins"]);
-    expect(ruleIds()).toEqual(["rule_a", "rule_b"]);
+    expect(await ruleIds()).toEqual(["rule_a", "rule_b"]);
   });
 
   test("a transaction object used after its transaction ended is refused", async () => {
@@ -109,10 +136,12 @@ describe("store.transaction on SQLite", () => {
       leaked = tx;
     });
     await expect(leaked!.webhookRules.insertRule(ruleRow("rule_late"))).rejects.toThrow("already ended");
-    expect(ruleIds()).toEqual([]);
+    expect(await ruleIds()).toEqual([]);
   });
 
-  test("calling deps.store inside a transaction's callback is refused at once instead of waiting for ever, and rolls back", async () => {
+  // SQLite's gate again: deps.store inside a callback would wait for the callback's own transaction.
+  // Over PostgreSQL it runs on another pooled connection, as documented in src/db/store.ts.
+  test.skipIf(onPostgres)("calling deps.store inside a transaction's callback is refused at once instead of waiting for ever, and rolls back", async () => {
     const misuse = deps.store.transaction(async (tx) => {
       await tx.webhookRules.insertRule(ruleRow("rule_a"));
       await deps.store.webhookRules.countRules(tenantId);
@@ -120,13 +149,14 @@ describe("store.transaction on SQLite", () => {
     await expect(misuse).rejects.toThrow("use the transaction (tx) instead");
     const nested = deps.store.transaction(async () => deps.store.transaction(async () => "inner"));
     await expect(nested).rejects.toThrow("transactions do not nest");
-    expect(ruleIds()).toEqual([]);
+    expect(await ruleIds()).toEqual([]);
     // Other callers are not affected: the store works on.
     await deps.store.webhookRules.insertRule(ruleRow("rule_b"));
-    expect(ruleIds()).toEqual(["rule_b"]);
+    expect(await ruleIds()).toEqual(["rule_b"]);
   });
 
-  test("BEGIN IMMEDIATE takes the write lock up front: another connection's write transaction is refused meanwhile", async () => {
+  // SQLite's file lock.
+  test.skipIf(onPostgres)("BEGIN IMMEDIATE takes the write lock up front: another connection's write transaction is refused meanwhile", async () => {
     const { mkdtempSync, rmSync } = await import("node:fs");
     const { tmpdir } = await import("node:os");
     const { join } = await import("node:path");
@@ -150,7 +180,7 @@ describe("store.transaction on SQLite", () => {
       other.exec("ROLLBACK");
     } finally {
       other.close();
-      fileDeps.sqlite.close();
+      closeDeps(fileDeps);
       rmSync(dir, { recursive: true, force: true });
     }
   });
