@@ -1,0 +1,196 @@
+import { SQL, type Subprocess } from "bun";
+import { findServerBin, startCluster } from "../pg/cluster.ts";
+import { testPostgresUrl } from "../pg/test-store.ts";
+import type { Sandbox } from "./binary.ts";
+
+/**
+ * Helpers for the multi-instance end-to-end test (test/e2e/postgres-cluster.test.ts): a fresh
+ * PostgreSQL database, `parley serve` children on a given port, stopping them by PID.
+ */
+
+/** Where the test gets PostgreSQL from, or why it cannot. */
+export function postgresSource(): { kind: "url"; url: string } | { kind: "cluster" } | { kind: "none"; reason: string } {
+  const url = testPostgresUrl();
+  if (url) return { kind: "url", url };
+  if (findServerBin()) return { kind: "cluster" };
+  return { kind: "none", reason: "no PostgreSQL: PARLEY_TEST_DB is not a postgres:// URL and no initdb/pg_ctl was found (install Debian's postgresql)" };
+}
+
+export interface TestDatabase {
+  readonly url: string;
+  drop(): Promise<void>;
+}
+
+/**
+ * PARLEY_TEST_DB given: a fresh database `e2e_<random>` in that server (dropped afterwards).
+ * Otherwise a throwaway cluster of our own (stopped afterwards).
+ */
+export async function openTestDatabase(): Promise<TestDatabase> {
+  const source = postgresSource();
+  if (source.kind === "none") throw new Error(source.reason);
+  if (source.kind === "cluster") {
+    const cluster = await startCluster();
+    return { url: cluster.url, drop: async () => cluster.stop() };
+  }
+  const name = `e2e_${Date.now().toString(36)}_${Math.random().toString(36).slice(2, 8)}`;
+  const admin = new SQL({ url: source.url, max: 1 });
+  try {
+    await admin.unsafe(`CREATE DATABASE ${name}`);
+  } finally {
+    await admin.close();
+  }
+  const url = new URL(source.url);
+  url.pathname = `/${name}`;
+  return {
+    url: url.toString(),
+    async drop() {
+      const dropper = new SQL({ url: source.url, max: 1 });
+      try {
+        await dropper.unsafe(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+      } finally {
+        await dropper.close();
+      }
+    },
+  };
+}
+
+export interface ServerChild {
+  readonly name: string;
+  readonly process: Subprocess<"ignore", "pipe", "pipe">;
+  readonly port: number;
+  readonly baseUrl: string;
+  /** stdout and stderr so far, for failure messages. */
+  output(): string;
+}
+
+async function drain(stream: ReadableStream<Uint8Array>, sink: (text: string) => void): Promise<void> {
+  const decoder = new TextDecoder();
+  for await (const chunk of stream) sink(decoder.decode(chunk, { stream: true }));
+}
+
+/**
+ * Starts `parley serve` of the sandbox's binary on 127.0.0.1:`port` (0 = any free one, the
+ * address is read from the banner like test/e2e/binary.ts's startServer) and resolves once
+ * /readyz answers 200. Everything is bounded by `timeoutMs`.
+ */
+export async function spawnServer(sandbox: Sandbox, name: string, port: number, env: Record<string, string>, timeoutMs = 30_000): Promise<ServerChild> {
+  const child = Bun.spawn([sandbox.binary, "serve", "--host", "127.0.0.1", "--port", String(port)], {
+    cwd: sandbox.dir,
+    env: { ...sandbox.env, ...env },
+    stdin: "ignore",
+    stdout: "pipe",
+    stderr: "pipe",
+  });
+  let text = "";
+  void drain(child.stdout, (chunk) => (text += chunk)).catch(() => undefined);
+  void drain(child.stderr, (chunk) => (text += chunk)).catch(() => undefined);
+  const deadline = Date.now() + timeoutMs;
+  let baseUrl: string | null = null;
+  try {
+    while (!baseUrl) {
+      if (child.exitCode !== null || child.signalCode !== null) throw new Error(`${name} exited (${child.exitCode ?? child.signalCode}) before listening: ${text}`);
+      if (Date.now() > deadline) throw new Error(`${name} did not print its address within ${timeoutMs} ms: ${text}`);
+      baseUrl = /listening on (http:\/\/\S+)/.exec(text)?.[1]?.replace(/\/$/, "") ?? null;
+      if (!baseUrl) await Bun.sleep(20);
+    }
+    for (;;) {
+      const ready = await fetch(`${baseUrl}/readyz`, { signal: AbortSignal.timeout(2_000) }).then((response) => response.status, () => 0);
+      if (ready === 200) break;
+      if (child.exitCode !== null || child.signalCode !== null) throw new Error(`${name} exited before it was ready: ${text}`);
+      if (Date.now() > deadline) throw new Error(`${name} not ready within ${timeoutMs} ms (last /readyz ${ready}): ${text}`);
+      await Bun.sleep(50);
+    }
+  } catch (error) {
+    await stopProcess(child);
+    throw error;
+  }
+  return { name, process: child, port: Number(new URL(baseUrl).port), baseUrl, output: () => text };
+}
+
+/** SIGTERM by PID, SIGKILL if still alive after `graceMs`; resolves once it has exited. */
+export async function stopProcess(child: Subprocess, graceMs = 10_000): Promise<void> {
+  if (child.exitCode !== null || child.signalCode !== null) return;
+  process.kill(child.pid, "SIGTERM");
+  const exited = await Promise.race([child.exited.then(() => true), Bun.sleep(graceMs).then(() => false)]);
+  if (exited) return;
+  try {
+    process.kill(child.pid, "SIGKILL");
+  } catch {
+    // Exited between the check and the kill.
+  }
+  await Promise.race([child.exited, Bun.sleep(5_000)]);
+}
+
+/** `kill -9 PID` and wait (bounded) until the process is gone. */
+export async function killHard(child: Subprocess): Promise<void> {
+  process.kill(child.pid, "SIGKILL");
+  await Promise.race([child.exited, Bun.sleep(5_000)]);
+  if (child.exitCode === null && child.signalCode === null) throw new Error(`process ${child.pid} survived SIGKILL for 5 s`);
+}
+
+export async function waitFor<T>(what: string, timeoutMs: number, probe: () => T | null | false | Promise<T | null | false>, intervalMs = 100): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await probe();
+    if (value !== null && value !== false) return value;
+    if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);
+    await Bun.sleep(intervalMs);
+  }
+}
+
+/**
+ * A loopback webhook receiver that answers 200 at once. It counts every `webhook-id` that
+ * arrives (`counts`), and separately those it actually answered (`answered`): while `hold()`
+ * is in force requests wait, and one whose sender went away meanwhile (killed, or its
+ * delivery timeout ran out) is not answered but kept in `abandoned` — its delivery must be
+ * sent again. `firstSeen` keeps when each id first arrived.
+ */
+export function startReceiver() {
+  const counts = new Map<string, number>();
+  const answered = new Map<string, number>();
+  const abandoned = new Set<string>();
+  const firstSeen = new Map<string, number>();
+  let requests = 0;
+  let gate: { promise: Promise<void>; open: () => void } | null = null;
+  const server = Bun.serve({
+    hostname: "127.0.0.1",
+    port: 0,
+    async fetch(request) {
+      await request.arrayBuffer();
+      requests++;
+      const id = request.headers.get("webhook-id") ?? "";
+      counts.set(id, (counts.get(id) ?? 0) + 1);
+      if (!firstSeen.has(id)) firstSeen.set(id, Date.now());
+      if (gate) await gate.promise;
+      if (request.signal.aborted) {
+        abandoned.add(id);
+      } else {
+        answered.set(id, (answered.get(id) ?? 0) + 1);
+      }
+      return new Response("ok");
+    },
+  });
+  return {
+    url: `http://127.0.0.1:${server.port}/hooks/parley`,
+    counts,
+    answered,
+    abandoned,
+    firstSeen,
+    requests: () => requests,
+    /** Holds every request from now until `release()`. */
+    hold() {
+      if (gate) return;
+      let open = () => {};
+      const promise = new Promise<void>((resolve) => (open = resolve));
+      gate = { promise, open };
+    },
+    release() {
+      gate?.open();
+      gate = null;
+    },
+    stop() {
+      this.release();
+      server.stop(true);
+    },
+  };
+}
