@@ -4,7 +4,7 @@ import { handleMessage } from "../../src/chat/handle-message.ts";
 import { updateBotConfig } from "../../src/chat/bot-settings.ts";
 import { sweepRetention } from "../../src/scheduler/retention.ts";
 import { requireTenant } from "../../src/tenants/find-tenant.ts";
-import { buildTestApp, seedTenant, type TestContext } from "../helpers.ts";
+import { buildTestApp, seedTenant, testSql, type TestContext } from "../helpers.ts";
 
 const DAY = 86_400_000;
 
@@ -12,8 +12,8 @@ let context: TestContext;
 let keeper: { id: string; apiKey: string };
 let forgetter: { id: string; apiKey: string };
 
-const count = (table: string, where: string, ...params: string[]) =>
-  context.deps.sqlite.prepare<{ n: number }, string[]>(`SELECT count(*) AS n FROM ${table} WHERE ${where}`).get(...params)?.n ?? 0;
+const count = async (table: string, where: string, ...params: string[]) =>
+  (await (await testSql(context.deps)).get<{ n: number }>(`SELECT CAST(count(*) AS INTEGER) AS n FROM ${table} WHERE ${where}`, ...params))?.n ?? 0;
 
 async function chat(tenantId: string, text: string, sessionId?: string): Promise<string> {
   return (await handleMessage(context.deps, { tenant: await requireTenant(context.deps, tenantId), sessionId, text, channel: "api" })).session_id;
@@ -61,7 +61,7 @@ describe("per-tenant chat and analytics retention", () => {
     const kept = await chat(keeper.id, "hello");
     await recordAnalyticsEvents(context.deps, { tenantId: forgetter.id, sessionId: idle, events: [{ name: "widget_opened" }] });
     await recordAnalyticsEvents(context.deps, { tenantId: keeper.id, sessionId: kept, events: [{ name: "widget_opened" }] });
-    context.deps.sqlite.prepare("INSERT INTO leads (id, tenant_id, chatbot_id, session_id, name, phone, email, interest, source, confidence, captured_at) VALUES ('lead_x', ?, 'bot_x', ?, 'Ann', '+15550100', 'ann@example.com', 'x', 'api', 1, ?)").run(forgetter.id, idle, start);
+    await (await testSql(context.deps)).run("INSERT INTO leads (id, tenant_id, chatbot_id, session_id, name, phone, email, interest, source, confidence, captured_at) VALUES ('lead_x', ?, 'bot_x', ?, 'Ann', '+15550100', 'ann@example.com', 'x', 'api', 1, ?)", forgetter.id, idle, start);
 
     context.clock.set(start + 20 * DAY);
     await chat(forgetter.id, "are you still there?", active);
@@ -69,20 +69,20 @@ describe("per-tenant chat and analytics retention", () => {
     context.clock.set(start + 30 * DAY + 1);
     const report = await sweepRetention(context.deps);
     expect(report.sessions).toBe(1);
-    expect(count("chat_sessions", "id = ?", idle)).toBe(0);
-    expect(count("chat_messages", "session_id = ?", idle)).toBe(0);
-    expect(count("chat_sessions", "id IN (?, ?)", active, kept)).toBe(2);
-    expect(count("chat_messages", "session_id = ?", active)).toBeGreaterThan(2);
-    expect(count("leads", "id = 'lead_x'")).toBe(1);
-    expect(count("analytics_events", "tenant_id = ?", forgetter.id)).toBe(1); // analytics_days is 90
+    expect(await count("chat_sessions", "id = ?", idle)).toBe(0);
+    expect(await count("chat_messages", "session_id = ?", idle)).toBe(0);
+    expect(await count("chat_sessions", "id IN (?, ?)", active, kept)).toBe(2);
+    expect(await count("chat_messages", "session_id = ?", active)).toBeGreaterThan(2);
+    expect(await count("leads", "id = 'lead_x'")).toBe(1);
+    expect(await count("analytics_events", "tenant_id = ?", forgetter.id)).toBe(1); // analytics_days is 90
 
     context.clock.set(start + 91 * DAY);
     const later = await sweepRetention(context.deps);
     expect(later).toMatchObject({ sessions: 1, analyticsEvents: 1 });
-    expect(count("chat_sessions", "tenant_id = ?", forgetter.id)).toBe(0);
-    expect(count("analytics_events", "tenant_id = ?", forgetter.id)).toBe(0);
+    expect(await count("chat_sessions", "tenant_id = ?", forgetter.id)).toBe(0);
+    expect(await count("analytics_events", "tenant_id = ?", forgetter.id)).toBe(0);
     // The tenant without a retention keeps everything.
-    expect(count("chat_sessions", "tenant_id = ?", keeper.id)).toBe(1);
-    expect(count("analytics_events", "tenant_id = ?", keeper.id)).toBe(1);
+    expect(await count("chat_sessions", "tenant_id = ?", keeper.id)).toBe(1);
+    expect(await count("analytics_events", "tenant_id = ?", keeper.id)).toBe(1);
   });
 });
