@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, test } from "bun:test";
 import { createTenant } from "../../src/tenants/create-tenant.ts";
 import { createApiKey } from "../../src/auth/api-keys.ts";
-import { buildTestApp, type TestContext } from "../helpers.ts";
+import { buildTestApp, testSql, type TestContext } from "../helpers.ts";
 import { openWidgetSession, say } from "./chat-helpers.ts";
 
 let context: TestContext;
@@ -52,7 +52,7 @@ describe("widget telemetry and the daily summary", () => {
     expect((await postEvents(visitor.access_token, { events: Array(21).fill({ name: "widget_opened" }) })).status).toBe(422);
     expect((await postEvents(visitor.access_token, { events: [{ name: "widget_opened", at: "2025-01-01T00:00:00Z" }] })).status).toBe(422);
     expect((await postEvents(visitor.access_token, { events: [{ name: "widget_opened", extra: 1 }] })).status).toBe(422);
-    expect(context.deps.sqlite.prepare<{ n: number }, []>("SELECT count(*) AS n FROM analytics_events").get()?.n).toBe(0);
+    expect((await (await testSql(context.deps)).get<{ n: number }>("SELECT CAST(count(*) AS INTEGER) AS n FROM analytics_events"))?.n).toBe(0);
     const key = (await createApiKey(context.deps, { tenantId: tenant.id })).key;
     for (const query of ["?from=2026-01-15&to=2026-01-01", "?from=2024-01-01&to=2026-01-15", "?from=yesterday"]) {
       expect((await context.request("GET", `/api/v1/analytics/summary${query}`, { headers: { "x-api-key": key } })).status).toBe(422);

@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, test } from "bun:test";
 import { createHmac } from "node:crypto";
 import { revokeApiKey } from "../../src/auth/api-keys.ts";
-import { buildTestApp, login, seedTenant, TEST_JWT_SECRET, TEST_PASSWORD, type TestContext } from "../helpers.ts";
+import { buildTestApp, login, seedTenant, TEST_JWT_SECRET, TEST_PASSWORD, testSql, type TestContext } from "../helpers.ts";
 
 const b64url = (value: string | Buffer) => Buffer.from(value).toString("base64url");
 
@@ -181,8 +181,8 @@ describe("X-API-Key", () => {
     expect(response.status).toBe(404);
   });
 
-  test("only the key's hash is stored", () => {
-    const rows = context.deps.sqlite.prepare<{ key_hash: string; prefix: string }, []>("SELECT key_hash, prefix FROM api_keys").all();
+  test("only the key's hash is stored", async () => {
+    const rows = await (await testSql(context.deps)).all<{ key_hash: string; prefix: string }>("SELECT key_hash, prefix FROM api_keys");
     expect(rows.some((row) => row.key_hash === seeded.apiKey || row.key_hash.includes(seeded.apiKey.slice(11)))).toBe(false);
     expect(rows[0]?.key_hash).toMatch(/^[0-9a-f]{64}$/);
     expect(seeded.apiKey.startsWith(rows[0]?.prefix ?? "?")).toBe(true);

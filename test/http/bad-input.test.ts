@@ -130,7 +130,7 @@ describe("health", () => {
   });
 
   test("/readyz answers 503 when the database is gone", async () => {
-    context.deps.sqlite.close();
+    context.close();
     await expectJsonError(await context.request("GET", "/readyz"), 503, "not_ready");
   });
 });

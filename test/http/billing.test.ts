@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, test } from "bun:test";
 import { runCli } from "../../src/cli/run.ts";
-import { buildTestApp, login, seedTenant, type TestContext } from "../helpers.ts";
+import { buildTestApp, login, seedTenant, testSql, type TestContext } from "../helpers.ts";
 import { createUser } from "../../src/auth/create-user.ts";
 import { deliverAll, subscribeToEverything } from "./chat-helpers.ts";
 import { PLANS } from "../../src/billing/plans.ts";
@@ -60,7 +60,7 @@ describe("plans and quota (free: 1,000 messages a month)", () => {
 
   test("upgrading lifts the limit at once", async () => {
     const { access_token } = await login(context, seeded.email);
-    context.deps.sqlite.prepare("INSERT INTO usage_counters (tenant_id, period, messages, threshold_notified_at) VALUES (?, '2026-01', 1000, 1)").run(seeded.tenant.id);
+    await (await testSql(context.deps)).run("INSERT INTO usage_counters (tenant_id, period, messages, threshold_notified_at) VALUES (?, '2026-01', 1000, 1)", seeded.tenant.id);
     expect(await sendMessages(1, access_token)).toEqual([402]);
     await context.request("PUT", "/api/v1/subscription", { headers: key(), body: { plan: "starter" } });
     expect(await sendMessages(1, access_token)).toEqual([200]);

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, test } from "bun:test";
-import { buildTestApp, type TestContext } from "../helpers.ts";
+import { buildTestApp, testSql, type TestContext } from "../helpers.ts";
 import { createTenant } from "../../src/tenants/create-tenant.ts";
 import { getBotConfig, updateBotConfig } from "../../src/chat/bot-settings.ts";
 import { validateBotConfigPatch } from "../../src/chat/bot-config.ts";
@@ -9,8 +9,8 @@ let context: TestContext;
 afterEach(() => context?.close());
 
 const SITE = "https://shop.example";
-const sessionCount = (tenantId: string) =>
-  context.deps.sqlite.prepare<{ n: number }, [string]>("SELECT count(*) AS n FROM chat_sessions WHERE tenant_id = ?").get(tenantId)?.n;
+const sessionCount = async (tenantId: string) =>
+  (await (await testSql(context.deps)).get<{ n: number }>("SELECT CAST(count(*) AS INTEGER) AS n FROM chat_sessions WHERE tenant_id = ?", tenantId))?.n;
 
 describe("GET /api/v1/widget/config (asked before the launcher is drawn)", () => {
   test("an allowed origin gets the bot's name, greeting and starter quick replies, readable cross-origin, and no session is started", async () => {
@@ -23,7 +23,7 @@ describe("GET /api/v1/widget/config (asked before the launcher is drawn)", () =>
     expect(body.bot_name).toBe("Ava");
     expect(body.greeting).toBe((await getBotConfig(context.deps, tenant.id)).greeting);
     expect(body.quick_replies).toEqual(["What are your opening hours?", "How much does a cleaning cost?", "Which dental insurance plans do you accept?", "Book an appointment", "Talk to a person"]);
-    expect(sessionCount(tenant.id)).toBe(0);
+    expect(await sessionCount(tenant.id)).toBe(0);
   });
 
   test("a refused origin gets 403 origin_not_allowed, which the widget can read", async () => {

@@ -40,6 +40,9 @@ export function pgQueries(exec: PgExec): StoreQueries {
 const RETRYABLE = new Set(["40P01", "40001"]);
 const MAX_TRIES = 3;
 
+/** SQLSTATEs after which a write probe only waited for others' locks: lock or statement timeout, deadlock, serialization. */
+const PROBE_BUSY = new Set(["55P03", "57014", "40P01", "40001"]);
+
 function sqlState(error: unknown): string | null {
   const errno = (error as { errno?: unknown } | null)?.errno;
   return typeof errno === "string" ? errno : null;
@@ -88,7 +91,13 @@ export function createPostgresStore(sql: SQL): Store {
         });
         return "ok";
       } catch (error) {
-        return sqlState(error) === "53100" ? "storage_full" : "busy";
+        // As over SQLite (src/db/write-lock.ts): a full disk, or a write that waits its turn
+        // behind another's lock, is trouble that passes; anything else — the server gone, the
+        // pool closed — is not ready (/readyz answers 503 not_ready).
+        const state = sqlState(error);
+        if (state === "53100") return "storage_full";
+        if (state !== null && PROBE_BUSY.has(state)) return "busy";
+        throw error;
       }
     },
     neverWaitForLocks: () => {},
