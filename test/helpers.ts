@@ -57,8 +57,8 @@ export function buildDeps(overrides: Partial<Config> = {}, env: Record<string, s
     return Object.defineProperties({ ...base, store: deferredStore(opening.then((opened) => opened.store)) } as TestDeps, {
       sqlite: { get: refuse },
       db: { get: refuse },
-      [CLOSE]: { value: () => void opening.then((opened) => opened.close()).catch(() => undefined) },
-      [RAW]: { value: async (): Promise<TestSql> => pgTestSql((await opening).sql) },
+      [CLOSE]: { enumerable: true, value: () => void opening.then((opened) => opened.close()).catch(() => undefined) },
+      [RAW]: { enumerable: true, value: async (): Promise<TestSql> => pgTestSql((await opening).sql) },
     });
   }
   const handle = openDatabase(dbPath);

@@ -28,7 +28,9 @@ export async function openTestPgStore(url: string, nowMs = Date.now()): Promise<
   const admin = new SQL({ url, max: 1 });
   await admin.unsafe(`CREATE SCHEMA ${schema}`);
   await admin.close();
-  const sql = new SQL({ url, max: 4, connection: { search_path: schema } });
+  // Idle connections close after 2 s: a test that never closes its deps does not keep them (one bun
+  // test process runs every file, and the throwaway cluster allows 300 connections).
+  const sql = new SQL({ url, max: 4, idleTimeout: 2, connection: { search_path: schema } });
   await applyPgMigrations(sql, nowMs);
   return {
     store: createPostgresStore(sql),
