@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, test } from "bun:test";
 import { createHmac } from "node:crypto";
 import { createUser } from "../../src/auth/create-user.ts";
-import { buildTestApp, login, seedTenant, type TestContext } from "../helpers.ts";
+import { buildTestApp, login, seedTenant, testSql, type TestContext } from "../helpers.ts";
 import { deliverAll, subscribeToEverything } from "./chat-helpers.ts";
 
 const SECRET = "whsec_test_0123456789abcdefABCDEF";
@@ -26,7 +26,7 @@ function postHook(body: string, options: { tenantId?: string; signature?: string
   return context.request("POST", `/api/v1/hooks/payments/${options.tenantId ?? seeded.tenant.id}`, { rawBody: body, headers });
 }
 
-const countEvents = () => context.deps.sqlite.prepare<{ n: number }, []>("SELECT count(*) AS n FROM events").get()?.n;
+const countEvents = async () => (await (await testSql(context.deps)).get<{ n: number }>("SELECT CAST(count(*) AS INTEGER) AS n FROM events"))?.n;
 
 beforeEach(async () => {
   context = buildTestApp({ allowPrivateWebhooks: true, rateLimits: false });
@@ -116,7 +116,7 @@ describe("POST /api/v1/hooks/payments/:tenant_id — mapped Stripe events", () =
   test("a checkout completed with an unpaid delayed payment is not reported as succeeded", async () => {
     const response = await postHook(stripeEvent("checkout.session.completed", { id: "cs_2", amount_total: 2500, currency: "eur", payment_status: "unpaid" }));
     expect(await response.json()).toEqual({ received: true, ignored: true });
-    expect(countEvents()).toBe(0);
+    expect(await countEvents()).toBe(0);
   });
 
   test("unmapped event types are acknowledged and ignored", async () => {
@@ -125,7 +125,7 @@ describe("POST /api/v1/hooks/payments/:tenant_id — mapped Stripe events", () =
       expect(response.status).toBe(200);
       expect(await response.json()).toEqual({ received: true, ignored: true });
     }
-    expect(countEvents()).toBe(0);
+    expect(await countEvents()).toBe(0);
     expect(await deliverAll(context)).toEqual([]);
   });
 
@@ -145,7 +145,7 @@ describe("POST /api/v1/hooks/payments/:tenant_id — mapped Stripe events", () =
     const body = stripeEvent("charge.succeeded", { id: "ch_shared", amount: 100, currency: "eur" });
     expect(await (await postHook(body)).json()).toMatchObject({ event: "payment.succeeded" });
     expect(await (await postHook(body, { tenantId: other.tenant.id, signature: sign(body, "whsec_other_tenant_secret_42") })).json()).toMatchObject({ event: "payment.succeeded" });
-    expect(countEvents()).toBe(2);
+    expect(await countEvents()).toBe(2);
   });
 });
 
@@ -202,7 +202,7 @@ describe("POST /api/v1/hooks/payments/:tenant_id — refusals", () => {
     const other = await seedTenant(context.deps, "Otherpay");
     await context.request("PUT", "/api/v1/integrations/payments", { body: { secret: "whsec_other_tenant_secret_42" }, headers: { "x-api-key": other.apiKey } });
     expect((await postHook(body, { tenantId: other.tenant.id })).status).toBe(401);
-    expect(countEvents()).toBe(0);
+    expect(await countEvents()).toBe(0);
   });
 
   test("a body that is not JSON should return 400; JSON without id or type 422 invalid_event", async () => {
@@ -212,7 +212,7 @@ describe("POST /api/v1/hooks/payments/:tenant_id — refusals", () => {
     const noType = await postHook('{"id":"evt_1","data":{}}');
     expect(noType.status).toBe(422);
     expect(await noType.json()).toMatchObject({ error: "invalid_event" });
-    expect(countEvents()).toBe(0);
+    expect(await countEvents()).toBe(0);
   });
 
   test("a body over 64 KiB should return 413; a non-JSON content type 415", async () => {

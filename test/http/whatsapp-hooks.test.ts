@@ -3,7 +3,7 @@ import { createHmac } from "node:crypto";
 import { createUser } from "../../src/auth/create-user.ts";
 import { periodOf } from "../../src/billing/usage.ts";
 import { settleWhatsappReplies } from "../../src/integrations/whatsapp-send.ts";
-import { buildTestApp, login, seedTenant, type TestContext } from "../helpers.ts";
+import { buildTestApp, login, seedTenant, testSql, type TestContext } from "../helpers.ts";
 import { deliverAll, subscribeToEverything } from "./chat-helpers.ts";
 
 const SETTINGS = {
@@ -75,8 +75,10 @@ const say = (text: string, from = VISITOR, id?: string) => postHook(envelope({ m
 
 const putSettings = (apiKey: string, body: Record<string, unknown> = SETTINGS) => context.request("PUT", "/api/v1/integrations/whatsapp", { body, headers: { "x-api-key": apiKey } });
 
-const sessions = () =>
-  context.deps.sqlite.prepare<{ id: string; channel: string; visitor_ref: string; status: string; message_count: number }, []>("SELECT id, channel, visitor_ref, status, message_count FROM chat_sessions").all();
+const sessions = async () =>
+  (await testSql(context.deps)).all<{ id: string; channel: string; visitor_ref: string; status: string; message_count: number }>("SELECT id, channel, visitor_ref, status, message_count FROM chat_sessions");
+const messageTexts = async (role: "visitor" | "bot") =>
+  (await (await testSql(context.deps)).all<{ text: string }>("SELECT text FROM chat_messages WHERE role = ? ORDER BY id", role)).map((message) => message.text);
 
 beforeEach(async () => {
   sent.length = 0;
@@ -132,7 +134,7 @@ describe("POST /api/v1/hooks/whatsapp/:tenant_id — signatures", () => {
     expect((await postHook(body, { signature: "sha256=nothex" })).status).toBe(401);
     expect((await postHook(body, { signature: sign(body).replace("sha256=", "sha1=") })).status).toBe(401);
     expect((await postHook(JSON.stringify(JSON.parse(body), null, 2), { signature: sign(body) })).status).toBe(401);
-    expect(sessions()).toEqual([]);
+    expect(await sessions()).toEqual([]);
     expect(sent).toEqual([]);
   });
 
@@ -142,7 +144,7 @@ describe("POST /api/v1/hooks/whatsapp/:tenant_id — signatures", () => {
     expect((await postHook(body, { tenantId: other.tenant.id })).status).toBe(401);
     const bare = await seedTenant(context.deps, "Bare");
     expect((await postHook(body, { tenantId: bare.tenant.id })).status).toBe(404);
-    expect(sessions()).toEqual([]);
+    expect(await sessions()).toEqual([]);
   });
 
   test("malformed JSON should return 400 invalid_json; a body without entry 400 invalid_payload", async () => {
@@ -160,11 +162,11 @@ describe("POST /api/v1/hooks/whatsapp/:tenant_id — the bot answers on WhatsApp
   test("a text message opens a whatsapp session for the number and the reply reaches the Cloud API", async () => {
     const response = await say("What are your opening hours?");
     expect(response.status).toBe(200);
-    expect(sessions()).toEqual([expect.objectContaining({ channel: "whatsapp", visitor_ref: VISITOR, status: "bot", message_count: 1 })]);
+    expect(await sessions()).toEqual([expect.objectContaining({ channel: "whatsapp", visitor_ref: VISITOR, status: "bot", message_count: 1 })]);
     expect(sent).toHaveLength(1);
     expect(sent[0]?.path).toBe(`/v21.0/${SETTINGS.phone_number_id}/messages`);
     expect(sent[0]?.authorization).toBe(`Bearer ${SETTINGS.access_token}`);
-    const botText = context.deps.sqlite.prepare<{ text: string }, []>("SELECT text FROM chat_messages WHERE role = 'bot'").get()?.text;
+    const botText = (await messageTexts("bot"))[0];
     expect(sent[0]?.body).toEqual({ messaging_product: "whatsapp", recipient_type: "individual", to: VISITOR, type: "text", text: { body: botText ?? "" } });
   });
 
@@ -172,7 +174,7 @@ describe("POST /api/v1/hooks/whatsapp/:tenant_id — the bot answers on WhatsApp
     await say("hello");
     await say("What are your opening hours?");
     await say("hello", "447911123456");
-    const rows = sessions();
+    const rows = await sessions();
     expect(rows).toHaveLength(2);
     expect(rows.find((row) => row.visitor_ref === VISITOR)?.message_count).toBe(2);
     expect(sent.map((message) => message.body.to)).toEqual([VISITOR, VISITOR, "447911123456"]);
@@ -180,7 +182,8 @@ describe("POST /api/v1/hooks/whatsapp/:tenant_id — the bot answers on WhatsApp
 
   test("up to 3 quick replies become reply buttons: titles cut to 20 characters, ids carrying the full text", async () => {
     await say("Can I book an appointment?");
-    const quickReplies = JSON.parse(context.deps.sqlite.prepare<{ quick_replies: string }, []>("SELECT quick_replies FROM chat_messages WHERE role = 'bot'").get()?.quick_replies ?? "[]") as string[];
+    const stored = await (await testSql(context.deps)).get<{ quick_replies: string }>("SELECT CAST(quick_replies AS TEXT) AS quick_replies FROM chat_messages WHERE role = 'bot'");
+    const quickReplies = JSON.parse(stored?.quick_replies ?? "[]") as string[];
     expect(quickReplies).toEqual(["Thu, Jan 15, 9:00 AM", "Thu, Jan 15, 9:30 AM", "Thu, Jan 15, 10:00 AM"]);
     expect(sent[0]?.body).toMatchObject({ to: VISITOR, type: "interactive" });
     expect(sent[0]?.body.interactive).toEqual({
@@ -213,7 +216,7 @@ describe("POST /api/v1/hooks/whatsapp/:tenant_id — the bot answers on WhatsApp
   test("a tapped button's title is handled as the visitor's message text", async () => {
     const tap = { from: VISITOR, id: "wamid.tap1", type: "interactive", interactive: { type: "button_reply", button_reply: { id: "someone-elses-id", title: "Opening hours" } } };
     expect((await postHook(envelope({ messages: [tap] }))).status).toBe(200);
-    const visitorText = context.deps.sqlite.prepare<{ text: string }, []>("SELECT text FROM chat_messages WHERE role = 'visitor'").get()?.text;
+    const visitorText = (await messageTexts("visitor"))[0];
     expect(visitorText).toBe("Opening hours");
     expect(sent).toHaveLength(1);
   });
@@ -222,7 +225,7 @@ describe("POST /api/v1/hooks/whatsapp/:tenant_id — the bot answers on WhatsApp
     const button = { from: VISITOR, id: "wamid.tap2", type: "interactive", interactive: { type: "button_reply", button_reply: { id: "parley:Book an appointment now please", title: "Book an appointment…" } } };
     const row = { from: VISITOR, id: "wamid.tap3", type: "interactive", interactive: { type: "list_reply", list_reply: { id: "row-7", title: "Prices" } } };
     expect(await (await postHook(envelope({ messages: [button, row] }))).json()).toMatchObject({ handled: 2 });
-    const texts = context.deps.sqlite.prepare<{ text: string }, []>("SELECT text FROM chat_messages WHERE role = 'visitor' ORDER BY id").all().map((message) => message.text);
+    const texts = await messageTexts("visitor");
     expect(texts).toEqual(["Book an appointment now please", "Prices"]);
   });
 
@@ -234,7 +237,7 @@ describe("POST /api/v1/hooks/whatsapp/:tenant_id — the bot answers on WhatsApp
     expect(retry.status).toBe(200);
     expect(await retry.json()).toEqual({ received: true, handled: 0, duplicates: 1, ignored: 0 });
     expect(sent).toHaveLength(1);
-    expect(sessions()[0]?.message_count).toBe(1);
+    expect((await sessions())[0]?.message_count).toBe(1);
   });
 
   test("a statuses-only payload should return 200 and send nothing", async () => {
@@ -243,7 +246,7 @@ describe("POST /api/v1/hooks/whatsapp/:tenant_id — the bot answers on WhatsApp
     expect(response.status).toBe(200);
     expect(await response.json()).toEqual({ received: true, handled: 0, duplicates: 0, ignored: 0 });
     expect(sent).toEqual([]);
-    expect(sessions()).toEqual([]);
+    expect(await sessions()).toEqual([]);
   });
 
   test("images and messages to another of the business's numbers are acknowledged and ignored", async () => {
@@ -257,22 +260,22 @@ describe("POST /api/v1/hooks/whatsapp/:tenant_id — the bot answers on WhatsApp
 
   test("a hand-off keyword emits handoff.requested and the bot stays silent afterwards", async () => {
     await say("Can I talk to a human please?");
-    expect(sessions()[0]?.status).toBe("handoff");
+    expect((await sessions())[0]?.status).toBe("handoff");
     const handoff = (await deliverAll(context)).find((delivery) => delivery.event === "handoff.requested");
-    expect(handoff?.data).toMatchObject({ session_id: sessions()[0]?.id, last_message: "Can I talk to a human please?" });
+    expect(handoff?.data).toMatchObject({ session_id: (await sessions())[0]?.id, last_message: "Can I talk to a human please?" });
     const before = sent.length;
     const later = await say("hello? anyone there?");
     expect(later.status).toBe(200);
     expect(await later.json()).toMatchObject({ handled: 1 });
     expect(sent).toHaveLength(before);
-    expect(sessions()[0]?.message_count).toBe(2);
+    expect((await sessions())[0]?.message_count).toBe(2);
   });
 
   test("an operator's reply in a handed-off WhatsApp session reaches the visitor's number", async () => {
     await say("Can I talk to a human please?");
     await settleWhatsappReplies();
     const before = sent.length;
-    const sessionId = sessions()[0]?.id ?? "";
+    const sessionId = (await sessions())[0]?.id ?? "";
     const posted = await context.request("POST", `/api/v1/sessions/${sessionId}/operator-messages`, { headers: { "x-api-key": seeded.apiKey }, body: { text: "Hi, this is Sam from the front desk." } });
     expect(posted.status).toBe(201);
     await settleWhatsappReplies();
@@ -288,7 +291,7 @@ describe("POST /api/v1/hooks/whatsapp/:tenant_id — the bot answers on WhatsApp
   test("a lead captured over WhatsApp emits lead.created with source whatsapp", async () => {
     for (const text of ["I'd like a quote for Invisalign", "Ana Lopez", "(415) 555-0132", "ana@example.com"]) expect((await say(text)).status).toBe(200);
     const lead = (await deliverAll(context)).find((delivery) => delivery.event === "lead.created");
-    expect(lead?.data).toMatchObject({ session_id: sessions()[0]?.id, name: "Ana Lopez", phone: "+14155550132", source: "whatsapp" });
+    expect(lead?.data).toMatchObject({ session_id: (await sessions())[0]?.id, name: "Ana Lopez", phone: "+14155550132", source: "whatsapp" });
   });
 
   test("the Cloud API answering 500 still answers Meta 200, and the failure is logged without the token", async () => {
@@ -314,16 +317,16 @@ describe("POST /api/v1/hooks/whatsapp/:tenant_id — the bot answers on WhatsApp
     seeded = await seedTenant(context.deps, "Unreachable");
     await putSettings(seeded.apiKey);
     expect((await say("hello")).status).toBe(200);
-    expect(sessions()).toHaveLength(1);
+    expect(await sessions()).toHaveLength(1);
   });
 
   test("a used-up quota answers Meta 200, stores nothing and sends no reply", async () => {
-    context.deps.sqlite.prepare("INSERT INTO usage_counters (tenant_id, period, messages, threshold_notified_at) VALUES (?, ?, 1000, 1)").run(seeded.tenant.id, periodOf(context.clock.now()));
+    await (await testSql(context.deps)).run("INSERT INTO usage_counters (tenant_id, period, messages, threshold_notified_at) VALUES (?, ?, 1000, 1)", seeded.tenant.id, periodOf(context.clock.now()));
     const response = await say("hello");
     expect(response.status).toBe(200);
     expect(await response.json()).toEqual({ received: true, handled: 0, duplicates: 0, ignored: 1 });
     expect(sent).toEqual([]);
-    expect(sessions()).toEqual([]);
+    expect(await sessions()).toEqual([]);
   });
 });
 

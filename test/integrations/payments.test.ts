@@ -8,7 +8,7 @@ import type { CliIo } from "../../src/cli/io.ts";
 import { openDatabase } from "../../src/db/client.ts";
 import { handlePaymentEvent, hasPaymentSecret, setPaymentSecret, verifyStripeSignature, purgeOldPaymentEvents, PAYMENT_EVENT_DEDUPE_MS } from "../../src/integrations/payments.ts";
 import { AppError } from "../../src/lib/app-error.ts";
-import { buildTestApp, seedTenant, type TestContext } from "../helpers.ts";
+import { buildTestApp, seedTenant, testSql, type TestContext } from "../helpers.ts";
 
 const SECRET = "whsec_test_0123456789abcdefABCDEF";
 const NOW_MS = Date.UTC(2026, 0, 15, 9, 0, 0);
@@ -92,7 +92,7 @@ describe("payment secrets and handlePaymentEvent", () => {
   });
   afterEach(() => context.close());
 
-  const countEvents = () => context.deps.sqlite.prepare<{ n: number }, []>("SELECT count(*) AS n FROM events").get()?.n;
+  const countEvents = async () => (await (await testSql(context.deps)).get<{ n: number }>("SELECT CAST(count(*) AS INTEGER) AS n FROM events"))?.n;
 
   test("a secret must be 16 to 256 characters and the tenant must exist", async () => {
     expect(await thrown(() => setPaymentSecret(context.deps, tenantId, "x".repeat(15)))).toMatchObject({ status: 422, code: "validation_failed" });
@@ -136,10 +136,10 @@ describe("payment secrets and handlePaymentEvent", () => {
       const body = event(object);
       expect({ object, error: await thrown(() => handlePaymentEvent(context.deps, tenantId, body, sign(body))) }).toMatchObject({ object, error: { status: 422, code: "invalid_event" } });
     }
-    expect(countEvents()).toBe(0);
+    expect(await countEvents()).toBe(0);
     const good = event({ id: "pi_1", amount_received: 0, currency: "eur" });
     expect(await handlePaymentEvent(context.deps, tenantId, good, sign(good))).toMatchObject({ received: true, event: "payment.succeeded" });
-    expect(countEvents()).toBe(1);
+    expect(await countEvents()).toBe(1);
   });
 
   test("the signature is checked before the body is parsed: unsigned garbage is 401, signed garbage 400 or 422", async () => {
@@ -149,7 +149,7 @@ describe("payment secrets and handlePaymentEvent", () => {
     for (const body of ['{"type":"charge.succeeded"}', '{"id":"evt_1"}', "[1,2]", '{"id":7,"type":"charge.succeeded"}', `{"id":"${"e".repeat(256)}","type":"charge.succeeded"}`, '{"id":"  ","type":"charge.succeeded"}']) {
       expect(await thrown(() => handlePaymentEvent(context.deps, tenantId, body, sign(body)))).toMatchObject({ status: 422, code: "invalid_event" });
     }
-    expect(countEvents()).toBe(0);
+    expect(await countEvents()).toBe(0);
   });
 
   test("a replayed event id is acknowledged as a duplicate and emits nothing more", async () => {
@@ -159,25 +159,26 @@ describe("payment secrets and handlePaymentEvent", () => {
     const retry = await handlePaymentEvent(context.deps, tenantId, BODY, sign(BODY, SECRET, NOW_SEC + 60));
     expect(first).toMatchObject({ received: true, event: "payment.succeeded" });
     expect(retry).toEqual({ received: true, duplicate: true, event_id: (first as { event_id: string }).event_id });
-    expect(countEvents()).toBe(1);
+    expect(await countEvents()).toBe(1);
   });
 
   test("provider event ids are remembered 30 days, then purged by the scheduler's housekeeping", async () => {
     await setPaymentSecret(context.deps, tenantId, SECRET);
     await handlePaymentEvent(context.deps, tenantId, BODY, sign(BODY));
-    const rows = () => context.deps.sqlite.prepare<{ n: number }, []>("SELECT count(*) AS n FROM payment_events").get()?.n;
+    const rows = async () => (await (await testSql(context.deps)).get<{ n: number }>("SELECT CAST(count(*) AS INTEGER) AS n FROM payment_events"))?.n;
     const receivedAt = context.clock.now();
     expect(await purgeOldPaymentEvents(context.deps, receivedAt + PAYMENT_EVENT_DEDUPE_MS - 1)).toBe(0);
-    expect(rows()).toBe(1);
+    expect(await rows()).toBe(1);
     expect(await purgeOldPaymentEvents(context.deps, receivedAt + PAYMENT_EVENT_DEDUPE_MS)).toBe(1);
-    expect(rows()).toBe(0);
+    expect(await rows()).toBe(0);
   });
 
   test("the dedupe row and the Parley event commit together", async () => {
     await setPaymentSecret(context.deps, tenantId, SECRET);
     await handlePaymentEvent(context.deps, tenantId, BODY, sign(BODY));
-    const row = context.deps.sqlite.prepare<{ event_id: string; provider: string }, []>("SELECT provider, event_id FROM payment_events").get();
-    const event = context.deps.sqlite.prepare<{ id: string; event: string }, []>("SELECT id, event FROM events").get();
+    const sql = await testSql(context.deps);
+    const row = await sql.get<{ event_id: string; provider: string }>("SELECT provider, event_id FROM payment_events");
+    const event = await sql.get<{ id: string; event: string }>("SELECT id, event FROM events");
     expect(row).toEqual({ provider: "stripe", event_id: event?.id ?? "" });
     expect(event?.event).toBe("payment.succeeded");
   });

@@ -11,7 +11,7 @@ import { answerWhatsappHandshake, parseWhatsappWebhook, purgeOldWhatsappMessages
 import { buildWhatsappMessage } from "../../src/integrations/whatsapp-send.ts";
 import { findWhatsappSettings, setWhatsappSettings } from "../../src/integrations/whatsapp-settings.ts";
 import { AppError } from "../../src/lib/app-error.ts";
-import { buildTestApp, seedTenant, type TestContext } from "../helpers.ts";
+import { buildTestApp, seedTenant, testSql, type TestContext } from "../helpers.ts";
 
 const APP_SECRET = "0123456789abcdef0123456789abcdef";
 const BODY = '{"object":"whatsapp_business_account","entry":[]}';
@@ -118,10 +118,11 @@ describe("settings, handshake and purge", () => {
   const settings = { verify_token: "verify-me-0123", app_secret: APP_SECRET, access_token: "EAAGaccesstoken0123456789", phone_number_id: "1065403522" };
 
   test("settings are stored for the tenant; an unknown tenant is 404; the payment secret is kept", async () => {
-    context.deps.sqlite.prepare("INSERT INTO tenant_secrets (tenant_id, payment_secret, updated_at) VALUES (?, 'whsec_keep_me_0123456', 1)").run(tenantId);
+    const sql = await testSql(context.deps);
+    await sql.run("INSERT INTO tenant_secrets (tenant_id, payment_secret, updated_at) VALUES (?, 'whsec_keep_me_0123456', 1)", tenantId);
     await setWhatsappSettings(context.deps, tenantId, settings);
     expect(await findWhatsappSettings(context.deps, tenantId)).toEqual({ verifyToken: settings.verify_token, appSecret: APP_SECRET, accessToken: settings.access_token, phoneNumberId: "1065403522" });
-    expect(context.deps.sqlite.prepare<{ payment_secret: string }, [string]>("SELECT payment_secret FROM tenant_secrets WHERE tenant_id = ?").get(tenantId)?.payment_secret).toBe("whsec_keep_me_0123456");
+    expect((await sql.get<{ payment_secret: string }>("SELECT payment_secret FROM tenant_secrets WHERE tenant_id = ?", tenantId))?.payment_secret).toBe("whsec_keep_me_0123456");
     expect((await thrown(() => setWhatsappSettings(context.deps, "ten_nope", settings))).status).toBe(404);
   });
 
@@ -136,11 +137,12 @@ describe("settings, handshake and purge", () => {
 
   test("message ids older than the dedupe window are purged, newer ones kept", async () => {
     const now = context.clock.now();
-    const insert = context.deps.sqlite.prepare("INSERT INTO whatsapp_messages (tenant_id, message_id, received_at) VALUES (?, ?, ?)");
-    insert.run(tenantId, "wamid.old", now - WHATSAPP_MESSAGE_DEDUPE_MS - 1);
-    insert.run(tenantId, "wamid.new", now - 1000);
+    const sql = await testSql(context.deps);
+    const insert = (messageId: string, receivedAt: number) => sql.run("INSERT INTO whatsapp_messages (tenant_id, message_id, received_at) VALUES (?, ?, ?)", tenantId, messageId, receivedAt);
+    await insert("wamid.old", now - WHATSAPP_MESSAGE_DEDUPE_MS - 1);
+    await insert("wamid.new", now - 1000);
     expect(await purgeOldWhatsappMessages(context.deps, now)).toBe(1);
-    expect(context.deps.sqlite.prepare<{ message_id: string }, []>("SELECT message_id FROM whatsapp_messages").all()).toEqual([{ message_id: "wamid.new" }]);
+    expect(await sql.all<{ message_id: string }>("SELECT message_id FROM whatsapp_messages")).toEqual([{ message_id: "wamid.new" }]);
   });
 });
 
