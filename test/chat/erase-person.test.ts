@@ -5,21 +5,23 @@ import { join } from "node:path";
 import { eraseLead } from "../../src/chat/erase-person.ts";
 import { insertMessage, startSession } from "../../src/chat/sessions.ts";
 import { createTenant } from "../../src/tenants/create-tenant.ts";
-import { buildDeps } from "../helpers.ts";
+import { buildDeps, closeDeps, testSql, type TestDeps } from "../helpers.ts";
+import { testPostgresUrl } from "../pg/test-store.ts";
 
 const EMAIL = "secret.person@example.com";
 
 let dir: string;
 let file: string;
-let deps: ReturnType<typeof buildDeps>;
+/** The store under test (SQLite in memory, or PostgreSQL under PARLEY_TEST_DB). */
+let deps: TestDeps;
 
 beforeEach(() => {
   dir = mkdtempSync(join(tmpdir(), "parley-erase-"));
   file = join(dir, "erase.db");
-  deps = buildDeps({}, {}, {}, file);
+  deps = buildDeps();
 });
 afterEach(() => {
-  deps.sqlite.close();
+  closeDeps(deps);
   rmSync(dir, { recursive: true, force: true });
 });
 
@@ -32,7 +34,10 @@ const fileContains = (needle: string) => ["", "-wal"].some((suffix) => {
 });
 
 describe("erasure and the database file", () => {
-  test("the erased e-mail is not left readable in the file's free pages (secure_delete)", async () => {
+  // About SQLite's own file (secure_delete, the WAL): PostgreSQL's storage is not looked at here.
+  test.skipIf(Boolean(testPostgresUrl()))("the erased e-mail is not left readable in the file's free pages (secure_delete)", async () => {
+    closeDeps(deps);
+    deps = buildDeps({}, {}, {}, file);
     expect(deps.sqlite.prepare<{ secure_delete: number }, []>("PRAGMA secure_delete").get()?.secure_delete).toBe(1);
     const tenant = await createTenant(deps, { name: "Clinic" });
     const session = await startSession(deps, deps.store, { tenantId: tenant.id, channel: "widget" });
@@ -55,11 +60,15 @@ describe("erasure and the database file", () => {
     const whatsapp = await startSession(deps, deps.store, { tenantId: tenant.id, channel: "whatsapp", visitorRef: "14155550111" });
     await insertMessage(deps, deps.store, whatsapp, { role: "visitor", text: "is my car ready?" });
     const neighbour = await startSession(deps, deps.store, { tenantId: tenant.id, channel: "whatsapp", visitorRef: "14155550999" });
-    deps.sqlite
-      .prepare("INSERT INTO leads (id, tenant_id, chatbot_id, session_id, name, phone, email, interest, source, confidence, captured_at) VALUES ('lead_000000000000carla', ?, ?, ?, 'Carla', '+14155550111', 'carla@example.com', 'x', 'widget', 1, 0)")
-      .run(tenant.id, tenant.chatbotId, web.id);
+    const sql = await testSql(deps);
+    await sql.run(
+      "INSERT INTO leads (id, tenant_id, chatbot_id, session_id, name, phone, email, interest, source, confidence, captured_at) VALUES ('lead_000000000000carla', ?, ?, ?, 'Carla', '+14155550111', 'carla@example.com', 'x', 'widget', 1, 0)",
+      tenant.id,
+      tenant.chatbotId,
+      web.id,
+    );
     expect(await eraseLead(deps, tenant.id, "lead_000000000000carla")).toMatchObject({ leads: 1, sessions: 2, messages: 1 });
-    const left = deps.sqlite.prepare<{ id: string }, [string]>("SELECT id FROM chat_sessions WHERE tenant_id = ?").all(tenant.id).map((row) => row.id);
+    const left = (await sql.all<{ id: string }>("SELECT id FROM chat_sessions WHERE tenant_id = ?", tenant.id)).map((row) => row.id);
     expect(left).toEqual([neighbour.id]);
   });
 });

@@ -1,22 +1,37 @@
-import type { Database } from "bun:sqlite";
+import { getTableName, is } from "drizzle-orm";
+import { SQLiteTable } from "drizzle-orm/sqlite-core";
+import * as schema from "../../src/db/schema.ts";
+import type { TestSql } from "../helpers.ts";
+
+/** Every table of the schema; the PostgreSQL store has the same tables under the same names. */
+const TABLES = Object.values(schema)
+  .filter((value): value is SQLiteTable => is(value, SQLiteTable))
+  .map((table) => getTableName(table));
+
+/** A column's value as text to search: strings as they are, JSON (parsed by PostgreSQL) and numbers written out. */
+function asText(value: unknown): string {
+  if (typeof value === "string") return value;
+  if (value instanceof Uint8Array) return Buffer.from(value).toString("utf8");
+  if (value !== null && typeof value === "object") return JSON.stringify(value, (_key, inner: unknown) => (typeof inner === "bigint" ? String(inner) : inner));
+  return String(value);
+}
 
 /**
- * Every place a needle occurs in the database: each table's every column (cast to text, so
- * JSON, numbers and blobs are searched too), case-insensitively. Returns "table.column" hits.
+ * Every place a needle occurs in the database under test, whichever store: each table's every
+ * row and column (JSON, numbers and blobs written out as text), case-insensitively. Returns
+ * "table.column ~ needle" hits, one per column and needle.
  */
-export function findEverywhere(sqlite: Database, needles: readonly string[]): string[] {
-  const tables = sqlite.prepare<{ name: string }, []>("SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'").all();
-  const hits: string[] = [];
-  for (const { name } of tables) {
-    const columns = sqlite.prepare<{ name: string }, []>(`SELECT name FROM pragma_table_info('${name}')`).all();
-    for (const column of columns) {
-      for (const needle of needles) {
-        const row = sqlite
-          .prepare<{ n: number }, [string]>(`SELECT count(*) AS n FROM "${name}" WHERE instr(lower(CAST("${column.name}" AS TEXT)), ?) > 0`)
-          .get(needle.toLowerCase());
-        if ((row?.n ?? 0) > 0) hits.push(`${name}.${column.name} ~ ${needle}`);
+export async function findEverywhere(sql: TestSql, needles: readonly string[]): Promise<string[]> {
+  const hits = new Set<string>();
+  for (const table of TABLES) {
+    for (const row of await sql.all<Record<string, unknown>>(`SELECT * FROM "${table}"`)) {
+      for (const [column, value] of Object.entries(row)) {
+        const text = asText(value).toLowerCase();
+        for (const needle of needles) {
+          if (text.includes(needle.toLowerCase())) hits.add(`${table}.${column} ~ ${needle}`);
+        }
       }
     }
   }
-  return hits;
+  return [...hits].sort();
 }
