@@ -2,11 +2,18 @@ import { afterAll, afterEach, describe, expect, test } from "bun:test";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { SQL } from "bun";
 import { changePlan } from "../../src/billing/change-plan.ts";
 import { getBotConfig } from "../../src/chat/bot-settings.ts";
+import { loadConfig } from "../../src/config.ts";
+import { openStore } from "../../src/db/open-store.ts";
+import { createFakeClock } from "../../src/lib/clock.ts";
+import { silentLogger } from "../../src/lib/log.ts";
+import { createSignal } from "../../src/lib/signal.ts";
+import type { Deps } from "../../src/deps.ts";
 import { createTenant } from "../../src/tenants/create-tenant.ts";
 import { findTenant, requireTenant } from "../../src/tenants/find-tenant.ts";
-import { buildDeps, buildTestApp, closeDeps, seedTenant, testSql, type TestContext, type TestDeps } from "../helpers.ts";
+import { buildDeps, buildTestApp, CHEAP_TEST_PASSWORDS, closeDeps, seedTenant, TEST_JWT_SECRET, testSql, type TestContext, type TestDeps } from "../helpers.ts";
 import { testPostgresUrl } from "../pg/test-store.ts";
 import { cli } from "../cli/cli-helpers.ts";
 import { openWidgetSession, say } from "../http/chat-helpers.ts";
@@ -35,6 +42,36 @@ function counting<T extends object>(aggregate: T, name: keyof T, count: () => vo
       return key === name ? (...args: unknown[]) => (count(), fn(...args)) : fn;
     },
   });
+}
+
+/**
+ * Deps over a database another process may open too: a SQLite file in `dir`, or (PARLEY_TEST_DB)
+ * a fresh PostgreSQL database created on that server and dropped by `close`.
+ */
+async function sharedDatabase(file: string): Promise<{ deps: Deps; db: string; close(): Promise<void> }> {
+  const server = testPostgresUrl();
+  if (!server) {
+    const db = join(dir, file);
+    const deps = buildDeps({}, {}, {}, db);
+    return { deps, db, close: async () => closeDeps(deps) };
+  }
+  const name = `lookup_${process.pid}_${Date.now().toString(36)}_${Math.floor(Math.random() * 1e9).toString(36)}`;
+  const admin = new SQL({ url: server, max: 1 });
+  await admin.unsafe(`CREATE DATABASE ${name}`);
+  const url = new URL(server);
+  url.pathname = `/${name}`;
+  const opened = openStore(url.toString());
+  await opened.migrate(Date.now());
+  const config = loadConfig({ PARLEY_JWT_SECRET: TEST_JWT_SECRET, PARLEY_DB: url.toString() });
+  return {
+    deps: { store: opened.store, config, clock: createFakeClock(), log: silentLogger, deliveriesEnqueued: createSignal(), passwords: CHEAP_TEST_PASSWORDS },
+    db: url.toString(),
+    async close() {
+      await opened.close();
+      await admin.unsafe(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+      await admin.close();
+    },
+  };
 }
 
 describe("the tenant and bot-config lookups are cached", () => {
@@ -68,18 +105,21 @@ describe("the tenant and bot-config lookups are cached", () => {
   });
 
   test("`parley tenant plan` from another process (another connection) is seen by the server's next lookup", async () => {
-    const db = join(dir, "cli-plan.db");
-    const deps = buildDeps({}, {}, {}, db);
-    const tenant = await createTenant(deps, { name: "Cli Plan" });
-    const other = await createTenant(deps, { name: "Bystander" });
-    expect((await requireTenant(deps, tenant.id)).plan).toBe("free");
-    expect((await requireTenant(deps, other.id)).plan).toBe("free");
+    // The CLI opens the database itself: a SQLite file, or over PostgreSQL a database of its own.
+    const { deps, db, close } = await sharedDatabase("cli-plan.db");
+    try {
+      const tenant = await createTenant(deps, { name: "Cli Plan" });
+      const other = await createTenant(deps, { name: "Bystander" });
+      expect((await requireTenant(deps, tenant.id)).plan).toBe("free");
+      expect((await requireTenant(deps, other.id)).plan).toBe("free");
 
-    const changed = await cli(["tenant", "plan", tenant.id, "pro", "--db", db]);
-    expect(changed.code).toBe(0);
-    expect((await requireTenant(deps, tenant.id)).plan).toBe("pro");
-    expect((await requireTenant(deps, other.id)).plan).toBe("free");
-    closeDeps(deps);
+      const changed = await cli(["tenant", "plan", tenant.id, "pro", "--db", db]);
+      expect(changed.code).toBe(0);
+      expect((await requireTenant(deps, tenant.id)).plan).toBe("pro");
+      expect((await requireTenant(deps, other.id)).plan).toBe("free");
+    } finally {
+      await close();
+    }
   });
 
   test("a bot config changed by another connection is seen by the next lookup", async () => {
