@@ -4,9 +4,7 @@ import * as schema from "../../src/db/schema.ts";
 import type { TestSql } from "../helpers.ts";
 
 /** Every table of the schema; the PostgreSQL store has the same tables under the same names. */
-const TABLES = Object.values(schema)
-  .filter((value): value is SQLiteTable => is(value, SQLiteTable))
-  .map((table) => getTableName(table));
+const TABLES = (Object.values(schema) as unknown[]).flatMap((value) => (is(value, SQLiteTable) ? [getTableName(value)] : []));
 
 /** A column's value as text to search: strings as they are, JSON (parsed by PostgreSQL) and numbers written out. */
 function asText(value: unknown): string {
