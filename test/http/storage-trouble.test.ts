@@ -1,3 +1,4 @@
+// @sqlite-only: SQLite's own storage trouble — another process holding the file's write lock (SQLITE_BUSY) and a full file (PRAGMA max_page_count, SQLITE_FULL)
 import { afterEach, describe, expect, test } from "bun:test";
 import { Database } from "bun:sqlite";
 import { mkdtempSync, rmSync } from "node:fs";
@@ -5,7 +6,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { createApp } from "../../src/http/app.ts";
 import { createAppDeps, type AppDeps } from "../../src/http/deps.ts";
-import { buildDeps, buildTestApp, seedTenant, type TestContext } from "../helpers.ts";
+import { buildDeps, buildTestApp, closeDeps, seedTenant, type TestContext } from "../helpers.ts";
 
 const RULE = { name: "crm", event: "lead.created", url: "https://hooks.example/in", secret: "s".repeat(20), active: true };
 const cleanups: Array<() => void> = [];
@@ -25,7 +26,7 @@ function serveFile(writeWaitMs: number) {
   const other = new Database(path, { strict: true });
   cleanups.push(() => {
     other.close();
-    base.sqlite.close();
+    closeDeps(base);
     rmSync(dir, { recursive: true, force: true });
   });
   const request = (method: string, path: string, headers: Record<string, string> = {}, body?: unknown) =>
