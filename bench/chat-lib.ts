@@ -1,22 +1,26 @@
 /**
  * Helpers for bench/chat.ts: the Parley HTTP server in a child process (so the load generator
  * does not share its event loop) and a closed-loop load generator. Run directly
- * (`bun bench/chat-lib.ts server`) it is that child: the real app over a fresh WAL database
- * file in a temp dir, rate limits off, one dental-clinic tenant on the business plan
- * (unlimited quota), plus three bench-only routes chained on the same Elysia app:
+ * (`bun bench/chat-lib.ts server [HOOK_URL [LOCATION [TENANT_ID]]]`) it is that child: the real
+ * app over `openStore(LOCATION)` — by default a fresh WAL database file in a temp dir, or a
+ * postgres:// URL (several children may share one PostgreSQL database: the second is given the
+ * first's TENANT_ID instead of creating its own) — rate limits off, one dental-clinic tenant on
+ * the business plan (unlimited quota), plus bench-only routes chained on the same Elysia app:
  *
  *   POST /bench/one-insert  the baseline: same stack, same JSON parsing and body schema as
- *                           POST /api/v1/chatbot/message, then one prepared INSERT;
+ *                           POST /api/v1/chatbot/message, then one prepared INSERT (SQLite: on a
+ *                           second connection to the same file; PostgreSQL: on a pool of its own);
  *   POST /bench/noop        the same without the INSERT (the stack + load generator ceiling);
  *   GET  /bench/cpu         the child's process.cpuUsage(), to split CPU time per request.
  */
+import { SQL } from "bun";
 import { Elysia } from "elysia";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { loadConfig } from "../src/config.ts";
 import { openDatabase } from "../src/db/client.ts";
-import { applyMigrations } from "../src/db/migrate.ts";
+import { isPostgresUrl, openStore } from "../src/db/open-store.ts";
 import type { Deps } from "../src/deps.ts";
 import { createApp } from "../src/http/app.ts";
 import { createAppDeps } from "../src/http/deps.ts";
@@ -50,10 +54,13 @@ export interface ChatServer {
 
 /**
  * Starts `bun bench/chat-lib.ts server` and waits for the line it prints. `bunFlags` go before
- * the script (e.g. `--cpu-prof-md --cpu-prof-dir=DIR` to profile the server).
+ * the script (e.g. `--cpu-prof-md --cpu-prof-dir=DIR` to profile the server). `location` is the
+ * database: "" for a fresh SQLite file in the child's temp dir, a SQLite path, or a postgres://
+ * URL. `tenantId`: use this tenant (created by another server on the same database) instead of
+ * creating one (and its webhook rule).
  */
-export async function startChatServer(bunFlags: readonly string[] = [], hookUrl = ""): Promise<ChatServer> {
-  const child = Bun.spawn([process.execPath, ...bunFlags, import.meta.path, "server", hookUrl], { stdin: "pipe", stdout: "pipe", stderr: "inherit" });
+export async function startChatServer(bunFlags: readonly string[] = [], hookUrl = "", location = "", tenantId = ""): Promise<ChatServer> {
+  const child = Bun.spawn([process.execPath, ...bunFlags, import.meta.path, "server", hookUrl, location, tenantId], { stdin: "pipe", stdout: "pipe", stderr: "inherit" });
   const reader = child.stdout.getReader();
   let text = "";
   const deadline = Date.now() + 15_000;
@@ -85,18 +92,27 @@ export async function startChatServer(bunFlags: readonly string[] = [], hookUrl 
   };
 }
 
-/** The child: the whole app on 127.0.0.1, an ephemeral port, until told to stop; its database lives in `dir`. */
-async function runServer(dir: string, hookUrl: string): Promise<void> {
-  const dbPath = join(dir, "bench.db");
-  const config = loadConfig({ PARLEY_DB: dbPath, PARLEY_RATE_LIMITS: "off", PARLEY_ALLOW_PRIVATE_WEBHOOKS: "true", PARLEY_LOG_LEVEL: "silent", PARLEY_JWT_SECRET: BENCH_JWT_SECRET });
-  const handle = openDatabase(dbPath, { sync: config.sync });
-  applyMigrations(handle.sqlite, systemClock.now());
-  const deps: Deps = { store: handle.store, config, clock: systemClock, log: silentLogger, deliveriesEnqueued: createSignal() };
-  const tenant = await createTenant(deps, { name: "Bench Dental", sector: "dental-clinic", plan: "business" });
+/** The child: the whole app on 127.0.0.1, an ephemeral port, until told to stop; its temp files live in `dir`. */
+async function runServer(dir: string, hookUrl: string, location: string, givenTenantId: string): Promise<void> {
+  const dbLocation = location || join(dir, "bench.db");
+  const config = loadConfig({ PARLEY_DB: dbLocation, PARLEY_RATE_LIMITS: "off", PARLEY_ALLOW_PRIVATE_WEBHOOKS: "true", PARLEY_LOG_LEVEL: "silent", PARLEY_JWT_SECRET: BENCH_JWT_SECRET });
+  const opened = openStore(dbLocation, { sync: config.sync });
+  await opened.migrate(systemClock.now());
+  const deps: Deps = { store: opened.store, config, clock: systemClock, log: silentLogger, deliveriesEnqueued: opened.deliveriesEnqueued };
+  const tenantId = givenTenantId || (await createTenant(deps, { name: "Bench Dental", sector: "dental-clinic", plan: "business" })).id;
 
-  handle.sqlite.exec("CREATE TABLE bench_rows (id INTEGER PRIMARY KEY, tenant_id TEXT NOT NULL, message TEXT NOT NULL, created_at INTEGER NOT NULL)");
-  const insertRow = handle.sqlite.prepare("INSERT INTO bench_rows (tenant_id, message, created_at) VALUES (?, ?, ?)");
-  const ruleCreated = hookUrl ? await createRule(deps, tenant.id, { name: "bench probe", event: "lead.created", url: hookUrl, secret: "bench-secret-0123456789abcdef", active: true }) : null;
+  // The one-insert baseline's table, outside the store: a second SQLite connection, or a pool of its own.
+  const postgres = isPostgresUrl(dbLocation);
+  const benchSqlite = postgres ? null : openDatabase(dbLocation, { sync: config.sync }).sqlite;
+  const benchPg = postgres ? new SQL({ url: dbLocation, max: 16 }) : null;
+  benchSqlite?.exec("CREATE TABLE IF NOT EXISTS bench_rows (id INTEGER PRIMARY KEY, tenant_id TEXT NOT NULL, message TEXT NOT NULL, created_at INTEGER NOT NULL)");
+  if (benchPg) await benchPg`CREATE TABLE IF NOT EXISTS bench_rows (id bigserial PRIMARY KEY, tenant_id text NOT NULL, message text NOT NULL, created_at bigint NOT NULL)`;
+  const sqliteInsert = benchSqlite?.prepare("INSERT INTO bench_rows (tenant_id, message, created_at) VALUES (?, ?, ?)");
+  const insertRow = async (tenant: string, message: string, at: number): Promise<void> => {
+    if (sqliteInsert) sqliteInsert.run(tenant, message, at);
+    else await (benchPg as SQL)`INSERT INTO bench_rows (tenant_id, message, created_at) VALUES (${tenant}, ${message}, ${at})`;
+  };
+  const ruleCreated = hookUrl !== "" && (givenTenantId !== "" || (await createRule(deps, tenantId, { name: "bench probe", event: "lead.created", url: hookUrl, secret: "bench-secret-0123456789abcdef", active: true })) !== null);
   const probeData = EVENT_CATALOG["lead.created"].example;
 
   const scheduler = new DeliveryScheduler(deps);
@@ -105,8 +121,8 @@ async function runServer(dir: string, hookUrl: string): Promise<void> {
     .use(securityPlugin(appDeps))
     .post(
       "/bench/one-insert",
-      ({ principal, body }) => {
-        insertRow.run(tenantOf(principal, body.tenant_id), body.message, Date.now());
+      async ({ principal, body }) => {
+        await insertRow(tenantOf(principal, body.tenant_id), body.message, Date.now());
         return { ok: true };
       },
       { chatAccess: true, body: ChatModel.messageBody },
@@ -114,7 +130,7 @@ async function runServer(dir: string, hookUrl: string): Promise<void> {
     .post("/bench/noop", () => ({ ok: true }), { body: ChatModel.messageBody })
     .post("/bench/event", async () => {
       if (!ruleCreated) return { error: "no_hook", message: "start the server with a hook URL" };
-      const emitted = await deps.store.transaction((tx) => enqueueEvent(deps, tx, { tenantId: tenant.id, event: "lead.created", data: probeData, confidence: 0.92 }));
+      const emitted = await deps.store.transaction((tx) => enqueueEvent(deps, tx, { tenantId, event: "lead.created", data: probeData, confidence: 0.92 }));
       return { webhook_id: emitted.deliveryIds[0] ?? null, committed_at: wallClockMs() };
     });
   const app = createApp(appDeps)
@@ -126,14 +142,16 @@ async function runServer(dir: string, hookUrl: string): Promise<void> {
     .listen({ port: 0, hostname: "127.0.0.1" });
 
   scheduler.start();
-  console.log(`chat server listening on port ${app.server?.port} tenant ${tenant.id}`);
+  console.log(`chat server listening on port ${app.server?.port} tenant ${tenantId}`);
   let exiting = false;
-  const exit = () => {
+  const exit = async () => {
     if (exiting) return;
     exiting = true;
     void app.stop(true);
-    void scheduler.stop();
-    handle.close();
+    await scheduler.stop().catch(() => undefined);
+    await opened.close().catch(() => undefined);
+    benchSqlite?.close();
+    await benchPg?.close().catch(() => undefined);
     rmSync(dir, { recursive: true, force: true });
     process.exit(0);
   };
@@ -142,10 +160,10 @@ async function runServer(dir: string, hookUrl: string): Promise<void> {
     for await (const _ of Bun.stdin.stream()) {
       /* the parent never writes; end of stream is the signal */
     }
-    exit();
+    await exit();
   })();
-  process.once("SIGTERM", exit);
-  setTimeout(exit, SERVER_MAX_LIFETIME_MS).unref();
+  process.once("SIGTERM", () => void exit());
+  setTimeout(() => void exit(), SERVER_MAX_LIFETIME_MS).unref();
 }
 
 export interface LoadRequest {
@@ -155,6 +173,8 @@ export interface LoadRequest {
 
 export interface LoadOptions {
   url: string;
+  /** Spread the lanes over these URLs instead (lane i sends to urls[i mod n]): several servers. */
+  urls?: readonly string[];
   concurrency: number;
   warmupMs: number;
   durationMs: number;
@@ -200,14 +220,16 @@ export async function runLoad(options: LoadOptions): Promise<LoadResult> {
   const abort = new AbortController();
   const abortTimer = setTimeout(() => abort.abort(), options.warmupMs + options.durationMs + LOAD_GRACE_MS);
 
-  const lane = async () => {
+  const urls = options.urls && options.urls.length > 0 ? options.urls : [options.url];
+  const lane = async (_: unknown, laneIndex: number) => {
+    const url = urls[laneIndex % urls.length] as string;
     while (performance.now() < windowEnd) {
       const { headers, body } = options.request();
       const sentAt = performance.now();
       let status = 0;
       let text = "";
       try {
-        const response = await fetch(options.url, { method: "POST", headers, body, signal: abort.signal });
+        const response = await fetch(url, { method: "POST", headers, body, signal: abort.signal });
         status = response.status;
         text = await response.text();
       } catch {
@@ -238,7 +260,7 @@ export function percentileOf(sorted: Float64Array, p: number): number {
 if (import.meta.main && process.argv[2] === "server") {
   const dir = mkdtempSync(join(tmpdir(), "parley-bench-chat-"));
   try {
-    await runServer(dir, process.argv[3] ?? "");
+    await runServer(dir, process.argv[3] ?? "", process.argv[4] ?? "", process.argv[5] ?? "");
   } catch (error) {
     // A server that fails to start leaves no temp dir behind.
     rmSync(dir, { recursive: true, force: true });

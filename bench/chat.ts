@@ -20,8 +20,14 @@
  * lead.created event on the server every PROBE_INTERVAL_MS (a bench route); the server's own
  * delivery scheduler sends each to a receiver child, which notes when each webhook id arrived:
  * event committed → first POST p99 against the chat p99 of the same window.
+ *
+ * PostgreSQL phases (issue 12), after those: the same chat load (and its 404 baseline) against
+ * a server child on PostgreSQL, then spread over two server children on the same database.
+ * Skipped with a note when BENCH_PG=off or no PostgreSQL server programs are found; BENCH_PG_URL
+ * picks a server (its user needs CREATEDB), else a throwaway cluster (fsync off unless
+ * BENCH_PG_FSYNC=on).
  */
-import { formatMs, formatRate, markdownTable, startChildReceiver } from "./lib.ts";
+import { formatMs, formatRate, markdownTable, openBenchPostgres, startChildReceiver, type ChildReceiver } from "./lib.ts";
 import { percentileOf, runLoad, startChatServer, type ChatServer, type LoadRequest, type LoadResult } from "./chat-lib.ts";
 import { measureEventsUnderLoad } from "./chat-probe.ts";
 
@@ -104,6 +110,27 @@ async function openSessions(server: ChatServer, count: number): Promise<string[]
   return tokens;
 }
 
+/**
+ * Request k goes to session k mod N with schedule[k mod 97]. Each route keeps its own count
+ * across phases, so a session's conversation goes on where the last chat phase left it
+ * (restarting it would repeat the lead sentence twice in a row: two turns the bot does not
+ * understand, and the session would be handed off to a human).
+ */
+function requestMaker(server: ChatServer, tokens: readonly string[], schedule: readonly string[]): () => () => LoadRequest {
+  const bodies = new Map(schedule.map((text) => [text, JSON.stringify({ tenant_id: server.tenantId, message: text })]));
+  const headers = tokens.map((token) => ({ "content-type": "application/json", authorization: `Bearer ${token}` }));
+  return () => {
+    let sent = 0;
+    return (): LoadRequest => {
+      const k = sent++;
+      return {
+        headers: headers[k % headers.length] as Record<string, string>,
+        body: bodies.get(schedule[k % schedule.length] as string) as string,
+      };
+    };
+  };
+}
+
 interface Phase {
   route: string;
   seconds: number;
@@ -122,6 +149,8 @@ interface Tally {
 
 interface PhaseOptions {
   tally?: Tally;
+  /** Spread the load over these servers (the route on each), CPU summed over them. */
+  servers?: readonly ChatServer[];
   /** Another URL than server.base + route (the raw receiver, or a labelled phase). */
   url?: string;
   expectedStatus?: number;
@@ -131,10 +160,13 @@ interface PhaseOptions {
 
 async function measure(server: ChatServer, route: string, concurrency: number, request: () => LoadRequest, options: PhaseOptions = {}): Promise<Phase> {
   const { tally, seconds = SECONDS, warmupSeconds = WARMUP_SECONDS } = options;
-  const cpuBefore = await server.cpuMicros();
+  const servers = options.servers ?? [server];
+  const serversCpu = async () => (await Promise.all(servers.map((each) => each.cpuMicros()))).reduce((sum, n) => sum + n, 0);
+  const cpuBefore = await serversCpu();
   const clientBefore = process.cpuUsage();
   const load = await runLoad({
     url: options.url ?? `${server.base}${route}`,
+    urls: options.servers ? options.servers.map((each) => `${each.base}${route}`) : undefined,
     concurrency,
     warmupMs: warmupSeconds * 1000,
     durationMs: seconds * 1000,
@@ -149,7 +181,7 @@ async function measure(server: ChatServer, route: string, concurrency: number, r
       : undefined,
   });
   const clientCpu = process.cpuUsage(clientBefore);
-  const serverCpuMicros = (await server.cpuMicros()) - cpuBefore;
+  const serverCpuMicros = (await serversCpu()) - cpuBefore;
   const phase = {
     route,
     seconds: seconds + warmupSeconds,
@@ -161,7 +193,7 @@ async function measure(server: ChatServer, route: string, concurrency: number, r
     clientCpuMicros: clientCpu.user + clientCpu.system,
   };
   const failed = [...load.failures.values()].reduce((sum, n) => sum + n, 0);
-  console.error(`${route} @${concurrency}: ${formatRate(load.perSecond)} p50 ${formatMs(phase.p50)} p99 ${formatMs(phase.p99)} non-200 ${failed} errors ${load.errors}`);
+  console.error(`${options.servers ? `${options.servers.length} servers ` : ""}${route} @${concurrency}: ${formatRate(load.perSecond)} p50 ${formatMs(phase.p50)} p99 ${formatMs(phase.p99)} non-200 ${failed} errors ${load.errors}`);
   return phase;
 }
 
@@ -189,24 +221,7 @@ async function main(): Promise<void> {
     console.error(`opened ${tokens.length} sessions (${formatRate(sessionsPerSecond)})`);
 
     const schedule = buildSchedule();
-    const bodies = new Map(schedule.map((text) => [text, JSON.stringify({ tenant_id: server.tenantId, message: text })]));
-    const headers = tokens.map((token) => ({ "content-type": "application/json", authorization: `Bearer ${token}` }));
-    /**
-     * Request k goes to session k mod N with schedule[k mod 97]. Each route keeps its own count
-     * across phases, so a session's conversation goes on where the last chat phase left it
-     * (restarting it would repeat the lead sentence twice in a row: two turns the bot does not
-     * understand, and the session would be handed off to a human).
-     */
-    const requestsFor = () => {
-      let sent = 0;
-      return (): LoadRequest => {
-        const k = sent++;
-        return {
-          headers: headers[k % headers.length] as Record<string, string>,
-          body: bodies.get(schedule[k % schedule.length] as string) as string,
-        };
-      };
-    };
+    const requestsFor = requestMaker(server, tokens, schedule);
     const chatRequest = requestsFor();
 
     const tally: Tally = { statuses: new Map(), silent: 0 };
@@ -226,6 +241,7 @@ async function main(): Promise<void> {
     );
     const { events } = probed;
     console.error(`events under load: ${events.arrived}/${events.sent} arrived, p50 ${formatMs(events.p50)} p99 ${formatMs(events.p99)}`);
+    const postgres = await measurePostgres(receiver, schedule);
 
     const rows: string[][] = [];
     for (const { concurrency, chat, notFound, insert } of results) {
@@ -280,10 +296,112 @@ async function main(): Promise<void> {
       ],
       [`diagnostic: POST /widget/session, ${SESSION_CONCURRENCY} in flight`, formatRate(sessionsPerSecond), "—", "—", "info"],
     );
+    if (postgres) {
+      for (const { concurrency, one, two } of postgres.results) {
+        const sqlite = results.find((result) => result.concurrency === concurrency);
+        if (!sqlite) continue;
+        const at = `${concurrency} in flight`;
+        for (const [label, phases] of [
+          [`one server on PostgreSQL`, one],
+          [`two servers on one PostgreSQL database, load spread over both`, two],
+        ] as const) {
+          rows.push(
+            [
+              `PostgreSQL: chat req/s, ${label}, ${at}`,
+              formatRate(phases.chat.load.perSecond),
+              `SQLite chat ${formatRate(sqlite.chat.load.perSecond)}; 404 path on PostgreSQL ${formatRate(phases.notFound.load.perSecond)}, on SQLite ${formatRate(sqlite.notFound.load.perSecond)}`,
+              "—",
+              "info",
+            ],
+            [
+              `PostgreSQL: chat p50 / p99, ${label}, ${at}`,
+              `${formatMs(phases.chat.p50)} / ${formatMs(phases.chat.p99)}`,
+              `SQLite chat ${formatMs(sqlite.chat.p50)} / ${formatMs(sqlite.chat.p99)}; 404 path on PostgreSQL ${formatMs(phases.notFound.p50)} / ${formatMs(phases.notFound.p99)}`,
+              "—",
+              "info",
+            ],
+            [
+              `PostgreSQL: chat server CPU per request (all servers), ${label}, ${at}`,
+              cpuPerRequest(phases.chat, phases.chat.serverCpuMicros),
+              `SQLite chat ${cpuPerRequest(sqlite.chat, sqlite.chat.serverCpuMicros)}; 404 path on PostgreSQL ${cpuPerRequest(phases.notFound, phases.notFound.serverCpuMicros)}`,
+              "—",
+              "info",
+            ],
+          );
+        }
+      }
+      const pgPhases = postgres.results.flatMap(({ one, two }) => [one.chat, one.notFound, two.chat, two.notFound]);
+      rows.push(
+        [
+          `PostgreSQL: non-200 responses or errors (chat and 404 phases) — ${postgres.description}`,
+          pgPhases.map(describeFailures).join(" / "),
+          "—",
+          "—",
+          "info",
+        ],
+        [
+          "PostgreSQL: chat answers by session status",
+          [...postgres.tally.statuses].map(([status, n]) => `${status} ${n.toLocaleString("en-US")}`).join(", "),
+          `silent (no bot reply) ${postgres.tally.silent.toLocaleString("en-US")}`,
+          "—",
+          "info",
+        ],
+        [`PostgreSQL: POST /widget/session, ${SESSION_CONCURRENCY} in flight`, formatRate(postgres.sessionsPerSecond), `SQLite ${formatRate(sessionsPerSecond)}`, "—", "info"],
+      );
+    }
     console.log(markdownTable(["measure", "result", "baseline (same run)", "budget", "verdict"], rows));
+    if (!postgres) console.log("\nPostgreSQL rows skipped (BENCH_PG=off, or no PostgreSQL server programs found).");
   } finally {
     await server.stop();
     await receiver.stop();
+  }
+}
+
+interface PgPhases {
+  notFound: Phase;
+  chat: Phase;
+}
+
+/**
+ * Two server children on one fresh PostgreSQL database (the second uses the first's tenant);
+ * sessions opened on the first. For each concurrency: the 404 baseline and the chat load
+ * against the first server alone, then both spread over the two (lane i → server i mod 2). The
+ * second server is idle during the one-server phases (its scheduler polls every 250 ms).
+ */
+async function measurePostgres(receiver: ChildReceiver, schedule: readonly string[]) {
+  const pg = await openBenchPostgres();
+  if (!pg) return null;
+  const servers: ChatServer[] = [];
+  let url: string | null = null;
+  try {
+    console.error(`PostgreSQL: ${pg.description}`);
+    url = await pg.createDatabase();
+    const first = await startChatServer([], receiver.url, url);
+    servers.push(first);
+    servers.push(await startChatServer([], receiver.url, url, first.tenantId));
+    const sessionsStarted = performance.now();
+    const tokens = await openSessions(first, SESSIONS);
+    const sessionsPerSecond = SESSIONS / ((performance.now() - sessionsStarted) / 1000);
+    const requestsFor = requestMaker(first, tokens, schedule);
+    const chatRequest = requestsFor();
+    const tally: Tally = { statuses: new Map(), silent: 0 };
+    const results: { concurrency: number; one: PgPhases; two: PgPhases }[] = [];
+    for (const concurrency of CONCURRENCIES) {
+      const one = {
+        notFound: await measure(first, NOT_FOUND_ROUTE, concurrency, requestsFor(), { expectedStatus: 404 }),
+        chat: await measure(first, "/api/v1/chatbot/message", concurrency, chatRequest, { tally }),
+      };
+      const two = {
+        notFound: await measure(first, NOT_FOUND_ROUTE, concurrency, requestsFor(), { expectedStatus: 404, servers }),
+        chat: await measure(first, "/api/v1/chatbot/message", concurrency, chatRequest, { tally, servers }),
+      };
+      results.push({ concurrency, one, two });
+    }
+    return { description: pg.description, sessionsPerSecond, tally, results };
+  } finally {
+    await Promise.all(servers.map((server) => server.stop()));
+    if (url) await pg.dropDatabase(url).catch((error) => console.error(`could not drop ${url}: ${error}`));
+    await pg.stop();
   }
 }
 

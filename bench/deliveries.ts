@@ -12,7 +12,20 @@
  * each side at its best concurrency: the scheduler's better of CONCURRENCY and
  * NARROW_CONCURRENCY against raw fetch's best of RAW_SWEEP. (c) measures event committed →
  * request arrived at an in-process receiver, one event at a time.
+ *
+ * PostgreSQL rows (issue 12), after (a): the same instant-receiver drain with the scheduler in
+ * ONE child process on PostgreSQL, and in TWO child processes (each its own pool and
+ * DeliveryScheduler) draining the same queue; duplicates counted. Skipped with a note when
+ * BENCH_PG=off or no PostgreSQL server programs are found; BENCH_PG_URL picks a server (its
+ * user needs CREATEDB), else a throwaway cluster (fsync off unless BENCH_PG_FSYNC=on).
  */
+import { SQL } from "bun";
+import { loadConfig } from "../src/config.ts";
+import { openStore } from "../src/db/open-store.ts";
+import type { Deps } from "../src/deps.ts";
+import { systemClock } from "../src/lib/clock.ts";
+import { silentLogger } from "../src/lib/log.ts";
+import { createSignal } from "../src/lib/signal.ts";
 import { toIso } from "../src/lib/clock.ts";
 import { newId } from "../src/lib/ids.ts";
 import { DeliveryScheduler } from "../src/scheduler/scheduler.ts";
@@ -22,7 +35,7 @@ import { EVENT_CATALOG } from "../src/webhooks/events.ts";
 import { createRule } from "../src/webhooks/rules.ts";
 import type { AttemptResult } from "../src/webhooks/send-webhook.ts";
 import { deliveryHeaders, serializeDeliveryJson } from "../src/webhooks/sign.ts";
-import { createBenchDeps, formatMs, formatRate, markdownTable, percentile, startChildReceiver, type BenchDeps } from "./lib.ts";
+import { createBenchDeps, formatMs, formatRate, markdownTable, openBenchPostgres, percentile, startChildReceiver, type BenchDeps, type BenchPostgres } from "./lib.ts";
 
 const envInt = (name: string, fallback: number): number => {
   const value = Number(process.env[name]);
@@ -59,13 +72,13 @@ const poolEnv = (concurrency: number) => ({
 });
 const benchEnv = poolEnv(CONCURRENCY);
 
-async function seedTenantWithRule(deps: BenchDeps, url: string): Promise<string> {
+async function seedTenantWithRule(deps: Deps, url: string): Promise<string> {
   const tenant = await createTenant(deps, { name: "Bench" });
   await createRule(deps, tenant.id, { name: "bench", event: EVENT, url, secret: SECRET, active: true });
   return tenant.id;
 }
 
-async function enqueue(deps: BenchDeps, tenantId: string, count: number): Promise<void> {
+async function enqueue(deps: Deps, tenantId: string, count: number): Promise<void> {
   for (let done = 0; done < count; done += ENQUEUE_BATCH) {
     const batch = Math.min(ENQUEUE_BATCH, count - done);
     await deps.store.transaction(async (tx) => {
@@ -288,6 +301,206 @@ async function measureLatency(events: number) {
   }
 }
 
+
+// ---------------------------------------------------------------------------------------------
+// PostgreSQL (issue 12): the same instant-receiver drain, scheduler(s) in child processes.
+
+const PG_DRAINER_FLAG = "--pg-drainer";
+/** One and two scheduler processes take turns this many times; each reports its better run. */
+const PG_ROUNDS = 2;
+/** A drainer child lives at most this long, whatever happens to its parent. */
+const DRAINER_MAX_LIFETIME_MS = 5 * 60_000;
+
+const pgConfig = (url: string, concurrency: number) =>
+  loadConfig({ PARLEY_DB: url, PARLEY_ALLOW_PRIVATE_WEBHOOKS: "true", PARLEY_LOG_LEVEL: "error", ...poolEnv(concurrency) });
+
+/**
+ * The child (`bun bench/deliveries.ts --pg-drainer URL CONCURRENCY`): its own pool and
+ * DeliveryScheduler on the database; prints "ready", starts the scheduler on a "go" line on
+ * stdin, stops it, closes the pool and exits on "stop", at end of stdin, on SIGTERM, or after
+ * DRAINER_MAX_LIFETIME_MS.
+ */
+async function runPgDrainer(url: string, concurrency: number): Promise<void> {
+  const opened = openStore(url);
+  const deps: Deps = { store: opened.store, config: pgConfig(url, concurrency), clock: systemClock, log: silentLogger, deliveriesEnqueued: opened.deliveriesEnqueued };
+  const scheduler = new DeliveryScheduler(deps);
+  let exiting = false;
+  const exit = async () => {
+    if (exiting) return;
+    exiting = true;
+    await scheduler.stop();
+    await opened.close();
+    process.exit(0);
+  };
+  process.once("SIGTERM", () => void exit());
+  setTimeout(() => void exit(), DRAINER_MAX_LIFETIME_MS).unref();
+  // One query so the pool's first connection is open before the clock starts.
+  await opened.store.webhookRules.listRules("none", null, 1);
+  console.log("ready");
+  let text = "";
+  for await (const chunk of Bun.stdin.stream()) {
+    text += new TextDecoder().decode(chunk);
+    if (text.includes("go\n") && !text.includes("stop\n")) {
+      text = text.replace("go\n", "");
+      scheduler.start();
+    }
+    if (text.includes("stop\n")) break;
+  }
+  await exit();
+}
+
+interface Drainer {
+  go(): void;
+  stop(): Promise<void>;
+}
+
+async function startPgDrainer(url: string, concurrency: number): Promise<Drainer> {
+  const child = Bun.spawn([process.execPath, import.meta.path, PG_DRAINER_FLAG, url, String(concurrency)], { stdin: "pipe", stdout: "pipe", stderr: "inherit" });
+  const reader = child.stdout.getReader();
+  let text = "";
+  const deadline = Date.now() + 15_000;
+  while (!text.includes("ready")) {
+    if (Date.now() > deadline) {
+      child.kill("SIGKILL");
+      throw new Error(`drainer did not start: ${text}`);
+    }
+    const { value, done } = await reader.read();
+    if (done) throw new Error(`drainer exited: ${text}`);
+    text += new TextDecoder().decode(value);
+  }
+  reader.releaseLock();
+  return {
+    go() {
+      child.stdin.write("go\n");
+      child.stdin.flush();
+    },
+    async stop() {
+      child.stdin.write("stop\n");
+      child.stdin.end();
+      const killer = setTimeout(() => child.kill("SIGKILL"), 15_000);
+      await child.exited;
+      clearTimeout(killer);
+    },
+  };
+}
+
+interface PgDrain {
+  processes: number;
+  perSecond: number;
+  enqueuePerSecond: number;
+  succeeded: number;
+  attempts: number;
+  /** Requests the receiver got during the drain. */
+  received: number;
+  timedOut: boolean;
+}
+
+/** A fresh database with `count` deliveries, drained by `processes` scheduler children at once. */
+async function drainPostgres(pg: BenchPostgres, receiver: { url: string; count(): Promise<number> }, count: number, processes: number): Promise<PgDrain> {
+  const url = await pg.createDatabase();
+  const opened = openStore(url);
+  const counter = new SQL({ url, max: 1 });
+  const drainers: Drainer[] = [];
+  try {
+    await opened.migrate(systemClock.now());
+    // A local signal: the drainers are not listening yet, and this process has no scheduler.
+    const deps: Deps = { store: opened.store, config: pgConfig(url, CONCURRENCY), clock: systemClock, log: silentLogger, deliveriesEnqueued: createSignal() };
+    const tenantId = await seedTenantWithRule(deps, receiver.url);
+    const enqueueStarted = performance.now();
+    await enqueue(deps, tenantId, count);
+    const enqueuePerSecond = count / ((performance.now() - enqueueStarted) / 1000);
+    for (let i = 0; i < processes; i++) drainers.push(await startPgDrainer(url, CONCURRENCY));
+    const pending = async () => Number(((await counter`SELECT count(*)::int AS n FROM deliveries WHERE status = 'pending'`) as { n: number }[])[0]?.n ?? 0);
+    const receivedBefore = await receiver.count();
+    const started = performance.now();
+    for (const drainer of drainers) drainer.go();
+    let timedOut = false;
+    while ((await pending()) > 0) {
+      if (performance.now() - started > PHASE_DEADLINE_MS) {
+        timedOut = true;
+        break;
+      }
+      await Bun.sleep(10);
+    }
+    const seconds = (performance.now() - started) / 1000;
+    await Promise.all(drainers.splice(0).map((drainer) => drainer.stop()));
+    const received = (await receiver.count()) - receivedBefore;
+    const [row] = (await counter`SELECT (SELECT count(*)::int FROM deliveries WHERE status = 'succeeded') AS succeeded, (SELECT count(*)::int FROM delivery_attempts) AS attempts`) as { succeeded: number; attempts: number }[];
+    const succeeded = row?.succeeded ?? 0;
+    if (succeeded !== count) console.error(`warning: PostgreSQL, ${processes} process(es): ${succeeded} of ${count} deliveries succeeded`);
+    return { processes, perSecond: succeeded / seconds, enqueuePerSecond, succeeded, attempts: row?.attempts ?? 0, received, timedOut };
+  } finally {
+    await Promise.all(drainers.map((drainer) => drainer.stop()));
+    await counter.close();
+    await opened.close();
+    await pg.dropDatabase(url);
+  }
+}
+
+/** Diagnostic: one in-process scheduler on PostgreSQL with a send that succeeds at once — the scheduler + PostgreSQL ceiling. */
+async function measurePostgresCeiling(pg: BenchPostgres, count: number): Promise<number> {
+  const url = await pg.createDatabase();
+  const opened = openStore(url);
+  const counter = new SQL({ url, max: 1 });
+  try {
+    await opened.migrate(systemClock.now());
+    const deps: Deps = { store: opened.store, config: pgConfig(url, CONCURRENCY), clock: systemClock, log: silentLogger, deliveriesEnqueued: createSignal() };
+    const tenantId = await seedTenantWithRule(deps, "http://127.0.0.1:9/unused");
+    await enqueue(deps, tenantId, count);
+    const instant = async (): Promise<AttemptResult> => ({ ok: true, statusCode: 200, error: null, durationMs: 0, responseExcerpt: "ok" });
+    const scheduler = new DeliveryScheduler(deps, { send: instant });
+    const pending = async () => Number(((await counter`SELECT count(*)::int AS n FROM deliveries WHERE status = 'pending'`) as { n: number }[])[0]?.n ?? 0);
+    const started = performance.now();
+    scheduler.start();
+    while ((await pending()) > 0 && performance.now() - started < PHASE_DEADLINE_MS) await Bun.sleep(10);
+    const seconds = (performance.now() - started) / 1000;
+    await scheduler.stop();
+    const [row] = (await counter`SELECT count(*)::int AS n FROM deliveries WHERE status = 'succeeded'`) as { n: number }[];
+    return (row?.n ?? 0) / seconds;
+  } finally {
+    await counter.close();
+    await opened.close();
+    await pg.dropDatabase(url);
+  }
+}
+
+/** One and two scheduler processes, alternating PG_ROUNDS times; each reports its better run. */
+async function measurePostgres(count: number): Promise<{ description: string; one: PgDrain; two: PgDrain; ceiling: number } | null> {
+  const pg = await openBenchPostgres();
+  if (!pg) return null;
+  const receiver = await startChildReceiver(0);
+  try {
+    console.error(`PostgreSQL: ${pg.description}`);
+    const runs: PgDrain[] = [];
+    for (let round = 0; round < PG_ROUNDS; round++) {
+      for (const processes of [1, 2]) {
+        const run = await drainPostgres(pg, receiver, count, processes);
+        console.error(`(a) PostgreSQL, ${processes} scheduler process(es): ${formatRate(run.perSecond)}, ${run.attempts} attempts, ${run.received} received`);
+        runs.push(run);
+      }
+    }
+    const best = (processes: number) =>
+      runs.filter((run) => run.processes === processes).reduce((a, b) => (b.perSecond > a.perSecond ? b : a));
+    // Duplicates are summed over every run, not only the best.
+    const sum = (processes: number) => {
+      const all = runs.filter((run) => run.processes === processes);
+      return {
+        ...best(processes),
+        succeeded: all.reduce((n, run) => n + run.succeeded, 0),
+        attempts: all.reduce((n, run) => n + run.attempts, 0),
+        received: all.reduce((n, run) => n + run.received, 0),
+        timedOut: all.some((run) => run.timedOut),
+      };
+    };
+    const ceiling = await measurePostgresCeiling(pg, count);
+    console.error(`(a) PostgreSQL no-op send ${formatRate(ceiling)}`);
+    return { description: pg.description, one: sum(1), two: sum(2), ceiling };
+  } finally {
+    await receiver.stop();
+    await pg.stop();
+  }
+}
+
 const SLOW_ONLY_FLAG = "--slow-only";
 
 const verdict = (ok: boolean) => (ok ? "✅ met" : "❌ missed");
@@ -296,6 +509,7 @@ async function main(): Promise<void> {
   console.error(`bench: ${DELIVERIES} instant, ${SLOW_DELIVERIES} slow, ${LATENCY_EVENTS} latency events, concurrency ${CONCURRENCY}, Bun ${Bun.version}`);
   const instant = await measureThroughput(0, DELIVERIES);
   console.error(`(a) ${formatRate(instant.perSecond)} vs raw ${formatRate(instant.rawPerSecond)}`);
+  const postgres = await measurePostgres(DELIVERIES);
   const ceiling = await measureDatabaseCeiling(DELIVERIES);
   console.error(`(a) no-op send ${formatRate(ceiling)}`);
   const narrow = await measureThroughput(0, DELIVERIES, NARROW_CONCURRENCY);
@@ -358,10 +572,38 @@ async function main(): Promise<void> {
     [`(c) event committed → POST arrived, p50 (${LATENCY_EVENTS} events)`, formatMs(latency.parley.p50), `raw fetch call → arrival ${formatMs(latency.raw.p50)}`, "≤ 5 ms", verdict(latency.parley.p50 <= 5)],
     [`(c) event committed → POST arrived, p99`, formatMs(latency.parley.p99), `raw fetch call → arrival ${formatMs(latency.raw.p99)}`, "≤ 50 ms", verdict(latency.parley.p99 <= 50)],
   ];
+  if (postgres) {
+    const expected = DELIVERIES * PG_ROUNDS;
+    const checked = (run: PgDrain) =>
+      `${run.succeeded === expected ? "all succeeded" : `${run.succeeded} of ${expected} succeeded`}; duplicates: ${run.attempts - expected} extra attempts, ${run.received - expected} extra POSTs`;
+    const baseline = `SQLite (same run) ${formatRate(instant.perSecond)}; raw signed fetch ${formatRate(instant.rawPerSecond)}`;
+    rows.push(
+      [
+        `(a) PostgreSQL, one scheduler process, ${DELIVERIES.toLocaleString("en-US")} queued — ${postgres.description}`,
+        formatRate(postgres.one.perSecond) + timedOut(postgres.one),
+        baseline,
+        "—",
+        "info",
+      ],
+      [
+        `(a) PostgreSQL, two scheduler processes (each its own pool and scheduler, ${CONCURRENCY} in flight each) on one queue`,
+        formatRate(postgres.two.perSecond) + timedOut(postgres.two),
+        baseline,
+        "—",
+        "info",
+      ],
+      [`(a) PostgreSQL: checks over ${PG_ROUNDS} runs each (one / two processes)`, `${checked(postgres.one)} / ${checked(postgres.two)}`, "—", "—", "info"],
+      [`(a) PostgreSQL diagnostic: scheduler + PostgreSQL with a no-op send (one scheduler, in this process)`, formatRate(postgres.ceiling), `SQLite ${formatRate(ceiling)}`, "—", "info"],
+      [`(a) PostgreSQL: enqueue via enqueueEvent, 1,000 per transaction`, formatRate(Math.max(postgres.one.enqueuePerSecond, postgres.two.enqueuePerSecond)), `SQLite ${formatRate(instant.enqueuePerSecond)}`, "—", "info"],
+    );
+  }
   console.log(markdownTable(["measure", "result", "baseline (same run)", "budget", "verdict"], rows));
+  if (!postgres) console.log("\nPostgreSQL rows skipped (BENCH_PG=off, or no PostgreSQL server programs found).");
 }
 
-if (process.argv.includes(SLOW_ONLY_FLAG)) {
+if (process.argv[2] === PG_DRAINER_FLAG) {
+  await runPgDrainer(String(process.argv[3]), Number(process.argv[4]));
+} else if (process.argv.includes(SLOW_ONLY_FLAG)) {
   const slow = await measureThroughput(SLOW_RECEIVER_MS, SLOW_DELIVERIES);
   console.log(JSON.stringify({ perSecond: slow.perSecond, rawPerSecond: slow.rawPerSecond }));
 } else {

@@ -3,6 +3,7 @@
  * child process (so the scheduler under test keeps the main process's event loop to itself),
  * and table formatting. Run directly (`bun bench/lib.ts receiver DELAY_MS`) it is that child.
  */
+import { SQL } from "bun";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -13,6 +14,7 @@ import type { Deps } from "../src/deps.ts";
 import { systemClock } from "../src/lib/clock.ts";
 import { silentLogger } from "../src/lib/log.ts";
 import { createSignal } from "../src/lib/signal.ts";
+import { findServerBin, startCluster } from "../test/pg/cluster.ts";
 
 export interface BenchDeps extends Deps {
   readonly handle: DatabaseHandle;
@@ -132,5 +134,66 @@ export function markdownTable(header: readonly string[], rows: readonly (readonl
 
 export const formatRate = (perSecond: number): string => `${Math.round(perSecond).toLocaleString("en-US")}/s`;
 export const formatMs = (ms: number): string => `${ms.toFixed(2)} ms`;
+
+/**
+ * The PostgreSQL server of a benchmark's PostgreSQL rows: BENCH_PG_URL if set (its user needs
+ * CREATEDB), else a throwaway cluster (test/pg/cluster.ts) on 127.0.0.1 that `stop()` removes;
+ * fsync off unless BENCH_PG_FSYNC=on. Each measurement gets a fresh database of its own.
+ */
+export interface BenchPostgres {
+  /** For the table: version, where, fsync / synchronous_commit. */
+  readonly description: string;
+  /** Creates an empty database on the server; its URL. */
+  createDatabase(): Promise<string>;
+  dropDatabase(url: string): Promise<void>;
+  stop(): Promise<void>;
+}
+
+/** Null (with the reason printed to stderr) when BENCH_PG=off or no PostgreSQL server programs are found. */
+export async function openBenchPostgres(): Promise<BenchPostgres | null> {
+  if (process.env.BENCH_PG === "off") {
+    console.error("PostgreSQL rows skipped: BENCH_PG=off");
+    return null;
+  }
+  const given = process.env.BENCH_PG_URL;
+  if (!given && findServerBin() === null) {
+    console.error("PostgreSQL rows skipped: no PostgreSQL server programs found (install Debian's postgresql, or set BENCH_PG_URL)");
+    return null;
+  }
+  const cluster = given ? null : await startCluster({ durability: process.env.BENCH_PG_FSYNC === "on" ? "durable" : "fast" });
+  const serverUrl = given ?? (cluster as { url: string }).url;
+  const admin = new SQL({ url: serverUrl, max: 1 });
+  try {
+    const [version] = (await admin`SHOW server_version`) as { server_version: string }[];
+    const [fsync] = (await admin`SHOW fsync`) as { fsync: string }[];
+    const [syncCommit] = (await admin`SHOW synchronous_commit`) as { synchronous_commit: string }[];
+    const where = cluster ? "throwaway cluster on the same machine" : "BENCH_PG_URL";
+    const description = `PostgreSQL ${version?.server_version ?? "?"} (${where}, fsync ${fsync?.fsync ?? "?"}, synchronous_commit ${syncCommit?.synchronous_commit ?? "?"})`;
+    let made = 0;
+    return {
+      description,
+      async createDatabase() {
+        const name = `parley_bench_${process.pid}_${Date.now()}_${made++}`;
+        await admin.unsafe(`CREATE DATABASE ${name}`);
+        const url = new URL(serverUrl);
+        url.pathname = `/${name}`;
+        return url.toString();
+      },
+      async dropDatabase(url) {
+        const name = new URL(url).pathname.slice(1);
+        if (!/^parley_bench_\w+$/.test(name)) throw new Error(`not a bench database: ${name}`);
+        await admin.unsafe(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+      },
+      async stop() {
+        await admin.close();
+        cluster?.stop();
+      },
+    };
+  } catch (error) {
+    await admin.close().catch(() => undefined);
+    cluster?.stop();
+    throw error;
+  }
+}
 
 if (import.meta.main && process.argv[2] === "receiver") runReceiver(Number(process.argv[3] ?? 0));

@@ -48,7 +48,16 @@ function run(bin: string, args: string[], asPostgres: boolean): void {
   if (result.status !== 0) throw new Error(`${bin} ${args.join(" ")} failed (${result.status}): ${result.stderr || result.stdout}`);
 }
 
-export async function startCluster(): Promise<Cluster> {
+export interface ClusterOptions {
+  /**
+   * "fast" (the default, for tests): fsync, synchronous_commit and full_page_writes off.
+   * "durable": PostgreSQL's defaults for those three (fsync on every commit), for benchmarks
+   * that want a durable setup.
+   */
+  durability?: "fast" | "durable";
+}
+
+export async function startCluster(clusterOptions: ClusterOptions = {}): Promise<Cluster> {
   const bin = findServerBin();
   if (!bin) throw new Error("PostgreSQL server programs not found (install Debian's postgresql)");
   const asPostgres = process.getuid?.() === 0;
@@ -60,7 +69,8 @@ export async function startCluster(): Promise<Cluster> {
   const pgdata = join(dataDir, "data");
   run(join(bin, "initdb"), ["-D", pgdata, "-U", "parley", "--auth=trust", "-E", "UTF8", "--locale=C", "--no-sync"], asPostgres);
   const port = await freePort();
-  const options = `-c listen_addresses=127.0.0.1 -c port=${port} -c unix_socket_directories='' -c fsync=off -c synchronous_commit=off -c full_page_writes=off -c max_connections=300 -c shared_buffers=128MB`;
+  const durability = clusterOptions.durability === "durable" ? "" : "-c fsync=off -c synchronous_commit=off -c full_page_writes=off ";
+  const options = `-c listen_addresses=127.0.0.1 -c port=${port} -c unix_socket_directories='' ${durability}-c max_connections=300 -c shared_buffers=128MB`;
   run(join(bin, "pg_ctl"), ["-D", pgdata, "-o", options, "-l", join(dataDir, "server.log"), "-w", "-t", "30", "start"], asPostgres);
   let stopped = false;
   return {
