@@ -30,6 +30,7 @@ import { systemClock } from "../src/lib/clock.ts";
 import { silentLogger } from "../src/lib/log.ts";
 import { createSignal } from "../src/lib/signal.ts";
 import { DeliveryScheduler } from "../src/scheduler/scheduler.ts";
+import { startSendThread } from "../src/scheduler/send-thread.ts";
 import { createTenant } from "../src/tenants/create-tenant.ts";
 import { enqueueEvent } from "../src/webhooks/emit-event.ts";
 import { EVENT_CATALOG } from "../src/webhooks/events.ts";
@@ -115,7 +116,9 @@ async function runServer(dir: string, hookUrl: string, location: string, givenTe
   const ruleCreated = hookUrl !== "" && (givenTenantId !== "" || (await createRule(deps, tenantId, { name: "bench probe", event: "lead.created", url: hookUrl, secret: "bench-secret-0123456789abcdef", active: true })) !== null);
   const probeData = EVENT_CATALOG["lead.created"].example;
 
-  const scheduler = new DeliveryScheduler(deps);
+  // As the server runs it (src/cli/serve.ts): sends on the send thread.
+  const sendThread = startSendThread(silentLogger);
+  const scheduler = new DeliveryScheduler(deps, { send: (input) => sendThread.send(input) });
   const appDeps = createAppDeps(deps, scheduler.metrics);
   const benchRoutes = new Elysia()
     .use(securityPlugin(appDeps))

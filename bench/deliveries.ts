@@ -29,6 +29,7 @@ import { createSignal } from "../src/lib/signal.ts";
 import { toIso } from "../src/lib/clock.ts";
 import { newId } from "../src/lib/ids.ts";
 import { DeliveryScheduler } from "../src/scheduler/scheduler.ts";
+import { startSendThread } from "../src/scheduler/send-thread.ts";
 import { createTenant } from "../src/tenants/create-tenant.ts";
 import { enqueueEvent } from "../src/webhooks/emit-event.ts";
 import { EVENT_CATALOG } from "../src/webhooks/events.ts";
@@ -145,8 +146,14 @@ async function drainOnce(receiverUrl: string, count: number, concurrency: number
     const enqueueStarted = performance.now();
     await enqueue(deps, tenantId, count);
     const enqueuePerSecond = count / ((performance.now() - enqueueStarted) / 1000);
-    const drained = await drainWithScheduler(deps, new DeliveryScheduler(deps), count);
-    return { enqueuePerSecond, ...drained, perSecond: drained.succeeded / drained.seconds };
+    // As the server runs it (src/cli/serve.ts): sends on the send thread.
+    const sendThread = startSendThread(silentLogger);
+    try {
+      const drained = await drainWithScheduler(deps, new DeliveryScheduler(deps, { send: (input) => sendThread.send(input) }), count);
+      return { enqueuePerSecond, ...drained, perSecond: drained.succeeded / drained.seconds };
+    } finally {
+      await sendThread.stop();
+    }
   } finally {
     deps.dispose();
   }
@@ -277,7 +284,8 @@ async function measureLatency(events: number) {
     // Parley: commit one event, time until its POST arrives; the poll interval is the default
     // 250 ms, so anything faster than that is the wake-on-enqueue path.
     const deps = createBenchDeps(benchEnv);
-    const scheduler = new DeliveryScheduler(deps);
+    const sendThread = startSendThread(silentLogger);
+    const scheduler = new DeliveryScheduler(deps, { send: (input) => sendThread.send(input) });
     try {
       const tenantId = await seedTenantWithRule(deps, receiver.url);
       scheduler.start();
@@ -294,6 +302,7 @@ async function measureLatency(events: number) {
       return { parley: summarize(samples), raw: summarize(raw) };
     } finally {
       await scheduler.stop();
+      await sendThread.stop();
       deps.dispose();
     }
   } finally {
