@@ -66,7 +66,7 @@ function openPostgres(url: string, options: OpenStoreOptions): OpenedStore {
     deliveriesEnqueued,
     migrate: (nowMs) => applyPgMigrations(sql, nowMs),
     async close() {
-      await deliveriesEnqueued.settle();
+      await deliveriesEnqueued.close();
       await sql.close();
     },
   };
@@ -81,7 +81,16 @@ function openPostgres(url: string, options: OpenStoreOptions): OpenedStore {
  * Polling stays the safety net: a notification lost while the listen connection reconnects
  * costs one poll interval at most.
  */
-export function createClusterSignal(sql: SQL, channel: string): Signal & { settle(): Promise<void> } {
+export interface ClusterSignal extends Signal {
+  /** Resolves once the notifications sent so far have reached the database. */
+  flush(): Promise<void>;
+  /** Resolves once the LISTEN of the current subscription is acknowledged (at once without one). */
+  whenListening(): Promise<void>;
+  /** flush(), then ends the subscription: for closing the store. */
+  close(): Promise<void>;
+}
+
+export function createClusterSignal(sql: SQL, channel: string): ClusterSignal {
   const local = createSignal();
   const self = randomUUID();
   const sending = new Set<Promise<void>>();
@@ -112,7 +121,13 @@ export function createClusterSignal(sql: SQL, channel: string): Signal & { settl
         }
       };
     },
-    async settle() {
+    async flush() {
+      await Promise.all([...sending]);
+    },
+    async whenListening() {
+      await subscription;
+    },
+    async close() {
       await Promise.all([...sending]);
       if (subscription) {
         const ending = subscription;
