@@ -58,6 +58,22 @@ describe.skipIf(!testPostgresUrl())("shared limits on PostgreSQL", () => {
     expect(await counters.liveHits("k", 60_000, 60_000)).toEqual([]);
   });
 
+  test("housekeeping runs on one instance at a time (advisory lock); the lock ends with the work", async () => {
+    const seen: Array<string | null> = [];
+    const first = await opened.store.storage.exclusively("housekeeping", async () => {
+      // While instance 1 sweeps, instance 2's round is skipped; other kinds of work still run.
+      seen.push(await other.storage.exclusively("housekeeping", async () => "second ran"));
+      seen.push(await other.storage.exclusively("retention", async () => "retention ran"));
+      return "first ran";
+    });
+    expect(first).toBe("first ran");
+    expect(seen).toEqual([null, "retention ran"]);
+    expect(await other.storage.exclusively("housekeeping", async () => "second ran")).toBe("second ran");
+    // A failing round releases the lock too.
+    await expect(opened.store.storage.exclusively("housekeeping", async () => Promise.reject(new Error("boom")))).rejects.toThrow("boom");
+    expect(await other.storage.exclusively("housekeeping", async () => "again")).toBe("again");
+  });
+
   test("the auth limit holds across two instances: the 6th login attempt is refused by either", async () => {
     const base = buildDeps();
     const apps = [opened.store, other].map((store) => createApp(createAppDeps({ ...base, store })));
