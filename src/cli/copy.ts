@@ -8,7 +8,15 @@ import { UsageError, type CliIo } from "./io.ts";
  * `parley copy --from FILE --to postgres://…`: moves a SQLite install to PostgreSQL
  * (docs/scale-out.md). All or nothing; on a terminal, progress per table on stderr.
  */
-export async function copyCommand(argv: string[], io: CliIo, isTerminal = Boolean(process.stderr.isTTY)): Promise<number> {
+/** Where progress goes: standard error, when it is a terminal. */
+export interface ProgressTerminal {
+  readonly isTTY: boolean;
+  write(text: string): void;
+}
+
+const stderrTerminal: ProgressTerminal = { isTTY: Boolean(process.stderr.isTTY), write: (text) => void process.stderr.write(text) };
+
+export async function copyCommand(argv: string[], io: CliIo, terminal: ProgressTerminal = stderrTerminal): Promise<number> {
   const { values, positionals } = parseCommandArgs(argv, { from: { type: "string" }, to: { type: "string" } });
   if (positionals.length > 0) throw new UsageError("usage: parley copy --from FILE --to postgres://USER:PASSWORD@HOST:5432/DB");
   const from = requireFlag(values.from, "from");
@@ -16,9 +24,9 @@ export async function copyCommand(argv: string[], io: CliIo, isTerminal = Boolea
   if (isPostgresUrl(from)) throw new UsageError("--from must be a SQLite file");
   if (!isPostgresUrl(to)) throw new UsageError("--to must be a postgres:// URL");
   const progress = (step: CopyProgress) => {
-    if (!isTerminal || values.json) return;
-    process.stderr.write(`\r\x1b[2K${step.table}: ${step.done.toLocaleString("en")} / ${step.total.toLocaleString("en")} rows`);
-    if (step.done === step.total) process.stderr.write("\n");
+    if (!terminal.isTTY || values.json) return;
+    terminal.write(`\r\x1b[2K${step.table}: ${step.done.toLocaleString("en")} / ${step.total.toLocaleString("en")} rows`);
+    if (step.done === step.total) terminal.write("\n");
   };
   const report = await copySqliteToPostgres(from, to, systemClock.now(), progress);
   if (values.json) io.out(JSON.stringify(report));

@@ -8,6 +8,7 @@ import { getTableConfig } from "drizzle-orm/sqlite-core";
 import { validateApiKey } from "../../src/auth/api-keys.ts";
 import { authenticateUser } from "../../src/auth/authenticate-user.ts";
 import { loadConfig } from "../../src/config.ts";
+import { copyCommand } from "../../src/cli/copy.ts";
 import { tablesInCopyOrder } from "../../src/db/copy.ts";
 import { openStore, type OpenedStore } from "../../src/db/open-store.ts";
 import type { Deps } from "../../src/deps.ts";
@@ -252,6 +253,20 @@ describe.skipIf(!serverUrl)("parley copy --from FILE --to postgres://…", () =>
     expect(again.code).toBe(1);
     expect(again.err).toContain("not empty");
     expect(await pgCounts(target)).toEqual(before);
+  });
+
+  test("on a terminal it shows rows done / total per table; not with --json or when piped", async () => {
+    const written: string[] = [];
+    const io = { env: {}, out: () => {}, err: () => {}, readStdin: async () => "" };
+    expect(await copyCommand(["--from", file, "--to", await freshDatabase()], io, { isTTY: true, write: (text) => written.push(text) })).toBe(0);
+    const screen = written.join("");
+    const source = sqliteCounts(file);
+    for (const table of ["tenants", "api_keys", "deliveries", "dead_letters"]) expect(screen).toContain(`${table}: ${source[table]} / ${source[table]} rows\n`);
+    expect(screen).toContain("chat_messages: 0 / 0 rows");
+    const quiet: string[] = [];
+    expect(await copyCommand(["--from", file, "--to", await freshDatabase(), "--json"], io, { isTTY: true, write: (text) => quiet.push(text) })).toBe(0);
+    expect(await copyCommand(["--from", file, "--to", await freshDatabase()], io, { isTTY: false, write: (text) => quiet.push(text) })).toBe(0);
+    expect(quiet).toEqual([]);
   });
 
   test("a copy that fails mid-way leaves the target empty", async () => {
