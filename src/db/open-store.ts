@@ -64,7 +64,12 @@ function openPostgres(url: string, options: OpenStoreOptions): OpenedStore {
     store,
     kind: "postgres",
     deliveriesEnqueued,
-    migrate: (nowMs) => applyPgMigrations(sql, nowMs),
+    // The first statement of every command and of `serve`: a wrong URL, password or host is
+    // said in one line naming the database (its password masked), not as a bare driver error.
+    migrate: (nowMs) =>
+      applyPgMigrations(sql, nowMs).catch((error: unknown) => {
+        throw new Error(`cannot use the PostgreSQL database ${describeLocation(url)}: ${error instanceof Error ? error.message : String(error)}`, { cause: error });
+      }),
     async close() {
       await deliveriesEnqueued.close();
       await sql.close();

@@ -9,7 +9,7 @@ export type StorageTrouble = "busy" | "storage_full";
 
 /** SQLSTATEs that mean "try again shortly": lock/statement timeout, too many connections, shutting down. */
 const PG_BUSY = new Set(["55P03", "57014", "53300", "57P01", "57P02", "57P03", "08000", "08003", "08006", "08001", "08004"]);
-const PG_CONNECTION_CODES = new Set(["ERR_POSTGRES_CONNECTION_CLOSED", "ERR_POSTGRES_CONNECTION_TIMEOUT", "ERR_POSTGRES_IDLE_TIMEOUT", "ECONNREFUSED", "ECONNRESET"]);
+const PG_CONNECTION_CODES = new Set(["ERR_POSTGRES_CONNECTION_CLOSED", "ERR_POSTGRES_CONNECTION_REFUSED", "ERR_POSTGRES_CONNECTION_TIMEOUT", "ERR_POSTGRES_IDLE_TIMEOUT", "ECONNREFUSED", "ECONNRESET"]);
 
 function troubleOf(current: object): StorageTrouble | null {
   const { code, errno } = current as { code?: unknown; errno?: unknown };

@@ -283,3 +283,12 @@ describe.skipIf(!serverUrl)("parley copy --from FILE --to postgres://…", () =>
     expect(Object.entries(counts).filter(([, n]) => n !== 0)).toEqual([]);
   });
 });
+
+// Needs no PostgreSQL server: nothing listens on port 1.
+test("an unreachable PostgreSQL is said in one line naming the database, its password masked", async () => {
+  const result = await cli(["tenant", "list", "--db", "postgres://parley:s3cret-pw@127.0.0.1:1/parley"]);
+  expect(result.code).toBe(1);
+  expect(result.err).toStartWith("parley: cannot use the PostgreSQL database postgres://parley:***@127.0.0.1:1/parley: ");
+  expect(result.err).not.toContain("s3cret-pw");
+  expect(result.err.split("\n")).toHaveLength(1);
+});
