@@ -1,6 +1,6 @@
 import { newId } from "../../lib/ids.ts";
 import type { ClaimCandidate } from "../../scheduler/fair-share.ts";
-import type { AttemptOutcome, ClaimedDelivery, DeliveryQueueQueries, FairClaim } from "../store-webhooks.ts";
+import type { AttemptOutcome, AttemptPolicy, ClaimedDelivery, DeliveryQueueQueries, FairClaim, RecordedAttempt } from "../store-webhooks.ts";
 import type { PgExec } from "./exec.ts";
 
 // The scheduler's queue on PostgreSQL, the twin of src/db/sqlite/delivery-queue.ts. Several
@@ -81,33 +81,52 @@ const CANCEL = `
   UPDATE deliveries SET status = 'cancelled', next_attempt_at = NULL, lease_token = NULL, last_error = $1, completed_at = $2, updated_at = $2
   WHERE id = ANY($3::text[])`;
 
-// Only while the delivery still exists: an erasure may delete it while its send is in flight,
-// and the attempt must then vanish too, not fail the whole batch. FOR KEY SHARE waits for a
-// concurrent delete of the row and then sees it gone, so the foreign key never trips.
-const INSERT_ATTEMPT = `
+// recordAttempts is a constant number of statements per batch, whatever its size (it was two
+// per attempt, one after the other: ~130 round trips for a batch of 64). Each statement takes
+// the whole batch as parallel arrays, one element per row, read back with `unnest` in order.
+
+// 1. The batch's deliveries that still exist, with their lease tokens, locked until COMMIT.
+// An erasure may delete a delivery while its send is in flight: a row deleted before this
+// statement is simply missing (its attempt must vanish too, not fail the batch); one being
+// deleted now is waited for and then missing; and once locked, no delete can get in before
+// COMMIT, so the foreign keys below never trip. FOR NO KEY UPDATE is the lock the UPDATE below
+// takes anyway; taking the rows in id order means two batches never deadlock on each other.
+const LOCK_BATCH = `
+  SELECT id, lease_token FROM deliveries
+  WHERE id = ANY($1::text[])
+  ORDER BY id
+  FOR NO KEY UPDATE`;
+
+// 2. The attempt log: one row per result whose delivery still exists (stale or not).
+const INSERT_ATTEMPTS = `
   INSERT INTO delivery_attempts (id, delivery_id, cycle, attempt, started_at, duration_ms, ok, status_code, error, response_excerpt)
-  SELECT $1::text, $2::text, $3::int, $4::int, $5::bigint, $6::float8, $7::boolean, $8::int, $9::text, $10::text
-  WHERE EXISTS (SELECT 1 FROM deliveries WHERE id = $2::text FOR KEY SHARE)`;
+  SELECT * FROM unnest($1::text[], $2::text[], $3::int[], $4::int[], $5::bigint[], $6::float8[], $7::boolean[], $8::int[], $9::text[], $10::text[])`;
 
-// Every state change is guarded by the lease token: a sender whose lease ran out must not
-// overwrite the newer result.
-const MARK_SUCCEEDED = `
-  UPDATE deliveries SET status = 'succeeded', attempts = $1, next_attempt_at = NULL, lease_token = NULL,
-    last_status_code = $2, last_error = NULL, completed_at = $3, updated_at = $3
-  WHERE id = $4 AND lease_token = $5`;
+// 3. Every current result's state change, one row per delivery. Still guarded by the lease
+// token (a sender whose lease ran out must not overwrite the newer result), although the rows
+// are locked and their tokens were just read. The outcome decides what changes:
+//   succeeded — status 'succeeded', completed; last_error cleared
+//   retry     — status and completed_at untouched, due again at next_attempt_at
+//   dead      — status 'dead', completed
+// next_attempt_at is NULL except for a retry, last_error NULL for a success (both set by the caller).
+const RECORD_RESULTS = `
+  UPDATE deliveries AS d SET
+    status = CASE r.outcome WHEN 'retry' THEN d.status ELSE r.outcome END,
+    attempts = r.attempt,
+    next_attempt_at = r.next_attempt_at,
+    lease_token = NULL,
+    last_status_code = r.status_code,
+    last_error = r.error,
+    completed_at = CASE r.outcome WHEN 'retry' THEN d.completed_at ELSE r.finished_at END,
+    updated_at = r.finished_at
+  FROM unnest($1::text[], $2::text[], $3::text[], $4::int[], $5::bigint[], $6::int[], $7::text[], $8::bigint[])
+    AS r(id, lease_token, outcome, attempt, next_attempt_at, status_code, error, finished_at)
+  WHERE d.id = r.id AND d.lease_token = r.lease_token`;
 
-const MARK_RETRY = `
-  UPDATE deliveries SET attempts = $1, next_attempt_at = $2, lease_token = NULL, last_status_code = $3, last_error = $4, updated_at = $5
-  WHERE id = $6 AND lease_token = $7`;
-
-const MARK_DEAD = `
-  UPDATE deliveries SET status = 'dead', attempts = $1, next_attempt_at = NULL, lease_token = NULL,
-    last_status_code = $2, last_error = $3, completed_at = $4, updated_at = $4
-  WHERE id = $5 AND lease_token = $6`;
-
-const INSERT_DEAD_LETTER = `
+// 4. A dead letter for each delivery that died, with its retention.
+const INSERT_DEAD_LETTERS = `
   INSERT INTO dead_letters (id, delivery_id, tenant_id, rule_id, event, attempts, last_status_code, last_error, dead_at, expires_at)
-  VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)`;
+  SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::int[], $7::int[], $8::text[], $9::bigint[], $10::bigint[])`;
 
 const GAUGES = `
   SELECT (SELECT count(*)::int FROM deliveries WHERE status = 'pending' AND next_attempt_at <= $1) AS due,
@@ -147,43 +166,14 @@ export function pgDeliveryQueue(db: PgExec): DeliveryQueueQueries {
       }),
 
     /**
-     * All in one transaction. For each: the attempt log row, then success, a retry
-     * `retryDelaysMs[n-1]` after the failed attempt ended, or — after the last attempt — the
-     * dead letter with its retention.
+     * All in one transaction, four statements at most whatever the batch's size. For each: the
+     * attempt log row, then success, a retry `retryDelaysMs[n-1]` after the failed attempt
+     * ended, or — after the last attempt — the dead letter with its retention.
      */
-    recordAttempts: (attempts, policy) =>
-      db.transaction(async (tx) => {
-        const outcomes: AttemptOutcome[] = [];
-        for (const { delivery, result, startedAt, finishedAt } of attempts) {
-          const attempt = delivery.attempts + 1;
-          await tx.run(INSERT_ATTEMPT, [
-            newId("att", startedAt), delivery.id, delivery.cycle, attempt, startedAt, result.durationMs,
-            result.ok, result.statusCode, result.error, result.responseExcerpt,
-          ]);
-          if (result.ok) {
-            const changed = await tx.run(MARK_SUCCEEDED, [attempt, result.statusCode, finishedAt, delivery.id, delivery.leaseToken]);
-            outcomes.push(changed > 0 ? "succeeded" : "stale");
-            continue;
-          }
-          const delay = policy.retryDelaysMs[attempt - 1];
-          if (delay !== undefined) {
-            const changed = await tx.run(MARK_RETRY, [attempt, finishedAt + delay, result.statusCode, result.error, finishedAt, delivery.id, delivery.leaseToken]);
-            outcomes.push(changed > 0 ? "retry" : "stale");
-            continue;
-          }
-          const changed = await tx.run(MARK_DEAD, [attempt, result.statusCode, result.error, finishedAt, delivery.id, delivery.leaseToken]);
-          if (changed === 0) {
-            outcomes.push("stale");
-            continue;
-          }
-          await tx.run(INSERT_DEAD_LETTER, [
-            newId("dlq", finishedAt), delivery.id, delivery.tenantId, delivery.ruleId, delivery.event, attempt,
-            result.statusCode, result.error, finishedAt, finishedAt + policy.dlqRetentionMs,
-          ]);
-          outcomes.push("dead");
-        }
-        return outcomes;
-      }),
+    recordAttempts: async (attempts, policy) => {
+      if (attempts.length === 0) return [];
+      return db.transaction((tx) => recordBatch(tx, attempts, policy));
+    },
 
     queueGauges: async (now) => (await db.get<{ due: number; pending: number; deadLetters: number }>(GAUGES, [now])) ?? { due: 0, pending: 0, deadLetters: 0 },
   };
@@ -214,4 +204,87 @@ async function claimedFrom(tx: PgExec, rows: readonly DueRow[], leaseToken: stri
   }
   if (orphaned.length > 0) await tx.run(CANCEL, [RULE_DELETED, now, orphaned]);
   return claimed;
+}
+
+/**
+ * recordAttempts inside its transaction. The outcomes are decided here from the locked rows,
+ * in batch order, exactly as one statement per result in that order would decide them: a
+ * result whose delivery is gone records nothing; one whose lease token no longer matches logs
+ * its attempt and changes nothing; a current one clears the lease, so a second result for the
+ * same delivery later in the batch is stale. Ids are made in the same order as before (each
+ * attempt's, then its dead letter's), so they sort as they did.
+ */
+async function recordBatch(tx: PgExec, attempts: readonly RecordedAttempt[], policy: AttemptPolicy): Promise<AttemptOutcome[]> {
+  const ids = [...new Set(attempts.map(({ delivery }) => delivery.id))];
+  const locked = await tx.all<{ id: string; lease_token: string | null }>(LOCK_BATCH, [ids]);
+  /** Each live delivery's lease token as it stands after the results so far. */
+  const lease = new Map(locked.map((row) => [row.id, row.lease_token]));
+
+  // One array per column of each statement, filled in batch order.
+  const log = { id: [] as string[], deliveryId: [] as string[], cycle: [] as number[], attempt: [] as number[], startedAt: [] as number[],
+    durationMs: [] as number[], ok: [] as boolean[], statusCode: [] as (number | null)[], error: [] as (string | null)[], excerpt: [] as (string | null)[] };
+  const change = { id: [] as string[], leaseToken: [] as string[], outcome: [] as AttemptOutcome[], attempt: [] as number[],
+    nextAttemptAt: [] as (number | null)[], statusCode: [] as (number | null)[], error: [] as (string | null)[], finishedAt: [] as number[] };
+  const dead = { id: [] as string[], deliveryId: [] as string[], tenantId: [] as string[], ruleId: [] as string[], event: [] as string[],
+    attempts: [] as number[], statusCode: [] as (number | null)[], error: [] as (string | null)[], deadAt: [] as number[], expiresAt: [] as number[] };
+
+  const outcomes = attempts.map(({ delivery, result, startedAt, finishedAt }): AttemptOutcome => {
+    const attempt = delivery.attempts + 1;
+    const attemptId = newId("att", startedAt);
+    if (!lease.has(delivery.id)) return "stale";
+    log.id.push(attemptId);
+    log.deliveryId.push(delivery.id);
+    log.cycle.push(delivery.cycle);
+    log.attempt.push(attempt);
+    log.startedAt.push(startedAt);
+    log.durationMs.push(result.durationMs);
+    log.ok.push(result.ok);
+    log.statusCode.push(result.statusCode);
+    log.error.push(result.error);
+    log.excerpt.push(result.responseExcerpt);
+    const token = lease.get(delivery.id);
+    if (token === null || token !== delivery.leaseToken) return "stale";
+    lease.set(delivery.id, null);
+
+    const delay = result.ok ? undefined : policy.retryDelaysMs[attempt - 1];
+    const outcome: AttemptOutcome = result.ok ? "succeeded" : delay !== undefined ? "retry" : "dead";
+    change.id.push(delivery.id);
+    change.leaseToken.push(delivery.leaseToken);
+    change.outcome.push(outcome);
+    change.attempt.push(attempt);
+    change.nextAttemptAt.push(delay !== undefined ? finishedAt + delay : null);
+    change.statusCode.push(result.statusCode);
+    change.error.push(result.ok ? null : result.error);
+    change.finishedAt.push(finishedAt);
+    if (outcome === "dead") {
+      dead.id.push(newId("dlq", finishedAt));
+      dead.deliveryId.push(delivery.id);
+      dead.tenantId.push(delivery.tenantId);
+      dead.ruleId.push(delivery.ruleId);
+      dead.event.push(delivery.event);
+      dead.attempts.push(attempt);
+      dead.statusCode.push(result.statusCode);
+      dead.error.push(result.error);
+      dead.deadAt.push(finishedAt);
+      dead.expiresAt.push(finishedAt + policy.dlqRetentionMs);
+    }
+    return outcome;
+  });
+
+  if (log.id.length > 0) {
+    await tx.run(INSERT_ATTEMPTS, [log.id, log.deliveryId, log.cycle, log.attempt, log.startedAt, log.durationMs, log.ok, log.statusCode, log.error, log.excerpt]);
+  }
+  if (change.id.length > 0) {
+    const changed = await tx.run(RECORD_RESULTS, [
+      change.id, change.leaseToken, change.outcome, change.attempt, change.nextAttemptAt, change.statusCode, change.error, change.finishedAt,
+    ]);
+    // The rows are locked and their tokens were read in this transaction: anything else is a bug.
+    if (changed !== change.id.length) throw new Error(`recordAttempts: ${changed} of ${change.id.length} locked deliveries changed`);
+  }
+  if (dead.id.length > 0) {
+    await tx.run(INSERT_DEAD_LETTERS, [
+      dead.id, dead.deliveryId, dead.tenantId, dead.ruleId, dead.event, dead.attempts, dead.statusCode, dead.error, dead.deadAt, dead.expiresAt,
+    ]);
+  }
+  return outcomes;
 }
