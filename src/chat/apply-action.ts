@@ -49,26 +49,22 @@ export async function applyAction(
     }
     case "appointment_booked": {
       const appointmentId = newId("apt", now);
-      try {
-        await tx.captures.insertAppointment({
-          id: appointmentId,
-          tenantId: session.tenantId,
-          chatbotId: session.chatbotId,
-          sessionId: session.id,
-          startsAt: action.startMs,
-          endsAt: action.endMs,
-          timezone: config.appointments.timezone,
-          name: action.name ?? null,
-          phone: action.phone ?? null,
-          email: action.email ?? null,
-          confidence: action.confidence,
-          createdAt: now,
-        });
-      } catch (error) {
-        // The unique slot index: another session booked this slot since we read the free ones.
-        if (String(error).includes("UNIQUE")) throw new AppError("slot_taken", 409, "That time was booked by someone else a moment ago; please pick another.");
-        throw error;
-      }
+      const booked = await tx.captures.insertAppointment({
+        id: appointmentId,
+        tenantId: session.tenantId,
+        chatbotId: session.chatbotId,
+        sessionId: session.id,
+        startsAt: action.startMs,
+        endsAt: action.endMs,
+        timezone: config.appointments.timezone,
+        name: action.name ?? null,
+        phone: action.phone ?? null,
+        email: action.email ?? null,
+        confidence: action.confidence,
+        createdAt: now,
+      });
+      // The unique slot index: another session booked this slot since we read the free ones.
+      if (!booked) throw new AppError("slot_taken", 409, "That time was booked by someone else a moment ago; please pick another.");
       await enqueueEvent(deps, tx, {
         tenantId: session.tenantId,
         event: "appointment.created",

@@ -44,8 +44,8 @@ export interface UsageQueries {
 
 export interface CaptureQueries {
   insertLead(row: LeadRow): Promise<void>;
-  /** Fails with a UNIQUE error when the tenant has an appointment at that start already. */
-  insertAppointment(row: AppointmentRow): Promise<void>;
+  /** Books the slot; false (nothing written) when the tenant has an appointment at that start already. */
+  insertAppointment(row: AppointmentRow): Promise<boolean>;
   /** A corrected contact replaces the session's lead fields. */
   updateSessionLead(tenantId: string, sessionId: string, contact: { name: string; phone: string; email: string }): Promise<void>;
   /** The tenant's leads, newest first, before `beforeId` when given. */

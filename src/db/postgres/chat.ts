@@ -145,18 +145,6 @@ export function pgUsage(db: PgExec): UsageQueries {
   };
 }
 
-/**
- * What SQLite throws for a taken slot (appointments_slot_idx); src/chat/apply-action.ts turns
- * an error whose text has "UNIQUE" into 409 slot_taken. `errno` is PostgreSQL's unique_violation.
- */
-export class SlotTakenError extends Error {
-  readonly errno = "23505";
-  constructor() {
-    super("UNIQUE constraint failed: appointments.tenant_id, appointments.starts_at");
-    this.name = "SlotTakenError";
-  }
-}
-
 export function pgCaptures(db: PgExec): CaptureQueries {
   const leadColumns = pgColumns(leads);
   const appointmentColumns = pgColumns(appointments);
@@ -177,7 +165,7 @@ export function pgCaptures(db: PgExec): CaptureQueries {
          ON CONFLICT (tenant_id, starts_at) DO NOTHING`,
         [row.id, row.tenantId, row.chatbotId, row.sessionId, row.startsAt, row.endsAt, row.timezone, row.name, row.phone, row.email, row.confidence, row.createdAt],
       );
-      if (inserted === 0) throw new SlotTakenError();
+      return inserted === 1;
     },
     updateSessionLead: async (tenantId, sessionId, contact) => {
       await db.run("UPDATE leads SET name = $1, phone = $2, email = $3 WHERE tenant_id = $4 AND session_id = $5", [contact.name, contact.phone, contact.email, tenantId, sessionId]);

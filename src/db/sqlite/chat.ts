@@ -120,9 +120,12 @@ export function sqliteCaptures(sqlite: Database): SyncOf<CaptureQueries> {
     `INSERT INTO leads (id, tenant_id, chatbot_id, session_id, name, phone, email, interest, source, confidence, captured_at)
      VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
   );
+  // A taken slot (appointments_slot_idx) writes nothing and reports 0 changes; any other
+  // constraint still fails the statement.
   const insertAppointment = sqlite.prepare(
     `INSERT INTO appointments (id, tenant_id, chatbot_id, session_id, starts_at, ends_at, timezone, name, phone, email, confidence, created_at)
-     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+     ON CONFLICT (tenant_id, starts_at) DO NOTHING`,
   );
   const updateLead = sqlite.prepare("UPDATE leads SET name = ?, phone = ?, email = ? WHERE tenant_id = ? AND session_id = ?");
   const leadList = prepareVariants<"before", LeadRow, [string, string | null, number]>(sqlite, ["before"], leadListSql);
@@ -134,9 +137,8 @@ export function sqliteCaptures(sqlite: Database): SyncOf<CaptureQueries> {
     insertLead: (row) => {
       insertLead.run(row.id, row.tenantId, row.chatbotId, row.sessionId, row.name, row.phone, row.email, row.interest, row.source, row.confidence, row.capturedAt);
     },
-    insertAppointment: (row) => {
-      insertAppointment.run(row.id, row.tenantId, row.chatbotId, row.sessionId, row.startsAt, row.endsAt, row.timezone, row.name, row.phone, row.email, row.confidence, row.createdAt);
-    },
+    insertAppointment: (row) =>
+      insertAppointment.run(row.id, row.tenantId, row.chatbotId, row.sessionId, row.startsAt, row.endsAt, row.timezone, row.name, row.phone, row.email, row.confidence, row.createdAt).changes === 1,
     updateSessionLead: (tenantId, sessionId, contact) => {
       updateLead.run(contact.name, contact.phone, contact.email, tenantId, sessionId);
     },
