@@ -4,6 +4,7 @@ import { AppError } from "../lib/app-error.ts";
 import { newId } from "../lib/ids.ts";
 import { invalidField, normalizeEmail } from "../lib/validate.ts";
 import { requireTenant } from "../tenants/find-tenant.ts";
+import { parseDisplayName } from "./display-name.ts";
 import { passwordsOf, PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH } from "./password.ts";
 
 export interface CreateUserInput {
@@ -12,6 +13,8 @@ export interface CreateUserInput {
   role?: string;
   /** Needed only when the e-mail has no account yet; see findUserIdByEmail. */
   password?: string;
+  /** The name visitors see on the user's replies; an existing account's is set to it too. */
+  displayName?: string;
 }
 
 export interface CreateUserResult {
@@ -46,6 +49,7 @@ export async function findUserIdByEmail(deps: Pick<Deps, "store">, email: string
 export async function createUser(deps: Deps, input: CreateUserInput): Promise<CreateUserResult> {
   const email = parseEmail(input.email);
   const role = parseRole(input.role ?? "owner");
+  const displayName = input.displayName === undefined ? null : parseDisplayName(input.displayName);
   await requireTenant(deps, input.tenantId);
   const existingId = await findUserIdByEmail(deps, email);
   let passwordHash: string | null = null;
@@ -59,14 +63,17 @@ export async function createUser(deps: Deps, input: CreateUserInput): Promise<Cr
   const now = deps.clock.now();
   return deps.store.transaction(async (tx) => {
     const userId = existingId ?? newId("usr", now);
-    if (passwordHash) await tx.users.insertUser({ id: userId, email, passwordHash, createdAt: now });
+    if (passwordHash) await tx.users.insertUser({ id: userId, email, passwordHash, displayName, createdAt: now });
     const member = await tx.users.findMembership(userId, input.tenantId);
     if (member) throw new AppError("membership_exists", 409, `${email} is already a member of ${input.tenantId}.`);
     await tx.users.insertMembership({ userId, tenantId: input.tenantId, role, createdAt: now });
+    if (!passwordHash && displayName !== null) await tx.users.updateDisplayName(userId, displayName);
     return { userId, email, tenantId: input.tenantId, role, created: passwordHash !== null };
   });
 }
 
-export async function findUserEmail(deps: Pick<Deps, "store">, userId: string): Promise<string | null> {
-  return (await deps.store.users.findUser(userId))?.email ?? null;
+/** What GET /api/v1/me shows of the account; nulls when the user is gone. */
+export async function findUserProfile(deps: Pick<Deps, "store">, userId: string): Promise<{ email: string | null; displayName: string | null }> {
+  const user = await deps.store.users.findUser(userId);
+  return { email: user?.email ?? null, displayName: user?.displayName ?? null };
 }

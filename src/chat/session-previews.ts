@@ -5,6 +5,8 @@ export interface SessionPreview {
   role: "visitor" | "bot" | "operator";
   /** The start of the session's newest message, cut at PREVIEW_CHARS. */
   text: string;
+  /** The operator's display name when the message was sent (null for visitor and bot messages, or when unset). */
+  author_name: string | null;
   created_at: string;
 }
 
@@ -16,7 +18,12 @@ export async function previewSessions(deps: Pick<Deps, "store">, tenantId: strin
   return new Map(
     rows.map((row) => [
       row.sessionId,
-      { role: row.role, text: row.text.length > PREVIEW_CHARS ? `${row.text.slice(0, PREVIEW_CHARS - 1)}…` : row.text, created_at: toIso(row.createdAt) },
+      {
+        role: row.role,
+        text: row.text.length > PREVIEW_CHARS ? `${row.text.slice(0, PREVIEW_CHARS - 1)}…` : row.text,
+        author_name: row.role === "operator" ? row.authorName : null,
+        created_at: toIso(row.createdAt),
+      },
     ]),
   );
 }

@@ -14,14 +14,17 @@ export interface MessageView {
   role: MessageRole;
   text: string;
   quick_replies?: string[];
+  /** The operator's display name when the reply was sent; null for visitor and bot messages, or when unset. */
+  author_name: string | null;
   created_at: string;
 }
 
-export const toMessageView = (row: Pick<ChatMessageRow, "id" | "role" | "text" | "quickReplies" | "createdAt">): MessageView => ({
+export const toMessageView = (row: Pick<ChatMessageRow, "id" | "role" | "text" | "quickReplies" | "authorName" | "createdAt">): MessageView => ({
   message_id: row.id,
   role: row.role,
   text: row.text,
   ...(row.quickReplies ? { quick_replies: row.quickReplies } : {}),
+  author_name: row.role === "operator" ? row.authorName : null,
   created_at: toIso(row.createdAt),
 });
 
@@ -105,7 +108,7 @@ export async function insertMessage(
   deps: ClockDeps,
   db: StoreQueries,
   session: Pick<SessionRow, "id" | "tenantId">,
-  message: { role: MessageRole; text: string; quickReplies?: string[]; confidence?: number; authorId?: string },
+  message: { role: MessageRole; text: string; quickReplies?: string[]; confidence?: number; authorId?: string; authorName?: string | null },
 ): Promise<MessageView> {
   const now = deps.clock.now();
   const row: ChatMessageRow = {
@@ -117,6 +120,7 @@ export async function insertMessage(
     quickReplies: message.quickReplies && message.quickReplies.length > 0 ? message.quickReplies : null,
     confidence: message.confidence ?? null,
     authorId: message.authorId ?? null,
+    authorName: message.authorName ?? null,
     createdAt: now,
   };
   await db.chatSessions.insertMessage(row);
@@ -125,7 +129,8 @@ export async function insertMessage(
 
 /**
  * An operator's reply in a session. Posting to a session the bot still handles takes it over
- * (status handoff): the bot must not talk over a human.
+ * (status handoff): the bot must not talk over a human. The author's display name is copied
+ * onto the message as it is now: a later rename does not rewrite what visitors already saw.
  */
 export async function postOperatorMessage(deps: Pick<Deps, "store" | "clock">, tenantId: string, sessionId: string, input: { text: string; authorId?: string }): Promise<MessageView> {
   const text = input.text.trim();
@@ -136,7 +141,8 @@ export async function postOperatorMessage(deps: Pick<Deps, "store" | "clock">, t
     if (session.status === "bot") {
       await tx.chatSessions.updateSessionTurn(session.id, { status: "handoff", state: session.state, messageCount: session.messageCount, handoffReason: "operator", updatedAt: deps.clock.now() });
     }
-    return insertMessage(deps, tx, session, { role: "operator", text, authorId: input.authorId });
+    const authorName = input.authorId ? ((await tx.users.findUser(input.authorId))?.displayName ?? null) : null;
+    return insertMessage(deps, tx, session, { role: "operator", text, authorId: input.authorId, authorName });
   });
 }
 

@@ -14,6 +14,7 @@ import knowledge from "../../migrations/0008_knowledge.sql" with { type: "text" 
 import retention from "../../migrations/0009_retention.sql" with { type: "text" };
 import visitorRefused from "../../migrations/0010_visitor_refused.sql" with { type: "text" };
 import listIndexes from "../../migrations/0011_list_indexes.sql" with { type: "text" };
+import operatorNames from "../../migrations/0012_operator_names.sql" with { type: "text" };
 
 export const MIGRATION_JOURNAL = journal;
 
@@ -30,4 +31,5 @@ export const EMBEDDED_MIGRATIONS: ReadonlyArray<{ tag: string; sql: string }> = 
   { tag: "0009_retention", sql: retention },
   { tag: "0010_visitor_refused", sql: visitorRefused },
   { tag: "0011_list_indexes", sql: listIndexes },
+  { tag: "0012_operator_names", sql: operatorNames },
 ];

@@ -52,6 +52,11 @@ export const chatMessages = sqliteTable(
     confidence: real("confidence"),
     /** The operator's user id, for operator messages. */
     authorId: text("author_id"),
+    /**
+     * The operator's display name as it was when the reply was sent (denormalised on purpose:
+     * a rename does not rewrite old transcripts, and reading one needs no join).
+     */
+    authorName: text("author_name"),
     createdAt: integer("created_at").notNull(),
   },
   // Message ids are time-sortable, so (session_id, id) serves the transcript and ?after= polls.

@@ -32,6 +32,8 @@ export const users = sqliteTable("users", {
   /** Stored lower-cased so look-ups are case-insensitive. */
   email: text("email").notNull().unique(),
   passwordHash: text("password_hash").notNull(),
+  /** Shown to visitors on the operator's replies; null = the widget's localised "Agent". */
+  displayName: text("display_name"),
   createdAt: integer("created_at").notNull(),
 });
 

@@ -30,6 +30,8 @@ export interface UserQueries {
   findUser(userId: string): Promise<UserRow | null>;
   insertUser(row: UserRow): Promise<void>;
   updatePasswordHash(userId: string, passwordHash: string): Promise<void>;
+  /** null clears it (operator replies then show the widget's localised "Agent"). */
+  updateDisplayName(userId: string, displayName: string | null): Promise<void>;
   findMembership(userId: string, tenantId: string): Promise<MembershipRow | null>;
   insertMembership(row: MembershipRow): Promise<void>;
   listMemberships(userId: string): Promise<MembershipRow[]>;

@@ -30,7 +30,7 @@ export interface ChatSessionQueries {
   /** The transcript after `afterId` (exclusive), oldest first, at most 500. */
   listMessagesAfter(sessionId: string, afterId: string): Promise<ChatMessageRow[]>;
   /** The newest message of each of the tenant's sessions among `sessionIds`, its text cut to `maxChars`. */
-  listNewestMessages(tenantId: string, sessionIds: readonly string[], maxChars: number): Promise<Array<Pick<ChatMessageRow, "sessionId" | "role" | "text" | "createdAt">>>;
+  listNewestMessages(tenantId: string, sessionIds: readonly string[], maxChars: number): Promise<Array<Pick<ChatMessageRow, "sessionId" | "role" | "text" | "authorName" | "createdAt">>>;
 }
 
 export interface UsageQueries {

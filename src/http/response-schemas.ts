@@ -49,6 +49,7 @@ export const messageView = t.Object({
   role: oneOf(MESSAGE_ROLES, { description: "Who wrote it." }),
   text: t.String(),
   quick_replies: t.Optional(t.Array(t.String(), { description: "Buttons offered with a bot message." })),
+  author_name: t.Nullable(t.String({ description: "An operator message's author as named when it was sent; null for visitor and bot messages, or when the operator had no display name.", examples: ["Ana"] })),
   created_at: isoTime(),
 });
 

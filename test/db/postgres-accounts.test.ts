@@ -128,7 +128,7 @@ describe.skipIf(!testPostgresUrl())("accounts, integrations and analytics on Pos
     v = c.after;
     expect(await both((s) => s.tenants.findTenant("ten_a"))).toEqual({ ...tenant("ten_a", [], "business"), updatedAt: NOW + 50, chatbotId: "bot_a" });
     await both((s) => s.settings.putSetting("unrelated", "1"));
-    await both((s) => s.users.insertUser({ id: "usr_unrelated", email: "u@example.com", passwordHash: "h", createdAt: NOW }));
+    await both((s) => s.users.insertUser({ id: "usr_unrelated", email: "u@example.com", passwordHash: "h", displayName: null, createdAt: NOW }));
     c = await changed(v);
     expect({ lite: c.lite, pg: c.pg }).toEqual({ lite: false, pg: false });
 
@@ -144,12 +144,19 @@ describe.skipIf(!testPostgresUrl())("accounts, integrations and analytics on Pos
   test("users and memberships", async () => {
     expect(await both((s) => s.users.findUserByEmail("ada@example.com"))).toBeNull();
     expect(await both((s) => s.users.findUser("usr_ada"))).toBeNull();
-    await both((s) => s.users.insertUser({ id: "usr_ada", email: "ada@example.com", passwordHash: "hash1", createdAt: NOW + 3 }));
-    expect(await both((s) => s.users.findUserByEmail("ada@example.com"))).toEqual({ id: "usr_ada", email: "ada@example.com", passwordHash: "hash1", createdAt: NOW + 3 });
+    await both((s) => s.users.insertUser({ id: "usr_ada", email: "ada@example.com", passwordHash: "hash1", displayName: null, createdAt: NOW + 3 }));
+    expect(await both((s) => s.users.findUserByEmail("ada@example.com"))).toEqual({ id: "usr_ada", email: "ada@example.com", passwordHash: "hash1", displayName: null, createdAt: NOW + 3 });
     expect(await both((s) => s.users.findUserByEmail("ADA@example.com"))).toBeNull();
     await both((s) => s.users.updatePasswordHash("usr_ada", "hash2"));
     expect((await both((s) => s.users.findUser("usr_ada")))?.passwordHash).toBe("hash2");
     await both((s) => s.users.updatePasswordHash("usr_missing", "hash3"));
+    await both((s) => s.users.updateDisplayName("usr_ada", "Ada Lovelace"));
+    expect((await both((s) => s.users.findUser("usr_ada")))?.displayName).toBe("Ada Lovelace");
+    await both((s) => s.users.updateDisplayName("usr_ada", null));
+    expect((await both((s) => s.users.findUser("usr_ada")))?.displayName).toBeNull();
+    await both((s) => s.users.updateDisplayName("usr_missing", "Nobody"));
+    await both((s) => s.users.insertUser({ id: "usr_named", email: "named@example.com", passwordHash: "h", displayName: "Bea", createdAt: NOW }));
+    expect((await both((s) => s.users.findUser("usr_named")))?.displayName).toBe("Bea");
 
     expect(await both((s) => s.users.listMemberships("usr_ada"))).toEqual([]);
     await both((s) => s.users.insertMembership({ userId: "usr_ada", tenantId: "ten_b", role: "owner", createdAt: NOW }));
@@ -161,7 +168,7 @@ describe.skipIf(!testPostgresUrl())("accounts, integrations and analytics on Pos
     expect((await both((s) => s.users.listMemberships("usr_ada"))).map((m) => m.tenantId)).toEqual(["ten_C", "ten_a", "ten_b"]);
 
     // A duplicate e-mail fails on both.
-    const dup = { id: "usr_dup", email: "ada@example.com", passwordHash: "x", createdAt: NOW };
+    const dup = { id: "usr_dup", email: "ada@example.com", passwordHash: "x", displayName: null, createdAt: NOW };
     await expect(lite.users.insertUser(dup)).rejects.toThrow();
     await expect(pg.users.insertUser(dup)).rejects.toThrow();
   });

@@ -51,6 +51,7 @@ const message = (id: string, sessionId: string, text: string, extra: Partial<Cha
   quickReplies: null,
   confidence: null,
   authorId: null,
+  authorName: null,
   createdAt: T0 + 1,
   ...extra,
 });
@@ -145,7 +146,7 @@ describe.skipIf(!url)("chat, knowledge and privacy aggregates: PostgreSQL as SQL
       await store.chatSessions.insertMessage(message("msg_01", "ses_01A", "Hello there"));
       await store.chatSessions.insertMessage(message("msg_02", "ses_01A", "Hi! How can I help?", { role: "bot", quickReplies: ["Prices", "Book"], confidence: 0.5, createdAt: T0 + 2 }));
       await store.chatSessions.insertMessage(message("msg_03", "ses_01A", "Mail me at Carol@Example.org", { createdAt: T0 + 3 }));
-      await store.chatSessions.insertMessage(message("msg_04", "ses_01A", "Sure", { role: "operator", authorId: "usr_1", quickReplies: [], createdAt: T0 + 4 }));
+      await store.chatSessions.insertMessage(message("msg_04", "ses_01A", "Sure", { role: "operator", authorId: "usr_1", authorName: "Ana Lima", quickReplies: [], createdAt: T0 + 4 }));
       await store.chatSessions.insertMessage(message("msg_05", "ses_01B", "Ünïcödé text ✓ here", { createdAt: T0 + 5 }));
       await store.chatSessions.insertMessage(message("msg_06", "ses_01F", "other tenant", { tenantId: "ten_2" }));
     });
@@ -166,8 +167,8 @@ describe.skipIf(!url)("chat, knowledge and privacy aggregates: PostgreSQL as SQL
     const newestPg = byId(await pg.chatSessions.listNewestMessages("ten_1", ["ses_01A", "ses_01B", "ses_01C", "ses_01F", "ses_none"], 4));
     expect(newestPg).toEqual(newestLite);
     expect(newestPg).toEqual([
-      { sessionId: "ses_01A", role: "operator", text: "Sure", createdAt: T0 + 4 },
-      { sessionId: "ses_01B", role: "visitor", text: "Ünïc", createdAt: T0 + 5 },
+      { sessionId: "ses_01A", role: "operator", text: "Sure", authorName: "Ana Lima", createdAt: T0 + 4 },
+      { sessionId: "ses_01B", role: "visitor", text: "Ünïc", authorName: null, createdAt: T0 + 5 },
     ]);
     await both((store) => store.chatSessions.listNewestMessages("ten_1", ["ses_01A"], 0));
   });

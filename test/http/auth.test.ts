@@ -35,7 +35,7 @@ describe("POST /api/v1/auth/token", () => {
     expect(body.refresh_token).toMatch(/^rt_/);
     const whoami = await me(body.access_token);
     expect(whoami.status).toBe(200);
-    expect(await whoami.json()).toEqual({ user_id: seeded.user.userId, email: seeded.email, memberships: [{ tenant_id: seeded.tenant.id, role: "owner" }] });
+    expect(await whoami.json()).toEqual({ user_id: seeded.user.userId, email: seeded.email, display_name: null, memberships: [{ tenant_id: seeded.tenant.id, role: "owner" }] });
   });
 
   test("the e-mail is matched case-insensitively", async () => {

@@ -74,10 +74,13 @@ export function pgUsers(db: PgExec): UserQueries {
     findUserByEmail: (email) => db.get<UserRow>(`SELECT ${columns} FROM users WHERE email = $1`, [email]),
     findUser: (userId) => db.get<UserRow>(`SELECT ${columns} FROM users WHERE id = $1`, [userId]),
     insertUser: async (row) => {
-      await db.run("INSERT INTO users (id, email, password_hash, created_at) VALUES ($1, $2, $3, $4)", [row.id, row.email, row.passwordHash, row.createdAt]);
+      await db.run("INSERT INTO users (id, email, password_hash, display_name, created_at) VALUES ($1, $2, $3, $4, $5)", [row.id, row.email, row.passwordHash, row.displayName, row.createdAt]);
     },
     updatePasswordHash: async (userId, passwordHash) => {
       await db.run("UPDATE users SET password_hash = $1 WHERE id = $2", [passwordHash, userId]);
+    },
+    updateDisplayName: async (userId, displayName) => {
+      await db.run("UPDATE users SET display_name = $1 WHERE id = $2", [displayName, userId]);
     },
     findMembership: (userId, tenantId) =>
       db.get<MembershipRow>(`SELECT ${memberColumns} FROM memberships WHERE user_id = $1 AND tenant_id = $2`, [userId, tenantId]),

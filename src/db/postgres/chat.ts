@@ -82,8 +82,8 @@ export function pgChatSessions(db: PgExec): ChatSessionQueries {
     },
     insertMessage: async (row) => {
       await db.run(
-        "INSERT INTO chat_messages (id, session_id, tenant_id, role, text, quick_replies, confidence, author_id, created_at) VALUES ($1, $2, $3, $4, $5, $6::text::json, $7, $8, $9)",
-        [row.id, row.sessionId, row.tenantId, row.role, row.text, toJsonText(row.quickReplies), row.confidence, row.authorId, row.createdAt],
+        "INSERT INTO chat_messages (id, session_id, tenant_id, role, text, quick_replies, confidence, author_id, author_name, created_at) VALUES ($1, $2, $3, $4, $5, $6::text::json, $7, $8, $9, $10)",
+        [row.id, row.sessionId, row.tenantId, row.role, row.text, toJsonText(row.quickReplies), row.confidence, row.authorId, row.authorName, row.createdAt],
       );
     },
     listRecentMessages: (sessionId, limit) =>
@@ -98,8 +98,8 @@ export function pgChatSessions(db: PgExec): ChatSessionQueries {
     listNewestMessages: async (tenantId, sessionIds, maxChars) =>
       sessionIds.length === 0
         ? []
-        : db.all<Pick<ChatMessageRow, "sessionId" | "role" | "text" | "createdAt">>(
-            `SELECT s.id AS "sessionId", m.role, substr(m.text, 1, greatest($3::int, 0)) AS text, m.created_at::float8 AS "createdAt"
+        : db.all<Pick<ChatMessageRow, "sessionId" | "role" | "text" | "authorName" | "createdAt">>(
+            `SELECT s.id AS "sessionId", m.role, substr(m.text, 1, greatest($3::int, 0)) AS text, m.author_name AS "authorName", m.created_at::float8 AS "createdAt"
              FROM chat_sessions AS s
              JOIN chat_messages AS m ON m.id = (SELECT max(id) FROM chat_messages WHERE session_id = s.id)
              WHERE s.tenant_id = $1 AND s.id = ANY($2::text[])

@@ -78,6 +78,7 @@ export const chatMessages = pgTable(
     quickReplies: json("quick_replies").$type<string[]>(),
     confidence: doublePrecision("confidence"),
     authorId: text("author_id"),
+    authorName: text("author_name"),
     createdAt: bigint("created_at", { mode: "number" }).notNull(),
   },
   (table) => [
@@ -376,6 +377,7 @@ export const users = pgTable(
     id: text("id").primaryKey(),
     email: text("email").notNull().unique(),
     passwordHash: text("password_hash").notNull(),
+    displayName: text("display_name"),
     createdAt: bigint("created_at", { mode: "number" }).notNull(),
   },
 );

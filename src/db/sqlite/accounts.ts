@@ -9,8 +9,9 @@ export function sqliteUsers(sqlite: Database): SyncOf<UserQueries> {
   const columns = selectColumns(users);
   const byEmail = sqlite.prepare<UserRow, [string]>(`SELECT ${columns} FROM users WHERE email = ?`);
   const byId = sqlite.prepare<UserRow, [string]>(`SELECT ${columns} FROM users WHERE id = ?`);
-  const insert = sqlite.prepare("INSERT INTO users (id, email, password_hash, created_at) VALUES (?, ?, ?, ?)");
+  const insert = sqlite.prepare("INSERT INTO users (id, email, password_hash, display_name, created_at) VALUES (?, ?, ?, ?, ?)");
   const setHash = sqlite.prepare("UPDATE users SET password_hash = ? WHERE id = ?");
+  const setDisplayName = sqlite.prepare("UPDATE users SET display_name = ? WHERE id = ?");
   const memberColumns = selectColumns(memberships);
   const membership = sqlite.prepare<MembershipRow, [string, string]>(`SELECT ${memberColumns} FROM memberships WHERE user_id = ? AND tenant_id = ?`);
   const insertMembership = sqlite.prepare("INSERT INTO memberships (user_id, tenant_id, role, created_at) VALUES (?, ?, ?, ?)");
@@ -19,10 +20,13 @@ export function sqliteUsers(sqlite: Database): SyncOf<UserQueries> {
     findUserByEmail: (email) => byEmail.get(email),
     findUser: (userId) => byId.get(userId),
     insertUser: (row) => {
-      insert.run(row.id, row.email, row.passwordHash, row.createdAt);
+      insert.run(row.id, row.email, row.passwordHash, row.displayName, row.createdAt);
     },
     updatePasswordHash: (userId, passwordHash) => {
       setHash.run(passwordHash, userId);
+    },
+    updateDisplayName: (userId, displayName) => {
+      setDisplayName.run(displayName, userId);
     },
     findMembership: (userId, tenantId) => membership.get(userId, tenantId),
     insertMembership: (row) => {

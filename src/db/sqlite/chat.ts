@@ -42,7 +42,7 @@ export function sqliteChatSessions(sqlite: Database): SyncOf<ChatSessionQueries>
   const update = sqlite.prepare("UPDATE chat_sessions SET status = ?, state = ?, message_count = ?, handoff_reason = ?, updated_at = ? WHERE id = ?");
   const close = sqlite.prepare("UPDATE chat_sessions SET status = 'closed', closed_at = ?, updated_at = ? WHERE id = ?");
   const insertMessage = sqlite.prepare(
-    "INSERT INTO chat_messages (id, session_id, tenant_id, role, text, quick_replies, confidence, author_id, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+    "INSERT INTO chat_messages (id, session_id, tenant_id, role, text, quick_replies, confidence, author_id, author_name, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
   );
   const messagesAfter = sqlite.prepare<RawMessage, [string, string]>(
     `SELECT ${selectColumns(chatMessages)} FROM chat_messages WHERE session_id = ? AND id > ? ORDER BY id LIMIT 500`,
@@ -51,8 +51,8 @@ export function sqliteChatSessions(sqlite: Database): SyncOf<ChatSessionQueries>
     "SELECT role, text FROM (SELECT id, role, text FROM chat_messages WHERE session_id = ? ORDER BY id DESC LIMIT ?) ORDER BY id",
   );
   // One index seek per session (chat_messages_session_idx): its newest message.
-  const newest = sqlite.prepare<Pick<ChatMessageRow, "sessionId" | "role" | "text" | "createdAt">, [string, string, number]>(
-    `SELECT s.id AS "sessionId", m.role, substr(m.text, 1, ?3) AS text, m.created_at AS "createdAt"
+  const newest = sqlite.prepare<Pick<ChatMessageRow, "sessionId" | "role" | "text" | "authorName" | "createdAt">, [string, string, number]>(
+    `SELECT s.id AS "sessionId", m.role, substr(m.text, 1, ?3) AS text, m.author_name AS "authorName", m.created_at AS "createdAt"
      FROM chat_sessions AS s
      JOIN chat_messages AS m ON m.id = (SELECT max(id) FROM chat_messages WHERE session_id = s.id)
      WHERE s.tenant_id = ?1 AND s.id IN (SELECT value FROM json_each(?2))`,
@@ -72,7 +72,7 @@ export function sqliteChatSessions(sqlite: Database): SyncOf<ChatSessionQueries>
     },
     insertMessage: (row) => {
       const quickReplies = row.quickReplies === null ? null : JSON.stringify(row.quickReplies);
-      insertMessage.run(row.id, row.sessionId, row.tenantId, row.role, row.text, quickReplies, row.confidence, row.authorId, row.createdAt);
+      insertMessage.run(row.id, row.sessionId, row.tenantId, row.role, row.text, quickReplies, row.confidence, row.authorId, row.authorName, row.createdAt);
     },
     listRecentMessages: (sessionId, limit) => recent.all(sessionId, limit),
     listMessagesAfter: (sessionId, afterId) => messagesAfter.all(sessionId, afterId).map(toMessage),

@@ -12,7 +12,7 @@ export const InboxModel = {
   response: pageOf(
     t.Composite([
       sessionView,
-      t.Object({ preview: t.Nullable(t.Object({ role: oneOf(MESSAGE_ROLES), text: t.String(), created_at: isoTime() }), { description: "The newest message." }) }),
+      t.Object({ preview: t.Nullable(t.Object({ role: oneOf(MESSAGE_ROLES), text: t.String(), author_name: t.Nullable(t.String({ description: "An operator message's author as named when it was sent." })), created_at: isoTime() }), { description: "The newest message." }) }),
     ]),
   ),
 } as const;

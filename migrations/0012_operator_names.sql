@@ -1,0 +1,2 @@
+ALTER TABLE `users` ADD `display_name` text;--> statement-breakpoint
+ALTER TABLE `chat_messages` ADD `author_name` text;
