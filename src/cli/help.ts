@@ -8,7 +8,7 @@ Commands:
   serve                 start the HTTP server and the webhook scheduler
   migrate               create or upgrade the database schema, then exit
   tenant create|list|plan|payment-secret|whatsapp
-  user create|password
+  user create|password|name
   apikey create|list|revoke
   dlq list|show|retrigger   the webhook dead-letter queue
   lead erase|export     erase, or export as JSON, everything held about a lead (privacy requests)
@@ -41,7 +41,7 @@ Environment:
 Examples:
   parley serve --demo
   parley tenant create --name "Smile Dental" --sector dental-clinic --origins https://smile.example
-  PARLEY_PASSWORD=s3cret-pass parley user create --email ana@smile.example --tenant ten_…
+  PARLEY_PASSWORD=s3cret-pass parley user create --email ana@smile.example --tenant ten_… --name "Ana Lima"
   parley apikey create --tenant ten_…
   parley dlq list --event lead.created
   parley dlq retrigger --all --since 2026-01-15T00:00:00Z
@@ -82,11 +82,16 @@ PARLEY_WHATSAPP_ACCESS_TOKEN (allowed to send from the number). Meta's callback 
 PUBLIC_URL/api/v1/hooks/whatsapp/TENANT_ID.
 `,
   user: `Usage:
-  parley user create --email EMAIL --tenant TENANT_ID [--role owner|admin|agent] [--json]
+  parley user create --email EMAIL --tenant TENANT_ID [--role owner|admin|agent] [--name NAME] [--json]
   parley user password --email EMAIL
+  parley user name --email EMAIL (--name NAME | --clear) [--json]
 
 The password is read from PARLEY_PASSWORD or standard input, never from a flag (flags end
-up in shell history and process listings). An existing account is only added to the tenant.
+up in shell history and process listings). An existing account is only added to the tenant
+(and given --name, if one is passed).
+--name is the display name visitors see on the user's replies in the widget (1–60 characters,
+no control characters); without one they see "Agent". Replies already sent keep the name they
+were sent with. The user can also set it on the admin page (PATCH /api/v1/me).
 `,
   apikey: `Usage:
   parley apikey create --tenant TENANT_ID [--name NAME] [--json]

@@ -120,6 +120,11 @@ describe.skipIf(!serverUrl)("the CLI against PostgreSQL (--db postgres://…)", 
     expect((await cli(["user", "create", "--email", "ana@smile.example", "--tenant", tenant.tenant_id, "--db", db])).code).toBe(1);
     const changed = await cli(["user", "password", "--email", "ana@smile.example", "--db", db], { stdin: "another-password\n" });
     expect(changed.code).toBe(0);
+    const named = await cli(["user", "name", "--email", "ana@smile.example", "--name", " Ana Lima ", "--json", "--db", db]);
+    expect(named.code).toBe(0);
+    expect(JSON.parse(named.out)).toMatchObject({ display_name: "Ana Lima" });
+    expect((await cli(["user", "name", "--email", "ana@smile.example", "--name", "x".repeat(61), "--db", db])).code).toBe(2);
+    expect((await cli(["user", "create", "--email", "bea@smile.example", "--tenant", tenant.tenant_id, "--name", "Bea", "--db", db], { stdin: "a-long-password\n" })).code).toBe(0);
 
     const key = JSON.parse((await cli(["apikey", "create", "--tenant", tenant.tenant_id, "--name", "crm", "--json", "--db", db])).out) as { key_id: string; key: string };
     expect(key.key).toBeString();
@@ -131,6 +136,8 @@ describe.skipIf(!serverUrl)("the CLI against PostgreSQL (--db postgres://…)", 
     try {
       // The password set by the CLI, read through the store by the domain code.
       expect((await authenticateUser(deps, "ana@smile.example", "another-password")).userId).toStartWith("usr_");
+      expect((await deps.store.users.findUserByEmail("ana@smile.example"))?.displayName).toBe("Ana Lima");
+      expect((await deps.store.users.findUserByEmail("bea@smile.example"))?.displayName).toBe("Bea");
       await plantDeadLetter(deps as Deps & { clock: ReturnType<typeof createFakeClock> }, tenant.tenant_id);
     } finally {
       await opened.close();

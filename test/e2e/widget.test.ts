@@ -2,7 +2,8 @@ import { afterAll, beforeAll, expect, test } from "bun:test";
 import { mkdirSync } from "node:fs";
 import { join } from "node:path";
 import type { Browser, BrowserContext, Page } from "playwright-core";
-import { buildDeps } from "../helpers.ts";
+import { buildDeps, TEST_PASSWORD } from "../helpers.ts";
+import { createUser } from "../../src/auth/create-user.ts";
 import { describeWithBrowser, launchChromium } from "./chromium.ts";
 import { createApp } from "../../src/http/app.ts";
 import { createAppDeps } from "../../src/http/deps.ts";
@@ -201,13 +202,18 @@ describeWithBrowser("the widget in headless Chromium (needs /usr/bin/chromium)",
     expect(await page.locator(W(".sub")).textContent()).toBe("You're chatting with Agent");
     await snap(page, "operator-reply");
 
+    // An operator with a display name is named on the bubble and in the header; the earlier
+    // reply (sent without one) keeps "Agent".
+    const sam = await createUser(deps, { email: "sam@open.test", tenantId: open.id, role: "agent", password: TEST_PASSWORD, displayName: "Sam" });
     await page.keyboard.press("Escape");
-    await postOperatorMessage(deps, open.id, state!.sessionId, { text: "Are you still there?" });
+    await postOperatorMessage(deps, open.id, state!.sessionId, { text: "Are you still there?", authorId: sam.userId });
     // Closed panels poll 5× slower: POLL_MS * 5.
     await page.locator(W(".badge")).filter({ hasText: "1" }).waitFor({ timeout: POLL_MS * 5 * 3 });
     await page.locator(W(".launcher")).click();
     expect(await page.locator(W(".badge")).isHidden()).toBe(true);
-    expect(await page.locator(W(".m.operator")).allTextContents()).toEqual(["AgentHi, this is Sam from the front desk.", "AgentAre you still there?"]);
+    expect(await page.locator(W(".m.operator")).allTextContents()).toEqual(["AgentHi, this is Sam from the front desk.", "SamAre you still there?"]);
+    expect(await page.locator(W(".m.operator .who")).allTextContents()).toEqual(["Agent", "Sam"]);
+    expect(await page.locator(W(".sub")).textContent()).toBe("You're chatting with Sam");
     expect(widgetErrors()).toEqual([]);
   });
 

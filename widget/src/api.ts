@@ -39,8 +39,8 @@ export interface SendResult {
 
 export interface HistoryMessage extends QuickReplyMessage {
   role: "visitor" | "bot" | "operator";
-  /** The operator's display name, when the server knows one. */
-  author_name?: string;
+  /** The operator's display name as it was when the reply was sent; null for other roles or when unset. */
+  author_name?: string | null;
 }
 
 export interface History {

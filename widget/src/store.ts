@@ -8,8 +8,8 @@ export interface StoredMessage {
   quick?: string[];
   /** A visitor message the server did not take (offline, 5xx, 429): shown with Retry, kept across reloads. */
   failed?: boolean;
-  /** An operator's display name, when known. */
-  author?: string;
+  /** An operator's display name (author_name), when the server sent one; else the localised "Agent" is shown. */
+  author?: string | null;
 }
 
 export interface StoredState {

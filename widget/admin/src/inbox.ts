@@ -7,9 +7,12 @@ const ROLE_LABELS: Record<Message["role"], string> = { visitor: "Visitor", bot: 
 /** How often the inbox (and an open transcript) reloads by itself while its tab is shown. */
 export const INBOX_REFRESH_MS = 10_000;
 
+/** "Operator (Ana)" when the reply was sent by an operator with a display name. */
+const whoWrote = (entry: { role: Message["role"]; author_name: string | null }) => `${ROLE_LABELS[entry.role] ?? entry.role}${entry.author_name ? ` (${entry.author_name})` : ""}`;
+
 function previewCell(session: InboxSession): Node | string {
   if (!session.preview) return "—";
-  return h("span", { class: "preview" }, h("strong", {}, `${ROLE_LABELS[session.preview.role] ?? session.preview.role}: `), session.preview.text);
+  return h("span", { class: "preview" }, h("strong", {}, `${whoWrote(session.preview)}: `), session.preview.text);
 }
 
 export function wireInbox() {
@@ -47,7 +50,7 @@ export function wireInbox() {
       const transcript = await api<{ status: string; data: Message[] }>("GET", `/chatbot/sessions/${encodeURIComponent(openId)}/messages`);
       byId("convo-title").textContent = `Conversation ${openId} (${transcript.status})`;
       byId("convo-log").replaceChildren(
-        ...transcript.data.map((entry) => h("li", { class: entry.role }, h("span", { class: "who" }, ROLE_LABELS[entry.role] ?? entry.role, " · ", when(entry.created_at)), entry.text)),
+        ...transcript.data.map((entry) => h("li", { class: entry.role }, h("span", { class: "who" }, whoWrote(entry), " · ", when(entry.created_at)), entry.text)),
       );
       const log = byId("convo-log");
       log.scrollTop = log.scrollHeight;
