@@ -91,7 +91,7 @@ up in shell history and process listings). An existing account is only added to 
 (and given --name, if one is passed).
 --name is the display name visitors see on the user's replies in the widget (1–60 characters,
 no control characters); without one they see "Agent". Replies already sent keep the name they
-were sent with. The user can also set it on the admin page (PATCH /api/v1/me).
+were sent with. Signed in with a Bearer token, the user can set it too: PATCH /api/v1/me.
 `,
   apikey: `Usage:
   parley apikey create --tenant TENANT_ID [--name NAME] [--json]
