@@ -1,33 +1,12 @@
 import { newId } from "../../lib/ids.ts";
-import type { ClaimCandidate } from "../../scheduler/fair-share.ts";
 import type { AttemptOutcome, AttemptPolicy, ClaimedDelivery, DeliveryQueueQueries, FairClaim, RecordedAttempt } from "../store-webhooks.ts";
+import { CLAIM_WINDOW, RULE_DELETED, type CandidateRow, type DueRow } from "../delivery-queue-rows.ts";
 import type { PgExec } from "./exec.ts";
 
 // The scheduler's queue on PostgreSQL, the twin of src/db/sqlite/delivery-queue.ts. Several
 // instances share the table: each claim locks the rows it reads `FOR UPDATE SKIP LOCKED`, so a
 // row another instance is claiming is skipped, never claimed twice; each exported operation is
 // one transaction of its own (a SAVEPOINT when the caller is already inside one).
-
-interface DueRow {
-  id: string;
-  tenant_id: string;
-  rule_id: string | null;
-  event: string;
-  attempts: number;
-  cycle: number;
-  url: string | null;
-  secret: string | null;
-  data: string;
-  occurred_at: number;
-}
-
-/** A due row with the tenant under the name the fair-share picker reads. */
-type CandidateRow = DueRow & ClaimCandidate;
-
-/** As on SQLite: at most this many due rows are read per fair claim, never more than the free slots. */
-const CLAIM_WINDOW = 64;
-
-const RULE_DELETED = "rule_deleted: the rule was deleted before this delivery was sent";
 
 /**
  * Leases the due rows in one statement: the window (due order, `LIMIT`) is locked `FOR UPDATE

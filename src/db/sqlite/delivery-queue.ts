@@ -1,37 +1,12 @@
 import type { Database } from "bun:sqlite";
 import { newId } from "../../lib/ids.ts";
-import type { ClaimCandidate } from "../../scheduler/fair-share.ts";
 import type { AttemptOutcome, ClaimedDelivery, DeliveryQueueQueries, FairClaim } from "../store-webhooks.ts";
+import { CLAIM_WINDOW, RULE_DELETED, type CandidateRow, type DueRow } from "../delivery-queue-rows.ts";
 import type { SyncOf } from "./gate.ts";
 
 // The scheduler's queue on SQLite. One SQL operation per statement, prepared once per database;
 // each exported operation is one BEGIN IMMEDIATE transaction, so two processes on one file (a
 // server and a CLI) never claim the same row.
-
-interface DueRow {
-  id: string;
-  tenant_id: string;
-  rule_id: string | null;
-  event: string;
-  attempts: number;
-  cycle: number;
-  url: string | null;
-  secret: string | null;
-  data: string;
-  occurred_at: number;
-}
-
-/** A due row with the tenant under the name the fair-share picker reads. */
-type CandidateRow = DueRow & ClaimCandidate;
-
-/**
- * At most this many due rows are read per fair claim, and never more than the free slots: the
- * first row read always fits (tenants and URLs at their cap are skipped in SQL), so a claim
- * that frees one slot of a capped receiver reads one row, not a thousand. When the window was
- * full the claim reports `more` and the scheduler claims again at once, with the tenants and
- * URLs this claim filled now skipped in SQL.
- */
-const CLAIM_WINDOW = 64;
 
 function prepareStatements(sqlite: Database) {
   return {
@@ -195,7 +170,7 @@ function claimedFrom(sql: Statements, rows: DueRow[], leaseToken: string, now: n
   const claimed: ClaimedDelivery[] = [];
   for (const row of rows) {
     if (row.rule_id === null || row.url === null || row.secret === null) {
-      sql.cancel.run("rule_deleted: the rule was deleted before this delivery was sent", now, now, row.id);
+      sql.cancel.run(RULE_DELETED, now, now, row.id);
       continue;
     }
     claimed.push({

@@ -1,0 +1,33 @@
+import type { ClaimCandidate } from "../scheduler/fair-share.ts";
+
+// What both stores' delivery queues (src/db/sqlite/delivery-queue.ts,
+// src/db/postgres/delivery-queue.ts) read and decide alike.
+
+/** A due delivery as the claim queries select it, with its rule's current URL and secret. */
+export interface DueRow {
+  id: string;
+  tenant_id: string;
+  rule_id: string | null;
+  event: string;
+  attempts: number;
+  cycle: number;
+  url: string | null;
+  secret: string | null;
+  data: string;
+  occurred_at: number;
+}
+
+/** A due row with the tenant under the name the fair-share picker reads. */
+export type CandidateRow = DueRow & ClaimCandidate;
+
+/**
+ * At most this many due rows are read per fair claim, and never more than the free slots: the
+ * first row read always fits (tenants and URLs at their cap are skipped in SQL), so a claim
+ * that frees one slot of a capped receiver reads one row, not a thousand. When the window was
+ * full the claim reports `more` and the scheduler claims again at once, with the tenants and
+ * URLs this claim filled now skipped in SQL.
+ */
+export const CLAIM_WINDOW = 64;
+
+/** The error a pending delivery is cancelled with when its rule is gone by the time it is claimed. */
+export const RULE_DELETED = "rule_deleted: the rule was deleted before this delivery was sent";
