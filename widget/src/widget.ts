@@ -1,23 +1,23 @@
-import { ApiError, createApi, type SendResult } from "./api.ts";
-import { failureNotice, handoffStatus, shouldRestart } from "./restart.ts";
+/**
+ * Mounts the widget in its shadow root: the launcher and the panel (open, close, Esc), the
+ * composer's submit, and the launcher's reveal once the server accepts this page's origin.
+ * The conversation with the server is conversation.ts; the bubbles on screen, transcript.ts.
+ */
+import { ApiError, createApi } from "./api.ts";
 import type { WidgetConfig } from "./config.ts";
 import { readableTextOn } from "./contrast.ts";
+import { createConversation } from "./conversation.ts";
 import { guard, report } from "./guard.ts";
-import { loadState, saveState, type StoredMessage, type StoredState } from "./store.ts";
 import { stringsFor } from "./strings.ts";
 import { createStyleSheet } from "./styles.ts";
-import { buildView, liveBubble, messageNode, renderQuickReplies } from "./view.ts";
+import { createTranscript } from "./transcript.ts";
+import { buildView } from "./view.ts";
 
 export interface WidgetControls {
   open(): void;
   close(): void;
   toggle(): void;
 }
-
-/** A token this close to expiry is replaced before use rather than risking a 401 mid-send. */
-const TOKEN_MARGIN_MS = 60_000;
-/** Hand-off polling stops after this long without news; opening or sending restarts it. */
-const POLL_IDLE_LIMIT_MS = 30 * 60_000;
 
 export function mountWidget(config: WidgetConfig, host: HTMLElement): WidgetControls {
   const s = stringsFor(config.lang);
@@ -29,250 +29,22 @@ export function mountWidget(config: WidgetConfig, host: HTMLElement): WidgetCont
   // No launcher until the server says this origin may chat (see the end of this function).
   view.launcher.hidden = true;
   shadow.append(view.root);
-  /** Each bubble on screen, by its message: a failed send is redrawn in place. */
-  const nodes = new WeakMap<StoredMessage, HTMLElement>();
 
-  let state = loadState(config.tenant);
   let isOpen = false;
-  let unread = 0;
-  let busy = false;
-  let starting: Promise<StoredState> | null = null;
-  let pollTimer: ReturnType<typeof setTimeout> | undefined;
-  let pollFailures = 0;
-  let lastActivity = Date.now();
-
-  const save = () => state && saveState(config.tenant, state);
-  const usable = (current: StoredState | null): current is StoredState =>
-    !!current && current.status !== "closed" && current.expiresAt - TOKEN_MARGIN_MS > Date.now();
-  // Telemetry waits for a session token; it never blocks or breaks the chat.
-  const pendingEvents: string[] = [];
-  function track(name?: string): void {
-    if (name) pendingEvents.push(name);
-    if (!usable(state) || pendingEvents.length === 0) return;
-    api.track(state.token, pendingEvents.splice(0, 20)).catch(() => undefined);
-  }
-  const pick = guard((text: string) => {
-    track("quick_reply_clicked");
-    return send(text);
-  });
-
-  function updateBadge(): void {
-    view.badge.hidden = unread === 0;
-    view.badge.textContent = unread > 9 ? "9+" : String(unread);
-    view.launcher.setAttribute("aria-label", unread ? `${s.open} (${unread} ${s.unread})` : s.open);
-  }
-
-  function show(message: StoredMessage, arriving: boolean): void {
-    const node = messageNode(message, s, retry);
-    nodes.set(message, node);
-    view.log.insertBefore(node, view.typing);
-    if (arriving && !isOpen && (message.role === "bot" || message.role === "operator")) {
-      unread++;
-      updateBadge();
-    }
-    view.log.scrollTop = view.log.scrollHeight;
-  }
-
-  function append(current: StoredState, message: StoredMessage): void {
-    current.log.push(message);
-    show(message, true);
-    renderQuickReplies(view.quick, message.quick ?? [], pick);
-  }
-
-  function notice(text: string): void {
-    show({ id: null, role: "notice", text }, false);
-  }
-
-  /** Redraws one bubble (failed ↔ sent) where it stands. */
-  function redraw(message: StoredMessage): void {
-    const old = nodes.get(message);
-    if (!old) return;
-    const node = messageNode(message, s, retry);
-    nodes.set(message, node);
-    old.replaceWith(node);
-  }
-
-  function renderStatus(): void {
-    const text = handoffStatus(state, s);
-    view.sub.hidden = text === null;
-    view.sub.textContent = text ?? "";
-  }
-
-  function fail(error: unknown): void {
-    const why = failureNotice(error, s);
-    if (why) notice(why);
-    if (!(error instanceof ApiError)) throw error;
-  }
-
-  function setBusy(value: boolean): void {
-    busy = value;
-    view.typing.hidden = !value;
-    view.sendButton.disabled = value;
-    view.log.scrollTop = view.log.scrollHeight;
-  }
-
-  /** A new visitor session; the transcript so far stays on screen. One at a time. */
-  function freshSession(): Promise<StoredState> {
-    starting ??= api
-      .startSession()
-      .then((started) => {
-        // Messages typed before (or while failing to get) a session stay in the transcript.
-        const log = state?.log ?? [];
-        const next: StoredState = {
-          token: started.access_token,
-          expiresAt: Date.now() + started.expires_in * 1000,
-          sessionId: started.session_id,
-          lastId: null,
-          status: "bot",
-          botName: started.bot_name,
-          log,
-        };
-        state = next;
-        view.title.textContent = started.bot_name;
-        // The greeting opens the first conversation, before anything typed while the session
-        // was still starting (or while offline); a later session does not greet again.
-        if (started.greeting && !log.some((m) => m.role === "bot" || m.role === "operator")) {
-          const greeting: StoredMessage = { id: null, role: "bot", text: started.greeting, quick: started.quick_replies };
-          log.unshift(greeting);
-          show(greeting, true);
-          const node = nodes.get(greeting);
-          if (node) view.log.prepend(node);
-          if (log.length === 1) renderQuickReplies(view.quick, greeting.quick ?? [], pick);
-        }
-        save();
-        track();
-        return next;
-      })
-      .finally(() => {
-        starting = null;
-      });
-    return starting;
-  }
-
-  /** A typed message (or quick reply): on screen and saved at once, then delivered. */
-  async function send(raw: string): Promise<void> {
-    const text = raw.trim().slice(0, 4000);
-    if (!text || busy) return;
-    view.input.value = "";
-    // The quick-reply button that was clicked is about to go: keep focus (and Esc) in the panel.
-    if (isOpen) view.input.focus();
-    renderQuickReplies(view.quick, [], pick);
-    const mine: StoredMessage = { id: null, role: "visitor", text };
-    // Without a session yet the message still needs a saved home: a placeholder with no token.
-    state ??= { token: "", expiresAt: 0, sessionId: "", lastId: null, status: "bot", botName: view.title.textContent ?? "", log: [] };
-    state.log.push(mine);
-    show(mine, false);
-    save();
-    await deliver(mine);
-  }
-
-  function retry(message: StoredMessage): void {
-    guard(deliver)(message);
-  }
-
-  /** Sends one visitor message; on failure it stays in the log, marked failed, for Retry. */
-  async function deliver(mine: StoredMessage): Promise<void> {
-    if (busy) return;
-    const text = mine.text;
-    if (mine.failed) {
-      mine.failed = undefined;
-      redraw(mine);
-    }
-    setBusy(true);
-    track("message_sent");
-    // The bubble grows as the model writes; `done` then replaces it with the stored reply.
-    const { grow, drop: dropLive } = liveBubble(view, s);
-    try {
-      let current = usable(state) ? state : await freshSession();
-      let result: SendResult;
-      try {
-        result = await api.send(current.token, text, grow);
-      } catch (error) {
-        if (!(await shouldRestart(api, error, current))) throw error;
-        dropLive();
-        current = await freshSession();
-        result = await api.send(current.token, text, grow);
-      }
-      mine.id = result.message_id;
-      current.lastId = result.reply?.message_id ?? result.message_id;
-      current.status = result.status;
-      dropLive();
-      if (result.reply) append(current, { id: result.reply.message_id, role: "bot", text: result.reply.text, quick: result.reply.quick_replies });
-      save();
-      lastActivity = Date.now();
-      renderStatus();
-      schedulePoll();
-    } catch (error) {
-      dropLive();
-      mine.failed = true;
-      redraw(mine);
-      save();
-      fail(error);
-    } finally {
-      setBusy(false);
-    }
-  }
-
-  /** Fetches what came after the last known message (operator replies, or what a reload missed). */
-  async function catchUp(): Promise<void> {
-    const current = state;
-    if (!usable(current)) return;
-    const history = await api.history(current.token, current.sessionId, current.lastId);
-    if (state !== current) return;
-    for (const message of history.data) {
-      const known = current.log.find((m) => m.id === message.message_id);
-      // A visitor message we sent ourselves may come back before its send answered.
-      const pending = !known && message.role === "visitor" && current.log.find((m) => m.id === null && m.role === "visitor" && m.text === message.text);
-      if (pending) {
-        // The server has it after all (the answer, not the message, was lost): no longer failed.
-        pending.id = message.message_id;
-        if (pending.failed) {
-          pending.failed = undefined;
-          redraw(pending);
-        }
-      } else if (!known) {
-        append(current, { id: message.message_id, role: message.role, text: message.text, quick: message.quick_replies, author: message.author_name });
-        lastActivity = Date.now();
-      }
-      current.lastId = message.message_id;
-    }
-    current.status = history.status;
-    save();
-    renderStatus();
-  }
-
-  /** Re-arms one timer (never setInterval): fast while open, 5× slower while closed, bounded. */
-  function schedulePoll(): void {
-    clearTimeout(pollTimer);
-    if (!state || state.status !== "handoff" || Date.now() - lastActivity > POLL_IDLE_LIMIT_MS) return;
-    const delay = (isOpen ? config.pollMs : config.pollMs * 5) * 2 ** Math.min(pollFailures, 4);
-    pollTimer = setTimeout(
-      guard(async () => {
-        try {
-          if (!busy) await catchUp();
-          pollFailures = 0;
-        } catch {
-          pollFailures++;
-        }
-        schedulePoll();
-      }),
-      delay,
-    );
-  }
+  const isPanelOpen = () => isOpen;
+  // A bubble's Retry reaches the conversation, which is created just below (clicks come later).
+  const transcript = createTranscript(view, s, isPanelOpen, (message) => retry(message));
+  const { current, send, retry, track, schedulePoll, opened, resume } = createConversation(config, api, view, s, transcript, isPanelOpen);
 
   function open(): void {
     if (isOpen) return;
     isOpen = true;
     view.panel.hidden = false;
     view.launcher.setAttribute("aria-expanded", "true");
-    unread = 0;
-    updateBadge();
+    transcript.clearUnread();
     view.log.scrollTop = view.log.scrollHeight;
     view.input.focus();
-    if (!state?.token) freshSession().catch(guard(fail));
-    track("widget_opened");
-    lastActivity = Date.now();
-    schedulePoll();
+    opened();
   }
 
   function close(): void {
@@ -307,14 +79,6 @@ export function mountWidget(config: WidgetConfig, host: HTMLElement): WidgetCont
     }),
   );
 
-  if (state) {
-    view.title.textContent = state.botName || s.fallbackTitle;
-    for (const message of state.log) show(message, false);
-    const last = state.log.at(-1);
-    renderQuickReplies(view.quick, last?.role === "bot" ? (last.quick ?? []) : [], pick);
-    renderStatus();
-  } else renderQuickReplies(view.quick, [], pick);
-
   /**
    * The launcher appears only once the server accepts this page's origin for the tenant. A
    * refused origin (or an unknown tenant) gets no launcher at all and one console warning for
@@ -323,13 +87,13 @@ export function mountWidget(config: WidgetConfig, host: HTMLElement): WidgetCont
    */
   const reveal = () => {
     view.launcher.hidden = false;
-    if (state?.token) catchUp().catch(() => undefined).then(guard(schedulePoll));
+    resume();
     track("widget_loaded");
     if (config.open) open();
   };
   api.settings().then(
     guard((settings) => {
-      if (!state?.botName) view.title.textContent = settings.bot_name;
+      if (!current()?.botName) view.title.textContent = settings.bot_name;
       reveal();
     }),
     guard((error: unknown) => {

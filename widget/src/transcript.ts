@@ -1,0 +1,72 @@
+/**
+ * The message list on screen: one bubble per message (kept, so a failed send is redrawn where
+ * it stands), notices, the launcher's unread badge and the header's hand-off line. It draws;
+ * the conversation (conversation.ts) decides what to draw.
+ */
+import { handoffStatus } from "./restart.ts";
+import type { StoredMessage, StoredState } from "./store.ts";
+import type { Strings } from "./strings.ts";
+import { messageNode, type View } from "./view.ts";
+
+export interface Transcript {
+  /** Adds a bubble below the others; one `arriving` from the bot or an operator while closed counts as unread. */
+  show(message: StoredMessage, arriving: boolean): void;
+  /** Adds a bubble above everything already on screen (a greeting that comes after typed messages). */
+  showFirst(message: StoredMessage): void;
+  notice(text: string): void;
+  /** Redraws one bubble (failed ↔ sent) where it stands. */
+  redraw(message: StoredMessage): void;
+  renderStatus(state: StoredState | null): void;
+  clearUnread(): void;
+}
+
+export function createTranscript(view: View, s: Strings, isOpen: () => boolean, retry: (message: StoredMessage) => void): Transcript {
+  /** Each bubble on screen, by its message: a failed send is redrawn in place. */
+  const nodes = new WeakMap<StoredMessage, HTMLElement>();
+  let unread = 0;
+
+  function updateBadge(): void {
+    view.badge.hidden = unread === 0;
+    view.badge.textContent = unread > 9 ? "9+" : String(unread);
+    view.launcher.setAttribute("aria-label", unread ? `${s.open} (${unread} ${s.unread})` : s.open);
+  }
+
+  function show(message: StoredMessage, arriving: boolean): void {
+    const node = messageNode(message, s, retry);
+    nodes.set(message, node);
+    view.log.insertBefore(node, view.typing);
+    if (arriving && !isOpen() && (message.role === "bot" || message.role === "operator")) {
+      unread++;
+      updateBadge();
+    }
+    view.log.scrollTop = view.log.scrollHeight;
+  }
+
+  return {
+    show,
+    showFirst(message) {
+      show(message, true);
+      const node = nodes.get(message);
+      if (node) view.log.prepend(node);
+    },
+    notice(text) {
+      show({ id: null, role: "notice", text }, false);
+    },
+    redraw(message) {
+      const old = nodes.get(message);
+      if (!old) return;
+      const node = messageNode(message, s, retry);
+      nodes.set(message, node);
+      old.replaceWith(node);
+    },
+    renderStatus(state) {
+      const text = handoffStatus(state, s);
+      view.sub.hidden = text === null;
+      view.sub.textContent = text ?? "";
+    },
+    clearUnread() {
+      unread = 0;
+      updateBadge();
+    },
+  };
+}
