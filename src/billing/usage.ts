@@ -83,10 +83,11 @@ export async function assertMessageQuota(deps: Pick<Deps, "clock">, db: StoreQue
   const now = deps.clock.now();
   const period = periodOf(now);
   const quota = PLANS[plan].monthlyMessages;
-  if (quota !== null && ((await db.usage.findUsage(tenantId, period))?.messages ?? 0) >= quota) {
-    throw new AppError("quota_exceeded", 402, `The ${plan} plan's ${quota} messages for ${period} are used up; upgrade the plan or wait for ${toIso(periodEnd(now))}.`);
-  }
+  if (quota !== null && ((await db.usage.findUsage(tenantId, period))?.messages ?? 0) >= quota) throw quotaExceeded(plan, quota, period, now);
 }
+
+const quotaExceeded = (plan: PlanName, quota: number, period: string, now: number): AppError =>
+  new AppError("quota_exceeded", 402, `The ${plan} plan's ${quota} messages for ${period} are used up; upgrade the plan or wait for ${toIso(periodEnd(now))}.`);
 
 /**
  * Counts one message against the tenant's monthly quota, through the message's transaction.
@@ -98,9 +99,11 @@ export async function countMessage(deps: Pick<Deps, "clock" | "deliveriesEnqueue
   const now = deps.clock.now();
   const period = periodOf(now);
   const quota = PLANS[plan].monthlyMessages;
-  await assertMessageQuota(deps, tx, tenantId, plan);
   const counter = await tx.usage.incrementMessages(tenantId, period);
   const used = counter.messages;
+  // Counted first, refused after: the throw rolls the count back with the rest of the message
+  // (one statement instead of a read and a write; exact under concurrency, as the upsert is).
+  if (quota !== null && used > quota) throw quotaExceeded(plan, quota, period, now);
   if (quota !== null && counter.thresholdNotifiedAt === null && used * 100 >= quota * QUOTA_THRESHOLD_PERCENT) {
     await tx.usage.markThresholdNotified(tenantId, period, now);
     await enqueueEvent(deps, tx, {

@@ -122,8 +122,6 @@ function commitTurn(deps: Deps, input: HandleMessageInput, text: string, config:
         ? await findOrStartVisitorSession(deps, tx, { tenantId: tenant.id, channel: input.channel, visitorRef: input.visitorRef })
         : await startSession(deps, tx, { tenantId: tenant.id, channel: input.channel });
     if (session.status === "closed") throw new AppError("session_closed", 409, "This session is closed; start a new one.");
-    // A quota already used up refuses before anything is written; the count itself comes last.
-    await assertMessageQuota(deps, tx, tenant.id, tenant.plan);
     const now = deps.clock.now();
     if (session.messageCount === 0) {
       await enqueueEvent(deps, tx, {
@@ -163,6 +161,8 @@ function commitTurn(deps: Deps, input: HandleMessageInput, text: string, config:
     // Last, just before COMMIT: the tenant's usage row is one row every message of the tenant
     // updates, and on PostgreSQL its row lock is held from this upsert until COMMIT — taken
     // first, it made a tenant's messages wait for each other's whole turn (bench/chat.ts).
+    // Over the quota it throws 402 and the whole turn rolls back: nothing of it is stored
+    // (the read before the reply, above, refuses the common case without any work).
     await countMessage(deps, tx, tenant.id, tenant.plan);
     if (assistant) await countAiUsage(deps, tx, tenant.id, assistant.usage);
     return {

@@ -44,9 +44,16 @@ describe("plans and quota (free: 1,000 messages a month)", () => {
 
     expect(await sendMessages(200, token())).toEqual(Array(200).fill(200));
     expect((await deliverAll(context)).filter((body) => body.event === "quota.threshold_reached")).toEqual([]);
+    const sql = await testSql(context.deps);
+    const stored = () => sql.get<{ messages: number; sessions: number; events: number }>(
+      "SELECT (SELECT CAST(count(*) AS INTEGER) FROM chat_messages) AS messages, (SELECT CAST(count(*) AS INTEGER) FROM chat_sessions) AS sessions, (SELECT CAST(count(*) AS INTEGER) FROM events) AS events",
+    );
+    const before = await stored();
     const refused = await context.request("POST", "/api/v1/chatbot/message", { body: { tenant_id: seeded.tenant.id, message: "hello" }, headers: { authorization: `Bearer ${token()}` } });
     expect(refused.status).toBe(402);
     expect((await refused.json()).error).toBe("quota_exceeded");
+    // Nothing of the refused message is stored: no message, no new session, no event.
+    expect(await stored()).toEqual(before);
 
     const usage = await (await context.request("GET", "/api/v1/usage", { headers: key() })).json();
     expect(usage).toMatchObject({ plan: "free", period: "2026-01", used: 1000, quota: 1000, percent: 100, remaining: 0, resets_at: "2026-02-01T00:00:00.000Z" });
