@@ -1,4 +1,5 @@
 import type { ClaimCandidate } from "../scheduler/fair-share.ts";
+import type { ClaimedDelivery } from "./store-webhooks.ts";
 
 // What both stores' delivery queues (src/db/sqlite/delivery-queue.ts,
 // src/db/postgres/delivery-queue.ts) read and decide alike.
@@ -31,3 +32,32 @@ export const CLAIM_WINDOW = 64;
 
 /** The error a pending delivery is cancelled with when its rule is gone by the time it is claimed. */
 export const RULE_DELETED = "rule_deleted: the rule was deleted before this delivery was sent";
+
+/**
+ * Leased rows as claims carrying the lease token, and the ids of those whose rule is gone
+ * (the store cancels them with RULE_DELETED instead of sending).
+ */
+export function splitClaims(rows: readonly DueRow[], leaseToken: string): { claimed: ClaimedDelivery[]; orphaned: string[] } {
+  const claimed: ClaimedDelivery[] = [];
+  const orphaned: string[] = [];
+  for (const row of rows) {
+    if (row.rule_id === null || row.url === null || row.secret === null) {
+      orphaned.push(row.id);
+      continue;
+    }
+    claimed.push({
+      id: row.id,
+      tenantId: row.tenant_id,
+      ruleId: row.rule_id,
+      event: row.event,
+      attempts: row.attempts,
+      cycle: row.cycle,
+      leaseToken,
+      url: row.url,
+      secret: row.secret,
+      data: row.data,
+      occurredAt: row.occurred_at,
+    });
+  }
+  return { claimed, orphaned };
+}

@@ -1,6 +1,6 @@
 import { newId } from "../../lib/ids.ts";
 import type { AttemptOutcome, AttemptPolicy, ClaimedDelivery, DeliveryQueueQueries, FairClaim, RecordedAttempt } from "../store-webhooks.ts";
-import { CLAIM_WINDOW, RULE_DELETED, type CandidateRow, type DueRow } from "../delivery-queue-rows.ts";
+import { CLAIM_WINDOW, RULE_DELETED, splitClaims, type CandidateRow, type DueRow } from "../delivery-queue-rows.ts";
 import type { PgExec } from "./exec.ts";
 
 // The scheduler's queue on PostgreSQL, the twin of src/db/sqlite/delivery-queue.ts. Several
@@ -160,27 +160,7 @@ export function pgDeliveryQueue(db: PgExec): DeliveryQueueQueries {
 
 /** Cancels rows whose rule is gone (one statement) and turns the rest into claims carrying the lease token. */
 async function claimedFrom(tx: PgExec, rows: readonly DueRow[], leaseToken: string, now: number): Promise<ClaimedDelivery[]> {
-  const claimed: ClaimedDelivery[] = [];
-  const orphaned: string[] = [];
-  for (const row of rows) {
-    if (row.rule_id === null || row.url === null || row.secret === null) {
-      orphaned.push(row.id);
-      continue;
-    }
-    claimed.push({
-      id: row.id,
-      tenantId: row.tenant_id,
-      ruleId: row.rule_id,
-      event: row.event,
-      attempts: row.attempts,
-      cycle: row.cycle,
-      leaseToken,
-      url: row.url,
-      secret: row.secret,
-      data: row.data,
-      occurredAt: row.occurred_at,
-    });
-  }
+  const { claimed, orphaned } = splitClaims(rows, leaseToken);
   if (orphaned.length > 0) await tx.run(CANCEL, [RULE_DELETED, now, orphaned]);
   return claimed;
 }

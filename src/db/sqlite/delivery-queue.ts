@@ -1,7 +1,7 @@
 import type { Database } from "bun:sqlite";
 import { newId } from "../../lib/ids.ts";
 import type { AttemptOutcome, ClaimedDelivery, DeliveryQueueQueries, FairClaim } from "../store-webhooks.ts";
-import { CLAIM_WINDOW, RULE_DELETED, type CandidateRow, type DueRow } from "../delivery-queue-rows.ts";
+import { CLAIM_WINDOW, RULE_DELETED, splitClaims, type CandidateRow, type DueRow } from "../delivery-queue-rows.ts";
 import type { SyncOf } from "./gate.ts";
 
 // The scheduler's queue on SQLite. One SQL operation per statement, prepared once per database;
@@ -167,25 +167,7 @@ export function sqliteDeliveryQueue(sqlite: Database): SyncOf<DeliveryQueueQueri
 
 /** Cancels rows whose rule is gone and turns the rest into claims carrying the lease token. */
 function claimedFrom(sql: Statements, rows: DueRow[], leaseToken: string, now: number): ClaimedDelivery[] {
-  const claimed: ClaimedDelivery[] = [];
-  for (const row of rows) {
-    if (row.rule_id === null || row.url === null || row.secret === null) {
-      sql.cancel.run(RULE_DELETED, now, now, row.id);
-      continue;
-    }
-    claimed.push({
-      id: row.id,
-      tenantId: row.tenant_id,
-      ruleId: row.rule_id,
-      event: row.event,
-      attempts: row.attempts,
-      cycle: row.cycle,
-      leaseToken,
-      url: row.url,
-      secret: row.secret,
-      data: row.data,
-      occurredAt: row.occurred_at,
-    });
-  }
+  const { claimed, orphaned } = splitClaims(rows, leaseToken);
+  for (const id of orphaned) sql.cancel.run(RULE_DELETED, now, now, id);
   return claimed;
 }
