@@ -34,3 +34,20 @@ export function pgExec(client: Client, inTransaction: boolean): PgExec {
     notify: (channel, payload) => client.notify(channel, payload),
   };
 }
+
+/**
+ * A transaction's executor that refuses once its transaction has ended (as on SQLite): a `tx`
+ * kept past its callback must not run statements on a connection back in the pool. Every
+ * aggregate function goes through here, so one check covers them all.
+ */
+export function whileOpen(exec: PgExec, isOpen: () => boolean): PgExec {
+  const ended = () => Promise.reject(new Error("a store call was made through a transaction that has already ended: use tx only inside its callback"));
+  return {
+    inTransaction: exec.inTransaction,
+    all: (text, params) => (isOpen() ? exec.all(text, params) : ended()),
+    get: (text, params) => (isOpen() ? exec.get(text, params) : ended()),
+    run: (text, params) => (isOpen() ? exec.run(text, params) : ended()),
+    transaction: (work) => (isOpen() ? exec.transaction(work) : ended()),
+    notify: (channel, payload) => (isOpen() ? exec.notify(channel, payload) : ended()),
+  };
+}

@@ -5,7 +5,7 @@ import { pgApiKeys, pgRefreshTokens, pgSettings, pgTenants, pgUsers } from "./ac
 import { pgBotConfigs, pgCaptures, pgChatSessions, pgUsage } from "./chat.ts";
 import { pgCounters } from "./counters.ts";
 import { pgDeliveryQueue } from "./delivery-queue.ts";
-import { pgExec, type PgExec } from "./exec.ts";
+import { pgExec, whileOpen, type PgExec } from "./exec.ts";
 import { pgIntegrations } from "./integrations.ts";
 import { pgKnowledge } from "./knowledge.ts";
 import { pgMaintenance, pgPrivacy } from "./privacy.ts";
@@ -65,7 +65,7 @@ export function createPostgresStore(sql: SQL): Store {
       try {
         const result = await pool.transaction(async (exec) => {
           let open = true;
-          const tx: Transaction = { ...guarded(pgQueries(exec), () => open), onCommit: (hook) => void hooks.push(hook) };
+          const tx: Transaction = { ...pgQueries(whileOpen(exec, () => open)), onCommit: (hook) => void hooks.push(hook) };
           try {
             return await work(tx);
           } finally {
@@ -118,18 +118,4 @@ export function createPostgresStore(sql: SQL): Store {
   };
 
   return { kind: "postgres", storage, counters: pgCounters(pool), ...outside, transaction };
-}
-
-/** A transaction's aggregates refuse once it has ended (as on SQLite). */
-function guarded(queries: StoreQueries, isOpen: () => boolean): StoreQueries {
-  const result: Record<string, unknown> = {};
-  for (const [aggregate, functions] of Object.entries(queries)) {
-    const wrapped: Record<string, unknown> = {};
-    for (const [name, fn] of Object.entries(functions as Record<string, (...args: unknown[]) => Promise<unknown>>)) {
-      wrapped[name] = (...args: unknown[]) =>
-        isOpen() ? fn(...args) : Promise.reject(new Error(`${aggregate}.${name} was called through a transaction that has already ended`));
-    }
-    result[aggregate] = wrapped;
-  }
-  return result as unknown as StoreQueries;
 }
