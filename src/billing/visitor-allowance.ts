@@ -2,8 +2,7 @@ import type { Deps } from "../deps.ts";
 import { AppError } from "../lib/app-error.ts";
 import type { Clock } from "../lib/clock.ts";
 import type { SharedCounters } from "../db/store.ts";
-import { takeShared } from "../lib/shared-window.ts";
-import { createSlidingWindow, type SlidingWindow, type WindowDecision } from "../lib/sliding-window.ts";
+import { createWindowLimiter } from "../lib/shared-window.ts";
 import { PLANS, type PlanName } from "./plans.ts";
 import { countVisitorRefusal } from "./usage.ts";
 
@@ -46,10 +45,7 @@ const tooMany = (retryAfterMs: number, message: string): AppError => {
  * windows live in this process and the daily counts start again after a restart.
  */
 export function createVisitorAllowance(clock: Clock, settings: VisitorAllowanceSettings, shared: SharedCounters | null = null) {
-  const sessions = createSlidingWindow(settings.sessionsPerHour, HOUR_MS, clock);
-  const shareWindows = new Map<number, SlidingWindow>();
-  const daily = new Map<string, number>();
-  let dailyDay = -1;
+  const windows = createWindowLimiter(clock, shared);
 
   const refuse = (deps: Deps, tenantId: string, decisionWait: number, message: string): AppError => {
     // Bookkeeping for GET /usage: the refusal stands even if the count cannot be written now.
@@ -57,56 +53,27 @@ export function createVisitorAllowance(clock: Clock, settings: VisitorAllowanceS
     return tooMany(decisionWait, message);
   };
 
-  const shareWindow = (limit: number): SlidingWindow => {
-    let window = shareWindows.get(limit);
-    if (!window) shareWindows.set(limit, (window = createSlidingWindow(limit, HOUR_MS, clock)));
-    return window;
-  };
-
   return {
     async admitSession(deps: Deps, tenantId: string, ip: string): Promise<void> {
-      const decision: WindowDecision = shared
-        ? await takeShared(shared, `visitor-sessions:${tenantId}:${ip}`, settings.sessionsPerHour, HOUR_MS, clock.now())
-        : sessions.take(`${tenantId}:${ip}`);
+      const decision = await windows.take(`visitor-sessions:${tenantId}:${ip}`, settings.sessionsPerHour, HOUR_MS);
       if (!decision.allowed) throw refuse(deps, tenantId, decision.retryAfterMs, "Too many new chats from your network.");
     },
 
     async admitMessage(deps: Deps, tenant: { id: string; plan: PlanName }, ip: string, dailyCap: number | null): Promise<void> {
-      const now = clock.now();
-      if (shared) return admitSharedMessage(deps, tenant, ip, dailyCap, now);
-      const day = Math.floor(now / DAY_MS);
-      if (day !== dailyDay) {
-        daily.clear();
-        dailyDay = day;
-      }
-      const sentToday = daily.get(tenant.id) ?? 0;
-      if (dailyCap !== null && sentToday >= dailyCap) {
-        throw refuse(deps, tenant.id, (day + 1) * DAY_MS - now, "This chat has reached its messages for today.");
+      const dailyKey = `visitor-daily:${tenant.id}`;
+      if (dailyCap !== null && (await windows.windowCount(dailyKey, DAY_MS)) >= dailyCap) {
+        const now = clock.now();
+        throw refuse(deps, tenant.id, (Math.floor(now / DAY_MS) + 1) * DAY_MS - now, "This chat has reached its messages for today.");
       }
       const hourly = hourlyVisitorShare(tenant.plan, settings.hourlyShare);
       if (hourly !== null) {
-        const decision = shareWindow(hourly).take(`${tenant.id}:${ip}`);
+        const decision = await windows.take(`visitor-messages:${tenant.id}:${ip}`, hourly, HOUR_MS);
         if (!decision.allowed) throw refuse(deps, tenant.id, decision.retryAfterMs, "Too many messages from your network.");
       }
-      daily.set(tenant.id, sentToday + 1);
+      // Counted whether or not a cap is set, so a cap set during the day counts the day's messages.
+      await windows.addToWindow(dailyKey, DAY_MS);
     },
   };
-
-  /** admitMessage over the database's counters: the same checks, counted for the whole cluster. */
-  async function admitSharedMessage(deps: Deps, tenant: { id: string; plan: PlanName }, ip: string, dailyCap: number | null, now: number): Promise<void> {
-    const counters = shared as SharedCounters;
-    const dailyKey = `visitor-daily:${tenant.id}`;
-    if (dailyCap !== null) {
-      const sentToday = await counters.windowCount(dailyKey, DAY_MS, now);
-      if (sentToday >= dailyCap) throw refuse(deps, tenant.id, (Math.floor(now / DAY_MS) + 1) * DAY_MS - now, "This chat has reached its messages for today.");
-    }
-    const hourly = hourlyVisitorShare(tenant.plan, settings.hourlyShare);
-    if (hourly !== null) {
-      const decision = await takeShared(counters, `visitor-messages:${tenant.id}:${ip}`, hourly, HOUR_MS, now);
-      if (!decision.allowed) throw refuse(deps, tenant.id, decision.retryAfterMs, "Too many messages from your network.");
-    }
-    if (dailyCap !== null) await counters.addToWindow(dailyKey, DAY_MS, now);
-  }
 }
 
 export type VisitorAllowance = ReturnType<typeof createVisitorAllowance>;

@@ -1,5 +1,6 @@
 import type { SharedCounters } from "../db/store.ts";
-import type { WindowDecision } from "./sliding-window.ts";
+import type { Clock } from "./clock.ts";
+import { createSlidingWindow, type SlidingWindow, type WindowDecision } from "./sliding-window.ts";
 
 /**
  * The sliding-window log of src/lib/sliding-window.ts with its hits kept in the database
@@ -23,4 +24,61 @@ export async function takeShared(counters: SharedCounters, key: string, limit: n
 export async function peekShared(counters: SharedCounters, key: string, limit: number, windowMs: number, now: number): Promise<WindowDecision | null> {
   const hits = await counters.liveHits(key, windowMs, now);
   return hits.length < limit ? null : decideFromHits(false, hits, limit, windowMs, now);
+}
+
+/**
+ * The limits' one entry point, whichever store: sliding windows (`take`/`peek`) and fixed
+ * windows (`addToWindow`/`windowCount`, e.g. a UTC day). With `shared` counters (PostgreSQL,
+ * several instances) they are counted in the database for the whole cluster; without (SQLite,
+ * one server per file) in this process's memory, with the same decisions.
+ */
+export interface WindowLimiter {
+  take(key: string, limit: number, windowMs: number): Promise<WindowDecision>;
+  /** The refusal a take would get now, without counting anything; null when it would pass. */
+  peek(key: string, limit: number, windowMs: number): Promise<WindowDecision | null>;
+  addToWindow(key: string, windowMs: number): Promise<number>;
+  windowCount(key: string, windowMs: number): Promise<number>;
+}
+
+export function createWindowLimiter(clock: Clock, shared: SharedCounters | null): WindowLimiter {
+  if (shared) {
+    return {
+      take: (key, limit, windowMs) => takeShared(shared, key, limit, windowMs, clock.now()),
+      peek: (key, limit, windowMs) => peekShared(shared, key, limit, windowMs, clock.now()),
+      addToWindow: (key, windowMs) => shared.addToWindow(key, windowMs, clock.now()),
+      windowCount: (key, windowMs) => shared.windowCount(key, windowMs, clock.now()),
+    };
+  }
+  // One sliding-window log per (limit, window) pair, each swept of idle keys by itself.
+  const sliding = new Map<string, SlidingWindow>();
+  const slidingFor = (limit: number, windowMs: number): SlidingWindow => {
+    const id = `${limit}/${windowMs}`;
+    let window = sliding.get(id);
+    if (!window) sliding.set(id, (window = createSlidingWindow(limit, windowMs, clock)));
+    return window;
+  };
+  // Fixed windows: the current window's count per key; a key from an ended window counts 0.
+  const fixed = new Map<string, { start: number; count: number }>();
+  let lastSweep = clock.now();
+  const current = (key: string, windowMs: number) => {
+    const now = clock.now();
+    if (now - lastSweep >= 60_000) {
+      lastSweep = now;
+      for (const [name, entry] of fixed) if (entry.start + windowMs <= now) fixed.delete(name);
+    }
+    const start = Math.floor(now / windowMs) * windowMs;
+    const entry = fixed.get(key);
+    return entry && entry.start === start ? entry : { start, count: 0 };
+  };
+  return {
+    take: async (key, limit, windowMs) => slidingFor(limit, windowMs).take(key),
+    peek: async (key, limit, windowMs) => slidingFor(limit, windowMs).isFull(key),
+    addToWindow: async (key, windowMs) => {
+      const entry = current(key, windowMs);
+      entry.count += 1;
+      fixed.set(key, entry);
+      return entry.count;
+    },
+    windowCount: async (key, windowMs) => current(key, windowMs).count,
+  };
 }

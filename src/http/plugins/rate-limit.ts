@@ -1,8 +1,8 @@
 import type { Clock } from "../../lib/clock.ts";
 import { AppError } from "../../lib/app-error.ts";
 import type { SharedCounters } from "../../db/store.ts";
-import { peekShared, takeShared } from "../../lib/shared-window.ts";
-import { createSlidingWindow, type SlidingWindow, type WindowDecision } from "../../lib/sliding-window.ts";
+import { createWindowLimiter } from "../../lib/shared-window.ts";
+import type { WindowDecision } from "../../lib/sliding-window.ts";
 
 /** The rate groups of DESIGN §3; what a group is counted by is decided at the route. */
 export const RATE_GROUPS = Object.freeze({
@@ -32,22 +32,14 @@ function rateHeaders(decision: WindowDecision): Record<string, string> {
 }
 
 /**
- * One sliding window per group. `check` counts a request against `group` for `key`, writes
+ * One sliding window per group and key. `check` counts a request against `group` for `key`, writes
  * the RateLimit-* headers, and throws 429 with Retry-After = seconds until a slot frees.
  * With `shared` counters (PostgreSQL: several instances) the windows are counted in the
  * database (src/lib/shared-window.ts), so a limit holds for the cluster, not per instance;
  * without (SQLite: one server per file) they are kept in memory.
  */
 export function createRateLimiter(clock: Clock, enabled: boolean, shared: SharedCounters | null = null) {
-  const windows = new Map<RateGroup, SlidingWindow>();
-  for (const [group, { limit, windowMs }] of Object.entries(RATE_GROUPS)) {
-    windows.set(group as RateGroup, createSlidingWindow(limit, windowMs, clock));
-  }
-  const windowOf = (group: RateGroup): SlidingWindow => {
-    const window = windows.get(group);
-    if (!window) throw new Error(`unknown rate group ${group}`);
-    return window;
-  };
+  const windows = createWindowLimiter(clock, shared);
   const refuse = (decision: WindowDecision, limitHeaders: Record<string, string>): AppError => {
     const retryAfter = String(seconds(decision.retryAfterMs));
     return new AppError("rate_limited", 429, `Too many requests; try again in ${retryAfter} s.`, undefined, { ...limitHeaders, "retry-after": retryAfter });
@@ -56,7 +48,7 @@ export function createRateLimiter(clock: Clock, enabled: boolean, shared: Shared
     async check(group: RateGroup, key: string, headers: Record<string, string | number>): Promise<void> {
       if (!enabled) return;
       const { limit, windowMs } = RATE_GROUPS[group];
-      const decision = shared ? await takeShared(shared, `rate:${group}:${key}`, limit, windowMs, clock.now()) : windowOf(group).take(`${group}:${key}`);
+      const decision = await windows.take(`rate:${group}:${key}`, limit, windowMs);
       const limitHeaders = rateHeaders(decision);
       Object.assign(headers, limitHeaders);
       if (!decision.allowed) throw refuse(decision, limitHeaders);
@@ -68,7 +60,7 @@ export function createRateLimiter(clock: Clock, enabled: boolean, shared: Shared
     async refuseIfExhausted(group: RateGroup, key: string): Promise<void> {
       if (!enabled) return;
       const { limit, windowMs } = RATE_GROUPS[group];
-      const full = shared ? await peekShared(shared, `rate:${group}:${key}`, limit, windowMs, clock.now()) : windowOf(group).isFull(`${group}:${key}`);
+      const full = await windows.peek(`rate:${group}:${key}`, limit, windowMs);
       if (full) throw refuse(full, rateHeaders(full));
     },
   };
