@@ -5,13 +5,15 @@ import type { Store, StoreQueries, Transaction } from "../../src/db/store.ts";
  * created and migrated): every call waits for it first. It keeps `buildDeps` synchronous, so
  * the same test files run over SQLite and over PostgreSQL.
  */
+/** Every aggregate of the seam: a new one that is not listed here fails the type check. */
+const AGGREGATES: Record<keyof StoreQueries, true> = {
+  tenants: true, users: true, apiKeys: true, refreshTokens: true, chatSessions: true, usage: true, captures: true, botConfigs: true, analytics: true,
+  integrations: true, knowledge: true, settings: true, privacy: true, maintenance: true, webhookRules: true, outbox: true, deliveries: true, deadLetters: true, deliveryQueue: true,
+};
+
 export function deferredStore(ready: Promise<Store>): Store {
   const aggregates: Record<string, unknown> = {};
-  const names: Array<keyof StoreQueries> = [
-    "tenants", "users", "apiKeys", "refreshTokens", "chatSessions", "usage", "captures", "botConfigs", "analytics",
-    "integrations", "knowledge", "settings", "privacy", "maintenance", "webhookRules", "outbox", "deliveries", "deadLetters", "deliveryQueue",
-  ];
-  for (const aggregate of names) {
+  for (const aggregate of Object.keys(AGGREGATES) as Array<keyof StoreQueries>) {
     aggregates[aggregate] = new Proxy(
       {},
       {
