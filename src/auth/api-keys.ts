@@ -70,13 +70,11 @@ export async function validateApiKey(deps: Deps, presented: string): Promise<{ k
   // last_used_at is written at most once a minute per key: a write per request would cost more than the request.
   const now = deps.clock.now();
   if (match.lastUsedAt === null || now - match.lastUsedAt > 60_000) {
-    try {
-      await deps.store.apiKeys.touchApiKey(match.id, now);
-    } catch (error) {
-      // Bookkeeping only: a read must not fail because another process holds the write lock
-      // or the disk is full; the next request a minute on writes it.
-      if (!storageTroubleOf(error)) throw error;
-    }
+    // Bookkeeping only, not awaited: a read must not wait while another process holds the
+    // write lock, nor fail because of it or a full disk; the next request a minute on writes it.
+    deps.store.apiKeys.touchApiKey(match.id, now).catch((error: unknown) => {
+      if (!storageTroubleOf(error)) deps.log.error({ msg: "recording an API key's last use failed", error: String(error) });
+    });
   }
   return { keyId: match.id, tenantId: match.tenantId };
 }

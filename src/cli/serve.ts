@@ -28,8 +28,9 @@ export function startServer(deps: CliDeps): RunningServer {
   if (!lock) {
     throw new AppError("already_serving", 409, `another parley server is already serving ${deps.config.dbPath} (lock: ${serverLockPath(deps.config.dbPath)}); stop it first or use another --db`);
   }
-  // Start-up (migrations) may wait for a CLI's lock; serving may not: see neverWaitInsideSqlite (src/db/write-lock.ts).
-  deps.store.storage.neverWaitForLocks();
+  // Start-up (migrations) may wait for a CLI's lock inside SQLite; serving waits on timers
+  // instead, for PARLEY_WRITE_WAIT: see neverWaitInsideSqlite (src/db/write-lock.ts).
+  deps.store.storage.neverWaitForLocks(deps.config.writeWaitMs);
   // Sends on the second core; claims and records stay here, on the store's connection.
   const sendThread = startSendThread(deps.log);
   const scheduler = new DeliveryScheduler(deps, { send: (input) => sendThread.send(input) });

@@ -74,16 +74,15 @@ export interface SharedCounters {
 
 /** How the store copes with contention and a full disk (DESIGN §7); PostgreSQL answers these trivially. */
 export interface StorageControls {
-  /**
-   * Waits, on timers and never blocking the event loop, until a write could start; false when
-   * `budgetMs` passes first (the caller answers 503 busy). On SQLite another process (a CLI
-   * command, a backup) may hold the file's write lock.
-   */
-  waitForWriteLock(budgetMs: number): Promise<boolean>;
   /** /readyz: can the store take a write now? */
   probeWrite(): Promise<"ok" | "busy" | "storage_full">;
-  /** The server's mode: no statement waits inside the driver for a lock (SQLite: busy_timeout 0). */
-  neverWaitForLocks(): void;
+  /**
+   * The server's mode: no statement waits inside the driver for a lock, which would block the
+   * event loop (SQLite: busy_timeout 0). A statement or transaction that meets another
+   * process's lock (a CLI command, a backup) waits on timers instead, for `waitMs` at most, and
+   * then fails busy (503). PostgreSQL: nothing to do (its waits never block the thread).
+   */
+  neverWaitForLocks(waitMs: number): void;
   /**
    * Housekeeping that one process at a time should do (purges, retention sweeps): runs `work`
    * and returns its result, or returns null at once when another process is running work under

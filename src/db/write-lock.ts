@@ -4,51 +4,51 @@ import { storageTroubleOf } from "./storage-errors.ts";
 /**
  * For the server's connection once it is up: no statement may wait for a lock inside
  * bun:sqlite, because that wait blocks the one JavaScript thread and with it /healthz and
- * every read. Requests that may write wait on timers instead (waitForWriteLock).
+ * every read. A statement or transaction that meets the lock waits on timers instead
+ * (waitOutBusy), for at most `waitMs` (PARLEY_WRITE_WAIT).
  */
-export function neverWaitInsideSqlite(sqlite: Database): void {
+export function neverWaitInsideSqlite(sqlite: Database, wait: LockWait, waitMs: number): void {
   sqlite.exec("PRAGMA busy_timeout = 0");
+  wait.budgetMs = waitMs;
 }
 
 /**
- * Takes the write lock and gives it back at once. The server's connection runs with
- * busy_timeout 0 (a busy wait inside bun:sqlite would freeze the only JavaScript thread), so
- * this answers immediately: false while another process (a CLI command, a backup) holds it.
+ * How the server's connection meets another process's write lock (a CLI command, a backup):
+ * `budgetMs` is 0 until the server calls `neverWaitForLocks` (SQLite's own busy_timeout waits
+ * then, which is right for the CLI and for start-up); after it, no statement waits inside
+ * bun:sqlite and a statement or transaction that finds the lock taken waits here, on timers.
  */
-export function writeLockIsFree(sqlite: Database): boolean {
-  if (sqlite.inTransaction) return true;
-  try {
-    sqlite.exec("BEGIN IMMEDIATE");
-    sqlite.exec("ROLLBACK");
-    return true;
-  } catch (error) {
-    if (storageTroubleOf(error) === "busy") return false;
-    throw error;
-  }
+export interface LockWait {
+  budgetMs: number;
+  sleep(ms: number): Promise<unknown>;
 }
+
+export const createLockWait = (): LockWait => ({ budgetMs: 0, sleep: (ms) => Bun.sleep(ms) });
 
 const FIRST_PAUSE_MS = 5;
 const LONGEST_PAUSE_MS = 100;
 
 /**
- * Waits for the write lock without blocking the event loop: probes, and between probes yields
- * with timers (5 ms doubling to 100 ms), so /healthz and reads keep answering meanwhile.
- * Resolves false when `budgetMs` passes with the lock still taken. The free lock costs one
- * synchronous probe and no timer. The lock may be taken again between this probe and the
- * caller's transaction; that transaction then fails fast with SQLITE_BUSY (503 busy).
+ * Runs `attempt`; while it fails with SQLITE_BUSY (another process holds the write lock) and
+ * the budget lasts, yields on timers (5 ms doubling to 100 ms) and tries again, so /healthz and
+ * reads keep answering meanwhile. After the budget the last SQLITE_BUSY is thrown (503 busy).
+ * Nothing is probed up front: a free lock costs nothing. `attempt` must leave nothing behind
+ * when it fails busy: one autocommit statement, or a BEGIN IMMEDIATE that did not begin.
  */
-export async function waitForWriteLock(sqlite: Database, budgetMs: number, sleep: (ms: number) => Promise<unknown> = Bun.sleep): Promise<boolean> {
-  if (writeLockIsFree(sqlite)) return true;
+export async function waitOutBusy<T>(wait: LockWait, attempt: () => T | Promise<T>): Promise<T> {
   let waited = 0;
   let pause = FIRST_PAUSE_MS;
-  while (waited < budgetMs) {
-    const step = Math.min(pause, budgetMs - waited);
-    await sleep(step);
-    waited += step;
-    if (writeLockIsFree(sqlite)) return true;
-    pause = Math.min(pause * 2, LONGEST_PAUSE_MS);
+  for (;;) {
+    try {
+      return await attempt();
+    } catch (error) {
+      if (storageTroubleOf(error) !== "busy" || waited >= wait.budgetMs) throw error;
+      const step = Math.min(pause, wait.budgetMs - waited);
+      await wait.sleep(step);
+      waited += step;
+      pause = Math.min(pause * 2, LONGEST_PAUSE_MS);
+    }
   }
-  return false;
 }
 
 // Larger than a page (4 KiB): storing it needs overflow pages, not just room in a leaf.

@@ -1,6 +1,6 @@
 import { Elysia } from "elysia";
 import type { AppDeps } from "./deps.ts";
-import { storageBusyError, toErrorResponse } from "./errors.ts";
+import { toErrorResponse } from "./errors.ts";
 import { parseJsonBody } from "./body.ts";
 import { exposeVisitorError } from "./plugins/cors.ts";
 import { authRoutes } from "./routes/auth.ts";
@@ -31,14 +31,9 @@ interface RequestMeta {
 
 const REQUEST_ID_PATTERN = /^[\w.:-]{1,128}$/;
 
-const WRITE_METHODS = new Set(["POST", "PUT", "PATCH", "DELETE"]);
-
 /** Builds the whole HTTP application without listening: tests call `app.handle(request)`. */
 export function createApp(deps: AppDeps) {
   const meta = new WeakMap<Request, RequestMeta>();
-  const refuseWhenLocked = async () => {
-    if (!(await deps.store.storage.waitForWriteLock(deps.config.writeWaitMs))) throw storageBusyError();
-  };
 
   // normalize: false — unknown body keys must fail validation (422), not be silently dropped.
   const app = new Elysia({ normalize: false })
@@ -49,10 +44,6 @@ export function createApp(deps: AppDeps) {
       set.headers["x-request-id"] = id;
       set.headers["x-content-type-options"] = "nosniff";
     })
-    // While another process holds the SQLite write lock, a request that may write waits here,
-    // on timers, instead of inside bun:sqlite (which would freeze every request); after
-    // PARLEY_WRITE_WAIT it gets 503 busy with Retry-After.
-    .onRequest(({ request }) => (WRITE_METHODS.has(request.method) ? refuseWhenLocked() : undefined))
     .onParse(({ request, contentType }) => parseJsonBody(request, contentType))
     .onError(({ code, error, request }) => {
       const entry = meta.get(request);

@@ -4,6 +4,7 @@ import { Database } from "bun:sqlite";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { storageTroubleOf } from "../../src/db/storage-errors.ts";
 import { createApp } from "../../src/http/app.ts";
 import { createAppDeps, type AppDeps } from "../../src/http/deps.ts";
 import { buildDeps, buildTestApp, closeDeps, seedTenant, type TestContext } from "../helpers.ts";
@@ -19,7 +20,7 @@ function serveFile(writeWaitMs: number) {
   const dir = mkdtempSync(join(tmpdir(), "parley-busy-"));
   const path = join(dir, "parley.db");
   const base = buildDeps({ writeWaitMs, rateLimits: false }, {}, { resolveHost: async () => ["93.184.216.34"] }, path);
-  base.store.storage.neverWaitForLocks();
+  base.store.storage.neverWaitForLocks(writeWaitMs);
   const deps: AppDeps = createAppDeps(base);
   const app = createApp(deps);
   // Another process's connection: a CLI command or a backup holding the write lock.
@@ -31,7 +32,7 @@ function serveFile(writeWaitMs: number) {
   });
   const request = (method: string, path: string, headers: Record<string, string> = {}, body?: unknown) =>
     app.handle(new Request(`http://localhost${path}`, { method, headers: { "content-type": "application/json", ...headers }, body: body === undefined ? undefined : JSON.stringify(body) }));
-  return { deps, other, request };
+  return { deps, sqlite: base.sqlite, other, request };
 }
 
 describe("another process holds the SQLite write lock", () => {
@@ -77,6 +78,51 @@ describe("another process holds the SQLite write lock", () => {
     other.exec("ROLLBACK");
     const listed = (await (await request("GET", "/api/v1/webhooks/rules-engine/rules", { "x-api-key": apiKey })).json()) as { data: unknown[] };
     expect(listed.data).toHaveLength(0);
+  });
+});
+
+describe("waiting for the lock costs nothing while it is free", () => {
+  test("a write request runs one BEGIN IMMEDIATE … COMMIT and no probe of the lock beforehand", async () => {
+    const { deps, sqlite, request } = serveFile(5_000);
+    const { apiKey } = await seedTenant(deps, "Free");
+    const executed: string[] = [];
+    const exec = sqlite.exec.bind(sqlite);
+    sqlite.exec = ((sql: string) => {
+      executed.push(sql);
+      return exec(sql);
+    }) as typeof sqlite.exec;
+    const response = await request("POST", "/api/v1/webhooks/rules-engine/rules", { "x-api-key": apiKey }, RULE);
+    expect(response.status).toBe(201);
+    // A probe (BEGIN IMMEDIATE + ROLLBACK per request) cost as much as the chat turn's own statements.
+    expect(executed.filter((sql) => sql === "BEGIN IMMEDIATE")).toHaveLength(1);
+    expect(executed).not.toContain("ROLLBACK");
+    expect(executed.at(-1)).toBe("COMMIT");
+  });
+
+  test("a write outside a transaction waits on timers for another process's lock, then lands; past the wait it fails busy", async () => {
+    const { deps, sqlite, other } = serveFile(2_000);
+    const { tenant, apiKeyId } = await seedTenant(deps, "Outside");
+    const lastUsed = () => (sqlite.prepare<{ at: number | null }, [string]>("SELECT last_used_at AS at FROM api_keys WHERE id = ?").get(apiKeyId))?.at;
+    other.exec("BEGIN IMMEDIATE");
+    let landed = false;
+    const touch = deps.store.apiKeys.touchApiKey(apiKeyId, 1_234).then(() => (landed = true));
+    // Reads go on meanwhile.
+    expect(await deps.store.apiKeys.listTenantApiKeys(tenant.id)).toHaveLength(1);
+    await Bun.sleep(30);
+    expect(landed).toBe(false);
+    other.exec("COMMIT");
+    await touch;
+    expect(lastUsed()).toBe(1_234);
+  });
+
+  test("past PARLEY_WRITE_WAIT a write outside a transaction fails with SQLITE_BUSY (503 busy) and changes nothing", async () => {
+    const { deps, sqlite, other } = serveFile(60);
+    const { apiKeyId } = await seedTenant(deps, "Outside");
+    other.exec("BEGIN IMMEDIATE");
+    const error = await deps.store.apiKeys.touchApiKey(apiKeyId, 1_234).then(() => null, (caught: unknown) => caught);
+    other.exec("ROLLBACK");
+    expect(storageTroubleOf(error)).toBe("busy");
+    expect(sqlite.prepare<{ at: number | null }, [string]>("SELECT last_used_at AS at FROM api_keys WHERE id = ?").get(apiKeyId)?.at).not.toBe(1_234);
   });
 });
 

@@ -37,9 +37,8 @@ export function deferredStore(ready: Promise<Store>): Store {
       purgeExpired: async (now) => (await ready).counters!.purgeExpired(now),
     },
     storage: {
-      waitForWriteLock: async (budgetMs) => (await ready).storage.waitForWriteLock(budgetMs),
       probeWrite: async () => (await ready).storage.probeWrite(),
-      neverWaitForLocks: () => void ready.then((store) => store.storage.neverWaitForLocks()),
+      neverWaitForLocks: (waitMs) => void ready.then((store) => store.storage.neverWaitForLocks(waitMs)),
       exclusively: async (lock, work) => (await ready).storage.exclusively(lock, work),
     },
     transaction: async <T>(work: (tx: Transaction) => Promise<T>) => (await ready).transaction(work),

@@ -32,7 +32,9 @@ test("results that cannot be recorded while another process holds the lock are k
   const path = join(dir, "parley.db");
   // A real clock: the lease (2 × timeout + 1 s) must not run out while the test waits.
   const deps = { ...buildDeps({ allowPrivateWebhooks: true, pollIntervalMs: 3_600_000 }, {}, {}, path), clock: systemClock };
-  deps.store.storage.neverWaitForLocks();
+  // No wait at all: every record attempt fails with SQLITE_BUSY at once while the lock is taken
+  // (the server waits PARLEY_WRITE_WAIT first; the scheduler must cope when that runs out).
+  deps.store.storage.neverWaitForLocks(0);
   const other = new Database(path, { strict: true });
   cleanups.push(() => {
     other.close();

@@ -81,8 +81,6 @@ export function createPostgresStore(sql: SQL): Store {
   }
 
   const storage: StorageControls = {
-    // PostgreSQL takes row locks, not a file lock: a write never waits for another process here.
-    waitForWriteLock: async () => true,
     probeWrite: async () => {
       try {
         await pool.transaction(async (exec) => {
@@ -100,6 +98,7 @@ export function createPostgresStore(sql: SQL): Store {
         throw error;
       }
     },
+    // PostgreSQL takes row locks, not a file lock, and its waits never block the thread.
     neverWaitForLocks: () => {},
     // The lock lives as long as a transaction on a connection of its own; `work` runs its
     // statements on other connections meanwhile. Another instance's try fails at once.

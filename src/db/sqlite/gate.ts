@@ -1,5 +1,7 @@
 import type { Database } from "bun:sqlite";
 import { AsyncLocalStorage } from "node:async_hooks";
+import { storageTroubleOf } from "../storage-errors.ts";
+import { type LockWait, waitOutBusy } from "../write-lock.ts";
 
 /**
  * Turn-taking for one SQLite connection. The store's API is async, but bun:sqlite has one
@@ -66,16 +68,18 @@ export type SyncOf<T> = { [K in keyof T]: T[K] extends (...args: infer A) => Pro
 /**
  * Wraps an aggregate's synchronous SQLite functions for use outside a transaction: each call
  * runs at once (one statement, no timer, no extra turn of the event loop) unless a transaction
- * holds the gate, and then right after it ends.
+ * holds the gate, and then right after it ends. A call that finds another process's write
+ * lock taken waits it out on timers (`lockWait`, the server's mode) and runs again.
  */
-export function outsideTransaction<T>(sync: SyncOf<T>, gate: TransactionGate): T {
+export function outsideTransaction<T>(sync: SyncOf<T>, gate: TransactionGate, lockWait: LockWait): T {
   const wrapped: Record<string, unknown> = {};
   for (const [name, fn] of Object.entries(sync as SyncFunctions)) {
     const call = fn as (...args: unknown[]) => unknown;
-    const later = async (args: unknown[]) => {
-      while (gate.held) await gate.whenFree();
-      return call(...args);
-    };
+    const later = (args: unknown[]) =>
+      waitOutBusy(lockWait, async () => {
+        while (gate.held) await gate.whenFree();
+        return call(...args);
+      });
     wrapped[name] = (...args: unknown[]) => {
       // Waiting here from inside the open transaction's own callback would wait for ever.
       if (gate.held && gate.calledFromInside()) return Promise.reject(new Error(`${name} was called through the store inside a transaction: use the transaction (tx) instead`));
@@ -83,6 +87,7 @@ export function outsideTransaction<T>(sync: SyncOf<T>, gate: TransactionGate): T
       try {
         return Promise.resolve(call(...args));
       } catch (error) {
+        if (lockWait.budgetMs > 0 && storageTroubleOf(error) === "busy") return later(args);
         return Promise.reject(error);
       }
     };

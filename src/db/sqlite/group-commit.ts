@@ -1,5 +1,7 @@
 import type { Database } from "bun:sqlite";
 import type { StoreQueries, Transaction } from "../store.ts";
+import { storageTroubleOf } from "../storage-errors.ts";
+import { type LockWait, waitOutBusy } from "../write-lock.ts";
 import { insideTransaction, type SyncOf, type TransactionGate } from "./gate.ts";
 
 export type SyncQueries = { [K in keyof StoreQueries]: SyncOf<StoreQueries[K]> };
@@ -28,8 +30,12 @@ interface Pending {
  *
  * The group starts on `setImmediate`, after the requests of this turn have queued theirs: a
  * lone transaction waits for no one, only for the end of the current turn.
+ *
+ * While another process holds the write lock, BEGIN IMMEDIATE fails at once (the server's
+ * busy_timeout is 0): the group gives the gate back — reads go on — and tries again on timers
+ * (`lockWait`, PARLEY_WRITE_WAIT); after that every caller in it gets the SQLITE_BUSY (503 busy).
  */
-export function createGroupCommit(sqlite: Database, gate: TransactionGate, sync: SyncQueries) {
+export function createGroupCommit(sqlite: Database, gate: TransactionGate, sync: SyncQueries, lockWait: LockWait) {
   const queue: Pending[] = [];
   let scheduled = false;
   let running = false;
@@ -48,8 +54,10 @@ export function createGroupCommit(sqlite: Database, gate: TransactionGate, sync:
     running = true;
     const group = queue.splice(0, MAX_GROUP);
     try {
-      while (gate.held) await gate.whenFree();
-      await runGroup(group);
+      await waitOutBusy(lockWait, async () => {
+        while (gate.held) await gate.whenFree();
+        await runGroup(group);
+      });
     } catch (error) {
       // Not reached unless the store itself is broken; no caller is left hanging.
       for (const entry of group) entry.failure ??= { error };
@@ -67,6 +75,8 @@ export function createGroupCommit(sqlite: Database, gate: TransactionGate, sync:
       try {
         sqlite.exec("BEGIN IMMEDIATE");
       } catch (error) {
+        // Nothing ran yet: waitOutBusy (flush) may try the whole group again.
+        if (lockWait.budgetMs > 0 && storageTroubleOf(error) === "busy") throw error;
         for (const entry of group) entry.failure = { error };
         return;
       }

@@ -1,7 +1,7 @@
 import type { Database } from "bun:sqlite";
 import type { Db } from "../client.ts";
 import type { StorageControls, Store, StoreQueries } from "../store.ts";
-import { neverWaitInsideSqlite, probeWrite, waitForWriteLock } from "../write-lock.ts";
+import { createLockWait, neverWaitInsideSqlite, probeWrite } from "../write-lock.ts";
 import { sqliteAnalytics } from "./analytics.ts";
 import { sqliteIntegrations } from "./integrations.ts";
 import { sqliteKnowledge } from "./knowledge.ts";
@@ -46,6 +46,7 @@ export function createSqliteStore(handle: { sqlite: Database; db: Db }): Store {
     deliveryQueue: sqliteDeliveryQueue(sqlite),
   };
   const gate = gateFor(sqlite);
+  const lockWait = createLockWait();
   const mapQueries = (wrap: <T>(aggregate: SyncOf<T>) => T): StoreQueries => ({
     tenants: wrap(sync.tenants),
     users: wrap(sync.users),
@@ -67,7 +68,7 @@ export function createSqliteStore(handle: { sqlite: Database; db: Db }): Store {
     deadLetters: wrap(sync.deadLetters),
     deliveryQueue: wrap(sync.deliveryQueue),
   });
-  const outside = mapQueries((aggregate) => outsideTransaction(aggregate, gate));
+  const outside = mapQueries((aggregate) => outsideTransaction(aggregate, gate, lockWait));
 
   /**
    * BEGIN IMMEDIATE (the write lock up front, DESIGN §7), the callback, COMMIT — then the
@@ -77,21 +78,18 @@ export function createSqliteStore(handle: { sqlite: Database; db: Db }): Store {
    * PostgreSQL, where every statement is a round trip), so it yields between statements; the
    * gate keeps every other store call on this connection out of the open transaction until it
    * ends. The server's connection has busy_timeout 0, so BEGIN IMMEDIATE fails at once with
-   * SQLITE_BUSY while another process holds the lock (503 busy, src/http/errors.ts) — requests
-   * wait for the lock before that, on timers (src/db/write-lock.ts).
+   * SQLITE_BUSY while another process holds the lock; the group then waits on timers and tries
+   * again, for PARLEY_WRITE_WAIT at most (then 503 busy, src/http/errors.ts; src/db/write-lock.ts).
    */
-  const transaction = createGroupCommit(sqlite, gate, sync);
+  const transaction = createGroupCommit(sqlite, gate, sync, lockWait);
 
   const storage: StorageControls = {
-    // An open store transaction on this connection holds the lock already: the write that
-    // waits here runs right after it (the gate), so that counts as free.
-    waitForWriteLock: (budgetMs) => (gate.held ? Promise.resolve(true) : waitForWriteLock(sqlite, budgetMs)),
     // The probe is a transaction of its own: it takes its turn after an open one.
     probeWrite: async () => {
       while (gate.held) await gate.whenFree();
       return probeWrite(sqlite);
     },
-    neverWaitForLocks: () => neverWaitInsideSqlite(sqlite),
+    neverWaitForLocks: (waitMs) => neverWaitInsideSqlite(sqlite, lockWait, waitMs),
     // One server per file (src/db/server-lock.ts): there is no other instance to leave it to.
     exclusively: (_lock, work) => work(),
   };
