@@ -31,6 +31,7 @@ import { silentLogger } from "../src/lib/log.ts";
 import { createSignal } from "../src/lib/signal.ts";
 import { DeliveryScheduler } from "../src/scheduler/scheduler.ts";
 import { startSendThread } from "../src/scheduler/send-thread.ts";
+import { startCheckpointThread } from "../src/db/sqlite/checkpoint-thread.ts";
 import { createTenant } from "../src/tenants/create-tenant.ts";
 import { enqueueEvent } from "../src/webhooks/emit-event.ts";
 import { EVENT_CATALOG } from "../src/webhooks/events.ts";
@@ -116,9 +117,10 @@ async function runServer(dir: string, hookUrl: string, location: string, givenTe
   const ruleCreated = hookUrl !== "" && (givenTenantId !== "" || (await createRule(deps, tenantId, { name: "bench probe", event: "lead.created", url: hookUrl, secret: "bench-secret-0123456789abcdef", active: true })) !== null);
   const probeData = EVENT_CATALOG["lead.created"].example;
 
-  // As the server runs it (src/cli/serve.ts): sends on the send thread.
+  // As the server runs it (src/cli/serve.ts): sends on the send thread, WAL checkpoints on a thread of their own.
   const sendThread = startSendThread(silentLogger);
-  const scheduler = new DeliveryScheduler(deps, { send: (input) => sendThread.send(input) });
+  const checkpointThread = postgres ? null : startCheckpointThread(dbLocation, silentLogger);
+  const scheduler = new DeliveryScheduler(deps, { send: (input) => sendThread.send(input), checkpointElsewhere: checkpointThread !== null });
   const appDeps = createAppDeps(deps, scheduler.metrics);
   const benchRoutes = new Elysia()
     .use(securityPlugin(appDeps))
@@ -152,6 +154,7 @@ async function runServer(dir: string, hookUrl: string, location: string, givenTe
     exiting = true;
     void app.stop(true);
     await scheduler.stop().catch(() => undefined);
+    await checkpointThread?.stop();
     await opened.close().catch(() => undefined);
     benchSqlite?.close();
     await benchPg?.close().catch(() => undefined);

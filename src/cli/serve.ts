@@ -3,6 +3,7 @@ import { createAppDeps } from "../http/deps.ts";
 import { DeliveryScheduler } from "../scheduler/scheduler.ts";
 import { startSendThread } from "../scheduler/send-thread.ts";
 import { describeLocation } from "../db/open-store.ts";
+import { startCheckpointThread } from "../db/sqlite/checkpoint-thread.ts";
 import { acquireServerLock, serverLockPath } from "../db/server-lock.ts";
 import { AppError } from "../lib/app-error.ts";
 import { settleWhatsappReplies } from "../integrations/whatsapp-send.ts";
@@ -33,7 +34,9 @@ export function startServer(deps: CliDeps): RunningServer {
   deps.store.storage.neverWaitForLocks(deps.config.writeWaitMs);
   // Sends on the second core; claims and records stay here, on the store's connection.
   const sendThread = startSendThread(deps.log);
-  const scheduler = new DeliveryScheduler(deps, { send: (input) => sendThread.send(input) });
+  // SQLite's WAL is copied into the file on a third thread, so the copy never stops requests.
+  const checkpointThread = deps.opened.kind === "sqlite" && deps.config.dbPath !== ":memory:" ? startCheckpointThread(deps.config.dbPath, deps.log) : null;
+  const scheduler = new DeliveryScheduler(deps, { send: (input) => sendThread.send(input), checkpointElsewhere: checkpointThread !== null });
   let app: ReturnType<typeof createApp>;
   try {
     app = createApp(createAppDeps(deps, scheduler.metrics)).listen({
@@ -47,6 +50,7 @@ export function startServer(deps: CliDeps): RunningServer {
   } catch (error) {
     lock.release();
     void sendThread.stop();
+    void checkpointThread?.stop();
     throw new AppError("port_in_use", 409, `cannot listen on ${deps.config.host}:${deps.config.port}: ${error instanceof Error ? error.message : String(error)}`);
   }
   const server = app.server;
@@ -64,7 +68,7 @@ export function startServer(deps: CliDeps): RunningServer {
       // visitor's message is stored, and a reply lost at shutdown would never be sent.
       stopping ??= app
         .stop()
-        .then(() => Promise.all([scheduler.stop().then(() => sendThread.stop()), settleWhatsappReplies()]))
+        .then(() => Promise.all([scheduler.stop().then(() => sendThread.stop()), settleWhatsappReplies(), checkpointThread?.stop()]))
         .then(() => deps.opened.close())
         .finally(() => lock.release());
       return stopping;

@@ -17,6 +17,8 @@ export interface SchedulerOptions {
   metrics?: DeliveryMetrics;
   /** How often expired dead letters and old provider message ids are purged and the WAL checkpointed. */
   maintenanceIntervalMs?: number;
+  /** The server checkpoints SQLite's WAL on a thread of its own (src/db/sqlite/checkpoint-thread.ts): then the scheduler does not. */
+  checkpointElsewhere?: boolean;
 }
 
 const MAX_CLAIM_BATCH = 256;
@@ -260,7 +262,7 @@ export class DeliveryScheduler {
       });
       this.sweepRetentionInBackground();
       // Keeps the WAL from growing without bound under steady writes; PASSIVE never blocks writers.
-      await this.deps.store.maintenance.checkpoint();
+      if (!this.options.checkpointElsewhere) await this.deps.store.maintenance.checkpoint();
     } catch (error) {
       this.deps.log.error({ msg: "scheduler maintenance failed", error: String(error) });
     }

@@ -1,6 +1,7 @@
 import { sendWebhook, type AttemptResult, type SendWebhookInput } from "../webhooks/send-webhook.ts";
 import type { Logger } from "../lib/log.ts";
 import type { SendRequest } from "./send-worker.ts";
+import { workerEntry } from "../lib/worker-entry.ts";
 
 export interface SendThread {
   send(input: SendWebhookInput): Promise<AttemptResult>;
@@ -22,7 +23,7 @@ export interface SendThread {
  * schedule) and later sends run on the main thread.
  */
 export function startSendThread(log: Logger): SendThread {
-  const worker = new Worker(new URL("./send-worker.ts", import.meta.url).href);
+  const worker = new Worker(workerEntry("scheduler/send-worker", new URL("./send-worker.ts", import.meta.url)));
   const waiting = new Map<number, (result: AttemptResult) => void>();
   let next = 0;
   let broken = false;
