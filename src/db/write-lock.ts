@@ -20,10 +20,9 @@ export function neverWaitInsideSqlite(sqlite: Database, wait: LockWait, waitMs: 
  */
 export interface LockWait {
   budgetMs: number;
-  sleep(ms: number): Promise<unknown>;
 }
 
-export const createLockWait = (): LockWait => ({ budgetMs: 0, sleep: (ms) => Bun.sleep(ms) });
+export const createLockWait = (): LockWait => ({ budgetMs: 0 });
 
 const FIRST_PAUSE_MS = 5;
 const LONGEST_PAUSE_MS = 100;
@@ -44,7 +43,7 @@ export async function waitOutBusy<T>(wait: LockWait, attempt: () => T | Promise<
     } catch (error) {
       if (storageTroubleOf(error) !== "busy" || waited >= wait.budgetMs) throw error;
       const step = Math.min(pause, wait.budgetMs - waited);
-      await wait.sleep(step);
+      await Bun.sleep(step);
       waited += step;
       pause = Math.min(pause * 2, LONGEST_PAUSE_MS);
     }

@@ -37,7 +37,6 @@ self.onmessage = (event: MessageEvent<CheckpointMessage>) => {
     self.postMessage("stopped" satisfies CheckpointReport);
     return;
   }
-  if (connection) return;
   try {
     connection = new Database(message.start.path, { readwrite: true, create: false });
     // A checkpoint that meets a lock skips what it cannot copy now; the next one copies it.

@@ -1,6 +1,5 @@
 import type { Database } from "bun:sqlite";
 import type { StoreQueries, Transaction } from "../store.ts";
-import { storageTroubleOf } from "../storage-errors.ts";
 import { type LockWait, waitOutBusy } from "../write-lock.ts";
 import { insideTransaction, type SyncOf, type TransactionGate } from "./gate.ts";
 
@@ -59,7 +58,7 @@ export function createGroupCommit(sqlite: Database, gate: TransactionGate, sync:
         await runGroup(group);
       });
     } catch (error) {
-      // Not reached unless the store itself is broken; no caller is left hanging.
+      // BEGIN failed (busy past the wait, disk full…), or the store itself is broken: no caller is left hanging.
       for (const entry of group) entry.failure ??= { error };
     } finally {
       running = false;
@@ -72,14 +71,9 @@ export function createGroupCommit(sqlite: Database, gate: TransactionGate, sync:
   async function runGroup(group: Pending[]): Promise<void> {
     gate.hold();
     try {
-      try {
-        sqlite.exec("BEGIN IMMEDIATE");
-      } catch (error) {
-        // Nothing ran yet: waitOutBusy (flush) may try the whole group again.
-        if (lockWait.budgetMs > 0 && storageTroubleOf(error) === "busy") throw error;
-        for (const entry of group) entry.failure = { error };
-        return;
-      }
+      // Nothing ran yet if this fails: flush's waitOutBusy tries the whole group again while the
+      // lock is busy, and otherwise fails every caller in it with the error.
+      sqlite.exec("BEGIN IMMEDIATE");
       for (let index = 0; index < group.length; index++) {
         const entry = group[index]!;
         sqlite.exec("SAVEPOINT parley_tx");
