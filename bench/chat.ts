@@ -27,14 +27,9 @@
  * picks a server (its user needs CREATEDB), else a throwaway cluster (fsync off unless
  * BENCH_PG_FSYNC=on).
  */
-import { formatMs, formatRate, markdownTable, openBenchPostgres, startChildReceiver, type ChildReceiver } from "./lib.ts";
+import { envInt, formatMs, formatRate, markdownTable, openBenchPostgres, startChildReceiver, type ChildReceiver } from "./lib.ts";
 import { percentileOf, runLoad, startChatServer, type ChatServer, type LoadRequest, type LoadResult } from "./chat-lib.ts";
 import { measureEventsUnderLoad } from "./chat-probe.ts";
-
-const envInt = (name: string, fallback: number): number => {
-  const value = Number(process.env[name]);
-  return Number.isInteger(value) && value > 0 ? value : fallback;
-};
 
 const SESSIONS = envInt("BENCH_CHAT_SESSIONS", 2_000);
 const SECONDS = envInt("BENCH_CHAT_SECONDS", 10);

@@ -36,12 +36,7 @@ import { EVENT_CATALOG } from "../src/webhooks/events.ts";
 import { createRule } from "../src/webhooks/rules.ts";
 import type { AttemptResult } from "../src/webhooks/send-webhook.ts";
 import { deliveryHeaders, serializeDeliveryJson } from "../src/webhooks/sign.ts";
-import { createBenchDeps, formatMs, formatRate, markdownTable, openBenchPostgres, percentile, startChildReceiver, type BenchDeps, type BenchPostgres } from "./lib.ts";
-
-const envInt = (name: string, fallback: number): number => {
-  const value = Number(process.env[name]);
-  return Number.isInteger(value) && value > 0 ? value : fallback;
-};
+import { createBenchDeps, envInt, formatMs, formatRate, markdownTable, openBenchPostgres, percentile, startChildReceiver, type BenchDeps, type BenchPostgres } from "./lib.ts";
 
 const DELIVERIES = envInt("BENCH_DELIVERIES", 20_000);
 const SLOW_DELIVERIES = envInt("BENCH_SLOW_DELIVERIES", 20_000);

@@ -19,12 +19,7 @@ import { enqueueEvent } from "../src/webhooks/emit-event.ts";
 import { EVENT_CATALOG } from "../src/webhooks/events.ts";
 import { createRule } from "../src/webhooks/rules.ts";
 import { changePlan } from "../src/billing/change-plan.ts";
-import { createBenchDeps, formatMs, markdownTable, percentile, startChildReceiver, type BenchDeps, type ChildReceiver } from "./lib.ts";
-
-const envInt = (name: string, fallback: number): number => {
-  const value = Number(process.env[name]);
-  return Number.isInteger(value) && value > 0 ? value : fallback;
-};
+import { createBenchDeps, envInt, formatMs, markdownTable, percentile, startChildReceiver, type BenchDeps, type ChildReceiver } from "./lib.ts";
 
 const B_EVENTS = envInt("BENCH_FAIRNESS_EVENTS", 300);
 const BACKLOG = envInt("BENCH_BACKLOG", 3_000);

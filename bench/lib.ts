@@ -121,6 +121,12 @@ function runReceiver(delayMs: number): void {
   setTimeout(exit, RECEIVER_MAX_LIFETIME_MS).unref();
 }
 
+/** A positive whole number from the environment, or `fallback` when unset or not one. */
+export const envInt = (name: string, fallback: number): number => {
+  const value = Number(process.env[name]);
+  return Number.isInteger(value) && value > 0 ? value : fallback;
+};
+
 export function percentile(sortedValues: readonly number[], p: number): number {
   if (sortedValues.length === 0) return Number.NaN;
   const index = Math.min(sortedValues.length - 1, Math.max(0, Math.ceil((p / 100) * sortedValues.length) - 1));

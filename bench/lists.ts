@@ -25,12 +25,7 @@ import { listSessions } from "../src/chat/sessions.ts";
 import { createTenant } from "../src/tenants/create-tenant.ts";
 import { listDeliveries } from "../src/webhooks/deliveries.ts";
 import { createRule } from "../src/webhooks/rules.ts";
-import { createBenchDeps, formatMs, markdownTable, type BenchDeps } from "./lib.ts";
-
-const envInt = (name: string, fallback: number): number => {
-  const value = Number(process.env[name]);
-  return Number.isInteger(value) && value > 0 ? value : fallback;
-};
+import { createBenchDeps, envInt, formatMs, markdownTable, type BenchDeps } from "./lib.ts";
 
 const BIG_ROWS = envInt("BENCH_LIST_ROWS", 1_000_000);
 const SMALL_ROWS = envInt("BENCH_LIST_SMALL_ROWS", 1_000);
