@@ -52,14 +52,34 @@ export function createSandbox(extraEnv: Record<string, string> = {}): Sandbox {
 
 export interface RunningBinary {
   process: Subprocess<"ignore", "pipe", "pipe">;
+  port: number;
   baseUrl: string;
-  /** Everything the server printed on stdout so far. */
+  /** Everything the server printed so far, stdout and stderr. */
   output(): string;
 }
 
-/** Starts `parley serve` on a free loopback port and resolves once it prints its address. */
-export async function startServer(sandbox: Sandbox, extraArgs: string[] = [], env: Record<string, string> = {}): Promise<RunningBinary> {
-  const child = Bun.spawn([sandbox.binary, "serve", "--host", "127.0.0.1", "--port", "0", ...extraArgs], {
+export interface StartOptions {
+  /** The port to listen on (0: any free one, read from the banner). */
+  port?: number;
+  /** How the server is named in errors (several run at once in the cluster test). */
+  name?: string;
+  timeoutMs?: number;
+}
+
+async function drain(stream: ReadableStream<Uint8Array>, sink: (text: string) => void): Promise<void> {
+  const decoder = new TextDecoder();
+  for await (const chunk of stream) sink(decoder.decode(chunk, { stream: true }));
+}
+
+/**
+ * Starts `parley serve` of the sandbox's binary on 127.0.0.1 and resolves once it has printed
+ * its address and /readyz answers 200. Both pipes are drained for the child's whole life (a full
+ * pipe would block it). Everything is bounded by `timeoutMs`; a server that does not get ready
+ * is stopped.
+ */
+export async function startServer(sandbox: Sandbox, extraArgs: string[] = [], env: Record<string, string> = {}, options: StartOptions = {}): Promise<RunningBinary> {
+  const { port = 0, name = "server", timeoutMs = 30_000 } = options;
+  const child = Bun.spawn([sandbox.binary, "serve", "--host", "127.0.0.1", "--port", String(port), ...extraArgs], {
     cwd: sandbox.dir,
     env: { ...sandbox.env, ...env },
     stdin: "ignore",
@@ -67,24 +87,41 @@ export async function startServer(sandbox: Sandbox, extraArgs: string[] = [], en
     stderr: "pipe",
   });
   let text = "";
-  const reader = child.stdout.getReader();
-  const decoder = new TextDecoder();
-  const deadline = Date.now() + 15_000;
+  void drain(child.stdout, (chunk) => (text += chunk)).catch(() => undefined);
+  void drain(child.stderr, (chunk) => (text += chunk)).catch(() => undefined);
+  const deadline = Date.now() + timeoutMs;
   let baseUrl: string | null = null;
-  while (!baseUrl) {
-    if (Date.now() > deadline) throw new Error(`server did not start: ${text}`);
-    const { value, done } = await reader.read();
-    if (done) throw new Error(`server exited: ${text} ${await new Response(child.stderr).text()}`);
-    text += decoder.decode(value);
-    baseUrl = /listening on (http:\/\/\S+)/.exec(text)?.[1] ?? null;
-  }
-  // Keep draining stdout so the child never blocks on a full pipe.
-  void (async () => {
-    for (;;) {
-      const { value, done } = await reader.read();
-      if (done) return;
-      text += decoder.decode(value);
+  try {
+    while (!baseUrl) {
+      if (child.exitCode !== null || child.signalCode !== null) throw new Error(`${name} exited (${child.exitCode ?? child.signalCode}) before listening: ${text}`);
+      if (Date.now() > deadline) throw new Error(`${name} did not print its address within ${timeoutMs} ms: ${text}`);
+      baseUrl = /listening on (http:\/\/\S+)/.exec(text)?.[1]?.replace(/\/$/, "") ?? null;
+      if (!baseUrl) await Bun.sleep(20);
     }
-  })();
-  return { process: child, baseUrl, output: () => text };
+    for (;;) {
+      const ready = await fetch(`${baseUrl}/readyz`, { signal: AbortSignal.timeout(2_000) }).then((response) => response.status, () => 0);
+      if (ready === 200) break;
+      if (child.exitCode !== null || child.signalCode !== null) throw new Error(`${name} exited before it was ready: ${text}`);
+      if (Date.now() > deadline) throw new Error(`${name} not ready within ${timeoutMs} ms (last /readyz ${ready}): ${text}`);
+      await Bun.sleep(50);
+    }
+  } catch (error) {
+    await stopProcess(child);
+    throw error;
+  }
+  return { process: child, port: Number(new URL(baseUrl).port), baseUrl, output: () => text };
+}
+
+/** SIGTERM by PID, SIGKILL if still alive after `graceMs`; resolves once it has exited. */
+export async function stopProcess(child: Subprocess, graceMs = 10_000): Promise<void> {
+  if (child.exitCode !== null || child.signalCode !== null) return;
+  process.kill(child.pid, "SIGTERM");
+  const exited = await Promise.race([child.exited.then(() => true), Bun.sleep(graceMs).then(() => false)]);
+  if (exited) return;
+  try {
+    process.kill(child.pid, "SIGKILL");
+  } catch {
+    // Exited between the check and the kill.
+  }
+  await Promise.race([child.exited, Bun.sleep(5_000)]);
 }

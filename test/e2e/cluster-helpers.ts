@@ -1,11 +1,12 @@
 import { SQL, type Subprocess } from "bun";
 import { findServerBin, startCluster } from "../pg/cluster.ts";
 import { testPostgresUrl } from "../pg/test-store.ts";
-import type { Sandbox } from "./binary.ts";
+import { startServer, type RunningBinary, type Sandbox } from "./binary.ts";
 
 /**
  * Helpers for the multi-instance end-to-end test (test/e2e/postgres-cluster.test.ts): a fresh
- * PostgreSQL database, `parley serve` children on a given port, stopping them by PID.
+ * PostgreSQL database, named `parley serve` children on a given port (binary.ts's startServer),
+ * killing one by PID.
  */
 
 /** Where the test gets PostgreSQL from, or why it cannot. */
@@ -54,71 +55,11 @@ export async function openTestDatabase(): Promise<TestDatabase> {
   };
 }
 
-export interface ServerChild {
-  readonly name: string;
-  readonly process: Subprocess<"ignore", "pipe", "pipe">;
-  readonly port: number;
-  readonly baseUrl: string;
-  /** stdout and stderr so far, for failure messages. */
-  output(): string;
-}
+export type ServerChild = RunningBinary & { readonly name: string };
 
-async function drain(stream: ReadableStream<Uint8Array>, sink: (text: string) => void): Promise<void> {
-  const decoder = new TextDecoder();
-  for await (const chunk of stream) sink(decoder.decode(chunk, { stream: true }));
-}
-
-/**
- * Starts `parley serve` of the sandbox's binary on 127.0.0.1:`port` (0 = any free one, the
- * address is read from the banner like test/e2e/binary.ts's startServer) and resolves once
- * /readyz answers 200. Everything is bounded by `timeoutMs`.
- */
+/** `parley serve` on 127.0.0.1:`port` (0 = any free one), ready (test/e2e/binary.ts's startServer), named for errors. */
 export async function spawnServer(sandbox: Sandbox, name: string, port: number, env: Record<string, string>, timeoutMs = 30_000): Promise<ServerChild> {
-  const child = Bun.spawn([sandbox.binary, "serve", "--host", "127.0.0.1", "--port", String(port)], {
-    cwd: sandbox.dir,
-    env: { ...sandbox.env, ...env },
-    stdin: "ignore",
-    stdout: "pipe",
-    stderr: "pipe",
-  });
-  let text = "";
-  void drain(child.stdout, (chunk) => (text += chunk)).catch(() => undefined);
-  void drain(child.stderr, (chunk) => (text += chunk)).catch(() => undefined);
-  const deadline = Date.now() + timeoutMs;
-  let baseUrl: string | null = null;
-  try {
-    while (!baseUrl) {
-      if (child.exitCode !== null || child.signalCode !== null) throw new Error(`${name} exited (${child.exitCode ?? child.signalCode}) before listening: ${text}`);
-      if (Date.now() > deadline) throw new Error(`${name} did not print its address within ${timeoutMs} ms: ${text}`);
-      baseUrl = /listening on (http:\/\/\S+)/.exec(text)?.[1]?.replace(/\/$/, "") ?? null;
-      if (!baseUrl) await Bun.sleep(20);
-    }
-    for (;;) {
-      const ready = await fetch(`${baseUrl}/readyz`, { signal: AbortSignal.timeout(2_000) }).then((response) => response.status, () => 0);
-      if (ready === 200) break;
-      if (child.exitCode !== null || child.signalCode !== null) throw new Error(`${name} exited before it was ready: ${text}`);
-      if (Date.now() > deadline) throw new Error(`${name} not ready within ${timeoutMs} ms (last /readyz ${ready}): ${text}`);
-      await Bun.sleep(50);
-    }
-  } catch (error) {
-    await stopProcess(child);
-    throw error;
-  }
-  return { name, process: child, port: Number(new URL(baseUrl).port), baseUrl, output: () => text };
-}
-
-/** SIGTERM by PID, SIGKILL if still alive after `graceMs`; resolves once it has exited. */
-export async function stopProcess(child: Subprocess, graceMs = 10_000): Promise<void> {
-  if (child.exitCode !== null || child.signalCode !== null) return;
-  process.kill(child.pid, "SIGTERM");
-  const exited = await Promise.race([child.exited.then(() => true), Bun.sleep(graceMs).then(() => false)]);
-  if (exited) return;
-  try {
-    process.kill(child.pid, "SIGKILL");
-  } catch {
-    // Exited between the check and the kill.
-  }
-  await Promise.race([child.exited, Bun.sleep(5_000)]);
+  return { ...(await startServer(sandbox, [], env, { port, name, timeoutMs })), name };
 }
 
 /** `kill -9 PID` and wait (bounded) until the process is gone. */

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { SQL } from "bun";
-import { createSandbox, type Sandbox } from "./binary.ts";
-import { killHard, openTestDatabase, postgresSource, spawnServer, startReceiver, stopProcess, waitFor, type ServerChild, type TestDatabase } from "./cluster-helpers.ts";
+import { createSandbox, stopProcess, type Sandbox } from "./binary.ts";
+import { killHard, openTestDatabase, postgresSource, spawnServer, startReceiver, waitFor, type ServerChild, type TestDatabase } from "./cluster-helpers.ts";
 
 /**
  * Issue 12 end to end: three compiled `parley serve` processes on one PostgreSQL database.
