@@ -42,4 +42,10 @@ export interface EngineOutput {
 
 export interface ReplyEngine {
   reply(input: EngineInput): EngineOutput;
+  /**
+   * Optional: the reply without the booked slots when the turn never looks at them (most turns:
+   * only a booking step does), else null — then call `reply` with them. Spares the caller a
+   * query per message; the answer is the one `reply` gives.
+   */
+  replyUnlessSlotsNeeded?(input: Omit<EngineInput, "takenSlotStarts">): EngineOutput | null;
 }

@@ -32,10 +32,23 @@ import { copyConversationState } from "./conversation-state.ts";
  * The input state is never mutated; the output carries a new one.
  */
 export function createRuleEngine(): ReplyEngine {
-  return { reply: replyByRules };
+  return { reply: replyByRules, replyUnlessSlotsNeeded };
 }
 
-function replyByRules(input: EngineInput): EngineOutput {
+/** Thrown by a turn's `takenSlotStarts` when they were not given (replyUnlessSlotsNeeded). */
+const SLOTS_NEEDED = Symbol("slots needed");
+
+function replyUnlessSlotsNeeded(input: Omit<EngineInput, "takenSlotStarts">): EngineOutput | null {
+  try {
+    return replyByRules({ ...input, takenSlotStarts: null });
+  } catch (error) {
+    // The turn's draft state and actions are dropped: `reply` starts again from the input.
+    if (error === SLOTS_NEEDED) return null;
+    throw error;
+  }
+}
+
+function replyByRules(input: Omit<EngineInput, "takenSlotStarts"> & { takenSlotStarts: readonly number[] | null }): EngineOutput {
   const { config, nowMs } = input;
   const state = copyConversationState(input.state);
   state.turns += 1;
@@ -60,7 +73,10 @@ function replyByRules(input: EngineInput): EngineOutput {
     message,
     normalized,
     nowMs,
-    takenSlotStarts: input.takenSlotStarts,
+    get takenSlotStarts() {
+      if (input.takenSlotStarts === null) throw SLOTS_NEEDED;
+      return input.takenSlotStarts;
+    },
     contact,
     faq,
     appointmentRequest: config.appointments.enabled ? parseAppointmentRequest(message, config, nowMs) : null,

@@ -146,8 +146,9 @@ function commitTurn(deps: Deps, input: HandleMessageInput, text: string, config:
       actions = kept;
       sources = assistant.draft.sources;
     } else if (session.status === "bot") {
-      const taken = await takenSlotStarts(tx, tenant.id, config, now);
-      const output = engine.reply({ config, state: restoreConversationState(JSON.parse(session.state)), message: text, nowMs: now, takenSlotStarts: taken });
+      // The input state is never mutated by the engine, so both calls may share it.
+      const engineInput = { config, state: restoreConversationState(JSON.parse(session.state)), message: text, nowMs: now };
+      const output = engine.replyUnlessSlotsNeeded?.(engineInput) ?? engine.reply({ ...engineInput, takenSlotStarts: await takenSlotStarts(tx, tenant.id, config, now) });
       reply = await insertMessage(deps, tx, session, { role: "bot", text: output.reply.text, quickReplies: output.reply.quick_replies, confidence: output.confidence });
       actions = output.actions;
       state = JSON.stringify(output.state);
@@ -157,7 +158,7 @@ function commitTurn(deps: Deps, input: HandleMessageInput, text: string, config:
       if (change.status) status = change.status;
       if (change.handoffReason) handoffReason = change.handoffReason;
     }
-    await tx.chatSessions.updateSessionTurn(session.id, { status, state, messageCount: session.messageCount + 1, handoffReason, updatedAt: now });
+    await tx.chatSessions.updateSessionTurn(session.id, { status: status === session.status ? null : status, state, messageCount: session.messageCount + 1, handoffReason, updatedAt: now });
     // Last, just before COMMIT: the tenant's usage row is one row every message of the tenant
     // updates, and on PostgreSQL its row lock is held from this upsert until COMMIT — taken
     // first, it made a tenant's messages wait for each other's whole turn (bench/chat.ts).

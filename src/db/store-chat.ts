@@ -7,7 +7,8 @@ import type { AppointmentRow, ChatMessageRow, ChatSessionRow, LeadRow, UsageCoun
 
 /** What a turn changes on its session, written once at the end of the turn. */
 export interface SessionTurnUpdate {
-  status: SessionStatus;
+  /** The new status, or null when it stays: SQLite rewrites an index entry for any status it is given, changed or not. */
+  status: SessionStatus | null;
   state: string;
   messageCount: number;
   handoffReason: string | null;

@@ -1,3 +1,4 @@
+import { expect } from "bun:test";
 import type { BotConfig } from "../../src/chat/bot-config.ts";
 import { createRuleEngine, initialConversationState, type ConversationState, type EngineAction, type EngineOutput } from "../../src/chat/engine.ts";
 
@@ -15,7 +16,9 @@ export interface Conversation {
 /**
  * Plays `messages` through one rule engine session, carrying the state from reply to reply
  * (through JSON, as the caller's database would) so a state that does not survive storage
- * fails the test.
+ * fails the test. Every turn is also answered without the booked slots
+ * (`replyUnlessSlotsNeeded`, what the chat endpoint tries first): unless that says the slots are
+ * needed, its answer must be the very same.
  */
 export function converse(
   config: BotConfig,
@@ -26,7 +29,10 @@ export function converse(
   let state = options.state ?? initialConversationState();
   const outputs: EngineOutput[] = [];
   for (const message of messages) {
-    const output = engine.reply({ config, state, message, nowMs: options.nowMs ?? NOW_MS, takenSlotStarts: options.takenSlotStarts ?? [] });
+    const nowMs = options.nowMs ?? NOW_MS;
+    const output = engine.reply({ config, state, message, nowMs, takenSlotStarts: options.takenSlotStarts ?? [] });
+    const withoutSlots = engine.replyUnlessSlotsNeeded?.({ config, state, message, nowMs });
+    if (withoutSlots) expect(withoutSlots).toEqual(output);
     outputs.push(output);
     state = JSON.parse(JSON.stringify(output.state)) as ConversationState;
   }

@@ -138,6 +138,9 @@ describe.skipIf(!url)("chat, knowledge and privacy aggregates: PostgreSQL as SQL
       await store.chatSessions.closeSession("ses_01E", T0 + 200 * MIN);
     });
     await both((store) => store.chatSessions.findSession("ten_1", "ses_01A"));
+    // A null status leaves the status as it is (the common turn: SQLite then skips its index).
+    await both((store) => store.chatSessions.updateSessionTurn("ses_01A", { status: null, state: '{"step":3}', messageCount: 5, handoffReason: "keyword", updatedAt: T0 + 11 }));
+    expect(await both((store) => store.chatSessions.findSession("ten_1", "ses_01A"))).toMatchObject({ status: "handoff", state: '{"step":3}', messageCount: 5, updatedAt: T0 + 11 });
     const closed = await both((store) => store.chatSessions.findSession("ten_1", "ses_01E"));
     expect(closed).toMatchObject({ status: "closed", closedAt: T0 + 200 * MIN, updatedAt: T0 + 200 * MIN });
     expect((await both((store) => store.chatSessions.findOpenVisitorSession("ten_1", "whatsapp", "+31622222222")))?.id).toBe("ses_01D");

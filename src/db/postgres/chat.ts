@@ -68,7 +68,7 @@ export function pgChatSessions(db: PgExec): ChatSessionQueries {
       );
     },
     updateSessionTurn: async (sessionId, turn) => {
-      await db.run("UPDATE chat_sessions SET status = $1, state = $2, message_count = $3, handoff_reason = $4, updated_at = $5 WHERE id = $6", [
+      await db.run("UPDATE chat_sessions SET status = COALESCE($1, status), state = $2, message_count = $3, handoff_reason = $4, updated_at = $5 WHERE id = $6", [
         turn.status,
         turn.state,
         turn.messageCount,

@@ -39,7 +39,10 @@ export function sqliteChatSessions(sqlite: Database): SyncOf<ChatSessionQueries>
     `INSERT INTO chat_sessions (id, tenant_id, chatbot_id, channel, status, state, visitor_ref, origin, message_count, handoff_reason, created_at, updated_at, closed_at)
      VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
   );
+  // Two statements: SET status (even to the same value) rewrites the status index entry, which
+  // costs more than the rest of the update, and most turns leave the status as it was.
   const update = sqlite.prepare("UPDATE chat_sessions SET status = ?, state = ?, message_count = ?, handoff_reason = ?, updated_at = ? WHERE id = ?");
+  const updateKeepingStatus = sqlite.prepare("UPDATE chat_sessions SET state = ?, message_count = ?, handoff_reason = ?, updated_at = ? WHERE id = ?");
   const close = sqlite.prepare("UPDATE chat_sessions SET status = 'closed', closed_at = ?, updated_at = ? WHERE id = ?");
   const insertMessage = sqlite.prepare(
     "INSERT INTO chat_messages (id, session_id, tenant_id, role, text, quick_replies, confidence, author_id, author_name, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
@@ -65,7 +68,8 @@ export function sqliteChatSessions(sqlite: Database): SyncOf<ChatSessionQueries>
       insert.run(row.id, row.tenantId, row.chatbotId, row.channel, row.status, row.state, row.visitorRef, row.origin, row.messageCount, row.handoffReason, row.createdAt, row.updatedAt, row.closedAt);
     },
     updateSessionTurn: (sessionId, turn) => {
-      update.run(turn.status, turn.state, turn.messageCount, turn.handoffReason, turn.updatedAt, sessionId);
+      if (turn.status === null) updateKeepingStatus.run(turn.state, turn.messageCount, turn.handoffReason, turn.updatedAt, sessionId);
+      else update.run(turn.status, turn.state, turn.messageCount, turn.handoffReason, turn.updatedAt, sessionId);
     },
     closeSession: (sessionId, closedAt) => {
       close.run(closedAt, closedAt, sessionId);

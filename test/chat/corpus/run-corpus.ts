@@ -29,9 +29,12 @@ export function runConversation(conversation: CorpusConversation): TurnResult[] 
   let state: ConversationState = initialConversationState();
   return conversation.turns.map((turn) => {
     const output = engine.reply({ config, state, message: turn.say, nowMs: CORPUS_NOW_MS, takenSlotStarts: [] });
+    // What the chat endpoint tries first: unless it says the booked slots are needed, the same answer.
+    const withoutSlots = engine.replyUnlessSlotsNeeded?.({ config, state, message: turn.say, nowMs: CORPUS_NOW_MS });
     state = JSON.parse(JSON.stringify(output.state)) as ConversationState;
     const text = output.reply.text;
     const problems: string[] = [];
+    if (withoutSlots && !Bun.deepEquals(withoutSlots, output)) problems.push("answered differently without the booked slots");
     for (const pattern of turn.has ?? []) if (!matches(text, pattern)) problems.push(`missing ${describe(pattern)}`);
     for (const pattern of turn.lacks ?? []) if (matches(text, pattern)) problems.push(`should not say ${describe(pattern)}`);
     if (turn.actions) {
