@@ -1,6 +1,8 @@
 import type { Deps } from "../deps.ts";
 import type { StoreQueries } from "../db/store.ts";
-import { createLookupCache } from "../tenants/lookup-cache.ts";
+import { createLookupCache, readLookupVersion } from "../tenants/lookup-cache.ts";
+import type { TenantRecord } from "../tenants/create-tenant.ts";
+import { requireTenant } from "../tenants/find-tenant.ts";
 import { notFound } from "../lib/app-error.ts";
 import { normalizeOrigins } from "../tenants/origins.ts";
 import { validateBotConfigPatch, type BotConfig } from "./bot-config.ts";
@@ -16,10 +18,17 @@ const configCache = createLookupCache<BotConfig>();
  * list the widget session check reads); a chatbot whose stored document is empty gets its
  * sector's template. Shared between callers: do not mutate.
  */
-export async function getBotConfig(deps: Pick<Deps, "store">, tenantId: string): Promise<BotConfig> {
-  const config = await configCache.get(deps.store, tenantId, () => loadBotConfig(deps.store, tenantId));
+export async function getBotConfig(deps: Pick<Deps, "store">, tenantId: string, lookupVersion?: string): Promise<BotConfig> {
+  const config = await configCache.get(deps.store, tenantId, () => loadBotConfig(deps.store, tenantId), lookupVersion);
   if (!config) throw notFound("tenant");
   return config;
+}
+
+/** The tenant (404 if none) and its bot config, both cached, with one read of the lookup version. */
+export async function requireTenantWithConfig(deps: Pick<Deps, "store">, tenantId: string): Promise<{ tenant: TenantRecord; config: BotConfig }> {
+  const version = await readLookupVersion(deps.store);
+  const tenant = await requireTenant(deps, tenantId, version);
+  return { tenant, config: await getBotConfig(deps, tenantId, version) };
 }
 
 /** Reads through `db` (the store or an open transaction), uncached; null when there is no such tenant. */

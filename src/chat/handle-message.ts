@@ -22,6 +22,8 @@ const DAY_MS = 86_400_000;
 export interface HandleMessageInput {
   /** The tenant, already looked up by the caller (the route needs it for the origin check too). */
   tenant: TenantRecord;
+  /** Its bot config when the caller has it already (requireTenantWithConfig); else read here. */
+  config?: BotConfig;
   /** Absent: a new session is opened on `channel` (or the visitor's open one, with `visitorRef`). */
   sessionId?: string;
   /** A channel's visitor id (a WhatsApp number): their open session is continued, else one is opened. */
@@ -66,7 +68,7 @@ export async function handleMessage(deps: Deps, input: HandleMessageInput, optio
   if (text.length < 1 || text.length > MESSAGE_MAX_LENGTH) {
     throw new AppError("validation_failed", 422, `message: must be 1 to ${MESSAGE_MAX_LENGTH} characters`, [{ field: "message", message: `must be 1 to ${MESSAGE_MAX_LENGTH} characters` }]);
   }
-  const config = await getBotConfig(deps, input.tenant.id);
+  const config = input.config ?? (await getBotConfig(deps, input.tenant.id));
   const settings = resolveAiSettings(deps, config);
   const assistant = settings === null ? null : await draftWithAssistant(deps, input, text, config, settings, options.onDelta);
   return commitTurn(deps, input, text, config, assistant, options.engine ?? (defaultEngine ??= createRuleEngine()));

@@ -21,16 +21,24 @@ function toRecord(row: TenantWithChatbot): TenantRecord | null {
   };
 }
 
-/** The tenant with its chatbot, or null when there is no such tenant. Shared: do not mutate. */
-export function findTenant(deps: Pick<Deps, "store">, tenantId: string): Promise<TenantRecord | null> {
-  return tenantCache.get(deps.store, tenantId, async () => {
-    const row = await deps.store.tenants.findTenant(tenantId);
-    return row ? toRecord(row) : null;
-  });
+/**
+ * The tenant with its chatbot, or null when there is no such tenant. Shared: do not mutate.
+ * `lookupVersion`: see LookupCache.get.
+ */
+export function findTenant(deps: Pick<Deps, "store">, tenantId: string, lookupVersion?: string): Promise<TenantRecord | null> {
+  return tenantCache.get(
+    deps.store,
+    tenantId,
+    async () => {
+      const row = await deps.store.tenants.findTenant(tenantId);
+      return row ? toRecord(row) : null;
+    },
+    lookupVersion,
+  );
 }
 
-export async function requireTenant(deps: Pick<Deps, "store">, tenantId: string): Promise<TenantRecord> {
-  const tenant = await findTenant(deps, tenantId);
+export async function requireTenant(deps: Pick<Deps, "store">, tenantId: string, lookupVersion?: string): Promise<TenantRecord> {
+  const tenant = await findTenant(deps, tenantId, lookupVersion);
   if (!tenant) throw notFound("tenant");
   return tenant;
 }

@@ -14,9 +14,16 @@ import type { Store } from "../db/store.ts";
  * Values are shared between callers: treat them as read-only.
  */
 export interface LookupCache<T> {
-  /** The cached value for `key`, else `load()` (a null result is not kept). */
-  get(store: Store, key: string, load: () => Promise<T | null>): Promise<T | null>;
+  /**
+   * The cached value for `key`, else `load()` (a null result is not kept). `version`: a token the
+   * caller read with `readLookupVersion` just before, to look up several things for one request
+   * with one read of it (a chat message needs its tenant and its bot config).
+   */
+  get(store: Store, key: string, load: () => Promise<T | null>, version?: string): Promise<T | null>;
 }
+
+/** The store's lookup version now (see above); pass it to several `get`s of one request. */
+export const readLookupVersion = (store: Store): Promise<string> => store.tenants.findLookupVersion();
 
 /** Past this many entries a cache starts again empty: unknown ids cannot grow it without bound. */
 export const MAX_CACHED_LOOKUPS = 10_000;
@@ -29,8 +36,8 @@ interface PerStore<T> {
 export function createLookupCache<T>(): LookupCache<T> {
   const caches = new WeakMap<Store, PerStore<T>>();
   return {
-    async get(store, key, load) {
-      const version = await store.tenants.findLookupVersion();
+    async get(store, key, load, given) {
+      const version = given ?? (await readLookupVersion(store));
       let cache = caches.get(store);
       if (!cache) {
         cache = { version, entries: new Map() };

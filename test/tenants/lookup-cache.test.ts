@@ -26,7 +26,7 @@ afterAll(() => rmSync(dir, { recursive: true, force: true }));
  * of it that counts one function (a proxy, since the PostgreSQL test store's aggregates are
  * proxies themselves).
  */
-function countRowReads(deps: TestDeps): { tenants: number; configs: number } {
+function countRowReads(deps: Pick<Deps, "store">): { tenants: number; configs: number } {
   const counts = { tenants: 0, configs: 0 };
   Object.assign(deps.store, {
     tenants: counting(deps.store.tenants, "findTenant", () => (counts.tenants += 1)),
@@ -143,6 +143,20 @@ describe("the tenant and bot-config lookups are cached", () => {
 describe("over HTTP", () => {
   let context: TestContext;
   afterEach(() => context.close());
+
+  test("a visitor's message looks at the lookup version once for its tenant and bot config, and reads neither row", async () => {
+    context = buildTestApp();
+    const seeded = await seedTenant(context.deps, "Once");
+    const visitor = await openWidgetSession(context, seeded.tenant.id, "https://elsewhere.example");
+    const message = () => say(context, visitor.access_token, seeded.tenant.id, "Do you have parking?", { session_id: visitor.session_id });
+    expect((await message()).status).toBe(200);
+    let versionReads = 0;
+    Object.assign(context.deps.store, { tenants: counting(context.deps.store.tenants, "findLookupVersion", () => (versionReads += 1)) });
+    const rows = countRowReads(context.deps);
+    expect((await message()).status).toBe(200);
+    expect(versionReads).toBe(1);
+    expect(rows).toEqual({ tenants: 0, configs: 0 });
+  });
 
   test("PATCH /chatbot/config, then the very next message and widget session see it", async () => {
     context = buildTestApp();

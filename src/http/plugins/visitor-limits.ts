@@ -1,6 +1,6 @@
 import type { AppDeps } from "../deps.ts";
 import type { TenantRecord } from "../../tenants/create-tenant.ts";
-import { getBotConfig } from "../../chat/bot-settings.ts";
+import type { BotConfig } from "../../chat/bot-config.ts";
 
 // The widget's anonymous traffic, counted per client address across every session it opens
 // (src/billing/visitor-allowance.ts). PARLEY_RATE_LIMITS=off lifts these too (benchmarks).
@@ -9,8 +9,8 @@ export async function admitVisitorSession(deps: AppDeps, tenantId: string, ip: s
   if (deps.config.rateLimits) await deps.visitorAllowance.admitSession(deps, tenantId, ip);
 }
 
-export async function admitVisitorMessage(deps: AppDeps, tenant: TenantRecord, ip: string): Promise<void> {
+export async function admitVisitorMessage(deps: AppDeps, tenant: TenantRecord, config: BotConfig, ip: string): Promise<void> {
   if (!deps.config.rateLimits) return;
-  const dailyCap = (await getBotConfig(deps, tenant.id)).limits?.anonymous_daily_messages ?? null;
+  const dailyCap = config.limits?.anonymous_daily_messages ?? null;
   await deps.visitorAllowance.admitMessage(deps, tenant, ip, dailyCap);
 }

@@ -8,7 +8,7 @@ import { admitVisitorMessage } from "../plugins/visitor-limits.ts";
 import { requireTenant } from "../../tenants/find-tenant.ts";
 import { handleMessage, MESSAGE_MAX_LENGTH, type MessageResult } from "../../chat/handle-message.ts";
 import { listMessages } from "../../chat/sessions.ts";
-import { getBotConfig, updateBotConfig } from "../../chat/bot-settings.ts";
+import { getBotConfig, requireTenantWithConfig, updateBotConfig } from "../../chat/bot-settings.ts";
 import { botConfigView } from "../../assistant/ai-config.ts";
 import { checkAiBaseUrl } from "../../assistant/check-base-url.ts";
 import { streamMessageReply, wantsEventStream } from "../../assistant/stream-reply.ts";
@@ -98,11 +98,11 @@ export function chatRoutes(deps: AppDeps) {
       "/message",
       ({ principal, body, request, server, set }) => {
         const reply = async (): Promise<MessageResult | Response> => {
-          const tenant = await requireTenant(deps, tenantOf(principal, body.tenant_id));
+          const { tenant, config } = await requireTenantWithConfig(deps, tenantOf(principal, body.tenant_id));
           checkVisitorAccess(tenant, principal, request, set.headers, body.session_id);
-          if (principal.kind === "visitor") await admitVisitorMessage(deps, tenant, clientIp(request, server, deps.config.trustProxy));
+          if (principal.kind === "visitor") await admitVisitorMessage(deps, tenant, config, clientIp(request, server, deps.config.trustProxy));
           const sessionId = principal.kind === "visitor" ? principal.sessionId : body.session_id;
-          const input = { tenant, sessionId, text: body.message, channel: principal.kind === "visitor" ? "widget" : "api" } as const;
+          const input = { tenant, config, sessionId, text: body.message, channel: principal.kind === "visitor" ? "widget" : "api" } as const;
           if (!wantsEventStream(request.headers.get("accept"))) return handleMessage(deps, input);
           return streamMessageReply((onDelta) => handleMessage(deps, input, { onDelta }), deps.log);
         };
