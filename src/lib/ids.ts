@@ -21,6 +21,8 @@ function randomPart(length: number): number[] {
 }
 
 let lastTime = -1;
+/** encodeTime(lastTime): the ids of one millisecond share it. */
+let lastTimeText = "";
 let lastRandom: number[] = [];
 
 /** Adds one to a base-32 digit array; the random part has 80 bits, so it does not overflow in practice. */
@@ -46,11 +48,14 @@ function increment(digits: number[]): number[] {
 export function newId(prefix: IdPrefix, nowMs: number): string {
   if (nowMs > lastTime) {
     lastTime = nowMs;
+    lastTimeText = encodeTime(nowMs);
     lastRandom = randomPart(16);
   } else {
     lastRandom = increment(lastRandom);
   }
-  return `${prefix}_${encodeTime(lastTime)}${lastRandom.map((digit) => ALPHABET[digit]).join("")}`;
+  let random = "";
+  for (const digit of lastRandom) random += ALPHABET[digit];
+  return `${prefix}_${lastTimeText}${random}`;
 }
 
 /**
