@@ -28,8 +28,22 @@ const MIN_STEM_LENGTH = 4;
 
 export const tokenize = MiniSearch.getDefault("tokenize") as (text: string) => string[];
 
+/** normalizeTerm's answers: the words of FAQs and messages repeat, the Unicode regex is the cost. */
+const NORMALIZED_TERMS = new Map<string, string | null>();
+const MAX_NORMALIZED_TERMS = 20_000;
+
 /** Lower case without edge punctuation, plural "s" dropped; null for a stop word or a single letter. */
 export function normalizeTerm(term: string): string | null {
+  let normalized = NORMALIZED_TERMS.get(term);
+  if (normalized === undefined) {
+    normalized = normalizeTermUncached(term);
+    if (NORMALIZED_TERMS.size >= MAX_NORMALIZED_TERMS) NORMALIZED_TERMS.clear();
+    NORMALIZED_TERMS.set(term, normalized);
+  }
+  return normalized;
+}
+
+function normalizeTermUncached(term: string): string | null {
   const lower = term.toLowerCase().replace(/^[^\p{L}\p{N}]+|[^\p{L}\p{N}]+$/gu, "");
   if (lower.length < 2 || STOP_WORDS.has(lower)) return null;
   if (lower.length > 3 && lower.endsWith("s") && !lower.endsWith("ss")) return lower.slice(0, -1);

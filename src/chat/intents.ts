@@ -49,9 +49,28 @@ export function containsPhrase(normalizedMessage: string, phrase: string): boole
   return normalizedMessage.includes(needle.exact) || normalizedMessage.includes(needle.plural);
 }
 
+/**
+ * The needles of each phrase list, kept per list (the built-in lists, and a cached config's
+ * keyword arrays, which callers never mutate): a message is tested against ~100 phrases, and
+ * the list then costs two `includes` per phrase, nothing else.
+ */
+const LIST_NEEDLES = new WeakMap<readonly string[], ReadonlyArray<PhraseNeedle & { phrase: string }>>();
+
+function needlesOf(phrases: readonly string[]): ReadonlyArray<PhraseNeedle & { phrase: string }> {
+  let needles = LIST_NEEDLES.get(phrases);
+  if (!needles) {
+    needles = phrases.flatMap((phrase) => {
+      const needle = phraseNeedle(phrase);
+      return needle ? [{ ...needle, phrase }] : [];
+    });
+    LIST_NEEDLES.set(phrases, needles);
+  }
+  return needles;
+}
+
 export function findPhrase(normalizedMessage: string, phrases: readonly string[]): string | null {
-  for (const phrase of phrases) {
-    if (containsPhrase(normalizedMessage, phrase)) return phrase;
+  for (const needle of needlesOf(phrases)) {
+    if (normalizedMessage.includes(needle.exact) || normalizedMessage.includes(needle.plural)) return needle.phrase;
   }
   return null;
 }

@@ -50,8 +50,17 @@ const GENERIC_SIGNALS = ["in pain", "bleeding", "swollen", "burst pipe", "broke 
 const ASKS_ABOUT_SYMPTOM = /^ (?:does|do|will|would|is|are|can|could|should|how) /;
 const FIRST_PERSON = / (?:i|i'm|im|my|me|we|our|us|i've|ive) /;
 
+/** One list per known sector, plus the generic one: the same array every message (findPhrase keeps its needles). */
+const SIGNALS = new Map<string, readonly string[]>();
+
 export function urgentSignals(config: BotConfig): readonly string[] {
-  return [...COMMON_SIGNALS, ...(SECTOR_SIGNALS[config.sector] ?? GENERIC_SIGNALS)];
+  const sector = Object.hasOwn(SECTOR_SIGNALS, config.sector) ? config.sector : "";
+  let signals = SIGNALS.get(sector);
+  if (!signals) {
+    signals = [...COMMON_SIGNALS, ...(SECTOR_SIGNALS[sector] ?? GENERIC_SIGNALS)];
+    SIGNALS.set(sector, signals);
+  }
+  return signals;
 }
 
 /** The phrase that makes the message urgent, or null. `normalized` is normalizeForMatching(message). */
