@@ -1,6 +1,6 @@
 // @sqlite-only: SQLite's WAL and its checkpoints, on a thread of their own
 import { afterEach, expect, test } from "bun:test";
-import { closeSync, mkdtempSync, openSync, readSync, rmSync, statSync } from "node:fs";
+import { mkdtempSync, rmSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { openDatabase } from "../../src/db/client.ts";
@@ -57,52 +57,6 @@ test("the thread copies the server connection's WAL into the file while that con
   const later = await nextReport(thread, first.count);
   expect(typeof (later.last as { checkpointed: number }).checkpointed).toBe("number");
   expect((sqlite.query("SELECT count(*) AS n FROM notes").get() as { n: number }).n).toBe(2_100);
-});
-
-/** The WAL header's checkpoint sequence number: a writer adds one each time it starts the WAL over. */
-function walSequence(path: string): number {
-  const fd = openSync(`${path}-wal`, "r");
-  try {
-    const header = Buffer.alloc(16);
-    readSync(fd, header, 0, 16, 0);
-    return header.readUInt32BE(12);
-  } finally {
-    closeSync(fd);
-  }
-}
-
-test("past restartFrames the thread restarts the WAL (RESTART), and the server's next write starts it over", async () => {
-  const { path, sqlite, write } = database();
-  write(2_000); // ~250 pages of WAL
-  const thread = startCheckpointThread(path, silentLogger, 20, 100);
-  cleanups.push(() => thread.stop());
-  let seen = 0;
-  for (let round = 0; round < 3; round++) {
-    const sequence = walSequence(path);
-    let restarted = false;
-    for (let waited = 0; !restarted && waited < 5_000; waited += 10) {
-      const next = await nextReport(thread, seen);
-      seen = next.count;
-      restarted = typeof next.last === "object" && "restarted" in next.last && next.last.restarted;
-    }
-    expect(restarted).toBe(true);
-    write(1);
-    expect(walSequence(path)).toBe(sequence + 1);
-    write(2_000);
-  }
-  expect((sqlite.query("SELECT count(*) AS n FROM notes").get() as { n: number }).n).toBe(8_003);
-  // Each round's pages went where the last round's were: the file stays about one round long.
-  expect(statSync(`${path}-wal`).size).toBeLessThan(2_000_000);
-});
-
-test("under the restart threshold the thread only copies (PASSIVE)", async () => {
-  const { path, write } = database();
-  write(200);
-  const thread = startCheckpointThread(path, silentLogger, 20, 10_000);
-  cleanups.push(() => thread.stop());
-  const { last } = await nextReport(thread, 0);
-  expect(last).toMatchObject({ restarted: false });
-  expect((last as { log: number }).log).toBeGreaterThan(0);
 });
 
 test("a database the thread cannot open is logged, once, and stop() still ends the thread", async () => {

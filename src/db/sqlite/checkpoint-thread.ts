@@ -2,14 +2,8 @@ import type { Logger } from "../../lib/log.ts";
 import { workerEntry } from "../../lib/worker-entry.ts";
 import type { CheckpointMessage, CheckpointReport } from "./checkpoint-worker.ts";
 
-/**
- * How often the thread checkpoints. Often enough that a pass has little to copy and the WAL
- * does not outgrow RESTART_FRAMES by much between passes at full write load (~5,000 pages a
- * second under chat load); a pass over an idle WAL is a no-op.
- */
-export const CHECKPOINT_INTERVAL_MS = 200;
-/** Past this many WAL pages (8 MiB) the thread restarts the WAL (checkpoint-worker.ts). */
-export const RESTART_FRAMES = 2_048;
+/** How often the thread checkpoints: a second of writes is a few milliseconds of copying. */
+export const CHECKPOINT_INTERVAL_MS = 1_000;
 
 export interface CheckpointThread {
   /** Checkpoints reported so far, and the last report (tests, diagnostics). */
@@ -23,13 +17,11 @@ export interface CheckpointThread {
  * checkpoint-worker.ts with its own connection to the file), every CHECKPOINT_INTERVAL_MS, so
  * that copying the WAL into the database never stops the main thread (issue 13: a 10 s
  * checkpoint on the server's connection took ~50 ms under chat load, every request in flight
- * waiting for it), and past RESTART_FRAMES the thread starts the WAL over, so that SQLite's
- * automatic checkpoint on the server's connection (10,000 pages, src/db/client.ts) stays a
- * safety net for when this thread is gone instead of running inside a COMMIT every few
- * seconds. The scheduler no longer checkpoints. The compiled binary carries the worker as an
- * entry point of its own (package.json's build script).
+ * waiting for it). The server's connection keeps SQLite's automatic checkpoint at 10,000 pages
+ * as a safety net (src/db/client.ts) and no longer checkpoints from the scheduler. The compiled
+ * binary carries the worker as an entry point of its own (package.json's build script).
  */
-export function startCheckpointThread(path: string, log: Logger, intervalMs = CHECKPOINT_INTERVAL_MS, restartFrames = RESTART_FRAMES): CheckpointThread {
+export function startCheckpointThread(path: string, log: Logger, intervalMs = CHECKPOINT_INTERVAL_MS): CheckpointThread {
   const worker = new Worker(workerEntry("db/sqlite/checkpoint-worker", new URL("./checkpoint-worker.ts", import.meta.url)));
   let count = 0;
   let last: CheckpointReport | null = null;
@@ -45,7 +37,7 @@ export function startCheckpointThread(path: string, log: Logger, intervalMs = CH
     failing = "error" in report;
   };
   worker.onerror = (event) => log.error({ msg: "the WAL checkpoint thread failed; SQLite's automatic checkpoint still bounds the WAL", error: event.message });
-  worker.postMessage({ start: { path, intervalMs, restartFrames } } satisfies CheckpointMessage);
+  worker.postMessage({ start: { path, intervalMs } } satisfies CheckpointMessage);
   return {
     reports: () => ({ count, last }),
     stop: () =>
