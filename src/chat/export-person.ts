@@ -41,7 +41,11 @@ function toExport(records: PersonRecords, nowMs: number) {
       created_at: toIso(session.createdAt), updated_at: toIso(session.updatedAt), closed_at: isoOrNull(session.closedAt),
       // What the bot remembered between messages (the contact details it collected, the booking in progress).
       conversation_state: parseJson(session.state),
-      messages: (messagesBySession.get(session.id) ?? []).map((message) => ({ message_id: message.id, role: message.role, text: message.text, created_at: toIso(message.createdAt) })),
+      // As the transcript shows them: an operator's message with the name the visitor saw.
+      messages: (messagesBySession.get(session.id) ?? []).map((message) => ({
+        message_id: message.id, role: message.role, text: message.text,
+        author_name: message.role === "operator" ? message.authorName : null, created_at: toIso(message.createdAt),
+      })),
     })),
     events: records.events.map((event) => ({
       event_id: event.id, event: event.event, occurred_at: toIso(event.occurredAt), data: parseJson(event.data),

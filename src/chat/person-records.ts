@@ -20,7 +20,7 @@ export interface PersonRecords {
   leads: LeadRow[];
   appointments: AppointmentRow[];
   sessions: ChatSessionRow[];
-  messages: Array<Pick<ChatMessageRow, "id" | "sessionId" | "role" | "text" | "createdAt">>;
+  messages: Array<Pick<ChatMessageRow, "id" | "sessionId" | "role" | "text" | "authorName" | "createdAt">>;
   events: Array<Pick<EventRow, "id" | "event" | "data" | "occurredAt">>;
   deliveries: Array<Pick<DeliveryRow, "id" | "eventId" | "ruleId" | "url" | "status" | "attempts" | "createdAt" | "completedAt">>;
   analyticsEvents: Array<Pick<AnalyticsEventRow, "id" | "sessionId" | "name" | "occurredAt">>;

@@ -13,7 +13,7 @@ export interface PrivacyQueries {
   findSessions(tenantId: string, by: "id" | "visitorRef", values: readonly string[]): Promise<ChatSessionRow[]>;
   /** Sessions whose transcript or conversation state contains one of `needles`, case-insensitively. */
   findSessionsMentioning(tenantId: string, needles: readonly string[]): Promise<ChatSessionRow[]>;
-  listMessagesOfSessions(sessionIds: readonly string[]): Promise<Array<Pick<ChatMessageRow, "id" | "sessionId" | "role" | "text" | "createdAt">>>;
+  listMessagesOfSessions(sessionIds: readonly string[]): Promise<Array<Pick<ChatMessageRow, "id" | "sessionId" | "role" | "text" | "authorName" | "createdAt">>>;
   /** Events whose payload contains one of `needles`, case-insensitively, by id. */
   findEventsMentioning(tenantId: string, needles: readonly string[]): Promise<Array<Pick<EventRow, "id" | "event" | "data" | "occurredAt">>>;
   listDeliveriesOfEvents(eventIds: readonly string[]): Promise<Array<Pick<DeliveryRow, "id" | "eventId" | "ruleId" | "url" | "status" | "attempts" | "createdAt" | "completedAt">>>;

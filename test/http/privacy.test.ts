@@ -61,6 +61,18 @@ async function seedPeople() {
 }
 
 describe("GET /leads/:id/export", () => {
+  test("an operator's message in the person's transcript carries the name the visitor saw", async () => {
+    const { anaLead, leadSession } = await seedPeople();
+    await createUser(context.deps, { email: "maria@smile.test", tenantId, role: "agent", password: TEST_PASSWORD, displayName: "Maria" });
+    const maria = await login(context, "maria@smile.test");
+    const posted = await context.request("POST", `/api/v1/sessions/${leadSession}/operator-messages`, { headers: { authorization: `Bearer ${maria.access_token}` }, body: { text: "Hi Ana, Maria here." } });
+    expect(posted.status).toBe(201);
+    const exported = await (await context.request("GET", `/api/v1/leads/${anaLead.lead_id}/export`, { headers: { "x-api-key": key } })).json();
+    const messages = exported.sessions.find((session: { session_id: string }) => session.session_id === leadSession).messages as Array<{ role: string; text: string; author_name: string | null }>;
+    expect(messages.at(-1)).toMatchObject({ role: "operator", text: "Hi Ana, Maria here.", author_name: "Maria" });
+    expect(messages.filter((message) => message.role !== "operator").every((message) => message.author_name === null)).toBe(true);
+  });
+
   test("returns everything held about the person, and nothing about anyone else", async () => {
     const { anaLead, leadSession, bookingSession, mentionSession } = await seedPeople();
     const response = await context.request("GET", `/api/v1/leads/${anaLead.lead_id}/export`, { headers: { "x-api-key": key } });

@@ -52,7 +52,7 @@ export function pgPrivacy(db: PgExec): PrivacyQueries {
       sessionIds.length === 0
         ? []
         : db.all(
-            `SELECT id, session_id AS "sessionId", role, text, created_at::float8 AS "createdAt" FROM chat_messages WHERE session_id = ANY($1::text[]) ORDER BY session_id, id`,
+            `SELECT id, session_id AS "sessionId", role, text, author_name AS "authorName", created_at::float8 AS "createdAt" FROM chat_messages WHERE session_id = ANY($1::text[]) ORDER BY session_id, id`,
             [[...sessionIds]],
           ),
     findEventsMentioning: async (tenantId, needles) => {

@@ -61,7 +61,7 @@ export function sqlitePrivacy(sqlite: Database): SyncOf<PrivacyQueries> {
       sessionIds.length === 0
         ? []
         : select(
-            `SELECT id, session_id AS "sessionId", role, text, created_at AS "createdAt" FROM chat_messages WHERE session_id IN (${placeholders(sessionIds.length)}) ORDER BY session_id, id`,
+            `SELECT id, session_id AS "sessionId", role, text, author_name AS "authorName", created_at AS "createdAt" FROM chat_messages WHERE session_id IN (${placeholders(sessionIds.length)}) ORDER BY session_id, id`,
             [...sessionIds],
           ),
     findEventsMentioning: (tenantId, needles) => {
