@@ -288,6 +288,20 @@ describe("POST /api/v1/hooks/whatsapp/:tenant_id — the bot answers on WhatsApp
     ]);
   });
 
+  test("a named operator's reply reaches WhatsApp headed with their name in bold", async () => {
+    await say("Can I talk to a human please?");
+    await settleWhatsappReplies();
+    const before = sent.length;
+    const sessionId = (await sessions())[0]?.id ?? "";
+    await createUser(context.deps, { email: "sam@wadental.test", tenantId: seeded.tenant.id, role: "agent", password: "correct horse battery", displayName: "Sam *Front* Desk" });
+    const sam = await login(context, "sam@wadental.test", "correct horse battery");
+    const posted = await context.request("POST", `/api/v1/sessions/${sessionId}/operator-messages`, { headers: { authorization: `Bearer ${sam.access_token}` }, body: { text: "On my way to help." } });
+    expect(posted.status).toBe(201);
+    expect((await posted.json()).text).toBe("On my way to help.");
+    await settleWhatsappReplies();
+    expect(sent.slice(before).map((request) => (request.body as { text: { body: string } }).text.body)).toEqual(["*Sam Front Desk:* On my way to help."]);
+  });
+
   test("a lead captured over WhatsApp emits lead.created with source whatsapp", async () => {
     for (const text of ["I'd like a quote for Invisalign", "Ana Lopez", "(415) 555-0132", "ana@example.com"]) expect((await say(text)).status).toBe(200);
     const lead = (await deliverAll(context)).find((delivery) => delivery.event === "lead.created");
