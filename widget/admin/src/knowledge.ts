@@ -86,6 +86,9 @@ export function wireKnowledge() {
     const question = value("knowledge-q");
     if (!button) return;
     if (!question) return say(target, "error", "Type a question a visitor might ask.");
+    // The last answer goes at once: results on screen are always the question's now shown.
+    say(target, "", "Searching…");
+    fillRows(byId<HTMLTableSectionElement>("knowledge-hits"), [], "");
     void busy(button, async () => {
       try {
         const result = await api<{ embedding_model: string | null; data: Hit[] }>("GET", `/knowledge/search${query({ q: question, limit: "8" })}`);
