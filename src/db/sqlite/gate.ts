@@ -95,13 +95,23 @@ export function outsideTransaction<T>(sync: SyncOf<T>, gate: TransactionGate, lo
   return wrapped as T;
 }
 
-/** Wraps them for the open transaction: they run at once, and refuse when no transaction is open. */
-export function insideTransaction<T>(sync: SyncOf<T>, isOpen: () => boolean): T {
-  const wrapped: Record<string, unknown> = {};
+/** What a transaction's view of an aggregate carries: whether its own callback is still running. */
+export interface TransactionBound {
+  isOpen: () => boolean;
+}
+
+/**
+ * The aggregate's functions for use inside a transaction, made once per connection and shared
+ * by every transaction: each runs at once, and refuses unless the transaction it was reached
+ * through (`this`, an object made from this prototype with its `isOpen`) is still open. A chat
+ * message used to build a closure per function per transaction here.
+ */
+export function insideTransactionPrototype<T>(sync: SyncOf<T>): T {
+  const prototype: Record<string, unknown> = {};
   for (const [name, fn] of Object.entries(sync as SyncFunctions)) {
     const call = fn as (...args: unknown[]) => unknown;
-    wrapped[name] = (...args: unknown[]) => {
-      if (!isOpen()) return Promise.reject(new Error(`${name} was called through a transaction that has already ended`));
+    prototype[name] = function (this: TransactionBound, ...args: unknown[]) {
+      if (!this.isOpen()) return Promise.reject(new Error(`${name} was called through a transaction that has already ended`));
       try {
         return Promise.resolve(call(...args));
       } catch (error) {
@@ -109,5 +119,5 @@ export function insideTransaction<T>(sync: SyncOf<T>, isOpen: () => boolean): T 
       }
     };
   }
-  return wrapped as T;
+  return prototype as T;
 }

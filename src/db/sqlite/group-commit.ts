@@ -1,7 +1,7 @@
 import type { Database } from "bun:sqlite";
 import type { StoreQueries, Transaction } from "../store.ts";
 import { type LockWait, waitOutBusy } from "../write-lock.ts";
-import { insideTransaction, type SyncOf, type TransactionGate } from "./gate.ts";
+import { insideTransactionPrototype, type SyncOf, type TransactionBound, type TransactionGate } from "./gate.ts";
 
 export type SyncQueries = { [K in keyof StoreQueries]: SyncOf<StoreQueries[K]> };
 
@@ -141,16 +141,23 @@ interface TransactionState {
 }
 
 /**
- * A Transaction per callback, cheaply: the aggregates are getters on one shared prototype and
- * are wrapped on first use, bound to their own callback's `isOpen` — so a tx kept after its
- * callback returned refuses, even while the group's next callback runs.
+ * A Transaction per callback, cheaply: the aggregates are getters on one shared prototype, and
+ * an aggregate's view is made on first use — one small object carrying its own callback's
+ * `isOpen`, on top of the aggregate's functions made once (insideTransactionPrototype) — so a
+ * tx kept after its callback returned refuses, even while the group's next callback runs.
  */
 function transactionBinder(sync: SyncQueries) {
   const prototype = {};
   for (const key of Object.keys(sync) as Array<keyof StoreQueries>) {
+    const functions = insideTransactionPrototype(sync[key] as SyncOf<StoreQueries[typeof key]>) as object;
     Object.defineProperty(prototype, key, {
       get(this: TransactionState) {
-        return (this.bound[key] ??= insideTransaction(sync[key] as SyncOf<StoreQueries[typeof key]>, this.isOpen));
+        if (this.bound[key] === undefined) {
+          const view = Object.create(functions) as TransactionBound;
+          view.isOpen = this.isOpen;
+          this.bound[key] = view;
+        }
+        return this.bound[key];
       },
     });
   }
