@@ -23,11 +23,13 @@ export function parseDisplayName(raw: string | null): string | null {
 
 /**
  * Sets (or, with null, clears) the name visitors see on the user's replies. Replies already
- * sent keep the name they were sent with (chat_messages.author_name).
+ * sent keep the name they were sent with (chat_messages.author_name). Answers the account as
+ * it now stands (what GET /me shows of it).
  */
-export async function setDisplayName(deps: Pick<Deps, "store">, userId: string, raw: string | null): Promise<{ userId: string; displayName: string | null }> {
+export async function setDisplayName(deps: Pick<Deps, "store">, userId: string, raw: string | null): Promise<{ email: string; displayName: string | null }> {
   const displayName = parseDisplayName(raw);
-  if (!(await deps.store.users.findUser(userId))) throw notFound("user");
+  const user = await deps.store.users.findUser(userId);
+  if (!user) throw notFound("user");
   await deps.store.users.updateDisplayName(userId, displayName);
-  return { userId, displayName };
+  return { email: user.email, displayName };
 }

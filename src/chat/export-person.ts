@@ -1,6 +1,7 @@
 import type { Deps } from "../deps.ts";
 import { toIso } from "../lib/clock.ts";
 import { findPersonRecords, type PersonRecords, type PersonSeed } from "./person-records.ts";
+import { shownAuthorName } from "./sessions.ts";
 
 const isoOrNull = (ms: number | null) => (ms === null ? null : toIso(ms));
 
@@ -44,7 +45,7 @@ function toExport(records: PersonRecords, nowMs: number) {
       // As the transcript shows them: an operator's message with the name the visitor saw.
       messages: (messagesBySession.get(session.id) ?? []).map((message) => ({
         message_id: message.id, role: message.role, text: message.text,
-        author_name: message.role === "operator" ? message.authorName : null, created_at: toIso(message.createdAt),
+        author_name: shownAuthorName(message), created_at: toIso(message.createdAt),
       })),
     })),
     events: records.events.map((event) => ({

@@ -1,5 +1,6 @@
 import type { Deps } from "../deps.ts";
 import { toIso } from "../lib/clock.ts";
+import { shownAuthorName } from "./sessions.ts";
 
 export interface SessionPreview {
   role: "visitor" | "bot" | "operator";
@@ -21,7 +22,7 @@ export async function previewSessions(deps: Pick<Deps, "store">, tenantId: strin
       {
         role: row.role,
         text: row.text.length > PREVIEW_CHARS ? `${row.text.slice(0, PREVIEW_CHARS - 1)}…` : row.text,
-        author_name: row.role === "operator" ? row.authorName : null,
+        author_name: shownAuthorName(row),
         created_at: toIso(row.createdAt),
       },
     ]),

@@ -19,12 +19,15 @@ export interface MessageView {
   created_at: string;
 }
 
+/** The name shown with a message: an operator's as it was when they sent it; never one for visitor and bot messages. */
+export const shownAuthorName = (row: Pick<ChatMessageRow, "role" | "authorName">): string | null => (row.role === "operator" ? row.authorName : null);
+
 export const toMessageView = (row: Pick<ChatMessageRow, "id" | "role" | "text" | "quickReplies" | "authorName" | "createdAt">): MessageView => ({
   message_id: row.id,
   role: row.role,
   text: row.text,
   ...(row.quickReplies ? { quick_replies: row.quickReplies } : {}),
-  author_name: row.role === "operator" ? row.authorName : null,
+  author_name: shownAuthorName(row),
   created_at: toIso(row.createdAt),
 });
 

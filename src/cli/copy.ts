@@ -4,10 +4,6 @@ import { systemClock } from "../lib/clock.ts";
 import { parseCommandArgs, requireFlag } from "./args.ts";
 import { UsageError, type CliIo } from "./io.ts";
 
-/**
- * `parley copy --from FILE --to postgres://…`: moves a SQLite install to PostgreSQL
- * (docs/scale-out.md). All or nothing; on a terminal, progress per table on stderr.
- */
 /** Where progress goes: standard error, when it is a terminal. */
 export interface ProgressTerminal {
   readonly isTTY: boolean;
@@ -16,6 +12,10 @@ export interface ProgressTerminal {
 
 const stderrTerminal: ProgressTerminal = { isTTY: Boolean(process.stderr.isTTY), write: (text) => void process.stderr.write(text) };
 
+/**
+ * `parley copy --from FILE --to postgres://…`: moves a SQLite install to PostgreSQL
+ * (docs/scale-out.md). All or nothing; on a terminal, progress per table on stderr.
+ */
 export async function copyCommand(argv: string[], io: CliIo, terminal: ProgressTerminal = stderrTerminal): Promise<number> {
   const { values, positionals } = parseCommandArgs(argv, { from: { type: "string" }, to: { type: "string" } });
   if (positionals.length > 0) throw new UsageError("usage: parley copy --from FILE --to postgres://USER:PASSWORD@HOST:5432/DB");

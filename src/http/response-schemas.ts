@@ -44,12 +44,17 @@ export const deletedResponse = (idField: string, prefix: string) =>
   t.Object({ ok: t.Literal(true), [idField]: idOf(prefix), deleted: t.Literal(true) });
 
 /** A transcript message (src/chat/sessions.ts toMessageView). */
+/** A message's author_name (src/chat/sessions.ts shownAuthorName): the transcript's and the inbox preview's. */
+export const authorName = t.Nullable(
+  t.String({ description: "An operator message's author as named when it was sent; null for visitor and bot messages, or when the operator had no display name.", examples: ["Ana"] }),
+);
+
 export const messageView = t.Object({
   message_id: idOf("msg"),
   role: oneOf(MESSAGE_ROLES, { description: "Who wrote it." }),
   text: t.String(),
   quick_replies: t.Optional(t.Array(t.String(), { description: "Buttons offered with a bot message." })),
-  author_name: t.Nullable(t.String({ description: "An operator message's author as named when it was sent; null for visitor and bot messages, or when the operator had no display name.", examples: ["Ana"] })),
+  author_name: authorName,
   created_at: isoTime(),
 });
 

@@ -23,7 +23,7 @@ export async function relayOperatorMessageToWhatsapp(deps: Deps, tenantId: strin
 }
 
 /** "*Maria:* Hi…" (WhatsApp's bold); asterisks in the name would end the bold early, so they go. */
-export function withAuthor(text: string, authorName: string | null): string {
+function withAuthor(text: string, authorName: string | null): string {
   const name = authorName?.replaceAll("*", "").trim();
   return name ? `*${name}:* ${text}` : text;
 }

@@ -152,12 +152,7 @@ function transactionBinder(sync: SyncQueries) {
     const functions = insideTransactionPrototype(sync[key] as SyncOf<StoreQueries[typeof key]>) as object;
     Object.defineProperty(prototype, key, {
       get(this: TransactionState) {
-        if (this.bound[key] === undefined) {
-          const view = Object.create(functions) as TransactionBound;
-          view.isOpen = this.isOpen;
-          this.bound[key] = view;
-        }
-        return this.bound[key];
+        return (this.bound[key] ??= Object.assign(Object.create(functions) as TransactionBound, { isOpen: this.isOpen }));
       },
     });
   }

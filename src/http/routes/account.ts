@@ -61,8 +61,7 @@ export function accountRoutes(deps: AppDeps) {
       "/me",
       async ({ principal, body }) => {
         if (principal.kind !== "user") throw new Error("unreachable: bearer macro resolves users only");
-        await setDisplayName(deps, principal.userId, body.display_name);
-        return meView(principal, await findUserProfile(deps, principal.userId));
+        return meView(principal, await setDisplayName(deps, principal.userId, body.display_name));
       },
       {
         bearer: true,

@@ -4,7 +4,7 @@ import { pageFields, strictObject } from "../schema.ts";
 import { securityPlugin, tenantOf } from "../plugins/security.ts";
 import { listSessions } from "../../chat/sessions.ts";
 import { previewSessions } from "../../chat/session-previews.ts";
-import { isoTime, oneOf, pageOf, sessionView } from "../response-schemas.ts";
+import { authorName, isoTime, oneOf, pageOf, sessionView } from "../response-schemas.ts";
 import { MESSAGE_ROLES } from "../../db/schema.ts";
 
 export const InboxModel = {
@@ -12,7 +12,7 @@ export const InboxModel = {
   response: pageOf(
     t.Composite([
       sessionView,
-      t.Object({ preview: t.Nullable(t.Object({ role: oneOf(MESSAGE_ROLES), text: t.String(), author_name: t.Nullable(t.String({ description: "An operator message's author as named when it was sent." })), created_at: isoTime() }), { description: "The newest message." }) }),
+      t.Object({ preview: t.Nullable(t.Object({ role: oneOf(MESSAGE_ROLES), text: t.String(), author_name: authorName, created_at: isoTime() }), { description: "The newest message." }) }),
     ]),
   ),
 } as const;
