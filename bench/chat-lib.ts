@@ -119,7 +119,7 @@ async function runServer(dir: string, hookUrl: string, location: string, givenTe
 
   // As the server runs it (src/cli/serve.ts): sends on the send thread, WAL checkpoints on a thread of their own.
   const sendThread = startSendThread(silentLogger);
-  const checkpointThread = postgres ? null : startCheckpointThread(dbLocation, silentLogger);
+  const checkpointThread = postgres ? null : startCheckpointThread(dbLocation, silentLogger, { finishOnServer: () => deps.store.maintenance.checkpoint() });
   const scheduler = new DeliveryScheduler(deps, { send: (input) => sendThread.send(input), checkpointElsewhere: checkpointThread !== null });
   const appDeps = createAppDeps(deps, scheduler.metrics);
   const benchRoutes = new Elysia()

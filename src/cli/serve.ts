@@ -35,7 +35,11 @@ export function startServer(deps: CliDeps): RunningServer {
   // Sends on the second core; claims and records stay here, on the store's connection.
   const sendThread = startSendThread(deps.log);
   // SQLite's WAL is copied into the file on a third thread, so the copy never stops requests.
-  const checkpointThread = deps.opened.kind === "sqlite" && deps.config.dbPath !== ":memory:" ? startCheckpointThread(deps.config.dbPath, deps.log) : null;
+  // The server's connection finishes a caught-up checkpoint itself, so the WAL starts over.
+  const checkpointThread =
+    deps.opened.kind === "sqlite" && deps.config.dbPath !== ":memory:"
+      ? startCheckpointThread(deps.config.dbPath, deps.log, { finishOnServer: () => deps.store.maintenance.checkpoint() })
+      : null;
   const scheduler = new DeliveryScheduler(deps, { send: (input) => sendThread.send(input), checkpointElsewhere: checkpointThread !== null });
   let app: ReturnType<typeof createApp>;
   try {

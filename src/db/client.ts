@@ -37,9 +37,10 @@ export function openDatabase(path: string, options: OpenOptions = {}): DatabaseH
   if (!inMemory) {
     sqlite.exec("PRAGMA journal_mode = WAL");
     // SQLite's automatic checkpoint (every 1,000 pages) runs inside whichever commit crosses
-    // it, fsync included: a request pays for it. At 10,000 pages it is a rare safety net; the
-    // server checkpoints the WAL every second on a thread of its own (PASSIVE, never blocking
-    // writers: src/db/sqlite/checkpoint-thread.ts).
+    // it, fsync included: a request pays for it. At 10,000 pages it is the safety net only; the
+    // server checkpoints the WAL every 500 ms on a thread of its own (PASSIVE, never blocking
+    // writers) and finishes a caught-up checkpoint on this connection in a few milliseconds, so
+    // the WAL starts over long before (src/db/sqlite/checkpoint-thread.ts).
     sqlite.exec("PRAGMA wal_autocheckpoint = 10000");
   }
   // 64 MiB of page cache (SQLite's default is 2 MB): the server has one connection, and a

@@ -43,7 +43,7 @@ test("the thread copies the server connection's WAL into the file while that con
   const { path, sqlite, write } = database();
   const sizeBefore = statSync(path).size;
   write(2_000);
-  const thread = startCheckpointThread(path, silentLogger, 20);
+  const thread = startCheckpointThread(path, silentLogger, { intervalMs: 20 });
   cleanups.push(() => thread.stop());
   const first = await nextReport(thread, 0);
   const report = first.last as { log: number; checkpointed: number };
@@ -62,10 +62,61 @@ test("the thread copies the server connection's WAL into the file while that con
 test("a database the thread cannot open is logged, once, and stop() still ends the thread", async () => {
   const errors: Array<{ msg: string; error?: string }> = [];
   const log = { ...silentLogger, error: (entry: { msg: string; error?: string }) => void errors.push(entry) } as Logger;
-  const thread = startCheckpointThread(join(tmpdir(), "parley-no-such-dir", "missing.db"), log, 20);
+  const thread = startCheckpointThread(join(tmpdir(), "parley-no-such-dir", "missing.db"), log, { intervalMs: 20 });
   for (let waited = 0; waited < 5_000 && errors.length === 0; waited += 10) await Bun.sleep(10);
   expect(errors).toHaveLength(1);
   expect(errors[0]?.msg).toBe("WAL checkpoint failed");
   expect(errors[0]?.error).toContain("missing.db");
   await thread.stop();
+});
+
+/** Frames in the WAL now, read with a PASSIVE checkpoint on `sqlite` (it copies them too). */
+function walFrames(sqlite: ReturnType<typeof database>["sqlite"]): number {
+  const [, log] = (sqlite.query("PRAGMA wal_checkpoint(PASSIVE)").values()[0] ?? []) as number[];
+  return Number(log);
+}
+
+test("a caught-up checkpoint of a large WAL is finished on the server's connection, one at a time, and the next write starts the WAL over", async () => {
+  const { path, sqlite, write } = database();
+  write(2_000);
+  let calls = 0;
+  let release: () => void = () => {};
+  const thread = startCheckpointThread(path, silentLogger, {
+    intervalMs: 20,
+    restartFrames: 50,
+    finishOnServer: () => {
+      calls++;
+      sqlite.exec("PRAGMA wal_checkpoint(PASSIVE)");
+      // Held open: no second call while this one runs, whatever the thread reports meanwhile.
+      return new Promise<void>((resolve) => (release = resolve));
+    },
+  });
+  cleanups.push(() => thread.stop());
+  // stop() waits for a catch-up under way: a failed expectation must not leave it held.
+  cleanups.push(() => release());
+  const first = await nextReport(thread, 0);
+  const report = first.last as { log: number; checkpointed: number };
+  expect(report.log).toBeGreaterThanOrEqual(50);
+  expect(report.checkpointed).toBe(report.log);
+  expect(calls).toBe(1);
+  const later = await nextReport(thread, first.count + 2);
+  expect(calls).toBe(1);
+  release();
+  // Every frame was copied when the write began: it starts the WAL over instead of appending.
+  write(1);
+  expect(walFrames(sqlite)).toBeLessThan(report.log);
+  write(2_000);
+  await nextReport(thread, later.count + 1);
+  expect(calls).toBe(2);
+});
+
+test("a WAL under the restart size is left to grow: the server's connection does no checkpoint of its own", async () => {
+  const { path, write } = database();
+  write(2_000);
+  let calls = 0;
+  const thread = startCheckpointThread(path, silentLogger, { intervalMs: 20, restartFrames: 1_000_000, finishOnServer: async () => void calls++ });
+  cleanups.push(() => thread.stop());
+  const first = await nextReport(thread, 0);
+  await nextReport(thread, first.count + 1);
+  expect(calls).toBe(0);
 });

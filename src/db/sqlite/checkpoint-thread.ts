@@ -2,8 +2,14 @@ import type { Logger } from "../../lib/log.ts";
 import { workerEntry } from "../../lib/worker-entry.ts";
 import type { CheckpointMessage, CheckpointReport } from "./checkpoint-worker.ts";
 
-/** How often the thread checkpoints: a second of writes is a few milliseconds of copying. */
-export const CHECKPOINT_INTERVAL_MS = 1_000;
+/** How often the thread checkpoints: half a second of writes is a few milliseconds of copying. */
+export const CHECKPOINT_INTERVAL_MS = 500;
+
+/**
+ * A checkpoint that caught up with a WAL of at least this many frames (~4 MB) is finished on the
+ * server's connection, so that the WAL starts over; below it, letting the WAL grow costs nothing.
+ */
+export const RESTART_FRAMES = 1_000;
 
 export interface CheckpointThread {
   /** Checkpoints reported so far, and the last report (tests, diagnostics). */
@@ -12,16 +18,48 @@ export interface CheckpointThread {
   stop(): Promise<void>;
 }
 
+export interface CheckpointThreadOptions {
+  intervalMs?: number;
+  restartFrames?: number;
+  /**
+   * A PASSIVE checkpoint on the server's own connection, between two of its transactions
+   * (`store.maintenance.checkpoint()`): called when the thread's checkpoint copied every frame
+   * the WAL held when it began and the WAL holds at least `restartFrames`. Not called again
+   * while one is running.
+   */
+  finishOnServer?: () => Promise<void>;
+}
+
 /**
  * The server's WAL checkpoints on a thread of their own (a Bun Worker running
  * checkpoint-worker.ts with its own connection to the file), every CHECKPOINT_INTERVAL_MS, so
  * that copying the WAL into the database never stops the main thread (issue 13: a 10 s
  * checkpoint on the server's connection took ~50 ms under chat load, every request in flight
- * waiting for it). The server's connection keeps SQLite's automatic checkpoint at 10,000 pages
- * as a safety net (src/db/client.ts) and no longer checkpoints from the scheduler. The compiled
- * binary carries the worker as an entry point of its own (package.json's build script).
+ * waiting for it). The compiled binary carries the worker as an entry point of its own
+ * (package.json's build script).
+ *
+ * The WAL starts over (its next frame written at its start) only when a write begins after a
+ * checkpoint that copied every frame. While the server keeps writing, the thread never quite
+ * gets there — frames arrive while it copies — so the WAL used to grow to SQLite's automatic
+ * checkpoint on the server's connection (10,000 pages, src/db/client.ts), which then ran inside
+ * a COMMIT: 25–65 ms stalls about every second at full write rate, the chat p99 (bench/README.md,
+ * session 6). Now the thread catches up (checkpoint-worker.ts) and `finishOnServer` copies the
+ * few frames written since on the server's connection: 1–7 ms between two transactions, after
+ * which nothing is left uncopied and the next write starts the WAL over. The automatic
+ * checkpoint stays, as the safety net if this thread fails.
  */
-export function startCheckpointThread(path: string, log: Logger, intervalMs = CHECKPOINT_INTERVAL_MS): CheckpointThread {
+export function startCheckpointThread(path: string, log: Logger, options: CheckpointThreadOptions = {}): CheckpointThread {
+  const { intervalMs = CHECKPOINT_INTERVAL_MS, restartFrames = RESTART_FRAMES, finishOnServer } = options;
+  let finishing: Promise<void> | null = null;
+  let stopping = false;
+  const catchUpOnServer = () => {
+    if (!finishOnServer || finishing || stopping) return;
+    finishing = finishOnServer()
+      .catch((error: unknown) => log.error({ msg: "finishing a WAL checkpoint on the server's connection failed", error: String(error) }))
+      .finally(() => {
+        finishing = null;
+      });
+  };
   const worker = new Worker(workerEntry("db/sqlite/checkpoint-worker", new URL("./checkpoint-worker.ts", import.meta.url)));
   let count = 0;
   let last: CheckpointReport | null = null;
@@ -32,6 +70,7 @@ export function startCheckpointThread(path: string, log: Logger, intervalMs = CH
     if (report === "stopped") return stopped?.();
     count++;
     last = report;
+    if ("log" in report && report.log >= restartFrames && report.checkpointed === report.log) catchUpOnServer();
     // Logged once per run of failures, not every second.
     if ("error" in report && !failing) log.error({ msg: "WAL checkpoint failed", error: report.error });
     failing = "error" in report;
@@ -40,8 +79,11 @@ export function startCheckpointThread(path: string, log: Logger, intervalMs = CH
   worker.postMessage({ start: { path, intervalMs } } satisfies CheckpointMessage);
   return {
     reports: () => ({ count, last }),
-    stop: () =>
-      new Promise<void>((resolve) => {
+    stop: async () => {
+      stopping = true;
+      // The server's connection closes after this: a catch-up under way ends first.
+      await finishing;
+      return new Promise<void>((resolve) => {
         // A thread that does not answer within a second is ended anyway.
         const deadline = setTimeout(() => finish(), 1_000);
         const finish = () => {
@@ -51,6 +93,7 @@ export function startCheckpointThread(path: string, log: Logger, intervalMs = CH
         };
         stopped = finish;
         worker.postMessage("stop" satisfies CheckpointMessage);
-      }),
+      });
+    },
   };
 }

@@ -6,6 +6,12 @@ import { Database } from "bun:sqlite";
  * milliseconds of synchronous I/O that, run on the server's connection, stopped every request
  * for as long (issue 13, p99). Here it runs on a connection and a core of its own; PASSIVE never
  * waits for, nor blocks, the server's readers and writers.
+ *
+ * The server keeps writing while a pass copies, so one pass ends behind the WAL's end: passes
+ * repeat until one sees fewer than CATCH_UP_FRAMES arrive since the one before (at most
+ * MAX_PASSES; a pass with nothing new to copy costs nothing). The report is the last pass's,
+ * and the server's connection finishes from there cheaply (checkpoint-thread.ts: the WAL starts
+ * over only after a checkpoint that copied every frame).
  */
 declare const self: Worker;
 
@@ -13,15 +19,30 @@ export type CheckpointMessage = { start: { path: string; intervalMs: number } } 
 /** PRAGMA wal_checkpoint's answer: frames in the WAL and frames copied, or the error's text. */
 export type CheckpointReport = { log: number; checkpointed: number } | { error: string } | "stopped";
 
+/** Frames written during a pass past which another pass follows at once. */
+const CATCH_UP_FRAMES = 256;
+const MAX_PASSES = 3;
+
 let connection: Database | null = null;
 let timer: ReturnType<typeof setInterval> | null = null;
+
+function pass(db: Database): { log: number; checkpointed: number } {
+  // One row: busy (0/1), frames in the WAL, frames copied into the file.
+  const [, log, checkpointed] = db.query("PRAGMA wal_checkpoint(PASSIVE)").values()[0] ?? [];
+  return { log: Number(log ?? 0), checkpointed: Number(checkpointed ?? 0) };
+}
 
 function checkpoint(): void {
   if (!connection) return;
   try {
-    // One row: busy (0/1), frames in the WAL, frames copied into the file.
-    const [, log, checkpointed] = connection.query("PRAGMA wal_checkpoint(PASSIVE)").values()[0] ?? [];
-    self.postMessage({ log: Number(log ?? 0), checkpointed: Number(checkpointed ?? 0) } satisfies CheckpointReport);
+    let report = pass(connection);
+    for (let passes = 1; passes < MAX_PASSES; passes++) {
+      const next = pass(connection);
+      const arrived = next.log - report.log;
+      report = next;
+      if (arrived < CATCH_UP_FRAMES) break;
+    }
+    self.postMessage(report satisfies CheckpointReport);
   } catch (error) {
     self.postMessage({ error: String(error) } satisfies CheckpointReport);
   }
