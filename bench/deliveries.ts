@@ -30,6 +30,7 @@ import { toIso } from "../src/lib/clock.ts";
 import { newId } from "../src/lib/ids.ts";
 import { DeliveryScheduler } from "../src/scheduler/scheduler.ts";
 import { startSendThread } from "../src/scheduler/send-thread.ts";
+import { startCheckpointThread } from "../src/db/sqlite/checkpoint-thread.ts";
 import { createTenant } from "../src/tenants/create-tenant.ts";
 import { enqueueEvent } from "../src/webhooks/emit-event.ts";
 import { EVENT_CATALOG } from "../src/webhooks/events.ts";
@@ -141,13 +142,17 @@ async function drainOnce(receiverUrl: string, count: number, concurrency: number
     const enqueueStarted = performance.now();
     await enqueue(deps, tenantId, count);
     const enqueuePerSecond = count / ((performance.now() - enqueueStarted) / 1000);
-    // As the server runs it (src/cli/serve.ts): sends on the send thread.
+    // As the server runs it (src/cli/serve.ts): sends on the send thread, WAL checkpoints on a
+    // thread of their own, finished on the scheduler's connection once caught up.
     const sendThread = startSendThread(silentLogger);
+    const checkpointThread = startCheckpointThread(deps.config.dbPath, silentLogger, { finishOnServer: () => deps.store.maintenance.checkpoint() });
     try {
-      const drained = await drainWithScheduler(deps, new DeliveryScheduler(deps, { send: (input) => sendThread.send(input) }), count);
+      const scheduler = new DeliveryScheduler(deps, { send: (input) => sendThread.send(input), checkpointElsewhere: true });
+      const drained = await drainWithScheduler(deps, scheduler, count);
       return { enqueuePerSecond, ...drained, perSecond: drained.succeeded / drained.seconds };
     } finally {
       await sendThread.stop();
+      await checkpointThread.stop();
     }
   } finally {
     deps.dispose();
