@@ -4,7 +4,8 @@ import { mkdtempSync, rmSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { openDatabase } from "../../src/db/client.ts";
-import { startCheckpointThread } from "../../src/db/sqlite/checkpoint-thread.ts";
+import { startCheckpointThread, walMetrics } from "../../src/db/sqlite/checkpoint-thread.ts";
+import { buildTestApp } from "../helpers.ts";
 import type { Logger } from "../../src/lib/log.ts";
 import { silentLogger } from "../../src/lib/log.ts";
 
@@ -27,6 +28,11 @@ function database() {
     })();
   };
   return { path, sqlite, write };
+}
+
+/** A value of /metrics' WAL lines (process-wide: compare before and after). */
+function walMetric(name: string, text = walMetrics()): number {
+  return Number(new RegExp(`^${name} (\\S+)$`, "m").exec(text)?.[1] ?? "NaN");
 }
 
 /** Waits (bounded) for the thread's next report. */
@@ -67,7 +73,24 @@ test("a database the thread cannot open is logged, once, and stop() still ends t
   expect(errors).toHaveLength(1);
   expect(errors[0]?.msg).toBe("WAL checkpoint failed");
   expect(errors[0]?.error).toContain("missing.db");
+  expect(walMetric("parley_wal_checkpoint_failures_total")).toBeGreaterThanOrEqual(1);
   await thread.stop();
+});
+
+test("GET /metrics reports the WAL: its size at the last checkpoint, checkpoints, failures and the server's own", async () => {
+  const { path, write } = database();
+  write(500);
+  const thread = startCheckpointThread(path, silentLogger, { intervalMs: 20 });
+  cleanups.push(() => thread.stop());
+  const passesBefore = walMetric("parley_wal_checkpoints_total");
+  const { last } = await nextReport(thread, 0);
+  const context = buildTestApp();
+  const text = await (await context.request("GET", "/metrics")).text();
+  expect(walMetric("parley_wal_frames", text)).toBe((last as { log: number }).log);
+  expect(walMetric("parley_wal_checkpoints_total", text)).toBeGreaterThan(passesBefore);
+  for (const name of ["parley_wal_checkpoint_failures_total", "parley_wal_server_checkpoints_total", "parley_wal_server_checkpoint_seconds_total"]) {
+    expect(walMetric(name, text)).toBeGreaterThanOrEqual(0);
+  }
 });
 
 /** Frames in the WAL now, read with a PASSIVE checkpoint on `sqlite` (it copies them too). */
@@ -94,6 +117,7 @@ test("a caught-up checkpoint of a large WAL is finished on the server's connecti
   cleanups.push(() => thread.stop());
   // stop() waits for a catch-up under way: a failed expectation must not leave it held.
   cleanups.push(() => release());
+  const finishedBefore = walMetric("parley_wal_server_checkpoints_total");
   const first = await nextReport(thread, 0);
   const report = first.last as { log: number; checkpointed: number };
   expect(report.log).toBeGreaterThanOrEqual(50);
@@ -101,7 +125,11 @@ test("a caught-up checkpoint of a large WAL is finished on the server's connecti
   expect(calls).toBe(1);
   const later = await nextReport(thread, first.count + 2);
   expect(calls).toBe(1);
+  expect(walMetric("parley_wal_server_checkpoints_total")).toBe(finishedBefore);
   release();
+  await Bun.sleep(0);
+  expect(walMetric("parley_wal_server_checkpoints_total")).toBe(finishedBefore + 1);
+  expect(walMetric("parley_wal_server_checkpoint_seconds_total")).toBeGreaterThan(0);
   // Every frame was copied when the write began: it starts the WAL over instead of appending.
   write(1);
   expect(walFrames(sqlite)).toBeLessThan(report.log);

@@ -11,6 +11,35 @@ export const CHECKPOINT_INTERVAL_MS = 500;
  */
 export const RESTART_FRAMES = 1_000;
 
+/**
+ * What /metrics says about the WAL (Prometheus text), from the checkpoint thread of this
+ * process: one server per process, so these are process-wide, like the dropped-log-lines
+ * counter. Empty until a thread has run (PostgreSQL, an in-memory database).
+ */
+const walStats = { running: false, frames: 0, passes: 0, failures: 0, serverCheckpoints: 0, serverCheckpointSeconds: 0 };
+
+export function walMetrics(): string {
+  if (!walStats.running) return "";
+  return [
+    "# HELP parley_wal_frames Pages (4 KiB each) in SQLite's WAL file at the last checkpoint; it falls back when the WAL starts over.",
+    "# TYPE parley_wal_frames gauge",
+    `parley_wal_frames ${walStats.frames}`,
+    "# HELP parley_wal_checkpoints_total WAL checkpoints run by the checkpoint thread.",
+    "# TYPE parley_wal_checkpoints_total counter",
+    `parley_wal_checkpoints_total ${walStats.passes}`,
+    "# HELP parley_wal_checkpoint_failures_total WAL checkpoints that failed (each failure is also logged, once per run of failures).",
+    "# TYPE parley_wal_checkpoint_failures_total counter",
+    `parley_wal_checkpoint_failures_total ${walStats.failures}`,
+    "# HELP parley_wal_server_checkpoints_total Caught-up checkpoints finished on the server's connection, after which the WAL starts over.",
+    "# TYPE parley_wal_server_checkpoints_total counter",
+    `parley_wal_server_checkpoints_total ${walStats.serverCheckpoints}`,
+    "# HELP parley_wal_server_checkpoint_seconds_total Time the server's connection spent on them (requests wait meanwhile).",
+    "# TYPE parley_wal_server_checkpoint_seconds_total counter",
+    `parley_wal_server_checkpoint_seconds_total ${walStats.serverCheckpointSeconds.toFixed(6)}`,
+    "",
+  ].join("\n");
+}
+
 export interface CheckpointThread {
   /** Checkpoints reported so far, and the last report (tests, diagnostics). */
   reports(): { count: number; last: CheckpointReport | null };
@@ -54,7 +83,12 @@ export function startCheckpointThread(path: string, log: Logger, options: Checkp
   let stopping = false;
   const catchUpOnServer = () => {
     if (!finishOnServer || finishing || stopping) return;
+    const started = performance.now();
     finishing = finishOnServer()
+      .then(() => {
+        walStats.serverCheckpoints++;
+        walStats.serverCheckpointSeconds += (performance.now() - started) / 1000;
+      })
       .catch((error: unknown) => log.error({ msg: "finishing a WAL checkpoint on the server's connection failed", error: String(error) }))
       .finally(() => {
         finishing = null;
@@ -70,6 +104,9 @@ export function startCheckpointThread(path: string, log: Logger, options: Checkp
     if (report === "stopped") return stopped?.();
     count++;
     last = report;
+    walStats.passes++;
+    if ("log" in report) walStats.frames = report.log;
+    else walStats.failures++;
     if ("log" in report && report.log >= restartFrames && report.checkpointed === report.log) catchUpOnServer();
     // Logged once per run of failures, not every second.
     if ("error" in report && !failing) log.error({ msg: "WAL checkpoint failed", error: report.error });
@@ -77,6 +114,7 @@ export function startCheckpointThread(path: string, log: Logger, options: Checkp
   };
   worker.onerror = (event) => log.error({ msg: "the WAL checkpoint thread failed; SQLite's automatic checkpoint still bounds the WAL", error: event.message });
   worker.postMessage({ start: { path, intervalMs } } satisfies CheckpointMessage);
+  walStats.running = true;
   return {
     reports: () => ({ count, last }),
     stop: async () => {
