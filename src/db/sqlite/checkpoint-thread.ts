@@ -18,26 +18,23 @@ export const RESTART_FRAMES = 1_000;
  */
 const walStats = { running: false, frames: 0, passes: 0, failures: 0, serverCheckpoints: 0, serverCheckpointSeconds: 0 };
 
+const metric = (name: string, type: "gauge" | "counter", help: string, value: number | string): string =>
+  `# HELP ${name} ${help}\n# TYPE ${name} ${type}\n${name} ${value}\n`;
+
 export function walMetrics(): string {
   if (!walStats.running) return "";
   return [
-    "# HELP parley_wal_frames Pages (4 KiB each) in SQLite's WAL file at the last checkpoint; it falls back when the WAL starts over.",
-    "# TYPE parley_wal_frames gauge",
-    `parley_wal_frames ${walStats.frames}`,
-    "# HELP parley_wal_checkpoints_total WAL checkpoints run by the checkpoint thread.",
-    "# TYPE parley_wal_checkpoints_total counter",
-    `parley_wal_checkpoints_total ${walStats.passes}`,
-    "# HELP parley_wal_checkpoint_failures_total WAL checkpoints that failed (each failure is also logged, once per run of failures).",
-    "# TYPE parley_wal_checkpoint_failures_total counter",
-    `parley_wal_checkpoint_failures_total ${walStats.failures}`,
-    "# HELP parley_wal_server_checkpoints_total Caught-up checkpoints finished on the server's connection, after which the WAL starts over.",
-    "# TYPE parley_wal_server_checkpoints_total counter",
-    `parley_wal_server_checkpoints_total ${walStats.serverCheckpoints}`,
-    "# HELP parley_wal_server_checkpoint_seconds_total Time the server's connection spent on them (requests wait meanwhile).",
-    "# TYPE parley_wal_server_checkpoint_seconds_total counter",
-    `parley_wal_server_checkpoint_seconds_total ${walStats.serverCheckpointSeconds.toFixed(6)}`,
-    "",
-  ].join("\n");
+    metric("parley_wal_frames", "gauge", "Pages (4 KiB each) in SQLite's WAL file at the last checkpoint; it falls back when the WAL starts over.", walStats.frames),
+    metric("parley_wal_checkpoints_total", "counter", "WAL checkpoints run by the checkpoint thread.", walStats.passes),
+    metric("parley_wal_checkpoint_failures_total", "counter", "WAL checkpoints that failed (each failure is also logged, once per run of failures).", walStats.failures),
+    metric("parley_wal_server_checkpoints_total", "counter", "Caught-up checkpoints finished on the server's connection, after which the WAL starts over.", walStats.serverCheckpoints),
+    metric(
+      "parley_wal_server_checkpoint_seconds_total",
+      "counter",
+      "Time the server's connection spent on them (requests wait meanwhile).",
+      walStats.serverCheckpointSeconds.toFixed(6),
+    ),
+  ].join("");
 }
 
 export interface CheckpointThread {
