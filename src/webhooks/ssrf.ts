@@ -20,8 +20,39 @@ export type WebhookUrlVerdict =
   | { ok: true; url: URL; addresses: string[] }
   | { ok: false; reason: "invalid" | "unresolvable" | "forbidden"; message: string };
 
-export const resolveHostWithDns: ResolveHost = async (host) =>
-  (await lookup(host, { all: true, verbatim: true })).map((entry) => entry.address);
+/** How long a host's resolved addresses are used again without asking DNS. */
+export const DNS_CACHE_MS = 5_000;
+/** Past this many hosts the cache starts again empty: tenants' URLs cannot grow it without bound. */
+export const DNS_CACHE_MAX_HOSTS = 1_000;
+
+/**
+ * `resolve` with its answers kept for `ttlMs`. Every webhook send checks its receiver's
+ * addresses (send-webhook.ts), and `node:dns` asks getaddrinfo every time (Bun's own DNS cache
+ * serves `fetch`, not `lookup`): ~23 µs of CPU for a name in /etc/hosts, a query to the resolver
+ * for a real one — for every delivery to the same receiver. Kept answers are still checked on
+ * every send, and the connection still goes to a checked address, so the SSRF guarantees are
+ * those of any resolver's TTL: a name re-pointed at a private address is refused once its
+ * answer expires. A failed or empty answer is not kept.
+ */
+export function cachedResolver(resolve: ResolveHost, ttlMs: number, now: () => number): ResolveHost {
+  const answers = new Map<string, { addresses: string[]; until: number }>();
+  return async (host) => {
+    const at = now();
+    const kept = answers.get(host);
+    if (kept && kept.until > at) return [...kept.addresses];
+    const addresses = await resolve(host);
+    if (addresses.length > 0) {
+      if (answers.size >= DNS_CACHE_MAX_HOSTS) answers.clear();
+      answers.set(host, { addresses: [...addresses], until: at + ttlMs });
+    }
+    return addresses;
+  };
+}
+
+const lookupEveryAddress: ResolveHost = async (host) => (await lookup(host, { all: true, verbatim: true })).map((entry) => entry.address);
+
+/** The resolver used unless a test injects one; each thread (the send thread too) keeps its own answers. */
+export const resolveHostWithDns: ResolveHost = cachedResolver(lookupEveryAddress, DNS_CACHE_MS, () => performance.now());
 
 // IPv6 forms that carry an IPv4 address: they are judged by that address, so
 // ::ffff:127.0.0.1 is loopback and 64:ff9b::93.184.216.34 (DNS64 on an IPv6-only host) is public.

@@ -1,6 +1,6 @@
 import { describe, expect, test } from "bun:test";
 import { AppError } from "../../src/lib/app-error.ts";
-import { checkWebhookUrl, isForbiddenAddress, type ResolveHost } from "../../src/webhooks/ssrf.ts";
+import { cachedResolver, checkWebhookUrl, DNS_CACHE_MAX_HOSTS, inspectWebhookUrl, isForbiddenAddress, type ResolveHost } from "../../src/webhooks/ssrf.ts";
 
 // Only fake resolvers: these tests never touch real DNS.
 const resolveTo = (...addresses: string[]): ResolveHost => async () => addresses;
@@ -143,5 +143,68 @@ describe("isForbiddenAddress", () => {
   test("fails closed on text that is not an address", () => {
     expect(isForbiddenAddress("example.com")).toBe(true);
     expect(isForbiddenAddress("")).toBe(true);
+  });
+});
+
+describe("cachedResolver (the default resolver: DNS answers kept DNS_CACHE_MS)", () => {
+  function fakeDns(answers: Record<string, string[]>) {
+    const asked: string[] = [];
+    const resolve: ResolveHost = async (host) => {
+      asked.push(host);
+      const addresses = answers[host];
+      if (addresses === undefined) throw new Error(`ENOTFOUND ${host}`);
+      return addresses;
+    };
+    return { asked, resolve };
+  }
+
+  test("a host is asked once within the TTL and again once it has passed", async () => {
+    let now = 1_000;
+    const dns = fakeDns({ "hooks.example.com": ["93.184.216.34"] });
+    const resolve = cachedResolver(dns.resolve, 5_000, () => now);
+    for (let i = 0; i < 3; i++) expect(await resolve("hooks.example.com")).toEqual(["93.184.216.34"]);
+    now += 4_999;
+    await resolve("hooks.example.com");
+    expect(dns.asked).toEqual(["hooks.example.com"]);
+    now += 1;
+    await resolve("hooks.example.com");
+    expect(dns.asked).toEqual(["hooks.example.com", "hooks.example.com"]);
+  });
+
+  test("a name re-pointed at a private address is refused at send time once its kept answer expires", async () => {
+    let now = 0;
+    let answer = ["93.184.216.34"];
+    const resolve = cachedResolver(async () => answer, 5_000, () => now);
+    const check = () => inspectWebhookUrl("https://hooks.example.com/x", { allowPrivate: false, resolve });
+    expect(await check()).toMatchObject({ ok: true, addresses: ["93.184.216.34"] });
+    answer = ["10.0.0.7"];
+    // Within the TTL the connection still goes to the public address that was checked.
+    now = 4_000;
+    expect(await check()).toMatchObject({ ok: true, addresses: ["93.184.216.34"] });
+    now = 5_000;
+    expect(await check()).toMatchObject({ ok: false, reason: "forbidden" });
+  });
+
+  test("a failed or empty answer is not kept: the next call asks again", async () => {
+    const dns = fakeDns({ "empty.example.com": [] });
+    const resolve = cachedResolver(dns.resolve, 5_000, () => 0);
+    await expect(resolve("missing.example.com")).rejects.toThrow("ENOTFOUND");
+    await expect(resolve("missing.example.com")).rejects.toThrow("ENOTFOUND");
+    expect(await resolve("empty.example.com")).toEqual([]);
+    expect(await resolve("empty.example.com")).toEqual([]);
+    expect(dns.asked).toEqual(["missing.example.com", "missing.example.com", "empty.example.com", "empty.example.com"]);
+  });
+
+  test("callers get their own copy, and the cache stays bounded", async () => {
+    const dns = fakeDns({});
+    const resolve = cachedResolver(async (host) => (dns.asked.push(host), ["93.184.216.34"]), 5_000, () => 0);
+    const first = await resolve("a.example.com");
+    first.push("10.0.0.1");
+    expect(await resolve("a.example.com")).toEqual(["93.184.216.34"]);
+    for (let i = 0; i < DNS_CACHE_MAX_HOSTS + 5; i++) await resolve(`h${i}.example.com`);
+    dns.asked.length = 0;
+    // Past the bound the cache started again empty: the first host is asked again.
+    await resolve("a.example.com");
+    expect(dns.asked).toEqual(["a.example.com"]);
   });
 });
