@@ -31,7 +31,7 @@ export function walMetrics(): string {
     metric(
       "parley_wal_server_checkpoint_seconds_total",
       "counter",
-      "Time the server's connection spent on them (requests wait meanwhile).",
+      "Time they took, from the thread's report to done: the wait for a transaction under way on the connection, then the copy (requests wait meanwhile).",
       walStats.serverCheckpointSeconds.toFixed(6),
     ),
   ].join("");
