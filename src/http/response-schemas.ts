@@ -43,12 +43,12 @@ export const pageOf = <T extends TSchema>(item: T) =>
 export const deletedResponse = (idField: string, prefix: string) =>
   t.Object({ ok: t.Literal(true), [idField]: idOf(prefix), deleted: t.Literal(true) });
 
-/** A transcript message (src/chat/sessions.ts toMessageView). */
 /** A message's author_name (src/chat/sessions.ts shownAuthorName): the transcript's and the inbox preview's. */
 export const authorName = t.Nullable(
   t.String({ description: "An operator message's author as named when it was sent; null for visitor and bot messages, or when the operator had no display name.", examples: ["Ana"] }),
 );
 
+/** A transcript message (src/chat/sessions.ts toMessageView). */
 export const messageView = t.Object({
   message_id: idOf("msg"),
   role: oneOf(MESSAGE_ROLES, { description: "Who wrote it." }),

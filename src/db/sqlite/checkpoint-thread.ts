@@ -16,7 +16,7 @@ export const RESTART_FRAMES = 1_000;
  * process: one server per process, so these are process-wide, like the dropped-log-lines
  * counter. Empty until a thread has run (PostgreSQL, an in-memory database).
  */
-const walStats = { running: false, frames: 0, passes: 0, failures: 0, serverCheckpoints: 0, serverCheckpointSeconds: 0 };
+const walStats = { running: false, frames: 0, checkpoints: 0, failures: 0, serverCheckpoints: 0, serverCheckpointSeconds: 0 };
 
 const metric = (name: string, type: "gauge" | "counter", help: string, value: number | string): string =>
   `# HELP ${name} ${help}\n# TYPE ${name} ${type}\n${name} ${value}\n`;
@@ -25,7 +25,7 @@ export function walMetrics(): string {
   if (!walStats.running) return "";
   return [
     metric("parley_wal_frames", "gauge", "Pages (4 KiB each) in SQLite's WAL file at the last checkpoint; it falls back when the WAL starts over.", walStats.frames),
-    metric("parley_wal_checkpoints_total", "counter", "WAL checkpoints run by the checkpoint thread.", walStats.passes),
+    metric("parley_wal_checkpoints_total", "counter", "WAL checkpoints run by the checkpoint thread.", walStats.checkpoints),
     metric("parley_wal_checkpoint_failures_total", "counter", "WAL checkpoints that failed (each failure is also logged, once per run of failures).", walStats.failures),
     metric("parley_wal_server_checkpoints_total", "counter", "Caught-up checkpoints finished on the server's connection, after which the WAL starts over.", walStats.serverCheckpoints),
     metric(
@@ -101,13 +101,17 @@ export function startCheckpointThread(path: string, log: Logger, options: Checkp
     if (report === "stopped") return stopped?.();
     count++;
     last = report;
-    walStats.passes++;
-    if ("log" in report) walStats.frames = report.log;
-    else walStats.failures++;
-    if ("log" in report && report.log >= restartFrames && report.checkpointed === report.log) catchUpOnServer();
-    // Logged once per run of failures, not every second.
-    if ("error" in report && !failing) log.error({ msg: "WAL checkpoint failed", error: report.error });
-    failing = "error" in report;
+    walStats.checkpoints++;
+    if ("log" in report) {
+      walStats.frames = report.log;
+      if (report.log >= restartFrames && report.checkpointed === report.log) catchUpOnServer();
+      failing = false;
+      return;
+    }
+    walStats.failures++;
+    // Logged once per run of failures, not every time.
+    if (!failing) log.error({ msg: "WAL checkpoint failed", error: report.error });
+    failing = true;
   };
   worker.onerror = (event) => log.error({ msg: "the WAL checkpoint thread failed; SQLite's automatic checkpoint still bounds the WAL", error: event.message });
   worker.postMessage({ start: { path, intervalMs } } satisfies CheckpointMessage);
