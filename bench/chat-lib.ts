@@ -117,8 +117,10 @@ async function runServer(dir: string, hookUrl: string, location: string, givenTe
   const ruleCreated = hookUrl !== "" && (givenTenantId !== "" || (await createRule(deps, tenantId, { name: "bench probe", event: "lead.created", url: hookUrl, secret: "bench-secret-0123456789abcdef", active: true })) !== null);
   const probeData = EVENT_CATALOG["lead.created"].example;
 
-  // As the server runs it (src/cli/serve.ts): sends on the send thread, WAL checkpoints on a thread of their own.
-  const sendThread = startSendThread(silentLogger);
+  // As the server runs it (src/cli/serve.ts): sends on the send thread while HTTP requests wait,
+  // WAL checkpoints on a thread of their own.
+  let httpServer: { pendingRequests: number } | undefined;
+  const sendThread = startSendThread(silentLogger, { mainThreadBusy: () => (httpServer?.pendingRequests ?? 0) > 0 });
   const checkpointThread = postgres ? null : startCheckpointThread(dbLocation, silentLogger, { finishOnServer: () => deps.store.maintenance.checkpoint() });
   const scheduler = new DeliveryScheduler(deps, { send: (input) => sendThread.send(input), checkpointElsewhere: checkpointThread !== null });
   const appDeps = createAppDeps(deps, scheduler.metrics);
@@ -145,6 +147,7 @@ async function runServer(dir: string, hookUrl: string, location: string, givenTe
       return String(usage.user + usage.system);
     })
     .listen({ port: 0, hostname: "127.0.0.1" });
+  httpServer = app.server ?? undefined;
 
   scheduler.start();
   console.log(`chat server listening on port ${app.server?.port} tenant ${tenantId}`);

@@ -135,16 +135,22 @@ async function rawSignedFetch(url: string, count: number, concurrency: number): 
 }
 
 /** Fills a fresh database with `count` deliveries and drains it with the real scheduler. */
-async function drainOnce(receiverUrl: string, count: number, concurrency: number) {
+/**
+ * The server sends on the main thread while it has no HTTP request to serve, and on the send
+ * thread while it has (src/scheduler/send-thread.ts): this bench serves no HTTP, so its drains
+ * send as an idle server does, unless `everySendOnThread` asks for the path taken under HTTP load.
+ */
+async function drainOnce(receiverUrl: string, count: number, concurrency: number, everySendOnThread = false) {
   const deps = createBenchDeps(poolEnv(concurrency));
   try {
     const tenantId = await seedTenantWithRule(deps, receiverUrl);
     const enqueueStarted = performance.now();
     await enqueue(deps, tenantId, count);
     const enqueuePerSecond = count / ((performance.now() - enqueueStarted) / 1000);
-    // As the server runs it (src/cli/serve.ts): sends on the send thread, WAL checkpoints on a
-    // thread of their own, finished on the scheduler's connection once caught up.
-    const sendThread = startSendThread(silentLogger);
+    // As the server runs it (src/cli/serve.ts): the send thread (used while HTTP requests
+    // wait, see above), WAL checkpoints on a thread of their own, finished on the scheduler's
+    // connection once caught up.
+    const sendThread = startSendThread(silentLogger, { mainThreadBusy: () => everySendOnThread });
     const checkpointThread = startCheckpointThread(deps.config.dbPath, silentLogger, { finishOnServer: () => deps.store.maintenance.checkpoint() });
     try {
       const scheduler = new DeliveryScheduler(deps, { send: (input) => sendThread.send(input), checkpointElsewhere: true });
@@ -164,14 +170,14 @@ async function drainOnce(receiverUrl: string, count: number, concurrency: number
  * throughput on a small machine swings by ±30 % between runs, and alternating keeps a noisy
  * moment from landing on one side only.
  */
-async function measureThroughput(receiverDelayMs: number, count: number, concurrency = CONCURRENCY) {
+async function measureThroughput(receiverDelayMs: number, count: number, concurrency = CONCURRENCY, everySendOnThread = false) {
   const receiver = await startChildReceiver(receiverDelayMs);
   try {
     await rawSignedFetch(receiver.url, Math.min(2_000, count), concurrency); // warm up connections and JIT
     const raw1 = await rawSignedFetch(receiver.url, count, concurrency);
-    const drain1 = await drainOnce(receiver.url, count, concurrency);
+    const drain1 = await drainOnce(receiver.url, count, concurrency, everySendOnThread);
     const raw2 = await rawSignedFetch(receiver.url, count, concurrency);
-    const drain2 = await drainOnce(receiver.url, count, concurrency);
+    const drain2 = await drainOnce(receiver.url, count, concurrency, everySendOnThread);
     const best = drain1.perSecond >= drain2.perSecond ? drain1 : drain2;
     return { ...best, rawPerSecond: Math.max(raw1, raw2), timedOut: drain1.timedOut || drain2.timedOut };
   } finally {
@@ -284,7 +290,7 @@ async function measureLatency(events: number) {
     // Parley: commit one event, time until its POST arrives; the poll interval is the default
     // 250 ms, so anything faster than that is the wake-on-enqueue path.
     const deps = createBenchDeps(benchEnv);
-    const sendThread = startSendThread(silentLogger);
+    const sendThread = startSendThread(silentLogger, { mainThreadBusy: () => false }); // an idle server
     const scheduler = new DeliveryScheduler(deps, { send: (input) => sendThread.send(input) });
     try {
       const tenantId = await seedTenantWithRule(deps, receiver.url);
@@ -523,6 +529,8 @@ async function main(): Promise<void> {
   console.error(`(a) no-op send ${formatRate(ceiling)}`);
   const narrow = await measureThroughput(0, DELIVERIES, NARROW_CONCURRENCY);
   console.error(`(a) at ${NARROW_CONCURRENCY}: ${formatRate(narrow.perSecond)} vs raw ${formatRate(narrow.rawPerSecond)}`);
+  const threaded = await measureThroughput(0, DELIVERIES, CONCURRENCY, true);
+  console.error(`(a) every send on the send thread: ${formatRate(threaded.perSecond)} vs raw ${formatRate(threaded.rawPerSecond)}`);
   const rawBest = await measureRawSweep(DELIVERIES);
   console.error(`(a) raw sweep: ${rawBest.all}`);
   const slow = await measureThroughput(SLOW_RECEIVER_MS, SLOW_DELIVERIES);
@@ -554,6 +562,13 @@ async function main(): Promise<void> {
     ],
     [`(a) diagnostic: raw signed fetch by concurrency (best of 2 each)`, rawBest.all, "—", "—", "info"],
     ["(a) diagnostic: scheduler + SQLite with a no-op send", formatRate(ceiling), "—", "—", "info"],
+    [
+      `(a) diagnostic: every send through the send thread, as under HTTP load (above: on the main thread, as an idle server sends)`,
+      formatRate(threaded.perSecond) + timedOut(threaded),
+      `raw signed fetch ${formatRate(threaded.rawPerSecond)}`,
+      "—",
+      "info",
+    ],
     [
       `(a) diagnostic: concurrency ${NARROW_CONCURRENCY} instead of ${CONCURRENCY}`,
       formatRate(narrow.perSecond),

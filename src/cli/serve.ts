@@ -32,8 +32,10 @@ export function startServer(deps: CliDeps): RunningServer {
   // Start-up (migrations) may wait for a CLI's lock inside SQLite; serving waits on timers
   // instead, for PARLEY_WRITE_WAIT: see neverWaitInsideSqlite (src/db/write-lock.ts).
   deps.store.storage.neverWaitForLocks(deps.config.writeWaitMs);
-  // Sends on the second core; claims and records stay here, on the store's connection.
-  const sendThread = startSendThread(deps.log);
+  // Sends on the second core while HTTP requests wait here (else here: cheaper); claims and
+  // records stay here, on the store's connection.
+  let httpServer: { pendingRequests: number } | undefined;
+  const sendThread = startSendThread(deps.log, { mainThreadBusy: () => (httpServer?.pendingRequests ?? 0) > 0 });
   // SQLite's WAL is copied into the file on a third thread, so the copy never stops requests.
   // The server's connection finishes a caught-up checkpoint itself, so the WAL starts over.
   const checkpointThread =
@@ -59,6 +61,7 @@ export function startServer(deps: CliDeps): RunningServer {
   }
   const server = app.server;
   if (!server) throw new Error("the HTTP server did not start");
+  httpServer = server;
   const port = server.port ?? deps.config.port;
   scheduler.start();
   let stopping: Promise<void> | null = null;

@@ -11,6 +11,17 @@ export interface SendThread {
   counts(): { thread: number; main: number };
 }
 
+export interface SendThreadOptions {
+  /**
+   * Whether the main thread has HTTP requests to serve right now (the server passes Bun's
+   * `pendingRequests > 0`). While it has none, sends run on the main thread: a send through
+   * the thread costs the process ~20 µs more CPU than the same send made here (the hand-over
+   * both ways and a second event loop waking for it), so a backlog with no HTTP traffic drains
+   * ~25 % faster on two cores (bench/README.md, session 7). Without it, every send goes to the thread.
+   */
+  mainThreadBusy?: () => boolean;
+}
+
 /**
  * Webhook sends on a second thread (a Bun Worker running send-worker.ts), for the server: the
  * main thread serves HTTP and runs the scheduler's claims and bookkeeping, the worker does the
@@ -18,11 +29,13 @@ export interface SendThread {
  * not hold the webhooks back (issue 13, "both cores"). The compiled binary carries the worker
  * as a second entry point (package.json's build script).
  *
- * A send that needs a function (a test's fake DNS or dialer) cannot cross to the worker and
- * runs here. If the worker dies, its sends in flight answer as failed attempts (retried by the
+ * Only while HTTP requests are waiting, though (SendThreadOptions.mainThreadBusy): with none,
+ * a send is cheaper made here. A send that needs a function (a test's fake DNS or dialer)
+ * cannot cross to the worker and runs here. If the worker dies, its sends in flight answer as failed attempts (retried by the
  * schedule) and later sends run on the main thread.
  */
-export function startSendThread(log: Logger): SendThread {
+export function startSendThread(log: Logger, options: SendThreadOptions = {}): SendThread {
+  const mainThreadBusy = options.mainThreadBusy ?? (() => true);
   const worker = new Worker(workerEntry("scheduler/send-worker", new URL("./send-worker.ts", import.meta.url)));
   const waiting = new Map<number, (result: AttemptResult) => void>();
   let next = 0;
@@ -47,7 +60,7 @@ export function startSendThread(log: Logger): SendThread {
   });
   return {
     send(input) {
-      if (broken || input.resolve || input.pinning) {
+      if (broken || input.resolve || input.pinning || !mainThreadBusy()) {
         counts.main++;
         return sendWebhook(input);
       }

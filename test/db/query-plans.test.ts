@@ -139,4 +139,14 @@ describe("query plans", () => {
       for (const read of reads) expect({ sql: oneLine(sql).slice(0, 80), line: read.line }).toEqual({ sql: oneLine(sql).slice(0, 80), line: expect.stringMatching(/^SEARCH .* USING ((COVERING )?INDEX|INTEGER PRIMARY KEY) /) });
     }
   });
+
+  test("the scheduler's claims read due rows in the due index's order: no sort of the rows due in one millisecond", () => {
+    const claims = statements.filter((sql) => /FROM deliveries d[\s\S]*WHERE d\.status = 'pending' AND d\.next_attempt_at <= \?1/.test(sql) || /SELECT id FROM deliveries WHERE status = 'pending' AND next_attempt_at <= \?1 ORDER BY/.test(sql));
+    expect(claims.length).toBe(3);
+    for (const sql of claims) {
+      const plan = planOf(sql);
+      expect(plan.some((line) => /deliveries_due_idx/.test(line))).toBe(true);
+      expect({ sql: oneLine(sql).slice(0, 60), temp: plan.filter((line) => /TEMP B-TREE/.test(line)) }).toEqual({ sql: oneLine(sql).slice(0, 60), temp: [] });
+    }
+  });
 });

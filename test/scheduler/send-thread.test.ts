@@ -77,3 +77,21 @@ test("sends still waiting when the thread stops answer as failed attempts (the s
   release();
   expect(await pending).toMatchObject({ ok: false, statusCode: null });
 });
+
+test("with no HTTP request waiting, sends run on the main thread; while requests wait, on the thread", async () => {
+  const ok = receiver(200);
+  let busy = false;
+  const sendThread = startSendThread(silentLogger, { mainThreadBusy: () => busy });
+  cleanups.push(() => sendThread.stop());
+  const input = (id: string) => ({ url: ok.url, headers: { "webhook-id": id }, body: "{}", timeoutMs: 5_000, allowPrivate: true });
+  expect((await sendThread.send(input("msg_idle"))).ok).toBe(true);
+  expect(sendThread.counts()).toEqual({ thread: 0, main: 1 });
+  busy = true;
+  expect((await sendThread.send(input("msg_busy"))).ok).toBe(true);
+  expect(sendThread.counts()).toEqual({ thread: 1, main: 1 });
+  // The SSRF check is the same on either thread.
+  busy = false;
+  const refused = await sendThread.send({ ...input("msg_private"), allowPrivate: false });
+  expect(refused.error).toContain("forbidden_address");
+  expect(ok.seen.map((request) => request.id)).toEqual(["msg_idle", "msg_busy"]);
+});
