@@ -50,29 +50,67 @@ export function containsPhrase(normalizedMessage: string, phrase: string): boole
 }
 
 /**
- * The needles of each phrase list, kept per list (the built-in lists, and a cached config's
- * keyword arrays, which callers never mutate): a message is tested against ~100 phrases, and
- * the list then costs two `includes` per phrase, nothing else.
+ * Each phrase list indexed once by the first word of its phrases (the built-in lists, and a
+ * cached config's keyword arrays, which callers never mutate). A message is tested against
+ * ~100 phrases per turn, nearly all absent: the index looks up the message's few words instead,
+ * and only phrases starting with one of them get the `includes` check.
  */
-const LIST_NEEDLES = new WeakMap<readonly string[], ReadonlyArray<PhraseNeedle & { phrase: string }>>();
+interface IndexedNeedle extends PhraseNeedle {
+  phrase: string;
+  /** Position in the list: the first phrase of the list that matches wins, as a scan would find it. */
+  order: number;
+}
 
-function needlesOf(phrases: readonly string[]): ReadonlyArray<PhraseNeedle & { phrase: string }> {
-  let needles = LIST_NEEDLES.get(phrases);
-  if (!needles) {
-    needles = phrases.flatMap((phrase) => {
+const LIST_INDEXES = new WeakMap<readonly string[], Map<string, IndexedNeedle[]>>();
+
+function indexOf(phrases: readonly string[]): Map<string, IndexedNeedle[]> {
+  let index = LIST_INDEXES.get(phrases);
+  if (!index) {
+    index = new Map();
+    for (const [order, phrase] of phrases.entries()) {
       const needle = phraseNeedle(phrase);
-      return needle ? [{ ...needle, phrase }] : [];
-    });
-    LIST_NEEDLES.set(phrases, needles);
+      if (!needle) continue;
+      // " call me " → "call"; a one-word phrase's plural ("books") is found by its stripped form.
+      const firstWord = needle.exact.slice(1, needle.exact.indexOf(" ", 1));
+      const entries = index.get(firstWord) ?? [];
+      entries.push({ ...needle, phrase, order });
+      index.set(firstWord, entries);
+    }
+    LIST_INDEXES.set(phrases, index);
   }
-  return needles;
+  return index;
+}
+
+/** The words of the last message asked about, each also without a trailing "s": findPhrase runs several lists per message. */
+let lastMessage = "";
+let lastWords: string[] = [];
+
+function wordsOf(normalizedMessage: string): string[] {
+  if (normalizedMessage !== lastMessage) {
+    const words = new Set<string>();
+    for (const word of normalizedMessage.split(" ")) {
+      if (!word) continue;
+      words.add(word);
+      if (word.length > 1 && word.endsWith("s")) words.add(word.slice(0, -1));
+    }
+    lastMessage = normalizedMessage;
+    lastWords = [...words];
+  }
+  return lastWords;
 }
 
 export function findPhrase(normalizedMessage: string, phrases: readonly string[]): string | null {
-  for (const needle of needlesOf(phrases)) {
-    if (normalizedMessage.includes(needle.exact) || normalizedMessage.includes(needle.plural)) return needle.phrase;
+  const index = indexOf(phrases);
+  let found: IndexedNeedle | null = null;
+  for (const word of wordsOf(normalizedMessage)) {
+    const candidates = index.get(word);
+    if (!candidates) continue;
+    for (const needle of candidates) {
+      if (found !== null && needle.order >= found.order) break;
+      if (normalizedMessage.includes(needle.exact) || normalizedMessage.includes(needle.plural)) found = needle;
+    }
   }
-  return null;
+  return found?.phrase ?? null;
 }
 
 /** Buying signals in any sector; the tenant adds its own in `lead.intent_keywords`. */

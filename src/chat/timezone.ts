@@ -39,8 +39,62 @@ function cachedFormatter(cache: Map<string, Intl.DateTimeFormat>, timeZone: stri
   return formatter;
 }
 
-/** The wall clock a person in `timeZone` reads at instant `epochMs`. */
+const HOUR_MS = 3_600_000;
+/** Before this, zones used offsets with seconds (local mean time): those instants always take the exact path. */
+const WHOLE_MINUTE_OFFSETS_SINCE = Date.UTC(1980, 0, 1);
+/** Per zone, its offset (minutes east of UTC) at the start of each UTC hour asked about. */
+const HOUR_OFFSETS = new Map<string, Map<number, number>>();
+/** Past this many hours a zone's map starts again empty: memory stays bounded. */
+const MAX_CACHED_HOURS = 4_096;
+
+/**
+ * The wall clock a person in `timeZone` reads at instant `epochMs`.
+ *
+ * `formatToParts` costs ~1 µs and a chat turn about opening hours or a booking asks for dozens of
+ * wall clocks (every candidate day and slot), so most are derived from a cached offset instead:
+ * a zone's offset is looked up at the start of the instant's UTC hour and of the next one, and
+ * if both agree — no transition inside the hour; zones change offset a few times a year at
+ * most — the wall clock is plain UTC arithmetic on the shifted instant. An hour that holds a
+ * transition, and instants before 1980, are read from Intl directly.
+ */
 export function wallClockAt(epochMs: number, timeZone: string): WallClock {
+  if (epochMs >= WHOLE_MINUTE_OFFSETS_SINCE) {
+    const hour = Math.floor(epochMs / HOUR_MS);
+    const offset = offsetAtHourStart(hour, timeZone);
+    if (offset === offsetAtHourStart(hour + 1, timeZone)) {
+      const shifted = new Date(epochMs + offset * MINUTE_MS);
+      return {
+        year: shifted.getUTCFullYear(),
+        month: shifted.getUTCMonth() + 1,
+        day: shifted.getUTCDate(),
+        hour: shifted.getUTCHours(),
+        minute: shifted.getUTCMinutes(),
+        weekday: WEEKDAYS[(shifted.getUTCDay() + 6) % 7] ?? "mon",
+      };
+    }
+  }
+  return wallClockFromIntl(epochMs, timeZone);
+}
+
+function offsetAtHourStart(hour: number, timeZone: string): number {
+  let hours = HOUR_OFFSETS.get(timeZone);
+  if (!hours) {
+    hours = new Map();
+    HOUR_OFFSETS.set(timeZone, hours);
+  }
+  let offset = hours.get(hour);
+  if (offset === undefined) {
+    const epochMs = hour * HOUR_MS;
+    const wall = wallClockFromIntl(epochMs, timeZone);
+    offset = Math.round((Date.UTC(wall.year, wall.month - 1, wall.day, wall.hour, wall.minute) - epochMs) / MINUTE_MS);
+    if (hours.size >= MAX_CACHED_HOURS) hours.clear();
+    hours.set(hour, offset);
+  }
+  return offset;
+}
+
+/** wallClockAt read from Intl itself: exact for every instant (the cached path is checked against it). */
+export function wallClockFromIntl(epochMs: number, timeZone: string): WallClock {
   const formatter = cachedFormatter(PARTS_FORMATTERS, timeZone, {
     hourCycle: "h23",
     year: "numeric",
@@ -74,7 +128,8 @@ export function offsetMinutesAt(epochMs: number, timeZone: string): number {
  * The instant at which `timeZone` shows the given wall-clock time. Two passes: guess with the
  * offset at the naive instant, then correct with the offset at the guess — that second look is
  * what makes "3 pm on March 9" right when the reference day was still on winter time. A time
- * that does not exist (inside a spring-forward gap) lands one hour later, as a clock would.
+ * that does not exist (inside a spring-forward gap) lands one hour earlier: 2:30 on the night
+ * New York skips from 2:00 to 3:00 is 1:30 winter time.
  */
 export function epochFromWallClock(
   wall: { year: number; month: number; day: number; hour: number; minute: number },

@@ -45,4 +45,27 @@ describe("phrase matching with phrases normalised once", () => {
       expect(findPhrase(message, ["price"])).toBeNull();
     }
   });
+
+  test("findPhrase answers as a scan of the list in order would, through its first-word index", () => {
+    const lists: string[][] = [
+      ["price", "call me back", "call me", "book", "books", "in pain", "pain", "don't book", "a", "asap"],
+      ["call me", "call me back", "viewing", "book in", "book"],
+      [],
+    ];
+    const words = ["call", "me", "back", "book", "books", "booking", "viewing", "viewings", "in", "pain", "pains", "don't", "price", "prices", "a", "as", "asap", "facebook", "mes"];
+    const scan = (message: string, phrases: readonly string[]) => phrases.find((phrase) => containsPhrase(message, phrase)) ?? null;
+    let seed = 7;
+    const next = () => (seed = (seed * 1_103_515_245 + 12_345) % 2_147_483_648) / 2_147_483_648;
+    let matched = 0;
+    for (let round = 0; round < 3_000; round++) {
+      const length = 1 + Math.floor(next() * 6);
+      const message = normalizeForMatching(Array.from({ length }, () => words[Math.floor(next() * words.length)]).join(" "));
+      for (const list of lists) {
+        const expected = scan(message, list);
+        if (expected !== null) matched++;
+        expect({ message, found: findPhrase(message, list) }).toEqual({ message, found: expected });
+      }
+    }
+    expect(matched).toBeGreaterThan(1_000);
+  });
 });
