@@ -81,22 +81,27 @@ function indexOf(phrases: readonly string[]): Map<string, IndexedNeedle[]> {
   return index;
 }
 
-/** The words of the last message asked about, each also without a trailing "s": findPhrase runs several lists per message. */
-let lastMessage = "";
-let lastWords: string[] = [];
+/**
+ * The words of the texts asked about lately (a turn asks about its message, its question parts
+ * and the topic), each also without a trailing "s": findPhrase runs several lists per text.
+ */
+const RECENT_WORDS = new Map<string, string[]>();
+const MAX_RECENT_TEXTS = 16;
 
 function wordsOf(normalizedMessage: string): string[] {
-  if (normalizedMessage !== lastMessage) {
-    const words = new Set<string>();
+  let words = RECENT_WORDS.get(normalizedMessage);
+  if (!words) {
+    const unique = new Set<string>();
     for (const word of normalizedMessage.split(" ")) {
       if (!word) continue;
-      words.add(word);
-      if (word.length > 1 && word.endsWith("s")) words.add(word.slice(0, -1));
+      unique.add(word);
+      if (word.length > 1 && word.endsWith("s")) unique.add(word.slice(0, -1));
     }
-    lastMessage = normalizedMessage;
-    lastWords = [...words];
+    words = [...unique];
+    if (RECENT_WORDS.size >= MAX_RECENT_TEXTS) RECENT_WORDS.clear();
+    RECENT_WORDS.set(normalizedMessage, words);
   }
-  return lastWords;
+  return words;
 }
 
 export function findPhrase(normalizedMessage: string, phrases: readonly string[]): string | null {
