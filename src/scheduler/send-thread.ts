@@ -17,7 +17,8 @@ export interface SendThreadOptions {
    * `pendingRequests > 0`). While it has none, sends run on the main thread: a send through
    * the thread costs the process ~20 µs more CPU than the same send made here (the hand-over
    * both ways and a second event loop waking for it), so a backlog with no HTTP traffic drains
-   * ~25 % faster on two cores (bench/README.md, session 7). Without it, every send goes to the thread.
+   * 10–25 % faster on two cores (bench/README.md, session 7). Without it, every send goes to
+   * the thread.
    */
   mainThreadBusy?: () => boolean;
 }
@@ -31,8 +32,8 @@ export interface SendThreadOptions {
  *
  * Only while HTTP requests are waiting, though (SendThreadOptions.mainThreadBusy): with none,
  * a send is cheaper made here. A send that needs a function (a test's fake DNS or dialer)
- * cannot cross to the worker and runs here. If the worker dies, its sends in flight answer as failed attempts (retried by the
- * schedule) and later sends run on the main thread.
+ * cannot cross to the worker and runs here. If the worker dies, its sends in flight answer as
+ * failed attempts (retried by the schedule) and later sends run on the main thread.
  */
 export function startSendThread(log: Logger, options: SendThreadOptions = {}): SendThread {
   const mainThreadBusy = options.mainThreadBusy ?? (() => true);
