@@ -23,6 +23,20 @@ export interface SendThreadOptions {
   mainThreadBusy?: () => boolean;
 }
 
+/** Webhook sends by the thread that made them, process-wide (one server per process), for /metrics. */
+const sendStats = { running: 0, main: 0, thread: 0 };
+
+/** Prometheus text: where webhook sends were made; empty while no send thread runs (CLI commands). */
+export function sendThreadMetrics(): string {
+  if (sendStats.running === 0) return "";
+  return [
+    "# HELP parley_webhook_sends_total Webhook sends by the thread that made them: the send thread while HTTP requests wait, else the main thread.\n",
+    "# TYPE parley_webhook_sends_total counter\n",
+    `parley_webhook_sends_total{thread="main"} ${sendStats.main}\n`,
+    `parley_webhook_sends_total{thread="send"} ${sendStats.thread}\n`,
+  ].join("");
+}
+
 /**
  * Webhook sends on a second thread (a Bun Worker running send-worker.ts), for the server: the
  * main thread serves HTTP and runs the scheduler's claims and bookkeeping, the worker does the
@@ -43,6 +57,7 @@ export function startSendThread(log: Logger, options: SendThreadOptions = {}): S
   let broken = false;
   let stopped = false;
   const counts = { thread: 0, main: 0 };
+  sendStats.running++;
   const failAll = (why: string) => {
     if (!broken && !stopped) log.error({ msg: "the webhook send thread failed; sending on the main thread", error: why });
     broken = true;
@@ -63,8 +78,10 @@ export function startSendThread(log: Logger, options: SendThreadOptions = {}): S
     send(input) {
       if (broken || input.resolve || input.pinning || !mainThreadBusy()) {
         counts.main++;
+        sendStats.main++;
         return sendWebhook(input);
       }
+      sendStats.thread++;
       const id = next++;
       const request: SendRequest = { id, input: { url: input.url, headers: input.headers, body: input.body, timeoutMs: input.timeoutMs, allowPrivate: input.allowPrivate } };
       return new Promise<AttemptResult>((resolve) => {
@@ -73,6 +90,7 @@ export function startSendThread(log: Logger, options: SendThreadOptions = {}): S
       });
     },
     async stop() {
+      if (!stopped) sendStats.running--;
       stopped = true;
       failAll("stopped");
       worker.terminate();

@@ -3,6 +3,7 @@ import type { AppDeps } from "../deps.ts";
 import { assistantMetricsFor } from "../../assistant/metrics.ts";
 import { droppedOutputLines } from "../../lib/std-output.ts";
 import { walMetrics } from "../../db/sqlite/checkpoint-thread.ts";
+import { sendThreadMetrics } from "../../scheduler/send-thread.ts";
 
 /** Counters of the process itself, beside the delivery metrics. */
 function processMetrics(): string {
@@ -18,6 +19,6 @@ function processMetrics(): string {
 export function metricsRoutes(deps: AppDeps) {
   return new Elysia().get(
     "/metrics",
-    async () => new Response((await deps.metrics.render(deps.store, deps.clock)) + assistantMetricsFor(deps.store).render() + processMetrics() + walMetrics(), { headers: { "content-type": "text/plain; version=0.0.4; charset=utf-8" } }),
+    async () => new Response((await deps.metrics.render(deps.store, deps.clock)) + assistantMetricsFor(deps.store).render() + processMetrics() + walMetrics() + sendThreadMetrics(), { headers: { "content-type": "text/plain; version=0.0.4; charset=utf-8" } }),
   );
 }
