@@ -134,11 +134,11 @@ async function rawSignedFetch(url: string, count: number, concurrency: number): 
   return count / seconds;
 }
 
-/** Fills a fresh database with `count` deliveries and drains it with the real scheduler. */
 /**
- * The server sends on the main thread while it has no HTTP request to serve, and on the send
- * thread while it has (src/scheduler/send-thread.ts): this bench serves no HTTP, so its drains
- * send as an idle server does, unless `everySendOnThread` asks for the path taken under HTTP load.
+ * Fills a fresh database with `count` deliveries and drains it with the real scheduler. The
+ * server sends on the main thread while it has no HTTP request to serve, and on the send thread
+ * while it has (src/scheduler/send-thread.ts): this bench serves no HTTP, so its drains send as
+ * an idle server does, unless `everySendOnThread` asks for the path taken under HTTP load.
  */
 async function drainOnce(receiverUrl: string, count: number, concurrency: number, everySendOnThread = false) {
   const deps = createBenchDeps(poolEnv(concurrency));
