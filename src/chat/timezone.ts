@@ -69,7 +69,7 @@ export function wallClockAt(epochMs: number, timeZone: string): WallClock {
         day: shifted.getUTCDate(),
         hour: shifted.getUTCHours(),
         minute: shifted.getUTCMinutes(),
-        weekday: WEEKDAYS[(shifted.getUTCDay() + 6) % 7] ?? "mon",
+        weekday: mondayFirst(shifted.getUTCDay()),
       };
     }
   }
@@ -85,8 +85,7 @@ function offsetAtHourStart(hour: number, timeZone: string): number {
   let offset = hours.get(hour);
   if (offset === undefined) {
     const epochMs = hour * HOUR_MS;
-    const wall = wallClockFromIntl(epochMs, timeZone);
-    offset = Math.round((Date.UTC(wall.year, wall.month - 1, wall.day, wall.hour, wall.minute) - epochMs) / MINUTE_MS);
+    offset = offsetOf(wallClockFromIntl(epochMs, timeZone), epochMs);
     if (hours.size >= MAX_CACHED_HOURS) hours.clear();
     hours.set(hour, offset);
   }
@@ -118,7 +117,11 @@ export function wallClockFromIntl(epochMs: number, timeZone: string): WallClock 
 
 /** Minutes east of UTC in `timeZone` at `epochMs` (New York in January: -300). */
 export function offsetMinutesAt(epochMs: number, timeZone: string): number {
-  const wall = wallClockAt(epochMs, timeZone);
+  return offsetOf(wallClockAt(epochMs, timeZone), epochMs);
+}
+
+/** Minutes east of UTC of a zone that reads `wall` at instant `epochMs`. */
+function offsetOf(wall: WallClock, epochMs: number): number {
   const asUtc = Date.UTC(wall.year, wall.month - 1, wall.day, wall.hour, wall.minute);
   const flooredInstant = Math.floor(epochMs / MINUTE_MS) * MINUTE_MS;
   return Math.round((asUtc - flooredInstant) / MINUTE_MS);
@@ -149,8 +152,12 @@ export function addCalendarDays(date: { year: number; month: number; day: number
 
 /** Monday-first weekday of a calendar date; calendar arithmetic, so no zone is involved. */
 export function weekdayOfDate(date: { year: number; month: number; day: number }): Weekday {
-  const sundayFirst = new Date(Date.UTC(date.year, date.month - 1, date.day)).getUTCDay();
-  return WEEKDAYS[(sundayFirst + 6) % 7] ?? "mon";
+  return mondayFirst(new Date(Date.UTC(date.year, date.month - 1, date.day)).getUTCDay());
+}
+
+/** Date's getUTCDay (Sunday 0) as a Monday-first Weekday. */
+function mondayFirst(sundayFirstDay: number): Weekday {
+  return WEEKDAYS[(sundayFirstDay + 6) % 7] ?? "mon";
 }
 
 /**
