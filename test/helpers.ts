@@ -13,6 +13,10 @@ import { createTenant } from "../src/tenants/create-tenant.ts";
 import { createUser } from "../src/auth/create-user.ts";
 import { createApiKey } from "../src/auth/api-keys.ts";
 import { createArgon2idHasher } from "../src/auth/password.ts";
+import type { CliDeps } from "../src/cli/context.ts";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { deferredStore } from "./pg/deferred-store.ts";
 import { openTestPgStore, testPostgresUrl } from "./pg/test-store.ts";
 
@@ -110,6 +114,24 @@ function pgTestSql(sql: import("bun").SQL): TestSql {
 /** Closes the database under deps made by buildDeps (SQLite file or PostgreSQL schema). */
 export function closeDeps(deps: TestDeps | (AppDeps & TestDatabase)): void {
   (deps as unknown as Record<symbol, (() => void) | undefined>)[CLOSE]?.();
+}
+
+/**
+ * Deps for `startServer` (src/cli/serve.ts): over PostgreSQL (PARLEY_TEST_DB) a fresh schema;
+ * over SQLite a file in a temp dir (the server lock needs one). `dispose` removes the dir;
+ * the server's stop closes the database.
+ */
+export function buildServerDeps(overrides: Partial<Config> = {}): { deps: CliDeps & TestDeps; dispose: () => void } {
+  const dir = mkdtempSync(join(tmpdir(), "parley-server-"));
+  const base = buildDeps({ port: 0, host: "127.0.0.1", ...overrides }, {}, {}, testPostgresUrl() ? ":memory:" : join(dir, "parley.db"));
+  const opened: CliDeps["opened"] = { store: base.store, kind: base.store.kind, deliveriesEnqueued: base.deliveriesEnqueued, migrate: async () => ({ applied: [], alreadyApplied: 0 }), close: async () => closeDeps(base) };
+  return { deps: Object.assign(base, { opened }), dispose: () => rmSync(dir, { recursive: true, force: true }) };
+}
+
+/** parley_webhook_sends_total by thread in a /metrics text (process-wide counters: compare before and after). */
+export function webhookSendsIn(metricsText: string): { main: number; send: number } {
+  const value = (thread: string) => Number(new RegExp(`^parley_webhook_sends_total\\{thread="${thread}"\\} (\\d+)$`, "m").exec(metricsText)?.[1] ?? "NaN");
+  return { main: value("main"), send: value("send") };
 }
 
 /** The whole HTTP app over an in-memory database; requests go through `app.handle`, no socket. */

@@ -1,16 +1,11 @@
 import { afterEach, expect, test } from "bun:test";
 import { connect } from "node:net";
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
 import { startServer, type RunningServer } from "../../src/cli/serve.ts";
-import type { CliDeps } from "../../src/cli/context.ts";
 import { createTenant } from "../../src/tenants/create-tenant.ts";
 import { enqueueEvent } from "../../src/webhooks/emit-event.ts";
 import { EVENT_CATALOG } from "../../src/webhooks/events.ts";
 import { createRule } from "../../src/webhooks/rules.ts";
-import { buildDeps, closeDeps } from "../helpers.ts";
-import { testPostgresUrl } from "../pg/test-store.ts";
+import { buildServerDeps, webhookSendsIn } from "../helpers.ts";
 
 // The server sends webhooks from its main thread while no HTTP request waits, and from the send
 // thread while one does (src/scheduler/send-thread.ts, wired in src/cli/serve.ts).
@@ -31,11 +26,8 @@ async function serverWithReceiver() {
     },
   });
   cleanups.push(() => receiver.stop(true));
-  const dir = mkdtempSync(join(tmpdir(), "parley-send-placement-"));
-  cleanups.push(() => rmSync(dir, { recursive: true, force: true }));
-  const location = testPostgresUrl() ? ":memory:" : join(dir, "parley.db");
-  const base = buildDeps({ port: 0, host: "127.0.0.1", allowPrivateWebhooks: true }, {}, {}, location);
-  const deps: CliDeps = { ...base, opened: { store: base.store, kind: base.store.kind, deliveriesEnqueued: base.deliveriesEnqueued, migrate: async () => ({ applied: [], alreadyApplied: 0 }), close: async () => closeDeps(base) } };
+  const { deps, dispose } = buildServerDeps({ allowPrivateWebhooks: true });
+  cleanups.push(dispose);
   const tenant = await createTenant(deps, { name: "Placement" });
   await createRule(deps, tenant.id, { name: "hook", event: "lead.created", url: `http://127.0.0.1:${receiver.port}/hook`, secret: "s".repeat(16), active: true });
   const server: RunningServer = startServer(deps);
@@ -45,11 +37,7 @@ async function serverWithReceiver() {
     for (let waited = 0; waited < 5_000 && arrivals.length < count; waited += 5) await Bun.sleep(5);
     expect(arrivals).toHaveLength(count);
   };
-  const sends = async () => {
-    const text = await (await fetch(`${server.url}/metrics`)).text();
-    const value = (thread: string) => Number(new RegExp(`^parley_webhook_sends_total\\{thread="${thread}"\\} (\\d+)$`, "m").exec(text)?.[1] ?? "NaN");
-    return { main: value("main"), send: value("send") };
-  };
+  const sends = async () => webhookSendsIn(await (await fetch(`${server.url}/metrics`)).text());
   return { server, emit, arrived, sends };
 }
 

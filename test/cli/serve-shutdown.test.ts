@@ -1,12 +1,7 @@
 import { afterEach, expect, test } from "bun:test";
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
 import { startServer } from "../../src/cli/serve.ts";
-import type { CliDeps } from "../../src/cli/context.ts";
 import { queueWhatsappReplies } from "../../src/integrations/whatsapp-send.ts";
-import { buildDeps, closeDeps } from "../helpers.ts";
-import { testPostgresUrl } from "../pg/test-store.ts";
+import { buildServerDeps } from "../helpers.ts";
 
 const cleanups: Array<() => unknown> = [];
 afterEach(async () => {
@@ -28,12 +23,8 @@ test("a graceful stop waits for WhatsApp replies still on their way to the Cloud
     },
   });
   cleanups.push(() => cloudApi.stop(true));
-  const dir = mkdtempSync(join(tmpdir(), "parley-shutdown-"));
-  cleanups.push(() => rmSync(dir, { recursive: true, force: true }));
-  // Over PostgreSQL (PARLEY_TEST_DB) the server runs over a fresh schema; over SQLite, over a file (the server lock needs one).
-  const location = testPostgresUrl() ? ":memory:" : join(dir, "parley.db");
-  const base = buildDeps({ port: 0, host: "127.0.0.1", whatsappApiUrl: `http://127.0.0.1:${cloudApi.port}/v21.0` }, {}, {}, location);
-  const deps: CliDeps = { ...base, opened: { store: base.store, kind: base.store.kind, deliveriesEnqueued: base.deliveriesEnqueued, migrate: async () => ({ applied: [], alreadyApplied: 0 }), close: async () => closeDeps(base) } };
+  const { deps, dispose } = buildServerDeps({ whatsappApiUrl: `http://127.0.0.1:${cloudApi.port}/v21.0` });
+  cleanups.push(dispose);
   const server = startServer(deps);
 
   queueWhatsappReplies(deps, "ten_x", { verifyToken: "v".repeat(8), appSecret: "a".repeat(16), accessToken: "t".repeat(16), phoneNumberId: "123" }, [{ to: "15550001111", reply: { text: "Your appointment is confirmed." } }]);

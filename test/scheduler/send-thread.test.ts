@@ -1,6 +1,6 @@
 import { afterEach, expect, test } from "bun:test";
 import { sendThreadMetrics, startSendThread, type SendThread } from "../../src/scheduler/send-thread.ts";
-import { buildTestApp } from "../helpers.ts";
+import { buildTestApp, webhookSendsIn } from "../helpers.ts";
 import { silentLogger } from "../../src/lib/log.ts";
 
 // The server's webhook sends run on a second thread (issue 13, both cores): the same attempt
@@ -97,20 +97,18 @@ test("with no HTTP request waiting, sends run on the main thread; while requests
   expect(ok.seen.map((request) => request.id)).toEqual(["msg_idle", "msg_busy"]);
 });
 
-/** A value of /metrics' send lines (process-wide: compare before and after). */
-const sends = (thread: "main" | "send", text = sendThreadMetrics()): number => Number(new RegExp(`^parley_webhook_sends_total\\{thread="${thread}"\\} (\\d+)$`, "m").exec(text)?.[1] ?? "NaN");
-
 test("GET /metrics counts webhook sends by the thread that made them", async () => {
   const ok = receiver(200);
   let busy = true;
   const sendThread = startSendThread(silentLogger, { mainThreadBusy: () => busy });
   cleanups.push(() => sendThread.stop());
-  const before = { main: sends("main"), send: sends("send") };
+  const before = webhookSendsIn(sendThreadMetrics());
   const input = { url: ok.url, headers: {}, body: "{}", timeoutMs: 5_000, allowPrivate: true };
   await sendThread.send(input);
   await sendThread.send(input);
   busy = false;
   await sendThread.send(input);
   const text = await (await buildTestApp().request("GET", "/metrics")).text();
-  expect({ main: sends("main", text) - before.main, send: sends("send", text) - before.send }).toEqual({ main: 1, send: 2 });
+  const after = webhookSendsIn(text);
+  expect({ main: after.main - before.main, send: after.send - before.send }).toEqual({ main: 1, send: 2 });
 });
