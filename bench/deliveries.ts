@@ -20,6 +20,7 @@
  * user needs CREATEDB), else a throwaway cluster (fsync off unless BENCH_PG_FSYNC=on).
  */
 import { SQL } from "bun";
+import { readFileSync } from "node:fs";
 import { loadConfig } from "../src/config.ts";
 import { openStore } from "../src/db/open-store.ts";
 import type { Deps } from "../src/deps.ts";
@@ -35,7 +36,7 @@ import { createTenant } from "../src/tenants/create-tenant.ts";
 import { enqueueEvent } from "../src/webhooks/emit-event.ts";
 import { EVENT_CATALOG } from "../src/webhooks/events.ts";
 import { createRule } from "../src/webhooks/rules.ts";
-import type { AttemptResult } from "../src/webhooks/send-webhook.ts";
+import { sendWebhook, type AttemptResult } from "../src/webhooks/send-webhook.ts";
 import { deliveryHeaders, serializeDeliveryJson } from "../src/webhooks/sign.ts";
 import { createBenchDeps, envInt, formatMs, formatRate, markdownTable, openBenchPostgres, percentile, startChildReceiver, type BenchDeps, type BenchPostgres } from "./lib.ts";
 
@@ -49,6 +50,8 @@ const NARROW_CONCURRENCY = 64;
 /** Raw signed fetch at each of these, best of two runs each: its best is (a)'s baseline. */
 const RAW_SWEEP = [16, 32, 64, 128, 256, 512] as const;
 const BUDGET_BEST_RATIO = 0.6;
+const SEND_COST_CONCURRENCY = 256;
+const SEND_COST_ROUNDS = 3;
 const ENQUEUE_BATCH = 1_000;
 /** No single phase may run longer than this: the bench reports a timeout instead of hanging. */
 const PHASE_DEADLINE_MS = 60_000;
@@ -219,6 +222,69 @@ async function measureRawSweep(count: number): Promise<{ perSecond: number; conc
       if (perSecond > best.perSecond) best = { perSecond, concurrency };
     }
     return { ...best, all: all.join(", ") };
+  } finally {
+    await receiver.stop();
+  }
+}
+
+/** This thread's CPU time (user + system) in microseconds, from /proc; null where there is none. */
+function mainThreadCpuMicros(): number | null {
+  try {
+    const stat = readFileSync(`/proc/${process.pid}/task/${process.pid}/stat`, "utf8");
+    const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+    return (Number(fields[11]) + Number(fields[12])) * 10_000; // clock ticks of 10 ms
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * Diagnostic: the main thread's CPU per send, the scheduler's send (sendWebhook: SSRF check,
+ * deadline, excerpt) against raw signed fetch, SEND_COST_CONCURRENCY at a time into the same
+ * child receiver, alternated SEND_COST_ROUNDS times; medians. The difference is what the
+ * scheduler's send adds on the thread that also claims and records.
+ */
+async function measureSendCost(count: number): Promise<{ raw: number; send: number } | null> {
+  if (mainThreadCpuMicros() === null) return null;
+  const receiver = await startChildReceiver(0);
+  const signed = () => {
+    const now = Date.now();
+    const webhookId = newId("wh", now);
+    const { body, signature } = serializeDeliveryJson({ event: EVENT, webhookId, timestamp: toIso(now), dataJson: DATA_JSON }, SECRET);
+    return { body, headers: deliveryHeaders({ event: EVENT, webhookId, attempt: 1, sendTimeMs: now, body, signature, secret: SECRET }) };
+  };
+  const ways = {
+    raw: async () => {
+      const { body, headers } = signed();
+      await (await fetch(receiver.url, { method: "POST", headers, body, redirect: "manual" })).text();
+    },
+    send: async () => {
+      const { body, headers } = signed();
+      await sendWebhook({ url: receiver.url, headers, body, timeoutMs: 10_000, allowPrivate: true });
+    },
+  };
+  const perSend = async (way: () => Promise<void>): Promise<number> => {
+    let next = 0;
+    const before = mainThreadCpuMicros() ?? 0;
+    await Promise.all(Array.from({ length: SEND_COST_CONCURRENCY }, async () => {
+      while (next < count) {
+        next++;
+        await way();
+      }
+    }));
+    return ((mainThreadCpuMicros() ?? 0) - before) / count;
+  };
+  try {
+    await perSend(ways.raw); // warm up connections and JIT
+    await perSend(ways.send);
+    const raw: number[] = [];
+    const send: number[] = [];
+    for (let round = 0; round < SEND_COST_ROUNDS; round++) {
+      raw.push(await perSend(ways.raw));
+      send.push(await perSend(ways.send));
+    }
+    const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] ?? 0;
+    return { raw: median(raw), send: median(send) };
   } finally {
     await receiver.stop();
   }
@@ -527,6 +593,8 @@ async function main(): Promise<void> {
   const postgres = await measurePostgres(DELIVERIES);
   const ceiling = await measureDatabaseCeiling(DELIVERIES);
   console.error(`(a) no-op send ${formatRate(ceiling)}`);
+  const sendCost = await measureSendCost(DELIVERIES);
+  console.error(`(a) main-thread CPU per send: ${sendCost ? `raw ${sendCost.raw.toFixed(1)} µs, sendWebhook ${sendCost.send.toFixed(1)} µs` : "skipped (no /proc)"}`);
   const narrow = await measureThroughput(0, DELIVERIES, NARROW_CONCURRENCY);
   console.error(`(a) at ${NARROW_CONCURRENCY}: ${formatRate(narrow.perSecond)} vs raw ${formatRate(narrow.rawPerSecond)}`);
   const threaded = await measureThroughput(0, DELIVERIES, CONCURRENCY, true);
@@ -562,6 +630,15 @@ async function main(): Promise<void> {
     ],
     [`(a) diagnostic: raw signed fetch by concurrency (best of 2 each)`, rawBest.all, "—", "—", "info"],
     ["(a) diagnostic: scheduler + SQLite with a no-op send", formatRate(ceiling), "—", "—", "info"],
+    ...(sendCost
+      ? [[
+          `(a) diagnostic: main-thread CPU per send, ${SEND_COST_CONCURRENCY} at a time (median of ${SEND_COST_ROUNDS}, alternated)`,
+          `sendWebhook ${sendCost.send.toFixed(1)} µs`,
+          `raw signed fetch ${sendCost.raw.toFixed(1)} µs`,
+          "—",
+          "info",
+        ]]
+      : []),
     [
       `(a) diagnostic: every send through the send thread, as under HTTP load (above: on the main thread, as an idle server sends)`,
       formatRate(threaded.perSecond) + timedOut(threaded),

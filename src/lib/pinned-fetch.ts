@@ -1,5 +1,5 @@
 import ipaddr from "ipaddr.js";
-import { inspectWebhookUrl, type ResolveHost, type WebhookUrlVerdict } from "../webhooks/ssrf.ts";
+import { inspectWithoutLookup, resolveAndCheck, type ResolveHost, type WebhookUrlVerdict } from "../webhooks/ssrf.ts";
 import { abortable } from "./abortable.ts";
 
 /**
@@ -80,7 +80,9 @@ const errorCode = (error: unknown): string | undefined => {
  */
 export async function fetchPinned(rawUrl: string | URL, init: RequestInit, options: PinnedFetchOptions): Promise<Response> {
   const dial = options.dial ?? fetch;
-  const verdict = await abortable(inspectWebhookUrl(String(rawUrl), { allowPrivate: options.allowPrivate, resolve: options.resolveHost }), init.signal);
+  // Only a host name waits (for DNS); the wait ends with the request's signal.
+  const known = inspectWithoutLookup(String(rawUrl), options);
+  const verdict = "lookup" in known ? await abortable(resolveAndCheck(known, { allowPrivate: options.allowPrivate, resolve: options.resolveHost }), init.signal) : known;
   if (!verdict.ok) throw new PinnedFetchRefused(verdict.reason, verdict.message);
   const url = verdict.url;
   // Private targets allowed (nothing was checked), or an IP literal that was itself the

@@ -1,6 +1,5 @@
 import { fetchPinned, PinnedFetchRefused, type PinnedFetchOptions } from "../lib/pinned-fetch.ts";
 import type { ResolveHost } from "./ssrf.ts";
-import { abortable } from "../lib/abortable.ts";
 
 export interface SendWebhookInput {
   url: string;
@@ -27,15 +26,16 @@ export const RESPONSE_EXCERPT_BYTES = 1024;
 
 /**
  * Reads at most RESPONSE_EXCERPT_BYTES and then cancels the stream: a receiver answering with
- * a huge (or endless) body must cost us 1 KiB of memory, not the whole body.
+ * a huge (or endless) body must cost us 1 KiB of memory, not the whole body. Every read races
+ * `deadline`, which rejects when the attempt's time is up.
  */
-async function readExcerpt(response: Response, signal: AbortSignal): Promise<string> {
+async function readExcerpt(response: Response, deadline: Promise<never>): Promise<string> {
   if (response.body === null) return "";
   // The common case, a short declared body ("ok", "{}", nothing): read it whole, which is
   // cheaper than a stream reader; anything larger or undeclared is streamed and cut.
   const declared = Number(response.headers.get("content-length") ?? "NaN");
   if (declared <= RESPONSE_EXCERPT_BYTES) {
-    const bytes = new Uint8Array(await abortable(response.arrayBuffer(), signal));
+    const bytes = new Uint8Array(await Promise.race([response.arrayBuffer(), deadline]));
     return new TextDecoder().decode(bytes.subarray(0, RESPONSE_EXCERPT_BYTES), { stream: true });
   }
   const reader = response.body.getReader();
@@ -43,7 +43,7 @@ async function readExcerpt(response: Response, signal: AbortSignal): Promise<str
   let filled = 0;
   try {
     while (filled < RESPONSE_EXCERPT_BYTES) {
-      const chunk = await abortable(reader.read(), signal);
+      const chunk = await Promise.race([reader.read(), deadline]);
       if (chunk.done) break;
       const take = Math.min(chunk.value.byteLength, RESPONSE_EXCERPT_BYTES - filled);
       excerpt.set(chunk.value.subarray(0, take), filled);
@@ -81,8 +81,18 @@ function classifyStatus(status: number): { ok: boolean; error: string | null } {
  */
 export async function sendWebhook(input: SendWebhookInput): Promise<AttemptResult> {
   const startedAt = performance.now();
+  // The deadline aborts the request (fetch honours its signal) and rejects `deadline`, which
+  // every other await races: one timer and no listener per await.
   const controller = new AbortController();
-  const timer = setTimeout(() => controller.abort(), input.timeoutMs);
+  let expire = (): void => undefined;
+  const deadline = new Promise<never>((_, reject) => {
+    expire = () => {
+      controller.abort();
+      reject(controller.signal.reason);
+    };
+  });
+  deadline.catch(() => undefined);
+  const timer = setTimeout(expire, input.timeoutMs);
   let statusCode: number | null = null;
   const finish = (ok: boolean, error: string | null, responseExcerpt: string | null = null): AttemptResult => ({
     ok,
@@ -95,17 +105,17 @@ export async function sendWebhook(input: SendWebhookInput): Promise<AttemptResul
   try {
     // Checked at send time too (the name may resolve differently than at rule creation), and
     // the connection goes to the address that was checked: no DNS re-binding window.
-    const response = await abortable(
+    const response = await Promise.race([
       fetchPinned(
         input.url,
         { method: "POST", headers: input.headers, body: input.body, redirect: "manual", signal: controller.signal },
         { allowPrivate: input.allowPrivate, resolveHost: input.resolve, ...input.pinning },
       ),
-      controller.signal,
-    );
+      deadline,
+    ]);
     statusCode = response.status;
     const verdict = classifyStatus(response.status);
-    const excerpt = await readExcerpt(response, controller.signal);
+    const excerpt = await readExcerpt(response, deadline);
     return finish(verdict.ok, verdict.error, excerpt);
   } catch (error) {
     if (error instanceof PinnedFetchRefused) {

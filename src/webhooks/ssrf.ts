@@ -112,6 +112,12 @@ function hostOf(url: URL): string {
   return host.endsWith(".") ? host.slice(0, -1) : host;
 }
 
+/** A URL that passed every check not needing DNS; its host is a name still to be resolved and checked. */
+export interface PendingLookup {
+  url: URL;
+  lookup: string;
+}
+
 /**
  * Decides whether a webhook URL may be called, without throwing: the sender needs to tell an
  * unresolvable host (a connection error, retried) from a forbidden one. Every resolved address
@@ -119,6 +125,17 @@ function hostOf(url: URL): string {
  * refused, because the HTTP client may connect to either.
  */
 export async function inspectWebhookUrl(rawUrl: string, options: WebhookUrlOptions): Promise<WebhookUrlVerdict> {
+  const known = inspectWithoutLookup(rawUrl, options);
+  return "lookup" in known ? resolveAndCheck(known, options) : known;
+}
+
+/**
+ * Everything inspectWebhookUrl decides without DNS, at once: the verdict for an invalid URL, a
+ * loopback name, an IP literal or any URL while private targets are allowed; for a host name
+ * the parsed URL and the name to resolve (`resolveAndCheck`). A sender to an address it need
+ * not resolve then starts the request without waiting for anything.
+ */
+export function inspectWithoutLookup(rawUrl: string, options: Pick<WebhookUrlOptions, "allowPrivate">): WebhookUrlVerdict | PendingLookup {
   let url: URL;
   try {
     url = new URL(rawUrl);
@@ -140,17 +157,22 @@ export async function inspectWebhookUrl(rawUrl: string, options: WebhookUrlOptio
     // RFC 6761: resolvers may answer these from /etc/hosts or not at all; refuse by name.
     return { ok: false, reason: "forbidden", message: `host ${host} is loopback; ${ALLOW_PRIVATE_HINT}` };
   }
+  return ipaddr.isValid(host) ? checkAddresses(url, host, [host]) : { url, lookup: host };
+}
+
+/** The verdict for a host name inspectWithoutLookup left: resolved, and every address checked. */
+export async function resolveAndCheck(pending: PendingLookup, options: WebhookUrlOptions): Promise<WebhookUrlVerdict> {
   let addresses: string[];
-  if (ipaddr.isValid(host)) {
-    addresses = [host];
-  } else {
-    try {
-      addresses = await (options.resolve ?? resolveHostWithDns)(host);
-    } catch {
-      addresses = [];
-    }
-    if (addresses.length === 0) return { ok: false, reason: "unresolvable", message: `cannot resolve host ${host}` };
+  try {
+    addresses = await (options.resolve ?? resolveHostWithDns)(pending.lookup);
+  } catch {
+    addresses = [];
   }
+  if (addresses.length === 0) return { ok: false, reason: "unresolvable", message: `cannot resolve host ${pending.lookup}` };
+  return checkAddresses(pending.url, pending.lookup, addresses);
+}
+
+function checkAddresses(url: URL, host: string, addresses: string[]): WebhookUrlVerdict {
   for (const address of addresses) {
     const forbidden = classifyForbiddenAddress(address);
     if (forbidden !== null) {

@@ -1,6 +1,6 @@
 import { describe, expect, test } from "bun:test";
 import { AppError } from "../../src/lib/app-error.ts";
-import { cachedResolver, checkWebhookUrl, DNS_CACHE_MAX_HOSTS, inspectWebhookUrl, isForbiddenAddress, type ResolveHost } from "../../src/webhooks/ssrf.ts";
+import { cachedResolver, checkWebhookUrl, DNS_CACHE_MAX_HOSTS, inspectWebhookUrl, inspectWithoutLookup, isForbiddenAddress, resolveAndCheck, type ResolveHost } from "../../src/webhooks/ssrf.ts";
 
 // Only fake resolvers: these tests never touch real DNS.
 const resolveTo = (...addresses: string[]): ResolveHost => async () => addresses;
@@ -128,6 +128,39 @@ describe("checkWebhookUrl accepts", () => {
   test("but not credentials or ftp even when allowPrivate is true", async () => {
     await expect(checkWebhookUrl("http://a:b@127.0.0.1/", { allowPrivate: true })).rejects.toBeInstanceOf(AppError);
     await expect(checkWebhookUrl("ftp://127.0.0.1/", { allowPrivate: true })).rejects.toBeInstanceOf(AppError);
+  });
+});
+
+describe("inspectWithoutLookup (a sender's check, at once)", () => {
+  test("decides every URL that needs no DNS, as inspectWebhookUrl does", async () => {
+    const cases: Array<[string, boolean]> = [
+      ["not a url", false],
+      ["ftp://93.184.216.34/", false],
+      ["http://a:b@93.184.216.34/", false],
+      ["http://localhost:4000/hook", false],
+      ["http://127.0.0.1/hook", false],
+      ["http://[::ffff:169.254.169.254]/hook", false],
+      ["http://93.184.216.34/hook", true],
+      ["http://127.0.0.1:4000/hook", true],
+      ["https://hooks.example.com/in", true],
+    ];
+    for (const [url, allowPrivate] of cases) {
+      const known = inspectWithoutLookup(url, { allowPrivate });
+      if ("lookup" in known) throw new Error(`${url} asked for a lookup`);
+      expect(known).toEqual(await inspectWebhookUrl(url, { allowPrivate, resolve: failingResolver }));
+    }
+  });
+
+  test("leaves a host name to resolveAndCheck, which resolves it and checks every address", async () => {
+    const known = inspectWithoutLookup("https://Hooks.Example.com./in", { allowPrivate: false });
+    if (!("lookup" in known)) throw new Error("a name was decided without DNS");
+    expect(known.lookup).toBe("hooks.example.com");
+    const asked: string[] = [];
+    const verdict = await resolveAndCheck(known, { allowPrivate: false, resolve: async (host) => (asked.push(host), ["93.184.216.34", "10.0.0.1"]) });
+    expect(asked).toEqual(["hooks.example.com"]);
+    expect(verdict).toMatchObject({ ok: false, reason: "forbidden" });
+    expect(await resolveAndCheck(known, { allowPrivate: false, resolve: publicResolver })).toMatchObject({ ok: true, addresses: ["93.184.216.34"] });
+    expect(await resolveAndCheck(known, { allowPrivate: false, resolve: failingResolver })).toMatchObject({ ok: false, reason: "unresolvable" });
   });
 });
 
