@@ -14,6 +14,7 @@ import { createUser } from "../src/auth/create-user.ts";
 import { createApiKey } from "../src/auth/api-keys.ts";
 import { createArgon2idHasher } from "../src/auth/password.ts";
 import type { CliDeps } from "../src/cli/context.ts";
+import { Database, type Statement } from "bun:sqlite";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -195,3 +196,46 @@ export const webhookRuleRow = (tenantId: string, id: string): WebhookRuleRow => 
   createdAt: 1,
   updatedAt: 1,
 });
+
+/** The transaction-control statements the SQLite group commit prepares once (src/db/sqlite/group-commit.ts). */
+const TRANSACTION_CONTROL = new Set(["BEGIN IMMEDIATE", "SAVEPOINT parley_tx", "RELEASE parley_tx", "ROLLBACK TO parley_tx", "COMMIT", "ROLLBACK"]);
+
+/**
+ * Records every run of a transaction-control statement (BEGIN IMMEDIATE, SAVEPOINT, COMMIT…),
+ * prepared from now on or run as plain SQL, in order, and runs `failOn` as a throw instead. The group commit
+ * prepares them when the store is built: watch before building deps; `stop()` in an afterEach.
+ */
+export function watchTransactionControl() {
+  const watch = { executed: [] as string[], failOn: null as { statement: string; error: Error } | null, stop: () => {} };
+  const prepare = Database.prototype.prepare;
+  Database.prototype.prepare = function (this: Database, sql: string, ...rest: unknown[]) {
+    const statement = (prepare as (this: Database, sql: string, ...rest: unknown[]) => Statement).call(this, sql, ...rest);
+    if (!TRANSACTION_CONTROL.has(sql)) return statement;
+    const run = statement.run.bind(statement);
+    statement.run = ((...args: Parameters<Statement["run"]>) => {
+      watch.executed.push(sql);
+      if (watch.failOn && watch.failOn.statement === sql) throw watch.failOn.error;
+      return run(...args);
+    }) as Statement["run"];
+    return statement;
+  } as typeof Database.prototype.prepare;
+  // Run as plain SQL too (exec, and its alias run): a probe of the lock would show.
+  const exec = Database.prototype.exec;
+  const run = Database.prototype.run;
+  const watched = (original: typeof exec) =>
+    function (this: Database, sql: string, ...rest: unknown[]) {
+      if (TRANSACTION_CONTROL.has(sql)) {
+        watch.executed.push(sql);
+        if (watch.failOn && watch.failOn.statement === sql) throw watch.failOn.error;
+      }
+      return (original as (this: Database, sql: string, ...rest: unknown[]) => ReturnType<typeof exec>).call(this, sql, ...rest);
+    } as typeof exec;
+  Database.prototype.exec = watched(exec);
+  Database.prototype.run = watched(run);
+  watch.stop = () => {
+    Database.prototype.prepare = prepare;
+    Database.prototype.exec = exec;
+    Database.prototype.run = run;
+  };
+  return watch;
+}

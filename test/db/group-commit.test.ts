@@ -1,39 +1,34 @@
 import { afterEach, beforeEach, describe, expect, test } from "bun:test";
 import { MAX_GROUP } from "../../src/db/sqlite/group-commit.ts";
 import { createTenant } from "../../src/tenants/create-tenant.ts";
-import { buildDeps, webhookRuleRow } from "../helpers.ts";
+import { buildDeps, watchTransactionControl, webhookRuleRow } from "../helpers.ts";
 
 // @sqlite-only: counts the SQLite store's group commit (BEGIN/SAVEPOINT/COMMIT on one connection); PostgreSQL gives each transaction a pooled connection of its own, no group commit
 
 let deps: ReturnType<typeof buildDeps>;
 let tenantId: string;
-/** Every statement the store sends through `exec` (BEGIN, SAVEPOINT, COMMIT…), in order. */
-let executed: string[];
-/** When set, `exec` of this statement throws it instead of running it. */
-let failOn: { statement: string; error: Error } | null;
+/** Every transaction-control statement the store runs (BEGIN, SAVEPOINT, COMMIT…), in order; `failOn` throws instead. */
+let watch: ReturnType<typeof watchTransactionControl>;
 
 const ruleRow = (id: string) => webhookRuleRow(tenantId, id);
 
 const ruleIds = () => deps.sqlite.prepare<{ id: string }, []>("SELECT id FROM webhook_rules ORDER BY id").all().map((row) => row.id);
-const count = (statement: string) => executed.filter((sql) => sql === statement).length;
+const count = (statement: string) => watch.executed.filter((sql) => sql === statement).length;
 const insertOne = (id: string) => deps.store.transaction(async (tx) => {
   await tx.webhookRules.insertRule(ruleRow(id));
   return id;
 });
 
 beforeEach(async () => {
+  watch = watchTransactionControl();
   deps = buildDeps();
   tenantId = (await createTenant(deps, { name: "A" })).id;
-  executed = [];
-  failOn = null;
-  const exec = deps.sqlite.exec.bind(deps.sqlite);
-  deps.sqlite.exec = ((sql: string) => {
-    executed.push(sql);
-    if (failOn && failOn.statement === sql) throw failOn.error;
-    return exec(sql);
-  }) as typeof deps.sqlite.exec;
+  watch.executed.length = 0;
 });
-afterEach(() => deps.sqlite.close());
+afterEach(() => {
+  watch.stop();
+  deps.sqlite.close();
+});
 
 describe("group commit on SQLite", () => {
   test("transactions started in the same turn share one BEGIN IMMEDIATE and one COMMIT, each in its own savepoint", async () => {
@@ -48,7 +43,7 @@ describe("group commit on SQLite", () => {
 
   test("a lone transaction commits on its own, without waiting for others or for the clock", async () => {
     expect(await insertOne("rule_a")).toBe("rule_a");
-    expect(executed).toEqual(["BEGIN IMMEDIATE", "SAVEPOINT parley_tx", "RELEASE parley_tx", "COMMIT"]);
+    expect(watch.executed).toEqual(["BEGIN IMMEDIATE", "SAVEPOINT parley_tx", "RELEASE parley_tx", "COMMIT"]);
     expect(ruleIds()).toEqual(["rule_a"]);
   });
 
@@ -110,7 +105,7 @@ describe("group commit on SQLite", () => {
   });
 
   test("a failed COMMIT reaches every caller of the group, and nothing of theirs is stored", async () => {
-    failOn = { statement: "COMMIT", error: new Error("SQLITE_FULL: database or disk is full") };
+    watch.failOn = { statement: "COMMIT", error: new Error("SQLITE_FULL: database or disk is full") };
     const seen: string[] = [];
     const group = ["rule_a", "rule_b", "rule_c"].map((id) =>
       deps.store.transaction(async (tx) => {
@@ -124,7 +119,7 @@ describe("group commit on SQLite", () => {
     expect(deps.sqlite.inTransaction).toBe(false);
     expect(ruleIds()).toEqual([]);
     // The store works on afterwards.
-    failOn = null;
+    watch.failOn = null;
     await insertOne("rule_d");
     expect(ruleIds()).toEqual(["rule_d"]);
   });
@@ -149,7 +144,7 @@ describe("group commit on SQLite", () => {
   });
 
   test("a failed BEGIN IMMEDIATE (the lock is busy) reaches every caller and runs no callback", async () => {
-    failOn = { statement: "BEGIN IMMEDIATE", error: new Error("SQLITE_BUSY: database is locked") };
+    watch.failOn = { statement: "BEGIN IMMEDIATE", error: new Error("SQLITE_BUSY: database is locked") };
     let ran = 0;
     const group = [1, 2].map(() => deps.store.transaction(async () => void ran++));
     const results = await Promise.allSettled(group);

@@ -7,7 +7,7 @@ import { join } from "node:path";
 import { storageTroubleOf } from "../../src/db/storage-errors.ts";
 import { createApp } from "../../src/http/app.ts";
 import { createAppDeps, type AppDeps } from "../../src/http/deps.ts";
-import { buildDeps, buildTestApp, closeDeps, seedTenant, type TestContext } from "../helpers.ts";
+import { buildDeps, buildTestApp, closeDeps, seedTenant, watchTransactionControl, type TestContext } from "../helpers.ts";
 
 const RULE = { name: "crm", event: "lead.created", url: "https://hooks.example/in", secret: "s".repeat(20), active: true };
 const cleanups: Array<() => void> = [];
@@ -83,14 +83,12 @@ describe("another process holds the SQLite write lock", () => {
 
 describe("waiting for the lock costs nothing while it is free", () => {
   test("a write request runs one BEGIN IMMEDIATE … COMMIT and no probe of the lock beforehand", async () => {
-    const { deps, sqlite, request } = serveFile(5_000);
+    const watch = watchTransactionControl();
+    cleanups.push(watch.stop);
+    const { deps, request } = serveFile(5_000);
     const { apiKey } = await seedTenant(deps, "Free");
-    const executed: string[] = [];
-    const exec = sqlite.exec.bind(sqlite);
-    sqlite.exec = ((sql: string) => {
-      executed.push(sql);
-      return exec(sql);
-    }) as typeof sqlite.exec;
+    const executed = watch.executed;
+    executed.length = 0;
     const response = await request("POST", "/api/v1/webhooks/rules-engine/rules", { "x-api-key": apiKey }, RULE);
     expect(response.status).toBe(201);
     // A probe (BEGIN IMMEDIATE + ROLLBACK per request) cost as much as the chat turn's own statements.

@@ -86,10 +86,14 @@ export function sqliteChatSessions(sqlite: Database): SyncOf<ChatSessionQueries>
 
 export function sqliteUsage(sqlite: Database): SyncOf<UsageQueries> {
   const find = sqlite.prepare<UsageCounterRow, [string, string]>(`SELECT ${selectColumns(usageCounters)} FROM usage_counters WHERE tenant_id = ? AND period = ?`);
-  const increment = sqlite.prepare<Pick<UsageCounterRow, "messages" | "thresholdNotifiedAt">, [string, string]>(
+  // No RETURNING: SQLite buffers a RETURNING statement's rows in a temporary table, which made
+  // this upsert and a plain read of the row after it (same transaction) slower than the two.
+  const increment = sqlite.prepare(
     `INSERT INTO usage_counters (tenant_id, period, messages) VALUES (?, ?, 1)
-     ON CONFLICT (tenant_id, period) DO UPDATE SET messages = messages + 1
-     RETURNING messages, threshold_notified_at AS "thresholdNotifiedAt"`,
+     ON CONFLICT (tenant_id, period) DO UPDATE SET messages = messages + 1`,
+  );
+  const counted = sqlite.prepare<Pick<UsageCounterRow, "messages" | "thresholdNotifiedAt">, [string, string]>(
+    `SELECT messages, threshold_notified_at AS "thresholdNotifiedAt" FROM usage_counters WHERE tenant_id = ? AND period = ?`,
   );
   const markNotified = sqlite.prepare("UPDATE usage_counters SET threshold_notified_at = ? WHERE tenant_id = ? AND period = ?");
   const addAi = sqlite.prepare(
@@ -103,8 +107,9 @@ export function sqliteUsage(sqlite: Database): SyncOf<UsageQueries> {
   return {
     findUsage: (tenantId, period) => find.get(tenantId, period),
     incrementMessages: (tenantId, period) => {
-      const row = increment.get(tenantId, period);
-      if (!row) throw new Error("the usage counter upsert returned no row");
+      increment.run(tenantId, period);
+      const row = counted.get(tenantId, period);
+      if (!row) throw new Error("the usage counter upsert left no row");
       return row;
     },
     markThresholdNotified: (tenantId, period, at) => {

@@ -41,6 +41,15 @@ export function createGroupCommit(sqlite: Database, gate: TransactionGate, sync:
   // The transaction whose callback is running; a tx object works only while it is its own.
   let current: Pending | null = null;
   const bindTransaction = transactionBinder(sync);
+  // Prepared once: exec() parses its SQL again on every call, and a savepoint is two of them a message.
+  const control = {
+    begin: sqlite.prepare("BEGIN IMMEDIATE"),
+    savepoint: sqlite.prepare("SAVEPOINT parley_tx"),
+    release: sqlite.prepare("RELEASE parley_tx"),
+    rollbackTo: sqlite.prepare("ROLLBACK TO parley_tx"),
+    commit: sqlite.prepare("COMMIT"),
+    rollback: sqlite.prepare("ROLLBACK"),
+  };
 
   function schedule(): void {
     if (scheduled || running || queue.length === 0) return;
@@ -73,16 +82,16 @@ export function createGroupCommit(sqlite: Database, gate: TransactionGate, sync:
     try {
       // Nothing ran yet if this fails: flush's waitOutBusy tries the whole group again while the
       // lock is busy, and otherwise fails every caller in it with the error.
-      sqlite.exec("BEGIN IMMEDIATE");
+      control.begin.run();
       for (let index = 0; index < group.length; index++) {
         const entry = group[index]!;
-        sqlite.exec("SAVEPOINT parley_tx");
+        control.savepoint.run();
         current = entry;
         try {
           const tx = bindTransaction(() => current === entry, entry.hooks);
           entry.result = await gate.runInside(() => entry.work(tx));
           current = null;
-          sqlite.exec("RELEASE parley_tx");
+          control.release.run();
         } catch (error) {
           current = null;
           entry.failure = { error };
@@ -95,20 +104,20 @@ export function createGroupCommit(sqlite: Database, gate: TransactionGate, sync:
             queue.unshift(...group.splice(index + 1));
             return;
           }
-          sqlite.exec("ROLLBACK TO parley_tx");
-          sqlite.exec("RELEASE parley_tx");
+          control.rollbackTo.run();
+          control.release.run();
         }
       }
       try {
-        sqlite.exec("COMMIT");
+        control.commit.run();
       } catch (error) {
-        if (sqlite.inTransaction) sqlite.exec("ROLLBACK");
+        if (sqlite.inTransaction) control.rollback.run();
         for (const entry of group) entry.failure ??= { error };
       }
     } finally {
       current = null;
       // Only after an unexpected error (flush fails the whole group): never leave it open.
-      if (sqlite.inTransaction) sqlite.exec("ROLLBACK");
+      if (sqlite.inTransaction) control.rollback.run();
       gate.release();
     }
   }
