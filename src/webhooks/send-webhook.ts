@@ -27,15 +27,15 @@ export const RESPONSE_EXCERPT_BYTES = 1024;
 /**
  * Reads at most RESPONSE_EXCERPT_BYTES and then cancels the stream: a receiver answering with
  * a huge (or endless) body must cost us 1 KiB of memory, not the whole body. Every read races
- * `deadline`, which rejects when the attempt's time is up.
+ * `expired`, which rejects when the attempt's time is up.
  */
-async function readExcerpt(response: Response, deadline: Promise<never>): Promise<string> {
+async function readExcerpt(response: Response, expired: Promise<never>): Promise<string> {
   if (response.body === null) return "";
   // The common case, a short declared body ("ok", "{}", nothing): read it whole, which is
   // cheaper than a stream reader; anything larger or undeclared is streamed and cut.
   const declared = Number(response.headers.get("content-length") ?? "NaN");
   if (declared <= RESPONSE_EXCERPT_BYTES) {
-    const bytes = new Uint8Array(await Promise.race([response.arrayBuffer(), deadline]));
+    const bytes = new Uint8Array(await Promise.race([response.arrayBuffer(), expired]));
     return new TextDecoder().decode(bytes.subarray(0, RESPONSE_EXCERPT_BYTES), { stream: true });
   }
   const reader = response.body.getReader();
@@ -43,7 +43,7 @@ async function readExcerpt(response: Response, deadline: Promise<never>): Promis
   let filled = 0;
   try {
     while (filled < RESPONSE_EXCERPT_BYTES) {
-      const chunk = await Promise.race([reader.read(), deadline]);
+      const chunk = await Promise.race([reader.read(), expired]);
       if (chunk.done) break;
       const take = Math.min(chunk.value.byteLength, RESPONSE_EXCERPT_BYTES - filled);
       excerpt.set(chunk.value.subarray(0, take), filled);
@@ -81,18 +81,7 @@ function classifyStatus(status: number): { ok: boolean; error: string | null } {
  */
 export async function sendWebhook(input: SendWebhookInput): Promise<AttemptResult> {
   const startedAt = performance.now();
-  // The deadline aborts the request (fetch honours its signal) and rejects `deadline`, which
-  // every other await races: one timer and no listener per await.
-  const controller = new AbortController();
-  let expire = (): void => undefined;
-  const deadline = new Promise<never>((_, reject) => {
-    expire = () => {
-      controller.abort();
-      reject(controller.signal.reason);
-    };
-  });
-  deadline.catch(() => undefined);
-  const timer = setTimeout(expire, input.timeoutMs);
+  const deadline = attemptDeadline(input.timeoutMs);
   let statusCode: number | null = null;
   const finish = (ok: boolean, error: string | null, responseExcerpt: string | null = null): AttemptResult => ({
     ok,
@@ -108,26 +97,44 @@ export async function sendWebhook(input: SendWebhookInput): Promise<AttemptResul
     const response = await Promise.race([
       fetchPinned(
         input.url,
-        { method: "POST", headers: input.headers, body: input.body, redirect: "manual", signal: controller.signal },
+        { method: "POST", headers: input.headers, body: input.body, redirect: "manual", signal: deadline.signal },
         { allowPrivate: input.allowPrivate, resolveHost: input.resolve, ...input.pinning },
       ),
-      deadline,
+      deadline.expired,
     ]);
     statusCode = response.status;
     const verdict = classifyStatus(response.status);
-    const excerpt = await readExcerpt(response, deadline);
+    const excerpt = await readExcerpt(response, deadline.expired);
     return finish(verdict.ok, verdict.error, excerpt);
   } catch (error) {
     if (error instanceof PinnedFetchRefused) {
       const kind = error.reason === "unresolvable" ? "connection_error" : "forbidden_address";
       return finish(false, `${kind}: ${error.message}`);
     }
-    // The deadline passed: fetch, or a read racing it (abortable), gave up.
-    if (controller.signal.aborted) {
+    // The deadline passed: fetch, or a read racing it, gave up.
+    if (deadline.signal.aborted) {
       return finish(false, `timeout: no response within ${input.timeoutMs} ms`);
     }
     return finish(false, `connection_error: ${describeError(error)}`);
   } finally {
-    clearTimeout(timer);
+    deadline.clear();
   }
+}
+
+/**
+ * An attempt's deadline: when it passes, `signal` aborts (fetch honours it) and `expired`
+ * rejects, which every other await races — one timer for the attempt, no listener per await.
+ */
+function attemptDeadline(timeoutMs: number): { signal: AbortSignal; expired: Promise<never>; clear: () => void } {
+  const controller = new AbortController();
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const expired = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => {
+      controller.abort();
+      reject(controller.signal.reason);
+    }, timeoutMs);
+  });
+  // Nobody may be racing it at the moment it rejects.
+  expired.catch(() => undefined);
+  return { signal: controller.signal, expired, clear: () => clearTimeout(timer) };
 }
