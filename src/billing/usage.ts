@@ -90,16 +90,22 @@ const quotaExceeded = (plan: PlanName, quota: number, period: string, now: numbe
   new AppError("quota_exceeded", 402, `The ${plan} plan's ${quota} messages for ${period} are used up; upgrade the plan or wait for ${toIso(periodEnd(now))}.`);
 
 /**
- * Counts one message against the tenant's monthly quota, through the message's transaction.
- * Refuses with 402 once the quota is used up (the quota-th message is the last one accepted).
- * The first message that reaches 80 % emits quota.threshold_reached, once per period: the
- * notified time is stored with the counter.
+ * After one message was counted against the tenant's monthly quota (`counter`: the counter
+ * after it, from the message's transaction, for the period of `now`): refuses with 402 once
+ * the quota is used up (the quota-th message is the last one accepted), which rolls the count
+ * back with the rest of the message. The first message that reaches 80 % emits
+ * quota.threshold_reached, once per period: the notified time is stored with the counter.
  */
-export async function countMessage(deps: Pick<Deps, "clock" | "deliveriesEnqueued">, tx: Transaction, tenantId: string, plan: PlanName): Promise<{ used: number; quota: number | null }> {
-  const now = deps.clock.now();
+export async function settleCountedMessage(
+  deps: Pick<Deps, "clock" | "deliveriesEnqueued">,
+  tx: Transaction,
+  tenantId: string,
+  plan: PlanName,
+  counter: Pick<UsageCounterRow, "messages" | "thresholdNotifiedAt">,
+  now: number,
+): Promise<{ used: number; quota: number | null }> {
   const period = periodOf(now);
   const quota = PLANS[plan].monthlyMessages;
-  const counter = await tx.usage.incrementMessages(tenantId, period);
   const used = counter.messages;
   // Counted first, refused after: the throw rolls the count back with the rest of the message
   // (one statement instead of a read and a write; exact under concurrency, as the upsert is).

@@ -1,6 +1,6 @@
 import type { Deps } from "../deps.ts";
-import type { StoreQueries, Transaction } from "../db/store.ts";
-import { assertMessageQuota, countAiUsage, countMessage, withinAiTokenCap } from "../billing/usage.ts";
+import type { ChatMessageRow, StoreQueries, Transaction } from "../db/store.ts";
+import { assertMessageQuota, countAiUsage, periodOf, settleCountedMessage, withinAiTokenCap } from "../billing/usage.ts";
 import { AppError } from "../lib/app-error.ts";
 import { toIso } from "../lib/clock.ts";
 import type { TenantRecord } from "../tenants/create-tenant.ts";
@@ -14,7 +14,7 @@ import { restoreConversationState } from "./conversation-state.ts";
 import { formatSlot } from "./timezone.ts";
 import { applyAction } from "./apply-action.ts";
 import { createRuleEngine, type EngineAction, type ReplyEngine } from "./engine.ts";
-import { findOrStartVisitorSession, insertMessage, requireSession, startSession, type MessageView, type SessionRow } from "./sessions.ts";
+import { findOrStartVisitorSession, messageRow, requireSession, startSession, toMessageView, type MessageView, type SessionRow } from "./sessions.ts";
 
 export const MESSAGE_MAX_LENGTH = 4000;
 const DAY_MS = 86_400_000;
@@ -132,11 +132,13 @@ function commitTurn(deps: Deps, input: HandleMessageInput, text: string, config:
         data: { session_id: session.id, chatbot_id: session.chatbotId, channel: session.channel, started_at: toIso(now) },
       });
     }
-    const visitorMessage = await insertMessage(deps, tx, session, { role: "visitor", text });
+    // The turn's messages are written with the session's update at its end (finishTurn); their
+    // ids are taken now, in order, so the visitor's sorts before the reply.
+    const visitorMessage = messageRow(deps, session, { role: "visitor", text });
     let status: SessionRow["status"] = session.status;
     let handoffReason = session.handoffReason;
     let state = session.state;
-    let reply: MessageView | null = null;
+    let reply: ChatMessageRow | null = null;
     let sources: Source[] | undefined;
     let actions: EngineAction[] = [];
 
@@ -144,14 +146,14 @@ function commitTurn(deps: Deps, input: HandleMessageInput, text: string, config:
     if (session.status === "bot" && assistant?.ok) {
       const taken = await takenSlotStarts(tx, tenant.id, config, now);
       const { text: replyText, kept } = recheckBookings(assistant.draft.text, assistant.draft.actions, config, now, taken);
-      reply = await insertMessage(deps, tx, session, { role: "bot", text: replyText, confidence: assistant.draft.confidence });
+      reply = messageRow(deps, session, { role: "bot", text: replyText, confidence: assistant.draft.confidence });
       actions = kept;
       sources = assistant.draft.sources;
     } else if (session.status === "bot") {
       // The input state is never mutated by the engine, so both calls may share it.
       const engineInput = { config, state: restoreConversationState(JSON.parse(session.state)), message: text, nowMs: now };
       const output = engine.replyUnlessSlotsNeeded?.(engineInput) ?? engine.reply({ ...engineInput, takenSlotStarts: await takenSlotStarts(tx, tenant.id, config, now) });
-      reply = await insertMessage(deps, tx, session, { role: "bot", text: output.reply.text, quickReplies: output.reply.quick_replies, confidence: output.confidence });
+      reply = messageRow(deps, session, { role: "bot", text: output.reply.text, quickReplies: output.reply.quick_replies, confidence: output.confidence });
       actions = output.actions;
       state = JSON.stringify(output.state);
     }
@@ -160,21 +162,30 @@ function commitTurn(deps: Deps, input: HandleMessageInput, text: string, config:
       if (change.status) status = change.status;
       if (change.handoffReason) handoffReason = change.handoffReason;
     }
-    await tx.chatSessions.updateSessionTurn(session.id, { status: status === session.status ? null : status, state, messageCount: session.messageCount + 1, handoffReason, updatedAt: now });
     // Last, just before COMMIT: the tenant's usage row is one row every message of the tenant
     // updates, and on PostgreSQL its row lock is held from this upsert until COMMIT — taken
     // first, it made a tenant's messages wait for each other's whole turn (bench/chat.ts).
     // Over the quota it throws 402 and the whole turn rolls back: nothing of it is stored
     // (the read before the reply, above, refuses the common case without any work).
-    await countMessage(deps, tx, tenant.id, tenant.plan);
+    const counter = await tx.chatSessions.finishTurn({
+      messages: reply ? [visitorMessage, reply] : [visitorMessage],
+      sessionId: session.id,
+      update: { status: status === session.status ? null : status, state, messageCount: session.messageCount + 1, handoffReason, updatedAt: now },
+      usage: { tenantId: tenant.id, period: periodOf(now) },
+    });
+    await settleCountedMessage(deps, tx, tenant.id, tenant.plan, counter, now);
     if (assistant) await countAiUsage(deps, tx, tenant.id, assistant.usage);
     return {
       session_id: session.id,
-      message_id: visitorMessage.message_id,
-      reply: reply ? { message_id: reply.message_id, text: reply.text, ...(reply.quick_replies ? { quick_replies: reply.quick_replies } : {}), ...(sources ? { sources } : {}) } : null,
+      message_id: visitorMessage.id,
+      reply: reply ? replyView(toMessageView(reply), sources) : null,
       status,
     };
   });
+}
+
+function replyView(reply: MessageView, sources: Source[] | undefined): NonNullable<MessageResult["reply"]> {
+  return { message_id: reply.message_id, text: reply.text, ...(reply.quick_replies ? { quick_replies: reply.quick_replies } : {}), ...(sources ? { sources } : {}) };
 }
 
 /**

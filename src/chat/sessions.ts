@@ -107,14 +107,19 @@ export async function listMessages(deps: Pick<Deps, "store">, tenantId: string, 
   return { session_id: session.id, status: session.status, data: messages };
 }
 
-export async function insertMessage(
-  deps: ClockDeps,
-  db: StoreQueries,
-  session: Pick<SessionRow, "id" | "tenantId">,
-  message: { role: MessageRole; text: string; quickReplies?: string[]; confidence?: number; authorId?: string; authorName?: string | null },
-): Promise<MessageView> {
+export interface NewMessage {
+  role: MessageRole;
+  text: string;
+  quickReplies?: string[];
+  confidence?: number;
+  authorId?: string;
+  authorName?: string | null;
+}
+
+/** A message of the session as it will be stored, its id taken now (ids sort in the order they are made). */
+export function messageRow(deps: ClockDeps, session: Pick<SessionRow, "id" | "tenantId">, message: NewMessage): ChatMessageRow {
   const now = deps.clock.now();
-  const row: ChatMessageRow = {
+  return {
     id: newId("msg", now),
     sessionId: session.id,
     tenantId: session.tenantId,
@@ -126,6 +131,10 @@ export async function insertMessage(
     authorName: message.authorName ?? null,
     createdAt: now,
   };
+}
+
+export async function insertMessage(deps: ClockDeps, db: StoreQueries, session: Pick<SessionRow, "id" | "tenantId">, message: NewMessage): Promise<MessageView> {
+  const row = messageRow(deps, session, message);
   await db.chatSessions.insertMessage(row);
   return toMessageView(row);
 }

@@ -15,6 +15,16 @@ export interface SessionTurnUpdate {
   updatedAt: number;
 }
 
+/** The end of a chat turn (ChatSessionQueries.finishTurn). */
+export interface FinishedTurn {
+  /** The turn's messages in the order they were made (the visitor's, then the reply if any). */
+  messages: ChatMessageRow[];
+  sessionId: string;
+  update: SessionTurnUpdate;
+  /** Whose monthly counter the turn's message is counted on. */
+  usage: { tenantId: string; period: string };
+}
+
 export interface ChatSessionQueries {
   /** The tenant's session; another tenant's is null. */
   findSession(tenantId: string, sessionId: string): Promise<ChatSessionRow | null>;
@@ -26,6 +36,13 @@ export interface ChatSessionQueries {
   updateSessionTurn(sessionId: string, update: SessionTurnUpdate): Promise<void>;
   closeSession(sessionId: string, closedAt: number): Promise<void>;
   insertMessage(row: ChatMessageRow): Promise<void>;
+  /**
+   * The end of a turn as one operation: its messages inserted, the session's turn update, and
+   * one more message counted (as UsageQueries.incrementMessages) — the counter after it. The one
+   * function here that writes another aggregate's table: on PostgreSQL it is one statement,
+   * one round trip instead of four per chat message; on SQLite the same statements in a row.
+   */
+  finishTurn(turn: FinishedTurn): Promise<Pick<UsageCounterRow, "messages" | "thresholdNotifiedAt">>;
   /** The session's newest `limit` messages, oldest first (the model's transcript). */
   listRecentMessages(sessionId: string, limit: number): Promise<Array<Pick<ChatMessageRow, "role" | "text">>>;
   /** The transcript after `afterId` (exclusive), oldest first, at most 500. */

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { openDatabase } from "../../src/db/client.ts";
 import { applyMigrations } from "../../src/db/migrate.ts";
-import type { AppointmentRow, ChatMessageRow, ChatSessionRow, LeadRow, Store } from "../../src/db/store.ts";
+import type { AppointmentRow, ChatMessageRow, ChatSessionRow, LeadRow, SessionTurnUpdate, Store } from "../../src/db/store.ts";
 import { openTestPgStore, testPostgresUrl, type TestPgStore } from "../pg/test-store.ts";
 
 // The chat, knowledge and privacy aggregates on PostgreSQL (src/db/postgres/{chat,knowledge,
@@ -441,5 +441,34 @@ describe.skipIf(!url)("chat, knowledge and privacy aggregates: PostgreSQL as SQL
     expect(await both((store) => privacy(store).purgeInactiveSessions("ten_1", "ses_10", T0, 2))).toBe(0);
 
     expect(await both((store) => store.maintenance.checkpoint())).toBeUndefined();
+  });
+  test("a turn's end in one operation (finishTurn): its messages, the session's turn, one more message counted", async () => {
+    await both((store) => store.chatSessions.insertSession(session("ses_01T", "ten_1")));
+    const turn = (messages: ChatMessageRow[], update: Partial<SessionTurnUpdate>) => ({
+      messages,
+      sessionId: "ses_01T",
+      update: { status: null, state: "{}", messageCount: 0, handoffReason: null, updatedAt: T0, ...update },
+      usage: { tenantId: "ten_1", period: "2024-07" },
+    });
+    const hello = message("msg_T1", "ses_01T", "Hello");
+    const hi = message("msg_T2", "ses_01T", "Hi! Book or prices?", { role: "bot", quickReplies: ["Book", "Prices"], confidence: 0.75, createdAt: T0 + 2 });
+    const person = message("msg_T3", "ses_01T", "A person, please", { quickReplies: [], createdAt: T0 + 3 });
+    expect(await both((store) => store.chatSessions.finishTurn(turn([hello, hi], { state: '{"turns":1}', messageCount: 1, updatedAt: T0 + 2 })))).toEqual({ messages: 1, thresholdNotifiedAt: null });
+    await both((store) => store.usage.markThresholdNotified("ten_1", "2024-07", T0 + 5));
+    expect(await both((store) => store.chatSessions.finishTurn(turn([person], { status: "handoff", state: '{"turns":2}', messageCount: 2, handoffReason: "asked", updatedAt: T0 + 3 })))).toEqual({
+      messages: 2,
+      thresholdNotifiedAt: T0 + 5,
+    });
+    expect(await both((store) => store.chatSessions.listMessagesAfter("ses_01T", ""))).toEqual([hello, hi, person]);
+    expect(await both((store) => store.chatSessions.findSession("ten_1", "ses_01T"))).toEqual(
+      session("ses_01T", "ten_1", { status: "handoff", state: '{"turns":2}', messageCount: 2, handoffReason: "asked", updatedAt: T0 + 3 }),
+    );
+    // A turn that fails (here a message id taken already) leaves nothing behind in either store.
+    for (const store of [lite, pg]) {
+      await expect(store.transaction((tx) => tx.chatSessions.finishTurn(turn([message("msg_T9", "ses_01T", "new"), message("msg_T1", "ses_01T", "again")], { messageCount: 3 })))).rejects.toThrow();
+      expect(await store.usage.findUsage("ten_1", "2024-07")).toMatchObject({ messages: 2 });
+      expect(await store.chatSessions.findSession("ten_1", "ses_01T")).toMatchObject({ messageCount: 2, status: "handoff" });
+      expect((await store.chatSessions.listMessagesAfter("ses_01T", "")).map((row) => row.id)).toEqual(["msg_T1", "msg_T2", "msg_T3"]);
+    }
   });
 });

@@ -86,6 +86,47 @@ export function pgChatSessions(db: PgExec): ChatSessionQueries {
         [row.id, row.sessionId, row.tenantId, row.role, row.text, toJsonText(row.quickReplies), row.confidence, row.authorId, row.authorName, row.createdAt],
       );
     },
+    // One statement: the messages from a JSON array, the session's turn and the usage upsert as
+    // data-modifying CTEs (one snapshot; no part reads what another writes), the counter returned.
+    finishTurn: async (turn) => {
+      const row = await db.get<Pick<UsageCounterRow, "messages" | "thresholdNotifiedAt">>(
+        `WITH added AS (
+           INSERT INTO chat_messages (id, session_id, tenant_id, role, text, quick_replies, confidence, author_id, author_name, created_at)
+           SELECT m.id, m.session_id, m.tenant_id, m.role, m.text, m.quick_replies, m.confidence, m.author_id, m.author_name, m.created_at
+           FROM json_to_recordset($1::text::json) AS m(id text, session_id text, tenant_id text, role text, text text, quick_replies json,
+             confidence double precision, author_id text, author_name text, created_at bigint)
+         ), turn AS (
+           UPDATE chat_sessions SET status = COALESCE($2, status), state = $3, message_count = $4, handoff_reason = $5, updated_at = $6 WHERE id = $7
+         )
+         INSERT INTO usage_counters (tenant_id, period, messages) VALUES ($8, $9, 1)
+         ON CONFLICT (tenant_id, period) DO UPDATE SET messages = usage_counters.messages + 1
+         RETURNING messages, threshold_notified_at::float8 AS "thresholdNotifiedAt"`,
+        [
+          JSON.stringify(turn.messages.map((message) => ({
+            id: message.id,
+            session_id: message.sessionId,
+            tenant_id: message.tenantId,
+            role: message.role,
+            text: message.text,
+            quick_replies: message.quickReplies,
+            confidence: message.confidence,
+            author_id: message.authorId,
+            author_name: message.authorName,
+            created_at: message.createdAt,
+          }))),
+          turn.update.status,
+          turn.update.state,
+          turn.update.messageCount,
+          turn.update.handoffReason,
+          turn.update.updatedAt,
+          turn.sessionId,
+          turn.usage.tenantId,
+          turn.usage.period,
+        ],
+      );
+      if (!row) throw new Error("the usage counter upsert returned no row");
+      return row;
+    },
     listRecentMessages: (sessionId, limit) =>
       db.all<Pick<ChatMessageRow, "role" | "text">>(
         "SELECT role, text FROM (SELECT id, role, text FROM chat_messages WHERE session_id = $1 ORDER BY id DESC LIMIT $2) AS recent ORDER BY id",

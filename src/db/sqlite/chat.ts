@@ -1,7 +1,7 @@
 import type { Database } from "bun:sqlite";
 import type { AppointmentRow, ChatMessageRow, ChatSessionRow, LeadRow, UsageCounterRow } from "../rows.ts";
 import { appointments, chatMessages, chatSessions, leads, usageCounters } from "../schema.ts";
-import type { BotConfigQueries, CaptureQueries, ChatSessionQueries, UsageQueries } from "../store-chat.ts";
+import type { BotConfigQueries, CaptureQueries, ChatSessionQueries, SessionTurnUpdate, UsageQueries } from "../store-chat.ts";
 import { selectColumns } from "./columns.ts";
 import type { SyncOf } from "./gate.ts";
 import { prepareVariants } from "./list-variants.ts";
@@ -28,7 +28,7 @@ export const leadListSql = (given: { before: boolean }): string =>
 export const appointmentListSql = (given: { before: boolean }): string =>
   `SELECT ${selectColumns(appointments)} FROM appointments WHERE tenant_id = ?1${given.before ? " AND id < ?2" : ""} ORDER BY id DESC LIMIT ?3`;
 
-export function sqliteChatSessions(sqlite: Database): SyncOf<ChatSessionQueries> {
+export function sqliteChatSessions(sqlite: Database, usage: SyncOf<UsageQueries>): SyncOf<ChatSessionQueries> {
   const columns = selectColumns(chatSessions);
   const byId = sqlite.prepare<ChatSessionRow, [string, string]>(`SELECT ${columns} FROM chat_sessions WHERE id = ? AND tenant_id = ?`);
   const byVisitor = sqlite.prepare<ChatSessionRow, [string, string, string]>(
@@ -60,6 +60,14 @@ export function sqliteChatSessions(sqlite: Database): SyncOf<ChatSessionQueries>
      JOIN chat_messages AS m ON m.id = (SELECT max(id) FROM chat_messages WHERE session_id = s.id)
      WHERE s.tenant_id = ?1 AND s.id IN (SELECT value FROM json_each(?2))`,
   );
+  const addMessage = (row: ChatMessageRow): void => {
+    const quickReplies = row.quickReplies === null ? null : JSON.stringify(row.quickReplies);
+    insertMessage.run(row.id, row.sessionId, row.tenantId, row.role, row.text, quickReplies, row.confidence, row.authorId, row.authorName, row.createdAt);
+  };
+  const updateTurn = (sessionId: string, turn: SessionTurnUpdate): void => {
+    if (turn.status === null) updateKeepingStatus.run(turn.state, turn.messageCount, turn.handoffReason, turn.updatedAt, sessionId);
+    else update.run(turn.status, turn.state, turn.messageCount, turn.handoffReason, turn.updatedAt, sessionId);
+  };
   return {
     findSession: (tenantId, sessionId) => byId.get(sessionId, tenantId),
     findOpenVisitorSession: (tenantId, channel, visitorRef) => byVisitor.get(tenantId, channel, visitorRef),
@@ -67,16 +75,15 @@ export function sqliteChatSessions(sqlite: Database): SyncOf<ChatSessionQueries>
     insertSession: (row) => {
       insert.run(row.id, row.tenantId, row.chatbotId, row.channel, row.status, row.state, row.visitorRef, row.origin, row.messageCount, row.handoffReason, row.createdAt, row.updatedAt, row.closedAt);
     },
-    updateSessionTurn: (sessionId, turn) => {
-      if (turn.status === null) updateKeepingStatus.run(turn.state, turn.messageCount, turn.handoffReason, turn.updatedAt, sessionId);
-      else update.run(turn.status, turn.state, turn.messageCount, turn.handoffReason, turn.updatedAt, sessionId);
-    },
+    updateSessionTurn: updateTurn,
     closeSession: (sessionId, closedAt) => {
       close.run(closedAt, closedAt, sessionId);
     },
-    insertMessage: (row) => {
-      const quickReplies = row.quickReplies === null ? null : JSON.stringify(row.quickReplies);
-      insertMessage.run(row.id, row.sessionId, row.tenantId, row.role, row.text, quickReplies, row.confidence, row.authorId, row.authorName, row.createdAt);
+    insertMessage: addMessage,
+    finishTurn: (turn) => {
+      for (const row of turn.messages) addMessage(row);
+      updateTurn(turn.sessionId, turn.update);
+      return usage.incrementMessages(turn.usage.tenantId, turn.usage.period);
     },
     listRecentMessages: (sessionId, limit) => recent.all(sessionId, limit),
     listMessagesAfter: (sessionId, afterId) => messagesAfter.all(sessionId, afterId).map(toMessage),

@@ -24,13 +24,14 @@ import { sqliteWebhookRules } from "./webhook-rules.ts";
  */
 export function createSqliteStore(handle: { sqlite: Database; db: Db }): Store {
   const { sqlite, db } = handle;
+  const usage = sqliteUsage(sqlite);
   const sync: SyncQueries = {
     tenants: sqliteTenants(sqlite, db),
     users: sqliteUsers(sqlite),
     apiKeys: sqliteApiKeys(sqlite),
     refreshTokens: sqliteRefreshTokens(sqlite),
-    chatSessions: sqliteChatSessions(sqlite),
-    usage: sqliteUsage(sqlite),
+    chatSessions: sqliteChatSessions(sqlite, usage),
+    usage,
     captures: sqliteCaptures(sqlite),
     botConfigs: sqliteBotConfigs(sqlite),
     analytics: sqliteAnalytics(sqlite),
