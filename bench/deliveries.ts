@@ -114,6 +114,14 @@ async function drainWithScheduler(deps: BenchDeps, scheduler: DeliveryScheduler,
   return { seconds, succeeded, timedOut };
 }
 
+/** A new delivery's body and headers, signed as the scheduler signs them: the raw baselines' per-request work. */
+function signedDelivery(): { body: string; headers: Record<string, string> } {
+  const now = Date.now();
+  const webhookId = newId("wh", now);
+  const { body, signature } = serializeDeliveryJson({ event: EVENT, webhookId, timestamp: toIso(now), dataJson: DATA_JSON }, SECRET);
+  return { body, headers: deliveryHeaders({ event: EVENT, webhookId, attempt: 1, sendTimeMs: now, body, signature, secret: SECRET }) };
+}
+
 /** The baseline: the scheduler's signing work and a POST, `concurrency` at a time, no database. */
 async function rawSignedFetch(url: string, count: number, concurrency: number): Promise<number> {
   let next = 0;
@@ -121,10 +129,7 @@ async function rawSignedFetch(url: string, count: number, concurrency: number): 
   const lane = async () => {
     while (next < count) {
       next++;
-      const now = Date.now();
-      const webhookId = newId("wh", now);
-      const { body, signature } = serializeDeliveryJson({ event: EVENT, webhookId, timestamp: toIso(now), dataJson: DATA_JSON }, SECRET);
-      const headers = deliveryHeaders({ event: EVENT, webhookId, attempt: 1, sendTimeMs: now, body, signature, secret: SECRET });
+      const { body, headers } = signedDelivery();
       const response = await fetch(url, { method: "POST", headers, body, redirect: "manual" });
       await response.text();
       if (!response.ok) failures++;
@@ -247,19 +252,13 @@ function mainThreadCpuMicros(): number | null {
 async function measureSendCost(count: number): Promise<{ raw: number; send: number } | null> {
   if (mainThreadCpuMicros() === null) return null;
   const receiver = await startChildReceiver(0);
-  const signed = () => {
-    const now = Date.now();
-    const webhookId = newId("wh", now);
-    const { body, signature } = serializeDeliveryJson({ event: EVENT, webhookId, timestamp: toIso(now), dataJson: DATA_JSON }, SECRET);
-    return { body, headers: deliveryHeaders({ event: EVENT, webhookId, attempt: 1, sendTimeMs: now, body, signature, secret: SECRET }) };
-  };
   const ways = {
     raw: async () => {
-      const { body, headers } = signed();
+      const { body, headers } = signedDelivery();
       await (await fetch(receiver.url, { method: "POST", headers, body, redirect: "manual" })).text();
     },
     send: async () => {
-      const { body, headers } = signed();
+      const { body, headers } = signedDelivery();
       await sendWebhook({ url: receiver.url, headers, body, timeoutMs: 10_000, allowPrivate: true });
     },
   };
@@ -342,10 +341,7 @@ async function measureLatency(events: number) {
     // Baseline: one raw signed fetch at a time, call → arrival.
     const raw: number[] = [];
     for (let i = 0; i < events + 20; i++) {
-      const now = Date.now();
-      const webhookId = newId("wh", now);
-      const { body, signature } = serializeDeliveryJson({ event: EVENT, webhookId, timestamp: toIso(now), dataJson: DATA_JSON }, SECRET);
-      const headers = deliveryHeaders({ event: EVENT, webhookId, attempt: 1, sendTimeMs: now, body, signature, secret: SECRET });
+      const { body, headers } = signedDelivery();
       const arrival = receiver.nextArrival();
       const sentAt = performance.now();
       const response = await fetch(receiver.url, { method: "POST", headers, body, redirect: "manual" });

@@ -46,6 +46,12 @@ function listPage(
   return { text: `SELECT ${columns} FROM ${table} WHERE ${conditions.join(" AND ")} ORDER BY id DESC LIMIT $${params.length}`, params };
 }
 
+/** One more message counted for (tenant, period), the counter after it: incrementMessages, and the end of finishTurn. */
+const countMessageSql = (tenantId: string, period: string): string =>
+  `INSERT INTO usage_counters (tenant_id, period, messages) VALUES (${tenantId}, ${period}, 1)
+   ON CONFLICT (tenant_id, period) DO UPDATE SET messages = usage_counters.messages + 1
+   RETURNING messages, threshold_notified_at::float8 AS "thresholdNotifiedAt"`;
+
 export function pgChatSessions(db: PgExec): ChatSessionQueries {
   const columns = pgColumns(chatSessions);
   const messageColumns = pgColumns(chatMessages);
@@ -98,9 +104,7 @@ export function pgChatSessions(db: PgExec): ChatSessionQueries {
          ), turn AS (
            UPDATE chat_sessions SET status = COALESCE($2, status), state = $3, message_count = $4, handoff_reason = $5, updated_at = $6 WHERE id = $7
          )
-         INSERT INTO usage_counters (tenant_id, period, messages) VALUES ($8, $9, 1)
-         ON CONFLICT (tenant_id, period) DO UPDATE SET messages = usage_counters.messages + 1
-         RETURNING messages, threshold_notified_at::float8 AS "thresholdNotifiedAt"`,
+         ${countMessageSql("$8", "$9")}`,
         [
           JSON.stringify(turn.messages.map((message) => ({
             id: message.id,
@@ -155,12 +159,7 @@ export function pgUsage(db: PgExec): UsageQueries {
     findUsage: (tenantId, period) => db.get<UsageCounterRow>(`SELECT ${pgColumns(usageCounters)} FROM usage_counters WHERE tenant_id = $1 AND period = $2`, [tenantId, period]),
     // One statement: concurrent increments from several instances are each counted once.
     incrementMessages: async (tenantId, period) => {
-      const row = await db.get<Pick<UsageCounterRow, "messages" | "thresholdNotifiedAt">>(
-        `INSERT INTO usage_counters (tenant_id, period, messages) VALUES ($1, $2, 1)
-         ON CONFLICT (tenant_id, period) DO UPDATE SET messages = usage_counters.messages + 1
-         RETURNING messages, threshold_notified_at::float8 AS "thresholdNotifiedAt"`,
-        [tenantId, period],
-      );
+      const row = await db.get<Pick<UsageCounterRow, "messages" | "thresholdNotifiedAt">>(countMessageSql("$1", "$2"), [tenantId, period]);
       if (!row) throw new Error("the usage counter upsert returned no row");
       return row;
     },
