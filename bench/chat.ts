@@ -46,6 +46,8 @@ const DIAG_WARMUP_SECONDS = 1;
 const SESSION_CONCURRENCY = 32;
 
 /** Issue 13's budgets: chat ÷ the 404 baseline (same request, same server, same run). */
+/** DESIGN §8 sets them at 64 in flight; at any other concurrency the same ratios are info. */
+const BUDGET_CONCURRENCY = 64;
 const BUDGET_RATE_RATIO = 0.4;
 const BUDGET_P99_RATIO = 2;
 const BUDGET_EVENT_P99_RATIO = 0.5;
@@ -241,14 +243,17 @@ async function main(): Promise<void> {
     const rows: string[][] = [];
     for (const { concurrency, chat, notFound, insert } of results) {
       const at = `${concurrency} in flight`;
+      // Only the budget's own concurrency is judged: another one is a diagnostic, not a verdict.
+      const judged = (ok: boolean) => (concurrency === BUDGET_CONCURRENCY ? verdict(ok) : "info");
+      const bold = (label: string) => (concurrency === BUDGET_CONCURRENCY ? `**${label}**` : label);
       const rateRatio = chat.load.perSecond / notFound.load.perSecond;
       const p99Ratio = chat.p99 / notFound.p99;
       rows.push(
         [`chat req/s, ${at}`, formatRate(chat.load.perSecond), `404 path ${formatRate(notFound.load.perSecond)}; one-insert ${formatRate(insert.load.perSecond)}`, "—", "info"],
         [`chat p50 / p99, ${at}`, `${formatMs(chat.p50)} / ${formatMs(chat.p99)}`, `404 path ${formatMs(notFound.p50)} / ${formatMs(notFound.p99)}; one-insert ${formatMs(insert.p50)} / ${formatMs(insert.p99)}`, "—", "info"],
         [`chat server CPU per request, ${at}`, cpuPerRequest(chat, chat.serverCpuMicros), `404 path ${cpuPerRequest(notFound, notFound.serverCpuMicros)}; one-insert ${cpuPerRequest(insert, insert.serverCpuMicros)}`, "—", "info"],
-        [`**chat req/s ÷ 404 baseline req/s**, ${at}`, percent(rateRatio), "100 %", `≥ ${percent(BUDGET_RATE_RATIO)}`, verdict(rateRatio >= BUDGET_RATE_RATIO)],
-        [`**chat p99 ÷ 404 baseline p99**, ${at}`, times(p99Ratio), "1.0×", `≤ ${times(BUDGET_P99_RATIO)}`, verdict(p99Ratio <= BUDGET_P99_RATIO)],
+        [`${bold("chat req/s ÷ 404 baseline req/s")}, ${at}`, percent(rateRatio), "100 %", `≥ ${percent(BUDGET_RATE_RATIO)}`, judged(rateRatio >= BUDGET_RATE_RATIO)],
+        [`${bold("chat p99 ÷ 404 baseline p99")}, ${at}`, times(p99Ratio), "1.0×", `≤ ${times(BUDGET_P99_RATIO)}`, judged(p99Ratio <= BUDGET_P99_RATIO)],
         [`chat req/s ÷ one-insert req/s, ${at}`, percent(chat.load.perSecond / insert.load.perSecond), "100 %", "—", "info"],
       );
     }
@@ -296,6 +301,9 @@ async function main(): Promise<void> {
         const sqlite = results.find((result) => result.concurrency === concurrency);
         if (!sqlite) continue;
         const at = `${concurrency} in flight`;
+      // Only the budget's own concurrency is judged: another one is a diagnostic, not a verdict.
+      const judged = (ok: boolean) => (concurrency === BUDGET_CONCURRENCY ? verdict(ok) : "info");
+      const bold = (label: string) => (concurrency === BUDGET_CONCURRENCY ? `**${label}**` : label);
         for (const [label, phases] of [
           [`one server on PostgreSQL`, one],
           [`two servers on one PostgreSQL database, load spread over both`, two],

@@ -49,7 +49,13 @@ const SLOW_RECEIVER_MS = 50;
 const NARROW_CONCURRENCY = 64;
 /** Raw signed fetch at each of these, best of two runs each: its best is (a)'s baseline. */
 const RAW_SWEEP = [16, 32, 64, 128, 256, 512] as const;
+// DESIGN §8's budgets for this bench, each against a baseline of the same run.
+/** (a) deliveries/s ÷ raw signed fetch, each at its best concurrency. */
 const BUDGET_BEST_RATIO = 0.6;
+/** (b) deliveries/s ÷ raw signed fetch at the same concurrency, receiver answering in 50 ms. */
+const BUDGET_SLOW_RATIO = 0.9;
+/** (c) event committed → first POST, p99, idle server. */
+const BUDGET_LATENCY_P99_MS = 20;
 const SEND_COST_CONCURRENCY = 256;
 const SEND_COST_ROUNDS = 3;
 const ENQUEUE_BATCH = 1_000;
@@ -97,6 +103,12 @@ interface DrainResult {
 async function drainWithScheduler(deps: BenchDeps, scheduler: DeliveryScheduler, expected: number): Promise<DrainResult> {
   const countPending = deps.sqlite.prepare<{ n: number }, []>("SELECT count(*) AS n FROM deliveries WHERE status = 'pending'");
   const countSucceeded = deps.sqlite.prepare<{ n: number }, []>("SELECT count(*) AS n FROM deliveries WHERE status = 'succeeded'");
+  // The outbox was filled before the clock starts, with no checkpoint thread running: its WAL
+  // (tens of MB for 20,000 deliveries) is checkpointed here, untimed, as the server's checkpoint
+  // thread would have done while they were enqueued. Left in place, the drain's first commits
+  // crossed wal_autocheckpoint and checkpointed it on the main thread: one 75–90 ms stall
+  // inside every timed drain, with the sends in flight running down meanwhile.
+  deps.sqlite.exec("PRAGMA wal_checkpoint(TRUNCATE)");
   const started = performance.now();
   scheduler.start();
   let timedOut = false;
@@ -581,6 +593,7 @@ async function measurePostgres(count: number): Promise<{ description: string; on
 const SLOW_ONLY_FLAG = "--slow-only";
 
 const verdict = (ok: boolean) => (ok ? "✅ met" : "❌ missed");
+const percent = (ratio: number) => `${(ratio * 100).toFixed(0)} %`;
 
 async function main(): Promise<void> {
   console.error(`bench: ${DELIVERIES} instant, ${SLOW_DELIVERIES} slow, ${LATENCY_EVENTS} latency events, concurrency ${CONCURRENCY}, Bun ${Bun.version}`);
@@ -613,13 +626,13 @@ async function main(): Promise<void> {
       `(a) deliveries/s, instant receiver, ${DELIVERIES.toLocaleString("en-US")} queued`,
       formatRate(instant.perSecond) + timedOut(instant),
       `raw signed fetch ${formatRate(instant.rawPerSecond)}`,
-      "≥ 15,000/s",
-      verdict(instant.perSecond >= 15_000 && !instant.timedOut),
+      "—",
+      instant.timedOut ? verdict(false) : "info",
     ],
-    [`(a) ratio to raw signed fetch, both at ${CONCURRENCY}`, `${(ratio * 100).toFixed(0)} %`, "100 %", "—", "info"],
+    [`(a) ratio to raw signed fetch, both at ${CONCURRENCY}`, percent(ratio), "100 %", "—", "info"],
     [
       `**(a) deliveries/s ÷ raw signed fetch, each at its best concurrency** (scheduler at ${schedulerBest.concurrency}, raw at ${rawBest.concurrency})`,
-      `${(bestRatio * 100).toFixed(0)} % (${formatRate(schedulerBest.perSecond)})`,
+      `${percent(bestRatio)} (${formatRate(schedulerBest.perSecond)})`,
       `raw signed fetch ${formatRate(rawBest.perSecond)}`,
       `≥ ${BUDGET_BEST_RATIO * 100} %`,
       verdict(bestRatio >= BUDGET_BEST_RATIO),
@@ -651,23 +664,29 @@ async function main(): Promise<void> {
     ],
     ["(a) diagnostic: enqueue via enqueueEvent, 1,000 per transaction", formatRate(instant.enqueuePerSecond), "—", "—", "info"],
     [
-      `(b) deliveries/s, receiver answers after ${SLOW_RECEIVER_MS} ms`,
-      formatRate(slow.perSecond) + timedOut(slow),
+      `**(b) deliveries/s ÷ raw signed fetch, both at ${CONCURRENCY}**, receiver answers after ${SLOW_RECEIVER_MS} ms (Bun's default fetch limit)`,
+      `${percent(slow.perSecond / slow.rawPerSecond)} (${formatRate(slow.perSecond)})${timedOut(slow)}`,
       `raw signed fetch ${formatRate(slow.rawPerSecond)}`,
-      "≥ 5,000/s",
-      verdict(slow.perSecond >= 5_000 && !slow.timedOut),
+      `≥ ${BUDGET_SLOW_RATIO * 100} %`,
+      verdict(slow.perSecond >= BUDGET_SLOW_RATIO * slow.rawPerSecond && !slow.timedOut),
     ],
     ...(slowRaised
       ? [[
-          `(b) diagnostic: same, with BUN_CONFIG_MAX_HTTP_REQUESTS=${slowRaised.cap}`,
-          formatRate(slowRaised.perSecond),
+          `**(b) same, started with BUN_CONFIG_MAX_HTTP_REQUESTS=${slowRaised.cap}** (as \`npm start\` runs the server)`,
+          `${percent(slowRaised.perSecond / slowRaised.rawPerSecond)} (${formatRate(slowRaised.perSecond)})`,
           `raw signed fetch ${formatRate(slowRaised.rawPerSecond)}`,
-          "≥ 5,000/s",
-          "info",
+          `≥ ${BUDGET_SLOW_RATIO * 100} %`,
+          verdict(slowRaised.perSecond >= BUDGET_SLOW_RATIO * slowRaised.rawPerSecond),
         ]]
       : []),
-    [`(c) event committed → POST arrived, p50 (${LATENCY_EVENTS} events)`, formatMs(latency.parley.p50), `raw fetch call → arrival ${formatMs(latency.raw.p50)}`, "≤ 5 ms", verdict(latency.parley.p50 <= 5)],
-    [`(c) event committed → POST arrived, p99`, formatMs(latency.parley.p99), `raw fetch call → arrival ${formatMs(latency.raw.p99)}`, "≤ 50 ms", verdict(latency.parley.p99 <= 50)],
+    [`(c) event committed → POST arrived, p50 (${LATENCY_EVENTS} events)`, formatMs(latency.parley.p50), `raw fetch call → arrival ${formatMs(latency.raw.p50)}`, "—", "info"],
+    [
+      `**(c) event committed → POST arrived, p99**, idle server`,
+      formatMs(latency.parley.p99),
+      `raw fetch call → arrival ${formatMs(latency.raw.p99)}`,
+      `≤ ${BUDGET_LATENCY_P99_MS} ms`,
+      verdict(latency.parley.p99 <= BUDGET_LATENCY_P99_MS),
+    ],
   ];
   if (postgres) {
     const expected = DELIVERIES * PG_ROUNDS;

@@ -43,7 +43,8 @@ export class DeliveryScheduler {
   private inFlight = new Set<Promise<void>>();
   private finished: RecordedAttempt[] = [];
   private flushQueued = false;
-  private timer: ReturnType<typeof setTimeout> | null = null;
+  /** Cancels the armed tick; null while none is armed (a tick is running, or the loop is saturated and idle). */
+  private cancelTick: (() => void) | null = null;
   private maintenanceTimer: ReturnType<typeof setInterval> | null = null;
   private unsubscribe: (() => void) | null = null;
   /** The housekeeping run in progress (its purges are async), if any: stop() waits for it. */
@@ -81,9 +82,9 @@ export class DeliveryScheduler {
   async stop(): Promise<void> {
     this.running = false;
     this.unsubscribe?.();
-    if (this.timer) clearTimeout(this.timer);
+    this.cancelTick?.();
+    this.cancelTick = null;
     if (this.maintenanceTimer) clearInterval(this.maintenanceTimer);
-    this.timer = null;
     // A claim under way dispatches what it leased (sends stop() must wait for) before it ends.
     await this.claiming?.catch(() => undefined);
     await Promise.all(this.inFlight);
@@ -111,14 +112,25 @@ export class DeliveryScheduler {
     if (this.running) this.arm(0);
   }
 
+  /**
+   * Arms the next tick, replacing the one armed. "At once" is `setImmediate` (after the I/O of
+   * this turn of the event loop), not `setTimeout(0)`: Bun holds a zero timeout for a
+   * millisecond, which every wake-on-enqueue and every refill of a freed slot used to wait.
+   */
   private arm(delayMs: number): void {
     if (!this.running) return;
-    if (this.timer) clearTimeout(this.timer);
-    this.timer = setTimeout(() => void this.tick(), delayMs);
+    this.cancelTick?.();
+    if (delayMs === 0) {
+      const immediate = setImmediate(() => void this.tick());
+      this.cancelTick = () => clearImmediate(immediate);
+    } else {
+      const timer = setTimeout(() => void this.tick(), delayMs);
+      this.cancelTick = () => clearTimeout(timer);
+    }
   }
 
   private async tick(): Promise<void> {
-    this.timer = null;
+    this.cancelTick = null;
     if (!this.running) return;
     // The claim is async (src/db/store.ts): a tick armed while it is under way must not make a
     // second claim beside it (both would count the same free slots), so it asks for a re-run.
@@ -191,7 +203,7 @@ export class DeliveryScheduler {
         this.inFlight.delete(task);
         // A slot freed while the loop was saturated, or for a tenant or endpoint whose rows
         // were held back: claim more now rather than at the next poll.
-        if (this.running && (this.timer === null || wasCapped)) this.arm(0);
+        if (this.running && (this.cancelTick === null || wasCapped)) this.arm(0);
       });
     this.inFlight.add(task);
   }
