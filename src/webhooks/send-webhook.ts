@@ -31,13 +31,11 @@ export const RESPONSE_EXCERPT_BYTES = 1024;
  */
 async function readExcerpt(response: Response, expired: Promise<never>): Promise<string> {
   if (response.body === null) return "";
-  // The common case, a short declared body ("ok", "{}", nothing): read it whole, which is
-  // cheaper than a stream reader; anything larger or undeclared is streamed and cut.
+  // The common case, a short declared body ("ok", "{}", nothing): the whole body is the
+  // excerpt, read as text (Bun decodes it natively, invalid bytes replaced), which is cheaper
+  // than a buffer and a decoder, or a stream reader; anything larger or undeclared is streamed and cut.
   const declared = Number(response.headers.get("content-length") ?? "NaN");
-  if (declared <= RESPONSE_EXCERPT_BYTES) {
-    const bytes = new Uint8Array(await Promise.race([response.arrayBuffer(), expired]));
-    return new TextDecoder().decode(bytes.subarray(0, RESPONSE_EXCERPT_BYTES), { stream: true });
-  }
+  if (declared <= RESPONSE_EXCERPT_BYTES) return Promise.race([response.text(), expired]);
   const reader = response.body.getReader();
   const excerpt = new Uint8Array(RESPONSE_EXCERPT_BYTES);
   let filled = 0;
