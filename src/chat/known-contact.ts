@@ -54,8 +54,12 @@ function foundFields(turn: Turn): ContactField[] {
 
 /** Only details the bot already holds, and nothing else: "Ana Lopez, 415-555-0132" again. */
 export function repeatsKnownContact(turn: Turn): boolean {
-  const found = foundFields(turn);
-  return found.length > 0 && turn.newFields.length === 0 && found.every((field) => turn.state.lead[field] !== null) && isOnlyContact(turn);
+  return onlyKnownFields(turn, foundFields(turn)) && isOnlyContact(turn);
+}
+
+/** Details were found, none is new, and the bot holds every one of them. */
+function onlyKnownFields(turn: Turn, found: ContactField[]): boolean {
+  return found.length > 0 && turn.newFields.length === 0 && found.every((field) => turn.state.lead[field] !== null);
 }
 
 /**
@@ -76,6 +80,7 @@ export function acknowledgeContact(turn: Turn): TurnReply | null {
     if (!state.leadCaptured && turn.config.lead.enabled && turn.corrected.length < newFields.length) return null;
     return { text: detailsUpdatedText(state.lead, newFields), confidence: CONFIDENCE.contactAcknowledged };
   }
-  if (!repeatsKnownContact(turn)) return null;
+  // isOnlyContact held above: what is left of repeatsKnownContact is the fields.
+  if (!onlyKnownFields(turn, found)) return null;
   return { text: detailsKnownText(state.lead), confidence: CONFIDENCE.contactAcknowledged };
 }
