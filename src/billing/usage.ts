@@ -91,7 +91,7 @@ const quotaExceeded = (plan: PlanName, quota: number, period: string, now: numbe
 
 /**
  * After one message was counted against the tenant's monthly quota (`counter`: the counter
- * after it, from the message's transaction, for the period of `now`): refuses with 402 once
+ * after it, from the message's transaction; `counted`: whose counter, for the period of `now`): refuses with 402 once
  * the quota is used up (the quota-th message is the last one accepted), which rolls the count
  * back with the rest of the message. The first message that reaches 80 % emits
  * quota.threshold_reached, once per period: the notified time is stored with the counter.
@@ -99,12 +99,12 @@ const quotaExceeded = (plan: PlanName, quota: number, period: string, now: numbe
 export async function settleCountedMessage(
   deps: Pick<Deps, "clock" | "deliveriesEnqueued">,
   tx: Transaction,
-  tenantId: string,
+  counted: { tenantId: string; period: string },
   plan: PlanName,
   counter: Pick<UsageCounterRow, "messages" | "thresholdNotifiedAt">,
   now: number,
 ): Promise<{ used: number; quota: number | null }> {
-  const period = periodOf(now);
+  const { tenantId, period } = counted;
   const quota = PLANS[plan].monthlyMessages;
   const used = counter.messages;
   // Counted first, refused after: the throw rolls the count back with the rest of the message

@@ -14,7 +14,7 @@ import { restoreConversationState } from "./conversation-state.ts";
 import { formatSlot } from "./timezone.ts";
 import { applyAction } from "./apply-action.ts";
 import { createRuleEngine, type EngineAction, type ReplyEngine } from "./engine.ts";
-import { findOrStartVisitorSession, messageRow, requireSession, startSession, toMessageView, type MessageView, type SessionRow } from "./sessions.ts";
+import { findOrStartVisitorSession, messageRow, requireSession, startSession, type SessionRow } from "./sessions.ts";
 
 export const MESSAGE_MAX_LENGTH = 4000;
 const DAY_MS = 86_400_000;
@@ -167,25 +167,27 @@ function commitTurn(deps: Deps, input: HandleMessageInput, text: string, config:
     // first, it made a tenant's messages wait for each other's whole turn (bench/chat.ts).
     // Over the quota it throws 402 and the whole turn rolls back: nothing of it is stored
     // (the read before the reply, above, refuses the common case without any work).
+    const usage = { tenantId: tenant.id, period: periodOf(now) };
     const counter = await tx.chatSessions.finishTurn({
       messages: reply ? [visitorMessage, reply] : [visitorMessage],
       sessionId: session.id,
       update: { status: status === session.status ? null : status, state, messageCount: session.messageCount + 1, handoffReason, updatedAt: now },
-      usage: { tenantId: tenant.id, period: periodOf(now) },
+      usage,
     });
-    await settleCountedMessage(deps, tx, tenant.id, tenant.plan, counter, now);
+    await settleCountedMessage(deps, tx, usage, tenant.plan, counter, now);
     if (assistant) await countAiUsage(deps, tx, tenant.id, assistant.usage);
     return {
       session_id: session.id,
       message_id: visitorMessage.id,
-      reply: reply ? replyView(toMessageView(reply), sources) : null,
+      reply: reply ? replyView(reply, sources) : null,
       status,
     };
   });
 }
 
-function replyView(reply: MessageView, sources: Source[] | undefined): NonNullable<MessageResult["reply"]> {
-  return { message_id: reply.message_id, text: reply.text, ...(reply.quick_replies ? { quick_replies: reply.quick_replies } : {}), ...(sources ? { sources } : {}) };
+/** The answer's reply: the fields of its transcript view (toMessageView) a chat response carries. */
+function replyView(reply: ChatMessageRow, sources: Source[] | undefined): NonNullable<MessageResult["reply"]> {
+  return { message_id: reply.id, text: reply.text, ...(reply.quickReplies ? { quick_replies: reply.quickReplies } : {}), ...(sources ? { sources } : {}) };
 }
 
 /**
