@@ -45,6 +45,15 @@ describe("auth group: 5 per 60 s per client address", () => {
     expect((await badLogin()).status).toBe(429);
   });
 
+  test("the same path with a trailing slash (or a query) counts against the same bucket", async () => {
+    for (let i = 0; i < 5; i++) await badLogin();
+    const variants = ["/api/v1/auth/token/", "/api/v1/auth/token?x=1", "/api/v1/auth/refresh/"];
+    for (const path of variants) {
+      const body = path.includes("refresh") ? { refresh_token: "not-a-token" } : { email: "x@y.test", password: "wrong-password" };
+      expect((await context.request("POST", path, { body })).status).toBe(429);
+    }
+  });
+
   test("a spoofed X-Forwarded-For does not buy a new bucket when the proxy is not trusted", async () => {
     for (let i = 0; i < 5; i++) await badLogin({ "x-forwarded-for": `10.0.0.${i}` });
     expect((await badLogin({ "x-forwarded-for": "10.9.9.9" })).status).toBe(429);

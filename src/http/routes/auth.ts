@@ -38,8 +38,11 @@ export function authRoutes(deps: AppDeps) {
     .use(securityPlugin(deps))
     // Counted before the body is parsed: malformed JSON is an attempt like any other, and a
     // flood of it must hit the limit too (the rateLimit macro runs only after parsing).
+    // Runs before every request: the URL is parsed only for a POST that may be a login. The
+    // route matches with and without a trailing slash, so the count must too.
     .onRequest(async ({ request, server, set }) => {
-      if (request.method === "POST" && AUTH_PATHS.has(new URL(request.url).pathname)) {
+      if (request.method !== "POST" || !request.url.includes("/api/v1/auth/")) return;
+      if (AUTH_PATHS.has(new URL(request.url).pathname.replace(/\/$/, ""))) {
         await deps.rateLimiter.check("auth", clientIp(request, server, deps.config.trustProxy), set.headers as Record<string, string | number>);
       }
     })
