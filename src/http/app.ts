@@ -34,6 +34,18 @@ const REQUEST_ID_PATTERN = /^[\w.:-]{1,128}$/;
 /** Builds the whole HTTP application without listening: tests call `app.handle(request)`. */
 export function createApp(deps: AppDeps) {
   const meta = new WeakMap<Request, RequestMeta>();
+  const logRequest = ({ request, set }: { request: Request; set: { status?: number | string } }) => {
+    const entry = meta.get(request);
+    if (!entry) return;
+    deps.log.info({
+      msg: "request",
+      request_id: entry.id,
+      method: request.method,
+      path: new URL(request.url).pathname,
+      status: entry.status ?? (typeof set.status === "number" ? set.status : 200),
+      duration_ms: Math.round((performance.now() - entry.startedAt) * 100) / 100,
+    });
+  };
 
   // normalize: false — unknown body keys must fail validation (422), not be silently dropped.
   const app = new Elysia({ normalize: false })
@@ -52,19 +64,9 @@ export function createApp(deps: AppDeps) {
       exposeVisitorError(request, response.headers);
       return response;
     })
-    .onAfterResponse(({ request, set }) => {
-      const entry = meta.get(request);
-      if (!entry || deps.config.logLevel !== "info") return;
-      const url = new URL(request.url);
-      deps.log.info({
-        msg: "request",
-        request_id: entry.id,
-        method: request.method,
-        path: url.pathname,
-        status: entry.status ?? (typeof set.status === "number" ? set.status : 200),
-        duration_ms: Math.round((performance.now() - entry.startedAt) * 100) / 100,
-      });
-    })
+    // Only when request lines are logged: Elysia schedules this hook (a setImmediate) after
+    // every response once it exists, which a server that logs no requests need not pay for.
+    .onAfterResponse(deps.config.logLevel === "info" ? [logRequest] : [])
     .use(healthRoutes(deps))
     .use(authRoutes(deps))
     .use(accountRoutes(deps))

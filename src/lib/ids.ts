@@ -16,24 +16,17 @@ function encodeTime(ms: number): string {
   return out;
 }
 
-function randomPart(length: number): number[] {
-  return Array.from(crypto.getRandomValues(new Uint8Array(length)), (byte) => byte & 31);
+function randomPart(length: number): string {
+  let out = "";
+  for (const byte of crypto.getRandomValues(new Uint8Array(length))) out += ALPHABET[byte & 31];
+  return out;
 }
 
-let lastTime = -1;
-/** encodeTime(lastTime): the ids of one millisecond share it. */
-let lastTimeText = "";
-let lastRandom: number[] = [];
-
-/** Adds one to a base-32 digit array; the random part has 80 bits, so it does not overflow in practice. */
-function increment(digits: number[]): number[] {
-  const next = [...digits];
-  for (let i = next.length - 1; i >= 0; i--) {
-    if ((next[i] ?? 0) < 31) {
-      next[i] = (next[i] ?? 0) + 1;
-      return next;
-    }
-    next[i] = 0;
+/** Adds one to a base-32 number; the random part has 80 bits, so it does not overflow in practice. */
+function increment(digits: string): string {
+  for (let i = digits.length - 1; i >= 0; i--) {
+    const digit = ALPHABET.indexOf(digits.charAt(i));
+    if (digit < 31) return digits.slice(0, i) + ALPHABET.charAt(digit + 1) + "0".repeat(digits.length - 1 - i);
   }
   return randomPart(digits.length);
 }
@@ -41,22 +34,29 @@ function increment(digits: number[]): number[] {
 /**
  * `ten_01k…`: a prefix naming the kind, 10 characters of millisecond time (so ids sort by
  * creation) and 16 random characters (80 bits, so ids cannot be guessed or enumerated).
- * Within one process ids are strictly increasing even inside one millisecond (the random part
+ * Ids from one generator are strictly increasing even inside one millisecond (the random part
  * is incremented, as in monotonic ULIDs): a visitor's message and the bot's reply, written in
  * the same millisecond, must sort in the order they were written.
  */
-export function newId(prefix: IdPrefix, nowMs: number): string {
-  if (nowMs > lastTime) {
-    lastTime = nowMs;
-    lastTimeText = encodeTime(nowMs);
-    lastRandom = randomPart(16);
-  } else {
-    lastRandom = increment(lastRandom);
-  }
-  let random = "";
-  for (const digit of lastRandom) random += ALPHABET[digit];
-  return `${prefix}_${lastTimeText}${random}`;
+export function createIdGenerator(): (prefix: IdPrefix, nowMs: number) => string {
+  let lastTime = -1;
+  /** encodeTime(lastTime): the ids of one millisecond share it. */
+  let lastTimeText = "";
+  let lastRandom = "";
+  return (prefix, nowMs) => {
+    if (nowMs > lastTime) {
+      lastTime = nowMs;
+      lastTimeText = encodeTime(nowMs);
+      lastRandom = randomPart(16);
+    } else {
+      lastRandom = increment(lastRandom);
+    }
+    return `${prefix}_${lastTimeText}${lastRandom}`;
+  };
 }
+
+/** The process's id generator: every id the server makes comes from it. */
+export const newId = createIdGenerator();
 
 /**
  * The lowest id of kind `prefix` that could be created at `ms`: every id created earlier sorts

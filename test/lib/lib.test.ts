@@ -1,8 +1,8 @@
-import { describe, expect, test } from "bun:test";
+import { describe, expect, spyOn, test } from "bun:test";
 import { createFakeClock } from "../../src/lib/clock.ts";
 import { constantTimeEqual, randomBase62 } from "../../src/lib/crypto.ts";
 import { formatDuration, parseDuration } from "../../src/lib/durations.ts";
-import { newId } from "../../src/lib/ids.ts";
+import { createIdGenerator, newId } from "../../src/lib/ids.ts";
 import { createSlidingWindow } from "../../src/lib/sliding-window.ts";
 
 describe("durations", () => {
@@ -35,6 +35,22 @@ describe("ids", () => {
     const ids = Array.from({ length: 1000 }, () => newId("evt", 5));
     expect(new Set(ids).size).toBe(1000);
     expect([...ids].sort()).toEqual(ids);
+  });
+
+  test("inside one millisecond the random part counts up in base 32, carrying like digits", () => {
+    // The first id of a new millisecond draws "0zzz…z"; the next one carries through every z.
+    const draw = spyOn(crypto, "getRandomValues").mockImplementation(<T extends ArrayBufferView | null>(array: T): T => {
+      if (array instanceof Uint8Array) array.set(Array.from({ length: array.length }, (_, i) => (i === 0 ? 0 : 31)));
+      return array;
+    });
+    try {
+      const next = createIdGenerator();
+      expect(next("msg", 50_000)).toEndWith("0zzzzzzzzzzzzzzz");
+      expect(next("msg", 50_000)).toEndWith("1000000000000000");
+      expect(next("msg", 50_000)).toEndWith("1000000000000001");
+    } finally {
+      draw.mockRestore();
+    }
   });
 
   test("ids stay in creation order when the clock steps back", () => {

@@ -36,14 +36,14 @@ export type Principal = UserPrincipal | ApiKeyPrincipal | VisitorPrincipal;
 const unauthorized = (message: string) =>
   new AppError("unauthorized", 401, message, undefined, { "www-authenticate": 'Bearer realm="parley"' });
 
-function bearerToken(headers: Record<string, string | undefined>): string | null {
-  const header = headers.authorization;
+function bearerToken(headers: Headers): string | null {
+  const header = headers.get("authorization");
   if (!header) return null;
   const match = /^Bearer\s+(\S+)$/i.exec(header);
   return match?.[1] ?? null;
 }
 
-async function authenticateBearer(deps: AppDeps, headers: Record<string, string | undefined>): Promise<UserPrincipal> {
+async function authenticateBearer(deps: AppDeps, headers: Headers): Promise<UserPrincipal> {
   const token = bearerToken(headers);
   if (!token) throw unauthorized("Send Authorization: Bearer <access_token>.");
   const claims = await deps.tokens.verifyAccess(token);
@@ -53,7 +53,7 @@ async function authenticateBearer(deps: AppDeps, headers: Record<string, string 
 }
 
 /** A Bearer token that is either a user's access token or a widget visitor's token. */
-async function authenticateBearerOrVisitor(deps: AppDeps, headers: Record<string, string | undefined>): Promise<UserPrincipal | VisitorPrincipal> {
+async function authenticateBearerOrVisitor(deps: AppDeps, headers: Headers): Promise<UserPrincipal | VisitorPrincipal> {
   const token = bearerToken(headers);
   if (!token) throw unauthorized("Send Authorization: Bearer <access_token>.");
   const visitor = await deps.tokens.verifyAccess(token, WIDGET_AUDIENCE);
@@ -65,8 +65,8 @@ async function authenticateBearerOrVisitor(deps: AppDeps, headers: Record<string
   return authenticateBearer(deps, headers);
 }
 
-async function authenticateApiKey(deps: AppDeps, headers: Record<string, string | undefined>): Promise<ApiKeyPrincipal> {
-  const presented = headers["x-api-key"];
+async function authenticateApiKey(deps: AppDeps, headers: Headers): Promise<ApiKeyPrincipal> {
+  const presented = headers.get("x-api-key");
   if (!presented) throw unauthorized("Send X-API-Key: <api_key>.");
   const key = await validateApiKey(deps, presented.trim());
   if (!key) throw unauthorized("The API key is invalid or revoked.");
@@ -74,7 +74,6 @@ async function authenticateApiKey(deps: AppDeps, headers: Record<string, string 
 }
 
 interface CallerContext {
-  headers: Record<string, string | undefined>;
   request: Request;
   server: Parameters<typeof clientIp>[1];
 }
@@ -118,41 +117,43 @@ function rateKey(deps: AppDeps, group: RateGroup, context: RateContext): string 
 export function securityPlugin(deps: AppDeps) {
   return new Elysia({ name: "parley-security", seed: deps.instanceId }).macro({
     bearer: {
-      async resolve(context) {
-        return { principal: (await guardCredentials(deps, context, () => authenticateBearer(deps, context.headers))) as Principal };
+      async resolve({ request, server }) {
+        return { principal: (await guardCredentials(deps, { request, server }, () => authenticateBearer(deps, request.headers))) as Principal };
       },
     },
     apiKey: {
-      async resolve(context) {
-        return { principal: (await guardCredentials(deps, context, () => authenticateApiKey(deps, context.headers))) as Principal };
+      async resolve({ request, server }) {
+        return { principal: (await guardCredentials(deps, { request, server }, () => authenticateApiKey(deps, request.headers))) as Principal };
       },
     },
     /** Either credential: X-API-Key when present, else Bearer. */
     tenantAccess: {
-      async resolve(context) {
-        const { headers } = context;
-        const principal = await guardCredentials<Principal>(deps, context, () => (headers["x-api-key"] ? authenticateApiKey(deps, headers) : authenticateBearer(deps, headers)));
+      async resolve({ request, server }) {
+        const { headers } = request;
+        const principal = await guardCredentials<Principal>(deps, { request, server }, () => (headers.get("x-api-key") ? authenticateApiKey(deps, headers) : authenticateBearer(deps, headers)));
         return { principal };
       },
     },
     /** Chat routes: a member's token or a visitor's token. */
     chatAccess: {
-      async resolve(context) {
-        return { principal: (await guardCredentials(deps, context, () => authenticateBearerOrVisitor(deps, context.headers))) as Principal };
+      async resolve({ request, server }) {
+        return { principal: (await guardCredentials(deps, { request, server }, () => authenticateBearerOrVisitor(deps, request.headers))) as Principal };
       },
     },
     /** Anything: X-API-Key, a member's token or a visitor's token. */
     anyAccess: {
-      async resolve(context) {
-        const { headers } = context;
-        const principal = await guardCredentials<Principal>(deps, context, () => (headers["x-api-key"] ? authenticateApiKey(deps, headers) : authenticateBearerOrVisitor(deps, headers)));
+      async resolve({ request, server }) {
+        const { headers } = request;
+        const principal = await guardCredentials<Principal>(deps, { request, server }, () => (headers.get("x-api-key") ? authenticateApiKey(deps, headers) : authenticateBearerOrVisitor(deps, headers)));
         return { principal };
       },
     },
     rateLimit(group: RateGroup) {
       return {
-        async beforeHandle(context) {
-          await deps.rateLimiter.check(group, rateKey(deps, group, context as unknown as RateContext), context.set.headers as Record<string, string | number>);
+        // Destructured, like every hook here: Elysia parses only the parts of a request its
+        // hooks name (a hook given the whole context makes it parse cookies and the query too).
+        async beforeHandle({ request, server, set, params, principal }: RateContext) {
+          await deps.rateLimiter.check(group, rateKey(deps, group, { request, server, set, params, principal }), set.headers);
         },
       };
     },
