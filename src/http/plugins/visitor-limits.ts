@@ -9,8 +9,9 @@ export async function admitVisitorSession(deps: AppDeps, tenantId: string, ip: s
   if (deps.config.rateLimits) await deps.visitorAllowance.admitSession(deps, tenantId, ip);
 }
 
-export async function admitVisitorMessage(deps: AppDeps, tenant: TenantRecord, config: BotConfig, ip: string): Promise<void> {
+/** `ip` is asked for only when limits apply (Bun's requestIP is a system call). */
+export async function admitVisitorMessage(deps: AppDeps, tenant: TenantRecord, config: BotConfig, ip: () => string): Promise<void> {
   if (!deps.config.rateLimits) return;
   const dailyCap = config.limits?.anonymous_daily_messages ?? null;
-  await deps.visitorAllowance.admitMessage(deps, tenant, ip, dailyCap);
+  await deps.visitorAllowance.admitMessage(deps, tenant, ip(), dailyCap);
 }

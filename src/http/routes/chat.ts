@@ -100,7 +100,7 @@ export function chatRoutes(deps: AppDeps) {
         const reply = async (): Promise<MessageResult | Response> => {
           const { tenant, config } = await requireTenantWithConfig(deps, tenantOf(principal, body.tenant_id));
           checkVisitorAccess(tenant, principal, request, set.headers, body.session_id);
-          if (principal.kind === "visitor") await admitVisitorMessage(deps, tenant, config, clientIp(request, server, deps.config.trustProxy));
+          if (principal.kind === "visitor") await admitVisitorMessage(deps, tenant, config, () => clientIp(request, server, deps.config.trustProxy));
           const sessionId = principal.kind === "visitor" ? principal.sessionId : body.session_id;
           const input = { tenant, config, sessionId, text: body.message, channel: principal.kind === "visitor" ? "widget" : "api" } as const;
           if (!wantsEventStream(request.headers.get("accept"))) return handleMessage(deps, input);
