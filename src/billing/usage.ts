@@ -5,9 +5,15 @@ import { toIso } from "../lib/clock.ts";
 import { enqueueEvent } from "../webhooks/emit-event.ts";
 import { PLANS, type PlanName } from "./plans.ts";
 
+/** The month periodOf answered last, as [from, to): every chat message asks, nearly always for it. */
+let lastPeriod = { from: 0, to: 0, name: "" };
+
 /** Quota periods are calendar months in UTC: `2026-01`. */
 export function periodOf(nowMs: number): string {
-  return toIso(nowMs).slice(0, 7);
+  if (nowMs >= lastPeriod.from && nowMs < lastPeriod.to) return lastPeriod.name;
+  const now = new Date(nowMs);
+  lastPeriod = { from: Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), 1), to: periodEnd(nowMs), name: toIso(nowMs).slice(0, 7) };
+  return lastPeriod.name;
 }
 
 /** The first instant of the next period. */
