@@ -8,7 +8,7 @@ export const API_AUDIENCE = "parley-api";
 export const WIDGET_AUDIENCE = "parley-widget";
 export const VISITOR_TOKEN_TTL_S = 24 * 60 * 60;
 
-/** Verified tokens remembered (oldest evicted first); bounded so a flood of tokens cannot grow memory. */
+/** Verified tokens remembered per audience (oldest evicted first); bounded so a flood of tokens cannot grow memory. */
 const VERIFIED_CACHE_SIZE = 10_000;
 
 export interface AccessClaims {
@@ -24,7 +24,8 @@ export interface AccessClaims {
 export function createTokenService(secret: string, clock: Clock) {
   const signer = jwt({ name: "accessJwt", secret, alg: "HS256", iss: TOKEN_ISSUER }).decorator.accessJwt;
   const nowSeconds = () => Math.floor(clock.now() / 1000);
-  const verified = new Map<string, { claims: AccessClaims & Record<string, unknown>; expiresAtMs: number }>();
+  // One map per audience, keyed by the token itself (no key string built per request).
+  const verifiedByAudience = new Map<string, Map<string, { claims: AccessClaims & Record<string, unknown>; expiresAtMs: number }>>();
 
   return {
     async signAccess(claims: AccessClaims & Record<string, string>, audience = API_AUDIENCE, ttlSeconds = ACCESS_TOKEN_TTL_S) {
@@ -33,11 +34,15 @@ export function createTokenService(secret: string, clock: Clock) {
     async verifyAccess(token: string, audience = API_AUDIENCE): Promise<(AccessClaims & Record<string, unknown>) | null> {
       // A token verified once verifies the same way until it expires: remember the result so
       // a chat visitor's 60 messages a minute pay for one HMAC check, not 60.
-      const cacheKey = `${audience} ${token}`;
-      const remembered = verified.get(cacheKey);
+      let verified = verifiedByAudience.get(audience);
+      if (!verified) {
+        verified = new Map();
+        verifiedByAudience.set(audience, verified);
+      }
+      const remembered = verified.get(token);
       if (remembered) {
         if (remembered.expiresAtMs > clock.now()) return remembered.claims;
-        verified.delete(cacheKey);
+        verified.delete(token);
         return null;
       }
       const payload = await signer.verify(token, {
@@ -53,7 +58,7 @@ export function createTokenService(secret: string, clock: Clock) {
         const oldest = verified.keys().next().value;
         if (oldest !== undefined) verified.delete(oldest);
       }
-      verified.set(cacheKey, { claims, expiresAtMs: payload.exp * 1000 });
+      verified.set(token, { claims, expiresAtMs: payload.exp * 1000 });
       return claims;
     },
   };
