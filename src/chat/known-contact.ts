@@ -44,16 +44,24 @@ function isOnlyContact(turn: Turn): boolean {
 function foundFields(turn: Turn): ContactField[] {
   const { contact, state } = turn;
   const fields: ContactField[] = [];
-  const bare = turn.message.replace(/[^\p{L}\s'’-]+/gu, " ").replace(/\s+/g, " ").trim().toLowerCase();
-  const knownName = state.lead.name?.toLowerCase();
-  if (contact.name || (knownName && (bare === knownName || bare === knownName.split(" ")[0]))) fields.push("name");
+  if (contact.name || isBareKnownName(turn.message, state.lead.name)) fields.push("name");
   if (contact.phone) fields.push("phone");
   if (contact.email) fields.push("email");
   return fields;
 }
 
+/** The message is the name on file, or its first word, and nothing else ("ana lopez", "Ana!"). */
+function isBareKnownName(message: string, name: string | null): boolean {
+  if (!name) return false;
+  const knownName = name.toLowerCase();
+  const bare = message.replace(/[^\p{L}\s'’-]+/gu, " ").replace(/\s+/g, " ").trim().toLowerCase();
+  return bare === knownName || bare === knownName.split(" ")[0];
+}
+
 /** Only details the bot already holds, and nothing else: "Ana Lopez, 415-555-0132" again. */
 export function repeatsKnownContact(turn: Turn): boolean {
+  // A turn with a new detail is no repeat: decided before the message is looked at again.
+  if (turn.newFields.length > 0) return false;
   return onlyKnownFields(turn, foundFields(turn)) && isOnlyContact(turn);
 }
 
