@@ -24,6 +24,7 @@ import { isPostgresUrl, openStore } from "../src/db/open-store.ts";
 import type { Deps } from "../src/deps.ts";
 import { createApp } from "../src/http/app.ts";
 import { createAppDeps } from "../src/http/deps.ts";
+import { SERVE_OPTIONS } from "../src/http/serve-options.ts";
 import { securityPlugin, tenantOf } from "../src/http/plugins/security.ts";
 import { ChatModel } from "../src/http/routes/chat.ts";
 import { systemClock } from "../src/lib/clock.ts";
@@ -146,7 +147,7 @@ async function runServer(dir: string, hookUrl: string, location: string, givenTe
       const usage = process.cpuUsage();
       return String(usage.user + usage.system);
     })
-    .listen({ port: 0, hostname: "127.0.0.1" });
+    .listen({ port: 0, hostname: "127.0.0.1", ...SERVE_OPTIONS });
   httpServer = app.server ?? undefined;
 
   scheduler.start();

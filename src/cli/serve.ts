@@ -1,5 +1,6 @@
 import { createApp } from "../http/app.ts";
 import { createAppDeps } from "../http/deps.ts";
+import { SERVE_OPTIONS } from "../http/serve-options.ts";
 import { DeliveryScheduler } from "../scheduler/scheduler.ts";
 import { startSendThread } from "../scheduler/send-thread.ts";
 import { describeLocation } from "../db/open-store.ts";
@@ -15,11 +16,10 @@ import type { CliIo } from "./io.ts";
 export interface RunningServer {
   readonly url: string;
   readonly port: number;
+  /** Bun's development mode: off whatever NODE_ENV says (see SERVE_OPTIONS). */
+  readonly development: boolean;
   stop(): Promise<void>;
 }
-
-/** Larger bodies are cut off by Bun before they reach the app's own 64 KiB check (which answers JSON 413). */
-const SERVER_BODY_LIMIT = 1024 * 1024;
 
 export function startServer(deps: CliDeps): RunningServer {
   // Two servers on one SQLite file would each run a scheduler and keep their own rate limits.
@@ -45,14 +45,7 @@ export function startServer(deps: CliDeps): RunningServer {
   const scheduler = new DeliveryScheduler(deps, { send: (input) => sendThread.send(input), checkpointElsewhere: checkpointThread !== null });
   let app: ReturnType<typeof createApp>;
   try {
-    app = createApp(createAppDeps(deps, scheduler.metrics)).listen({
-      port: deps.config.port,
-      hostname: deps.config.host,
-      maxRequestBodySize: SERVER_BODY_LIMIT,
-      // Elysia turns SO_REUSEPORT on; then a second process on the same port starts too and the
-      // kernel splits the traffic between them. One port, one server.
-      reusePort: false,
-    });
+    app = createApp(createAppDeps(deps, scheduler.metrics)).listen({ port: deps.config.port, hostname: deps.config.host, ...SERVE_OPTIONS });
   } catch (error) {
     lock.release();
     void sendThread.stop();
@@ -68,6 +61,7 @@ export function startServer(deps: CliDeps): RunningServer {
   return {
     url: `http://${deps.config.host === "0.0.0.0" ? "localhost" : deps.config.host}:${port}`,
     port,
+    development: server.development,
     stop() {
       // Stop accepting requests (no new events), let the sends in flight finish and be
       // recorded (each bounded by the delivery timeout), then close the database.

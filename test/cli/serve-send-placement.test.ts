@@ -62,3 +62,14 @@ test("with no request waiting the main thread sends; while one waits, the send t
   const busy = await sends();
   expect({ main: busy.main - idle.main, send: busy.send - idle.send }).toEqual({ main: 0, send: 1 });
 });
+
+test("Bun serves in production mode, whatever NODE_ENV says (development mode costs every request)", async () => {
+  // Under `bun test` NODE_ENV is "test", which makes Elysia ask Bun for development mode.
+  expect(process.env.NODE_ENV).not.toBe("production");
+  const { deps, dispose } = buildServerDeps();
+  cleanups.push(dispose);
+  const server = startServer(deps);
+  cleanups.push(() => server.stop());
+  expect(server.development).toBe(false);
+  expect((await fetch(`${server.url}/healthz`)).status).toBe(200);
+});

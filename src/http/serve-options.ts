@@ -1,0 +1,14 @@
+/** Larger bodies are cut off by Bun before they reach the app's own 64 KiB check (which answers JSON 413). */
+const SERVER_BODY_LIMIT = 1024 * 1024;
+
+/** What Bun.serve is given besides the address (src/cli/serve.ts; bench/chat-lib.ts serves with the same). */
+export const SERVE_OPTIONS = {
+  maxRequestBodySize: SERVER_BODY_LIMIT,
+  // Elysia turns SO_REUSEPORT on; then a second process on the same port starts too and the
+  // kernel splits the traffic between them. One port, one server.
+  reusePort: false,
+  // Elysia asks Bun for development mode unless NODE_ENV=production. It adds error pages the
+  // app never shows (Elysia answers every error itself) and costs ~10 µs of main-thread time a
+  // request (bench/README.md, issue 13, session 11).
+  development: false,
+} as const;
