@@ -33,10 +33,12 @@ function increment(digits: string): string {
 
 /**
  * `ten_01k…`: a prefix naming the kind, 10 characters of millisecond time (so ids sort by
- * creation) and 16 random characters (80 bits, so ids cannot be guessed or enumerated).
- * Ids from one generator are strictly increasing even inside one millisecond (the random part
- * is incremented, as in monotonic ULIDs): a visitor's message and the bot's reply, written in
- * the same millisecond, must sort in the order they were written.
+ * creation) and 16 random characters (80 bits drawn afresh each millisecond, so an id cannot
+ * be guessed from the outside). Ids from one generator are strictly increasing even inside one
+ * millisecond (the random part is incremented, as in monotonic ULIDs): a visitor's message and
+ * the bot's reply, written in the same millisecond, must sort in the order they were written.
+ * So ids made in the same millisecond are consecutive: an id is never a credential on its own
+ * (every lookup by id is authenticated and scoped to its tenant).
  */
 export function createIdGenerator(): (prefix: IdPrefix, nowMs: number) => string {
   let lastTime = -1;
