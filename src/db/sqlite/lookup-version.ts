@@ -87,7 +87,11 @@ function sameWords(a: Uint32Array, b: Uint32Array): boolean {
   return true;
 }
 
-/** The `-shm` file's header, mapped shared (read only by us); null where it cannot be trusted. */
+/**
+ * The `-shm` file's header, mapped shared (read only by us); null where it cannot be trusted.
+ * It is read only while this connection is open, and SQLite never shrinks or recreates the
+ * -shm while any connection has it open (a reader of a mapping past the file's end would fault).
+ */
 function mapWalIndexHeader(sqlite: Database, file: string): Uint32Array | null {
   // Only a WAL database in normal locking mode keeps its WAL index in the -shm file (in
   // exclusive mode it lives in heap memory, and a -shm left over would never change).
