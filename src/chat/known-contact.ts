@@ -65,9 +65,9 @@ export function repeatsKnownContact(turn: Turn): boolean {
   return onlyKnownFields(turn, foundFields(turn)) && isOnlyContact(turn);
 }
 
-/** Details were found, none is new, and the bot holds every one of them. */
+/** Details were found and the bot holds every one of them (the callers have ruled out new ones). */
 function onlyKnownFields(turn: Turn, found: ContactField[]): boolean {
-  return found.length > 0 && turn.newFields.length === 0 && found.every((field) => turn.state.lead[field] !== null);
+  return found.length > 0 && found.every((field) => turn.state.lead[field] !== null);
 }
 
 /**

@@ -22,8 +22,9 @@ export const AuthModel = {
   }),
 } as const;
 
+const AUTH_PREFIX = "/api/v1/auth";
 /** The login and refresh paths: the auth rate group, per client IP. */
-const AUTH_PATHS = new Set(["/api/v1/auth/token", "/api/v1/auth/refresh"]);
+const AUTH_PATHS = new Set([`${AUTH_PREFIX}/token`, `${AUTH_PREFIX}/refresh`]);
 
 export function authRoutes(deps: AppDeps) {
   const tokenPair = async (userId: string, refresh: IssuedRefreshToken) => ({
@@ -34,14 +35,14 @@ export function authRoutes(deps: AppDeps) {
     refresh_expires_in: Math.round((refresh.expiresAt - deps.clock.now()) / 1000),
   });
 
-  return new Elysia({ prefix: "/api/v1/auth" })
+  return new Elysia({ prefix: AUTH_PREFIX })
     .use(securityPlugin(deps))
     // Counted before the body is parsed: malformed JSON is an attempt like any other, and a
     // flood of it must hit the limit too (the rateLimit macro runs only after parsing).
     // Runs before every request: the URL is parsed only for a POST that may be a login. The
     // route matches with and without a trailing slash, so the count must too.
     .onRequest(async ({ request, server, set }) => {
-      if (request.method !== "POST" || !request.url.includes("/api/v1/auth/")) return;
+      if (request.method !== "POST" || !request.url.includes(`${AUTH_PREFIX}/`)) return;
       if (AUTH_PATHS.has(new URL(request.url).pathname.replace(/\/$/, ""))) {
         await deps.rateLimiter.check("auth", clientIp(request, server, deps.config.trustProxy), set.headers as Record<string, string | number>);
       }
