@@ -46,6 +46,11 @@ export function openDatabase(path: string, options: OpenOptions = {}): DatabaseH
   // 64 MiB of page cache (SQLite's default is 2 MB): the server has one connection, and a
   // tenant's hot index ranges (sessions, the delivery log and its filters, the due queue)
   // then stay in memory instead of being read again from the OS on every page of a list.
+  // Its price is paid at COMMIT: a transaction that split a B-tree page leaves a page keyed past
+  // the end of the file in the cache (SQLite's page swap in balance_nonroot), and the trim at
+  // its end then walks every cached page — ~0.2 ms a chat group at 12,000 pages. A smaller
+  // cache saves that and pays the same again in page reads (bench/README.md, session 12):
+  // measure both before changing it.
   sqlite.exec(`PRAGMA cache_size = ${CACHE_SIZE_KIB}`);
   // A burst (a big retention sweep, a backlog of deliveries) can grow the WAL far past the
   // 10,000-page checkpoint (~40 MB); without a limit the file keeps its high-water size for
