@@ -60,13 +60,12 @@ export function widgetRoutes(deps: AppDeps) {
       "/session",
       async ({ body, request, server, set }) => {
         const origin = request.headers.get("origin");
-        const ip = clientIp(request, server, deps.config.trustProxy);
         const { tenant, session, config } = await openWidgetSession(deps, {
           tenantId: body.tenant_id,
           origin,
           admit: async (tenantId) => {
             allowOrigin(set.headers, origin);
-            await admitVisitorSession(deps, tenantId, ip);
+            await admitVisitorSession(deps, tenantId, () => clientIp(request, server, deps.config.trustProxy));
           },
         });
         set.status = 201;
