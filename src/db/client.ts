@@ -17,7 +17,8 @@ export interface DatabaseHandle {
 }
 
 /** Negative: KiB, not pages (so the figure holds whatever the page size). */
-export const CACHE_SIZE_KIB = -65_536;
+export const CACHE_SIZE_KIB = -8_192;
+export const MMAP_SIZE_BYTES = 1024 * 1024 * 1024;
 export const JOURNAL_SIZE_LIMIT_BYTES = 64 * 1024 * 1024;
 
 export interface OpenOptions {
@@ -43,14 +44,17 @@ export function openDatabase(path: string, options: OpenOptions = {}): DatabaseH
     // the WAL starts over long before (src/db/sqlite/checkpoint-thread.ts).
     sqlite.exec("PRAGMA wal_autocheckpoint = 10000");
   }
-  // 64 MiB of page cache (SQLite's default is 2 MB): the server has one connection, and a
-  // tenant's hot index ranges (sessions, the delivery log and its filters, the due queue)
-  // then stay in memory instead of being read again from the OS on every page of a list.
-  // Its price is paid at COMMIT: a transaction that split a B-tree page leaves a page keyed past
-  // the end of the file in the cache (SQLite's page swap in balance_nonroot), and the trim at
-  // its end then walks every cached page — ~0.2 ms a chat group at 12,000 pages. A smaller
-  // cache saves that and pays the same again in page reads (bench/README.md, session 12):
-  // measure both before changing it.
+  // Pages are read through a memory map of the file (up to 1 GiB; past that, read as before):
+  // a page not in SQLite's cache is copied from the OS's page cache without a system call, and
+  // a read-only statement uses a page that is not in the WAL in place. So SQLite's own cache
+  // only has to hold what a write transaction works on, and 8 MiB (2,048 pages) does: its size
+  // is paid at COMMIT, where a transaction that split a B-tree page (SQLite's page swap in
+  // balance_nonroot leaves a page keyed past the end of the file) walks every cached page —
+  // ~0.2 ms a chat group at 64 MiB. Without the map a small cache paid the same again in
+  // reads (~1.2 `pread` a chat message at 8 MiB); with it, none (bench/README.md, session 13).
+  // A read error on a mapped page ends the process (SIGBUS) instead of failing the statement:
+  // a failing disk, which SQLite could not have served anyway.
+  sqlite.exec(`PRAGMA mmap_size = ${MMAP_SIZE_BYTES}`);
   sqlite.exec(`PRAGMA cache_size = ${CACHE_SIZE_KIB}`);
   // A burst (a big retention sweep, a backlog of deliveries) can grow the WAL far past the
   // 10,000-page checkpoint (~40 MB); without a limit the file keeps its high-water size for

@@ -6,7 +6,7 @@ import { getTableConfig, SQLiteTable } from "drizzle-orm/sqlite-core";
 import { mkdtempSync, readdirSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { CACHE_SIZE_KIB, JOURNAL_SIZE_LIMIT_BYTES, openDatabase } from "../../src/db/client.ts";
+import { CACHE_SIZE_KIB, JOURNAL_SIZE_LIMIT_BYTES, MMAP_SIZE_BYTES, openDatabase } from "../../src/db/client.ts";
 import { EMBEDDED_MIGRATIONS, MIGRATION_JOURNAL } from "../../src/db/embedded-migrations.ts";
 import { applyMigrations } from "../../src/db/migrate.ts";
 import { applyPgMigrations, PG_MIGRATION_JOURNAL, PG_MIGRATIONS } from "../../src/db/postgres/migrations.ts";
@@ -56,9 +56,11 @@ describe("migrations", () => {
     expect(pragma("foreign_keys")).toBe(1);
     expect(pragma("busy_timeout")).toBe(5000);
     expect(pragma("synchronous")).toBe(1);
-    // Set on purpose (src/db/client.ts says why), not SQLite's defaults (-2000 and -1, no limit).
-    expect(CACHE_SIZE_KIB).toBe(-65_536);
+    // Set on purpose (src/db/client.ts says why), not SQLite's defaults (-2000, no map, -1 = no limit).
+    expect(CACHE_SIZE_KIB).toBe(-8_192);
     expect(pragma("cache_size")).toBe(CACHE_SIZE_KIB);
+    expect(MMAP_SIZE_BYTES).toBe(1024 * 1024 * 1024);
+    expect(pragma("mmap_size")).toBe(MMAP_SIZE_BYTES);
     expect(JOURNAL_SIZE_LIMIT_BYTES).toBe(64 * 1024 * 1024);
     expect(pragma("journal_size_limit")).toBe(JOURNAL_SIZE_LIMIT_BYTES);
     handle.close();
