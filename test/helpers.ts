@@ -136,8 +136,9 @@ export function webhookSendsIn(metricsText: string): { main: number; send: numbe
 }
 
 /** The whole HTTP app over an in-memory database; requests go through `app.handle`, no socket. */
-export function buildTestApp(overrides: Partial<Config> = {}, env: Record<string, string> = {}, extra: Pick<Deps, "resolveHost"> = {}): TestContext {
-  const base = buildDeps(overrides, env, extra);
+/** `dbPath`: a SQLite file instead of a database in memory (ignored over PostgreSQL, as buildDeps does). */
+export function buildTestApp(overrides: Partial<Config> = {}, env: Record<string, string> = {}, extra: Pick<Deps, "resolveHost"> = {}, dbPath = ":memory:"): TestContext {
+  const base = buildDeps(overrides, env, extra, testPostgresUrl() ? ":memory:" : dbPath);
   const deps = createAppDeps(base);
   const app = createApp(deps);
   return {

@@ -2,7 +2,7 @@ import type { Deps } from "../deps.ts";
 import type { StoreQueries } from "../db/store.ts";
 import { createLookupCache, readLookupVersion } from "../tenants/lookup-cache.ts";
 import type { TenantRecord } from "../tenants/create-tenant.ts";
-import { requireTenant } from "../tenants/find-tenant.ts";
+import { peekTenant, requireTenant } from "../tenants/find-tenant.ts";
 import { notFound } from "../lib/app-error.ts";
 import { normalizeOrigins } from "../tenants/origins.ts";
 import { validateBotConfigPatch, type BotConfig } from "./bot-config.ts";
@@ -29,6 +29,18 @@ export async function requireTenantWithConfig(deps: Pick<Deps, "store">, tenantI
   const version = await readLookupVersion(deps.store);
   const tenant = await requireTenant(deps, tenantId, version);
   return { tenant, config: await getBotConfig(deps, tenantId, version) };
+}
+
+/**
+ * requireTenantWithConfig from the caches alone, without reading the lookup version: both
+ * cached for the same version, else null. Only for a chat turn that passes `version` on as
+ * handleMessage's `lookupVersion`, which checks it inside the turn's write transaction.
+ */
+export function peekTenantWithConfig(deps: Pick<Deps, "store">, tenantId: string): { tenant: TenantRecord; config: BotConfig; version: string } | null {
+  const tenant = peekTenant(deps, tenantId);
+  const config = configCache.peek(deps.store, tenantId);
+  if (!tenant || !config || tenant.version !== config.version) return null;
+  return { tenant: tenant.value, config: config.value, version: tenant.version };
 }
 
 /** Reads through `db` (the store or an open transaction), uncached; null when there is no such tenant. */

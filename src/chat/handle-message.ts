@@ -4,6 +4,7 @@ import { assertMessageQuota, countAiUsage, periodOf, settleCountedMessage, withi
 import { AppError } from "../lib/app-error.ts";
 import { toIso } from "../lib/clock.ts";
 import type { TenantRecord } from "../tenants/create-tenant.ts";
+import { readLookupVersion, StaleLookupError } from "../tenants/lookup-cache.ts";
 import { enqueueEvent } from "../webhooks/emit-event.ts";
 import { replyWithAssistant, type AssistantResult, type Source } from "../assistant/reply-with-assistant.ts";
 import { resolveAiSettings } from "../assistant/settings.ts";
@@ -32,6 +33,14 @@ export interface HandleMessageInput {
   channel: "widget" | "api" | "whatsapp";
   /** Runs first inside the write transaction (WhatsApp's dedupe mark); throwing rolls the message back. */
   withinWrite?: (tx: Transaction) => Promise<void>;
+  /**
+   * Set when `tenant` and `config` came from the lookup caches without a read of the lookup
+   * version (peekTenantWithConfig): the version they hold for. The turn compares it with the
+   * store's first thing inside its write transaction — on SQLite a read without a lock there,
+   * against two `fcntl` calls before it — and throws StaleLookupError, having written nothing,
+   * when it moved; the caller then runs the turn again with exact lookups.
+   */
+  lookupVersion?: string;
 }
 
 export interface HandleMessageOptions {
@@ -70,6 +79,8 @@ export async function handleMessage(deps: Deps, input: HandleMessageInput, optio
   }
   const config = input.config ?? (await getBotConfig(deps, input.tenant.id));
   const settings = resolveAiSettings(deps, config);
+  // A model call is not made on lookups that may be stale: checked now, not at the write.
+  if (settings !== null && input.lookupVersion !== undefined && (await readLookupVersion(deps.store)) !== input.lookupVersion) throw new StaleLookupError();
   const assistant = settings === null ? null : await draftWithAssistant(deps, input, text, config, settings, options.onDelta);
   return commitTurn(deps, input, text, config, assistant, options.engine ?? (defaultEngine ??= createRuleEngine()));
 }
@@ -117,6 +128,7 @@ async function existingSession(deps: Deps, input: HandleMessageInput): Promise<S
 function commitTurn(deps: Deps, input: HandleMessageInput, text: string, config: BotConfig, assistant: AssistantResult | null, engine: ReplyEngine): Promise<MessageResult> {
   const tenant = input.tenant;
   return deps.store.transaction(async (tx) => {
+    if (input.lookupVersion !== undefined && (await tx.tenants.findLookupVersion()) !== input.lookupVersion) throw new StaleLookupError();
     await input.withinWrite?.(tx);
     const session = input.sessionId
       ? await requireSession(tx, tenant.id, input.sessionId)

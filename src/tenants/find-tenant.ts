@@ -37,6 +37,9 @@ export function findTenant(deps: Pick<Deps, "store">, tenantId: string, lookupVe
   );
 }
 
+/** The cached tenant with the lookup version it holds for, reading nothing (LookupCache.peek). */
+export const peekTenant = (deps: Pick<Deps, "store">, tenantId: string): { value: TenantRecord; version: string } | null => tenantCache.peek(deps.store, tenantId);
+
 export async function requireTenant(deps: Pick<Deps, "store">, tenantId: string, lookupVersion?: string): Promise<TenantRecord> {
   const tenant = await findTenant(deps, tenantId, lookupVersion);
   if (!tenant) throw notFound("tenant");

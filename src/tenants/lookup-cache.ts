@@ -7,9 +7,11 @@ import type { Store } from "../db/store.ts";
  * data_version` plus this connection's own tenant/chatbot writes, src/db/sqlite/lookup-version.ts),
  * and a changed version empties the cache. So a PATCH of the config, a plan change by a
  * payment webhook, or `parley tenant plan` run from another process is seen by the very next
- * message — no TTL, no window of staleness. One cache per store (test apps in one process
- * never share one). Only lookups through the store itself are cached: a read inside a
- * transaction may see rows that are then rolled back, so those go to the database.
+ * message — no TTL, no window of staleness. (A chat message checks the version inside its
+ * write transaction instead, where it costs no lock: `peek` and StaleLookupError below.) One
+ * cache per store (test apps in one process never share one). Only lookups through the store
+ * itself are cached: a read inside a transaction may see rows that are then rolled back, so
+ * those go to the database.
  *
  * Values are shared between callers: treat them as read-only.
  */
@@ -20,6 +22,21 @@ export interface LookupCache<T> {
    * with one read of it (a chat message needs its tenant and its bot config).
    */
   get(store: Store, key: string, load: () => Promise<T | null>, version?: string): Promise<T | null>;
+  /**
+   * The cached value for `key` with the version it holds for, without reading the version
+   * (null when it is not cached). Not exact on its own: before anything is written on the
+   * strength of it, the caller compares that version with the store's (a chat turn does,
+   * inside its write transaction, where SQLite reads it without taking a lock; on a mismatch it
+   * throws StaleLookupError and the turn runs again with `get`).
+   */
+  peek(store: Store, key: string): { value: T; version: string } | null;
+}
+
+/** A turn built on peeked lookups found the lookup version moved: run it again with exact ones. */
+export class StaleLookupError extends Error {
+  constructor() {
+    super("the cached tenant or bot config is older than the database: read again");
+  }
 }
 
 /** The store's lookup version now (see above); pass it to several `get`s of one request. */
@@ -57,6 +74,12 @@ export function createLookupCache<T>(): LookupCache<T> {
         cache.entries.set(key, value);
       }
       return value;
+    },
+    peek(store, key) {
+      const cache = caches.get(store);
+      if (!cache || cache.version === null) return null;
+      const value = cache.entries.get(key);
+      return value === undefined ? null : { value, version: cache.version };
     },
   };
 }

@@ -39,7 +39,8 @@ function counting<T extends object>(aggregate: T, name: keyof T, count: () => vo
   return new Proxy(aggregate, {
     get(target, key) {
       const fn = Reflect.get(target, key) as (...args: unknown[]) => unknown;
-      return key === name ? (...args: unknown[]) => (count(), fn(...args)) : fn;
+      // Called on the aggregate: a transaction's aggregates read their transaction from `this`.
+      return key === name ? (...args: unknown[]) => (count(), fn.apply(target, args)) : fn;
     },
   });
 }
@@ -144,18 +145,69 @@ describe("over HTTP", () => {
   let context: TestContext;
   afterEach(() => context.close());
 
-  test("a visitor's message looks at the lookup version once for its tenant and bot config, and reads neither row", async () => {
+  test("a visitor's message reads neither row, and the lookup version only inside its write transaction", async () => {
     context = buildTestApp();
     const seeded = await seedTenant(context.deps, "Once");
     const visitor = await openWidgetSession(context, seeded.tenant.id, "https://elsewhere.example");
     const message = () => say(context, visitor.access_token, seeded.tenant.id, "Do you have parking?", { session_id: visitor.session_id });
     expect((await message()).status).toBe(200);
-    let versionReads = 0;
-    Object.assign(context.deps.store, { tenants: counting(context.deps.store.tenants, "findLookupVersion", () => (versionReads += 1)) });
+    // Through the store = outside a transaction (the turn's transaction has aggregates of its own).
+    let versionReadsOutside = 0;
+    Object.assign(context.deps.store, { tenants: counting(context.deps.store.tenants, "findLookupVersion", () => (versionReadsOutside += 1)) });
     const rows = countRowReads(context.deps);
+    const transaction = context.deps.store.transaction.bind(context.deps.store);
+    let versionReadsInside = 0;
+    context.deps.store.transaction = (work) =>
+      transaction((tx) => work(Object.create(tx, { tenants: { value: counting(tx.tenants, "findLookupVersion", () => (versionReadsInside += 1)) } }) as typeof tx));
     expect((await message()).status).toBe(200);
-    expect(versionReads).toBe(1);
+    expect(versionReadsOutside).toBe(0);
+    expect(versionReadsInside).toBe(1);
     expect(rows).toEqual({ tenants: 0, configs: 0 });
+  });
+
+  /**
+   * The app over a database another connection writes too: a SQLite file and a second
+   * connection to it, or over PostgreSQL the store and a pool of its own (testSql).
+   */
+  async function appWithAnotherWriter(file: string) {
+    context = buildTestApp({}, {}, {}, join(dir, file));
+    const second = testPostgresUrl() ? null : buildDeps({}, {}, {}, join(dir, file));
+    const sql = await testSql(second ?? context.deps);
+    const seeded = await seedTenant(context.deps, "Elsewhere");
+    const close = context.close;
+    context.close = () => {
+      if (second) closeDeps(second);
+      close();
+    };
+    return { sql, seeded };
+  }
+
+  test("a bot config another connection changed is in the very next reply, though the message read the cached one", async () => {
+    const { sql, seeded } = await appWithAnotherWriter("http-other-config.db");
+    const visitor = await openWidgetSession(context, seeded.tenant.id, "https://elsewhere.example");
+    const ask = async () => (await (await say(context, visitor.access_token, seeded.tenant.id, "Is there parking for bicycles?", { session_id: visitor.session_id })).json()) as { reply: { text: string } };
+    expect((await ask()).reply.text).not.toContain("Bike racks by the door");
+
+    // The whole document, as PATCH would store it (a stored document replaces the sector's template).
+    const { allowed_origins: _onTheTenantRow, ...current } = await getBotConfig(context.deps, seeded.tenant.id);
+    const faq = [{ id: "bikes", question: "Is there parking for bicycles?", answer: "Bike racks by the door.", keywords: ["parking", "bicycles"] }];
+    await sql.run("UPDATE chatbots SET config = ? WHERE tenant_id = ?", JSON.stringify({ ...current, faq }), seeded.tenant.id);
+    expect((await ask()).reply.text).toContain("Bike racks by the door");
+  });
+
+  test("allowed origins another connection changed decide the very next message, both ways", async () => {
+    const { sql, seeded } = await appWithAnotherWriter("http-other-origins.db");
+    const visitor = await openWidgetSession(context, seeded.tenant.id, "https://shop.example");
+    const from = (origin: string) => say(context, visitor.access_token, seeded.tenant.id, "Hello", { session_id: visitor.session_id }, { origin });
+    const setOrigins = (origins: string[]) => sql.run("UPDATE tenants SET allowed_origins = ? WHERE id = ?", JSON.stringify(origins), seeded.tenant.id);
+    expect((await from("https://shop.example")).status).toBe(200);
+
+    // The cached tenant allows any origin; the database no longer does.
+    await setOrigins(["https://other.example"]);
+    expect((await from("https://shop.example")).status).toBe(403);
+    // The cached tenant refuses this origin; the database allows it again.
+    await setOrigins(["https://shop.example"]);
+    expect((await from("https://shop.example")).status).toBe(200);
   });
 
   test("PATCH /chatbot/config, then the very next message and widget session see it", async () => {

@@ -8,7 +8,10 @@ import { admitVisitorMessage } from "../plugins/visitor-limits.ts";
 import { requireTenant } from "../../tenants/find-tenant.ts";
 import { handleMessage, MESSAGE_MAX_LENGTH, type MessageResult } from "../../chat/handle-message.ts";
 import { listMessages } from "../../chat/sessions.ts";
-import { getBotConfig, requireTenantWithConfig, updateBotConfig } from "../../chat/bot-settings.ts";
+import { getBotConfig, peekTenantWithConfig, requireTenantWithConfig, updateBotConfig } from "../../chat/bot-settings.ts";
+import type { BotConfig } from "../../chat/bot-config.ts";
+import type { TenantRecord } from "../../tenants/create-tenant.ts";
+import { readLookupVersion, StaleLookupError } from "../../tenants/lookup-cache.ts";
 import { botConfigView } from "../../assistant/ai-config.ts";
 import { checkAiBaseUrl } from "../../assistant/check-base-url.ts";
 import { streamMessageReply, wantsEventStream } from "../../assistant/stream-reply.ts";
@@ -97,17 +100,34 @@ export function chatRoutes(deps: AppDeps) {
     .post(
       "/message",
       ({ principal, body, request, server, set }) => {
-        const reply = async (): Promise<MessageResult | Response> => {
-          const { tenant, config } = await requireTenantWithConfig(deps, tenantOf(principal, body.tenant_id));
+        const tenantId = tenantOf(principal, body.tenant_id);
+        const streaming = wantsEventStream(request.headers.get("accept"));
+        let admitted = false;
+        const reply = async (lookups: { tenant: TenantRecord; config: BotConfig; version?: string }): Promise<MessageResult | Response> => {
+          const { tenant, config } = lookups;
           checkVisitorAccess(tenant, principal, request, set.headers, body.session_id);
-          if (principal.kind === "visitor") await admitVisitorMessage(deps, tenant, config, () => clientIp(request, server, deps.config.trustProxy));
+          // Counted once, even when the turn runs again below.
+          if (principal.kind === "visitor" && !admitted) await admitVisitorMessage(deps, tenant, config, () => clientIp(request, server, deps.config.trustProxy));
+          admitted = true;
           const sessionId = principal.kind === "visitor" ? principal.sessionId : body.session_id;
-          const input = { tenant, config, sessionId, text: body.message, channel: principal.kind === "visitor" ? "widget" : "api" } as const;
-          if (!wantsEventStream(request.headers.get("accept"))) return handleMessage(deps, input);
+          const input = { tenant, config, sessionId, text: body.message, channel: principal.kind === "visitor" ? "widget" : "api", lookupVersion: lookups.version } as const;
+          if (!streaming) return handleMessage(deps, input);
           return streamMessageReply((onDelta) => handleMessage(deps, input, { onDelta }), deps.log);
         };
+        const exactly = async () => reply(await requireTenantWithConfig(deps, tenantId));
+        // The tenant and its config straight from the caches; the turn checks their version
+        // inside its write transaction (handleMessage's lookupVersion). If they were stale,
+        // or a check refused on them and the version has moved since, all of it runs again on
+        // fresh ones. A stream is never started on them: it could not be taken back.
+        const cached = streaming ? null : peekTenantWithConfig(deps, tenantId);
+        const answer = cached
+          ? reply(cached).catch(async (error: unknown) => {
+              if (error instanceof StaleLookupError || (await readLookupVersion(deps.store)) !== cached.version) return exactly();
+              throw error;
+            })
+          : exactly();
         // Elysia checks the answer against the 200 schema unless it is a Response (the stream).
-        return reply() as Promise<MessageResult> | Promise<Response>;
+        return answer as Promise<MessageResult> | Promise<Response>;
       },
       {
         chatAccess: true,
