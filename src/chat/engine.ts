@@ -135,7 +135,8 @@ const PHONE_RUN = /\+?\(?\d[\d\s().-]{5,}\d/g;
 
 /** The message without e-mails, phone numbers and the name it gave: what is left to search the FAQ with. */
 function withoutContact(message: string, name: string | null): string {
-  let text = message.replace(EMAIL_TOKEN, " ").replace(PHONE_RUN, " ");
+  // The e-mail pattern scans every word for an "@"; most messages have none.
+  let text = (message.includes("@") ? message.replace(EMAIL_TOKEN, " ") : message).replace(PHONE_RUN, " ");
   for (const word of name?.split(/\s+/) ?? []) {
     text = text.replace(new RegExp(`(?<![\\p{L}])${word.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}(?![\\p{L}])`, "giu"), " ");
   }

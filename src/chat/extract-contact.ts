@@ -66,6 +66,8 @@ function emailProblemOf(token: string): EmailProblem {
 }
 
 function findEmail(message: string, expecting: boolean): { email: string | null; invalid: InvalidContactAttempt[]; raw: string[] } {
+  // Without an "@" nothing below finds anything unless an address was asked for.
+  if (!expecting && !message.includes("@")) return { email: null, invalid: [], raw: [] };
   const invalid: InvalidContactAttempt[] = [];
   const raw: string[] = [];
   let email: string | null = null;

@@ -41,7 +41,7 @@ const AFTERNOON_GUESS_HOURS = { from: 1, to: 7 } as const;
  * An explicit zone in the text ("3pm PST") wins over the tenant's zone.
  */
 export function parseAppointmentRequest(message: string, config: BotConfig, nowMs: number): AppointmentRequest | null {
-  const text = message.replace(EMAIL_LIKE, " ").replace(PHONE_LIKE, " ");
+  const text = (message.includes("@") ? message.replace(EMAIL_LIKE, " ") : message).replace(PHONE_LIKE, " ");
   if (!DATE_HINT.test(text)) return null;
   const window = findTimeWindow(text);
   const timeZone = config.appointments.timezone;

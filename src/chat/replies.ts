@@ -44,8 +44,16 @@ const FIELD_LABEL: Record<ContactField, string> = { name: "your name", phone: "a
 
 /** The menu offered with greetings and fallbacks: a few FAQ questions, booking, a person. */
 export function menuQuickReplies(config: BotConfig, questions: readonly string[] = []): string[] {
-  const faqQuestions = [...new Set([...questions, ...config.faq.map((entry) => entry.question)])].slice(0, 3);
-  return [...faqQuestions, ...(config.appointments.enabled ? [QUICK_REPLY.book] : []), QUICK_REPLY.human];
+  // The first three distinct questions: `questions`, then the FAQ's, in order (a greeting asks on every visit).
+  const menu: string[] = [];
+  for (const question of questions) if (menu.length < 3 && !menu.includes(question)) menu.push(question);
+  for (const entry of config.faq) {
+    if (menu.length === 3) break;
+    if (!menu.includes(entry.question)) menu.push(entry.question);
+  }
+  if (config.appointments.enabled) menu.push(QUICK_REPLY.book);
+  menu.push(QUICK_REPLY.human);
+  return menu;
 }
 
 export function firstName(lead: LeadDetails): string {
