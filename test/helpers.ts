@@ -135,8 +135,10 @@ export function webhookSendsIn(metricsText: string): { main: number; send: numbe
   return { main: value("main"), send: value("send") };
 }
 
-/** The whole HTTP app over an in-memory database; requests go through `app.handle`, no socket. */
-/** `dbPath`: a SQLite file instead of a database in memory (ignored over PostgreSQL, as buildDeps does). */
+/**
+ * The whole HTTP app over an in-memory database, or the SQLite file `dbPath` (over PostgreSQL
+ * always the test database); requests go through `app.handle`, no socket.
+ */
 export function buildTestApp(overrides: Partial<Config> = {}, env: Record<string, string> = {}, extra: Pick<Deps, "resolveHost"> = {}, dbPath = ":memory:"): TestContext {
   const base = buildDeps(overrides, env, extra, testPostgresUrl() ? ":memory:" : dbPath);
   const deps = createAppDeps(base);

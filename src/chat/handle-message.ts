@@ -79,10 +79,14 @@ export async function handleMessage(deps: Deps, input: HandleMessageInput, optio
   }
   const config = input.config ?? (await getBotConfig(deps, input.tenant.id));
   const settings = resolveAiSettings(deps, config);
-  // A model call is not made on lookups that may be stale: checked now, not at the write.
-  if (settings !== null && input.lookupVersion !== undefined && (await readLookupVersion(deps.store)) !== input.lookupVersion) throw new StaleLookupError();
-  const assistant = settings === null ? null : await draftWithAssistant(deps, input, text, config, settings, options.onDelta);
-  return commitTurn(deps, input, text, config, assistant, options.engine ?? (defaultEngine ??= createRuleEngine()));
+  const engine = options.engine ?? (defaultEngine ??= createRuleEngine());
+  if (settings === null) return commitTurn(deps, input, text, config, null, engine);
+  // A model call is not made on lookups that may be stale: their version is checked now, once,
+  // which makes them as exact as a fresh read; the write does not check it again (a change
+  // during the call would otherwise pay for the model call twice).
+  if (input.lookupVersion !== undefined && (await readLookupVersion(deps.store)) !== input.lookupVersion) throw new StaleLookupError();
+  const checked = { ...input, lookupVersion: undefined };
+  return commitTurn(deps, checked, text, config, await draftWithAssistant(deps, checked, text, config, settings, options.onDelta), engine);
 }
 
 /** The read phase: null when the assistant does not take this turn (operator in charge, token cap reached). */

@@ -46,7 +46,7 @@ export const readLookupVersion = (store: Store): Promise<string> => store.tenant
 export const MAX_CACHED_LOOKUPS = 10_000;
 
 interface PerStore<T> {
-  version: string | null;
+  version: string;
   entries: Map<string, T>;
 }
 
@@ -77,9 +77,8 @@ export function createLookupCache<T>(): LookupCache<T> {
     },
     peek(store, key) {
       const cache = caches.get(store);
-      if (!cache || cache.version === null) return null;
-      const value = cache.entries.get(key);
-      return value === undefined ? null : { value, version: cache.version };
+      const value = cache?.entries.get(key);
+      return cache && value !== undefined ? { value, version: cache.version } : null;
     },
   };
 }

@@ -25,7 +25,7 @@ export function sqliteTenants(sqlite: Database, db: Db): SyncOf<TenantQueries> {
   );
   const lookupVersion = lookupVersionReader(sqlite);
   return {
-    findLookupVersion: () => lookupVersion(),
+    findLookupVersion: lookupVersion,
     findTenantPlan: (tenantId) => plan.get(tenantId)?.plan ?? null,
     findTenant: (tenantId) => {
       const row = one.get(tenantId);
