@@ -37,8 +37,9 @@ export interface HandleMessageInput {
    * Set when `tenant` and `config` came from the lookup caches without a read of the lookup
    * version (peekTenantWithConfig): the version they hold for. The turn compares it with the
    * store's first thing inside its write transaction — on SQLite a read without a lock there,
-   * against two `fcntl` calls before it — and throws StaleLookupError, having written nothing,
-   * when it moved; the caller then runs the turn again with exact lookups.
+   * against two `fcntl` calls before it — or, when the assistant answers, before its model
+   * call; it throws StaleLookupError, having written nothing, when it moved, and the caller
+   * then runs the turn again with exact lookups.
    */
   lookupVersion?: string;
 }
