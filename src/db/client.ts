@@ -20,6 +20,16 @@ export interface DatabaseHandle {
 export const CACHE_SIZE_KIB = -8_192;
 export const MMAP_SIZE_BYTES = 1024 * 1024 * 1024;
 export const JOURNAL_SIZE_LIMIT_BYTES = 64 * 1024 * 1024;
+/**
+ * SQLite's automatic checkpoint, in pages (~160 MB): only the safety net, should the server's
+ * checkpoint thread fail (src/db/sqlite/checkpoint-thread.ts). It was 10,000 until a server at
+ * full chat load was seen writing 10,000–13,000 pages between two of the thread's WAL restarts
+ * (a chat message writes ~2 random pages: its session row and its session-index entry), so the
+ * net fired in normal running: ~1.5 times a second, each a 65–77 ms COMMIT copying the WAL on
+ * the main thread, 14–17 µs a message and a p99 stall (bench/README.md, session 14). The thread
+ * also brings its next pass forward when a cycle's WAL passes half of this (checkpoint-schedule.ts).
+ */
+export const WAL_AUTOCHECKPOINT_PAGES = 40_000;
 
 export interface OpenOptions {
   sync?: "normal" | "full";
@@ -37,12 +47,12 @@ export function openDatabase(path: string, options: OpenOptions = {}): DatabaseH
   sqlite.exec("PRAGMA busy_timeout = 5000");
   if (!inMemory) {
     sqlite.exec("PRAGMA journal_mode = WAL");
-    // SQLite's automatic checkpoint (every 1,000 pages) runs inside whichever commit crosses
-    // it, fsync included: a request pays for it. At 10,000 pages it is the safety net only; the
+    // SQLite's automatic checkpoint (every 1,000 pages by default) runs inside whichever commit
+    // crosses it, fsync included: a request pays for it. Here it is the safety net only; the
     // server checkpoints the WAL every 500 ms on a thread of its own (PASSIVE, never blocking
     // writers) and finishes a caught-up checkpoint on this connection in a few milliseconds, so
     // the WAL starts over long before (src/db/sqlite/checkpoint-thread.ts).
-    sqlite.exec("PRAGMA wal_autocheckpoint = 10000");
+    sqlite.exec(`PRAGMA wal_autocheckpoint = ${WAL_AUTOCHECKPOINT_PAGES}`);
   }
   // Pages are read through a memory map of the file (up to 1 GiB; past that, read as before):
   // a page not in SQLite's cache is copied from the OS's page cache without a system call, and
@@ -56,8 +66,8 @@ export function openDatabase(path: string, options: OpenOptions = {}): DatabaseH
   // a failing disk, which SQLite could not have served anyway.
   sqlite.exec(`PRAGMA mmap_size = ${MMAP_SIZE_BYTES}`);
   sqlite.exec(`PRAGMA cache_size = ${CACHE_SIZE_KIB}`);
-  // A burst (a big retention sweep, a backlog of deliveries) can grow the WAL far past the
-  // 10,000-page checkpoint (~40 MB); without a limit the file keeps its high-water size for
+  // A burst (a big retention sweep, a backlog of deliveries) can grow the WAL far past what a
+  // checkpoint cycle usually leaves (~50 MB at full chat load); without a limit the file keeps its high-water size for
   // ever. After a checkpoint resets it, anything above 64 MiB is truncated away; below that
   // the file is reused as it is, so normal traffic does not re-grow it every time.
   sqlite.exec(`PRAGMA journal_size_limit = ${JOURNAL_SIZE_LIMIT_BYTES}`);

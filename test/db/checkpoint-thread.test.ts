@@ -5,6 +5,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { openDatabase } from "../../src/db/client.ts";
 import { startCheckpointThread, walMetrics } from "../../src/db/sqlite/checkpoint-thread.ts";
+import { MIN_CHECKPOINT_DELAY_MS, nextCheckpointDelayMs } from "../../src/db/sqlite/checkpoint-schedule.ts";
 import { buildTestApp } from "../helpers.ts";
 import type { Logger } from "../../src/lib/log.ts";
 import { silentLogger } from "../../src/lib/log.ts";
@@ -63,6 +64,31 @@ test("the thread copies the server connection's WAL into the file while that con
   const later = await nextReport(thread, first.count);
   expect(typeof (later.last as { checkpointed: number }).checkpointed).toBe("number");
   expect((sqlite.query("SELECT count(*) AS n FROM notes").get() as { n: number }).n).toBe(2_100);
+});
+
+test("a cycle whose WAL reached fastFrames brings the next forward, in proportion, never below the floor", () => {
+  expect(nextCheckpointDelayMs(0, 500, 20_000)).toBe(500);
+  expect(nextCheckpointDelayMs(19_999, 500, 20_000)).toBe(500);
+  expect(nextCheckpointDelayMs(20_000, 500, 20_000)).toBe(500);
+  expect(nextCheckpointDelayMs(40_000, 500, 20_000)).toBe(250);
+  expect(nextCheckpointDelayMs(100_000, 500, 20_000)).toBe(100);
+  expect(nextCheckpointDelayMs(10_000_000, 500, 20_000)).toBe(MIN_CHECKPOINT_DELAY_MS);
+  // An interval shorter than the floor is kept as it is.
+  expect(nextCheckpointDelayMs(1_000, 20, 10)).toBe(20);
+});
+
+test("the thread runs its next pass sooner after a WAL past fastFrames, not an interval later", async () => {
+  const { path, write } = database();
+  write(2_000);
+  // A minute between passes, unless the WAL passed fastFrames: the second report comes within
+  // the test's bounded wait only through the fast path.
+  const thread = startCheckpointThread(path, silentLogger, { intervalMs: 60_000, fastFrames: 1 });
+  cleanups.push(() => thread.stop());
+  const first = await nextReport(thread, 0);
+  expect((first.last as { log: number }).log).toBeGreaterThan(1);
+  write(100);
+  const second = await nextReport(thread, first.count);
+  expect(second.count).toBe(first.count + 1);
 });
 
 test("a database the thread cannot open is logged, once, and stop() still ends the thread", async () => {

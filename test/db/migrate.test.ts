@@ -6,7 +6,7 @@ import { getTableConfig, SQLiteTable } from "drizzle-orm/sqlite-core";
 import { mkdtempSync, readdirSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { CACHE_SIZE_KIB, JOURNAL_SIZE_LIMIT_BYTES, MMAP_SIZE_BYTES, openDatabase } from "../../src/db/client.ts";
+import { CACHE_SIZE_KIB, JOURNAL_SIZE_LIMIT_BYTES, MMAP_SIZE_BYTES, openDatabase, WAL_AUTOCHECKPOINT_PAGES } from "../../src/db/client.ts";
 import { EMBEDDED_MIGRATIONS, MIGRATION_JOURNAL } from "../../src/db/embedded-migrations.ts";
 import { applyMigrations } from "../../src/db/migrate.ts";
 import { applyPgMigrations, PG_MIGRATION_JOURNAL, PG_MIGRATIONS } from "../../src/db/postgres/migrations.ts";
@@ -63,6 +63,9 @@ describe("migrations", () => {
     expect(pragma("mmap_size")).toBe(MMAP_SIZE_BYTES);
     expect(JOURNAL_SIZE_LIMIT_BYTES).toBe(64 * 1024 * 1024);
     expect(pragma("journal_size_limit")).toBe(JOURNAL_SIZE_LIMIT_BYTES);
+    // Well above what one checkpoint cycle writes at full load (10,000 fired in normal running).
+    expect(WAL_AUTOCHECKPOINT_PAGES).toBe(40_000);
+    expect(pragma("wal_autocheckpoint")).toBe(WAL_AUTOCHECKPOINT_PAGES);
     handle.close();
     const full = openDatabase(join(dir, "p.db"), { sync: "full" });
     expect(Object.values(full.sqlite.prepare("PRAGMA synchronous").get() as Record<string, unknown>)[0]).toBe(2);

@@ -1,4 +1,5 @@
 import type { Logger } from "../../lib/log.ts";
+import { WAL_AUTOCHECKPOINT_PAGES } from "../client.ts";
 import { workerEntry } from "../../lib/worker-entry.ts";
 import type { CheckpointMessage, CheckpointReport } from "./checkpoint-worker.ts";
 
@@ -46,6 +47,8 @@ export interface CheckpointThread {
 
 export interface CheckpointThreadOptions {
   intervalMs?: number;
+  /** A cycle whose WAL reached this many frames brings the next forward (checkpoint-schedule.ts); half the safety net by default. */
+  fastFrames?: number;
   restartFrames?: number;
   /**
    * A PASSIVE checkpoint on the server's own connection, between two of its transactions
@@ -67,15 +70,17 @@ export interface CheckpointThreadOptions {
  * The WAL starts over (its next frame written at its start) only when a write begins after a
  * checkpoint that copied every frame. While the server keeps writing, the thread never quite
  * gets there — frames arrive while it copies — so the WAL used to grow to SQLite's automatic
- * checkpoint on the server's connection (10,000 pages, src/db/client.ts), which then ran inside
- * a COMMIT: 25–65 ms stalls about every second at full write rate, the chat p99 (bench/README.md,
- * session 6). Now the thread catches up (checkpoint-worker.ts) and `finishOnServer` copies the
- * few frames written since on the server's connection: 1–7 ms between two transactions, after
- * which nothing is left uncopied and the next write starts the WAL over. The automatic
- * checkpoint stays, as the safety net if this thread fails.
+ * checkpoint on the server's connection (then 10,000 pages), which then ran inside a COMMIT:
+ * 25–65 ms stalls about every second at full write rate, the chat p99 (bench/README.md, session
+ * 6). Now the thread catches up (checkpoint-worker.ts) and `finishOnServer` copies the few frames
+ * written since on the server's connection: 1–7 ms between two transactions, after which
+ * nothing is left uncopied and the next write starts the WAL over. The automatic checkpoint
+ * stays, as the safety net if this thread fails (WAL_AUTOCHECKPOINT_PAGES, src/db/client.ts:
+ * set well above what one cycle writes at full load, and a cycle that gets near half of it
+ * brings the next one forward).
  */
 export function startCheckpointThread(path: string, log: Logger, options: CheckpointThreadOptions = {}): CheckpointThread {
-  const { intervalMs = CHECKPOINT_INTERVAL_MS, restartFrames = RESTART_FRAMES, finishOnServer } = options;
+  const { intervalMs = CHECKPOINT_INTERVAL_MS, fastFrames = WAL_AUTOCHECKPOINT_PAGES / 2, restartFrames = RESTART_FRAMES, finishOnServer } = options;
   let finishing: Promise<void> | null = null;
   let stopping = false;
   const catchUpOnServer = () => {
@@ -114,7 +119,7 @@ export function startCheckpointThread(path: string, log: Logger, options: Checkp
     failing = true;
   };
   worker.onerror = (event) => log.error({ msg: "the WAL checkpoint thread failed; SQLite's automatic checkpoint still bounds the WAL", error: event.message });
-  worker.postMessage({ start: { path, intervalMs } } satisfies CheckpointMessage);
+  worker.postMessage({ start: { path, intervalMs, fastFrames } } satisfies CheckpointMessage);
   walStats.running = true;
   return {
     reports: () => ({ count, last }),

@@ -1,4 +1,5 @@
 import { Database } from "bun:sqlite";
+import { nextCheckpointDelayMs } from "./checkpoint-schedule.ts";
 
 /**
  * The WAL checkpointer's thread (src/db/sqlite/checkpoint-thread.ts). A checkpoint copies every
@@ -11,11 +12,12 @@ import { Database } from "bun:sqlite";
  * repeat until one sees fewer than CATCH_UP_FRAMES arrive since the one before (at most
  * MAX_PASSES; a pass with nothing new to copy costs nothing). The report is the last pass's,
  * and the server's connection finishes from there cheaply (checkpoint-thread.ts: the WAL starts
- * over only after a checkpoint that copied every frame).
+ * over only after a checkpoint that copied every frame). The next pass is due after `intervalMs`,
+ * sooner after a cycle whose WAL reached `fastFrames` (checkpoint-schedule.ts).
  */
 declare const self: Worker;
 
-export type CheckpointMessage = { start: { path: string; intervalMs: number } } | "stop";
+export type CheckpointMessage = { start: { path: string; intervalMs: number; fastFrames: number } } | "stop";
 /** PRAGMA wal_checkpoint's answer: frames in the WAL and frames copied, or the error's text. */
 export type CheckpointReport = { log: number; checkpointed: number } | { error: string } | "stopped";
 
@@ -24,7 +26,7 @@ const CATCH_UP_FRAMES = 256;
 const MAX_PASSES = 3;
 
 let connection: Database | null = null;
-let timer: ReturnType<typeof setInterval> | null = null;
+let timer: ReturnType<typeof setTimeout> | null = null;
 
 function pass(db: Database): { log: number; checkpointed: number } {
   // One row: busy (0/1), frames in the WAL, frames copied into the file.
@@ -32,26 +34,35 @@ function pass(db: Database): { log: number; checkpointed: number } {
   return { log: Number(log ?? 0), checkpointed: Number(checkpointed ?? 0) };
 }
 
-function checkpoint(): void {
+/** One cycle (its passes and its report), then the next one scheduled. */
+function cycle(schedule: { intervalMs: number; fastFrames: number }): void {
   if (!connection) return;
+  const walFrames = checkpoint(connection);
+  timer = setTimeout(() => cycle(schedule), nextCheckpointDelayMs(walFrames, schedule.intervalMs, schedule.fastFrames));
+}
+
+/** The passes of one cycle and their report; the frames the WAL held at the last pass (0 on an error). */
+function checkpoint(db: Database): number {
   try {
-    let report = pass(connection);
+    let report = pass(db);
     for (let passes = 1; passes < MAX_PASSES; passes++) {
-      const next = pass(connection);
+      const next = pass(db);
       const arrived = next.log - report.log;
       report = next;
       if (arrived < CATCH_UP_FRAMES) break;
     }
     self.postMessage(report satisfies CheckpointReport);
+    return report.log;
   } catch (error) {
     self.postMessage({ error: String(error) } satisfies CheckpointReport);
+    return 0;
   }
 }
 
 self.onmessage = (event: MessageEvent<CheckpointMessage>) => {
   const message = event.data;
   if (message === "stop") {
-    if (timer) clearInterval(timer);
+    if (timer) clearTimeout(timer);
     timer = null;
     connection?.close();
     connection = null;
@@ -66,5 +77,7 @@ self.onmessage = (event: MessageEvent<CheckpointMessage>) => {
     self.postMessage({ error: `cannot open ${message.start.path}: ${String(error)}` } satisfies CheckpointReport);
     return;
   }
-  timer = setInterval(checkpoint, message.start.intervalMs);
+  const { intervalMs, fastFrames } = message.start;
+  // The first cycle at once: it takes whatever WAL the server's start-up left.
+  timer = setTimeout(() => cycle({ intervalMs, fastFrames }), 0);
 };
