@@ -25,7 +25,7 @@ export const JOURNAL_SIZE_LIMIT_BYTES = 64 * 1024 * 1024;
  * checkpoint thread fail (src/db/sqlite/checkpoint-thread.ts). It was 10,000 until a server at
  * full chat load was seen writing 10,000–13,000 pages between two of the thread's WAL restarts
  * (a chat message writes ~2 random pages: its session row and its session-index entry), so the
- * net fired in normal running: ~1.5 times a second, each a 65–77 ms COMMIT copying the WAL on
+ * net fired in normal running: ~1.5 times a second, each a 47–77 ms COMMIT copying the WAL on
  * the main thread, 14–17 µs a message and a p99 stall (bench/README.md, session 14). The thread
  * also brings its next pass forward when a cycle's WAL passes half of this (checkpoint-schedule.ts).
  */
@@ -67,9 +67,10 @@ export function openDatabase(path: string, options: OpenOptions = {}): DatabaseH
   sqlite.exec(`PRAGMA mmap_size = ${MMAP_SIZE_BYTES}`);
   sqlite.exec(`PRAGMA cache_size = ${CACHE_SIZE_KIB}`);
   // A burst (a big retention sweep, a backlog of deliveries) can grow the WAL far past what a
-  // checkpoint cycle usually leaves (~50 MB at full chat load); without a limit the file keeps its high-water size for
-  // ever. After a checkpoint resets it, anything above 64 MiB is truncated away; below that
-  // the file is reused as it is, so normal traffic does not re-grow it every time.
+  // checkpoint cycle usually leaves (~50 MB at full chat load); without a limit the file keeps
+  // its high-water size for ever. After a checkpoint resets it, anything above 64 MiB is
+  // truncated away; below that the file is reused as it is, so normal traffic does not re-grow
+  // it every time.
   sqlite.exec(`PRAGMA journal_size_limit = ${JOURNAL_SIZE_LIMIT_BYTES}`);
   sqlite.exec("PRAGMA foreign_keys = ON");
   // Deleted rows are overwritten with zeros, not left readable in free pages: an erased
