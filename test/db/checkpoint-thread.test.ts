@@ -5,7 +5,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { openDatabase } from "../../src/db/client.ts";
 import { startCheckpointThread, walMetrics } from "../../src/db/sqlite/checkpoint-thread.ts";
-import { MIN_CHECKPOINT_DELAY_MS, nextCheckpointDelayMs } from "../../src/db/sqlite/checkpoint-schedule.ts";
+import { MIN_CHECKPOINT_DELAY_MS, nextCheckpointDelayMs, runPasses, type PassResult } from "../../src/db/sqlite/checkpoint-schedule.ts";
 import { buildTestApp } from "../helpers.ts";
 import type { Logger } from "../../src/lib/log.ts";
 import { silentLogger } from "../../src/lib/log.ts";
@@ -75,6 +75,44 @@ test("a cycle whose WAL reached fastFrames brings the next forward, in proportio
   expect(nextCheckpointDelayMs(10_000_000, 500, 20_000)).toBe(MIN_CHECKPOINT_DELAY_MS);
   // An interval shorter than the floor is kept as it is.
   expect(nextCheckpointDelayMs(1_000, 20, 10)).toBe(20);
+});
+
+/** A pass that answers the given results in turn, counting its calls. */
+function scriptedPass(results: PassResult[]) {
+  let calls = 0;
+  return {
+    pass: (): PassResult => results[calls++] ?? "busy",
+    calls: () => calls,
+  };
+}
+
+test("a cycle's passes repeat until one sees fewer than catchUpFrames arrive, at most maxPasses", () => {
+  const converging = scriptedPass([
+    { log: 10_000, checkpointed: 10_000 },
+    { log: 11_000, checkpointed: 11_000 },
+    { log: 11_100, checkpointed: 11_100 },
+    { log: 11_101, checkpointed: 11_101 },
+  ]);
+  expect(runPasses(converging.pass, 5, 256)).toEqual({ log: 11_100, checkpointed: 11_100 });
+  expect(converging.calls()).toBe(3);
+  const behind = scriptedPass([
+    { log: 10_000, checkpointed: 10_000 },
+    { log: 11_000, checkpointed: 11_000 },
+    { log: 12_000, checkpointed: 12_000 },
+  ]);
+  expect(runPasses(behind.pass, 2, 256)).toEqual({ log: 11_000, checkpointed: 11_000 });
+  expect(behind.calls()).toBe(2);
+});
+
+test("a busy pass (another connection checkpointing, SQLite's -1 frames) is never the cycle's report", () => {
+  // The first pass busy: nothing to report, and no second pass.
+  const busyFirst = scriptedPass(["busy", { log: 5, checkpointed: 5 }]);
+  expect(runPasses(busyFirst.pass, 3, 256)).toBeNull();
+  expect(busyFirst.calls()).toBe(1);
+  // A later pass busy: the cycle ends on the last pass that ran.
+  const busyLater = scriptedPass([{ log: 10_000, checkpointed: 10_000 }, "busy", { log: 10_001, checkpointed: 10_001 }]);
+  expect(runPasses(busyLater.pass, 3, 256)).toEqual({ log: 10_000, checkpointed: 10_000 });
+  expect(busyLater.calls()).toBe(2);
 });
 
 test("the thread runs its next pass sooner after a WAL past fastFrames, not an interval later", async () => {

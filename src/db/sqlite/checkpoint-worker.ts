@@ -1,5 +1,5 @@
 import { Database } from "bun:sqlite";
-import { nextCheckpointDelayMs } from "./checkpoint-schedule.ts";
+import { nextCheckpointDelayMs, runPasses, type PassResult } from "./checkpoint-schedule.ts";
 
 /**
  * The WAL checkpointer's thread (src/db/sqlite/checkpoint-thread.ts). A checkpoint copies every
@@ -10,10 +10,11 @@ import { nextCheckpointDelayMs } from "./checkpoint-schedule.ts";
  *
  * The server keeps writing while a pass copies, so one pass ends behind the WAL's end: passes
  * repeat until one sees fewer than CATCH_UP_FRAMES arrive since the one before (at most
- * MAX_PASSES; a pass with nothing new to copy costs nothing). The report is the last pass's,
- * and the server's connection finishes from there cheaply (checkpoint-thread.ts: the WAL starts
- * over only after a checkpoint that copied every frame). The next pass is due after `intervalMs`,
- * sooner after a cycle whose WAL reached `fastFrames` (checkpoint-schedule.ts).
+ * MAX_PASSES; a pass with nothing new to copy costs nothing). The report is the last pass's
+ * (none when the server's connection was checkpointing itself), and the server's connection
+ * finishes from there cheaply (checkpoint-thread.ts: the WAL starts over only after a checkpoint
+ * that copied every frame). The next cycle is due after `intervalMs`, sooner after one whose WAL
+ * reached `fastFrames`. Both rules are in checkpoint-schedule.ts.
  */
 declare const self: Worker;
 
@@ -28,9 +29,11 @@ const MAX_PASSES = 3;
 let connection: Database | null = null;
 let timer: ReturnType<typeof setTimeout> | null = null;
 
-function pass(db: Database): { log: number; checkpointed: number } {
-  // One row: busy (0/1), frames in the WAL, frames copied into the file.
+function pass(db: Database): PassResult {
+  // One row: busy (0/1), frames in the WAL, frames copied into the file; -1 frames when another
+  // connection holds the checkpoint lock (the server's own catch-up).
   const [, log, checkpointed] = db.query("PRAGMA wal_checkpoint(PASSIVE)").values()[0] ?? [];
+  if (Number(log ?? 0) < 0) return "busy";
   return { log: Number(log ?? 0), checkpointed: Number(checkpointed ?? 0) };
 }
 
@@ -41,16 +44,11 @@ function cycle(schedule: { intervalMs: number; fastFrames: number }): void {
   timer = setTimeout(() => cycle(schedule), nextCheckpointDelayMs(walFrames, schedule.intervalMs, schedule.fastFrames));
 }
 
-/** The passes of one cycle and their report; the frames the WAL held at the last pass (0 on an error). */
+/** The passes of one cycle and their report; the frames the WAL held at the last pass (0 on an error or a busy cycle). */
 function checkpoint(db: Database): number {
   try {
-    let report = pass(db);
-    for (let passes = 1; passes < MAX_PASSES; passes++) {
-      const next = pass(db);
-      const arrived = next.log - report.log;
-      report = next;
-      if (arrived < CATCH_UP_FRAMES) break;
-    }
+    const report = runPasses(() => pass(db), MAX_PASSES, CATCH_UP_FRAMES);
+    if (report === null) return 0;
     self.postMessage(report satisfies CheckpointReport);
     return report.log;
   } catch (error) {
