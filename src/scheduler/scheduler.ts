@@ -116,26 +116,27 @@ export class DeliveryScheduler {
    * jumps the queue; every "again at once" after it is `arm(0)`, after the I/O.
    */
   wake(): void {
-    if (!this.running) return;
-    this.cancelTick?.();
-    let cancelled = false;
-    queueMicrotask(() => {
-      if (!cancelled) void this.tick();
-    });
-    this.cancelTick = () => {
-      cancelled = true;
-    };
+    this.arm("before-io");
   }
 
   /**
-   * Arms the next tick, replacing the one armed. "At once" is `setImmediate` (after the I/O of
-   * this turn of the event loop), not `setTimeout(0)`: Bun holds a zero timeout for a
-   * millisecond, which every wake-on-enqueue and every refill of a freed slot used to wait.
+   * Arms the next tick, replacing the one armed. "At once" (0) is `setImmediate`, after the I/O
+   * of this turn of the event loop, not `setTimeout(0)`: Bun holds a zero timeout for a
+   * millisecond, which every refill of a freed slot used to wait. "before-io" is a microtask,
+   * ahead of that I/O (wake).
    */
-  private arm(delayMs: number): void {
+  private arm(delayMs: number | "before-io"): void {
     if (!this.running) return;
     this.cancelTick?.();
-    if (delayMs === 0) {
+    if (delayMs === "before-io") {
+      let cancelled = false;
+      queueMicrotask(() => {
+        if (!cancelled) void this.tick();
+      });
+      this.cancelTick = () => {
+        cancelled = true;
+      };
+    } else if (delayMs === 0) {
       const immediate = setImmediate(() => void this.tick());
       this.cancelTick = () => clearImmediate(immediate);
     } else {
