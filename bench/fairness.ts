@@ -43,6 +43,8 @@ function startArrivalReceiver() {
   const server = Bun.serve({
     hostname: "127.0.0.1",
     port: 0,
+    // As the app serves (src/http/serve-options.ts): Bun.serve is in development mode unless NODE_ENV=production.
+    development: false,
     fetch(request) {
       const id = request.headers.get("webhook-id") ?? "";
       if (!arrivals.has(id)) arrivals.set(id, performance.now());

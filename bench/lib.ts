@@ -95,6 +95,8 @@ function runReceiver(delayMs: number): void {
   const server = Bun.serve({
     hostname: "127.0.0.1",
     port: 0,
+    // As the app serves (src/http/serve-options.ts): Bun.serve is in development mode unless NODE_ENV=production.
+    development: false,
     idleTimeout: 30,
     async fetch(request) {
       if (request.method === "GET") return new URL(request.url).pathname === "/arrivals" ? Response.json(arrivals) : new Response(String(count));
@@ -120,6 +122,9 @@ function runReceiver(delayMs: number): void {
   process.once("SIGTERM", exit);
   setTimeout(exit, RECEIVER_MAX_LIFETIME_MS).unref();
 }
+
+/** The middle value (the upper of the two middle ones for an even count); NaN for none. */
+export const median = (values: readonly number[]): number => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] ?? Number.NaN;
 
 /** A positive whole number from the environment, or `fallback` when unset or not one. */
 export const envInt = (name: string, fallback: number): number => {
