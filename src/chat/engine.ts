@@ -146,6 +146,7 @@ function withoutContact(message: string, name: string | null): string {
 
 /** "how much?" or "how long does it take?" right after an answer asks about that answer's topic. */
 function withTopic(question: string, lastTopic: string | null): string {
-  if (!lastTopic || hasOwnTopic(meaningfulWords(question)) || questionAspect(question) === null) return question;
+  // The aspect test first: two regular expressions, and most questions ask about no aspect.
+  if (!lastTopic || questionAspect(question) === null || hasOwnTopic(meaningfulWords(question))) return question;
   return `${question} ${lastTopic}`;
 }

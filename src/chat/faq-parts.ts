@@ -43,6 +43,11 @@ export function splitQuestions(message: string): QuestionPart[] {
   return parts;
 }
 
+/** The message has no second piece to cut off, so splitQuestions makes at most one part of it. */
+export function isOnePiece(message: string): boolean {
+  return message.split(SPLIT).filter((raw) => raw.trim()).length < 2;
+}
+
 export interface PartAnswers {
   /** Distinct entries answered, in the order asked. */
   matches: FaqMatch[];
@@ -56,6 +61,8 @@ export interface PartAnswers {
  */
 export function answerParts(faq: readonly FaqEntry[], message: string, whole: FaqMatch | null, threshold: number): PartAnswers {
   const wholeMatches = whole && whole.confidence >= threshold ? [whole] : [];
+  // Most messages are one piece: without a second part, the whole message decides.
+  if (isOnePiece(message)) return { matches: wholeMatches, unanswered: [] };
   const parts = splitQuestions(message);
   if (parts.length < 2) return { matches: wholeMatches, unanswered: [] };
   const matches: FaqMatch[] = [];

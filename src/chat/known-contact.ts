@@ -50,10 +50,18 @@ function foundFields(turn: Turn): ContactField[] {
   return fields;
 }
 
+const NOT_ASCII = /[^\x00-\x7f]/;
+/** In ASCII text: the first character the bare form below keeps and does not trim. */
+const FIRST_KEPT_ASCII = /[A-Za-z'-]/;
+
 /** The message is the name on file, or its first word, and nothing else ("ana lopez", "Ana!"). */
-function isBareKnownName(message: string, name: string | null): boolean {
+export function isBareKnownName(message: string, name: string | null): boolean {
   if (!name) return false;
   const knownName = name.toLowerCase();
+  // Asked on every message once a lead is in. Either name starts with knownName's first letter,
+  // so the bare form must too; in ASCII text its first character is the message's first letter,
+  // ' or -, lower-cased. Most messages fail that, without the Unicode replaces below.
+  if (/^[a-z]/.test(knownName) && !NOT_ASCII.test(message) && FIRST_KEPT_ASCII.exec(message)?.[0].toLowerCase() !== knownName[0]) return false;
   const bare = message.replace(/[^\p{L}\s'’-]+/gu, " ").replace(/\s+/g, " ").trim().toLowerCase();
   return bare === knownName || bare === knownName.split(" ")[0];
 }

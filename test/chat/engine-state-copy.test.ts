@@ -1,7 +1,10 @@
 import { describe, expect, test } from "bun:test";
 import { createRuleEngine, initialConversationState, type ConversationState } from "../../src/chat/engine.ts";
 import { copyConversationState } from "../../src/chat/conversation-state.ts";
+import { findBestFaqForQuestion } from "../../src/chat/faq-intent.ts";
+import { answerParts, isOnePiece, splitQuestions } from "../../src/chat/faq-parts.ts";
 import { containsPhrase, findPhrase, normalizeForMatching } from "../../src/chat/intents.ts";
+import { isBareKnownName } from "../../src/chat/known-contact.ts";
 import { configForSector } from "../../src/chat/sector-templates.ts";
 import { NOW_MS } from "./conversation.ts";
 
@@ -67,5 +70,55 @@ describe("phrase matching with phrases normalised once", () => {
       }
     }
     expect(matched).toBeGreaterThan(1_000);
+  });
+});
+
+describe("the engine's early answers agree with the full work", () => {
+  const seeded = (start: number) => {
+    let seed = start;
+    return () => (seed = (seed * 1_103_515_245 + 12_345) % 2_147_483_648) / 2_147_483_648;
+  };
+
+  test("a message of one piece gets the whole message's answer, as its split would give it", () => {
+    const fragments = ["what are your hours", "how much is it", "and", "also", "do you take insurance", "where can I park", ",", "?", "!", ".", " ", "and how long does it take", "plus", "whitening", "thanks"];
+    const next = seeded(11);
+    const faq = DENTAL.faq;
+    const threshold = DENTAL.handoff.low_confidence_threshold;
+    const seen = { onePiece: 0, multiPart: 0 };
+    for (let round = 0; round < 2_000; round++) {
+      const message = Array.from({ length: 1 + Math.floor(next() * 5) }, () => fragments[Math.floor(next() * fragments.length)]).join(" ");
+      const parts = splitQuestions(message).length;
+      if (parts >= 2) seen.multiPart++;
+      if (!isOnePiece(message)) continue;
+      seen.onePiece++;
+      expect({ message, parts: Math.min(parts, 2) }).toEqual({ message, parts: Math.min(parts, 1) });
+      const whole = findBestFaqForQuestion(faq, message, threshold);
+      const wholeMatches = whole && whole.confidence >= threshold ? [whole] : [];
+      expect({ message, answers: answerParts(faq, message, whole, threshold) }).toEqual({ message, answers: { matches: wholeMatches, unanswered: [] } });
+    }
+    expect(seen.onePiece).toBeGreaterThan(200);
+    expect(seen.multiPart).toBeGreaterThan(200);
+  });
+
+  test("the bare-name test's first-letter refusal answers as the full comparison", () => {
+    const full = (message: string, name: string | null) => {
+      if (!name) return false;
+      const knownName = name.toLowerCase();
+      const bare = message.replace(/[^\p{L}\s'’-]+/gu, " ").replace(/\s+/g, " ").trim().toLowerCase();
+      return bare === knownName || bare === knownName.split(" ")[0];
+    };
+    const names = ["Ana Lopez", "ana", "O'Neil", "Émile Zola", "Zoë Kim", "-x", "Bo", null, ""];
+    const pieces = ["ana", "Ana", "ANA", "lopez", "Lopez!", "o'neil", "O'NEIL", "'", "-", "émile", "Émile", "zola", "zoë", "kim", "bo", "Bo.", "hi", "123", "?", "  ", "ok", "İ", "x"];
+    const next = seeded(5);
+    let bareNames = 0;
+    for (let round = 0; round < 5_000; round++) {
+      const message = Array.from({ length: 1 + Math.floor(next() * 3) }, () => pieces[Math.floor(next() * pieces.length)]).join(next() < 0.7 ? " " : "");
+      for (const name of names) {
+        const expected = full(message, name);
+        if (expected) bareNames++;
+        expect({ message, name, bare: isBareKnownName(message, name) }).toEqual({ message, name, bare: expected });
+      }
+    }
+    expect(bareNames).toBeGreaterThan(200);
   });
 });
