@@ -51,19 +51,20 @@ function foundFields(turn: Turn): ContactField[] {
 }
 
 const NOT_ASCII = /[^\x00-\x7f]/;
-/** In ASCII text: the first character the bare form below keeps and does not trim. */
-const FIRST_KEPT_ASCII = /[A-Za-z'-]/;
+/** In ASCII text: the first word of the bare form below, before lower case. */
+const FIRST_WORD_ASCII = /[A-Za-z'-]+/;
 
 /** The message is the name on file, or its first word, and nothing else ("ana lopez", "Ana!"). */
 export function isBareKnownName(message: string, name: string | null): boolean {
   if (!name) return false;
   const knownName = name.toLowerCase();
-  // Asked on every message once a lead is in. Either name starts with knownName's first letter,
-  // so the bare form must too; in ASCII text its first character is the message's first letter,
-  // ' or -, lower-cased. Most messages fail that, without the Unicode replaces below.
-  if (/^[a-z]/.test(knownName) && !NOT_ASCII.test(message) && FIRST_KEPT_ASCII.exec(message)?.[0].toLowerCase() !== knownName[0]) return false;
+  const firstName = knownName.split(" ")[0] ?? "";
+  // Asked on every message once a lead is in. A bare form that is either name has `firstName`
+  // as its first word; in ASCII text that word is the message's first run of letters, ' and -.
+  // Most messages differ there, and are refused without the Unicode replaces below.
+  if (firstName !== "" && !NOT_ASCII.test(message) && FIRST_WORD_ASCII.exec(message)?.[0].toLowerCase() !== firstName) return false;
   const bare = message.replace(/[^\p{L}\s'’-]+/gu, " ").replace(/\s+/g, " ").trim().toLowerCase();
-  return bare === knownName || bare === knownName.split(" ")[0];
+  return bare === knownName || bare === firstName;
 }
 
 /** Only details the bot already holds, and nothing else: "Ana Lopez, 415-555-0132" again. */

@@ -100,15 +100,15 @@ describe("the engine's early answers agree with the full work", () => {
     expect(seen.multiPart).toBeGreaterThan(200);
   });
 
-  test("the bare-name test's first-letter refusal answers as the full comparison", () => {
+  test("the bare-name test's first-word refusal answers as the full comparison", () => {
     const full = (message: string, name: string | null) => {
       if (!name) return false;
       const knownName = name.toLowerCase();
       const bare = message.replace(/[^\p{L}\s'’-]+/gu, " ").replace(/\s+/g, " ").trim().toLowerCase();
       return bare === knownName || bare === knownName.split(" ")[0];
     };
-    const names = ["Ana Lopez", "ana", "O'Neil", "Émile Zola", "Zoë Kim", "-x", "Bo", null, ""];
-    const pieces = ["ana", "Ana", "ANA", "lopez", "Lopez!", "o'neil", "O'NEIL", "'", "-", "émile", "Émile", "zola", "zoë", "kim", "bo", "Bo.", "hi", "123", "?", "  ", "ok", "İ", "x"];
+    const names = ["Ana Lopez", "ana", "O'Neil", "Émile Zola", "Zoë Kim", "-x", "Bo", " Ana", "Ana\tLopez", "Ana-Maria Li", null, ""];
+    const pieces = ["ana", "Ana", "ANA", "anas", "lopez", "Lopez!", "o'neil", "O'NEIL", "'", "-", "émile", "Émile", "zola", "zoë", "kim", "bo", "Bo.", "hi", "123", "?", "  ", "\t", "ok", "İ", "x", "ana-maria", "li"];
     const next = seeded(5);
     let bareNames = 0;
     for (let round = 0; round < 5_000; round++) {
