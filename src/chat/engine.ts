@@ -135,6 +135,8 @@ const PHONE_RUN = /\+?\(?\d[\d\s().-]{5,}\d/g;
 
 /** The message without e-mails, phone numbers and the name it gave: what is left to search the FAQ with. */
 function withoutContact(message: string, name: string | null): string {
+  // Most messages have none of the three; `message` is already one space between words.
+  if (name === null && !message.includes("@") && !/\d/.test(message) && message === message.trim()) return message;
   // The e-mail pattern scans every word for an "@"; most messages have none.
   let text = (message.includes("@") ? message.replace(EMAIL_TOKEN, " ") : message).replace(PHONE_RUN, " ");
   for (const word of name?.split(/\s+/) ?? []) {

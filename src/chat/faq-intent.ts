@@ -25,10 +25,12 @@ export function hasOwnTopic(words: readonly string[][]): boolean {
   return words.some((forms) => !forms.some((form) => ASPECT_WORDS.has(form)));
 }
 
+/** The last text asked about and its answer: a turn asks about its question twice (its topic, then its search). */
+let lastAspect: { text: string; aspect: QuestionAspect | null } = { text: "", aspect: null };
+
 export function questionAspect(message: string): QuestionAspect | null {
-  if (ASKS_DURATION.test(message)) return "duration";
-  if (ASKS_PRICE.test(message)) return "price";
-  return null;
+  if (message !== lastAspect.text) lastAspect = { text: message, aspect: ASKS_DURATION.test(message) ? "duration" : ASKS_PRICE.test(message) ? "price" : null };
+  return lastAspect.aspect;
 }
 
 export function answerHasAspect(entry: FaqEntry, aspect: QuestionAspect): boolean {

@@ -43,8 +43,16 @@ export function splitQuestions(message: string): QuestionPart[] {
   return parts;
 }
 
+/**
+ * Where SPLIT could begin a cut with a piece after it. SPLIT takes every ?, ! and ;, so no piece
+ * holds one: a second piece needs one of these before the message's closing run of them.
+ */
+const MAYBE_CUT = /[?!;,]|\.\s|\s(?:and|also|plus|&)\s/i;
+const CLOSING_RUN = /[?!;\s]+$/;
+
 /** The message has no second piece to cut off, so splitQuestions makes at most one part of it. */
 export function isOnePiece(message: string): boolean {
+  if (!MAYBE_CUT.test(message.replace(CLOSING_RUN, ""))) return true;
   return message.split(SPLIT).filter((raw) => raw.trim()).length < 2;
 }
 
