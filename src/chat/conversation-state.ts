@@ -99,8 +99,7 @@ const count = (value: unknown): number => (typeof value === "number" && Number.i
  * becomes a usable state (unknown parts reset) instead of an exception in the chat path.
  */
 export function restoreConversationState(stored: unknown): ConversationState {
-  const fresh = initialConversationState();
-  if (typeof stored !== "object" || stored === null) return fresh;
+  if (typeof stored !== "object" || stored === null) return initialConversationState();
   const raw = stored as Record<string, unknown>;
   const lead = typeof raw.lead === "object" && raw.lead !== null ? (raw.lead as Record<string, unknown>) : {};
   const mode = MODES.find((candidate) => candidate === raw.mode) ?? "idle";

@@ -212,8 +212,12 @@ export function isExplicitBookingRequest(message: string): boolean {
   return EXPLICIT_BOOKING.test(message);
 }
 
+/** The last message asked about and its answer: a turn asks twice (its booking intent, then the turn itself). */
+let lastChange = { text: "", change: false };
+
 export function isAppointmentChange(message: string): boolean {
-  return APPOINTMENT_CHANGE.test(message);
+  if (message !== lastChange.text) lastChange = { text: message, change: APPOINTMENT_CHANGE.test(message) };
+  return lastChange.change;
 }
 
 export function wantsToStopFlow(message: string): boolean {
