@@ -1,3 +1,4 @@
+import { rememberLast } from "../lib/remember-last.ts";
 import type { FaqEntry } from "./bot-config.ts";
 import { searchFaq, type FaqMatch } from "./faq-search.ts";
 
@@ -25,13 +26,8 @@ export function hasOwnTopic(words: readonly string[][]): boolean {
   return words.some((forms) => !forms.some((form) => ASPECT_WORDS.has(form)));
 }
 
-/** The last text asked about and its answer: a turn asks about its question twice (its topic, then its search). */
-let lastAspect: { text: string; aspect: QuestionAspect | null } = { text: "", aspect: null };
-
-export function questionAspect(message: string): QuestionAspect | null {
-  if (message !== lastAspect.text) lastAspect = { text: message, aspect: ASKS_DURATION.test(message) ? "duration" : ASKS_PRICE.test(message) ? "price" : null };
-  return lastAspect.aspect;
-}
+/** What a question asks about the topic, if anything; asked twice a turn (its topic, then its search). */
+export const questionAspect = rememberLast((message): QuestionAspect | null => (ASKS_DURATION.test(message) ? "duration" : ASKS_PRICE.test(message) ? "price" : null));
 
 export function answerHasAspect(entry: FaqEntry, aspect: QuestionAspect): boolean {
   return (aspect === "duration" ? HAS_DURATION : HAS_PRICE).test(entry.answer);

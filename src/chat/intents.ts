@@ -1,3 +1,4 @@
+import { rememberLast } from "../lib/remember-last.ts";
 import type { BotConfig } from "./bot-config.ts";
 
 /**
@@ -212,13 +213,8 @@ export function isExplicitBookingRequest(message: string): boolean {
   return EXPLICIT_BOOKING.test(message);
 }
 
-/** The last message asked about and its answer: a turn asks twice (its booking intent, then the turn itself). */
-let lastChange = { text: "", change: false };
-
-export function isAppointmentChange(message: string): boolean {
-  if (message !== lastChange.text) lastChange = { text: message, change: APPOINTMENT_CHANGE.test(message) };
-  return lastChange.change;
-}
+/** Asked twice a turn: by the booking-intent test, then for the turn itself. */
+export const isAppointmentChange = rememberLast((message) => APPOINTMENT_CHANGE.test(message));
 
 export function wantsToStopFlow(message: string): boolean {
   if (isAppointmentChange(message)) return false;
