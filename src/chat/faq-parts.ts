@@ -50,10 +50,12 @@ export function splitQuestions(message: string): QuestionPart[] {
 const MAYBE_CUT = /[?!;,]|\.\s|\s(?:and|also|plus|&)\s/i;
 const CLOSING_RUN = /[?!;\s]+$/;
 
-/** The message has no second piece to cut off, so splitQuestions makes at most one part of it. */
+/**
+ * The message certainly has no second piece to cut off, so splitQuestions would make at most
+ * one part of it; false when it may have one (splitQuestions decides).
+ */
 export function isOnePiece(message: string): boolean {
-  if (!MAYBE_CUT.test(message.replace(CLOSING_RUN, ""))) return true;
-  return message.split(SPLIT).filter((raw) => raw.trim()).length < 2;
+  return !MAYBE_CUT.test(message.replace(CLOSING_RUN, ""));
 }
 
 export interface PartAnswers {
@@ -69,9 +71,8 @@ export interface PartAnswers {
  */
 export function answerParts(faq: readonly FaqEntry[], message: string, whole: FaqMatch | null, threshold: number): PartAnswers {
   const wholeMatches = whole && whole.confidence >= threshold ? [whole] : [];
-  // Most messages are one piece: without a second part, the whole message decides.
-  if (isOnePiece(message)) return { matches: wholeMatches, unanswered: [] };
-  const parts = splitQuestions(message);
+  // Most messages are one piece, and are not split: without a second part, the whole message decides.
+  const parts = isOnePiece(message) ? [] : splitQuestions(message);
   if (parts.length < 2) return { matches: wholeMatches, unanswered: [] };
   const matches: FaqMatch[] = [];
   const unanswered: string[] = [];

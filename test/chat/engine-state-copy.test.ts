@@ -10,6 +10,12 @@ import { NOW_MS } from "./conversation.ts";
 
 const DENTAL = configForSector("dental-clinic");
 
+/** A repeatable stream of numbers in [0, 1) for generated messages. */
+const seeded = (start: number) => {
+  let seed = start;
+  return () => (seed = (seed * 1_103_515_245 + 12_345) % 2_147_483_648) / 2_147_483_648;
+};
+
 describe("the engine's state copy", () => {
   test("the input state is never changed, though the output's lead, mode and slots are", () => {
     const engine = createRuleEngine();
@@ -57,8 +63,7 @@ describe("phrase matching with phrases normalised once", () => {
     ];
     const words = ["call", "me", "back", "book", "books", "booking", "viewing", "viewings", "in", "pain", "pains", "don't", "price", "prices", "a", "as", "asap", "facebook", "mes"];
     const scan = (message: string, phrases: readonly string[]) => phrases.find((phrase) => containsPhrase(message, phrase)) ?? null;
-    let seed = 7;
-    const next = () => (seed = (seed * 1_103_515_245 + 12_345) % 2_147_483_648) / 2_147_483_648;
+    const next = seeded(7);
     let matched = 0;
     for (let round = 0; round < 3_000; round++) {
       const length = 1 + Math.floor(next() * 6);
@@ -74,11 +79,6 @@ describe("phrase matching with phrases normalised once", () => {
 });
 
 describe("the engine's early answers agree with the full work", () => {
-  const seeded = (start: number) => {
-    let seed = start;
-    return () => (seed = (seed * 1_103_515_245 + 12_345) % 2_147_483_648) / 2_147_483_648;
-  };
-
   test("a message of one piece gets the whole message's answer, as its split would give it", () => {
     const fragments = [
       "what are your hours", "how much is it", "and", "also", "do you take insurance", "where can I park", ",", "?", "!", ".", " ", "and how long does it take",
