@@ -48,7 +48,7 @@ const CPU_PROF_DIR = process.env.BENCH_CHAT_CPU_PROF;
  * percent within minutes, and two phases run one after the other can land in two different
  * speeds. Alternating, both sides of the ratio sample the same ones.
  */
-const SLICES = Math.max(1, envInt("BENCH_CHAT_SLICES", 5));
+const SLICES = envInt("BENCH_CHAT_SLICES", 5);
 /** Each slice after a route's first starts with this much unmeasured load (the switch settles). */
 const SLICE_WARMUP_SECONDS = 0.5;
 /** The diagnostic phases (no-op route, raw Bun.serve) are shorter. */
