@@ -73,6 +73,16 @@ export function openDatabase(path: string, options: OpenOptions = {}): DatabaseH
   // it every time.
   sqlite.exec(`PRAGMA journal_size_limit = ${JOURNAL_SIZE_LIMIT_BYTES}`);
   sqlite.exec("PRAGMA foreign_keys = ON");
+  // Savepoints and statement journals stay in memory. The group commit (group-commit.ts) runs
+  // every message in a SAVEPOINT of a shared transaction; each savepoint saves the pages the
+  // group had already changed (the message table's last page, its index tails, the usage row)
+  // to a sub-journal, which with SQLite's default spills past 64 KiB into a temporary file on
+  // disk (/var/tmp): 8.6–8.9 write calls a chat message instead of 4.9, and under chat load a
+  // webhook delivery's insert took 115 µs instead of 33 (bench/README.md, session 16). The
+  // price: temporary tables and sorts are kept in memory too. Every list and filter here is
+  // served by an index (test/db/query-plans.test.ts) and the GROUP BYs have a row per day or
+  // rule, so only a migration that builds an index on a large table sorts in memory.
+  sqlite.exec("PRAGMA temp_store = MEMORY");
   // Deleted rows are overwritten with zeros, not left readable in free pages: an erased
   // person's e-mail must not survive in the file (docs/operations.md, erasure).
   sqlite.exec("PRAGMA secure_delete = ON");

@@ -3,7 +3,7 @@ import { SQL } from "bun";
 import { is } from "drizzle-orm";
 import { PgTable } from "drizzle-orm/pg-core";
 import { getTableConfig, SQLiteTable } from "drizzle-orm/sqlite-core";
-import { mkdtempSync, readdirSync, rmSync } from "node:fs";
+import { mkdtempSync, readdirSync, readlinkSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { CACHE_SIZE_KIB, JOURNAL_SIZE_LIMIT_BYTES, MMAP_SIZE_BYTES, openDatabase, WAL_AUTOCHECKPOINT_PAGES } from "../../src/db/client.ts";
@@ -72,7 +72,48 @@ describe("migrations", () => {
     full.close();
     rmSync(dir, { recursive: true, force: true });
   });
+
+  test("a group's savepoints keep their sub-journal in memory: no temporary file is written", () => {
+    const dir = mkdtempSync(join(tmpdir(), "parley-subjournal-"));
+    const handle = openDatabase(join(dir, "p.db"));
+    // Files this process has open that were deleted at once: SQLite's temporary files (O_TMPFILE).
+    const deletedFiles = () =>
+      readdirSync("/proc/self/fd").filter((fd) => {
+        try {
+          return readlinkSync(`/proc/self/fd/${fd}`).endsWith(" (deleted)");
+        } catch {
+          return false;
+        }
+      });
+    const before = deletedFiles().length;
+    const { sqlite } = handle;
+    sqlite.exec("CREATE TABLE pages (id INTEGER PRIMARY KEY, v TEXT)");
+    const upsert = sqlite.prepare("INSERT OR REPLACE INTO pages (id, v) VALUES (?, ?)");
+    sqlite.exec("BEGIN IMMEDIATE");
+    // 100 rows of 3 KB: each on its own page, all changed before the savepoints, so each
+    // savepoint must save ~300 KB of them, far past SQLite's 64 KiB spill threshold.
+    for (let id = 0; id < 100; id++) upsert.run(id, "x".repeat(3_000));
+    let during = 0;
+    for (let round = 0; round < 3; round++) {
+      sqlite.exec("SAVEPOINT parley_tx");
+      sqlite.run("UPDATE pages SET v = ?", ["y".repeat(3_000 + round)]);
+      during = Math.max(during, deletedFiles().length);
+      sqlite.exec(round === 1 ? "ROLLBACK TO parley_tx" : "RELEASE parley_tx");
+      if (round === 1) sqlite.exec("RELEASE parley_tx");
+    }
+    sqlite.exec("COMMIT");
+    expect(during).toBe(before);
+    expect(pragmaOf(handle, "temp_store")).toBe(2);
+    // Round 1 was rolled back from that memory: every row holds round 2's value.
+    expect(sqlite.prepare<{ n: number }, [string]>("SELECT count(*) AS n FROM pages WHERE v = ?").get("y".repeat(3_002))?.n).toBe(100);
+    handle.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
 });
+
+function pragmaOf(handle: ReturnType<typeof openDatabase>, name: string): unknown {
+  return Object.values(handle.sqlite.prepare(`PRAGMA ${name}`).get() as Record<string, unknown>)[0];
+}
 
 // The PostgreSQL twin: its own drizzle-kit migration set (migrations/postgres), embedded in
 // src/db/postgres/migrations.ts, from a pg-core schema (src/db/postgres/schema.ts) that must

@@ -37,6 +37,19 @@ describe("enqueueEvent matching", () => {
     expect(await deliveredRules(deliveryIds)).toEqual([matching.rule_id]);
   });
 
+  test("every matching rule gets a delivery, in the rules' id order whatever order they were made in", async () => {
+    const made = ["rule_c", "rule_a", "rule_b"];
+    for (const id of made) {
+      await deps.store.webhookRules.insertRule({
+        id, tenantId, name: id, event: "lead.created", url: `https://hooks.example/${id}`, secret: "s".repeat(20), minConfidence: null, active: true, createdAt: 0, updatedAt: 0,
+      });
+    }
+    const { deliveryIds } = await emit();
+    expect(await deliveredRules(deliveryIds)).toEqual(["rule_a", "rule_b", "rule_c"]);
+    // Delivery ids follow that order too (the log lists them by id).
+    expect([...deliveryIds].sort()).toEqual(deliveryIds);
+  });
+
   test("inactive rules, other tenants' rules and other events' rules get nothing", async () => {
     await rule(tenantId, { active: false });
     await rule(otherTenantId);

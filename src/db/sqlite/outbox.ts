@@ -4,10 +4,11 @@ import type { SyncOf } from "./gate.ts";
 
 export function sqliteOutbox(sqlite: Database): SyncOf<OutboxQueries> {
   const insertEvent = sqlite.prepare("INSERT INTO events (id, tenant_id, event, data, confidence, occurred_at) VALUES (?, ?, ?, ?, ?, ?)");
+  // Ordered by id in JavaScript: webhook_rules_match_idx does not end in id, so ORDER BY id made
+  // SQLite sort the few rows in a temporary B-tree, 12 µs a call against 1.4 (every event pays it).
   const matchingTargets = sqlite.prepare<{ id: string; url: string }, [string, string, number]>(
     `SELECT id, url FROM webhook_rules
-     WHERE tenant_id = ? AND event = ? AND active = 1 AND (min_confidence IS NULL OR min_confidence <= ?)
-     ORDER BY id`,
+     WHERE tenant_id = ? AND event = ? AND active = 1 AND (min_confidence IS NULL OR min_confidence <= ?)`,
   );
   const oneTarget = sqlite.prepare<{ id: string; url: string }, [string, string]>("SELECT id, url FROM webhook_rules WHERE id = ? AND tenant_id = ?");
   const insertDelivery = sqlite.prepare(
@@ -26,11 +27,16 @@ export function sqliteOutbox(sqlite: Database): SyncOf<OutboxQueries> {
     insertEvent: (row) => {
       insertEvent.run(row.id, row.tenantId, row.event, row.data, row.confidence, row.occurredAt);
     },
-    listMatchingTargets: (tenantId, event, confidence) => matchingTargets.all(tenantId, event, confidence),
+    listMatchingTargets: (tenantId, event, confidence) => matchingTargets.all(tenantId, event, confidence).sort(byId),
     listRuleTarget: (tenantId, ruleId) => oneTarget.all(ruleId, tenantId),
     insertPendingDelivery: (d) => {
       insertDelivery.run(d.id, d.tenantId, d.eventId, d.ruleId, d.event, d.url, d.now, d.now, d.now);
     },
     purgeSpentEvents: (cutoffMs, limit) => purgeSpent.run(cutoffMs, limit).changes,
   };
+}
+
+/** SQLite's BINARY order, which for ids (ASCII) is JavaScript's string order. */
+function byId(a: { id: string }, b: { id: string }): number {
+  return a.id < b.id ? -1 : a.id > b.id ? 1 : 0;
 }
