@@ -1,6 +1,7 @@
 import { afterEach, beforeEach, describe, expect, test } from "bun:test";
 import { MAX_GROUP } from "../../src/db/sqlite/group-commit.ts";
 import { createTenant } from "../../src/tenants/create-tenant.ts";
+import { enqueueEvent } from "../../src/webhooks/emit-event.ts";
 import { buildDeps, watchTransactionControl, webhookRuleRow } from "../helpers.ts";
 
 // @sqlite-only: counts the SQLite store's group commit (BEGIN/SAVEPOINT/COMMIT on one connection); PostgreSQL gives each transaction a pooled connection of its own, no group commit
@@ -14,6 +15,14 @@ const ruleRow = (id: string) => webhookRuleRow(tenantId, id);
 
 const ruleIds = () => deps.sqlite.prepare<{ id: string }, []>("SELECT id FROM webhook_rules ORDER BY id").all().map((row) => row.id);
 const count = (statement: string) => watch.executed.filter((sql) => sql === statement).length;
+/** A lead.created delivery for a new rule, enqueued and claimed (each in a transaction of its own). */
+async function claimOneDelivery() {
+  await deps.store.webhookRules.insertRule(ruleRow("rule_hook"));
+  await deps.store.transaction((tx) => enqueueEvent(deps, tx, { tenantId, event: "lead.created", data: {} }));
+  const [delivery] = await deps.store.deliveryQueue.claimDueDeliveries(deps.clock.now(), 10, 60_000);
+  if (!delivery) throw new Error("nothing was claimed");
+  return delivery;
+}
 const insertOne = (id: string) => deps.store.transaction(async (tx) => {
   await tx.webhookRules.insertRule(ruleRow(id));
   return id;
@@ -188,5 +197,44 @@ describe("group commit on SQLite", () => {
     expect(countedInside).toBe(true);
     expect(await outside).toBe(2);
     expect(count("COMMIT")).toBe(1);
+  });
+
+  test("the scheduler's results join the group commit: a failed COMMIT fails the record with the chat transaction beside it", async () => {
+    const delivery = await claimOneDelivery();
+    const now = deps.clock.now();
+    const ok = { ok: true, statusCode: 200, error: null, durationMs: 3, responseExcerpt: null };
+    const record = () => deps.store.deliveryQueue.recordAttempts([{ delivery, result: ok, startedAt: now, finishedAt: now }], { retryDelaysMs: [1000], dlqRetentionMs: 1000 });
+    const status = () => deps.sqlite.prepare<{ status: string }, [string]>("SELECT status FROM deliveries WHERE id = ?").get(delivery.id)?.status;
+
+    watch.failOn = { statement: "COMMIT", error: new Error("disk I/O error") };
+    const failed = await Promise.allSettled([record(), insertOne("rule_b")]);
+    expect(failed.map((result) => result.status)).toEqual(["rejected", "rejected"]);
+    expect(status()).toBe("pending");
+    expect(deps.sqlite.prepare<{ n: number }, []>("SELECT count(*) AS n FROM delivery_attempts").get()?.n).toBe(0);
+
+    watch.failOn = null;
+    watch.executed.length = 0;
+    const [outcomes] = await Promise.all([record(), insertOne("rule_b")]);
+    expect(outcomes).toEqual(["succeeded"]);
+    expect(status()).toBe("succeeded");
+    expect(count("COMMIT")).toBe(1);
+  });
+
+  test("a failed record rolls back only its own savepoint: the group's other transactions commit", async () => {
+    const delivery = await claimOneDelivery();
+    const now = deps.clock.now();
+    // A dead letter for a tenant that does not exist: its foreign key fails the whole record.
+    const broken = { ...delivery, tenantId: "ten_missing" };
+    const failed = { ok: false, statusCode: 500, error: "http_500", durationMs: 3, responseExcerpt: null };
+    const [recorded, inserted] = await Promise.allSettled([
+      deps.store.deliveryQueue.recordAttempts([{ delivery: broken, result: failed, startedAt: now, finishedAt: now }], { retryDelaysMs: [], dlqRetentionMs: 1000 }),
+      insertOne("rule_b"),
+    ]);
+    expect(recorded.status).toBe("rejected");
+    expect(inserted.status).toBe("fulfilled");
+    expect(ruleIds()).toContain("rule_b");
+    const row = deps.sqlite.prepare<{ status: string; attempts: number }, [string]>("SELECT status, attempts FROM deliveries WHERE id = ?").get(delivery.id);
+    expect(row).toEqual({ status: "pending", attempts: 0 });
+    expect(deps.sqlite.prepare<{ n: number }, []>("SELECT count(*) AS n FROM delivery_attempts").get()?.n).toBe(0);
   });
 });

@@ -45,6 +45,18 @@ function prepareStatements(sqlite: Database) {
        ORDER BY d.next_attempt_at, d.rowid
        LIMIT ?4`,
     ),
+    // The same without the caps' lists, for the usual claim where no tenant or endpoint is at its
+    // cap: each NOT IN (json_each) builds a temporary list and its Bloom filter on every call
+    // (three due rows: 23 µs without them against 31–35; under chat load 105 against 134).
+    selectCandidatesUncapped: sqlite.prepare<CandidateRow, [number, number]>(
+      `SELECT d.id, d.tenant_id, d.tenant_id AS tenantId, d.rule_id, d.event, d.attempts, d.cycle, r.url, r.secret, e.data, e.occurred_at
+       FROM deliveries d
+       LEFT JOIN webhook_rules r ON r.id = d.rule_id
+       JOIN events e ON e.id = d.event_id
+       WHERE d.status = 'pending' AND d.next_attempt_at <= ?1
+       ORDER BY d.next_attempt_at, d.rowid
+       LIMIT ?2`,
+    ),
     // The picked rows only, leased with one token; guarded by status and due time so a row
     // another process claimed in between (impossible inside BEGIN IMMEDIATE, but cheap) is left alone.
     leaseIds: sqlite.prepare(
@@ -116,7 +128,12 @@ export function sqliteDeliveryQueue(sqlite: Database): SyncOf<DeliveryQueueQueri
       sqlite
         .transaction((): FairClaim => {
           const window = Math.max(1, Math.min(limit, CLAIM_WINDOW));
-          const candidates = sql.selectCandidates.all(now, JSON.stringify(fair.fullTenants()), JSON.stringify(fair.fullEndpoints()), window);
+          const fullTenants = fair.fullTenants();
+          const fullEndpoints = fair.fullEndpoints();
+          const candidates =
+            fullTenants.length === 0 && fullEndpoints.length === 0
+              ? sql.selectCandidatesUncapped.all(now, window)
+              : sql.selectCandidates.all(now, JSON.stringify(fullTenants), JSON.stringify(fullEndpoints), window);
           if (candidates.length === 0) return { claimed: [], more: false };
           const picked = fair.pick(candidates, limit);
           const more = picked.length < candidates.length || candidates.length === window;
