@@ -37,6 +37,7 @@ import { createTenant } from "../src/tenants/create-tenant.ts";
 import { enqueueEvent } from "../src/webhooks/emit-event.ts";
 import { EVENT_CATALOG } from "../src/webhooks/events.ts";
 import { createRule } from "../src/webhooks/rules.ts";
+import { createDeliveryHandoff } from "../src/webhooks/delivery-handoff.ts";
 
 /** How long a server child lives at most, whatever happens to its parent. */
 const SERVER_MAX_LIFETIME_MS = 5 * 60_000;
@@ -101,7 +102,7 @@ async function runServer(dir: string, hookUrl: string, location: string, givenTe
   const config = loadConfig({ PARLEY_DB: dbLocation, PARLEY_RATE_LIMITS: "off", PARLEY_ALLOW_PRIVATE_WEBHOOKS: "true", PARLEY_LOG_LEVEL: "silent", PARLEY_JWT_SECRET: BENCH_JWT_SECRET });
   const opened = openStore(dbLocation, { sync: config.sync });
   await opened.migrate(systemClock.now());
-  const deps: Deps = { store: opened.store, config, clock: systemClock, log: silentLogger, deliveriesEnqueued: opened.deliveriesEnqueued };
+  const deps: Deps = { store: opened.store, config, clock: systemClock, log: silentLogger, deliveriesEnqueued: opened.deliveriesEnqueued, deliveryHandoff: createDeliveryHandoff() };
   const tenantId = givenTenantId || (await createTenant(deps, { name: "Bench Dental", sector: "dental-clinic", plan: "business" })).id;
 
   // The one-insert baseline's table, outside the store: a second SQLite connection, or a pool of its own.

@@ -4,6 +4,7 @@ import type { Store } from "./db/store.ts";
 import type { Clock } from "./lib/clock.ts";
 import type { Logger } from "./lib/log.ts";
 import type { Signal } from "./lib/signal.ts";
+import type { DeliveryHandoff } from "./webhooks/delivery-handoff.ts";
 import type { ResolveHost } from "./webhooks/ssrf.ts";
 
 /** What every domain verb receives: the HTTP layer, the CLI and the scheduler build it once. */
@@ -15,6 +16,8 @@ export interface Deps {
   readonly log: Logger;
   /** Notified after deliveries are enqueued, so the scheduler sends at once instead of at its next poll. */
   readonly deliveriesEnqueued: Signal;
+  /** The scheduler of this process, to which enqueued deliveries go straight after COMMIT (src/webhooks/delivery-handoff.ts). */
+  readonly deliveryHandoff?: DeliveryHandoff;
   /** DNS for the webhook SSRF checks; tests inject a fake so they never touch the network. */
   readonly resolveHost?: ResolveHost;
   /** Password hashing; absent means argon2id at production cost. Test fixtures inject a cheap one. */

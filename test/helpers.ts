@@ -20,6 +20,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { deferredStore } from "./pg/deferred-store.ts";
 import { openTestPgStore, testPostgresUrl } from "./pg/test-store.ts";
+import { createDeliveryHandoff } from "../src/webhooks/delivery-handoff.ts";
 
 /** argon2id at the smallest cost: real hashes, no 150 ms of CPU per fixture user or login. */
 export const CHEAP_TEST_PASSWORDS = createArgon2idHasher({ memoryCost: 8, timeCost: 1 });
@@ -51,7 +52,7 @@ export interface TestContext {
 export function buildDeps(overrides: Partial<Config> = {}, env: Record<string, string> = {}, extra: Pick<Deps, "resolveHost"> = {}, dbPath = ":memory:"): TestDeps {
   const clock = createFakeClock();
   const config = { ...loadConfig({ PARLEY_JWT_SECRET: TEST_JWT_SECRET, PARLEY_DB: dbPath, ...env }), ...overrides };
-  const base = { config, clock, log: silentLogger, deliveriesEnqueued: createSignal(), passwords: CHEAP_TEST_PASSWORDS, ...extra };
+  const base = { config, clock, log: silentLogger, deliveriesEnqueued: createSignal(), deliveryHandoff: createDeliveryHandoff(), passwords: CHEAP_TEST_PASSWORDS, ...extra };
   const postgres = testPostgresUrl();
   if (postgres && dbPath === ":memory:") {
     const opening = openTestPgStore(postgres, clock.now());

@@ -103,7 +103,7 @@ const quotaExceeded = (plan: PlanName, quota: number, period: string, now: numbe
  * quota.threshold_reached, once per period: the notified time is stored with the counter.
  */
 export async function settleCountedMessage(
-  deps: Pick<Deps, "clock" | "deliveriesEnqueued">,
+  deps: Pick<Deps, "clock" | "deliveriesEnqueued" | "deliveryHandoff">,
   tx: Transaction,
   counted: { tenantId: string; period: string },
   plan: PlanName,

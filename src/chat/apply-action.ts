@@ -13,7 +13,7 @@ const sourceOf = (session: SessionRow): string => (session.channel === "widget" 
 
 /** Persists what the engine decided and emits its events, inside the message's transaction. */
 export async function applyAction(
-  deps: Pick<Deps, "clock" | "deliveriesEnqueued">,
+  deps: Pick<Deps, "clock" | "deliveriesEnqueued" | "deliveryHandoff">,
   tx: Transaction,
   session: SessionRow,
   config: BotConfig,

@@ -6,6 +6,7 @@ import type { Deps } from "../deps.ts";
 import { systemClock } from "../lib/clock.ts";
 import { createLogger } from "../lib/log.ts";
 import type { CliIo } from "./io.ts";
+import { createDeliveryHandoff } from "../webhooks/delivery-handoff.ts";
 
 export interface CliDeps extends Deps {
   /** The store with its connection(s): SQLite file or PostgreSQL pool (PARLEY_DB / --db). */
@@ -25,7 +26,7 @@ export async function openCliDeps(io: CliIo, flags: ConfigFlags, overrides: Part
     await opened.migrate(systemClock.now());
     const config: Config = { ...loaded, jwtSecret: loaded.jwtSecret ?? (await getOrCreateSetting(opened.store, "jwt_secret", () => randomBase62(64))) };
     const log = createLogger(config.logLevel, systemClock.now);
-    return { store: opened.store, config, clock: systemClock, log, opened, deliveriesEnqueued: opened.deliveriesEnqueued };
+    return { store: opened.store, config, clock: systemClock, log, opened, deliveriesEnqueued: opened.deliveriesEnqueued, deliveryHandoff: createDeliveryHandoff() };
   } catch (error) {
     await opened.close().catch(() => undefined);
     throw error;

@@ -21,6 +21,8 @@ export interface WebhookRuleQueries {
 export interface DeliveryTarget {
   id: string;
   url: string;
+  /** The rule's signing secret: a delivery handed to the scheduler at enqueue is signed with it. */
+  secret: string;
 }
 
 export interface NewDelivery {
@@ -31,6 +33,8 @@ export interface NewDelivery {
   event: string;
   url: string;
   now: number;
+  /** Leased to this process's scheduler from the start (emit-event.ts): not due until it runs out. */
+  lease?: { token: string; until: number } | null;
 }
 
 /** The transactional outbox (src/webhooks/emit-event.ts): used inside a transaction only. */
@@ -40,7 +44,7 @@ export interface OutboxQueries {
   listMatchingTargets(tenantId: string, event: string, confidence: number): Promise<DeliveryTarget[]>;
   /** One rule of the tenant as a target, whatever it matches (the rule test endpoint). */
   listRuleTarget(tenantId: string, ruleId: string): Promise<DeliveryTarget[]>;
-  /** A pending delivery due at `now`, attempts 0, cycle 1. */
+  /** A pending delivery, attempts 0, cycle 1: due at `now`, or leased until `lease.until`. */
   insertPendingDelivery(delivery: NewDelivery): Promise<void>;
   /** Deletes up to `limit` events that occurred at or before `cutoffMs` and have no delivery left. */
   purgeSpentEvents(cutoffMs: number, limit: number): Promise<number>;
@@ -163,5 +167,7 @@ export interface DeliveryQueueQueries {
   claimFairShare(now: number, limit: number, leaseMs: number, fair: FairSharePicker): Promise<FairClaim>;
   /** Records finished attempts in one transaction; each result is guarded by its lease token. */
   recordAttempts(attempts: RecordedAttempt[], policy: AttemptPolicy): Promise<AttemptOutcome[]>;
+  /** Makes leased, unsent deliveries due at `now` again (those still holding `leaseToken`); returns how many. */
+  releaseLeases(ids: string[], leaseToken: string, now: number): Promise<number>;
   queueGauges(now: number): Promise<QueueGauges>;
 }

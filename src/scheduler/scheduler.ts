@@ -9,6 +9,7 @@ import { sweepRetention } from "./retention.ts";
 import { storageTroubleOf } from "../db/storage-errors.ts";
 import type { ClaimedDelivery, FairClaim, RecordedAttempt } from "../db/store.ts";
 import { createFairShare, type FairShare } from "./fair-share.ts";
+import type { DeliveryReceiver } from "../webhooks/delivery-handoff.ts";
 
 export type SendFn = (input: SendWebhookInput) => Promise<AttemptResult>;
 
@@ -55,6 +56,10 @@ export class DeliveryScheduler {
   /** The claim under way: a tick that comes meanwhile asks for another one after it instead. */
   private claiming: Promise<FairClaim> | null = null;
   private claimAgain = false;
+  /** What enqueues in this process hand their deliveries to while the loop runs (emit-event.ts). */
+  private readonly receiver: DeliveryReceiver;
+  /** Leases being given back (deliveries handed over with no room left): stop() waits for them. */
+  private givingBack = new Set<Promise<void>>();
 
   constructor(
     private readonly deps: Deps,
@@ -67,12 +72,14 @@ export class DeliveryScheduler {
     // The lease must outlast the whole attempt (bounded by the timeout) or a slow but live
     // send would be claimed and sent again by the next tick.
     this.leaseMs = deps.config.deliveryTimeoutMs * 2 + 1_000;
+    this.receiver = { leaseMs: this.leaseMs, accept: (deliveries) => this.accept(deliveries) };
   }
 
   start(): void {
     if (this.running) return;
     this.running = true;
     this.unsubscribe = this.deps.deliveriesEnqueued.subscribe(() => this.wake());
+    if (this.deps.deliveryHandoff) this.deps.deliveryHandoff.receiver = this.receiver;
     this.maintenanceTimer = setInterval(() => this.maintainInBackground(), this.options.maintenanceIntervalMs ?? 10_000);
     this.maintainInBackground();
     this.arm(0);
@@ -82,12 +89,14 @@ export class DeliveryScheduler {
   async stop(): Promise<void> {
     this.running = false;
     this.unsubscribe?.();
+    if (this.deps.deliveryHandoff?.receiver === this.receiver) this.deps.deliveryHandoff.receiver = null;
     this.cancelTick?.();
     this.cancelTick = null;
     if (this.maintenanceTimer) clearInterval(this.maintenanceTimer);
     // A claim under way dispatches what it leased (sends stop() must wait for) before it ends.
     await this.claiming?.catch(() => undefined);
     await Promise.all(this.inFlight);
+    await Promise.all(this.givingBack);
     await this.maintenance;
     await this.retention;
     await this.flush();
@@ -183,6 +192,35 @@ export class DeliveryScheduler {
     // a finishing send re-arms.
     if (wanted > 0 && (claimed.length === wanted || (more && claimed.length > 0))) this.arm(0);
     else if (wanted > 0 || this.inFlight.size === 0) this.arm(this.deps.config.pollIntervalMs);
+  }
+
+  /**
+   * Deliveries an enqueue leased to this loop, just committed: those the fair share has room
+   * for are sent at once; the rest are given back. A stopped loop gives back all of them.
+   */
+  private accept(deliveries: ClaimedDelivery[]): void {
+    const free = this.running ? this.deps.config.deliveryConcurrency - this.inFlight.size : 0;
+    const picked = free > 0 ? this.fairShare.pick(deliveries, free) : [];
+    picked.forEach((delivery) => this.dispatch(delivery));
+    if (picked.length < deliveries.length) this.giveBack(deliveries.filter((delivery) => !picked.includes(delivery)));
+  }
+
+  /**
+   * Makes handed-over deliveries due again at once, then wakes the schedulers (on PostgreSQL,
+   * every instance's) to claim them as usual. If that fails, their lease runs out instead and
+   * they are sent then: late, never lost.
+   */
+  private giveBack(deliveries: ClaimedDelivery[]): void {
+    const leaseToken = deliveries[0]?.leaseToken;
+    if (leaseToken === undefined) return;
+    const given: Promise<void> = this.deps.store.deliveryQueue
+      .releaseLeases(deliveries.map((delivery) => delivery.id), leaseToken, this.deps.clock.now())
+      .then(
+        () => this.deps.deliveriesEnqueued.notify(),
+        (error: unknown) => this.deps.log.error({ msg: "giving back deliveries failed: they are sent when their lease runs out", count: deliveries.length, error: String(error) }),
+      )
+      .finally(() => this.givingBack.delete(given));
+    this.givingBack.add(given);
   }
 
   private claim(limit: number): Promise<FairClaim> {

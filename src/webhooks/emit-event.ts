@@ -1,5 +1,5 @@
 import type { Deps } from "../deps.ts";
-import type { DeliveryTarget, Transaction } from "../db/store.ts";
+import type { ClaimedDelivery, DeliveryTarget, Transaction } from "../db/store.ts";
 import { newId } from "../lib/ids.ts";
 import type { EventData, EventName } from "./events.ts";
 
@@ -28,22 +28,37 @@ function eventDataJson(input: EmitEventInput): string {
  * The transactional outbox: records the event and one due delivery per matching rule, through
  * the caller's transaction, so the deliveries commit or roll back together with the change
  * that caused the event — a lead is never saved without its webhook, nor a webhook sent for a
- * lead that was rolled back. The scheduler is woken after the commit (tx.onCommit), never
- * before: woken earlier, it would look for rows it cannot see yet and sleep a whole poll.
+ * lead that was rolled back. The scheduler hears of them after the commit (tx.onCommit), never
+ * before: earlier, it would look for rows it cannot see yet, or send a webhook for a rollback.
+ *
+ * While this process runs a scheduler, the deliveries are written leased to it and handed over
+ * after COMMIT (src/webhooks/delivery-handoff.ts): no claim of their own. Otherwise they are
+ * written due, and the scheduler (here or, on PostgreSQL, on any instance) is woken to claim them.
  */
-export async function enqueueEvent(deps: Pick<Deps, "clock" | "deliveriesEnqueued">, tx: Transaction, input: EmitEventInput): Promise<EmittedEvent> {
+export async function enqueueEvent(deps: Pick<Deps, "clock" | "deliveriesEnqueued" | "deliveryHandoff">, tx: Transaction, input: EmitEventInput): Promise<EmittedEvent> {
   const now = deps.clock.now();
   const eventId = newId("evt", now);
-  await tx.outbox.insertEvent({ id: eventId, tenantId: input.tenantId, event: input.event, data: eventDataJson(input), confidence: input.confidence ?? null, occurredAt: now });
+  const data = eventDataJson(input);
+  await tx.outbox.insertEvent({ id: eventId, tenantId: input.tenantId, event: input.event, data, confidence: input.confidence ?? null, occurredAt: now });
   const targets: DeliveryTarget[] = input.onlyRuleId
     ? await tx.outbox.listRuleTarget(input.tenantId, input.onlyRuleId)
     : await tx.outbox.listMatchingTargets(input.tenantId, input.event, input.confidence ?? 1);
+  if (targets.length === 0) return { eventId, deliveryIds: [] };
+  const receiver = deps.deliveryHandoff?.receiver ?? null;
+  const lease = receiver ? { token: newId("att", now), until: now + receiver.leaseMs } : null;
   const deliveryIds: string[] = [];
+  const handed: ClaimedDelivery[] = [];
   for (const target of targets) {
     const webhookId = newId("wh", now);
-    await tx.outbox.insertPendingDelivery({ id: webhookId, tenantId: input.tenantId, eventId, ruleId: target.id, event: input.event, url: target.url, now });
+    await tx.outbox.insertPendingDelivery({ id: webhookId, tenantId: input.tenantId, eventId, ruleId: target.id, event: input.event, url: target.url, now, lease });
     deliveryIds.push(webhookId);
+    if (lease) {
+      handed.push({
+        id: webhookId, tenantId: input.tenantId, ruleId: target.id, event: input.event, attempts: 0, cycle: 1,
+        leaseToken: lease.token, url: target.url, secret: target.secret, data, occurredAt: now,
+      });
+    }
   }
-  if (deliveryIds.length > 0) tx.onCommit(() => deps.deliveriesEnqueued.notify());
+  tx.onCommit(() => (receiver ? receiver.accept(handed) : deps.deliveriesEnqueued.notify()));
   return { eventId, deliveryIds };
 }

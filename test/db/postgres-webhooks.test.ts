@@ -108,12 +108,12 @@ describe.skipIf(!url)("PostgreSQL webhook aggregates match SQLite", () => {
   test("outbox, delivery log and the queue", async () => {
     // Targets by confidence and activity.
     expect(await same((s) => s.store.outbox.listMatchingTargets("ten_a", "lead.created", 0.6))).toEqual([
-      { id: "rule_1", url: "https://hooks.example/rule_1" },
-      { id: "rule_4", url: "https://hooks.example/four" },
+      { id: "rule_1", url: "https://hooks.example/rule_1", secret: "secret-rule_1-xxxxxxxxxxxx" },
+      { id: "rule_4", url: "https://hooks.example/four", secret: "secret-rule_4-xxxxxxxxxxxx" },
     ]);
     expect((await same((s) => s.store.outbox.listMatchingTargets("ten_a", "lead.created", 0.9))).map((t) => t.id)).toEqual(["rule_1", "rule_2", "rule_4"]);
     expect(await same((s) => s.store.outbox.listMatchingTargets("ten_a", "appointment.booked", 1))).toEqual([]);
-    expect(await same((s) => s.store.outbox.listRuleTarget("ten_a", "rule_3"))).toEqual([{ id: "rule_3", url: "https://hooks.example/rule_3" }]);
+    expect(await same((s) => s.store.outbox.listRuleTarget("ten_a", "rule_3"))).toEqual([{ id: "rule_3", url: "https://hooks.example/rule_3", secret: "secret-rule_3-xxxxxxxxxxxx" }]);
     expect(await same((s) => s.store.outbox.listRuleTarget("ten_b", "rule_3"))).toEqual([]);
 
     // Events over three days, deliveries for them (ids sort by creation time).

@@ -4,7 +4,7 @@ import { enqueueEvent } from "../../src/webhooks/emit-event.ts";
 import { createRule } from "../../src/webhooks/rules.ts";
 import { getDelivery } from "../../src/webhooks/deliveries.ts";
 import { createTenant } from "../../src/tenants/create-tenant.ts";
-import { buildDeps, closeDeps } from "../helpers.ts";
+import { buildDeps, closeDeps, testSql } from "../helpers.ts";
 
 let deps: ReturnType<typeof buildDeps>;
 let tenantId: string;
@@ -99,5 +99,136 @@ describe("the running loop", () => {
     expect((await getDelivery(deps, tenantId, first)).status).toBe("succeeded");
     expect(started).toEqual([first]);
     expect(await getDelivery(deps, tenantId, late)).toMatchObject({ status: "pending", attempts: 0 });
+  });
+});
+
+describe("deliveries handed to the running loop at enqueue", () => {
+  const ok = { ok: true, statusCode: 200, error: null, durationMs: 1, responseExcerpt: "" } as const;
+  /** The delivery's lease as stored: the token and when the row is due. */
+  const leaseOf = async (id: string) =>
+    (await testSql(deps)).get<{ lease_token: string | null; next_attempt_at: number | null }>(
+      "SELECT lease_token, CAST(next_attempt_at AS double precision) AS next_attempt_at FROM deliveries WHERE id = ?",
+      id,
+    );
+  /** Wraps the store's claim so a test can count it. */
+  const countClaims = () => {
+    const queue = deps.store.deliveryQueue as { claimFairShare: typeof deps.store.deliveryQueue.claimFairShare };
+    const claim = queue.claimFairShare.bind(queue);
+    const counted = { claims: 0 };
+    queue.claimFairShare = (...args) => {
+      counted.claims++;
+      return claim(...args);
+    };
+    return counted;
+  };
+
+  test("is written leased to the loop and sent after COMMIT, with no claim of its own", async () => {
+    const sent: string[] = [];
+    const scheduler = new DeliveryScheduler(deps, {
+      send: async (input) => {
+        sent.push(input.headers["webhook-id"] ?? "");
+        return ok;
+      },
+    });
+    scheduler.start();
+    try {
+      await Bun.sleep(20); // the first (empty) poll has happened; the next is an hour away
+      const counted = countClaims();
+      const before = { sent: [] as string[], row: null as { leaseToken: string | null; nextAttemptAt: number } | null };
+      const webhookId = await deps.store.transaction(async (tx) => {
+        const id = (await enqueueEvent(deps, tx, { tenantId, event: "lead.created", data: {} })).deliveryIds[0] ?? "";
+        before.sent = [...sent];
+        const row = await tx.deliveries.findDelivery(tenantId, id);
+        before.row = row && { leaseToken: row.leaseToken, nextAttemptAt: Number(row.nextAttemptAt) };
+        return id;
+      });
+      // Nothing left before COMMIT; the row was leased for as long as a claim would lease it.
+      expect(before.sent).toEqual([]);
+      expect(before.row).toEqual({ leaseToken: expect.stringMatching(/^att_/), nextAttemptAt: deps.clock.now() + deps.config.deliveryTimeoutMs * 2 + 1_000 });
+      expect(sent).toEqual([webhookId]);
+      expect(counted.claims).toBe(0);
+      await eventually(async () => (await getDelivery(deps, tenantId, webhookId)).status === "succeeded");
+      expect(await leaseOf(webhookId)).toEqual({ lease_token: null, next_attempt_at: null });
+    } finally {
+      await scheduler.stop();
+    }
+  });
+
+  test("a rolled-back enqueue sends nothing", async () => {
+    const sent: string[] = [];
+    const scheduler = new DeliveryScheduler(deps, { send: async (input) => (sent.push(input.headers["webhook-id"] ?? ""), ok) });
+    scheduler.start();
+    try {
+      await Bun.sleep(20);
+      const failing = deps.store.transaction(async (tx) => {
+        await enqueueEvent(deps, tx, { tenantId, event: "lead.created", data: {} });
+        throw new Error("the lead insert failed");
+      });
+      await expect(failing).rejects.toThrow("the lead insert failed");
+      await Bun.sleep(30);
+      expect(sent).toEqual([]);
+    } finally {
+      await scheduler.stop();
+    }
+  });
+
+  test("with no room left it is given back, due at once, and claimed when a send ends", async () => {
+    closeDeps(deps);
+    deps = buildDeps({ allowPrivateWebhooks: true, pollIntervalMs: 3_600_000, deliveryConcurrency: 1 });
+    tenantId = (await createTenant(deps, { name: "Full" })).id;
+    await createRule(deps, tenantId, { name: "r", event: "lead.created", url: "https://hooks.example/x", secret: "s".repeat(16), active: true });
+    let release: () => void = () => {};
+    const gate = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    const sent: string[] = [];
+    const scheduler = new DeliveryScheduler(deps, {
+      send: async (input) => {
+        sent.push(input.headers["webhook-id"] ?? "");
+        await gate;
+        return ok;
+      },
+    });
+    scheduler.start();
+    try {
+      await Bun.sleep(20);
+      const first = await emit();
+      expect(sent).toEqual([first]);
+      const second = await emit();
+      await eventually(async () => (await leaseOf(second))?.lease_token === null);
+      expect(await leaseOf(second)).toEqual({ lease_token: null, next_attempt_at: deps.clock.now() });
+      expect(sent).toEqual([first]);
+      release();
+      await eventually(() => sent.length === 2);
+      expect(sent).toEqual([first, second]);
+      await eventually(async () => (await getDelivery(deps, tenantId, second)).status === "succeeded");
+    } finally {
+      release();
+      await scheduler.stop();
+    }
+  });
+
+  test("a handed-over delivery that was never sent (the process died) is due again when its lease runs out", async () => {
+    // A receiver that takes the deliveries and never sends them: what a crash right after COMMIT leaves.
+    const leaseMs = 21_000;
+    const handoff = deps.deliveryHandoff;
+    if (!handoff) throw new Error("buildDeps gives every test a handoff");
+    handoff.receiver = { leaseMs, accept: () => {} };
+    const webhookId = await emit();
+    handoff.receiver = null;
+    const now = deps.clock.now();
+    expect(await deps.store.deliveryQueue.claimDueDeliveries(now + leaseMs - 1, 10, 60_000)).toEqual([]);
+    expect((await deps.store.deliveryQueue.claimDueDeliveries(now + leaseMs, 10, 60_000)).map((delivery) => delivery.id)).toEqual([webhookId]);
+  });
+
+  test("a stopped loop takes no more: the enqueue writes a due row and wakes the schedulers instead", async () => {
+    const scheduler = new DeliveryScheduler(deps, { send: async () => ok });
+    scheduler.start();
+    await scheduler.stop();
+    let woken = 0;
+    deps.deliveriesEnqueued.subscribe(() => woken++);
+    const webhookId = await emit();
+    expect(await leaseOf(webhookId)).toEqual({ lease_token: null, next_attempt_at: deps.clock.now() });
+    expect(woken).toBe(1);
   });
 });

@@ -56,6 +56,11 @@ const LEASE_IDS = `
   UPDATE deliveries SET next_attempt_at = $2, lease_token = $3, updated_at = $1
   WHERE id = ANY($4::text[]) AND status = 'pending' AND next_attempt_at <= $1`;
 
+// A lease taken at enqueue that the scheduler had no room for: due again at once.
+const RELEASE_LEASES = `
+  UPDATE deliveries SET next_attempt_at = $3, lease_token = NULL, updated_at = $3
+  WHERE id = ANY($1::text[]) AND lease_token = $2 AND status = 'pending'`;
+
 const CANCEL = `
   UPDATE deliveries SET status = 'cancelled', next_attempt_at = NULL, lease_token = NULL, last_error = $1, completed_at = $2, updated_at = $2
   WHERE id = ANY($3::text[])`;
@@ -153,6 +158,8 @@ export function pgDeliveryQueue(db: PgExec): DeliveryQueueQueries {
       if (attempts.length === 0) return [];
       return db.transaction((tx) => recordBatch(tx, attempts, policy));
     },
+
+    releaseLeases: (ids, leaseToken, now) => db.run(RELEASE_LEASES, [ids, leaseToken, now]),
 
     queueGauges: async (now) => (await db.get<{ due: number; pending: number; deadLetters: number }>(GAUGES, [now])) ?? { due: 0, pending: 0, deadLetters: 0 },
   };

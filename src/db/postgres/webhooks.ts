@@ -73,17 +73,17 @@ export function pgOutbox(db: PgExec): OutboxQueries {
     },
     listMatchingTargets: (tenantId, event, confidence) =>
       db.all<DeliveryTarget>(
-        `SELECT id, url FROM webhook_rules
+        `SELECT id, url, secret FROM webhook_rules
          WHERE tenant_id = $1 AND event = $2 AND active AND (min_confidence IS NULL OR min_confidence <= $3)
          ORDER BY id`,
         [tenantId, event, confidence],
       ),
-    listRuleTarget: (tenantId, ruleId) => db.all<DeliveryTarget>("SELECT id, url FROM webhook_rules WHERE id = $1 AND tenant_id = $2", [ruleId, tenantId]),
+    listRuleTarget: (tenantId, ruleId) => db.all<DeliveryTarget>("SELECT id, url, secret FROM webhook_rules WHERE id = $1 AND tenant_id = $2", [ruleId, tenantId]),
     insertPendingDelivery: async (d) => {
       await db.run(
-        `INSERT INTO deliveries (id, tenant_id, event_id, rule_id, event, url, status, attempts, cycle, next_attempt_at, created_at, updated_at)
-         VALUES ($1, $2, $3, $4, $5, $6, 'pending', 0, 1, $7, $7, $7)`,
-        [d.id, d.tenantId, d.eventId, d.ruleId, d.event, d.url, d.now],
+        `INSERT INTO deliveries (id, tenant_id, event_id, rule_id, event, url, status, attempts, cycle, next_attempt_at, lease_token, created_at, updated_at)
+         VALUES ($1, $2, $3, $4, $5, $6, 'pending', 0, 1, $8, $9, $7, $7)`,
+        [d.id, d.tenantId, d.eventId, d.ruleId, d.event, d.url, d.now, d.lease?.until ?? d.now, d.lease?.token ?? null],
       );
     },
     // Events older than the cutoff with no delivery left (see the SQLite twin).

@@ -63,6 +63,11 @@ function prepareStatements(sqlite: Database) {
       `UPDATE deliveries SET next_attempt_at = ?2, lease_token = ?3, updated_at = ?1
        WHERE id IN (SELECT value FROM json_each(?4)) AND status = 'pending' AND next_attempt_at <= ?1`,
     ),
+    // A lease taken at enqueue that the scheduler had no room for: due again at once.
+    releaseLeases: sqlite.prepare(
+      `UPDATE deliveries SET next_attempt_at = ?3, lease_token = NULL, updated_at = ?3
+       WHERE id IN (SELECT value FROM json_each(?1)) AND lease_token = ?2 AND status = 'pending'`,
+    ),
     cancel: sqlite.prepare(
       "UPDATE deliveries SET status = 'cancelled', next_attempt_at = NULL, lease_token = NULL, last_error = ?, completed_at = ?, updated_at = ? WHERE id = ?",
     ),
@@ -177,6 +182,8 @@ export function sqliteDeliveryQueue(sqlite: Database): SyncOf<DeliveryQueueQueri
           }),
         )
         .immediate(),
+
+    releaseLeases: (ids, leaseToken, now) => sql.releaseLeases.run(JSON.stringify(ids), leaseToken, now).changes,
 
     queueGauges: (now) => ({
       due: sql.countDue.get(now)?.n ?? 0,

@@ -1,19 +1,19 @@
 import type { Database } from "bun:sqlite";
-import type { OutboxQueries } from "../store-webhooks.ts";
+import type { DeliveryTarget, OutboxQueries } from "../store-webhooks.ts";
 import type { SyncOf } from "./gate.ts";
 
 export function sqliteOutbox(sqlite: Database): SyncOf<OutboxQueries> {
   const insertEvent = sqlite.prepare("INSERT INTO events (id, tenant_id, event, data, confidence, occurred_at) VALUES (?, ?, ?, ?, ?, ?)");
   // Ordered by id in JavaScript: webhook_rules_match_idx does not end in id, so ORDER BY id made
   // SQLite sort the few rows in a temporary B-tree, 12 µs a call against 1.4 (every event pays it).
-  const matchingTargets = sqlite.prepare<{ id: string; url: string }, [string, string, number]>(
-    `SELECT id, url FROM webhook_rules
+  const matchingTargets = sqlite.prepare<DeliveryTarget, [string, string, number]>(
+    `SELECT id, url, secret FROM webhook_rules
      WHERE tenant_id = ? AND event = ? AND active = 1 AND (min_confidence IS NULL OR min_confidence <= ?)`,
   );
-  const oneTarget = sqlite.prepare<{ id: string; url: string }, [string, string]>("SELECT id, url FROM webhook_rules WHERE id = ? AND tenant_id = ?");
+  const oneTarget = sqlite.prepare<DeliveryTarget, [string, string]>("SELECT id, url, secret FROM webhook_rules WHERE id = ? AND tenant_id = ?");
   const insertDelivery = sqlite.prepare(
-    `INSERT INTO deliveries (id, tenant_id, event_id, rule_id, event, url, status, attempts, cycle, next_attempt_at, created_at, updated_at)
-     VALUES (?, ?, ?, ?, ?, ?, 'pending', 0, 1, ?, ?, ?)`,
+    `INSERT INTO deliveries (id, tenant_id, event_id, rule_id, event, url, status, attempts, cycle, next_attempt_at, lease_token, created_at, updated_at)
+     VALUES (?, ?, ?, ?, ?, ?, 'pending', 0, 1, ?, ?, ?, ?)`,
   );
   // Events older than the cutoff with no delivery left: nothing pending, nothing dead. A
   // re-triggerable delivery keeps its event, because the body is built from the event's data.
@@ -30,7 +30,7 @@ export function sqliteOutbox(sqlite: Database): SyncOf<OutboxQueries> {
     listMatchingTargets: (tenantId, event, confidence) => matchingTargets.all(tenantId, event, confidence).sort(byId),
     listRuleTarget: (tenantId, ruleId) => oneTarget.all(ruleId, tenantId),
     insertPendingDelivery: (d) => {
-      insertDelivery.run(d.id, d.tenantId, d.eventId, d.ruleId, d.event, d.url, d.now, d.now, d.now);
+      insertDelivery.run(d.id, d.tenantId, d.eventId, d.ruleId, d.event, d.url, d.lease?.until ?? d.now, d.lease?.token ?? null, d.now, d.now);
     },
     purgeSpentEvents: (cutoffMs, limit) => purgeSpent.run(cutoffMs, limit).changes,
   };
