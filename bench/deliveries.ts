@@ -410,7 +410,7 @@ async function measureLatency(events: number) {
     }
 
     // Parley: commit one event, time until its POST arrives; the poll interval is the default
-    // 250 ms, so anything faster than that is the wake-on-enqueue path.
+    // 250 ms, so anything faster than that is the hand-over at COMMIT (delivery-handoff.ts).
     const deps = createBenchDeps(benchEnv);
     const sendThread = startSendThread(silentLogger, { mainThreadBusy: () => false }); // an idle server
     const scheduler = new DeliveryScheduler(deps, { send: (input) => sendThread.send(input) });

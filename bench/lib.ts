@@ -15,6 +15,7 @@ import { systemClock } from "../src/lib/clock.ts";
 import { silentLogger } from "../src/lib/log.ts";
 import { createSignal } from "../src/lib/signal.ts";
 import { findServerBin, startCluster } from "../test/pg/cluster.ts";
+import { createDeliveryHandoff } from "../src/webhooks/delivery-handoff.ts";
 
 export interface BenchDeps extends Deps {
   readonly handle: DatabaseHandle;
@@ -38,6 +39,8 @@ export function createBenchDeps(env: Record<string, string> = {}): BenchDeps {
     clock: systemClock,
     log: silentLogger,
     deliveriesEnqueued: createSignal(),
+    // As in the server: deliveries enqueued while a scheduler runs are handed to it at COMMIT.
+    deliveryHandoff: createDeliveryHandoff(),
     handle,
     dispose() {
       handle.close();
