@@ -199,7 +199,7 @@ describe("group commit on SQLite", () => {
     expect(count("COMMIT")).toBe(1);
   });
 
-  test("the scheduler's results join the group commit: a failed COMMIT fails the record with the chat transaction beside it", async () => {
+  test("the scheduler's results join a group that is forming: a failed COMMIT fails the record with the chat transaction beside it", async () => {
     const delivery = await claimOneDelivery();
     const now = deps.clock.now();
     const ok = { ok: true, statusCode: 200, error: null, durationMs: 3, responseExcerpt: null };
@@ -207,14 +207,14 @@ describe("group commit on SQLite", () => {
     const status = () => deps.sqlite.prepare<{ status: string }, [string]>("SELECT status FROM deliveries WHERE id = ?").get(delivery.id)?.status;
 
     watch.failOn = { statement: "COMMIT", error: new Error("disk I/O error") };
-    const failed = await Promise.allSettled([record(), insertOne("rule_b")]);
+    const failed = await Promise.allSettled([insertOne("rule_b"), record()]);
     expect(failed.map((result) => result.status)).toEqual(["rejected", "rejected"]);
     expect(status()).toBe("pending");
     expect(deps.sqlite.prepare<{ n: number }, []>("SELECT count(*) AS n FROM delivery_attempts").get()?.n).toBe(0);
 
     watch.failOn = null;
     watch.executed.length = 0;
-    const [outcomes] = await Promise.all([record(), insertOne("rule_b")]);
+    const [, outcomes] = await Promise.all([insertOne("rule_b"), record()]);
     expect(outcomes).toEqual(["succeeded"]);
     expect(status()).toBe("succeeded");
     expect(count("COMMIT")).toBe(1);
@@ -226,9 +226,9 @@ describe("group commit on SQLite", () => {
     // A dead letter for a tenant that does not exist: its foreign key fails the whole record.
     const broken = { ...delivery, tenantId: "ten_missing" };
     const failed = { ok: false, statusCode: 500, error: "http_500", durationMs: 3, responseExcerpt: null };
-    const [recorded, inserted] = await Promise.allSettled([
-      deps.store.deliveryQueue.recordAttempts([{ delivery: broken, result: failed, startedAt: now, finishedAt: now }], { retryDelaysMs: [], dlqRetentionMs: 1000 }),
+    const [inserted, recorded] = await Promise.allSettled([
       insertOne("rule_b"),
+      deps.store.deliveryQueue.recordAttempts([{ delivery: broken, result: failed, startedAt: now, finishedAt: now }], { retryDelaysMs: [], dlqRetentionMs: 1000 }),
     ]);
     expect(recorded.status).toBe("rejected");
     expect(inserted.status).toBe("fulfilled");
@@ -236,5 +236,17 @@ describe("group commit on SQLite", () => {
     const row = deps.sqlite.prepare<{ status: string; attempts: number }, [string]>("SELECT status, attempts FROM deliveries WHERE id = ?").get(delivery.id);
     expect(row).toEqual({ status: "pending", attempts: 0 });
     expect(deps.sqlite.prepare<{ n: number }, []>("SELECT count(*) AS n FROM delivery_attempts").get()?.n).toBe(0);
+  });
+
+  test("with no group forming, the scheduler's results commit alone and at once (a drain waits for no group)", async () => {
+    const delivery = await claimOneDelivery();
+    watch.executed.length = 0;
+    const now = deps.clock.now();
+    const ok = { ok: true, statusCode: 200, error: null, durationMs: 3, responseExcerpt: null };
+    const recorded = deps.store.deliveryQueue.recordAttempts([{ delivery, result: ok, startedAt: now, finishedAt: now }], { retryDelaysMs: [1000], dlqRetentionMs: 1000 });
+    // Committed before this turn ends: no group was scheduled for it.
+    expect(deps.sqlite.prepare<{ status: string }, [string]>("SELECT status FROM deliveries WHERE id = ?").get(delivery.id)?.status).toBe("succeeded");
+    expect(await recorded).toEqual(["succeeded"]);
+    expect(watch.executed).not.toContain("SAVEPOINT parley_tx");
   });
 });

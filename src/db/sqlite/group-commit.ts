@@ -133,7 +133,7 @@ export function createGroupCommit(sqlite: Database, gate: TransactionGate, sync:
     entry.resolve(entry.result);
   }
 
-  return function transaction<T>(work: (tx: Transaction) => Promise<T>): Promise<T> {
+  function transaction<T>(work: (tx: Transaction) => Promise<T>): Promise<T> {
     // Misuse from inside a callback (always an async function): thrown at once, so it fails
     // that callback directly rather than through a promise rejected in the runner's turn.
     if (gate.held && gate.calledFromInside()) throw new Error("store.transaction was called inside a transaction: transactions do not nest, use the open one (tx)");
@@ -141,7 +141,12 @@ export function createGroupCommit(sqlite: Database, gate: TransactionGate, sync:
       queue.push({ work, resolve: resolve as (value: unknown) => void, reject, hooks: [] });
       schedule();
     });
-  };
+  }
+
+  return Object.assign(transaction, {
+    /** A group is waiting to start or running: a transaction started now shares a COMMIT. */
+    forming: (): boolean => scheduled || running || queue.length > 0,
+  });
 }
 
 interface TransactionState {
