@@ -199,10 +199,16 @@ export class DeliveryScheduler {
    * for are sent at once; the rest are given back. A stopped loop gives back all of them.
    */
   private accept(deliveries: ClaimedDelivery[]): void {
-    const free = this.running ? this.deps.config.deliveryConcurrency - this.inFlight.size : 0;
-    const picked = free > 0 ? this.fairShare.pick(deliveries, free) : [];
-    picked.forEach((delivery) => this.dispatch(delivery));
-    if (picked.length < deliveries.length) this.giveBack(deliveries.filter((delivery) => !picked.includes(delivery)));
+    // It runs in the enqueuing request's commit hook: whatever goes wrong here must not turn
+    // that committed request into an error. A delivery left leased is sent when the lease ends.
+    try {
+      const free = this.running ? this.deps.config.deliveryConcurrency - this.inFlight.size : 0;
+      const picked = free > 0 ? this.fairShare.pick(deliveries, free) : [];
+      picked.forEach((delivery) => this.dispatch(delivery));
+      if (picked.length < deliveries.length) this.giveBack(deliveries.filter((delivery) => !picked.includes(delivery)));
+    } catch (error) {
+      this.deps.log.error({ msg: "handing over deliveries failed: they are sent when their lease runs out", count: deliveries.length, error: String(error) });
+    }
   }
 
   /**

@@ -221,6 +221,23 @@ describe("deliveries handed to the running loop at enqueue", () => {
     expect((await deps.store.deliveryQueue.claimDueDeliveries(now + leaseMs, 10, 60_000)).map((delivery) => delivery.id)).toEqual([webhookId]);
   });
 
+  test("a hand-over that fails does not fail the committed request: the delivery stays leased, to be sent when the lease ends", async () => {
+    const scheduler = new DeliveryScheduler(deps, {
+      send: () => {
+        throw new Error("the sender broke before it could start");
+      },
+    });
+    scheduler.start();
+    try {
+      await Bun.sleep(20);
+      const webhookId = await emit();
+      expect(webhookId).toMatch(/^wh_/);
+      expect((await leaseOf(webhookId))?.lease_token).toMatch(/^att_/);
+    } finally {
+      await scheduler.stop();
+    }
+  });
+
   test("a stopped loop takes no more: the enqueue writes a due row and wakes the schedulers instead", async () => {
     const scheduler = new DeliveryScheduler(deps, { send: async () => ok });
     scheduler.start();
