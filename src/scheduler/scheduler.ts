@@ -3,9 +3,7 @@ import { toIso } from "../lib/clock.ts";
 import { sendWebhook, type AttemptResult, type SendWebhookInput } from "../webhooks/send-webhook.ts";
 import { deliveryHeaders, serializeDeliveryJson } from "../webhooks/sign.ts";
 import { createDeliveryMetrics, type DeliveryMetrics } from "./metrics.ts";
-import { purgeOldPaymentEvents } from "../integrations/payments.ts";
-import { purgeOldWhatsappMessages } from "../integrations/whatsapp.ts";
-import { sweepRetention } from "./retention.ts";
+import { createHousekeeping, type Housekeeping } from "./housekeeping.ts";
 import { storageTroubleOf } from "../db/storage-errors.ts";
 import type { ClaimedDelivery, FairClaim, RecordedAttempt } from "../db/store.ts";
 import { createFairShare, type FairShare } from "./fair-share.ts";
@@ -48,10 +46,8 @@ export class DeliveryScheduler {
   private cancelTick: (() => void) | null = null;
   private maintenanceTimer: ReturnType<typeof setInterval> | null = null;
   private unsubscribe: (() => void) | null = null;
-  /** The housekeeping run in progress (its purges are async), if any: stop() waits for it. */
-  private maintenance: Promise<void> | null = null;
-  /** The retention sweep in progress, if any: one at a time, and stop() waits for it. */
-  private retention: Promise<void> | null = null;
+  /** Purges, the retention sweep and the WAL checkpoint, every maintenance interval; stop() waits for a run. */
+  private readonly housekeeping: Housekeeping;
   private running = false;
   /** The claim under way: a tick that comes meanwhile asks for another one after it instead. */
   private claiming: Promise<FairClaim> | null = null;
@@ -73,6 +69,7 @@ export class DeliveryScheduler {
     // send would be claimed and sent again by the next tick.
     this.leaseMs = deps.config.deliveryTimeoutMs * 2 + 1_000;
     this.receiver = { leaseMs: this.leaseMs, accept: (deliveries) => this.accept(deliveries) };
+    this.housekeeping = createHousekeeping(deps, { checkpointElsewhere: options.checkpointElsewhere });
   }
 
   start(): void {
@@ -80,8 +77,8 @@ export class DeliveryScheduler {
     this.running = true;
     this.unsubscribe = this.deps.deliveriesEnqueued.subscribe(() => this.wake());
     if (this.deps.deliveryHandoff) this.deps.deliveryHandoff.receiver = this.receiver;
-    this.maintenanceTimer = setInterval(() => this.maintainInBackground(), this.options.maintenanceIntervalMs ?? 10_000);
-    this.maintainInBackground();
+    this.maintenanceTimer = setInterval(() => this.housekeeping.runInBackground(), this.options.maintenanceIntervalMs ?? 10_000);
+    this.housekeeping.runInBackground();
     this.arm(0);
   }
 
@@ -97,8 +94,7 @@ export class DeliveryScheduler {
     await this.claiming?.catch(() => undefined);
     await Promise.all(this.inFlight);
     await Promise.all(this.givingBack);
-    await this.maintenance;
-    await this.retention;
+    await this.housekeeping.settled();
     await this.flush();
   }
 
@@ -294,49 +290,6 @@ export class DeliveryScheduler {
       }
       // Not recorded means the lease expires and the attempt is made again: at least once, never lost.
       this.deps.log.error({ msg: "recording delivery attempts failed", count: batch.length, error: String(error) });
-    }
-  }
-
-  /** Starts a retention sweep unless one is still running (it yields between batches). */
-  private sweepRetentionInBackground(): void {
-    if (this.retention) return;
-    this.retention = this.deps.store.storage
-      .exclusively("retention", () => sweepRetention(this.deps))
-      .then((report) => {
-        if (!report) return; // another instance is sweeping
-        const purged = report.deliveries + report.events + report.sessions + report.analyticsEvents;
-        if (purged > 0) this.deps.log.info({ msg: "retention purge", ...report });
-      })
-      .catch((error: unknown) => this.deps.log.error({ msg: "retention purge failed", error: String(error) }))
-      .finally(() => {
-        this.retention = null;
-      });
-  }
-
-  /** Starts a housekeeping run unless one is still going. */
-  private maintainInBackground(): void {
-    if (this.maintenance) return;
-    this.maintenance = this.maintain().finally(() => {
-      this.maintenance = null;
-    });
-  }
-
-  private async maintain(): Promise<void> {
-    try {
-      const now = this.deps.clock.now();
-      // With several instances on one PostgreSQL database, one of them purges at a time.
-      await this.deps.store.storage.exclusively("housekeeping", async () => {
-        const purged = await this.deps.store.deadLetters.purgeExpiredDeadLetters(now);
-        if (purged > 0) this.deps.log.info({ msg: "purged expired dead letters", count: purged });
-        await purgeOldPaymentEvents(this.deps, now);
-        await purgeOldWhatsappMessages(this.deps, now);
-        await this.deps.store.counters?.purgeExpired(now);
-      });
-      this.sweepRetentionInBackground();
-      // Keeps the WAL from growing without bound under steady writes; PASSIVE never blocks writers.
-      if (!this.options.checkpointElsewhere) await this.deps.store.maintenance.checkpoint();
-    } catch (error) {
-      this.deps.log.error({ msg: "scheduler maintenance failed", error: String(error) });
     }
   }
 }
