@@ -3,6 +3,7 @@ import { newId } from "../../lib/ids.ts";
 import type { AttemptOutcome, ClaimedDelivery, DeliveryQueueQueries, FairClaim } from "../store-webhooks.ts";
 import { CLAIM_WINDOW, RULE_DELETED, splitClaims, type CandidateRow, type DueRow } from "../delivery-queue-rows.ts";
 import type { SyncOf } from "./gate.ts";
+import { prepareVariants } from "./list-variants.ts";
 
 // The scheduler's queue on SQLite. One SQL operation per statement, prepared once per database;
 // each exported operation is one BEGIN IMMEDIATE transaction, so two processes on one file (a
@@ -11,6 +12,11 @@ import type { SyncOf } from "./gate.ts";
 // Due rows are taken in due order, ties in insertion order (`rowid`, which deliveries_due_idx
 // carries: ordering ties by `id` instead sorted every group of rows due in the same millisecond
 // in a temporary B-tree, ~1 µs a row more per claim — bench/README.md, session 7).
+
+/** The fair claim's skip of tenants (?2) and endpoints (?3) at their caps, JSON arrays. */
+const SKIP_CAPPED = `
+         AND d.tenant_id NOT IN (SELECT value FROM json_each(?2))
+         AND (r.url IS NULL OR r.url NOT IN (SELECT value FROM json_each(?3)))`;
 
 function prepareStatements(sqlite: Database) {
   return {
@@ -34,28 +40,21 @@ function prepareStatements(sqlite: Database) {
     // tenants and endpoints already at their cap. Still a walk of deliveries_due_idx; only rows
     // of tenants with room reach the rule and event lookups. Whole rows are read at once (the
     // window is at most the free slots, so few are read for nothing): one statement less per claim.
-    selectCandidates: sqlite.prepare<CandidateRow, [number, string, string, number]>(
-      `SELECT d.id, d.tenant_id, d.tenant_id AS tenantId, d.rule_id, d.event, d.attempts, d.cycle, r.url, r.secret, e.data, e.occurred_at
-       FROM deliveries d
-       LEFT JOIN webhook_rules r ON r.id = d.rule_id
-       JOIN events e ON e.id = d.event_id
-       WHERE d.status = 'pending' AND d.next_attempt_at <= ?1
-         AND d.tenant_id NOT IN (SELECT value FROM json_each(?2))
-         AND (r.url IS NULL OR r.url NOT IN (SELECT value FROM json_each(?3)))
-       ORDER BY d.next_attempt_at, d.rowid
-       LIMIT ?4`,
-    ),
-    // The same without the caps' lists, for the usual claim where no tenant or endpoint is at its
-    // cap: each NOT IN (json_each) builds a temporary list and its Bloom filter on every call
-    // (three due rows: 23 µs without them against 31–35; under chat load 105 against 134).
-    selectCandidatesUncapped: sqlite.prepare<CandidateRow, [number, number]>(
-      `SELECT d.id, d.tenant_id, d.tenant_id AS tenantId, d.rule_id, d.event, d.attempts, d.cycle, r.url, r.secret, e.data, e.occurred_at
-       FROM deliveries d
-       LEFT JOIN webhook_rules r ON r.id = d.rule_id
-       JOIN events e ON e.id = d.event_id
-       WHERE d.status = 'pending' AND d.next_attempt_at <= ?1
-       ORDER BY d.next_attempt_at, d.rowid
-       LIMIT ?2`,
+    // Only while some tenant or endpoint is at its cap do the caps' lists go in: each NOT IN
+    // (json_each) builds a temporary list and its Bloom filter on every call (three due rows:
+    // 23 µs without them against 31–35; under chat load 105 against 134). Both variants take
+    // the same four arguments (list-variants.ts).
+    selectCandidates: prepareVariants<"capped", CandidateRow, [number, string, string, number]>(
+      sqlite,
+      ["capped"],
+      ({ capped }) =>
+        `SELECT d.id, d.tenant_id, d.tenant_id AS tenantId, d.rule_id, d.event, d.attempts, d.cycle, r.url, r.secret, e.data, e.occurred_at
+         FROM deliveries d
+         LEFT JOIN webhook_rules r ON r.id = d.rule_id
+         JOIN events e ON e.id = d.event_id
+         WHERE d.status = 'pending' AND d.next_attempt_at <= ?1${capped ? SKIP_CAPPED : ""}
+         ORDER BY d.next_attempt_at, d.rowid
+         LIMIT ?4`,
     ),
     // The picked rows only, leased with one token; guarded by status and due time so a row
     // another process claimed in between (impossible inside BEGIN IMMEDIATE, but cheap) is left alone.
@@ -135,10 +134,8 @@ export function sqliteDeliveryQueue(sqlite: Database): SyncOf<DeliveryQueueQueri
           const window = Math.max(1, Math.min(limit, CLAIM_WINDOW));
           const fullTenants = fair.fullTenants();
           const fullEndpoints = fair.fullEndpoints();
-          const candidates =
-            fullTenants.length === 0 && fullEndpoints.length === 0
-              ? sql.selectCandidatesUncapped.all(now, window)
-              : sql.selectCandidates.all(now, JSON.stringify(fullTenants), JSON.stringify(fullEndpoints), window);
+          const capped = fullTenants.length > 0 || fullEndpoints.length > 0;
+          const candidates = sql.selectCandidates({ capped }).all(now, JSON.stringify(fullTenants), JSON.stringify(fullEndpoints), window);
           if (candidates.length === 0) return { claimed: [], more: false };
           const picked = fair.pick(candidates, limit);
           const more = picked.length < candidates.length || candidates.length === window;
