@@ -1,4 +1,5 @@
 import { fetchPinned, PinnedFetchRefused } from "../lib/pinned-fetch.ts";
+import { parseJsonText } from "../lib/safe-json.ts";
 import type { ResolveHost } from "../webhooks/ssrf.ts";
 
 /**
@@ -98,7 +99,7 @@ function asProviderError(error: unknown, signal: AbortSignal): ProviderError {
 /** The `{"error":{"message"}}` body OpenAI-compatible servers send, shortened for logs. */
 function errorMessageOf(text: string): string {
   try {
-    const parsed = JSON.parse(text) as { error?: { message?: unknown } | string };
+    const parsed = parseJsonText(text) as { error?: { message?: unknown } | string };
     const message = typeof parsed.error === "string" ? parsed.error : parsed.error?.message;
     if (typeof message === "string") return message.slice(0, 300);
   } catch {
@@ -131,9 +132,9 @@ interface CompletionChoiceMessage {
 
 function parseJson(text: string): unknown {
   try {
-    return JSON.parse(text);
+    return parseJsonText(text);
   } catch {
-    throw new ProviderError("malformed", "provider answer is not JSON");
+    throw new ProviderError("malformed", "provider answer is not JSON (or nests too deeply)");
   }
 }
 

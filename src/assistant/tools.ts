@@ -3,6 +3,7 @@ import { checkSlot, proposeSlots, type SlotRefusal } from "../chat/appointment-s
 import { normalizeEmailAddress, normalizePhoneNumber } from "../chat/contact-validation.ts";
 import type { EngineAction } from "../chat/engine-types.ts";
 import { epochFromWallClock, wallClockAt } from "../chat/timezone.ts";
+import { parseJsonText } from "../lib/safe-json.ts";
 import type { ChatToolCall, ToolDefinition } from "./openai-client.ts";
 
 /**
@@ -80,9 +81,9 @@ const refuse = (error: string, details: Record<string, unknown> = {}): ToolOutco
 export function runTool(call: ChatToolCall, name: ToolName, context: ToolContext): ToolOutcome {
   let args: unknown;
   try {
-    args = JSON.parse(call.function.arguments || "{}");
+    args = parseJsonText(call.function.arguments || "{}");
   } catch {
-    return refuse("invalid_arguments", { problems: ["arguments are not valid JSON"] });
+    return refuse("invalid_arguments", { problems: ["arguments are not valid JSON (or nest too deeply)"] });
   }
   if (typeof args !== "object" || args === null || Array.isArray(args)) return refuse("invalid_arguments", { problems: ["arguments must be a JSON object"] });
   if (context.done.has(name)) return refuse("already_done", { message: `${name} already succeeded in this turn; do not call it again.` });
@@ -91,6 +92,9 @@ export function runTool(call: ChatToolCall, name: ToolName, context: ToolContext
   if (outcome.action) context.done.add(name);
   return outcome;
 }
+
+/** The argument names a tool does not take: refused, so a model cannot smuggle a session or tenant id in. */
+const unknownFields = (input: Record<string, unknown>, known: readonly string[]): string[] => Object.keys(input).filter((key) => !known.includes(key));
 
 function text(value: unknown, max: number): string | null {
   return typeof value === "string" && value.trim().length > 0 && value.trim().length <= max ? value.trim() : null;
@@ -136,7 +140,7 @@ function contactConfidence(contact: Contact, visitorText: string): number {
 
 function captureLead(input: Record<string, unknown>, context: ToolContext): ToolOutcome {
   const problems: string[] = [];
-  const unknown = Object.keys(input).filter((key) => !["name", "phone", "email", "interest"].includes(key));
+  const unknown = unknownFields(input, ["name", "phone", "email", "interest"]);
   if (unknown.length > 0) problems.push(`unknown fields: ${unknown.join(", ")}`);
   const contact = validateContact(input, context.config, true, problems);
   const interest = input.interest === undefined ? "" : typeof input.interest === "string" ? input.interest.trim().slice(0, 200) : null;
@@ -178,7 +182,7 @@ const SLOT_REFUSALS: Record<SlotRefusal, string> = {
 function bookAppointment(input: Record<string, unknown>, context: ToolContext): ToolOutcome {
   const { config, nowMs } = context;
   const settings = config.appointments;
-  const unknown = Object.keys(input).filter((key) => !["start", "name", "phone", "email"].includes(key));
+  const unknown = unknownFields(input, ["start", "name", "phone", "email"]);
   if (unknown.length > 0) return refuse("invalid_arguments", { problems: [`unknown fields: ${unknown.join(", ")}`] });
   const startMs = parseLocalStart(input.start, settings.timezone);
   if (startMs === null) return refuse("invalid_arguments", { problems: ["start: must be a local date-time YYYY-MM-DDTHH:MM"] });
@@ -198,6 +202,8 @@ function bookAppointment(input: Record<string, unknown>, context: ToolContext): 
 }
 
 function handoff(input: Record<string, unknown>, context: ToolContext): ToolOutcome {
+  const unknown = unknownFields(input, ["reason"]);
+  if (unknown.length > 0) return refuse("invalid_arguments", { problems: [`unknown fields: ${unknown.join(", ")}`] });
   if (input.reason !== undefined && typeof input.reason !== "string") return refuse("invalid_arguments", { problems: ["reason: must be text"] });
   return {
     result: JSON.stringify({ ok: true, message: "A team member will take over this conversation; tell the visitor so." }),

@@ -1,8 +1,10 @@
 import { AppError } from "../lib/app-error.ts";
+import { JsonTooDeepError, MAX_JSON_DEPTH, parseJsonText } from "../lib/safe-json.ts";
 
 export const MAX_BODY_BYTES = 64 * 1024;
 
 const tooLarge = () => new AppError("payload_too_large", 413, `The body is larger than ${MAX_BODY_BYTES / 1024} KiB.`);
+const tooDeep = () => new AppError("invalid_json", 400, `The request body nests arrays or objects deeper than ${MAX_JSON_DEPTH} levels.`);
 const notJson = () => new AppError("unsupported_media_type", 415, "Send the body as JSON with Content-Type: application/json.");
 
 // The exact bytes of each parsed body, for routes that verify a signature over them (the
@@ -12,10 +14,21 @@ const RAW_BODIES = new WeakMap<Request, Uint8Array>();
 /** The raw body the JSON parser read for this request (empty when there was none). */
 export const rawBodyOf = (request: Request): Uint8Array => RAW_BODIES.get(request) ?? new Uint8Array();
 
+/** Parses the body's text, refusing nesting past MAX_JSON_DEPTH before any validation sees it. */
+function parseBodyText(bytes: Buffer): unknown {
+  try {
+    return parseJsonText(bytes.toString("utf8"));
+  } catch (error) {
+    if (error instanceof JsonTooDeepError) throw tooDeep();
+    throw error;
+  }
+}
+
 /**
  * Reads a JSON body with the size limit enforced while reading (a missing or lying
- * Content-Length cannot get more than the limit into memory). Syntax errors surface as
- * Elysia PARSE errors, which errors.ts answers 400 invalid_json.
+ * Content-Length cannot get more than the limit into memory) and the depth limit checked in
+ * one pass before parsing. Syntax errors surface as Elysia PARSE errors, which errors.ts
+ * answers 400 invalid_json.
  */
 export async function parseJsonBody(request: Request, contentType: string): Promise<unknown> {
   const declared = Number(request.headers.get("content-length") ?? "0");
@@ -30,7 +43,7 @@ export async function parseJsonBody(request: Request, contentType: string): Prom
     const bytes = Buffer.from(await request.arrayBuffer());
     if (bytes.byteLength > MAX_BODY_BYTES) throw tooLarge();
     RAW_BODIES.set(request, bytes);
-    return JSON.parse(bytes.toString("utf8"));
+    return parseBodyText(bytes);
   }
   const chunks: Uint8Array[] = [];
   let size = 0;
@@ -42,6 +55,6 @@ export async function parseJsonBody(request: Request, contentType: string): Prom
   const bytes = Buffer.concat(chunks);
   RAW_BODIES.set(request, bytes);
   // An empty body is not JSON either: JSON.parse("") throws, and the caller answers 400.
-  return JSON.parse(bytes.toString("utf8"));
+  return parseBodyText(bytes);
 }
 

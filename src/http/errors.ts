@@ -126,6 +126,13 @@ function isJsonObjectBody(value: unknown): boolean {
   return typeof value === "object" && value !== null && !Array.isArray(value) && !Object.hasOwn(value, "0");
 }
 
+/** At most this many fields are described, each name cut to FIELD_NAME_MAX: a 422 stays a few KiB whatever was sent. */
+export const MAX_VALIDATION_DETAILS = 20;
+const FIELD_NAME_MAX = 100;
+const MESSAGE_MAX = 200;
+
+const clip = (text: string, max: number): string => (text.length > max ? `${text.slice(0, max - 1)}…` : text);
+
 /**
  * One detail per field, the first rule it broke: TypeBox reports a missing field twice (required,
  * then the wrong type of `undefined`), and a client needs one sentence per field to fix it.
@@ -135,8 +142,9 @@ export function validationDetails(error: ValidationError): Array<{ field: string
   const byField = new Map<string, string>();
   for (const issue of error.all) {
     if (!("type" in issue) || typeof issue.type !== "number") continue;
-    const field = issue.path.replace(/^\//, "").replaceAll("/", ".") || "(body)";
-    if (!byField.has(field)) byField.set(field, describeIssue(issue));
+    const field = clip(issue.path.replace(/^\//, "").replaceAll("/", ".") || "(body)", FIELD_NAME_MAX);
+    if (!byField.has(field)) byField.set(field, clip(describeIssue(issue), MESSAGE_MAX));
+    if (byField.size === MAX_VALIDATION_DETAILS) break;
   }
   return [...byField].map(([field, message]) => ({ field, message }));
 }

@@ -3,6 +3,7 @@ import type { Transaction } from "../db/store.ts";
 import { handleMessage } from "../chat/handle-message.ts";
 import { AppError } from "../lib/app-error.ts";
 import { constantTimeEqual, hmacSha256 } from "../lib/crypto.ts";
+import { MAX_JSON_DEPTH, parseJsonText } from "../lib/safe-json.ts";
 import { findTenant } from "../tenants/find-tenant.ts";
 import { findWhatsappSettings } from "./whatsapp-settings.ts";
 import { QUICK_REPLY_ID_PREFIX, queueWhatsappReplies, type OutboundWhatsappMessage } from "./whatsapp-send.ts";
@@ -92,9 +93,9 @@ const WA_ID_PATTERN = /^\d{1,32}$/;
 export function parseWhatsappWebhook(rawBody: string | Uint8Array, phoneNumberId: string): { messages: InboundWhatsappMessage[]; ignored: number } {
   let parsed: unknown;
   try {
-    parsed = JSON.parse(typeof rawBody === "string" ? rawBody : Buffer.from(rawBody).toString("utf8"));
+    parsed = parseJsonText(typeof rawBody === "string" ? rawBody : Buffer.from(rawBody).toString("utf8"));
   } catch {
-    throw new AppError("invalid_json", 400, "The request body is not valid JSON.");
+    throw new AppError("invalid_json", 400, `The request body is not valid JSON nested at most ${MAX_JSON_DEPTH} levels.`);
   }
   const invalid = () => new AppError("invalid_payload", 400, "The body must be a WhatsApp Cloud API webhook: an object with an entry array of objects with changes arrays.");
   if (!isObject(parsed) || !Array.isArray(parsed.entry)) throw invalid();

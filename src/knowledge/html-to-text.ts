@@ -1,4 +1,5 @@
 import { Parser } from "htmlparser2";
+import { AppError } from "../lib/app-error.ts";
 
 /**
  * HTML to the Markdown-like text the chunker reads, with htmlparser2 (a real, error-tolerant
@@ -20,18 +21,44 @@ const BLOCKS = new Set([
 ]);
 const HEADING = /^h([1-6])$/;
 
+/**
+ * Real pages nest a few dozen elements deep. The tokenizer keeps open elements in an array it
+ * shifts and searches on every tag, so a 2 MB page of `<b><b><b>…</i></i>` would cost it
+ * minutes of the one JavaScript thread: past this depth the page is refused instead.
+ */
+export const MAX_HTML_NESTING = 256;
+
+const tooDeep = () =>
+  new AppError("document_too_deep", 422, `The page nests elements more than ${MAX_HTML_NESTING} levels deep; import a simpler page or paste its text.`);
+
 export function htmlToText(html: string): HtmlText {
   const out: string[] = [];
   let skipDepth = 0;
   let inTitle = false;
   let title = "";
   let preDepth = 0;
+  let openElements = 0;
+  // The line being built, with what is known of it: testing a long built-up string itself would
+  // flatten it on every table cell or text piece, quadratic in a row of 100,000 cells.
   let line = "";
+  let lineHasText = false;
+  let lineEndsInSpace = false;
 
+  const setLine = (text: string) => {
+    line = text;
+    lineHasText = /\S/.test(text);
+    lineEndsInSpace = text.endsWith(" ");
+  };
+  const appendToLine = (text: string) => {
+    if (text === "") return;
+    line += text;
+    lineHasText ||= /\S/.test(text);
+    lineEndsInSpace = text.endsWith(" ");
+  };
   const endLine = () => {
     const trimmed = line.trim();
     if (trimmed !== "") out.push(trimmed);
-    line = "";
+    setLine("");
   };
   const endBlock = () => {
     endLine();
@@ -41,6 +68,8 @@ export function htmlToText(html: string): HtmlText {
   const parser = new Parser(
     {
       onopentag(name) {
+        // Every open is matched by exactly one close, implied ones included: this is the tokenizer's stack depth.
+        if (++openElements > MAX_HTML_NESTING) throw tooDeep();
         if (name === "title") inTitle = true;
         if (SKIPPED.has(name) || skipDepth > 0) {
           if (SKIPPED.has(name)) skipDepth++;
@@ -49,14 +78,14 @@ export function htmlToText(html: string): HtmlText {
         const heading = HEADING.exec(name);
         if (heading) {
           endBlock();
-          line = `${"#".repeat(Number(heading[1]))} `;
+          setLine(`${"#".repeat(Number(heading[1]))} `);
         } else if (name === "li") {
           endLine();
-          line = "- ";
+          setLine("- ");
         } else if (name === "br") {
           endLine();
         } else if (name === "td" || name === "th") {
-          line += line.trim() === "" ? "" : " | ";
+          if (lineHasText) appendToLine(" | ");
         } else if (BLOCKS.has(name)) {
           endBlock();
         }
@@ -67,17 +96,18 @@ export function htmlToText(html: string): HtmlText {
         if (skipDepth > 0) return;
         if (preDepth > 0) {
           const [first = "", ...rest] = data.split("\n");
-          line += first;
+          appendToLine(first);
           for (const next of rest) {
             endLine();
-            line = next;
+            setLine(next);
           }
           return;
         }
         const collapsed = data.replace(/\s+/g, " ");
-        line += line === "" || line.endsWith(" ") ? collapsed.trimStart() : collapsed;
+        appendToLine(line === "" || lineEndsInSpace ? collapsed.trimStart() : collapsed);
       },
       onclosetag(name) {
+        openElements--;
         if (name === "title") inTitle = false;
         if (SKIPPED.has(name)) {
           skipDepth = Math.max(0, skipDepth - 1);
@@ -87,7 +117,7 @@ export function htmlToText(html: string): HtmlText {
         if (name === "pre") preDepth = Math.max(0, preDepth - 1);
         if (HEADING.test(name)) {
           // A heading whose text was only markup ("<h2><img></h2>") would be a bare "## ".
-          if (/^#+ $/.test(line)) line = "";
+          if (/^#+ $/.test(line)) setLine("");
           endBlock();
         } else if (name === "li") endLine();
         else if (BLOCKS.has(name)) endBlock();
