@@ -13,6 +13,8 @@
  *   POST /bench/noop        the same without the INSERT (the stack + load generator ceiling);
  *   GET  /bench/cpu         the child's process.cpuUsage(), to split CPU time per request.
  */
+// First, as in src/main.ts: the mode Elysia reads when it loads.
+import "../src/cli/production-mode.ts";
 import { SQL } from "bun";
 import { Elysia } from "elysia";
 import { mkdtempSync, rmSync } from "node:fs";

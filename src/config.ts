@@ -28,6 +28,9 @@ export interface Config {
   readonly trustProxy: boolean;
   readonly sync: "normal" | "full";
   readonly rateLimits: boolean;
+  /** Wrong passwords one e-mail may get within `loginFailureWindowMs`, from any addresses, before logins to it pause. */
+  readonly loginFailureLimit: number;
+  readonly loginFailureWindowMs: number;
   readonly logLevel: "info" | "error" | "silent";
   readonly demo: boolean;
   /** The WhatsApp Cloud API base URL replies are sent to (operator-configured, so no SSRF check). */
@@ -71,6 +74,8 @@ export const CONFIG_DEFAULTS = {
   PARLEY_TRUST_PROXY: "false",
   PARLEY_SYNC: "normal",
   PARLEY_RATE_LIMITS: "on",
+  PARLEY_LOGIN_FAILURES: "20",
+  PARLEY_LOGIN_FAILURE_WINDOW: "15m",
   PARLEY_LOG_LEVEL: "info",
   PARLEY_WHATSAPP_API_URL: "https://graph.facebook.com/v21.0",
   PARLEY_WRITE_WAIT: "2s",
@@ -92,6 +97,12 @@ function duration(name: string, text: string, minMs: number): number {
   const ms = parseDuration(text);
   if (ms === null) throw new ConfigError(`${name}=${text} is not a duration (use e.g. 250ms, 30s, 5m, 2h, 7d)`);
   if (ms < minMs) throw new ConfigError(`${name}=${text} is below the minimum of ${formatDuration(minMs)}`);
+  return ms;
+}
+
+function durationWithin(name: string, text: string, minMs: number, maxMs: number): number {
+  const ms = duration(name, text, minMs);
+  if (ms > maxMs) throw new ConfigError(`${name}=${text} is above the maximum of ${formatDuration(maxMs)}`);
   return ms;
 }
 
@@ -182,6 +193,9 @@ export function loadConfig(env: Env, flags: ConfigFlags = {}): Config {
     trustProxy: boolean("PARLEY_TRUST_PROXY", setting(env, "PARLEY_TRUST_PROXY")),
     sync: oneOf("PARLEY_SYNC", setting(env, "PARLEY_SYNC"), ["normal", "full"]),
     rateLimits: boolean("PARLEY_RATE_LIMITS", setting(env, "PARLEY_RATE_LIMITS")),
+    loginFailureLimit: integer("PARLEY_LOGIN_FAILURES", setting(env, "PARLEY_LOGIN_FAILURES"), 1, 10_000),
+    // At most a day: the pause protects an account from guessing and must never lock its owner out for long.
+    loginFailureWindowMs: durationWithin("PARLEY_LOGIN_FAILURE_WINDOW", setting(env, "PARLEY_LOGIN_FAILURE_WINDOW"), 1000, 86_400_000),
     logLevel: oneOf("PARLEY_LOG_LEVEL", setting(env, "PARLEY_LOG_LEVEL"), ["info", "error", "silent"]),
     demo: flags.demo ?? false,
     whatsappApiUrl: url("PARLEY_WHATSAPP_API_URL", setting(env, "PARLEY_WHATSAPP_API_URL")),

@@ -1,4 +1,6 @@
 #!/usr/bin/env bun
+// First: it sets the mode Elysia reads when it loads (see the file).
+import "./cli/production-mode.ts";
 import { runCli } from "./cli/run.ts";
 import { processIo } from "./cli/io.ts";
 

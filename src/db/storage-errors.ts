@@ -26,6 +26,21 @@ function troubleOf(current: object): StorageTrouble | null {
   return null;
 }
 
+/** SQLSTATEs of a server that is gone or not accepting connections: busy, but not "with another process". */
+const PG_UNREACHABLE = new Set(["57P01", "57P02", "57P03", "08000", "08003", "08006", "08001", "08004"]);
+
+/** A busy store that is in fact out of reach (PostgreSQL down, restarting or refusing connections). */
+export function isStorageUnreachable(error: unknown): boolean {
+  for (let current = error, depth = 0; current && depth < 4; depth++) {
+    if (typeof current !== "object") return false;
+    const { code, errno } = current as { code?: unknown; errno?: unknown };
+    if (typeof code === "string" && PG_CONNECTION_CODES.has(code)) return true;
+    if (typeof code === "string" && code.startsWith("ERR_POSTGRES_") && typeof errno === "string" && PG_UNREACHABLE.has(errno)) return true;
+    current = (current as { cause?: unknown }).cause;
+  }
+  return false;
+}
+
 export function storageTroubleOf(error: unknown): StorageTrouble | null {
   for (let current = error, depth = 0; current && depth < 4; depth++) {
     if (typeof current !== "object") return null;

@@ -1,10 +1,9 @@
 import { AppError } from "../lib/app-error.ts";
-import { JsonTooDeepError, MAX_JSON_DEPTH, parseJsonText } from "../lib/safe-json.ts";
+import { JsonTooComplexError, parseJsonText } from "../lib/safe-json.ts";
 
 export const MAX_BODY_BYTES = 64 * 1024;
 
 const tooLarge = () => new AppError("payload_too_large", 413, `The body is larger than ${MAX_BODY_BYTES / 1024} KiB.`);
-const tooDeep = () => new AppError("invalid_json", 400, `The request body nests arrays or objects deeper than ${MAX_JSON_DEPTH} levels.`);
 const notJson = () => new AppError("unsupported_media_type", 415, "Send the body as JSON with Content-Type: application/json.");
 
 // The exact bytes of each parsed body, for routes that verify a signature over them (the
@@ -14,19 +13,19 @@ const RAW_BODIES = new WeakMap<Request, Uint8Array>();
 /** The raw body the JSON parser read for this request (empty when there was none). */
 export const rawBodyOf = (request: Request): Uint8Array => RAW_BODIES.get(request) ?? new Uint8Array();
 
-/** Parses the body's text, refusing nesting past MAX_JSON_DEPTH before any validation sees it. */
+/** Parses the body's text, refusing one past the shape limits (src/lib/safe-json.ts) before any validation sees it. */
 function parseBodyText(bytes: Buffer): unknown {
   try {
     return parseJsonText(bytes.toString("utf8"));
   } catch (error) {
-    if (error instanceof JsonTooDeepError) throw tooDeep();
+    if (error instanceof JsonTooComplexError) throw new AppError("invalid_json", 400, `The request body ${error.reason}.`);
     throw error;
   }
 }
 
 /**
  * Reads a JSON body with the size limit enforced while reading (a missing or lying
- * Content-Length cannot get more than the limit into memory) and the depth limit checked in
+ * Content-Length cannot get more than the limit into memory) and the shape limits checked in
  * one pass before parsing. Syntax errors surface as Elysia PARSE errors, which errors.ts
  * answers 400 invalid_json.
  */

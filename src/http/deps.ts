@@ -32,7 +32,9 @@ export function createAppDeps<T extends Deps>(deps: T, metrics: DeliveryMetrics 
     ...deps,
     metrics,
     tokens: createTokenService(resolveJwtSecret(deps), deps.clock),
-    rateLimiter: createRateLimiter(deps.clock, deps.config.rateLimits, deps.store.counters),
+    rateLimiter: createRateLimiter(deps.clock, deps.config.rateLimits, deps.store.counters, {
+      login_failures: { limit: deps.config.loginFailureLimit, windowMs: deps.config.loginFailureWindowMs },
+    }),
     visitorAllowance: createVisitorAllowance(deps.clock, { hourlyShare: deps.config.visitorHourlyShare, sessionsPerHour: deps.config.visitorSessionsPerHour }, deps.store.counters),
     instanceId: crypto.randomUUID(),
   };

@@ -1,7 +1,7 @@
 import type { ValidationError } from "elysia";
 import { ValueErrorType, type ValueError } from "@sinclair/typebox/errors";
 import { AppError } from "../lib/app-error.ts";
-import { isUnstorableText, storageTroubleOf } from "../db/storage-errors.ts";
+import { isStorageUnreachable, isUnstorableText, storageTroubleOf } from "../db/storage-errors.ts";
 import type { Logger } from "../lib/log.ts";
 
 export interface ErrorBody {
@@ -19,6 +19,9 @@ export const STORAGE_FULL_RETRY_AFTER_S = 30;
 
 export const storageBusyError = (): AppError =>
   new AppError("busy", 503, "The database is busy with another process; try again in a moment.", undefined, { "retry-after": String(BUSY_RETRY_AFTER_S) });
+
+export const storageUnreachableError = (): AppError =>
+  new AppError("database_unavailable", 503, "The database cannot be reached right now; try again in a moment.", undefined, { "retry-after": String(BUSY_RETRY_AFTER_S) });
 
 export const storageFullError = (): AppError =>
   new AppError("storage_full", 503, "The server cannot store anything right now: its disk is full. Nothing was saved; try again later.", undefined, {
@@ -157,7 +160,7 @@ export function validationDetails(error: ValidationError): Array<{ field: string
 export function toErrorResponse(code: string | number, error: unknown, requestId: string, log: Logger): Response {
   const trouble = storageTroubleOf(error);
   const cause =
-    trouble === "busy" ? storageBusyError()
+    trouble === "busy" ? (isStorageUnreachable(error) ? storageUnreachableError() : storageBusyError())
     : trouble === "storage_full" ? storageFullError()
     : isUnstorableText(error) ? unstorableTextError()
     : error instanceof Error && error.cause instanceof AppError ? error.cause

@@ -2,7 +2,7 @@ import type { Deps } from "../deps.ts";
 import { AppError, notFound } from "../lib/app-error.ts";
 import { toIso } from "../lib/clock.ts";
 import { constantTimeEqual, hmacSha256 } from "../lib/crypto.ts";
-import { MAX_JSON_DEPTH, parseJsonText } from "../lib/safe-json.ts";
+import { JsonTooComplexError, parseJsonText } from "../lib/safe-json.ts";
 import { invalidField } from "../lib/validate.ts";
 import { enqueueEvent } from "../webhooks/emit-event.ts";
 import type { EventName } from "../webhooks/events.ts";
@@ -197,8 +197,8 @@ function parseEvent(rawBody: string | Uint8Array): { id: string; type: string; e
   let parsed: unknown;
   try {
     parsed = parseJsonText(typeof rawBody === "string" ? rawBody : Buffer.from(rawBody).toString("utf8"));
-  } catch {
-    throw new AppError("invalid_json", 400, `The request body is not valid JSON nested at most ${MAX_JSON_DEPTH} levels.`);
+  } catch (error) {
+    throw new AppError("invalid_json", 400, error instanceof JsonTooComplexError ? `The request body ${error.reason}.` : "The request body is not valid JSON.");
   }
   if (!isObject(parsed) || !isBoundedId(parsed.id) || !isBoundedId(parsed.type)) {
     throw new AppError("invalid_event", 422, `The body must be a provider event object whose id and type are strings of 1 to ${MAX_PROVIDER_ID_LENGTH} characters.`);

@@ -3,7 +3,7 @@ import type { Transaction } from "../db/store.ts";
 import { handleMessage } from "../chat/handle-message.ts";
 import { AppError } from "../lib/app-error.ts";
 import { constantTimeEqual, hmacSha256 } from "../lib/crypto.ts";
-import { MAX_JSON_DEPTH, parseJsonText } from "../lib/safe-json.ts";
+import { JsonTooComplexError, parseJsonText } from "../lib/safe-json.ts";
 import { findTenant } from "../tenants/find-tenant.ts";
 import { findWhatsappSettings } from "./whatsapp-settings.ts";
 import { QUICK_REPLY_ID_PREFIX, queueWhatsappReplies, type OutboundWhatsappMessage } from "./whatsapp-send.ts";
@@ -94,8 +94,8 @@ export function parseWhatsappWebhook(rawBody: string | Uint8Array, phoneNumberId
   let parsed: unknown;
   try {
     parsed = parseJsonText(typeof rawBody === "string" ? rawBody : Buffer.from(rawBody).toString("utf8"));
-  } catch {
-    throw new AppError("invalid_json", 400, `The request body is not valid JSON nested at most ${MAX_JSON_DEPTH} levels.`);
+  } catch (error) {
+    throw new AppError("invalid_json", 400, error instanceof JsonTooComplexError ? `The request body ${error.reason}.` : "The request body is not valid JSON.");
   }
   const invalid = () => new AppError("invalid_payload", 400, "The body must be a WhatsApp Cloud API webhook: an object with an entry array of objects with changes arrays.");
   if (!isObject(parsed) || !Array.isArray(parsed.entry)) throw invalid();

@@ -1,13 +1,20 @@
 /**
  * JSON from outside (request bodies, inbound hooks, a model provider's answers, a model's tool
- * arguments) is parsed only after one linear pass has checked how deeply it nests. The parser
- * itself copes with depth, but everything that walks the value afterwards — schema validation,
- * the messages it builds, `JSON.stringify` with indentation — costs time or stack in proportion
- * to the depth, and a 40 KB body of `[[[[…` once stalled the server for seconds.
+ * arguments) is parsed only after one linear pass has checked how deeply it nests and how many
+ * arrays and objects it holds. The parser itself copes with depth, but everything that walks the
+ * value afterwards — schema validation, the messages it builds, `JSON.stringify` with
+ * indentation — costs time or stack in proportion to the depth, and a 40 KB body of `[[[[…` once
+ * stalled the server for seconds; a body of many small containers costs the parser itself.
  */
 
 /** Deeper than any body Parley accepts (its deepest, a bot config, nests five levels). */
 export const MAX_JSON_DEPTH = 32;
+
+/**
+ * Arrays and objects in one text. A bot config with its 200 FAQ entries holds about a thousand;
+ * 64 KiB of `[[]]` holds 30,000, which take JSON.parse alone 1.3 ms to build.
+ */
+export const MAX_JSON_CONTAINERS = 4096;
 
 const OPEN_BRACE = 0x7b;
 const OPEN_BRACKET = 0x5b;
@@ -16,14 +23,24 @@ const CLOSE_BRACKET = 0x5d;
 const QUOTE = 0x22;
 const BACKSLASH = 0x5c;
 
+export interface JsonShape {
+  /** The deepest nesting of arrays and objects. */
+  depth: number;
+  /** How many arrays and objects. */
+  containers: number;
+}
+
 /**
- * The deepest nesting of arrays and objects in a JSON text, stopping as soon as it passes
- * `limit` (so the answer is `limit + 1` for anything deeper). Brackets inside strings do not
- * count. One pass over the UTF-16 code units, no allocation: constant time per character.
+ * The shape of a JSON text, read in one pass over its UTF-16 code units with no allocation
+ * (constant time per character); brackets inside strings do not count. The pass stops as soon
+ * as either count passes its limit, so that count is then `limit + 1`.
  */
-export function jsonDepth(text: string, limit = Number.POSITIVE_INFINITY): number {
+export function jsonShape(text: string, limits: Partial<JsonShape> = {}): JsonShape {
+  const maxDepth = limits.depth ?? Number.POSITIVE_INFINITY;
+  const maxContainers = limits.containers ?? Number.POSITIVE_INFINITY;
   let depth = 0;
   let deepest = 0;
+  let containers = 0;
   let inString = false;
   for (let i = 0; i < text.length; i++) {
     const code = text.charCodeAt(i);
@@ -33,27 +50,37 @@ export function jsonDepth(text: string, limit = Number.POSITIVE_INFINITY): numbe
     } else if (code === QUOTE) {
       inString = true;
     } else if (code === OPEN_BRACE || code === OPEN_BRACKET) {
+      if (++containers > maxContainers) break;
       if (++depth > deepest) {
         deepest = depth;
-        if (deepest > limit) return deepest;
+        if (deepest > maxDepth) break;
       }
     } else if (code === CLOSE_BRACE || code === CLOSE_BRACKET) {
       depth--;
     }
   }
-  return deepest;
+  return { depth: deepest, containers };
 }
 
-/** Thrown by `parseJsonText` for text nested past the limit; callers answer it like a syntax error. */
-export class JsonTooDeepError extends SyntaxError {
-  constructor(readonly limit: number) {
-    super(`JSON nested deeper than ${limit} levels`);
-    this.name = "JsonTooDeepError";
+/** Thrown by `parseJsonText` for text past a shape limit; callers answer it like a syntax error. */
+export class JsonTooComplexError extends SyntaxError {
+  constructor(readonly reason: string) {
+    super(`JSON ${reason}`);
+    this.name = "JsonTooComplexError";
   }
 }
 
-/** `JSON.parse` for text from outside: refuses nesting past `limit` before parsing. */
-export function parseJsonText(text: string, limit = MAX_JSON_DEPTH): unknown {
-  if (jsonDepth(text, limit) > limit) throw new JsonTooDeepError(limit);
+/** What a text past the limits is told, or null when it is within them. */
+export function jsonShapeProblem(text: string, limits: JsonShape = { depth: MAX_JSON_DEPTH, containers: MAX_JSON_CONTAINERS }): string | null {
+  const shape = jsonShape(text, limits);
+  if (shape.depth > limits.depth) return `nests arrays or objects deeper than ${limits.depth} levels`;
+  if (shape.containers > limits.containers) return `holds more than ${limits.containers} arrays and objects`;
+  return null;
+}
+
+/** `JSON.parse` for text from outside: refuses text past the shape limits before parsing it. */
+export function parseJsonText(text: string, limits?: JsonShape): unknown {
+  const problem = jsonShapeProblem(text, limits);
+  if (problem !== null) throw new JsonTooComplexError(problem);
   return JSON.parse(text);
 }

@@ -86,4 +86,21 @@ describe.skipIf(!testPostgresUrl())("shared limits on PostgreSQL", () => {
     }
     expect(statuses).toEqual([401, 401, 401, 401, 401, 429]);
   });
+
+  test("wrong passwords for one account are counted across instances and addresses", async () => {
+    const base = buildDeps({ trustProxy: true, loginFailureLimit: 4 });
+    const apps = [opened.store, other].map((store) => createApp(createAppDeps({ ...base, store })));
+    const statuses: number[] = [];
+    for (let i = 0; i < 5; i++) {
+      const response = await apps[i % 2]!.handle(
+        new Request("http://localhost/api/v1/auth/token", {
+          method: "POST",
+          headers: { "content-type": "application/json", "x-forwarded-for": `198.51.100.${i}` },
+          body: JSON.stringify({ email: "target@y.test", password: "wrong-password" }),
+        }),
+      );
+      statuses.push(response.status);
+    }
+    expect(statuses).toEqual([401, 401, 401, 401, 429]);
+  });
 });

@@ -63,3 +63,30 @@ describe("response schemas", () => {
     expect(logged).toHaveLength(1);
   });
 });
+
+describe("storage trouble", () => {
+  const answer = async (error: unknown) => {
+    const response = toErrorResponse("UNKNOWN", error, "req-1", { info: () => {}, error: () => {} });
+    return { status: response.status, retryAfter: response.headers.get("retry-after"), body: (await response.json()) as { error: string; message: string } };
+  };
+
+  test("a PostgreSQL server out of reach is 503 database_unavailable, not busy with another process", async () => {
+    for (const error of [
+      Object.assign(new Error("Connection refused"), { code: "ERR_POSTGRES_CONNECTION_REFUSED" }),
+      new Error("query failed", { cause: Object.assign(new Error("closed"), { code: "ERR_POSTGRES_CONNECTION_CLOSED" }) }),
+      Object.assign(new Error("the database system is starting up"), { code: "ERR_POSTGRES_SERVER_ERROR", errno: "57P03" }),
+    ]) {
+      const { status, retryAfter, body } = await answer(error);
+      expect(status).toBe(503);
+      expect(retryAfter).toBe("1");
+      expect(body.error).toBe("database_unavailable");
+      expect(body.message).not.toContain("another process");
+    }
+  });
+
+  test("a lock timeout is still 503 busy", async () => {
+    const { status, body } = await answer(Object.assign(new Error("lock timeout"), { code: "ERR_POSTGRES_SERVER_ERROR", errno: "55P03" }));
+    expect(status).toBe(503);
+    expect(body.error).toBe("busy");
+  });
+});

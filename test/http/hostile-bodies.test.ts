@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { MAX_BODY_BYTES } from "../../src/http/body.ts";
 import { MAX_VALIDATION_DETAILS } from "../../src/http/errors.ts";
-import { MAX_JSON_DEPTH } from "../../src/lib/safe-json.ts";
+import { MAX_JSON_CONTAINERS, MAX_JSON_DEPTH } from "../../src/lib/safe-json.ts";
 import { buildTestApp, login, seedTenant, type TestContext } from "../helpers.ts";
 
 /**
@@ -84,6 +84,13 @@ describe("the nesting limit", () => {
     const response = await context.request("POST", "/api/v1/widget/session", { rawBody: `{"tenant_id":"${tenantId}","x":${arrays(MAX_JSON_DEPTH - 1)}}`, headers: { "content-type": "application/json" } });
     expect(response.status).toBe(422);
     expect(((await response.json()) as { details: Array<{ field: string; message: string }> }).details).toEqual([{ field: "x", message: "is not a known field" }]);
+  });
+
+  test("a body with more arrays and objects than the limit is refused with 400 invalid_json", async () => {
+    const many = Array(MAX_JSON_CONTAINERS).fill("[]").join(",");
+    const response = await context.request("POST", "/api/v1/widget/session", { rawBody: `{"tenant_id":"${tenantId}","x":[${many}]}`, headers: { "content-type": "application/json" } });
+    expect(response.status).toBe(400);
+    expect(((await response.json()) as { message: string }).message).toContain(`more than ${MAX_JSON_CONTAINERS} arrays and objects`);
   });
 
   test("brackets inside strings do not count toward the depth", async () => {

@@ -102,12 +102,13 @@ describe("PARLEY_RATE_LIMITS=off", () => {
 });
 
 describe("the group table", () => {
-  test("matches DESIGN §3, plus the per-IP limits on failed credentials and rejected hooks", () => {
+  test("matches DESIGN §3, plus the per-IP limits on failed credentials and rejected hooks and the per-account one on wrong passwords", () => {
     expect(RATE_GROUPS).toEqual({
       auth: { limit: 5, windowMs: 60_000 },
       chat: { limit: 60, windowMs: 60_000 },
       hooks: { limit: 500, windowMs: 60_000 },
       hook_rejects: { limit: 60, windowMs: 60_000 },
+      login_failures: { limit: 20, windowMs: 900_000 },
       credential_failures: { limit: 20, windowMs: 60_000 },
       analytics: { limit: 120, windowMs: 60_000 },
       management: { limit: 120, windowMs: 60_000 },

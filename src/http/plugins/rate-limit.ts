@@ -13,6 +13,11 @@ export const RATE_GROUPS = Object.freeze({
   hooks: { limit: 500, windowMs: 60_000 },
   /** Hook requests that fail the signature or name no configured tenant, per client IP. */
   hook_rejects: { limit: 60, windowMs: 60_000 },
+  /**
+   * Wrong passwords per account (a hash of the e-mail, account or not), whatever the addresses:
+   * limit and window come from PARLEY_LOGIN_FAILURES and PARLEY_LOGIN_FAILURE_WINDOW.
+   */
+  login_failures: { limit: 20, windowMs: 15 * 60_000 },
   /** Wrong API keys and invalid Bearer tokens, per client IP. */
   credential_failures: { limit: 20, windowMs: 60_000 },
   analytics: { limit: 120, windowMs: 60_000 },
@@ -20,6 +25,11 @@ export const RATE_GROUPS = Object.freeze({
 });
 
 export type RateGroup = keyof typeof RATE_GROUPS;
+
+interface GroupLimit {
+  limit: number;
+  windowMs: number;
+}
 
 const seconds = (ms: number) => Math.max(1, Math.ceil(ms / 1000));
 
@@ -38,16 +48,22 @@ function rateHeaders(decision: WindowDecision): Record<string, string> {
  * database (src/lib/shared-window.ts), so a limit holds for the cluster, not per instance;
  * without (SQLite: one server per file) they are kept in memory.
  */
-export function createRateLimiter(clock: Clock, enabled: boolean, shared: SharedCounters | null = null) {
+export function createRateLimiter(
+  clock: Clock,
+  enabled: boolean,
+  shared: SharedCounters | null = null,
+  overrides: Partial<Record<RateGroup, GroupLimit>> = {},
+) {
   const windows = createWindowLimiter(clock, shared);
-  const refuse = (decision: WindowDecision, limitHeaders: Record<string, string>): AppError => {
+  const groups: Record<RateGroup, GroupLimit> = { ...RATE_GROUPS, ...overrides };
+  const refuse = (decision: WindowDecision, limitHeaders: Record<string, string>, what = "Too many requests"): AppError => {
     const retryAfter = String(seconds(decision.retryAfterMs));
-    return new AppError("rate_limited", 429, `Too many requests; try again in ${retryAfter} s.`, undefined, { ...limitHeaders, "retry-after": retryAfter });
+    return new AppError("rate_limited", 429, `${what}; try again in ${retryAfter} s.`, undefined, { ...limitHeaders, "retry-after": retryAfter });
   };
   return {
     async check(group: RateGroup, key: string, headers: Record<string, string | number>): Promise<void> {
       if (!enabled) return;
-      const { limit, windowMs } = RATE_GROUPS[group];
+      const { limit, windowMs } = groups[group];
       const decision = await windows.take(`rate:${group}:${key}`, limit, windowMs);
       const limitHeaders = rateHeaders(decision);
       Object.assign(headers, limitHeaders);
@@ -57,11 +73,11 @@ export function createRateLimiter(clock: Clock, enabled: boolean, shared: Shared
      * For limits on failures (wrong keys, unsigned hooks): refuses with 429 while `key` has
      * used up `group`, without counting this request. Failures are counted with `check`.
      */
-    async refuseIfExhausted(group: RateGroup, key: string): Promise<void> {
+    async refuseIfExhausted(group: RateGroup, key: string, what?: string): Promise<void> {
       if (!enabled) return;
-      const { limit, windowMs } = RATE_GROUPS[group];
+      const { limit, windowMs } = groups[group];
       const full = await windows.peek(`rate:${group}:${key}`, limit, windowMs);
-      if (full) throw refuse(full, rateHeaders(full));
+      if (full) throw refuse(full, rateHeaders(full), what);
     },
   };
 }

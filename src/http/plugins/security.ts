@@ -49,6 +49,9 @@ async function authenticateBearer(deps: AppDeps, headers: Headers): Promise<User
   const claims = await deps.tokens.verifyAccess(token);
   if (!claims) throw unauthorized("The access token is invalid or expired.");
   const memberships = await listMemberships(deps, claims.sub);
+  // A removed user's memberships go with the user: only then is the user looked up, so the
+  // usual request pays nothing, and a removed user's unexpired token stops working at once.
+  if (memberships.length === 0 && !(await deps.store.users.findUser(claims.sub))) throw unauthorized("The access token's user no longer exists.");
   return { kind: "user", userId: claims.sub, memberships, subject: claims.sub };
 }
 

@@ -4,7 +4,8 @@ import { strictObject } from "../schema.ts";
 import { securityPlugin } from "../plugins/security.ts";
 import { clientIp } from "../plugins/client-ip.ts";
 import { ACCESS_TOKEN_TTL_S } from "../plugins/tokens.ts";
-import { authenticateUser } from "../../auth/authenticate-user.ts";
+import { authenticateUser, loginAccountKey } from "../../auth/authenticate-user.ts";
+import { AppError } from "../../lib/app-error.ts";
 import { issueRefreshToken, rotateRefreshToken, type IssuedRefreshToken } from "../../auth/refresh-tokens.ts";
 
 export const AuthModel = {
@@ -50,13 +51,26 @@ export function authRoutes(deps: AppDeps) {
     .post(
       "/token",
       async ({ body }) => {
-        const { userId } = await authenticateUser(deps, body.email, body.password);
-        return tokenPair(userId, await issueRefreshToken(deps, userId));
+        // Per account, whatever the addresses: guessing one password from many addresses pauses too.
+        const account = loginAccountKey(body.email);
+        await deps.rateLimiter.refuseIfExhausted("login_failures", account, "Too many wrong passwords for this account");
+        try {
+          const { userId } = await authenticateUser(deps, body.email, body.password);
+          return tokenPair(userId, await issueRefreshToken(deps, userId));
+        } catch (error) {
+          if (error instanceof AppError && error.code === "invalid_credentials") await deps.rateLimiter.check("login_failures", account, {});
+          throw error;
+        }
       },
       {
         body: AuthModel.tokenBody,
         response: { 200: AuthModel.tokenResponse },
-        detail: { summary: "Log in", description: "E-mail and password for a Bearer access token (15 minutes) and a refresh token. 5 attempts per minute per client address." },
+        detail: {
+          summary: "Log in",
+          description:
+            "E-mail and password for a Bearer access token (15 minutes) and a refresh token. 5 attempts per minute per client address; " +
+            "after 20 wrong passwords for one e-mail within 15 minutes (from any addresses), 429 until the oldest leaves the window.",
+        },
       },
     )
     .post(
