@@ -1,7 +1,9 @@
-import { answersConfidence, joinAnswers } from "./faq-parts.ts";
-import { searchFaq } from "./faq-search.ts";
+import { answersConfidence } from "./faq-parts.ts";
+import { searchFaq, type FaqMatch } from "./faq-search.ts";
 import { HANDOFF_TEXT, QUICK_REPLY } from "./replies.ts";
-import { zoneLabel } from "./timezone.ts";
+import { clockToMinutes } from "./config-fields.ts";
+import { wallClockAt, zoneLabel } from "./timezone.ts";
+import { editDistanceAtMost, meaningfulWords } from "./faq-terms.ts";
 import { CONFIDENCE, type Turn, type TurnReply } from "./turn.ts";
 import { findUrgentEntry } from "./urgent.ts";
 
@@ -15,9 +17,60 @@ export const CHANGE_BOOKING_TEXT =
   "I can't change or cancel bookings from this chat, but the team can — tap “Talk to a person” and they'll sort it out with you right here.";
 export const URGENT_OFFER_TEXT = "Would you like a member of our team to reply here right now? Tap “Talk to a person”, or just say yes.";
 export const URGENT_NO_ANSWER_TEXT = "I'm sorry — that sounds urgent.";
+export const NOT_KNOWN_TEXT = "I'm sorry, I don't have that information.";
+export const NOT_KNOWN_PERSON_TEXT = "A member of our team can tell you — would you like me to ask one to join this chat?";
+export const NOT_KNOWN_MESSAGE_TEXT = "The team is away right now — would you like to leave them a message? Say yes and I'll take your details.";
 export const NOT_COVERED_TEXT = "I don't have the answer to that here, but the team does — they'll tell you when they get in touch.";
 
 const CHANGE_KEYWORDS = new Set(["cancel", "cancellation", "reschedule", "rearrange"]);
+
+/** An answer that opens with "Yes" for a question holding words the entry never mentions reads as a false yes. */
+const OPENING_YES = /^(?:yes|yeah|sim|sí|si|claro)\b[\s,.!:;—–-]*/i;
+
+/** An unknown word one letter off a word of the entry is a typo of it ("nals"), not a new topic. */
+function isTypoOf(term: string, entry: FaqMatch["entry"]): boolean {
+  const text = `${entry.question} ${(entry.keywords ?? []).join(" ")} ${entry.answer}`;
+  return meaningfulWords(text).some((forms) => forms.some((form) => editDistanceAtMost(term, form, 1) || form.startsWith(term)));
+}
+
+/**
+ * "Does whitening hurt?" is not answered by "Yes. In-office whitening takes…": when the
+ * question holds at least as many words the entry never mentions as words it matched, the
+ * opening "yes" is dropped and the facts stay.
+ */
+function withoutUnearnedYes(match: FaqMatch): string {
+  const answer = match.entry.answer;
+  if (!OPENING_YES.test(answer)) return answer;
+  const newTopics = match.unknownTerms.filter((term) => term.length >= 4 && !isTypoOf(term, match.entry)).length;
+  if (newTopics === 0 || newTopics < match.matchedWords) return answer;
+  const rest = answer.replace(OPENING_YES, "");
+  return rest.charAt(0).toUpperCase() + rest.slice(1);
+}
+
+/** Whether the business is open at `nowMs` by its weekly hours (in its time zone). */
+export function isOpenAt(config: Turn["config"], nowMs: number): boolean {
+  const settings = config.appointments;
+  const wall = wallClockAt(nowMs, settings.timezone);
+  const hours = settings.business_hours[wall.weekday];
+  const minute = wall.hour * 60 + wall.minute;
+  return hours !== null && minute >= clockToMinutes(hours.open) && minute < clockToMinutes(hours.close);
+}
+
+/**
+ * A question the FAQ does not answer: said plainly, never guessed at, with a person offered
+ * (a "yes" hands off) — or, when the business is closed and takes leads, a message taken.
+ */
+export function answerNotKnown(turn: Turn): TurnReply {
+  const { config, state } = turn;
+  if (state.handedOff) return { text: `${NOT_KNOWN_TEXT} ${HANDOFF_TEXT.already}`, confidence: CONFIDENCE.flowReprompt };
+  const takeMessage = config.lead.enabled && !state.leadCaptured && !isOpenAt(config, turn.nowMs);
+  state.personOffered = takeMessage ? "message" : "keyword";
+  const offer = takeMessage ? NOT_KNOWN_MESSAGE_TEXT : NOT_KNOWN_PERSON_TEXT;
+  // Entries that matched a little (a typo, one word of two) are offered as buttons, never answered.
+  const nearby = turn.faq && turn.faq.confidence > 0 ? searchFaq(config.faq, turn.message, 3).filter((match) => match.confidence > 0) : [];
+  const quickReplies = [...nearby.map((match) => match.entry.question), QUICK_REPLY.human];
+  return { text: `${NOT_KNOWN_TEXT} ${offer}`, quickReplies, confidence: CONFIDENCE.flowReprompt };
+}
 
 /** "{answer}\n\n{the question the flow is waiting on}". */
 export function withStep(reply: TurnReply, step: string): TurnReply {
@@ -46,7 +99,7 @@ export function answerQuestions(turn: Turn): TurnReply | null {
   const last = matches[matches.length - 1];
   if (!last) return zone ? { text: zone, confidence: CONFIDENCE.flowStep } : null;
   turn.state.lastTopic = last.entry.question;
-  const text = [zone, joinAnswers(matches) + unansweredNote(turn)].filter(Boolean).join("\n\n");
+  const text = [zone, matches.map(withoutUnearnedYes).join("\n\n") + unansweredNote(turn)].filter(Boolean).join("\n\n");
   return { text, confidence: answersConfidence(matches) };
 }
 

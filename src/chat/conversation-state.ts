@@ -50,8 +50,8 @@ export interface ConversationState {
   handedOff: boolean;
   /** The times offered by the last reply, so "any later?" knows what "later" means. */
   offeredSlots?: number[];
-  /** The last reply offered a person (urgent, or a booking to change): a "yes" now hands off. */
-  personOffered?: "urgent" | "keyword" | null;
+  /** The last reply offered a person (urgent, a booking to change, an unknown answer): a "yes" hands off; "message": a "yes" takes a message. */
+  personOffered?: "urgent" | "keyword" | "message" | null;
 }
 
 export function initialConversationState(): ConversationState {
@@ -125,6 +125,6 @@ export function restoreConversationState(stored: unknown): ConversationState {
     lowConfidenceTurns: count(raw.lowConfidenceTurns),
     handedOff: raw.handedOff === true,
     offeredSlots: Array.isArray(raw.offeredSlots) ? raw.offeredSlots.filter((slot): slot is number => typeof slot === "number" && Number.isFinite(slot)).slice(0, 10) : [],
-    personOffered: raw.personOffered === "urgent" || raw.personOffered === "keyword" ? raw.personOffered : null,
+    personOffered: raw.personOffered === "urgent" || raw.personOffered === "keyword" || raw.personOffered === "message" ? raw.personOffered : null,
   };
 }

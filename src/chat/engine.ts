@@ -7,7 +7,7 @@ import { meaningfulWords } from "./faq-terms.ts";
 import { answerParts } from "./faq-parts.ts";
 import { handleHandoffKeyword, handleIdleMessage, handOff } from "./idle-flow.ts";
 import { detectAppointmentIntent, isAffirmative, isAppointmentChange, normalizeForMatching } from "./intents.ts";
-import { applyContactFindings, captureLeadIfComplete, handleLeadCollection, reportLeadUpdate, resetFlow } from "./lead-flow.ts";
+import { applyContactFindings, captureLeadIfComplete, startCollection, handleLeadCollection, reportLeadUpdate, resetFlow } from "./lead-flow.ts";
 import { parseAppointmentRequest } from "./parse-appointment.ts";
 import { detectUrgency } from "./urgent.ts";
 import { EMPTY_MESSAGE_TEXT } from "./replies.ts";
@@ -112,7 +112,8 @@ function decideReply(turn: Turn): TurnReply {
     return answerUrgent(turn);
   }
   // "yes" right after the bot offered a person (urgent, or a booking to change).
-  if (offered && turn.state.mode === "idle" && isAffirmative(turn.message)) return handOff(turn, offered);
+  if (offered === "message" && turn.state.mode === "idle" && isAffirmative(turn.message)) return startCollection(turn, finalizeBooking, { purpose: "lead" });
+  if (offered && turn.state.mode === "idle" && isAffirmative(turn.message)) return handOff(turn, offered === "message" ? "keyword" : offered);
   const inFlow = flowReply(turn);
   return inFlow ?? handleIdleMessage(turn);
 }

@@ -90,18 +90,16 @@ export function answerParts(faq: readonly FaqEntry[], message: string, whole: Fa
     }
   }
   if (matches.length >= 2) return { matches: matches.slice(0, MAX_ANSWERS), unanswered };
-  const single = wholeMatches[0] ?? matches[0];
+  // The part that found the whole message's entry knows which unknown words belong to that question.
+  const wholeMatch = wholeMatches[0];
+  const fromPart = wholeMatch && matches.find((match) => match.entry.id === wholeMatch.entry.id);
+  const single = wholeMatch && fromPart ? { ...wholeMatch, unknownTerms: fromPart.unknownTerms, matchedWords: fromPart.matchedWords } : (wholeMatch ?? matches[0]);
   return { matches: single ? [single] : [], unanswered: single ? unanswered : [] };
 }
 
 /** A real question of its own: a question word and two topic words ("do you accept walk-ins"), not "is it possible to ask something". */
 function isQuestionPart(part: string): boolean {
   return new RegExp(`^${QUESTION_WORD}\\b`, "i").test(part) && meaningfulWords(part).length >= 2;
-}
-
-/** The text of several answers, in order, one paragraph each. */
-export function joinAnswers(matches: readonly FaqMatch[]): string {
-  return matches.map((match) => match.entry.answer).join("\n\n");
 }
 
 /** The least sure answer decides how sure the whole reply is. */

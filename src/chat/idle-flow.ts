@@ -1,4 +1,4 @@
-import { answerAppointmentChange, answerQuestions, withStep } from "./answer-first.ts";
+import { answerAppointmentChange, answerNotKnown, answerQuestions, withStep } from "./answer-first.ts";
 import { finalizeBooking, handleAppointmentRequest } from "./booking-flow.ts";
 import { meaningfulWords } from "./faq-terms.ts";
 import { searchFaq } from "./faq-search.ts";
@@ -55,6 +55,7 @@ function fallback(turn: Turn): TurnReply {
     state.lowConfidenceTurns = 0;
     return { ...handOff(turn, "low_confidence"), lowConfidence: true };
   }
+  if (looksLikeQuestion(turn.message)) return { ...answerNotKnown(turn), confidence, lowConfidence: true };
   const nearby = searchFaq(config.faq, turn.message, 3).map((match) => match.entry.question);
   return { text: FALLBACK_TEXT, quickReplies: menuQuickReplies(config, nearby), confidence, lowConfidence: true };
 }
