@@ -34,15 +34,24 @@ function isTypoOf(term: string, entry: FaqMatch["entry"]): boolean {
 }
 
 /**
+ * Whether the entry is about what the question asks: fewer words the entry never mentions
+ * (typos of its words excepted) than words it matched. "Does whitening hurt?" is not covered by
+ * the whitening entry, so its answer is not opened with "yes"; see withoutUnearnedYes.
+ */
+/**
  * "Does whitening hurt?" is not answered by "Yes. In-office whitening takes…": when the
  * question holds at least as many words the entry never mentions as words it matched, the
  * opening "yes" is dropped and the facts stay.
  */
+export function coversQuestion(match: FaqMatch): boolean {
+  if (match.unknownTerms.length === 0) return true;
+  const newTopics = match.unknownTerms.filter((term) => term.length >= 4 && !isTypoOf(term, match.entry)).length;
+  return newTopics < Math.max(1, match.matchedWords);
+}
+
 function withoutUnearnedYes(match: FaqMatch): string {
   const answer = match.entry.answer;
-  if (!OPENING_YES.test(answer)) return answer;
-  const newTopics = match.unknownTerms.filter((term) => term.length >= 4 && !isTypoOf(term, match.entry)).length;
-  if (newTopics === 0 || newTopics < match.matchedWords) return answer;
+  if (!OPENING_YES.test(answer) || coversQuestion(match)) return answer;
   const rest = answer.replace(OPENING_YES, "");
   return rest.charAt(0).toUpperCase() + rest.slice(1);
 }

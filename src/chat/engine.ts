@@ -4,7 +4,7 @@ import { extractContact } from "./extract-contact.ts";
 import { answerUrgent } from "./answer-first.ts";
 import { findBestFaqForQuestion, hasOwnTopic, questionAspect } from "./faq-intent.ts";
 import { meaningfulWords } from "./faq-terms.ts";
-import { answerParts } from "./faq-parts.ts";
+import { answerParts, withEqualRunnerUp } from "./faq-parts.ts";
 import { handleHandoffKeyword, handleIdleMessage, handOff } from "./idle-flow.ts";
 import { detectAppointmentIntent, isAffirmative, isAppointmentChange, normalizeForMatching } from "./intents.ts";
 import { applyContactFindings, captureLeadIfComplete, startCollection, handleLeadCollection, reportLeadUpdate, resetFlow } from "./lead-flow.ts";
@@ -59,8 +59,13 @@ function replyByRules(input: Omit<EngineInput, "takenSlotStarts"> & { takenSlotS
   const expecting = state.mode === "collecting_lead" ? state.awaiting : null;
   const contact = extractContact(message, { defaultCountry: config.lead.default_country, expecting });
   // "a quote for braces, I'm Ana Lopez": the name is not part of the question.
-  const question = withTopic(withoutContact(message, contact.name?.value ?? null), state.lastTopic);
-  const faq = findBestFaqForQuestion(config.faq, question, threshold);
+  let question = withTopic(withoutContact(message, contact.name?.value ?? null), state.lastTopic);
+  let faq = findBestFaqForQuestion(config.faq, question, threshold);
+  // "and the take-home one?" after the whitening answer: searched alone first, then with the topic.
+  if (state.lastTopic && (!faq || faq.confidence < threshold) && FOLLOW_UP.test(message)) {
+    question = `${question.replace(/[?!.\s]+$/, "")} ${state.lastTopic.replace(/[?!.]+$/, "")}`;
+    faq = findBestFaqForQuestion(config.faq, question, threshold);
+  }
   // A bare "opening hours" after "what's your name?" is a question, not a person called Opening
   // Hours; "Jane Park" has a word no FAQ entry knows, so it stays a name.
   const allowPromptedName = !faq || faq.confidence < STRONG_FAQ_CONFIDENCE || faq.unknownWords > 0;
@@ -81,7 +86,7 @@ function replyByRules(input: Omit<EngineInput, "takenSlotStarts"> & { takenSlotS
     faq,
     appointmentRequest: config.appointments.enabled ? parseAppointmentRequest(message, config, nowMs) : null,
     appointmentIntent: detectAppointmentIntent(message, normalized, config),
-    answers: answerParts(config.faq, question, faq, threshold),
+    answers: withEqualRunnerUp(config.faq, question, answerParts(config.faq, question, faq, threshold)),
     urgent: detectUrgency(normalized, config),
     appointmentChange: isAppointmentChange(message),
     newFields,
@@ -130,6 +135,9 @@ function flowReply(turn: Turn): TurnReply | null {
       return null;
   }
 }
+
+/** A message that refers back to the last answer: "and the take-home one?", "e aos sábados?", "¿y los sábados?". */
+const FOLLOW_UP = /^(?:¿\s*)?(?:and|what about|how about|also|e|e quanto a|y|y qué tal|qué tal|e sobre|y sobre)\b/i;
 
 const EMAIL_TOKEN = /\S+@\S+/g;
 const PHONE_RUN = /\+?\(?\d[\d\s().-]{5,}\d/g;

@@ -1,4 +1,4 @@
-import { answerAppointmentChange, answerNotKnown, answerQuestions, withStep } from "./answer-first.ts";
+import { answerAppointmentChange, answerNotKnown, coversQuestion, answerQuestions, withStep } from "./answer-first.ts";
 import { finalizeBooking, handleAppointmentRequest } from "./booking-flow.ts";
 import { meaningfulWords } from "./faq-terms.ts";
 import { searchFaq } from "./faq-search.ts";
@@ -68,7 +68,10 @@ const SOLID_ANSWER_CONFIDENCE = 0.5;
  * to rent a 2 bedroom flat under 1500 a month, what do you have?" shares only "rent" with the
  * documents entry, and wants a person with listings, not the paperwork.
  */
-function hasSolidAnswer(turn: Turn): boolean {
+function hasSolidAnswer(turn: Turn, isQuestion: boolean): boolean {
+  // A question the FAQ answers at all is answered first: "can i pay for braces in installments?".
+  // "I want to rent a 2 bedroom flat, what do you have?" is not covered by the rental documents entry.
+  if (isQuestion && turn.answers.matches.length > 0 && turn.answers.matches.every(coversQuestion)) return true;
   return turn.answers.matches.length > 1 || (turn.answers.matches[0]?.confidence ?? 0) >= SOLID_ANSWER_CONFIDENCE;
 }
 
@@ -112,12 +115,12 @@ export function handleIdleMessage(turn: Turn): TurnReply {
     if (leadIntent) state.interest ??= message;
     if (turn.newFields.length > 0 || relevantInvalidAttempt(turn) || repeatsKnownContact(turn)) {
       // "a quote for braces, I'm Ana Lopez": the braces answer first, then the next detail.
-      const answered = (isQuestion || leadIntent) && hasSolidAnswer(turn) ? answerQuestions(turn) : null;
+      const answered = (isQuestion || leadIntent) && hasSolidAnswer(turn, isQuestion) ? answerQuestions(turn) : null;
       const ask = startCollection(turn, finalizeBooking, { purpose: "lead" });
       return answered ? withStep(answered, ask.text) : ask;
     }
     if (leadIntent) {
-      const answered = hasSolidAnswer(turn) ? answerQuestions(turn) : null;
+      const answered = hasSolidAnswer(turn, isQuestion) ? answerQuestions(turn) : null;
       if (answered) {
         const ask = startCollection(turn, finalizeBooking, { purpose: "lead", soft: true });
         return withStep(answered, `${SOFT_LEAD_OFFER_TEXT} ${ask.text}`);
