@@ -207,7 +207,7 @@ function confirmBooking(turn: Turn): TurnReply {
   // Checked before asking for details: nobody should type their phone number for a lost slot.
   const check = checkSlot({ startMs, config, nowMs, takenStarts: takenSlotStarts });
   if (!check.ok) return refuse(turn, check.reason, startMs);
-  if (missingFields(state, "booking").length > 0) {
+  if (missingFields(state, "booking", config).length > 0) {
     const slot = formatSlotWithZone(startMs, config.appointments.timezone);
     return startCollection(turn, finalizeBooking, { purpose: "booking", prefix: `Great — to hold ${slot} I just need a couple of details.` });
   }
@@ -231,6 +231,8 @@ export function handleConfirmation(turn: Turn): TurnReply | null {
     resetFlow(state);
     return { text: BOOKING_STOPPED_TEXT, confidence: CONFIDENCE.smallTalk };
   }
+  // Contact details in answer to "Shall I book …?" are a yes: the slot is held with them.
+  if (turn.newFields.length > 0) return confirmBooking(turn);
   if (state.ignoredPrompts + 1 >= MAX_IGNORED_PROMPTS) {
     resetFlow(state);
     return null;

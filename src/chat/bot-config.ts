@@ -47,7 +47,11 @@ export interface BotConfig {
   sector: string;
   language: string;
   faq: FaqEntry[];
-  lead: { enabled: boolean; default_country: string; intent_keywords: string[] };
+  /**
+   * `require_phone` (absent = true): a lead needs a phone number. When false, a visitor who
+   * would rather not give one ("just email me") is taken with name and e-mail only (phone "").
+   */
+  lead: { enabled: boolean; default_country: string; intent_keywords: string[]; require_phone?: boolean };
   appointments: {
     enabled: boolean;
     timezone: string;
@@ -90,7 +94,7 @@ export const MAX_STARTER_QUICK_REPLIES = 6;
 
 const TOP_LEVEL_KEYS = ["bot_name", "greeting", "sector", "language", "faq", "lead", "appointments", "handoff", "allowed_origins", "ai", "retention", "limits", "starter_quick_replies"] as const;
 const LIMIT_KEYS = ["anonymous_daily_messages"] as const;
-const LEAD_KEYS = ["enabled", "default_country", "intent_keywords"] as const;
+const LEAD_KEYS = ["enabled", "default_country", "intent_keywords", "require_phone"] as const;
 const APPOINTMENT_KEYS = ["enabled", "timezone", "business_hours", "slot_minutes", "lead_time_minutes", "max_days_ahead", "intent_keywords"] as const;
 const HANDOFF_KEYS = ["keywords", "low_confidence_threshold", "max_low_confidence_turns"] as const;
 const RETENTION_KEYS = ["chat_days", "analytics_days"] as const;
@@ -159,6 +163,7 @@ function mergeLead(patch: JsonObject, next: BotConfig): void {
   if ("enabled" in patch) next.lead.enabled = requireBoolean(patch.enabled, "lead.enabled");
   if ("default_country" in patch) next.lead.default_country = requireCountry(patch.default_country, "lead.default_country");
   if ("intent_keywords" in patch) next.lead.intent_keywords = requireKeywordList(patch.intent_keywords, "lead.intent_keywords", 50);
+  if ("require_phone" in patch) next.lead.require_phone = requireBoolean(patch.require_phone, "lead.require_phone");
 }
 
 function mergeAppointments(patch: JsonObject, next: BotConfig): void {

@@ -52,6 +52,8 @@ export interface ConversationState {
   offeredSlots?: number[];
   /** The last reply offered a person (urgent, a booking to change, an unknown answer): a "yes" hands off; "message": a "yes" takes a message. */
   personOffered?: "urgent" | "keyword" | "message" | null;
+  /** The visitor would rather not give a phone number ("just email me"): never asked for it again. */
+  phoneDeclined?: boolean;
 }
 
 export function initialConversationState(): ConversationState {
@@ -72,6 +74,7 @@ export function initialConversationState(): ConversationState {
     lowConfidenceTurns: 0,
     handedOff: false,
     personOffered: null,
+    phoneDeclined: false,
     offeredSlots: [],
   };
 }
@@ -125,6 +128,7 @@ export function restoreConversationState(stored: unknown): ConversationState {
     lowConfidenceTurns: count(raw.lowConfidenceTurns),
     handedOff: raw.handedOff === true,
     offeredSlots: Array.isArray(raw.offeredSlots) ? raw.offeredSlots.filter((slot): slot is number => typeof slot === "number" && Number.isFinite(slot)).slice(0, 10) : [],
+    phoneDeclined: raw.phoneDeclined === true,
     personOffered: raw.personOffered === "urgent" || raw.personOffered === "keyword" || raw.personOffered === "message" ? raw.personOffered : null,
   };
 }

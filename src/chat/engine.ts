@@ -6,7 +6,7 @@ import { findBestFaqForQuestion, hasOwnTopic, questionAspect } from "./faq-inten
 import { meaningfulWords } from "./faq-terms.ts";
 import { answerParts, withEqualRunnerUp } from "./faq-parts.ts";
 import { handleHandoffKeyword, handleIdleMessage, handOff } from "./idle-flow.ts";
-import { detectAppointmentIntent, isAffirmative, isAppointmentChange, normalizeForMatching } from "./intents.ts";
+import { detectAppointmentIntent, isAffirmative, isAppointmentChange, isNegative, normalizeForMatching } from "./intents.ts";
 import { applyContactFindings, captureLeadIfComplete, startCollection, handleLeadCollection, reportLeadUpdate, resetFlow } from "./lead-flow.ts";
 import { parseAppointmentRequest } from "./parse-appointment.ts";
 import { detectUrgency } from "./urgent.ts";
@@ -56,7 +56,9 @@ function replyByRules(input: Omit<EngineInput, "takenSlotStarts"> & { takenSlotS
   if (!message) return { reply: { text: EMPTY_MESSAGE_TEXT }, confidence: CONFIDENCE.emptyMessage, state, actions: [] };
 
   const threshold = config.handoff.low_confidence_threshold;
-  const expecting = state.mode === "collecting_lead" ? state.awaiting : null;
+  // "Shall I book Tue 12:00 for you?" answered "Ana Lopez": details given to hold the slot.
+  const confirming = state.mode === "confirming_appointment" && !isAffirmative(message) && !isNegative(message);
+  const expecting = state.mode === "collecting_lead" ? state.awaiting : confirming ? "name" : null;
   const contact = extractContact(message, { defaultCountry: config.lead.default_country, expecting });
   // "a quote for braces, I'm Ana Lopez": the name is not part of the question.
   let question = withTopic(withoutContact(message, contact.name?.value ?? null), state.lastTopic);
@@ -68,7 +70,9 @@ function replyByRules(input: Omit<EngineInput, "takenSlotStarts"> & { takenSlotS
   }
   // A bare "opening hours" after "what's your name?" is a question, not a person called Opening
   // Hours; "Jane Park" has a word no FAQ entry knows, so it stays a name.
-  const allowPromptedName = !faq || faq.confidence < STRONG_FAQ_CONFIDENCE || faq.unknownWords > 0;
+  // Unasked, one word ("any later?") is too little to be a name: a full name is needed.
+  const allowPromptedName =
+    (!faq || faq.confidence < STRONG_FAQ_CONFIDENCE || faq.unknownWords > 0) && !(confirming && !(contact.name?.value.includes(" ") ?? false));
   const known = { ...state.lead };
   const newFields = applyContactFindings(state, contact, allowPromptedName);
   const normalized = normalizeForMatching(message);

@@ -1,3 +1,4 @@
+import type { BotConfig } from "./bot-config.ts";
 import type { ConversationState, CollectionPurpose } from "./conversation-state.ts";
 import type { ContactField, ContactFindings, InvalidContactAttempt } from "./extract-contact.ts";
 import { NAME_CONFIDENCE } from "./extract-name.ts";
@@ -5,6 +6,9 @@ import { answerAppointmentChange, answerQuestions, NOT_COVERED_TEXT, withStep } 
 import { detectLeadIntent, isAffirmative, looksLikeQuestion, wantsToStopFlow } from "./intents.ts";
 import {
   askFieldText,
+  PHONE_NEEDED_TEXT,
+  PHONE_WAIVED_TEXT,
+  QUICK_REPLY,
   BOOKING_STOPPED_TEXT,
   firstName,
   invalidAttemptText,
@@ -28,11 +32,31 @@ const REQUIRED_FIELDS: Record<CollectionPurpose, readonly ContactField[]> = {
   // A clinic needs to know who is coming and how to reach them; e-mail is a bonus.
   booking: ["name", "phone"],
 };
+/** The same, for a visitor who would rather not give a phone number, where the tenant allows it. */
+const REQUIRED_WITHOUT_PHONE: Record<CollectionPurpose, readonly ContactField[]> = {
+  lead: ["name", "email"],
+  booking: ["name", "email"],
+};
+
+/** "I'd rather not give my phone number", "just email me", "prefiro não dar meu telefone", "mejor por correo". */
+const DECLINES_PHONE =
+  /(?:rather not|prefer not to|don'?t want to|do not want to|won'?t|not comfortable)\s+(?:give|giving|share|sharing|leave|leaving)\b[^.?!]{0,20}\b(?:phone|number|mobile|cell)|\b(?:no|without (?:a|my))\s+(?:phone|number)\b|\b(?:just |only )?e-?mail me(?: instead)?\b|\bby e-?mail (?:instead|only|please)\b|\bprefiro n[aã]o (?:dar|passar|informar|deixar)\b|\b(?:s[oó] |apenas )?por e-?mail\b|\bprefiero no (?:dar|dejar|compartir)\b|\b(?:solo |mejor )?por correo\b/i;
+
+export function declinesPhone(message: string): boolean {
+  return DECLINES_PHONE.test(message);
+}
+
+/** Whether this visitor's details can do without a phone number: they declined it and the tenant allows it. */
+export function phoneWaived(state: ConversationState, config: BotConfig): boolean {
+  return state.phoneDeclined === true && config.lead.require_phone === false;
+}
 const DEFAULT_INTEREST = "General enquiry";
 const MAX_INTEREST_LENGTH = 200;
 
-export function missingFields(state: ConversationState, purpose: CollectionPurpose): ContactField[] {
-  return REQUIRED_FIELDS[purpose].filter((field) => state.lead[field] === null);
+export function missingFields(state: ConversationState, purpose: CollectionPurpose, config: BotConfig): ContactField[] {
+  // A phone given anyway still serves a booking.
+  const withoutPhone = phoneWaived(state, config) && !(purpose === "booking" && state.lead.phone !== null);
+  return (withoutPhone ? REQUIRED_WITHOUT_PHONE : REQUIRED_FIELDS)[purpose].filter((field) => state.lead[field] === null);
 }
 
 export function resetFlow(state: ConversationState): void {
@@ -92,9 +116,9 @@ function interestOf(state: ConversationState): string {
 export function captureLeadIfComplete(turn: Turn): boolean {
   const { state, config } = turn;
   const { name, phone, email } = state.lead;
-  if (!config.lead.enabled || state.leadCaptured || !name || !phone || !email) return false;
+  if (!config.lead.enabled || state.leadCaptured || !name || !email || (!phone && !phoneWaived(state, config))) return false;
   state.leadCaptured = true;
-  turn.actions.push({ type: "lead_captured", name, phone, email, interest: interestOf(state), confidence: state.lead.nameConfidence });
+  turn.actions.push({ type: "lead_captured", name, phone: phone ?? "", email, interest: interestOf(state), confidence: state.lead.nameConfidence });
   return true;
 }
 
@@ -123,7 +147,7 @@ export function continueCollection(turn: Turn, completeBooking: CompleteBooking,
     state.awaiting = invalid.field;
     return { text: joinText(prefix, thanks, invalidAttemptText(invalid)), confidence: CONFIDENCE.flowReask };
   }
-  const next = missingFields(state, purpose)[0];
+  const next = missingFields(state, purpose, turn.config)[0];
   if (next) {
     state.awaiting = next;
     return { text: joinText(prefix, askFieldText(next, state.lead)), confidence: CONFIDENCE.flowStep };
@@ -148,12 +172,27 @@ export function startCollection(turn: Turn, completeBooking: CompleteBooking, op
 }
 
 /**
+ * "I'd rather not give my phone number, can you just email me?": where the tenant allows it, the
+ * form goes on without the phone; otherwise the visitor is told why it is needed and the form stops
+ * (the details given are kept), instead of being asked for the phone again.
+ */
+function answerPhoneDeclined(turn: Turn, completeBooking: CompleteBooking): TurnReply {
+  const { state, config } = turn;
+  state.phoneDeclined = true;
+  state.ignoredPrompts = 0;
+  if (phoneWaived(state, config)) return continueCollection(turn, completeBooking, PHONE_WAIVED_TEXT);
+  resetFlow(state);
+  return { text: PHONE_NEEDED_TEXT, quickReplies: [QUICK_REPLY.human], confidence: CONFIDENCE.flowStep };
+}
+
+/**
  * A message while collecting. Returns null when the visitor has moved on (asked to book, or
  * ignored the question MAX_IGNORED_PROMPTS times): the flow is reset and the engine treats
  * the message as a fresh one.
  */
 export function handleLeadCollection(turn: Turn, completeBooking: CompleteBooking): TurnReply | null {
   const { state, message } = turn;
+  if (declinesPhone(message) && state.lead.phone === null) return answerPhoneDeclined(turn, completeBooking);
   const progressed = turn.newFields.length > 0 || relevantInvalidAttempt(turn) !== null;
   if (progressed) {
     state.ignoredPrompts = 0;
@@ -164,7 +203,7 @@ export function handleLeadCollection(turn: Turn, completeBooking: CompleteBookin
     resetFlow(state);
     return { text, confidence: CONFIDENCE.smallTalk };
   }
-  const awaiting = state.awaiting ?? missingFields(state, state.purpose ?? "lead")[0] ?? "name";
+  const awaiting = state.awaiting ?? missingFields(state, state.purpose ?? "lead", turn.config)[0] ?? "name";
   // "ok book me in saturday afternoon" is a booking, not an "ok" to the question.
   const wantsBooking = turn.appointmentIntent || turn.appointmentRequest?.hasTime === true;
   // "ok can i bring it in tomorrow morning" starts with "ok" but asks something else.

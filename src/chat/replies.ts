@@ -81,8 +81,8 @@ export function displayPhone(e164: string): string {
 }
 
 export function leadThanksText(lead: LeadDetails): string {
-  const phone = lead.phone ? displayPhone(lead.phone) : "";
-  return `Thank you, ${firstName(lead)}! I've passed your details to the team — they'll contact you on ${phone} or at ${lead.email ?? ""} shortly. Is there anything else I can help with?`;
+  const reach = lead.phone ? `contact you on ${displayPhone(lead.phone)} or at ${lead.email ?? ""}` : `reply to you at ${lead.email ?? ""}`;
+  return `Thank you, ${firstName(lead)}! I've passed your details to the team — they'll ${reach} shortly. Is there anything else I can help with?`;
 }
 
 const UPDATED_FIELD_TEXT: Record<ContactField, (lead: LeadDetails) => string> = {
@@ -181,4 +181,7 @@ export const OTHER_TIME_TEXT = "No problem — which day and time would suit you
 export const ASK_TIME_AGAIN_TEXT = "Sorry, I didn't catch a date. Which day and time would suit you? For example \"next Monday at 2pm\".";
 export const BOOKING_DISABLED_TEXT = "We don't take bookings in this chat, but I can have the team call you to arrange a time.";
 export const SOFT_LEAD_OFFER_TEXT = "If you'd like a personalised quote, I can have the team get in touch.";
+export const PHONE_WAIVED_TEXT = "No problem — the team will reply by e-mail.";
+export const PHONE_NEEDED_TEXT =
+  "I understand. The team needs a phone number to follow up on this, so I can't pass it on without one. You can keep asking me anything, or tap “Talk to a person” to continue with the team right here.";
 export const LEAD_INTRO_TEXT = "I'd be happy to help with that — I'll just take a few details so the team can get back to you.";

@@ -88,6 +88,7 @@ export const BEAUTY_SALON_TEMPLATE: BotConfig = {
   ],
   lead: {
     enabled: true,
+    require_phone: false,
     default_country: "AU",
     intent_keywords: ["bridal package", "wedding party", "group booking", "hen party", "corporate"],
   },

@@ -87,6 +87,7 @@ export const CAR_SERVICE_TEMPLATE: BotConfig = {
   ],
   lead: {
     enabled: true,
+    require_phone: true,
     default_country: "US",
     intent_keywords: ["estimate", "repair", "fleet", "new tires", "transmission", "bodywork"],
   },

@@ -95,6 +95,7 @@ export const DENTAL_CLINIC_TEMPLATE: BotConfig = {
   ],
   lead: {
     enabled: true,
+    require_phone: false,
     default_country: "US",
     intent_keywords: ["estimate", "implants", "invisalign", "braces", "veneers", "treatment plan", "crown"],
   },

@@ -52,7 +52,7 @@ export const GENERAL_TEMPLATE: BotConfig = {
       keywords: ["cancel", "cancellation", "reschedule", "refund"],
     },
   ],
-  lead: { enabled: true, default_country: "US", intent_keywords: [] },
+  lead: { enabled: true, require_phone: false, default_country: "US", intent_keywords: [] },
   appointments: {
     enabled: true,
     timezone: "America/New_York",

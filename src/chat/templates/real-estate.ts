@@ -91,6 +91,7 @@ export const REAL_ESTATE_TEMPLATE: BotConfig = {
   ],
   lead: {
     enabled: true,
+    require_phone: true,
     default_country: "GB",
     intent_keywords: ["valuation", "sell my house", "sell my home", "sell my flat", "list my property", "make an offer", "let my property"],
   },

@@ -26,7 +26,12 @@ const botConfigSchema = t.Object({
   sector: t.String({ examples: ["dental"] }),
   language: t.String({ examples: ["en"] }),
   faq: t.Array(t.Object({ id: t.String(), question: t.String(), answer: t.String(), keywords: t.Optional(stringList) })),
-  lead: t.Object({ enabled: t.Boolean(), default_country: t.String({ examples: ["GB"] }), intent_keywords: stringList }),
+  lead: t.Object({
+    enabled: t.Boolean(),
+    default_country: t.String({ examples: ["GB"] }),
+    intent_keywords: stringList,
+    require_phone: t.Optional(t.Boolean({ description: "false: a visitor may leave name and e-mail only. Absent = true." })),
+  }),
   appointments: t.Object({
     enabled: t.Boolean(),
     timezone: t.String({ examples: ["Europe/London"] }),
