@@ -1,6 +1,5 @@
 import { answersConfidence } from "./faq-parts.ts";
 import { searchFaq, type FaqMatch } from "./faq-search.ts";
-import { HANDOFF_TEXT, QUICK_REPLY } from "./replies.ts";
 import { clockToMinutes } from "./config-fields.ts";
 import { wallClockAt, zoneLabel } from "./timezone.ts";
 import { editDistanceAtMost, meaningfulWords } from "./faq-terms.ts";
@@ -13,14 +12,6 @@ import { findUrgentEntry } from "./urgent.ts";
  * their open question after the answer (see `withStep`).
  */
 
-export const CHANGE_BOOKING_TEXT =
-  "I can't change or cancel bookings from this chat, but the team can — tap “Talk to a person” and they'll sort it out with you right here.";
-export const URGENT_OFFER_TEXT = "Would you like a member of our team to reply here right now? Tap “Talk to a person”, or just say yes.";
-export const URGENT_NO_ANSWER_TEXT = "I'm sorry — that sounds urgent.";
-export const NOT_KNOWN_TEXT = "I'm sorry, I don't have that information.";
-export const NOT_KNOWN_PERSON_TEXT = "A member of our team can tell you — would you like me to ask one to join this chat?";
-export const NOT_KNOWN_MESSAGE_TEXT = "The team is away right now — would you like to leave them a message? Say yes and I'll take your details.";
-export const NOT_COVERED_TEXT = "I don't have the answer to that here, but the team does — they'll tell you when they get in touch.";
 
 const CHANGE_KEYWORDS = new Set(["cancel", "cancellation", "reschedule", "rearrange"]);
 
@@ -71,14 +62,14 @@ export function isOpenAt(config: Turn["config"], nowMs: number): boolean {
  */
 export function answerNotKnown(turn: Turn): TurnReply {
   const { config, state } = turn;
-  if (state.handedOff) return { text: `${NOT_KNOWN_TEXT} ${HANDOFF_TEXT.already}`, confidence: CONFIDENCE.flowReprompt };
+  if (state.handedOff) return { text: `${turn.say.notKnown} ${turn.say.handoff.already}`, confidence: CONFIDENCE.flowReprompt };
   const takeMessage = config.lead.enabled && !state.leadCaptured && !isOpenAt(config, turn.nowMs);
   state.personOffered = takeMessage ? "message" : "keyword";
-  const offer = takeMessage ? NOT_KNOWN_MESSAGE_TEXT : NOT_KNOWN_PERSON_TEXT;
+  const offer = takeMessage ? turn.say.notKnownMessage : turn.say.notKnownPerson;
   // Entries that matched a little (a typo, one word of two) are offered as buttons, never answered.
   const nearby = turn.faq && turn.faq.confidence > 0 ? searchFaq(config.faq, turn.message, 3).filter((match) => match.confidence > 0) : [];
-  const quickReplies = [...nearby.map((match) => match.entry.question), QUICK_REPLY.human];
-  return { text: `${NOT_KNOWN_TEXT} ${offer}`, quickReplies, confidence: CONFIDENCE.flowReprompt };
+  const quickReplies = [...nearby.map((match) => match.entry.question), turn.say.quick.human];
+  return { text: `${turn.say.notKnown} ${offer}`, quickReplies, confidence: CONFIDENCE.flowReprompt };
 }
 
 /** "{answer}\n\n{the question the flow is waiting on}". */
@@ -90,7 +81,7 @@ export function withStep(reply: TurnReply, step: string): TurnReply {
 function unansweredNote(turn: Turn): string {
   const part = turn.answers.unanswered[0];
   if (!part) return "";
-  return `\n\nI'm not sure about “${part.replace(/[?.!]+$/, "")}” — a member of the team can tell you (tap “${QUICK_REPLY.human}”).`;
+  return `\n\n${turn.say.notSureAbout(part.replace(/[?.!]+$/, ""))}`;
 }
 
 /** "is that New York time?", "what time zone is that?": the times are always the business's. */
@@ -98,7 +89,7 @@ const ZONE_QUESTION = /\btime ?zone\b|\bis that (?:\w+ ){0,2}time\b|\blocal time
 
 function zoneText(turn: Turn): string {
   const timeZone = turn.config.appointments.timezone;
-  return `All the times I give are ${zoneLabel(timeZone)} (${timeZone}).`;
+  return turn.say.zone(zoneLabel(timeZone), timeZone);
 }
 
 /** The FAQ answers to every question in the message, in order; null when none is covered. */
@@ -123,8 +114,8 @@ export function answerAppointmentChange(turn: Turn): TurnReply {
     config.faq.find((entry) => (entry.keywords ?? []).some((keyword) => CHANGE_KEYWORDS.has(keyword.toLowerCase())));
   if (policy) state.lastTopic = policy.question;
   state.personOffered = "keyword";
-  const text = policy ? `${policy.answer}\n\n${CHANGE_BOOKING_TEXT}` : CHANGE_BOOKING_TEXT;
-  return { text, quickReplies: [QUICK_REPLY.human], confidence: CONFIDENCE.flowStep };
+  const text = policy ? `${policy.answer}\n\n${turn.say.changeBooking}` : turn.say.changeBooking;
+  return { text, quickReplies: [turn.say.quick.human], confidence: CONFIDENCE.flowStep };
 }
 
 /**
@@ -137,8 +128,8 @@ export function answerUrgent(turn: Turn): TurnReply {
   const entry = findUrgentEntry(config.faq);
   if (entry) state.lastTopic = entry.question;
   state.interest ??= turn.message;
-  const answer = entry?.answer ?? URGENT_NO_ANSWER_TEXT;
-  if (state.handedOff) return { text: `${answer}\n\n${HANDOFF_TEXT.already}`, confidence: CONFIDENCE.urgent };
+  const answer = entry?.answer ?? turn.say.urgentNoAnswer;
+  if (state.handedOff) return { text: `${answer}\n\n${turn.say.handoff.already}`, confidence: CONFIDENCE.urgent };
   state.personOffered = "urgent";
-  return { text: `${answer}\n\n${URGENT_OFFER_TEXT}`, quickReplies: [QUICK_REPLY.human], confidence: CONFIDENCE.urgent };
+  return { text: `${answer}\n\n${turn.say.urgentOffer}`, quickReplies: [turn.say.quick.human], confidence: CONFIDENCE.urgent };
 }

@@ -1,4 +1,5 @@
 import type { ContactField } from "./extract-contact.ts";
+import { isLang, type Lang } from "./language.ts";
 
 /**
  * Everything the engine remembers between messages of one session. The caller stores it as
@@ -54,6 +55,8 @@ export interface ConversationState {
   personOffered?: "urgent" | "keyword" | "message" | null;
   /** The visitor would rather not give a phone number ("just email me"): never asked for it again. */
   phoneDeclined?: boolean;
+  /** The language of the last message that showed one; a bare "Ana Lopez" keeps it. */
+  lang?: Lang | null;
 }
 
 export function initialConversationState(): ConversationState {
@@ -75,6 +78,7 @@ export function initialConversationState(): ConversationState {
     handedOff: false,
     personOffered: null,
     phoneDeclined: false,
+    lang: null,
     offeredSlots: [],
   };
 }
@@ -129,6 +133,7 @@ export function restoreConversationState(stored: unknown): ConversationState {
     handedOff: raw.handedOff === true,
     offeredSlots: Array.isArray(raw.offeredSlots) ? raw.offeredSlots.filter((slot): slot is number => typeof slot === "number" && Number.isFinite(slot)).slice(0, 10) : [],
     phoneDeclined: raw.phoneDeclined === true,
+    lang: isLang(raw.lang) ? raw.lang : null,
     personOffered: raw.personOffered === "urgent" || raw.personOffered === "keyword" || raw.personOffered === "message" ? raw.personOffered : null,
   };
 }

@@ -10,7 +10,8 @@ import { detectAppointmentIntent, isAffirmative, isAppointmentChange, isNegative
 import { applyContactFindings, captureLeadIfComplete, startCollection, handleLeadCollection, reportLeadUpdate, resetFlow } from "./lead-flow.ts";
 import { parseAppointmentRequest } from "./parse-appointment.ts";
 import { detectUrgency } from "./urgent.ts";
-import { EMPTY_MESSAGE_TEXT } from "./replies.ts";
+import { detectLanguage } from "./language.ts";
+import { PHRASES } from "./phrases/index.ts";
 import { CONFIDENCE, MAX_MESSAGE_LENGTH, STRONG_FAQ_CONFIDENCE, type Turn, type TurnReply } from "./turn.ts";
 
 export type { EngineAction, EngineInput, EngineOutput, EngineReply, ReplyEngine } from "./engine-types.ts";
@@ -53,7 +54,10 @@ function replyByRules(input: Omit<EngineInput, "takenSlotStarts"> & { takenSlotS
   const state = copyConversationState(input.state);
   state.turns += 1;
   const message = input.message.replace(/\s+/g, " ").trim().slice(0, MAX_MESSAGE_LENGTH);
-  if (!message) return { reply: { text: EMPTY_MESSAGE_TEXT }, confidence: CONFIDENCE.emptyMessage, state, actions: [] };
+  const lang = detectLanguage(message, config.languages ?? ["en"], state.lang ?? config.language);
+  const say = PHRASES[lang];
+  if (!message) return { reply: { text: say.emptyMessage }, confidence: CONFIDENCE.emptyMessage, state, actions: [] };
+  state.lang = lang;
 
   const threshold = config.handoff.low_confidence_threshold;
   // "Shall I book Tue 12:00 for you?" answered "Ana Lopez": details given to hold the slot.
@@ -82,6 +86,8 @@ function replyByRules(input: Omit<EngineInput, "takenSlotStarts"> & { takenSlotS
     message,
     normalized,
     nowMs,
+    lang,
+    say,
     get takenSlotStarts() {
       if (input.takenSlotStarts === null) throw SLOTS_NEEDED;
       return input.takenSlotStarts;

@@ -5,19 +5,8 @@ import { searchFaq } from "./faq-search.ts";
 import { detectHandoffKeyword, detectLeadIntent, isDismissal, isExplicitBookingRequest, isGoodbye, isPureGreeting, isThanks, looksLikeQuestion } from "./intents.ts";
 import { acknowledgeContact, repeatsKnownContact } from "./known-contact.ts";
 import { relevantInvalidAttempt, resetFlow, startCollection } from "./lead-flow.ts";
-import {
-  BOOKING_DISABLED_TEXT,
-  DISMISSED_TEXT,
-  FALLBACK_AFTER_HANDOFF_TEXT,
-  FALLBACK_TEXT,
-  GOODBYE_TEXT,
-  HANDOFF_TEXT,
-  LEAD_INTRO_TEXT,
-  menuQuickReplies,
-  QUICK_REPLY,
-  SOFT_LEAD_OFFER_TEXT,
-  THANKS_TEXT,
-} from "./replies.ts";
+import { greetingText, menuQuickReplies } from "./replies.ts";
+import { HUMAN_QUICK_REPLIES } from "./phrases/index.ts";
 import { CONFIDENCE, hasStrongFaqAnswer, type Turn, type TurnReply } from "./turn.ts";
 
 /**
@@ -28,16 +17,16 @@ import { CONFIDENCE, hasStrongFaqAnswer, type Turn, type TurnReply } from "./tur
 export function handOff(turn: Turn, reason: "keyword" | "low_confidence" | "urgent"): TurnReply {
   const { state } = turn;
   resetFlow(state);
-  if (state.handedOff) return { text: HANDOFF_TEXT.already, confidence: CONFIDENCE.alreadyHandedOff };
+  if (state.handedOff) return { text: turn.say.handoff.already, confidence: CONFIDENCE.alreadyHandedOff };
   state.handedOff = true;
   const confidence = reason === "low_confidence" ? CONFIDENCE.handoffLowConfidence : CONFIDENCE.handoffKeyword;
   turn.actions.push({ type: "handoff", reason, confidence });
-  return { text: HANDOFF_TEXT[reason], confidence };
+  return { text: turn.say.handoff[reason], confidence };
 }
 
 /** "human", "operator", … (the tenant's list) or the "Talk to a person" quick reply, in any mode. */
 export function handleHandoffKeyword(turn: Turn): TurnReply | null {
-  const tappedQuickReply = turn.message.toLowerCase() === QUICK_REPLY.human.toLowerCase();
+  const tappedQuickReply = HUMAN_QUICK_REPLIES.has(turn.message.toLowerCase());
   if (!tappedQuickReply && detectHandoffKeyword(turn.normalized, turn.config) === null) return null;
   return handOff(turn, "keyword");
 }
@@ -49,7 +38,7 @@ export function handleHandoffKeyword(turn: Turn): TurnReply | null {
 function fallback(turn: Turn): TurnReply {
   const { state, config } = turn;
   const confidence = Math.min(turn.faq?.confidence ?? 0, config.handoff.low_confidence_threshold);
-  if (state.handedOff) return { text: FALLBACK_AFTER_HANDOFF_TEXT, confidence, lowConfidence: true };
+  if (state.handedOff) return { text: turn.say.fallbackAfterHandoff, confidence, lowConfidence: true };
   state.lowConfidenceTurns += 1;
   if (state.lowConfidenceTurns >= config.handoff.max_low_confidence_turns) {
     state.lowConfidenceTurns = 0;
@@ -57,7 +46,7 @@ function fallback(turn: Turn): TurnReply {
   }
   if (looksLikeQuestion(turn.message)) return { ...answerNotKnown(turn), confidence, lowConfidence: true };
   const nearby = searchFaq(config.faq, turn.message, 3).map((match) => match.entry.question);
-  return { text: FALLBACK_TEXT, quickReplies: menuQuickReplies(config, nearby), confidence, lowConfidence: true };
+  return { text: turn.say.fallback, quickReplies: menuQuickReplies(config, turn.say, turn.lang, nearby), confidence, lowConfidence: true };
 }
 
 /** Half the visitor's words matched an entry: enough to answer before taking details. */
@@ -103,7 +92,7 @@ export function handleIdleMessage(turn: Turn): TurnReply {
     if (request && (turn.appointmentIntent || request.hasTime || daypart || dateOnly)) return handleAppointmentRequest(turn, request);
     if (turn.appointmentIntent && !faqFirst) return handleAppointmentRequest(turn, null);
   } else if (turn.appointmentIntent && !faqFirst && config.lead.enabled && !state.leadCaptured) {
-    return startCollection(turn, finalizeBooking, { purpose: "lead", prefix: BOOKING_DISABLED_TEXT });
+    return startCollection(turn, finalizeBooking, { purpose: "lead", prefix: turn.say.bookingDisabled });
   }
 
   const contactReply = acknowledgeContact(turn);
@@ -123,21 +112,21 @@ export function handleIdleMessage(turn: Turn): TurnReply {
       const answered = hasSolidAnswer(turn, isQuestion) ? answerQuestions(turn) : null;
       if (answered) {
         const ask = startCollection(turn, finalizeBooking, { purpose: "lead", soft: true });
-        return withStep(answered, `${SOFT_LEAD_OFFER_TEXT} ${ask.text}`);
+        return withStep(answered, `${turn.say.softLeadOffer} ${ask.text}`);
       }
-      return startCollection(turn, finalizeBooking, { purpose: "lead", prefix: LEAD_INTRO_TEXT });
+      return startCollection(turn, finalizeBooking, { purpose: "lead", prefix: turn.say.leadIntro });
     }
   }
 
-  if (isPureGreeting(message)) return { text: config.greeting, quickReplies: menuQuickReplies(config), confidence: CONFIDENCE.smallTalk };
-  if (isGoodbye(message)) return { text: GOODBYE_TEXT, confidence: CONFIDENCE.smallTalk };
-  if (isThanks(message)) return { text: THANKS_TEXT, confidence: CONFIDENCE.smallTalk };
-  if (isDismissal(message)) return { text: DISMISSED_TEXT, confidence: CONFIDENCE.smallTalk };
+  if (isPureGreeting(message)) return { text: greetingText(config, turn.say, turn.lang), quickReplies: menuQuickReplies(config, turn.say, turn.lang), confidence: CONFIDENCE.smallTalk };
+  if (isGoodbye(message)) return { text: turn.say.goodbye, confidence: CONFIDENCE.smallTalk };
+  if (isThanks(message)) return { text: turn.say.thanks, confidence: CONFIDENCE.smallTalk };
+  if (isDismissal(message)) return { text: turn.say.dismissed, confidence: CONFIDENCE.smallTalk };
 
   const answered = answerQuestions(turn);
   if (answered) {
-    if (turn.appointmentIntent && config.appointments.enabled) answered.quickReplies = [QUICK_REPLY.book];
-    else if (turn.answers.unanswered.length > 0) answered.quickReplies = [QUICK_REPLY.human];
+    if (turn.appointmentIntent && config.appointments.enabled) answered.quickReplies = [turn.say.quick.book];
+    else if (turn.answers.unanswered.length > 0) answered.quickReplies = [turn.say.quick.human];
     return answered;
   }
   return fallback(turn);

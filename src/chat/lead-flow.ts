@@ -2,20 +2,9 @@ import type { BotConfig } from "./bot-config.ts";
 import type { ConversationState, CollectionPurpose } from "./conversation-state.ts";
 import type { ContactField, ContactFindings, InvalidContactAttempt } from "./extract-contact.ts";
 import { NAME_CONFIDENCE } from "./extract-name.ts";
-import { answerAppointmentChange, answerQuestions, NOT_COVERED_TEXT, withStep } from "./answer-first.ts";
+import { answerAppointmentChange, answerQuestions, withStep } from "./answer-first.ts";
 import { detectLeadIntent, isAffirmative, looksLikeQuestion, wantsToStopFlow } from "./intents.ts";
-import {
-  askFieldText,
-  PHONE_NEEDED_TEXT,
-  PHONE_WAIVED_TEXT,
-  QUICK_REPLY,
-  BOOKING_STOPPED_TEXT,
-  firstName,
-  invalidAttemptText,
-  LEAD_STOPPED_TEXT,
-  leadThanksText,
-  stillNeedText,
-} from "./replies.ts";
+import { askFieldText, firstName, invalidAttemptText, leadThanksText } from "./replies.ts";
 import { CONFIDENCE, MAX_IGNORED_PROMPTS, type Turn, type TurnReply } from "./turn.ts";
 
 /**
@@ -142,21 +131,21 @@ export function continueCollection(turn: Turn, completeBooking: CompleteBooking,
   const { state } = turn;
   const purpose = state.purpose ?? "lead";
   const invalid = relevantInvalidAttempt(turn);
-  const thanks = turn.newFields.includes("name") && state.lead.name ? `Thanks, ${firstName(state.lead)}!` : "";
+  const thanks = turn.newFields.includes("name") && state.lead.name ? turn.say.thanksName(firstName(state.lead)) : "";
   if (invalid) {
     state.awaiting = invalid.field;
-    return { text: joinText(prefix, thanks, invalidAttemptText(invalid)), confidence: CONFIDENCE.flowReask };
+    return { text: joinText(prefix, thanks, invalidAttemptText(invalid, turn.say)), confidence: CONFIDENCE.flowReask };
   }
   const next = missingFields(state, purpose, turn.config)[0];
   if (next) {
     state.awaiting = next;
-    return { text: joinText(prefix, askFieldText(next, state.lead)), confidence: CONFIDENCE.flowStep };
+    return { text: joinText(prefix, askFieldText(next, state.lead, turn.say)), confidence: CONFIDENCE.flowStep };
   }
   if (purpose === "booking") return completeBooking(turn, prefix);
   captureLeadIfComplete(turn);
   const lead = { ...state.lead };
   resetFlow(state);
-  return { text: joinText(prefix, leadThanksText(lead)), confidence: CONFIDENCE.flowStep };
+  return { text: joinText(prefix, leadThanksText(lead, turn.say)), confidence: CONFIDENCE.flowStep };
 }
 
 /**
@@ -180,9 +169,9 @@ function answerPhoneDeclined(turn: Turn, completeBooking: CompleteBooking): Turn
   const { state, config } = turn;
   state.phoneDeclined = true;
   state.ignoredPrompts = 0;
-  if (phoneWaived(state, config)) return continueCollection(turn, completeBooking, PHONE_WAIVED_TEXT);
+  if (phoneWaived(state, config)) return continueCollection(turn, completeBooking, turn.say.phoneWaived);
   resetFlow(state);
-  return { text: PHONE_NEEDED_TEXT, quickReplies: [QUICK_REPLY.human], confidence: CONFIDENCE.flowStep };
+  return { text: turn.say.phoneNeeded, quickReplies: [turn.say.quick.human], confidence: CONFIDENCE.flowStep };
 }
 
 /**
@@ -199,7 +188,7 @@ export function handleLeadCollection(turn: Turn, completeBooking: CompleteBookin
     return continueCollection(turn, completeBooking);
   }
   if (wantsToStopFlow(message)) {
-    const text = state.purpose === "booking" ? BOOKING_STOPPED_TEXT : LEAD_STOPPED_TEXT;
+    const text = state.purpose === "booking" ? turn.say.bookingStopped : turn.say.leadStopped;
     resetFlow(state);
     return { text, confidence: CONFIDENCE.smallTalk };
   }
@@ -207,18 +196,18 @@ export function handleLeadCollection(turn: Turn, completeBooking: CompleteBookin
   // "ok book me in saturday afternoon" is a booking, not an "ok" to the question.
   const wantsBooking = turn.appointmentIntent || turn.appointmentRequest?.hasTime === true;
   // "ok can i bring it in tomorrow morning" starts with "ok" but asks something else.
-  if (!wantsBooking && isAffirmative(message) && !looksLikeQuestion(message) && !turn.appointmentRequest) return { text: askFieldText(awaiting, state.lead), confidence: CONFIDENCE.flowStep };
+  if (!wantsBooking && isAffirmative(message) && !looksLikeQuestion(message) && !turn.appointmentRequest) return { text: askFieldText(awaiting, state.lead, turn.say), confidence: CONFIDENCE.flowStep };
   if (wantsBooking || state.ignoredPrompts + 1 >= MAX_IGNORED_PROMPTS) {
     resetFlow(state);
     return null;
   }
   state.ignoredPrompts += 1;
   // Answer first, then ask again: a question never gets "I still need your name".
-  const step = askFieldText(awaiting, state.lead);
+  const step = askFieldText(awaiting, state.lead, turn.say);
   const answered = turn.appointmentChange ? answerAppointmentChange(turn) : answerQuestions(turn);
   if (answered) return withStep(answered, step);
   if (looksLikeQuestion(message) || detectLeadIntent(turn.normalized, turn.config)) {
-    return { text: `${NOT_COVERED_TEXT}\n\n${step}`, confidence: CONFIDENCE.flowReprompt };
+    return { text: `${turn.say.notCovered}\n\n${step}`, confidence: CONFIDENCE.flowReprompt };
   }
-  return { text: stillNeedText(awaiting), confidence: CONFIDENCE.flowReprompt };
+  return { text: turn.say.stillNeed(awaiting), confidence: CONFIDENCE.flowReprompt };
 }

@@ -7,6 +7,7 @@ export const GENERAL_TEMPLATE: BotConfig = {
   greeting: "Hi! I'm the virtual assistant. Ask me a question, leave your details for a call back, or book a time to talk.",
   sector: "general",
   language: "en",
+  languages: ["en"],
   faq: [
     {
       id: "hours",

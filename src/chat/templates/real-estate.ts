@@ -11,6 +11,7 @@ export const REAL_ESTATE_TEMPLATE: BotConfig = {
     "Hello! I'm Harper from the sales and lettings team. Looking to buy, rent or sell, or want to book a viewing? Ask me anything.",
   sector: "real-estate",
   language: "en",
+  languages: ["en"],
   faq: [
     {
       id: "hours",
