@@ -2,7 +2,8 @@ import { answerAppointmentChange, answerNotKnown, coversQuestion, answerQuestion
 import { finalizeBooking, handleAppointmentRequest } from "./booking-flow.ts";
 import { meaningfulWords } from "./faq-terms.ts";
 import { searchFaq } from "./faq-search.ts";
-import { detectHandoffKeyword, detectLeadIntent, isDismissal, isExplicitBookingRequest, isGoodbye, isPureGreeting, isThanks, looksLikeQuestion } from "./intents.ts";
+import { detectPersonRequest } from "./handoff-phrases.ts";
+import { detectLeadIntent, isDismissal, isExplicitBookingRequest, isGoodbye, isPureGreeting, isThanks, looksLikeQuestion } from "./intents.ts";
 import { acknowledgeContact, repeatsKnownContact } from "./known-contact.ts";
 import { relevantInvalidAttempt, resetFlow, startCollection } from "./lead-flow.ts";
 import { greetingText, menuQuickReplies } from "./replies.ts";
@@ -14,7 +15,7 @@ import { CONFIDENCE, hasStrongFaqAnswer, type Turn, type TurnReply } from "./tur
  * The order of the checks in `handleIdleMessage` is the documented decision order.
  */
 
-export function handOff(turn: Turn, reason: "keyword" | "low_confidence" | "urgent"): TurnReply {
+export function handOff(turn: Turn, reason: "keyword" | "low_confidence" | "urgent" | "complaint"): TurnReply {
   const { state } = turn;
   resetFlow(state);
   if (state.handedOff) return { text: turn.say.handoff.already, confidence: CONFIDENCE.alreadyHandedOff };
@@ -24,11 +25,14 @@ export function handOff(turn: Turn, reason: "keyword" | "low_confidence" | "urge
   return { text: turn.say.handoff[reason], confidence };
 }
 
-/** "human", "operator", … (the tenant's list) or the "Talk to a person" quick reply, in any mode. */
+/**
+ * "human", "operator", … (the tenant's list), the manager or a complaint in any language
+ * (handoff-phrases.ts), or the "Talk to a person" quick reply, in any mode.
+ */
 export function handleHandoffKeyword(turn: Turn): TurnReply | null {
-  const tappedQuickReply = HUMAN_QUICK_REPLIES.has(turn.message.toLowerCase());
-  if (!tappedQuickReply && detectHandoffKeyword(turn.normalized, turn.config) === null) return null;
-  return handOff(turn, "keyword");
+  if (HUMAN_QUICK_REPLIES.has(turn.message.toLowerCase())) return handOff(turn, "keyword");
+  const reason = detectPersonRequest(turn.normalized, turn.config.handoff.keywords);
+  return reason ? handOff(turn, reason) : null;
 }
 
 /**
