@@ -1,7 +1,8 @@
-import { answersConfidence, joinAnswers } from "./faq-parts.ts";
-import { searchFaq } from "./faq-search.ts";
-import { HANDOFF_TEXT, QUICK_REPLY } from "./replies.ts";
-import { zoneLabel } from "./timezone.ts";
+import { answersConfidence } from "./faq-parts.ts";
+import { searchFaq, type FaqMatch } from "./faq-search.ts";
+import { clockToMinutes } from "./config-fields.ts";
+import { wallClockAt, zoneLabel } from "./timezone.ts";
+import { editDistanceAtMost, meaningfulWords } from "./faq-terms.ts";
 import { CONFIDENCE, type Turn, type TurnReply } from "./turn.ts";
 import { findUrgentEntry } from "./urgent.ts";
 
@@ -11,13 +12,65 @@ import { findUrgentEntry } from "./urgent.ts";
  * their open question after the answer (see `withStep`).
  */
 
-export const CHANGE_BOOKING_TEXT =
-  "I can't change or cancel bookings from this chat, but the team can — tap “Talk to a person” and they'll sort it out with you right here.";
-export const URGENT_OFFER_TEXT = "Would you like a member of our team to reply here right now? Tap “Talk to a person”, or just say yes.";
-export const URGENT_NO_ANSWER_TEXT = "I'm sorry — that sounds urgent.";
-export const NOT_COVERED_TEXT = "I don't have the answer to that here, but the team does — they'll tell you when they get in touch.";
 
 const CHANGE_KEYWORDS = new Set(["cancel", "cancellation", "reschedule", "rearrange"]);
+
+/** An answer that opens with "Yes" for a question holding words the entry never mentions reads as a false yes. */
+const OPENING_YES = /^(?:yes|yeah|sim|sí|si|claro)\b[\s,.!:;—–-]*/i;
+
+/** An unknown word one letter off a word of the entry is a typo of it ("nals"), not a new topic. */
+function isTypoOf(term: string, entry: FaqMatch["entry"]): boolean {
+  const text = `${entry.question} ${(entry.keywords ?? []).join(" ")} ${entry.answer}`;
+  return meaningfulWords(text).some((forms) => forms.some((form) => editDistanceAtMost(term, form, 1) || form.startsWith(term)));
+}
+
+/**
+ * Whether the entry is about what the question asks: fewer words the entry never mentions
+ * (typos of its words excepted) than words it matched. "Does whitening hurt?" is not covered by
+ * the whitening entry, so its answer is not opened with "yes"; see withoutUnearnedYes.
+ */
+/**
+ * "Does whitening hurt?" is not answered by "Yes. In-office whitening takes…": when the
+ * question holds at least as many words the entry never mentions as words it matched, the
+ * opening "yes" is dropped and the facts stay.
+ */
+export function coversQuestion(match: FaqMatch): boolean {
+  if (match.unknownTerms.length === 0) return true;
+  const newTopics = match.unknownTerms.filter((term) => term.length >= 4 && !isTypoOf(term, match.entry)).length;
+  return newTopics < Math.max(1, match.matchedWords);
+}
+
+function withoutUnearnedYes(match: FaqMatch): string {
+  const answer = match.entry.answer;
+  if (!OPENING_YES.test(answer) || coversQuestion(match)) return answer;
+  const rest = answer.replace(OPENING_YES, "");
+  return rest.charAt(0).toUpperCase() + rest.slice(1);
+}
+
+/** Whether the business is open at `nowMs` by its weekly hours (in its time zone). */
+export function isOpenAt(config: Turn["config"], nowMs: number): boolean {
+  const settings = config.appointments;
+  const wall = wallClockAt(nowMs, settings.timezone);
+  const hours = settings.business_hours[wall.weekday];
+  const minute = wall.hour * 60 + wall.minute;
+  return hours !== null && minute >= clockToMinutes(hours.open) && minute < clockToMinutes(hours.close);
+}
+
+/**
+ * A question the FAQ does not answer: said plainly, never guessed at, with a person offered
+ * (a "yes" hands off) — or, when the business is closed and takes leads, a message taken.
+ */
+export function answerNotKnown(turn: Turn): TurnReply {
+  const { config, state } = turn;
+  if (state.handedOff) return { text: `${turn.say.notKnown} ${turn.say.handoff.already}`, confidence: CONFIDENCE.flowReprompt };
+  const takeMessage = config.lead.enabled && !state.leadCaptured && !isOpenAt(config, turn.nowMs);
+  state.personOffered = takeMessage ? "message" : "keyword";
+  const offer = takeMessage ? turn.say.notKnownMessage : turn.say.notKnownPerson;
+  // Entries that matched a little (a typo, one word of two) are offered as buttons, never answered.
+  const nearby = turn.faq && turn.faq.confidence > 0 ? searchFaq(config.faq, turn.message, 3).filter((match) => match.confidence > 0) : [];
+  const quickReplies = [...nearby.map((match) => match.entry.question), turn.say.quick.human];
+  return { text: `${turn.say.notKnown} ${offer}`, quickReplies, confidence: CONFIDENCE.flowReprompt };
+}
 
 /** "{answer}\n\n{the question the flow is waiting on}". */
 export function withStep(reply: TurnReply, step: string): TurnReply {
@@ -28,7 +81,7 @@ export function withStep(reply: TurnReply, step: string): TurnReply {
 function unansweredNote(turn: Turn): string {
   const part = turn.answers.unanswered[0];
   if (!part) return "";
-  return `\n\nI'm not sure about “${part.replace(/[?.!]+$/, "")}” — a member of the team can tell you (tap “${QUICK_REPLY.human}”).`;
+  return `\n\n${turn.say.notSureAbout(part.replace(/[?.!]+$/, ""))}`;
 }
 
 /** "is that New York time?", "what time zone is that?": the times are always the business's. */
@@ -36,7 +89,7 @@ const ZONE_QUESTION = /\btime ?zone\b|\bis that (?:\w+ ){0,2}time\b|\blocal time
 
 function zoneText(turn: Turn): string {
   const timeZone = turn.config.appointments.timezone;
-  return `All the times I give are ${zoneLabel(timeZone)} (${timeZone}).`;
+  return turn.say.zone(zoneLabel(timeZone), timeZone);
 }
 
 /** The FAQ answers to every question in the message, in order; null when none is covered. */
@@ -46,7 +99,7 @@ export function answerQuestions(turn: Turn): TurnReply | null {
   const last = matches[matches.length - 1];
   if (!last) return zone ? { text: zone, confidence: CONFIDENCE.flowStep } : null;
   turn.state.lastTopic = last.entry.question;
-  const text = [zone, joinAnswers(matches) + unansweredNote(turn)].filter(Boolean).join("\n\n");
+  const text = [zone, matches.map(withoutUnearnedYes).join("\n\n") + unansweredNote(turn)].filter(Boolean).join("\n\n");
   return { text, confidence: answersConfidence(matches) };
 }
 
@@ -61,8 +114,8 @@ export function answerAppointmentChange(turn: Turn): TurnReply {
     config.faq.find((entry) => (entry.keywords ?? []).some((keyword) => CHANGE_KEYWORDS.has(keyword.toLowerCase())));
   if (policy) state.lastTopic = policy.question;
   state.personOffered = "keyword";
-  const text = policy ? `${policy.answer}\n\n${CHANGE_BOOKING_TEXT}` : CHANGE_BOOKING_TEXT;
-  return { text, quickReplies: [QUICK_REPLY.human], confidence: CONFIDENCE.flowStep };
+  const text = policy ? `${policy.answer}\n\n${turn.say.changeBooking}` : turn.say.changeBooking;
+  return { text, quickReplies: [turn.say.quick.human], confidence: CONFIDENCE.flowStep };
 }
 
 /**
@@ -75,8 +128,8 @@ export function answerUrgent(turn: Turn): TurnReply {
   const entry = findUrgentEntry(config.faq);
   if (entry) state.lastTopic = entry.question;
   state.interest ??= turn.message;
-  const answer = entry?.answer ?? URGENT_NO_ANSWER_TEXT;
-  if (state.handedOff) return { text: `${answer}\n\n${HANDOFF_TEXT.already}`, confidence: CONFIDENCE.urgent };
+  const answer = entry?.answer ?? turn.say.urgentNoAnswer;
+  if (state.handedOff) return { text: `${answer}\n\n${turn.say.handoff.already}`, confidence: CONFIDENCE.urgent };
   state.personOffered = "urgent";
-  return { text: `${answer}\n\n${URGENT_OFFER_TEXT}`, quickReplies: [QUICK_REPLY.human], confidence: CONFIDENCE.urgent };
+  return { text: `${answer}\n\n${turn.say.urgentOffer}`, quickReplies: [turn.say.quick.human], confidence: CONFIDENCE.urgent };
 }

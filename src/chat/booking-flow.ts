@@ -5,17 +5,7 @@ import { checkSlot, proposeSlots, type SlotRefusal } from "./appointment-slots.t
 import { isAffirmative, isNegative, wantsToStopFlow } from "./intents.ts";
 import { captureLeadIfComplete, missingFields, resetFlow, startCollection } from "./lead-flow.ts";
 import type { AppointmentRequest } from "./parse-appointment.ts";
-import {
-  ASK_TIME_AGAIN_TEXT,
-  ASK_TIME_TEXT,
-  BOOKING_STOPPED_TEXT,
-  OTHER_TIME_TEXT,
-  bookedText,
-  offerSlotText,
-  proposalsText,
-  QUICK_REPLY,
-  slotRefusalText,
-} from "./replies.ts";
+import { bookedText, offerSlotText, proposalsText, slotRefusalText } from "./replies.ts";
 import { describeWindow, type TimeWindow } from "./time-window.ts";
 import { epochFromWallClock, formatDay, formatSlot, formatSlotWithZone, wallClockAt } from "./timezone.ts";
 import { CONFIDENCE, MAX_IGNORED_PROMPTS, type Turn, type TurnReply } from "./turn.ts";
@@ -37,7 +27,7 @@ function slotLabels(turn: Turn, slots: readonly number[]): string[] {
   // Buttons stay short (WhatsApp cuts a button title at 20 characters): the sentence above
   // them names the zone ("The nearest free times (New York time) are: …").
   const labels = slots.map((slot) => formatSlot(slot, turn.config.appointments.timezone));
-  return labels.length > 0 ? labels : [QUICK_REPLY.human];
+  return labels.length > 0 ? labels : [turn.say.quick.human];
 }
 
 /** Back to "which day and time?", dropping any offer or contact question in progress. */
@@ -55,7 +45,7 @@ function refuse(turn: Turn, reason: SlotRefusal, startMs: number, prefix = "", d
   state.focusDayMs = reason === "past" || reason === "too_far" ? null : startMs;
   const slots = proposeSlots(startMs, config, nowMs, takenSlotStarts);
   return {
-    text: joinText(prefix, slotRefusalText(reason, startMs, config, dayOnly), proposalsText(slots, config)),
+    text: joinText(prefix, slotRefusalText(reason, startMs, config, turn.say, dayOnly), proposalsText(slots, config, turn.say)),
     quickReplies: slotLabels(turn, slots),
     confidence: CONFIDENCE.slotRefused,
   };
@@ -94,11 +84,11 @@ function offerTimes(turn: Turn, options: OfferOptions = {}): TurnReply {
   let note = "";
   if (slots.length === 0 && options.window) {
     slots = proposeSlots(fromMs, config, nowMs, taken);
-    note = `Sorry, I have no free times ${describeWindow(options.window)}.`;
+    note = turn.say.noFreeWindow(describeWindow(options.window));
   }
   state.offeredSlots = slots;
   return {
-    text: joinText(options.prefix ?? "", note || (options.intro ?? ASK_TIME_TEXT), proposalsText(slots, config)),
+    text: joinText(options.prefix ?? "", note || (options.intro ?? turn.say.askTime), proposalsText(slots, config, turn.say)),
     quickReplies: slotLabels(turn, slots),
     confidence: CONFIDENCE.slotOffered,
   };
@@ -128,7 +118,7 @@ function handleDayRequest(turn: Turn, dayMs: number, prefix: string, window: Tim
   // "saturday after 3" when Saturday closes at 2: say so before offering other days.
   const closeMinutes = clockToMinutes(hours.close);
   const dayHasWindow = !window || Math.max(openMinutes, window.fromMinute) + config.appointments.slot_minutes <= Math.min(closeMinutes, window.toMinute);
-  const intro = dayHasWindow ? `Here's what I have on ${when}.` : `Sorry, I have no free times on ${when}.`;
+  const intro = dayHasWindow ? turn.say.haveOn(when) : turn.say.noFreeOn(when);
   const reply = offerTimes(turn, { fromMs, prefix, intro, window, dayMs });
   state.focusDayMs = dayMs;
   return reply;
@@ -154,7 +144,7 @@ export function handleAppointmentRequest(turn: Turn, request: AppointmentRequest
     if (request.hasDate) return handleDayRequest(turn, request.startMs, prefix, window);
     // "anything after 5?" while a day is under discussion means that day.
     if (state.focusDayMs !== null) return handleDayRequest(turn, state.focusDayMs, prefix, window);
-    return offerTimes(turn, { prefix, window, intro: window ? `Here's what I have ${describeWindow(window)}.` : undefined });
+    return offerTimes(turn, { prefix, window, intro: window ? turn.say.haveWindow(describeWindow(window)) : undefined });
   }
   const { startMs } = onFocusDay(request, state.focusDayMs, config.appointments.timezone);
   const check = checkSlot({ startMs, config, nowMs, takenStarts: takenSlotStarts });
@@ -163,8 +153,8 @@ export function handleAppointmentRequest(turn: Turn, request: AppointmentRequest
   state.pendingStartMs = startMs;
   state.focusDayMs = startMs;
   return {
-    text: joinText(prefix, offerSlotText(startMs, config)),
-    quickReplies: [QUICK_REPLY.yesBook, QUICK_REPLY.otherTime],
+    text: joinText(prefix, offerSlotText(startMs, config, turn.say)),
+    quickReplies: [turn.say.quick.yesBook, turn.say.quick.otherTime],
     confidence: CONFIDENCE.slotOffered,
   };
 }
@@ -196,7 +186,7 @@ export function finalizeBooking(turn: Turn, prefix = ""): TurnReply {
   state.bookedStartMs = startMs;
   resetFlow(state);
   captureLeadIfComplete(turn);
-  return { text: joinText(prefix, bookedText(startMs, state.lead, config)), confidence: CONFIDENCE.booked };
+  return { text: joinText(prefix, bookedText(startMs, state.lead, config, turn.say)), confidence: CONFIDENCE.booked };
 }
 
 /** "Yes": book now if we know who is coming, otherwise ask for name and phone first. */
@@ -207,9 +197,9 @@ function confirmBooking(turn: Turn): TurnReply {
   // Checked before asking for details: nobody should type their phone number for a lost slot.
   const check = checkSlot({ startMs, config, nowMs, takenStarts: takenSlotStarts });
   if (!check.ok) return refuse(turn, check.reason, startMs);
-  if (missingFields(state, "booking").length > 0) {
+  if (missingFields(state, "booking", config).length > 0) {
     const slot = formatSlotWithZone(startMs, config.appointments.timezone);
-    return startCollection(turn, finalizeBooking, { purpose: "booking", prefix: `Great — to hold ${slot} I just need a couple of details.` });
+    return startCollection(turn, finalizeBooking, { purpose: "booking", prefix: turn.say.holdSlot(slot) });
   }
   return finalizeBooking(turn);
 }
@@ -227,20 +217,22 @@ export function handleConfirmation(turn: Turn): TurnReply | null {
   if (followUp) return handleAppointmentRequest(turn, followUp);
   if (isAffirmative(message)) return confirmBooking(turn);
   if (isNegative(message) || wantsToStopFlow(message)) {
-    if (/\b(?:another|other|different)\b/i.test(message)) return offerTimes(turn, { fromMs: pending, intro: OTHER_TIME_TEXT, exclude: pending });
+    if (/\b(?:another|other|different)\b/i.test(message)) return offerTimes(turn, { fromMs: pending, intro: turn.say.otherTime, exclude: pending });
     resetFlow(state);
-    return { text: BOOKING_STOPPED_TEXT, confidence: CONFIDENCE.smallTalk };
+    return { text: turn.say.bookingStopped, confidence: CONFIDENCE.smallTalk };
   }
+  // Contact details in answer to "Shall I book …?" are a yes: the slot is held with them.
+  if (turn.newFields.length > 0) return confirmBooking(turn);
   if (state.ignoredPrompts + 1 >= MAX_IGNORED_PROMPTS) {
     resetFlow(state);
     return null;
   }
   state.ignoredPrompts += 1;
-  const question = `Shall I book ${formatSlotWithZone(pending, config.appointments.timezone)} for you?`;
-  const quickReplies = [QUICK_REPLY.yesBook, QUICK_REPLY.otherTime];
+  const question = turn.say.shallIBook(formatSlotWithZone(pending, config.appointments.timezone));
+  const quickReplies = [turn.say.quick.yesBook, turn.say.quick.otherTime];
   const answered = turn.appointmentChange ? answerAppointmentChange(turn) : answerQuestions(turn);
   if (answered) return { ...withStep(answered, question), quickReplies };
-  return { text: `${question} Please answer yes or no.`, quickReplies, confidence: CONFIDENCE.flowReprompt };
+  return { text: `${question} ${turn.say.answerYesNo}`, quickReplies, confidence: CONFIDENCE.flowReprompt };
 }
 
 /** A message after the bot asked "which day and time?". Null when the visitor has moved on. */
@@ -251,10 +243,10 @@ export function handleBookingPrompt(turn: Turn): TurnReply | null {
   if (followUp) return handleAppointmentRequest(turn, followUp);
   if (wantsToStopFlow(message) || isNegative(message)) {
     resetFlow(state);
-    return { text: BOOKING_STOPPED_TEXT, confidence: CONFIDENCE.smallTalk };
+    return { text: turn.say.bookingStopped, confidence: CONFIDENCE.smallTalk };
   }
   if (turn.appointmentIntent) return handleAppointmentRequest(turn, null);
-  if (turn.newFields.length > 0) return offerTimes(turn, { prefix: "Thanks, I've noted that." });
+  if (turn.newFields.length > 0) return offerTimes(turn, { prefix: turn.say.noted });
   if (state.ignoredPrompts + 1 >= MAX_IGNORED_PROMPTS) {
     resetFlow(state);
     return null;
@@ -263,6 +255,6 @@ export function handleBookingPrompt(turn: Turn): TurnReply | null {
   const slots = proposeSlots(nowMs, config, nowMs, takenSlotStarts);
   const quickReplies = slotLabels(turn, slots);
   const answered = turn.appointmentChange ? answerAppointmentChange(turn) : answerQuestions(turn);
-  if (answered) return { ...withStep(answered, "When would you like to come in?"), quickReplies };
-  return { text: joinText(ASK_TIME_AGAIN_TEXT, proposalsText(slots, config)), quickReplies, confidence: CONFIDENCE.flowReprompt };
+  if (answered) return { ...withStep(answered, turn.say.whenCome), quickReplies };
+  return { text: joinText(turn.say.askTimeAgain, proposalsText(slots, config, turn.say)), quickReplies, confidence: CONFIDENCE.flowReprompt };
 }

@@ -1,4 +1,5 @@
 import { invalidField } from "../lib/validate.ts";
+import { isLang, LANGUAGES, type Lang } from "./language.ts";
 import { mergeAiConfig, type AiConfig } from "../assistant/ai-config.ts";
 import {
   clockToMinutes,
@@ -39,15 +40,24 @@ export interface FaqEntry {
   question: string;
   answer: string;
   keywords?: string[];
+  /** The entry's language; absent = the config's `language`. Visitors get entries in theirs first. */
+  language?: Lang;
 }
 
 export interface BotConfig {
   bot_name: string;
   greeting: string;
   sector: string;
-  language: string;
+  /** The language of the greeting and of FAQ entries that name none. */
+  language: Lang;
+  /** The languages the bot speaks with visitors, detected per message (default ["en"]). */
+  languages: Lang[];
   faq: FaqEntry[];
-  lead: { enabled: boolean; default_country: string; intent_keywords: string[] };
+  /**
+   * `require_phone` (absent = true): a lead needs a phone number. When false, a visitor who
+   * would rather not give one ("just email me") is taken with name and e-mail only (phone "").
+   */
+  lead: { enabled: boolean; default_country: string; intent_keywords: string[]; require_phone?: boolean };
   appointments: {
     enabled: boolean;
     timezone: string;
@@ -83,18 +93,17 @@ export interface RetentionSettings {
 /** Ten years: a longer retention is "keep" (null) in all but name. */
 export const MAX_RETENTION_DAYS = 3650;
 
-/** The engine only speaks English today; the field exists so a translated or LLM engine can use it. */
-export const SUPPORTED_LANGUAGES = ["en"] as const;
+export const SUPPORTED_LANGUAGES = LANGUAGES;
 export const MAX_FAQ_ENTRIES = 200;
 export const MAX_STARTER_QUICK_REPLIES = 6;
 
-const TOP_LEVEL_KEYS = ["bot_name", "greeting", "sector", "language", "faq", "lead", "appointments", "handoff", "allowed_origins", "ai", "retention", "limits", "starter_quick_replies"] as const;
+const TOP_LEVEL_KEYS = ["bot_name", "greeting", "sector", "language", "languages", "faq", "lead", "appointments", "handoff", "allowed_origins", "ai", "retention", "limits", "starter_quick_replies"] as const;
 const LIMIT_KEYS = ["anonymous_daily_messages"] as const;
-const LEAD_KEYS = ["enabled", "default_country", "intent_keywords"] as const;
+const LEAD_KEYS = ["enabled", "default_country", "intent_keywords", "require_phone"] as const;
 const APPOINTMENT_KEYS = ["enabled", "timezone", "business_hours", "slot_minutes", "lead_time_minutes", "max_days_ahead", "intent_keywords"] as const;
 const HANDOFF_KEYS = ["keywords", "low_confidence_threshold", "max_low_confidence_turns"] as const;
 const RETENTION_KEYS = ["chat_days", "analytics_days"] as const;
-const FAQ_KEYS = ["id", "question", "answer", "keywords"] as const;
+const FAQ_KEYS = ["id", "question", "answer", "keywords", "language"] as const;
 const FAQ_ID_PATTERN = /^[A-Za-z0-9_-]{1,64}$/;
 
 /**
@@ -111,7 +120,8 @@ export function validateBotConfigPatch(patch: unknown, current: BotConfig, sealA
   if ("bot_name" in body) next.bot_name = requireString(body.bot_name, "bot_name", 1, 60);
   if ("greeting" in body) next.greeting = requireString(body.greeting, "greeting", 1, 500);
   if ("sector" in body) next.sector = requireSlug(body.sector, "sector");
-  if ("language" in body) next.language = requireLanguage(body.language);
+  if ("language" in body) next.language = requireLanguage(body.language, "language");
+  if ("languages" in body) next.languages = requireLanguageList(body.languages);
   if ("faq" in body) next.faq = requireFaqList(body.faq);
   if ("lead" in body) mergeLead(requireObject(body.lead, "lead"), next);
   if ("appointments" in body) mergeAppointments(requireObject(body.appointments, "appointments"), next);
@@ -124,11 +134,14 @@ export function validateBotConfigPatch(patch: unknown, current: BotConfig, sealA
   return next;
 }
 
-function requireLanguage(value: unknown): string {
-  if (typeof value !== "string" || !(SUPPORTED_LANGUAGES as readonly string[]).includes(value)) {
-    throw invalidField("language", `must be one of: ${SUPPORTED_LANGUAGES.join(", ")}`);
-  }
+function requireLanguage(value: unknown, field: string): Lang {
+  if (!isLang(value)) throw invalidField(field, `must be one of: ${SUPPORTED_LANGUAGES.join(", ")}`);
   return value;
+}
+
+function requireLanguageList(value: unknown): Lang[] {
+  if (!Array.isArray(value) || value.length === 0) throw invalidField("languages", `must be a non-empty array of: ${SUPPORTED_LANGUAGES.join(", ")}`);
+  return [...new Set(value.map((item, index) => requireLanguage(item, `languages[${index}]`)))];
 }
 
 function requireFaqList(value: unknown): FaqEntry[] {
@@ -150,6 +163,7 @@ function requireFaqList(value: unknown): FaqEntry[] {
       answer: requireString(entry.answer, `${field}.answer`, 1, 2000),
     };
     if (entry.keywords !== undefined) out.keywords = requireKeywordList(entry.keywords, `${field}.keywords`, 20);
+    if (entry.language !== undefined) out.language = requireLanguage(entry.language, `${field}.language`);
     return out;
   });
 }
@@ -159,6 +173,7 @@ function mergeLead(patch: JsonObject, next: BotConfig): void {
   if ("enabled" in patch) next.lead.enabled = requireBoolean(patch.enabled, "lead.enabled");
   if ("default_country" in patch) next.lead.default_country = requireCountry(patch.default_country, "lead.default_country");
   if ("intent_keywords" in patch) next.lead.intent_keywords = requireKeywordList(patch.intent_keywords, "lead.intent_keywords", 50);
+  if ("require_phone" in patch) next.lead.require_phone = requireBoolean(patch.require_phone, "lead.require_phone");
 }
 
 function mergeAppointments(patch: JsonObject, next: BotConfig): void {

@@ -50,7 +50,8 @@ async function loadBotConfig(db: StoreQueries, tenantId: string): Promise<BotCon
   const document = await db.botConfigs.findBotConfigDocument(row.chatbotId);
   if (!document) return null;
   const stored = Object.keys(document.config).length > 0 ? (document.config as unknown as BotConfig) : configForSector(document.sector);
-  return { ...stored, allowed_origins: document.allowedOrigins };
+  // Configs stored before `languages` existed speak English only.
+  return { ...stored, languages: stored.languages ?? ["en"], allowed_origins: document.allowedOrigins };
 }
 
 /**

@@ -1,4 +1,5 @@
 import type { ContactField } from "./extract-contact.ts";
+import { isLang, type Lang } from "./language.ts";
 
 /**
  * Everything the engine remembers between messages of one session. The caller stores it as
@@ -50,8 +51,12 @@ export interface ConversationState {
   handedOff: boolean;
   /** The times offered by the last reply, so "any later?" knows what "later" means. */
   offeredSlots?: number[];
-  /** The last reply offered a person (urgent, or a booking to change): a "yes" now hands off. */
-  personOffered?: "urgent" | "keyword" | null;
+  /** The last reply offered a person (urgent, a booking to change, an unknown answer): a "yes" hands off; "message": a "yes" takes a message. */
+  personOffered?: "urgent" | "keyword" | "message" | null;
+  /** The visitor would rather not give a phone number ("just email me"): never asked for it again. */
+  phoneDeclined?: boolean;
+  /** The language of the last message that showed one; a bare "Ana Lopez" keeps it. */
+  lang?: Lang | null;
 }
 
 export function initialConversationState(): ConversationState {
@@ -72,6 +77,8 @@ export function initialConversationState(): ConversationState {
     lowConfidenceTurns: 0,
     handedOff: false,
     personOffered: null,
+    phoneDeclined: false,
+    lang: null,
     offeredSlots: [],
   };
 }
@@ -125,6 +132,8 @@ export function restoreConversationState(stored: unknown): ConversationState {
     lowConfidenceTurns: count(raw.lowConfidenceTurns),
     handedOff: raw.handedOff === true,
     offeredSlots: Array.isArray(raw.offeredSlots) ? raw.offeredSlots.filter((slot): slot is number => typeof slot === "number" && Number.isFinite(slot)).slice(0, 10) : [],
-    personOffered: raw.personOffered === "urgent" || raw.personOffered === "keyword" ? raw.personOffered : null,
+    phoneDeclined: raw.phoneDeclined === true,
+    lang: isLang(raw.lang) ? raw.lang : null,
+    personOffered: raw.personOffered === "urgent" || raw.personOffered === "keyword" || raw.personOffered === "message" ? raw.personOffered : null,
   };
 }

@@ -28,7 +28,7 @@ export type EngineAction =
   | { type: "appointment_booked"; startMs: number; endMs: number; name?: string; phone?: string; email?: string; confidence: number }
   /** Contact details corrected after the session's lead was captured: the lead row is updated (no webhook event). */
   | { type: "lead_updated"; name: string; phone: string; email: string; fields: Array<"name" | "phone" | "email">; confidence: number }
-  | { type: "handoff"; reason: "keyword" | "low_confidence" | "assistant" | "urgent"; confidence: number };
+  | { type: "handoff"; reason: "keyword" | "low_confidence" | "assistant" | "urgent" | "complaint"; confidence: number };
 
 export interface EngineOutput {
   reply: EngineReply;

@@ -4,13 +4,14 @@ import { extractContact } from "./extract-contact.ts";
 import { answerUrgent } from "./answer-first.ts";
 import { findBestFaqForQuestion, hasOwnTopic, questionAspect } from "./faq-intent.ts";
 import { meaningfulWords } from "./faq-terms.ts";
-import { answerParts } from "./faq-parts.ts";
+import { answerParts, withEqualRunnerUp } from "./faq-parts.ts";
 import { handleHandoffKeyword, handleIdleMessage, handOff } from "./idle-flow.ts";
-import { detectAppointmentIntent, isAffirmative, isAppointmentChange, normalizeForMatching } from "./intents.ts";
-import { applyContactFindings, captureLeadIfComplete, handleLeadCollection, reportLeadUpdate, resetFlow } from "./lead-flow.ts";
+import { detectAppointmentIntent, isAffirmative, isAppointmentChange, isNegative, normalizeForMatching } from "./intents.ts";
+import { applyContactFindings, captureLeadIfComplete, startCollection, handleLeadCollection, reportLeadUpdate, resetFlow } from "./lead-flow.ts";
 import { parseAppointmentRequest } from "./parse-appointment.ts";
 import { detectUrgency } from "./urgent.ts";
-import { EMPTY_MESSAGE_TEXT } from "./replies.ts";
+import { detectLanguage } from "./language.ts";
+import { PHRASES } from "./phrases/index.ts";
 import { CONFIDENCE, MAX_MESSAGE_LENGTH, STRONG_FAQ_CONFIDENCE, type Turn, type TurnReply } from "./turn.ts";
 
 export type { EngineAction, EngineInput, EngineOutput, EngineReply, ReplyEngine } from "./engine-types.ts";
@@ -53,17 +54,29 @@ function replyByRules(input: Omit<EngineInput, "takenSlotStarts"> & { takenSlotS
   const state = copyConversationState(input.state);
   state.turns += 1;
   const message = input.message.replace(/\s+/g, " ").trim().slice(0, MAX_MESSAGE_LENGTH);
-  if (!message) return { reply: { text: EMPTY_MESSAGE_TEXT }, confidence: CONFIDENCE.emptyMessage, state, actions: [] };
+  const lang = detectLanguage(message, config.languages ?? ["en"], state.lang ?? config.language);
+  const say = PHRASES[lang];
+  if (!message) return { reply: { text: say.emptyMessage }, confidence: CONFIDENCE.emptyMessage, state, actions: [] };
+  state.lang = lang;
 
   const threshold = config.handoff.low_confidence_threshold;
-  const expecting = state.mode === "collecting_lead" ? state.awaiting : null;
+  // "Shall I book Tue 12:00 for you?" answered "Ana Lopez": details given to hold the slot.
+  const confirming = state.mode === "confirming_appointment" && !isAffirmative(message) && !isNegative(message);
+  const expecting = state.mode === "collecting_lead" ? state.awaiting : confirming ? "name" : null;
   const contact = extractContact(message, { defaultCountry: config.lead.default_country, expecting });
   // "a quote for braces, I'm Ana Lopez": the name is not part of the question.
-  const question = withTopic(withoutContact(message, contact.name?.value ?? null), state.lastTopic);
-  const faq = findBestFaqForQuestion(config.faq, question, threshold);
+  let question = withTopic(withoutContact(message, contact.name?.value ?? null), state.lastTopic);
+  let faq = findBestFaqForQuestion(config.faq, question, threshold);
+  // "and the take-home one?" after the whitening answer: searched alone first, then with the topic.
+  if (state.lastTopic && (!faq || faq.confidence < threshold) && FOLLOW_UP.test(message)) {
+    question = `${question.replace(/[?!.\s]+$/, "")} ${state.lastTopic.replace(/[?!.]+$/, "")}`;
+    faq = findBestFaqForQuestion(config.faq, question, threshold);
+  }
   // A bare "opening hours" after "what's your name?" is a question, not a person called Opening
   // Hours; "Jane Park" has a word no FAQ entry knows, so it stays a name.
-  const allowPromptedName = !faq || faq.confidence < STRONG_FAQ_CONFIDENCE || faq.unknownWords > 0;
+  // Unasked, one word ("any later?") is too little to be a name: a full name is needed.
+  const allowPromptedName =
+    (!faq || faq.confidence < STRONG_FAQ_CONFIDENCE || faq.unknownWords > 0) && !(confirming && !(contact.name?.value.includes(" ") ?? false));
   const known = { ...state.lead };
   const newFields = applyContactFindings(state, contact, allowPromptedName);
   const normalized = normalizeForMatching(message);
@@ -73,6 +86,8 @@ function replyByRules(input: Omit<EngineInput, "takenSlotStarts"> & { takenSlotS
     message,
     normalized,
     nowMs,
+    lang,
+    say,
     get takenSlotStarts() {
       if (input.takenSlotStarts === null) throw SLOTS_NEEDED;
       return input.takenSlotStarts;
@@ -81,7 +96,7 @@ function replyByRules(input: Omit<EngineInput, "takenSlotStarts"> & { takenSlotS
     faq,
     appointmentRequest: config.appointments.enabled ? parseAppointmentRequest(message, config, nowMs) : null,
     appointmentIntent: detectAppointmentIntent(message, normalized, config),
-    answers: answerParts(config.faq, question, faq, threshold),
+    answers: withEqualRunnerUp(config.faq, question, answerParts(config.faq, question, faq, threshold)),
     urgent: detectUrgency(normalized, config),
     appointmentChange: isAppointmentChange(message),
     newFields,
@@ -112,7 +127,8 @@ function decideReply(turn: Turn): TurnReply {
     return answerUrgent(turn);
   }
   // "yes" right after the bot offered a person (urgent, or a booking to change).
-  if (offered && turn.state.mode === "idle" && isAffirmative(turn.message)) return handOff(turn, offered);
+  if (offered === "message" && turn.state.mode === "idle" && isAffirmative(turn.message)) return startCollection(turn, finalizeBooking, { purpose: "lead" });
+  if (offered && turn.state.mode === "idle" && isAffirmative(turn.message)) return handOff(turn, offered === "message" ? "keyword" : offered);
   const inFlow = flowReply(turn);
   return inFlow ?? handleIdleMessage(turn);
 }
@@ -129,6 +145,9 @@ function flowReply(turn: Turn): TurnReply | null {
       return null;
   }
 }
+
+/** A message that refers back to the last answer: "and the take-home one?", "e aos sábados?", "¿y los sábados?". */
+const FOLLOW_UP = /^(?:¿\s*)?(?:and|what about|how about|also|e|e quanto a|y|y qué tal|qué tal|e sobre|y sobre)\b/i;
 
 const EMAIL_TOKEN = /\S+@\S+/g;
 const PHONE_RUN = /\+?\(?\d[\d\s().-]{5,}\d/g;

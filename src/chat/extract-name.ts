@@ -41,7 +41,8 @@ const NOT_NAME_WORDS = new Set(
     "this that today tomorrow tonight monday tuesday wednesday thursday friday saturday sunday morning afternoon " +
     "evening cancel stop help human agent person operator nothing none nope yeah yep yup maybe idk dunno later skip " +
     "interest price quote cost call contact need want like also still again already about me text reach ring whatsapp " +
-    "sms send use try details"
+    "sms send use try details any go ahead perfect works alright cool awesome nice lovely excellent earlier sooner " +
+    "different other another time slot instead bit too early late"
   ).split(" "),
 );
 

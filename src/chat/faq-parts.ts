@@ -1,6 +1,6 @@
 import type { FaqEntry } from "./bot-config.ts";
 import { answerHasAspect, findBestFaqForQuestion, hasOwnTopic, questionAspect } from "./faq-intent.ts";
-import type { FaqMatch } from "./faq-search.ts";
+import { searchFaq, type FaqMatch } from "./faq-search.ts";
 import { meaningfulWords } from "./faq-terms.ts";
 
 /**
@@ -80,7 +80,7 @@ export function answerParts(faq: readonly FaqEntry[], message: string, whole: Fa
     const aspect = questionAspect(part.text);
     // "…how much to diagnose and how long does it take": an answer already given may hold the duration.
     if (part.searchText !== part.text && aspect && matches.some((known) => answerHasAspect(known.entry, aspect))) continue;
-    const match = findBestFaqForQuestion(faq, part.searchText, threshold, part.text);
+    const match = bestForPart(faq, part, threshold, matches);
     const repeated = match !== null && matches.some((known) => known.entry.id === match.entry.id);
     if (match && match.confidence >= Math.max(threshold, PART_MIN_CONFIDENCE) && !repeated) {
       matches.push(match);
@@ -90,18 +90,43 @@ export function answerParts(faq: readonly FaqEntry[], message: string, whole: Fa
     }
   }
   if (matches.length >= 2) return { matches: matches.slice(0, MAX_ANSWERS), unanswered };
-  const single = wholeMatches[0] ?? matches[0];
+  // The part that found the whole message's entry knows which unknown words belong to that question.
+  const wholeMatch = wholeMatches[0];
+  const fromPart = wholeMatch && matches.find((match) => match.entry.id === wholeMatch.entry.id);
+  const single = wholeMatch && fromPart ? { ...wholeMatch, unknownTerms: fromPart.unknownTerms, matchedWords: fromPart.matchedWords } : (wholeMatch ?? matches[0]);
   return { matches: single ? [single] : [], unanswered: single ? unanswered : [] };
+}
+
+/**
+ * "can i pay for braces in installments?" matches the braces entry and the financing entry
+ * equally: a single answer gets its equal runner-up beside it rather than one picked by rank alone.
+ */
+export function withEqualRunnerUp(faq: readonly FaqEntry[], message: string, answers: PartAnswers): PartAnswers {
+  const only = answers.matches.length === 1 ? answers.matches[0] : undefined;
+  if (!only || only.confidence >= 1) return answers;
+  const [best, runnerUp] = searchFaq(faq, message, 2);
+  if (!runnerUp || best?.entry.id !== only.entry.id || runnerUp.confidence !== only.confidence) return answers;
+  return { ...answers, matches: [only, runnerUp] };
+}
+
+/**
+ * "…oil change and how long will it take?": the borrowed topic finds the oil-change entry again,
+ * which holds no duration; the part alone ("how long will it take") then finds the entry that does.
+ */
+function bestForPart(faq: readonly FaqEntry[], part: QuestionPart, threshold: number, answered: readonly FaqMatch[]): FaqMatch | null {
+  const match = findBestFaqForQuestion(faq, part.searchText, threshold, part.text);
+  const aspect = part.searchText === part.text ? null : questionAspect(part.text);
+  if (!aspect) return match;
+  const isNew = match !== null && !answered.some((known) => known.entry.id === match.entry.id);
+  if (isNew && match.confidence >= PART_MIN_CONFIDENCE && answerHasAspect(match.entry, aspect)) return match;
+  const own = findBestFaqForQuestion(faq, part.text, threshold);
+  const ownFits = own !== null && own.confidence >= Math.max(threshold, PART_MIN_CONFIDENCE) && answerHasAspect(own.entry, aspect);
+  return ownFits && own.confidence > (match?.confidence ?? 0) ? own : match;
 }
 
 /** A real question of its own: a question word and two topic words ("do you accept walk-ins"), not "is it possible to ask something". */
 function isQuestionPart(part: string): boolean {
   return new RegExp(`^${QUESTION_WORD}\\b`, "i").test(part) && meaningfulWords(part).length >= 2;
-}
-
-/** The text of several answers, in order, one paragraph each. */
-export function joinAnswers(matches: readonly FaqMatch[]): string {
-  return matches.map((match) => match.entry.answer).join("\n\n");
 }
 
 /** The least sure answer decides how sure the whole reply is. */

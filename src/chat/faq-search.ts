@@ -1,7 +1,7 @@
 import MiniSearch, { type SearchResult } from "minisearch";
 import type { FaqEntry } from "./bot-config.ts";
 import { containsPhrase, normalizeForMatching } from "./intents.ts";
-import { ACTION_TERMS, allowsPrefix, fuzzyFraction, meaningfulWords, phraseWords, termForms, termMatch, tokenize } from "./faq-terms.ts";
+import { ACTION_TERMS, GENERIC_TOPIC_WORDS, allowsPrefix, fuzzyFraction, meaningfulWords, phraseWords, termForms, termMatch, tokenize } from "./faq-terms.ts";
 
 export { normalizeTerm } from "./faq-terms.ts";
 
@@ -22,6 +22,8 @@ export { normalizeTerm } from "./faq-terms.ts";
  * unknown word cannot point at another entry, so it only dilutes a little. Without such an
  * anchor (a typo match, "where" alone) unknown words weigh 1, and a message of unknown words
  * scores 0.
+ * Generic words ("accept", "cars", "teeth": GENERIC_TOPIC_WORDS) count for nothing, matched or
+ * not, when the message has any other word: the topic must match, not the verb around it.
  * A keyword made only of stop words ("how much") found in the message counts as one more
  * matched word for its entry.
  */
@@ -31,6 +33,10 @@ export interface FaqMatch {
   confidence: number;
   /** Meaningful words of the message that no FAQ entry contains (names, places, gibberish). */
   unknownWords: number;
+  /** Those words (first form each), for the topic check of an answer's opening "yes". */
+  unknownTerms: readonly string[];
+  /** Words of the message this entry matched (generic ones not counted). */
+  matchedWords: number;
 }
 
 interface IndexedFaq {
@@ -63,6 +69,8 @@ interface RankedPosition {
   position: number;
   confidence: number;
   unknownWords: number;
+  unknownTerms: readonly string[];
+  matchedWords: number;
 }
 
 const FIELD_BOOSTS = { question: 3, keywords: 2, phrases: 2, answer: 0.5 } as const;
@@ -136,6 +144,8 @@ function indexFor(faq: readonly FaqEntry[]): FaqIndex {
 interface Query {
   words: string[][];
   known: boolean[];
+  /** Per word: it names no topic of its own (GENERIC_TOPIC_WORDS) while another word does, so it is not counted. */
+  ignored: boolean[];
   tokens: ReadonlySet<string>;
   normalized: string;
 }
@@ -158,11 +168,13 @@ function wholePhraseTerms(phrases: EntryPhrases, query: Query): Set<string> {
   return covered;
 }
 
-function confidenceFor(result: SearchResult, phrases: EntryPhrases, query: Query): number {
+function scoreEntry(result: SearchResult, phrases: EntryPhrases, query: Query): { confidence: number; matchedWords: number } {
   const whole = wholePhraseTerms(phrases, query);
   let total = 0;
+  let matchedWords = 0;
   let anchored = false;
-  query.words.forEach((forms) => {
+  query.words.forEach((forms, position) => {
+    if (query.ignored[position]) return;
     let best = 0;
     for (const [docTerm, fields] of Object.entries(result.match)) {
       const factor = forms[0] === docTerm ? 1 : forms.includes(docTerm) ? STEM_FACTOR : matchesAnyForm(forms, docTerm) ? INEXACT_FACTOR : 0;
@@ -171,17 +183,19 @@ function confidenceFor(result: SearchResult, phrases: EntryPhrases, query: Query
       best = Math.max(best, quality * factor);
     }
     total += best;
+    if (best > 0) matchedWords += 1;
     anchored ||= best >= STEM_FACTOR && !QUESTION_WORDS.has(forms[0] ?? "");
   });
   // Unknown words only dilute a little once a topic word matched for sure: "where is the
   // nearest hospital" (only "where") or "who won last night" ("night" ~ "light") stay weak.
-  let weight = query.known.reduce((sum, isKnown) => sum + (isKnown || !anchored ? 1 : UNKNOWN_WORD_WEIGHT), 0);
+  let weight = query.known.reduce((sum, isKnown, position) => sum + (query.ignored[position] ? 0 : isKnown || !anchored ? 1 : UNKNOWN_WORD_WEIGHT), 0);
   for (const stopPhrase of phrases.stopPhrases) {
     if (!containsPhrase(query.normalized, stopPhrase)) continue;
     total += 1;
     weight += 1;
   }
-  return weight === 0 ? 0 : Math.round(Math.min(1, total / weight) * 1000) / 1000;
+  const confidence = weight === 0 ? 0 : Math.round(Math.min(1, total / weight) * 1000) / 1000;
+  return { confidence, matchedWords };
 }
 
 function rankPositions(index: FaqIndex, message: string): RankedPosition[] {
@@ -191,23 +205,26 @@ function rankPositions(index: FaqIndex, message: string): RankedPosition[] {
   const results = words.length === 0 ? [] : index.search.search(words.flat().join(" "));
   const docTerms = [...new Set(results.flatMap((result) => Object.keys(result.match)))];
   const known = words.map((forms) => forms.some((form) => ACTION_TERMS.has(form)) || docTerms.some((docTerm) => matchesAnyForm(forms, docTerm)));
+  const generic = words.map((forms) => forms.some((form) => GENERIC_TOPIC_WORDS.has(form)));
   const query: Query = {
     words,
     known,
+    ignored: generic.includes(false) ? generic : generic.map(() => false),
     tokens: new Set(phraseWords(message)),
     normalized: normalizeForMatching(message),
   };
-  const unknownWords = known.filter((isKnown) => !isKnown).length;
+  const unknownTerms = words.flatMap((forms, position) => (known[position] ? [] : [forms[0] ?? ""]));
+  const unknownWords = unknownTerms.length;
   const positions = results
     .slice(0, RANKED_CANDIDATES)
     .map((result, rank) => {
       const position = Number(result.id);
       const phrases = index.phrases[position] ?? { phrases: [], stopPhrases: [] };
-      return { position, confidence: confidenceFor(result, phrases, query), unknownWords, rank };
+      return { position, ...scoreEntry(result, phrases, query), unknownWords, unknownTerms, rank };
     })
     // Confidence decides; the raw score's rank breaks ties (more field hits, rarer words).
     .sort((a, b) => b.confidence - a.confidence || a.rank - b.rank)
-    .map(({ position, confidence }) => ({ position, confidence, unknownWords }));
+    .map(({ rank: _rank, ...ranked }) => ranked);
   if (index.recent.size >= MAX_RECENT_RESULTS) index.recent.clear();
   index.recent.set(message, positions);
   return positions;
@@ -218,9 +235,9 @@ export function searchFaq(faq: readonly FaqEntry[], message: string, limit = 3):
   if (faq.length === 0) return [];
   return rankPositions(indexFor(faq), message)
     .slice(0, limit)
-    .flatMap(({ position, confidence, unknownWords }) => {
+    .flatMap(({ position, ...scores }) => {
       const entry = faq[position];
-      return entry ? [{ entry, confidence, unknownWords }] : [];
+      return entry ? [{ entry, ...scores }] : [];
     });
 }
 

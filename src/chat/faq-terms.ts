@@ -21,6 +21,20 @@ export const STOP_WORDS: ReadonlySet<string> = new Set(
   ).split(" "),
 );
 
+/**
+ * Words that say what a business does or is ("do you accept …", "work on cars", "teeth")
+ * without naming the thing asked about. Matching one of them alone is no answer: "do you
+ * accept medicaid?" is about Medicaid, not about whatever entry says "accepting".
+ */
+export const GENERIC_TOPIC_WORDS: ReadonlySet<string> = new Set(
+  (
+    "accept accepting accepted work working handle treat serve support carry car vehicle auto automobile " +
+    "tooth teeth dental dentist clinic office practice hair salon shop garage place business company " +
+    "aceitam aceita aceitar trabalham trabalha atendem atende carro carros veiculo veículo dente dentes clinica clínica " +
+    "aceptan acepta aceptar trabajan trabaja atienden atiende coche coches auto autos vehiculo vehículo diente dientes"
+  ).split(" "),
+);
+
 const FUZZY_FRACTION = 0.2;
 /** Longest first: "cancellation" loses "ation", not just "n". */
 const SUFFIXES = ["ations", "ation", "ings", "ing", "ions", "ion", "ed", "es", "e"] as const;
@@ -106,7 +120,7 @@ export function termMatch(queryTerm: string, docTerm: string): "exact" | "inexac
 }
 
 /** Levenshtein distance ≤ max, with an early exit once every path exceeds it. */
-function editDistanceAtMost(a: string, b: string, max: number): boolean {
+export function editDistanceAtMost(a: string, b: string, max: number): boolean {
   if (Math.abs(a.length - b.length) > max) return false;
   let previous = Array.from({ length: b.length + 1 }, (_, index) => index);
   for (let i = 1; i <= a.length; i += 1) {

@@ -1,23 +1,13 @@
-import { answerAppointmentChange, answerQuestions, withStep } from "./answer-first.ts";
+import { answerAppointmentChange, answerNotKnown, coversQuestion, answerQuestions, withStep } from "./answer-first.ts";
 import { finalizeBooking, handleAppointmentRequest } from "./booking-flow.ts";
 import { meaningfulWords } from "./faq-terms.ts";
 import { searchFaq } from "./faq-search.ts";
-import { detectHandoffKeyword, detectLeadIntent, isDismissal, isExplicitBookingRequest, isGoodbye, isPureGreeting, isThanks, looksLikeQuestion } from "./intents.ts";
+import { detectPersonRequest } from "./handoff-phrases.ts";
+import { detectLeadIntent, isDismissal, isExplicitBookingRequest, isGoodbye, isPureGreeting, isThanks, looksLikeQuestion } from "./intents.ts";
 import { acknowledgeContact, repeatsKnownContact } from "./known-contact.ts";
 import { relevantInvalidAttempt, resetFlow, startCollection } from "./lead-flow.ts";
-import {
-  BOOKING_DISABLED_TEXT,
-  DISMISSED_TEXT,
-  FALLBACK_AFTER_HANDOFF_TEXT,
-  FALLBACK_TEXT,
-  GOODBYE_TEXT,
-  HANDOFF_TEXT,
-  LEAD_INTRO_TEXT,
-  menuQuickReplies,
-  QUICK_REPLY,
-  SOFT_LEAD_OFFER_TEXT,
-  THANKS_TEXT,
-} from "./replies.ts";
+import { greetingText, menuQuickReplies } from "./replies.ts";
+import { HUMAN_QUICK_REPLIES } from "./phrases/index.ts";
 import { CONFIDENCE, hasStrongFaqAnswer, type Turn, type TurnReply } from "./turn.ts";
 
 /**
@@ -25,21 +15,24 @@ import { CONFIDENCE, hasStrongFaqAnswer, type Turn, type TurnReply } from "./tur
  * The order of the checks in `handleIdleMessage` is the documented decision order.
  */
 
-export function handOff(turn: Turn, reason: "keyword" | "low_confidence" | "urgent"): TurnReply {
+export function handOff(turn: Turn, reason: "keyword" | "low_confidence" | "urgent" | "complaint"): TurnReply {
   const { state } = turn;
   resetFlow(state);
-  if (state.handedOff) return { text: HANDOFF_TEXT.already, confidence: CONFIDENCE.alreadyHandedOff };
+  if (state.handedOff) return { text: turn.say.handoff.already, confidence: CONFIDENCE.alreadyHandedOff };
   state.handedOff = true;
   const confidence = reason === "low_confidence" ? CONFIDENCE.handoffLowConfidence : CONFIDENCE.handoffKeyword;
   turn.actions.push({ type: "handoff", reason, confidence });
-  return { text: HANDOFF_TEXT[reason], confidence };
+  return { text: turn.say.handoff[reason], confidence };
 }
 
-/** "human", "operator", … (the tenant's list) or the "Talk to a person" quick reply, in any mode. */
+/**
+ * "human", "operator", … (the tenant's list), the manager or a complaint in any language
+ * (handoff-phrases.ts), or the "Talk to a person" quick reply, in any mode.
+ */
 export function handleHandoffKeyword(turn: Turn): TurnReply | null {
-  const tappedQuickReply = turn.message.toLowerCase() === QUICK_REPLY.human.toLowerCase();
-  if (!tappedQuickReply && detectHandoffKeyword(turn.normalized, turn.config) === null) return null;
-  return handOff(turn, "keyword");
+  if (HUMAN_QUICK_REPLIES.has(turn.message.toLowerCase())) return handOff(turn, "keyword");
+  const reason = detectPersonRequest(turn.normalized, turn.config.handoff.keywords);
+  return reason ? handOff(turn, reason) : null;
 }
 
 /**
@@ -49,14 +42,15 @@ export function handleHandoffKeyword(turn: Turn): TurnReply | null {
 function fallback(turn: Turn): TurnReply {
   const { state, config } = turn;
   const confidence = Math.min(turn.faq?.confidence ?? 0, config.handoff.low_confidence_threshold);
-  if (state.handedOff) return { text: FALLBACK_AFTER_HANDOFF_TEXT, confidence, lowConfidence: true };
+  if (state.handedOff) return { text: turn.say.fallbackAfterHandoff, confidence, lowConfidence: true };
   state.lowConfidenceTurns += 1;
   if (state.lowConfidenceTurns >= config.handoff.max_low_confidence_turns) {
     state.lowConfidenceTurns = 0;
     return { ...handOff(turn, "low_confidence"), lowConfidence: true };
   }
+  if (looksLikeQuestion(turn.message)) return { ...answerNotKnown(turn), confidence, lowConfidence: true };
   const nearby = searchFaq(config.faq, turn.message, 3).map((match) => match.entry.question);
-  return { text: FALLBACK_TEXT, quickReplies: menuQuickReplies(config, nearby), confidence, lowConfidence: true };
+  return { text: turn.say.fallback, quickReplies: menuQuickReplies(config, turn.say, turn.lang, nearby), confidence, lowConfidence: true };
 }
 
 /** Half the visitor's words matched an entry: enough to answer before taking details. */
@@ -67,7 +61,10 @@ const SOLID_ANSWER_CONFIDENCE = 0.5;
  * to rent a 2 bedroom flat under 1500 a month, what do you have?" shares only "rent" with the
  * documents entry, and wants a person with listings, not the paperwork.
  */
-function hasSolidAnswer(turn: Turn): boolean {
+function hasSolidAnswer(turn: Turn, isQuestion: boolean): boolean {
+  // A question the FAQ answers at all is answered first: "can i pay for braces in installments?".
+  // "I want to rent a 2 bedroom flat, what do you have?" is not covered by the rental documents entry.
+  if (isQuestion && turn.answers.matches.length > 0 && turn.answers.matches.every(coversQuestion)) return true;
   return turn.answers.matches.length > 1 || (turn.answers.matches[0]?.confidence ?? 0) >= SOLID_ANSWER_CONFIDENCE;
 }
 
@@ -99,7 +96,7 @@ export function handleIdleMessage(turn: Turn): TurnReply {
     if (request && (turn.appointmentIntent || request.hasTime || daypart || dateOnly)) return handleAppointmentRequest(turn, request);
     if (turn.appointmentIntent && !faqFirst) return handleAppointmentRequest(turn, null);
   } else if (turn.appointmentIntent && !faqFirst && config.lead.enabled && !state.leadCaptured) {
-    return startCollection(turn, finalizeBooking, { purpose: "lead", prefix: BOOKING_DISABLED_TEXT });
+    return startCollection(turn, finalizeBooking, { purpose: "lead", prefix: turn.say.bookingDisabled });
   }
 
   const contactReply = acknowledgeContact(turn);
@@ -111,29 +108,29 @@ export function handleIdleMessage(turn: Turn): TurnReply {
     if (leadIntent) state.interest ??= message;
     if (turn.newFields.length > 0 || relevantInvalidAttempt(turn) || repeatsKnownContact(turn)) {
       // "a quote for braces, I'm Ana Lopez": the braces answer first, then the next detail.
-      const answered = (isQuestion || leadIntent) && hasSolidAnswer(turn) ? answerQuestions(turn) : null;
+      const answered = (isQuestion || leadIntent) && hasSolidAnswer(turn, isQuestion) ? answerQuestions(turn) : null;
       const ask = startCollection(turn, finalizeBooking, { purpose: "lead" });
       return answered ? withStep(answered, ask.text) : ask;
     }
     if (leadIntent) {
-      const answered = hasSolidAnswer(turn) ? answerQuestions(turn) : null;
+      const answered = hasSolidAnswer(turn, isQuestion) ? answerQuestions(turn) : null;
       if (answered) {
         const ask = startCollection(turn, finalizeBooking, { purpose: "lead", soft: true });
-        return withStep(answered, `${SOFT_LEAD_OFFER_TEXT} ${ask.text}`);
+        return withStep(answered, `${turn.say.softLeadOffer} ${ask.text}`);
       }
-      return startCollection(turn, finalizeBooking, { purpose: "lead", prefix: LEAD_INTRO_TEXT });
+      return startCollection(turn, finalizeBooking, { purpose: "lead", prefix: turn.say.leadIntro });
     }
   }
 
-  if (isPureGreeting(message)) return { text: config.greeting, quickReplies: menuQuickReplies(config), confidence: CONFIDENCE.smallTalk };
-  if (isGoodbye(message)) return { text: GOODBYE_TEXT, confidence: CONFIDENCE.smallTalk };
-  if (isThanks(message)) return { text: THANKS_TEXT, confidence: CONFIDENCE.smallTalk };
-  if (isDismissal(message)) return { text: DISMISSED_TEXT, confidence: CONFIDENCE.smallTalk };
+  if (isPureGreeting(message)) return { text: greetingText(config, turn.say, turn.lang), quickReplies: menuQuickReplies(config, turn.say, turn.lang), confidence: CONFIDENCE.smallTalk };
+  if (isGoodbye(message)) return { text: turn.say.goodbye, confidence: CONFIDENCE.smallTalk };
+  if (isThanks(message)) return { text: turn.say.thanks, confidence: CONFIDENCE.smallTalk };
+  if (isDismissal(message)) return { text: turn.say.dismissed, confidence: CONFIDENCE.smallTalk };
 
   const answered = answerQuestions(turn);
   if (answered) {
-    if (turn.appointmentIntent && config.appointments.enabled) answered.quickReplies = [QUICK_REPLY.book];
-    else if (turn.answers.unanswered.length > 0) answered.quickReplies = [QUICK_REPLY.human];
+    if (turn.appointmentIntent && config.appointments.enabled) answered.quickReplies = [turn.say.quick.book];
+    else if (turn.answers.unanswered.length > 0) answered.quickReplies = [turn.say.quick.human];
     return answered;
   }
   return fallback(turn);

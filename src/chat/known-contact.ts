@@ -90,14 +90,14 @@ export function acknowledgeContact(turn: Turn): TurnReply | null {
   const found = foundFields(turn);
   const invalid = found.length === 0 ? turn.contact.invalid[0] : undefined;
   if ((found.length === 0 && !invalid) || !isOnlyContact(turn)) return null;
-  if (invalid) return { text: invalidAttemptText(invalid), confidence: CONFIDENCE.flowReask };
+  if (invalid) return { text: invalidAttemptText(invalid, turn.say), confidence: CONFIDENCE.flowReask };
   if (newFields.length > 0) {
     // New details before any lead was taken belong to the lead flow (an e-mail after a booking
     // completes one); a corrected phone after a booking is just confirmed.
     if (!state.leadCaptured && turn.config.lead.enabled && turn.corrected.length < newFields.length) return null;
-    return { text: detailsUpdatedText(state.lead, newFields), confidence: CONFIDENCE.contactAcknowledged };
+    return { text: detailsUpdatedText(state.lead, newFields, turn.say), confidence: CONFIDENCE.contactAcknowledged };
   }
   // isOnlyContact held above: what is left of repeatsKnownContact is the fields.
   if (!onlyKnownFields(turn, found)) return null;
-  return { text: detailsKnownText(state.lead), confidence: CONFIDENCE.contactAcknowledged };
+  return { text: detailsKnownText(state.lead, turn.say), confidence: CONFIDENCE.contactAcknowledged };
 }

@@ -1,17 +1,10 @@
+import type { BotConfig } from "./bot-config.ts";
 import type { ConversationState, CollectionPurpose } from "./conversation-state.ts";
 import type { ContactField, ContactFindings, InvalidContactAttempt } from "./extract-contact.ts";
 import { NAME_CONFIDENCE } from "./extract-name.ts";
-import { answerAppointmentChange, answerQuestions, NOT_COVERED_TEXT, withStep } from "./answer-first.ts";
+import { answerAppointmentChange, answerQuestions, withStep } from "./answer-first.ts";
 import { detectLeadIntent, isAffirmative, looksLikeQuestion, wantsToStopFlow } from "./intents.ts";
-import {
-  askFieldText,
-  BOOKING_STOPPED_TEXT,
-  firstName,
-  invalidAttemptText,
-  LEAD_STOPPED_TEXT,
-  leadThanksText,
-  stillNeedText,
-} from "./replies.ts";
+import { askFieldText, firstName, invalidAttemptText, leadThanksText } from "./replies.ts";
 import { CONFIDENCE, MAX_IGNORED_PROMPTS, type Turn, type TurnReply } from "./turn.ts";
 
 /**
@@ -28,11 +21,31 @@ const REQUIRED_FIELDS: Record<CollectionPurpose, readonly ContactField[]> = {
   // A clinic needs to know who is coming and how to reach them; e-mail is a bonus.
   booking: ["name", "phone"],
 };
+/** The same, for a visitor who would rather not give a phone number, where the tenant allows it. */
+const REQUIRED_WITHOUT_PHONE: Record<CollectionPurpose, readonly ContactField[]> = {
+  lead: ["name", "email"],
+  booking: ["name", "email"],
+};
+
+/** "I'd rather not give my phone number", "just email me", "prefiro não dar meu telefone", "mejor por correo". */
+const DECLINES_PHONE =
+  /(?:rather not|prefer not to|don'?t want to|do not want to|won'?t|not comfortable)\s+(?:give|giving|share|sharing|leave|leaving)\b[^.?!]{0,20}\b(?:phone|number|mobile|cell)|\b(?:no|without (?:a|my))\s+(?:phone|number)\b|\b(?:just |only )?e-?mail me(?: instead)?\b|\bby e-?mail (?:instead|only|please)\b|\bprefiro n[aã]o (?:dar|passar|informar|deixar)\b|\b(?:s[oó] |apenas )?por e-?mail\b|\bprefiero no (?:dar|dejar|compartir)\b|\b(?:solo |mejor )?por correo\b/i;
+
+export function declinesPhone(message: string): boolean {
+  return DECLINES_PHONE.test(message);
+}
+
+/** Whether this visitor's details can do without a phone number: they declined it and the tenant allows it. */
+export function phoneWaived(state: ConversationState, config: BotConfig): boolean {
+  return state.phoneDeclined === true && config.lead.require_phone === false;
+}
 const DEFAULT_INTEREST = "General enquiry";
 const MAX_INTEREST_LENGTH = 200;
 
-export function missingFields(state: ConversationState, purpose: CollectionPurpose): ContactField[] {
-  return REQUIRED_FIELDS[purpose].filter((field) => state.lead[field] === null);
+export function missingFields(state: ConversationState, purpose: CollectionPurpose, config: BotConfig): ContactField[] {
+  // A phone given anyway still serves a booking.
+  const withoutPhone = phoneWaived(state, config) && !(purpose === "booking" && state.lead.phone !== null);
+  return (withoutPhone ? REQUIRED_WITHOUT_PHONE : REQUIRED_FIELDS)[purpose].filter((field) => state.lead[field] === null);
 }
 
 export function resetFlow(state: ConversationState): void {
@@ -92,9 +105,9 @@ function interestOf(state: ConversationState): string {
 export function captureLeadIfComplete(turn: Turn): boolean {
   const { state, config } = turn;
   const { name, phone, email } = state.lead;
-  if (!config.lead.enabled || state.leadCaptured || !name || !phone || !email) return false;
+  if (!config.lead.enabled || state.leadCaptured || !name || !email || (!phone && !phoneWaived(state, config))) return false;
   state.leadCaptured = true;
-  turn.actions.push({ type: "lead_captured", name, phone, email, interest: interestOf(state), confidence: state.lead.nameConfidence });
+  turn.actions.push({ type: "lead_captured", name, phone: phone ?? "", email, interest: interestOf(state), confidence: state.lead.nameConfidence });
   return true;
 }
 
@@ -118,21 +131,21 @@ export function continueCollection(turn: Turn, completeBooking: CompleteBooking,
   const { state } = turn;
   const purpose = state.purpose ?? "lead";
   const invalid = relevantInvalidAttempt(turn);
-  const thanks = turn.newFields.includes("name") && state.lead.name ? `Thanks, ${firstName(state.lead)}!` : "";
+  const thanks = turn.newFields.includes("name") && state.lead.name ? turn.say.thanksName(firstName(state.lead)) : "";
   if (invalid) {
     state.awaiting = invalid.field;
-    return { text: joinText(prefix, thanks, invalidAttemptText(invalid)), confidence: CONFIDENCE.flowReask };
+    return { text: joinText(prefix, thanks, invalidAttemptText(invalid, turn.say)), confidence: CONFIDENCE.flowReask };
   }
-  const next = missingFields(state, purpose)[0];
+  const next = missingFields(state, purpose, turn.config)[0];
   if (next) {
     state.awaiting = next;
-    return { text: joinText(prefix, askFieldText(next, state.lead)), confidence: CONFIDENCE.flowStep };
+    return { text: joinText(prefix, askFieldText(next, state.lead, turn.say)), confidence: CONFIDENCE.flowStep };
   }
   if (purpose === "booking") return completeBooking(turn, prefix);
   captureLeadIfComplete(turn);
   const lead = { ...state.lead };
   resetFlow(state);
-  return { text: joinText(prefix, leadThanksText(lead)), confidence: CONFIDENCE.flowStep };
+  return { text: joinText(prefix, leadThanksText(lead, turn.say)), confidence: CONFIDENCE.flowStep };
 }
 
 /**
@@ -148,38 +161,53 @@ export function startCollection(turn: Turn, completeBooking: CompleteBooking, op
 }
 
 /**
+ * "I'd rather not give my phone number, can you just email me?": where the tenant allows it, the
+ * form goes on without the phone; otherwise the visitor is told why it is needed and the form stops
+ * (the details given are kept), instead of being asked for the phone again.
+ */
+function answerPhoneDeclined(turn: Turn, completeBooking: CompleteBooking): TurnReply {
+  const { state, config } = turn;
+  state.phoneDeclined = true;
+  state.ignoredPrompts = 0;
+  if (phoneWaived(state, config)) return continueCollection(turn, completeBooking, turn.say.phoneWaived);
+  resetFlow(state);
+  return { text: turn.say.phoneNeeded, quickReplies: [turn.say.quick.human], confidence: CONFIDENCE.flowStep };
+}
+
+/**
  * A message while collecting. Returns null when the visitor has moved on (asked to book, or
  * ignored the question MAX_IGNORED_PROMPTS times): the flow is reset and the engine treats
  * the message as a fresh one.
  */
 export function handleLeadCollection(turn: Turn, completeBooking: CompleteBooking): TurnReply | null {
   const { state, message } = turn;
+  if (declinesPhone(message) && state.lead.phone === null) return answerPhoneDeclined(turn, completeBooking);
   const progressed = turn.newFields.length > 0 || relevantInvalidAttempt(turn) !== null;
   if (progressed) {
     state.ignoredPrompts = 0;
     return continueCollection(turn, completeBooking);
   }
   if (wantsToStopFlow(message)) {
-    const text = state.purpose === "booking" ? BOOKING_STOPPED_TEXT : LEAD_STOPPED_TEXT;
+    const text = state.purpose === "booking" ? turn.say.bookingStopped : turn.say.leadStopped;
     resetFlow(state);
     return { text, confidence: CONFIDENCE.smallTalk };
   }
-  const awaiting = state.awaiting ?? missingFields(state, state.purpose ?? "lead")[0] ?? "name";
+  const awaiting = state.awaiting ?? missingFields(state, state.purpose ?? "lead", turn.config)[0] ?? "name";
   // "ok book me in saturday afternoon" is a booking, not an "ok" to the question.
   const wantsBooking = turn.appointmentIntent || turn.appointmentRequest?.hasTime === true;
   // "ok can i bring it in tomorrow morning" starts with "ok" but asks something else.
-  if (!wantsBooking && isAffirmative(message) && !looksLikeQuestion(message) && !turn.appointmentRequest) return { text: askFieldText(awaiting, state.lead), confidence: CONFIDENCE.flowStep };
+  if (!wantsBooking && isAffirmative(message) && !looksLikeQuestion(message) && !turn.appointmentRequest) return { text: askFieldText(awaiting, state.lead, turn.say), confidence: CONFIDENCE.flowStep };
   if (wantsBooking || state.ignoredPrompts + 1 >= MAX_IGNORED_PROMPTS) {
     resetFlow(state);
     return null;
   }
   state.ignoredPrompts += 1;
   // Answer first, then ask again: a question never gets "I still need your name".
-  const step = askFieldText(awaiting, state.lead);
+  const step = askFieldText(awaiting, state.lead, turn.say);
   const answered = turn.appointmentChange ? answerAppointmentChange(turn) : answerQuestions(turn);
   if (answered) return withStep(answered, step);
   if (looksLikeQuestion(message) || detectLeadIntent(turn.normalized, turn.config)) {
-    return { text: `${NOT_COVERED_TEXT}\n\n${step}`, confidence: CONFIDENCE.flowReprompt };
+    return { text: `${turn.say.notCovered}\n\n${step}`, confidence: CONFIDENCE.flowReprompt };
   }
-  return { text: stillNeedText(awaiting), confidence: CONFIDENCE.flowReprompt };
+  return { text: turn.say.stillNeed(awaiting), confidence: CONFIDENCE.flowReprompt };
 }

@@ -1,78 +1,50 @@
-import type { BotConfig, Weekday } from "./bot-config.ts";
+import type { BotConfig } from "./bot-config.ts";
 import type { SlotRefusal } from "./appointment-slots.ts";
 import type { LeadDetails } from "./conversation-state.ts";
 import type { ContactField, InvalidContactAttempt } from "./extract-contact.ts";
+import type { Lang } from "./language.ts";
+import type { Phrases } from "./phrases/index.ts";
 import { parsePhoneNumberFromString } from "libphonenumber-js/max";
 import { formatDay, formatSlot, formatSlotWithZone, wallClockAt, zoneLabel } from "./timezone.ts";
 
-/** Every sentence the rule engine says, in one place, so the wording can be reviewed and later translated. */
+/**
+ * The replies the rule engine builds from its phrases (src/chat/phrases/, one file per
+ * language) and the conversation's details.
+ */
 
-/** Quick-reply labels the engine also recognises when they come back as messages. */
-export const QUICK_REPLY = {
-  book: "Book an appointment",
-  human: "Talk to a person",
-  yesBook: "Yes, book it",
-  otherTime: "Pick another time",
-  noThanks: "No thanks",
-} as const;
-
-const WEEKDAY_PLURAL: Record<Weekday, string> = {
-  mon: "Mondays",
-  tue: "Tuesdays",
-  wed: "Wednesdays",
-  thu: "Thursdays",
-  fri: "Fridays",
-  sat: "Saturdays",
-  sun: "Sundays",
-};
-
-const PHONE_PROBLEM_TEXT = {
-  too_short: "That phone number looks too short — please include the area code.",
-  too_long: "That phone number has too many digits — could you check it?",
-  invalid_country: "I couldn't tell which country that number is from — please start it with + and the country code.",
-  invalid: "That phone number doesn't look valid — please include the area code.",
-} as const;
-
-const EMAIL_PROBLEM_TEXT = {
-  missing_at: "That e-mail address seems to be missing the @ — could you type it again?",
-  missing_domain: "That e-mail address is missing its domain (like @example.com) — could you check it?",
-  unknown_tld: "That e-mail address doesn't end in a real domain — could you check the part after the last dot (like .com)?",
-  invalid: "That e-mail address doesn't look right — could you check it?",
-} as const;
-
-const FIELD_LABEL: Record<ContactField, string> = { name: "your name", phone: "a phone number", email: "your e-mail address" };
-
-/** The menu offered with greetings and fallbacks: a few FAQ questions, booking, a person. */
-export function menuQuickReplies(config: BotConfig, questions: readonly string[] = []): string[] {
+/** The menu offered with greetings and fallbacks: a few FAQ questions (in the visitor's language when the FAQ has them), booking, a person. */
+export function menuQuickReplies(config: BotConfig, say: Phrases, lang: Lang = config.language, questions: readonly string[] = []): string[] {
   // The first three distinct questions: `questions`, then the FAQ's, in order (a greeting asks on every visit).
   const menu: string[] = [];
   for (const question of questions) if (menu.length < 3 && !menu.includes(question)) menu.push(question);
-  for (const entry of config.faq) {
+  const inLanguage = config.faq.filter((entry) => (entry.language ?? config.language) === lang);
+  for (const entry of inLanguage.length > 0 ? inLanguage : config.faq) {
     if (menu.length === 3) break;
     if (!menu.includes(entry.question)) menu.push(entry.question);
   }
-  if (config.appointments.enabled) menu.push(QUICK_REPLY.book);
-  menu.push(QUICK_REPLY.human);
+  if (config.appointments.enabled) menu.push(say.quick.book);
+  menu.push(say.quick.human);
   return menu;
+}
+
+/** The config's greeting, or for a visitor in another language the engine's own. */
+export function greetingText(config: BotConfig, say: Phrases, lang: Lang): string {
+  return lang === config.language ? config.greeting : say.greeting(config.bot_name);
 }
 
 export function firstName(lead: LeadDetails): string {
   return lead.name?.split(" ")[0] ?? "";
 }
 
-export function askFieldText(field: ContactField, lead: LeadDetails): string {
-  const thanks = lead.name ? `Thanks, ${firstName(lead)}! ` : "";
-  if (field === "name") return "Could I get your name, please?";
-  if (field === "phone") return `${thanks}What's the best phone number to reach you on?`;
-  return `${lead.phone ? "Great. " : thanks}And your e-mail address?`;
+export function askFieldText(field: ContactField, lead: LeadDetails, say: Phrases): string {
+  const thanks = lead.name ? `${say.thanksName(firstName(lead))} ` : "";
+  if (field === "name") return say.askName;
+  if (field === "phone") return `${thanks}${say.askPhone}`;
+  return `${lead.phone ? `${say.great} ` : thanks}${say.askEmail}`;
 }
 
-export function stillNeedText(field: ContactField): string {
-  return `Sorry, I still need ${FIELD_LABEL[field]} to go ahead (or say "cancel" and I'll stop asking).`;
-}
-
-export function invalidAttemptText(attempt: InvalidContactAttempt): string {
-  return attempt.field === "phone" ? PHONE_PROBLEM_TEXT[attempt.problem] : EMAIL_PROBLEM_TEXT[attempt.problem];
+export function invalidAttemptText(attempt: InvalidContactAttempt, say: Phrases): string {
+  return attempt.field === "phone" ? say.phoneProblem[attempt.problem] : say.emailProblem[attempt.problem];
 }
 
 /** "+14155550132" -> "+1 415 555 0132": the visitor recognises their number in this form. */
@@ -80,27 +52,24 @@ export function displayPhone(e164: string): string {
   return parsePhoneNumberFromString(e164)?.formatInternational() ?? e164;
 }
 
-export function leadThanksText(lead: LeadDetails): string {
-  const phone = lead.phone ? displayPhone(lead.phone) : "";
-  return `Thank you, ${firstName(lead)}! I've passed your details to the team — they'll contact you on ${phone} or at ${lead.email ?? ""} shortly. Is there anything else I can help with?`;
+export function leadThanksText(lead: LeadDetails, say: Phrases): string {
+  return say.leadThanks(firstName(lead), lead.phone ? displayPhone(lead.phone) : null, lead.email ?? "");
 }
 
-const UPDATED_FIELD_TEXT: Record<ContactField, (lead: LeadDetails) => string> = {
-  name: (lead) => `your name to ${lead.name ?? ""}`,
-  phone: (lead) => `your phone number to ${lead.phone ? displayPhone(lead.phone) : ""}`,
-  email: (lead) => `your e-mail to ${lead.email ?? ""}`,
+export function detailsKnownText(lead: LeadDetails, say: Phrases): string {
+  return say.detailsKnown(lead.name ? firstName(lead) : "");
+}
+
+const FIELD_VALUE: Record<ContactField, (lead: LeadDetails) => string> = {
+  name: (lead) => lead.name ?? "",
+  phone: (lead) => (lead.phone ? displayPhone(lead.phone) : ""),
+  email: (lead) => lead.email ?? "",
 };
 
-export function detailsKnownText(lead: LeadDetails): string {
-  const name = lead.name ? `, ${firstName(lead)}` : "";
-  return `Thanks — we already have your details${name}. Anything else I can help with?`;
-}
-
 /** "Thanks, Ana — I've updated your phone number to +1 415 555 0199. …" */
-export function detailsUpdatedText(lead: LeadDetails, fields: readonly ContactField[]): string {
-  const name = lead.name ? `, ${firstName(lead)}` : "";
-  const changes = fields.map((field) => UPDATED_FIELD_TEXT[field](lead)).join(" and ");
-  return `Thanks${name} — I've updated ${changes}. Anything else I can help with?`;
+export function detailsUpdatedText(lead: LeadDetails, fields: readonly ContactField[], say: Phrases): string {
+  const changes = fields.map((field) => say.updatedField[field](FIELD_VALUE[field](lead)));
+  return say.detailsUpdated(lead.name ? firstName(lead) : "", changes);
 }
 
 /** "14:00" -> "2 pm", "08:30" -> "8:30 am". */
@@ -112,73 +81,46 @@ export function formatClock(clock: string): string {
   return minutesText === "00" ? `${hour12} ${suffix}` : `${hour12}:${minutesText} ${suffix}`;
 }
 
-function formatNotice(minutes: number): string {
-  if (minutes % 1440 === 0) return minutes === 1440 ? "a day's" : `${minutes / 1440} days'`;
-  if (minutes % 60 === 0) return minutes === 60 ? "an hour's" : `${minutes / 60} hours'`;
-  return `${minutes} minutes'`;
+function formatNotice(minutes: number, say: Phrases): string {
+  if (minutes % 1440 === 0) return say.notice(minutes / 1440, "day");
+  if (minutes % 60 === 0) return say.notice(minutes / 60, "hour");
+  return say.notice(minutes, "minute");
 }
 
 /** Why a time cannot be booked; `dayOnly` names the day alone, for requests like "yesterday". */
-export function slotRefusalText(reason: SlotRefusal, startMs: number, config: BotConfig, dayOnly = false): string {
+export function slotRefusalText(reason: SlotRefusal, startMs: number, config: BotConfig, say: Phrases, dayOnly = false): string {
   const settings = config.appointments;
   const when = dayOnly ? formatDay(startMs, settings.timezone) : formatSlotWithZone(startMs, settings.timezone);
   switch (reason) {
     case "past":
-      return `${when} has already passed.`;
+      return say.refusal.past(when);
     case "too_soon":
-      return `${when} is a little too soon — we need at least ${formatNotice(settings.lead_time_minutes)} notice.`;
+      return say.refusal.tooSoon(when, formatNotice(settings.lead_time_minutes, say));
     case "too_far":
-      return `I can only book up to ${settings.max_days_ahead} days ahead.`;
+      return say.refusal.tooFar(settings.max_days_ahead);
     case "taken":
-      return `Sorry, ${when} is already taken.`;
+      return say.refusal.taken(when);
     case "misaligned":
-      return `Appointments start every ${settings.slot_minutes} minutes from opening time, so ${when} isn't a start time.`;
+      return say.refusal.misaligned(settings.slot_minutes, when);
     case "closed": {
       const weekday = wallClockAt(startMs, settings.timezone).weekday;
       const hours = settings.business_hours[weekday];
-      if (!hours) return `We're closed on ${WEEKDAY_PLURAL[weekday]}.`;
-      return `On ${WEEKDAY_PLURAL[weekday]} we're open ${formatClock(hours.open)}–${formatClock(hours.close)}, so ${when} is outside our hours.`;
+      if (!hours) return say.refusal.closedDay(weekday);
+      return say.refusal.closedHours(weekday, formatClock(hours.open), formatClock(hours.close), when);
     }
   }
 }
 
-export function proposalsText(slots: readonly number[], config: BotConfig): string {
-  if (slots.length === 0) {
-    return `I couldn't find a free time in the next ${config.appointments.max_days_ahead} days — would you like to talk to a person?`;
-  }
+export function proposalsText(slots: readonly number[], config: BotConfig, say: Phrases): string {
+  if (slots.length === 0) return say.noFreeTimes(config.appointments.max_days_ahead);
   const timeZone = config.appointments.timezone;
-  const list = slots.map((slot) => formatSlot(slot, timeZone)).join("; ");
-  return `The nearest free times (${zoneLabel(timeZone)}) are: ${list}. Tap one, or tell me another day and time.`;
+  return say.proposals(zoneLabel(timeZone), slots.map((slot) => formatSlot(slot, timeZone)).join("; "));
 }
 
-export function offerSlotText(startMs: number, config: BotConfig): string {
-  return `${formatSlotWithZone(startMs, config.appointments.timezone)} is available. Shall I book it for you?`;
+export function offerSlotText(startMs: number, config: BotConfig, say: Phrases): string {
+  return say.offerSlot(formatSlotWithZone(startMs, config.appointments.timezone));
 }
 
-export function bookedText(startMs: number, lead: LeadDetails, config: BotConfig): string {
-  const name = lead.name ? `, ${firstName(lead)}` : "";
-  return `You're booked in for ${formatSlotWithZone(startMs, config.appointments.timezone)}${name}! If you need to change it, just let us know. Anything else I can help with?`;
+export function bookedText(startMs: number, lead: LeadDetails, config: BotConfig, say: Phrases): string {
+  return say.booked(formatSlotWithZone(startMs, config.appointments.timezone), lead.name ? firstName(lead) : "");
 }
-
-export const HANDOFF_TEXT = {
-  keyword: "Of course — I've asked a member of our team to join this chat. They'll reply right here as soon as they can.",
-  low_confidence:
-    "I'm sorry I couldn't help with that. I've asked a member of our team to join this chat — they'll reply right here as soon as they can.",
-  already: "A member of our team has already been notified and will reply right here as soon as they can.",
-  urgent: "I've asked a member of our team to join this chat straight away — they'll reply right here.",
-} as const;
-
-export const FALLBACK_TEXT = "Sorry, I'm not sure I understood. Here are some things I can help with — or rephrase your question.";
-export const FALLBACK_AFTER_HANDOFF_TEXT = "I'm not sure about that one, but a member of our team will reply here shortly.";
-export const EMPTY_MESSAGE_TEXT = "Sorry, I didn't catch that — could you type your question?";
-export const THANKS_TEXT = "You're welcome! Is there anything else I can help with?";
-export const DISMISSED_TEXT = "No problem. Is there anything else I can help with?";
-export const GOODBYE_TEXT = "Thanks for chatting with us — have a great day!";
-export const LEAD_STOPPED_TEXT = "No problem — I won't take your details. Is there anything else I can help with?";
-export const BOOKING_STOPPED_TEXT = "No problem, I won't book anything. Is there anything else I can help with?";
-export const ASK_TIME_TEXT = "Sure! Which day and time would suit you? For example \"tomorrow at 10am\".";
-export const OTHER_TIME_TEXT = "No problem — which day and time would suit you better?";
-export const ASK_TIME_AGAIN_TEXT = "Sorry, I didn't catch a date. Which day and time would suit you? For example \"next Monday at 2pm\".";
-export const BOOKING_DISABLED_TEXT = "We don't take bookings in this chat, but I can have the team call you to arrange a time.";
-export const SOFT_LEAD_OFFER_TEXT = "If you'd like a personalised quote, I can have the team get in touch.";
-export const LEAD_INTRO_TEXT = "I'd be happy to help with that — I'll just take a few details so the team can get back to you.";

@@ -1,4 +1,5 @@
 import type { BotConfig } from "./bot-config.ts";
+import { PHRASES } from "./phrases/index.ts";
 import { menuQuickReplies } from "./replies.ts";
 
 /**
@@ -8,5 +9,5 @@ import { menuQuickReplies } from "./replies.ts";
  * starters without configuring any.
  */
 export function starterQuickReplies(config: BotConfig): string[] {
-  return config.starter_quick_replies ?? menuQuickReplies(config);
+  return config.starter_quick_replies ?? menuQuickReplies(config, PHRASES[config.language]);
 }

@@ -4,7 +4,9 @@ import type { EngineAction } from "./engine-types.ts";
 import type { ContactField, ContactFindings } from "./extract-contact.ts";
 import type { PartAnswers } from "./faq-parts.ts";
 import type { FaqMatch } from "./faq-search.ts";
+import type { Lang } from "./language.ts";
 import type { AppointmentRequest } from "./parse-appointment.ts";
+import type { Phrases } from "./phrases/index.ts";
 
 /** One message being handled: the input, what was read from it, and the draft state flows edit. */
 export interface Turn {
@@ -15,6 +17,9 @@ export interface Turn {
   /** normalizeForMatching(message), for keyword tests. */
   readonly normalized: string;
   readonly nowMs: number;
+  /** The visitor's language for this message, and the engine's phrases in it. */
+  readonly lang: Lang;
+  readonly say: Phrases;
   readonly takenSlotStarts: readonly number[];
   readonly contact: ContactFindings;
   /** Best FAQ entry for the message, whatever its confidence. */

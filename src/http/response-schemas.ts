@@ -67,7 +67,7 @@ export const sessionView = t.Object({
   origin: nullableString("The web page origin of a widget session."),
   visitor_ref: nullableString("The channel's visitor reference (a WhatsApp number), if any."),
   message_count: t.Integer({ minimum: 0 }),
-  handoff_reason: nullableString("Why the bot handed the session over (keyword, low_confidence, operator, assistant)."),
+  handoff_reason: nullableString("Why the bot handed the session over (keyword, complaint, low_confidence, urgent, operator, assistant)."),
   created_at: isoTime(),
   updated_at: isoTime(),
   closed_at: nullableIsoTime(),

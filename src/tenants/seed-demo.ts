@@ -2,6 +2,7 @@ import type { Deps } from "../deps.ts";
 import { createApiKey } from "../auth/api-keys.ts";
 import { createUser } from "../auth/create-user.ts";
 import { randomBase62 } from "../lib/crypto.ts";
+import { updateBotConfig } from "../chat/bot-settings.ts";
 import { createTenant } from "./create-tenant.ts";
 import { findTenant } from "./find-tenant.ts";
 
@@ -12,7 +13,7 @@ export type DemoSeed =
   | { created: false; tenantId: string; email: string };
 
 /**
- * Seeds the demo tenant once: a dental clinic with an owner and an API key. The password and
+ * Seeds the demo tenant once: a dental clinic speaking English, Portuguese and Spanish, with an owner and an API key. The password and
  * key are returned only on the run that made them (only their hashes are stored); later runs
  * report that the demo exists.
  */
@@ -20,6 +21,8 @@ export async function seedDemo(deps: Deps): Promise<DemoSeed> {
   const existingId = await deps.store.settings.findSetting("demo_tenant_id");
   if (existingId && (await findTenant(deps, existingId))) return { created: false, tenantId: existingId, email: DEMO_EMAIL };
   const tenant = await createTenant(deps, { name: "Demo Dental Clinic", sector: "dental-clinic", plan: "starter" });
+  // The demo shows every language the engine speaks.
+  await updateBotConfig(deps, tenant.id, { languages: ["en", "pt", "es"] });
   const password = randomBase62(16);
   await createUser(deps, { email: DEMO_EMAIL, tenantId: tenant.id, role: "owner", password });
   const { key } = await createApiKey(deps, { tenantId: tenant.id, name: "demo" });

@@ -8,6 +8,7 @@ export const BEAUTY_SALON_TEMPLATE: BotConfig = {
     "Hi lovely! I'm Bella, the salon's assistant. I can tell you about our treatments and prices, or book you in. What are you after today?",
   sector: "beauty-salon",
   language: "en",
+  languages: ["en"],
   faq: [
     {
       id: "hours",
@@ -88,6 +89,7 @@ export const BEAUTY_SALON_TEMPLATE: BotConfig = {
   ],
   lead: {
     enabled: true,
+    require_phone: false,
     default_country: "AU",
     intent_keywords: ["bridal package", "wedding party", "group booking", "hen party", "corporate"],
   },

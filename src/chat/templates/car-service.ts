@@ -8,6 +8,7 @@ export const CAR_SERVICE_TEMPLATE: BotConfig = {
     "Hi, I'm Max from the service desk. I can answer questions about servicing, repairs and prices, get you a quote, or book your car in. What can I do for you?",
   sector: "car-service",
   language: "en",
+  languages: ["en"],
   faq: [
     {
       id: "hours",
@@ -87,6 +88,7 @@ export const CAR_SERVICE_TEMPLATE: BotConfig = {
   ],
   lead: {
     enabled: true,
+    require_phone: true,
     default_country: "US",
     intent_keywords: ["estimate", "repair", "fleet", "new tires", "transmission", "bodywork"],
   },

@@ -7,6 +7,7 @@ export const DENTAL_CLINIC_TEMPLATE: BotConfig = {
     "Hi! I'm Ava, the virtual assistant at the clinic. I can answer questions about treatments, prices and insurance, or book you in for a visit. How can I help?",
   sector: "dental-clinic",
   language: "en",
+  languages: ["en"],
   faq: [
     {
       id: "hours",
@@ -95,6 +96,7 @@ export const DENTAL_CLINIC_TEMPLATE: BotConfig = {
   ],
   lead: {
     enabled: true,
+    require_phone: false,
     default_country: "US",
     intent_keywords: ["estimate", "implants", "invisalign", "braces", "veneers", "treatment plan", "crown"],
   },

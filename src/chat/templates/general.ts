@@ -7,6 +7,7 @@ export const GENERAL_TEMPLATE: BotConfig = {
   greeting: "Hi! I'm the virtual assistant. Ask me a question, leave your details for a call back, or book a time to talk.",
   sector: "general",
   language: "en",
+  languages: ["en"],
   faq: [
     {
       id: "hours",
@@ -52,7 +53,7 @@ export const GENERAL_TEMPLATE: BotConfig = {
       keywords: ["cancel", "cancellation", "reschedule", "refund"],
     },
   ],
-  lead: { enabled: true, default_country: "US", intent_keywords: [] },
+  lead: { enabled: true, require_phone: false, default_country: "US", intent_keywords: [] },
   appointments: {
     enabled: true,
     timezone: "America/New_York",

@@ -11,6 +11,7 @@ export const REAL_ESTATE_TEMPLATE: BotConfig = {
     "Hello! I'm Harper from the sales and lettings team. Looking to buy, rent or sell, or want to book a viewing? Ask me anything.",
   sector: "real-estate",
   language: "en",
+  languages: ["en"],
   faq: [
     {
       id: "hours",
@@ -91,6 +92,7 @@ export const REAL_ESTATE_TEMPLATE: BotConfig = {
   ],
   lead: {
     enabled: true,
+    require_phone: true,
     default_country: "GB",
     intent_keywords: ["valuation", "sell my house", "sell my home", "sell my flat", "list my property", "make an offer", "let my property"],
   },

@@ -24,9 +24,17 @@ const botConfigSchema = t.Object({
   bot_name: t.String({ examples: ["Ava"] }),
   greeting: t.String(),
   sector: t.String({ examples: ["dental"] }),
-  language: t.String({ examples: ["en"] }),
-  faq: t.Array(t.Object({ id: t.String(), question: t.String(), answer: t.String(), keywords: t.Optional(stringList) })),
-  lead: t.Object({ enabled: t.Boolean(), default_country: t.String({ examples: ["GB"] }), intent_keywords: stringList }),
+  language: t.String({ examples: ["en"], description: "The language of the greeting and of FAQ entries that name none: en, pt or es." }),
+  languages: t.Array(t.String(), { examples: [["en", "pt", "es"]], description: "Languages spoken with visitors, detected per message. Default [\"en\"]." }),
+  faq: t.Array(
+    t.Object({ id: t.String(), question: t.String(), answer: t.String(), keywords: t.Optional(stringList), language: t.Optional(t.String({ examples: ["pt"] })) }),
+  ),
+  lead: t.Object({
+    enabled: t.Boolean(),
+    default_country: t.String({ examples: ["GB"] }),
+    intent_keywords: stringList,
+    require_phone: t.Optional(t.Boolean({ description: "false: a visitor may leave name and e-mail only. Absent = true." })),
+  }),
   appointments: t.Object({
     enabled: t.Boolean(),
     timezone: t.String({ examples: ["Europe/London"] }),

@@ -123,7 +123,7 @@ export const DENTAL_CORPUS: CorpusConversation[] = [
   {
     name: "asking whether whitening hurts is a question, not an emergency",
     sector: "dental-clinic",
-    turns: [{ say: "does teeth whitening hurt?", intent: "faq", has: [A("whitening")], lacks: [PERSON_OFFERED] }],
+    turns: [{ say: "does teeth whitening hurt?", intent: "faq", has: ["In-office whitening takes about 90 minutes"], lacks: [PERSON_OFFERED, /^Yes/] }],
   },
   {
     name: "reschedule request when idle explains how and offers a person",
