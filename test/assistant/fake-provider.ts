@@ -101,6 +101,20 @@ export const malformed = (): Step => (request) =>
 export const brokenMidStream = (): Step => () =>
   new Response(`data: ${JSON.stringify(chunk({ content: "Partial answ" }))}\n\ndata: {"choices": [{"delta\n\n`, { headers: { "content-type": "text/event-stream" } });
 
+/**
+ * An answer cut off after `keep` characters: streamed, the connection closes with neither a
+ * `finish_reason` nor `[DONE]`; as JSON, the body stops mid-document.
+ */
+export const cutOff = (text: string, keep: number): Step => (request) => {
+  if (!request.body.stream) {
+    const full = JSON.stringify({ id: "chatcmpl-fake", object: "chat.completion", choices: [{ index: 0, message: { role: "assistant", content: text }, finish_reason: "stop" }], usage: USAGE });
+    return new Response(full.slice(0, full.indexOf(text) + keep), { headers: { "content-type": "application/json" } });
+  }
+  const pieces = text.slice(0, keep).match(/.{1,6}/gs) ?? [];
+  const body = [chunk({ role: "assistant", content: "" }), ...pieces.map((piece) => chunk({ content: piece }))].map((piece) => `data: ${JSON.stringify(piece)}\n\n`).join("");
+  return new Response(body, { headers: { "content-type": "text/event-stream" } });
+};
+
 /** Answers only after `ms`: longer than the configured timeout. */
 export const slow = (ms: number, text = "too late"): Step => async (request) => {
   await Bun.sleep(ms);
