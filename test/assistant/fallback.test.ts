@@ -114,13 +114,15 @@ describe("never worse than no model: provider failures fall back to the rule eng
     provider.script(answer("One."), httpError(500));
     await fixture.send(QUESTION);
     await fixture.send(QUESTION);
-    expect(await metric('parley_ai_tokens_total{kind="prompt"}')).toBe(120);
-    expect(await metric('parley_ai_tokens_total{kind="completion"}')).toBe(30);
+    // Each turn makes one query-rewrite call (120 + 30 tokens), then the answer call: one answered, one failed.
+    expect(provider.rewriteRequests).toHaveLength(2);
+    expect(await metric('parley_ai_tokens_total{kind="prompt"}')).toBe(360);
+    expect(await metric('parley_ai_tokens_total{kind="completion"}')).toBe(90);
     const { createApiKey } = await import("../../src/auth/api-keys.ts");
     const key = (await createApiKey(fixture.context.deps, { tenantId: fixture.tenantId, name: "usage" })).key;
     const usage = (await (await fixture.context.request("GET", "/api/v1/usage", { headers: { "x-api-key": key } })).json()) as { used: number; ai: Record<string, unknown> };
     expect(usage.used).toBe(2);
-    expect(usage.ai).toEqual({ calls: 1, prompt_tokens: 120, completion_tokens: 30, token_cap: 20_000_000 });
+    expect(usage.ai).toEqual({ calls: 3, prompt_tokens: 360, completion_tokens: 90, token_cap: 20_000_000 });
   });
 
   test("over the plan's token cap the rule engine answers and the provider is not called", async () => {
