@@ -9,7 +9,7 @@ import { knowledgeTermForms, tokenizeKnowledge } from "./terms.ts";
  *
  *   coverage(chunk) = Σ idf(w)·weight(w) over the words w the chunk matches / Σ idf(w)·weight(w) over all words,
  *
- * with idf(w) = ln(1 + (N − df + 0.5) / (df + 0.5)), BM25's own IDF. A word found nowhere in the
+ * with idf(w) = ln(1 + (N − df + 0.5) / (df + 0.5)), BM25's own IDF (N counts BACKGROUND_ENTRIES too). A word found nowhere in the
  * tenant's knowledge (df = 0: "weather", "medicaid") carries the highest IDF, so a question
  * about something the business never wrote about cannot pass on its filler words
  * ("do you accept medicaid?" matches "accept" but not the word that matters). A chunk passes
@@ -52,10 +52,20 @@ export function queryWords(text: string, context = ""): QueryWord[] {
   return [...own, ...others.map((forms) => ({ forms, weight }))];
 }
 
+/**
+ * IDF is computed as if the tenant's entries sat among this many general entries that contain
+ * none of the question's words. Without it a small knowledge base (an FAQ of a few entries)
+ * gives its own main topic an IDF near zero — "porcelain crown" in every entry of a crown
+ * clinic's FAQ — and no question about that topic could pass the gate. With hundreds of
+ * entries its effect fades.
+ */
+export const BACKGROUND_ENTRIES = 50;
+
 /** BM25's IDF of a word over `entries` chunks; its most frequent form decides (a stem shared by many words is common). */
 export function wordIdf(word: QueryWord, documentFrequency: ReadonlyMap<string, number>, entries: number): number {
   const df = Math.max(0, ...word.forms.map((form) => documentFrequency.get(form) ?? 0));
-  return Math.log(1 + (entries - df + 0.5) / (df + 0.5));
+  const n = entries + BACKGROUND_ENTRIES;
+  return Math.log(1 + (n - df + 0.5) / (df + 0.5));
 }
 
 /**
