@@ -29,6 +29,7 @@ import { systemClock } from "../src/lib/clock.ts";
 import { silentLogger } from "../src/lib/log.ts";
 import { createSignal } from "../src/lib/signal.ts";
 import { createTenant } from "../src/tenants/create-tenant.ts";
+import { hashedEmbedder } from "./fixtures/embedders.ts";
 import { RECALL_SECTORS, type RecallQuestion } from "./fixtures/knowledge-recall.ts";
 
 function freshDeps(): Deps & { sqlite: DatabaseHandle["sqlite"] } {
@@ -36,28 +37,6 @@ function freshDeps(): Deps & { sqlite: DatabaseHandle["sqlite"] } {
   applyMigrations(handle.sqlite, systemClock.now());
   const config = loadConfig({ PARLEY_JWT_SECRET: "bench-secret-bench-secret-bench-secret-0123", PARLEY_DB: ":memory:" });
   return { store: handle.store, sqlite: handle.sqlite, config, clock: systemClock, log: silentLogger, deliveriesEnqueued: createSignal() };
-}
-
-/** Feature hashing of words and character trigrams into `dimensions` signed buckets. */
-function hashedEmbedder(dimensions = 256): Embedder {
-  const bucket = (feature: string): [number, number] => {
-    const hash = Bun.hash.wyhash(feature);
-    return [Number(hash % BigInt(dimensions)), (hash >> 32n) % 2n === 0n ? 1 : -1];
-  };
-  const embed = (text: string): number[] => {
-    const vector = new Array<number>(dimensions).fill(0);
-    for (const word of text.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? []) {
-      const features = [`w:${word}`];
-      const padded = `^${word}$`;
-      for (let i = 0; i + 3 <= padded.length; i++) features.push(`t:${padded.slice(i, i + 3)}`);
-      for (const feature of features) {
-        const [index, sign] = bucket(feature);
-        vector[index] = (vector[index] ?? 0) + sign;
-      }
-    }
-    return vector;
-  };
-  return { model: `fake-hashed-${dimensions}`, embed: async (texts) => texts.map(embed) };
 }
 
 /** A real OpenAI-compatible embeddings endpoint, for an optional third column. */

@@ -170,7 +170,7 @@ function requireToolCalls(value: unknown): ChatToolCall[] {
 }
 
 interface StreamChunk {
-  choices?: Array<{ delta?: { content?: unknown; tool_calls?: Array<{ index?: number; id?: string; function?: { name?: string; arguments?: string } }> } }>;
+  choices?: Array<{ finish_reason?: unknown; delta?: { content?: unknown; tool_calls?: Array<{ index?: number; id?: string; function?: { name?: string; arguments?: string } }> } }>;
   usage?: unknown;
   error?: unknown;
 }
@@ -181,6 +181,7 @@ async function readStream(response: Response, onDelta: (text: string) => void): 
   let text = "";
   let usage: TokenUsage = { promptTokens: 0, completionTokens: 0 };
   let buffer = "";
+  // Either end marker proves the provider finished: servers differ in which one they send.
   let done = false;
   const decoder = new TextDecoder();
 
@@ -194,6 +195,8 @@ async function readStream(response: Response, onDelta: (text: string) => void): 
     const chunk = parseJson(payload) as StreamChunk;
     if (chunk?.error !== undefined) throw new ProviderError("http_error", `provider error in stream: ${errorMessageOf(payload)}`);
     usage = usageOf(chunk?.usage) ?? usage;
+    const finishReason = chunk?.choices?.[0]?.finish_reason;
+    if (typeof finishReason === "string" && finishReason !== "") done = true;
     const delta = chunk?.choices?.[0]?.delta;
     if (!delta) return;
     if (typeof delta.content === "string" && delta.content.length > 0) {
@@ -218,7 +221,9 @@ async function readStream(response: Response, onDelta: (text: string) => void): 
     }
   }
   if (buffer.length > 0) handleLine(buffer);
-  if (!done && text === "" && calls.length === 0) throw new ProviderError("malformed", "stream ended without data");
+  // A stream cut before its end (a dropped connection, a crashed server) holds half an answer:
+  // it is a failure, never a reply.
+  if (!done) throw new ProviderError("malformed", text === "" && calls.length === 0 ? "stream ended without data" : "stream ended before its end marker");
   const toolCalls = calls.filter(Boolean).map((call, index) => {
     if (!call.name) throw new ProviderError("malformed", "a streamed tool call has no function name");
     return { id: call.id || `call_${index}`, type: "function" as const, function: { name: call.name, arguments: call.arguments } };

@@ -29,7 +29,10 @@ export interface PromptInput {
 
 const RULES = [
   "Answer only from the KNOWLEDGE, BUSINESS HOURS and FREE SLOTS below. Never invent prices, facts, opening times or availability.",
-  "If the material does not answer the question, say so plainly and offer to put the visitor in touch with a person (the handoff tool) or to take their details.",
+  "Never say yes, or imply it, unless the material says so: a question about something the material does not mention (an insurer, a service, a brand) is not answered by a nearby topic.",
+  "If the material does not answer the question, say honestly that you don't have that information, and offer to put the visitor in touch with a person (the handoff tool) — or, when NOW is outside the business hours, offer to take a message so the team can reply.",
+  "Cite the KNOWLEDGE passages you used by their numbers in square brackets, right after the sentence they support, e.g. \"A cleaning costs 95 dollars [2].\" Cite nothing you did not use.",
+  "Answer in the language of the visitor's latest message (English, Portuguese or Spanish), even when the material is in another language.",
   "Keep replies short and friendly: at most three sentences of plain text, no markdown tables.",
   "To record a visitor who wants to be contacted, collect their name, phone number and e-mail address, then call capture_lead.",
   "To book, agree a time with the visitor from the free slots, then call book_appointment with that local time. If a tool answers ok:false, explain the problem to the visitor and ask again.",
@@ -61,7 +64,11 @@ export function buildSystemPrompt(input: PromptInput): string {
     sections.push("Appointments cannot be booked in this chat.");
   }
   const knowledge = input.hits.map((hit, index) => `[${index + 1}] ${hit.title}\n${hit.text}`).join("\n\n");
-  sections.push(`KNOWLEDGE:\n${knowledge || "(nothing relevant was found)"}`);
+  sections.push(
+    knowledge
+      ? `KNOWLEDGE:\n${knowledge}`
+      : "KNOWLEDGE: none of the business's material is relevant to this message. If it asks for information, say you don't have that information and offer a person (or a message, out of hours); do not guess.",
+  );
   return sections.join("\n\n");
 }
 

@@ -3,7 +3,9 @@ import type { BotConfig } from "../chat/bot-config.ts";
 import { proposeSlots } from "../chat/appointment-slots.ts";
 import type { EngineAction } from "../chat/engine-types.ts";
 import { detectHandoffKeyword, normalizeForMatching } from "../chat/intents.ts";
-import { searchKnowledge, type KnowledgeHit } from "../knowledge/search.ts";
+import { searchKnowledge, type KnowledgeHit, type KnowledgeQuery } from "../knowledge/search.ts";
+import { citedSources, createCitationFilter, type Source } from "./citations.ts";
+import { rewriteSearchQuery } from "./rewrite-query.ts";
 import { createCircuitBreaker, type CircuitBreaker } from "./circuit-breaker.ts";
 import { assistantMetricsFor, type CallOutcome } from "./metrics.ts";
 import { createChatCompletion, ProviderError, type ChatMessage } from "./openai-client.ts";
@@ -25,11 +27,7 @@ const FREE_SLOTS_IN_PROMPT = 6;
 /** How sure we are of a plain grounded answer: the model was told to answer only from the chunks. */
 export const ANSWER_CONFIDENCE = 0.8;
 
-export interface Source {
-  document_id: string;
-  title: string;
-  url?: string;
-}
+export type { Source };
 
 export interface AiUsage {
   calls: number;
@@ -85,7 +83,7 @@ export async function replyWithAssistant(deps: Deps, input: AssistantTurnInput):
   const transcript: TranscriptLine[] = input.sessionId ? await deps.store.chatSessions.listRecentMessages(input.sessionId, TRANSCRIPT_LIMIT) : [];
   const startedAt = deps.clock.now();
   try {
-    const hits = await retrieve(deps, input, transcript);
+    const hits = await retrieve(deps, input, transcript, usage);
     const freeSlots = config.appointments.enabled ? proposeSlots(input.nowMs, config, input.nowMs, input.takenSlotStarts, FREE_SLOTS_IN_PROMPT) : [];
     const messages = buildMessages({ config, instructions: settings.instructions, hits, nowMs: input.nowMs, freeSlots, transcript, message: input.message });
     const visitorText = [...transcript.filter((line) => line.role === "visitor").map((line) => line.text), input.message].join("\n");
@@ -97,11 +95,11 @@ export async function replyWithAssistant(deps: Deps, input: AssistantTurnInput):
       visitorAskedForPerson: detectHandoffKeyword(normalizeForMatching(input.message), config) !== null,
       done: new Set(),
     };
-    const draft = await runToolLoop(messages, input, context, usage);
+    const { cited, ...draft } = await runToolLoop(messages, input, context, usage);
     metrics.record("ok", deps.clock.now() - startedAt);
     metrics.addTokens(usage.promptTokens, usage.completionTokens);
     breaker.recordSuccess(breakerKey);
-    return { ok: true, usage, draft: { ...draft, sources: sourcesOf(hits) } };
+    return { ok: true, usage, draft: { ...draft, sources: citedSources(hits, cited) } };
   } catch (error) {
     const outcome = error instanceof ProviderError ? error.kind : error instanceof UnknownToolError ? "unknown_tool" : null;
     if (outcome === null) {
@@ -117,10 +115,15 @@ export async function replyWithAssistant(deps: Deps, input: AssistantTurnInput):
   }
 }
 
-/** The query is the visitor's last two messages, so "and on Saturdays?" still finds the hours. */
-async function retrieve(deps: Deps, input: AssistantTurnInput, transcript: readonly TranscriptLine[]): Promise<KnowledgeHit[]> {
-  const previous = transcript.filter((line) => line.role === "visitor").at(-1)?.text;
-  const query = previous ? `${previous}\n${input.message}` : input.message;
+/**
+ * The search runs on the model's standalone rewrite of the message (and its English
+ * translation) beside the message itself; without a rewrite, on the message with the previous
+ * visitor question carried at lower weight, so "and on Saturdays?" still finds the hours.
+ */
+async function retrieve(deps: Deps, input: AssistantTurnInput, transcript: readonly TranscriptLine[], usage: AiUsage): Promise<KnowledgeHit[]> {
+  const rewritten = await rewriteSearchQuery(input.settings, transcript, input.message, usage);
+  const previous = transcript.filter((line) => line.role === "visitor").at(-1)?.text ?? "";
+  const query: KnowledgeQuery = rewritten ? { variants: [...rewritten, input.message] } : { variants: [input.message], context: previous };
   const embedder = embedderFor(input.settings);
   try {
     return await searchKnowledge(deps, input.tenantId, query, { limit: KNOWLEDGE_LIMIT, embedder });
@@ -131,7 +134,7 @@ async function retrieve(deps: Deps, input: AssistantTurnInput, transcript: reado
   }
 }
 
-async function runToolLoop(messages: ChatMessage[], input: AssistantTurnInput, context: ToolContext, usage: AiUsage): Promise<Omit<AssistantDraft, "sources">> {
+async function runToolLoop(messages: ChatMessage[], input: AssistantTurnInput, context: ToolContext, usage: AiUsage): Promise<Omit<AssistantDraft, "sources"> & { cited: ReadonlySet<number> }> {
   const { settings } = input;
   const tools = toolDefinitions(input.config);
   const actions: EngineAction[] = [];
@@ -147,6 +150,7 @@ async function runToolLoop(messages: ChatMessage[], input: AssistantTurnInput, c
     input.onDelta?.(piece);
   };
   let roundStart = false;
+  const citations = createCitationFilter(emit);
 
   for (let round = 0; round < MAX_ROUNDS; round += 1) {
     roundStart = true;
@@ -159,16 +163,17 @@ async function runToolLoop(messages: ChatMessage[], input: AssistantTurnInput, c
         ...(settings.temperature === null ? {} : { temperature: settings.temperature }),
         ...(settings.maxReplyTokens === null ? {} : { max_tokens: settings.maxReplyTokens }),
       },
-      input.onDelta ? emit : undefined,
+      input.onDelta ? (piece) => citations.push(piece) : undefined,
     );
     usage.calls += 1;
     usage.promptTokens += completion.usage.promptTokens;
     usage.completionTokens += completion.usage.completionTokens;
-    if (!input.onDelta && completion.text) emit(completion.text);
+    if (!input.onDelta && completion.text) citations.push(completion.text);
+    citations.flush();
     if (completion.toolCalls.length === 0) {
       if (!text.trim()) throw new ProviderError("malformed", "the model answered with no text");
       const confidence = actions.length > 0 ? Math.max(...actions.map((action) => action.confidence)) : ANSWER_CONFIDENCE;
-      return { text: text.trim(), actions, confidence };
+      return { text: text.trim(), actions, confidence, cited: citations.cited };
     }
     messages.push({ role: "assistant", content: completion.text || null, tool_calls: completion.toolCalls });
     for (const call of completion.toolCalls) {
@@ -181,15 +186,4 @@ async function runToolLoop(messages: ChatMessage[], input: AssistantTurnInput, c
     }
   }
   throw new ProviderError("malformed", `the model was still calling tools after ${MAX_ROUNDS} rounds`);
-}
-
-function sourcesOf(hits: readonly KnowledgeHit[]): Source[] {
-  const seen = new Set<string>();
-  const sources: Source[] = [];
-  for (const hit of hits) {
-    if (seen.has(hit.document_id)) continue;
-    seen.add(hit.document_id);
-    sources.push(hit.url ? { document_id: hit.document_id, title: hit.title, url: hit.url } : { document_id: hit.document_id, title: hit.title });
-  }
-  return sources;
 }

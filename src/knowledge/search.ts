@@ -1,15 +1,18 @@
 import type { Deps } from "../deps.ts";
 import { dotProduct, encodeVector, normalizeVector, type Embedder } from "./embedder.ts";
+import { DEFAULT_FUSION, fuse, type Candidate, type FusionName } from "./fusion.ts";
+import { DEFAULT_MIN_SIMILARITY, idfCoverage, MIN_COVERAGE, queryWords, wordIdf } from "./relevance.ts";
 import { embeddingText, loadTenantIndex, type FaqVectors, type IndexEntry, type TenantIndex } from "./tenant-index.ts";
 
 /**
- * Ranked retrieval over a tenant's knowledge: BM25 alone without an embedder, and with one,
- * BM25 and cosine similarity fused by reciprocal rank fusion (RRF, k = 60):
+ * Ranked retrieval over a tenant's knowledge, in three steps:
  *
- *   score(chunk) = Σ over the rankings it appears in of 1 / (60 + rank)
- *
- * RRF needs no score calibration between the two rankings, which is why it is used: a BM25
- * score is unbounded and a cosine lies in [-1, 1]. Without an embedder `score` is the BM25 score.
+ * 1. Match: BM25 over the question (and each of its variants: a standalone rewrite, a
+ *    translation), and with an embedder the cosine of each chunk's vector to the question's.
+ * 2. Gate: a chunk is kept only when it is relevant — its IDF coverage of the question reaches
+ *    MIN_COVERAGE, or its cosine reaches the similarity threshold (relevance.ts). A question the
+ *    knowledge does not answer ("what's the weather?") keeps nothing.
+ * 3. Order: BM25 alone without an embedder; with one, the fusion of fusion.ts.
  */
 
 export interface KnowledgeHit {
@@ -22,18 +25,32 @@ export interface KnowledgeHit {
   score: number;
   bm25_rank?: number;
   vector_rank?: number;
+  /** Share of the question's IDF weight the chunk matches (relevance.ts). */
+  coverage?: number;
+  /** Cosine of the chunk's vector to the question's. */
+  similarity?: number;
+}
+
+/**
+ * A question as search sees it: `variants` are phrasings of the same question (the visitor's
+ * words, a standalone rewrite, an English translation), each matched on its own and the best
+ * counting; `context` holds earlier words carried at CONTEXT_WEIGHT (a follow-up's previous question).
+ */
+export interface KnowledgeQuery {
+  variants: string[];
+  context?: string;
 }
 
 export interface SearchOptions {
   limit?: number;
   embedder?: Embedder | null;
+  /** The cosine at which a chunk counts as relevant by meaning: it depends on the embedding model. */
+  minSimilarity?: number;
+  fusion?: FusionName;
 }
 
 export const DEFAULT_SEARCH_LIMIT = 5;
 export const MAX_SEARCH_LIMIT = 20;
-/** How deep each ranking is read before fusion. */
-const CANDIDATES = 50;
-const RRF_K = 60;
 /**
  * Chunks without a vector of the embedder's model (added without an embedder, or under an
  * earlier model) are embedded lazily, at most this many per search, in the same request as
@@ -41,84 +58,125 @@ const RRF_K = 60;
  */
 export const LAZY_EMBED_BATCH = 32;
 
-function bm25Ranking(index: TenantIndex, query: string): Array<{ entry: IndexEntry; score: number }> {
-  return index.bm25
-    .search(query)
-    .slice(0, CANDIDATES)
-    .map((result) => ({ entry: index.entries[result.id as number] as IndexEntry, score: result.score }));
+interface LexicalMatch {
+  score: number;
+  coverage: number;
 }
 
-function vectorRanking(index: TenantIndex, model: string, query: Float32Array): IndexEntry[] {
-  return index.entries
-    .filter((entry) => entry.vector !== null && entry.vectorModel === model)
-    .map((entry) => ({ entry, similarity: dotProduct(query, entry.vector as Float32Array) }))
-    .sort((a, b) => b.similarity - a.similarity)
-    .slice(0, CANDIDATES)
-    .map((ranked) => ranked.entry);
+function lexicalMatches(index: TenantIndex, variants: readonly string[], context: string): Map<IndexEntry, LexicalMatch> {
+  const matches = new Map<IndexEntry, LexicalMatch>();
+  for (const variant of variants) {
+    const words = queryWords(variant, context);
+    if (words.length === 0) continue;
+    const idfs = words.map((word) => wordIdf(word, index.documentFrequency, index.entries.length));
+    const ownWords = words.filter((word) => word.weight === 1);
+    const weights = new Map(words.flatMap((word) => word.forms.map((form) => [form, word.weight] as const)));
+    const results = index.bm25.search(context ? `${variant}\n${context}` : variant, { boostTerm: (term: string) => weights.get(term) ?? 1 });
+    for (const result of results) {
+      const entry = index.entries[result.id as number] as IndexEntry;
+      // The message's own words decide alone when they match; the carried context helps a follow-up
+      // whose own words say little ("how much is it?"), never hurts one that is clear on its own.
+      const coverage = Math.max(idfCoverage(ownWords, result.terms, idfs), idfCoverage(words, result.terms, idfs));
+      const best = matches.get(entry);
+      matches.set(entry, { score: Math.max(best?.score ?? 0, result.score), coverage: Math.max(best?.coverage ?? 0, coverage) });
+    }
+  }
+  return matches;
 }
 
 /**
- * Embeds the query and up to LAZY_EMBED_BATCH stale entries in one call, stores the chunk
+ * Embeds the queries and up to LAZY_EMBED_BATCH stale entries in one call, stores the chunk
  * vectors (one short write transaction, after the provider answered) and keeps FAQ vectors in
- * memory. Returns the query's unit vector, or null when the embedder failed: the search then
+ * memory. Returns the queries' unit vectors, or null when the embedder failed: the search then
  * falls back to BM25, never to an error.
  */
-async function embedQuery(deps: Deps, index: TenantIndex, faqVectors: FaqVectors, embedder: Embedder, query: string): Promise<Float32Array | null> {
+async function embedQueries(deps: Deps, index: TenantIndex, faqVectors: FaqVectors, embedder: Embedder, queries: string[]): Promise<Float32Array[] | null> {
   const stale = index.entries.filter((entry) => entry.vectorModel !== embedder.model).slice(0, LAZY_EMBED_BATCH);
   let vectors: number[][];
   try {
-    vectors = await embedder.embed([query, ...stale.map(embeddingText)]);
+    vectors = await embedder.embed([...queries, ...stale.map(embeddingText)]);
   } catch (error) {
     deps.log.error({ msg: "knowledge embedding failed; ranking by BM25 only", model: embedder.model, error: String(error) });
     return null;
   }
-  if (vectors.length !== stale.length + 1) {
-    deps.log.error({ msg: "knowledge embedder returned the wrong number of vectors", model: embedder.model, expected: stale.length + 1, got: vectors.length });
+  if (vectors.length !== stale.length + queries.length) {
+    deps.log.error({ msg: "knowledge embedder returned the wrong number of vectors", model: embedder.model, expected: stale.length + queries.length, got: vectors.length });
     return null;
   }
   const rows: Array<{ id: number; vector: number[] }> = [];
   stale.forEach((entry, position) => {
-    const vector = vectors[position + 1] as number[];
+    const vector = vectors[position + queries.length] as number[];
     entry.vector = normalizeVector(vector);
     entry.vectorModel = embedder.model;
     if (entry.rowId === null) faqVectors.set(embeddingText(entry), { model: embedder.model, vector: entry.vector });
     else rows.push({ id: entry.rowId, vector });
   });
   if (rows.length > 0) {
-    const vectors = rows.map((row) => ({ id: row.id, embedding: encodeVector(row.vector), model: embedder.model }));
-    await deps.store.transaction((tx) => tx.knowledge.storeChunkVectors(vectors));
+    const encoded = rows.map((row) => ({ id: row.id, embedding: encodeVector(row.vector), model: embedder.model }));
+    await deps.store.transaction((tx) => tx.knowledge.storeChunkVectors(encoded));
   }
-  return normalizeVector(vectors[0] as number[]);
+  return vectors.slice(0, queries.length).map((vector) => normalizeVector(vector));
 }
 
-const toHit = (entry: IndexEntry, score: number): KnowledgeHit => ({
-  chunk_id: entry.chunkId,
-  document_id: entry.documentId,
-  title: entry.title,
-  url: entry.url,
-  text: embeddingText(entry),
-  score,
-});
-
-/** The tenant's most relevant chunks for `query`, best first (the tenant's FAQ included). */
-export async function searchKnowledge(deps: Deps, tenantId: string, query: string, options: SearchOptions = {}): Promise<KnowledgeHit[]> {
-  const limit = Math.min(Math.max(1, Math.floor(options.limit ?? DEFAULT_SEARCH_LIMIT)), MAX_SEARCH_LIMIT);
-  const { index, faqVectors } = await loadTenantIndex(deps, tenantId);
-  if (index.entries.length === 0 || query.trim() === "") return [];
-  const lexical = bm25Ranking(index, query);
-  const embedder = options.embedder ?? null;
-  const queryVector = embedder ? await embedQuery(deps, index, faqVectors, embedder, query) : null;
-  if (!embedder || !queryVector) {
-    return lexical.slice(0, limit).map((ranked, position) => ({ ...toHit(ranked.entry, ranked.score), bm25_rank: position + 1 }));
+function similarities(index: TenantIndex, model: string, queries: readonly Float32Array[]): Map<IndexEntry, number> {
+  const result = new Map<IndexEntry, number>();
+  for (const entry of index.entries) {
+    if (entry.vector === null || entry.vectorModel !== model) continue;
+    result.set(entry, Math.max(...queries.map((query) => dotProduct(query, entry.vector as Float32Array))));
   }
-  const fused = new Map<IndexEntry, { score: number; bm25_rank?: number; vector_rank?: number }>();
-  lexical.forEach((ranked, position) => fused.set(ranked.entry, { score: 1 / (RRF_K + position + 1), bm25_rank: position + 1 }));
-  vectorRanking(index, embedder.model, queryVector).forEach((entry, position) => {
-    const current = fused.get(entry) ?? { score: 0 };
-    fused.set(entry, { ...current, score: current.score + 1 / (RRF_K + position + 1), vector_rank: position + 1 });
-  });
-  return [...fused]
-    .sort((a, b) => b[1].score - a[1].score)
+  return result;
+}
+
+/** 1-based ranks of the entries by descending value. */
+function ranksOf(values: Map<IndexEntry, number>): Map<IndexEntry, number> {
+  return new Map([...values].sort((a, b) => b[1] - a[1]).map(([entry], position) => [entry, position + 1]));
+}
+
+function toHit(candidate: Candidate, score: number): KnowledgeHit {
+  const { entry } = candidate;
+  return {
+    chunk_id: entry.chunkId,
+    document_id: entry.documentId,
+    title: entry.title,
+    url: entry.url,
+    text: embeddingText(entry),
+    score,
+    ...(candidate.bm25Rank === undefined ? {} : { bm25_rank: candidate.bm25Rank }),
+    ...(candidate.vectorRank === undefined ? {} : { vector_rank: candidate.vectorRank }),
+    ...(candidate.coverage === undefined ? {} : { coverage: candidate.coverage }),
+    ...(candidate.similarity === undefined ? {} : { similarity: candidate.similarity }),
+  };
+}
+
+/** The tenant's relevant chunks for `query`, best first (the tenant's FAQ included); none when nothing is relevant. */
+export async function searchKnowledge(deps: Deps, tenantId: string, query: string | KnowledgeQuery, options: SearchOptions = {}): Promise<KnowledgeHit[]> {
+  const limit = Math.min(Math.max(1, Math.floor(options.limit ?? DEFAULT_SEARCH_LIMIT)), MAX_SEARCH_LIMIT);
+  const { variants: raw, context = "" } = typeof query === "string" ? { variants: [query] } : query;
+  const variants = raw.map((variant) => variant.trim()).filter((variant) => variant !== "");
+  const { index, faqVectors } = await loadTenantIndex(deps, tenantId);
+  if (index.entries.length === 0 || variants.length === 0) return [];
+  const lexical = lexicalMatches(index, variants, context);
+  const bm25Ranks = ranksOf(new Map([...lexical].map(([entry, match]) => [entry, match.score])));
+  const embedder = options.embedder ?? null;
+  const queryVectors = embedder ? await embedQueries(deps, index, faqVectors, embedder, variants) : null;
+  const cosines = embedder && queryVectors ? similarities(index, embedder.model, queryVectors) : new Map<IndexEntry, number>();
+  const vectorRanks = ranksOf(cosines);
+  const minSimilarity = options.minSimilarity ?? DEFAULT_MIN_SIMILARITY;
+
+  const candidates: Candidate[] = [];
+  for (const entry of new Set([...lexical.keys(), ...cosines.keys()])) {
+    const match = lexical.get(entry);
+    const similarity = cosines.get(entry);
+    if ((match?.coverage ?? 0) < MIN_COVERAGE && (similarity ?? -1) < minSimilarity) continue;
+    candidates.push({ entry, bm25: match?.score, bm25Rank: bm25Ranks.get(entry), coverage: match?.coverage, similarity, vectorRank: vectorRanks.get(entry) });
+  }
+  if (!queryVectors) {
+    return candidates
+      .sort((a, b) => (b.bm25 ?? 0) - (a.bm25 ?? 0))
+      .slice(0, limit)
+      .map((candidate) => toHit(candidate, candidate.bm25 ?? 0));
+  }
+  return fuse(candidates, options.fusion ?? DEFAULT_FUSION)
     .slice(0, limit)
-    .map(([entry, ranks]) => ({ ...toHit(entry, ranks.score), ...(ranks.bm25_rank ? { bm25_rank: ranks.bm25_rank } : {}), ...(ranks.vector_rank ? { vector_rank: ranks.vector_rank } : {}) }));
+    .map(({ candidate, score }) => toHit(candidate, score));
 }

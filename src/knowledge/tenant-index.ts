@@ -4,7 +4,7 @@ import type { IndexedChunk, Store } from "../db/store.ts";
 import { getBotConfig } from "../chat/bot-settings.ts";
 import type { FaqEntry } from "../chat/bot-config.ts";
 import { allowsPrefix, fuzzyFraction } from "../chat/faq-terms.ts";
-import { knowledgeTermForms } from "./terms.ts";
+import { knowledgeTermForms, tokenizeKnowledge } from "./terms.ts";
 import { decodeVector, normalizeVector } from "./embedder.ts";
 
 /**
@@ -36,6 +36,8 @@ export interface IndexEntry {
 export interface TenantIndex {
   entries: IndexEntry[];
   bm25: MiniSearch<{ position: number; title: string; heading: string; text: string }>;
+  /** In how many entries each indexed term occurs: the IDF of the relevance gate (relevance.ts). */
+  documentFrequency: Map<string, number>;
 }
 
 export type FaqVectors = Map<string, { model: string; vector: Float32Array }>;
@@ -104,17 +106,22 @@ function buildIndex(rows: IndexedChunk[], faq: readonly FaqEntry[], faqVectors: 
   const bm25 = new MiniSearch<{ position: number; title: string; heading: string; text: string }>({
     idField: "position",
     fields: ["title", "heading", "text"],
+    tokenize: tokenizeKnowledge,
     processTerm: knowledgeTermForms,
     searchOptions: BM25_SEARCH_OPTIONS,
   });
   // FAQ keywords are searchable too: they are how the owner said visitors ask.
-  bm25.addAll(
-    entries.map((entry, position) => {
-      const keywords = entry.rowId === null ? (faq.find((item) => `faq:${item.id}` === entry.chunkId)?.keywords ?? []) : [];
-      return { position, title: entry.title, heading: entry.heading, text: [entry.text, ...keywords].join("\n") };
-    }),
-  );
-  return { entries, bm25 };
+  const documents = entries.map((entry, position) => {
+    const keywords = entry.rowId === null ? (faq.find((item) => `faq:${item.id}` === entry.chunkId)?.keywords ?? []) : [];
+    return { position, title: entry.title, heading: entry.heading, text: [entry.text, ...keywords].join("\n") };
+  });
+  bm25.addAll(documents);
+  const documentFrequency = new Map<string, number>();
+  for (const document of documents) {
+    const terms = new Set(tokenizeKnowledge(`${document.title}\n${document.heading}\n${document.text}`).flatMap(knowledgeTermForms));
+    for (const term of terms) documentFrequency.set(term, (documentFrequency.get(term) ?? 0) + 1);
+  }
+  return { entries, bm25, documentFrequency };
 }
 
 /** What an entry's vector is computed from: its heading path and its text. */

@@ -25,13 +25,20 @@ type Step = (request: RecordedRequest) => Response | Promise<Response>;
 
 export interface FakeProvider {
   url: string;
+  /** The answer calls (chat completions other than the query rewrite, and embeddings). */
   requests: RecordedRequest[];
+  /** The query-rewrite calls, answered from `rewrites` (by default: the latest message unchanged). */
+  rewriteRequests: RecordedRequest[];
+  /** Appends answers to the next rewrite calls; a Step instead of text answers that call as scripted (e.g. an error). */
+  rewrites(...answers: Array<string | Step>): void;
   /** Appends steps; a request with no step left gets a 500. */
   script(...steps: Step[]): void;
   /** Called on each request before its step runs. */
   onRequest(observe: (request: RecordedRequest) => unknown): void;
   stop(): void;
 }
+
+import { REWRITE_INSTRUCTIONS } from "../../src/assistant/rewrite-query.ts";
 
 const USAGE = { prompt_tokens: 120, completion_tokens: 30, total_tokens: 150 };
 const encoder = new TextEncoder();
@@ -101,15 +108,33 @@ export const malformed = (): Step => (request) =>
 export const brokenMidStream = (): Step => () =>
   new Response(`data: ${JSON.stringify(chunk({ content: "Partial answ" }))}\n\ndata: {"choices": [{"delta\n\n`, { headers: { "content-type": "text/event-stream" } });
 
+/**
+ * An answer cut off after `keep` characters: streamed, the connection closes with neither a
+ * `finish_reason` nor `[DONE]`; as JSON, the body stops mid-document.
+ */
+export const cutOff = (text: string, keep: number): Step => (request) => {
+  if (!request.body.stream) {
+    const full = JSON.stringify({ id: "chatcmpl-fake", object: "chat.completion", choices: [{ index: 0, message: { role: "assistant", content: text }, finish_reason: "stop" }], usage: USAGE });
+    return new Response(full.slice(0, full.indexOf(text) + keep), { headers: { "content-type": "application/json" } });
+  }
+  const pieces = text.slice(0, keep).match(/.{1,6}/gs) ?? [];
+  const body = [chunk({ role: "assistant", content: "" }), ...pieces.map((piece) => chunk({ content: piece }))].map((piece) => `data: ${JSON.stringify(piece)}\n\n`).join("");
+  return new Response(body, { headers: { "content-type": "text/event-stream" } });
+};
+
 /** Answers only after `ms`: longer than the configured timeout. */
 export const slow = (ms: number, text = "too late"): Step => async (request) => {
   await Bun.sleep(ms);
   return answer(text)(request);
 };
 
+const isRewrite = (request: RecordedRequest): boolean => request.body.messages?.[0]?.content === REWRITE_INSTRUCTIONS;
+
 export function startFakeProvider(): FakeProvider {
   const steps: Step[] = [];
   const requests: RecordedRequest[] = [];
+  const rewriteRequests: RecordedRequest[] = [];
+  const rewriteSteps: Array<string | Step> = [];
   let observe: ((request: RecordedRequest) => unknown) | null = null;
   const server = Bun.serve({
     hostname: "127.0.0.1",
@@ -117,6 +142,11 @@ export function startFakeProvider(): FakeProvider {
     async fetch(req) {
       const path = new URL(req.url).pathname;
       const recorded: RecordedRequest = { path, authorization: req.headers.get("authorization"), body: (await req.json()) as RecordedRequest["body"] };
+      if (isRewrite(recorded)) {
+        rewriteRequests.push(recorded);
+        const next = rewriteSteps.shift() ?? (recorded.body.messages[1]?.content ?? "").split("Latest message: ").at(-1) ?? "";
+        return typeof next === "string" ? answer(next)(recorded) : next(recorded);
+      }
       if (observe) recorded.observed = await observe(recorded);
       requests.push(recorded);
       if (path.endsWith("/embeddings")) {
@@ -131,6 +161,8 @@ export function startFakeProvider(): FakeProvider {
   return {
     url: `http://127.0.0.1:${server.port}/v1`,
     requests,
+    rewriteRequests,
+    rewrites: (...more) => rewriteSteps.push(...more),
     script: (...more) => steps.push(...more),
     onRequest: (fn) => {
       observe = fn;

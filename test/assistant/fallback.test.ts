@@ -2,7 +2,7 @@ import { afterEach, describe, expect, test } from "bun:test";
 import { getBotConfig } from "../../src/chat/bot-settings.ts";
 import { createRuleEngine, initialConversationState } from "../../src/chat/engine.ts";
 import { FAILURE_THRESHOLD, OPEN_MS } from "../../src/assistant/circuit-breaker.ts";
-import { answer, brokenMidStream, httpError, malformed, slow, startFakeProvider, toolCall, type FakeProvider } from "./fake-provider.ts";
+import { answer, brokenMidStream, cutOff, httpError, malformed, slow, startFakeProvider, toolCall, type FakeProvider } from "./fake-provider.ts";
 import { assistantFixture, type AssistantFixture, type ReplyBody } from "./setup.ts";
 
 let provider: FakeProvider;
@@ -65,6 +65,25 @@ describe("never worse than no model: provider failures fall back to the rule eng
     expect(await metric('parley_ai_calls_total{outcome="malformed"}')).toBe(1);
   });
 
+  for (const streaming of [true, false]) {
+    test(`an answer cut before its end marker${streaming ? " (streamed: no finish_reason, no [DONE])" : " (JSON body cut short)"} is a failure: the visitor gets the rule engine's reply, never the cut text`, async () => {
+      provider = startFakeProvider();
+      fixture = await assistantFixture(provider);
+      const full = "Thanks for your question - here is what whitening costs: 249 dollars.";
+      provider.script(cutOff(full, 40));
+      const response = await fixture.send(QUESTION, streaming ? { accept: "text/event-stream" } : {});
+      expect(response.status).toBe(200);
+      const raw = await response.text();
+      const body = (streaming ? JSON.parse(raw.split("event: done\ndata: ")[1] ?? "null") : JSON.parse(raw)) as ReplyBody;
+      if (streaming) expect(raw).toContain(`data: {"text":"Thanks"}`); // the cut text was streamed, then replaced by done
+      expect(body.reply?.text).toBe(await ruleEngineReply());
+      expect(body.reply?.text).not.toContain("here is what");
+      expect(await metric('parley_ai_calls_total{outcome="malformed"}')).toBe(1);
+      const transcript = (await (await fixture.context.request("GET", `/api/v1/chatbot/sessions/${fixture.sessionId}/messages`, { headers: { authorization: `Bearer ${fixture.token}` } })).json()) as { data: Array<{ text: string }> };
+      expect(transcript.data.map((message) => message.text)).toEqual([QUESTION, await ruleEngineReply()]);
+    });
+  }
+
   test("after repeated failures the circuit breaker skips the provider, and tries again once the wait is over", async () => {
     provider = startFakeProvider();
     fixture = await assistantFixture(provider);
@@ -95,13 +114,15 @@ describe("never worse than no model: provider failures fall back to the rule eng
     provider.script(answer("One."), httpError(500));
     await fixture.send(QUESTION);
     await fixture.send(QUESTION);
-    expect(await metric('parley_ai_tokens_total{kind="prompt"}')).toBe(120);
-    expect(await metric('parley_ai_tokens_total{kind="completion"}')).toBe(30);
+    // Each turn makes one query-rewrite call (120 + 30 tokens), then the answer call: one answered, one failed.
+    expect(provider.rewriteRequests).toHaveLength(2);
+    expect(await metric('parley_ai_tokens_total{kind="prompt"}')).toBe(360);
+    expect(await metric('parley_ai_tokens_total{kind="completion"}')).toBe(90);
     const { createApiKey } = await import("../../src/auth/api-keys.ts");
     const key = (await createApiKey(fixture.context.deps, { tenantId: fixture.tenantId, name: "usage" })).key;
     const usage = (await (await fixture.context.request("GET", "/api/v1/usage", { headers: { "x-api-key": key } })).json()) as { used: number; ai: Record<string, unknown> };
     expect(usage.used).toBe(2);
-    expect(usage.ai).toEqual({ calls: 1, prompt_tokens: 120, completion_tokens: 30, token_cap: 20_000_000 });
+    expect(usage.ai).toEqual({ calls: 3, prompt_tokens: 360, completion_tokens: 90, token_cap: 20_000_000 });
   });
 
   test("over the plan's token cap the rule engine answers and the provider is not called", async () => {

@@ -13,16 +13,16 @@ afterEach(() => {
 });
 
 describe("assistant replies from a fake OpenAI-compatible provider", () => {
-  test("a plain answer becomes the reply, with the sources of the chunks the model was given", async () => {
+  test("a plain answer becomes the reply, its citation markers out of the text and the cited passage in sources", async () => {
     provider = startFakeProvider();
     fixture = await assistantFixture(provider);
-    provider.script(answer("Whitening costs 249 dollars per session."));
+    provider.script(answer("Whitening costs 249 dollars per session [1]."));
     const response = await fixture.send("How much is teeth whitening?");
     expect(response.status).toBe(200);
     const body = (await response.json()) as ReplyBody;
     expect(body.reply?.text).toBe("Whitening costs 249 dollars per session.");
     expect(body.status).toBe("bot");
-    expect(body.reply?.sources?.some((source) => source.title === "How much does teeth whitening cost?")).toBe(true);
+    expect(body.reply?.sources).toEqual([{ document_id: "faq:whitening", title: "How much does teeth whitening cost?" }]);
 
     const transcript = (await (await fixture.context.request("GET", `/api/v1/chatbot/sessions/${fixture.sessionId}/messages`, { headers: { authorization: `Bearer ${fixture.token}` } })).json()) as { data: Array<{ role: string; text: string }> };
     expect(transcript.data.map((message) => [message.role, message.text])).toEqual([
@@ -76,10 +76,10 @@ describe("assistant replies from a fake OpenAI-compatible provider", () => {
       { title: "Parking and access", content: "# Parking\n\nFree parking for patients in the blue garage on Elm Street, level 2.", format: "markdown", sourceUrl: "https://smile.example/visit" },
       await embedderForTenant(deps, fixture.tenantId),
     );
-    provider.script(answer("Park for free in the blue garage on Elm Street."));
+    provider.script(answer("Park for free in the blue garage on Elm Street [1]."));
     const body = (await (await fixture.send("Where can I park my car?")).json()) as ReplyBody;
     expect(body.reply?.text).toBe("Park for free in the blue garage on Elm Street.");
-    expect(body.reply?.sources).toContainEqual({ document_id: document.document_id, title: "Parking and access", url: "https://smile.example/visit" });
+    expect(body.reply?.sources).toEqual([{ document_id: document.document_id, title: "Parking and access", url: "https://smile.example/visit" }]);
     const chat = provider.requests.find((request) => request.path.endsWith("/chat/completions"));
     expect(chat?.body.messages[0]?.content).toContain("blue garage on Elm Street, level 2");
     // The visitor's question was embedded for the vector half of the search.

@@ -13,6 +13,7 @@ import { getBotConfig } from "../../src/chat/bot-settings.ts";
 import { postOperatorMessage } from "../../src/chat/sessions.ts";
 import { updateBotConfig } from "../../src/chat/bot-settings.ts";
 import { answer, startFakeProvider } from "../assistant/fake-provider.ts";
+import { addDocument } from "../../src/knowledge/documents.ts";
 
 const POLL_MS = 400;
 const HOST_ERROR = "host page bug";
@@ -298,6 +299,32 @@ describeWithBrowser("the widget in headless Chromium (needs /usr/bin/chromium)",
       );
       expect(await bubbles(page, "bot").count()).toBe(2);
       expect(provider.requests[0]?.body.stream).toBe(true);
+      expect(widgetErrors()).toEqual([]);
+    } finally {
+      provider.stop();
+    }
+  });
+
+  test("an answer's cited sources show under it: a link for an http(s) URL, plain text otherwise", async () => {
+    const provider = startFakeProvider();
+    try {
+      const cited = await createTenant(deps, { name: "Cited Dental", sector: "dental-clinic" });
+      await updateBotConfig(deps, cited.id, { ai: { base_url: provider.url, model: "fake-model" }, faq: [{ id: "crowns", question: "Can I pay for a porcelain crown monthly?", answer: "Yes: a porcelain crown can be paid monthly." }] });
+      await addDocument(deps, cited.id, { title: "Payment plans", content: "# Porcelain crown\nA porcelain crown costs 1,100 dollars; you can pay for it monthly.", format: "markdown", sourceUrl: "https://smile.example/pay" }, null);
+      provider.rewrites("Can I pay for a porcelain crown monthly?");
+      provider.script(answer("A crown costs 1,100 dollars [1] and can be paid monthly [2]."));
+      const { page, widgetErrors } = await newPage();
+      await goto(page, `?tenant=${cited.id}`);
+      await page.locator(W(".launcher")).click();
+      await bubbles(page, "bot").first().waitFor();
+      await page.locator(W(".form input")).fill("porcelain crown, can I pay monthly?");
+      await page.keyboard.press("Enter");
+      await page.locator(W(".m.bot .src")).waitFor();
+      const reply = bubbles(page, "bot").nth(1);
+      await expect(reply.evaluate((node) => node.firstChild?.textContent)).resolves.toBe("A crown costs 1,100 dollars and can be paid monthly.");
+      const items = await page.locator(W(".m.bot .src > *")).evaluateAll((nodes) => nodes.map((node) => [node.tagName, node.textContent, node.getAttribute("href"), node.getAttribute("rel")]));
+      expect(items).toContainEqual(["A", "Payment plans", "https://smile.example/pay", "noopener noreferrer"]);
+      expect(items).toContainEqual(["SPAN", "Can I pay for a porcelain crown monthly?", null, null]);
       expect(widgetErrors()).toEqual([]);
     } finally {
       provider.stop();

@@ -17,8 +17,8 @@ export const CONCEPTS: ReadonlyArray<readonly string[]> = [
 
 function conceptVector(text: string): number[] {
   const words = text.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? [];
-  // A small constant last dimension keeps every vector non-zero.
-  return [...CONCEPTS.map((concept) => words.filter((word) => concept.includes(word)).length), 0.01];
+  // A text naming no concept is the zero vector, similar to nothing, as a real model's unrelated texts are.
+  return CONCEPTS.map((concept) => words.filter((word) => concept.includes(word)).length);
 }
 
 export interface RecordingEmbedder extends Embedder {

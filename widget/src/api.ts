@@ -13,6 +13,8 @@ export interface QuickReplyMessage {
   message_id: string;
   text: string;
   quick_replies?: string[];
+  /** The documents the assistant's answer cited. */
+  sources?: Array<{ document_id: string; title: string; url?: string }>;
 }
 
 /** GET /widget/config: asked before the launcher is drawn (a refused origin gets a 403). */

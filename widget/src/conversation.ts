@@ -167,7 +167,10 @@ export function createConversation(
       current.lastId = result.reply?.message_id ?? result.message_id;
       current.status = result.status;
       dropLive();
-      if (result.reply) append(current, { id: result.reply.message_id, role: "bot", text: result.reply.text, quick: result.reply.quick_replies });
+      if (result.reply) {
+        const sources = result.reply.sources?.map((source) => (source.url ? { title: source.title, url: source.url } : { title: source.title }));
+        append(current, { id: result.reply.message_id, role: "bot", text: result.reply.text, quick: result.reply.quick_replies, ...(sources?.length ? { sources } : {}) });
+      }
       save();
       lastActivity = Date.now();
       renderStatus(state);

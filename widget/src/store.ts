@@ -6,6 +6,8 @@ export interface StoredMessage {
   role: "visitor" | "bot" | "operator" | "notice";
   text: string;
   quick?: string[];
+  /** The documents a bot answer cited: title, and a link when the server gave an http(s) URL. */
+  sources?: Array<{ title: string; url?: string }>;
   /** A visitor message the server did not take (offline, 5xx, 429): shown with Retry, kept across reloads. */
   failed?: boolean;
   /** An operator's display name (author_name), when the server sent one; else the localised "Agent" is shown. */

@@ -99,6 +99,7 @@ export function messageNode(message: StoredMessage, s: Strings, onRetry?: (messa
   const node = el("div", `m ${message.role}${message.failed ? " failed" : ""}`);
   if (message.role === "operator") node.append(el("span", "who", message.author || s.agent));
   node.append(document.createTextNode(message.text));
+  if (message.sources && message.sources.length > 0) node.append(sourcesNode(message.sources));
   if (message.failed && onRetry) {
     const retry = el("button", "retry", s.retry);
     retry.type = "button";
@@ -106,6 +107,22 @@ export function messageNode(message: StoredMessage, s: Strings, onRetry?: (messa
     node.append(el("span", "fail", s.failed), retry);
   }
   return node;
+}
+
+/** The cited documents under an answer: a link only for an http(s) URL, else plain text (never markup). */
+function sourcesNode(sources: NonNullable<StoredMessage["sources"]>): HTMLElement {
+  const list = el("span", "src");
+  for (const source of sources) {
+    const safe = source.url && /^https?:\/\//i.test(source.url) ? source.url : null;
+    const item = el(safe ? "a" : "span", "", source.title);
+    if (safe && item instanceof HTMLAnchorElement) {
+      item.href = safe;
+      item.target = "_blank";
+      item.rel = "noopener noreferrer";
+    }
+    list.append(item);
+  }
+  return list;
 }
 
 /** Replaces the quick-reply row; each button sends its own label. */
