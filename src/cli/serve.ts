@@ -11,7 +11,9 @@ import { settleWhatsappReplies } from "../integrations/whatsapp-send.ts";
 import { seedDemo, type DemoSeed } from "../tenants/seed-demo.ts";
 import { tlsEnabled } from "../config.ts";
 import { createTlsStatus } from "../tls/tls-status.ts";
-import { listenFailure, readStartupPair, serveOwnCertificate, type TlsServing } from "../tls/serve-tls.ts";
+import { listenFailure, readStartupPair, serveAcmeCertificate, serveOwnCertificate, type TlsServing } from "../tls/serve-tls.ts";
+import type { Server } from "bun";
+import { findUsableCertificate } from "../tls/acme-renewal.ts";
 import { parseCommandArgs } from "./args.ts";
 import { openCliDeps, type CliDeps } from "./context.ts";
 import type { CliIo } from "./io.ts";
@@ -23,6 +25,8 @@ export interface RunningServer {
   readonly development: boolean;
   /** Present while the server itself speaks HTTPS. */
   readonly tls: TlsServing | null;
+  /** Resolves once it serves (with ACME and no stored certificate: once the first one is issued). */
+  readonly ready: Promise<void>;
   stop(): Promise<void>;
 }
 
@@ -50,15 +54,13 @@ export function startServer(deps: CliDeps): RunningServer {
       ? startCheckpointThread(deps.config.dbPath, deps.log, { finishOnServer: () => deps.store.maintenance.checkpoint() })
       : null;
   const scheduler = new DeliveryScheduler(deps, { send: (input) => sendThread.send(input), checkpointElsewhere: checkpointThread !== null });
-  const tlsStatus = ownPair ? createTlsStatus("files", ownPair) : null;
+  const tlsStatus = ownPair ? createTlsStatus("files", ownPair) : deps.config.acmeDomains.length > 0 ? createTlsStatus("acme") : null;
   const app = createApp({ ...createAppDeps(deps, scheduler.metrics), tls: tlsStatus });
   let tlsServing: TlsServing | null = null;
   try {
-    if (ownPair) {
-      tlsServing = serveOwnCertificate(
-        { config: deps.config, clock: deps.clock, log: deps.log, fetch: (request) => app.fetch(request), serveOptions: SERVE_OPTIONS, onServer: (next) => (app.server = next) },
-        tlsStatus ?? createTlsStatus("files", ownPair),
-      );
+    const tlsInput = { config: deps.config, clock: deps.clock, log: deps.log, fetch: (request: Request) => app.fetch(request), serveOptions: SERVE_OPTIONS, onServer: (next: Server<undefined>) => (app.server = next) };
+    if (tlsStatus) {
+      tlsServing = tlsStatus.source === "files" ? serveOwnCertificate(tlsInput, tlsStatus) : serveAcmeCertificate(tlsInput, deps, tlsStatus);
     } else {
       app.listen({ port: deps.config.port, hostname: deps.config.host, ...SERVE_OPTIONS });
     }
@@ -68,19 +70,19 @@ export function startServer(deps: CliDeps): RunningServer {
     void checkpointThread?.stop();
     throw new AppError("port_in_use", 409, error instanceof Error && error.message.startsWith("cannot listen") ? error.message : listenFailure(error, deps.config.host, deps.config.port));
   }
-  const server = app.server;
-  if (!server) throw new Error("the HTTP server did not start");
+  if (!tlsServing && !app.server) throw new Error("the HTTP server did not start");
   // The app's server changes when a renewed certificate is put in service.
   httpServer = app;
-  const port = tlsServing?.port ?? server.port ?? deps.config.port;
+  const port = tlsServing?.port ?? app.server?.port ?? deps.config.port;
   scheduler.start();
   let stopping: Promise<void> | null = null;
   const scheme = tlsServing ? "https" : "http";
   return {
     url: `${scheme}://${deps.config.host === "0.0.0.0" ? "localhost" : deps.config.host}:${port}`,
     port,
-    development: server.development,
+    development: app.server?.development ?? SERVE_OPTIONS.development,
     tls: tlsServing,
+    ready: tlsServing?.ready ?? Promise.resolve(),
     stop() {
       // Stop accepting requests (no new events), let the sends in flight finish and be
       // recorded (each bounded by the delivery timeout), then close the database.
@@ -138,6 +140,8 @@ export async function serveCommand(argv: string[], io: CliIo, onStarted?: (serve
   // Seeded before the server listens (it awaits password hashing): from `listen` to the end of
   // the banner nothing awaits, so no request can be logged before the banner is printed.
   const seed = deps.config.demo ? await seedDemo(deps) : null;
+  const acme = deps.config.acmeDomains.length > 0;
+  const stored = acme ? await findUsableCertificate(deps, deps.clock.now()) : null;
   const server = startServer(deps);
   // Handlers go in before the address is printed: whoever reads it may signal at once.
   const stopped = new Promise<void>((resolve) => {
@@ -148,6 +152,10 @@ export async function serveCommand(argv: string[], io: CliIo, onStarted?: (serve
     process.once("SIGTERM", () => shutdown("SIGTERM"));
     process.once("SIGINT", () => shutdown("SIGINT"));
   });
+  if (acme && !stored) {
+    io.out(`Obtaining a TLS certificate for ${deps.config.acmeDomains.join(", ")} from ${deps.config.acmeDirectory}; the CA checks http://${deps.config.acmeDomains[0]}:${deps.config.httpPort}/.well-known/acme-challenge/… (HTTPS starts once it is issued)`);
+  }
+  if ((await Promise.race([server.ready.then(() => "ready"), stopped.then(() => "stopped")])) === "stopped") return 0;
   const baseUrl = deps.config.publicUrl === `${server.tls ? "https" : "http"}://localhost:${deps.config.port}` ? server.url : deps.config.publicUrl;
   // Commands in the banner work as printed: under npm (`npm start`) the CLI is `npx parley`.
   const cli = io.env.npm_execpath ? "npx parley" : "parley";

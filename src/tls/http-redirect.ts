@@ -8,7 +8,7 @@ export interface RedirectOptions {
   /** The HTTPS port redirects point to (left out of the URL when 443). */
   readonly httpsPort: number;
   /** The key authorization for an ACME HTTP-01 token, or null when none is pending. */
-  readonly challenge: (token: string) => string | null;
+  readonly challenge: (token: string) => string | null | Promise<string | null>;
 }
 
 function jsonError(status: number, error: string, message: string): Response {
@@ -19,10 +19,10 @@ function jsonError(status: number, error: string, message: string): Response {
  * Plain HTTP while TLS is on: every request is sent to the same path on https:// with 308
  * (method and body kept), except ACME HTTP-01 challenges, which the CA fetches over plain HTTP.
  */
-export function redirectToHttps(request: Request, options: Pick<RedirectOptions, "httpsPort" | "challenge">): Response {
+export async function redirectToHttps(request: Request, options: Pick<RedirectOptions, "httpsPort" | "challenge">): Promise<Response> {
   const url = new URL(request.url);
   if (url.pathname.startsWith(CHALLENGE_PREFIX)) {
-    const answer = options.challenge(url.pathname.slice(CHALLENGE_PREFIX.length));
+    const answer = await options.challenge(url.pathname.slice(CHALLENGE_PREFIX.length));
     return answer === null ? jsonError(404, "not_found", "No such ACME challenge.") : new Response(answer, { headers: { "content-type": "text/plain" } });
   }
   const host = hostWithoutPort(request.headers.get("host") ?? "");

@@ -8,10 +8,15 @@ import { listenHttps, type HttpsListener } from "./https-listener.ts";
 import { listenRedirect } from "./http-redirect.ts";
 import { reloadOwnCertificate, watchOwnCertificate } from "./own-certificate.ts";
 import type { TlsStatus } from "./tls-status.ts";
+import type { Deps } from "../deps.ts";
+import { createAcmeRenewal, type AcmeRenewal } from "./acme-renewal.ts";
+import { findChallengeAnswer } from "./acme-store.ts";
 
 export interface TlsServing {
   readonly status: TlsStatus;
   readonly port: number;
+  /** Resolves once HTTPS listens. */
+  readonly ready: Promise<void>;
   /** Re-reads the certificate now (what SIGHUP does); tests call it. */
   reload(): void;
   stop(): Promise<void>;
@@ -25,7 +30,7 @@ export interface TlsServeInput {
   readonly serveOptions: { readonly maxRequestBodySize: number; readonly development: boolean };
   readonly onServer: (server: Server<undefined>) => void;
   /** ACME HTTP-01 answers (null: none pending). */
-  readonly challenge?: (token: string) => string | null;
+  readonly challenge?: (token: string) => string | null | Promise<string | null>;
 }
 
 /** The operator's own pair at start-up: a pair that cannot be served stops start-up (exit 2). */
@@ -39,31 +44,92 @@ export function readStartupPair(config: Config, nowMs: number): CertificatePair 
   }
 }
 
+interface Listeners {
+  readonly port: number;
+  /** Resolves once HTTPS listens (at once when started with a certificate). */
+  readonly ready: Promise<void>;
+  apply(pair: CertificatePair): void;
+  stop(): Promise<void>;
+}
+
 /**
- * HTTPS on PARLEY_PORT with the operator's own files, reloaded on SIGHUP and when the files
- * change, and plain HTTP on PARLEY_HTTP_PORT answering with redirects.
+ * Plain HTTP on PARLEY_HTTP_PORT (redirects, ACME challenges) at once; HTTPS on PARLEY_PORT
+ * as soon as there is a certificate, then each new certificate replaces the served one.
  */
-export function serveOwnCertificate(input: TlsServeInput, status: TlsStatus): TlsServing {
+function startListeners(input: TlsServeInput, first: CertificatePair | null): Listeners {
   const { config } = input;
-  if (!status.served) throw new Error("serveOwnCertificate starts with the pair read at start-up");
-  const https = startHttps(input, status.served);
+  let https: HttpsListener | null = first ? startHttps(input, first) : null;
+  let markReady = () => {};
+  const ready = https ? Promise.resolve() : new Promise<void>((resolve) => (markReady = resolve));
+  const httpsPort = () => https?.port ?? config.port;
   let redirect: Server<undefined>;
   try {
-    redirect = bindOrExplain(config.host, config.httpPort, () => listenRedirect({ port: config.httpPort, hostname: config.host, httpsPort: https.port, challenge: input.challenge ?? (() => null) }));
+    redirect = bindOrExplain(config.host, config.httpPort, () =>
+      listenRedirect({ port: config.httpPort, hostname: config.host, get httpsPort() { return httpsPort(); }, challenge: input.challenge ?? (() => null) }),
+    );
   } catch (error) {
-    void https.stop();
+    void https?.stop();
     throw error;
   }
-  const files = { certPath: config.tlsCertPath ?? "", keyPath: config.tlsKeyPath ?? "" };
-  const reload = () => void reloadOwnCertificate(files, input, status, (next) => https.replace(next));
+  return {
+    get port() {
+      return httpsPort();
+    },
+    ready,
+    apply(pair) {
+      if (https) return https.replace(pair);
+      https = startHttps(input, pair);
+      markReady();
+    },
+    async stop() {
+      await Promise.all([https?.stop(), redirect.stop(false)]);
+    },
+  };
+}
+
+/**
+ * HTTPS with the operator's own files, read again on SIGHUP and when the files change; a pair
+ * that cannot be served keeps the previous one.
+ */
+export function serveOwnCertificate(input: TlsServeInput, status: TlsStatus): TlsServing {
+  if (!status.served) throw new Error("serveOwnCertificate starts with the pair read at start-up");
+  const listeners = startListeners(input, status.served);
+  const files = { certPath: input.config.tlsCertPath ?? "", keyPath: input.config.tlsKeyPath ?? "" };
+  const reload = () => void reloadOwnCertificate(files, input, status, (next) => listeners.apply(next));
   const watcher = watchOwnCertificate(files, reload, input.log);
   return {
     status,
-    port: https.port,
+    get port() {
+      return listeners.port;
+    },
+    ready: listeners.ready,
     reload,
     async stop() {
       watcher.stop();
-      await Promise.all([https.stop(), redirect.stop(false)]);
+      await listeners.stop();
+    },
+  };
+}
+
+/**
+ * HTTPS with certificates obtained over ACME: a stored one serves at once; without one, HTTPS
+ * starts when the first order succeeds (plain HTTP answers the CA meanwhile).
+ */
+export function serveAcmeCertificate(input: TlsServeInput, deps: Deps, status: TlsStatus): TlsServing & { readonly renewal: AcmeRenewal } {
+  const listeners = startListeners({ ...input, challenge: (token) => findChallengeAnswer(deps, token) }, null);
+  const renewal = createAcmeRenewal(deps, status, { apply: (pair) => listeners.apply(pair) });
+  renewal.start();
+  return {
+    status,
+    renewal,
+    get port() {
+      return listeners.port;
+    },
+    ready: listeners.ready,
+    reload: () => void renewal.runOnce(),
+    async stop() {
+      await renewal.stop();
+      await listeners.stop();
     },
   };
 }

@@ -6,28 +6,28 @@ import { listenFailure } from "../../src/tls/serve-tls.ts";
 const challenge = (token: string) => (token === "tok123" ? "tok123.thumbprint" : null);
 
 describe("plain HTTP while TLS is on", () => {
-  test("a request is sent with 308 to the same path and query on https", () => {
-    const response = redirectToHttps(new Request("http://chat.example.com/api/v1/leads?limit=5", { method: "POST", headers: { host: "chat.example.com" } }), { httpsPort: 443, challenge });
+  test("a request is sent with 308 to the same path and query on https", async () => {
+    const response = await redirectToHttps(new Request("http://chat.example.com/api/v1/leads?limit=5", { method: "POST", headers: { host: "chat.example.com" } }), { httpsPort: 443, challenge });
     expect(response.status).toBe(308);
     expect(response.headers.get("location")).toBe("https://chat.example.com/api/v1/leads?limit=5");
   });
 
-  test("the HTTPS port is named when it is not 443, and the plain port is dropped", () => {
-    const response = redirectToHttps(new Request("http://x/a", { headers: { host: "chat.example.com:8080" } }), { httpsPort: 8443, challenge });
+  test("the HTTPS port is named when it is not 443, and the plain port is dropped", async () => {
+    const response = await redirectToHttps(new Request("http://x/a", { headers: { host: "chat.example.com:8080" } }), { httpsPort: 8443, challenge });
     expect(response.headers.get("location")).toBe("https://chat.example.com:8443/a");
   });
 
   test("an ACME challenge is answered over plain HTTP, an unknown one is 404 JSON", async () => {
-    const known = redirectToHttps(new Request("http://x/.well-known/acme-challenge/tok123", { headers: { host: "x" } }), { httpsPort: 443, challenge });
+    const known = await redirectToHttps(new Request("http://x/.well-known/acme-challenge/tok123", { headers: { host: "x" } }), { httpsPort: 443, challenge });
     expect(known.status).toBe(200);
     expect(await known.text()).toBe("tok123.thumbprint");
-    const unknown = redirectToHttps(new Request("http://x/.well-known/acme-challenge/other", { headers: { host: "x" } }), { httpsPort: 443, challenge });
+    const unknown = await redirectToHttps(new Request("http://x/.well-known/acme-challenge/other", { headers: { host: "x" } }), { httpsPort: 443, challenge });
     expect(unknown.status).toBe(404);
     expect((await unknown.json()).error).toBe("not_found");
   });
 
   test("a Host header that is no host name is 400, not a redirect to it", async () => {
-    const response = redirectToHttps(new Request("http://x/", { headers: { host: "evil.example/path" } }), { httpsPort: 443, challenge });
+    const response = await redirectToHttps(new Request("http://x/", { headers: { host: "evil.example/path" } }), { httpsPort: 443, challenge });
     expect(response.status).toBe(400);
     expect((await response.json()).error).toBe("invalid_host");
   });
