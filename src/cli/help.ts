@@ -36,6 +36,10 @@ Environment:
   PARLEY_WRITE_WAIT=2s  PARLEY_VISITOR_SHARE=2%  PARLEY_VISITOR_SESSIONS=20
   PARLEY_AI_BASE_URL, PARLEY_AI_MODEL, PARLEY_AI_API_KEY, PARLEY_AI_EMBEDDING_MODEL,
   PARLEY_AI_TIMEOUT=20s (the assistant's model provider; none = the rule engine answers)
+  PARLEY_TLS_CERT, PARLEY_TLS_KEY (own PEM files: HTTPS on PARLEY_PORT, reloaded on SIGHUP)
+  PARLEY_ACME_DOMAINS, PARLEY_ACME_EMAIL,
+  PARLEY_ACME_DIRECTORY=https://acme-v02.api.letsencrypt.org/directory, PARLEY_ACME_CA_CERT
+  PARLEY_HTTP_PORT=80 (redirects to HTTPS)  PARLEY_HSTS=365d (0 = off)
   PARLEY_PASSWORD, PARLEY_PAYMENT_SECRET, PARLEY_WHATSAPP_VERIFY_TOKEN,
   PARLEY_WHATSAPP_APP_SECRET, PARLEY_WHATSAPP_ACCESS_TOKEN (secrets the CLI reads instead of flags)
 
@@ -58,6 +62,13 @@ export const COMMAND_HELP: Record<string, string> = {
 Starts the HTTP API, the widget and admin pages, and the webhook scheduler. The database is
 created and migrated if needed. --demo seeds, once, a demo tenant with an owner user and an
 API key and prints how to use them. SIGTERM or Ctrl-C stops it cleanly.
+
+HTTPS: with PARLEY_TLS_CERT and PARLEY_TLS_KEY (own PEM files) or PARLEY_ACME_DOMAINS
+(certificates obtained and renewed automatically) the server speaks HTTPS on --port, answers
+plain HTTP on PARLEY_HTTP_PORT (default 80) with 308 redirects, and sends
+Strict-Transport-Security (PARLEY_HSTS). Own files are read again on SIGHUP and when they
+change; a pair that cannot be served keeps the previous certificate. A bad pair at start-up
+exits with code 2. Ports below 1024 without root: docs/operations.md, HTTPS.
 `,
   migrate: `Usage: parley migrate [--db FILE]
 

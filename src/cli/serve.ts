@@ -9,6 +9,11 @@ import { acquireServerLock, serverLockPath } from "../db/server-lock.ts";
 import { AppError } from "../lib/app-error.ts";
 import { settleWhatsappReplies } from "../integrations/whatsapp-send.ts";
 import { seedDemo, type DemoSeed } from "../tenants/seed-demo.ts";
+import { tlsEnabled } from "../config.ts";
+import { createTlsStatus } from "../tls/tls-status.ts";
+import { listenFailure, readStartupPair, serveAcmeCertificate, serveOwnCertificate, type TlsServing } from "../tls/serve-tls.ts";
+import type { Server } from "bun";
+import { findUsableCertificate } from "../tls/acme-renewal.ts";
 import { parseCommandArgs } from "./args.ts";
 import { openCliDeps, type CliDeps } from "./context.ts";
 import type { CliIo } from "./io.ts";
@@ -18,10 +23,16 @@ export interface RunningServer {
   readonly port: number;
   /** Bun's development mode: off whatever NODE_ENV says (see SERVE_OPTIONS). */
   readonly development: boolean;
+  /** Present while the server itself speaks HTTPS. */
+  readonly tls: TlsServing | null;
+  /** Resolves once it serves (with ACME and no stored certificate: once the first one is issued). */
+  readonly ready: Promise<void>;
   stop(): Promise<void>;
 }
 
 export function startServer(deps: CliDeps): RunningServer {
+  // A pair that cannot be served stops start-up before anything else starts (exit 2).
+  const ownPair = deps.config.tlsCertPath ? readStartupPair(deps.config, deps.clock.now()) : null;
   // Two servers on one SQLite file would each run a scheduler and keep their own rate limits.
   // On PostgreSQL several instances are the point (docs/scale-out.md): claims, limits and
   // housekeeping are shared through the database.
@@ -34,8 +45,8 @@ export function startServer(deps: CliDeps): RunningServer {
   deps.store.storage.neverWaitForLocks(deps.config.writeWaitMs);
   // Sends on the second core while HTTP requests wait here (else here: cheaper); claims and
   // records stay here, on the store's connection.
-  let httpServer: { pendingRequests: number } | undefined;
-  const sendThread = startSendThread(deps.log, { mainThreadBusy: () => (httpServer?.pendingRequests ?? 0) > 0 });
+  let httpServer: { readonly server: { pendingRequests: number } | null } | undefined;
+  const sendThread = startSendThread(deps.log, { mainThreadBusy: () => (httpServer?.server?.pendingRequests ?? 0) > 0 });
   // SQLite's WAL is copied into the file on a third thread, so the copy never stops requests.
   // The server's connection finishes a caught-up checkpoint itself, so the WAL starts over.
   const checkpointThread =
@@ -43,32 +54,41 @@ export function startServer(deps: CliDeps): RunningServer {
       ? startCheckpointThread(deps.config.dbPath, deps.log, { finishOnServer: () => deps.store.maintenance.checkpoint() })
       : null;
   const scheduler = new DeliveryScheduler(deps, { send: (input) => sendThread.send(input), checkpointElsewhere: checkpointThread !== null });
-  let app: ReturnType<typeof createApp>;
+  const tlsStatus = ownPair ? createTlsStatus("files", ownPair) : deps.config.acmeDomains.length > 0 ? createTlsStatus("acme") : null;
+  const app = createApp({ ...createAppDeps(deps, scheduler.metrics), tls: tlsStatus });
+  let tlsServing: TlsServing | null = null;
   try {
-    app = createApp(createAppDeps(deps, scheduler.metrics)).listen({ port: deps.config.port, hostname: deps.config.host, ...SERVE_OPTIONS });
+    const tlsInput = { config: deps.config, clock: deps.clock, log: deps.log, fetch: (request: Request) => app.fetch(request), serveOptions: SERVE_OPTIONS, onServer: (next: Server<undefined>) => (app.server = next) };
+    if (tlsStatus) {
+      tlsServing = tlsStatus.source === "files" ? serveOwnCertificate(tlsInput, tlsStatus) : serveAcmeCertificate(tlsInput, deps, tlsStatus);
+    } else {
+      app.listen({ port: deps.config.port, hostname: deps.config.host, ...SERVE_OPTIONS });
+    }
   } catch (error) {
     lock.release();
     void sendThread.stop();
     void checkpointThread?.stop();
-    throw new AppError("port_in_use", 409, `cannot listen on ${deps.config.host}:${deps.config.port}: ${error instanceof Error ? error.message : String(error)}`);
+    throw new AppError("port_in_use", 409, error instanceof Error && error.message.startsWith("cannot listen") ? error.message : listenFailure(error, deps.config.host, deps.config.port));
   }
-  const server = app.server;
-  if (!server) throw new Error("the HTTP server did not start");
-  httpServer = server;
-  const port = server.port ?? deps.config.port;
+  if (!tlsServing && !app.server) throw new Error("the HTTP server did not start");
+  // The app's server changes when a renewed certificate is put in service.
+  httpServer = app;
+  const port = tlsServing?.port ?? app.server?.port ?? deps.config.port;
   scheduler.start();
   let stopping: Promise<void> | null = null;
+  const scheme = tlsServing ? "https" : "http";
   return {
-    url: `http://${deps.config.host === "0.0.0.0" ? "localhost" : deps.config.host}:${port}`,
+    url: `${scheme}://${deps.config.host === "0.0.0.0" ? "localhost" : deps.config.host}:${port}`,
     port,
-    development: server.development,
+    development: app.server?.development ?? SERVE_OPTIONS.development,
+    tls: tlsServing,
+    ready: tlsServing?.ready ?? Promise.resolve(),
     stop() {
       // Stop accepting requests (no new events), let the sends in flight finish and be
       // recorded (each bounded by the delivery timeout), then close the database.
       // WhatsApp replies already queued are sent too (each bounded by its send timeout): the
       // visitor's message is stored, and a reply lost at shutdown would never be sent.
-      stopping ??= app
-        .stop()
+      stopping ??= (tlsServing ? tlsServing.stop() : app.stop())
         .then(() => Promise.all([scheduler.stop().then(() => sendThread.stop()), settleWhatsappReplies(), checkpointThread?.stop()]))
         .then(() => deps.opened.close())
         .finally(() => lock.release());
@@ -120,6 +140,8 @@ export async function serveCommand(argv: string[], io: CliIo, onStarted?: (serve
   // Seeded before the server listens (it awaits password hashing): from `listen` to the end of
   // the banner nothing awaits, so no request can be logged before the banner is printed.
   const seed = deps.config.demo ? await seedDemo(deps) : null;
+  const acme = deps.config.acmeDomains.length > 0;
+  const stored = acme ? await findUsableCertificate(deps, deps.clock.now()) : null;
   const server = startServer(deps);
   // Handlers go in before the address is printed: whoever reads it may signal at once.
   const stopped = new Promise<void>((resolve) => {
@@ -130,12 +152,19 @@ export async function serveCommand(argv: string[], io: CliIo, onStarted?: (serve
     process.once("SIGTERM", () => shutdown("SIGTERM"));
     process.once("SIGINT", () => shutdown("SIGINT"));
   });
-  const baseUrl = deps.config.publicUrl === `http://localhost:${deps.config.port}` ? server.url : deps.config.publicUrl;
+  if (acme && !stored) {
+    io.out(`Obtaining a TLS certificate for ${deps.config.acmeDomains.join(", ")} from ${deps.config.acmeDirectory}; the CA checks http://${deps.config.acmeDomains[0]}:${deps.config.httpPort}/.well-known/acme-challenge/… (HTTPS starts once it is issued)`);
+  }
+  if ((await Promise.race([server.ready.then(() => "ready"), stopped.then(() => "stopped")])) === "stopped") return 0;
+  const baseUrl = deps.config.publicUrl === `${server.tls ? "https" : "http"}://localhost:${deps.config.port}` ? server.url : deps.config.publicUrl;
   // Commands in the banner work as printed: under npm (`npm start`) the CLI is `npx parley`.
   const cli = io.env.npm_execpath ? "npx parley" : "parley";
   if (seed) io.out(demoLines(seed, baseUrl, cli));
   io.out(`Parley listening on ${server.url} (database ${describeLocation(deps.config.dbPath)})`);
   io.out(pageLines(baseUrl, seed, cli));
+  if (!server.tls) {
+    io.out("The server itself is not on HTTPS: serve it behind an HTTPS proxy, or set PARLEY_ACME_DOMAINS or PARLEY_TLS_CERT and PARLEY_TLS_KEY (docs/operations.md, HTTPS).");
+  }
   // Bun's fetch runs at most BUN_CONFIG_MAX_HTTP_REQUESTS (default 256) requests at once and
   // reads it only at process start: more deliveries in flight than that just queue inside Bun.
   const fetchLimit = Number(io.env.BUN_CONFIG_MAX_HTTP_REQUESTS ?? "256") || 256;

@@ -2,6 +2,7 @@ import type { Deps } from "../deps.ts";
 import { createRateLimiter, type RateLimiter } from "./plugins/rate-limit.ts";
 import { createTokenService, type TokenService } from "./plugins/tokens.ts";
 import { createDeliveryMetrics, type DeliveryMetrics } from "../scheduler/metrics.ts";
+import type { TlsStatus } from "../tls/tls-status.ts";
 import { createVisitorAllowance, type VisitorAllowance } from "../billing/visitor-allowance.ts";
 
 /** Deps plus what only the HTTP layer needs. */
@@ -14,6 +15,8 @@ export interface AppDeps extends Deps {
   readonly metrics: DeliveryMetrics;
   /** Per-address limits on anonymous widget traffic (src/billing/visitor-allowance.ts). */
   readonly visitorAllowance: VisitorAllowance;
+  /** The served certificate while the server itself speaks HTTPS (/readyz, /metrics); null or absent otherwise. */
+  readonly tls?: TlsStatus | null;
 }
 
 /**

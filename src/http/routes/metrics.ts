@@ -4,6 +4,7 @@ import { assistantMetricsFor } from "../../assistant/metrics.ts";
 import { droppedOutputLines } from "../../lib/std-output.ts";
 import { walMetrics } from "../../db/sqlite/checkpoint-thread.ts";
 import { sendThreadMetrics } from "../../scheduler/send-thread.ts";
+import { renderTlsMetrics } from "../../tls/tls-status.ts";
 
 /** Counters of the process itself, beside the delivery metrics. */
 function processMetrics(): string {
@@ -19,6 +20,6 @@ function processMetrics(): string {
 export function metricsRoutes(deps: AppDeps) {
   return new Elysia().get(
     "/metrics",
-    async () => new Response((await deps.metrics.render(deps.store, deps.clock)) + assistantMetricsFor(deps.store).render() + processMetrics() + walMetrics() + sendThreadMetrics(), { headers: { "content-type": "text/plain; version=0.0.4; charset=utf-8" } }),
+    async () => new Response((await deps.metrics.render(deps.store, deps.clock)) + assistantMetricsFor(deps.store).render() + processMetrics() + walMetrics() + sendThreadMetrics() + (deps.tls ? renderTlsMetrics(deps.tls, deps.clock.now()) : ""), { headers: { "content-type": "text/plain; version=0.0.4; charset=utf-8" } }),
   );
 }
