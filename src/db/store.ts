@@ -93,7 +93,7 @@ export interface StorageControls {
 }
 
 /**
- * The one async seam between Parley's domain code and its database (DESIGN §7, issue 12).
+ * The one async seam between Parley's domain code and its database (DESIGN §7).
  * Domain code calls `deps.store.<aggregate>.<operation>(…)` and, for writes that belong
  * together, `deps.store.transaction(async (tx) => …)`: everything done through `tx` commits or
  * rolls back together, and `tx.onCommit` hooks run after the commit.

@@ -11,7 +11,7 @@ import { prepareVariants } from "./list-variants.ts";
 //
 // Due rows are taken in due order, ties in insertion order (`rowid`, which deliveries_due_idx
 // carries: ordering ties by `id` instead sorted every group of rows due in the same millisecond
-// in a temporary B-tree, ~1 µs a row more per claim — bench/README.md, session 7).
+// in a temporary B-tree, a cost per row on every claim).
 
 /** The fair claim's skip of tenants (?2) and endpoints (?3) at their caps, JSON arrays. */
 const SKIP_CAPPED = `

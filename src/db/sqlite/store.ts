@@ -97,7 +97,7 @@ export function createSqliteStore(handle: { sqlite: Database; db: Db }): Store {
 
   // The scheduler's results join a group commit that is forming (chat under load). Alone, a
   // record paid a BEGIN … COMMIT of its own for every webhook sent, and under chat load the
-  // COMMIT of a transaction that small takes ~90 µs (bench/README.md, session 16); in a group it
+  // COMMIT of a transaction that small is a large share of a webhook (docs/hot-path.md); in a group it
   // is one more SAVEPOINT (bun:sqlite nests the aggregate's transaction as one) and its pages go
   // out with the group's COMMIT. With no group forming (a backlog drained, no chat) it commits
   // alone and at once, as before: going through a group there cost a drain ~3 %.
