@@ -135,19 +135,25 @@ export interface FairSharePicker {
   pick<T extends ClaimCandidate>(candidates: readonly T[], limit: number): T[];
 }
 
-export interface RecordedAttempt {
+export interface FinishedAttempt {
   delivery: ClaimedDelivery;
   result: AttemptResult;
   startedAt: number;
   finishedAt: number;
 }
 
-export type AttemptOutcome = "succeeded" | "retry" | "dead" | "stale";
+/** What a finished attempt leads to, decided by the retry policy (src/webhooks/retry-policy.ts). */
+export type AttemptDecision =
+  | { outcome: "succeeded" }
+  | { outcome: "retry"; nextAttemptAt: number }
+  | { outcome: "dead"; expiresAt: number };
 
-export interface AttemptPolicy {
-  retryDelaysMs: readonly number[];
-  dlqRetentionMs: number;
+/** A finished attempt and its decision: the store writes the decision, it does not make it. */
+export interface RecordedAttempt extends FinishedAttempt {
+  decision: AttemptDecision;
 }
+
+export type AttemptOutcome = "succeeded" | "retry" | "dead" | "stale";
 
 export interface QueueGauges {
   due: number;
@@ -165,8 +171,11 @@ export interface DeliveryQueueQueries {
   claimDueDeliveries(now: number, limit: number, leaseMs: number): Promise<ClaimedDelivery[]>;
   /** Like claimDueDeliveries, but only the due rows the fair share picks; the rest stay due untouched. */
   claimFairShare(now: number, limit: number, leaseMs: number, fair: FairSharePicker): Promise<FairClaim>;
-  /** Records finished attempts in one transaction; each result is guarded by its lease token. */
-  recordAttempts(attempts: RecordedAttempt[], policy: AttemptPolicy): Promise<AttemptOutcome[]>;
+  /**
+   * Records finished attempts and writes each one's decision, in one transaction; each result
+   * is guarded by its lease token ("stale" when another sender holds the row now).
+   */
+  recordAttempts(attempts: RecordedAttempt[]): Promise<AttemptOutcome[]>;
   /** Makes leased, unsent deliveries due at `now` again (those still holding `leaseToken`); returns how many. */
   releaseLeases(ids: string[], leaseToken: string, now: number): Promise<number>;
   queueGauges(now: number): Promise<QueueGauges>;

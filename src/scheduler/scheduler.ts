@@ -8,6 +8,7 @@ import { storageTroubleOf } from "../db/storage-errors.ts";
 import type { ClaimedDelivery, FairClaim, RecordedAttempt } from "../db/store.ts";
 import { createFairShare, type FairShare } from "./fair-share.ts";
 import type { DeliveryReceiver } from "../webhooks/delivery-handoff.ts";
+import { decideFinishedAttempt } from "../webhooks/retry-policy.ts";
 
 export type SendFn = (input: SendWebhookInput) => Promise<AttemptResult>;
 
@@ -248,7 +249,7 @@ export class DeliveryScheduler {
       .catch((error: unknown): AttemptResult => ({ ok: false, statusCode: null, error: `internal_error: ${String(error)}`, durationMs: 0, responseExcerpt: null }))
       .then((result) => {
         ok = result.ok;
-        this.finished.push({ delivery, result, startedAt, finishedAt: this.deps.clock.now() });
+        this.finished.push(decideFinishedAttempt(this.deps.config, { delivery, result, startedAt, finishedAt: this.deps.clock.now() }));
         this.queueFlush();
       })
       .finally(() => {
@@ -275,8 +276,7 @@ export class DeliveryScheduler {
     const batch = this.finished;
     this.finished = [];
     try {
-      const policy = { retryDelaysMs: this.deps.config.retryDelaysMs, dlqRetentionMs: this.deps.config.dlqRetentionMs };
-      const outcomes = await this.deps.store.deliveryQueue.recordAttempts(batch, policy);
+      const outcomes = await this.deps.store.deliveryQueue.recordAttempts(batch);
       outcomes.forEach((outcome, index) => this.metrics.observe(outcome, batch[index]?.result.durationMs ?? 0));
     } catch (error) {
       if (storageTroubleOf(error) && this.running) {

@@ -104,8 +104,8 @@ export function createSqliteStore(handle: { sqlite: Database; db: Db }): Store {
   const { recordAttempts } = sync.deliveryQueue;
   const deliveryQueue: StoreQueries["deliveryQueue"] = {
     ...outside.deliveryQueue,
-    recordAttempts: (attempts, policy) =>
-      transaction.forming() ? transaction(async () => recordAttempts(attempts, policy)) : outside.deliveryQueue.recordAttempts(attempts, policy),
+    recordAttempts: (attempts) =>
+      transaction.forming() ? transaction(async () => recordAttempts(attempts)) : outside.deliveryQueue.recordAttempts(attempts),
   };
 
   return { kind: "sqlite", storage, counters: null, ...outside, deliveryQueue, transaction };
