@@ -1,5 +1,5 @@
 import { fetchPinned, PinnedFetchRefused } from "../lib/pinned-fetch.ts";
-import type { ResolveHost } from "../webhooks/ssrf.ts";
+import type { ResolveHost } from "../lib/ssrf.ts";
 
 /**
  * The one provider adapter: the OpenAI-compatible Chat Completions and Embeddings APIs, which

@@ -1,9 +1,26 @@
-import type { ClaimCandidate } from "../scheduler/fair-share.ts";
-import type { AttemptResult } from "../webhooks/send-webhook.ts";
 import type { DeadLetterRow, DeliveryAttemptRow, DeliveryRow, EventRow, WebhookRuleRow } from "./rows.ts";
 
 // The webhook aggregates of the store seam (src/db/store.ts): one SQL operation per function,
-// named for what it does. Every store (SQLite today, PostgreSQL next) implements these.
+// named for what it does. Both stores (SQLite and PostgreSQL) implement these.
+
+/** A due row as the claim sees it before leasing: enough for the fair share to decide whether it may go now. */
+export interface ClaimCandidate {
+  id: string;
+  tenantId: string;
+  /** null when the rule was deleted: such a row is cancelled, it takes no slot. */
+  url: string | null;
+}
+
+/** How one webhook attempt ended, as the delivery log records it. */
+export interface AttemptResult {
+  ok: boolean;
+  /** The receiver's status, or null when no response arrived (refused, DNS, TLS, forbidden). */
+  statusCode: number | null;
+  error: string | null;
+  durationMs: number;
+  /** The first 1 KiB of the response body as UTF-8, for the delivery log. */
+  responseExcerpt: string | null;
+}
 
 export interface WebhookRuleQueries {
   findRule(tenantId: string, ruleId: string): Promise<WebhookRuleRow | null>;
