@@ -7,7 +7,8 @@ import { sqliteIntegrations } from "./integrations.ts";
 import { sqliteKnowledge } from "./knowledge.ts";
 import { sqliteMaintenance, sqlitePrivacy } from "./privacy.ts";
 import { sqliteBotConfigs, sqliteCaptures, sqliteChatSessions, sqliteUsage } from "./chat.ts";
-import { sqliteApiKeys, sqliteRefreshTokens, sqliteSettings, sqliteUsers } from "./accounts.ts";
+import { API_KEY_OPS, REFRESH_TOKEN_OPS, SETTING_OPS, USER_OPS } from "../sql/accounts.ts";
+import { sqliteOps } from "./statements.ts";
 import { sqliteDeadLetters } from "./dead-letters.ts";
 import { sqliteDeliveries } from "./deliveries.ts";
 import { sqliteDeliveryQueue } from "./delivery-queue.ts";
@@ -27,9 +28,9 @@ export function createSqliteStore(handle: { sqlite: Database; db: Db }): Store {
   const usage = sqliteUsage(sqlite);
   const sync: SyncQueries = {
     tenants: sqliteTenants(sqlite, db),
-    users: sqliteUsers(sqlite),
-    apiKeys: sqliteApiKeys(sqlite),
-    refreshTokens: sqliteRefreshTokens(sqlite),
+    users: sqliteOps(sqlite, USER_OPS),
+    apiKeys: sqliteOps(sqlite, API_KEY_OPS),
+    refreshTokens: sqliteOps(sqlite, REFRESH_TOKEN_OPS),
     chatSessions: sqliteChatSessions(sqlite, usage),
     usage,
     captures: sqliteCaptures(sqlite),
@@ -37,7 +38,7 @@ export function createSqliteStore(handle: { sqlite: Database; db: Db }): Store {
     analytics: sqliteAnalytics(sqlite),
     integrations: sqliteIntegrations(sqlite),
     knowledge: sqliteKnowledge(sqlite),
-    settings: sqliteSettings(sqlite),
+    settings: sqliteOps(sqlite, SETTING_OPS),
     privacy: sqlitePrivacy(sqlite),
     maintenance: sqliteMaintenance(sqlite),
     webhookRules: sqliteWebhookRules(sqlite, db),
