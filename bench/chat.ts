@@ -12,7 +12,7 @@
  * The server (the real app, rate limits off, a file database) runs in a child process; this
  * process opens the visitor sessions and keeps C requests in flight, round-robin over the
  * sessions with a mix of FAQ questions, greetings and the odd lead sentence. Two baselines on
- * the same server, under the same load shape, in the same run (issue 13's budgets are ratios
+ * the same server, under the same load shape, in the same run (DESIGN §8's budgets are ratios
  * to them): (a) the chat request itself — same body, same Authorization header, same number in
  * flight — sent to a path that answers 404 (the HTTP stack without the work), and (b) a
  * bench-only route with the chat route's auth, JSON parsing and body schema and one INSERT.
@@ -24,7 +24,7 @@
  * delivery scheduler sends each to a receiver child, which notes when each webhook id arrived:
  * event committed → first POST p99 against the chat p99 of the same window.
  *
- * PostgreSQL phases (issue 12), after those: the same chat load (and its 404 baseline) against
+ * PostgreSQL phases, after those: the same chat load (and its 404 baseline) against
  * a server child on PostgreSQL, then spread over two server children on the same database.
  * Skipped with a note when BENCH_PG=off or no PostgreSQL server programs are found; BENCH_PG_URL
  * picks a server (its user needs CREATEDB), else a throwaway cluster (fsync off unless
@@ -58,7 +58,7 @@ const DIAG_WARMUP_SECONDS = 1;
 const SESSION_CONCURRENCY = 32;
 
 /**
- * Issue 13's budgets: chat ÷ the 404 baseline (same request, same server, same run), judged at
+ * The budgets (DESIGN §8): chat ÷ the 404 baseline (same request, same server, same run), judged at
  * 64 in flight as DESIGN §8 sets them; at any other concurrency the same ratios print as info.
  */
 const BUDGET_CONCURRENCY = 64;

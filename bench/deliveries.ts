@@ -8,13 +8,13 @@
  *
  * (a) and (b) drain a pre-filled outbox through the real DeliveryScheduler into a receiver
  * running in a child process; the baseline is raw signed fetch from this process to the same
- * receiver with the same signing work, without a database. (a)'s budget (issue 13) compares
+ * receiver with the same signing work, without a database. (a)'s budget (DESIGN §8) compares
  * each side at its best concurrency: the scheduler's best of SCHEDULER_SWEEP and raw fetch's
  * best of RAW_SWEEP, then the two at those concurrencies in alternating rounds
  * (measurePaired), whose median ratio is the verdict. (c) measures event committed →
  * request arrived at an in-process receiver, one event at a time.
  *
- * PostgreSQL rows (issue 12), after (a): the same instant-receiver drain with the scheduler in
+ * PostgreSQL rows, after (a): the same instant-receiver drain with the scheduler in
  * ONE child process on PostgreSQL, and in TWO child processes (each its own pool and
  * DeliveryScheduler) draining the same queue; duplicates counted. Skipped with a note when
  * BENCH_PG=off or no PostgreSQL server programs are found; BENCH_PG_URL picks a server (its
@@ -440,7 +440,7 @@ async function measureLatency(events: number) {
 
 
 // ---------------------------------------------------------------------------------------------
-// PostgreSQL (issue 12): the same instant-receiver drain, scheduler(s) in child processes.
+// PostgreSQL: the same instant-receiver drain, scheduler(s) in child processes.
 
 const PG_DRAINER_FLAG = "--pg-drainer";
 /** One and two scheduler processes take turns this many times; each reports its better run. */

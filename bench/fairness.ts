@@ -1,12 +1,12 @@
 /**
- * Fair delivery benchmark (DESIGN §8, issue 11): tenant A holds 3,000 deliveries for a receiver
+ * Fair delivery benchmark (DESIGN §8): tenant A holds 3,000 deliveries for a receiver
  * that never answers; how long does tenant B wait from committing an event to its POST arriving?
  * Not a test: it measures and prints a table.
  *
  *   npx bun bench/fairness.ts
  *
  * Env: BENCH_FAIRNESS_EVENTS (300) B's events per scenario, one every 20 ms (open loop), BENCH_BACKLOG (3000)
- * A's deliveries, PARLEY_DELIVERY_TIMEOUT (2s here, as in the issue's report, so A's sends time
+ * A's deliveries, PARLEY_DELIVERY_TIMEOUT (2s here, so A's sends time
  * out and are replaced several times while B is measured) and the other PARLEY_* settings.
  *
  * The baseline, measured in the same run, is B alone on an idle server. A's black hole runs in
@@ -34,7 +34,7 @@ const B_SPACING_MS = 20;
 /** A B delivery that has not arrived this long after the last event counts as never (∞). */
 const ARRIVAL_DEADLINE_MS = 60_000;
 const benchEnv: Record<string, string> = { PARLEY_DELIVERY_TIMEOUT: process.env.PARLEY_DELIVERY_TIMEOUT ?? "2s" };
-/** The reference row: the caps lifted to the pool size, i.e. one shared FIFO pool as before issue 11. */
+/** The reference row: the caps lifted to the pool size, i.e. one shared FIFO pool with no fairness. */
 const CAPS_LIFTED: Record<string, string> = { PARLEY_TENANT_CONCURRENCY: "10000", PARLEY_ENDPOINT_CONCURRENCY: "10000" };
 
 /** A receiver in this process that notes when each delivery (by webhook-id) first arrives. */

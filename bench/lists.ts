@@ -1,5 +1,5 @@
 /**
- * List endpoints at 1M rows against the same at 1k rows (issue 13, item 5). Not a test: it
+ * List endpoints at 1M rows against the same at 1k rows (DESIGN §8). Not a test: it
  * measures and prints a table.
  *
  *   npx bun bench/lists.ts
@@ -15,7 +15,7 @@
  * analytics summary's default range (the last 30 days) holds the same rows in both and any
  * difference is a scan of the tenant's history. Each measure is the domain verb behind the
  * endpoint (listDeliveries, listSessions, summarizeAnalytics), first page of 50 (the summary:
- * its one answer), median of BENCH_LIST_RUNS calls after warm-up. Budget (issue 13): the 1M
+ * its one answer), median of BENCH_LIST_RUNS calls after warm-up. Budget (DESIGN §8): the 1M
  * answer within 2× of the 1k answer.
  */
 import type { DeliveryFilter } from "../src/db/store-webhooks.ts";

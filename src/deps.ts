@@ -5,7 +5,7 @@ import type { Clock } from "./lib/clock.ts";
 import type { Logger } from "./lib/log.ts";
 import type { Signal } from "./lib/signal.ts";
 import type { DeliveryHandoff } from "./webhooks/delivery-handoff.ts";
-import type { ResolveHost } from "./webhooks/ssrf.ts";
+import type { ResolveHost } from "./lib/ssrf.ts";
 
 /** What every domain verb receives: the HTTP layer, the CLI and the scheduler build it once. */
 export interface Deps {

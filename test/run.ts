@@ -6,7 +6,7 @@ import { testPostgresUrl } from "./pg/test-store.ts";
 
 /**
  * `npm test`: the whole suite over SQLite, then the domain and HTTP suites again over
- * PostgreSQL (issue 12) — against PARLEY_TEST_DB when it names a server, else a throwaway
+ * PostgreSQL — against PARLEY_TEST_DB when it names a server, else a throwaway
  * cluster started here from Debian's postgresql (test/pg/cluster.ts) and stopped at the end.
  * Without PostgreSQL the second run is skipped with a notice, except in CI (CI=true), where
  * that is a failure. Arguments go to both `bun test` runs (a file filter, say).

@@ -1,7 +1,7 @@
 import type { Deps } from "../deps.ts";
 import { invalidField } from "../lib/validate.ts";
 import { isPlainObject } from "../chat/config-fields.ts";
-import { inspectWebhookUrl } from "../webhooks/ssrf.ts";
+import { inspectWebhookUrl } from "../lib/ssrf.ts";
 
 /**
  * A config PATCH that names `ai.base_url` is checked against the webhook SSRF rules (same

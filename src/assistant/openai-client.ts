@@ -1,6 +1,6 @@
 import { fetchPinned, PinnedFetchRefused } from "../lib/pinned-fetch.ts";
 import { parseJsonText } from "../lib/safe-json.ts";
-import type { ResolveHost } from "../webhooks/ssrf.ts";
+import type { ResolveHost } from "../lib/ssrf.ts";
 
 /**
  * The one provider adapter: the OpenAI-compatible Chat Completions and Embeddings APIs, which

@@ -15,7 +15,11 @@ export const wantsEventStream = (accept: string | null): boolean => accept !== n
 
 const frame = (event: string, data: unknown): string => `event: ${event}\ndata: ${JSON.stringify(data)}\n\n`;
 
-export function streamMessageReply(run: (onDelta: (text: string) => void) => Promise<MessageResult>, log: Logger): Promise<Response> {
+/**
+ * The event stream's body. It resolves when the stream starts (the first delta, or the end) and
+ * rejects if the turn fails before that; src/http wraps it in the HTTP response.
+ */
+export function streamMessageEvents(run: (onDelta: (text: string) => void) => Promise<MessageResult>, log: Logger): Promise<ReadableStream<Uint8Array>> {
   const encoder = new TextEncoder();
   let controller!: ReadableStreamDefaultController<Uint8Array>;
   let closed = false;
@@ -34,14 +38,11 @@ export function streamMessageReply(run: (onDelta: (text: string) => void) => Pro
     if (!closed) controller.close();
     closed = true;
   };
-  const response = () =>
-    new Response(body, { headers: { "content-type": "text/event-stream; charset=utf-8", "cache-control": "no-cache", "x-accel-buffering": "no" } });
-
-  return new Promise<Response>((resolve, reject) => {
+  return new Promise<ReadableStream<Uint8Array>>((resolve, reject) => {
     let started = false;
     let streamedText = false;
     const start = () => {
-      if (!started) resolve(response());
+      if (!started) resolve(body);
       started = true;
     };
     run((text) => {

@@ -25,8 +25,8 @@ export const JOURNAL_SIZE_LIMIT_BYTES = 64 * 1024 * 1024;
  * checkpoint thread fail (src/db/sqlite/checkpoint-thread.ts). It was 10,000 until a server at
  * full chat load was seen writing 10,000–13,000 pages between two of the thread's WAL restarts
  * (a chat message writes ~2 random pages: its session row and its session-index entry), so the
- * net fired in normal running: ~1.5 times a second, each a 47–77 ms COMMIT copying the WAL on
- * the main thread, 14–17 µs a message and a p99 stall (bench/README.md, session 14). The thread
+ * net fired in normal running, each time a COMMIT copying the WAL on the main thread and a p99
+ * stall (docs/hot-path.md). The thread
  * also brings its next pass forward when a cycle's WAL passes half of this (checkpoint-schedule.ts).
  */
 export const WAL_AUTOCHECKPOINT_PAGES = 40_000;
@@ -61,7 +61,7 @@ export function openDatabase(path: string, options: OpenOptions = {}): DatabaseH
   // is paid at COMMIT, where a transaction that split a B-tree page (SQLite's page swap in
   // balance_nonroot leaves a page keyed past the end of the file) walks every cached page —
   // ~0.2 ms a chat group at 64 MiB. Without the map a small cache paid the same again in
-  // reads (~1.2 `pread` a chat message at 8 MiB); with it, none (bench/README.md, session 13).
+  // reads; with it, none (docs/hot-path.md).
   // A read error on a mapped page ends the process (SIGBUS) instead of failing the statement:
   // a failing disk, which SQLite could not have served anyway.
   sqlite.exec(`PRAGMA mmap_size = ${MMAP_SIZE_BYTES}`);
@@ -77,8 +77,7 @@ export function openDatabase(path: string, options: OpenOptions = {}): DatabaseH
   // every message in a SAVEPOINT of a shared transaction; each savepoint saves the pages the
   // group had already changed (the message table's last page, its index tails, the usage row)
   // to a sub-journal, which with SQLite's default spills past 64 KiB into a temporary file on
-  // disk (/var/tmp): 8.6–8.9 write calls a chat message instead of 4.9, and under chat load a
-  // webhook delivery's insert took 115 µs instead of 33 (bench/README.md, session 16). The
+  // disk (/var/tmp), nearly doubling a chat message's write calls (docs/hot-path.md). The
   // price: temporary tables and sorts are kept in memory too. Every list and filter here is
   // served by an index (test/db/query-plans.test.ts) and the GROUP BYs have a row per day or
   // rule, so only a migration that builds an index on a large table sorts in memory.

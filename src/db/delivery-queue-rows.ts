@@ -1,5 +1,4 @@
-import type { ClaimCandidate } from "../scheduler/fair-share.ts";
-import type { ClaimedDelivery } from "./store-webhooks.ts";
+import type { ClaimCandidate, ClaimedDelivery } from "./store-webhooks.ts";
 
 // What both stores' delivery queues (src/db/sqlite/delivery-queue.ts,
 // src/db/postgres/delivery-queue.ts) read and decide alike.

@@ -1,9 +1,26 @@
-import type { ClaimCandidate } from "../scheduler/fair-share.ts";
-import type { AttemptResult } from "../webhooks/send-webhook.ts";
 import type { DeadLetterRow, DeliveryAttemptRow, DeliveryRow, EventRow, WebhookRuleRow } from "./rows.ts";
 
 // The webhook aggregates of the store seam (src/db/store.ts): one SQL operation per function,
-// named for what it does. Every store (SQLite today, PostgreSQL next) implements these.
+// named for what it does. Both stores (SQLite and PostgreSQL) implement these.
+
+/** A due row as the claim sees it before leasing: enough for the fair share to decide whether it may go now. */
+export interface ClaimCandidate {
+  id: string;
+  tenantId: string;
+  /** null when the rule was deleted: such a row is cancelled, it takes no slot. */
+  url: string | null;
+}
+
+/** How one webhook attempt ended, as the delivery log records it. */
+export interface AttemptResult {
+  ok: boolean;
+  /** The receiver's status, or null when no response arrived (refused, DNS, TLS, forbidden). */
+  statusCode: number | null;
+  error: string | null;
+  durationMs: number;
+  /** The first 1 KiB of the response body as UTF-8, for the delivery log. */
+  responseExcerpt: string | null;
+}
 
 export interface WebhookRuleQueries {
   findRule(tenantId: string, ruleId: string): Promise<WebhookRuleRow | null>;
@@ -135,19 +152,25 @@ export interface FairSharePicker {
   pick<T extends ClaimCandidate>(candidates: readonly T[], limit: number): T[];
 }
 
-export interface RecordedAttempt {
+export interface FinishedAttempt {
   delivery: ClaimedDelivery;
   result: AttemptResult;
   startedAt: number;
   finishedAt: number;
 }
 
-export type AttemptOutcome = "succeeded" | "retry" | "dead" | "stale";
+/** What a finished attempt leads to, decided by the retry policy (src/webhooks/retry-policy.ts). */
+export type AttemptDecision =
+  | { outcome: "succeeded" }
+  | { outcome: "retry"; nextAttemptAt: number }
+  | { outcome: "dead"; expiresAt: number };
 
-export interface AttemptPolicy {
-  retryDelaysMs: readonly number[];
-  dlqRetentionMs: number;
+/** A finished attempt and its decision: the store writes the decision, it does not make it. */
+export interface RecordedAttempt extends FinishedAttempt {
+  decision: AttemptDecision;
 }
+
+export type AttemptOutcome = "succeeded" | "retry" | "dead" | "stale";
 
 export interface QueueGauges {
   due: number;
@@ -165,8 +188,11 @@ export interface DeliveryQueueQueries {
   claimDueDeliveries(now: number, limit: number, leaseMs: number): Promise<ClaimedDelivery[]>;
   /** Like claimDueDeliveries, but only the due rows the fair share picks; the rest stay due untouched. */
   claimFairShare(now: number, limit: number, leaseMs: number, fair: FairSharePicker): Promise<FairClaim>;
-  /** Records finished attempts in one transaction; each result is guarded by its lease token. */
-  recordAttempts(attempts: RecordedAttempt[], policy: AttemptPolicy): Promise<AttemptOutcome[]>;
+  /**
+   * Records finished attempts and writes each one's decision, in one transaction; each result
+   * is guarded by its lease token ("stale" when another sender holds the row now).
+   */
+  recordAttempts(attempts: RecordedAttempt[]): Promise<AttemptOutcome[]>;
   /** Makes leased, unsent deliveries due at `now` again (those still holding `leaseToken`); returns how many. */
   releaseLeases(ids: string[], leaseToken: string, now: number): Promise<number>;
   queueGauges(now: number): Promise<QueueGauges>;

@@ -5,6 +5,9 @@ import type { MaintenanceQueries, PrivacyQueries } from "./store-privacy.ts";
 import type { BotConfigQueries, CaptureQueries, ChatSessionQueries, UsageQueries } from "./store-chat.ts";
 import type { ApiKeyQueries, RefreshTokenQueries, SettingQueries, TenantQueries, UserQueries } from "./store-accounts.ts";
 import type { DeadLetterQueries, DeliveryQueries, DeliveryQueueQueries, OutboxQueries, WebhookRuleQueries } from "./store-webhooks.ts";
+import type { SharedCounters } from "../lib/shared-window.ts";
+
+export type { SharedCounters, SlidingHits } from "../lib/shared-window.ts";
 
 export type * from "./rows.ts";
 export type * from "./store-accounts.ts";
@@ -52,26 +55,6 @@ export interface Transaction extends StoreQueries {
 }
 
 /** A sliding window's answer: whether the hit was admitted, and the admitted hits' times still inside it. */
-export interface SlidingHits {
-  allowed: boolean;
-  /** Epoch ms, oldest first, this hit included when admitted. */
-  hits: number[];
-}
-
-/** Limits counted in the database, shared by every instance (src/lib/shared-window.ts). */
-export interface SharedCounters {
-  /** A sliding-window log: admits the hit at `now` if fewer than `limit` hits are inside the last `windowMs`. */
-  take(key: string, limit: number, windowMs: number, now: number): Promise<SlidingHits>;
-  /** The admitted hits inside the last `windowMs`, without taking one. */
-  liveHits(key: string, windowMs: number, now: number): Promise<number[]>;
-  /** A fixed window (e.g. a UTC day): adds one to `key`'s count in the window holding `now`; the count after. */
-  addToWindow(key: string, windowMs: number, now: number): Promise<number>;
-  /** That count without adding. */
-  windowCount(key: string, windowMs: number, now: number): Promise<number>;
-  /** Deletes windows that have ended; how many rows. */
-  purgeExpired(now: number): Promise<number>;
-}
-
 /** How the store copes with contention and a full disk (DESIGN §7); PostgreSQL answers these trivially. */
 export interface StorageControls {
   /** /readyz: can the store take a write now? */
@@ -93,7 +76,7 @@ export interface StorageControls {
 }
 
 /**
- * The one async seam between Parley's domain code and its database (DESIGN §7, issue 12).
+ * The one async seam between Parley's domain code and its database (DESIGN §7).
  * Domain code calls `deps.store.<aggregate>.<operation>(…)` and, for writes that belong
  * together, `deps.store.transaction(async (tx) => …)`: everything done through `tx` commits or
  * rolls back together, and `tx.onCommit` hooks run after the commit.

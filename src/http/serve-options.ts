@@ -8,7 +8,7 @@ export const SERVE_OPTIONS = {
   // kernel splits the traffic between them. One port, one server.
   reusePort: false,
   // Elysia asks Bun for development mode unless NODE_ENV=production. It adds error pages the
-  // app never shows (Elysia answers every error itself) and costs ~10 µs of main-thread time a
-  // request (bench/README.md, issue 13, session 11).
+  // app never shows (Elysia answers every error itself) and costs main-thread time on every
+  // request (docs/hot-path.md).
   development: false,
 } as const;

@@ -9,7 +9,7 @@ import { htmlToText } from "./html-to-text.ts";
 
 /**
  * Imports a web page (or a Markdown or text file) as a document. The server fetches a URL
- * the caller chose, so it is guarded like a webhook target (src/webhooks/ssrf.ts): http(s)
+ * the caller chose, so it is guarded like a webhook target (src/lib/ssrf.ts): http(s)
  * only, no credentials in the URL, and no loopback, private, link-local, CGNAT, multicast or
  * unspecified address unless PARLEY_ALLOW_PRIVATE_WEBHOOKS is on. Redirects are followed by
  * hand, at most MAX_REDIRECTS, and every hop is checked again: otherwise a public page could

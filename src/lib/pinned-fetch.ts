@@ -1,5 +1,5 @@
 import ipaddr from "ipaddr.js";
-import { inspectWithoutLookup, resolveAndCheck, type ResolveHost, type WebhookUrlVerdict } from "../webhooks/ssrf.ts";
+import { inspectWithoutLookup, resolveAndCheck, type ResolveHost, type WebhookUrlVerdict } from "./ssrf.ts";
 import { abortable } from "./abortable.ts";
 
 /**

@@ -1,6 +1,25 @@
-import type { SharedCounters } from "../db/store.ts";
 import type { Clock } from "./clock.ts";
 import { createSlidingWindow, type SlidingWindow, type WindowDecision } from "./sliding-window.ts";
+
+export interface SlidingHits {
+  allowed: boolean;
+  /** Epoch ms, oldest first, this hit included when admitted. */
+  hits: number[];
+}
+
+/** Limits counted in the database, shared by every instance (a store provides them: `store.counters`). */
+export interface SharedCounters {
+  /** A sliding-window log: admits the hit at `now` if fewer than `limit` hits are inside the last `windowMs`. */
+  take(key: string, limit: number, windowMs: number, now: number): Promise<SlidingHits>;
+  /** The admitted hits inside the last `windowMs`, without taking one. */
+  liveHits(key: string, windowMs: number, now: number): Promise<number[]>;
+  /** A fixed window (e.g. a UTC day): adds one to `key`'s count in the window holding `now`; the count after. */
+  addToWindow(key: string, windowMs: number, now: number): Promise<number>;
+  /** That count without adding. */
+  windowCount(key: string, windowMs: number, now: number): Promise<number>;
+  /** Deletes windows that have ended; how many rows. */
+  purgeExpired(now: number): Promise<number>;
+}
 
 /**
  * The sliding-window log of src/lib/sliding-window.ts with its hits kept in the database

@@ -12,6 +12,7 @@
  * order), so a tenant with one due delivery is not queued behind another's thousand.
  * Rows that do not fit stay due and untouched: the caps delay a send, they never drop one.
  */
+import type { ClaimCandidate } from "../db/store-webhooks.ts";
 
 export const SICK_AFTER_FAILURES = 3;
 export const SICK_ENDPOINT_CONCURRENCY = 4;
@@ -23,13 +24,7 @@ export interface FairShareLimits {
   endpointConcurrency: number;
 }
 
-/** A due row as the claim sees it before leasing: enough to decide whether it may go now. */
-export interface ClaimCandidate {
-  id: string;
-  tenantId: string;
-  /** null when the rule was deleted: such a row is cancelled, it takes no slot. */
-  url: string | null;
-}
+export type { ClaimCandidate };
 
 export interface FairShareGauges {
   sickEndpoints: number;

@@ -8,6 +8,7 @@ import { storageTroubleOf } from "../db/storage-errors.ts";
 import type { ClaimedDelivery, FairClaim, RecordedAttempt } from "../db/store.ts";
 import { createFairShare, type FairShare } from "./fair-share.ts";
 import type { DeliveryReceiver } from "../webhooks/delivery-handoff.ts";
+import { decideFinishedAttempt } from "../webhooks/retry-policy.ts";
 
 export type SendFn = (input: SendWebhookInput) => Promise<AttemptResult>;
 
@@ -115,10 +116,8 @@ export class DeliveryScheduler {
 
   /**
    * Rows were just committed (an enqueue): claim them at once, before this turn of the event
-   * loop reads its I/O. Under HTTP load that I/O is tens of requests (~2 ms of the main thread)
-   * that used to come first: event committed → first POST under chat load went from p50 1.4 ms
-   * and p99 8–9 ms to 0.3 and 4.6–4.9 ms (bench/README.md, session 14). Only this one claim
-   * jumps the queue; every "again at once" after it is `arm(0)`, after the I/O.
+   * loop reads its I/O. Under HTTP load that I/O is tens of requests that would otherwise come
+   * first, the POST waiting behind them (docs/hot-path.md). Only this one claim jumps the queue; every "again at once" after it is `arm(0)`, after the I/O.
    */
   wake(): void {
     this.arm("before-io");
@@ -127,7 +126,7 @@ export class DeliveryScheduler {
   /**
    * Arms the next tick, replacing the one armed. "At once" (0) is `setImmediate`, after the I/O
    * of this turn of the event loop, not `setTimeout(0)`: Bun holds a zero timeout for a
-   * millisecond, which every refill of a freed slot used to wait. "before-io" is a microtask,
+   * millisecond, which every refill of a freed slot would wait. "before-io" is a microtask,
    * ahead of that I/O (wake).
    */
   private arm(delayMs: number | "before-io"): void {
@@ -250,7 +249,7 @@ export class DeliveryScheduler {
       .catch((error: unknown): AttemptResult => ({ ok: false, statusCode: null, error: `internal_error: ${String(error)}`, durationMs: 0, responseExcerpt: null }))
       .then((result) => {
         ok = result.ok;
-        this.finished.push({ delivery, result, startedAt, finishedAt: this.deps.clock.now() });
+        this.finished.push(decideFinishedAttempt(this.deps.config, { delivery, result, startedAt, finishedAt: this.deps.clock.now() }));
         this.queueFlush();
       })
       .finally(() => {
@@ -277,8 +276,7 @@ export class DeliveryScheduler {
     const batch = this.finished;
     this.finished = [];
     try {
-      const policy = { retryDelaysMs: this.deps.config.retryDelaysMs, dlqRetentionMs: this.deps.config.dlqRetentionMs };
-      const outcomes = await this.deps.store.deliveryQueue.recordAttempts(batch, policy);
+      const outcomes = await this.deps.store.deliveryQueue.recordAttempts(batch);
       outcomes.forEach((outcome, index) => this.metrics.observe(outcome, batch[index]?.result.durationMs ?? 0));
     } catch (error) {
       if (storageTroubleOf(error) && this.running) {

@@ -17,8 +17,7 @@ export interface SendThreadOptions {
    * `pendingRequests > 0`). While it has none, sends run on the main thread: a send through
    * the thread costs the process ~20 µs more CPU than the same send made here (the hand-over
    * both ways and a second event loop waking for it), so a backlog with no HTTP traffic drains
-   * 10–25 % faster on two cores (bench/README.md, session 7). Without it, every send goes to
-   * the thread.
+   * faster on the main thread (docs/hot-path.md). Without it, every send goes to the thread.
    */
   mainThreadBusy?: () => boolean;
 }
@@ -41,7 +40,7 @@ export function sendThreadMetrics(): string {
  * Webhook sends on a second thread (a Bun Worker running send-worker.ts), for the server: the
  * main thread serves HTTP and runs the scheduler's claims and bookkeeping, the worker does the
  * network work of every attempt, so a chat load that fills the main thread's event loop does
- * not hold the webhooks back (issue 13, "both cores"). The compiled binary carries the worker
+ * not hold the webhooks back (both cores at work). The compiled binary carries the worker
  * as a second entry point (package.json's build script).
  *
  * Only while HTTP requests are waiting, though (SendThreadOptions.mainThreadBusy): with none,

@@ -4,8 +4,7 @@ import type { ClaimedDelivery } from "../db/store.ts";
  * The scheduler running in this process, as an enqueue sees it (emit-event.ts). A delivery
  * enqueued while one runs is written already leased to it, and handed over after COMMIT, so
  * it is sent without a claim of its own. Under chat load that claim was a write transaction
- * per webhook (~0.2 ms of the main thread, bench/README.md session 16) and a wait before the
- * POST. The lease is what a claim would have taken: if this process dies before the send, the
+ * per webhook and a wait before the POST (docs/hot-path.md). The lease is what a claim would have taken: if this process dies before the send, the
  * row is due again when the lease runs out, and any scheduler sends it then.
  */
 export interface DeliveryReceiver {

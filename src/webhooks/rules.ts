@@ -7,7 +7,7 @@ import { newId } from "../lib/ids.ts";
 import { toPage, type Page } from "../lib/page.ts";
 import { invalidField } from "../lib/validate.ts";
 import { EVENT_NAMES, isEventName } from "./events.ts";
-import { checkWebhookUrl } from "./ssrf.ts";
+import { checkWebhookUrl } from "../lib/ssrf.ts";
 
 export interface RuleInput {
   name: string;

@@ -1,5 +1,6 @@
 import { fetchPinned, PinnedFetchRefused, type PinnedFetchOptions } from "../lib/pinned-fetch.ts";
-import type { ResolveHost } from "./ssrf.ts";
+import type { ResolveHost } from "../lib/ssrf.ts";
+import type { AttemptResult } from "../db/store-webhooks.ts";
 
 export interface SendWebhookInput {
   url: string;
@@ -12,15 +13,7 @@ export interface SendWebhookInput {
   pinning?: Pick<PinnedFetchOptions, "tlsCa" | "dial">;
 }
 
-export interface AttemptResult {
-  ok: boolean;
-  /** The receiver's status, or null when no response arrived (refused, DNS, TLS, forbidden). */
-  statusCode: number | null;
-  error: string | null;
-  durationMs: number;
-  /** The first 1 KiB of the response body as UTF-8, for the delivery log. */
-  responseExcerpt: string | null;
-}
+export type { AttemptResult };
 
 export const RESPONSE_EXCERPT_BYTES = 1024;
 

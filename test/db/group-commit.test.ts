@@ -3,6 +3,7 @@ import { MAX_GROUP } from "../../src/db/sqlite/group-commit.ts";
 import { createTenant } from "../../src/tenants/create-tenant.ts";
 import { enqueueEvent } from "../../src/webhooks/emit-event.ts";
 import { buildDeps, watchTransactionControl, webhookRuleRow } from "../helpers.ts";
+import { decideFinishedAttempts } from "../../src/webhooks/retry-policy.ts";
 
 // @sqlite-only: counts the SQLite store's group commit (BEGIN/SAVEPOINT/COMMIT on one connection); PostgreSQL gives each transaction a pooled connection of its own, no group commit
 
@@ -203,7 +204,7 @@ describe("group commit on SQLite", () => {
     const delivery = await claimOneDelivery();
     const now = deps.clock.now();
     const ok = { ok: true, statusCode: 200, error: null, durationMs: 3, responseExcerpt: null };
-    const record = () => deps.store.deliveryQueue.recordAttempts([{ delivery, result: ok, startedAt: now, finishedAt: now }], { retryDelaysMs: [1000], dlqRetentionMs: 1000 });
+    const record = () => deps.store.deliveryQueue.recordAttempts(decideFinishedAttempts({ retryDelaysMs: [1000], dlqRetentionMs: 1000 }, [{ delivery, result: ok, startedAt: now, finishedAt: now }]));
     const status = () => deps.sqlite.prepare<{ status: string }, [string]>("SELECT status FROM deliveries WHERE id = ?").get(delivery.id)?.status;
 
     watch.failOn = { statement: "COMMIT", error: new Error("disk I/O error") };
@@ -228,7 +229,7 @@ describe("group commit on SQLite", () => {
     const failed = { ok: false, statusCode: 500, error: "http_500", durationMs: 3, responseExcerpt: null };
     const [inserted, recorded] = await Promise.allSettled([
       insertOne("rule_b"),
-      deps.store.deliveryQueue.recordAttempts([{ delivery: broken, result: failed, startedAt: now, finishedAt: now }], { retryDelaysMs: [], dlqRetentionMs: 1000 }),
+      deps.store.deliveryQueue.recordAttempts(decideFinishedAttempts({ retryDelaysMs: [], dlqRetentionMs: 1000 }, [{ delivery: broken, result: failed, startedAt: now, finishedAt: now }])),
     ]);
     expect(recorded.status).toBe("rejected");
     expect(inserted.status).toBe("fulfilled");
@@ -243,7 +244,7 @@ describe("group commit on SQLite", () => {
     watch.executed.length = 0;
     const now = deps.clock.now();
     const ok = { ok: true, statusCode: 200, error: null, durationMs: 3, responseExcerpt: null };
-    const recorded = deps.store.deliveryQueue.recordAttempts([{ delivery, result: ok, startedAt: now, finishedAt: now }], { retryDelaysMs: [1000], dlqRetentionMs: 1000 });
+    const recorded = deps.store.deliveryQueue.recordAttempts(decideFinishedAttempts({ retryDelaysMs: [1000], dlqRetentionMs: 1000 }, [{ delivery, result: ok, startedAt: now, finishedAt: now }]));
     // Committed before this turn ends: no group was scheduled for it.
     expect(deps.sqlite.prepare<{ status: string }, [string]>("SELECT status FROM deliveries WHERE id = ?").get(delivery.id)?.status).toBe("succeeded");
     expect(await recorded).toEqual(["succeeded"]);

@@ -7,6 +7,7 @@ import type { ClaimedDelivery, DeadLetterRow, DeliveryAttemptRow, DeliveryRow, F
 import { newId } from "../../src/lib/ids.ts";
 import type { ClaimCandidate } from "../../src/scheduler/fair-share.ts";
 import { openTestPgStore, testPostgresUrl, type TestPgStore } from "../pg/test-store.ts";
+import { decideFinishedAttempts } from "../../src/webhooks/retry-policy.ts";
 
 // The webhook aggregates and the delivery queue on PostgreSQL against SQLite: the same
 // operations through both stores, every result equal (ids and lease tokens each store makes
@@ -200,7 +201,8 @@ describe.skipIf(!url)("PostgreSQL webhook aggregates match SQLite", () => {
     const failed = { ok: false, statusCode: 500, error: "http_500: boom", durationMs: 7, responseExcerpt: null };
     const outcomes = await same((s) => {
       const [c1, c3, c4, c5, c6] = claims.get(s.name)!;
-      return s.store.deliveryQueue.recordAttempts(
+      return s.store.deliveryQueue.recordAttempts(decideFinishedAttempts(
+        { retryDelaysMs: [1000], dlqRetentionMs: 7 * DAY },
         [
           { delivery: c1!, result: ok, startedAt: T0 + 1, finishedAt: T0 + 2 },
           { delivery: c3!, result: failed, startedAt: T0 + 3, finishedAt: T0 + 4 },
@@ -208,8 +210,7 @@ describe.skipIf(!url)("PostgreSQL webhook aggregates match SQLite", () => {
           { delivery: { ...c5!, leaseToken: "att_stale" }, result: ok, startedAt: T0 + 7, finishedAt: T0 + 8 },
           { delivery: c6!, result: { ...failed, statusCode: null, error: "timeout" }, startedAt: T0 + 9, finishedAt: T0 + 10 },
         ],
-        { retryDelaysMs: [1000], dlqRetentionMs: 7 * DAY },
-      );
+      ));
     });
     expect(outcomes).toEqual(["succeeded", "retry", "dead", "stale", "retry"]);
     for (const [tenantId, id] of [["ten_a", "wh_01"], ["ten_a", "wh_03"], ["ten_a", "wh_04"], ["ten_b", "wh_05"], ["ten_a", "wh_06"]] as const) {
@@ -228,21 +229,21 @@ describe.skipIf(!url)("PostgreSQL webhook aggregates match SQLite", () => {
       const again = await side.store.deliveryQueue.claimDueDeliveries(T0 + 2000 + DAY, 10, 30_000);
       wh06.set(side.name, again.find((c) => c.id === "wh_06")!);
     }
-    expect(await same((s) => s.store.deliveryQueue.recordAttempts(
+    expect(await same((s) => s.store.deliveryQueue.recordAttempts(decideFinishedAttempts(
+      { retryDelaysMs: [1000], dlqRetentionMs: 2 * DAY },
       [
         { delivery: wh06.get(s.name)!, result: failed, startedAt: T0 + DAY, finishedAt: T0 + DAY + 1 },
         { delivery: wh06.get(s.name)!, result: failed, startedAt: T0 + DAY + 2, finishedAt: T0 + DAY + 3 },
       ],
-      { retryDelaysMs: [1000], dlqRetentionMs: 2 * DAY },
-    ))).toEqual(["dead", "stale"]);
+    )))).toEqual(["dead", "stale"]);
     // An attempt of a delivery deleted meanwhile vanishes without failing the batch.
-    expect(await same((s) => s.store.deliveryQueue.recordAttempts(
-      [{ delivery: { ...wh06.get(s.name)!, id: "wh_gone" }, result: ok, startedAt: T0, finishedAt: T0 }],
+    expect(await same((s) => s.store.deliveryQueue.recordAttempts(decideFinishedAttempts(
       { retryDelaysMs: [], dlqRetentionMs: DAY },
-    ))).toEqual(["stale"]);
+      [{ delivery: { ...wh06.get(s.name)!, id: "wh_gone" }, result: ok, startedAt: T0, finishedAt: T0 }],
+    )))).toEqual(["stale"]);
     expect(await same((s) => s.store.deliveries.listAttempts("wh_gone"))).toEqual([]);
     expect(await same((s) => s.store.deliveryQueue.queueGauges(T0 + 10 * DAY))).toEqual({ due: 2, pending: 2, deadLetters: 2 });
-    expect(await same((s) => s.store.deliveryQueue.recordAttempts([], { retryDelaysMs: [], dlqRetentionMs: DAY }))).toEqual([]);
+    expect(await same((s) => s.store.deliveryQueue.recordAttempts(decideFinishedAttempts({ retryDelaysMs: [], dlqRetentionMs: DAY }, [])))).toEqual([]);
 
     // Stats.
     expect(await same((s) => s.store.deliveries.countDeliveriesByRule("ten_a", "wh_"))).toEqual([

@@ -4,7 +4,7 @@ import { createSandbox, stopProcess, type Sandbox } from "./binary.ts";
 import { killHard, openTestDatabase, postgresSource, spawnServer, startReceiver, waitFor, type ServerChild, type TestDatabase } from "./cluster-helpers.ts";
 
 /**
- * Issue 12 end to end: three compiled `parley serve` processes on one PostgreSQL database.
+ * Several instances on PostgreSQL end to end: three compiled `parley serve` processes on one PostgreSQL database.
  * 10,000 webhook deliveries are enqueued round-robin across them while one is killed with
  * SIGKILL (with deliveries in flight) and restarted on the same port; every delivery must be
  * answered by the receiver — those the killed instance had in flight are sent again once their

@@ -3,6 +3,7 @@ import { enqueueEvent } from "../../src/webhooks/emit-event.ts";
 import { createRule } from "../../src/webhooks/rules.ts";
 import { createTenant } from "../../src/tenants/create-tenant.ts";
 import { buildDeps, closeDeps, testSql } from "../helpers.ts";
+import { decideFinishedAttempts } from "../../src/webhooks/retry-policy.ts";
 
 let deps: ReturnType<typeof buildDeps>;
 let tenantId: string;
@@ -25,7 +26,7 @@ test("a delivery erased while its send is in flight is dropped; the rest of the 
   await sql.run("DELETE FROM events WHERE id = ?", erased.eventId);
   const ok = { ok: true, statusCode: 200, error: null, durationMs: 1, responseExcerpt: "echo ana@example.com" };
   const now = deps.clock.now();
-  const outcomes = await deps.store.deliveryQueue.recordAttempts(claimed.map((delivery) => ({ delivery, result: ok, startedAt: now, finishedAt: now })), { retryDelaysMs: [1000], dlqRetentionMs: 1000 });
+  const outcomes = await deps.store.deliveryQueue.recordAttempts(decideFinishedAttempts({ retryDelaysMs: [1000], dlqRetentionMs: 1000 }, claimed.map((delivery) => ({ delivery, result: ok, startedAt: now, finishedAt: now }))));
   const byId = Object.fromEntries(claimed.map((delivery, index) => [delivery.id, outcomes[index]]));
   expect(byId[erased.deliveryIds[0] ?? ""]).toBe("stale");
   expect(byId[kept.deliveryIds[0] ?? ""]).toBe("succeeded");

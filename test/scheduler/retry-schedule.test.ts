@@ -7,6 +7,7 @@ import { listDeadLetters, retriggerDeadLetters } from "../../src/webhooks/dead-l
 import type { AttemptResult } from "../../src/webhooks/send-webhook.ts";
 import { createTenant } from "../../src/tenants/create-tenant.ts";
 import { buildDeps, closeDeps, testSql } from "../helpers.ts";
+import { decideFinishedAttempts } from "../../src/webhooks/retry-policy.ts";
 
 const SECOND = 1000;
 const MINUTE = 60 * SECOND;
@@ -208,10 +209,10 @@ describe("leases", () => {
     deps.clock.advance(leaseMs);
     answers = [true];
     await scheduler.runOnce();
-    const outcomes = await deps.store.deliveryQueue.recordAttempts(
-      [{ delivery: stale!, result: { ok: false, statusCode: 500, error: "late", durationMs: 1, responseExcerpt: null }, startedAt: 0, finishedAt: deps.clock.now() }],
+    const outcomes = await deps.store.deliveryQueue.recordAttempts(decideFinishedAttempts(
       { retryDelaysMs: deps.config.retryDelaysMs, dlqRetentionMs: deps.config.dlqRetentionMs },
-    );
+      [{ delivery: stale!, result: { ok: false, statusCode: 500, error: "late", durationMs: 1, responseExcerpt: null }, startedAt: 0, finishedAt: deps.clock.now() }],
+    ));
     expect(outcomes).toEqual(["stale"]);
     expect((await getDelivery(deps, tenantId, webhookId)).status).toBe("succeeded");
   });

@@ -3,7 +3,7 @@ import { sendThreadMetrics, startSendThread, type SendThread } from "../../src/s
 import { buildTestApp, webhookSendsIn } from "../helpers.ts";
 import { silentLogger } from "../../src/lib/log.ts";
 
-// The server's webhook sends run on a second thread (issue 13, both cores): the same attempt
+// The server's webhook sends run on a second thread (both cores): the same attempt
 // results as sendWebhook on the main thread, and the main thread only posts and receives.
 
 const cleanups: Array<() => unknown> = [];

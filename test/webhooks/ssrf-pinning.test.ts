@@ -3,7 +3,7 @@ import { join } from "node:path";
 import type { Server } from "bun";
 import { fetchPinned, pinnedRequest, PinnedFetchRefused } from "../../src/lib/pinned-fetch.ts";
 import { sendWebhook } from "../../src/webhooks/send-webhook.ts";
-import type { ResolveHost } from "../../src/webhooks/ssrf.ts";
+import type { ResolveHost } from "../../src/lib/ssrf.ts";
 
 // DNS re-binding: the name answers a public address to the check and a private one afterwards.
 // Only fake resolvers here; a request that would leave the machine goes to a fake dialer instead.

@@ -1,12 +1,11 @@
-import type { ApiKeyRow, MembershipRow, RefreshTokenRow, UserRow } from "../rows.ts";
-import type { ApiKeyQueries, RefreshTokenQueries, SettingQueries, TenantQueries, TenantWithChatbot, UserQueries } from "../store-accounts.ts";
+import type { TenantQueries, TenantWithChatbot } from "../store-accounts.ts";
 import { pgColumns } from "./columns.ts";
 import type { PgExec } from "./exec.ts";
-import { apiKeys, memberships, refreshTokens, tenants, users } from "./schema.ts";
+import { tenants } from "./schema.ts";
 
-// The tenants and auth aggregates on PostgreSQL: the statements of src/db/sqlite/tenants.ts and
-// accounts.ts, translated. Text ids are ordered `COLLATE "C"` (byte order, as SQLite's BINARY)
-// whatever the database's collation; every such sort is over a handful of rows.
+// The tenants aggregate on PostgreSQL, the twin of src/db/sqlite/tenants.ts (the lookup version
+// and the JSON origins differ). Text ids are ordered `COLLATE "C"` (byte order, as SQLite's
+// BINARY) whatever the database's collation.
 
 type RawTenant = Omit<TenantWithChatbot, "allowedOrigins"> & { allowedOrigins: string };
 
@@ -63,94 +62,6 @@ export function pgTenants(db: PgExec): TenantQueries {
         row.createdAt,
         row.updatedAt,
       ]);
-    },
-  };
-}
-
-export function pgUsers(db: PgExec): UserQueries {
-  const columns = pgColumns(users);
-  const memberColumns = pgColumns(memberships);
-  return {
-    findUserByEmail: (email) => db.get<UserRow>(`SELECT ${columns} FROM users WHERE email = $1`, [email]),
-    findUser: (userId) => db.get<UserRow>(`SELECT ${columns} FROM users WHERE id = $1`, [userId]),
-    insertUser: async (row) => {
-      await db.run("INSERT INTO users (id, email, password_hash, display_name, created_at) VALUES ($1, $2, $3, $4, $5)", [row.id, row.email, row.passwordHash, row.displayName, row.createdAt]);
-    },
-    updatePasswordHash: async (userId, passwordHash) => {
-      await db.run("UPDATE users SET password_hash = $1 WHERE id = $2", [passwordHash, userId]);
-    },
-    updateDisplayName: async (userId, displayName) => {
-      await db.run("UPDATE users SET display_name = $1 WHERE id = $2", [displayName, userId]);
-    },
-    findMembership: (userId, tenantId) =>
-      db.get<MembershipRow>(`SELECT ${memberColumns} FROM memberships WHERE user_id = $1 AND tenant_id = $2`, [userId, tenantId]),
-    insertMembership: async (row) => {
-      await db.run("INSERT INTO memberships (user_id, tenant_id, role, created_at) VALUES ($1, $2, $3, $4)", [row.userId, row.tenantId, row.role, row.createdAt]);
-    },
-    // SQLite walks the primary key (user_id, tenant_id): by tenant id.
-    listMemberships: (userId) =>
-      db.all<MembershipRow>(`SELECT ${memberColumns} FROM memberships WHERE user_id = $1 ORDER BY tenant_id COLLATE "C"`, [userId]),
-  };
-}
-
-export function pgApiKeys(db: PgExec): ApiKeyQueries {
-  const columns = pgColumns(apiKeys);
-  return {
-    insertApiKey: async (row) => {
-      await db.run(
-        "INSERT INTO api_keys (id, tenant_id, name, prefix, key_hash, created_at, last_used_at, revoked_at) VALUES ($1, $2, $3, $4, $5, $6, $7, $8)",
-        [row.id, row.tenantId, row.name, row.prefix, row.keyHash, row.createdAt, row.lastUsedAt, row.revokedAt],
-      );
-    },
-    listTenantApiKeys: (tenantId) => db.all<ApiKeyRow>(`SELECT ${columns} FROM api_keys WHERE tenant_id = $1 ORDER BY id COLLATE "C" DESC`, [tenantId]),
-    findApiKey: (keyId) => db.get<ApiKeyRow>(`SELECT ${columns} FROM api_keys WHERE id = $1`, [keyId]),
-    revokeApiKey: async (keyId, revokedAt) => {
-      await db.run("UPDATE api_keys SET revoked_at = $1 WHERE id = $2", [revokedAt, keyId]);
-    },
-    // Runs on every request with an API key (api_keys_prefix_idx). SQLite returns ties in insertion
-    // order; ids are time-ordered (src/lib/ids.ts), so by id is the same order.
-    listLiveApiKeysByPrefix: (prefix) =>
-      db.all<ApiKeyRow>(`SELECT ${columns} FROM api_keys WHERE prefix = $1 AND revoked_at IS NULL ORDER BY id COLLATE "C"`, [prefix]),
-    touchApiKey: async (keyId, usedAt) => {
-      await db.run("UPDATE api_keys SET last_used_at = $1 WHERE id = $2", [usedAt, keyId]);
-    },
-  };
-}
-
-export function pgRefreshTokens(db: PgExec): RefreshTokenQueries {
-  const columns = pgColumns(refreshTokens);
-  return {
-    insertRefreshToken: async (row) => {
-      await db.run("INSERT INTO refresh_tokens (id, user_id, family_id, token_hash, expires_at, created_at) VALUES ($1, $2, $3, $4, $5, $6)", [
-        row.id,
-        row.userId,
-        row.familyId,
-        row.tokenHash,
-        row.expiresAt,
-        row.createdAt,
-      ]);
-    },
-    findRefreshTokenByHash: (tokenHash) => db.get<RefreshTokenRow>(`SELECT ${columns} FROM refresh_tokens WHERE token_hash = $1`, [tokenHash]),
-    markRefreshTokenRotated: async (tokenId, rotatedAt) => {
-      await db.run("UPDATE refresh_tokens SET rotated_at = $1 WHERE id = $2", [rotatedAt, tokenId]);
-    },
-    revokeRefreshTokenFamily: async (familyId, revokedAt) => {
-      await db.run("UPDATE refresh_tokens SET revoked_at = $1 WHERE family_id = $2 AND revoked_at IS NULL", [revokedAt, familyId]);
-    },
-    revokeUserRefreshTokens: async (userId, revokedAt) => {
-      await db.run("UPDATE refresh_tokens SET revoked_at = $1 WHERE user_id = $2", [revokedAt, userId]);
-    },
-  };
-}
-
-export function pgSettings(db: PgExec): SettingQueries {
-  return {
-    findSetting: async (key) => (await db.get<{ value: string }>("SELECT value FROM settings WHERE key = $1", [key]))?.value ?? null,
-    putSetting: async (key, value) => {
-      await db.run("INSERT INTO settings (key, value) VALUES ($1, $2) ON CONFLICT (key) DO UPDATE SET value = excluded.value", [key, value]);
-    },
-    insertSettingIfMissing: async (key, value) => {
-      await db.run("INSERT INTO settings (key, value) VALUES ($1, $2) ON CONFLICT (key) DO NOTHING", [key, value]);
     },
   };
 }

@@ -1,5 +1,5 @@
 import { newId } from "../../lib/ids.ts";
-import type { AttemptOutcome, AttemptPolicy, ClaimedDelivery, DeliveryQueueQueries, FairClaim, RecordedAttempt } from "../store-webhooks.ts";
+import type { AttemptOutcome, ClaimedDelivery, DeliveryQueueQueries, FairClaim, RecordedAttempt } from "../store-webhooks.ts";
 import { CLAIM_WINDOW, RULE_DELETED, splitClaims, type CandidateRow, type DueRow } from "../delivery-queue-rows.ts";
 import type { PgExec } from "./exec.ts";
 
@@ -151,12 +151,12 @@ export function pgDeliveryQueue(db: PgExec): DeliveryQueueQueries {
 
     /**
      * All in one transaction, four statements at most whatever the batch's size. For each: the
-     * attempt log row, then success, a retry `retryDelaysMs[n-1]` after the failed attempt
-     * ended, or — after the last attempt — the dead letter with its retention.
+     * attempt log row, then the decision — success, the retry's due time, or the dead letter
+     * with its expiry.
      */
-    recordAttempts: async (attempts, policy) => {
+    recordAttempts: async (attempts) => {
       if (attempts.length === 0) return [];
-      return db.transaction((tx) => recordBatch(tx, attempts, policy));
+      return db.transaction((tx) => recordBatch(tx, attempts));
     },
 
     releaseLeases: (ids, leaseToken, now) => db.run(RELEASE_LEASES, [ids, leaseToken, now]),
@@ -180,7 +180,7 @@ async function claimedFrom(tx: PgExec, rows: readonly DueRow[], leaseToken: stri
  * same delivery later in the batch is stale. Ids are made in the same order as before (each
  * attempt's, then its dead letter's), so they sort as they did.
  */
-async function recordBatch(tx: PgExec, attempts: readonly RecordedAttempt[], policy: AttemptPolicy): Promise<AttemptOutcome[]> {
+async function recordBatch(tx: PgExec, attempts: readonly RecordedAttempt[]): Promise<AttemptOutcome[]> {
   const ids = [...new Set(attempts.map(({ delivery }) => delivery.id))];
   const locked = await tx.all<{ id: string; lease_token: string | null }>(LOCK_BATCH, [ids]);
   /** Each live delivery's lease token as it stands after the results so far. */
@@ -194,7 +194,7 @@ async function recordBatch(tx: PgExec, attempts: readonly RecordedAttempt[], pol
   const dead = { id: [] as string[], deliveryId: [] as string[], tenantId: [] as string[], ruleId: [] as string[], event: [] as string[],
     attempts: [] as number[], statusCode: [] as (number | null)[], error: [] as (string | null)[], deadAt: [] as number[], expiresAt: [] as number[] };
 
-  const outcomes = attempts.map(({ delivery, result, startedAt, finishedAt }): AttemptOutcome => {
+  const outcomes = attempts.map(({ delivery, result, startedAt, finishedAt, decision }): AttemptOutcome => {
     const attempt = delivery.attempts + 1;
     const attemptId = newId("att", startedAt);
     if (!lease.has(delivery.id)) return "stale";
@@ -212,17 +212,16 @@ async function recordBatch(tx: PgExec, attempts: readonly RecordedAttempt[], pol
     if (token === null || token !== delivery.leaseToken) return "stale";
     lease.set(delivery.id, null);
 
-    const delay = result.ok ? undefined : policy.retryDelaysMs[attempt - 1];
-    const outcome: AttemptOutcome = result.ok ? "succeeded" : delay !== undefined ? "retry" : "dead";
+    const outcome = decision.outcome;
     change.id.push(delivery.id);
     change.leaseToken.push(delivery.leaseToken);
     change.outcome.push(outcome);
     change.attempt.push(attempt);
-    change.nextAttemptAt.push(delay !== undefined ? finishedAt + delay : null);
+    change.nextAttemptAt.push(decision.outcome === "retry" ? decision.nextAttemptAt : null);
     change.statusCode.push(result.statusCode);
     change.error.push(result.ok ? null : result.error);
     change.finishedAt.push(finishedAt);
-    if (outcome === "dead") {
+    if (decision.outcome === "dead") {
       dead.id.push(newId("dlq", finishedAt));
       dead.deliveryId.push(delivery.id);
       dead.tenantId.push(delivery.tenantId);
@@ -232,7 +231,7 @@ async function recordBatch(tx: PgExec, attempts: readonly RecordedAttempt[], pol
       dead.statusCode.push(result.statusCode);
       dead.error.push(result.error);
       dead.deadAt.push(finishedAt);
-      dead.expiresAt.push(finishedAt + policy.dlqRetentionMs);
+      dead.expiresAt.push(decision.expiresAt);
     }
     return outcome;
   });

@@ -1,7 +1,9 @@
 import type { SQL } from "bun";
 import type { StorageControls, Store, StoreQueries, Transaction } from "../store.ts";
 import { pgAnalytics } from "./analytics.ts";
-import { pgApiKeys, pgRefreshTokens, pgSettings, pgTenants, pgUsers } from "./accounts.ts";
+import { pgTenants } from "./accounts.ts";
+import { API_KEY_OPS, REFRESH_TOKEN_OPS, SETTING_OPS, USER_OPS } from "../sql/accounts.ts";
+import { pgOps } from "./statements.ts";
 import { pgBotConfigs, pgCaptures, pgChatSessions, pgUsage } from "./chat.ts";
 import { pgCounters } from "./counters.ts";
 import { pgDeliveryQueue } from "./delivery-queue.ts";
@@ -15,9 +17,9 @@ import { pgDeadLetters, pgDeliveries, pgOutbox, pgWebhookRules } from "./webhook
 export function pgQueries(exec: PgExec): StoreQueries {
   return {
     tenants: pgTenants(exec),
-    users: pgUsers(exec),
-    apiKeys: pgApiKeys(exec),
-    refreshTokens: pgRefreshTokens(exec),
+    users: pgOps(exec, USER_OPS),
+    apiKeys: pgOps(exec, API_KEY_OPS),
+    refreshTokens: pgOps(exec, REFRESH_TOKEN_OPS),
     chatSessions: pgChatSessions(exec),
     usage: pgUsage(exec),
     captures: pgCaptures(exec),
@@ -25,7 +27,7 @@ export function pgQueries(exec: PgExec): StoreQueries {
     analytics: pgAnalytics(exec),
     integrations: pgIntegrations(exec),
     knowledge: pgKnowledge(exec),
-    settings: pgSettings(exec),
+    settings: pgOps(exec, SETTING_OPS),
     privacy: pgPrivacy(exec),
     maintenance: pgMaintenance(exec),
     webhookRules: pgWebhookRules(exec),

@@ -62,17 +62,16 @@ export interface CheckpointThreadOptions {
 /**
  * The server's WAL checkpoints on a thread of their own (a Bun Worker running
  * checkpoint-worker.ts with its own connection to the file), every CHECKPOINT_INTERVAL_MS, so
- * that copying the WAL into the database never stops the main thread (issue 13: a 10 s
- * checkpoint on the server's connection took ~50 ms under chat load, every request in flight
- * waiting for it). The compiled binary carries the worker as an entry point of its own
- * (package.json's build script).
+ * that copying the WAL into the database never stops the main thread (on the server's
+ * connection a checkpoint under chat load held every request in flight; docs/hot-path.md).
+ * The compiled binary carries the worker as an entry point of its own (package.json's build).
  *
  * The WAL starts over (its next frame written at its start) only when a write begins after a
  * checkpoint that copied every frame. While the server keeps writing, the thread never quite
- * gets there — frames arrive while it copies — so the WAL used to grow to SQLite's automatic
- * checkpoint on the server's connection (then 10,000 pages), which then ran inside a COMMIT:
- * 25–65 ms stalls about every second at full write rate, the chat p99 (bench/README.md, session
- * 6). Now the thread catches up (checkpoint-worker.ts) and `finishOnServer` copies the few frames
+ * gets there — frames arrive while it copies — so the WAL would grow to SQLite's automatic
+ * checkpoint on the server's connection, which runs inside a COMMIT: a stall of tens of ms
+ * about every second at full write rate (docs/hot-path.md). So the thread catches up
+ * (checkpoint-worker.ts) and `finishOnServer` copies the few frames
  * written since on the server's connection: 1–7 ms between two transactions, after which
  * nothing is left uncopied and the next write starts the WAL over. The automatic checkpoint
  * stays, as the safety net if this thread fails (WAL_AUTOCHECKPOINT_PAGES, src/db/client.ts:

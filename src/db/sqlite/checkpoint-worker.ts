@@ -5,7 +5,7 @@ import { nextCheckpointDelayMs, runPasses, type PassResult } from "./checkpoint-
  * The WAL checkpointer's thread (src/db/sqlite/checkpoint-thread.ts). A checkpoint copies every
  * page written since the last one from the WAL into the database file: under chat load, tens of
  * milliseconds of synchronous I/O that, run on the server's connection, stopped every request
- * for as long (issue 13, p99). Here it runs on a connection and a core of its own; PASSIVE never
+ * for as long (the chat p99). Here it runs on a connection and a core of its own; PASSIVE never
  * waits for, nor blocks, the server's readers and writers.
  *
  * The server keeps writing while a pass copies, so one pass ends behind the WAL's end: passes

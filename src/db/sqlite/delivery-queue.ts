@@ -11,7 +11,7 @@ import { prepareVariants } from "./list-variants.ts";
 //
 // Due rows are taken in due order, ties in insertion order (`rowid`, which deliveries_due_idx
 // carries: ordering ties by `id` instead sorted every group of rows due in the same millisecond
-// in a temporary B-tree, ~1 µs a row more per claim — bench/README.md, session 7).
+// in a temporary B-tree, a cost per row on every claim).
 
 /** The fair claim's skip of tenants (?2) and endpoints (?3) at their caps, JSON arrays. */
 const SKIP_CAPPED = `
@@ -148,32 +148,30 @@ export function sqliteDeliveryQueue(sqlite: Database): SyncOf<DeliveryQueueQueri
 
     /**
      * All in one transaction (one fsync for a whole batch). For each: the attempt log row, then
-     * success, a retry `retryDelaysMs[n-1]` after the failed attempt ended, or — after the last
-     * attempt — the dead letter with its retention.
+     * the decision — success, the retry's due time, or the dead letter with its expiry.
      */
-    recordAttempts: (attempts, policy) =>
+    recordAttempts: (attempts) =>
       sqlite
         .transaction(() =>
-          attempts.map(({ delivery, result, startedAt, finishedAt }): AttemptOutcome => {
+          attempts.map(({ delivery, result, startedAt, finishedAt, decision }): AttemptOutcome => {
             const attempt = delivery.attempts + 1;
             sql.insertAttempt.run(
               newId("att", startedAt), delivery.id, delivery.cycle, attempt, startedAt, result.durationMs,
               result.ok ? 1 : 0, result.statusCode, result.error, result.responseExcerpt,
             );
-            if (result.ok) {
+            if (decision.outcome === "succeeded") {
               const changed = sql.markSucceeded.run(attempt, result.statusCode, finishedAt, finishedAt, delivery.id, delivery.leaseToken).changes;
               return changed > 0 ? "succeeded" : "stale";
             }
-            const delay = policy.retryDelaysMs[attempt - 1];
-            if (delay !== undefined) {
-              const changed = sql.markRetry.run(attempt, finishedAt + delay, result.statusCode, result.error, finishedAt, delivery.id, delivery.leaseToken).changes;
+            if (decision.outcome === "retry") {
+              const changed = sql.markRetry.run(attempt, decision.nextAttemptAt, result.statusCode, result.error, finishedAt, delivery.id, delivery.leaseToken).changes;
               return changed > 0 ? "retry" : "stale";
             }
             const changed = sql.markDead.run(attempt, result.statusCode, result.error, finishedAt, finishedAt, delivery.id, delivery.leaseToken).changes;
             if (changed === 0) return "stale";
             sql.insertDeadLetter.run(
               newId("dlq", finishedAt), delivery.id, delivery.tenantId, delivery.ruleId, delivery.event, attempt,
-              result.statusCode, result.error, finishedAt, finishedAt + policy.dlqRetentionMs,
+              result.statusCode, result.error, finishedAt, decision.expiresAt,
             );
             return "dead";
           }),

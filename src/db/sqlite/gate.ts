@@ -103,8 +103,8 @@ export interface TransactionBound {
 /**
  * The aggregate's functions for use inside a transaction, made once per connection and shared
  * by every transaction: each runs at once, and refuses unless the transaction it was reached
- * through (`this`, an object made from this prototype with its `isOpen`) is still open. A chat
- * message used to build a closure per function per transaction here.
+ * through (`this`, an object made from this prototype with its `isOpen`) is still open, so a
+ * transaction builds no closure per function.
  */
 export function insideTransactionPrototype<T>(sync: SyncOf<T>): T {
   const prototype: Record<string, unknown> = {};

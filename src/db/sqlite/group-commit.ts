@@ -19,7 +19,7 @@ interface Pending {
 }
 
 /**
- * Group commit (issue 13): transactions started in the same turn of the event loop share one
+ * Group commit (docs/hot-path.md): transactions started in the same turn of the event loop share one
  * write transaction. COMMIT is the largest single cost of a chat message (an fsync-ordered WAL
  * append), so under load 64 messages pay for one. Each callback runs in its own SAVEPOINT, one
  * after the other under the gate: a throw rolls back to it and only that caller gets the error.

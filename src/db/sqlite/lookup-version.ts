@@ -37,8 +37,8 @@ export function markLookupWrite(sqlite: Database): void {
  * file's WAL-index header yourself: mapping or reading that file means opening and closing a
  * descriptor of it, and on Linux closing *any* descriptor of a file drops every POSIX lock the
  * process holds on it — SQLite's own shm locks (the dead-man switch, read marks, the write lock)
- * included, which lets another process reset the WAL index or write at the same time.
- * (Tried in session 11 with Bun.mmap, which closes its descriptor; reverted.)
+ * included, which lets another process reset the WAL index or write at the same time
+ * (Bun.mmap, for one, closes its descriptor).
  */
 export function lookupVersionReader(sqlite: Database): () => string {
   const dataVersion = sqlite.prepare<{ data_version: number }, []>("PRAGMA data_version");

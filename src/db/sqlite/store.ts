@@ -7,7 +7,8 @@ import { sqliteIntegrations } from "./integrations.ts";
 import { sqliteKnowledge } from "./knowledge.ts";
 import { sqliteMaintenance, sqlitePrivacy } from "./privacy.ts";
 import { sqliteBotConfigs, sqliteCaptures, sqliteChatSessions, sqliteUsage } from "./chat.ts";
-import { sqliteApiKeys, sqliteRefreshTokens, sqliteSettings, sqliteUsers } from "./accounts.ts";
+import { API_KEY_OPS, REFRESH_TOKEN_OPS, SETTING_OPS, USER_OPS } from "../sql/accounts.ts";
+import { sqliteOps } from "./statements.ts";
 import { sqliteDeadLetters } from "./dead-letters.ts";
 import { sqliteDeliveries } from "./deliveries.ts";
 import { sqliteDeliveryQueue } from "./delivery-queue.ts";
@@ -27,9 +28,9 @@ export function createSqliteStore(handle: { sqlite: Database; db: Db }): Store {
   const usage = sqliteUsage(sqlite);
   const sync: SyncQueries = {
     tenants: sqliteTenants(sqlite, db),
-    users: sqliteUsers(sqlite),
-    apiKeys: sqliteApiKeys(sqlite),
-    refreshTokens: sqliteRefreshTokens(sqlite),
+    users: sqliteOps(sqlite, USER_OPS),
+    apiKeys: sqliteOps(sqlite, API_KEY_OPS),
+    refreshTokens: sqliteOps(sqlite, REFRESH_TOKEN_OPS),
     chatSessions: sqliteChatSessions(sqlite, usage),
     usage,
     captures: sqliteCaptures(sqlite),
@@ -37,7 +38,7 @@ export function createSqliteStore(handle: { sqlite: Database; db: Db }): Store {
     analytics: sqliteAnalytics(sqlite),
     integrations: sqliteIntegrations(sqlite),
     knowledge: sqliteKnowledge(sqlite),
-    settings: sqliteSettings(sqlite),
+    settings: sqliteOps(sqlite, SETTING_OPS),
     privacy: sqlitePrivacy(sqlite),
     maintenance: sqliteMaintenance(sqlite),
     webhookRules: sqliteWebhookRules(sqlite, db),
@@ -97,15 +98,15 @@ export function createSqliteStore(handle: { sqlite: Database; db: Db }): Store {
 
   // The scheduler's results join a group commit that is forming (chat under load). Alone, a
   // record paid a BEGIN … COMMIT of its own for every webhook sent, and under chat load the
-  // COMMIT of a transaction that small takes ~90 µs (bench/README.md, session 16); in a group it
+  // COMMIT of a transaction that small is a large share of a webhook (docs/hot-path.md); in a group it
   // is one more SAVEPOINT (bun:sqlite nests the aggregate's transaction as one) and its pages go
   // out with the group's COMMIT. With no group forming (a backlog drained, no chat) it commits
   // alone and at once, as before: going through a group there cost a drain ~3 %.
   const { recordAttempts } = sync.deliveryQueue;
   const deliveryQueue: StoreQueries["deliveryQueue"] = {
     ...outside.deliveryQueue,
-    recordAttempts: (attempts, policy) =>
-      transaction.forming() ? transaction(async () => recordAttempts(attempts, policy)) : outside.deliveryQueue.recordAttempts(attempts, policy),
+    recordAttempts: (attempts) =>
+      transaction.forming() ? transaction(async () => recordAttempts(attempts)) : outside.deliveryQueue.recordAttempts(attempts),
   };
 
   return { kind: "sqlite", storage, counters: null, ...outside, deliveryQueue, transaction };

@@ -3,7 +3,7 @@ import type { AppDeps } from "../deps.ts";
 import { idParams, pageFields, strictObject } from "../schema.ts";
 import { securityPlugin, tenantOf } from "../plugins/security.ts";
 import { closeSession, listSessions } from "../../chat/sessions.ts";
-import { postOperatorReply } from "../../chat/post-operator-reply.ts";
+import { postOperatorReply } from "../../integrations/post-operator-reply.ts";
 import { listAppointments, listLeads } from "../../chat/crm.ts";
 import { SESSION_STATUSES } from "../../db/schema.ts";
 import { idOf, isoTime, messageView, nullableString, pageOf, sessionView } from "../response-schemas.ts";

@@ -48,7 +48,7 @@ export function runConversation(conversation: CorpusConversation): TurnResult[] 
   });
 }
 
-/** "turn 2 «…»: missing …" lines, empty when the conversation passed. */
+/** "turn N «…»: missing …" lines, empty when the conversation passed. */
 export function conversationProblems(conversation: CorpusConversation): string[] {
   return runConversation(conversation).flatMap((result, index) =>
     result.problems.map((problem) => `turn ${index + 1} «${result.turn.say}»: ${problem} — got «${result.reply}»`),

@@ -1,6 +1,6 @@
 import { lookup } from "node:dns/promises";
 import ipaddr from "ipaddr.js";
-import { invalidField } from "../lib/validate.ts";
+import { invalidField } from "./validate.ts";
 
 /** Resolves a hostname to every address it has (A and AAAA); injectable so tests never use DNS. */
 export type ResolveHost = (host: string) => Promise<string[]>;

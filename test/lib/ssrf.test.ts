@@ -1,6 +1,6 @@
 import { describe, expect, test } from "bun:test";
 import { AppError } from "../../src/lib/app-error.ts";
-import { cachedResolver, checkWebhookUrl, DNS_CACHE_MAX_HOSTS, inspectWebhookUrl, inspectWithoutLookup, isForbiddenAddress, resolveAndCheck, type ResolveHost } from "../../src/webhooks/ssrf.ts";
+import { cachedResolver, checkWebhookUrl, DNS_CACHE_MAX_HOSTS, inspectWebhookUrl, inspectWithoutLookup, isForbiddenAddress, resolveAndCheck, type ResolveHost } from "../../src/lib/ssrf.ts";
 
 // Only fake resolvers: these tests never touch real DNS.
 const resolveTo = (...addresses: string[]): ResolveHost => async () => addresses;

@@ -1,6 +1,6 @@
 import type { Deps } from "../deps.ts";
-import { relayOperatorMessageToWhatsapp } from "../integrations/whatsapp-relay.ts";
-import { postOperatorMessage, type MessageView } from "./sessions.ts";
+import { relayOperatorMessageToWhatsapp } from "./whatsapp-relay.ts";
+import { postOperatorMessage, type MessageView } from "../chat/sessions.ts";
 
 /**
  * An operator's reply: stored in the session (a session the bot still handles is taken over),

@@ -1,0 +1,64 @@
+import { getTableName, is, Table } from "drizzle-orm";
+import {
+  combinationIndex,
+  compileOp,
+  pickArgs,
+  type Compiled,
+  type Dialect,
+  type Op,
+  type Ops,
+} from "../statements.ts";
+import { pgColumns } from "./columns.ts";
+import type { PgExec } from "./exec.ts";
+import * as schema from "./schema.ts";
+
+/** The PostgreSQL twin of each SQLite table, by table name. */
+const TWINS = new Map<string, Table>(
+  (Object.values(schema) as unknown[])
+    .filter((value): value is Table => is(value, Table))
+    .map((table) => [getTableName(table), table]),
+);
+
+export const POSTGRES: Dialect = {
+  name: "postgres",
+  columns: (table: Table, alias?: string) => {
+    const twin = TWINS.get(getTableName(table));
+    if (!twin) throw new Error(`no PostgreSQL twin of table ${getTableName(table)}`);
+    return pgColumns(twin, alias);
+  },
+  // Bun sends a string bound to a json parameter as a JSON *string*: bind text, cast it.
+  json: (param) => `${param}::text::json`,
+  inList: (column, param) => `${column} = ANY(${param}::text[])`,
+};
+
+const compiledOps = new WeakMap<object, Map<string, Compiled[]>>();
+
+/** The compiled texts of an aggregate's statements, once per process (aggregates are made per transaction). */
+function compiledFor(ops: Record<string, Op<unknown[], unknown>>): Map<string, Compiled[]> {
+  let compiled = compiledOps.get(ops);
+  if (!compiled) {
+    compiled = new Map(
+      Object.entries(ops).map(([name, op]) => [name, compileOp(op as Op<never, unknown>, POSTGRES, (n) => `$${n}`)]),
+    );
+    compiledOps.set(ops, compiled);
+  }
+  return compiled;
+}
+
+/** An aggregate's shared statements (src/db/statements.ts) over a pool or an open transaction. */
+export function pgOps<T>(db: PgExec, ops: Ops<T>): T {
+  const table = ops as Record<string, Op<unknown[], unknown>>;
+  const compiled = compiledFor(table);
+  const functions: Record<string, (...input: unknown[]) => Promise<unknown>> = {};
+  for (const [name, op] of Object.entries(table)) {
+    const texts = compiled.get(name)!;
+    const read = op.read as (raw: unknown, d: Dialect) => unknown;
+    const variants = op.variants;
+    const call = op.kind === "get" ? db.get.bind(db) : op.kind === "all" ? db.all.bind(db) : db.run.bind(db);
+    functions[name] = async (...input) => {
+      const statement = texts[variants ? combinationIndex(variants.keys, variants.pick(...input)) : 0]!;
+      return read(await call(statement.text, pickArgs(statement, op.bind(...input))), POSTGRES);
+    };
+  }
+  return functions as T;
+}

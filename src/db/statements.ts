@@ -1,0 +1,132 @@
+import type { Table } from "drizzle-orm";
+
+// A store operation's SQL, written once for both stores. Each operation of an aggregate is one
+// statement: its text (PostgreSQL's `$1…$n` placeholders, which the SQLite store turns into its
+// numbered `?n`), how the call's arguments bind, and how the rows read back. The SQLite store
+// prepares each text once per connection and calls it synchronously
+// (src/db/sqlite/statements.ts); the PostgreSQL store sends the same text, which Bun's client
+// prepares once per connection (src/db/postgres/statements.ts). Where the SQL truly differs, the
+// text asks the dialect (columns, JSON parameters, lists); operations that are more than one
+// statement, or whose SQL differs outright, stay in each store, next to their twin.
+
+/** What a statement's text may ask of the store it runs on. */
+export interface Dialect {
+  readonly name: "sqlite" | "postgres";
+  /** Every column of a table (the SQLite schema's object) as `col AS "camelKey"`, optionally behind an alias. */
+  columns(table: Table, alias?: string): string;
+  /** A parameter holding JSON text, written to a json column. */
+  json(param: string): string;
+  /** `col IN (the list bound to param)`: a list argument (an array) is bound as JSON on SQLite. */
+  inList(column: string, param: string): string;
+}
+
+type Flags<K extends string> = Record<K, boolean>;
+
+/** One statement of an aggregate, typed by the operation it implements. */
+export interface Op<In extends unknown[], Out> {
+  readonly kind: "get" | "all" | "run";
+  readonly text: (d: Dialect, given: Flags<string>) => string;
+  readonly bind: (...input: In) => readonly unknown[];
+  /** The row (get: or null), the rows (all) or the rows changed (run), as the operation returns it. */
+  readonly read: (raw: never, d: Dialect) => Out;
+  /** Optional filters: one statement per combination, each with only the conditions it needs. */
+  readonly variants?: { readonly keys: readonly string[]; readonly pick: (...input: In) => Flags<string> };
+}
+
+/** An aggregate's operations (each a store function returning a promise) as statements. */
+export type Ops<T> = { [K in keyof T]: T[K] extends (...input: infer In) => Promise<infer Out> ? Op<In, Out> : never };
+
+type Text = string | ((d: Dialect) => string);
+const textOf = (text: Text) => (typeof text === "string" ? () => text : (d: Dialect) => text(d));
+const same = <T>(raw: T) => raw;
+
+/** A statement answering one row or none. */
+export function one<In extends unknown[], Out, Row = Out>(
+  text: Text,
+  bind: (...input: In) => readonly unknown[],
+  read: (row: Row | null, d: Dialect) => Out = same as (row: Row | null) => Out,
+): Op<In, Out> {
+  return { kind: "get", text: textOf(text), bind, read: read as Op<In, Out>["read"] };
+}
+
+/** A statement answering rows. */
+export function many<In extends unknown[], Out, Row = Out extends Array<infer R> ? R : never>(
+  text: Text,
+  bind: (...input: In) => readonly unknown[],
+  read: (rows: Row[], d: Dialect) => Out = same as (rows: Row[]) => Out,
+): Op<In, Out> {
+  return { kind: "all", text: textOf(text), bind, read: read as Op<In, Out>["read"] };
+}
+
+/** A statement that writes; the operation answers the rows changed, or nothing. */
+export function write<In extends unknown[], Out = void>(
+  text: Text,
+  bind: (...input: In) => readonly unknown[],
+  read: (changes: number) => Out = same as (changes: number) => Out,
+): Op<In, Out> {
+  return { kind: "run", text: textOf(text), bind, read: read as Op<In, Out>["read"] };
+}
+
+/** Rows with optional filters: `text` is built per combination of the filters `pick` finds in a call. */
+export function filtered<K extends string, In extends unknown[], Out, Row = Out extends Array<infer R> ? R : never>(
+  keys: readonly K[],
+  pick: (...input: In) => Flags<K>,
+  text: (d: Dialect, given: Flags<K>) => string,
+  bind: (...input: In) => readonly unknown[],
+  read: (rows: Row[], d: Dialect) => Out = same as (rows: Row[]) => Out,
+): Op<In, Out> {
+  return {
+    kind: "all",
+    text: text as Op<In, Out>["text"],
+    bind,
+    read: read as Op<In, Out>["read"],
+    variants: { keys, pick },
+  };
+}
+
+/** Every combination of the optional filters `keys` (2^n of them), as flags. */
+export function filterCombinations<K extends string>(keys: readonly K[]): Array<Flags<K>> {
+  return Array.from(
+    { length: 2 ** keys.length },
+    (_, mask) => Object.fromEntries(keys.map((key, bit) => [key, (mask & (1 << bit)) !== 0])) as Flags<K>,
+  );
+}
+
+/** The index of a combination in filterCombinations' order. */
+export const combinationIndex = (keys: readonly string[], given: Flags<string>): number =>
+  keys.reduce((sum, key, bit) => (given[key] ? sum | (1 << bit) : sum), 0);
+
+/** A statement's text with the placeholders it uses renumbered `1…k`, and which argument each takes. */
+export interface Compiled {
+  text: string;
+  /** null when the text uses `$1…$n` in full: the arguments bind as they are. */
+  picks: number[] | null;
+}
+
+/**
+ * Renumbers the `$n` placeholders a text uses to `1…k` (a variant leaves some out, which
+ * PostgreSQL cannot type) and spells each as the store wants (`?n` or `$n`).
+ */
+export function compile(text: string, placeholder: (n: number) => string): Compiled {
+  const used = [...new Set([...text.matchAll(/\$(\d+)/g)].map((match) => Number(match[1])))].sort((a, b) => a - b);
+  const renumber = new Map(used.map((n, index) => [n, index + 1]));
+  const compiled = text.replace(/\$(\d+)/g, (_, n: string) => placeholder(renumber.get(Number(n)) ?? 0));
+  const complete = used.every((n, index) => n === index + 1);
+  return { text: compiled, picks: complete ? null : used.map((n) => n - 1) };
+}
+
+/** The arguments a compiled statement takes, from the operation's bound arguments. */
+export const pickArgs = (compiled: Compiled, args: readonly unknown[]): readonly unknown[] =>
+  compiled.picks === null ? args : compiled.picks.map((index) => args[index]);
+
+/** Rows of every combination an operation's text has, compiled once per store. */
+export function compileOp(op: Op<never, unknown>, d: Dialect, placeholder: (n: number) => string): Compiled[] {
+  const combinations = op.variants ? filterCombinations(op.variants.keys) : [{}];
+  return combinations.map((given) => compile(op.text(d, given), placeholder));
+}
+
+/** A 0/1 (SQLite) or boolean (PostgreSQL) column as a boolean. */
+export const asBoolean = (value: unknown): boolean => value === true || value === 1;
+
+/** A count or sum: PostgreSQL answers bigint and numeric as strings. */
+export const asNumber = (value: unknown): number => Number(value ?? 0);
