@@ -2,7 +2,7 @@ import type { Deps } from "../deps.ts";
 import { createRateLimiter, type RateLimiter } from "./plugins/rate-limit.ts";
 import { createTokenService, type TokenService } from "./plugins/tokens.ts";
 import { createDeliveryMetrics, type DeliveryMetrics } from "../scheduler/metrics.ts";
-import type { TlsStatus } from "../tls/tls-status.ts";
+import type { TlsStatus } from "./tls/tls-status.ts";
 import { createVisitorAllowance, type VisitorAllowance } from "../billing/visitor-allowance.ts";
 
 /** Deps plus what only the HTTP layer needs. */

@@ -3,7 +3,7 @@ import { copyFileSync, renameSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { createSandbox, stopProcess, type Sandbox } from "./binary.ts";
 import { eventually, freePort, peerCertificate, startTlsServer, type RunningTlsBinary } from "./tls-binary.ts";
-import { makeSelfSigned, type MadePair } from "../tls/openssl.ts";
+import { makeSelfSigned, type MadePair } from "../http/tls/openssl.ts";
 
 let sandbox: Sandbox;
 let server: RunningTlsBinary;

@@ -41,7 +41,6 @@ const MAY_IMPORT: Record<string, readonly string[]> = {
  */
 const KNOWN_CYCLE_EDGES = new Set([
   "chat -> assistant", // the rule engine hands a turn to the assistant; the assistant reuses the engine's verbs
-  "tenants -> auth", // tenants/seed-demo.ts creates the demo owner and API key
   "webhooks -> billing", // webhooks/rules.ts reads the plan's cap on rules
 ]);
 

@@ -1,7 +1,7 @@
 import { Elysia } from "elysia";
 import type { AppDeps } from "../deps.ts";
 import { jsonResponse, STORAGE_FULL_RETRY_AFTER_S } from "../errors.ts";
-import { tlsReadinessDetail } from "../../tls/tls-status.ts";
+import { tlsReadinessDetail } from "../tls/tls-status.ts";
 
 export function healthRoutes(deps: AppDeps) {
   return new Elysia()

@@ -4,7 +4,7 @@ import { assistantMetricsFor } from "../../assistant/metrics.ts";
 import { droppedOutputLines } from "../../lib/std-output.ts";
 import { walMetrics } from "../../db/sqlite/checkpoint-thread.ts";
 import { sendThreadMetrics } from "../../scheduler/send-thread.ts";
-import { renderTlsMetrics } from "../../tls/tls-status.ts";
+import { renderTlsMetrics } from "../tls/tls-status.ts";
 
 /** Counters of the process itself, beside the delivery metrics. */
 function processMetrics(): string {

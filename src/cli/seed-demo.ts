@@ -3,8 +3,8 @@ import { createApiKey } from "../auth/api-keys.ts";
 import { createUser } from "../auth/create-user.ts";
 import { randomBase62 } from "../lib/crypto.ts";
 import { updateBotConfig } from "../chat/bot-settings.ts";
-import { createTenant } from "./create-tenant.ts";
-import { findTenant } from "./find-tenant.ts";
+import { createTenant } from "../tenants/create-tenant.ts";
+import { findTenant } from "../tenants/find-tenant.ts";
 
 export const DEMO_EMAIL = "demo@parley.local";
 

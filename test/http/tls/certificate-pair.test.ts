@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { CertificatePairError, parseCertificatePair, readCertificatePair } from "../../src/tls/certificate-pair.ts";
+import { CertificatePairError, parseCertificatePair, readCertificatePair } from "../../../src/http/tls/certificate-pair.ts";
 import { certificateDir, makeSelfSigned, type MadePair } from "./openssl.ts";
 
 const dir = certificateDir();

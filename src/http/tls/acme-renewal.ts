@@ -1,4 +1,4 @@
-import type { Deps } from "../deps.ts";
+import type { Deps } from "../../deps.ts";
 import { orderCertificate } from "./acme-order.ts";
 import { findLastAttempt, findStoredCertificate, saveCertificate, saveLastAttempt, type StoredCertificate } from "./acme-store.ts";
 import { CertificatePairError, parseCertificatePair, type CertificatePair } from "./certificate-pair.ts";

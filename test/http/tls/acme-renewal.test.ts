@@ -1,12 +1,12 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import type { Server } from "bun";
-import { orderCertificate } from "../../src/tls/acme-order.ts";
-import { createAcmeRenewal, renewalDueAtMs, retryDelayMs } from "../../src/tls/acme-renewal.ts";
-import { findChallengeAnswer, findLastAttempt, findStoredCertificate } from "../../src/tls/acme-store.ts";
-import type { CertificatePair } from "../../src/tls/certificate-pair.ts";
-import { redirectToHttps } from "../../src/tls/http-redirect.ts";
-import { createTlsStatus, renderTlsMetrics } from "../../src/tls/tls-status.ts";
-import { buildDeps, closeDeps, type TestDeps } from "../helpers.ts";
+import { orderCertificate } from "../../../src/http/tls/acme-order.ts";
+import { createAcmeRenewal, renewalDueAtMs, retryDelayMs } from "../../../src/http/tls/acme-renewal.ts";
+import { findChallengeAnswer, findLastAttempt, findStoredCertificate } from "../../../src/http/tls/acme-store.ts";
+import type { CertificatePair } from "../../../src/http/tls/certificate-pair.ts";
+import { redirectToHttps } from "../../../src/http/tls/http-redirect.ts";
+import { createTlsStatus, renderTlsMetrics } from "../../../src/http/tls/tls-status.ts";
+import { buildDeps, closeDeps, type TestDeps } from "../../helpers.ts";
 import { startPebble, type Pebble } from "./pebble.ts";
 
 const DOMAIN = "chat.parley.test";

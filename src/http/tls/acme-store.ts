@@ -1,5 +1,5 @@
-import { openSecret, sealSecret } from "../assistant/secret-box.ts";
-import type { Deps } from "../deps.ts";
+import { openSecret, sealSecret } from "../../assistant/secret-box.ts";
+import type { Deps } from "../../deps.ts";
 
 /**
  * What ACME keeps in the settings table, so a restart and every instance on the same database

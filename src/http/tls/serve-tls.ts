@@ -1,14 +1,14 @@
 import type { Server } from "bun";
-import { ConfigError, type Config } from "../config.ts";
-import type { Clock } from "../lib/clock.ts";
-import type { Logger } from "../lib/log.ts";
+import { ConfigError, type Config } from "../../config.ts";
+import type { Clock } from "../../lib/clock.ts";
+import type { Logger } from "../../lib/log.ts";
 import { CertificatePairError, readCertificatePair, type CertificatePair } from "./certificate-pair.ts";
 import { secureResponse } from "./https-headers.ts";
 import { listenHttps, type HttpsListener } from "./https-listener.ts";
 import { listenRedirect } from "./http-redirect.ts";
 import { reloadOwnCertificate, watchOwnCertificate } from "./own-certificate.ts";
 import type { TlsStatus } from "./tls-status.ts";
-import type { Deps } from "../deps.ts";
+import type { Deps } from "../../deps.ts";
 import { createAcmeRenewal, type AcmeRenewal } from "./acme-renewal.ts";
 import { findChallengeAnswer } from "./acme-store.ts";
 

@@ -1,5 +1,5 @@
 import { describe, expect, test } from "bun:test";
-import { loadConfig, tlsEnabled } from "../../src/config.ts";
+import { loadConfig, tlsEnabled } from "../../../src/config.ts";
 
 describe("TLS settings", () => {
   test("without TLS settings the server is plain HTTP as before", () => {

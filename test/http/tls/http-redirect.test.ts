@@ -1,7 +1,7 @@
 import { describe, expect, test } from "bun:test";
-import { redirectToHttps } from "../../src/tls/http-redirect.ts";
-import { secureResponse } from "../../src/tls/https-headers.ts";
-import { listenFailure } from "../../src/tls/serve-tls.ts";
+import { redirectToHttps } from "../../../src/http/tls/http-redirect.ts";
+import { secureResponse } from "../../../src/http/tls/https-headers.ts";
+import { listenFailure } from "../../../src/http/tls/serve-tls.ts";
 
 const challenge = (token: string) => (token === "tok123" ? "tok123.thumbprint" : null);
 

@@ -1,7 +1,7 @@
 import * as acme from "acme-client";
 import { readFileSync } from "node:fs";
 import { Agent } from "node:https";
-import type { Deps } from "../deps.ts";
+import type { Deps } from "../../deps.ts";
 import { findAccountKey, saveAccountKey, setChallengeAnswer, type StoredCertificate } from "./acme-store.ts";
 
 let trustedCaPath: string | null = null;

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, expect, test } from "bun:test";
 import { connect } from "node:tls";
-import { parseCertificatePair, type CertificatePair } from "../../src/tls/certificate-pair.ts";
-import { listenHttps } from "../../src/tls/https-listener.ts";
+import { parseCertificatePair, type CertificatePair } from "../../../src/http/tls/certificate-pair.ts";
+import { listenHttps } from "../../../src/http/tls/https-listener.ts";
 import { certificateDir, makeSelfSigned } from "./openssl.ts";
 
 const dir = certificateDir();

@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, expect, test } from "bun:test";
-import { createApp } from "../../src/http/app.ts";
-import { createAppDeps } from "../../src/http/deps.ts";
-import { parseCertificatePair } from "../../src/tls/certificate-pair.ts";
-import { createTlsStatus, type TlsStatus } from "../../src/tls/tls-status.ts";
-import { buildDeps, closeDeps, type TestDeps } from "../helpers.ts";
+import { createApp } from "../../../src/http/app.ts";
+import { createAppDeps } from "../../../src/http/deps.ts";
+import { parseCertificatePair } from "../../../src/http/tls/certificate-pair.ts";
+import { createTlsStatus, type TlsStatus } from "../../../src/http/tls/tls-status.ts";
+import { buildDeps, closeDeps, type TestDeps } from "../../helpers.ts";
 import { certificateDir, makeSelfSigned } from "./openssl.ts";
 
 const dir = certificateDir();

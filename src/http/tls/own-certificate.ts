@@ -1,7 +1,7 @@
 import { watch, type FSWatcher } from "node:fs";
 import { basename, dirname } from "node:path";
-import type { Clock } from "../lib/clock.ts";
-import type { Logger } from "../lib/log.ts";
+import type { Clock } from "../../lib/clock.ts";
+import type { Logger } from "../../lib/log.ts";
 import { readCertificatePair, type CertificatePair } from "./certificate-pair.ts";
 import type { TlsStatus } from "./tls-status.ts";
 
