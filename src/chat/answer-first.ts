@@ -125,7 +125,7 @@ export function answerAppointmentChange(turn: Turn): TurnReply {
  */
 export function answerUrgent(turn: Turn): TurnReply {
   const { config, state } = turn;
-  const entry = findUrgentEntry(config.faq);
+  const entry = findUrgentEntry(config.faq, turn.lang, config.language);
   if (entry) state.lastTopic = entry.question;
   state.interest ??= turn.message;
   const answer = entry?.answer ?? turn.say.urgentNoAnswer;

@@ -47,7 +47,8 @@ const TOKEN = /[¿¡]|[\p{L}']+/gu;
 export function detectLanguage(message: string, offered: readonly Lang[], previous: Lang): Lang {
   const fallback = offered.includes(previous) ? previous : (offered[0] ?? "en");
   if (offered.length < 2) return fallback;
-  const lower = message.toLowerCase();
+  // "ana@example.com" says nothing about the language ("com" is Portuguese for "with").
+  const lower = (message.includes("@") ? message.replace(/\S+@\S+/g, " ") : message).toLowerCase();
   const scores: Record<Lang, number> = { en: 0, pt: 0, es: 0 };
   for (const token of lower.match(TOKEN) ?? []) {
     for (const lang of offered) if (MARKERS[lang].has(token)) scores[lang] += 1;

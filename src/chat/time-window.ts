@@ -21,6 +21,10 @@ const NAMED_PERIODS: ReadonlyArray<{ pattern: RegExp; from: number; to: number }
   { pattern: /\b(?:early )?mornings?\b/i, from: 0, to: 12 * 60 },
   { pattern: /\b(?:late )?afternoons?\b|\barvo\b/i, from: 12 * 60, to: 17 * 60 },
   { pattern: /\bevenings?\b|\btonight\b|\bafter hours\b/i, from: 17 * 60, to: DAY_END },
+  // Portuguese and Spanish: "de manhã", "à tarde", "por la noche" (a bare "mañana" is tomorrow).
+  { pattern: /(?<!\p{L})(?:de |pela |na |por la |en la )(?:manh[ãa]|ma[ñn]ana)(?!\p{L})/iu, from: 0, to: 12 * 60 },
+  { pattern: /(?<!\p{L})(?:[àa] |de |pela |na |por la |en la )tarde(?!\p{L})/iu, from: 12 * 60, to: 17 * 60 },
+  { pattern: /(?<!\p{L})(?:[àa] |de |pela |na |por la |en la )no(?:ite|che)(?!\p{L})/iu, from: 17 * 60, to: DAY_END },
 ];
 /** "after 5", "after 5pm", "from 4:30", "later than 3"; "before 10am", "by 9". */
 const AFTER = /\b(?:after|from|later than|no earlier than)\s+(\d{1,2})(?::(\d{2}))?\s*(am|pm|a\.m\.|p\.m\.)?(?!\s*(?:days?|weeks?|months?|mins?|minutes?|hours?|%|\d))/i;
