@@ -1,3 +1,5 @@
+import type { Phrases } from "./phrases/index.ts";
+
 /**
  * The part of a day a visitor asks for: "thursday afternoon", "anything after 5?", "before
  * 10am", "at lunchtime". Offered times are narrowed to it, so "can we do thursday afternoon
@@ -65,17 +67,17 @@ export function isInWindow(minuteOfDay: number, window: TimeWindow | null | unde
 }
 
 /** "in the afternoon", "after 5 pm": how the bot names the window back to the visitor. */
-export function describeWindow(window: TimeWindow): string {
+export function describeWindow(window: TimeWindow, say: Phrases["window"]): string {
   const clock = (minute: number): string => {
     const hour = Math.floor(minute / 60);
     const rest = minute % 60;
     const hour12 = hour % 12 === 0 ? 12 : hour % 12;
     return `${hour12}${rest ? `:${String(rest).padStart(2, "0")}` : ""} ${hour < 12 ? "am" : "pm"}`;
   };
-  if (window.fromMinute === 0 && window.toMinute === 12 * 60) return "in the morning";
-  if (window.fromMinute === 12 * 60 && window.toMinute === 17 * 60) return "in the afternoon";
-  if (window.fromMinute === 17 * 60 && window.toMinute === DAY_END) return "in the evening";
-  if (window.toMinute === DAY_END) return `after ${clock(window.fromMinute)}`;
-  if (window.fromMinute === 0) return `before ${clock(window.toMinute)}`;
-  return `between ${clock(window.fromMinute)} and ${clock(window.toMinute)}`;
+  if (window.fromMinute === 0 && window.toMinute === 12 * 60) return say.morning;
+  if (window.fromMinute === 12 * 60 && window.toMinute === 17 * 60) return say.afternoon;
+  if (window.fromMinute === 17 * 60 && window.toMinute === DAY_END) return say.evening;
+  if (window.toMinute === DAY_END) return say.after(clock(window.fromMinute));
+  if (window.fromMinute === 0) return say.before(clock(window.toMinute));
+  return say.between(clock(window.fromMinute), clock(window.toMinute));
 }

@@ -106,6 +106,7 @@ describe("booking and contact details in Portuguese and Spanish", () => {
   test("dental, pt: 'amanhã à tarde' offers tomorrow afternoon; 'sim', name and phone book it", () => {
     const chat = converse(DENTAL, ["quero marcar uma limpeza amanhã à tarde", "Fri, Jan 16, 1:00 PM", "sim", "meu nome é Ana Souza", "(212) 555-0187"]);
     expect(chat.outputs[0]?.reply.quick_replies?.[0]).toBe("Fri, Jan 16, 12:00 PM");
+    expect(chat.outputs[0]?.reply.text).toContain("sexta-feira, 16 de janeiro à tarde");
     expect(chat.outputs[1]?.reply.text).toContain("Posso agendar para você?");
     expect(actionsOfType(chat.actions, "appointment_booked")).toEqual([expect.objectContaining({ name: "Ana Souza", phone: "+12125550187" })]);
     expect(chat.last).toContain("Agendado para Fri, Jan 16, 1:00 PM");
@@ -121,6 +122,7 @@ describe("booking and contact details in Portuguese and Spanish", () => {
   test("salon, pt: 'sábado de manhã' offers Saturday morning times", () => {
     const chat = converse(SALON, ["queria agendar um corte no sábado de manhã"]);
     expect(chat.outputs[0]?.reply.quick_replies?.[0]).toMatch(/^Sat, Jan 17, (?:8:30|9:\d\d|10:\d\d|11:\d\d) AM$/);
+    expect(chat.outputs[0]?.reply.text).toContain("sábado, 17 de janeiro de manhã");
   });
 
   test("dental, es: a quote with the e-mail first, then the name, then no phone", () => {
