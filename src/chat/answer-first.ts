@@ -3,6 +3,7 @@ import { searchFaq, type FaqMatch } from "./faq-search.ts";
 import { clockToMinutes } from "./config-fields.ts";
 import { wallClockAt, zoneLabel } from "./timezone.ts";
 import { editDistanceAtMost, meaningfulWords } from "./faq-terms.ts";
+import { looksLikeQuestion } from "./intents.ts";
 import { CONFIDENCE, type Turn, type TurnReply } from "./turn.ts";
 import { findUrgentEntry } from "./urgent.ts";
 
@@ -16,7 +17,12 @@ import { findUrgentEntry } from "./urgent.ts";
 const CHANGE_KEYWORDS = new Set(["cancel", "cancellation", "reschedule", "rearrange"]);
 
 /** An answer that opens with "Yes" for a question holding words the entry never mentions reads as a false yes. */
-const OPENING_YES = /^(?:yes|yeah|sim|sí|si|claro)\b[\s,.!:;—–-]*/i;
+const OPENING_YES = /^(?:yes|yeah|sim|sí|si|claro)(?![\p{L}\p{N}])[\s,.!:;—–-]*/iu;
+
+function withoutOpeningYes(answer: string): string {
+  const rest = answer.replace(OPENING_YES, "");
+  return rest === answer ? answer : rest.charAt(0).toUpperCase() + rest.slice(1);
+}
 
 /** An unknown word one letter off a word of the entry is a typo of it ("nals"), not a new topic. */
 function isTypoOf(term: string, entry: FaqMatch["entry"]): boolean {
@@ -42,9 +48,7 @@ export function coversQuestion(match: FaqMatch): boolean {
 
 function withoutUnearnedYes(match: FaqMatch): string {
   const answer = match.entry.answer;
-  if (!OPENING_YES.test(answer) || coversQuestion(match)) return answer;
-  const rest = answer.replace(OPENING_YES, "");
-  return rest.charAt(0).toUpperCase() + rest.slice(1);
+  return !OPENING_YES.test(answer) || coversQuestion(match) ? answer : withoutOpeningYes(answer);
 }
 
 /** Whether the business is open at `nowMs` by its weekly hours (in its time zone). */
@@ -125,10 +129,11 @@ export function answerAppointmentChange(turn: Turn): TurnReply {
  */
 export function answerUrgent(turn: Turn): TurnReply {
   const { config, state } = turn;
-  const entry = findUrgentEntry(config.faq);
+  const entry = findUrgentEntry(config.faq, turn.lang, config.language);
   if (entry) state.lastTopic = entry.question;
   state.interest ??= turn.message;
-  const answer = entry?.answer ?? turn.say.urgentNoAnswer;
+  // "I chipped my tooth" asked nothing: the entry's "Yes. For severe pain…" would answer no question.
+  const answer = entry ? (looksLikeQuestion(turn.message) ? entry.answer : withoutOpeningYes(entry.answer)) : turn.say.urgentNoAnswer;
   if (state.handedOff) return { text: `${answer}\n\n${turn.say.handoff.already}`, confidence: CONFIDENCE.urgent };
   state.personOffered = "urgent";
   return { text: `${answer}\n\n${turn.say.urgentOffer}`, quickReplies: [turn.say.quick.human], confidence: CONFIDENCE.urgent };

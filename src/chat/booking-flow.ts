@@ -84,7 +84,7 @@ function offerTimes(turn: Turn, options: OfferOptions = {}): TurnReply {
   let note = "";
   if (slots.length === 0 && options.window) {
     slots = proposeSlots(fromMs, config, nowMs, taken);
-    note = turn.say.noFreeWindow(describeWindow(options.window));
+    note = turn.say.noFreeWindow(describeWindow(options.window, turn.say.window));
   }
   state.offeredSlots = slots;
   return {
@@ -114,7 +114,8 @@ function handleDayRequest(turn: Turn, dayMs: number, prefix: string, window: Tim
   const beforeOnly = window !== null && window.fromMinute === 0 && /^(?:before|earlier|no later)/i.test(window.text);
   const fromMinutes = beforeOnly ? Math.max(openMinutes, window.toMinute - config.appointments.slot_minutes) : Math.max(openMinutes, window?.fromMinute ?? 0);
   const fromMs = epochFromWallClock({ ...day, hour: Math.floor(fromMinutes / 60), minute: fromMinutes % 60 }, timeZone);
-  const when = window ? `${formatDay(dayMs, timeZone)} ${describeWindow(window)}` : formatDay(dayMs, timeZone);
+  const dayText = formatDay(dayMs, timeZone, turn.say.locale);
+  const when = window ? `${dayText} ${describeWindow(window, turn.say.window)}` : dayText;
   // "saturday after 3" when Saturday closes at 2: say so before offering other days.
   const closeMinutes = clockToMinutes(hours.close);
   const dayHasWindow = !window || Math.max(openMinutes, window.fromMinute) + config.appointments.slot_minutes <= Math.min(closeMinutes, window.toMinute);
@@ -144,7 +145,7 @@ export function handleAppointmentRequest(turn: Turn, request: AppointmentRequest
     if (request.hasDate) return handleDayRequest(turn, request.startMs, prefix, window);
     // "anything after 5?" while a day is under discussion means that day.
     if (state.focusDayMs !== null) return handleDayRequest(turn, state.focusDayMs, prefix, window);
-    return offerTimes(turn, { prefix, window, intro: window ? turn.say.haveWindow(describeWindow(window)) : undefined });
+    return offerTimes(turn, { prefix, window, intro: window ? turn.say.haveWindow(describeWindow(window, turn.say.window)) : undefined });
   }
   const { startMs } = onFocusDay(request, state.focusDayMs, config.appointments.timezone);
   const check = checkSlot({ startMs, config, nowMs, takenStarts: takenSlotStarts });

@@ -94,7 +94,7 @@ function replyByRules(input: Omit<EngineInput, "takenSlotStarts"> & { takenSlotS
     },
     contact,
     faq,
-    appointmentRequest: config.appointments.enabled ? parseAppointmentRequest(message, config, nowMs) : null,
+    appointmentRequest: config.appointments.enabled ? parseAppointmentRequest(message, config, nowMs, lang) : null,
     appointmentIntent: detectAppointmentIntent(message, normalized, config),
     answers: withEqualRunnerUp(config.faq, question, answerParts(config.faq, question, faq, threshold)),
     urgent: detectUrgency(normalized, config),

@@ -18,7 +18,7 @@ export const NAME_CONFIDENCE = { explicit: 0.95, prompted: 0.9, introduced: 0.8 
 
 const NAME_WORD = "[\\p{L}][\\p{L}'’.-]*";
 const CAPITALISED_WORD = "\\p{Lu}[\\p{L}'’.-]*";
-const EXPLICIT_PATTERN = new RegExp(`\\b(?:my name is|my name's|name is|name's)\\s*:?\\s+((?:${NAME_WORD})(?:\\s+${NAME_WORD}){0,3})`, "iu");
+const EXPLICIT_PATTERN = new RegExp(`(?<![\\p{L}])(?:my name is|my name's|name is|name's|meu nome é|meu nome e|me chamo|mi nombre es|me llamo)\\s*:?\\s+((?:${NAME_WORD})(?:\\s+${NAME_WORD}){0,3})`, "iu");
 // The lead-in is case-insensitive but the name must be capitalised, hence the inline groups.
 const INTRODUCED_PATTERN = new RegExp(
   `(?:^|[\\s,.!])(?:[Ii]['’]?m|[Ii] am|[Tt]his is)\\s+((?:${CAPITALISED_WORD})(?:\\s+${CAPITALISED_WORD}){0,3})`,

@@ -17,7 +17,15 @@ export const STOP_WORDS: ReadonlySet<string> = new Set(
     "my of on or our please should so tell that the there this to us we what what's when which who will with " +
     "would you your yours about any just know like need want much many hi hello hey thanks thank also really some " +
     "was were whether wondering question ask info information take see make give go offer provide yes no ok okay sure " +
-    "am im there's where's here let possible able help whats hows wheres whens whos u ur pls plz thx"
+    "am im there's where's here let possible able help whats hows wheres whens whos u ur pls plz thx " +
+    // Portuguese and Spanish: articles, pronouns, question words, courtesy — never a topic.
+    "o os as um uma uns umas de do da dos das em no na nos nas por para com sem que qual quais quanto quanta quantos " +
+    "quantas quando onde como se você voce vocês voces eu meu minha seu sua nós tem têm ter há pode podem posso " +
+    "gostaria queria quero preciso saber sobre oi olá ola bom boa obrigado obrigada favor isso esse essa este esta " +
+    "tudo bem sim não nao muito mais também tambem ainda já ja lá aqui aí é está estão são fazem faz ao aos às " +
+    "el la los las un unos unas del en con sin qué cuál cual cuáles cuánto cuanto cuánta cuanta cuándo cuando dónde " +
+    "donde cómo es son usted ustedes tú tu yo mi mis su sus nosotros tienen tiene hay hacen hace puedo pueden puede " +
+    "quiero quisiera necesito hola buenos buenas gracias esto eso sí si muy más ya allí me te le lo y"
   ).split(" "),
 );
 

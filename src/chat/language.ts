@@ -25,13 +25,14 @@ const MARKERS: Readonly<Record<Lang, ReadonlySet<string>>> = {
       "das meu minha com em na nas é estão tem têm quero queria preciso gostaria podem quais onde hoje amanhã amanha " +
       "manhã manha noite bom boa aceitam fazem horário horários funcionam tchau então também agendar marcar consulta " +
       "preço valor quebrou estrada guincho seu sua tenho sábado sábados segunda terça quarta quinta sexta falar " +
-      "gerente atendente pessoa reembolso vocês posso pode ao aos às isso sim ficou obrigada",
+      "atendente pessoa vocês posso pode ao aos às isso sim ficou obrigada muito dói ajuda agora estou",
   ),
   es: words(
     "hola usted ustedes tienen tiene cuánto cuanto cuánta cuesta cuestan una un el los las del mi mis con es estoy " +
       "quiero quisiera necesito puedo pueden cuál cuáles cuándo dónde hoy mañana manana noche buenos buenas gracias " +
       "aceptan hacen horario abren adiós entonces reservar cita precio estacionamiento aparcamiento aceite coche lunes " +
-      "martes miércoles jueves viernes hay y sí vale hablar encargado persona sus su tengo por favor",
+      "martes miércoles jueves viernes hay y sí vale hablar encargado persona sus su tengo por favor la mucho muy " +
+      "duele pero ayuda ahora",
   ),
 };
 
@@ -47,7 +48,8 @@ const TOKEN = /[¿¡]|[\p{L}']+/gu;
 export function detectLanguage(message: string, offered: readonly Lang[], previous: Lang): Lang {
   const fallback = offered.includes(previous) ? previous : (offered[0] ?? "en");
   if (offered.length < 2) return fallback;
-  const lower = message.toLowerCase();
+  // "ana@example.com" says nothing about the language ("com" is Portuguese for "with").
+  const lower = (message.includes("@") ? message.replace(/\S+@\S+/g, " ") : message).toLowerCase();
   const scores: Record<Lang, number> = { en: 0, pt: 0, es: 0 };
   for (const token of lower.match(TOKEN) ?? []) {
     for (const lang of offered) if (MARKERS[lang].has(token)) scores[lang] += 1;

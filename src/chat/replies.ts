@@ -90,7 +90,7 @@ function formatNotice(minutes: number, say: Phrases): string {
 /** Why a time cannot be booked; `dayOnly` names the day alone, for requests like "yesterday". */
 export function slotRefusalText(reason: SlotRefusal, startMs: number, config: BotConfig, say: Phrases, dayOnly = false): string {
   const settings = config.appointments;
-  const when = dayOnly ? formatDay(startMs, settings.timezone) : formatSlotWithZone(startMs, settings.timezone);
+  const when = dayOnly ? formatDay(startMs, settings.timezone, say.locale) : formatSlotWithZone(startMs, settings.timezone);
   switch (reason) {
     case "past":
       return say.refusal.past(when);

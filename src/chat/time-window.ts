@@ -1,3 +1,5 @@
+import type { Phrases } from "./phrases/index.ts";
+
 /**
  * The part of a day a visitor asks for: "thursday afternoon", "anything after 5?", "before
  * 10am", "at lunchtime". Offered times are narrowed to it, so "can we do thursday afternoon
@@ -21,6 +23,10 @@ const NAMED_PERIODS: ReadonlyArray<{ pattern: RegExp; from: number; to: number }
   { pattern: /\b(?:early )?mornings?\b/i, from: 0, to: 12 * 60 },
   { pattern: /\b(?:late )?afternoons?\b|\barvo\b/i, from: 12 * 60, to: 17 * 60 },
   { pattern: /\bevenings?\b|\btonight\b|\bafter hours\b/i, from: 17 * 60, to: DAY_END },
+  // Portuguese and Spanish: "de manhã", "à tarde", "por la noche" (a bare "mañana" is tomorrow).
+  { pattern: /(?<!\p{L})(?:de |pela |na |por la |en la )(?:manh[ãa]|ma[ñn]ana)(?!\p{L})/iu, from: 0, to: 12 * 60 },
+  { pattern: /(?<!\p{L})(?:[àa] |de |pela |na |por la |en la )tarde(?!\p{L})/iu, from: 12 * 60, to: 17 * 60 },
+  { pattern: /(?<!\p{L})(?:[àa] |de |pela |na |por la |en la )no(?:ite|che)(?!\p{L})/iu, from: 17 * 60, to: DAY_END },
 ];
 /** "after 5", "after 5pm", "from 4:30", "later than 3"; "before 10am", "by 9". */
 const AFTER = /\b(?:after|from|later than|no earlier than)\s+(\d{1,2})(?::(\d{2}))?\s*(am|pm|a\.m\.|p\.m\.)?(?!\s*(?:days?|weeks?|months?|mins?|minutes?|hours?|%|\d))/i;
@@ -61,17 +67,17 @@ export function isInWindow(minuteOfDay: number, window: TimeWindow | null | unde
 }
 
 /** "in the afternoon", "after 5 pm": how the bot names the window back to the visitor. */
-export function describeWindow(window: TimeWindow): string {
+export function describeWindow(window: TimeWindow, say: Phrases["window"]): string {
   const clock = (minute: number): string => {
     const hour = Math.floor(minute / 60);
     const rest = minute % 60;
     const hour12 = hour % 12 === 0 ? 12 : hour % 12;
     return `${hour12}${rest ? `:${String(rest).padStart(2, "0")}` : ""} ${hour < 12 ? "am" : "pm"}`;
   };
-  if (window.fromMinute === 0 && window.toMinute === 12 * 60) return "in the morning";
-  if (window.fromMinute === 12 * 60 && window.toMinute === 17 * 60) return "in the afternoon";
-  if (window.fromMinute === 17 * 60 && window.toMinute === DAY_END) return "in the evening";
-  if (window.toMinute === DAY_END) return `after ${clock(window.fromMinute)}`;
-  if (window.fromMinute === 0) return `before ${clock(window.toMinute)}`;
-  return `between ${clock(window.fromMinute)} and ${clock(window.toMinute)}`;
+  if (window.fromMinute === 0 && window.toMinute === 12 * 60) return say.morning;
+  if (window.fromMinute === 12 * 60 && window.toMinute === 17 * 60) return say.afternoon;
+  if (window.fromMinute === 17 * 60 && window.toMinute === DAY_END) return say.evening;
+  if (window.toMinute === DAY_END) return say.after(clock(window.fromMinute));
+  if (window.fromMinute === 0) return say.before(clock(window.toMinute));
+  return say.between(clock(window.fromMinute), clock(window.toMinute));
 }

@@ -30,11 +30,12 @@ const WEEKDAY_BY_SHORT_NAME: Record<string, Weekday> = {
   Sun: "sun",
 };
 
-function cachedFormatter(cache: Map<string, Intl.DateTimeFormat>, timeZone: string, options: Intl.DateTimeFormatOptions): Intl.DateTimeFormat {
-  let formatter = cache.get(timeZone);
+function cachedFormatter(cache: Map<string, Intl.DateTimeFormat>, timeZone: string, options: Intl.DateTimeFormatOptions, locale = "en-US"): Intl.DateTimeFormat {
+  const key = locale === "en-US" ? timeZone : `${locale} ${timeZone}`;
+  let formatter = cache.get(key);
   if (!formatter) {
-    formatter = new Intl.DateTimeFormat("en-US", { ...options, timeZone });
-    cache.set(timeZone, formatter);
+    formatter = new Intl.DateTimeFormat(locale, { ...options, timeZone });
+    cache.set(key, formatter);
   }
   return formatter;
 }
@@ -175,9 +176,9 @@ export function formatSlot(epochMs: number, timeZone: string): string {
   return formatter.format(epochMs).replace(/[\u202f\u00a0]/g, " ");
 }
 
-/** "Monday, January 19" in the tenant's zone, for "here is what's free that day". */
-export function formatDay(epochMs: number, timeZone: string): string {
-  const formatter = cachedFormatter(DAY_FORMATTERS, timeZone, { weekday: "long", month: "long", day: "numeric" });
+/** "Monday, January 19" ("segunda-feira, 19 de janeiro" in pt-BR) in the tenant's zone, for "here is what's free that day". */
+export function formatDay(epochMs: number, timeZone: string, locale = "en-US"): string {
+  const formatter = cachedFormatter(DAY_FORMATTERS, timeZone, { weekday: "long", month: "long", day: "numeric" }, locale);
   return formatter.format(epochMs);
 }
 

@@ -1,5 +1,6 @@
 import type { BotConfig, FaqEntry } from "./bot-config.ts";
 import { findPhrase } from "./intents.ts";
+import type { Lang } from "./language.ts";
 
 /**
  * "Urgent means urgent": pain, swelling, a breakdown, a burst pipe… reach the business's urgent
@@ -15,7 +16,11 @@ import { findPhrase } from "./intents.ts";
  */
 
 /** "right away", "immediately", "please help" are left out: "a quote right away" is not an emergency. */
-const COMMON_SIGNALS = ["emergency", "emergencies", "urgent", "urgently", "asap", "as soon as possible", "accident"] as const;
+const COMMON_SIGNALS = [
+  "emergency", "emergencies", "urgent", "urgently", "asap", "as soon as possible", "accident",
+  "urgente", "urgência", "urgencia", "emergência", "emergencia", "socorro", "acidente", "accidente",
+  "o mais rápido possível", "lo antes posible", "cuanto antes",
+] as const;
 
 const SECTOR_SIGNALS: Readonly<Record<string, readonly string[]>> = {
   "dental-clinic": [
@@ -24,12 +29,18 @@ const SECTOR_SIGNALS: Readonly<Record<string, readonly string[]>> = {
     "cracked tooth", "cracked my tooth", "knocked out", "lost a filling", "filling fell out", "crown fell off",
     "crown came off", "can't sleep", "cant sleep", "infection", "infected", "face is swollen", "knocked",
     "tooth out", "tooth fell out", "tooth came out",
+    "dor", "dói", "doi", "doendo", "com dor", "inchado", "inchada", "inchaço", "sangrando", "abscesso", "dente quebrado",
+    "quebrei o dente", "infecção", "infeccao", "não consigo dormir", "dolor", "me duele", "duele", "hinchado", "hinchada",
+    "hinchazón", "sangra", "absceso", "diente roto", "se me rompió", "infección", "no puedo dormir",
   ],
   "car-service": [
     "broke down", "broken down", "breakdown", "won't start", "wont start", "doesn't start", "not starting", "crash",
     "crashed", "smoke", "smoking", "overheating", "overheated", "stranded", "stuck on the", "tow", "towing",
     "brakes failed", "no brakes", "brakes gone", "flat tire", "flat tyre", "blowout", "leaking fuel", "smell of fuel",
     "flashing", "warning light flashing",
+    "quebrou", "quebrado", "pifou", "enguiçou", "não liga", "nao liga", "não pega", "nao pega", "guincho", "reboque",
+    "pane", "bati o carro", "fumaça", "superaquecendo", "pneu furado", "sem freio", "se averió", "averiado", "avería",
+    "no arranca", "grúa", "grua", "remolque", "choqué", "humo", "me quedé tirado", "pinchazo", "sin frenos",
   ],
   "real-estate": [
     "burst pipe", "burst", "leak", "leaking", "flood", "flooded", "flooding", "no heating", "no hot water",
@@ -41,14 +52,17 @@ const SECTOR_SIGNALS: Readonly<Record<string, readonly string[]>> = {
     "having a reaction", "had a reaction", "bad reaction", "allergic reaction to", "reacting", "rash", "burning",
     "burns", "burnt", "blister", "blisters", "swollen", "swelling", "infected", "infection", "itchy", "stinging",
     "bleeding", "eye is swollen", "eyes are swollen",
+    "reação", "reacao", "reação alérgica", "irritação", "irritacao", "ardendo", "queimando", "queimadura", "inchado",
+    "inchada", "coceira", "reacción", "reaccion", "reacción alérgica", "irritación", "ardor", "me arde", "quemadura",
+    "hinchado", "hinchada", "picazón", "picor",
   ],
 };
 
 /** Symptoms that mean urgency in any business, for a custom sector. */
 const GENERIC_SIGNALS = ["in pain", "bleeding", "swollen", "burst pipe", "broke down", "broken down", "flooding", "locked out", "gas smell", "smell gas", "allergic reaction to"] as const;
 
-const ASKS_ABOUT_SYMPTOM = /^ (?:does|do|will|would|is|are|can|could|should|how) /;
-const FIRST_PERSON = / (?:i|i'm|im|my|me|we|our|us|i've|ive) /;
+const ASKS_ABOUT_SYMPTOM = /^ (?:does|do|will|would|is|are|can|could|should|how|é normal|es normal|causa|pode|puede) /;
+const FIRST_PERSON = / (?:i|i'm|im|my|me|we|our|us|i've|ive|eu|meu|minha|estou|tô|to|tenho|mi|yo|estoy|tengo) /;
 
 /** One list per known sector, plus the generic one: the same array every message (findPhrase keeps its needles). */
 const SIGNALS = new Map<string, readonly string[]>();
@@ -73,17 +87,19 @@ export function detectUrgency(normalized: string, config: BotConfig): string | n
 }
 
 const URGENT_ENTRY_IDS = new Set(["emergency", "emergencies", "urgent", "breakdown", "emergency-repairs", "reaction"]);
-const URGENT_KEYWORDS = new Set(["emergency", "urgent", "emergencies"]);
+const URGENT_KEYWORDS = new Set(["emergency", "urgent", "emergencies", "urgente", "emergência", "emergencia", "urgência", "urgencia"]);
 
 /**
  * The business's urgent answer: the FAQ entry whose id is "emergency" / "urgent" (or a sector
- * one such as "breakdown"), or whose keywords include "emergency" or "urgent". An owner adds
+ * one such as "breakdown"), or whose keywords include "emergency" or "urgent" (or "urgente",
+ * "emergência", "emergencia"), in the visitor's language when the FAQ has one. An owner adds
  * one by giving an entry the keyword "urgent".
  */
-export function findUrgentEntry(faq: readonly FaqEntry[]): FaqEntry | null {
-  return (
-    faq.find((entry) => URGENT_ENTRY_IDS.has(entry.id.toLowerCase())) ??
-    faq.find((entry) => (entry.keywords ?? []).some((keyword) => URGENT_KEYWORDS.has(keyword.toLowerCase()))) ??
-    null
-  );
+export function findUrgentEntry(faq: readonly FaqEntry[], lang: Lang = "en", configLanguage: Lang = "en"): FaqEntry | null {
+  const isUrgent = (entry: FaqEntry): boolean =>
+    URGENT_ENTRY_IDS.has(entry.id.toLowerCase()) || (entry.keywords ?? []).some((keyword) => URGENT_KEYWORDS.has(keyword.toLowerCase()));
+  // The visitor's language first: a breakdown in Portuguese gets the Portuguese tow number text.
+  const urgent = faq.filter(isUrgent);
+  const byId = (entries: FaqEntry[]) => entries.find((entry) => URGENT_ENTRY_IDS.has(entry.id.toLowerCase())) ?? entries[0] ?? null;
+  return byId(urgent.filter((entry) => (entry.language ?? configLanguage) === lang)) ?? byId(urgent);
 }

@@ -65,7 +65,7 @@ describe("hand-off to a person", () => {
   });
 
   test("gibberish is still a miss: two such turns hand off with reason low_confidence", () => {
-    const chat = converse(DENTAL, ["blorp zib quantum llama", "frobnicate the wibble"]);
+    const chat = converse(DENTAL, ["blorp zib quantum wuggle", "frobnicate the wibble"]);
     expect(chat.outputs[0]?.confidence).toBe(0);
     expect(chat.outputs[1]?.actions).toEqual([{ type: "handoff", reason: "low_confidence", confidence: 0.6 }]);
   });

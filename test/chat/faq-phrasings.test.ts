@@ -73,9 +73,11 @@ const REPHRASINGS: Record<string, Record<string, readonly string[]>> = {
 };
 
 describe("FAQ search: everyday rephrasings of every template's questions", () => {
-  test("the table covers every FAQ entry of every template", () => {
+  // Entries in Portuguese and Spanish have their own phrasings in languages.test.ts.
+  test("the table covers every English FAQ entry of every template", () => {
     for (const slug of SECTOR_SLUGS) {
-      expect(Object.keys(REPHRASINGS[slug] ?? {}).sort()).toEqual(configForSector(slug).faq.map((entry) => entry.id).sort());
+      const english = configForSector(slug).faq.filter((entry) => entry.language === undefined);
+      expect(Object.keys(REPHRASINGS[slug] ?? {}).sort()).toEqual(english.map((entry) => entry.id).sort());
     }
   });
 

@@ -1,5 +1,6 @@
 import { describe, expect, test } from "bun:test";
 import { createRuleEngine, initialConversationState } from "../../src/chat/engine.ts";
+import { LANGUAGES } from "../../src/chat/language.ts";
 import { configForSector, SECTOR_SLUGS } from "../../src/chat/sector-templates.ts";
 import { NOW_MS } from "./conversation.ts";
 
@@ -25,8 +26,12 @@ function casual(question: string): string {
     .trim();
 }
 
-function wrapped(question: string): string {
-  return `hi there, ${question.charAt(0).toLowerCase()}${question.slice(1)} thanks`;
+/** The greeting and thanks around the question, in the entry's language. */
+const WRAPS = { en: ["hi there", "thanks"], pt: ["oi", "obrigado"], es: ["hola", "gracias"] } as const;
+
+function wrapped(question: string, lang: keyof typeof WRAPS = "en"): string {
+  const [hello, thanks] = WRAPS[lang];
+  return `${hello}, ${question.charAt(0).toLowerCase()}${question.slice(1)} ${thanks}`;
 }
 
 function typo(question: string): string {
@@ -47,10 +52,11 @@ const REWORDINGS = { casual, wrapped, typo } as const;
 describe("every FAQ question of every template, reworded three ways, gets its own answer", () => {
   const engine = createRuleEngine();
   for (const slug of SECTOR_SLUGS) {
-    const config = configForSector(slug);
+    // Every language the templates write entries in is offered, so each entry is answered in its own.
+    const config = { ...configForSector(slug), languages: [...LANGUAGES] };
     for (const entry of config.faq) {
       for (const [style, reword] of Object.entries(REWORDINGS)) {
-        const message = reword(entry.question);
+        const message = style === "wrapped" ? wrapped(entry.question, entry.language) : reword(entry.question);
         test(`${slug}/${entry.id} (${style}): "${message}"`, () => {
           const output = engine.reply({ config, state: initialConversationState(), message, nowMs: NOW_MS, takenSlotStarts: [] });
           expect(output.reply.text).toContain(entry.answer);

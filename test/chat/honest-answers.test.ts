@@ -52,6 +52,13 @@ describe("an answer never opens with a yes the question did not earn", () => {
     expect(converse(DENTAL, ["do you offer teeth whitening?"]).last).toStartWith("Yes. In-office whitening");
   });
 
+  test("a report of pain is not a question: the urgent answer drops its 'Yes.'; asked as a question it keeps it", () => {
+    expect(converse(DENTAL, ["I fell and chipped my tooth"]).last).toStartWith("For severe pain, swelling or a broken tooth");
+    expect(converse(DENTAL, ["my tooth is broken, can you see me today?"]).last).toStartWith("Yes. For severe pain");
+    const spanish = { ...DENTAL, languages: ["en", "pt", "es"] as ("en" | "pt" | "es")[] };
+    expect(converse(spanish, ["me duele mucho la muela"]).last).toStartWith("Si tienes dolor fuerte");
+  });
+
   test("a typo is not a new topic: 'do you do gel nals?' keeps the yes", () => {
     expect(converse(configForSector("beauty-salon"), ["do you do gel nals?"]).last).toStartWith("Yes");
   });

@@ -14,8 +14,11 @@ describe("sector templates", () => {
       expect(template.sector).toBe(slug);
       // Validating the whole template as a patch exercises every field check at once.
       expect(validateBotConfigPatch(template, template)).toEqual(template);
-      expect(template.faq.length).toBeGreaterThanOrEqual(6);
-      expect(template.faq.length).toBeLessThanOrEqual(12);
+      // Per language: entries in Portuguese and Spanish sit beside the English ones.
+      const english = template.faq.filter((entry) => entry.language === undefined);
+      expect(english.length).toBeGreaterThanOrEqual(6);
+      expect(english.length).toBeLessThanOrEqual(12);
+      for (const lang of ["pt", "es"]) expect(template.faq.filter((entry) => entry.language === lang).length).toBeLessThanOrEqual(12);
       expect(template.handoff.low_confidence_threshold).toBe(0.35);
       expect(template.handoff.max_low_confidence_turns).toBe(2);
       expect(template.handoff.keywords).toContain("human");

@@ -1,3 +1,5 @@
+import { pickLanguage } from "./strings.ts";
+
 export type Theme = "light" | "dark" | "auto";
 
 export interface WidgetConfig {
@@ -38,7 +40,7 @@ export function readConfig(script: HTMLScriptElement): WidgetConfig | null {
     position: data.position === "left" ? "left" : "right",
     color,
     open: data.open !== undefined && data.open !== "false",
-    lang: data.lang?.trim().toLowerCase().slice(0, 2) || "en",
+    lang: pickLanguage(data.lang, navigator.languages ?? [navigator.language]),
     pollMs: pollMs >= 200 ? pollMs : DEFAULT_POLL_MS,
   };
 }

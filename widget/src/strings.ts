@@ -1,27 +1,75 @@
-/** Every piece of visible text, per language. Only English exists; `data-lang` picks from here. */
-export const STRINGS = {
-  en: {
-    open: "Open chat",
-    close: "Close chat",
-    send: "Send",
-    placeholder: "Type your message…",
-    typing: "Typing…",
-    unread: "unread messages",
-    agent: "Agent",
-    fallbackTitle: "Chat",
-    error: "Something went wrong. Please try again.",
-    offline: "Chat isn't available right now. Please try again later.",
-    notAllowed: "Chat isn't available on this site.",
-    rateLimited: "You're sending messages too fast. Please wait a moment.",
-    failed: "Not sent.",
-    retry: "Retry",
-    waiting: "Waiting for a person to join…",
-    joined: "You're chatting with",
-    refused: "this page's origin is not in the tenant's allowed origins (or the tenant does not exist); the chat launcher is not shown.",
-  },
-} as const;
+/** Every piece of visible text, per language: English, Portuguese (Brazil), Spanish. */
+const EN = {
+  open: "Open chat",
+  close: "Close chat",
+  send: "Send",
+  placeholder: "Type your message…",
+  typing: "Typing…",
+  unread: "unread messages",
+  agent: "Agent",
+  fallbackTitle: "Chat",
+  error: "Something went wrong. Please try again.",
+  offline: "Chat isn't available right now. Please try again later.",
+  notAllowed: "Chat isn't available on this site.",
+  rateLimited: "You're sending messages too fast. Please wait a moment.",
+  failed: "Not sent.",
+  retry: "Retry",
+  waiting: "Waiting for a person to join…",
+  joined: "You're chatting with",
+  // For the site's developer, in the console: stays English.
+  refused: "this page's origin is not in the tenant's allowed origins (or the tenant does not exist); the chat launcher is not shown.",
+};
 
-export type Strings = (typeof STRINGS)["en"];
+export type Strings = typeof EN;
+
+export const STRINGS: Record<"en" | "pt" | "es", Strings> = {
+  en: EN,
+  pt: {
+    ...EN,
+    open: "Abrir chat",
+    close: "Fechar chat",
+    send: "Enviar",
+    placeholder: "Digite sua mensagem…",
+    typing: "Digitando…",
+    unread: "mensagens não lidas",
+    agent: "Atendente",
+    error: "Algo deu errado. Tente de novo.",
+    offline: "O chat não está disponível agora. Tente mais tarde.",
+    notAllowed: "O chat não está disponível neste site.",
+    rateLimited: "Você está enviando mensagens rápido demais. Aguarde um pouco.",
+    failed: "Não enviada.",
+    retry: "Tentar de novo",
+    waiting: "Aguardando uma pessoa entrar…",
+    joined: "Você está conversando com",
+  },
+  es: {
+    ...EN,
+    open: "Abrir chat",
+    close: "Cerrar chat",
+    send: "Enviar",
+    placeholder: "Escribe tu mensaje…",
+    typing: "Escribiendo…",
+    unread: "mensajes sin leer",
+    agent: "Agente",
+    error: "Algo salió mal. Inténtalo de nuevo.",
+    offline: "El chat no está disponible ahora. Inténtalo más tarde.",
+    notAllowed: "El chat no está disponible en este sitio.",
+    rateLimited: "Estás enviando mensajes demasiado rápido. Espera un momento.",
+    failed: "No enviado.",
+    retry: "Reintentar",
+    waiting: "Esperando a que se una una persona…",
+    joined: "Estás hablando con",
+  },
+};
+
+/** The language of `data-lang`, else the browser's first that we speak ("pt-BR" → pt), else English. */
+export function pickLanguage(dataLang: string | undefined, browserLanguages: readonly string[]): string {
+  for (const tag of [dataLang, ...browserLanguages]) {
+    const lang = tag?.trim().toLowerCase().slice(0, 2);
+    if (lang && lang in STRINGS) return lang;
+  }
+  return "en";
+}
 
 export function stringsFor(lang: string): Strings {
   return (STRINGS as Record<string, Strings>)[lang] ?? STRINGS.en;

@@ -86,6 +86,15 @@ export const EN: Phrases = {
     closedDay: (weekday) => `We're closed on ${WEEKDAYS[weekday]}.`,
     closedHours: (weekday, open, close, when) => `On ${WEEKDAYS[weekday]} we're open ${open}–${close}, so ${when} is outside our hours.`,
   },
+  locale: "en-US",
+  window: {
+    morning: "in the morning",
+    afternoon: "in the afternoon",
+    evening: "in the evening",
+    after: (clock) => `after ${clock}`,
+    before: (clock) => `before ${clock}`,
+    between: (from, to) => `between ${from} and ${to}`,
+  },
   notice: (amount, unit) => {
     if (amount === 1) return unit === "day" ? "a day's" : unit === "hour" ? "an hour's" : "1 minute's";
     return `${amount} ${unit}s'`;

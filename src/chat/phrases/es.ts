@@ -88,5 +88,14 @@ export const ES: Phrases = {
     closedDay: (weekday) => `Cerramos ${WEEKDAYS[weekday]}.`,
     closedHours: (weekday, open, close, when) => `${WEEKDAYS[weekday].replace(/^./, (letter) => letter.toUpperCase())} abrimos de ${open} a ${close}, así que ${when} está fuera de horario.`,
   },
+  locale: "es-ES",
+  window: {
+    morning: "por la mañana",
+    afternoon: "por la tarde",
+    evening: "por la noche",
+    after: (clock) => `después de las ${clock}`,
+    before: (clock) => `antes de las ${clock}`,
+    between: (from, to) => `entre las ${from} y las ${to}`,
+  },
   notice: (amount, unit) => `${amount} ${UNITS[unit][amount === 1 ? 0 : 1]}`,
 };

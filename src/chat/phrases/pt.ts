@@ -88,5 +88,14 @@ export const PT: Phrases = {
     closedDay: (weekday) => `Fechamos ${WEEKDAYS[weekday]}.`,
     closedHours: (weekday, open, close, when) => `${WEEKDAYS[weekday].replace(/^./, (letter) => letter.toUpperCase())} abrimos das ${open} às ${close}, então ${when} está fora do horário.`,
   },
+  locale: "pt-BR",
+  window: {
+    morning: "de manhã",
+    afternoon: "à tarde",
+    evening: "à noite",
+    after: (clock) => `depois das ${clock}`,
+    before: (clock) => `antes das ${clock}`,
+    between: (from, to) => `entre ${from} e ${to}`,
+  },
   notice: (amount, unit) => `${amount} ${UNITS[unit][amount === 1 ? 0 : 1]}`,
 };

@@ -1,4 +1,5 @@
 import type { BotConfig } from "../bot-config.ts";
+import { BEAUTY_SALON_FAQ_PT_ES } from "./beauty-salon-faq-pt-es.ts";
 import { COMMON_HANDOFF_KEYWORDS, DEFAULT_LOW_CONFIDENCE_THRESHOLD, DEFAULT_MAX_LOW_CONFIDENCE_TURNS } from "./shared.ts";
 
 /** A Sydney hair and beauty salon: southern-hemisphere daylight saving, closed Mondays. */
@@ -86,6 +87,7 @@ export const BEAUTY_SALON_TEMPLATE: BotConfig = {
         "We do! Bridal packages include a trial and on-the-day styling at the salon or on location. Prices start at $280 for the bride; bridesmaids are from $150.",
       keywords: ["bridal", "wedding", "bride", "bridesmaid", "makeup", "make-up", "formal"],
     },
+    ...BEAUTY_SALON_FAQ_PT_ES,
   ],
   lead: {
     enabled: true,

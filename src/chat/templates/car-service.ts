@@ -1,4 +1,5 @@
 import type { BotConfig } from "../bot-config.ts";
+import { CAR_SERVICE_FAQ_PT_ES } from "./car-service-faq-pt-es.ts";
 import { COMMON_HANDOFF_KEYWORDS, DEFAULT_LOW_CONFIDENCE_THRESHOLD, DEFAULT_MAX_LOW_CONFIDENCE_TURNS } from "./shared.ts";
 
 /** An independent auto repair shop in Chicago: hour-long service slots, early opening. */
@@ -85,6 +86,7 @@ export const CAR_SERVICE_TEMPLATE: BotConfig = {
         "Yes, free of charge with at least 4 hours' notice. If you reserved a loaner car, please cancel 24 hours ahead so we can offer it to someone else.",
       keywords: ["cancel", "cancellation", "reschedule", "change my booking", "move my appointment"],
     },
+    ...CAR_SERVICE_FAQ_PT_ES,
   ],
   lead: {
     enabled: true,

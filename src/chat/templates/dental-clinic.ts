@@ -1,4 +1,5 @@
 import type { BotConfig } from "../bot-config.ts";
+import { DENTAL_CLINIC_FAQ_PT_ES } from "./dental-clinic-faq-pt-es.ts";
 import { COMMON_HANDOFF_KEYWORDS, DEFAULT_LOW_CONFIDENCE_THRESHOLD, DEFAULT_MAX_LOW_CONFIDENCE_TURNS } from "./shared.ts";
 
 export const DENTAL_CLINIC_TEMPLATE: BotConfig = {
@@ -93,6 +94,7 @@ export const DENTAL_CLINIC_TEMPLATE: BotConfig = {
         "Yes. A single implant with its crown is usually $3,000–$4,500, depending on whether bone grafting is needed; the consultation and 3D scan cost $95, credited if you go ahead. Treatment takes 3–6 months from start to finish.",
       keywords: ["implant", "implants", "missing tooth", "replace a tooth", "dentures"],
     },
+    ...DENTAL_CLINIC_FAQ_PT_ES,
   ],
   lead: {
     enabled: true,

@@ -1,6 +1,8 @@
 import { answer, ASKS_EMAIL, ASKS_NAME, ASKS_PHONE, FALLBACK, PERSON_OFFERED, STILL_NEED, type CorpusConversation } from "./types.ts";
 
 const A = (id: string): string => answer("dental-clinic", id);
+/** The emergency answer without its opening "Yes.", which a report of pain (no question) does not get. */
+const URGENT_FACTS = "For severe pain, swelling or a broken tooth";
 
 /** The demo dental clinic: every quote of issue #8 is here, as the owner typed it. */
 export const DENTAL_CORPUS: CorpusConversation[] = [
@@ -118,7 +120,7 @@ export const DENTAL_CORPUS: CorpusConversation[] = [
   {
     name: "bleeding gums after an extraction is urgent",
     sector: "dental-clinic",
-    turns: [{ say: "had a tooth pulled yesterday and its still bleeding a lot", intent: "urgent", has: [A("emergency"), PERSON_OFFERED] }],
+    turns: [{ say: "had a tooth pulled yesterday and its still bleeding a lot", intent: "urgent", has: [URGENT_FACTS, PERSON_OFFERED], lacks: [/^Yes/] }],
   },
   {
     name: "asking whether whitening hurts is a question, not an emergency",
@@ -154,12 +156,12 @@ export const DENTAL_CORPUS: CorpusConversation[] = [
   {
     name: "a chipped tooth from a fall is urgent even with a booking word",
     sector: "dental-clinic",
-    turns: [{ say: "I fell and chipped my tooth, need an appointment asap", intent: "urgent", has: [A("emergency"), PERSON_OFFERED], lacks: ["Which day and time"] }],
+    turns: [{ say: "I fell and chipped my tooth, need an appointment asap", intent: "urgent", has: [URGENT_FACTS, PERSON_OFFERED], lacks: [/^Yes/, "Which day and time"] }],
   },
   {
     name: "a tooth knocked out playing soccer is urgent, even told about someone else",
     sector: "dental-clinic",
-    turns: [{ say: "my daughter knocked her front tooth out playing soccer", intent: "urgent", has: [A("emergency"), PERSON_OFFERED], lacks: [FALLBACK] }],
+    turns: [{ say: "my daughter knocked her front tooth out playing soccer", intent: "urgent", has: [URGENT_FACTS, PERSON_OFFERED], lacks: [/^Yes/, FALLBACK] }],
   },
   {
     name: "kids after school: times from 3 pm, in New York time",

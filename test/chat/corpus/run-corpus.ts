@@ -25,7 +25,8 @@ function matches(text: string, pattern: string | RegExp): boolean {
 /** Plays one conversation through the rule engine (state through JSON, as stored) and checks every turn. */
 export function runConversation(conversation: CorpusConversation): TurnResult[] {
   const engine = createRuleEngine();
-  const config = configForSector(conversation.sector);
+  const template = configForSector(conversation.sector);
+  const config = conversation.languages ? { ...template, languages: conversation.languages } : template;
   let state: ConversationState = initialConversationState();
   return conversation.turns.map((turn) => {
     const output = engine.reply({ config, state, message: turn.say, nowMs: CORPUS_NOW_MS, takenSlotStarts: [] });

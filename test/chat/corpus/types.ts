@@ -1,4 +1,5 @@
 import type { EngineAction } from "../../../src/chat/engine.ts";
+import type { Lang } from "../../../src/chat/language.ts";
 import { SECTOR_TEMPLATES, type SectorSlug } from "../../../src/chat/sector-templates.ts";
 
 /**
@@ -20,7 +21,9 @@ export type CorpusIntent =
   | "appointment-change"
   | "duration"
   | "small-talk"
-  | "handoff";
+  | "handoff"
+  | "no-answer"
+  | "follow-up";
 
 export interface CorpusTurn {
   say: string;
@@ -38,6 +41,8 @@ export interface CorpusTurn {
 export interface CorpusConversation {
   name: string;
   sector: SectorSlug;
+  /** The languages the bot offers (the template's when absent). */
+  languages?: Lang[];
   turns: readonly CorpusTurn[];
 }
 
