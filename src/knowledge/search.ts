@@ -44,7 +44,7 @@ export interface KnowledgeQuery {
 export interface SearchOptions {
   limit?: number;
   embedder?: Embedder | null;
-  /** The cosine at which a chunk counts as relevant by meaning: it depends on the embedding model. */
+  /** The cosine at which a chunk counts as relevant by meaning; else the embedder's, else the default. */
   minSimilarity?: number;
   fusion?: FusionName;
 }
@@ -168,7 +168,7 @@ export async function searchKnowledge(deps: Deps, tenantId: string, query: strin
   const queryVectors = embedder ? await embedQueries(deps, index, faqVectors, embedder, variants) : null;
   const cosines = embedder && queryVectors ? similarities(index, embedder.model, queryVectors) : new Map<IndexEntry, number>();
   const vectorRanks = ranksOf(cosines);
-  const minSimilarity = options.minSimilarity ?? DEFAULT_MIN_SIMILARITY;
+  const minSimilarity = options.minSimilarity ?? embedder?.minSimilarity ?? DEFAULT_MIN_SIMILARITY;
 
   const candidates: Candidate[] = [];
   for (const entry of new Set([...lexical.keys(), ...cosines.keys()])) {
