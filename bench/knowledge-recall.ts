@@ -6,7 +6,7 @@
  * searched and scored recall@1 / recall@3 (is the expected chunk among the first 1 / 3 hits?),
  * and MRR. Rankings compared in the same run:
  *   - BM25 only (what a tenant without an embedding model gets);
- *   - hybrid (BM25 + vectors, RRF) with a deterministic *fake* embedder: hashed word and
+ *   - hybrid (BM25 + vectors, the default fusion) with a deterministic *fake* embedder: hashed word and
  *     character-trigram features, no semantics. It shows what fusion costs or gains from
  *     surface similarity alone, not what a real embedding model would do;
  *   - hybrid with a real embedding model, when BENCH_EMBEDDING_BASE_URL and

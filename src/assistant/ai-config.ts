@@ -16,6 +16,8 @@ export interface AiConfig {
   instructions: string;
   temperature: number | null;
   max_reply_tokens: number | null;
+  /** The embedding model's relevance cosine (docs/knowledge.md); null: the default 0.5. */
+  min_similarity: number | null;
   api_key_sealed: string | null;
 }
 
@@ -30,10 +32,11 @@ export const DEFAULT_AI_CONFIG: AiConfig = Object.freeze({
   instructions: "",
   temperature: null,
   max_reply_tokens: null,
+  min_similarity: null,
   api_key_sealed: null,
 });
 
-const AI_KEYS = ["enabled", "base_url", "model", "api_key", "embedding_model", "instructions", "temperature", "max_reply_tokens"] as const;
+const AI_KEYS = ["enabled", "base_url", "model", "api_key", "embedding_model", "instructions", "temperature", "max_reply_tokens", "min_similarity"] as const;
 
 const nullable = <T>(value: unknown, read: (value: unknown) => T): T | null => (value === null ? null : read(value));
 
@@ -66,6 +69,7 @@ export function mergeAiConfig(patch: JsonObject, current: AiConfig | undefined, 
   if ("instructions" in patch) next.instructions = patch.instructions === null ? "" : requireString(patch.instructions, "ai.instructions", 0, 4000);
   if ("temperature" in patch) next.temperature = nullable(patch.temperature, (value) => requireNumber(value, "ai.temperature", 0, 2));
   if ("max_reply_tokens" in patch) next.max_reply_tokens = nullable(patch.max_reply_tokens, (value) => requireInteger(value, "ai.max_reply_tokens", 16, 4096));
+  if ("min_similarity" in patch) next.min_similarity = nullable(patch.min_similarity, (value) => requireNumber(value, "ai.min_similarity", 0, 1));
   if ("api_key" in patch) {
     if (patch.api_key === null) next.api_key_sealed = null;
     else {

@@ -14,6 +14,8 @@ export interface AiSettings {
   instructions: string;
   temperature: number | null;
   maxReplyTokens: number | null;
+  /** The tenant's relevance cosine for its embedding model; null: the search default. */
+  minSimilarity: number | null;
 }
 
 /**
@@ -46,13 +48,14 @@ export function resolveAiSettings(deps: Deps, config: BotConfig): AiSettings | n
     instructions: ai.instructions,
     temperature: ai.temperature,
     maxReplyTokens: ai.max_reply_tokens,
+    minSimilarity: ai.min_similarity ?? null,
   };
 }
 
 export function embedderFor(settings: AiSettings | null): Embedder | null {
   if (!settings?.embeddingModel) return null;
-  const { endpoint, embeddingModel } = settings;
-  return { model: embeddingModel, embed: (texts) => createEmbeddings(endpoint, embeddingModel, texts) };
+  const { endpoint, embeddingModel, minSimilarity } = settings;
+  return { model: embeddingModel, ...(minSimilarity === null ? {} : { minSimilarity }), embed: (texts) => createEmbeddings(endpoint, embeddingModel, texts) };
 }
 
 /** The tenant's embedder when an embedding model is named (server-wide or its own), else null: BM25 only. */

@@ -6,6 +6,12 @@
  */
 export interface Embedder {
   readonly model: string;
+  /**
+   * The cosine at which a chunk counts as relevant by meaning alone. Each model has its own
+   * scale (unrelated texts score about 0.1 with some, 0.5 with others), so it travels with the
+   * model; unset, search uses DEFAULT_MIN_SIMILARITY.
+   */
+  readonly minSimilarity?: number;
   embed(texts: string[]): Promise<number[][]>;
 }
 

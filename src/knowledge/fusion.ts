@@ -13,6 +13,8 @@ import type { IndexEntry } from "./tenant-index.ts";
  *   either list reaches the top; agreement only breaks ties.
  * - convex: the mean of the two strengths.
  *
+ * Without vectors every chunk's vector strength is 0 and `max` orders by keyword strength.
+ *
  * bench/retrieval.ts measures all four on the same questions; DEFAULT_FUSION is the best there
  * (docs/design-notes.md).
  */

@@ -1,4 +1,3 @@
-import { termMatch } from "../chat/faq-terms.ts";
 import { knowledgeTermForms, tokenizeKnowledge } from "./terms.ts";
 
 /**
@@ -9,14 +8,14 @@ import { knowledgeTermForms, tokenizeKnowledge } from "./terms.ts";
  *
  *   coverage(chunk) = Σ idf(w)·weight(w) over the words w the chunk matches / Σ idf(w)·weight(w) over all words,
  *
- * with idf(w) = ln(1 + (N − df + 0.5) / (df + 0.5)), BM25's own IDF (N counts BACKGROUND_ENTRIES too). A word found nowhere in the
- * tenant's knowledge (df = 0: "weather", "medicaid") carries the highest IDF, so a question
- * about something the business never wrote about cannot pass on its filler words
- * ("do you accept medicaid?" matches "accept" but not the word that matters). A chunk passes
- * at MIN_COVERAGE; with vectors, a cosine of MIN_SIMILARITY also passes (search.ts).
+ * with idf(w) = ln(1 + (N − df + 0.5) / (df + 0.5)), BM25's own IDF (N counts BACKGROUND_ENTRIES
+ * too). A word found nowhere in the tenant's knowledge (df = 0: "weather", "medicaid") carries
+ * the highest IDF, so a question about something the business never wrote about cannot pass
+ * on its other words. A chunk passes at MIN_COVERAGE (bench/retrieval.ts, docs/design-notes.md);
+ * with vectors, a cosine of DEFAULT_MIN_SIMILARITY also passes (search.ts).
  */
 
-export const MIN_COVERAGE = 0.45;
+export const MIN_COVERAGE = 0.3;
 /** Cosine between unit vectors at which a chunk counts as relevant by meaning alone. */
 export const DEFAULT_MIN_SIMILARITY = 0.5;
 /** Weight of the previous question's words carried into a follow-up searched without a rewrite. */
@@ -69,23 +68,20 @@ export function wordIdf(word: QueryWord, documentFrequency: ReadonlyMap<string, 
 }
 
 /**
- * The share of the words' IDF weight a chunk matches, given the chunk's terms that matched the
- * question. A word found exactly counts fully; found only by prefix or as a typo ("charge" for
- * "change", "tempo" for "temporary") it counts INEXACT_CREDIT, so a near-miss cannot pass alone.
+ * The share of the words' IDF weight a chunk matches. `chunkTerms` are the chunk's terms that
+ * matched the question and `matchedForms` the question's forms that found them (MiniSearch's
+ * `terms` and `queryTerms`). A word whose form is itself among the chunk's terms counts
+ * fully; one that matched only by prefix or as a typo ("charge" for "change", "tempo" for
+ * "temporary") counts INEXACT_CREDIT, so a near-miss cannot pass alone.
  */
-export function idfCoverage(words: readonly QueryWord[], chunkTerms: readonly string[], idfs: readonly number[]): number {
+export function idfCoverage(words: readonly QueryWord[], chunkTerms: ReadonlySet<string>, matchedForms: ReadonlySet<string>, idfs: readonly number[]): number {
   let total = 0;
   let covered = 0;
   words.forEach((word, position) => {
     const mass = (idfs[position] ?? 0) * word.weight;
     total += mass;
-    let credit = 0;
-    for (const term of chunkTerms) {
-      const match = word.forms.map((form) => termMatch(form, term)).find((kind) => kind === "exact") ?? word.forms.map((form) => termMatch(form, term)).find((kind) => kind !== null);
-      if (match === "exact") credit = 1;
-      else if (match === "inexact") credit = Math.max(credit, INEXACT_CREDIT);
-    }
-    covered += mass * credit;
+    if (word.forms.some((form) => chunkTerms.has(form))) covered += mass;
+    else if (word.forms.some((form) => matchedForms.has(form))) covered += mass * INEXACT_CREDIT;
   });
   return total > 0 ? covered / total : 0;
 }

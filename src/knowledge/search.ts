@@ -44,7 +44,7 @@ export interface KnowledgeQuery {
 export interface SearchOptions {
   limit?: number;
   embedder?: Embedder | null;
-  /** The cosine at which a chunk counts as relevant by meaning: it depends on the embedding model. */
+  /** The cosine at which a chunk counts as relevant by meaning; else the embedder's, else the default. */
   minSimilarity?: number;
   fusion?: FusionName;
 }
@@ -57,6 +57,8 @@ export const MAX_SEARCH_LIMIT = 20;
  * the query. A tenant that changes model converges over its next searches.
  */
 export const LAZY_EMBED_BATCH = 32;
+/** How deep each list (per question variant) is read: the gate and the fusion look no further. */
+const CANDIDATES = 50;
 
 interface LexicalMatch {
   score: number;
@@ -72,11 +74,13 @@ function lexicalMatches(index: TenantIndex, variants: readonly string[], context
     const ownWords = words.filter((word) => word.weight === 1);
     const weights = new Map(words.flatMap((word) => word.forms.map((form) => [form, word.weight] as const)));
     const results = index.bm25.search(context ? `${variant}\n${context}` : variant, { boostTerm: (term: string) => weights.get(term) ?? 1 });
-    for (const result of results) {
+    for (const result of results.slice(0, CANDIDATES)) {
       const entry = index.entries[result.id as number] as IndexEntry;
       // The message's own words decide alone when they match; the carried context helps a follow-up
       // whose own words say little ("how much is it?"), never hurts one that is clear on its own.
-      const coverage = Math.max(idfCoverage(ownWords, result.terms, idfs), idfCoverage(words, result.terms, idfs));
+      const chunkTerms = new Set(result.terms);
+      const matchedForms = new Set(result.queryTerms);
+      const coverage = Math.max(idfCoverage(ownWords, chunkTerms, matchedForms, idfs), idfCoverage(words, chunkTerms, matchedForms, idfs));
       const best = matches.get(entry);
       matches.set(entry, { score: Math.max(best?.score ?? 0, result.score), coverage: Math.max(best?.coverage ?? 0, coverage) });
     }
@@ -118,13 +122,16 @@ async function embedQueries(deps: Deps, index: TenantIndex, faqVectors: FaqVecto
   return vectors.slice(0, queries.length).map((vector) => normalizeVector(vector));
 }
 
+/** The CANDIDATES entries most similar to any of the query vectors, with their best cosine. */
 function similarities(index: TenantIndex, model: string, queries: readonly Float32Array[]): Map<IndexEntry, number> {
-  const result = new Map<IndexEntry, number>();
+  const scored: Array<[IndexEntry, number]> = [];
   for (const entry of index.entries) {
     if (entry.vector === null || entry.vectorModel !== model) continue;
-    result.set(entry, Math.max(...queries.map((query) => dotProduct(query, entry.vector as Float32Array))));
+    let best = -1;
+    for (const query of queries) best = Math.max(best, dotProduct(query, entry.vector));
+    scored.push([entry, best]);
   }
-  return result;
+  return new Map(scored.sort((a, b) => b[1] - a[1]).slice(0, CANDIDATES));
 }
 
 /** 1-based ranks of the entries by descending value. */
@@ -161,7 +168,7 @@ export async function searchKnowledge(deps: Deps, tenantId: string, query: strin
   const queryVectors = embedder ? await embedQueries(deps, index, faqVectors, embedder, variants) : null;
   const cosines = embedder && queryVectors ? similarities(index, embedder.model, queryVectors) : new Map<IndexEntry, number>();
   const vectorRanks = ranksOf(cosines);
-  const minSimilarity = options.minSimilarity ?? DEFAULT_MIN_SIMILARITY;
+  const minSimilarity = options.minSimilarity ?? embedder?.minSimilarity ?? DEFAULT_MIN_SIMILARITY;
 
   const candidates: Candidate[] = [];
   for (const entry of new Set([...lexical.keys(), ...cosines.keys()])) {
@@ -170,13 +177,10 @@ export async function searchKnowledge(deps: Deps, tenantId: string, query: strin
     if ((match?.coverage ?? 0) < MIN_COVERAGE && (similarity ?? -1) < minSimilarity) continue;
     candidates.push({ entry, bm25: match?.score, bm25Rank: bm25Ranks.get(entry), coverage: match?.coverage, similarity, vectorRank: vectorRanks.get(entry) });
   }
-  if (!queryVectors) {
-    return candidates
-      .sort((a, b) => (b.bm25 ?? 0) - (a.bm25 ?? 0))
-      .slice(0, limit)
-      .map((candidate) => toHit(candidate, candidate.bm25 ?? 0));
-  }
-  return fuse(candidates, options.fusion ?? DEFAULT_FUSION)
+  // Keyword-only, "max" orders by keyword strength alone: how much of the question a chunk
+  // covers counts as much as its BM25 score, so a chunk answering the new part of a rewritten
+  // follow-up is not outranked by one matching only the repeated old topic.
+  return fuse(candidates, queryVectors ? (options.fusion ?? DEFAULT_FUSION) : "max")
     .slice(0, limit)
     .map(({ candidate, score }) => toHit(candidate, score));
 }

@@ -16,6 +16,9 @@ const STOP_WORDS: ReadonlySet<string> = new Set(
     "what when where which who whom why will with would you your yours hi hello hey thanks thank " +
     "much many about any just know like want tell also really some whether wondering question ask im whats hows u ur pls plz " +
     "go goes going get gets getting happen happens " +
+    // the frame of a yes/no question ("do you accept X?"): X is the topic, and a document's
+    // "we accept cards" must not answer "do you accept medicaid?"
+    "accept accepts aceita aceitam aceitar acepta aceptan aceptar " +
     // Portuguese
     "o os as um uma uns umas de do da dos das no na nos nas em ao aos para pra por pelo pela com sem que se e ou mas eu voce " +
     "voces vc vcs meu minha seu sua nosso nossa ele ela eles elas isso isto esse essa este esta aqui ai qual quais quem como " +
@@ -37,8 +40,22 @@ function foldTerm(term: string): string {
     .replace(/^[^\p{L}\p{N}]+|[^\p{L}\p{N}]+$/gu, "");
 }
 
+/** Term forms already computed: documents and questions repeat their words, the Unicode regexes are the cost. */
+const FORMS = new Map<string, string[]>();
+const MAX_CACHED_FORMS = 50_000;
+
 /** Folded, plural "s" dropped, plus its stem; none for a stop word. */
 export function knowledgeTermForms(term: string): string[] {
+  let forms = FORMS.get(term);
+  if (forms === undefined) {
+    forms = termFormsUncached(term);
+    if (FORMS.size >= MAX_CACHED_FORMS) FORMS.clear();
+    FORMS.set(term, forms);
+  }
+  return forms;
+}
+
+function termFormsUncached(term: string): string[] {
   const lower = foldTerm(term);
   if (lower.length < 2 || STOP_WORDS.has(lower)) return [];
   const singular = lower.length > 3 && lower.endsWith("s") && !lower.endsWith("ss") ? lower.slice(0, -1) : lower;

@@ -103,6 +103,26 @@ describe("the assistant's retrieval: gate, follow-ups, languages and citations",
     expect(done.reply?.sources).toHaveLength(1);
   });
 
+  test("ai.min_similarity sets the embedding model's relevance cosine: a model whose unrelated texts score high is calibrated by it", async () => {
+    provider = startFakeProvider();
+    fixture = await assistantFixture(provider, { aiEmbeddingModel: "embed-small" });
+    await clinic();
+    const { createApiKey } = await import("../../src/auth/api-keys.ts");
+    const key = (await createApiKey(fixture.context.deps, { tenantId: fixture.tenantId, name: "admin" })).key;
+    const search = async () =>
+      (await (await fixture.context.request("GET", "/api/v1/knowledge/search?q=what%27s+the+weather+like+tomorrow", { headers: { "x-api-key": key } })).json()) as { data: Array<{ similarity?: number }> };
+    // The fake provider's toy vectors (letter counts) put every text near every other one.
+    const loose = await search();
+    expect(loose.data.length).toBeGreaterThan(0);
+    const highest = Math.max(...loose.data.map((hit) => hit.similarity ?? 0));
+    expect(highest).toBeGreaterThan(0.5);
+    const bad = await fixture.context.request("PATCH", "/api/v1/chatbot/config", { body: { ai: { min_similarity: 1.5 } }, headers: { "x-api-key": key } });
+    expect(bad.status).toBe(422);
+    const patched = await fixture.context.request("PATCH", "/api/v1/chatbot/config", { body: { ai: { min_similarity: Math.min(1, highest + 0.001) } }, headers: { "x-api-key": key } });
+    expect(((await patched.json()) as { ai: { min_similarity: number } }).ai.min_similarity).toBeCloseTo(Math.min(1, highest + 0.001), 6);
+    expect((await search()).data).toEqual([]);
+  });
+
   test("a reply that cites nothing lists no sources", async () => {
     provider = startFakeProvider();
     fixture = await assistantFixture(provider);

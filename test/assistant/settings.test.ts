@@ -36,7 +36,7 @@ describe("the tenant's ai settings in PATCH /api/v1/chatbot/config", () => {
     expect(text).not.toContain("sk-tenant-secret-42");
     expect(text).not.toContain("api_key_sealed");
     const patched = JSON.parse(text) as { ai: Record<string, unknown> };
-    expect(patched.ai).toEqual({ enabled: true, base_url: null, model: "gpt-4o-mini", embedding_model: null, instructions: "Always mention our free parking.", temperature: 0.2, max_reply_tokens: 300, api_key_set: true });
+    expect(patched.ai).toEqual({ enabled: true, base_url: null, model: "gpt-4o-mini", embedding_model: null, instructions: "Always mention our free parking.", temperature: 0.2, max_reply_tokens: 300, min_similarity: null, api_key_set: true });
     const read = await (await fixture.context.request("GET", "/api/v1/chatbot/config", { headers: { "x-api-key": key } })).text();
     expect(read).not.toContain("sk-tenant-secret-42");
     expect((JSON.parse(read) as { ai: { api_key_set: boolean } }).ai.api_key_set).toBe(true);

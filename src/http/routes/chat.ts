@@ -55,6 +55,7 @@ const botConfigSchema = t.Object({
     instructions: t.String(),
     temperature: t.Nullable(t.Number()),
     max_reply_tokens: t.Nullable(t.Integer()),
+    min_similarity: t.Nullable(t.Number({ description: "Cosine at which a passage is relevant by meaning alone; null = 0.5." })),
     api_key_set: t.Boolean({ description: "The key itself is write-only." }),
   }),
   retention: t.Optional(t.Nullable(t.Object({ chat_days: t.Nullable(t.Integer()), analytics_days: t.Nullable(t.Integer()) }))),

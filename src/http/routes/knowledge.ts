@@ -65,7 +65,7 @@ export const KnowledgeModel = {
         score: t.Number(),
         bm25_rank: t.Optional(t.Integer()),
         vector_rank: t.Optional(t.Integer()),
-        coverage: t.Optional(t.Number({ description: "Share of the question's IDF weight the passage matches (the relevance gate keeps ≥ 0.45)." })),
+        coverage: t.Optional(t.Number({ description: "Share of the question's IDF weight the passage matches (the relevance gate keeps ≥ 0.3)." })),
         similarity: t.Optional(t.Number({ description: "Cosine of the passage's vector to the question's." })),
       }),
     ),
