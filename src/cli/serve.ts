@@ -73,13 +73,19 @@ export function startServer(deps: CliDeps): RunningServer {
   if (!tlsServing && !app.server) throw new Error("the HTTP server did not start");
   // The app's server changes when a renewed certificate is put in service.
   httpServer = app;
-  const port = tlsServing?.port ?? app.server?.port ?? deps.config.port;
+  // With ACME and no stored certificate HTTPS listens later: the port is read when asked.
+  const portNow = () => tlsServing?.port ?? app.server?.port ?? deps.config.port;
   scheduler.start();
   let stopping: Promise<void> | null = null;
   const scheme = tlsServing ? "https" : "http";
+  const host = deps.config.host === "0.0.0.0" ? "localhost" : deps.config.host;
   return {
-    url: `${scheme}://${deps.config.host === "0.0.0.0" ? "localhost" : deps.config.host}:${port}`,
-    port,
+    get url() {
+      return `${scheme}://${host}:${portNow()}`;
+    },
+    get port() {
+      return portNow();
+    },
     development: app.server?.development ?? SERVE_OPTIONS.development,
     tls: tlsServing,
     ready: tlsServing?.ready ?? Promise.resolve(),

@@ -107,10 +107,16 @@ export function createAcmeRenewal(deps: Deps, status: TlsStatus, options: Renewa
     deps.log.error({ msg: "TLS certificate expires soon and is not renewed yet", ...expiring, last_error: status.lastError?.message ?? null });
   };
 
-  async function runOnce(runOptions: { force?: boolean } = {}): Promise<RenewalOutcome> {
-    const outcome = await check(runOptions.force ?? false, deps.clock.now());
-    warnIfExpiring(deps.clock.now());
-    return outcome;
+  // One check at a time in a process (the loop, SIGHUP, a test): two would both order on SQLite.
+  let queue: Promise<unknown> = Promise.resolve();
+  function runOnce(runOptions: { force?: boolean } = {}): Promise<RenewalOutcome> {
+    const next = queue.then(async () => {
+      const outcome = await check(runOptions.force ?? false, deps.clock.now());
+      warnIfExpiring(deps.clock.now());
+      return outcome;
+    });
+    queue = next.catch(() => undefined);
+    return next;
   }
 
   async function check(force: boolean, nowMs: number): Promise<RenewalOutcome> {

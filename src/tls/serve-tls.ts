@@ -119,6 +119,12 @@ export function serveAcmeCertificate(input: TlsServeInput, deps: Deps, status: T
   const listeners = startListeners({ ...input, challenge: (token) => findChallengeAnswer(deps, token) }, null);
   const renewal = createAcmeRenewal(deps, status, { apply: (pair) => listeners.apply(pair) });
   renewal.start();
+  // SIGHUP: look for a certificate stored by `parley tls renew` now instead of within a minute.
+  const onHangup = () => {
+    input.log.info({ msg: "SIGHUP received: checking the stored TLS certificate" });
+    void renewal.runOnce();
+  };
+  process.on("SIGHUP", onHangup);
   return {
     status,
     renewal,
@@ -128,6 +134,7 @@ export function serveAcmeCertificate(input: TlsServeInput, deps: Deps, status: T
     ready: listeners.ready,
     reload: () => void renewal.runOnce(),
     async stop() {
+      process.off("SIGHUP", onHangup);
       await renewal.stop();
       await listeners.stop();
     },
