@@ -7,6 +7,8 @@ import { tlsReadinessDetail, type TlsStatus } from "./tls-status.ts";
 const MINUTE_MS = 60_000;
 /** How often an instance looks for a certificate another instance (or `parley tls renew`) stored. */
 export const CHECK_INTERVAL_MS = MINUTE_MS;
+/** Until a first certificate is served HTTPS is down: look every few seconds (a settings read). */
+const FIRST_CHECK_INTERVAL_MS = 5_000;
 const RETRY_FIRST_MS = 5 * MINUTE_MS;
 const RETRY_MAX_MS = 6 * 60 * MINUTE_MS;
 const ORDER_LOCK = "tls-acme";
@@ -135,7 +137,7 @@ export function createAcmeRenewal(deps: Deps, status: TlsStatus, options: Renewa
     running = runOnce()
       .catch((error) => deps.log.error({ msg: "TLS certificate check failed", error: String(error) }))
       .finally(() => {
-        if (!stopped) timer = setTimeout(tick, CHECK_INTERVAL_MS);
+        if (!stopped) timer = setTimeout(tick, status.served ? CHECK_INTERVAL_MS : FIRST_CHECK_INTERVAL_MS);
       });
   };
   return {
