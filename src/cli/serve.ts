@@ -9,11 +9,10 @@ import { acquireServerLock, serverLockPath } from "../db/server-lock.ts";
 import { AppError } from "../lib/app-error.ts";
 import { settleWhatsappReplies } from "../integrations/whatsapp-send.ts";
 import { seedDemo, type DemoSeed } from "../tenants/seed-demo.ts";
-import { tlsEnabled } from "../config.ts";
 import { createTlsStatus } from "../tls/tls-status.ts";
-import { listenFailure, readStartupPair, serveAcmeCertificate, serveOwnCertificate, type TlsServing } from "../tls/serve-tls.ts";
-import type { Server } from "bun";
+import { ListenError, listenFailure, readStartupPair, serveAcmeCertificate, serveOwnCertificate, type TlsServing } from "../tls/serve-tls.ts";
 import { findUsableCertificate } from "../tls/acme-renewal.ts";
+import type { Server } from "bun";
 import { parseCommandArgs } from "./args.ts";
 import { openCliDeps, type CliDeps } from "./context.ts";
 import type { CliIo } from "./io.ts";
@@ -68,7 +67,7 @@ export function startServer(deps: CliDeps): RunningServer {
     lock.release();
     void sendThread.stop();
     void checkpointThread?.stop();
-    throw new AppError("port_in_use", 409, error instanceof Error && error.message.startsWith("cannot listen") ? error.message : listenFailure(error, deps.config.host, deps.config.port));
+    throw new AppError("port_in_use", 409, error instanceof ListenError ? error.message : listenFailure(error, deps.config.host, deps.config.port));
   }
   if (!tlsServing && !app.server) throw new Error("the HTTP server did not start");
   // The app's server changes when a renewed certificate is put in service.

@@ -2,7 +2,7 @@ import type { Deps } from "../deps.ts";
 import { orderCertificate } from "./acme-order.ts";
 import { findLastAttempt, findStoredCertificate, saveCertificate, saveLastAttempt, type StoredCertificate } from "./acme-store.ts";
 import { CertificatePairError, parseCertificatePair, type CertificatePair } from "./certificate-pair.ts";
-import { tlsReadinessDetail, type TlsStatus } from "./tls-status.ts";
+import { expiryWarning, type TlsStatus } from "./tls-status.ts";
 
 const MINUTE_MS = 60_000;
 /** How often an instance looks for a certificate another instance (or `parley tls renew`) stored. */
@@ -100,14 +100,7 @@ export function createAcmeRenewal(deps: Deps, status: TlsStatus, options: Renewa
     return result ?? "stored-elsewhere";
   }
 
-  let warnedAtMs: number | null = null;
-  /** Once a day while the served certificate expires within 7 days: renewal keeps failing. */
-  const warnIfExpiring = (nowMs: number) => {
-    const expiring = tlsReadinessDetail(status, nowMs);
-    if (!expiring || (warnedAtMs !== null && nowMs - warnedAtMs < 24 * 60 * MINUTE_MS)) return;
-    warnedAtMs = nowMs;
-    deps.log.error({ msg: "TLS certificate expires soon and is not renewed yet", ...expiring, last_error: status.lastError?.message ?? null });
-  };
+  const warnIfExpiring = expiryWarning(status, deps.log);
 
   // One check at a time in a process (the loop, SIGHUP, a test): two would both order on SQLite.
   let queue: Promise<unknown> = Promise.resolve();
