@@ -16,6 +16,7 @@ Commands:
   backup FILE           write a consistent snapshot of the database, also while the server runs
   restore FILE          replace the database with a backup (refused while a server uses it)
   copy --from FILE --to postgres://…   move a SQLite install to PostgreSQL (all or nothing)
+  tls status|renew      the served certificate: domains, issuer, expiry, last renewal; force a renewal
 
 Every command takes --db FILE (env PARLEY_DB, default ./data/parley.db) and --help;
 --db may be a postgres://user:password@host:5432/db URL: then PostgreSQL is the store and
@@ -69,6 +70,14 @@ plain HTTP on PARLEY_HTTP_PORT (default 80) with 308 redirects, and sends
 Strict-Transport-Security (PARLEY_HSTS). Own files are read again on SIGHUP and when they
 change; a pair that cannot be served keeps the previous certificate. A bad pair at start-up
 exits with code 2. Ports below 1024 without root: docs/operations.md, HTTPS.
+`,
+  tls: `Usage: parley tls status [--json] | parley tls renew [--json]
+
+status prints where the certificate comes from (own files or ACME), its domains, issuer and
+expiry, and for ACME when renewal is due and how the last attempt went. renew orders a new
+certificate over ACME now, under the same lock as the servers: a running server answers the
+CA's HTTP-01 challenge and serves the new certificate within a minute. Run it with the
+server's environment (PARLEY_DB, PARLEY_ACME_*). docs/operations.md, HTTPS.
 `,
   migrate: `Usage: parley migrate [--db FILE]
 

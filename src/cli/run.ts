@@ -11,6 +11,7 @@ import { migrateCommand } from "./migrate.ts";
 import { leadCommand, sessionCommand } from "./privacy.ts";
 import { serveCommand } from "./serve.ts";
 import { tenantCommand } from "./tenant.ts";
+import { tlsCommand } from "./tls.ts";
 import { userCommand } from "./user.ts";
 
 type Command = (argv: string[], io: CliIo) => Promise<number>;
@@ -27,6 +28,7 @@ const COMMANDS: Record<string, Command> = {
   backup: backupCommand,
   restore: restoreCommand,
   copy: copyCommand,
+  tls: tlsCommand,
 };
 
 /**

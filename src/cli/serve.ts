@@ -11,9 +11,9 @@ import { settleWhatsappReplies } from "../integrations/whatsapp-send.ts";
 import { seedDemo, type DemoSeed } from "./seed-demo.ts";
 import { tlsEnabled } from "../config.ts";
 import { createTlsStatus } from "../http/tls/tls-status.ts";
-import { listenFailure, readStartupPair, serveAcmeCertificate, serveOwnCertificate, type TlsServing } from "../http/tls/serve-tls.ts";
-import type { Server } from "bun";
+import { ListenError, listenFailure, readStartupPair, serveAcmeCertificate, serveOwnCertificate, type TlsServing } from "../http/tls/serve-tls.ts";
 import { findUsableCertificate } from "../http/tls/acme-renewal.ts";
+import type { Server } from "bun";
 import { parseCommandArgs } from "./args.ts";
 import { openCliDeps, type CliDeps } from "./context.ts";
 import type { CliIo } from "./io.ts";
@@ -68,18 +68,24 @@ export function startServer(deps: CliDeps): RunningServer {
     lock.release();
     void sendThread.stop();
     void checkpointThread?.stop();
-    throw new AppError("port_in_use", 409, error instanceof Error && error.message.startsWith("cannot listen") ? error.message : listenFailure(error, deps.config.host, deps.config.port));
+    throw new AppError("port_in_use", 409, error instanceof ListenError ? error.message : listenFailure(error, deps.config.host, deps.config.port));
   }
   if (!tlsServing && !app.server) throw new Error("the HTTP server did not start");
   // The app's server changes when a renewed certificate is put in service.
   httpServer = app;
-  const port = tlsServing?.port ?? app.server?.port ?? deps.config.port;
+  // With ACME and no stored certificate HTTPS listens later: the port is read when asked.
+  const portNow = () => tlsServing?.port ?? app.server?.port ?? deps.config.port;
   scheduler.start();
   let stopping: Promise<void> | null = null;
   const scheme = tlsServing ? "https" : "http";
+  const host = deps.config.host === "0.0.0.0" ? "localhost" : deps.config.host;
   return {
-    url: `${scheme}://${deps.config.host === "0.0.0.0" ? "localhost" : deps.config.host}:${port}`,
-    port,
+    get url() {
+      return `${scheme}://${host}:${portNow()}`;
+    },
+    get port() {
+      return portNow();
+    },
     development: app.server?.development ?? SERVE_OPTIONS.development,
     tls: tlsServing,
     ready: tlsServing?.ready ?? Promise.resolve(),

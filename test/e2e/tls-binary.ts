@@ -25,8 +25,9 @@ export function freePort(): number {
  * Starts `parley serve` over HTTPS on 127.0.0.1 and resolves once it printed its https address
  * (readiness is the caller's check: it knows which CA to trust). Bounded by `timeoutMs`.
  */
-export async function startTlsServer(sandbox: Sandbox, env: Record<string, string>, timeoutMs = 60_000): Promise<RunningTlsBinary> {
-  const child = Bun.spawn([sandbox.binary, "serve", "--host", "127.0.0.1", "--port", "0"], { cwd: sandbox.dir, env: { ...sandbox.env, ...env }, stdin: "ignore", stdout: "pipe", stderr: "pipe" });
+export async function startTlsServer(sandbox: Sandbox, env: Record<string, string>, options: { port?: number; timeoutMs?: number } = {}): Promise<RunningTlsBinary> {
+  const { port: listenPort = 0, timeoutMs = 60_000 } = options;
+  const child = Bun.spawn([sandbox.binary, "serve", "--host", "127.0.0.1", "--port", String(listenPort)], { cwd: sandbox.dir, env: { ...sandbox.env, ...env }, stdin: "ignore", stdout: "pipe", stderr: "pipe" });
   let text = "";
   void drain(child.stdout, (chunk) => (text += chunk)).catch(() => undefined);
   void drain(child.stderr, (chunk) => (text += chunk)).catch(() => undefined);

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, expect, test } from "bun:test";
 import { copyFileSync, renameSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { createSandbox, stopProcess, type Sandbox } from "./binary.ts";
+import { createSandbox, startServer, stopProcess, type Sandbox } from "./binary.ts";
 import { eventually, freePort, peerCertificate, startTlsServer, type RunningTlsBinary } from "./tls-binary.ts";
 import { makeSelfSigned, type MadePair } from "../http/tls/openssl.ts";
 
@@ -77,4 +77,27 @@ test("a mismatched pair at start-up exits with code 2 and one line", async () =>
   const result = sandbox.run(["serve", "--host", "127.0.0.1", "--port", "0"], { env: { PARLEY_TLS_CERT: first.certPath, PARLEY_TLS_KEY: mismatched, PARLEY_HTTP_PORT: String(freePort()) } });
   expect(result.code).toBe(2);
   expect(result.err.trim().split("\n")).toEqual([`parley: PARLEY_TLS_CERT/PARLEY_TLS_KEY: ${first.certPath} + ${mismatched}: the key does not belong to the certificate (CN=first.test)`]);
+});
+
+test("a plain-HTTP port already in use stops start-up with one line naming it", () => {
+  const holder = Bun.listen({ hostname: "127.0.0.1", port: 0, socket: { data() {} } });
+  try {
+    const result = sandbox.run(["serve", "--host", "127.0.0.1", "--port", "0"], { env: { PARLEY_TLS_CERT: first.certPath, PARLEY_TLS_KEY: first.keyPath, PARLEY_HTTP_PORT: String(holder.port), PARLEY_DB: join(sandbox.dir, "other.db") } });
+    expect(result.code).toBe(1);
+    expect(result.err.trim()).toBe(`parley: cannot listen on 127.0.0.1:${holder.port}: the port is in use by another program`);
+  } finally {
+    holder.stop(true);
+  }
+});
+
+test("without TLS the binary serves plain HTTP and says once that it is not on HTTPS", async () => {
+  const plain = await startServer(sandbox, [], { PARLEY_DB: join(sandbox.dir, "plain.db") });
+  try {
+    expect(plain.baseUrl).toStartWith("http://");
+    const ready = await fetch(`${plain.baseUrl}/readyz`);
+    expect(ready.headers.get("strict-transport-security")).toBeNull();
+    expect(plain.output().split("\n").filter((line) => line.includes("The server itself is not on HTTPS"))).toHaveLength(1);
+  } finally {
+    await stopProcess(plain.process);
+  }
 });

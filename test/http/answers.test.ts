@@ -2,7 +2,7 @@ import { afterEach, describe, expect, test } from "bun:test";
 import { createApiKey } from "../../src/auth/api-keys.ts";
 import { getBotConfig } from "../../src/chat/bot-settings.ts";
 import { createTenant } from "../../src/tenants/create-tenant.ts";
-import { seedDemo } from "../../src/tenants/seed-demo.ts";
+import { seedDemo } from "../../src/cli/seed-demo.ts";
 import { buildTestApp, type TestContext } from "../helpers.ts";
 import { openWidgetSession, say } from "./chat-helpers.ts";
 

@@ -2,11 +2,13 @@ import type { Deps } from "../../deps.ts";
 import { orderCertificate } from "./acme-order.ts";
 import { findLastAttempt, findStoredCertificate, saveCertificate, saveLastAttempt, type StoredCertificate } from "./acme-store.ts";
 import { CertificatePairError, parseCertificatePair, type CertificatePair } from "./certificate-pair.ts";
-import { tlsReadinessDetail, type TlsStatus } from "./tls-status.ts";
+import { expiryWarning, type TlsStatus } from "./tls-status.ts";
 
 const MINUTE_MS = 60_000;
 /** How often an instance looks for a certificate another instance (or `parley tls renew`) stored. */
 export const CHECK_INTERVAL_MS = MINUTE_MS;
+/** Until a first certificate is served HTTPS is down: look every few seconds (a settings read). */
+const FIRST_CHECK_INTERVAL_MS = 5_000;
 const RETRY_FIRST_MS = 5 * MINUTE_MS;
 const RETRY_MAX_MS = 6 * 60 * MINUTE_MS;
 const ORDER_LOCK = "tls-acme";
@@ -98,19 +100,18 @@ export function createAcmeRenewal(deps: Deps, status: TlsStatus, options: Renewa
     return result ?? "stored-elsewhere";
   }
 
-  let warnedAtMs: number | null = null;
-  /** Once a day while the served certificate expires within 7 days: renewal keeps failing. */
-  const warnIfExpiring = (nowMs: number) => {
-    const expiring = tlsReadinessDetail(status, nowMs);
-    if (!expiring || (warnedAtMs !== null && nowMs - warnedAtMs < 24 * 60 * MINUTE_MS)) return;
-    warnedAtMs = nowMs;
-    deps.log.error({ msg: "TLS certificate expires soon and is not renewed yet", ...expiring, last_error: status.lastError?.message ?? null });
-  };
+  const warnIfExpiring = expiryWarning(status, deps.log);
 
-  async function runOnce(runOptions: { force?: boolean } = {}): Promise<RenewalOutcome> {
-    const outcome = await check(runOptions.force ?? false, deps.clock.now());
-    warnIfExpiring(deps.clock.now());
-    return outcome;
+  // One check at a time in a process (the loop, SIGHUP, a test): two would both order on SQLite.
+  let queue: Promise<unknown> = Promise.resolve();
+  function runOnce(runOptions: { force?: boolean } = {}): Promise<RenewalOutcome> {
+    const next = queue.then(async () => {
+      const outcome = await check(runOptions.force ?? false, deps.clock.now());
+      warnIfExpiring(deps.clock.now());
+      return outcome;
+    });
+    queue = next.catch(() => undefined);
+    return next;
   }
 
   async function check(force: boolean, nowMs: number): Promise<RenewalOutcome> {
@@ -129,7 +130,7 @@ export function createAcmeRenewal(deps: Deps, status: TlsStatus, options: Renewa
     running = runOnce()
       .catch((error) => deps.log.error({ msg: "TLS certificate check failed", error: String(error) }))
       .finally(() => {
-        if (!stopped) timer = setTimeout(tick, CHECK_INTERVAL_MS);
+        if (!stopped) timer = setTimeout(tick, status.served ? CHECK_INTERVAL_MS : FIRST_CHECK_INTERVAL_MS);
       });
   };
   return {

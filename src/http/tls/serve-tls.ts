@@ -7,7 +7,7 @@ import { secureResponse } from "./https-headers.ts";
 import { listenHttps, type HttpsListener } from "./https-listener.ts";
 import { listenRedirect } from "./http-redirect.ts";
 import { reloadOwnCertificate, watchOwnCertificate } from "./own-certificate.ts";
-import type { TlsStatus } from "./tls-status.ts";
+import { expiryWarning, type TlsStatus } from "./tls-status.ts";
 import type { Deps } from "../../deps.ts";
 import { createAcmeRenewal, type AcmeRenewal } from "./acme-renewal.ts";
 import { findChallengeAnswer } from "./acme-store.ts";
@@ -97,6 +97,14 @@ export function serveOwnCertificate(input: TlsServeInput, status: TlsStatus): Tl
   const files = { certPath: input.config.tlsCertPath ?? "", keyPath: input.config.tlsKeyPath ?? "" };
   const reload = () => void reloadOwnCertificate(files, input, status, (next) => listeners.apply(next));
   const watcher = watchOwnCertificate(files, reload, input.log);
+  // Nothing renews own files from here: an hourly look makes an expiring pair show in the log.
+  const warnIfExpiring = expiryWarning(status, input.log);
+  let expiryTimer: ReturnType<typeof setTimeout> | null = null;
+  const lookAtExpiry = () => {
+    warnIfExpiring(input.clock.now());
+    expiryTimer = setTimeout(lookAtExpiry, 3_600_000);
+  };
+  lookAtExpiry();
   return {
     status,
     get port() {
@@ -106,6 +114,7 @@ export function serveOwnCertificate(input: TlsServeInput, status: TlsStatus): Tl
     reload,
     async stop() {
       watcher.stop();
+      if (expiryTimer) clearTimeout(expiryTimer);
       await listeners.stop();
     },
   };
@@ -119,6 +128,12 @@ export function serveAcmeCertificate(input: TlsServeInput, deps: Deps, status: T
   const listeners = startListeners({ ...input, challenge: (token) => findChallengeAnswer(deps, token) }, null);
   const renewal = createAcmeRenewal(deps, status, { apply: (pair) => listeners.apply(pair) });
   renewal.start();
+  // SIGHUP: look for a certificate stored by `parley tls renew` now instead of within a minute.
+  const onHangup = () => {
+    input.log.info({ msg: "SIGHUP received: checking the stored TLS certificate" });
+    void renewal.runOnce();
+  };
+  process.on("SIGHUP", onHangup);
   return {
     status,
     renewal,
@@ -128,6 +143,7 @@ export function serveAcmeCertificate(input: TlsServeInput, deps: Deps, status: T
     ready: listeners.ready,
     reload: () => void renewal.runOnce(),
     async stop() {
+      process.off("SIGHUP", onHangup);
       await renewal.stop();
       await listeners.stop();
     },
@@ -149,12 +165,17 @@ function startHttps(input: TlsServeInput, pair: CertificatePair): HttpsListener 
   );
 }
 
+/** A port that could not be bound, explained in one line. */
+export class ListenError extends Error {
+  override name = "ListenError";
+}
+
 /** Runs a bind; a refusal becomes one line that says what to do (ports below 1024 need a capability). */
 export function bindOrExplain<T>(host: string, port: number, bind: () => T): T {
   try {
     return bind();
   } catch (error) {
-    throw new Error(listenFailure(error, host, port));
+    throw new ListenError(listenFailure(error, host, port));
   }
 }
 

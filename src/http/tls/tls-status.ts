@@ -1,3 +1,4 @@
+import type { Logger } from "../../lib/log.ts";
 import type { CertificatePair } from "./certificate-pair.ts";
 
 const DAY_MS = 86_400_000;
@@ -26,6 +27,17 @@ export function tlsReadinessDetail(status: TlsStatus, nowMs: number): { certific
   return {
     certificate_expires_at: new Date(served.notAfterMs).toISOString(),
     certificate_expires_in_days: Math.max(0, Math.floor((served.notAfterMs - nowMs) / DAY_MS)),
+  };
+}
+
+/** Logs, at most once a day, while the served certificate expires within 7 days; call it with the clock's time. */
+export function expiryWarning(status: TlsStatus, log: Logger): (nowMs: number) => void {
+  let warnedAtMs: number | null = null;
+  return (nowMs) => {
+    const expiring = tlsReadinessDetail(status, nowMs);
+    if (!expiring || (warnedAtMs !== null && nowMs - warnedAtMs < DAY_MS)) return;
+    warnedAtMs = nowMs;
+    log.error({ msg: "TLS certificate expires soon and is not renewed yet", ...expiring, last_error: status.lastError?.message ?? null });
   };
 }
 

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, expect, test } from "bun:test";
 import { createApp } from "../../../src/http/app.ts";
 import { createAppDeps } from "../../../src/http/deps.ts";
 import { parseCertificatePair } from "../../../src/http/tls/certificate-pair.ts";
-import { createTlsStatus, type TlsStatus } from "../../../src/http/tls/tls-status.ts";
+import { createTlsStatus, expiryWarning, type TlsStatus } from "../../../src/http/tls/tls-status.ts";
 import { buildDeps, closeDeps, type TestDeps } from "../../helpers.ts";
 import { certificateDir, makeSelfSigned } from "./openssl.ts";
 
@@ -43,4 +43,18 @@ test("/metrics gives the seconds until expiry by the injected clock", async () =
 test("without TLS the routes say nothing of certificates", async () => {
   const plain = createApp(createAppDeps(deps));
   expect(await (await plain.handle(new Request("http://localhost/metrics"))).text()).not.toContain("parley_tls_");
+});
+
+test("an expiring certificate is logged once a day, not before its last 7 days", () => {
+  const lines: Record<string, unknown>[] = [];
+  const warn = expiryWarning(status, { info: () => {}, error: (fields) => lines.push(fields) });
+  const notAfter = status.served!.notAfterMs;
+  warn(notAfter - 8 * 86_400_000);
+  expect(lines).toHaveLength(0);
+  warn(notAfter - 6 * 86_400_000);
+  warn(notAfter - 6 * 86_400_000 + 3_600_000);
+  expect(lines).toHaveLength(1);
+  expect(lines[0]).toMatchObject({ msg: "TLS certificate expires soon and is not renewed yet", certificate_expires_in_days: 6 });
+  warn(notAfter - 5 * 86_400_000);
+  expect(lines).toHaveLength(2);
 });
