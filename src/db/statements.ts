@@ -18,6 +18,8 @@ export interface Dialect {
   json(param: string): string;
   /** `col IN (the list bound to param)`: a list argument (an array) is bound as JSON on SQLite. */
   inList(column: string, param: string): string;
+  /** The UTC day (`YYYY-MM-DD`) of an epoch-ms expression. */
+  utcDay(epochMs: string): string;
 }
 
 type Flags<K extends string> = Record<K, boolean>;
@@ -31,6 +33,8 @@ export interface Op<In extends unknown[], Out> {
   readonly read: (raw: never, d: Dialect) => Out;
   /** Optional filters: one statement per combination, each with only the conditions it needs. */
   readonly variants?: { readonly keys: readonly string[]; readonly pick: (...input: In) => Flags<string> };
+  /** A text built per call (a rare write of any subset of columns); `bind` then gives its arguments. */
+  readonly perCall?: (d: Dialect, ...input: In) => string;
 }
 
 /** An aggregate's operations (each a store function returning a promise) as statements. */
@@ -70,7 +74,7 @@ export function write<In extends unknown[], Out = void>(
 /** Rows with optional filters: `text` is built per combination of the filters `pick` finds in a call. */
 export function filtered<K extends string, In extends unknown[], Out, Row = Out extends Array<infer R> ? R : never>(
   keys: readonly K[],
-  pick: (...input: In) => Flags<K>,
+  pick: (...input: NoInfer<In>) => Flags<K>,
   text: (d: Dialect, given: Flags<K>) => string,
   bind: (...input: In) => readonly unknown[],
   read: (rows: Row[], d: Dialect) => Out = same as (rows: Row[]) => Out,
@@ -82,6 +86,14 @@ export function filtered<K extends string, In extends unknown[], Out, Row = Out 
     read: read as Op<In, Out>["read"],
     variants: { keys, pick },
   };
+}
+
+/** A write whose text is built per call from its arguments (rare operations only: it is compiled each time). */
+export function writePerCall<In extends unknown[]>(
+  text: (d: Dialect, ...input: In) => string,
+  bind: (...input: In) => readonly unknown[],
+): Op<In, void> {
+  return { kind: "run", text: () => "", bind, read: (() => undefined) as Op<In, void>["read"], perCall: text };
 }
 
 /** Every combination of the optional filters `keys` (2^n of them), as flags. */

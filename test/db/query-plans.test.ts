@@ -2,12 +2,15 @@ import { afterAll, describe, expect, test } from "bun:test";
 import { openDatabase } from "../../src/db/client.ts";
 import { applyMigrations } from "../../src/db/migrate.ts";
 import { appointmentListSql, leadListSql, SESSION_LIST_FILTERS, sessionListSql } from "../../src/db/sqlite/chat.ts";
-import { DEAD_LETTER_LIST_FILTERS, deadLetterListSql } from "../../src/db/sqlite/dead-letters.ts";
-import { DELIVERY_LIST_FILTERS, deliveryListSql } from "../../src/db/sqlite/deliveries.ts";
+import { DEAD_LETTER_LIST_FILTERS, DELIVERY_LIST_FILTERS, deadLetterListSql as sharedDeadLetterListSql, deliveryListSql as sharedDeliveryListSql } from "../../src/db/sql/webhooks.ts";
+import { SQLITE, sqliteText } from "../../src/db/sqlite/statements.ts";
 import { documentListSql } from "../../src/db/sqlite/knowledge.ts";
 import { filterCombinations } from "../../src/db/sqlite/list-variants.ts";
 
 // @sqlite-only: reads SQLite's query plans (EXPLAIN QUERY PLAN) of the statements the SQLite store prepares
+
+const deliveryListSql = (given: Record<(typeof DELIVERY_LIST_FILTERS)[number], boolean>) => sqliteText(sharedDeliveryListSql(SQLITE, given));
+const deadLetterListSql = (given: Record<(typeof DEAD_LETTER_LIST_FILTERS)[number], boolean>) => sqliteText(sharedDeadLetterListSql(SQLITE, given));
 
 // Every statement the SQLite store prepares, recorded as it prepares them (all list variants
 // are prepared up front), so this test reads the SQL the store really runs and cannot drift.

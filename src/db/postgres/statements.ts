@@ -1,6 +1,7 @@
 import { getTableName, is, Table } from "drizzle-orm";
 import {
   combinationIndex,
+  compile,
   compileOp,
   pickArgs,
   type Compiled,
@@ -29,7 +30,10 @@ export const POSTGRES: Dialect = {
   // Bun sends a string bound to a json parameter as a JSON *string*: bind text, cast it.
   json: (param) => `${param}::text::json`,
   inList: (column, param) => `${column} = ANY(${param}::text[])`,
+  utcDay: (epochMs) => `to_char(to_timestamp(${epochMs} / 1000.0) AT TIME ZONE 'UTC', 'YYYY-MM-DD')`,
 };
+
+const placeholder = (n: number) => `$${n}`;
 
 const compiledOps = new WeakMap<object, Map<string, Compiled[]>>();
 
@@ -38,7 +42,7 @@ function compiledFor(ops: Record<string, Op<unknown[], unknown>>): Map<string, C
   let compiled = compiledOps.get(ops);
   if (!compiled) {
     compiled = new Map(
-      Object.entries(ops).map(([name, op]) => [name, compileOp(op as Op<never, unknown>, POSTGRES, (n) => `$${n}`)]),
+      Object.entries(ops).map(([name, op]) => [name, compileOp(op as Op<never, unknown>, POSTGRES, placeholder)]),
     );
     compiledOps.set(ops, compiled);
   }
@@ -51,6 +55,14 @@ export function pgOps<T>(db: PgExec, ops: Ops<T>): T {
   const compiled = compiledFor(table);
   const functions: Record<string, (...input: unknown[]) => Promise<unknown>> = {};
   for (const [name, op] of Object.entries(table)) {
+    const perCall = op.perCall;
+    if (perCall) {
+      functions[name] = async (...input) => {
+        const statement = compile(perCall(POSTGRES, ...input), placeholder);
+        await db.run(statement.text, pickArgs(statement, op.bind(...input)));
+      };
+      continue;
+    }
     const texts = compiled.get(name)!;
     const read = op.read as (raw: unknown, d: Dialect) => unknown;
     const variants = op.variants;

@@ -11,7 +11,7 @@ import { pgExec, whileOpen, type PgExec } from "./exec.ts";
 import { pgIntegrations } from "./integrations.ts";
 import { pgKnowledge } from "./knowledge.ts";
 import { pgMaintenance, pgPrivacy } from "./privacy.ts";
-import { pgDeadLetters, pgDeliveries, pgOutbox, pgWebhookRules } from "./webhooks.ts";
+import { DEAD_LETTER_OPS, DELIVERY_OPS, OUTBOX_OPS, WEBHOOK_RULE_OPS } from "../sql/webhooks.ts";
 
 /** Every aggregate over one executor: the pool, or an open transaction's connection. */
 export function pgQueries(exec: PgExec): StoreQueries {
@@ -30,10 +30,10 @@ export function pgQueries(exec: PgExec): StoreQueries {
     settings: pgOps(exec, SETTING_OPS),
     privacy: pgPrivacy(exec),
     maintenance: pgMaintenance(exec),
-    webhookRules: pgWebhookRules(exec),
-    outbox: pgOutbox(exec),
-    deliveries: pgDeliveries(exec),
-    deadLetters: pgDeadLetters(exec),
+    webhookRules: pgOps(exec, WEBHOOK_RULE_OPS),
+    outbox: pgOps(exec, OUTBOX_OPS),
+    deliveries: pgOps(exec, DELIVERY_OPS),
+    deadLetters: pgOps(exec, DEAD_LETTER_OPS),
     deliveryQueue: pgDeliveryQueue(exec),
   };
 }
