@@ -20,6 +20,8 @@ export interface Dialect {
   inList(column: string, param: string): string;
   /** The UTC day (`YYYY-MM-DD`) of an epoch-ms expression. */
   utcDay(epochMs: string): string;
+  /** A LIMIT whose negative value means no limit (SQLite's own reading; PostgreSQL refuses it). */
+  limit(param: string): string;
 }
 
 type Flags<K extends string> = Record<K, boolean>;

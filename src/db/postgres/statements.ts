@@ -31,6 +31,7 @@ export const POSTGRES: Dialect = {
   json: (param) => `${param}::text::json`,
   inList: (column, param) => `${column} = ANY(${param}::text[])`,
   utcDay: (epochMs) => `to_char(to_timestamp(${epochMs} / 1000.0) AT TIME ZONE 'UTC', 'YYYY-MM-DD')`,
+  limit: (param) => `CASE WHEN ${param}::bigint < 0 THEN NULL ELSE ${param}::bigint END`,
 };
 
 const placeholder = (n: number) => `$${n}`;

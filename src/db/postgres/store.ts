@@ -8,7 +8,7 @@ import { pgBotConfigs, pgCaptures, pgChatSessions, pgUsage } from "./chat.ts";
 import { pgCounters } from "./counters.ts";
 import { pgDeliveryQueue } from "./delivery-queue.ts";
 import { pgExec, whileOpen, type PgExec } from "./exec.ts";
-import { pgIntegrations } from "./integrations.ts";
+import { INTEGRATION_OPS } from "../sql/integrations.ts";
 import { pgKnowledge } from "./knowledge.ts";
 import { pgMaintenance, pgPrivacy } from "./privacy.ts";
 import { DEAD_LETTER_OPS, DELIVERY_OPS, OUTBOX_OPS, WEBHOOK_RULE_OPS } from "../sql/webhooks.ts";
@@ -25,7 +25,7 @@ export function pgQueries(exec: PgExec): StoreQueries {
     captures: pgCaptures(exec),
     botConfigs: pgBotConfigs(exec),
     analytics: pgAnalytics(exec),
-    integrations: pgIntegrations(exec),
+    integrations: pgOps(exec, INTEGRATION_OPS),
     knowledge: pgKnowledge(exec),
     settings: pgOps(exec, SETTING_OPS),
     privacy: pgPrivacy(exec),

@@ -19,6 +19,7 @@ export const SQLITE: Dialect = {
   json: (param) => param,
   inList: (column, param) => `${column} IN (SELECT value FROM json_each(${param}))`,
   utcDay: (epochMs) => `strftime('%Y-%m-%d', ${epochMs} / 1000, 'unixepoch')`,
+  limit: (param) => param,
 };
 
 const placeholder = (n: number) => `?${n}`;

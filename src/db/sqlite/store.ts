@@ -3,7 +3,7 @@ import type { Db } from "../client.ts";
 import type { StorageControls, Store, StoreQueries } from "../store.ts";
 import { createLockWait, neverWaitInsideSqlite, probeWrite } from "../write-lock.ts";
 import { sqliteAnalytics } from "./analytics.ts";
-import { sqliteIntegrations } from "./integrations.ts";
+import { INTEGRATION_OPS } from "../sql/integrations.ts";
 import { sqliteKnowledge } from "./knowledge.ts";
 import { sqliteMaintenance, sqlitePrivacy } from "./privacy.ts";
 import { sqliteBotConfigs, sqliteCaptures, sqliteChatSessions, sqliteUsage } from "./chat.ts";
@@ -33,7 +33,7 @@ export function createSqliteStore(handle: { sqlite: Database; db: Db }): Store {
     captures: sqliteCaptures(sqlite),
     botConfigs: sqliteBotConfigs(sqlite),
     analytics: sqliteAnalytics(sqlite),
-    integrations: sqliteIntegrations(sqlite),
+    integrations: sqliteOps(sqlite, INTEGRATION_OPS),
     knowledge: sqliteKnowledge(sqlite),
     settings: sqliteOps(sqlite, SETTING_OPS),
     privacy: sqlitePrivacy(sqlite),
