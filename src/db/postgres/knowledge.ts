@@ -1,4 +1,4 @@
-import { KNOWLEDGE_OPS } from "../sql/knowledge.ts";
+import { CHUNK_COLUMNS, chunkValues, KNOWLEDGE_OPS } from "../sql/knowledge.ts";
 import type { KnowledgeQueries } from "../store-knowledge.ts";
 import type { PgExec } from "./exec.ts";
 import { pgOps } from "./statements.ts";
@@ -44,16 +44,8 @@ export function pgKnowledge(db: PgExec): KnowledgeQueries {
     insertChunks: (rows) =>
       runAll(
         batches(rows).map((batch) => ({
-          text: `INSERT INTO knowledge_chunks (tenant_id, document_id, position, heading, text, embedding, embedding_model) VALUES ${valuesList(batch.length, ["", "", "::int", "", "", "::bytea", ""])}`,
-          params: batch.flatMap((row) => [
-            row.tenantId,
-            row.documentId,
-            row.position,
-            row.heading,
-            row.text,
-            row.embedding,
-            row.embeddingModel,
-          ]),
+          text: `INSERT INTO knowledge_chunks (${CHUNK_COLUMNS}) VALUES ${valuesList(batch.length, ["", "", "::int", "", "", "::bytea", ""])}`,
+          params: batch.flatMap(chunkValues),
         })),
       ),
     // One UPDATE … FROM (VALUES …) per 1000 vectors.

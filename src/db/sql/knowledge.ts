@@ -1,5 +1,6 @@
 import { knowledgeDocuments } from "../schema.ts";
 import { asNumber, type Dialect, filtered, many, one, type Ops, write } from "../statements.ts";
+import type { KnowledgeChunkRow } from "../rows.ts";
 import type { IndexedChunk, KnowledgeQueries } from "../store-knowledge.ts";
 
 // The knowledge base for both stores (src/db/statements.ts), but for the two batch writes
@@ -10,6 +11,18 @@ export function documentListSql(d: Dialect, given: { before: boolean }): string 
   const columnsWithoutContent = d.columns(knowledgeDocuments).replace(`content AS "content"`, `'' AS "content"`);
   return `SELECT ${columnsWithoutContent} FROM knowledge_documents WHERE tenant_id = $1${given.before ? " AND id < $2" : ""} ORDER BY id DESC LIMIT $3`;
 }
+
+/** A chunk's columns in the order both stores' batch inserts write them. */
+export const CHUNK_COLUMNS = "tenant_id, document_id, position, heading, text, embedding, embedding_model";
+export const chunkValues = (row: Omit<KnowledgeChunkRow, "id">): unknown[] => [
+  row.tenantId,
+  row.documentId,
+  row.position,
+  row.heading,
+  row.text,
+  row.embedding,
+  row.embeddingModel,
+];
 
 type RawChunk = Omit<IndexedChunk, "id" | "embedding"> & { id: unknown; embedding: Uint8Array | null };
 

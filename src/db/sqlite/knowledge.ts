@@ -1,29 +1,18 @@
-import type { Database } from "bun:sqlite";
-import { KNOWLEDGE_OPS } from "../sql/knowledge.ts";
+import type { Database, SQLQueryBindings } from "bun:sqlite";
+import { CHUNK_COLUMNS, chunkValues, KNOWLEDGE_OPS } from "../sql/knowledge.ts";
 import type { KnowledgeQueries } from "../store-knowledge.ts";
 import type { SyncOf } from "./gate.ts";
 import { sqliteOps } from "./statements.ts";
 
 export function sqliteKnowledge(sqlite: Database): SyncOf<KnowledgeQueries> {
-  const insertChunk = sqlite.prepare(
-    "INSERT INTO knowledge_chunks (tenant_id, document_id, position, heading, text, embedding, embedding_model) VALUES (?, ?, ?, ?, ?, ?, ?)",
-  );
+  const insertChunk = sqlite.prepare(`INSERT INTO knowledge_chunks (${CHUNK_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?)`);
   const storeVector = sqlite.prepare("UPDATE knowledge_chunks SET embedding = ?, embedding_model = ? WHERE id = ?");
   // The batch writes, one statement per row (cheap in-process); their twins on PostgreSQL
   // write a batch per statement (src/db/postgres/knowledge.ts).
   return {
     ...sqliteOps(sqlite, KNOWLEDGE_OPS),
     insertChunks: (rows) => {
-      for (const row of rows)
-        insertChunk.run(
-          row.tenantId,
-          row.documentId,
-          row.position,
-          row.heading,
-          row.text,
-          row.embedding,
-          row.embeddingModel,
-        );
+      for (const row of rows) insertChunk.run(...(chunkValues(row) as SQLQueryBindings[]));
     },
     storeChunkVectors: (rows) => {
       for (const row of rows) storeVector.run(row.embedding, row.model, row.id);
