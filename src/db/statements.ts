@@ -17,9 +17,13 @@ export interface Dialect {
   /** A parameter holding JSON text, written to a json column. */
   json(param: string): string;
   /** `col IN (the list bound to param)`: a list argument (an array) is bound as JSON on SQLite. */
-  inList(column: string, param: string): string;
+  inList(column: string, param: string, type?: "text" | "bigint"): string;
   /** The UTC day (`YYYY-MM-DD`) of an epoch-ms expression. */
   utcDay(epochMs: string): string;
+  /** The elements of a list parameter as a table `alias` with one column, `value`. */
+  listRows(param: string, alias: string): string;
+  /** Does text `haystack` contain `needle`? */
+  contains(haystack: string, needle: string): string;
   /** A LIMIT whose negative value means no limit (SQLite's own reading; PostgreSQL refuses it). */
   limit(param: string): string;
 }
@@ -90,13 +94,24 @@ export function filtered<K extends string, In extends unknown[], Out, Row = Out 
   };
 }
 
-/** A write whose text is built per call from its arguments (rare operations only: it is compiled each time). */
-export function writePerCall<In extends unknown[]>(
+/**
+ * A statement whose text is built per call from its arguments (a choice of column or table, a
+ * rare write of any subset of columns): compiled each time, so for operations off the hot path.
+ */
+export function perCall<In extends unknown[], Out, Row = Out extends Array<infer R> ? R : never>(
+  kind: "all" | "run",
+  text: (d: Dialect, ...input: NoInfer<In>) => string,
+  bind: (...input: In) => readonly unknown[],
+  read: (raw: Row[], d: Dialect) => Out = same as (raw: Row[]) => Out,
+): Op<In, Out> {
+  return { kind, text: () => "", bind, read: read as Op<In, Out>["read"], perCall: text };
+}
+
+/** A write built per call (see perCall) whose operation answers nothing. */
+export const writePerCall = <In extends unknown[]>(
   text: (d: Dialect, ...input: In) => string,
   bind: (...input: In) => readonly unknown[],
-): Op<In, void> {
-  return { kind: "run", text: () => "", bind, read: (() => undefined) as Op<In, void>["read"], perCall: text };
-}
+) => perCall<In, void, never>("run", text, bind, () => undefined);
 
 /** Every combination of the optional filters `keys` (2^n of them), as flags. */
 export function filterCombinations<K extends string>(keys: readonly K[]): Array<Flags<K>> {

@@ -29,8 +29,10 @@ export const POSTGRES: Dialect = {
   },
   // Bun sends a string bound to a json parameter as a JSON *string*: bind text, cast it.
   json: (param) => `${param}::text::json`,
-  inList: (column, param) => `${column} = ANY(${param}::text[])`,
+  inList: (column, param, type = "text") => `${column} = ANY(${param}::${type}[])`,
   utcDay: (epochMs) => `to_char(to_timestamp(${epochMs} / 1000.0) AT TIME ZONE 'UTC', 'YYYY-MM-DD')`,
+  listRows: (param, alias) => `unnest(${param}::text[]) AS ${alias}(value)`,
+  contains: (haystack, needle) => `position(${needle} IN ${haystack}) > 0`,
   limit: (param) => `CASE WHEN ${param}::bigint < 0 THEN NULL ELSE ${param}::bigint END`,
 };
 
@@ -60,7 +62,9 @@ export function pgOps<T>(db: PgExec, ops: Ops<T>): T {
     if (perCall) {
       functions[name] = async (...input) => {
         const statement = compile(perCall(POSTGRES, ...input), placeholder);
-        await db.run(statement.text, pickArgs(statement, op.bind(...input)));
+        const args = pickArgs(statement, op.bind(...input));
+        if (op.kind === "run") await db.run(statement.text, args);
+        else return (op.read as (raw: unknown, d: Dialect) => unknown)(await db.all(statement.text, args), POSTGRES);
       };
       continue;
     }

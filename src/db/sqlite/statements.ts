@@ -20,6 +20,8 @@ export const SQLITE: Dialect = {
   inList: (column, param) => `${column} IN (SELECT value FROM json_each(${param}))`,
   utcDay: (epochMs) => `strftime('%Y-%m-%d', ${epochMs} / 1000, 'unixepoch')`,
   limit: (param) => param,
+  listRows: (param, alias) => `json_each(${param}) AS ${alias}`,
+  contains: (haystack, needle) => `instr(${haystack}, ${needle}) > 0`,
 };
 
 const placeholder = (n: number) => `?${n}`;
@@ -49,7 +51,11 @@ function sqliteFunction(sqlite: Database, op: Op<unknown[], unknown>): (...input
     // sqlite.query caches the statement by its text.
     return (...input) => {
       const statement = compile(perCall(SQLITE, ...input), placeholder);
-      sqlite.query(statement.text).run(...bindable(pickArgs(statement, op.bind(...input))));
+      const query = sqlite.query(statement.text);
+      const args = bindable(pickArgs(statement, op.bind(...input)));
+      return op.kind === "run"
+        ? void query.run(...args)
+        : (op.read as (raw: unknown, d: Dialect) => unknown)(query.all(...args), SQLITE);
     };
   }
   const compiled = compileOp(op as Op<never, unknown>, SQLITE, placeholder);
