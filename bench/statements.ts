@@ -5,7 +5,7 @@
  *   npx bun bench/statements.ts
  *
  * Env: BENCH_STATEMENT_CALLS (200000) calls per measure, BENCH_STATEMENT_ROUNDS (5) rounds,
- * alternating, the median round reported.
+ * each starting with the next measure, the median round reported.
  *
  * One file database with 1,000 users; each measure reads a user by id, the shape of the
  * per-request lookups (tenant, API key, session). Baseline: the raw bun:sqlite prepared
@@ -56,7 +56,9 @@ const measures: Array<[string, (id: string) => unknown]> = [
 
 const perCallNs = new Map<string, number[]>(measures.map(([name]) => [name, []]));
 for (let round = 0; round < ROUNDS; round++) {
-  for (const [name, call] of measures) {
+  // Each round starts with the next measure, so none always runs first (or last) in a round.
+  const order = measures.map((_, index) => measures[(index + round) % measures.length]!);
+  for (const [name, call] of order) {
     for (let i = 0; i < 2_000; i++) call(ids[i % USERS]!); // warm-up
     const started = Bun.nanoseconds();
     for (let i = 0; i < CALLS; i++) call(ids[i % USERS]!);

@@ -17,7 +17,15 @@ export interface Dialect {
   /** A parameter holding JSON text, written to a json column. */
   json(param: string): string;
   /** `col IN (the list bound to param)`: a list argument (an array) is bound as JSON on SQLite. */
-  inList(column: string, param: string): string;
+  inList(column: string, param: string, type?: "text" | "bigint"): string;
+  /** The UTC day (`YYYY-MM-DD`) of an epoch-ms expression. */
+  utcDay(epochMs: string): string;
+  /** The elements of a list parameter as a table `alias` with one column, `value`. */
+  listRows(param: string, alias: string): string;
+  /** Does text `haystack` contain `needle`? */
+  contains(haystack: string, needle: string): string;
+  /** A LIMIT whose negative value means no limit (SQLite's own reading; PostgreSQL refuses it). */
+  limit(param: string): string;
 }
 
 type Flags<K extends string> = Record<K, boolean>;
@@ -31,6 +39,8 @@ export interface Op<In extends unknown[], Out> {
   readonly read: (raw: never, d: Dialect) => Out;
   /** Optional filters: one statement per combination, each with only the conditions it needs. */
   readonly variants?: { readonly keys: readonly string[]; readonly pick: (...input: In) => Flags<string> };
+  /** A text built per call (a rare write of any subset of columns); `bind` then gives its arguments. */
+  readonly perCall?: (d: Dialect, ...input: In) => string;
 }
 
 /** An aggregate's operations (each a store function returning a promise) as statements. */
@@ -70,7 +80,7 @@ export function write<In extends unknown[], Out = void>(
 /** Rows with optional filters: `text` is built per combination of the filters `pick` finds in a call. */
 export function filtered<K extends string, In extends unknown[], Out, Row = Out extends Array<infer R> ? R : never>(
   keys: readonly K[],
-  pick: (...input: In) => Flags<K>,
+  pick: (...input: NoInfer<In>) => Flags<K>,
   text: (d: Dialect, given: Flags<K>) => string,
   bind: (...input: In) => readonly unknown[],
   read: (rows: Row[], d: Dialect) => Out = same as (rows: Row[]) => Out,
@@ -83,6 +93,25 @@ export function filtered<K extends string, In extends unknown[], Out, Row = Out 
     variants: { keys, pick },
   };
 }
+
+/**
+ * A statement whose text is built per call from its arguments (a choice of column or table, a
+ * rare write of any subset of columns): compiled each time, so for operations off the hot path.
+ */
+export function perCall<In extends unknown[], Out, Row = Out extends Array<infer R> ? R : never>(
+  kind: "all" | "run",
+  text: (d: Dialect, ...input: NoInfer<In>) => string,
+  bind: (...input: In) => readonly unknown[],
+  read: (raw: Row[], d: Dialect) => Out = same as (raw: Row[]) => Out,
+): Op<In, Out> {
+  return { kind, text: () => "", bind, read: read as Op<In, Out>["read"], perCall: text };
+}
+
+/** A write built per call (see perCall) whose operation answers nothing. */
+export const writePerCall = <In extends unknown[]>(
+  text: (d: Dialect, ...input: In) => string,
+  bind: (...input: In) => readonly unknown[],
+) => perCall<In, void, never>("run", text, bind, () => undefined);
 
 /** Every combination of the optional filters `keys` (2^n of them), as flags. */
 export function filterCombinations<K extends string>(keys: readonly K[]): Array<Flags<K>> {

@@ -1,6 +1,7 @@
 import { getTableName, is, Table } from "drizzle-orm";
 import {
   combinationIndex,
+  compile,
   compileOp,
   pickArgs,
   type Compiled,
@@ -28,8 +29,14 @@ export const POSTGRES: Dialect = {
   },
   // Bun sends a string bound to a json parameter as a JSON *string*: bind text, cast it.
   json: (param) => `${param}::text::json`,
-  inList: (column, param) => `${column} = ANY(${param}::text[])`,
+  inList: (column, param, type = "text") => `${column} = ANY(${param}::${type}[])`,
+  utcDay: (epochMs) => `to_char(to_timestamp(${epochMs} / 1000.0) AT TIME ZONE 'UTC', 'YYYY-MM-DD')`,
+  listRows: (param, alias) => `unnest(${param}::text[]) AS ${alias}(value)`,
+  contains: (haystack, needle) => `position(${needle} IN ${haystack}) > 0`,
+  limit: (param) => `CASE WHEN ${param}::bigint < 0 THEN NULL ELSE ${param}::bigint END`,
 };
+
+const placeholder = (n: number) => `$${n}`;
 
 const compiledOps = new WeakMap<object, Map<string, Compiled[]>>();
 
@@ -38,7 +45,7 @@ function compiledFor(ops: Record<string, Op<unknown[], unknown>>): Map<string, C
   let compiled = compiledOps.get(ops);
   if (!compiled) {
     compiled = new Map(
-      Object.entries(ops).map(([name, op]) => [name, compileOp(op as Op<never, unknown>, POSTGRES, (n) => `$${n}`)]),
+      Object.entries(ops).map(([name, op]) => [name, compileOp(op as Op<never, unknown>, POSTGRES, placeholder)]),
     );
     compiledOps.set(ops, compiled);
   }
@@ -51,6 +58,16 @@ export function pgOps<T>(db: PgExec, ops: Ops<T>): T {
   const compiled = compiledFor(table);
   const functions: Record<string, (...input: unknown[]) => Promise<unknown>> = {};
   for (const [name, op] of Object.entries(table)) {
+    const perCall = op.perCall;
+    if (perCall) {
+      functions[name] = async (...input) => {
+        const statement = compile(perCall(POSTGRES, ...input), placeholder);
+        const args = pickArgs(statement, op.bind(...input));
+        if (op.kind === "run") await db.run(statement.text, args);
+        else return (op.read as (raw: unknown, d: Dialect) => unknown)(await db.all(statement.text, args), POSTGRES);
+      };
+      continue;
+    }
     const texts = compiled.get(name)!;
     const read = op.read as (raw: unknown, d: Dialect) => unknown;
     const variants = op.variants;

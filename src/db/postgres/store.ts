@@ -8,10 +8,10 @@ import { pgBotConfigs, pgCaptures, pgChatSessions, pgUsage } from "./chat.ts";
 import { pgCounters } from "./counters.ts";
 import { pgDeliveryQueue } from "./delivery-queue.ts";
 import { pgExec, whileOpen, type PgExec } from "./exec.ts";
-import { pgIntegrations } from "./integrations.ts";
+import { INTEGRATION_OPS } from "../sql/integrations.ts";
 import { pgKnowledge } from "./knowledge.ts";
 import { pgMaintenance, pgPrivacy } from "./privacy.ts";
-import { pgDeadLetters, pgDeliveries, pgOutbox, pgWebhookRules } from "./webhooks.ts";
+import { DEAD_LETTER_OPS, DELIVERY_OPS, OUTBOX_OPS, WEBHOOK_RULE_OPS } from "../sql/webhooks.ts";
 
 /** Every aggregate over one executor: the pool, or an open transaction's connection. */
 export function pgQueries(exec: PgExec): StoreQueries {
@@ -25,15 +25,15 @@ export function pgQueries(exec: PgExec): StoreQueries {
     captures: pgCaptures(exec),
     botConfigs: pgBotConfigs(exec),
     analytics: pgAnalytics(exec),
-    integrations: pgIntegrations(exec),
+    integrations: pgOps(exec, INTEGRATION_OPS),
     knowledge: pgKnowledge(exec),
     settings: pgOps(exec, SETTING_OPS),
     privacy: pgPrivacy(exec),
     maintenance: pgMaintenance(exec),
-    webhookRules: pgWebhookRules(exec),
-    outbox: pgOutbox(exec),
-    deliveries: pgDeliveries(exec),
-    deadLetters: pgDeadLetters(exec),
+    webhookRules: pgOps(exec, WEBHOOK_RULE_OPS),
+    outbox: pgOps(exec, OUTBOX_OPS),
+    deliveries: pgOps(exec, DELIVERY_OPS),
+    deadLetters: pgOps(exec, DEAD_LETTER_OPS),
     deliveryQueue: pgDeliveryQueue(exec),
   };
 }

@@ -1,4 +1,5 @@
 import type { Database, SQLQueryBindings } from "bun:sqlite";
+import { combinationIndex, filterCombinations } from "../statements.ts";
 
 /**
  * Lists with optional filters get one statement per combination of the filters given, each
@@ -8,10 +9,7 @@ import type { Database, SQLQueryBindings } from "bun:sqlite";
  * the plan of every combination, built by the same functions.
  */
 
-/** Every combination of the optional filters `keys` (2^n of them), as flags. */
-export function filterCombinations<K extends string>(keys: readonly K[]): Array<Record<K, boolean>> {
-  return Array.from({ length: 2 ** keys.length }, (_, mask) => Object.fromEntries(keys.map((key, bit) => [key, (mask & (1 << bit)) !== 0])) as Record<K, boolean>);
-}
+export { filterCombinations };
 
 /**
  * Prepares every combination once, on this connection, and returns the lookup by the flags of
@@ -25,8 +23,7 @@ export function prepareVariants<K extends string, Row, Params extends SQLQueryBi
 ) {
   const statements = filterCombinations(keys).map((given) => sqlite.prepare<Row, Params>(build(given)));
   return (given: Record<K, boolean>) => {
-    const mask = keys.reduce((sum, key, bit) => (given[key] ? sum | (1 << bit) : sum), 0);
-    const statement = statements[mask];
+    const statement = statements[combinationIndex(keys, given)];
     if (!statement) throw new Error(`no prepared variant for ${JSON.stringify(given)}`);
     return statement;
   };

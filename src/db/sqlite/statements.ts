@@ -2,6 +2,7 @@ import type { Database, SQLQueryBindings, Statement } from "bun:sqlite";
 import type { Table } from "drizzle-orm";
 import {
   combinationIndex,
+  compile,
   compileOp,
   pickArgs,
   type Compiled,
@@ -17,7 +18,16 @@ export const SQLITE: Dialect = {
   columns: (table: Table, alias?: string) => selectColumns(table, alias),
   json: (param) => param,
   inList: (column, param) => `${column} IN (SELECT value FROM json_each(${param}))`,
+  utcDay: (epochMs) => `strftime('%Y-%m-%d', ${epochMs} / 1000, 'unixepoch')`,
+  limit: (param) => param,
+  listRows: (param, alias) => `json_each(${param}) AS ${alias}`,
+  contains: (haystack, needle) => `instr(${haystack}, ${needle}) > 0`,
 };
+
+const placeholder = (n: number) => `?${n}`;
+
+/** A shared statement's text as the SQLite store prepares it. */
+export const sqliteText = (text: string): string => compile(text, placeholder).text;
 
 /** A list argument binds as JSON text (read back by json_each); everything else as it is. */
 const bindable = (args: readonly unknown[]): SQLQueryBindings[] =>
@@ -36,7 +46,19 @@ export function sqliteOps<T>(sqlite: Database, ops: Ops<T>): SyncOf<T> {
 }
 
 function sqliteFunction(sqlite: Database, op: Op<unknown[], unknown>): (...input: unknown[]) => unknown {
-  const compiled = compileOp(op as Op<never, unknown>, SQLITE, (n) => `?${n}`);
+  const perCall = op.perCall;
+  if (perCall) {
+    // sqlite.query caches the statement by its text.
+    return (...input) => {
+      const statement = compile(perCall(SQLITE, ...input), placeholder);
+      const query = sqlite.query(statement.text);
+      const args = bindable(pickArgs(statement, op.bind(...input)));
+      return op.kind === "run"
+        ? void query.run(...args)
+        : (op.read as (raw: unknown, d: Dialect) => unknown)(query.all(...args), SQLITE);
+    };
+  }
+  const compiled = compileOp(op as Op<never, unknown>, SQLITE, placeholder);
   const prepared = compiled.map((statement) => ({ statement, prepared: sqlite.prepare(statement.text) }));
   const read = op.read as (raw: unknown, d: Dialect) => unknown;
   const variants = op.variants;

@@ -3,20 +3,17 @@ import type { Db } from "../client.ts";
 import type { StorageControls, Store, StoreQueries } from "../store.ts";
 import { createLockWait, neverWaitInsideSqlite, probeWrite } from "../write-lock.ts";
 import { sqliteAnalytics } from "./analytics.ts";
-import { sqliteIntegrations } from "./integrations.ts";
+import { INTEGRATION_OPS } from "../sql/integrations.ts";
 import { sqliteKnowledge } from "./knowledge.ts";
 import { sqliteMaintenance, sqlitePrivacy } from "./privacy.ts";
 import { sqliteBotConfigs, sqliteCaptures, sqliteChatSessions, sqliteUsage } from "./chat.ts";
 import { API_KEY_OPS, REFRESH_TOKEN_OPS, SETTING_OPS, USER_OPS } from "../sql/accounts.ts";
 import { sqliteOps } from "./statements.ts";
-import { sqliteDeadLetters } from "./dead-letters.ts";
-import { sqliteDeliveries } from "./deliveries.ts";
+import { DEAD_LETTER_OPS, DELIVERY_OPS, OUTBOX_OPS, WEBHOOK_RULE_OPS } from "../sql/webhooks.ts";
 import { sqliteDeliveryQueue } from "./delivery-queue.ts";
 import { gateFor, outsideTransaction, type SyncOf } from "./gate.ts";
 import { createGroupCommit, type SyncQueries } from "./group-commit.ts";
-import { sqliteOutbox } from "./outbox.ts";
 import { sqliteTenants } from "./tenants.ts";
-import { sqliteWebhookRules } from "./webhook-rules.ts";
 
 /**
  * The SQLite store: bun:sqlite underneath, synchronous and prepared once per connection, behind
@@ -36,15 +33,15 @@ export function createSqliteStore(handle: { sqlite: Database; db: Db }): Store {
     captures: sqliteCaptures(sqlite),
     botConfigs: sqliteBotConfigs(sqlite),
     analytics: sqliteAnalytics(sqlite),
-    integrations: sqliteIntegrations(sqlite),
+    integrations: sqliteOps(sqlite, INTEGRATION_OPS),
     knowledge: sqliteKnowledge(sqlite),
     settings: sqliteOps(sqlite, SETTING_OPS),
     privacy: sqlitePrivacy(sqlite),
     maintenance: sqliteMaintenance(sqlite),
-    webhookRules: sqliteWebhookRules(sqlite, db),
-    outbox: sqliteOutbox(sqlite),
-    deliveries: sqliteDeliveries(sqlite),
-    deadLetters: sqliteDeadLetters(sqlite),
+    webhookRules: sqliteOps(sqlite, WEBHOOK_RULE_OPS),
+    outbox: sqliteOps(sqlite, OUTBOX_OPS),
+    deliveries: sqliteOps(sqlite, DELIVERY_OPS),
+    deadLetters: sqliteOps(sqlite, DEAD_LETTER_OPS),
     deliveryQueue: sqliteDeliveryQueue(sqlite),
   };
   const gate = gateFor(sqlite);
