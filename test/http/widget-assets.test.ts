@@ -1,4 +1,5 @@
-import { afterEach, describe, expect, test } from "bun:test";
+import { afterEach, beforeEach, describe, expect, test } from "bun:test";
+import { acceptsGzip } from "../../src/http/static.ts";
 import { buildTestApp, type TestContext } from "../helpers.ts";
 import { createTenant } from "../../src/tenants/create-tenant.ts";
 
@@ -90,5 +91,45 @@ describe("GET /favicon.ico", () => {
     const response = await context.request("GET", "/favicon.ico");
     expect(response.status).toBe(204);
     context.close();
+  });
+});
+
+describe("compressed assets", () => {
+  beforeEach(() => {
+    context = buildTestApp();
+  });
+  const assets = ["/widget.js", "/admin.js", "/docs/viewer-init.js"];
+
+  test("each script is sent gzipped to a client that takes gzip, and decompresses to the plain script", async () => {
+    for (const path of assets) {
+      const plain = await context.request("GET", path);
+      const code = await plain.text();
+      const gzipped = await context.request("GET", path, { headers: { "accept-encoding": "gzip, deflate, br" } });
+      expect(gzipped.headers.get("content-encoding")).toBe("gzip");
+      expect(gzipped.headers.get("vary")).toBe("accept-encoding");
+      expect(new TextDecoder().decode(Bun.gunzipSync(new Uint8Array(await gzipped.arrayBuffer())))).toBe(code);
+      expect(plain.headers.get("content-encoding")).toBeNull();
+    }
+  });
+
+  test("gzip refused with q=0, or not named, gets the plain script; * names it", () => {
+    expect(acceptsGzip("gzip;q=0, br")).toBe(false);
+    expect(acceptsGzip("br, deflate")).toBe(false);
+    expect(acceptsGzip(null)).toBe(false);
+    expect(acceptsGzip("*")).toBe(true);
+    expect(acceptsGzip("*;q=0.5")).toBe(true);
+    expect(acceptsGzip("GZIP;q=0.8")).toBe(true);
+  });
+
+  test("the two representations carry different ETags, and each revalidates to 304", async () => {
+    const plain = await context.request("GET", "/widget.js");
+    const gzipped = await context.request("GET", "/widget.js", { headers: { "accept-encoding": "gzip" } });
+    const plainTag = plain.headers.get("etag") ?? "";
+    const gzipTag = gzipped.headers.get("etag") ?? "";
+    expect(gzipTag).not.toBe(plainTag);
+    expect((await context.request("GET", "/widget.js", { headers: { "if-none-match": plainTag } })).status).toBe(304);
+    expect((await context.request("GET", "/widget.js", { headers: { "if-none-match": `W/${gzipTag}, "other"`, "accept-encoding": "gzip" } })).status).toBe(304);
+    // A plain ETag does not validate the gzipped representation.
+    expect((await context.request("GET", "/widget.js", { headers: { "if-none-match": plainTag, "accept-encoding": "gzip" } })).status).toBe(200);
   });
 });

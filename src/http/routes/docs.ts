@@ -1,12 +1,13 @@
 import { Elysia } from "elysia";
 import type { AppDeps } from "../deps.ts";
-import { escapeHtml } from "../static.ts";
+import { escapeHtml, scriptHandler } from "../static.ts";
 import { buildOpenApiDocument, type OpenApiDocument, type RouteInfo } from "../openapi.ts";
 import { readApiReferenceBundle, readApiReferenceVersion } from "../api-reference-bundle.ts" with { type: "macro" };
 
 /** Scalar's viewer, inlined at transpile time by the macro: the binary carries it, no CDN. */
 const VIEWER_JS: string = readApiReferenceBundle();
 const VIEWER_VERSION: string = readApiReferenceVersion();
+const DOCS_CACHE = "public, max-age=86400";
 
 /**
  * The viewer's settings: the document from this server, no web fonts, no telemetry, no
@@ -63,22 +64,6 @@ function docsCsp(publicUrl: string): string {
   return `default-src 'none'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data: blob:; font-src 'self' data:; connect-src 'self'${publicOrigin}; worker-src 'self' blob:; base-uri 'none'; form-action 'none'; frame-ancestors 'none'`;
 }
 
-/** An embedded script with an ETag, gzipped once on first demand (the viewer is ~4 MB, ~1 MB gzipped). */
-function scriptAsset(code: string) {
-  let etag: string | null = null;
-  let gzipped: Uint8Array<ArrayBuffer> | null = null;
-  return ({ request }: { request: Request }): Response => {
-    etag ??= `"${Bun.hash(code).toString(36)}"`;
-    const headers: Record<string, string> = { "cache-control": "public, max-age=86400", etag, vary: "accept-encoding", "content-type": "application/javascript; charset=utf-8" };
-    if (request.headers.get("if-none-match") === etag) return new Response(null, { status: 304, headers });
-    if (/\bgzip\b/.test(request.headers.get("accept-encoding") ?? "")) {
-      gzipped ??= Bun.gzipSync(code);
-      return new Response(gzipped, { headers: { ...headers, "content-encoding": "gzip" } });
-    }
-    return new Response(code, { headers });
-  };
-}
-
 /** GET /docs (Scalar's interactive reference), GET /docs/json (OpenAPI 3.1), and the viewer's two scripts. */
 export function docsRoutes(deps: AppDeps, routes: () => readonly RouteInfo[]) {
   let document: OpenApiDocument | null = null;
@@ -86,7 +71,7 @@ export function docsRoutes(deps: AppDeps, routes: () => readonly RouteInfo[]) {
   const csp = docsCsp(deps.config.publicUrl);
   return new Elysia()
     .get("/docs/json", () => build())
-    .get("/docs/viewer.js", scriptAsset(VIEWER_JS))
-    .get("/docs/viewer-init.js", scriptAsset(VIEWER_INIT_JS))
+    .get("/docs/viewer.js", scriptHandler(VIEWER_JS, DOCS_CACHE))
+    .get("/docs/viewer-init.js", scriptHandler(VIEWER_INIT_JS, DOCS_CACHE))
     .get("/docs", () => new Response(docsPage(build()), { headers: { "content-type": "text/html; charset=utf-8", "content-security-policy": csp, "cache-control": "no-cache", "referrer-policy": "no-referrer" } }));
 }
