@@ -139,3 +139,28 @@ describe("booking and contact details in Portuguese and Spanish", () => {
     expect(actionsOfType(chat.actions, "lead_captured")).toEqual([expect.objectContaining({ name: "Ana Souza", phone: "+13125550142", email: "ana@example.com" })]);
   });
 });
+
+describe("the same visit in Portuguese and Spanish on three templates", () => {
+  const VISITS = {
+    pt: { handoff: "quero falar com um atendente", book: "quero agendar amanhã às 10h", yes: "sim", details: "meu nome é Ana Souza, %PHONE%", booked: "Agendado para" },
+    es: { handoff: "quiero hablar con una persona", book: "quiero reservar una cita mañana a las 10", yes: "sí", details: "me llamo Ana Soto, %PHONE%", booked: "¡Reservado para" },
+  } as const;
+  const TEMPLATES: Array<[BotConfig, string]> = [
+    [DENTAL, "212 555 0187"],
+    [CARS, "312 555 0142"],
+    [SALON, "0412 345 678"],
+  ];
+  for (const [lang, visit] of Object.entries(VISITS)) {
+    for (const [config, phone] of TEMPLATES) {
+      test(`${config.sector} (${lang}): a person on request; a booking tomorrow at 10 with name and phone in one message`, () => {
+        expect(actionsOfType(converse(config, [visit.handoff]).actions, "handoff")).toHaveLength(1);
+        const chat = converse(config, [visit.book, visit.yes, visit.details.replace("%PHONE%", phone)]);
+        expect(chat.outputs[0]?.reply.text).toMatch(/Fri, Jan 16, 10:00 AM/);
+        const [booking] = actionsOfType(chat.actions, "appointment_booked");
+        expect(booking?.name).toMatch(/^Ana So/);
+        expect(booking?.phone).toMatch(/^\+\d{10,12}$/);
+        expect(chat.last).toContain(visit.booked);
+      });
+    }
+  }
+});
