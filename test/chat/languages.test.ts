@@ -164,3 +164,15 @@ describe("the same visit in Portuguese and Spanish on three templates", () => {
     }
   }
 });
+
+describe("the slot buttons in Portuguese and Spanish", () => {
+  test("'Escolher outro horário' and 'Elegir otra hora' offer other times instead of stopping", () => {
+    const visits: Array<[string, string]> = [["quero agendar amanhã às 10h", "Escolher outro horário"], ["quiero reservar una cita mañana a las 10", "Elegir otra hora"]];
+    for (const [book, other] of visits) {
+      const chat = converse(DENTAL, [book, other]);
+      expect(chat.outputs[0]?.reply.quick_replies).toContain(other);
+      expect(chat.state.mode).toBe("booking");
+      expect(chat.last).toMatch(/Fri, Jan 16, 10:30 AM|Fri, Jan 16, 9:30 AM/);
+    }
+  });
+});
