@@ -176,3 +176,17 @@ describe("the slot buttons in Portuguese and Spanish", () => {
     }
   });
 });
+
+describe("short replies while times are on offer, in Portuguese and Spanish", () => {
+  test("'e às 11h?' is 11:00 on the day under discussion; 'mais tarde?' offers the same day after", () => {
+    const chat = converse(DENTAL, ["quero agendar amanhã às 10h", "e às 11h?"]);
+    expect(chat.last).toContain("Fri, Jan 16, 11:00 AM");
+    const later = converse(DENTAL, ["quero agendar amanhã de manhã", "tem mais tarde?"]);
+    expect(later.last).toMatch(/Fri, Jan 16, (?:9:30|10:00|10:30) AM/);
+  });
+
+  test("'¿y a las 11?' and '¿algo más temprano?' in Spanish", () => {
+    expect(converse(DENTAL, ["quiero reservar una cita mañana a las 10", "¿y a las 11?"]).last).toContain("Fri, Jan 16, 11:00 AM");
+    expect(converse(DENTAL, ["quiero reservar una cita mañana a las 10", "¿algo más temprano?"]).last).toMatch(/Fri, Jan 16, (?:8:00|8:30|9:00|9:30) AM/);
+  });
+});
