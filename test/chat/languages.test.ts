@@ -190,3 +190,10 @@ describe("short replies while times are on offer, in Portuguese and Spanish", ()
     expect(converse(DENTAL, ["quiero reservar una cita mañana a las 10", "¿algo más temprano?"]).last).toMatch(/Fri, Jan 16, (?:8:00|8:30|9:00|9:30) AM/);
   });
 });
+
+describe("parts of the day in Portuguese and Spanish", () => {
+  test("'depois das 15h' and 'después de las 3' offer times from 3 pm", () => {
+    expect(converse(DENTAL, ["quero agendar segunda depois das 15h"]).outputs[0]?.reply.quick_replies?.[0]).toBe("Mon, Jan 19, 3:00 PM");
+    expect(converse(DENTAL, ["quiero una cita el lunes después de las 3"]).outputs[0]?.reply.quick_replies?.[0]).toBe("Mon, Jan 19, 3:00 PM");
+  });
+});
