@@ -197,3 +197,13 @@ describe("parts of the day in Portuguese and Spanish", () => {
     expect(converse(DENTAL, ["quiero una cita el lunes después de las 3"]).outputs[0]?.reply.quick_replies?.[0]).toBe("Mon, Jan 19, 3:00 PM");
   });
 });
+
+describe("contact corrections in Portuguese and Spanish", () => {
+  test("'desculpa, meu número certo é …' and 'perdón, mi número es …' update the lead and say so", () => {
+    const pt = converse(CARS, ["quero um orçamento de freios", "Ana Souza", "312 555 0142", "ana@example.com", "desculpa, meu número certo é 312 555 0199"]);
+    expect(pt.last).toContain("atualizei seu telefone para +1 312 555 0199");
+    expect(actionsOfType(pt.actions, "lead_updated")).toHaveLength(1);
+    const es = converse(DENTAL, ["quiero un presupuesto de blanqueamiento", "Luis Soto", "212 555 0187", "luis@example.com", "perdón, mi número es 212 555 0199"]);
+    expect(es.last).toContain("he cambiado tu teléfono a +1 212 555 0199");
+  });
+});
