@@ -205,6 +205,9 @@ function confirmBooking(turn: Turn): TurnReply {
   return finalizeBooking(turn);
 }
 
+/** "another time", "outro horário", "otra hora": not a no to booking, a no to this slot. */
+const OTHER_TIME = /\b(?:another|other|different)\b|(?<!\p{L})(?:outr[oa]|otr[oa]|diferente)(?!\p{L})/iu;
+
 /** A message while a slot awaits "yes". Null when the visitor has moved on. */
 export function handleConfirmation(turn: Turn): TurnReply | null {
   const { state, message, config } = turn;
@@ -218,7 +221,7 @@ export function handleConfirmation(turn: Turn): TurnReply | null {
   if (followUp) return handleAppointmentRequest(turn, followUp);
   if (isAffirmative(message)) return confirmBooking(turn);
   if (isNegative(message) || wantsToStopFlow(message)) {
-    if (/\b(?:another|other|different)\b/i.test(message)) return offerTimes(turn, { fromMs: pending, intro: turn.say.otherTime, exclude: pending });
+    if (OTHER_TIME.test(message)) return offerTimes(turn, { fromMs: pending, intro: turn.say.otherTime, exclude: pending });
     resetFlow(state);
     return { text: turn.say.bookingStopped, confidence: CONFIDENCE.smallTalk };
   }

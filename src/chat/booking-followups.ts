@@ -10,9 +10,10 @@ import type { Turn } from "./turn.ts";
  */
 
 const BARE_TIME =
-  /^(?:(?:ok|okay|yes|yeah|sure|maybe|then|how about|what about|can we do|could we do|let'?s do|lets do|at|say|or)[\s,]+)*(\d{1,2})(?::(\d{2}))?\s*(am|pm|a\.m\.|p\.m\.|o'?clock)?(?:[\s,]+(?:please|pls|then|works|is fine|is good|ok))*\s*[?.!]*$/i;
-const LATER = /\b(?:later|after that|in the evening instead)\b/i;
-const EARLIER = /\b(?:earlier|sooner|before that)\b/i;
+  /^(?:(?:ok|okay|yes|yeah|sure|maybe|then|how about|what about|can we do|could we do|let'?s do|lets do|at|say|or|e|y|às|as|a las|pode ser|puede ser|que tal|qué tal)[\s,]+)*(\d{1,2})(?:(?::|h)(\d{2}))?\s*(am|pm|a\.m\.|p\.m\.|o'?clock|h|horas)?(?:[\s,]+(?:please|pls|then|works|is fine|is good|ok|por favor|então|entonces))*\s*[?.!]*$/iu;
+/** "any later?", "mais tarde?", "¿algo más tarde?"; "earlier", "mais cedo", "más temprano". */
+const LATER = /\b(?:later|after that|in the evening instead)\b|(?<!\p{L})(?:mais tarde|más tarde|mas tarde|depois disso|después de eso)(?!\p{L})/iu;
+const EARLIER = /\b(?:earlier|sooner|before that)\b|(?<!\p{L})(?:mais cedo|más temprano|mas temprano|antes disso|antes de eso)(?!\p{L})/iu;
 const DAY_END = 24 * 60;
 
 /** "ok 2" on the day being discussed (or the slot on offer); null when the message is not a bare time. */
@@ -22,7 +23,8 @@ export function bareTimeRequest(turn: Turn): AppointmentRequest | null {
   if (dayMs === null || !match?.[1]) return null;
   let hour = Number(match[1]);
   const minute = match[2] ? Number(match[2]) : 0;
-  const meridiem = match[3]?.toLowerCase().replace(/\./g, "");
+  // "15h" and "15 horas" are 24-hour clocks: no meridiem, and 15 stays 15.
+  const meridiem = match[3]?.toLowerCase().replace(/\./g, "").replace(/^(?:h|horas)$/, "");
   if (hour > 23 || minute > 59) return null;
   if (meridiem === "pm" && hour < 12) hour += 12;
   else if (meridiem === "am" && hour === 12) hour = 0;

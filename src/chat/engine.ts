@@ -126,9 +126,11 @@ function decideReply(turn: Turn): TurnReply {
     resetFlow(turn.state);
     return answerUrgent(turn);
   }
-  // "yes" right after the bot offered a person (urgent, or a booking to change).
-  if (offered === "message" && turn.state.mode === "idle" && isAffirmative(turn.message)) return startCollection(turn, finalizeBooking, { purpose: "lead" });
-  if (offered && turn.state.mode === "idle" && isAffirmative(turn.message)) return handOff(turn, offered === "message" ? "keyword" : offered);
+  // "yes" right after the bot offered a person (urgent, a booking to change, an unknown answer),
+  // or out of hours to take a message.
+  if (offered && turn.state.mode === "idle" && isAffirmative(turn.message)) {
+    return offered === "message" ? startCollection(turn, finalizeBooking, { purpose: "lead" }) : handOff(turn, offered);
+  }
   const inFlow = flowReply(turn);
   return inFlow ?? handleIdleMessage(turn);
 }

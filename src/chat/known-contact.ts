@@ -16,7 +16,10 @@ const CONTACT_FRAMING = new Set(
   (
     "name email e-mail mail address phone number mobile cell tel telephone landline contact detail reach call text " +
     "again new updated update correct correction here sorry actually instead on via it's its im i'm this hi hey hello " +
-    "cheers thx ty regards best mr mrs ms dr use please pls change changed should be oops whoops typo wrong"
+    "cheers thx ty regards best mr mrs ms dr use please pls change changed should be oops whoops typo wrong " +
+    // Portuguese and Spanish: "desculpa, meu número certo é …", "perdón, mi correo es …".
+    "nome número numero telefone celular e-mail correo correio novo nova certo correto desculpa desculpe " +
+    "perdão perdon perdón disculpa nuevo nueva correcto teléfono telefono móvil movil errado equivocado"
   ).split(" "),
 );
 /** "Ana Lopez, 415…, thanks" is contact details; "ana@example.com, is there parking?" is a question. */

@@ -130,6 +130,8 @@ function joinText(...parts: string[]): string {
 export function continueCollection(turn: Turn, completeBooking: CompleteBooking, prefix = ""): TurnReply {
   const { state } = turn;
   const purpose = state.purpose ?? "lead";
+  // "a quote for whitening, but just email me": declined before the phone was ever asked.
+  if (state.lead.phone === null && !state.phoneDeclined && declinesPhone(turn.message)) state.phoneDeclined = true;
   const invalid = relevantInvalidAttempt(turn);
   const thanks = turn.newFields.includes("name") && state.lead.name ? turn.say.thanksName(firstName(state.lead)) : "";
   if (invalid) {
@@ -137,6 +139,7 @@ export function continueCollection(turn: Turn, completeBooking: CompleteBooking,
     return { text: joinText(prefix, thanks, invalidAttemptText(invalid, turn.say)), confidence: CONFIDENCE.flowReask };
   }
   const next = missingFields(state, purpose, turn.config)[0];
+  if (next === "phone" && state.phoneDeclined) return phoneNeeded(turn, prefix);
   if (next) {
     state.awaiting = next;
     return { text: joinText(prefix, askFieldText(next, state.lead, turn.say)), confidence: CONFIDENCE.flowStep };
@@ -169,9 +172,13 @@ function answerPhoneDeclined(turn: Turn, completeBooking: CompleteBooking): Turn
   const { state, config } = turn;
   state.phoneDeclined = true;
   state.ignoredPrompts = 0;
-  if (phoneWaived(state, config)) return continueCollection(turn, completeBooking, turn.say.phoneWaived);
-  resetFlow(state);
-  return { text: turn.say.phoneNeeded, quickReplies: [turn.say.quick.human], confidence: CONFIDENCE.flowStep };
+  return continueCollection(turn, completeBooking, phoneWaived(state, config) ? turn.say.phoneWaived : "");
+}
+
+/** The tenant needs a phone the visitor would rather not give: said once, and the form stops (details kept). */
+function phoneNeeded(turn: Turn, prefix: string): TurnReply {
+  resetFlow(turn.state);
+  return { text: joinText(prefix, turn.say.phoneNeeded), quickReplies: [turn.say.quick.human], confidence: CONFIDENCE.flowStep };
 }
 
 /**

@@ -79,3 +79,18 @@ describe("a visitor who would rather not give a phone number", () => {
     expect(() => validateBotConfigPatch({ lead: { require_phone: "no" } }, DENTAL)).toThrow(/lead.require_phone/);
   });
 });
+
+describe("a phone declined before it was asked for", () => {
+  test("'a quote for whitening, but just email me': the name, then the e-mail, never the phone", () => {
+    const chat = converse(DENTAL, ["can i get a quote for whitening? please just email me", "Ana Lopez", "ana@example.com"]);
+    expect(chat.outputs[1]?.reply.text).toContain("your e-mail address");
+    expect(chat.outputs.some((output) => output.reply.text.includes("phone number to reach you"))).toBe(false);
+    expect(actionsOfType(chat.actions, "lead_captured")).toEqual([expect.objectContaining({ phone: "", email: "ana@example.com" })]);
+  });
+
+  test("where a phone is required the form stops when it comes to the phone, saying why", () => {
+    const chat = converse(CARS, ["can i get a quote for brakes? please just email me", "Ana Lopez"]);
+    expect(chat.last).toContain("needs a phone number");
+    expect(chat.state.mode).toBe("idle");
+  });
+});

@@ -139,3 +139,71 @@ describe("booking and contact details in Portuguese and Spanish", () => {
     expect(actionsOfType(chat.actions, "lead_captured")).toEqual([expect.objectContaining({ name: "Ana Souza", phone: "+13125550142", email: "ana@example.com" })]);
   });
 });
+
+describe("the same visit in Portuguese and Spanish on three templates", () => {
+  const VISITS = {
+    pt: { handoff: "quero falar com um atendente", book: "quero agendar amanhã às 10h", yes: "sim", details: "meu nome é Ana Souza, %PHONE%", booked: "Agendado para" },
+    es: { handoff: "quiero hablar con una persona", book: "quiero reservar una cita mañana a las 10", yes: "sí", details: "me llamo Ana Soto, %PHONE%", booked: "¡Reservado para" },
+  } as const;
+  const TEMPLATES: Array<[BotConfig, string]> = [
+    [DENTAL, "212 555 0187"],
+    [CARS, "312 555 0142"],
+    [SALON, "0412 345 678"],
+  ];
+  for (const [lang, visit] of Object.entries(VISITS)) {
+    for (const [config, phone] of TEMPLATES) {
+      test(`${config.sector} (${lang}): a person on request; a booking tomorrow at 10 with name and phone in one message`, () => {
+        expect(actionsOfType(converse(config, [visit.handoff]).actions, "handoff")).toHaveLength(1);
+        const chat = converse(config, [visit.book, visit.yes, visit.details.replace("%PHONE%", phone)]);
+        expect(chat.outputs[0]?.reply.text).toMatch(/Fri, Jan 16, 10:00 AM/);
+        const [booking] = actionsOfType(chat.actions, "appointment_booked");
+        expect(booking?.name).toMatch(/^Ana So/);
+        expect(booking?.phone).toMatch(/^\+\d{10,12}$/);
+        expect(chat.last).toContain(visit.booked);
+      });
+    }
+  }
+});
+
+describe("the slot buttons in Portuguese and Spanish", () => {
+  test("'Escolher outro horário' and 'Elegir otra hora' offer other times instead of stopping", () => {
+    const visits: Array<[string, string]> = [["quero agendar amanhã às 10h", "Escolher outro horário"], ["quiero reservar una cita mañana a las 10", "Elegir otra hora"]];
+    for (const [book, other] of visits) {
+      const chat = converse(DENTAL, [book, other]);
+      expect(chat.outputs[0]?.reply.quick_replies).toContain(other);
+      expect(chat.state.mode).toBe("booking");
+      expect(chat.last).toMatch(/Fri, Jan 16, 10:30 AM|Fri, Jan 16, 9:30 AM/);
+    }
+  });
+});
+
+describe("short replies while times are on offer, in Portuguese and Spanish", () => {
+  test("'e às 11h?' is 11:00 on the day under discussion; 'mais tarde?' offers the same day after", () => {
+    const chat = converse(DENTAL, ["quero agendar amanhã às 10h", "e às 11h?"]);
+    expect(chat.last).toContain("Fri, Jan 16, 11:00 AM");
+    const later = converse(DENTAL, ["quero agendar amanhã de manhã", "tem mais tarde?"]);
+    expect(later.last).toMatch(/Fri, Jan 16, (?:9:30|10:00|10:30) AM/);
+  });
+
+  test("'¿y a las 11?' and '¿algo más temprano?' in Spanish", () => {
+    expect(converse(DENTAL, ["quiero reservar una cita mañana a las 10", "¿y a las 11?"]).last).toContain("Fri, Jan 16, 11:00 AM");
+    expect(converse(DENTAL, ["quiero reservar una cita mañana a las 10", "¿algo más temprano?"]).last).toMatch(/Fri, Jan 16, (?:8:00|8:30|9:00|9:30) AM/);
+  });
+});
+
+describe("parts of the day in Portuguese and Spanish", () => {
+  test("'depois das 15h' and 'después de las 3' offer times from 3 pm", () => {
+    expect(converse(DENTAL, ["quero agendar segunda depois das 15h"]).outputs[0]?.reply.quick_replies?.[0]).toBe("Mon, Jan 19, 3:00 PM");
+    expect(converse(DENTAL, ["quiero una cita el lunes después de las 3"]).outputs[0]?.reply.quick_replies?.[0]).toBe("Mon, Jan 19, 3:00 PM");
+  });
+});
+
+describe("contact corrections in Portuguese and Spanish", () => {
+  test("'desculpa, meu número certo é …' and 'perdón, mi número es …' update the lead and say so", () => {
+    const pt = converse(CARS, ["quero um orçamento de freios", "Ana Souza", "312 555 0142", "ana@example.com", "desculpa, meu número certo é 312 555 0199"]);
+    expect(pt.last).toContain("atualizei seu telefone para +1 312 555 0199");
+    expect(actionsOfType(pt.actions, "lead_updated")).toHaveLength(1);
+    const es = converse(DENTAL, ["quiero un presupuesto de blanqueamiento", "Luis Soto", "212 555 0187", "luis@example.com", "perdón, mi número es 212 555 0199"]);
+    expect(es.last).toContain("he cambiado tu teléfono a +1 212 555 0199");
+  });
+});
