@@ -1,7 +1,7 @@
 import type { Database } from "bun:sqlite";
-import type { AppointmentRow, ChatMessageRow, ChatSessionRow, LeadRow, UsageCounterRow } from "../rows.ts";
-import { appointments, chatMessages, chatSessions, leads, usageCounters } from "../schema.ts";
-import type { BotConfigQueries, CaptureQueries, ChatSessionQueries, SessionTurnUpdate, UsageQueries } from "../store-chat.ts";
+import type { ChatMessageRow, ChatSessionRow, UsageCounterRow } from "../rows.ts";
+import { chatMessages, chatSessions, usageCounters } from "../schema.ts";
+import type { BotConfigQueries, ChatSessionQueries, SessionTurnUpdate, UsageQueries } from "../store-chat.ts";
 import { selectColumns } from "./columns.ts";
 import type { SyncOf } from "./gate.ts";
 import { prepareVariants } from "./list-variants.ts";
@@ -21,12 +21,6 @@ export function sessionListSql(given: Record<SessionListFilter, boolean>): strin
   const conditions = ["tenant_id = ?1", ...(given.status ? ["status = ?2"] : []), ...(given.before ? ["id < ?3"] : [])];
   return `SELECT ${selectColumns(chatSessions)} FROM chat_sessions WHERE ${conditions.join(" AND ")} ORDER BY id DESC LIMIT ?4`;
 }
-
-/** The CRM lists' pages, with and without a cursor: a range of leads_tenant_idx / appointments_tenant_idx. */
-export const leadListSql = (given: { before: boolean }): string =>
-  `SELECT ${selectColumns(leads)} FROM leads WHERE tenant_id = ?1${given.before ? " AND id < ?2" : ""} ORDER BY id DESC LIMIT ?3`;
-export const appointmentListSql = (given: { before: boolean }): string =>
-  `SELECT ${selectColumns(appointments)} FROM appointments WHERE tenant_id = ?1${given.before ? " AND id < ?2" : ""} ORDER BY id DESC LIMIT ?3`;
 
 export function sqliteChatSessions(sqlite: Database, usage: SyncOf<UsageQueries>): SyncOf<ChatSessionQueries> {
   const columns = selectColumns(chatSessions);
@@ -128,39 +122,6 @@ export function sqliteUsage(sqlite: Database): SyncOf<UsageQueries> {
     countVisitorRefusal: (tenantId, period) => {
       refusal.run(tenantId, period);
     },
-  };
-}
-
-export function sqliteCaptures(sqlite: Database): SyncOf<CaptureQueries> {
-  const insertLead = sqlite.prepare(
-    `INSERT INTO leads (id, tenant_id, chatbot_id, session_id, name, phone, email, interest, source, confidence, captured_at)
-     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-  );
-  // A taken slot (appointments_slot_idx) writes nothing and reports 0 changes; any other
-  // constraint still fails the statement.
-  const insertAppointment = sqlite.prepare(
-    `INSERT INTO appointments (id, tenant_id, chatbot_id, session_id, starts_at, ends_at, timezone, name, phone, email, confidence, created_at)
-     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-     ON CONFLICT (tenant_id, starts_at) DO NOTHING`,
-  );
-  const updateLead = sqlite.prepare("UPDATE leads SET name = ?, phone = ?, email = ? WHERE tenant_id = ? AND session_id = ?");
-  const leadList = prepareVariants<"before", LeadRow, [string, string | null, number]>(sqlite, ["before"], leadListSql);
-  const appointmentList = prepareVariants<"before", AppointmentRow, [string, string | null, number]>(sqlite, ["before"], appointmentListSql);
-  const starts = sqlite.prepare<{ startsAt: number }, [string, number, number]>(
-    `SELECT starts_at AS "startsAt" FROM appointments WHERE tenant_id = ? AND starts_at >= ? AND starts_at <= ? ORDER BY starts_at`,
-  );
-  return {
-    insertLead: (row) => {
-      insertLead.run(row.id, row.tenantId, row.chatbotId, row.sessionId, row.name, row.phone, row.email, row.interest, row.source, row.confidence, row.capturedAt);
-    },
-    insertAppointment: (row) =>
-      insertAppointment.run(row.id, row.tenantId, row.chatbotId, row.sessionId, row.startsAt, row.endsAt, row.timezone, row.name, row.phone, row.email, row.confidence, row.createdAt).changes === 1,
-    updateSessionLead: (tenantId, sessionId, contact) => {
-      updateLead.run(contact.name, contact.phone, contact.email, tenantId, sessionId);
-    },
-    listLeads: (tenantId, beforeId, limit) => leadList({ before: beforeId !== null }).all(tenantId, beforeId, limit),
-    listAppointments: (tenantId, beforeId, limit) => appointmentList({ before: beforeId !== null }).all(tenantId, beforeId, limit),
-    listAppointmentStarts: (tenantId, fromMs, toMs) => starts.all(tenantId, fromMs, toMs).map((row) => row.startsAt),
   };
 }
 
