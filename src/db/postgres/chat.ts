@@ -3,7 +3,9 @@ import type { SessionStatus } from "../schema.ts";
 import type { BotConfigQueries, ChatSessionQueries, UsageQueries } from "../store-chat.ts";
 import { pgColumns } from "./columns.ts";
 import type { PgExec } from "./exec.ts";
-import { chatMessages, chatSessions, usageCounters } from "./schema.ts";
+import { USAGE_OPS } from "../sql/chat.ts";
+import { pgOps } from "./statements.ts";
+import { chatMessages, chatSessions } from "./schema.ts";
 
 // The chat aggregates on PostgreSQL: the same statements as src/db/sqlite/chat.ts, with `$n`
 // parameters. JSON columns are written as JSON documents (`$n::text::json`: a text parameter
@@ -156,31 +158,13 @@ export function pgChatSessions(db: PgExec): ChatSessionQueries {
 
 export function pgUsage(db: PgExec): UsageQueries {
   return {
-    findUsage: (tenantId, period) => db.get<UsageCounterRow>(`SELECT ${pgColumns(usageCounters)} FROM usage_counters WHERE tenant_id = $1 AND period = $2`, [tenantId, period]),
-    // One statement: concurrent increments from several instances are each counted once.
+    ...pgOps(db, USAGE_OPS),
+    // One statement: concurrent increments from several instances are each counted once. Its
+    // twin on SQLite is an upsert and a read (src/db/sqlite/chat.ts).
     incrementMessages: async (tenantId, period) => {
       const row = await db.get<Pick<UsageCounterRow, "messages" | "thresholdNotifiedAt">>(countMessageSql("$1", "$2"), [tenantId, period]);
       if (!row) throw new Error("the usage counter upsert returned no row");
       return row;
-    },
-    markThresholdNotified: async (tenantId, period, at) => {
-      await db.run("UPDATE usage_counters SET threshold_notified_at = $1 WHERE tenant_id = $2 AND period = $3", [at, tenantId, period]);
-    },
-    addAiUsage: async (tenantId, period, usage) => {
-      await db.run(
-        `INSERT INTO usage_counters (tenant_id, period, ai_calls, ai_prompt_tokens, ai_completion_tokens) VALUES ($1, $2, $3, $4, $5)
-         ON CONFLICT (tenant_id, period) DO UPDATE SET ai_calls = usage_counters.ai_calls + EXCLUDED.ai_calls,
-           ai_prompt_tokens = usage_counters.ai_prompt_tokens + EXCLUDED.ai_prompt_tokens,
-           ai_completion_tokens = usage_counters.ai_completion_tokens + EXCLUDED.ai_completion_tokens`,
-        [tenantId, period, usage.calls, usage.promptTokens, usage.completionTokens],
-      );
-    },
-    countVisitorRefusal: async (tenantId, period) => {
-      await db.run(
-        `INSERT INTO usage_counters (tenant_id, period, visitor_refused) VALUES ($1, $2, 1)
-         ON CONFLICT (tenant_id, period) DO UPDATE SET visitor_refused = usage_counters.visitor_refused + 1`,
-        [tenantId, period],
-      );
     },
   };
 }

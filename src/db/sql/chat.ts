@@ -1,6 +1,6 @@
-import { appointments, leads } from "../schema.ts";
-import { type Dialect, filtered, many, type Ops, write } from "../statements.ts";
-import type { CaptureQueries } from "../store-chat.ts";
+import { appointments, leads, usageCounters } from "../schema.ts";
+import { type Dialect, filtered, many, one, type Ops, write } from "../statements.ts";
+import type { CaptureQueries, UsageQueries } from "../store-chat.ts";
 
 // The chat aggregates' statements shared by both stores (src/db/statements.ts). The sessions,
 // usage and bot-config aggregates are the message's hot path and differ per store (a turn's end
@@ -65,5 +65,29 @@ export const CAPTURE_OPS: Ops<CaptureQueries> = {
     `SELECT starts_at AS "startsAt" FROM appointments WHERE tenant_id = $1 AND starts_at >= $2 AND starts_at <= $3 ORDER BY starts_at`,
     (tenantId, fromMs, toMs) => [tenantId, fromMs, toMs],
     (rows: Array<{ startsAt: unknown }>) => rows.map((row) => Number(row.startsAt)),
+  ),
+};
+
+/** The usage counters but the message's own increment, a twin per store (src/db/{sqlite,postgres}/chat.ts). */
+export const USAGE_OPS: Ops<Omit<UsageQueries, "incrementMessages">> = {
+  findUsage: one(
+    (d) => `SELECT ${d.columns(usageCounters)} FROM usage_counters WHERE tenant_id = $1 AND period = $2`,
+    (tenantId, period) => [tenantId, period],
+  ),
+  markThresholdNotified: write(
+    "UPDATE usage_counters SET threshold_notified_at = $3 WHERE tenant_id = $1 AND period = $2",
+    (tenantId, period, at) => [tenantId, period, at],
+  ),
+  addAiUsage: write(
+    `INSERT INTO usage_counters (tenant_id, period, ai_calls, ai_prompt_tokens, ai_completion_tokens) VALUES ($1, $2, $3, $4, $5)
+     ON CONFLICT (tenant_id, period) DO UPDATE SET ai_calls = usage_counters.ai_calls + excluded.ai_calls,
+       ai_prompt_tokens = usage_counters.ai_prompt_tokens + excluded.ai_prompt_tokens,
+       ai_completion_tokens = usage_counters.ai_completion_tokens + excluded.ai_completion_tokens`,
+    (tenantId, period, usage) => [tenantId, period, usage.calls, usage.promptTokens, usage.completionTokens],
+  ),
+  countVisitorRefusal: write(
+    `INSERT INTO usage_counters (tenant_id, period, visitor_refused) VALUES ($1, $2, 1)
+     ON CONFLICT (tenant_id, period) DO UPDATE SET visitor_refused = usage_counters.visitor_refused + 1`,
+    (tenantId, period) => [tenantId, period],
   ),
 };

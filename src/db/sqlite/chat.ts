@@ -1,11 +1,13 @@
 import type { Database } from "bun:sqlite";
 import type { ChatMessageRow, ChatSessionRow, UsageCounterRow } from "../rows.ts";
-import { chatMessages, chatSessions, usageCounters } from "../schema.ts";
+import { chatMessages, chatSessions } from "../schema.ts";
 import type { BotConfigQueries, ChatSessionQueries, SessionTurnUpdate, UsageQueries } from "../store-chat.ts";
 import { selectColumns } from "./columns.ts";
 import type { SyncOf } from "./gate.ts";
 import { prepareVariants } from "./list-variants.ts";
 import { markLookupWrite } from "./lookup-version.ts";
+import { USAGE_OPS } from "../sql/chat.ts";
+import { sqliteOps } from "./statements.ts";
 
 type RawMessage = Omit<ChatMessageRow, "quickReplies"> & { quickReplies: string | null };
 
@@ -86,9 +88,9 @@ export function sqliteChatSessions(sqlite: Database, usage: SyncOf<UsageQueries>
 }
 
 export function sqliteUsage(sqlite: Database): SyncOf<UsageQueries> {
-  const find = sqlite.prepare<UsageCounterRow, [string, string]>(`SELECT ${selectColumns(usageCounters)} FROM usage_counters WHERE tenant_id = ? AND period = ?`);
   // No RETURNING: SQLite buffers a RETURNING statement's rows in a temporary table, which made
   // this upsert and a plain read of the row after it (same transaction) slower than the two.
+  // Its twin on PostgreSQL is one statement (src/db/postgres/chat.ts).
   const increment = sqlite.prepare(
     `INSERT INTO usage_counters (tenant_id, period, messages) VALUES (?, ?, 1)
      ON CONFLICT (tenant_id, period) DO UPDATE SET messages = messages + 1`,
@@ -96,31 +98,13 @@ export function sqliteUsage(sqlite: Database): SyncOf<UsageQueries> {
   const counted = sqlite.prepare<Pick<UsageCounterRow, "messages" | "thresholdNotifiedAt">, [string, string]>(
     `SELECT messages, threshold_notified_at AS "thresholdNotifiedAt" FROM usage_counters WHERE tenant_id = ? AND period = ?`,
   );
-  const markNotified = sqlite.prepare("UPDATE usage_counters SET threshold_notified_at = ? WHERE tenant_id = ? AND period = ?");
-  const addAi = sqlite.prepare(
-    `INSERT INTO usage_counters (tenant_id, period, ai_calls, ai_prompt_tokens, ai_completion_tokens) VALUES (?1, ?2, ?3, ?4, ?5)
-     ON CONFLICT (tenant_id, period) DO UPDATE SET ai_calls = ai_calls + ?3, ai_prompt_tokens = ai_prompt_tokens + ?4, ai_completion_tokens = ai_completion_tokens + ?5`,
-  );
-  const refusal = sqlite.prepare(
-    `INSERT INTO usage_counters (tenant_id, period, visitor_refused) VALUES (?1, ?2, 1)
-     ON CONFLICT (tenant_id, period) DO UPDATE SET visitor_refused = visitor_refused + 1`,
-  );
   return {
-    findUsage: (tenantId, period) => find.get(tenantId, period),
+    ...sqliteOps(sqlite, USAGE_OPS),
     incrementMessages: (tenantId, period) => {
       increment.run(tenantId, period);
       const row = counted.get(tenantId, period);
       if (!row) throw new Error("the usage counter upsert left no row");
       return row;
-    },
-    markThresholdNotified: (tenantId, period, at) => {
-      markNotified.run(at, tenantId, period);
-    },
-    addAiUsage: (tenantId, period, usage) => {
-      addAi.run(tenantId, period, usage.calls, usage.promptTokens, usage.completionTokens);
-    },
-    countVisitorRefusal: (tenantId, period) => {
-      refusal.run(tenantId, period);
     },
   };
 }
