@@ -146,10 +146,46 @@ export function compile(text: string, placeholder: (n: number) => string): Compi
 export const pickArgs = (compiled: Compiled, args: readonly unknown[]): readonly unknown[] =>
   compiled.picks === null ? args : compiled.picks.map((index) => args[index]);
 
-/** Rows of every combination an operation's text has, compiled once per store. */
-export function compileOp(op: Op<never, unknown>, d: Dialect, placeholder: (n: number) => string): Compiled[] {
-  const combinations = op.variants ? filterCombinations(op.variants.keys) : [{}];
-  return combinations.map((given) => compile(op.text(d, given), placeholder));
+/** One call of an operation: its statement (a combination compiled up front, or -1: built for this call) and arguments. */
+export interface PlannedCall {
+  index: number;
+  compiled: Compiled;
+  args: readonly unknown[];
+}
+
+/** How a store runs an operation: its texts compiled once, which one each call takes, and how results read. */
+export interface OpPlan {
+  compiled: Compiled[];
+  plan(input: unknown[]): PlannedCall;
+  read(raw: unknown): unknown;
+}
+
+export function planOp(op: Op<unknown[], unknown>, d: Dialect, placeholder: (n: number) => string): OpPlan {
+  const read = (raw: unknown) => (op.read as (raw: unknown, d: Dialect) => unknown)(raw, d);
+  const perCall = op.perCall;
+  if (perCall) {
+    return {
+      compiled: [],
+      plan: (input) => {
+        const compiled = compile(perCall(d, ...input), placeholder);
+        return { index: -1, compiled, args: pickArgs(compiled, op.bind(...input)) };
+      },
+      read,
+    };
+  }
+  const variants = op.variants;
+  const compiled = (variants ? filterCombinations(variants.keys) : [{}]).map((given) =>
+    compile(op.text(d, given), placeholder),
+  );
+  return {
+    compiled,
+    plan: (input) => {
+      const index = variants ? combinationIndex(variants.keys, variants.pick(...input)) : 0;
+      const statement = compiled[index]!;
+      return { index, compiled: statement, args: pickArgs(statement, op.bind(...input)) };
+    },
+    read,
+  };
 }
 
 /** A 0/1 (SQLite) or boolean (PostgreSQL) column as a boolean. */
