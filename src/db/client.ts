@@ -59,9 +59,8 @@ export function openDatabase(path: string, options: OpenOptions = {}): DatabaseH
   // a read-only statement uses a page that is not in the WAL in place. So SQLite's own cache
   // only has to hold what a write transaction works on, and 8 MiB (2,048 pages) does: its size
   // is paid at COMMIT, where a transaction that split a B-tree page (SQLite's page swap in
-  // balance_nonroot leaves a page keyed past the end of the file) walks every cached page —
-  // ~0.2 ms a chat group at 64 MiB. Without the map a small cache paid the same again in
-  // reads; with it, none (docs/hot-path.md).
+  // balance_nonroot leaves a page keyed past the end of the file) walks every cached page.
+  // Without the map a small cache pays in reads; with it, none (docs/hot-path.md).
   // A read error on a mapped page ends the process (SIGBUS) instead of failing the statement:
   // a failing disk, which SQLite could not have served anyway.
   sqlite.exec(`PRAGMA mmap_size = ${MMAP_SIZE_BYTES}`);

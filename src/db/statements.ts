@@ -6,7 +6,7 @@ import type { Table } from "drizzle-orm";
 // prepares each text once per connection and calls it synchronously
 // (src/db/sqlite/statements.ts); the PostgreSQL store sends the same text, which Bun's client
 // prepares once per connection (src/db/postgres/statements.ts). Where the SQL truly differs, the
-// text asks the dialect (columns, JSON parameters, lists); operations that are more than one
+// text asks the dialect (columns, lists, dates); operations that are more than one
 // statement, or whose SQL differs outright, stay in each store, next to their twin.
 
 /** What a statement's text may ask of the store it runs on. */
@@ -14,8 +14,6 @@ export interface Dialect {
   readonly name: "sqlite" | "postgres";
   /** Every column of a table (the SQLite schema's object) as `col AS "camelKey"`, optionally behind an alias. */
   columns(table: Table, alias?: string): string;
-  /** A parameter holding JSON text, written to a json column. */
-  json(param: string): string;
   /** `col IN (the list bound to param)`: a list argument (an array) is bound as JSON on SQLite. */
   inList(column: string, param: string, type?: "text" | "bigint"): string;
   /** The UTC day (`YYYY-MM-DD`) of an epoch-ms expression. */
@@ -148,10 +146,46 @@ export function compile(text: string, placeholder: (n: number) => string): Compi
 export const pickArgs = (compiled: Compiled, args: readonly unknown[]): readonly unknown[] =>
   compiled.picks === null ? args : compiled.picks.map((index) => args[index]);
 
-/** Rows of every combination an operation's text has, compiled once per store. */
-export function compileOp(op: Op<never, unknown>, d: Dialect, placeholder: (n: number) => string): Compiled[] {
-  const combinations = op.variants ? filterCombinations(op.variants.keys) : [{}];
-  return combinations.map((given) => compile(op.text(d, given), placeholder));
+/** One call of an operation: its statement (a combination compiled up front, or -1: built for this call) and arguments. */
+export interface PlannedCall {
+  index: number;
+  compiled: Compiled;
+  args: readonly unknown[];
+}
+
+/** How a store runs an operation: its texts compiled once, which one each call takes, and how results read. */
+export interface OpPlan {
+  compiled: Compiled[];
+  plan(input: unknown[]): PlannedCall;
+  read(raw: unknown): unknown;
+}
+
+export function planOp(op: Op<unknown[], unknown>, d: Dialect, placeholder: (n: number) => string): OpPlan {
+  const read = (raw: unknown) => (op.read as (raw: unknown, d: Dialect) => unknown)(raw, d);
+  const perCall = op.perCall;
+  if (perCall) {
+    return {
+      compiled: [],
+      plan: (input) => {
+        const compiled = compile(perCall(d, ...input), placeholder);
+        return { index: -1, compiled, args: pickArgs(compiled, op.bind(...input)) };
+      },
+      read,
+    };
+  }
+  const variants = op.variants;
+  const compiled = (variants ? filterCombinations(variants.keys) : [{}]).map((given) =>
+    compile(op.text(d, given), placeholder),
+  );
+  return {
+    compiled,
+    plan: (input) => {
+      const index = variants ? combinationIndex(variants.keys, variants.pick(...input)) : 0;
+      const statement = compiled[index]!;
+      return { index, compiled: statement, args: pickArgs(statement, op.bind(...input)) };
+    },
+    read,
+  };
 }
 
 /** A 0/1 (SQLite) or boolean (PostgreSQL) column as a boolean. */

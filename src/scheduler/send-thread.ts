@@ -15,8 +15,8 @@ export interface SendThreadOptions {
   /**
    * Whether the main thread has HTTP requests to serve right now (the server passes Bun's
    * `pendingRequests > 0`). While it has none, sends run on the main thread: a send through
-   * the thread costs the process ~20 µs more CPU than the same send made here (the hand-over
-   * both ways and a second event loop waking for it), so a backlog with no HTTP traffic drains
+   * the thread costs the process more CPU than the same send made here (the hand-over both
+   * ways and a second event loop waking for it), so a backlog with no HTTP traffic drains
    * faster on the main thread (docs/hot-path.md). Without it, every send goes to the thread.
    */
   mainThreadBusy?: () => boolean;

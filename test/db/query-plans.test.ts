@@ -1,7 +1,8 @@
 import { afterAll, describe, expect, test } from "bun:test";
 import { openDatabase } from "../../src/db/client.ts";
 import { applyMigrations } from "../../src/db/migrate.ts";
-import { appointmentListSql, leadListSql, SESSION_LIST_FILTERS, sessionListSql } from "../../src/db/sqlite/chat.ts";
+import { SESSION_LIST_FILTERS, sessionListSql } from "../../src/db/sqlite/chat.ts";
+import { appointmentListSql as sharedAppointmentListSql, leadListSql as sharedLeadListSql } from "../../src/db/sql/chat.ts";
 import { DEAD_LETTER_LIST_FILTERS, DELIVERY_LIST_FILTERS, deadLetterListSql as sharedDeadLetterListSql, deliveryListSql as sharedDeliveryListSql } from "../../src/db/sql/webhooks.ts";
 import { SQLITE, sqliteText } from "../../src/db/sqlite/statements.ts";
 import { documentListSql as sharedDocumentListSql } from "../../src/db/sql/knowledge.ts";
@@ -10,6 +11,8 @@ import { filterCombinations } from "../../src/db/sqlite/list-variants.ts";
 // @sqlite-only: reads SQLite's query plans (EXPLAIN QUERY PLAN) of the statements the SQLite store prepares
 
 const deliveryListSql = (given: Record<(typeof DELIVERY_LIST_FILTERS)[number], boolean>) => sqliteText(sharedDeliveryListSql(SQLITE, given));
+const leadListSql = (given: { before: boolean }) => sqliteText(sharedLeadListSql(SQLITE, given));
+const appointmentListSql = (given: { before: boolean }) => sqliteText(sharedAppointmentListSql(SQLITE, given));
 const documentListSql = (given: { before: boolean }) => sqliteText(sharedDocumentListSql(SQLITE, given));
 const deadLetterListSql = (given: Record<(typeof DEAD_LETTER_LIST_FILTERS)[number], boolean>) => sqliteText(sharedDeadLetterListSql(SQLITE, given));
 

@@ -1,9 +1,11 @@
-import type { AppointmentRow, ChatMessageRow, ChatSessionRow, LeadRow, UsageCounterRow } from "../rows.ts";
+import type { ChatMessageRow, ChatSessionRow, UsageCounterRow } from "../rows.ts";
 import type { SessionStatus } from "../schema.ts";
-import type { BotConfigQueries, CaptureQueries, ChatSessionQueries, UsageQueries } from "../store-chat.ts";
+import type { BotConfigQueries, ChatSessionQueries, UsageQueries } from "../store-chat.ts";
 import { pgColumns } from "./columns.ts";
 import type { PgExec } from "./exec.ts";
-import { appointments, chatMessages, chatSessions, leads, usageCounters } from "./schema.ts";
+import { USAGE_OPS } from "../sql/chat.ts";
+import { pgOps } from "./statements.ts";
+import { chatMessages, chatSessions } from "./schema.ts";
 
 // The chat aggregates on PostgreSQL: the same statements as src/db/sqlite/chat.ts, with `$n`
 // parameters. JSON columns are written as JSON documents (`$n::text::json`: a text parameter
@@ -156,75 +158,14 @@ export function pgChatSessions(db: PgExec): ChatSessionQueries {
 
 export function pgUsage(db: PgExec): UsageQueries {
   return {
-    findUsage: (tenantId, period) => db.get<UsageCounterRow>(`SELECT ${pgColumns(usageCounters)} FROM usage_counters WHERE tenant_id = $1 AND period = $2`, [tenantId, period]),
-    // One statement: concurrent increments from several instances are each counted once.
+    ...pgOps(db, USAGE_OPS),
+    // One statement: concurrent increments from several instances are each counted once. Its
+    // twin on SQLite is an upsert and a read (src/db/sqlite/chat.ts).
     incrementMessages: async (tenantId, period) => {
       const row = await db.get<Pick<UsageCounterRow, "messages" | "thresholdNotifiedAt">>(countMessageSql("$1", "$2"), [tenantId, period]);
       if (!row) throw new Error("the usage counter upsert returned no row");
       return row;
     },
-    markThresholdNotified: async (tenantId, period, at) => {
-      await db.run("UPDATE usage_counters SET threshold_notified_at = $1 WHERE tenant_id = $2 AND period = $3", [at, tenantId, period]);
-    },
-    addAiUsage: async (tenantId, period, usage) => {
-      await db.run(
-        `INSERT INTO usage_counters (tenant_id, period, ai_calls, ai_prompt_tokens, ai_completion_tokens) VALUES ($1, $2, $3, $4, $5)
-         ON CONFLICT (tenant_id, period) DO UPDATE SET ai_calls = usage_counters.ai_calls + EXCLUDED.ai_calls,
-           ai_prompt_tokens = usage_counters.ai_prompt_tokens + EXCLUDED.ai_prompt_tokens,
-           ai_completion_tokens = usage_counters.ai_completion_tokens + EXCLUDED.ai_completion_tokens`,
-        [tenantId, period, usage.calls, usage.promptTokens, usage.completionTokens],
-      );
-    },
-    countVisitorRefusal: async (tenantId, period) => {
-      await db.run(
-        `INSERT INTO usage_counters (tenant_id, period, visitor_refused) VALUES ($1, $2, 1)
-         ON CONFLICT (tenant_id, period) DO UPDATE SET visitor_refused = usage_counters.visitor_refused + 1`,
-        [tenantId, period],
-      );
-    },
-  };
-}
-
-export function pgCaptures(db: PgExec): CaptureQueries {
-  const leadColumns = pgColumns(leads);
-  const appointmentColumns = pgColumns(appointments);
-  return {
-    insertLead: async (row) => {
-      await db.run(
-        `INSERT INTO leads (id, tenant_id, chatbot_id, session_id, name, phone, email, interest, source, confidence, captured_at)
-         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)`,
-        [row.id, row.tenantId, row.chatbotId, row.sessionId, row.name, row.phone, row.email, row.interest, row.source, row.confidence, row.capturedAt],
-      );
-    },
-    // ON CONFLICT on the slot index instead of letting the unique violation happen: inside a
-    // transaction a failed statement would abort it on PostgreSQL (SQLite's goes on).
-    insertAppointment: async (row) => {
-      const inserted = await db.run(
-        `INSERT INTO appointments (id, tenant_id, chatbot_id, session_id, starts_at, ends_at, timezone, name, phone, email, confidence, created_at)
-         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)
-         ON CONFLICT (tenant_id, starts_at) DO NOTHING`,
-        [row.id, row.tenantId, row.chatbotId, row.sessionId, row.startsAt, row.endsAt, row.timezone, row.name, row.phone, row.email, row.confidence, row.createdAt],
-      );
-      return inserted === 1;
-    },
-    updateSessionLead: async (tenantId, sessionId, contact) => {
-      await db.run("UPDATE leads SET name = $1, phone = $2, email = $3 WHERE tenant_id = $4 AND session_id = $5", [contact.name, contact.phone, contact.email, tenantId, sessionId]);
-    },
-    listLeads: (tenantId, beforeId, limit) => {
-      const page = listPage(leadColumns, "leads", tenantId, [["id <", beforeId]], limit);
-      return db.all<LeadRow>(page.text, page.params);
-    },
-    listAppointments: (tenantId, beforeId, limit) => {
-      const page = listPage(appointmentColumns, "appointments", tenantId, [["id <", beforeId]], limit);
-      return db.all<AppointmentRow>(page.text, page.params);
-    },
-    listAppointmentStarts: async (tenantId, fromMs, toMs) =>
-      (
-        await db.all<{ startsAt: number }>(
-          `SELECT starts_at::float8 AS "startsAt" FROM appointments WHERE tenant_id = $1 AND starts_at >= $2 AND starts_at <= $3 ORDER BY starts_at`,
-          [tenantId, fromMs, toMs],
-        )
-      ).map((row) => row.startsAt),
   };
 }
 

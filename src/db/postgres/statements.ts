@@ -1,14 +1,5 @@
 import { getTableName, is, Table } from "drizzle-orm";
-import {
-  combinationIndex,
-  compile,
-  compileOp,
-  pickArgs,
-  type Compiled,
-  type Dialect,
-  type Op,
-  type Ops,
-} from "../statements.ts";
+import { type Dialect, type Op, type OpPlan, type Ops, planOp } from "../statements.ts";
 import { pgColumns } from "./columns.ts";
 import type { PgExec } from "./exec.ts";
 import * as schema from "./schema.ts";
@@ -27,8 +18,6 @@ export const POSTGRES: Dialect = {
     if (!twin) throw new Error(`no PostgreSQL twin of table ${getTableName(table)}`);
     return pgColumns(twin, alias);
   },
-  // Bun sends a string bound to a json parameter as a JSON *string*: bind text, cast it.
-  json: (param) => `${param}::text::json`,
   inList: (column, param, type = "text") => `${column} = ANY(${param}::${type}[])`,
   utcDay: (epochMs) => `to_char(to_timestamp(${epochMs} / 1000.0) AT TIME ZONE 'UTC', 'YYYY-MM-DD')`,
   listRows: (param, alias) => `unnest(${param}::text[]) AS ${alias}(value)`,
@@ -38,43 +27,20 @@ export const POSTGRES: Dialect = {
 
 const placeholder = (n: number) => `$${n}`;
 
-const compiledOps = new WeakMap<object, Map<string, Compiled[]>>();
-
-/** The compiled texts of an aggregate's statements, once per process (aggregates are made per transaction). */
-function compiledFor(ops: Record<string, Op<unknown[], unknown>>): Map<string, Compiled[]> {
-  let compiled = compiledOps.get(ops);
-  if (!compiled) {
-    compiled = new Map(
-      Object.entries(ops).map(([name, op]) => [name, compileOp(op as Op<never, unknown>, POSTGRES, placeholder)]),
-    );
-    compiledOps.set(ops, compiled);
-  }
-  return compiled;
-}
+/** Each operation's plan, once per process: the aggregates are made for every transaction. */
+const plans = new WeakMap<object, OpPlan>();
 
 /** An aggregate's shared statements (src/db/statements.ts) over a pool or an open transaction. */
 export function pgOps<T>(db: PgExec, ops: Ops<T>): T {
-  const table = ops as Record<string, Op<unknown[], unknown>>;
-  const compiled = compiledFor(table);
   const functions: Record<string, (...input: unknown[]) => Promise<unknown>> = {};
-  for (const [name, op] of Object.entries(table)) {
-    const perCall = op.perCall;
-    if (perCall) {
-      functions[name] = async (...input) => {
-        const statement = compile(perCall(POSTGRES, ...input), placeholder);
-        const args = pickArgs(statement, op.bind(...input));
-        if (op.kind === "run") await db.run(statement.text, args);
-        else return (op.read as (raw: unknown, d: Dialect) => unknown)(await db.all(statement.text, args), POSTGRES);
-      };
-      continue;
-    }
-    const texts = compiled.get(name)!;
-    const read = op.read as (raw: unknown, d: Dialect) => unknown;
-    const variants = op.variants;
-    const call = op.kind === "get" ? db.get.bind(db) : op.kind === "all" ? db.all.bind(db) : db.run.bind(db);
+  for (const [name, op] of Object.entries(ops as Record<string, Op<unknown[], unknown>>)) {
+    let opPlan = plans.get(op);
+    if (!opPlan) plans.set(op, (opPlan = planOp(op, POSTGRES, placeholder)));
+    const { plan, read } = opPlan;
+    const execute = op.kind === "get" ? db.get.bind(db) : op.kind === "all" ? db.all.bind(db) : db.run.bind(db);
     functions[name] = async (...input) => {
-      const statement = texts[variants ? combinationIndex(variants.keys, variants.pick(...input)) : 0]!;
-      return read(await call(statement.text, pickArgs(statement, op.bind(...input))), POSTGRES);
+      const call = plan(input);
+      return read(await execute(call.compiled.text, call.args));
     };
   }
   return functions as T;

@@ -4,7 +4,8 @@ import { pgAnalytics } from "./analytics.ts";
 import { pgTenants } from "./accounts.ts";
 import { API_KEY_OPS, REFRESH_TOKEN_OPS, SETTING_OPS, USER_OPS } from "../sql/accounts.ts";
 import { pgOps } from "./statements.ts";
-import { pgBotConfigs, pgCaptures, pgChatSessions, pgUsage } from "./chat.ts";
+import { pgBotConfigs, pgChatSessions, pgUsage } from "./chat.ts";
+import { CAPTURE_OPS } from "../sql/chat.ts";
 import { pgCounters } from "./counters.ts";
 import { pgDeliveryQueue } from "./delivery-queue.ts";
 import { pgExec, whileOpen, type PgExec } from "./exec.ts";
@@ -22,7 +23,7 @@ export function pgQueries(exec: PgExec): StoreQueries {
     refreshTokens: pgOps(exec, REFRESH_TOKEN_OPS),
     chatSessions: pgChatSessions(exec),
     usage: pgUsage(exec),
-    captures: pgCaptures(exec),
+    captures: pgOps(exec, CAPTURE_OPS),
     botConfigs: pgBotConfigs(exec),
     analytics: pgAnalytics(exec),
     integrations: pgOps(exec, INTEGRATION_OPS),

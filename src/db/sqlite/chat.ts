@@ -1,11 +1,13 @@
 import type { Database } from "bun:sqlite";
-import type { AppointmentRow, ChatMessageRow, ChatSessionRow, LeadRow, UsageCounterRow } from "../rows.ts";
-import { appointments, chatMessages, chatSessions, leads, usageCounters } from "../schema.ts";
-import type { BotConfigQueries, CaptureQueries, ChatSessionQueries, SessionTurnUpdate, UsageQueries } from "../store-chat.ts";
+import type { ChatMessageRow, ChatSessionRow, UsageCounterRow } from "../rows.ts";
+import { chatMessages, chatSessions } from "../schema.ts";
+import type { BotConfigQueries, ChatSessionQueries, SessionTurnUpdate, UsageQueries } from "../store-chat.ts";
 import { selectColumns } from "./columns.ts";
 import type { SyncOf } from "./gate.ts";
 import { prepareVariants } from "./list-variants.ts";
 import { markLookupWrite } from "./lookup-version.ts";
+import { USAGE_OPS } from "../sql/chat.ts";
+import { sqliteOps } from "./statements.ts";
 
 type RawMessage = Omit<ChatMessageRow, "quickReplies"> & { quickReplies: string | null };
 
@@ -21,12 +23,6 @@ export function sessionListSql(given: Record<SessionListFilter, boolean>): strin
   const conditions = ["tenant_id = ?1", ...(given.status ? ["status = ?2"] : []), ...(given.before ? ["id < ?3"] : [])];
   return `SELECT ${selectColumns(chatSessions)} FROM chat_sessions WHERE ${conditions.join(" AND ")} ORDER BY id DESC LIMIT ?4`;
 }
-
-/** The CRM lists' pages, with and without a cursor: a range of leads_tenant_idx / appointments_tenant_idx. */
-export const leadListSql = (given: { before: boolean }): string =>
-  `SELECT ${selectColumns(leads)} FROM leads WHERE tenant_id = ?1${given.before ? " AND id < ?2" : ""} ORDER BY id DESC LIMIT ?3`;
-export const appointmentListSql = (given: { before: boolean }): string =>
-  `SELECT ${selectColumns(appointments)} FROM appointments WHERE tenant_id = ?1${given.before ? " AND id < ?2" : ""} ORDER BY id DESC LIMIT ?3`;
 
 export function sqliteChatSessions(sqlite: Database, usage: SyncOf<UsageQueries>): SyncOf<ChatSessionQueries> {
   const columns = selectColumns(chatSessions);
@@ -92,9 +88,9 @@ export function sqliteChatSessions(sqlite: Database, usage: SyncOf<UsageQueries>
 }
 
 export function sqliteUsage(sqlite: Database): SyncOf<UsageQueries> {
-  const find = sqlite.prepare<UsageCounterRow, [string, string]>(`SELECT ${selectColumns(usageCounters)} FROM usage_counters WHERE tenant_id = ? AND period = ?`);
   // No RETURNING: SQLite buffers a RETURNING statement's rows in a temporary table, which made
   // this upsert and a plain read of the row after it (same transaction) slower than the two.
+  // Its twin on PostgreSQL is one statement (src/db/postgres/chat.ts).
   const increment = sqlite.prepare(
     `INSERT INTO usage_counters (tenant_id, period, messages) VALUES (?, ?, 1)
      ON CONFLICT (tenant_id, period) DO UPDATE SET messages = messages + 1`,
@@ -102,65 +98,14 @@ export function sqliteUsage(sqlite: Database): SyncOf<UsageQueries> {
   const counted = sqlite.prepare<Pick<UsageCounterRow, "messages" | "thresholdNotifiedAt">, [string, string]>(
     `SELECT messages, threshold_notified_at AS "thresholdNotifiedAt" FROM usage_counters WHERE tenant_id = ? AND period = ?`,
   );
-  const markNotified = sqlite.prepare("UPDATE usage_counters SET threshold_notified_at = ? WHERE tenant_id = ? AND period = ?");
-  const addAi = sqlite.prepare(
-    `INSERT INTO usage_counters (tenant_id, period, ai_calls, ai_prompt_tokens, ai_completion_tokens) VALUES (?1, ?2, ?3, ?4, ?5)
-     ON CONFLICT (tenant_id, period) DO UPDATE SET ai_calls = ai_calls + ?3, ai_prompt_tokens = ai_prompt_tokens + ?4, ai_completion_tokens = ai_completion_tokens + ?5`,
-  );
-  const refusal = sqlite.prepare(
-    `INSERT INTO usage_counters (tenant_id, period, visitor_refused) VALUES (?1, ?2, 1)
-     ON CONFLICT (tenant_id, period) DO UPDATE SET visitor_refused = visitor_refused + 1`,
-  );
   return {
-    findUsage: (tenantId, period) => find.get(tenantId, period),
+    ...sqliteOps(sqlite, USAGE_OPS),
     incrementMessages: (tenantId, period) => {
       increment.run(tenantId, period);
       const row = counted.get(tenantId, period);
       if (!row) throw new Error("the usage counter upsert left no row");
       return row;
     },
-    markThresholdNotified: (tenantId, period, at) => {
-      markNotified.run(at, tenantId, period);
-    },
-    addAiUsage: (tenantId, period, usage) => {
-      addAi.run(tenantId, period, usage.calls, usage.promptTokens, usage.completionTokens);
-    },
-    countVisitorRefusal: (tenantId, period) => {
-      refusal.run(tenantId, period);
-    },
-  };
-}
-
-export function sqliteCaptures(sqlite: Database): SyncOf<CaptureQueries> {
-  const insertLead = sqlite.prepare(
-    `INSERT INTO leads (id, tenant_id, chatbot_id, session_id, name, phone, email, interest, source, confidence, captured_at)
-     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-  );
-  // A taken slot (appointments_slot_idx) writes nothing and reports 0 changes; any other
-  // constraint still fails the statement.
-  const insertAppointment = sqlite.prepare(
-    `INSERT INTO appointments (id, tenant_id, chatbot_id, session_id, starts_at, ends_at, timezone, name, phone, email, confidence, created_at)
-     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-     ON CONFLICT (tenant_id, starts_at) DO NOTHING`,
-  );
-  const updateLead = sqlite.prepare("UPDATE leads SET name = ?, phone = ?, email = ? WHERE tenant_id = ? AND session_id = ?");
-  const leadList = prepareVariants<"before", LeadRow, [string, string | null, number]>(sqlite, ["before"], leadListSql);
-  const appointmentList = prepareVariants<"before", AppointmentRow, [string, string | null, number]>(sqlite, ["before"], appointmentListSql);
-  const starts = sqlite.prepare<{ startsAt: number }, [string, number, number]>(
-    `SELECT starts_at AS "startsAt" FROM appointments WHERE tenant_id = ? AND starts_at >= ? AND starts_at <= ? ORDER BY starts_at`,
-  );
-  return {
-    insertLead: (row) => {
-      insertLead.run(row.id, row.tenantId, row.chatbotId, row.sessionId, row.name, row.phone, row.email, row.interest, row.source, row.confidence, row.capturedAt);
-    },
-    insertAppointment: (row) =>
-      insertAppointment.run(row.id, row.tenantId, row.chatbotId, row.sessionId, row.startsAt, row.endsAt, row.timezone, row.name, row.phone, row.email, row.confidence, row.createdAt).changes === 1,
-    updateSessionLead: (tenantId, sessionId, contact) => {
-      updateLead.run(contact.name, contact.phone, contact.email, tenantId, sessionId);
-    },
-    listLeads: (tenantId, beforeId, limit) => leadList({ before: beforeId !== null }).all(tenantId, beforeId, limit),
-    listAppointments: (tenantId, beforeId, limit) => appointmentList({ before: beforeId !== null }).all(tenantId, beforeId, limit),
-    listAppointmentStarts: (tenantId, fromMs, toMs) => starts.all(tenantId, fromMs, toMs).map((row) => row.startsAt),
   };
 }
 

@@ -32,8 +32,8 @@ export function markLookupWrite(sqlite: Database): void {
 
 /**
  * A reader of the current token: "dataVersion:localWrites". The pragma costs two fcntl calls
- * outside a transaction (~3.6 µs a chat message) and none inside one, where a chat turn reads
- * it (handleMessage's lookupVersion). Do not try to skip it by watching the -shm
+ * outside a transaction and none inside one, where a chat turn reads it (handleMessage's
+ * lookupVersion; docs/hot-path.md). Do not try to skip it by watching the -shm
  * file's WAL-index header yourself: mapping or reading that file means opening and closing a
  * descriptor of it, and on Linux closing *any* descriptor of a file drops every POSIX lock the
  * process holds on it — SQLite's own shm locks (the dead-man switch, read marks, the write lock)

@@ -1,22 +1,12 @@
 import type { Database, SQLQueryBindings, Statement } from "bun:sqlite";
 import type { Table } from "drizzle-orm";
-import {
-  combinationIndex,
-  compile,
-  compileOp,
-  pickArgs,
-  type Compiled,
-  type Dialect,
-  type Op,
-  type Ops,
-} from "../statements.ts";
+import { compile, type Dialect, type Op, type Ops, planOp } from "../statements.ts";
 import { selectColumns } from "./columns.ts";
 import type { SyncOf } from "./gate.ts";
 
 export const SQLITE: Dialect = {
   name: "sqlite",
   columns: (table: Table, alias?: string) => selectColumns(table, alias),
-  json: (param) => param,
   inList: (column, param) => `${column} IN (SELECT value FROM json_each(${param}))`,
   utcDay: (epochMs) => `strftime('%Y-%m-%d', ${epochMs} / 1000, 'unixepoch')`,
   limit: (param) => param,
@@ -35,41 +25,24 @@ const bindable = (args: readonly unknown[]): SQLQueryBindings[] =>
 
 /**
  * An aggregate's shared statements (src/db/statements.ts) prepared once on this connection,
- * as synchronous functions (the store wraps them in its async seam).
+ * as synchronous functions (the store wraps them in its async seam). A text built per call goes
+ * through sqlite.query, which caches the statement by its text.
  */
 export function sqliteOps<T>(sqlite: Database, ops: Ops<T>): SyncOf<T> {
   const functions: Record<string, (...input: unknown[]) => unknown> = {};
   for (const [name, op] of Object.entries(ops as Record<string, Op<unknown[], unknown>>)) {
-    functions[name] = sqliteFunction(sqlite, op);
-  }
-  return functions as SyncOf<T>;
-}
-
-function sqliteFunction(sqlite: Database, op: Op<unknown[], unknown>): (...input: unknown[]) => unknown {
-  const perCall = op.perCall;
-  if (perCall) {
-    // sqlite.query caches the statement by its text.
-    return (...input) => {
-      const statement = compile(perCall(SQLITE, ...input), placeholder);
-      const query = sqlite.query(statement.text);
-      const args = bindable(pickArgs(statement, op.bind(...input)));
-      return op.kind === "run"
-        ? void query.run(...args)
-        : (op.read as (raw: unknown, d: Dialect) => unknown)(query.all(...args), SQLITE);
+    const { compiled, plan, read } = planOp(op, SQLITE, placeholder);
+    const prepared = compiled.map((statement) => sqlite.prepare(statement.text));
+    const execute: (statement: Statement, args: SQLQueryBindings[]) => unknown =
+      op.kind === "get"
+        ? (statement, args) => statement.get(...args)
+        : op.kind === "all"
+          ? (statement, args) => statement.all(...args)
+          : (statement, args) => statement.run(...args).changes;
+    functions[name] = (...input) => {
+      const call = plan(input);
+      return read(execute(prepared[call.index] ?? sqlite.query(call.compiled.text), bindable(call.args)));
     };
   }
-  const compiled = compileOp(op as Op<never, unknown>, SQLITE, placeholder);
-  const prepared = compiled.map((statement) => ({ statement, prepared: sqlite.prepare(statement.text) }));
-  const read = op.read as (raw: unknown, d: Dialect) => unknown;
-  const variants = op.variants;
-  const pickStatement = variants
-    ? (input: unknown[]) => prepared[combinationIndex(variants.keys, variants.pick(...input))]!
-    : () => prepared[0]!;
-  const run = (input: unknown[], call: (statement: Statement, args: SQLQueryBindings[]) => unknown) => {
-    const { statement, prepared: query } = pickStatement(input);
-    return read(call(query, bindable(pickArgs(statement as Compiled, op.bind(...input)))), SQLITE);
-  };
-  if (op.kind === "get") return (...input) => run(input, (query, args) => query.get(...args));
-  if (op.kind === "all") return (...input) => run(input, (query, args) => query.all(...args));
-  return (...input) => run(input, (query, args) => query.run(...args).changes);
+  return functions as SyncOf<T>;
 }

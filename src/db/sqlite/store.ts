@@ -6,7 +6,8 @@ import { sqliteAnalytics } from "./analytics.ts";
 import { INTEGRATION_OPS } from "../sql/integrations.ts";
 import { sqliteKnowledge } from "./knowledge.ts";
 import { sqliteMaintenance, sqlitePrivacy } from "./privacy.ts";
-import { sqliteBotConfigs, sqliteCaptures, sqliteChatSessions, sqliteUsage } from "./chat.ts";
+import { sqliteBotConfigs, sqliteChatSessions, sqliteUsage } from "./chat.ts";
+import { CAPTURE_OPS } from "../sql/chat.ts";
 import { API_KEY_OPS, REFRESH_TOKEN_OPS, SETTING_OPS, USER_OPS } from "../sql/accounts.ts";
 import { sqliteOps } from "./statements.ts";
 import { DEAD_LETTER_OPS, DELIVERY_OPS, OUTBOX_OPS, WEBHOOK_RULE_OPS } from "../sql/webhooks.ts";
@@ -30,7 +31,7 @@ export function createSqliteStore(handle: { sqlite: Database; db: Db }): Store {
     refreshTokens: sqliteOps(sqlite, REFRESH_TOKEN_OPS),
     chatSessions: sqliteChatSessions(sqlite, usage),
     usage,
-    captures: sqliteCaptures(sqlite),
+    captures: sqliteOps(sqlite, CAPTURE_OPS),
     botConfigs: sqliteBotConfigs(sqlite),
     analytics: sqliteAnalytics(sqlite),
     integrations: sqliteOps(sqlite, INTEGRATION_OPS),
