@@ -2,7 +2,6 @@ import type { Deps } from "../deps.ts";
 import type { BotConfig } from "../chat/bot-config.ts";
 import { proposeSlots } from "../chat/appointment-slots.ts";
 import type { EngineAction } from "../chat/engine-types.ts";
-import { detectHandoffKeyword, normalizeForMatching } from "../chat/intents.ts";
 import { searchKnowledge, type KnowledgeHit, type KnowledgeQuery } from "../knowledge/search.ts";
 import { citedSources, createCitationFilter, type Source } from "./citations.ts";
 import { rewriteSearchQuery } from "./rewrite-query.ts";
@@ -92,7 +91,6 @@ export async function replyWithAssistant(deps: Deps, input: AssistantTurnInput):
       nowMs: input.nowMs,
       takenSlotStarts: [...input.takenSlotStarts],
       visitorText,
-      visitorAskedForPerson: detectHandoffKeyword(normalizeForMatching(input.message), config) !== null,
       done: new Set(),
     };
     const { cited, ...draft } = await runToolLoop(messages, input, context, usage);

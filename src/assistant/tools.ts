@@ -29,7 +29,6 @@ export interface ToolContext {
   takenSlotStarts: number[];
   /** Everything the visitor wrote in this session, current message included. */
   visitorText: string;
-  visitorAskedForPerson: boolean;
   /** Tools that already produced an action this turn: each acts at most once per turn. */
   done: Set<ToolName>;
 }
@@ -201,12 +200,15 @@ function bookAppointment(input: Record<string, unknown>, context: ToolContext): 
   };
 }
 
+/** The model decided it could not help: a visitor who asks for a person is handed over before the model is asked. */
+const MODEL_HANDOFF_CONFIDENCE = 0.7;
+
 function handoff(input: Record<string, unknown>, context: ToolContext): ToolOutcome {
   const unknown = unknownFields(input, ["reason"]);
   if (unknown.length > 0) return refuse("invalid_arguments", { problems: [`unknown fields: ${unknown.join(", ")}`] });
   if (input.reason !== undefined && typeof input.reason !== "string") return refuse("invalid_arguments", { problems: ["reason: must be text"] });
   return {
     result: JSON.stringify({ ok: true, message: "A team member will take over this conversation; tell the visitor so." }),
-    action: { type: "handoff", reason: "assistant", confidence: context.visitorAskedForPerson ? 0.9 : 0.7 },
+    action: { type: "handoff", reason: "assistant", confidence: MODEL_HANDOFF_CONFIDENCE },
   };
 }

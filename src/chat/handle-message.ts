@@ -13,6 +13,8 @@ import type { BotConfig } from "./bot-config.ts";
 import { checkSlot, proposeSlots } from "./appointment-slots.ts";
 import { restoreConversationState } from "./conversation-state.ts";
 import { formatSlot } from "./timezone.ts";
+import { detectPersonRequest } from "./handoff-phrases.ts";
+import { normalizeForMatching } from "./intents.ts";
 import { applyAction } from "./apply-action.ts";
 import { createRuleEngine, type EngineAction, type ReplyEngine } from "./engine.ts";
 import { findOrStartVisitorSession, messageRow, requireSession, startSession, type SessionRow } from "./sessions.ts";
@@ -106,6 +108,9 @@ async function draftWithAssistant(
   await assertMessageQuota(deps, deps.store, tenant.id, tenant.plan);
   if (session && session.status !== "bot") return null;
   if (!(await withinAiTokenCap(deps, tenant.id, tenant.plan))) return null;
+  // A person asked for — the manager, a complaint, the tenant's own keywords, in any of the three
+  // languages — is handed over by the rule engine at once, never left to the model's judgement.
+  if (detectPersonRequest(normalizeForMatching(text), config.handoff.keywords) !== null) return null;
   const now = deps.clock.now();
   return replyWithAssistant(deps, {
     tenantId: tenant.id,

@@ -173,10 +173,6 @@ const QUESTION_START_PT_ES = new RegExp(
   "iu",
 );
 
-export function detectHandoffKeyword(normalizedMessage: string, config: BotConfig): string | null {
-  return findPhrase(normalizedMessage, config.handoff.keywords);
-}
-
 export function detectLeadIntent(normalizedMessage: string, config: BotConfig): string | null {
   return findPhrase(normalizedMessage, LEAD_INTENT_PHRASES) ?? findPhrase(normalizedMessage, config.lead.intent_keywords);
 }

@@ -96,11 +96,11 @@ describe("the model's tools", () => {
     provider = startFakeProvider();
     fixture = await assistantFixture(provider);
     provider.script(toolCall("handoff", { reason: "wants a person" }), answer("I'll get a team member for you."));
-    const body = (await (await fixture.send("Can I talk to a human please?")).json()) as ReplyBody;
+    const body = (await (await fixture.send("My case is complicated, my insurer refused twice")).json()) as ReplyBody;
     expect(body.status).toBe("handoff");
     const handoffs = (await deliverAll(fixture.context)).filter((d) => d.event === "handoff.requested");
     expect(handoffs).toHaveLength(1);
-    expect(handoffs[0]?.data).toMatchObject({ session_id: fixture.sessionId, reason: "assistant", last_message: "Can I talk to a human please?", confidence: 0.9 });
+    expect(handoffs[0]?.data).toMatchObject({ session_id: fixture.sessionId, reason: "assistant", last_message: "My case is complicated, my insurer refused twice", confidence: 0.7 });
     const silent = (await (await fixture.send("hello?")).json()) as ReplyBody;
     expect(silent.reply).toBeNull();
     expect(provider.requests).toHaveLength(2);
