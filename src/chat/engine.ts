@@ -12,7 +12,7 @@ import { parseAppointmentRequest } from "./parse-appointment.ts";
 import { detectUrgency } from "./urgent.ts";
 import { detectLanguage } from "./language.ts";
 import { PHRASES } from "./phrases/index.ts";
-import { CONFIDENCE, MAX_MESSAGE_LENGTH, STRONG_FAQ_CONFIDENCE, type Turn, type TurnReply } from "./turn.ts";
+import { CONFIDENCE, MESSAGE_MAX_LENGTH, STRONG_FAQ_CONFIDENCE, type Turn, type TurnReply } from "./turn.ts";
 
 export type { EngineAction, EngineInput, EngineOutput, EngineReply, ReplyEngine } from "./engine-types.ts";
 export { initialConversationState, restoreConversationState, type ConversationState } from "./conversation-state.ts";
@@ -53,7 +53,7 @@ function replyByRules(input: Omit<EngineInput, "takenSlotStarts"> & { takenSlotS
   const { config, nowMs } = input;
   const state = copyConversationState(input.state);
   state.turns += 1;
-  const message = input.message.replace(/\s+/g, " ").trim().slice(0, MAX_MESSAGE_LENGTH);
+  const message = input.message.replace(/\s+/g, " ").trim().slice(0, MESSAGE_MAX_LENGTH);
   const lang = detectLanguage(message, config.languages ?? ["en"], state.lang ?? config.language);
   const say = PHRASES[lang];
   if (!message) return { reply: { text: say.emptyMessage }, confidence: CONFIDENCE.emptyMessage, state, actions: [] };

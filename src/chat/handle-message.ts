@@ -13,13 +13,13 @@ import type { BotConfig } from "./bot-config.ts";
 import { checkSlot, proposeSlots } from "./appointment-slots.ts";
 import { restoreConversationState } from "./conversation-state.ts";
 import { formatSlot } from "./timezone.ts";
+import { MESSAGE_MAX_LENGTH } from "./turn.ts";
 import { detectPersonRequest } from "./handoff-phrases.ts";
 import { normalizeForMatching } from "./intents.ts";
 import { applyAction } from "./apply-action.ts";
 import { createRuleEngine, type EngineAction, type ReplyEngine } from "./engine.ts";
 import { findOrStartVisitorSession, messageRow, requireSession, startSession, type SessionRow } from "./sessions.ts";
 
-export const MESSAGE_MAX_LENGTH = 4000;
 const DAY_MS = 86_400_000;
 
 export interface HandleMessageInput {

@@ -6,6 +6,7 @@ import { toIso } from "../lib/clock.ts";
 import { newId } from "../lib/ids.ts";
 import { toPage, type Page } from "../lib/page.ts";
 import { initialConversationState } from "./conversation-state.ts";
+import { MESSAGE_MAX_LENGTH } from "./turn.ts";
 
 export type SessionRow = ChatSessionRow;
 
@@ -146,7 +147,10 @@ export async function insertMessage(deps: ClockDeps, db: StoreQueries, session: 
  */
 export async function postOperatorMessage(deps: Pick<Deps, "store" | "clock">, tenantId: string, sessionId: string, input: { text: string; authorId?: string }): Promise<MessageView> {
   const text = input.text.trim();
-  if (text.length < 1 || text.length > 4000) throw new AppError("validation_failed", 422, "text: must be 1 to 4000 characters", [{ field: "text", message: "must be 1 to 4000 characters" }]);
+  if (text.length < 1 || text.length > MESSAGE_MAX_LENGTH) {
+    const rule = `must be 1 to ${MESSAGE_MAX_LENGTH} characters`;
+    throw new AppError("validation_failed", 422, `text: ${rule}`, [{ field: "text", message: rule }]);
+  }
   return deps.store.transaction(async (tx) => {
     const session = await requireSession(tx, tenantId, sessionId);
     if (session.status === "closed") throw new AppError("session_closed", 409, "The session is closed.");

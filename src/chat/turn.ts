@@ -77,8 +77,11 @@ export const CONFIDENCE = {
 export const STRONG_FAQ_CONFIDENCE = 0.6;
 /** After this many ignored questions the bot stops asking and just answers. */
 export const MAX_IGNORED_PROMPTS = 2;
-/** Longer messages are cut: nobody types an essay into a chat widget, and parsing costs grow. */
-export const MAX_MESSAGE_LENGTH = 2000;
+/**
+ * The one limit on a chat message, visitor's or operator's: the API refuses longer ones (422),
+ * and the engine and the assistant never see more.
+ */
+export const MESSAGE_MAX_LENGTH = 4000;
 
 /** Whether the FAQ has an answer worth giving for this message. */
 export function hasFaqAnswer(turn: Turn): boolean {

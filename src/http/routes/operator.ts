@@ -6,6 +6,7 @@ import { closeSession, listSessions } from "../../chat/sessions.ts";
 import { postOperatorReply } from "../../integrations/post-operator-reply.ts";
 import { listAppointments, listLeads } from "../../chat/crm.ts";
 import { SESSION_STATUSES } from "../../db/schema.ts";
+import { MESSAGE_MAX_LENGTH } from "../../chat/turn.ts";
 import { idOf, isoTime, messageView, nullableString, pageOf, sessionView } from "../response-schemas.ts";
 
 const confidence = t.Number({ minimum: 0, maximum: 1, description: "How sure the bot was of what it captured." });
@@ -43,7 +44,7 @@ export const OperatorModel = {
     tenant_id: t.Optional(t.String({ maxLength: 64 })),
     status: t.Optional(t.Union(SESSION_STATUSES.map((status) => t.Literal(status)))),
   }),
-  operatorMessageBody: strictObject({ text: t.String({ minLength: 1, maxLength: 4000, examples: ["Hi, I'm Sam from the front desk — how can I help?"] }) }),
+  operatorMessageBody: strictObject({ text: t.String({ minLength: 1, maxLength: MESSAGE_MAX_LENGTH, examples: ["Hi, I'm Sam from the front desk — how can I help?"] }) }),
   sessionPage: pageOf(sessionView),
   sessionView,
   messageView,
