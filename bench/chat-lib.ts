@@ -31,7 +31,6 @@ import { securityPlugin, tenantOf } from "../src/http/plugins/security.ts";
 import { ChatModel } from "../src/http/routes/chat.ts";
 import { systemClock } from "../src/lib/clock.ts";
 import { silentLogger } from "../src/lib/log.ts";
-import { createSignal } from "../src/lib/signal.ts";
 import { DeliveryScheduler } from "../src/scheduler/scheduler.ts";
 import { startSendThread } from "../src/scheduler/send-thread.ts";
 import { startCheckpointThread } from "../src/db/sqlite/checkpoint-thread.ts";

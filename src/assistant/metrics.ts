@@ -54,7 +54,7 @@ function createAssistantMetrics(): AssistantMetrics {
         `parley_ai_tokens_total{kind="prompt"} ${promptTokens}`,
         `parley_ai_tokens_total{kind="completion"} ${completionTokens}`,
       ];
-      return lines.join("\n") + "\n";
+      return `${lines.join("\n")}\n`;
     },
   };
 }

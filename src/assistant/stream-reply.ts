@@ -11,7 +11,7 @@ import type { MessageResult } from "../chat/handle-message.ts";
  * (rare: a race in the write phase) is sent as `event: error` with `{error, message}`.
  */
 
-export const wantsEventStream = (accept: string | null): boolean => accept !== null && accept.toLowerCase().includes("text/event-stream");
+export const wantsEventStream = (accept: string | null): boolean => accept?.toLowerCase().includes("text/event-stream") ?? false;
 
 const frame = (event: string, data: unknown): string => `event: ${event}\ndata: ${JSON.stringify(data)}\n\n`;
 

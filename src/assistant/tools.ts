@@ -87,7 +87,7 @@ export function runTool(call: ChatToolCall, name: ToolName, context: ToolContext
   if (typeof args !== "object" || args === null || Array.isArray(args)) return refuse("invalid_arguments", { problems: ["arguments must be a JSON object"] });
   if (context.done.has(name)) return refuse("already_done", { message: `${name} already succeeded in this turn; do not call it again.` });
   const input = args as Record<string, unknown>;
-  const outcome = name === "capture_lead" ? captureLead(input, context) : name === "book_appointment" ? bookAppointment(input, context) : handoff(input, context);
+  const outcome = name === "capture_lead" ? captureLead(input, context) : name === "book_appointment" ? bookAppointment(input, context) : handoff(input);
   if (outcome.action) context.done.add(name);
   return outcome;
 }
@@ -203,7 +203,7 @@ function bookAppointment(input: Record<string, unknown>, context: ToolContext): 
 /** The model decided it could not help: a visitor who asks for a person is handed over before the model is asked. */
 const MODEL_HANDOFF_CONFIDENCE = 0.7;
 
-function handoff(input: Record<string, unknown>, context: ToolContext): ToolOutcome {
+function handoff(input: Record<string, unknown>): ToolOutcome {
   const unknown = unknownFields(input, ["reason"]);
   if (unknown.length > 0) return refuse("invalid_arguments", { problems: [`unknown fields: ${unknown.join(", ")}`] });
   if (input.reason !== undefined && typeof input.reason !== "string") return refuse("invalid_arguments", { problems: ["reason: must be text"] });

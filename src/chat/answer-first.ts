@@ -33,12 +33,8 @@ function isTypoOf(term: string, entry: FaqMatch["entry"]): boolean {
 /**
  * Whether the entry is about what the question asks: fewer words the entry never mentions
  * (typos of its words excepted) than words it matched. "Does whitening hurt?" is not covered by
- * the whitening entry, so its answer is not opened with "yes"; see withoutUnearnedYes.
- */
-/**
- * "Does whitening hurt?" is not answered by "Yes. In-office whitening takes…": when the
- * question holds at least as many words the entry never mentions as words it matched, the
- * opening "yes" is dropped and the facts stay.
+ * the whitening entry, so "Yes. In-office whitening takes…" loses its "yes" and keeps the facts
+ * (withoutUnearnedYes).
  */
 export function coversQuestion(match: FaqMatch): boolean {
   if (match.unknownTerms.length === 0) return true;

@@ -90,9 +90,9 @@ export function handleIdleMessage(turn: Turn): TurnReply {
   if (turn.appointmentChange) return answerAppointmentChange(turn);
   if (config.appointments.enabled) {
     // "tomorrow morning?" names a day and a part of it: only a booking asks that.
-    const daypart = request !== null && request.hasDate && Boolean(request.window);
+    const daypart = request?.hasDate && Boolean(request.window);
     // "next wednesday" on its own (after "i need a cleaning") can only be a day to come in.
-    const dateOnly = request !== null && request.hasDate && meaningfulWords(message.replace(request.matchedText, " ")).length === 0;
+    const dateOnly = request?.hasDate && meaningfulWords(message.replace(request.matchedText, " ")).length === 0;
     if (request && (turn.appointmentIntent || request.hasTime || daypart || dateOnly)) return handleAppointmentRequest(turn, request);
     if (turn.appointmentIntent && !faqFirst) return handleAppointmentRequest(turn, null);
   } else if (turn.appointmentIntent && !faqFirst && config.lead.enabled && !state.leadCaptured) {

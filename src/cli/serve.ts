@@ -9,7 +9,6 @@ import { acquireServerLock, serverLockPath } from "../db/server-lock.ts";
 import { AppError } from "../lib/app-error.ts";
 import { settleWhatsappReplies } from "../integrations/whatsapp-send.ts";
 import { seedDemo, type DemoSeed } from "./seed-demo.ts";
-import { tlsEnabled } from "../config.ts";
 import { createTlsStatus } from "../http/tls/tls-status.ts";
 import { ListenError, listenFailure, readStartupPair, serveAcmeCertificate, serveOwnCertificate, type TlsServing } from "../http/tls/serve-tls.ts";
 import { findUsableCertificate } from "../http/tls/acme-renewal.ts";

@@ -13,7 +13,7 @@ export interface Logger {
  */
 export function createLogger(level: LogLevel, now: () => number, output: { out: SafeOutput; err: SafeOutput } = standardOutput()): Logger {
   const line = (severity: string, fields: Record<string, unknown>) =>
-    JSON.stringify({ time: new Date(now()).toISOString(), level: severity, ...fields }) + "\n";
+    `${JSON.stringify({ time: new Date(now()).toISOString(), level: severity, ...fields })}\n`;
   return {
     info: (fields) => {
       if (level === "info") output.out.write(line("info", fields));

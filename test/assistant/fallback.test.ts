@@ -23,7 +23,7 @@ async function ruleEngineReply(): Promise<string> {
 
 async function metric(name: string): Promise<number> {
   const text = await (await fixture.context.request("GET", "/metrics")).text();
-  const line = text.split("\n").find((row) => row.startsWith(name + " "));
+  const line = text.split("\n").find((row) => row.startsWith(`${name} `));
   return Number(line?.split(" ")[1] ?? NaN);
 }
 

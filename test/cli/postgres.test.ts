@@ -16,7 +16,6 @@ import { createFakeClock } from "../../src/lib/clock.ts";
 import { silentLogger } from "../../src/lib/log.ts";
 import { createSignal } from "../../src/lib/signal.ts";
 import { DeliveryScheduler } from "../../src/scheduler/scheduler.ts";
-import { createTenant } from "../../src/tenants/create-tenant.ts";
 import { enqueueEvent } from "../../src/webhooks/emit-event.ts";
 import { createRule } from "../../src/webhooks/rules.ts";
 import { buildDeps, closeDeps, TEST_JWT_SECRET } from "../helpers.ts";

@@ -31,7 +31,7 @@ function hostileBodies(tenant: string): Record<string, string> {
     bodies[`unknown key, objects ${depth} deep`] = `${head},"x":${objects(depth)}}`;
     bodies[`top level, arrays ${depth} deep`] = arrays(depth);
   }
-  bodies["many shallow arrays up to the size limit"] = `${head},"x":[${Array.from({ length: 2_000 }, () => arrays(MAX_JSON_DEPTH - 2)).join(",")}]}`.slice(0, MAX_BODY_BYTES - 2) + "]}";
+  bodies["many shallow arrays up to the size limit"] = `${`${head},"x":[${Array.from({ length: 2_000 }, () => arrays(MAX_JSON_DEPTH - 2)).join(",")}]}`.slice(0, MAX_BODY_BYTES - 2)}]}`;
   bodies["thousands of unknown keys"] = `${head},${wideKeys}}`;
   bodies["one key the size of the limit"] = `${head},"${"k".repeat(MAX_BODY_BYTES - 200)}":1}`;
   return bodies;

@@ -15,7 +15,7 @@ const seenStatuses = new Map<number, number>();
 context = buildTestApp({ rateLimits: false, allowPrivateWebhooks: false }, {}, { resolveHost: async () => ["93.184.216.34"] });
 const ROUTES: Array<[string, string]> = [...new Map(context.app.routes.map((route) => [`${route.method} ${route.path}`, [route.method, route.path] as [string, string]])).values()];
 
-const IDS = ["x", "%00", "..%2F..%2Fetc", "ten_" + "9".repeat(26), "'; DROP TABLE tenants; --", "%F0%9F%92%A9", "a".repeat(200)];
+const IDS = ["x", "%00", "..%2F..%2Fetc", `ten_${"9".repeat(26)}`, "'; DROP TABLE tenants; --", "%F0%9F%92%A9", "a".repeat(200)];
 
 const BODIES: unknown[] = [
   null,
@@ -31,7 +31,7 @@ const BODIES: unknown[] = [
   { name: "n", event: "lead.created", url: "http://[::1]:99999/", secret: "s".repeat(20), active: true },
   { greeting: { nested: { deeper: [1, 2, 3] } }, faq: "none", appointments: { business_hours: { mon: { open: "25:00", close: "-1" } } } },
   { since: "9999-99-99", event: "lead.created" },
-  { refresh_token: "rt_" + "x".repeat(150) },
+  { refresh_token: `rt_${"x".repeat(150)}` },
   { __proto__: { admin: true }, constructor: { prototype: { polluted: true } } },
 ];
 
@@ -47,7 +47,7 @@ beforeAll(async () => {
     apiKey: { "x-api-key": seeded.apiKey },
     member: { authorization: `Bearer ${access_token}` },
     visitor: { authorization: `Bearer ${visitor.access_token}` },
-    garbage: { authorization: "Bearer \u00ff\u00fe", "x-api-key": "pk_" + "!".repeat(40) },
+    garbage: { authorization: "Bearer \u00ff\u00fe", "x-api-key": `pk_${"!".repeat(40)}` },
   };
 });
 afterAll(() => context.close());

@@ -13,7 +13,7 @@ import { createSignal } from "../../src/lib/signal.ts";
 import type { Deps } from "../../src/deps.ts";
 import { createTenant } from "../../src/tenants/create-tenant.ts";
 import { findTenant, requireTenant } from "../../src/tenants/find-tenant.ts";
-import { buildDeps, buildTestApp, CHEAP_TEST_PASSWORDS, closeDeps, seedTenant, TEST_JWT_SECRET, testSql, type TestContext, type TestDeps } from "../helpers.ts";
+import { buildDeps, buildTestApp, CHEAP_TEST_PASSWORDS, closeDeps, seedTenant, TEST_JWT_SECRET, testSql, type TestContext, } from "../helpers.ts";
 import { testPostgresUrl } from "../pg/test-store.ts";
 import { cli } from "../cli/cli-helpers.ts";
 import { openWidgetSession, say } from "../http/chat-helpers.ts";

@@ -217,7 +217,7 @@ export function createConversation(
   /** Re-arms one timer (never setInterval): fast while open, 5× slower while closed, bounded. */
   function schedulePoll(): void {
     clearTimeout(pollTimer);
-    if (!state || state.status !== "handoff" || Date.now() - lastActivity > POLL_IDLE_LIMIT_MS) return;
+    if (state?.status !== "handoff" || Date.now() - lastActivity > POLL_IDLE_LIMIT_MS) return;
     const delay = (isOpen() ? config.pollMs : config.pollMs * 5) * 2 ** Math.min(pollFailures, 4);
     pollTimer = setTimeout(
       guard(async () => {

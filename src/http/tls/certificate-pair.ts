@@ -53,7 +53,7 @@ export function parseCertificatePair(cert: string, key: string, nowMs: number): 
   const notAfterMs = Date.parse(leaf.validTo);
   if (notAfterMs <= nowMs) throw new CertificatePairError(`the certificate expired on ${new Date(notAfterMs).toISOString()}`);
   return {
-    cert: blocks.join("\n") + "\n",
+    cert: `${blocks.join("\n")}\n`,
     key,
     notBeforeMs: Date.parse(leaf.validFrom),
     notAfterMs,

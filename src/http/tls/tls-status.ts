@@ -57,7 +57,7 @@ export function renderTlsMetrics(status: TlsStatus, nowMs: number): string {
     "# TYPE parley_tls_certificate_last_error gauge",
     `parley_tls_certificate_last_error{reason="${escapeLabel(status.lastError?.message ?? "")}"} ${status.lastError ? 1 : 0}`,
   ];
-  return lines.join("\n") + "\n";
+  return `${lines.join("\n")}\n`;
 }
 
 function escapeLabel(text: string): string {
