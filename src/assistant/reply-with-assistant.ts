@@ -53,6 +53,8 @@ export interface AssistantTurnInput {
   nowMs: number;
   takenSlotStarts: readonly number[];
   onDelta?: (text: string) => void;
+  /** The conversation so far when there is no session to read it from (a sandboxed test run). */
+  transcript?: readonly TranscriptLine[];
 }
 
 // One breaker per store: each test app (and the server) has its own.
@@ -80,7 +82,8 @@ export async function replyWithAssistant(deps: Deps, input: AssistantTurnInput):
     return { ok: false, outcome: "circuit_open", usage };
   }
 
-  const transcript: TranscriptLine[] = input.sessionId ? await deps.store.chatSessions.listRecentMessages(input.sessionId, TRANSCRIPT_LIMIT) : [];
+  const transcript: readonly TranscriptLine[] =
+    input.transcript?.slice(-TRANSCRIPT_LIMIT) ?? (input.sessionId ? await deps.store.chatSessions.listRecentMessages(input.sessionId, TRANSCRIPT_LIMIT) : []);
   const startedAt = deps.clock.now();
   try {
     const hits = await retrieve(deps, input, transcript, usage);

@@ -19,6 +19,8 @@ import { streamMessageReply } from "../event-stream.ts";
 import { testAiConnection } from "../../assistant/test-connection.ts";
 import { idOf, messageView, nullableString, oneOf } from "../response-schemas.ts";
 import { SESSION_STATUSES } from "../../db/schema.ts";
+import { dryRunConfigChange } from "../../test-set/dry-run.ts";
+import { changesSchema, outcomeSchema } from "./chatbot-tests.ts";
 
 const stringList = t.Array(t.String());
 const botConfigSchema = t.Object({
@@ -85,6 +87,10 @@ export const ChatModel = {
   }),
   transcriptQuery: strictObject({ after: t.Optional(t.String({ maxLength: 64 })) }),
   tenantQuery: strictObject({ tenant_id: t.Optional(t.String({ maxLength: 64 })) }),
+  configPatchQuery: strictObject({
+    tenant_id: t.Optional(t.String({ maxLength: 64 })),
+    dry_run: t.Optional(t.BooleanString({ description: "true: run the test set against the proposed configuration and answer both results; nothing is saved." })),
+  }),
   transcriptResponse: t.Object({
     session_id: idOf("ses"),
     status: oneOf(SESSION_STATUSES),
@@ -93,6 +99,15 @@ export const ChatModel = {
   // The config document is validated key by key by the chat domain (validateBotConfigPatch).
   configPatch: t.Record(t.String(), t.Unknown(), { description: "Any subset of the configuration document; nested objects are merged, arrays replaced." }),
   botConfigView: botConfigSchema,
+  dryRunView: t.Object({
+    dry_run: t.Literal(true),
+    saved: t.Literal(false),
+    summary: t.String({ examples: ["3 cases of 4 pass now, 1 would fail after this change"] }),
+    config: botConfigSchema,
+    current: outcomeSchema,
+    proposed: outcomeSchema,
+    changes: changesSchema,
+  }),
   aiTestResponse: t.Object({
     ok: t.Boolean(),
     model: t.Nullable(t.String()),
@@ -178,15 +193,23 @@ export function chatRoutes(deps: AppDeps) {
       async ({ principal, query, body }) => {
         const tenantId = tenantOf(principal, query.tenant_id, ["owner", "admin"]);
         await checkAiBaseUrl(deps, body);
+        if (query.dry_run) {
+          const { config, ...report } = await dryRunConfigChange(deps, tenantId, body);
+          return { ...report, config: botConfigView(config) };
+        }
         return botConfigView(await updateBotConfig(deps, tenantId, body));
       },
       {
         tenantAccess: true,
         rateLimit: "management",
-        query: ChatModel.tenantQuery,
+        query: ChatModel.configPatchQuery,
         body: ChatModel.configPatch,
-        detail: { summary: "Update the bot configuration", description: "Send only what changes; each key is validated (422 naming it). Answers the whole new configuration." },
-        response: { 200: ChatModel.botConfigView },
+        detail: {
+          summary: "Update the bot configuration",
+          description:
+            "Send only what changes; each key is validated (422 naming it). Answers the whole new configuration. With ?dry_run=true nothing is saved: the test set runs against the current and the proposed configuration and both results are answered, with a one-line summary.",
+        },
+        response: { 200: t.Union([ChatModel.botConfigView, ChatModel.dryRunView]) },
       },
     )
     .post("/ai/test", ({ principal, query }) => testAiConnection(deps, tenantOf(principal, query.tenant_id, ["owner", "admin"])), {
