@@ -1,4 +1,5 @@
 import { index, integer, sqliteTable, text } from "drizzle-orm/sqlite-core";
+import { chatSessions } from "./schema-chat.ts";
 import { tenants } from "./schema.ts";
 
 /** What a saved case expects of the bot's answer; every field is optional, all given must hold. */
@@ -39,4 +40,28 @@ export const chatbotTestRuns = sqliteTable(
     createdAt: integer("created_at").notNull(),
   },
   (table) => [index("chatbot_test_runs_tenant_idx").on(table.tenantId, table.id)],
+);
+
+export const UNANSWERED_RESOLUTIONS = ["faq", "test_case", "dismissed"] as const;
+
+/**
+ * A visitor question the bot could not answer (the rule engine's fallback, a low-confidence
+ * hand-off, an assistant answer that cites nothing). It goes with its session: erasing the
+ * visitor or the chat retention deletes it (the foreign key cascades).
+ */
+export const unansweredQuestions = sqliteTable(
+  "unanswered_questions",
+  {
+    id: text("id").primaryKey(),
+    tenantId: text("tenant_id").notNull().references(() => tenants.id, { onDelete: "cascade" }),
+    sessionId: text("session_id").notNull().references(() => chatSessions.id, { onDelete: "cascade" }),
+    question: text("question").notNull(),
+    language: text("language"),
+    engine: text("engine", { enum: ["rule_engine", "model"] }).notNull(),
+    createdAt: integer("created_at").notNull(),
+    /** Set when the owner fixed or dismissed the question's group; such rows are no longer listed. */
+    resolvedAt: integer("resolved_at"),
+    resolution: text("resolution", { enum: UNANSWERED_RESOLUTIONS }),
+  },
+  (table) => [index("unanswered_questions_tenant_idx").on(table.tenantId, table.id), index("unanswered_questions_session_idx").on(table.sessionId)],
 );

@@ -1,6 +1,7 @@
-import type { chatbotTestRuns, chatbotTests } from "./schema-test-set.ts";
+import type { chatbotTestRuns, chatbotTests, unansweredQuestions, UNANSWERED_RESOLUTIONS } from "./schema-test-set.ts";
 
-// The owner's test set of the store seam (src/db/store.ts): saved cases and the kept runs.
+// The owner's bench in the store seam (src/db/store.ts): saved cases, the kept runs, and the
+// questions the bot could not answer.
 
 export type ChatbotTestRow = typeof chatbotTests.$inferSelect;
 export type ChatbotTestRunRow = typeof chatbotTestRuns.$inferSelect;
@@ -23,4 +24,15 @@ export interface TestSetQueries {
   findTestRun(tenantId: string, runId: string): Promise<ChatbotTestRunRow | null>;
   /** The run just before `runId` (by id), or null. */
   findPreviousTestRun(tenantId: string, runId: string): Promise<ChatbotTestRunRow | null>;
+}
+
+export type UnansweredQuestionRow = typeof unansweredQuestions.$inferSelect;
+export type UnansweredResolution = (typeof UNANSWERED_RESOLUTIONS)[number];
+
+export interface UnansweredQueries {
+  insertUnanswered(row: Omit<UnansweredQuestionRow, "resolvedAt" | "resolution">): Promise<void>;
+  /** The tenant's open (unresolved) questions, newest first, at most `limit`. */
+  listOpenUnanswered(tenantId: string, limit: number): Promise<UnansweredQuestionRow[]>;
+  /** Marks the tenant's open questions among `ids` resolved; answers how many. */
+  resolveUnanswered(tenantId: string, ids: readonly string[], resolution: UnansweredResolution, resolvedAt: number): Promise<number>;
 }

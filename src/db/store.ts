@@ -5,7 +5,7 @@ import type { MaintenanceQueries, PrivacyQueries } from "./store-privacy.ts";
 import type { BotConfigQueries, CaptureQueries, ChatSessionQueries, UsageQueries } from "./store-chat.ts";
 import type { ApiKeyQueries, RefreshTokenQueries, SettingQueries, TenantQueries, UserQueries } from "./store-accounts.ts";
 import type { DeadLetterQueries, DeliveryQueries, DeliveryQueueQueries, OutboxQueries, WebhookRuleQueries } from "./store-webhooks.ts";
-import type { TestSetQueries } from "./store-test-set.ts";
+import type { TestSetQueries, UnansweredQueries } from "./store-test-set.ts";
 import type { SharedCounters } from "../lib/shared-window.ts";
 
 export type { SharedCounters, SlidingHits } from "../lib/shared-window.ts";
@@ -46,6 +46,7 @@ export interface StoreQueries {
   readonly deadLetters: DeadLetterQueries;
   readonly deliveryQueue: DeliveryQueueQueries;
   readonly testSet: TestSetQueries;
+  readonly unanswered: UnansweredQueries;
 }
 
 /** The same aggregates, bound to one open transaction. */

@@ -23,6 +23,7 @@ import { widgetAssetRoutes } from "./routes/widget-assets.ts";
 import { adminPageRoutes } from "./routes/admin-page.ts";
 import { knowledgeRoutes } from "./routes/knowledge.ts";
 import { chatbotTestRoutes } from "./routes/chatbot-tests.ts";
+import { unansweredRoutes } from "./routes/unanswered.ts";
 
 interface RequestMeta {
   id: string;
@@ -76,6 +77,7 @@ export function createApp(deps: AppDeps) {
     .use(widgetRoutes(deps))
     .use(chatRoutes(deps))
     .use(chatbotTestRoutes(deps))
+    .use(unansweredRoutes(deps))
     .use(operatorRoutes(deps))
     .use(inboxRoutes(deps))
     .use(knowledgeRoutes(deps))

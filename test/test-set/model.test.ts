@@ -62,4 +62,13 @@ describe("a test run with a model configured", () => {
     expect(run.results[0]?.answers[0]?.error).toContain("rule engine");
     expect(run.results[0]?.answers[1]).toMatchObject({ engine: "rule_engine", passed: true });
   });
+
+  test("an assistant answer that cites nothing to a question is recorded as unanswered; a cited one is not", async () => {
+    const key = await setup();
+    provider.script(answer("I'm sorry, I don't have that information. Shall I put you in touch with the team?"), answer("Whitening is 249 dollars a session [1]."));
+    await fixture.send("Do you accept pets in the waiting room?");
+    await fixture.send("How much does teeth whitening cost?");
+    const listed = (await (await fixture.context.request("GET", "/api/v1/chatbot/unanswered", { headers: key })).json()) as { data: Array<{ question: string; count: number; examples: Array<{ session_id: string }> }> };
+    expect(listed.data).toEqual([expect.objectContaining({ question: "Do you accept pets in the waiting room?", count: 1, examples: [expect.objectContaining({ session_id: fixture.sessionId })] })]);
+  });
 });

@@ -1,5 +1,6 @@
 import { bigint, index, integer, json, pgTable, text } from "drizzle-orm/pg-core";
-import type { CaseExpectation } from "../schema-test-set.ts";
+import { UNANSWERED_RESOLUTIONS, type CaseExpectation } from "../schema-test-set.ts";
+import { chatSessions } from "./schema-chat.ts";
 import { tenants } from "./schema.ts";
 
 // The PostgreSQL twin of src/db/schema-test-set.ts (see ./schema.ts).
@@ -29,4 +30,20 @@ export const chatbotTestRuns = pgTable(
     createdAt: bigint("created_at", { mode: "number" }).notNull(),
   },
   (table) => [index("chatbot_test_runs_tenant_idx").on(table.tenantId, table.id)],
+);
+
+export const unansweredQuestions = pgTable(
+  "unanswered_questions",
+  {
+    id: text("id").primaryKey(),
+    tenantId: text("tenant_id").notNull().references(() => tenants.id, { onDelete: "cascade" }),
+    sessionId: text("session_id").notNull().references(() => chatSessions.id, { onDelete: "cascade" }),
+    question: text("question").notNull(),
+    language: text("language"),
+    engine: text("engine", { enum: ["rule_engine", "model"] }).notNull(),
+    createdAt: bigint("created_at", { mode: "number" }).notNull(),
+    resolvedAt: bigint("resolved_at", { mode: "number" }),
+    resolution: text("resolution", { enum: UNANSWERED_RESOLUTIONS }),
+  },
+  (table) => [index("unanswered_questions_tenant_idx").on(table.tenantId, table.id), index("unanswered_questions_session_idx").on(table.sessionId)],
 );

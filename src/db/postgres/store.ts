@@ -3,7 +3,7 @@ import type { StorageControls, Store, StoreQueries, Transaction } from "../store
 import { pgAnalytics } from "./analytics.ts";
 import { pgTenants } from "./accounts.ts";
 import { API_KEY_OPS, REFRESH_TOKEN_OPS, SETTING_OPS, USER_OPS } from "../sql/accounts.ts";
-import { TEST_SET_OPS } from "../sql/test-set.ts";
+import { TEST_SET_OPS, UNANSWERED_OPS } from "../sql/test-set.ts";
 import { pgOps } from "./statements.ts";
 import { pgBotConfigs, pgCaptures, pgChatSessions, pgUsage } from "./chat.ts";
 import { pgCounters } from "./counters.ts";
@@ -37,6 +37,7 @@ export function pgQueries(exec: PgExec): StoreQueries {
     deadLetters: pgDeadLetters(exec),
     deliveryQueue: pgDeliveryQueue(exec),
     testSet: pgOps(exec, TEST_SET_OPS),
+    unanswered: pgOps(exec, UNANSWERED_OPS),
   };
 }
 

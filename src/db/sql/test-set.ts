@@ -1,7 +1,7 @@
-import { chatbotTestRuns, chatbotTests } from "../schema.ts";
+import { chatbotTestRuns, chatbotTests, unansweredQuestions } from "../schema.ts";
 import type { Ops } from "../statements.ts";
 import { asNumber, many, one, write } from "../statements.ts";
-import type { ChatbotTestRow, ChatbotTestRunRow, TestSetQueries } from "../store-test-set.ts";
+import type { ChatbotTestRow, ChatbotTestRunRow, TestSetQueries, UnansweredQueries } from "../store-test-set.ts";
 
 // The owner's test set, one statement each, for both stores (src/db/statements.ts).
 
@@ -60,5 +60,20 @@ export const TEST_SET_OPS: Ops<TestSetQueries> = {
     (d) => `SELECT ${d.columns(chatbotTestRuns)} FROM chatbot_test_runs WHERE tenant_id = $1 AND id < $2 ORDER BY id DESC LIMIT 1`,
     (tenantId, runId) => [tenantId, runId],
     (row: ChatbotTestRunRow | null) => (row ? runOf(row) : null),
+  ),
+};
+
+export const UNANSWERED_OPS: Ops<UnansweredQueries> = {
+  insertUnanswered: write(
+    "INSERT INTO unanswered_questions (id, tenant_id, session_id, question, language, engine, created_at) VALUES ($1, $2, $3, $4, $5, $6, $7)",
+    (row) => [row.id, row.tenantId, row.sessionId, row.question, row.language, row.engine, row.createdAt],
+  ),
+  listOpenUnanswered: many(
+    (d) => `SELECT ${d.columns(unansweredQuestions)} FROM unanswered_questions WHERE tenant_id = $1 AND resolved_at IS NULL ORDER BY id DESC LIMIT $2`,
+    (tenantId, limit) => [tenantId, limit],
+  ),
+  resolveUnanswered: write(
+    (d) => `UPDATE unanswered_questions SET resolved_at = $4, resolution = $3 WHERE tenant_id = $1 AND resolved_at IS NULL AND ${d.inList("id", "$2")}`,
+    (tenantId, ids, resolution, resolvedAt) => [tenantId, ids, resolution, resolvedAt],
   ),
 };

@@ -8,7 +8,7 @@ import { sqliteKnowledge } from "./knowledge.ts";
 import { sqliteMaintenance, sqlitePrivacy } from "./privacy.ts";
 import { sqliteBotConfigs, sqliteCaptures, sqliteChatSessions, sqliteUsage } from "./chat.ts";
 import { API_KEY_OPS, REFRESH_TOKEN_OPS, SETTING_OPS, USER_OPS } from "../sql/accounts.ts";
-import { TEST_SET_OPS } from "../sql/test-set.ts";
+import { TEST_SET_OPS, UNANSWERED_OPS } from "../sql/test-set.ts";
 import { sqliteOps } from "./statements.ts";
 import { sqliteDeadLetters } from "./dead-letters.ts";
 import { sqliteDeliveries } from "./deliveries.ts";
@@ -48,6 +48,7 @@ export function createSqliteStore(handle: { sqlite: Database; db: Db }): Store {
     deadLetters: sqliteDeadLetters(sqlite),
     deliveryQueue: sqliteDeliveryQueue(sqlite),
     testSet: sqliteOps(sqlite, TEST_SET_OPS),
+    unanswered: sqliteOps(sqlite, UNANSWERED_OPS),
   };
   const gate = gateFor(sqlite);
   const lockWait = createLockWait();
@@ -72,6 +73,7 @@ export function createSqliteStore(handle: { sqlite: Database; db: Db }): Store {
     deadLetters: wrap(sync.deadLetters),
     deliveryQueue: wrap(sync.deliveryQueue),
     testSet: wrap(sync.testSet),
+    unanswered: wrap(sync.unanswered),
   });
   const outside = mapQueries((aggregate) => outsideTransaction(aggregate, gate, lockWait));
 
