@@ -3,6 +3,7 @@ import type { BotConfig } from "../chat/bot-config.ts";
 import { getBotConfig } from "../chat/bot-settings.ts";
 import type { ChatbotTestRow, ChatbotTestRunRow } from "../db/store-test-set.ts";
 import { resolveAiSettings } from "../assistant/settings.ts";
+import type { KnowledgeProposal } from "../knowledge/tenant-index.ts";
 import { AppError } from "../lib/app-error.ts";
 import { toIso } from "../lib/clock.ts";
 import { newId } from "../lib/ids.ts";
@@ -47,12 +48,12 @@ export interface RunReport extends SetOutcome {
  * is written. With a model configured each case also runs through the rule engine, the answer
  * visitors get whenever the model fails.
  */
-export async function evaluateTestSet(deps: Deps, tenantId: string, config: BotConfig, cases: readonly ChatbotTestRow[]): Promise<SetOutcome> {
+export async function evaluateTestSet(deps: Deps, tenantId: string, config: BotConfig, cases: readonly ChatbotTestRow[], knowledge?: KnowledgeProposal): Promise<SetOutcome> {
   const settings = resolveAiSettings(deps, config);
   const engines: EngineName[] = settings ? ["model", "rule_engine"] : ["rule_engine"];
   const nowMs = deps.clock.now();
   const takenSlotStarts = await deps.store.captures.listAppointmentStarts(tenantId, nowMs - DAY_MS, nowMs + (config.appointments.max_days_ahead + 1) * DAY_MS);
-  const context: SandboxContext = { tenantId, config, nowMs, takenSlotStarts };
+  const context: SandboxContext = { tenantId, config, nowMs, takenSlotStarts, knowledge };
   const results: CaseResult[] = [];
   // One case at a time: a run with a model must not flood the tenant's provider.
   for (const row of cases) {

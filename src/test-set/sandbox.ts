@@ -8,6 +8,7 @@ import { replyWithAssistant } from "../assistant/reply-with-assistant.ts";
 import type { Source } from "../assistant/citations.ts";
 import type { TranscriptLine } from "../assistant/prompt.ts";
 import type { AiSettings } from "../assistant/settings.ts";
+import type { KnowledgeProposal } from "../knowledge/tenant-index.ts";
 import { actionKinds, checkExpectations, type ActionKind, type Check } from "./checks.ts";
 
 /**
@@ -55,6 +56,8 @@ export interface SandboxContext {
   nowMs: number;
   /** Booked appointment starts, read once for the run: a sandboxed booking is checked against them. */
   takenSlotStarts: readonly number[];
+  /** A dry run's proposed knowledge, which the model's retrieval searches instead of the stored one. */
+  knowledge?: KnowledgeProposal;
 }
 
 /** One case through one engine, with its verdicts and the time it took. */
@@ -123,6 +126,7 @@ async function converseWithModel(deps: Deps, context: SandboxContext, settings: 
       message,
       nowMs: context.nowMs,
       takenSlotStarts: context.takenSlotStarts,
+      knowledge: context.knowledge,
     });
     if (!result.ok) return { reply: null, sources: [], actions, error: `the model failed (${result.outcome}); visitors would get the rule engine's answer` };
     reply = result.draft.text;

@@ -20,7 +20,7 @@ import { testAiConnection } from "../../assistant/test-connection.ts";
 import { idOf, messageView, nullableString, oneOf } from "../response-schemas.ts";
 import { SESSION_STATUSES } from "../../db/schema.ts";
 import { dryRunConfigChange } from "../../test-set/dry-run.ts";
-import { changesSchema, outcomeSchema } from "./chatbot-tests.ts";
+import { dryRunQuery, dryRunSchema } from "./chatbot-tests.ts";
 
 const stringList = t.Array(t.String());
 const botConfigSchema = t.Object({
@@ -87,10 +87,7 @@ export const ChatModel = {
   }),
   transcriptQuery: strictObject({ after: t.Optional(t.String({ maxLength: 64 })) }),
   tenantQuery: strictObject({ tenant_id: t.Optional(t.String({ maxLength: 64 })) }),
-  configPatchQuery: strictObject({
-    tenant_id: t.Optional(t.String({ maxLength: 64 })),
-    dry_run: t.Optional(t.BooleanString({ description: "true: run the test set against the proposed configuration and answer both results; nothing is saved." })),
-  }),
+  configPatchQuery: dryRunQuery,
   transcriptResponse: t.Object({
     session_id: idOf("ses"),
     status: oneOf(SESSION_STATUSES),
@@ -99,15 +96,7 @@ export const ChatModel = {
   // The config document is validated key by key by the chat domain (validateBotConfigPatch).
   configPatch: t.Record(t.String(), t.Unknown(), { description: "Any subset of the configuration document; nested objects are merged, arrays replaced." }),
   botConfigView: botConfigSchema,
-  dryRunView: t.Object({
-    dry_run: t.Literal(true),
-    saved: t.Literal(false),
-    summary: t.String({ examples: ["3 cases of 4 pass now, 1 would fail after this change"] }),
-    config: botConfigSchema,
-    current: outcomeSchema,
-    proposed: outcomeSchema,
-    changes: changesSchema,
-  }),
+  dryRunView: t.Composite([dryRunSchema, t.Object({ config: botConfigSchema })]),
   aiTestResponse: t.Object({
     ok: t.Boolean(),
     model: t.Nullable(t.String()),

@@ -52,8 +52,20 @@ const caseResultSchema = t.Object({
   answers: t.Array(answerSchema, { description: "That engine first; with a model configured, the rule engine (its fallback) beside it." }),
 });
 const changeSchema = t.Object({ case_id: t.String(), before: oneOf(["passed", "failed", "new"] as const), after: oneOf(["passed", "failed"] as const) });
-export const outcomeSchema = t.Object({ passed: t.Integer(), failed: t.Integer(), results: t.Array(caseResultSchema) });
-export const changesSchema = t.Array(changeSchema);
+const outcomeSchema = t.Object({ passed: t.Integer(), failed: t.Integer(), results: t.Array(caseResultSchema) });
+/** A dry run's answer (src/test-set/dry-run.ts): the set as things are and as the change would leave them. */
+export const dryRunSchema = t.Object({
+  dry_run: t.Literal(true),
+  saved: t.Literal(false),
+  summary: t.String({ examples: ["3 cases of 4 pass now, 1 would fail after this change"] }),
+  current: outcomeSchema,
+  proposed: outcomeSchema,
+  changes: t.Array(changeSchema),
+});
+export const dryRunQuery = strictObject({
+  tenant_id: tenantIdField,
+  dry_run: t.Optional(t.BooleanString({ description: "true: change nothing; run the test set against the current and the proposed state and answer both." })),
+});
 const runSchema = t.Composite([
   t.Object({ run_id: idOf("run"), created_at: isoTime(), changes: t.Array(changeSchema, { description: "Verdicts that differ from the run before." }) }),
   outcomeSchema,
