@@ -8,9 +8,11 @@ import { createTenant } from "../../src/tenants/create-tenant.ts";
 import { createApiKey } from "../../src/auth/api-keys.ts";
 import { handleMessage } from "../../src/chat/handle-message.ts";
 import { requireTenant } from "../../src/tenants/find-tenant.ts";
+import { createTestCase } from "../../src/test-set/cases.ts";
+import { getBotConfig } from "../../src/chat/bot-settings.ts";
 
 describeWithBrowser("the admin page's Test and Unanswered tabs in headless Chromium (needs /usr/bin/chromium)", () => {
-  const deps = createAppDeps({ ...buildDeps(), clock: systemClock });
+  const deps = createAppDeps({ ...buildDeps({ allowPrivateWebhooks: true }), clock: systemClock });
   const served = serveAppToBrowser(deps);
 
   async function newTenant(name: string) {
@@ -73,6 +75,26 @@ describeWithBrowser("the admin page's Test and Unanswered tabs in headless Chrom
 
     const again = await handleMessage(deps, { tenant: await requireTenant(deps, tenantId), text: "Are pets allowed in the waiting room?", channel: "api" });
     expect(again.reply?.text).toContain("Pets are welcome in the waiting room.");
+    expect(errors).toEqual([]);
+  });
+
+  test("AI settings that would break a case are tried first and saved only after \"save anyway\"", async () => {
+    const { tenantId, key } = await newTenant("Careful Clinic");
+    await createTestCase(deps, tenantId, { question: "What are your opening hours?", expect: { contains: ["Monday"] } });
+    const { page, errors } = await openTab(key, "AI");
+    const panel = page.getByRole("tabpanel", { name: "AI" });
+    // A provider nobody listens on: with it the model would answer, fail, and fail the case.
+    await panel.getByLabel("Enabled").check();
+    await panel.getByLabel("Base URL").fill("http://127.0.0.1:9/v1");
+    await panel.getByLabel("Model", { exact: true }).fill("absent-model");
+    await panel.getByRole("button", { name: "Save AI settings" }).click();
+    await panel.getByText("1 case of 1 pass now, 1 would fail after this change — save anyway?").waitFor();
+    expect((await getBotConfig(deps, tenantId)).ai?.enabled ?? false).toBe(false);
+
+    await panel.getByRole("button", { name: "Save anyway" }).click();
+    await panel.getByText("AI settings saved.").waitFor();
+    expect((await getBotConfig(deps, tenantId)).ai).toMatchObject({ enabled: true, model: "absent-model" });
+    expect(await panel.getByRole("button", { name: "Save AI settings" }).count()).toBe(1);
     expect(errors).toEqual([]);
   });
 });
