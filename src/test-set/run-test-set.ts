@@ -104,7 +104,7 @@ export async function runTestSet(deps: Deps, tenantId: string, options: { caseId
     await tx.testSet.pruneTestRuns(tenantId, KEPT_RUNS);
     return tx.testSet.findPreviousTestRun(tenantId, row.id);
   });
-  return { run_id: row.id, created_at: toIso(now), ...outcome, changes: changesBetween(previous?.results as CaseResult[] | undefined ?? null, outcome.results) };
+  return { run_id: row.id, created_at: toIso(now), ...outcome, changes: changesBetween((previous?.results as CaseResult[] | undefined) ?? null, outcome.results) };
 }
 
 export interface RunSummaryView {
