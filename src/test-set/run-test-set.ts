@@ -3,6 +3,8 @@ import type { BotConfig } from "../chat/bot-config.ts";
 import { getBotConfig } from "../chat/bot-settings.ts";
 import type { ChatbotTestRow, ChatbotTestRunRow } from "../db/store-test-set.ts";
 import { resolveAiSettings } from "../assistant/settings.ts";
+import { withinAiTokenCap } from "../billing/usage.ts";
+import { isPlanName, type PlanName } from "../billing/plans.ts";
 import type { KnowledgeProposal } from "../knowledge/tenant-index.ts";
 import { AppError } from "../lib/app-error.ts";
 import { toIso } from "../lib/clock.ts";
@@ -13,6 +15,8 @@ import { runCaseIn, type EngineAnswer, type EngineName, type SandboxContext } fr
 /** Runs kept per tenant: enough to see what changed between two runs, bounded by design. */
 export const KEPT_RUNS = 20;
 const DAY_MS = 86_400_000;
+
+const planOf = (plan: string | null): PlanName => (plan !== null && isPlanName(plan) ? plan : "free");
 
 export interface CaseResult {
   case_id: string;
@@ -49,7 +53,9 @@ export interface RunReport extends SetOutcome {
  * visitors get whenever the model fails.
  */
 export async function evaluateTestSet(deps: Deps, tenantId: string, config: BotConfig, cases: readonly ChatbotTestRow[], knowledge?: KnowledgeProposal): Promise<SetOutcome> {
-  const settings = resolveAiSettings(deps, config);
+  const configured = resolveAiSettings(deps, config);
+  // Over the month's token cap visitors get the rule engine: so does the run, and it spends no tokens.
+  const settings = configured && (await withinAiTokenCap(deps, tenantId, planOf(await deps.store.tenants.findTenantPlan(tenantId)))) ? configured : null;
   const engines: EngineName[] = settings ? ["model", "rule_engine"] : ["rule_engine"];
   const nowMs = deps.clock.now();
   const takenSlotStarts = await deps.store.captures.listAppointmentStarts(tenantId, nowMs - DAY_MS, nowMs + (config.appointments.max_days_ahead + 1) * DAY_MS);

@@ -1,6 +1,8 @@
 import { afterEach, describe, expect, test } from "bun:test";
 import { createApiKey } from "../../src/auth/api-keys.ts";
 import { testSql } from "../helpers.ts";
+import { countAiUsage } from "../../src/billing/usage.ts";
+import { PLANS } from "../../src/billing/plans.ts";
 import { answer, httpError, startFakeProvider, toolCall, type FakeProvider } from "../assistant/fake-provider.ts";
 import { assistantFixture, WHITENING_ANSWER, type AssistantFixture } from "../assistant/setup.ts";
 import { addCase, runSet } from "./helpers.ts";
@@ -70,5 +72,16 @@ describe("a test run with a model configured", () => {
     await fixture.send("How much does teeth whitening cost?");
     const listed = (await (await fixture.context.request("GET", "/api/v1/chatbot/unanswered", { headers: key })).json()) as { data: Array<{ question: string; count: number; examples: Array<{ session_id: string }> }> };
     expect(listed.data).toEqual([expect.objectContaining({ question: "Do you accept pets in the waiting room?", count: 1, examples: [expect.objectContaining({ session_id: fixture.sessionId })] })]);
+  });
+
+  test("over the month's token cap the run uses the rule engine alone, as visitors get it, and calls no model", async () => {
+    const key = await setup();
+    await addCase(fixture.context, key, { question: "How much does teeth whitening cost?", expect: { contains: ["249"] } });
+    const deps = fixture.context.deps;
+    await deps.store.transaction((tx) => countAiUsage(deps, tx, fixture.tenantId, { calls: 1, promptTokens: PLANS.pro.monthlyAiTokens, completionTokens: 0 }));
+    const run = await runSet(fixture.context, key);
+    expect(run.results[0]).toMatchObject({ passed: true, engine: "rule_engine" });
+    expect(run.results[0]?.answers.map((entry) => entry.engine)).toEqual(["rule_engine"]);
+    expect(provider.requests).toEqual([]);
   });
 });
