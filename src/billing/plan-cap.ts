@@ -23,10 +23,15 @@ export async function assertPlanRoom(db: StoreQueries, tenantId: string, cap: Pl
   const max = cap.max(PLANS[plan]);
   const current = await cap.count();
   if (current >= max) {
-    throw new AppError("plan_limit", 402, `The ${plan} plan allows ${max} ${cap.noun} and this tenant has ${current}; delete one or upgrade the plan.`, {
-      limit: cap.limit,
-      max,
-      current,
-    });
+    throw new AppError(
+      "plan_limit",
+      402,
+      `The ${plan} plan allows ${max} ${cap.noun} and this tenant has ${current}; delete one or upgrade the plan.`,
+      {
+        limit: cap.limit,
+        max,
+        current,
+      },
+    );
   }
 }

@@ -22,8 +22,19 @@ export function assistantCouldNotAnswer(draft: AssistantDraft, message: string):
 export function recordUnanswered(
   deps: Pick<Deps, "clock">,
   tx: Transaction,
-  turn: { tenantId: string; sessionId: string; question: string; language: Lang | null; engine: "rule_engine" | "model" },
+  turn: {
+    tenantId: string;
+    sessionId: string;
+    question: string;
+    language: Lang | null;
+    engine: "rule_engine" | "model";
+  },
 ): Promise<void> {
   const now = deps.clock.now();
-  return tx.unanswered.insertUnanswered({ id: newId("unq", now), ...turn, question: turn.question.slice(0, MAX_STORED_QUESTION), createdAt: now });
+  return tx.unanswered.insertUnanswered({
+    id: newId("unq", now),
+    ...turn,
+    question: turn.question.slice(0, MAX_STORED_QUESTION),
+    createdAt: now,
+  });
 }

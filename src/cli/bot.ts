@@ -20,7 +20,8 @@ export async function botCommand(argv: string[], io: CliIo): Promise<number> {
   const [group, action, ...rest] = positionals;
   // Checked before the database is opened: a typo must not create an empty database file.
   if (group !== "test") throw new UsageError(group ? `unknown bot command '${group}'` : "missing command: test");
-  if (rest.length > 0 || (action !== undefined && action !== "add")) throw new UsageError(`unknown bot test action '${action ?? rest[0]}'`);
+  if (rest.length > 0 || (action !== undefined && action !== "add"))
+    throw new UsageError(`unknown bot test action '${action ?? rest[0]}'`);
   const tenantId = requireFlag(values.tenant, "tenant");
   if (action === "add") {
     const input = caseInput(values);
@@ -51,7 +52,8 @@ function caseInput(values: AddFlags) {
   const turns = values.question ?? [];
   if (turns.length === 0) throw new UsageError("missing --question");
   const action = values.action;
-  if (action !== undefined && !ACTION_EXPECTATIONS.some((known) => known === action)) throw new UsageError(`--action must be one of ${ACTION_EXPECTATIONS.join(", ")}`);
+  if (action !== undefined && !ACTION_EXPECTATIONS.some((known) => known === action))
+    throw new UsageError(`--action must be one of ${ACTION_EXPECTATIONS.join(", ")}`);
   const language = values.language;
   if (language !== undefined && !isLang(language)) throw new UsageError("--language must be en, pt or es");
   return {
@@ -75,7 +77,10 @@ function failures(result: CaseResult): string {
   const answer = result.answers[0];
   if (!answer) return "";
   if (answer.error) return answer.error;
-  return answer.checks.filter((check) => !check.passed).map((check) => `${check.expectation} ${JSON.stringify(check.expected)}`).join("; ");
+  return answer.checks
+    .filter((check) => !check.passed)
+    .map((check) => `${check.expectation} ${JSON.stringify(check.expected)}`)
+    .join("; ");
 }
 
 function describeRun(report: RunReport): string {
@@ -87,7 +92,10 @@ function describeRun(report: RunReport): string {
     oneLine(result.answers[0]?.reply ?? null),
     failures(result),
   ]);
-  const table = rows.length > 0 ? `${formatTable(["CASE", "VERDICT", "ENGINE", "QUESTION", "REPLY", "FAILED CHECKS"], rows)}\n\n` : "no test cases: add one with parley bot test add\n";
+  const table =
+    rows.length > 0
+      ? `${formatTable(["CASE", "VERDICT", "ENGINE", "QUESTION", "REPLY", "FAILED CHECKS"], rows)}\n\n`
+      : "no test cases: add one with parley bot test add\n";
   const changed = report.changes.filter((change) => change.before !== "new").length;
   return `${table}${report.passed} passed, ${report.failed} failed (run ${report.run_id}${changed > 0 ? `; ${changed} changed since the previous run` : ""})`;
 }

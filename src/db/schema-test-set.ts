@@ -15,7 +15,9 @@ export const chatbotTests = sqliteTable(
   "chatbot_tests",
   {
     id: text("id").primaryKey(),
-    tenantId: text("tenant_id").notNull().references(() => tenants.id, { onDelete: "cascade" }),
+    tenantId: text("tenant_id")
+      .notNull()
+      .references(() => tenants.id, { onDelete: "cascade" }),
     /** JSON array of the visitor's messages, in order; the last one's answer is checked. */
     turns: text("turns", { mode: "json" }).$type<string[]>().notNull(),
     /** en, pt or es: the language the conversation starts in; null = detected per message. */
@@ -32,7 +34,9 @@ export const chatbotTestRuns = sqliteTable(
   "chatbot_test_runs",
   {
     id: text("id").primaryKey(),
-    tenantId: text("tenant_id").notNull().references(() => tenants.id, { onDelete: "cascade" }),
+    tenantId: text("tenant_id")
+      .notNull()
+      .references(() => tenants.id, { onDelete: "cascade" }),
     passed: integer("passed").notNull(),
     failed: integer("failed").notNull(),
     /** JSON array of the per-case results as the API shows them. */
@@ -53,8 +57,12 @@ export const unansweredQuestions = sqliteTable(
   "unanswered_questions",
   {
     id: text("id").primaryKey(),
-    tenantId: text("tenant_id").notNull().references(() => tenants.id, { onDelete: "cascade" }),
-    sessionId: text("session_id").notNull().references(() => chatSessions.id, { onDelete: "cascade" }),
+    tenantId: text("tenant_id")
+      .notNull()
+      .references(() => tenants.id, { onDelete: "cascade" }),
+    sessionId: text("session_id")
+      .notNull()
+      .references(() => chatSessions.id, { onDelete: "cascade" }),
     question: text("question").notNull(),
     language: text("language"),
     engine: text("engine", { enum: ["rule_engine", "model"] }).notNull(),
@@ -63,5 +71,8 @@ export const unansweredQuestions = sqliteTable(
     resolvedAt: integer("resolved_at"),
     resolution: text("resolution", { enum: UNANSWERED_RESOLUTIONS }),
   },
-  (table) => [index("unanswered_questions_tenant_idx").on(table.tenantId, table.id), index("unanswered_questions_session_idx").on(table.sessionId)],
+  (table) => [
+    index("unanswered_questions_tenant_idx").on(table.tenantId, table.id),
+    index("unanswered_questions_session_idx").on(table.sessionId),
+  ],
 );

@@ -34,5 +34,10 @@ export interface UnansweredQueries {
   /** The tenant's open (unresolved) questions, newest first, at most `limit`. */
   listOpenUnanswered(tenantId: string, limit: number): Promise<UnansweredQuestionRow[]>;
   /** Marks the tenant's open questions among `ids` resolved; answers how many. */
-  resolveUnanswered(tenantId: string, ids: readonly string[], resolution: UnansweredResolution, resolvedAt: number): Promise<number>;
+  resolveUnanswered(
+    tenantId: string,
+    ids: readonly string[],
+    resolution: UnansweredResolution,
+    resolvedAt: number,
+  ): Promise<number>;
 }

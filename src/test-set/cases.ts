@@ -43,8 +43,10 @@ export const caseView = (row: ChatbotTestRow): CaseView => ({
 /** The visitor's turns, trimmed; 422 naming the field when one is empty or there are none. */
 function turnsOf(question: string | string[]): string[] {
   const turns = (typeof question === "string" ? [question] : question).map((turn) => turn.trim());
-  if (turns.length < 1 || turns.length > MAX_CASE_TURNS) throw invalidField("question", `must be a question or a conversation of 1 to ${MAX_CASE_TURNS} visitor turns`);
-  if (turns.some((turn) => turn.length < 1 || turn.length > MAX_TURN_LENGTH)) throw invalidField("question", `every turn must be 1 to ${MAX_TURN_LENGTH} characters`);
+  if (turns.length < 1 || turns.length > MAX_CASE_TURNS)
+    throw invalidField("question", `must be a question or a conversation of 1 to ${MAX_CASE_TURNS} visitor turns`);
+  if (turns.some((turn) => turn.length < 1 || turn.length > MAX_TURN_LENGTH))
+    throw invalidField("question", `every turn must be 1 to ${MAX_TURN_LENGTH} characters`);
   return turns;
 }
 
@@ -59,19 +61,33 @@ function expectationOf(expect: CaseExpectation): CaseExpectation {
     ...(expect.action ? { action: expect.action } : {}),
     ...(expect.source ? { source: expect.source } : {}),
   };
-  if (Object.keys(out).length === 0) throw invalidField("expect", "needs at least one of contains, not_contains, action or source");
+  if (Object.keys(out).length === 0)
+    throw invalidField("expect", "needs at least one of contains, not_contains, action or source");
   return out;
 }
 
 /** Refuses a case past the plan's cap (402 plan_limit): a run replays every case, so the cap also bounds what one run costs. */
 const assertCaseRoom = (db: StoreQueries, tenantId: string): Promise<void> =>
-  assertPlanRoom(db, tenantId, { limit: "test_cases", noun: "test cases", max: (plan) => plan.testCases, count: () => db.testSet.countTestCases(tenantId) });
+  assertPlanRoom(db, tenantId, {
+    limit: "test_cases",
+    noun: "test cases",
+    max: (plan) => plan.testCases,
+    count: () => db.testSet.countTestCases(tenantId),
+  });
 
 export async function createTestCase(deps: Deps, tenantId: string, input: CaseInput): Promise<CaseView> {
   const turns = turnsOf(input.question);
   const expectation = expectationOf(input.expect);
   const now = deps.clock.now();
-  const row: ChatbotTestRow = { id: newId("case", now), tenantId, turns, language: input.language ?? null, expectation, createdAt: now, updatedAt: now };
+  const row: ChatbotTestRow = {
+    id: newId("case", now),
+    tenantId,
+    turns,
+    language: input.language ?? null,
+    expectation,
+    createdAt: now,
+    updatedAt: now,
+  };
   // Counted and inserted in one transaction: two creates at the cap cannot both get in.
   await deps.store.transaction(async (tx) => {
     await assertCaseRoom(tx, tenantId);
@@ -91,7 +107,12 @@ export async function requireTestCase(db: StoreQueries, tenantId: string, caseId
   return row;
 }
 
-export async function updateTestCase(deps: Deps, tenantId: string, caseId: string, patch: Partial<CaseInput>): Promise<CaseView> {
+export async function updateTestCase(
+  deps: Deps,
+  tenantId: string,
+  caseId: string,
+  patch: Partial<CaseInput>,
+): Promise<CaseView> {
   return deps.store.transaction(async (tx) => {
     const current = await requireTestCase(tx, tenantId, caseId);
     const row = {
@@ -107,5 +128,6 @@ export async function updateTestCase(deps: Deps, tenantId: string, caseId: strin
 }
 
 export async function deleteTestCase(deps: Deps, tenantId: string, caseId: string): Promise<void> {
-  if ((await deps.store.testSet.deleteTestCase(tenantId, caseId)) === 0) throw new AppError("test_case_not_found", 404, "No such test case.");
+  if ((await deps.store.testSet.deleteTestCase(tenantId, caseId)) === 0)
+    throw new AppError("test_case_not_found", 404, "No such test case.");
 }

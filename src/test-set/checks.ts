@@ -30,15 +30,29 @@ const comparable = (text: string): string =>
   text.normalize("NFD").replace(/\p{M}/gu, "").toLowerCase().replace(/\s+/g, " ").trim();
 
 /** One check per expectation; `reply` is the answer to the case's last turn (null: the bot stayed silent). */
-export function checkExpectations(expect: CaseExpectation, answer: { reply: string | null; actions: readonly ActionKind[]; sources: readonly Source[] }): Check[] {
+export function checkExpectations(
+  expect: CaseExpectation,
+  answer: { reply: string | null; actions: readonly ActionKind[]; sources: readonly Source[] },
+): Check[] {
   const reply = comparable(answer.reply ?? "");
   const checks: Check[] = [];
-  for (const text of expect.contains ?? []) checks.push({ expectation: "contains", expected: text, passed: answer.reply !== null && reply.includes(comparable(text)) });
-  for (const text of expect.not_contains ?? []) checks.push({ expectation: "not_contains", expected: text, passed: !reply.includes(comparable(text)) });
+  for (const text of expect.contains ?? [])
+    checks.push({
+      expectation: "contains",
+      expected: text,
+      passed: answer.reply !== null && reply.includes(comparable(text)),
+    });
+  for (const text of expect.not_contains ?? [])
+    checks.push({ expectation: "not_contains", expected: text, passed: !reply.includes(comparable(text)) });
   if (expect.action) {
     const passed = expect.action === "none" ? answer.actions.length === 0 : answer.actions.includes(expect.action);
     checks.push({ expectation: "action", expected: expect.action, passed });
   }
-  if (expect.source) checks.push({ expectation: "source", expected: expect.source, passed: answer.sources.some((source) => source.document_id === expect.source) });
+  if (expect.source)
+    checks.push({
+      expectation: "source",
+      expected: expect.source,
+      passed: answer.sources.some((source) => source.document_id === expect.source),
+    });
   return checks;
 }

@@ -34,7 +34,12 @@ function summarize(changes: readonly CaseChange[], current: SetOutcome): string 
  * The test set as things are and as a change would leave them, side by side; nothing is
  * stored (not even a kept run: a proposal is not the bot's state).
  */
-async function compare(deps: Deps, tenantId: string, current: BotConfig, proposed: { config: BotConfig; knowledge: KnowledgeProposal }): Promise<DryRunReport> {
+async function compare(
+  deps: Deps,
+  tenantId: string,
+  current: BotConfig,
+  proposed: { config: BotConfig; knowledge: KnowledgeProposal },
+): Promise<DryRunReport> {
   const rows = await deps.store.testSet.listTestCases(tenantId);
   const now = await evaluateTestSet(deps, tenantId, current, rows);
   const after = await evaluateTestSet(deps, tenantId, proposed.config, rows, proposed.knowledge);
@@ -43,7 +48,11 @@ async function compare(deps: Deps, tenantId: string, current: BotConfig, propose
 }
 
 /** PATCH /chatbot/config?dry_run=true: the configuration the patch would make (422 as a save would), tested. */
-export async function dryRunConfigChange(deps: Deps, tenantId: string, patch: unknown): Promise<DryRunReport & { config: BotConfig }> {
+export async function dryRunConfigChange(
+  deps: Deps,
+  tenantId: string,
+  patch: unknown,
+): Promise<DryRunReport & { config: BotConfig }> {
   const current = await getBotConfig(deps, tenantId);
   const config = mergeBotConfigPatch(deps, current, patch);
   // The assistant searches the FAQ as part of the knowledge: the proposed one, not the stored one.

@@ -52,13 +52,26 @@ export interface RunReport extends SetOutcome {
  * is written. With a model configured each case also runs through the rule engine, the answer
  * visitors get whenever the model fails.
  */
-export async function evaluateTestSet(deps: Deps, tenantId: string, config: BotConfig, cases: readonly ChatbotTestRow[], knowledge?: KnowledgeProposal): Promise<SetOutcome> {
+export async function evaluateTestSet(
+  deps: Deps,
+  tenantId: string,
+  config: BotConfig,
+  cases: readonly ChatbotTestRow[],
+  knowledge?: KnowledgeProposal,
+): Promise<SetOutcome> {
   const configured = resolveAiSettings(deps, config);
   // Over the month's token cap visitors get the rule engine: so does the run, and it spends no tokens.
-  const settings = configured && (await withinAiTokenCap(deps, tenantId, planOf(await deps.store.tenants.findTenantPlan(tenantId)))) ? configured : null;
+  const settings =
+    configured && (await withinAiTokenCap(deps, tenantId, planOf(await deps.store.tenants.findTenantPlan(tenantId))))
+      ? configured
+      : null;
   const engines: EngineName[] = settings ? ["model", "rule_engine"] : ["rule_engine"];
   const nowMs = deps.clock.now();
-  const takenSlotStarts = await deps.store.captures.listAppointmentStarts(tenantId, nowMs - DAY_MS, nowMs + (config.appointments.max_days_ahead + 1) * DAY_MS);
+  const takenSlotStarts = await deps.store.captures.listAppointmentStarts(
+    tenantId,
+    nowMs - DAY_MS,
+    nowMs + (config.appointments.max_days_ahead + 1) * DAY_MS,
+  );
   const context: SandboxContext = { tenantId, config, nowMs, takenSlotStarts, knowledge };
   const results: CaseResult[] = [];
   // One case at a time: a run with a model must not flood the tenant's provider.
@@ -67,14 +80,24 @@ export async function evaluateTestSet(deps: Deps, tenantId: string, config: BotC
     const answers: EngineAnswer[] = [];
     for (const engine of engines) answers.push(await runCaseIn(deps, engine, context, settings, testCase));
     const first = answers[0]!;
-    results.push({ case_id: row.id, question: caseView(row).question, passed: first.passed, engine: first.engine, answers });
+    results.push({
+      case_id: row.id,
+      question: caseView(row).question,
+      passed: first.passed,
+      engine: first.engine,
+      answers,
+    });
   }
   const passed = results.filter((result) => result.passed).length;
   return { passed, failed: results.length - passed, results };
 }
 
 /** The tenant's cases, or the named ones (404 when one is not the tenant's). */
-export async function selectCases(deps: Deps, tenantId: string, caseIds?: readonly string[]): Promise<ChatbotTestRow[]> {
+export async function selectCases(
+  deps: Deps,
+  tenantId: string,
+  caseIds?: readonly string[],
+): Promise<ChatbotTestRow[]> {
   const all = await deps.store.testSet.listTestCases(tenantId);
   if (!caseIds || caseIds.length === 0) return all;
   const wanted = new Set(caseIds);
@@ -90,7 +113,11 @@ export function changesBetween(before: readonly CaseResult[] | null, after: read
   for (const result of after) {
     const was = previous.get(result.case_id);
     if (was === result.passed) continue;
-    changes.push({ case_id: result.case_id, before: was === undefined ? "new" : was ? "passed" : "failed", after: result.passed ? "passed" : "failed" });
+    changes.push({
+      case_id: result.case_id,
+      before: was === undefined ? "new" : was ? "passed" : "failed",
+      after: result.passed ? "passed" : "failed",
+    });
   }
   return changes;
 }
@@ -99,18 +126,34 @@ export function changesBetween(before: readonly CaseResult[] | null, after: read
  * Runs the set (or the named cases) against the current configuration and keeps the run: the
  * run row is the only thing written, and only the newest KEPT_RUNS runs of the tenant stay.
  */
-export async function runTestSet(deps: Deps, tenantId: string, options: { caseIds?: readonly string[] } = {}): Promise<RunReport> {
+export async function runTestSet(
+  deps: Deps,
+  tenantId: string,
+  options: { caseIds?: readonly string[] } = {},
+): Promise<RunReport> {
   const config = await getBotConfig(deps, tenantId);
   const cases = await selectCases(deps, tenantId, options.caseIds);
   const outcome = await evaluateTestSet(deps, tenantId, config, cases);
   const now = deps.clock.now();
-  const row: ChatbotTestRunRow = { id: newId("run", now), tenantId, passed: outcome.passed, failed: outcome.failed, results: outcome.results, createdAt: now };
+  const row: ChatbotTestRunRow = {
+    id: newId("run", now),
+    tenantId,
+    passed: outcome.passed,
+    failed: outcome.failed,
+    results: outcome.results,
+    createdAt: now,
+  };
   const previous = await deps.store.transaction(async (tx) => {
     await tx.testSet.insertTestRun(row);
     await tx.testSet.pruneTestRuns(tenantId, KEPT_RUNS);
     return tx.testSet.findPreviousTestRun(tenantId, row.id);
   });
-  return { run_id: row.id, created_at: toIso(now), ...outcome, changes: changesBetween((previous?.results as CaseResult[] | undefined) ?? null, outcome.results) };
+  return {
+    run_id: row.id,
+    created_at: toIso(now),
+    ...outcome,
+    changes: changesBetween((previous?.results as CaseResult[] | undefined) ?? null, outcome.results),
+  };
 }
 
 export interface RunSummaryView {
@@ -123,7 +166,14 @@ export interface RunSummaryView {
 /** The kept runs, newest first, without their results. */
 export async function listTestRuns(deps: Deps, tenantId: string): Promise<{ data: RunSummaryView[] }> {
   const rows = await deps.store.testSet.listTestRuns(tenantId, KEPT_RUNS);
-  return { data: rows.map((row) => ({ run_id: row.id, created_at: toIso(row.createdAt), passed: row.passed, failed: row.failed })) };
+  return {
+    data: rows.map((row) => ({
+      run_id: row.id,
+      created_at: toIso(row.createdAt),
+      passed: row.passed,
+      failed: row.failed,
+    })),
+  };
 }
 
 /** One kept run with its results and what changed since the run before it. */
@@ -132,5 +182,12 @@ export async function getTestRun(deps: Deps, tenantId: string, runId: string): P
   if (!row) throw new AppError("test_run_not_found", 404, "No such test run.");
   const previous = await deps.store.testSet.findPreviousTestRun(tenantId, runId);
   const results = row.results as CaseResult[];
-  return { run_id: row.id, created_at: toIso(row.createdAt), passed: row.passed, failed: row.failed, results, changes: changesBetween((previous?.results as CaseResult[] | undefined) ?? null, results) };
+  return {
+    run_id: row.id,
+    created_at: toIso(row.createdAt),
+    passed: row.passed,
+    failed: row.failed,
+    results,
+    changes: changesBetween((previous?.results as CaseResult[] | undefined) ?? null, results),
+  };
 }

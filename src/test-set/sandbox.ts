@@ -61,10 +61,18 @@ export interface SandboxContext {
 }
 
 /** One case through one engine, with its verdicts and the time it took. */
-export async function runCaseIn(deps: Deps, engine: EngineName, context: SandboxContext, settings: AiSettings | null, testCase: SandboxCase): Promise<EngineAnswer> {
+export async function runCaseIn(
+  deps: Deps,
+  engine: EngineName,
+  context: SandboxContext,
+  settings: AiSettings | null,
+  testCase: SandboxCase,
+): Promise<EngineAnswer> {
   const startedAt = performance.now();
   const conversation =
-    engine === "model" && settings ? await converseWithModel(deps, context, settings, testCase.turns) : converseWithRules(context, testCase.turns, testCase.language);
+    engine === "model" && settings
+      ? await converseWithModel(deps, context, settings, testCase.turns)
+      : converseWithRules(context, testCase.turns, testCase.language);
   const actions = actionKinds(conversation.actions);
   const checks = checkExpectations(testCase.expect, { ...conversation, actions });
   return {
@@ -96,7 +104,13 @@ function converseWithRules(context: SandboxContext, turns: readonly string[], la
       reply = null;
       continue;
     }
-    const output = engine.reply({ config: context.config, state, message, nowMs: context.nowMs, takenSlotStarts: taken });
+    const output = engine.reply({
+      config: context.config,
+      state,
+      message,
+      nowMs: context.nowMs,
+      takenSlotStarts: taken,
+    });
     state = output.state;
     reply = output.reply.text;
     actions.push(...output.actions);
@@ -106,7 +120,12 @@ function converseWithRules(context: SandboxContext, turns: readonly string[], la
 }
 
 /** The assistant turn by turn, the transcript carried in memory; nothing is written. */
-async function converseWithModel(deps: Deps, context: SandboxContext, settings: AiSettings, turns: readonly string[]): Promise<Conversation> {
+async function converseWithModel(
+  deps: Deps,
+  context: SandboxContext,
+  settings: AiSettings,
+  turns: readonly string[],
+): Promise<Conversation> {
   const transcript: TranscriptLine[] = [];
   const actions: EngineAction[] = [];
   let reply: string | null = null;
@@ -128,7 +147,13 @@ async function converseWithModel(deps: Deps, context: SandboxContext, settings: 
       takenSlotStarts: context.takenSlotStarts,
       knowledge: context.knowledge,
     });
-    if (!result.ok) return { reply: null, sources: [], actions, error: `the model failed (${result.outcome}); visitors would get the rule engine's answer` };
+    if (!result.ok)
+      return {
+        reply: null,
+        sources: [],
+        actions,
+        error: `the model failed (${result.outcome}); visitors would get the rule engine's answer`,
+      };
     reply = result.draft.text;
     sources = result.draft.sources;
     actions.push(...result.draft.actions);

@@ -67,7 +67,15 @@ function groupView(group: Group): UnansweredGroup {
     sessions.add(row.sessionId);
     examples.push({ session_id: row.sessionId, question: row.question, asked_at: toIso(row.createdAt) });
   }
-  return { group_id: oldest.id, question: newest.question, count: group.members.length, languages, first_seen: toIso(oldest.createdAt), last_seen: toIso(newest.createdAt), examples };
+  return {
+    group_id: oldest.id,
+    question: newest.question,
+    count: group.members.length,
+    languages,
+    first_seen: toIso(oldest.createdAt),
+    last_seen: toIso(newest.createdAt),
+    examples,
+  };
 }
 
 /** The open questions grouped by similarity, the group asked most recently first. */
@@ -79,19 +87,39 @@ export async function listUnansweredGroups(deps: Deps, tenantId: string): Promis
 async function requireGroup(deps: Deps, tenantId: string, groupId: string): Promise<Group> {
   const rows = await deps.store.unanswered.listOpenUnanswered(tenantId, UNANSWERED_SCAN);
   const group = groupQuestions(rows).find((candidate) => candidate.members.at(-1)?.id === groupId);
-  if (!group) throw new AppError("unanswered_group_not_found", 404, "No such group of unanswered questions (it may have been fixed or dismissed).");
+  if (!group)
+    throw new AppError(
+      "unanswered_group_not_found",
+      404,
+      "No such group of unanswered questions (it may have been fixed or dismissed).",
+    );
   return group;
 }
 
-async function resolveGroup(deps: Deps, tenantId: string, group: Group, resolution: UnansweredResolution): Promise<number> {
-  return deps.store.unanswered.resolveUnanswered(tenantId, group.members.map((row) => row.id), resolution, deps.clock.now());
+async function resolveGroup(
+  deps: Deps,
+  tenantId: string,
+  group: Group,
+  resolution: UnansweredResolution,
+): Promise<number> {
+  return deps.store.unanswered.resolveUnanswered(
+    tenantId,
+    group.members.map((row) => row.id),
+    resolution,
+    deps.clock.now(),
+  );
 }
 
 /**
  * Adds an FAQ entry answering the group's question (its newest wording unless `question` is
  * given) and closes the group: the rule engine and the assistant answer it from then on.
  */
-export async function answerGroupWithFaq(deps: Deps, tenantId: string, groupId: string, input: { answer: string; question?: string; keywords?: string[] }) {
+export async function answerGroupWithFaq(
+  deps: Deps,
+  tenantId: string,
+  groupId: string,
+  input: { answer: string; question?: string; keywords?: string[] },
+) {
   const group = await requireGroup(deps, tenantId, groupId);
   const config = await getBotConfig(deps, tenantId);
   const entry: FaqEntry = {
@@ -102,19 +130,42 @@ export async function answerGroupWithFaq(deps: Deps, tenantId: string, groupId: 
     ...(isLang(group.members[0]!.language) ? { language: group.members[0]!.language } : {}),
   };
   await updateBotConfig(deps, tenantId, { faq: [...config.faq, entry] });
-  return { ok: true as const, group_id: groupId, resolved: await resolveGroup(deps, tenantId, group, "faq"), faq: entry };
+  return {
+    ok: true as const,
+    group_id: groupId,
+    resolved: await resolveGroup(deps, tenantId, group, "faq"),
+    faq: entry,
+  };
 }
 
 /** Saves the group's question as a test case with `expect`, and closes the group. */
-export async function addGroupAsTestCase(deps: Deps, tenantId: string, groupId: string, input: { expect: CaseExpectation }): Promise<{ ok: true; group_id: string; resolved: number; case: CaseView }> {
+export async function addGroupAsTestCase(
+  deps: Deps,
+  tenantId: string,
+  groupId: string,
+  input: { expect: CaseExpectation },
+): Promise<{ ok: true; group_id: string; resolved: number; case: CaseView }> {
   const group = await requireGroup(deps, tenantId, groupId);
   const newest = group.members[0]!;
-  const created = await createTestCase(deps, tenantId, { question: newest.question, language: isLang(newest.language) ? newest.language : null, expect: input.expect });
-  return { ok: true, group_id: groupId, resolved: await resolveGroup(deps, tenantId, group, "test_case"), case: created };
+  const created = await createTestCase(deps, tenantId, {
+    question: newest.question,
+    language: isLang(newest.language) ? newest.language : null,
+    expect: input.expect,
+  });
+  return {
+    ok: true,
+    group_id: groupId,
+    resolved: await resolveGroup(deps, tenantId, group, "test_case"),
+    case: created,
+  };
 }
 
 /** Closes the group without a fix (spam, a question the business does not answer). */
-export async function dismissGroup(deps: Deps, tenantId: string, groupId: string): Promise<{ ok: true; group_id: string; resolved: number }> {
+export async function dismissGroup(
+  deps: Deps,
+  tenantId: string,
+  groupId: string,
+): Promise<{ ok: true; group_id: string; resolved: number }> {
   const group = await requireGroup(deps, tenantId, groupId);
   return { ok: true, group_id: groupId, resolved: await resolveGroup(deps, tenantId, group, "dismissed") };
 }

@@ -68,19 +68,28 @@ describeWithBrowser("the admin page's Test and Unanswered tabs in headless Chrom
     const row = panel.getByRole("row").filter({ hasText: "Are pets allowed in the waiting room?" }).first();
     await row.waitFor();
     expect(await row.getByRole("cell").nth(1).textContent()).toBe("2");
-    await row.getByLabel("Answer to “Are pets allowed in the waiting room?”").fill("Pets are welcome in the waiting room.");
+    await row
+      .getByLabel("Answer to “Are pets allowed in the waiting room?”")
+      .fill("Pets are welcome in the waiting room.");
     await row.getByRole("button", { name: "Add FAQ answer: Are pets allowed in the waiting room?" }).click();
     await panel.getByText("The FAQ now answers").waitFor();
     await panel.getByText("Nothing unanswered").waitFor();
 
-    const again = await handleMessage(deps, { tenant: await requireTenant(deps, tenantId), text: "Are pets allowed in the waiting room?", channel: "api" });
+    const again = await handleMessage(deps, {
+      tenant: await requireTenant(deps, tenantId),
+      text: "Are pets allowed in the waiting room?",
+      channel: "api",
+    });
     expect(again.reply?.text).toContain("Pets are welcome in the waiting room.");
     expect(errors).toEqual([]);
   });
 
-  test("AI settings that would break a case are tried first and saved only after \"save anyway\"", async () => {
+  test('AI settings that would break a case are tried first and saved only after "save anyway"', async () => {
     const { tenantId, key } = await newTenant("Careful Clinic");
-    await createTestCase(deps, tenantId, { question: "What are your opening hours?", expect: { contains: ["Monday"] } });
+    await createTestCase(deps, tenantId, {
+      question: "What are your opening hours?",
+      expect: { contains: ["Monday"] },
+    });
     const { page, errors } = await openTab(key, "AI");
     const panel = page.getByRole("tabpanel", { name: "AI" });
     // A provider nobody listens on: with it the model would answer, fail, and fail the case.

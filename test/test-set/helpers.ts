@@ -11,8 +11,14 @@ export async function clinic(context: TestContext, name = "Smile") {
 
 /** Cases that, in a real conversation, would take a lead, book a slot and hand off. */
 export const ACTION_CASES = [
-  { question: ["I'd like a quote for Invisalign", "Ana Lopez", "(415) 555-0132", "ana@example.com"], expect: { action: "lead" } },
-  { question: ["I'd like to book an appointment", "Monday at 10am", "yes", "Ana Lopez", "(415) 555-0132"], expect: { action: "booking" } },
+  {
+    question: ["I'd like a quote for Invisalign", "Ana Lopez", "(415) 555-0132", "ana@example.com"],
+    expect: { action: "lead" },
+  },
+  {
+    question: ["I'd like to book an appointment", "Monday at 10am", "yes", "Ana Lopez", "(415) 555-0132"],
+    expect: { action: "booking" },
+  },
   { question: "Can I talk to a human please?", expect: { action: "handoff" } },
 ] as const;
 
@@ -31,12 +37,25 @@ export interface RunResult {
     case_id: string;
     passed: boolean;
     engine: string;
-    answers: Array<{ engine: string; reply: string | null; action: string; actions: string[]; passed: boolean; duration_ms: number; sources: Array<{ document_id: string }>; checks: Array<{ expectation: string; expected: string; passed: boolean }>; error?: string }>;
+    answers: Array<{
+      engine: string;
+      reply: string | null;
+      action: string;
+      actions: string[];
+      passed: boolean;
+      duration_ms: number;
+      sources: Array<{ document_id: string }>;
+      checks: Array<{ expectation: string; expected: string; passed: boolean }>;
+      error?: string;
+    }>;
   }>;
 }
 
 export async function runSet(context: TestContext, key: Record<string, string>, body?: unknown): Promise<RunResult> {
-  const response = await context.request("POST", "/api/v1/chatbot/tests/run", { headers: key, ...(body === undefined ? {} : { body }) });
+  const response = await context.request("POST", "/api/v1/chatbot/tests/run", {
+    headers: key,
+    ...(body === undefined ? {} : { body }),
+  });
   if (response.status !== 200) throw new Error(`running the set failed: ${response.status} ${await response.text()}`);
   return (await response.json()) as RunResult;
 }

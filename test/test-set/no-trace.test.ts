@@ -6,12 +6,24 @@ import { ACTION_CASES, addCase, clinic, runSet } from "./helpers.ts";
 let context: TestContext;
 afterEach(() => context.close());
 
-const TRACES = ["chat_sessions", "chat_messages", "leads", "appointments", "events", "deliveries", "delivery_attempts", "dead_letters", "usage_counters", "analytics_events"];
+const TRACES = [
+  "chat_sessions",
+  "chat_messages",
+  "leads",
+  "appointments",
+  "events",
+  "deliveries",
+  "delivery_attempts",
+  "dead_letters",
+  "usage_counters",
+  "analytics_events",
+];
 
 async function rowCounts(): Promise<Record<string, number>> {
   const sql = await testSql(context.deps);
   const counts: Record<string, number> = {};
-  for (const table of TRACES) counts[table] = (await sql.get<{ n: number }>(`SELECT CAST(count(*) AS INTEGER) AS n FROM ${table}`))?.n ?? -1;
+  for (const table of TRACES)
+    counts[table] = (await sql.get<{ n: number }>(`SELECT CAST(count(*) AS INTEGER) AS n FROM ${table}`))?.n ?? -1;
   return counts;
 }
 

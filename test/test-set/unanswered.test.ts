@@ -24,7 +24,8 @@ async function ask(tenantId: string, message: string) {
   return { session_id: visitor.session_id, reply: ((await response.json()) as { reply: { text: string } }).reply.text };
 }
 
-const groups = async (key: Record<string, string>) => ((await (await context.request("GET", UNANSWERED, { headers: key })).json()) as { data: Group[] }).data;
+const groups = async (key: Record<string, string>) =>
+  ((await (await context.request("GET", UNANSWERED, { headers: key })).json()) as { data: Group[] }).data;
 
 describe("unanswered questions", () => {
   test("a fallback is recorded, grouped with a paraphrase, fixed by an FAQ added from the group, and then answered", async () => {
@@ -43,12 +44,24 @@ describe("unanswered questions", () => {
       ["Are pets allowed in the waiting room?", 2],
     ]);
     const pets = listed[1]!;
-    expect(pets).toMatchObject({ languages: ["en"], first_seen: new Date(context.clock.now() - 120_000).toISOString(), last_seen: new Date(context.clock.now() - 60_000).toISOString() });
+    expect(pets).toMatchObject({
+      languages: ["en"],
+      first_seen: new Date(context.clock.now() - 120_000).toISOString(),
+      last_seen: new Date(context.clock.now() - 60_000).toISOString(),
+    });
     expect(pets.examples.map((example) => example.session_id)).toEqual([second.session_id, first.session_id]);
 
-    const fixed = await context.request("POST", `${UNANSWERED}/${pets.group_id}/faq`, { headers: key, body: { answer: "Pets are welcome in the waiting room, on a lead." } });
+    const fixed = await context.request("POST", `${UNANSWERED}/${pets.group_id}/faq`, {
+      headers: key,
+      body: { answer: "Pets are welcome in the waiting room, on a lead." },
+    });
     expect(fixed.status).toBe(200);
-    expect(await fixed.json()).toMatchObject({ ok: true, group_id: pets.group_id, resolved: 2, faq: { question: "Are pets allowed in the waiting room?" } });
+    expect(await fixed.json()).toMatchObject({
+      ok: true,
+      group_id: pets.group_id,
+      resolved: 2,
+      faq: { question: "Are pets allowed in the waiting room?" },
+    });
     expect((await groups(key)).map((group) => group.question)).toEqual(["Do you sell gift cards?"]);
 
     const again = await ask(tenant.id, "Do you accept pets in the waiting room?");
@@ -62,20 +75,34 @@ describe("unanswered questions", () => {
     const other = await clinic(context, "Other");
     await ask(tenant.id, "Do you sell gift cards?");
     const [gifts] = await groups(key);
-    expect((await context.request("POST", `${UNANSWERED}/${gifts!.group_id}/dismiss`, { headers: other.key })).status).toBe(404);
+    expect(
+      (await context.request("POST", `${UNANSWERED}/${gifts!.group_id}/dismiss`, { headers: other.key })).status,
+    ).toBe(404);
 
-    const saved = await context.request("POST", `${UNANSWERED}/${gifts!.group_id}/test-case`, { headers: key, body: { expect: { contains: ["gift card"] } } });
+    const saved = await context.request("POST", `${UNANSWERED}/${gifts!.group_id}/test-case`, {
+      headers: key,
+      body: { expect: { contains: ["gift card"] } },
+    });
     expect(saved.status).toBe(200);
     const body = (await saved.json()) as { resolved: number; case: { case_id: string; question: string } };
-    expect(body).toMatchObject({ resolved: 1, case: { question: "Do you sell gift cards?", expect: { contains: ["gift card"] } } });
+    expect(body).toMatchObject({
+      resolved: 1,
+      case: { question: "Do you sell gift cards?", expect: { contains: ["gift card"] } },
+    });
     expect(await groups(key)).toEqual([]);
-    expect((await (await context.request("GET", "/api/v1/chatbot/tests", { headers: key })).json()).data).toHaveLength(1);
+    expect((await (await context.request("GET", "/api/v1/chatbot/tests", { headers: key })).json()).data).toHaveLength(
+      1,
+    );
 
     await ask(tenant.id, "Can I pay in bitcoin?");
     const [bitcoin] = await groups(key);
-    expect(await (await context.request("POST", `${UNANSWERED}/${bitcoin!.group_id}/dismiss`, { headers: key })).json()).toEqual({ ok: true, group_id: bitcoin!.group_id, resolved: 1 });
+    expect(
+      await (await context.request("POST", `${UNANSWERED}/${bitcoin!.group_id}/dismiss`, { headers: key })).json(),
+    ).toEqual({ ok: true, group_id: bitcoin!.group_id, resolved: 1 });
     expect(await groups(key)).toEqual([]);
-    expect((await context.request("POST", `${UNANSWERED}/${bitcoin!.group_id}/dismiss`, { headers: key })).status).toBe(404);
+    expect((await context.request("POST", `${UNANSWERED}/${bitcoin!.group_id}/dismiss`, { headers: key })).status).toBe(
+      404,
+    );
   });
 
   test("erasing a visitor removes their questions", async () => {
@@ -84,7 +111,9 @@ describe("unanswered questions", () => {
     const asked = await ask(tenant.id, "Do you sell gift cards?");
     await ask(tenant.id, "Do you sell gift vouchers?");
     expect((await groups(key))[0]?.count).toBe(2);
-    expect((await context.request("DELETE", `/api/v1/sessions/${asked.session_id}`, { headers: key })).status).toBe(200);
+    expect((await context.request("DELETE", `/api/v1/sessions/${asked.session_id}`, { headers: key })).status).toBe(
+      200,
+    );
     const [left] = await groups(key);
     expect(left).toMatchObject({ count: 1, question: "Do you sell gift vouchers?" });
     expect(left?.examples.map((example) => example.session_id)).not.toContain(asked.session_id);

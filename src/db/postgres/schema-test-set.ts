@@ -9,7 +9,9 @@ export const chatbotTests = pgTable(
   "chatbot_tests",
   {
     id: text("id").primaryKey(),
-    tenantId: text("tenant_id").notNull().references(() => tenants.id, { onDelete: "cascade" }),
+    tenantId: text("tenant_id")
+      .notNull()
+      .references(() => tenants.id, { onDelete: "cascade" }),
     turns: json("turns").$type<string[]>().notNull(),
     language: text("language"),
     expectation: json("expectation").$type<CaseExpectation>().notNull(),
@@ -23,7 +25,9 @@ export const chatbotTestRuns = pgTable(
   "chatbot_test_runs",
   {
     id: text("id").primaryKey(),
-    tenantId: text("tenant_id").notNull().references(() => tenants.id, { onDelete: "cascade" }),
+    tenantId: text("tenant_id")
+      .notNull()
+      .references(() => tenants.id, { onDelete: "cascade" }),
     passed: integer("passed").notNull(),
     failed: integer("failed").notNull(),
     results: json("results").$type<unknown[]>().notNull(),
@@ -36,8 +40,12 @@ export const unansweredQuestions = pgTable(
   "unanswered_questions",
   {
     id: text("id").primaryKey(),
-    tenantId: text("tenant_id").notNull().references(() => tenants.id, { onDelete: "cascade" }),
-    sessionId: text("session_id").notNull().references(() => chatSessions.id, { onDelete: "cascade" }),
+    tenantId: text("tenant_id")
+      .notNull()
+      .references(() => tenants.id, { onDelete: "cascade" }),
+    sessionId: text("session_id")
+      .notNull()
+      .references(() => chatSessions.id, { onDelete: "cascade" }),
     question: text("question").notNull(),
     language: text("language"),
     engine: text("engine", { enum: ["rule_engine", "model"] }).notNull(),
@@ -45,5 +53,8 @@ export const unansweredQuestions = pgTable(
     resolvedAt: bigint("resolved_at", { mode: "number" }),
     resolution: text("resolution", { enum: UNANSWERED_RESOLUTIONS }),
   },
-  (table) => [index("unanswered_questions_tenant_idx").on(table.tenantId, table.id), index("unanswered_questions_session_idx").on(table.sessionId)],
+  (table) => [
+    index("unanswered_questions_tenant_idx").on(table.tenantId, table.id),
+    index("unanswered_questions_session_idx").on(table.sessionId),
+  ],
 );

@@ -1,6 +1,6 @@
 /** Test: the owner's saved cases, a run in the sandbox, and each case's last result beside it. */
 import { api } from "./api.ts";
-import { busy, byId, code, fillRows, h, idCode, say, sayError } from "./dom.ts";
+import { busy, byId, fillRows, h, idCode, say, sayError } from "./dom.ts";
 import type { CaseView } from "../../../src/test-set/cases.ts";
 import type { CaseChange, CaseResult, RunReport, RunSummaryView } from "../../../src/test-set/run-test-set.ts";
 
@@ -29,10 +29,16 @@ function failedChecks(result: CaseResult | undefined): string {
   const answer = result?.answers[0];
   if (!answer) return "";
   if (answer.error) return answer.error;
-  return answer.checks.filter((check) => !check.passed).map((check) => `${check.expectation} “${check.expected}”`).join("; ") || "—";
+  return (
+    answer.checks
+      .filter((check) => !check.passed)
+      .map((check) => `${check.expectation} “${check.expected}”`)
+      .join("; ") || "—"
+  );
 }
 
-const change = (entry: CaseChange | undefined): string => (!entry ? "" : entry.before === "new" ? "new" : `${entry.before} → ${entry.after}`);
+const change = (entry: CaseChange | undefined): string =>
+  !entry ? "" : entry.before === "new" ? "new" : `${entry.before} → ${entry.after}`;
 
 export function wireTests() {
   const message = byId("tests-msg");
@@ -54,14 +60,24 @@ export function wireTests() {
         cases.data.map((entry) => {
           const result = results.get(entry.case_id);
           const answer = result?.answers[0];
-          const remove: HTMLButtonElement = h("button", { type: "button", "aria-label": `Delete the case ${questionText(entry.question)}`, onclick: () => deleteCase(remove, entry) }, "Delete");
+          const remove: HTMLButtonElement = h(
+            "button",
+            {
+              type: "button",
+              "aria-label": `Delete the case ${questionText(entry.question)}`,
+              onclick: () => deleteCase(remove, entry),
+            },
+            "Delete",
+          );
           return [
             questionText(entry.question),
             expects(entry),
             verdict(result),
             answer?.engine === "model" ? "model" : answer ? "rule engine" : "",
             h("div", { class: "pre" }, answer?.reply ?? ""),
-            answer && answer.sources.length > 0 ? h("span", {}, ...answer.sources.map((source) => idCode(source.title))) : "—",
+            answer && answer.sources.length > 0
+              ? h("span", {}, ...answer.sources.map((source) => idCode(source.title)))
+              : "—",
             failedChecks(result),
             change(changes.get(entry.case_id)),
             h("div", { class: "acts" }, remove),
@@ -69,7 +85,8 @@ export function wireTests() {
         }),
         "No test cases yet: add a question a visitor might ask above.",
       );
-      if (report) say(message, report.failed > 0 ? "error" : "ok", `Last run: ${report.passed} passed, ${report.failed} failed.`);
+      if (report)
+        say(message, report.failed > 0 ? "error" : "ok", `Last run: ${report.passed} passed, ${report.failed} failed.`);
     } catch (error) {
       sayError(message, error);
     }
@@ -102,7 +119,11 @@ export function wireTests() {
     const action = byId<HTMLSelectElement>("tests-action").value;
     const body = {
       question: value("tests-question"),
-      expect: { ...(contains ? { contains: [contains] } : {}), ...(notContains ? { not_contains: [notContains] } : {}), ...(action ? { action } : {}) },
+      expect: {
+        ...(contains ? { contains: [contains] } : {}),
+        ...(notContains ? { not_contains: [notContains] } : {}),
+        ...(action ? { action } : {}),
+      },
     };
     void busy(button, async () => {
       try {

@@ -17,7 +17,13 @@ export function wireUnanswered() {
           group.languages.join(", ") || "—",
           when(group.first_seen),
           when(group.last_seen),
-          h("span", {}, ...group.examples.map((example) => h("span", { class: "preview" }, idCode(example.session_id), ` “${example.question}”`))),
+          h(
+            "span",
+            {},
+            ...group.examples.map((example) =>
+              h("span", { class: "preview" }, idCode(example.session_id), ` “${example.question}”`),
+            ),
+          ),
           fixes(group),
         ]),
         "Nothing unanswered: every question the bot was asked, it could answer.",
@@ -28,7 +34,12 @@ export function wireUnanswered() {
   }
 
   function fixes(group: UnansweredGroup): HTMLElement {
-    const answer: HTMLInputElement = h("input", { maxlength: 2000, size: 28, "aria-label": `Answer to “${group.question}”`, placeholder: "The answer" });
+    const answer: HTMLInputElement = h("input", {
+      maxlength: 2000,
+      size: 28,
+      "aria-label": `Answer to “${group.question}”`,
+      placeholder: "The answer",
+    });
     const act = (label: string, path: string, body: () => unknown, done: string) => {
       const button: HTMLButtonElement = h(
         "button",
@@ -57,8 +68,18 @@ export function wireUnanswered() {
       "div",
       { class: "acts" },
       answer,
-      act("Add FAQ answer", "faq", () => (typed() ? { answer: typed() } : null), `The FAQ now answers “${group.question}”.`),
-      act("Add as test case", "test-case", () => (typed() ? { expect: { contains: [typed()] } } : null), `“${group.question}” is now a test case.`),
+      act(
+        "Add FAQ answer",
+        "faq",
+        () => (typed() ? { answer: typed() } : null),
+        `The FAQ now answers “${group.question}”.`,
+      ),
+      act(
+        "Add as test case",
+        "test-case",
+        () => (typed() ? { expect: { contains: [typed()] } } : null),
+        `“${group.question}” is now a test case.`,
+      ),
       act("Dismiss", "dismiss", () => undefined, `Dismissed “${group.question}”.`),
     );
   }
