@@ -35,5 +35,5 @@ CREATE TABLE `unanswered_questions` (
 	FOREIGN KEY (`session_id`) REFERENCES `chat_sessions`(`id`) ON UPDATE no action ON DELETE cascade
 );
 --> statement-breakpoint
-CREATE INDEX `unanswered_questions_tenant_idx` ON `unanswered_questions` (`tenant_id`,`id`);--> statement-breakpoint
+CREATE INDEX `unanswered_questions_open_idx` ON `unanswered_questions` (`tenant_id`,`resolved_at`,`id`);--> statement-breakpoint
 CREATE INDEX `unanswered_questions_session_idx` ON `unanswered_questions` (`session_id`);

@@ -36,5 +36,5 @@ ALTER TABLE "unanswered_questions" ADD CONSTRAINT "unanswered_questions_tenant_i
 ALTER TABLE "unanswered_questions" ADD CONSTRAINT "unanswered_questions_session_id_chat_sessions_id_fk" FOREIGN KEY ("session_id") REFERENCES "public"."chat_sessions"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
 CREATE INDEX "chatbot_test_runs_tenant_idx" ON "chatbot_test_runs" USING btree ("tenant_id","id");--> statement-breakpoint
 CREATE INDEX "chatbot_tests_tenant_idx" ON "chatbot_tests" USING btree ("tenant_id","id");--> statement-breakpoint
-CREATE INDEX "unanswered_questions_tenant_idx" ON "unanswered_questions" USING btree ("tenant_id","id");--> statement-breakpoint
+CREATE INDEX "unanswered_questions_open_idx" ON "unanswered_questions" USING btree ("tenant_id","resolved_at","id");--> statement-breakpoint
 CREATE INDEX "unanswered_questions_session_idx" ON "unanswered_questions" USING btree ("session_id");

@@ -72,7 +72,7 @@ export const unansweredQuestions = sqliteTable(
     resolution: text("resolution", { enum: UNANSWERED_RESOLUTIONS }),
   },
   (table) => [
-    index("unanswered_questions_tenant_idx").on(table.tenantId, table.id),
+    index("unanswered_questions_open_idx").on(table.tenantId, table.resolvedAt, table.id),
     index("unanswered_questions_session_idx").on(table.sessionId),
   ],
 );
