@@ -3,6 +3,7 @@ import type { BotConfig } from "../chat/bot-config.ts";
 import { proposeSlots } from "../chat/appointment-slots.ts";
 import type { EngineAction } from "../chat/engine-types.ts";
 import { searchKnowledge, type KnowledgeHit, type KnowledgeQuery } from "../knowledge/search.ts";
+import type { KnowledgeProposal } from "../knowledge/tenant-index.ts";
 import { citedSources, createCitationFilter, type Source } from "./citations.ts";
 import { rewriteSearchQuery } from "./rewrite-query.ts";
 import { createCircuitBreaker, type CircuitBreaker } from "./circuit-breaker.ts";
@@ -52,6 +53,10 @@ export interface AssistantTurnInput {
   nowMs: number;
   takenSlotStarts: readonly number[];
   onDelta?: (text: string) => void;
+  /** The conversation so far when there is no session to read it from (a sandboxed test run). */
+  transcript?: readonly TranscriptLine[];
+  /** A dry run's proposed knowledge (FAQ, documents added or deleted), searched instead of the stored one. */
+  knowledge?: KnowledgeProposal;
 }
 
 // One breaker per store: each test app (and the server) has its own.
@@ -79,7 +84,8 @@ export async function replyWithAssistant(deps: Deps, input: AssistantTurnInput):
     return { ok: false, outcome: "circuit_open", usage };
   }
 
-  const transcript: TranscriptLine[] = input.sessionId ? await deps.store.chatSessions.listRecentMessages(input.sessionId, TRANSCRIPT_LIMIT) : [];
+  const transcript: readonly TranscriptLine[] =
+    input.transcript?.slice(-TRANSCRIPT_LIMIT) ?? (input.sessionId ? await deps.store.chatSessions.listRecentMessages(input.sessionId, TRANSCRIPT_LIMIT) : []);
   const startedAt = deps.clock.now();
   try {
     const hits = await retrieve(deps, input, transcript, usage);
@@ -124,11 +130,11 @@ async function retrieve(deps: Deps, input: AssistantTurnInput, transcript: reado
   const query: KnowledgeQuery = rewritten ? { variants: [...rewritten, input.message] } : { variants: [input.message], context: previous };
   const embedder = embedderFor(input.settings);
   try {
-    return await searchKnowledge(deps, input.tenantId, query, { limit: KNOWLEDGE_LIMIT, embedder });
+    return await searchKnowledge(deps, input.tenantId, query, { limit: KNOWLEDGE_LIMIT, embedder, proposal: input.knowledge });
   } catch (error) {
     // An embedding failure must not cost the answer: BM25 alone still ranks the chunks.
     if (!embedder || !(error instanceof ProviderError)) throw error;
-    return searchKnowledge(deps, input.tenantId, query, { limit: KNOWLEDGE_LIMIT, embedder: null });
+    return searchKnowledge(deps, input.tenantId, query, { limit: KNOWLEDGE_LIMIT, embedder: null, proposal: input.knowledge });
   }
 }
 

@@ -64,12 +64,16 @@ export async function updateBotConfig(deps: Deps, tenantId: string, patch: unkno
   return deps.store.transaction(async (tx) => {
     const current = await loadBotConfig(tx, tenantId);
     if (!current) throw notFound("tenant");
-    const next = validateBotConfigPatch(patch, current, (plain) => sealSecret(deps, plain));
+    const merged = mergeBotConfigPatch(deps, current, patch);
     const now = deps.clock.now();
-    const allowedOrigins = normalizeOrigins(next.allowed_origins);
-    const merged: BotConfig = { ...next, allowed_origins: allowedOrigins };
     await tx.botConfigs.updateBotConfig(tenantId, { ...merged }, merged.bot_name, now);
-    await tx.botConfigs.updateTenantProfile(tenantId, { allowedOrigins, sector: merged.sector, updatedAt: now });
+    await tx.botConfigs.updateTenantProfile(tenantId, { allowedOrigins: merged.allowed_origins, sector: merged.sector, updatedAt: now });
     return merged;
   });
+}
+
+/** The config `patch` would make of `current` (422 on the first bad field), without storing it: a save, or a dry run's proposal. */
+export function mergeBotConfigPatch(deps: Deps, current: BotConfig, patch: unknown): BotConfig {
+  const next = validateBotConfigPatch(patch, current, (plain) => sealSecret(deps, plain));
+  return { ...next, allowed_origins: normalizeOrigins(next.allowed_origins) };
 }

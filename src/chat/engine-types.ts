@@ -38,6 +38,8 @@ export interface EngineOutput {
   state: ConversationState;
   /** Things the caller must persist and announce (lead.created, appointment.created, handoff.requested). */
   actions: EngineAction[];
+  /** The engine could not answer (its fallback, "I don't know", a hand-off for want of an answer): the owner sees it among the unanswered questions. */
+  unanswered?: boolean;
 }
 
 export interface ReplyEngine {

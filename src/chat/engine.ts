@@ -114,6 +114,7 @@ function replyByRules(input: Omit<EngineInput, "takenSlotStarts"> & { takenSlotS
     confidence,
     state,
     actions: turn.actions,
+    ...(reply.lowConfidence ? { unanswered: true } : {}),
   };
 }
 

@@ -16,7 +16,9 @@ import { formatSlot } from "./timezone.ts";
 import { MESSAGE_MAX_LENGTH } from "./turn.ts";
 import { detectPersonRequest } from "./handoff-phrases.ts";
 import { normalizeForMatching } from "./intents.ts";
+import type { Lang } from "./language.ts";
 import { applyAction } from "./apply-action.ts";
+import { assistantCouldNotAnswer, recordUnanswered } from "./record-unanswered.ts";
 import { createRuleEngine, type EngineAction, type ReplyEngine } from "./engine.ts";
 import { findOrStartVisitorSession, messageRow, requireSession, startSession, type SessionRow } from "./sessions.ts";
 
@@ -163,6 +165,7 @@ function commitTurn(deps: Deps, input: HandleMessageInput, text: string, config:
     let reply: ChatMessageRow | null = null;
     let sources: Source[] | undefined;
     let actions: EngineAction[] = [];
+    let unanswered: "rule_engine" | "model" | null = null;
 
     // Re-checked here: an operator may have taken the session over while the model was thinking.
     if (session.status === "bot" && assistant?.ok) {
@@ -171,6 +174,7 @@ function commitTurn(deps: Deps, input: HandleMessageInput, text: string, config:
       reply = messageRow(deps, session, { role: "bot", text: replyText, confidence: assistant.draft.confidence });
       actions = kept;
       sources = assistant.draft.sources;
+      if (assistantCouldNotAnswer(assistant.draft, text)) unanswered = "model";
     } else if (session.status === "bot") {
       // The input state is never mutated by the engine, so both calls may share it.
       const engineInput = { config, state: restoreConversationState(JSON.parse(session.state)), message: text, nowMs: now };
@@ -178,7 +182,9 @@ function commitTurn(deps: Deps, input: HandleMessageInput, text: string, config:
       reply = messageRow(deps, session, { role: "bot", text: output.reply.text, quickReplies: output.reply.quick_replies, confidence: output.confidence });
       actions = output.actions;
       state = JSON.stringify(output.state);
+      if (output.unanswered) unanswered = "rule_engine";
     }
+    if (unanswered) await recordUnanswered(deps, tx, { tenantId: tenant.id, sessionId: session.id, question: text, language: lang(state), engine: unanswered });
     for (const action of actions) {
       const change = await applyAction(deps, tx, session, config, action, text);
       if (change.status) status = change.status;
@@ -206,6 +212,9 @@ function commitTurn(deps: Deps, input: HandleMessageInput, text: string, config:
     };
   });
 }
+
+/** The conversation's language after the turn, as the rule engine's state holds it. */
+const lang = (state: string): Lang | null => (JSON.parse(state) as { lang?: Lang | null }).lang ?? null;
 
 /** The answer's reply: the fields of its transcript view (toMessageView) a chat response carries. */
 function replyView(reply: ChatMessageRow, sources: Source[] | undefined): NonNullable<MessageResult["reply"]> {

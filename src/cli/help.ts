@@ -17,6 +17,7 @@ Commands:
   restore FILE          replace the database with a backup (refused while a server uses it)
   copy --from FILE --to postgres://…   move a SQLite install to PostgreSQL (all or nothing)
   tls status|renew      the served certificate: domains, issuer, expiry, last renewal; force a renewal
+  bot test [add]        run the tenant's saved test cases (exit 1 if one fails), or add one
 
 Every command takes --db FILE (env PARLEY_DB, default ./data/parley.db) and --help;
 --db may be a postgres://user:password@host:5432/db URL: then PostgreSQL is the store and
@@ -160,6 +161,23 @@ Replaces the database with the backup FILE after checking that it is a sound Par
 database. Refuses while a parley server serves the database or another process has it open
 (stop the server first), and refuses to replace an existing database without --force. The
 next parley serve (or parley migrate) applies any migrations newer than the backup.
+`,
+  bot: `Usage:
+  parley bot test --tenant T [--case CASE_ID]... [--json]
+  parley bot test add --tenant T --question TEXT [--question TEXT]... [--contains TEXT]...
+                      [--not-contains TEXT]... [--action lead|booking|handoff|none] [--source DOC_ID]
+                      [--language en|pt|es] [--json]
+
+test runs the tenant's saved test cases (or the --case ones) against its current configuration in
+a sandbox: no session, message, lead, appointment, event, delivery or usage is stored. It prints a
+verdict per case and exits 1 when any case fails, 0 when all pass: a deploy pipeline can run it
+after changing the bot. The run is kept with the API's (the newest 20).
+test add saves a case: --question once per visitor turn (several make a short conversation, the
+last answer is checked), and at least one expectation. Texts match ignoring case and accents.
+
+Examples:
+  parley bot test add --tenant ten_… --question "What are your opening hours?" --contains Monday
+  parley bot test --tenant ten_… --json
 `,
   dlq: `Usage:
   parley dlq list [--tenant T] [--event E] [--since ISO] [--limit N] [--json]

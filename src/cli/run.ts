@@ -3,6 +3,7 @@ import { ConfigError } from "../config.ts";
 import { AppError } from "../lib/app-error.ts";
 import { apikeyCommand } from "./apikey.ts";
 import { backupCommand, restoreCommand } from "./backup.ts";
+import { botCommand } from "./bot.ts";
 import { copyCommand } from "./copy.ts";
 import { dlqCommand } from "./dlq.ts";
 import { COMMAND_HELP, MAIN_HELP } from "./help.ts";
@@ -29,6 +30,7 @@ const COMMANDS: Record<string, Command> = {
   restore: restoreCommand,
   copy: copyCommand,
   tls: tlsCommand,
+  bot: botCommand,
 };
 
 /**

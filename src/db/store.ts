@@ -5,6 +5,7 @@ import type { MaintenanceQueries, PrivacyQueries } from "./store-privacy.ts";
 import type { BotConfigQueries, CaptureQueries, ChatSessionQueries, UsageQueries } from "./store-chat.ts";
 import type { ApiKeyQueries, RefreshTokenQueries, SettingQueries, TenantQueries, UserQueries } from "./store-accounts.ts";
 import type { DeadLetterQueries, DeliveryQueries, DeliveryQueueQueries, OutboxQueries, WebhookRuleQueries } from "./store-webhooks.ts";
+import type { TestSetQueries, UnansweredQueries } from "./store-test-set.ts";
 import type { SharedCounters } from "../lib/shared-window.ts";
 
 export type { SharedCounters, SlidingHits } from "../lib/shared-window.ts";
@@ -17,6 +18,7 @@ export type * from "./store-integrations.ts";
 export type * from "./store-knowledge.ts";
 export type * from "./store-privacy.ts";
 export type * from "./store-webhooks.ts";
+export type * from "./store-test-set.ts";
 
 /**
  * Every aggregate of the store. Each function is one SQL operation (a claim or a batch of
@@ -43,6 +45,8 @@ export interface StoreQueries {
   readonly deliveries: DeliveryQueries;
   readonly deadLetters: DeadLetterQueries;
   readonly deliveryQueue: DeliveryQueueQueries;
+  readonly testSet: TestSetQueries;
+  readonly unanswered: UnansweredQueries;
 }
 
 /** The same aggregates, bound to one open transaction. */

@@ -22,6 +22,8 @@ import { whatsappHookRoutes } from "./routes/whatsapp-hooks.ts";
 import { widgetAssetRoutes } from "./routes/widget-assets.ts";
 import { adminPageRoutes } from "./routes/admin-page.ts";
 import { knowledgeRoutes } from "./routes/knowledge.ts";
+import { chatbotTestRoutes } from "./routes/chatbot-tests.ts";
+import { unansweredRoutes } from "./routes/unanswered.ts";
 
 interface RequestMeta {
   id: string;
@@ -74,6 +76,8 @@ export function createApp(deps: AppDeps) {
     .use(webhookDeliveryRoutes(deps))
     .use(widgetRoutes(deps))
     .use(chatRoutes(deps))
+    .use(chatbotTestRoutes(deps))
+    .use(unansweredRoutes(deps))
     .use(operatorRoutes(deps))
     .use(inboxRoutes(deps))
     .use(knowledgeRoutes(deps))

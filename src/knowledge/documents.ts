@@ -79,20 +79,26 @@ async function embedChunks(deps: Deps, chunks: TextChunk[], embedder: Embedder |
   return vectors;
 }
 
-/**
- * Adds a document: converts it to text, chunks it, embeds the chunks when an embedder is
- * given, and stores document and chunks in one transaction that also re-checks the plan
- * limits (two concurrent uploads cannot both squeeze past them).
- */
-export async function addDocument(deps: Deps, tenantId: string, input: NewDocument, embedder: Embedder | null): Promise<DocumentView> {
+/** A document as it would be stored: its title, text and chunks, or a 422 naming the field; then the plan's room checked (402). */
+export async function prepareDocument(deps: Pick<Deps, "store">, tenantId: string, input: NewDocument): Promise<{ title: string; text: string; chunks: TextChunk[]; bytes: number }> {
   const title = input.title.trim();
   if (title === "") throw invalidField("title", "must not be empty");
   const text = documentText(input.content, input.format);
   const chunks = chunkText(text, { markdown: input.format !== "text" });
   if (chunks.length === 0) throw invalidField("content", "has no text to answer from");
   const bytes = Buffer.byteLength(text, "utf8");
-  // Checked before the embedding call too, so a refused document costs no provider call.
   await assertKnowledgeRoom(deps.store, tenantId, bytes);
+  return { title, text, chunks, bytes };
+}
+
+/**
+ * Adds a document: converts it to text, chunks it, embeds the chunks when an embedder is
+ * given, and stores document and chunks in one transaction that also re-checks the plan
+ * limits (two concurrent uploads cannot both squeeze past them).
+ */
+export async function addDocument(deps: Deps, tenantId: string, input: NewDocument, embedder: Embedder | null): Promise<DocumentView> {
+  // The plan's room is checked before the embedding call too, so a refused document costs no provider call.
+  const { title, text, chunks, bytes } = await prepareDocument(deps, tenantId, input);
   const vectors = await embedChunks(deps, chunks, embedder);
   const now = deps.clock.now();
   const id = newId("doc", now);

@@ -2,7 +2,7 @@ import type { Deps } from "../deps.ts";
 import { dotProduct, encodeVector, normalizeVector, type Embedder } from "./embedder.ts";
 import { DEFAULT_FUSION, fuse, type Candidate, type FusionName } from "./fusion.ts";
 import { DEFAULT_MIN_SIMILARITY, idfCoverage, MIN_COVERAGE, queryWords, wordIdf } from "./relevance.ts";
-import { embeddingText, loadTenantIndex, type FaqVectors, type IndexEntry, type TenantIndex } from "./tenant-index.ts";
+import { embeddingText, loadProposedIndex, loadTenantIndex, type FaqVectors, type IndexEntry, type KnowledgeProposal, type TenantIndex } from "./tenant-index.ts";
 
 /**
  * Ranked retrieval over a tenant's knowledge, in three steps:
@@ -47,6 +47,8 @@ export interface SearchOptions {
   /** The cosine at which a chunk counts as relevant by meaning; else the embedder's, else the default. */
   minSimilarity?: number;
   fusion?: FusionName;
+  /** Search the knowledge as this change would leave it (a dry run), not as it is. */
+  proposal?: KnowledgeProposal;
 }
 
 export const DEFAULT_SEARCH_LIMIT = 5;
@@ -160,7 +162,7 @@ export async function searchKnowledge(deps: Deps, tenantId: string, query: strin
   const limit = Math.min(Math.max(1, Math.floor(options.limit ?? DEFAULT_SEARCH_LIMIT)), MAX_SEARCH_LIMIT);
   const { variants: raw, context = "" } = typeof query === "string" ? { variants: [query] } : query;
   const variants = raw.map((variant) => variant.trim()).filter((variant) => variant !== "");
-  const { index, faqVectors } = await loadTenantIndex(deps, tenantId);
+  const { index, faqVectors } = options.proposal ? await loadProposedIndex(deps, tenantId, options.proposal) : await loadTenantIndex(deps, tenantId);
   if (index.entries.length === 0 || variants.length === 0) return [];
   const lexical = lexicalMatches(index, variants, context);
   const bm25Ranks = ranksOf(new Map([...lexical].map(([entry, match]) => [entry, match.score])));

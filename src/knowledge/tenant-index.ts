@@ -124,6 +124,31 @@ function buildIndex(rows: IndexedChunk[], faq: readonly FaqEntry[], faqVectors: 
   return { entries, bm25, documentFrequency };
 }
 
+/**
+ * The knowledge as a proposed change would leave it (a dry run): another FAQ, documents added
+ * (their chunks, not stored) or deleted. Nothing of the store changes.
+ */
+export interface KnowledgeProposal {
+  faq?: readonly FaqEntry[];
+  addedChunks?: readonly IndexedChunk[];
+  removedDocumentIds?: readonly string[];
+}
+
+/**
+ * The tenant's index under a proposal, built for one search and never cached. Every entry is
+ * marked as having no row, so vectors a search computes for it stay in memory: a dry run
+ * writes nothing, not even the vectors a real search would store.
+ */
+export async function loadProposedIndex(deps: Deps, tenantId: string, proposal: KnowledgeProposal): Promise<{ index: TenantIndex; faqVectors: FaqVectors }> {
+  const faq = proposal.faq ?? (await getBotConfig(deps, tenantId)).faq;
+  const removed = new Set(proposal.removedDocumentIds ?? []);
+  const rows = (await deps.store.knowledge.listIndexedChunks(tenantId)).filter((row) => !removed.has(row.documentId));
+  const faqVectors: FaqVectors = new Map(slotsFor(deps).get(tenantId)?.faqVectors ?? []);
+  const index = buildIndex([...rows, ...(proposal.addedChunks ?? [])], faq, faqVectors);
+  for (const entry of index.entries) entry.rowId = null;
+  return { index, faqVectors };
+}
+
 /** What an entry's vector is computed from: its heading path and its text. */
 export const embeddingText = (entry: Pick<IndexEntry, "heading" | "text">): string =>
   entry.heading === "" ? entry.text : `${entry.heading}\n${entry.text}`;

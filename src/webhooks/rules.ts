@@ -1,6 +1,6 @@
 import type { Deps } from "../deps.ts";
 import type { StoreQueries, WebhookRuleRow } from "../db/store.ts";
-import { isPlanName, PLANS } from "../billing/plans.ts";
+import { assertPlanRoom } from "../billing/plan-cap.ts";
 import { AppError, notFound } from "../lib/app-error.ts";
 import { toIso } from "../lib/clock.ts";
 import { newId } from "../lib/ids.ts";
@@ -76,25 +76,11 @@ async function findDuplicate(store: StoreQueries, tenantId: string, event: strin
 }
 
 /**
- * Refuses a rule past the plan's cap: 402 `plan_limit` naming the limit, its value and the
- * current count. Every rule turns each matching event into one more delivery, so an unbounded
- * rule count is an unbounded share of the delivery pool. Rules kept from a bigger plan after a
- * downgrade stay; only new ones are refused.
+ * Refuses a rule past the plan's cap (402 plan_limit). Every rule turns each matching event into
+ * one more delivery, so an unbounded rule count is an unbounded share of the delivery pool.
  */
-async function assertRuleRoom(store: StoreQueries, tenantId: string): Promise<void> {
-  const tenantPlan = await store.tenants.findTenantPlan(tenantId);
-  if (tenantPlan === null) throw notFound("tenant");
-  const plan = isPlanName(tenantPlan) ? tenantPlan : "free";
-  const max = PLANS[plan].webhookRules;
-  const current = await store.webhookRules.countRules(tenantId);
-  if (current >= max) {
-    throw new AppError("plan_limit", 402, `The ${plan} plan allows ${max} webhook rules and this tenant has ${current}; delete one or upgrade the plan.`, {
-      limit: "webhook_rules",
-      max,
-      current,
-    });
-  }
-}
+const assertRuleRoom = (store: StoreQueries, tenantId: string): Promise<void> =>
+  assertPlanRoom(store, tenantId, { limit: "webhook_rules", noun: "webhook rules", max: (plan) => plan.webhookRules, count: () => store.webhookRules.countRules(tenantId) });
 
 export async function createRule(deps: Deps, tenantId: string, input: RuleInput): Promise<RuleView> {
   const valid = (await validateRuleFields(deps, input)) as RuleInput;

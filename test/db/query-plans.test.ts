@@ -32,7 +32,7 @@ afterAll(() => handle.close());
 
 const TENANT_TABLES = [
   "deliveries", "events", "chat_sessions", "chat_messages", "leads", "appointments", "analytics_events", "dead_letters", "payment_events",
-  "whatsapp_messages", "knowledge_documents", "knowledge_chunks", "delivery_attempts",
+  "whatsapp_messages", "knowledge_documents", "knowledge_chunks", "delivery_attempts", "chatbot_tests", "chatbot_test_runs", "unanswered_questions",
 ];
 
 const planOf = (sql: string): string[] => prepare<{ detail: string }, []>(`EXPLAIN QUERY PLAN ${sql}`).all().map((row) => row.detail);
@@ -67,6 +67,8 @@ const WHOLE_TENANT_READS: Array<{ sql: RegExp; why: string }> = [
   { sql: /\(SELECT count\(\*\) FROM knowledge_documents d WHERE d\.tenant_id = t\.id\)/, why: "the plan's document and byte limits sum the tenant's documents" },
   { sql: /^SELECT s\.id AS "sessionId".*json_each/, why: "a page's newest messages: the listed session ids, one lookup each" },
   { sql: /^SELECT d\.id, d\.url, .*json_each/, why: "the listed deliveries' details, by id" },
+  { sql: /FROM chatbot_tests WHERE tenant_id = \?1( ORDER BY id)?$/, why: "a run replays every test case; the plan caps them (2,000 at most)" },
+  { sql: /FROM chatbot_test_runs WHERE tenant_id = \?1 (AND id NOT IN|ORDER BY id DESC LIMIT)/, why: "the kept runs: 20, one more just before the prune" },
 ];
 
 describe("query plans", () => {
@@ -127,6 +129,13 @@ describe("query plans", () => {
       }
     });
   }
+
+  test("the open unanswered questions are one index range of the tenant's open rows, newest first, without a sort", () => {
+    const [sql] = statements.filter((text) => /FROM unanswered_questions WHERE tenant_id = \?1 AND resolved_at IS NULL/.test(text));
+    expect(sql).toBeDefined();
+    expect(tenantReads(sql ?? "").map((read) => read.constraint)).toEqual(["tenant_id=? AND resolved_at=?"]);
+    expect(planOf(sql ?? "").filter((line) => line.includes("TEMP B-TREE"))).toEqual([]);
+  });
 
   test("the analytics summary counts a date range of an index, not the tenant's rows", () => {
     const summaries = statements.filter((sql) => /GROUP BY day/.test(sql) && !/FROM deliveries/.test(sql));

@@ -3,7 +3,7 @@ import { join } from "node:path";
 import { tmpdir } from "node:os";
 import type { Browser, Page } from "playwright-core";
 import { buildDeps } from "../helpers.ts";
-import { describeWithBrowser, launchChromium } from "./chromium.ts";
+import { describeWithBrowser, launchChromium, trackPageErrors } from "./chromium.ts";
 import { createApp } from "../../src/http/app.ts";
 import { createAppDeps } from "../../src/http/deps.ts";
 import { systemClock } from "../../src/lib/clock.ts";
@@ -68,12 +68,7 @@ describeWithBrowser("the admin page in headless Chromium (needs /usr/bin/chromiu
   async function newPage() {
     const context = await browser.newContext({ viewport: { width: 1280, height: 860 } });
     const page = await context.newPage();
-    const errors: string[] = [];
-    page.on("pageerror", (error) => errors.push(`pageerror: ${error.message}`));
-    page.on("console", (message) => {
-      if (message.type() === "error") errors.push(`console: ${message.text()}`);
-    });
-    return { page, errors };
+    return { page, errors: trackPageErrors(page) };
   }
 
   async function signIn(page: Page, key: string) {

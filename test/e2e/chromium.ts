@@ -1,4 +1,4 @@
-import { describe, expect, test } from "bun:test";
+import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { existsSync } from "node:fs";
 
 /** Debian's chromium, driven by playwright-core; never a browser downloaded by a tool. */
@@ -33,4 +33,35 @@ export function describeWithBrowser(name: string, body: () => void): void {
 export async function launchChromium(): Promise<import("playwright-core").Browser> {
   const { chromium } = await import("playwright-core");
   return chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
+}
+
+/** The page's uncaught errors and console errors (CSP violations land there), as they happen. */
+export function trackPageErrors(page: import("playwright-core").Page): string[] {
+  const errors: string[] = [];
+  page.on("pageerror", (error) => errors.push(`pageerror: ${error.message}`));
+  page.on("console", (message) => {
+    if (message.type() === "error") errors.push(`console: ${message.text()}`);
+  });
+  return errors;
+}
+
+/**
+ * Inside a describeWithBrowser suite: the app over `deps` listening on loopback and Chromium,
+ * started before its tests and stopped after. Read `origin` and `browser` in the tests.
+ */
+export function serveAppToBrowser(deps: import("../../src/http/deps.ts").AppDeps & { sqlite: { close(): void } }) {
+  const served = { origin: "", browser: null as unknown as import("playwright-core").Browser };
+  let parley: { stop(): unknown; server: { port?: number } | null } | undefined;
+  beforeAll(async () => {
+    const { createApp } = await import("../../src/http/app.ts");
+    parley = createApp(deps).listen({ port: 0, hostname: "127.0.0.1" });
+    served.origin = `http://127.0.0.1:${parley.server?.port}`;
+    served.browser = await launchChromium();
+  });
+  afterAll(async () => {
+    await served.browser?.close();
+    await parley?.stop();
+    deps.sqlite.close();
+  });
+  return served;
 }

@@ -1,12 +1,10 @@
-import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { describe, expect, test } from "bun:test";
 import { readFileSync } from "node:fs";
 import { dirname, join } from "node:path";
-import type { Browser } from "playwright-core";
 import { Validator } from "@seriousme/openapi-schema-validator";
 import { createSandbox, startServer } from "./binary.ts";
-import { describeWithBrowser, launchChromium } from "./chromium.ts";
+import { describeWithBrowser, serveAppToBrowser, trackPageErrors } from "./chromium.ts";
 import { buildDeps } from "../helpers.ts";
-import { createApp } from "../../src/http/app.ts";
 import { createAppDeps } from "../../src/http/deps.ts";
 
 const SCALAR_BUNDLE = readFileSync(join(dirname(Bun.resolveSync("@scalar/api-reference", import.meta.dir)), "browser", "standalone.js"), "utf8");
@@ -33,37 +31,18 @@ describe("the compiled binary's API reference", () => {
 });
 
 describeWithBrowser("the API reference in headless Chromium (needs /usr/bin/chromium)", () => {
-  const deps = createAppDeps(buildDeps());
-  let parley: { stop(): unknown; server: { port?: number } | null };
-  let origin = "";
-  let browser: Browser;
-
-  beforeAll(async () => {
-    parley = createApp(deps).listen({ port: 0, hostname: "127.0.0.1" });
-    origin = `http://127.0.0.1:${parley.server?.port}`;
-    browser = await launchChromium();
-  });
-
-  afterAll(async () => {
-    await browser?.close();
-    await parley?.stop();
-    deps.sqlite.close();
-  });
+  const served = serveAppToBrowser(createAppDeps(buildDeps()));
 
   test("renders the operations under the page's CSP, asking nothing of any other host", async () => {
-    const context = await browser.newContext({ viewport: { width: 1280, height: 860 } });
+    const context = await served.browser.newContext({ viewport: { width: 1280, height: 860 } });
     const page = await context.newPage();
-    const problems: string[] = [];
+    const problems = trackPageErrors(page);
     const elsewhere: string[] = [];
-    page.on("pageerror", (error) => problems.push(`pageerror: ${error.message}`));
-    page.on("console", (message) => {
-      if (message.type() === "error") problems.push(`console: ${message.text()}`);
-    });
     page.on("request", (request) => {
       const url = new URL(request.url());
-      if (url.protocol.startsWith("http") && url.origin !== origin) elsewhere.push(request.url());
+      if (url.protocol.startsWith("http") && url.origin !== served.origin) elsewhere.push(request.url());
     });
-    await page.goto(`${origin}/docs`);
+    await page.goto(`${served.origin}/docs`);
     // Tags and operation summaries from /docs/json, drawn by the viewer (not the <noscript> list).
     await page.getByRole("link", { name: "Log in" }).first().waitFor({ timeout: 30_000 });
     await page.getByText("Webhook rules", { exact: true }).first().click();
@@ -75,7 +54,7 @@ describeWithBrowser("the API reference in headless Chromium (needs /usr/bin/chro
 
     // "Try it": the viewer's client sends the example request to this server (connect-src 'self').
     await page.getByRole("button", { name: /Test Request/ }).first().click();
-    const answered = page.waitForResponse((response) => response.url() === `${origin}/api/v1/auth/token`);
+    const answered = page.waitForResponse((response) => response.url() === `${served.origin}/api/v1/auth/token`);
     await page.getByRole("button", { name: /^Send/ }).first().click();
     expect((await answered).status()).toBe(401);
     await page.getByText("invalid_credentials").first().waitFor({ timeout: 10_000 });

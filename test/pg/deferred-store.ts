@@ -9,6 +9,7 @@ import type { Store, StoreQueries, Transaction } from "../../src/db/store.ts";
 const AGGREGATES: Record<keyof StoreQueries, true> = {
   tenants: true, users: true, apiKeys: true, refreshTokens: true, chatSessions: true, usage: true, captures: true, botConfigs: true, analytics: true,
   integrations: true, knowledge: true, settings: true, privacy: true, maintenance: true, webhookRules: true, outbox: true, deliveries: true, deadLetters: true, deliveryQueue: true,
+  testSet: true, unanswered: true,
 };
 
 export function deferredStore(ready: Promise<Store>): Store {

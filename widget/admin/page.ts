@@ -38,7 +38,7 @@ textarea{width:100%;max-width:42rem;min-height:4.5rem}dialog{border:1px solid va
 dialog::backdrop{background:#0006}dl{display:grid;grid-template-columns:max-content 1fr;gap:.2rem 1rem;margin:.5rem 0 1rem}dt{color:var(--muted)}dd{margin:0}
 .sr{position:absolute;width:1px;height:1px;overflow:hidden;clip:rect(0 0 0 0);white-space:nowrap}[hidden]{display:none!important}
 .pre{white-space:pre-wrap;max-width:48rem}form+form{margin-top:.75rem}
-code.id{word-break:normal;white-space:nowrap}.ok-text{color:var(--ok)}.pending-text{color:var(--muted)}.preview{display:block;min-width:14rem;max-width:28rem}
+code.id{word-break:normal;white-space:nowrap}.ok-text{color:var(--ok)}.error-text{color:var(--err)}.pending-text{color:var(--muted)}.preview{display:block;min-width:14rem;max-width:28rem}
 .charts{display:grid;grid-template-columns:repeat(auto-fill,minmax(26rem,1fr));gap:1rem}
 figure.chart{margin:0;padding:.75rem 1rem;border:1px solid var(--line);border-radius:8px;background:var(--panel)}
 figure.chart figcaption{font-weight:600;display:flex;justify-content:space-between;gap:1rem}figure.chart figcaption span{font-weight:400;color:var(--muted)}
@@ -63,6 +63,8 @@ const TABS = [
   ["rules", "Rules"],
   ["inbox", "Hand-off inbox"],
   ["knowledge", "Knowledge"],
+  ["tests", "Test"],
+  ["unanswered", "Unanswered"],
   ["ai", "AI"],
 ] as const;
 
@@ -161,7 +163,25 @@ const AI = `<h2>AI assistant</h2>
 <div class="bar"><button type="submit" class="primary">Save AI settings</button><button type="button" id="ai-test">Test connection</button></div>
 ${notice("ai-msg")}</fieldset></form>`;
 
-const PANELS: Record<(typeof TABS)[number][0], string> = { overview: OVERVIEW, dlq: DLQ, deliveries: DELIVERIES, rules: RULES, inbox: INBOX, knowledge: KNOWLEDGE, ai: AI };
+const TESTS = `<h2>Test</h2>
+<p class="hint">Questions a visitor might ask and what the answer must do, run against the bot's current configuration in a sandbox: nothing is stored — no conversation, lead, booking, webhook or quota. The newest 20 runs are kept; "Change" compares with the run before.</p>
+<form id="tests-form" novalidate><fieldset><legend>Add a case</legend><div class="bar">
+<label>Visitor asks <input id="tests-question" maxlength="2000" size="36" aria-required="true"></label>
+<label>The answer contains <input id="tests-contains" maxlength="200" size="18"></label>
+<label>and not <input id="tests-not-contains" maxlength="200" size="14"></label>
+<label>Action <select id="tests-action"><option value="">any</option><option value="none">none</option><option value="lead">lead</option><option value="booking">booking</option><option value="handoff">hand-off</option></select></label>
+<button type="submit" class="primary">Add case</button></div>
+${notice("tests-form-msg")}</fieldset></form>
+<div class="bar"><button type="button" id="tests-run" class="primary">Run all cases</button></div>
+${notice("tests-msg")}
+${table("tests-rows", "Test cases with the last run's results", ["Question", "Expects", "Verdict", "Engine", "Reply", "Sources", "Failed checks", "Change", "Actions"])}`;
+
+const UNANSWERED = `<h2>Unanswered</h2>
+<p class="hint">Questions the bot could not answer, grouped when they ask the same thing, the most recent first. Fix a group in one step: type the answer and add it to the FAQ (the bot answers it from the next message on), keep it as a test case whose answer must contain that text, or dismiss it.</p>
+${notice("unanswered-msg")}
+${table("unanswered-rows", "Unanswered questions", ["Question", "Asked", "Languages", "First seen", "Last seen", "Example sessions", "Fix"])}`;
+
+const PANELS: Record<(typeof TABS)[number][0], string> = { overview: OVERVIEW, dlq: DLQ, deliveries: DELIVERIES, rules: RULES, inbox: INBOX, knowledge: KNOWLEDGE, tests: TESTS, unanswered: UNANSWERED, ai: AI };
 
 export function adminHtml(): string {
   const tabs = TABS.map(

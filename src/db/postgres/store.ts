@@ -3,6 +3,7 @@ import type { StorageControls, Store, StoreQueries, Transaction } from "../store
 import { pgAnalytics } from "./analytics.ts";
 import { pgTenants } from "./accounts.ts";
 import { API_KEY_OPS, REFRESH_TOKEN_OPS, SETTING_OPS, USER_OPS } from "../sql/accounts.ts";
+import { TEST_SET_OPS, UNANSWERED_OPS } from "../sql/test-set.ts";
 import { pgOps } from "./statements.ts";
 import { pgBotConfigs, pgChatSessions, pgUsage } from "./chat.ts";
 import { CAPTURE_OPS } from "../sql/chat.ts";
@@ -36,6 +37,8 @@ export function pgQueries(exec: PgExec): StoreQueries {
     deliveries: pgOps(exec, DELIVERY_OPS),
     deadLetters: pgOps(exec, DEAD_LETTER_OPS),
     deliveryQueue: pgDeliveryQueue(exec),
+    testSet: pgOps(exec, TEST_SET_OPS),
+    unanswered: pgOps(exec, UNANSWERED_OPS),
   };
 }
 

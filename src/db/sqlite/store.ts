@@ -9,6 +9,7 @@ import { sqliteMaintenance, sqlitePrivacy } from "./privacy.ts";
 import { sqliteBotConfigs, sqliteChatSessions, sqliteUsage } from "./chat.ts";
 import { CAPTURE_OPS } from "../sql/chat.ts";
 import { API_KEY_OPS, REFRESH_TOKEN_OPS, SETTING_OPS, USER_OPS } from "../sql/accounts.ts";
+import { TEST_SET_OPS, UNANSWERED_OPS } from "../sql/test-set.ts";
 import { sqliteOps } from "./statements.ts";
 import { DEAD_LETTER_OPS, DELIVERY_OPS, OUTBOX_OPS, WEBHOOK_RULE_OPS } from "../sql/webhooks.ts";
 import { sqliteDeliveryQueue } from "./delivery-queue.ts";
@@ -44,6 +45,8 @@ export function createSqliteStore(handle: { sqlite: Database; db: Db }): Store {
     deliveries: sqliteOps(sqlite, DELIVERY_OPS),
     deadLetters: sqliteOps(sqlite, DEAD_LETTER_OPS),
     deliveryQueue: sqliteDeliveryQueue(sqlite),
+    testSet: sqliteOps(sqlite, TEST_SET_OPS),
+    unanswered: sqliteOps(sqlite, UNANSWERED_OPS),
   };
   const gate = gateFor(sqlite);
   const lockWait = createLockWait();
@@ -67,6 +70,8 @@ export function createSqliteStore(handle: { sqlite: Database; db: Db }): Store {
     deliveries: wrap(sync.deliveries),
     deadLetters: wrap(sync.deadLetters),
     deliveryQueue: wrap(sync.deliveryQueue),
+    testSet: wrap(sync.testSet),
+    unanswered: wrap(sync.unanswered),
   });
   const outside = mapQueries((aggregate) => outsideTransaction(aggregate, gate, lockWait));
 

@@ -20,6 +20,8 @@ import { streamMessageReply } from "../event-stream.ts";
 import { testAiConnection } from "../../assistant/test-connection.ts";
 import { idOf, messageView, nullableString, oneOf } from "../response-schemas.ts";
 import { SESSION_STATUSES } from "../../db/schema.ts";
+import { dryRunConfigChange } from "../../test-set/dry-run.ts";
+import { dryRunQuery, dryRunSchema } from "./chatbot-tests.ts";
 
 const stringList = t.Array(t.String());
 const botConfigSchema = t.Object({
@@ -87,6 +89,7 @@ export const ChatModel = {
   }),
   transcriptQuery: strictObject({ after: t.Optional(t.String({ maxLength: 64 })) }),
   tenantQuery: strictObject({ tenant_id: t.Optional(t.String({ maxLength: 64 })) }),
+  configPatchQuery: dryRunQuery,
   transcriptResponse: t.Object({
     session_id: idOf("ses"),
     status: oneOf(SESSION_STATUSES),
@@ -95,6 +98,7 @@ export const ChatModel = {
   // The config document is validated key by key by the chat domain (validateBotConfigPatch).
   configPatch: t.Record(t.String(), t.Unknown(), { description: "Any subset of the configuration document; nested objects are merged, arrays replaced." }),
   botConfigView: botConfigSchema,
+  dryRunView: t.Composite([dryRunSchema, t.Object({ config: botConfigSchema })]),
   aiTestResponse: t.Object({
     ok: t.Boolean(),
     model: t.Nullable(t.String()),
@@ -180,15 +184,23 @@ export function chatRoutes(deps: AppDeps) {
       async ({ principal, query, body }) => {
         const tenantId = tenantOf(principal, query.tenant_id, ["owner", "admin"]);
         await checkAiBaseUrl(deps, body);
+        if (query.dry_run) {
+          const { config, ...report } = await dryRunConfigChange(deps, tenantId, body);
+          return { ...report, config: botConfigView(config) };
+        }
         return botConfigView(await updateBotConfig(deps, tenantId, body));
       },
       {
         tenantAccess: true,
         rateLimit: "management",
-        query: ChatModel.tenantQuery,
+        query: ChatModel.configPatchQuery,
         body: ChatModel.configPatch,
-        detail: { summary: "Update the bot configuration", description: "Send only what changes; each key is validated (422 naming it). Answers the whole new configuration." },
-        response: { 200: ChatModel.botConfigView },
+        detail: {
+          summary: "Update the bot configuration",
+          description:
+            "Send only what changes; each key is validated (422 naming it). Answers the whole new configuration. With ?dry_run=true nothing is saved: the test set runs against the current and the proposed configuration and both results are answered, with a one-line summary.",
+        },
+        response: { 200: t.Union([ChatModel.botConfigView, ChatModel.dryRunView]) },
       },
     )
     .post("/ai/test", ({ principal, query }) => testAiConnection(deps, tenantOf(principal, query.tenant_id, ["owner", "admin"])), {

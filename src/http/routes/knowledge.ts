@@ -9,6 +9,8 @@ import { embedderForTenant } from "../../assistant/settings.ts";
 import { KNOWLEDGE_FORMATS, type KnowledgeFormat } from "../../db/schema-knowledge.ts";
 import { invalidField } from "../../lib/validate.ts";
 import { deletedResponse, idOf, isoTime, oneOf, pageOf } from "../response-schemas.ts";
+import { dryRunAddDocument, dryRunDeleteDocument } from "../../test-set/dry-run.ts";
+import { dryRunSchema, dryRunQuery } from "./chatbot-tests.ts";
 
 const MANAGERS = ["owner", "admin"] as const;
 const tenantIdField = t.Optional(t.String({ maxLength: 64 }));
@@ -46,6 +48,7 @@ export const KnowledgeModel = {
   documentPage: pageOf(documentView),
   deleteResponse: deletedResponse("document_id", "doc"),
   tenantQuery: strictObject({ tenant_id: tenantIdField }),
+  changeQuery: dryRunQuery,
   pageQuery: strictObject({ ...pageFields, tenant_id: tenantIdField }),
   searchQuery: strictObject({
     q: t.String({ minLength: 1, maxLength: 500 }),
@@ -100,6 +103,10 @@ export function knowledgeRoutes(deps: AppDeps) {
       async ({ principal, query, body, set }) => {
         const tenantId = tenantOf(principal, query.tenant_id, MANAGERS);
         const source = sourceOf(body);
+        if (query.dry_run) {
+          if (source.url !== undefined) throw invalidField("url", "a dry run takes content (with title and format), not a page to fetch");
+          return dryRunAddDocument(deps, tenantId, source);
+        }
         const embedder = await embedderForTenant(deps, tenantId);
         const document =
           source.url !== undefined ? await importDocumentFromUrl(deps, tenantId, source, embedder) : await addDocument(deps, tenantId, source, embedder);
@@ -109,12 +116,13 @@ export function knowledgeRoutes(deps: AppDeps) {
       {
         tenantAccess: true,
         rateLimit: "management",
-        query: KnowledgeModel.tenantQuery,
+        query: KnowledgeModel.changeQuery,
         body: KnowledgeModel.createBody,
-        response: { 201: documentView },
+        response: { 201: documentView, 200: dryRunSchema },
         detail: {
           summary: "Add a knowledge document",
-          description: "Either {title, content, format} (text, Markdown or HTML) or {url} (the server fetches the page). The text is split into passages the assistant searches. Counts against the plan's document cap (402 plan_limit).",
+          description:
+            "Either {title, content, format} (text, Markdown or HTML) or {url} (the server fetches the page). The text is split into passages the assistant searches. Counts against the plan's document cap (402 plan_limit). With ?dry_run=true (content only) nothing is stored: the test set runs with and without the document (200).",
         },
       },
     )
@@ -136,16 +144,18 @@ export function knowledgeRoutes(deps: AppDeps) {
     .delete(
       "/documents/:id",
       async ({ principal, params, query }) => {
-        await deleteDocument(deps, tenantOf(principal, query.tenant_id, MANAGERS), params.id);
-        return { ok: true, document_id: params.id, deleted: true };
+        const tenantId = tenantOf(principal, query.tenant_id, MANAGERS);
+        if (query.dry_run) return dryRunDeleteDocument(deps, tenantId, params.id);
+        await deleteDocument(deps, tenantId, params.id);
+        return { ok: true as const, document_id: params.id, deleted: true as const };
       },
       {
         tenantAccess: true,
         rateLimit: "management",
         params: idParams,
-        query: KnowledgeModel.tenantQuery,
-        detail: { summary: "Delete a knowledge document", description: "The assistant stops citing it at once." },
-        response: { 200: KnowledgeModel.deleteResponse },
+        query: KnowledgeModel.changeQuery,
+        detail: { summary: "Delete a knowledge document", description: "The assistant stops citing it at once. With ?dry_run=true nothing is deleted: the test set runs with and without the document." },
+        response: { 200: t.Union([KnowledgeModel.deleteResponse, dryRunSchema]) },
       },
     )
     .get(

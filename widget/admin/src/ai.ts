@@ -51,14 +51,32 @@ export function wireAi() {
     };
     void busy(button, async () => {
       try {
+        // The test set first, against the proposed settings: a change that breaks a case asks before it is saved.
+        if (button.dataset.armed !== "true") {
+          const trial = await api<{ summary: string; changes: Array<{ after: string }> }>("PATCH", "/chatbot/config?dry_run=true", { ai });
+          if (trial.changes.some((change) => change.after === "failed")) {
+            button.dataset.armed = "true";
+            button.textContent = "Save anyway";
+            return say(message, "error", `${trial.summary} — save anyway?`);
+          }
+        }
         const saved = await api<{ ai: AiSettingsView }>("PATCH", "/chatbot/config", { ai });
         fill(saved.ai);
         say(message, "ok", "AI settings saved.");
+        disarm();
       } catch (error) {
         sayError(message, error);
       }
     });
   });
+  const disarm = () => {
+    const button = form.querySelector<HTMLButtonElement>("button[type=submit]");
+    if (button?.dataset.armed !== "true") return;
+    delete button.dataset.armed;
+    button.textContent = "Save AI settings";
+  };
+  // Another edit is another change: it is tried again before it is saved.
+  form.addEventListener("input", disarm);
 
   const test = byId<HTMLButtonElement>("ai-test");
   test.addEventListener("click", () => {

@@ -12,6 +12,8 @@ import { wireInbox } from "./inbox.ts";
 import { wireKnowledge } from "./knowledge.ts";
 import { wireAi } from "./ai.ts";
 import { wireOverview } from "./overview.ts";
+import { wireTests } from "./tests.ts";
+import { wireUnanswered } from "./unanswered.ts";
 
 interface Panel {
   show(): Promise<unknown>;
@@ -22,7 +24,7 @@ function start() {
   const app = byId("app");
   const signout = byId("signout");
   const tabs = [...document.querySelectorAll<HTMLButtonElement>("[role=tab]")];
-  const panels: Record<string, Panel> = { overview: wireOverview(), dlq: wireDeadLetters(), deliveries: wireDeliveries(), rules: wireRules(), inbox: wireInbox(), knowledge: wireKnowledge(), ai: wireAi() };
+  const panels: Record<string, Panel> = { overview: wireOverview(), dlq: wireDeadLetters(), deliveries: wireDeliveries(), rules: wireRules(), inbox: wireInbox(), knowledge: wireKnowledge(), tests: wireTests(), unanswered: wireUnanswered(), ai: wireAi() };
   wireAttemptLog();
 
   function select(tab: HTMLButtonElement, focus = false) {
