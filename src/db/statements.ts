@@ -6,7 +6,7 @@ import type { Table } from "drizzle-orm";
 // prepares each text once per connection and calls it synchronously
 // (src/db/sqlite/statements.ts); the PostgreSQL store sends the same text, which Bun's client
 // prepares once per connection (src/db/postgres/statements.ts). Where the SQL truly differs, the
-// text asks the dialect (columns, lists, dates); operations that are more than one
+// text asks the dialect (columns, JSON parameters, lists, dates); operations that are more than one
 // statement, or whose SQL differs outright, stay in each store, next to their twin.
 
 /** What a statement's text may ask of the store it runs on. */
@@ -14,6 +14,8 @@ export interface Dialect {
   readonly name: "sqlite" | "postgres";
   /** Every column of a table (the SQLite schema's object) as `col AS "camelKey"`, optionally behind an alias. */
   columns(table: Table, alias?: string): string;
+  /** A parameter holding JSON text, written to a json column. */
+  json(param: string): string;
   /** `col IN (the list bound to param)`: a list argument (an array) is bound as JSON on SQLite. */
   inList(column: string, param: string, type?: "text" | "bigint"): string;
   /** The UTC day (`YYYY-MM-DD`) of an epoch-ms expression. */

@@ -18,6 +18,8 @@ export const POSTGRES: Dialect = {
     if (!twin) throw new Error(`no PostgreSQL twin of table ${getTableName(table)}`);
     return pgColumns(twin, alias);
   },
+  // Bun sends a string bound to a json parameter as a JSON *string*: bind text, cast it.
+  json: (param) => `${param}::text::json`,
   inList: (column, param, type = "text") => `${column} = ANY(${param}::${type}[])`,
   utcDay: (epochMs) => `to_char(to_timestamp(${epochMs} / 1000.0) AT TIME ZONE 'UTC', 'YYYY-MM-DD')`,
   listRows: (param, alias) => `unnest(${param}::text[]) AS ${alias}(value)`,

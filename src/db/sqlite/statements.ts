@@ -7,6 +7,7 @@ import type { SyncOf } from "./gate.ts";
 export const SQLITE: Dialect = {
   name: "sqlite",
   columns: (table: Table, alias?: string) => selectColumns(table, alias),
+  json: (param) => param,
   inList: (column, param) => `${column} IN (SELECT value FROM json_each(${param}))`,
   utcDay: (epochMs) => `strftime('%Y-%m-%d', ${epochMs} / 1000, 'unixepoch')`,
   limit: (param) => param,
