@@ -76,3 +76,32 @@ describe("bot config starter_quick_replies", () => {
     expect(await fieldOf({ starter_quick_replies: ["Prices", "Opening hours"] })).toBeNull();
   });
 });
+
+describe("the welcome in the visitor's language", () => {
+  const welcome = async (tenantId: string, lang: string) =>
+    (await (await context.request("GET", `/api/v1/widget/config?tenant_id=${tenantId}&lang=${lang}`, { headers: { origin: SITE } })).json()) as {
+      greeting: string;
+      quick_replies: string[];
+    };
+
+  test("a Portuguese or Spanish visitor of a bot that speaks it is greeted in it, with starters in it", async () => {
+    context = buildTestApp();
+    const tenant = await createTenant(context.deps, { name: "Smile", sector: "dental-clinic", origins: [SITE] });
+    await updateBotConfig(context.deps, tenant.id, { languages: ["en", "pt", "es"] });
+    const pt = await welcome(tenant.id, "pt-BR");
+    expect(pt.greeting).toStartWith("Olá!");
+    expect(pt.quick_replies).toContain("Falar com uma pessoa");
+    const es = await welcome(tenant.id, "es");
+    expect(es.greeting).toStartWith("¡Hola!");
+    const session = await context.request("POST", "/api/v1/widget/session", { headers: { origin: SITE }, body: { tenant_id: tenant.id, lang: "es" } });
+    expect(((await session.json()) as { greeting: string }).greeting).toBe(es.greeting);
+  });
+
+  test("a language the bot does not offer, or one it does not know, gets the tenant's own greeting", async () => {
+    context = buildTestApp();
+    const tenant = await createTenant(context.deps, { name: "Smile", sector: "dental-clinic", origins: [SITE] });
+    const config = await getBotConfig(context.deps, tenant.id);
+    expect((await welcome(tenant.id, "pt")).greeting).toBe(config.greeting);
+    expect((await welcome(tenant.id, "fr-FR")).greeting).toBe(config.greeting);
+  });
+});

@@ -116,11 +116,11 @@ const json = (token: string | null, body?: unknown): RequestInit => ({
   body: body === undefined ? undefined : JSON.stringify(body),
 });
 
-export function createApi(base: string, tenantId: string): Api {
+export function createApi(base: string, tenantId: string, lang: string): Api {
   const api = `${base}/api/v1`;
   return {
-    settings: () => call(`${api}/widget/config?tenant_id=${encodeURIComponent(tenantId)}`, json(null)),
-    startSession: () => call(`${api}/widget/session`, json(null, { tenant_id: tenantId })),
+    settings: () => call(`${api}/widget/config?tenant_id=${encodeURIComponent(tenantId)}&lang=${lang}`, json(null)),
+    startSession: () => call(`${api}/widget/session`, json(null, { tenant_id: tenantId, lang })),
     send: (token, text, onDelta) => {
       const init = json(token, { tenant_id: tenantId, message: text });
       if (!onDelta) return call(`${api}/chatbot/message`, init);

@@ -21,7 +21,7 @@ export interface WidgetControls {
 
 export function mountWidget(config: WidgetConfig, host: HTMLElement): WidgetControls {
   const s = stringsFor(config.lang);
-  const api = createApi(config.base, config.tenant);
+  const api = createApi(config.base, config.tenant, config.lang);
   const shadow = host.attachShadow({ mode: "open" });
   shadow.adoptedStyleSheets = [createStyleSheet(config.color, config.color ? readableTextOn(config.color) : "#fff")];
   const view = buildView(s, config.theme, config.position, `parley-${Math.random().toString(36).slice(2, 8)}`);

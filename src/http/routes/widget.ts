@@ -8,11 +8,16 @@ import { admitVisitorSession } from "../plugins/visitor-limits.ts";
 import { VISITOR_TOKEN_TTL_S, WIDGET_AUDIENCE } from "../plugins/tokens.ts";
 import { getBotConfig } from "../../chat/bot-settings.ts";
 import { openWidgetSession, requireTenantForOrigin } from "../../chat/open-widget-session.ts";
-import { starterQuickReplies } from "../../chat/starter-quick-replies.ts";
+import { widgetWelcome } from "../../chat/starter-quick-replies.ts";
+
+const VISITOR_LANG = t.String({
+  maxLength: 35,
+  description: "The visitor's language (`pt`, `pt-BR`, `es`…): the greeting and starters come in it when the bot speaks it.",
+});
 
 export const WidgetModel = {
-  sessionBody: strictObject({ tenant_id: t.String({ minLength: 1, maxLength: 64 }) }),
-  configQuery: strictObject({ tenant_id: t.String({ minLength: 1, maxLength: 64 }) }),
+  sessionBody: strictObject({ tenant_id: t.String({ minLength: 1, maxLength: 64 }), lang: t.Optional(VISITOR_LANG) }),
+  configQuery: strictObject({ tenant_id: t.String({ minLength: 1, maxLength: 64 }), lang: t.Optional(VISITOR_LANG) }),
   sessionResponse: t.Object({
     access_token: t.String({ description: "A visitor token for this tenant and session only (Authorization: Bearer)." }),
     token_type: t.Literal("Bearer"),
@@ -47,7 +52,8 @@ export function widgetRoutes(deps: AppDeps) {
         const tenant = await requireTenantForOrigin(deps, query.tenant_id, origin);
         allowOrigin(set.headers, origin);
         const config = await getBotConfig(deps, tenant.id);
-        return { tenant_id: tenant.id, bot_name: config.bot_name, greeting: config.greeting, quick_replies: starterQuickReplies(config) };
+        const welcome = widgetWelcome(config, query.lang);
+        return { tenant_id: tenant.id, bot_name: config.bot_name, greeting: welcome.greeting, quick_replies: welcome.quickReplies };
       },
       {
         rateLimit: "analytics",
@@ -69,6 +75,7 @@ export function widgetRoutes(deps: AppDeps) {
           },
         });
         set.status = 201;
+        const welcome = widgetWelcome(config, body.lang);
         return {
           access_token: await deps.tokens.signAccess({ sub: session.id, tid: tenant.id }, WIDGET_AUDIENCE, VISITOR_TOKEN_TTL_S),
           token_type: "Bearer",
@@ -76,8 +83,8 @@ export function widgetRoutes(deps: AppDeps) {
           session_id: session.id,
           tenant_id: tenant.id,
           bot_name: config.bot_name,
-          greeting: config.greeting,
-          quick_replies: starterQuickReplies(config),
+          greeting: welcome.greeting,
+          quick_replies: welcome.quickReplies,
         };
       },
       {
