@@ -6,6 +6,7 @@ import { exposeVisitorError } from "./plugins/cors.ts";
 import { authRoutes } from "./routes/auth.ts";
 import { healthRoutes } from "./routes/health.ts";
 import { accountRoutes } from "./routes/account.ts";
+import { teamRoutes } from "./routes/team.ts";
 import { metricsRoutes } from "./routes/metrics.ts";
 import { docsRoutes } from "./routes/docs.ts";
 import { billingRoutes } from "./routes/billing.ts";
@@ -70,6 +71,7 @@ export function createApp(deps: AppDeps) {
     .use(healthRoutes(deps))
     .use(authRoutes(deps))
     .use(accountRoutes(deps))
+    .use(teamRoutes(deps))
     .use(webhookRuleRoutes(deps))
     .use(webhookDeliveryRoutes(deps))
     .use(widgetRoutes(deps))

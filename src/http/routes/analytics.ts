@@ -1,7 +1,7 @@
 import { Elysia, t } from "elysia";
 import type { AppDeps } from "../deps.ts";
 import { strictObject } from "../schema.ts";
-import { securityPlugin, tenantOf } from "../plugins/security.ts";
+import { MANAGER_ROLES, securityPlugin, tenantOf } from "../plugins/security.ts";
 import { checkVisitorAccess, preflightResponse } from "../plugins/cors.ts";
 import { requireTenant } from "../../tenants/find-tenant.ts";
 import { MAX_EVENTS_PER_REQUEST, recordAnalyticsEvents } from "../../analytics/record-events.ts";
@@ -59,7 +59,7 @@ export function analyticsRoutes(deps: AppDeps) {
         response: { 202: AnalyticsModel.eventsResponse },
       },
     )
-    .get("/summary", ({ principal, query }) => summarizeAnalytics(deps, tenantOf(principal, query.tenant_id), { from: query.from, to: query.to }), {
+    .get("/summary", ({ principal, query }) => summarizeAnalytics(deps, tenantOf(principal, query.tenant_id, MANAGER_ROLES), { from: query.from, to: query.to }), {
       tenantAccess: true,
       rateLimit: "analytics",
       query: AnalyticsModel.summaryQuery,
