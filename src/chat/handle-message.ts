@@ -16,6 +16,7 @@ import { formatSlot } from "./timezone.ts";
 import { applyAction } from "./apply-action.ts";
 import { createRuleEngine, type EngineAction, type ReplyEngine } from "./engine.ts";
 import { findOrStartVisitorSession, messageRow, requireSession, startSession, type SessionRow } from "./sessions.ts";
+import { recordTurnLiveEvents } from "./front-desk-events.ts";
 
 export const MESSAGE_MAX_LENGTH = 4000;
 const DAY_MS = 86_400_000;
@@ -192,6 +193,7 @@ function commitTurn(deps: Deps, input: HandleMessageInput, text: string, config:
       usage,
     });
     await settleCountedMessage(deps, tx, usage, tenant.plan, counter, now);
+    await recordTurnLiveEvents(deps, tx, session, { status, handoffReason, visitorMessage });
     if (assistant) await countAiUsage(deps, tx, tenant.id, assistant.usage);
     return {
       session_id: session.id,

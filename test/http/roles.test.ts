@@ -12,6 +12,7 @@ const AGENT_ROUTES = new Set([
   "GET /api/v1/tenant",
   "POST /api/v1/chatbot/message",
   "GET /api/v1/chatbot/sessions/:id/messages",
+  "GET /api/v1/chatbot/sessions/:id/stream",
   "GET /api/v1/inbox",
   "GET /api/v1/inbox/stream",
   "GET /api/v1/sessions",

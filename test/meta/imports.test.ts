@@ -21,6 +21,7 @@ const DOMAIN_PARTS = [
   "analytics",
   "integrations",
   "scheduler",
+  "frontdesk",
 ];
 const BELOW_DOORS = [...STORE, "deps", "types.d", ...DOMAIN_PARTS];
 const MAY_IMPORT: Record<string, readonly string[]> = {

@@ -110,3 +110,4 @@ export * from "./schema-chat.ts";
 export * from "./schema-integrations.ts";
 export * from "./schema-analytics.ts";
 export * from "./schema-knowledge.ts";
+export * from "./schema-live.ts";

@@ -4,6 +4,7 @@ import { pgAnalytics } from "./analytics.ts";
 import { pgTenants } from "./accounts.ts";
 import { API_KEY_OPS, REFRESH_TOKEN_OPS, SETTING_OPS, USER_OPS } from "../sql/accounts.ts";
 import { pgOps } from "./statements.ts";
+import { LIVE_EVENT_OPS } from "../sql/live.ts";
 import { pgBotConfigs, pgCaptures, pgChatSessions, pgUsage } from "./chat.ts";
 import { pgCounters } from "./counters.ts";
 import { pgDeliveryQueue } from "./delivery-queue.ts";
@@ -27,6 +28,7 @@ export function pgQueries(exec: PgExec): StoreQueries {
     analytics: pgAnalytics(exec),
     integrations: pgIntegrations(exec),
     knowledge: pgKnowledge(exec),
+    liveEvents: pgOps(exec, LIVE_EVENT_OPS),
     settings: pgOps(exec, SETTING_OPS),
     privacy: pgPrivacy(exec),
     maintenance: pgMaintenance(exec),

@@ -7,6 +7,7 @@ import { sqliteIntegrations } from "./integrations.ts";
 import { sqliteKnowledge } from "./knowledge.ts";
 import { sqliteMaintenance, sqlitePrivacy } from "./privacy.ts";
 import { sqliteBotConfigs, sqliteCaptures, sqliteChatSessions, sqliteUsage } from "./chat.ts";
+import { LIVE_EVENT_OPS } from "../sql/live.ts";
 import { API_KEY_OPS, REFRESH_TOKEN_OPS, SETTING_OPS, USER_OPS } from "../sql/accounts.ts";
 import { sqliteOps } from "./statements.ts";
 import { sqliteDeadLetters } from "./dead-letters.ts";
@@ -38,6 +39,7 @@ export function createSqliteStore(handle: { sqlite: Database; db: Db }): Store {
     analytics: sqliteAnalytics(sqlite),
     integrations: sqliteIntegrations(sqlite),
     knowledge: sqliteKnowledge(sqlite),
+    liveEvents: sqliteOps(sqlite, LIVE_EVENT_OPS),
     settings: sqliteOps(sqlite, SETTING_OPS),
     privacy: sqlitePrivacy(sqlite),
     maintenance: sqliteMaintenance(sqlite),
@@ -61,6 +63,7 @@ export function createSqliteStore(handle: { sqlite: Database; db: Db }): Store {
     analytics: wrap(sync.analytics),
     integrations: wrap(sync.integrations),
     knowledge: wrap(sync.knowledge),
+    liveEvents: wrap(sync.liveEvents),
     settings: wrap(sync.settings),
     privacy: wrap(sync.privacy),
     maintenance: wrap(sync.maintenance),
