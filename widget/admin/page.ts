@@ -171,7 +171,7 @@ ${notice("team-msg")}
 ${table("team-rows", "Team", ["E-mail", "Display name", "Role", "Added", "Actions"])}
 <form id="team-form" novalidate><fieldset><legend>Add a person</legend><div class="bar">
 <label>E-mail <input id="team-email" type="email" autocomplete="off" size="28" aria-required="true"></label>
-<label>Display name <input id="team-name" maxlength="60" size="16"></label>
+<label>Shown to visitors as <input id="team-name" maxlength="60" size="16"></label>
 <label>Password (8+ characters, for a new account) <input id="team-password" type="password" autocomplete="new-password" size="20"></label>
 <label>Role <select id="team-role"><option value="agent">agent</option><option value="admin">admin</option><option value="owner">owner</option></select></label>
 <button type="submit" class="primary">Add person</button></div>
@@ -180,7 +180,7 @@ ${notice("team-form-msg")}</fieldset></form>`;
 const PROFILE = `<h2>My profile</h2>
 <form id="profile-name-form" novalidate><fieldset><legend>Display name</legend>
 <p class="hint">Visitors see it on your replies (and an initial as your avatar). Empty shows "Agent".</p>
-<div class="bar"><label>Display name <input id="profile-name" maxlength="60" size="24"></label><button type="submit" class="primary">Save name</button></div>
+<div class="bar"><label>Visitors see me as <input id="profile-name" maxlength="60" size="24"></label><button type="submit" class="primary">Save name</button></div>
 ${notice("profile-name-msg")}</fieldset></form>
 <form id="profile-password-form" novalidate><fieldset><legend>Password</legend><div class="bar">
 <label>Current password <input id="profile-current" type="password" autocomplete="current-password" aria-required="true"></label>

@@ -21,7 +21,7 @@ const dayCounts = {
 export const AnalyticsModel = {
   eventsBody: strictObject({
     tenant_id: t.Optional(t.String({ maxLength: 64 })),
-    events: t.Array(strictObject({ name: t.String({ maxLength: 40 }), at: t.Optional(t.String({ maxLength: 40 })) }), { minItems: 1, maxItems: MAX_EVENTS_PER_REQUEST }),
+    events: t.Array(strictObject({ name: t.String({ maxLength: 40, description: "widget_loaded, widget_opened, widget_closed, message_sent or quick_reply_clicked.", examples: ["widget_opened"] }), at: t.Optional(t.String({ maxLength: 40 })) }), { minItems: 1, maxItems: MAX_EVENTS_PER_REQUEST }),
   }),
   summaryQuery: strictObject({
     tenant_id: t.Optional(t.String({ maxLength: 64 })),
