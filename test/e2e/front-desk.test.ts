@@ -87,6 +87,11 @@ describeWithBrowser("the front desk: a visitor and an agent in two browsers (nee
     const reply = visitor.page.locator(W(".m.operator")).filter({ hasText: "Sam here" });
     await reply.waitFor({ timeout: LIVE_WITHIN_MS });
     expect(await reply.locator(".who").textContent()).toBe("Sam");
+    // The initial avatar, and when: relative on the bubble, the full time on hover.
+    expect(await reply.locator(".who").getAttribute("data-initial")).toBe("S");
+    expect(await reply.getAttribute("data-when")).toMatch(/now|this minute|minute/);
+    expect(Date.parse(new Date(Number(await reply.getAttribute("data-at"))).toISOString())).toBeGreaterThan(Date.now() - 60_000);
+    expect(await reply.getAttribute("title")).toBeTruthy();
 
     // The visitor answers; the agent's open transcript shows it without a click.
     await visitor.page.locator(W(".form input")).fill("My crown came off");

@@ -43,6 +43,7 @@ export interface HistoryMessage extends QuickReplyMessage {
   role: "visitor" | "bot" | "operator";
   /** The operator's display name as it was when the reply was sent; null for other roles or when unset. */
   author_name?: string | null;
+  created_at?: string;
 }
 
 export interface History {

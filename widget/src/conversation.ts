@@ -132,7 +132,7 @@ export function createConversation(
     // The quick-reply button that was clicked is about to go: keep focus (and Esc) in the panel.
     if (isOpen()) view.input.focus();
     renderQuickReplies(view.quick, [], pick);
-    const mine: StoredMessage = { id: null, role: "visitor", text };
+    const mine: StoredMessage = { id: null, role: "visitor", text, at: Date.now() };
     // Without a session yet the message still needs a saved home: a placeholder with no token.
     state ??= { token: "", expiresAt: 0, sessionId: "", lastId: null, status: "bot", botName: view.title.textContent ?? "", log: [] };
     state.log.push(mine);
@@ -174,7 +174,7 @@ export function createConversation(
       dropLive();
       if (result.reply) {
         const sources = result.reply.sources?.map((source) => (source.url ? { title: source.title, url: source.url } : { title: source.title }));
-        append(current, { id: result.reply.message_id, role: "bot", text: result.reply.text, quick: result.reply.quick_replies, ...(sources?.length ? { sources } : {}) });
+        append(current, { id: result.reply.message_id, role: "bot", text: result.reply.text, quick: result.reply.quick_replies, at: Date.now(), ...(sources?.length ? { sources } : {}) });
       }
       save();
       lastActivity = Date.now();
@@ -209,7 +209,7 @@ export function createConversation(
           redraw(pending);
         }
       } else if (!known) {
-        append(current, { id: message.message_id, role: message.role, text: message.text, quick: message.quick_replies, author: message.author_name });
+        append(current, { id: message.message_id, role: message.role, text: message.text, quick: message.quick_replies, author: message.author_name, at: Date.parse(message.created_at ?? "") || Date.now() });
         lastActivity = Date.now();
       }
       current.lastId = message.message_id;

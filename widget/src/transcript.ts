@@ -6,7 +6,7 @@
 import { handoffStatus } from "./restart.ts";
 import type { StoredMessage, StoredState } from "./store.ts";
 import type { Strings } from "./strings.ts";
-import { messageNode, type View } from "./view.ts";
+import { messageNode, relativeTime, type View } from "./view.ts";
 
 export interface Transcript {
   /** Adds a bubble below the others; one `arriving` from the bot or an operator while closed counts as unread. */
@@ -35,6 +35,8 @@ export function createTranscript(view: View, s: Strings, isOpen: () => boolean, 
     const node = messageNode(message, s, retry);
     nodes.set(message, node);
     view.log.insertBefore(node, view.typing);
+    // Each new message refreshes every relative time on screen: no timer runs for it.
+    for (const bubble of view.log.querySelectorAll<HTMLElement>("[data-at]")) bubble.dataset.when = relativeTime(Number(bubble.dataset.at));
     if (arriving && !isOpen() && (message.role === "bot" || message.role === "operator")) {
       unread++;
       updateBadge();
