@@ -193,7 +193,7 @@ function commitTurn(deps: Deps, input: HandleMessageInput, text: string, config:
       usage,
     });
     await settleCountedMessage(deps, tx, usage, tenant.plan, counter, now);
-    await recordTurnLiveEvents(deps, tx, session, { status, handoffReason, visitorMessage });
+    await recordTurnLiveEvents(deps, tx, session, { status, handoffReason, visitorMessage, config });
     if (assistant) await countAiUsage(deps, tx, tenant.id, assistant.usage);
     return {
       session_id: session.id,

@@ -4,6 +4,8 @@ import { openWidgetSession, say } from "../http/chat-helpers.ts";
 import { createUser } from "../../src/auth/create-user.ts";
 import { setDisplayName } from "../../src/auth/display-name.ts";
 import { eventReader } from "./sse.ts";
+import { teamAvailability } from "../../src/chat/team-hours.ts";
+import { getBotConfig } from "../../src/chat/bot-settings.ts";
 
 let context: TestContext;
 afterEach(() => context?.close());
@@ -31,6 +33,9 @@ describe("the live streams", () => {
     await say(context, visitor.access_token, tenant.id, "Can I talk to a human please?");
     const [handoff] = await inbox.next();
     expect(handoff).toMatchObject({ event: "handoff.requested", data: { session_id: visitor.session_id, text: "Can I talk to a human please?", channel: "widget" } });
+    // Whether a person may answer now, by the tenant's hours at the fake clock's time.
+    const team = teamAvailability(await getBotConfig(context.deps, tenant.id), context.clock.now());
+    expect(handoff?.data).toMatchObject({ within_business_hours: team.withinBusinessHours, back_at: team.backAt === null ? null : new Date(team.backAt).toISOString() });
 
     const widget = eventReader(await context.request("GET", `/api/v1/chatbot/sessions/${visitor.session_id}/stream`, { headers: { authorization: `Bearer ${visitor.access_token}` } }));
     await say(context, visitor.access_token, tenant.id, "It is about my crown", { session_id: visitor.session_id });
