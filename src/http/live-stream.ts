@@ -12,6 +12,15 @@ const HEARTBEAT_MS = 25_000;
 const RETRY_MS = 2_000;
 
 const encoder = new TextEncoder();
+
+/** A client that went away between two events: its stream's cancel() unsubscribes it; nothing else may fail for it. */
+function enqueueSafely(controller: ReadableStreamDefaultController<Uint8Array>, chunk: Uint8Array): void {
+  try {
+    controller.enqueue(chunk);
+  } catch {
+    // Closed: the hub's other streams still get the event.
+  }
+}
 const frame = (event: LiveEventRow) => encoder.encode(`id: ${event.id}\nevent: ${event.kind}\ndata: ${JSON.stringify(event.data)}\n\n`);
 
 /** `Last-Event-ID` (the header, or `?last_event_id=` for clients that cannot set headers) as an id; null when absent or not one. */
@@ -36,7 +45,7 @@ export function createLiveStreams(hub: LiveHub) {
     else open.delete(controller);
     if (open.size > 0 && !heartbeat) {
       heartbeat = setInterval(() => {
-        for (const each of open) each.enqueue(ping);
+        for (const each of open) enqueueSafely(each, ping);
       }, HEARTBEAT_MS);
       heartbeat.unref?.();
     } else if (open.size === 0 && heartbeat) {
@@ -54,7 +63,7 @@ export function createLiveStreams(hub: LiveHub) {
           controllerOf = controller;
           controller.enqueue(encoder.encode(`retry: ${RETRY_MS}\n\n`));
           track(controller, true);
-          stop = await hub.subscribe(audience, afterId, (event) => controller.enqueue(frame(event)));
+          stop = await hub.subscribe(audience, afterId, (event) => enqueueSafely(controller, frame(event)));
         },
         cancel() {
           if (controllerOf) track(controllerOf, false);

@@ -6,6 +6,8 @@
 const KEY_STORAGE = "parley.admin.apiKey";
 
 let accessToken: string | null = null;
+/** Signed in as a person on this page (until Sign out), even once the session has ended: it picks the 401's wording. */
+let asPerson = false;
 /** Not a secret: only whether a refresh cookie may exist, so a fresh page does not ask for one in vain (a 401 in the console). */
 const SESSION_HINT = "parley.admin.signedIn";
 
@@ -15,6 +17,7 @@ export const person = {
   token: (): string | null => accessToken,
   async signIn(email: string, password: string): Promise<void> {
     accessToken = (await sessionCall<{ access_token: string }>("POST", "", { email, password })).access_token;
+    asPerson = true;
     localStorage.setItem(SESSION_HINT, "1");
   },
   mayResume: (): boolean => localStorage.getItem(SESSION_HINT) === "1",
@@ -22,6 +25,7 @@ export const person = {
   async resume(): Promise<boolean> {
     try {
       accessToken = (await sessionCall<{ access_token: string }>("POST", "/refresh")).access_token;
+      asPerson = true;
       return true;
     } catch {
       accessToken = null;
@@ -31,6 +35,7 @@ export const person = {
   },
   async signOut(): Promise<void> {
     accessToken = null;
+    asPerson = false;
     localStorage.removeItem(SESSION_HINT);
     await sessionCall("DELETE", "").catch(() => undefined);
   },
@@ -84,7 +89,7 @@ export interface Page<T> {
 
 function explain(response: Response, body: { error?: string; message?: string; details?: FieldError[] } | null): ApiError {
   const status = response.status;
-  if (status === 401 && accessToken) return new ApiError(status, "Your session has ended: sign out and sign in again.");
+  if (status === 401 && asPerson) return new ApiError(status, "Your session has ended: sign out and sign in again.");
   if (status === 401) return new ApiError(status, "The API key is invalid or revoked. Sign out and sign in with a valid key.");
   if (status === 429) {
     const wait = response.headers.get("retry-after");
