@@ -103,4 +103,22 @@ describeWithBrowser("the front desk: a visitor and an agent in two browsers (nee
     expect(await operator.page.title()).toBe("Parley admin");
     expect([...operator.errors, ...visitor.errors]).toEqual([]);
   });
+
+  test("out of hours, the widget's waiting line says when the team is back, in the visitor's time", async () => {
+    const visitor = await newPage();
+    // The server's hours are tested with a fake clock (test/frontdesk/widget-hours.test.ts); here the answer is fixed.
+    const backAt = new Date(Date.now() + 3 * 86_400_000);
+    await visitor.page.route("**/api/v1/widget/config?**", async (route) => {
+      const response = await route.fetch();
+      await route.fulfill({ response, json: { ...(await response.json()), back_at: backAt.toISOString() } });
+    });
+    await visitor.page.goto(`http://127.0.0.1:${host.port}/`);
+    await visitor.page.locator(W(".launcher")).click();
+    await visitor.page.locator(W(".form input")).fill("Can I talk to a human please?");
+    await visitor.page.keyboard.press("Enter");
+    const weekday = await visitor.page.evaluate((iso) => new Date(iso).toLocaleString(undefined, { weekday: "long" }), backAt.toISOString());
+    await visitor.page.locator(W(".sub")).filter({ hasText: "Our team is away. We're back" }).waitFor({ timeout: LIVE_WITHIN_MS });
+    expect(await visitor.page.locator(W(".sub")).textContent()).toContain(weekday);
+    expect(visitor.errors).toEqual([]);
+  });
 });

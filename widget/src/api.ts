@@ -22,6 +22,8 @@ export interface WidgetSettings {
   bot_name: string;
   greeting: string;
   quick_replies: string[];
+  /** Outside business hours, when the team is back (ISO); null or absent while it is in. */
+  back_at?: string | null;
 }
 
 export interface SessionStart extends WidgetSettings {

@@ -16,6 +16,7 @@ export const STRINGS = {
     failed: "Not sent.",
     retry: "Retry",
     waiting: "Waiting for a person to join…",
+    back: "Our team is away. We're back",
     joined: "You're chatting with",
     refused: "this page's origin is not in the tenant's allowed origins (or the tenant does not exist); the chat launcher is not shown.",
   },

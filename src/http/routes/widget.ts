@@ -9,6 +9,7 @@ import { VISITOR_TOKEN_TTL_S, WIDGET_AUDIENCE } from "../plugins/tokens.ts";
 import { getBotConfig } from "../../chat/bot-settings.ts";
 import { openWidgetSession, requireTenantForOrigin } from "../../chat/open-widget-session.ts";
 import { starterQuickReplies } from "../../chat/starter-quick-replies.ts";
+import { teamAvailability } from "../../chat/team-hours.ts";
 
 export const WidgetModel = {
   sessionBody: strictObject({ tenant_id: t.String({ minLength: 1, maxLength: 64 }) }),
@@ -28,6 +29,7 @@ export const WidgetModel = {
     bot_name: t.String(),
     greeting: t.String(),
     quick_replies: t.Array(t.String()),
+    back_at: t.Nullable(t.String({ format: "date-time", description: "Outside business hours, when the team is back (the widget says so after a hand-off); null while it is in." })),
   }),
 } as const;
 
@@ -47,7 +49,8 @@ export function widgetRoutes(deps: AppDeps) {
         const tenant = await requireTenantForOrigin(deps, query.tenant_id, origin);
         allowOrigin(set.headers, origin);
         const config = await getBotConfig(deps, tenant.id);
-        return { tenant_id: tenant.id, bot_name: config.bot_name, greeting: config.greeting, quick_replies: starterQuickReplies(config) };
+        const { backAt } = teamAvailability(config, deps.clock.now());
+        return { tenant_id: tenant.id, bot_name: config.bot_name, greeting: config.greeting, quick_replies: starterQuickReplies(config), back_at: backAt === null ? null : new Date(backAt).toISOString() };
       },
       {
         rateLimit: "analytics",
