@@ -125,6 +125,7 @@ const RELATIVE_STEPS: Array<[Intl.RelativeTimeFormatUnit, number]> = [["minute",
 /** "now", "5 minutes ago", "yesterday" in the browser's language. */
 export function relativeTime(at: number, now = Date.now()): string {
   const format = new Intl.RelativeTimeFormat(undefined, { numeric: "auto" });
+  if (Math.abs(at - now) < 60_000) return format.format(0, "second");
   let amount = Math.round((at - now) / 60_000);
   for (const [unit, size] of RELATIVE_STEPS) {
     if (Math.abs(amount) < size) return format.format(amount, unit);
