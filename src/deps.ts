@@ -18,6 +18,8 @@ export interface Deps {
   readonly deliveriesEnqueued: Signal;
   /** The scheduler of this process, to which enqueued deliveries go straight after COMMIT (src/webhooks/delivery-handoff.ts). */
   readonly deliveryHandoff?: DeliveryHandoff;
+  /** Notified after live events are committed (src/frontdesk/live-events.ts); on PostgreSQL it reaches every instance. */
+  readonly liveEventsWritten?: Signal;
   /** DNS for the webhook SSRF checks; tests inject a fake so they never touch the network. */
   readonly resolveHost?: ResolveHost;
   /** Password hashing; absent means argon2id at production cost. Test fixtures inject a cheap one. */

@@ -52,7 +52,7 @@ export interface TestContext {
 export function buildDeps(overrides: Partial<Config> = {}, env: Record<string, string> = {}, extra: Pick<Deps, "resolveHost"> = {}, dbPath = ":memory:"): TestDeps {
   const clock = createFakeClock();
   const config = { ...loadConfig({ PARLEY_JWT_SECRET: TEST_JWT_SECRET, PARLEY_DB: dbPath, ...env }), ...overrides };
-  const base = { config, clock, log: silentLogger, deliveriesEnqueued: createSignal(), deliveryHandoff: createDeliveryHandoff(), passwords: CHEAP_TEST_PASSWORDS, ...extra };
+  const base = { config, clock, log: silentLogger, deliveriesEnqueued: createSignal(), liveEventsWritten: createSignal(), deliveryHandoff: createDeliveryHandoff(), passwords: CHEAP_TEST_PASSWORDS, ...extra };
   const postgres = testPostgresUrl();
   if (postgres && dbPath === ":memory:") {
     const opening = openTestPgStore(postgres, clock.now());
@@ -126,7 +126,7 @@ export function closeDeps(deps: TestDeps | (AppDeps & TestDatabase)): void {
 export function buildServerDeps(overrides: Partial<Config> = {}): { deps: CliDeps & TestDeps; dispose: () => void } {
   const dir = mkdtempSync(join(tmpdir(), "parley-server-"));
   const base = buildDeps({ port: 0, host: "127.0.0.1", ...overrides }, {}, {}, testPostgresUrl() ? ":memory:" : join(dir, "parley.db"));
-  const opened: CliDeps["opened"] = { store: base.store, kind: base.store.kind, deliveriesEnqueued: base.deliveriesEnqueued, migrate: async () => ({ applied: [], alreadyApplied: 0 }), close: async () => closeDeps(base) };
+  const opened: CliDeps["opened"] = { store: base.store, kind: base.store.kind, deliveriesEnqueued: base.deliveriesEnqueued, liveEventsWritten: base.liveEventsWritten ?? createSignal(), migrate: async () => ({ applied: [], alreadyApplied: 0 }), close: async () => closeDeps(base) };
   return { deps: Object.assign(base, { opened }), dispose: () => rmSync(dir, { recursive: true, force: true }) };
 }
 

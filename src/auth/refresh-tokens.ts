@@ -49,3 +49,9 @@ export async function rotateRefreshToken(deps: Deps, token: string): Promise<{ u
   if (outcome === null || outcome === "reused") throw invalidRefreshToken();
   return outcome;
 }
+
+/** Sign-out: the token's whole family stops working. Unknown or spent tokens change nothing. */
+export async function revokeRefreshToken(deps: Deps, token: string): Promise<void> {
+  const row = await deps.store.refreshTokens.findRefreshTokenByHash(sha256Hex(token));
+  if (row) await deps.store.refreshTokens.revokeRefreshTokenFamily(row.familyId, deps.clock.now());
+}

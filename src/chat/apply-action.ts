@@ -7,6 +7,7 @@ import { enqueueEvent } from "../webhooks/emit-event.ts";
 import type { BotConfig } from "./bot-config.ts";
 import type { EngineAction } from "./engine-types.ts";
 import type { SessionRow } from "./sessions.ts";
+import { teamAvailability } from "./team-hours.ts";
 
 /** Where a lead came from, for lead.created's `source`: the widget's page origin, the API, WhatsApp. */
 const sourceOf = (session: SessionRow): string => (session.channel === "widget" && session.origin ? `widget:${session.origin}` : session.channel);
@@ -90,7 +91,7 @@ export async function applyAction(
       await enqueueEvent(deps, tx, {
         tenantId: session.tenantId,
         event: "handoff.requested",
-        data: { session_id: session.id, chatbot_id: session.chatbotId, reason: action.reason, last_message: lastMessage },
+        data: { session_id: session.id, chatbot_id: session.chatbotId, reason: action.reason, last_message: lastMessage, within_business_hours: teamAvailability(config, deps.clock.now()).withinBusinessHours },
         confidence: action.confidence,
       });
       return { status: "handoff", handoffReason: action.reason };

@@ -21,6 +21,7 @@ import { applyAction } from "./apply-action.ts";
 import { assistantCouldNotAnswer, recordUnanswered } from "./record-unanswered.ts";
 import { createRuleEngine, type EngineAction, type ReplyEngine } from "./engine.ts";
 import { findOrStartVisitorSession, messageRow, requireSession, startSession, type SessionRow } from "./sessions.ts";
+import { recordTurnLiveEvents } from "./front-desk-events.ts";
 
 const DAY_MS = 86_400_000;
 
@@ -203,6 +204,7 @@ function commitTurn(deps: Deps, input: HandleMessageInput, text: string, config:
       usage,
     });
     await settleCountedMessage(deps, tx, usage, tenant.plan, counter, now);
+    await recordTurnLiveEvents(deps, tx, session, { status, handoffReason, visitorMessage, config });
     if (assistant) await countAiUsage(deps, tx, tenant.id, assistant.usage);
     return {
       session_id: session.id,

@@ -7,6 +7,7 @@ import { newId } from "../lib/ids.ts";
 import { toPage, type Page } from "../lib/page.ts";
 import { initialConversationState } from "./conversation-state.ts";
 import { MESSAGE_MAX_LENGTH } from "./turn.ts";
+import { recordLiveEvent } from "../frontdesk/live-events.ts";
 
 export type SessionRow = ChatSessionRow;
 
@@ -145,7 +146,7 @@ export async function insertMessage(deps: ClockDeps, db: StoreQueries, session: 
  * (status handoff): the bot must not talk over a human. The author's display name is copied
  * onto the message as it is now: a later rename does not rewrite what visitors already saw.
  */
-export async function postOperatorMessage(deps: Pick<Deps, "store" | "clock">, tenantId: string, sessionId: string, input: { text: string; authorId?: string }): Promise<MessageView> {
+export async function postOperatorMessage(deps: Pick<Deps, "store" | "clock" | "liveEventsWritten">, tenantId: string, sessionId: string, input: { text: string; authorId?: string }): Promise<MessageView> {
   const text = input.text.trim();
   if (text.length < 1 || text.length > MESSAGE_MAX_LENGTH) {
     const rule = `must be 1 to ${MESSAGE_MAX_LENGTH} characters`;
@@ -158,15 +159,18 @@ export async function postOperatorMessage(deps: Pick<Deps, "store" | "clock">, t
       await tx.chatSessions.updateSessionTurn(session.id, { status: "handoff", state: session.state, messageCount: session.messageCount, handoffReason: "operator", updatedAt: deps.clock.now() });
     }
     const authorName = input.authorId ? ((await tx.users.findUser(input.authorId))?.displayName ?? null) : null;
-    return insertMessage(deps, tx, session, { role: "operator", text, authorId: input.authorId, authorName });
+    const message = await insertMessage(deps, tx, session, { role: "operator", text, authorId: input.authorId, authorName });
+    await recordLiveEvent(deps, tx, { tenantId, sessionId: session.id, kind: "operator.message", data: { message_id: message.message_id, text: message.text, author_name: message.author_name, created_at: message.created_at } });
+    return message;
   });
 }
 
-export async function closeSession(deps: Pick<Deps, "store" | "clock">, tenantId: string, sessionId: string) {
+export async function closeSession(deps: Pick<Deps, "store" | "clock" | "liveEventsWritten">, tenantId: string, sessionId: string) {
   const session = await requireSession(deps.store, tenantId, sessionId);
   if (session.status !== "closed") {
     const now = deps.clock.now();
     await deps.store.chatSessions.closeSession(session.id, now);
+    await recordLiveEvent(deps, null, { tenantId, sessionId: session.id, kind: "session.closed", data: { closed_at: toIso(now) } });
     return toSessionView({ ...session, status: "closed", closedAt: now, updatedAt: now });
   }
   return toSessionView(session);

@@ -8,7 +8,7 @@ Commands:
   serve                 start the HTTP server and the webhook scheduler
   migrate               create or upgrade the database schema, then exit
   tenant create|list|plan|payment-secret|whatsapp
-  user create|password|name
+  user create|password|name|delete
   apikey create|list|revoke
   dlq list|show|retrigger   the webhook dead-letter queue
   lead erase|export     erase, or export as JSON, everything held about a lead (privacy requests)
@@ -107,6 +107,7 @@ PUBLIC_URL/api/v1/hooks/whatsapp/TENANT_ID.
   parley user create --email EMAIL --tenant TENANT_ID [--role owner|admin|agent] [--name NAME] [--json]
   parley user password --email EMAIL
   parley user name --email EMAIL (--name NAME | --clear) [--json]
+  parley user delete --email EMAIL [--json]
 
 The password is read from PARLEY_PASSWORD or standard input, never from a flag (flags end
 up in shell history and process listings). An existing account is only added to the tenant
@@ -114,6 +115,9 @@ up in shell history and process listings). An existing account is only added to 
 --name is the display name visitors see on the user's replies in the widget (1–60 characters,
 no control characters); without one they see "Agent". Replies already sent keep the name they
 were sent with. Signed in with a Bearer token, the user can set it too: PATCH /api/v1/me.
+delete removes the account from every tenant with its refresh tokens; a running server refuses
+its access tokens from the next request on (an owner removes someone from one tenant with
+DELETE /api/v1/users/USER_ID).
 `,
   apikey: `Usage:
   parley apikey create --tenant TENANT_ID [--name NAME] [--json]

@@ -114,17 +114,16 @@ function demoLines(seed: DemoSeed, baseUrl: string, cli: string): string {
     "These secrets are shown only now.",
     "Log in:",
     `  curl -s -X POST ${baseUrl}/api/v1/auth/token -H 'content-type: application/json' -d '{"email":"${seed.email}","password":"${seed.password}"}'`,
-    "Talk to the bot as a website visitor (a session token, then a message):",
-    `  curl -s -X POST ${baseUrl}/api/v1/widget/session -H 'content-type: application/json' -d '{"tenant_id":"${seed.tenantId}"}'`,
-    `  curl -s -X POST ${baseUrl}/api/v1/chatbot/message -H "Authorization: Bearer <access_token>" -H 'content-type: application/json' -d '{"tenant_id":"${seed.tenantId}","message":"Can I book a cleaning tomorrow at 10am?"}'`,
-    "Send its events to a webhook receiver:",
-    `  curl -s -X POST ${baseUrl}/api/v1/webhooks/rules-engine/rules -H "X-API-Key: ${seed.apiKey}" -H 'content-type: application/json' -d '{"name":"crm","event":"lead.created","url":"https://<your receiver>","secret":"<16+ characters>","active":true}'`,
+    "Talk to the bot as a website visitor (this visitor token is valid 24 hours; POST /api/v1/widget/session gives a new one):",
+    `  curl -s -X POST ${baseUrl}/api/v1/chatbot/message -H "Authorization: Bearer ${seed.visitorToken}" -H 'content-type: application/json' -d '{"tenant_id":"${seed.tenantId}","message":"Can I book a cleaning tomorrow at 10am?"}'`,
+    "Send its events to a webhook receiver (put your receiver's URL; one on this machine or your network needs PARLEY_ALLOW_PRIVATE_WEBHOOKS=true on the server):",
+    `  curl -s -X POST ${baseUrl}/api/v1/webhooks/rules-engine/rules -H "X-API-Key: ${seed.apiKey}" -H 'content-type: application/json' -d '{"name":"crm","event":"lead.created","url":"https://example.com/parley-hook","secret":"change-me-0123456789","active":true}'`,
   ].join("\n");
 }
 
 /** Where a new user goes next: the demo page, the admin page (and what it asks for), the API reference. */
 function pageLines(baseUrl: string, seed: DemoSeed | null, cli: string): string {
-  const key = seed?.created ? "the API key above" : `a tenant API key — ${cli} apikey create --tenant ${seed?.tenantId ?? "ten_…"}`;
+  const key = seed?.created ? "the login above, or the API key" : `your e-mail and password, or a tenant API key — ${cli} apikey create --tenant ${seed?.tenantId ?? "ten_…"}`;
   return [
     ...(seed ? [`  demo page      ${baseUrl}/   (the demo clinic's chat widget)`] : []),
     `  admin page     ${baseUrl}/admin   (sign in with ${key})`,

@@ -2,12 +2,13 @@ import { createUser, findUserIdByEmail } from "../auth/create-user.ts";
 import { parseDisplayName, setDisplayName } from "../auth/display-name.ts";
 import { notFound } from "../lib/app-error.ts";
 import { setUserPassword } from "../auth/set-password.ts";
+import { deleteUserByEmail } from "../auth/team.ts";
 import { parseCommandArgs, requireFlag } from "./args.ts";
 import { withCliDeps } from "./context.ts";
 import { readSecret, UsageError, type CliIo } from "./io.ts";
 import { userJson } from "./json-views.ts";
 
-const ACTIONS = ["create", "password", "name"] as const;
+const ACTIONS = ["create", "password", "name", "delete"] as const;
 
 const readPassword = (io: CliIo) => readSecret(io, "PARLEY_PASSWORD", "password", { trim: false });
 
@@ -50,6 +51,12 @@ export async function userCommand(argv: string[], io: CliIo): Promise<number> {
         const email = requireFlag(values.email, "email");
         const { userId } = await setUserPassword(deps, email, await readPassword(io));
         io.out(`password changed for ${userId}; its refresh tokens were revoked`);
+        return 0;
+      }
+      case "delete": {
+        const { userId, tenantIds } = await deleteUserByEmail(deps, requireFlag(values.email, "email"));
+        if (values.json) io.out(JSON.stringify({ user_id: userId, tenant_ids: tenantIds, deleted: true }));
+        else io.out(`deleted user ${userId}${tenantIds.length ? ` (was in ${tenantIds.join(", ")})` : ""}; its tokens no longer work`);
         return 0;
       }
       default:

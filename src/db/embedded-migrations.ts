@@ -16,6 +16,7 @@ import visitorRefused from "../../migrations/0010_visitor_refused.sql" with { ty
 import listIndexes from "../../migrations/0011_list_indexes.sql" with { type: "text" };
 import operatorNames from "../../migrations/0012_operator_names.sql" with { type: "text" };
 import chatbotTests from "../../migrations/0013_chatbot_tests.sql" with { type: "text" };
+import liveEvents from "../../migrations/0014_live_events.sql" with { type: "text" };
 
 export const MIGRATION_JOURNAL = journal;
 
@@ -34,4 +35,5 @@ export const EMBEDDED_MIGRATIONS: ReadonlyArray<{ tag: string; sql: string }> = 
   { tag: "0011_list_indexes", sql: listIndexes },
   { tag: "0012_operator_names", sql: operatorNames },
   { tag: "0013_chatbot_tests", sql: chatbotTests },
+  { tag: "0014_live_events", sql: liveEvents },
 ];

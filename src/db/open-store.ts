@@ -30,6 +30,8 @@ export interface OpenedStore {
   readonly kind: Store["kind"];
   /** The scheduler's wake-up: on PostgreSQL it reaches every instance (LISTEN/NOTIFY). */
   readonly deliveriesEnqueued: Signal;
+  /** The front desk's streams' wake-up (src/frontdesk/live-hub.ts), shared like deliveriesEnqueued. */
+  readonly liveEventsWritten: Signal;
   migrate(nowMs: number): Promise<MigrationResult>;
   /** Waits for wake-ups still being sent, then closes the connection(s). */
   close(): Promise<void>;
@@ -49,21 +51,25 @@ export function openStore(location: string, options: OpenStoreOptions = {}): Ope
     },
     kind: "sqlite",
     deliveriesEnqueued: createSignal(),
+    liveEventsWritten: createSignal(),
     migrate: async (nowMs) => applyMigrations(handle.sqlite, nowMs),
     close: async () => handle.close(),
   };
 }
 
 export const DELIVERIES_CHANNEL = "parley_deliveries";
+export const LIVE_EVENTS_CHANNEL = "parley_live";
 
 function openPostgres(url: string, options: OpenStoreOptions): OpenedStore {
   const sql = new SQL({ url, max: options.maxConnections ?? 16 });
   const store = createPostgresStore(sql);
   const deliveriesEnqueued = createClusterSignal(sql, DELIVERIES_CHANNEL);
+  const liveEventsWritten = createClusterSignal(sql, LIVE_EVENTS_CHANNEL);
   return {
     store,
     kind: "postgres",
     deliveriesEnqueued,
+    liveEventsWritten,
     // The first statement of every command and of `serve`: a wrong URL, password or host is
     // said in one line naming the database (its password masked), not as a bare driver error.
     migrate: (nowMs) =>
@@ -72,6 +78,7 @@ function openPostgres(url: string, options: OpenStoreOptions): OpenedStore {
       }),
     async close() {
       await deliveriesEnqueued.close();
+      await liveEventsWritten.close();
       await sql.close();
     },
   };

@@ -35,6 +35,22 @@ export interface UserQueries {
   findMembership(userId: string, tenantId: string): Promise<MembershipRow | null>;
   insertMembership(row: MembershipRow): Promise<void>;
   listMemberships(userId: string): Promise<MembershipRow[]>;
+  /** The tenant's people with their role, by e-mail. */
+  listTenantMembers(tenantId: string): Promise<TenantMember[]>;
+  /** Answers the rows removed (0: no such membership). */
+  deleteMembership(userId: string, tenantId: string): Promise<number>;
+  deleteUserMemberships(userId: string): Promise<void>;
+  /** Answers the rows removed (0: no such user). */
+  deleteUser(userId: string): Promise<number>;
+}
+
+/** A row of a tenant's team: the account and its role there. */
+export interface TenantMember {
+  userId: string;
+  email: string;
+  displayName: string | null;
+  role: MembershipRow["role"];
+  createdAt: number;
 }
 
 export interface ApiKeyQueries {
@@ -56,6 +72,7 @@ export interface RefreshTokenQueries {
   revokeRefreshTokenFamily(familyId: string, revokedAt: number): Promise<void>;
   /** Revokes every token of the user (a new password ends every session). */
   revokeUserRefreshTokens(userId: string, revokedAt: number): Promise<void>;
+  deleteUserRefreshTokens(userId: string): Promise<void>;
 }
 
 /** Server-wide key/value settings (the generated JWT secret, the demo tenant's id). */

@@ -1,4 +1,5 @@
 import type { AnalyticsQueries } from "./store-analytics.ts";
+import type { LiveEventQueries } from "./store-live.ts";
 import type { IntegrationQueries } from "./store-integrations.ts";
 import type { KnowledgeQueries } from "./store-knowledge.ts";
 import type { MaintenanceQueries, PrivacyQueries } from "./store-privacy.ts";
@@ -16,6 +17,7 @@ export type * from "./store-analytics.ts";
 export type * from "./store-chat.ts";
 export type * from "./store-integrations.ts";
 export type * from "./store-knowledge.ts";
+export type * from "./store-live.ts";
 export type * from "./store-privacy.ts";
 export type * from "./store-webhooks.ts";
 export type * from "./store-test-set.ts";
@@ -37,6 +39,7 @@ export interface StoreQueries {
   readonly analytics: AnalyticsQueries;
   readonly integrations: IntegrationQueries;
   readonly knowledge: KnowledgeQueries;
+  readonly liveEvents: LiveEventQueries;
   readonly settings: SettingQueries;
   readonly privacy: PrivacyQueries;
   readonly maintenance: MaintenanceQueries;

@@ -6,6 +6,7 @@ import { exposeVisitorError } from "./plugins/cors.ts";
 import { authRoutes } from "./routes/auth.ts";
 import { healthRoutes } from "./routes/health.ts";
 import { accountRoutes } from "./routes/account.ts";
+import { teamRoutes } from "./routes/team.ts";
 import { metricsRoutes } from "./routes/metrics.ts";
 import { docsRoutes } from "./routes/docs.ts";
 import { billingRoutes } from "./routes/billing.ts";
@@ -13,6 +14,7 @@ import { analyticsRoutes } from "./routes/analytics.ts";
 import { chatRoutes } from "./routes/chat.ts";
 import { operatorRoutes } from "./routes/operator.ts";
 import { inboxRoutes } from "./routes/inbox.ts";
+import { liveRoutes } from "./routes/live.ts";
 import { privacyRoutes } from "./routes/privacy.ts";
 import { widgetRoutes } from "./routes/widget.ts";
 import { webhookDeliveryRoutes } from "./routes/webhook-deliveries.ts";
@@ -72,6 +74,7 @@ export function createApp(deps: AppDeps) {
     .use(healthRoutes(deps))
     .use(authRoutes(deps))
     .use(accountRoutes(deps))
+    .use(teamRoutes(deps))
     .use(webhookRuleRoutes(deps))
     .use(webhookDeliveryRoutes(deps))
     .use(widgetRoutes(deps))
@@ -80,6 +83,7 @@ export function createApp(deps: AppDeps) {
     .use(unansweredRoutes(deps))
     .use(operatorRoutes(deps))
     .use(inboxRoutes(deps))
+    .use(liveRoutes(deps))
     .use(knowledgeRoutes(deps))
     .use(privacyRoutes(deps))
     .use(billingRoutes(deps))

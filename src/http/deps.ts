@@ -4,6 +4,8 @@ import { createTokenService, type TokenService } from "./plugins/tokens.ts";
 import { createDeliveryMetrics, type DeliveryMetrics } from "../scheduler/metrics.ts";
 import type { TlsStatus } from "./tls/tls-status.ts";
 import { createVisitorAllowance, type VisitorAllowance } from "../billing/visitor-allowance.ts";
+import { createLiveHub, type LiveHub } from "../frontdesk/live-hub.ts";
+import { createSignal } from "../lib/signal.ts";
 
 /** Deps plus what only the HTTP layer needs. */
 export interface AppDeps extends Deps {
@@ -17,7 +19,12 @@ export interface AppDeps extends Deps {
   readonly visitorAllowance: VisitorAllowance;
   /** The served certificate while the server itself speaks HTTPS (/readyz, /metrics); null or absent otherwise. */
   readonly tls?: TlsStatus | null;
+  /** The front desk's open streams in this process (src/frontdesk/live-hub.ts). */
+  readonly liveHub: LiveHub;
 }
+
+/** SQLite: how soon a CLI process's change reaches the streams. PostgreSQL: NOTIFY does that; this is the safety net. */
+const LIVE_POLL_MS = { sqlite: 500, postgres: 5_000 } as const;
 
 /**
  * The signing secret: PARLEY_JWT_SECRET when set, else the one generated on first start and
@@ -31,8 +38,11 @@ export function resolveJwtSecret(deps: Pick<Deps, "config">): string {
 
 /** The HTTP layer's deps over `deps` (whatever else the caller's deps carry is kept: tests keep their connection). */
 export function createAppDeps<T extends Deps>(deps: T, metrics: DeliveryMetrics = createDeliveryMetrics()): AppDeps & T {
+  const liveEventsWritten = deps.liveEventsWritten ?? createSignal();
   return {
     ...deps,
+    liveEventsWritten,
+    liveHub: createLiveHub({ ...deps, liveEventsWritten }, { pollMs: LIVE_POLL_MS[deps.store.kind] }),
     metrics,
     tokens: createTokenService(resolveJwtSecret(deps), deps.clock),
     rateLimiter: createRateLimiter(deps.clock, deps.config.rateLimits, deps.store.counters, {

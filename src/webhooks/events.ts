@@ -136,6 +136,7 @@ export const EVENT_CATALOG: Readonly<Record<EventName, EventDefinition>> = freez
       chatbot_id: "bot_01jz4a1b2c3d4e5f6g7h8j9k0m",
       reason: "keyword",
       last_message: "Can I talk to a real person, please?",
+      within_business_hours: true,
       confidence: 0.95,
     },
   },

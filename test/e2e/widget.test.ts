@@ -186,6 +186,11 @@ describeWithBrowser("the widget in headless Chromium (needs /usr/bin/chromium)",
 
   test("after a hand-off, operator replies arrive by polling, with an unread badge while closed", async () => {
     const { page, widgetErrors } = await newPage();
+    // Whatever the hour this runs at, the team counts as in (the away line is tested in front-desk.test.ts).
+    await page.route("**/api/v1/widget/config?**", async (route) => {
+      const response = await route.fetch();
+      await route.fulfill({ response, json: { ...(await response.json()), back_at: null } });
+    });
     await goto(page);
     await page.locator(W(".launcher")).click();
     await page.locator(W(".form input")).fill("can I talk to a human");

@@ -22,6 +22,7 @@ const DOMAIN_PARTS = [
   "integrations",
   "scheduler",
   "test-set",
+  "frontdesk",
 ];
 const BELOW_DOORS = [...STORE, "deps", "types.d", ...DOMAIN_PARTS];
 const MAY_IMPORT: Record<string, readonly string[]> = {

@@ -36,7 +36,7 @@ fieldset{border:1px solid var(--line);border-radius:8px;padding:.75rem 1rem}
 .transcript .who{display:block;font-size:.75rem;color:var(--muted)}.transcript li.operator{border:1px solid var(--accent)}
 textarea{width:100%;max-width:42rem;min-height:4.5rem}dialog{border:1px solid var(--line);border-radius:10px;max-width:min(70rem,95vw);width:100%;color:var(--fg);background:var(--bg)}
 dialog::backdrop{background:#0006}dl{display:grid;grid-template-columns:max-content 1fr;gap:.2rem 1rem;margin:.5rem 0 1rem}dt{color:var(--muted)}dd{margin:0}
-.sr{position:absolute;width:1px;height:1px;overflow:hidden;clip:rect(0 0 0 0);white-space:nowrap}[hidden]{display:none!important}
+.sr{position:absolute;width:1px;height:1px;overflow:hidden;clip:rect(0 0 0 0);white-space:nowrap}[hidden]{display:none!important}body[data-role=agent] .managers-only{display:none}
 .pre{white-space:pre-wrap;max-width:48rem}form+form{margin-top:.75rem}
 code.id{word-break:normal;white-space:nowrap}.ok-text{color:var(--ok)}.error-text{color:var(--err)}.pending-text{color:var(--muted)}.preview{display:block;min-width:14rem;max-width:28rem}
 .charts{display:grid;grid-template-columns:repeat(auto-fill,minmax(26rem,1fr));gap:1rem}
@@ -66,6 +66,8 @@ const TABS = [
   ["tests", "Test"],
   ["unanswered", "Unanswered"],
   ["ai", "AI"],
+  ["team", "Team"],
+  ["profile", "My profile"],
 ] as const;
 
 const OVERVIEW = `<h2>Overview</h2>
@@ -111,8 +113,8 @@ ${pager("rules", "rules")}
 ${notice("rule-form-msg")}</fieldset></form>`;
 
 const INBOX = `<h2>Hand-off inbox</h2>
-<p class="hint">Chats the bot handed over to a person, newest message first in each row. The list (and an open transcript) refreshes by itself every 10 seconds while this tab is shown. Open one to read the transcript, reply to the visitor (the widget shows it within seconds), or close it.</p>
-<div class="bar"><button type="button" id="inbox-refresh">Refresh</button></div>
+<p class="hint">Chats the bot handed over to a person, newest message first in each row. The list and an open transcript update the moment something happens (a live stream; if it drops, every 10 seconds until it is back), and the tab's title counts the chats waiting. Open one to read the transcript, reply to the visitor (the widget shows it at once, with your name), or close it.</p>
+<div class="bar"><button type="button" id="inbox-refresh">Refresh</button><label class="check"><input id="inbox-sound" type="checkbox" checked> Sound on a new hand-off</label><button type="button" id="inbox-notify">Notify me in the browser</button><span id="inbox-live" class="pending-text" aria-live="polite"></span></div>
 ${notice("inbox-msg")}
 ${table("inbox-rows", "Sessions waiting for an operator", ["Session", "Latest message", "Channel", "Messages", "Reason", "Last activity", "Actions"])}
 ${pager("inbox", "sessions")}
@@ -126,6 +128,7 @@ ${notice("convo-msg")}
 
 const KNOWLEDGE = `<h2>Knowledge</h2>
 <p class="hint">What the assistant answers from: these documents and the bot's FAQ entries. Markdown headings (and HTML headings) cut a document into sections; each search shows the chunks the bot would read for that question, with their scores.</p>
+<div class="managers-only">
 <form id="knowledge-text-form" novalidate><fieldset><legend>Add text</legend><div class="bar">
 <label>Title <input id="knowledge-title" maxlength="200" size="30" aria-required="true"></label>
 <label>Format <select id="knowledge-format"><option value="markdown">Markdown</option><option value="text">Plain text</option><option value="html">HTML</option></select></label></div>
@@ -141,6 +144,7 @@ ${notice("knowledge-url-msg")}</fieldset></form>
 ${notice("knowledge-msg")}
 ${table("knowledge-rows", "Knowledge documents", ["Title", "Format", "Source", "Chunks", "Size", "Added", "Actions"])}
 ${pager("knowledge", "documents")}
+</div>
 <h3>Try a question</h3>
 <form id="knowledge-search-form" class="bar" novalidate><label>Question <input id="knowledge-q" maxlength="500" size="40" aria-required="true"></label><button type="submit">Search</button></form>
 ${notice("knowledge-search-msg")}
@@ -181,7 +185,32 @@ const UNANSWERED = `<h2>Unanswered</h2>
 ${notice("unanswered-msg")}
 ${table("unanswered-rows", "Unanswered questions", ["Question", "Asked", "Languages", "First seen", "Last seen", "Example sessions", "Fix"])}`;
 
-const PANELS: Record<(typeof TABS)[number][0], string> = { overview: OVERVIEW, dlq: DLQ, deliveries: DELIVERIES, rules: RULES, inbox: INBOX, knowledge: KNOWLEDGE, tests: TESTS, unanswered: UNANSWERED, ai: AI };
+
+const TEAM = `<h2>Team</h2>
+<p class="hint">The people who work this tenant. <strong>Agents</strong> see the hand-off inbox, their profile and knowledge search; <strong>admins</strong> and <strong>owners</strong> see everything, and owners add and remove people. Removing someone ends their access at once.</p>
+${notice("team-msg")}
+${table("team-rows", "Team", ["E-mail", "Display name", "Role", "Added", "Actions"])}
+<form id="team-form" novalidate><fieldset><legend>Add a person</legend><div class="bar">
+<label>E-mail <input id="team-email" type="email" autocomplete="off" size="28" aria-required="true"></label>
+<label>Shown to visitors as <input id="team-name" maxlength="60" size="16"></label>
+<label>Password (8+ characters, for a new account) <input id="team-password" type="password" autocomplete="new-password" size="20"></label>
+<label>Role <select id="team-role"><option value="agent">agent</option><option value="admin">admin</option><option value="owner">owner</option></select></label>
+<button type="submit" class="primary">Add person</button></div>
+${notice("team-form-msg")}</fieldset></form>`;
+
+const PROFILE = `<h2>My profile</h2>
+<form id="profile-name-form" novalidate><fieldset><legend>Display name</legend>
+<p class="hint">Visitors see it on your replies (and an initial as your avatar). Empty shows "Agent".</p>
+<div class="bar"><label>Visitors see me as <input id="profile-name" maxlength="60" size="24"></label><button type="submit" class="primary">Save name</button></div>
+${notice("profile-name-msg")}</fieldset></form>
+<form id="profile-password-form" novalidate><fieldset><legend>Password</legend><div class="bar">
+<label>Current password <input id="profile-current" type="password" autocomplete="current-password" aria-required="true"></label>
+<label>New password (8+ characters) <input id="profile-new" type="password" autocomplete="new-password" aria-required="true"></label>
+<button type="submit" class="primary">Change password</button></div>
+<p class="hint">Other browsers signed in as you are signed out.</p>
+${notice("profile-password-msg")}</fieldset></form>`;
+
+const PANELS: Record<(typeof TABS)[number][0], string> = { overview: OVERVIEW, dlq: DLQ, deliveries: DELIVERIES, rules: RULES, inbox: INBOX, knowledge: KNOWLEDGE, tests: TESTS, unanswered: UNANSWERED, ai: AI, team: TEAM, profile: PROFILE };
 
 export function adminHtml(): string {
   const tabs = TABS.map(
@@ -197,8 +226,11 @@ export function adminHtml(): string {
 <main>
 <section id="signin" aria-labelledby="signin-title">
 <h2 id="signin-title">Sign in</h2>
-<p class="hint">Enter one of your tenant's API keys (<code>parley apikey create --tenant ten_…</code>). It is kept in this browser tab's sessionStorage only — closing the tab or <em>Sign out</em> forgets it — and sent as <code>X-API-Key</code> to this server alone.</p>
-<form id="signin-form" class="bar" novalidate><label>API key <input id="signin-key" type="password" autocomplete="off" spellcheck="false" size="40" aria-required="true"></label><button type="submit" class="primary">Sign in</button></form>
+<p class="hint">With your e-mail and password. The page keeps its short-lived access token in memory only; the session is renewed through a cookie that scripts cannot read and other sites cannot send. Integrators may use one of the tenant's API keys instead (kept in this tab's sessionStorage only, sent as <code>X-API-Key</code> to this server alone).</p>
+<form id="signin-form" novalidate><div class="bar">
+<label>E-mail <input id="signin-email" type="email" autocomplete="username" size="28"></label>
+<label>Password <input id="signin-password" type="password" autocomplete="current-password" size="20"></label></div>
+<div class="bar"><label>or an API key <input id="signin-key" type="password" autocomplete="off" spellcheck="false" size="40"></label><button type="submit" class="primary">Sign in</button></div></form>
 ${notice("signin-msg")}
 <noscript><p class="notice error">This page needs JavaScript.</p></noscript>
 </section>

@@ -22,6 +22,8 @@ export interface WidgetSettings {
   bot_name: string;
   greeting: string;
   quick_replies: string[];
+  /** Outside business hours, when the team is back (ISO); null or absent while it is in. */
+  back_at?: string | null;
 }
 
 export interface SessionStart extends WidgetSettings {
@@ -43,6 +45,7 @@ export interface HistoryMessage extends QuickReplyMessage {
   role: "visitor" | "bot" | "operator";
   /** The operator's display name as it was when the reply was sent; null for other roles or when unset. */
   author_name?: string | null;
+  created_at?: string;
 }
 
 export interface History {
@@ -58,6 +61,8 @@ export interface Api {
   history(token: string, sessionId: string, after: string | null): Promise<History>;
   /** Widget telemetry (counted in GET /api/v1/analytics/summary); best effort. */
   track(token: string, names: string[]): Promise<unknown>;
+  /** The chat's live stream: resolves when it ends (the server went away, or `stop` aborted it). */
+  live(token: string, sessionId: string, onEvent: (kind: string, data: { author_name?: string | null }) => void, stop: AbortSignal): Promise<void>;
 }
 
 async function request(url: string, init: RequestInit): Promise<Response> {
@@ -70,36 +75,42 @@ async function request(url: string, init: RequestInit): Promise<Response> {
 
 const call = async <T>(url: string, init: RequestInit): Promise<T> => readJson<T>(await request(url, init));
 
-/** `event: delta` frames until the one `event: done`, whose data is the plain JSON answer. */
-async function callStream(url: string, init: RequestInit, onDelta: (text: string) => void): Promise<SendResult> {
-  const response = await request(url, init);
-  const body = response.body;
-  if (!response.ok || !body || !(response.headers.get("content-type") ?? "").includes("event-stream")) return readJson(response);
+/** Calls `onFrame` with each `event:`/`data:` frame of a server-sent events body; false from it stops reading. */
+async function readFrames(body: ReadableStream<Uint8Array>, onFrame: (event: string | undefined, data: string) => boolean | void): Promise<void> {
   const reader = body.getReader();
   const decoder = new TextDecoder();
   let buffer = "";
   for (;;) {
-    let chunk: Awaited<ReturnType<typeof reader.read>>;
-    try {
-      chunk = await reader.read();
-    } catch {
-      throw new ApiError(0, "network");
-    }
+    const chunk = await reader.read().catch(() => ({ done: true, value: undefined }) as const);
     buffer += decoder.decode(chunk.value, { stream: !chunk.done });
     let end: number;
     while ((end = buffer.indexOf("\n\n")) >= 0) {
       const frame = buffer.slice(0, end);
       buffer = buffer.slice(end + 2);
-      const event = /^event: (.*)$/m.exec(frame)?.[1];
       const data = /^data: (.*)$/m.exec(frame)?.[1];
-      if (!data) continue;
-      const parsed = JSON.parse(data);
-      if (event === "delta") onDelta(parsed.text);
-      else if (event === "done") return parsed;
-      else if (event === "error") throw new ApiError(500, parsed.error);
+      if (data && onFrame(/^event: (.*)$/m.exec(frame)?.[1], data) === false) return void reader.cancel().catch(() => undefined);
     }
-    if (chunk.done) throw new ApiError(0, "network");
+    if (chunk.done) return;
   }
+}
+
+/** `event: delta` frames until the one `event: done`, whose data is the plain JSON answer. */
+async function callStream(url: string, init: RequestInit, onDelta: (text: string) => void): Promise<SendResult> {
+  const response = await request(url, init);
+  const body = response.body;
+  if (!response.ok || !body || !(response.headers.get("content-type") ?? "").includes("event-stream")) return readJson(response);
+  let result: SendResult | null = null;
+  let failure: ApiError | null = null;
+  await readFrames(body, (event, data) => {
+    const parsed = JSON.parse(data);
+    if (event === "delta") onDelta(parsed.text);
+    else if (event === "done") result = parsed;
+    else if (event === "error") failure = new ApiError(500, parsed.error);
+    return !result && !failure;
+  });
+  if (failure) throw failure;
+  if (!result) throw new ApiError(0, "network");
+  return result;
 }
 
 async function readJson<T>(response: Response): Promise<T> {
@@ -129,5 +140,10 @@ export function createApi(base: string, tenantId: string, lang: string): Api {
     history: (token, sessionId, after) =>
       call(`${api}/chatbot/sessions/${encodeURIComponent(sessionId)}/messages${after ? `?after=${encodeURIComponent(after)}` : ""}`, json(token)),
     track: (token, names) => call(`${api}/analytics/events`, json(token, { events: names.map((name) => ({ name })) })),
+    async live(token, sessionId, onEvent, stop) {
+      const response = await request(`${api}/chatbot/sessions/${encodeURIComponent(sessionId)}/stream`, { ...json(token), signal: stop });
+      if (!response.ok || !response.body) throw new ApiError(response.status, "stream");
+      await readFrames(response.body, (event, data) => void (event && onEvent(event, JSON.parse(data))));
+    },
   };
 }

@@ -48,6 +48,11 @@ export function createConversation(
   let pollTimer: ReturnType<typeof setTimeout> | undefined;
   let pollFailures = 0;
   let lastActivity = Date.now();
+  // The chat's live stream while a person handles it; polling is the fallback while it is down.
+  let live: AbortController | null = null;
+  let liveFailures = 0;
+  let liveRetryAt = 0;
+  let typingTimer: ReturnType<typeof setTimeout> | undefined;
 
   const save = () => state && saveState(config.tenant, state);
   const usable = (current: StoredState | null): current is StoredState =>
@@ -127,7 +132,7 @@ export function createConversation(
     // The quick-reply button that was clicked is about to go: keep focus (and Esc) in the panel.
     if (isOpen()) view.input.focus();
     renderQuickReplies(view.quick, [], pick);
-    const mine: StoredMessage = { id: null, role: "visitor", text };
+    const mine: StoredMessage = { id: null, role: "visitor", text, at: Date.now() };
     // Without a session yet the message still needs a saved home: a placeholder with no token.
     state ??= { token: "", expiresAt: 0, sessionId: "", lastId: null, status: "bot", botName: view.title.textContent ?? "", log: [] };
     state.log.push(mine);
@@ -169,7 +174,7 @@ export function createConversation(
       dropLive();
       if (result.reply) {
         const sources = result.reply.sources?.map((source) => (source.url ? { title: source.title, url: source.url } : { title: source.title }));
-        append(current, { id: result.reply.message_id, role: "bot", text: result.reply.text, quick: result.reply.quick_replies, ...(sources?.length ? { sources } : {}) });
+        append(current, { id: result.reply.message_id, role: "bot", text: result.reply.text, quick: result.reply.quick_replies, at: Date.now(), ...(sources?.length ? { sources } : {}) });
       }
       save();
       lastActivity = Date.now();
@@ -204,20 +209,67 @@ export function createConversation(
           redraw(pending);
         }
       } else if (!known) {
-        append(current, { id: message.message_id, role: message.role, text: message.text, quick: message.quick_replies, author: message.author_name });
+        append(current, { id: message.message_id, role: message.role, text: message.text, quick: message.quick_replies, author: message.author_name, at: Date.parse(message.created_at ?? "") || Date.now() });
         lastActivity = Date.now();
       }
       current.lastId = message.message_id;
     }
     current.status = history.status;
+    if (current.status !== "handoff") live?.abort();
     save();
     renderStatus(state);
+  }
+
+  /** An operator typing: the dots, with their name for screen readers, for a few seconds. */
+  function showTyping(name: string | null | undefined): void {
+    clearTimeout(typingTimer);
+    view.typing.setAttribute("aria-label", name ? `${name}: ${s.typing}` : s.typing);
+    view.typing.hidden = false;
+    view.log.scrollTop = view.log.scrollHeight;
+    typingTimer = setTimeout(() => (view.typing.hidden = !busy), 5_000);
+  }
+
+  /**
+   * Opens the chat's live stream once a person handles it: a reply, the typing dots and the
+   * end of the chat arrive as they happen. Each (re)connection first fetches what it missed;
+   * while the stream is down, polling carries on and the stream is tried again, less often.
+   */
+  function goLive(): void {
+    const current = state;
+    if (live || Date.now() < liveRetryAt || !usable(current) || current.status !== "handoff") return;
+    const controller = new AbortController();
+    live = controller;
+    clearTimeout(pollTimer);
+    catchUp().catch(() => undefined);
+    api
+      .live(current.token, current.sessionId, (kind, data) => {
+        liveFailures = 0;
+        if (kind === "operator.typing") showTyping(data.author_name);
+        else {
+          clearTimeout(typingTimer);
+          view.typing.hidden = !busy;
+          catchUp().catch(() => undefined);
+        }
+      }, controller.signal)
+      .catch(() => liveFailures++)
+      .finally(
+        guard(() => {
+          if (live !== controller) return;
+          live = null;
+          if (controller.signal.aborted || state !== current || current.status !== "handoff") return;
+          const delay = 2_000 * 2 ** Math.min(liveFailures, 5);
+          liveRetryAt = Date.now() + delay;
+          schedulePoll();
+          setTimeout(guard(goLive), delay);
+        }),
+      );
   }
 
   /** Re-arms one timer (never setInterval): fast while open, 5× slower while closed, bounded. */
   function schedulePoll(): void {
     clearTimeout(pollTimer);
-    if (state?.status !== "handoff" || Date.now() - lastActivity > POLL_IDLE_LIMIT_MS) return;
+    goLive();
+    if (live || state?.status !== "handoff" || Date.now() - lastActivity > POLL_IDLE_LIMIT_MS) return;
     const delay = (isOpen() ? config.pollMs : config.pollMs * 5) * 2 ** Math.min(pollFailures, 4);
     pollTimer = setTimeout(
       guard(async () => {

@@ -24,9 +24,14 @@ export function failureNotice(error: unknown, s: Strings): string | null {
   return status === 0 ? s.offline : status === 403 ? s.notAllowed : status === 429 ? s.rateLimited : null;
 }
 
-/** The header's second line after a hand-off: waiting for a person, then who is answering; null otherwise. */
-export function handoffStatus(state: StoredState | null, s: Strings): string | null {
+/**
+ * The header's second line after a hand-off: waiting for a person (or, out of hours, when the
+ * team is back, in the visitor's own time), then who is answering; null otherwise.
+ */
+export function handoffStatus(state: StoredState | null, s: Strings, backAt: number | null = null): string | null {
   if (state?.status !== "handoff") return null;
   const operator = state.log.findLast((m) => m.role === "operator");
-  return operator ? `${s.joined} ${operator.author || s.agent}` : s.waiting;
+  if (operator) return `${s.joined} ${operator.author || s.agent}`;
+  if (backAt === null || backAt <= Date.now()) return s.waiting;
+  return `${s.back} ${new Date(backAt).toLocaleString(undefined, { weekday: "long", hour: "numeric", minute: "2-digit" })}.`;
 }

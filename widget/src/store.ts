@@ -12,6 +12,8 @@ export interface StoredMessage {
   failed?: boolean;
   /** An operator's display name (author_name), when the server sent one; else the localised "Agent" is shown. */
   author?: string | null;
+  /** When it was written (epoch ms): shown relative ("2 minutes ago"), the full time on hover. */
+  at?: number;
 }
 
 export interface StoredState {

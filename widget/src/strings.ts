@@ -15,6 +15,7 @@ const EN = {
   failed: "Not sent.",
   retry: "Retry",
   waiting: "Waiting for a person to join…",
+  back: "Our team is away. We're back",
   joined: "You're chatting with",
   // For the site's developer, in the console: stays English.
   refused: "this page's origin is not in the tenant's allowed origins (or the tenant does not exist); the chat launcher is not shown.",
@@ -40,6 +41,7 @@ export const STRINGS: Record<"en" | "pt" | "es", Strings> = {
     failed: "Não enviada.",
     retry: "Tentar de novo",
     waiting: "Aguardando uma pessoa entrar…",
+    back: "Nossa equipe não está agora. Voltamos",
     joined: "Você está conversando com",
   },
   es: {
@@ -58,6 +60,7 @@ export const STRINGS: Record<"en" | "pt" | "es", Strings> = {
     failed: "No enviado.",
     retry: "Reintentar",
     waiting: "Esperando a que se una una persona…",
+    back: "Nuestro equipo no está ahora. Volvemos",
     joined: "Estás hablando con",
   },
 };

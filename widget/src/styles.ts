@@ -33,6 +33,8 @@ button,input{font:inherit;color:inherit}
 .retry{border:1px solid currentColor;background:none;border-radius:14px;padding:0 12px;margin-top:6px;min-height:32px;cursor:pointer;font-weight:600}
 .notice{align-self:center;background:none;color:var(--muted);font-size:13px;text-align:center}
 .src{display:block;font-size:11px;margin-top:4px;color:var(--muted)}.src>*{margin-right:8px}.src a{color:inherit}.who{display:block;font-size:11px;font-weight:600;color:var(--muted);margin-bottom:2px}
+.who::before{content:attr(data-initial);display:inline-grid;place-items:center;width:18px;height:18px;border-radius:50%;background:var(--accent);color:var(--on-accent);font-size:10px;margin-right:6px}
+.m[data-when]::after{content:attr(data-when);display:block;font-size:10px;opacity:.75;margin-top:2px}
 .typing{align-self:flex-start;background:var(--bot);padding:10px 12px;border-radius:14px;display:flex;gap:4px}
 .typing i{width:7px;height:7px;border-radius:50%;background:var(--muted);animation:b 1s infinite ease-in-out}
 .typing i:nth-child(2){animation-delay:.15s}.typing i:nth-child(3){animation-delay:.3s}

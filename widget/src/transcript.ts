@@ -6,7 +6,7 @@
 import { handoffStatus } from "./restart.ts";
 import type { StoredMessage, StoredState } from "./store.ts";
 import type { Strings } from "./strings.ts";
-import { messageNode, type View } from "./view.ts";
+import { messageNode, relativeTime, type View } from "./view.ts";
 
 export interface Transcript {
   /** Adds a bubble below the others; one `arriving` from the bot or an operator while closed counts as unread. */
@@ -17,6 +17,8 @@ export interface Transcript {
   /** Redraws one bubble (failed ↔ sent) where it stands. */
   redraw(message: StoredMessage): void;
   renderStatus(state: StoredState | null): void;
+  /** Out of hours, when the team is back (from the widget's settings): the waiting line says it. */
+  setBackAt(at: number | null): void;
   clearUnread(): void;
 }
 
@@ -24,6 +26,7 @@ export function createTranscript(view: View, s: Strings, isOpen: () => boolean, 
   /** Each bubble on screen, by its message: a failed send is redrawn in place. */
   const nodes = new WeakMap<StoredMessage, HTMLElement>();
   let unread = 0;
+  let backAt: number | null = null;
 
   function updateBadge(): void {
     view.badge.hidden = unread === 0;
@@ -35,6 +38,8 @@ export function createTranscript(view: View, s: Strings, isOpen: () => boolean, 
     const node = messageNode(message, s, retry);
     nodes.set(message, node);
     view.log.insertBefore(node, view.typing);
+    // Each new message refreshes every relative time on screen: no timer runs for it.
+    for (const bubble of view.log.querySelectorAll<HTMLElement>("[data-at]")) bubble.dataset.when = relativeTime(Number(bubble.dataset.at));
     if (arriving && !isOpen() && (message.role === "bot" || message.role === "operator")) {
       unread++;
       updateBadge();
@@ -59,8 +64,11 @@ export function createTranscript(view: View, s: Strings, isOpen: () => boolean, 
       nodes.set(message, node);
       old.replaceWith(node);
     },
+    setBackAt(at) {
+      backAt = at;
+    },
     renderStatus(state) {
-      const text = handoffStatus(state, s);
+      const text = handoffStatus(state, s, backAt);
       view.sub.hidden = text === null;
       view.sub.textContent = text ?? "";
     },

@@ -97,7 +97,18 @@ export function buildView(s: Strings, themeClass: string, position: string, pane
 /** One bubble; the text is a text node, never markup. A failed visitor message carries its Retry button. */
 export function messageNode(message: StoredMessage, s: Strings, onRetry?: (message: StoredMessage) => void): HTMLDivElement {
   const node = el("div", `m ${message.role}${message.failed ? " failed" : ""}`);
-  if (message.role === "operator") node.append(el("span", "who", message.author || s.agent));
+  if (message.role === "operator") {
+    const name = message.author || s.agent;
+    const who = el("span", "who", name);
+    // The initial is drawn by CSS (an avatar), so the name is read once and the text stays the name.
+    who.dataset.initial = [...name][0]?.toUpperCase() ?? "";
+    node.append(who);
+  }
+  if (message.at) {
+    node.dataset.at = String(message.at);
+    node.dataset.when = relativeTime(message.at);
+    node.title = new Date(message.at).toLocaleString();
+  }
   node.append(document.createTextNode(message.text));
   if (message.sources && message.sources.length > 0) node.append(sourcesNode(message.sources));
   if (message.failed && onRetry) {
@@ -107,6 +118,20 @@ export function messageNode(message: StoredMessage, s: Strings, onRetry?: (messa
     node.append(el("span", "fail", s.failed), retry);
   }
   return node;
+}
+
+const RELATIVE_STEPS: Array<[Intl.RelativeTimeFormatUnit, number]> = [["minute", 60], ["hour", 24], ["day", 7], ["week", Infinity]];
+
+/** "now", "5 minutes ago", "yesterday" in the browser's language. */
+export function relativeTime(at: number, now = Date.now()): string {
+  const format = new Intl.RelativeTimeFormat(undefined, { numeric: "auto" });
+  if (Math.abs(at - now) < 60_000) return format.format(0, "second");
+  let amount = Math.round((at - now) / 60_000);
+  for (const [unit, size] of RELATIVE_STEPS) {
+    if (Math.abs(amount) < size) return format.format(amount, unit);
+    amount = Math.round(amount / size);
+  }
+  return format.format(amount, "week");
 }
 
 /** The cited documents under an answer: a link only for an http(s) URL, else plain text (never markup). */

@@ -94,6 +94,8 @@ export function mountWidget(config: WidgetConfig, host: HTMLElement): WidgetCont
   api.settings().then(
     guard((settings) => {
       if (!current()?.botName) view.title.textContent = settings.bot_name;
+      transcript.setBackAt(settings.back_at ? Date.parse(settings.back_at) : null);
+      transcript.renderStatus(current());
       reveal();
     }),
     guard((error: unknown) => {

@@ -111,3 +111,4 @@ export * from "./schema-integrations.ts";
 export * from "./schema-analytics.ts";
 export * from "./schema-knowledge.ts";
 export * from "./schema-test-set.ts";
+export * from "./schema-live.ts";

@@ -7,6 +7,7 @@ import { TEST_SET_OPS, UNANSWERED_OPS } from "../sql/test-set.ts";
 import { pgOps } from "./statements.ts";
 import { pgBotConfigs, pgChatSessions, pgUsage } from "./chat.ts";
 import { CAPTURE_OPS } from "../sql/chat.ts";
+import { LIVE_EVENT_OPS } from "../sql/live.ts";
 import { pgCounters } from "./counters.ts";
 import { pgDeliveryQueue } from "./delivery-queue.ts";
 import { pgExec, whileOpen, type PgExec } from "./exec.ts";
@@ -29,6 +30,7 @@ export function pgQueries(exec: PgExec): StoreQueries {
     analytics: pgAnalytics(exec),
     integrations: pgOps(exec, INTEGRATION_OPS),
     knowledge: pgKnowledge(exec),
+    liveEvents: pgOps(exec, LIVE_EVENT_OPS),
     settings: pgOps(exec, SETTING_OPS),
     privacy: pgPrivacy(exec),
     maintenance: pgMaintenance(exec),

@@ -1,7 +1,7 @@
 import { apiKeys, memberships, refreshTokens, users } from "../schema.ts";
 import type { Ops } from "../statements.ts";
-import { many, one, write } from "../statements.ts";
-import type { ApiKeyQueries, RefreshTokenQueries, SettingQueries, UserQueries } from "../store-accounts.ts";
+import { asNumber, many, one, write } from "../statements.ts";
+import type { ApiKeyQueries, RefreshTokenQueries, SettingQueries, TenantMember, UserQueries } from "../store-accounts.ts";
 
 // The auth aggregates, one statement each, for both stores (src/db/statements.ts). The tenants
 // aggregate differs per store (the lookup version) and stays in each.
@@ -40,6 +40,19 @@ export const USER_OPS: Ops<UserQueries> = {
     (d) => `SELECT ${d.columns(memberships)} FROM memberships WHERE user_id = $1 ORDER BY tenant_id`,
     (userId) => [userId],
   ),
+  // memberships_tenant_idx finds the rows; a team is a handful of people, so the sort is free.
+  listTenantMembers: many(
+    `SELECT u.id AS "userId", u.email AS "email", u.display_name AS "displayName", m.role AS "role", m.created_at AS "createdAt"
+     FROM memberships m JOIN users u ON u.id = m.user_id WHERE m.tenant_id = $1 ORDER BY u.email`,
+    (tenantId) => [tenantId],
+    (rows: TenantMember[]) => rows.map((row) => ({ ...row, createdAt: asNumber(row.createdAt) })),
+  ),
+  deleteMembership: write("DELETE FROM memberships WHERE user_id = $1 AND tenant_id = $2", (userId, tenantId) => [
+    userId,
+    tenantId,
+  ]),
+  deleteUserMemberships: write("DELETE FROM memberships WHERE user_id = $1", (userId) => [userId]),
+  deleteUser: write("DELETE FROM users WHERE id = $1", (userId) => [userId]),
 };
 
 export const API_KEY_OPS: Ops<ApiKeyQueries> = {
@@ -86,6 +99,7 @@ export const REFRESH_TOKEN_OPS: Ops<RefreshTokenQueries> = {
     "UPDATE refresh_tokens SET revoked_at = $2 WHERE user_id = $1",
     (userId, revokedAt) => [userId, revokedAt],
   ),
+  deleteUserRefreshTokens: write("DELETE FROM refresh_tokens WHERE user_id = $1", (userId) => [userId]),
 };
 
 export const SETTING_OPS: Ops<SettingQueries> = {

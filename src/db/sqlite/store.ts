@@ -8,6 +8,7 @@ import { sqliteKnowledge } from "./knowledge.ts";
 import { sqliteMaintenance, sqlitePrivacy } from "./privacy.ts";
 import { sqliteBotConfigs, sqliteChatSessions, sqliteUsage } from "./chat.ts";
 import { CAPTURE_OPS } from "../sql/chat.ts";
+import { LIVE_EVENT_OPS } from "../sql/live.ts";
 import { API_KEY_OPS, REFRESH_TOKEN_OPS, SETTING_OPS, USER_OPS } from "../sql/accounts.ts";
 import { TEST_SET_OPS, UNANSWERED_OPS } from "../sql/test-set.ts";
 import { sqliteOps } from "./statements.ts";
@@ -37,6 +38,7 @@ export function createSqliteStore(handle: { sqlite: Database; db: Db }): Store {
     analytics: sqliteAnalytics(sqlite),
     integrations: sqliteOps(sqlite, INTEGRATION_OPS),
     knowledge: sqliteKnowledge(sqlite),
+    liveEvents: sqliteOps(sqlite, LIVE_EVENT_OPS),
     settings: sqliteOps(sqlite, SETTING_OPS),
     privacy: sqlitePrivacy(sqlite),
     maintenance: sqliteMaintenance(sqlite),
@@ -62,6 +64,7 @@ export function createSqliteStore(handle: { sqlite: Database; db: Db }): Store {
     analytics: wrap(sync.analytics),
     integrations: wrap(sync.integrations),
     knowledge: wrap(sync.knowledge),
+    liveEvents: wrap(sync.liveEvents),
     settings: wrap(sync.settings),
     privacy: wrap(sync.privacy),
     maintenance: wrap(sync.maintenance),

@@ -33,6 +33,9 @@ export interface VisitorPrincipal {
 
 export type Principal = UserPrincipal | ApiKeyPrincipal | VisitorPrincipal;
 
+/** Who may manage a tenant (rules, deliveries, settings, people); agents work the inbox only. */
+export const MANAGER_ROLES = ["owner", "admin"] as const satisfies readonly MembershipRole[];
+
 const unauthorized = (message: string) =>
   new AppError("unauthorized", 401, message, undefined, { "www-authenticate": 'Bearer realm="parley"' });
 
@@ -184,7 +187,7 @@ export function tenantOf(principal: Principal, requestedTenantId?: string, roles
   const membership = principal.memberships.find((candidate) => candidate.tenantId === tenantId);
   if (!membership) throw new AppError("tenant_not_found", 404, "No such tenant.");
   if (roles && !roles.includes(membership.role)) {
-    throw new AppError("forbidden", 403, `This needs the ${roles.join(" or ")} role in ${tenantId}; you are ${membership.role}.`);
+    throw new AppError("forbidden", 403, `This needs the ${roles.join(" or ")} role in ${tenantId}; you are ${membership.role}. Ask an owner of the tenant.`);
   }
   return tenantId;
 }

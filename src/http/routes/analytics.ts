@@ -1,7 +1,7 @@
 import { Elysia, t } from "elysia";
 import type { AppDeps } from "../deps.ts";
 import { strictObject } from "../schema.ts";
-import { securityPlugin, tenantOf } from "../plugins/security.ts";
+import { MANAGER_ROLES, securityPlugin, tenantOf } from "../plugins/security.ts";
 import { checkVisitorAccess, preflightResponse } from "../plugins/cors.ts";
 import { requireTenant } from "../../tenants/find-tenant.ts";
 import { MAX_EVENTS_PER_REQUEST, recordAnalyticsEvents } from "../../analytics/record-events.ts";
@@ -21,7 +21,7 @@ const dayCounts = {
 export const AnalyticsModel = {
   eventsBody: strictObject({
     tenant_id: t.Optional(t.String({ maxLength: 64 })),
-    events: t.Array(strictObject({ name: t.String({ maxLength: 40 }), at: t.Optional(t.String({ maxLength: 40 })) }), { minItems: 1, maxItems: MAX_EVENTS_PER_REQUEST }),
+    events: t.Array(strictObject({ name: t.String({ maxLength: 40, description: "widget_loaded, widget_opened, widget_closed, message_sent or quick_reply_clicked.", examples: ["widget_opened"] }), at: t.Optional(t.String({ maxLength: 40 })) }), { minItems: 1, maxItems: MAX_EVENTS_PER_REQUEST }),
   }),
   summaryQuery: strictObject({
     tenant_id: t.Optional(t.String({ maxLength: 64 })),
@@ -59,7 +59,7 @@ export function analyticsRoutes(deps: AppDeps) {
         response: { 202: AnalyticsModel.eventsResponse },
       },
     )
-    .get("/summary", ({ principal, query }) => summarizeAnalytics(deps, tenantOf(principal, query.tenant_id), { from: query.from, to: query.to }), {
+    .get("/summary", ({ principal, query }) => summarizeAnalytics(deps, tenantOf(principal, query.tenant_id, MANAGER_ROLES), { from: query.from, to: query.to }), {
       tenantAccess: true,
       rateLimit: "analytics",
       query: AnalyticsModel.summaryQuery,

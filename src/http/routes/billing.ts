@@ -1,7 +1,7 @@
 import { Elysia, t } from "elysia";
 import type { AppDeps } from "../deps.ts";
 import { strictObject } from "../schema.ts";
-import { securityPlugin, tenantOf } from "../plugins/security.ts";
+import { MANAGER_ROLES, securityPlugin, tenantOf } from "../plugins/security.ts";
 import { changePlan } from "../../billing/change-plan.ts";
 import { PLAN_NAMES, PLANS } from "../../billing/plans.ts";
 import { getUsage } from "../../billing/usage.ts";
@@ -72,7 +72,7 @@ export function billingRoutes(deps: AppDeps) {
     .get(
       "/usage",
       async ({ principal, query }) => {
-        const tenant = await requireTenant(deps, tenantOf(principal, query.tenant_id));
+        const tenant = await requireTenant(deps, tenantOf(principal, query.tenant_id, MANAGER_ROLES));
         return { tenant_id: tenant.id, ...(await getUsage(deps, tenant.id, tenant.plan)) };
       },
       {

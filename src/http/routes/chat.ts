@@ -1,7 +1,7 @@
 import { Elysia, t } from "elysia";
 import type { AppDeps } from "../deps.ts";
 import { idParams, strictObject } from "../schema.ts";
-import { securityPlugin, tenantOf } from "../plugins/security.ts";
+import { MANAGER_ROLES, securityPlugin, tenantOf } from "../plugins/security.ts";
 import { checkVisitorAccess, preflightResponse } from "../plugins/cors.ts";
 import { clientIp } from "../plugins/client-ip.ts";
 import { admitVisitorMessage } from "../plugins/visitor-limits.ts";
@@ -172,7 +172,7 @@ export function chatRoutes(deps: AppDeps) {
         response: { 200: ChatModel.transcriptResponse },
       },
     )
-    .get("/config", async ({ principal, query }) => botConfigView(await getBotConfig(deps, tenantOf(principal, query.tenant_id, ["owner", "admin"]))), {
+    .get("/config", async ({ principal, query }) => botConfigView(await getBotConfig(deps, tenantOf(principal, query.tenant_id, MANAGER_ROLES))), {
       tenantAccess: true,
       rateLimit: "management",
       query: ChatModel.tenantQuery,
@@ -182,7 +182,7 @@ export function chatRoutes(deps: AppDeps) {
     .patch(
       "/config",
       async ({ principal, query, body }) => {
-        const tenantId = tenantOf(principal, query.tenant_id, ["owner", "admin"]);
+        const tenantId = tenantOf(principal, query.tenant_id, MANAGER_ROLES);
         await checkAiBaseUrl(deps, body);
         if (query.dry_run) {
           const { config, ...report } = await dryRunConfigChange(deps, tenantId, body);
@@ -203,7 +203,7 @@ export function chatRoutes(deps: AppDeps) {
         response: { 200: t.Union([ChatModel.botConfigView, ChatModel.dryRunView]) },
       },
     )
-    .post("/ai/test", ({ principal, query }) => testAiConnection(deps, tenantOf(principal, query.tenant_id, ["owner", "admin"])), {
+    .post("/ai/test", ({ principal, query }) => testAiConnection(deps, tenantOf(principal, query.tenant_id, MANAGER_ROLES)), {
       tenantAccess: true,
       rateLimit: "management",
       query: ChatModel.tenantQuery,

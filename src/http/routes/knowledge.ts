@@ -1,7 +1,7 @@
 import { Elysia, t } from "elysia";
 import type { AppDeps } from "../deps.ts";
 import { idParams, pageFields, strictObject } from "../schema.ts";
-import { securityPlugin, tenantOf } from "../plugins/security.ts";
+import { MANAGER_ROLES, securityPlugin, tenantOf } from "../plugins/security.ts";
 import { addDocument, deleteDocument, getDocument, listDocuments } from "../../knowledge/documents.ts";
 import { importDocumentFromUrl } from "../../knowledge/import-url.ts";
 import { MAX_SEARCH_LIMIT, searchKnowledge } from "../../knowledge/search.ts";
@@ -12,7 +12,6 @@ import { deletedResponse, idOf, isoTime, oneOf, pageOf } from "../response-schem
 import { dryRunAddDocument, dryRunDeleteDocument } from "../../test-set/dry-run.ts";
 import { dryRunSchema, dryRunQuery } from "./chatbot-tests.ts";
 
-const MANAGERS = ["owner", "admin"] as const;
 const tenantIdField = t.Optional(t.String({ maxLength: 64 }));
 
 const documentView = t.Object({
@@ -29,9 +28,9 @@ export const KnowledgeModel = {
   // One object rather than a union, so a mistake gets a message naming the field (a union's
   // error only says that neither shape matched); which fields go together is checked below.
   createBody: strictObject({
-    title: t.Optional(t.String({ minLength: 1, maxLength: 200, description: "Required with content; optional with url (default: the page's <title>)." })),
-    content: t.Optional(t.String({ minLength: 1, maxLength: 65_536, description: "The text itself; send either content (with title and format) or url." })),
-    format: t.Optional(t.Union(KNOWLEDGE_FORMATS.map((format) => t.Literal(format)), { description: "How content is written; required with content." })),
+    title: t.Optional(t.String({ minLength: 1, maxLength: 200, description: "Required with content; optional with url (default: the page's <title>).", examples: ["Opening hours"] })),
+    content: t.Optional(t.String({ minLength: 1, maxLength: 65_536, description: "The text itself; send either content (with title and format) or url.", examples: ["# Opening hours\nMonday to Friday, 9:00 to 18:00."] })),
+    format: t.Optional(t.Union(KNOWLEDGE_FORMATS.map((format) => t.Literal(format)), { description: "How content is written; required with content.", examples: ["markdown"] })),
     source_url: t.Optional(t.String({ format: "uri", maxLength: 2_000, description: "Where content came from, cited by the assistant; only with content." })),
     url: t.Optional(t.String({ minLength: 1, maxLength: 2_000, description: "A page the server fetches (SSRF-guarded, 10 s, at most 2 MB)." })),
   }),
@@ -101,7 +100,7 @@ export function knowledgeRoutes(deps: AppDeps) {
     .post(
       "/documents",
       async ({ principal, query, body, set }) => {
-        const tenantId = tenantOf(principal, query.tenant_id, MANAGERS);
+        const tenantId = tenantOf(principal, query.tenant_id, MANAGER_ROLES);
         const source = sourceOf(body);
         if (query.dry_run) {
           if (source.url !== undefined) throw invalidField("url", "a dry run takes content (with title and format), not a page to fetch");
@@ -126,14 +125,14 @@ export function knowledgeRoutes(deps: AppDeps) {
         },
       },
     )
-    .get("/documents", ({ principal, query }) => listDocuments(deps, tenantOf(principal, query.tenant_id, MANAGERS), { limit: query.limit ?? 50, cursor: query.cursor }), {
+    .get("/documents", ({ principal, query }) => listDocuments(deps, tenantOf(principal, query.tenant_id, MANAGER_ROLES), { limit: query.limit ?? 50, cursor: query.cursor }), {
       tenantAccess: true,
       rateLimit: "management",
       query: KnowledgeModel.pageQuery,
       detail: { summary: "List knowledge documents", description: "Newest first, cursor paged; without their text." },
       response: { 200: KnowledgeModel.documentPage },
     })
-    .get("/documents/:id", ({ principal, params, query }) => getDocument(deps, tenantOf(principal, query.tenant_id, MANAGERS), params.id), {
+    .get("/documents/:id", ({ principal, params, query }) => getDocument(deps, tenantOf(principal, query.tenant_id, MANAGER_ROLES), params.id), {
       tenantAccess: true,
       rateLimit: "management",
       params: idParams,
@@ -144,7 +143,7 @@ export function knowledgeRoutes(deps: AppDeps) {
     .delete(
       "/documents/:id",
       async ({ principal, params, query }) => {
-        const tenantId = tenantOf(principal, query.tenant_id, MANAGERS);
+        const tenantId = tenantOf(principal, query.tenant_id, MANAGER_ROLES);
         if (query.dry_run) return dryRunDeleteDocument(deps, tenantId, params.id);
         await deleteDocument(deps, tenantId, params.id);
         return { ok: true as const, document_id: params.id, deleted: true as const };
@@ -161,7 +160,8 @@ export function knowledgeRoutes(deps: AppDeps) {
     .get(
       "/search",
       async ({ principal, query }) => {
-        const tenantId = tenantOf(principal, query.tenant_id, MANAGERS);
+        // Any member: agents look answers up while they reply.
+        const tenantId = tenantOf(principal, query.tenant_id);
         const embedder = await embedderForTenant(deps, tenantId);
         const data = await searchKnowledge(deps, tenantId, query.q, { limit: query.limit, embedder });
         return { query: query.q, embedding_model: embedder?.model ?? null, data };
@@ -171,7 +171,7 @@ export function knowledgeRoutes(deps: AppDeps) {
         rateLimit: "management",
         query: KnowledgeModel.searchQuery,
         response: { 200: KnowledgeModel.searchResponse },
-        detail: { summary: "Search the knowledge base", description: "The passages the assistant would be given for this question: BM25, fused with vector ranks when an embedding model is set." },
+        detail: { summary: "Search the knowledge base", description: "The passages the assistant would be given for this question: BM25, fused with vector ranks when an embedding model is set. Any member, agents included." },
       },
     );
 }

@@ -1,7 +1,7 @@
 import { Elysia, t } from "elysia";
 import type { AppDeps } from "../deps.ts";
 import { idParams, pageFields, strictObject } from "../schema.ts";
-import { securityPlugin, tenantOf } from "../plugins/security.ts";
+import { MANAGER_ROLES, securityPlugin, tenantOf } from "../plugins/security.ts";
 import { closeSession, listSessions } from "../../chat/sessions.ts";
 import { postOperatorReply } from "../../integrations/post-operator-reply.ts";
 import { listAppointments, listLeads } from "../../chat/crm.ts";
@@ -93,14 +93,14 @@ export function operatorRoutes(deps: AppDeps) {
       detail: { summary: "Close a session", description: "Ends the conversation; closing a closed session changes nothing." },
       response: { 200: OperatorModel.sessionView },
     })
-    .get("/leads", ({ principal, query }) => listLeads(deps, tenantOf(principal, query.tenant_id), page(query)), {
+    .get("/leads", ({ principal, query }) => listLeads(deps, tenantOf(principal, query.tenant_id, MANAGER_ROLES), page(query)), {
       tenantAccess: true,
       rateLimit: "management",
       query: OperatorModel.pageQuery,
       detail: { summary: "List leads", description: "Contacts the bot captured (name, E.164 phone, e-mail), newest first." },
       response: { 200: OperatorModel.leadPage },
     })
-    .get("/appointments", ({ principal, query }) => listAppointments(deps, tenantOf(principal, query.tenant_id), page(query)), {
+    .get("/appointments", ({ principal, query }) => listAppointments(deps, tenantOf(principal, query.tenant_id, MANAGER_ROLES), page(query)), {
       tenantAccess: true,
       rateLimit: "management",
       query: OperatorModel.pageQuery,

@@ -1,7 +1,7 @@
 import { Elysia, t } from "elysia";
 import type { AppDeps } from "../deps.ts";
 import { idParams, strictObject } from "../schema.ts";
-import { securityPlugin, tenantOf } from "../plugins/security.ts";
+import { MANAGER_ROLES, securityPlugin, tenantOf } from "../plugins/security.ts";
 import { eraseLead, eraseSession } from "../../chat/erase-person.ts";
 import { exportLead } from "../../chat/export-person.ts";
 import { idOf, isoTime } from "../response-schemas.ts";
@@ -36,7 +36,7 @@ export const PrivacyModel = {
 
 /** Erasure and export on a person's request (docs/operations.md). The tenant's API key, or an owner or admin. */
 export function privacyRoutes(deps: AppDeps) {
-  const adminTenant = (principal: Parameters<typeof tenantOf>[0], tenantId?: string) => tenantOf(principal, tenantId, ["owner", "admin"]);
+  const adminTenant = (principal: Parameters<typeof tenantOf>[0], tenantId?: string) => tenantOf(principal, tenantId, MANAGER_ROLES);
   return new Elysia({ prefix: "/api/v1" })
     .use(securityPlugin(deps))
     .delete("/leads/:id", ({ principal, params, query }) => eraseLead(deps, adminTenant(principal, query.tenant_id), params.id), {

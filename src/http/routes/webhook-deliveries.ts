@@ -1,7 +1,7 @@
 import { Elysia, t } from "elysia";
 import type { AppDeps } from "../deps.ts";
 import { idParams, pageFields, strictObject } from "../schema.ts";
-import { securityPlugin, tenantOf } from "../plugins/security.ts";
+import { MANAGER_ROLES, securityPlugin, tenantOf } from "../plugins/security.ts";
 import { getDelivery, listDeliveries } from "../../webhooks/deliveries.ts";
 import { listDeadLetters, retriggerDeadLetters, retriggerMatchingDeadLetters } from "../../webhooks/dead-letters.ts";
 import { DELIVERY_STATUSES } from "../../db/schema.ts";
@@ -132,19 +132,19 @@ export function webhookDeliveryRoutes(deps: AppDeps) {
       async ({ principal, query }) =>
         withDetails(
           deps,
-          tenantOf(principal),
-          await listDeliveries(deps, tenantOf(principal), { status: query.status, event: query.event, ruleId: query.rule_id }, { limit: query.limit ?? 50, cursor: query.cursor }),
+          tenantOf(principal, undefined, MANAGER_ROLES),
+          await listDeliveries(deps, tenantOf(principal, undefined, MANAGER_ROLES), { status: query.status, event: query.event, ruleId: query.rule_id }, { limit: query.limit ?? 50, cursor: query.cursor }),
         ),
       {
-        apiKey: true,
+        tenantAccess: true,
         rateLimit: "management",
         query: DeliveryModel.listQuery,
         detail: { summary: "List webhook deliveries", description: "Newest first, cursor paged; filter by status, event or rule." },
         response: { 200: DeliveryModel.deliveryPage },
       },
     )
-    .get("/deliveries/:webhook_id", ({ principal, params }) => getDelivery(deps, tenantOf(principal), params.webhook_id), {
-      apiKey: true,
+    .get("/deliveries/:webhook_id", ({ principal, params }) => getDelivery(deps, tenantOf(principal, undefined, MANAGER_ROLES), params.webhook_id), {
+      tenantAccess: true,
       rateLimit: "management",
       params: t.Object({ webhook_id: t.String({ maxLength: 64 }) }),
       detail: { summary: "Read a delivery with its attempt log", description: "Every attempt of every cycle: status code, error, duration and the first 1 KiB of the answer." },
@@ -155,33 +155,33 @@ export function webhookDeliveryRoutes(deps: AppDeps) {
       async ({ principal, query }) =>
         withDetails(
           deps,
-          tenantOf(principal),
-          await listDeadLetters(deps, { tenantId: tenantOf(principal), event: query.event, sinceMs: parseSince(query.since) }, { limit: query.limit ?? 50, cursor: query.cursor }),
+          tenantOf(principal, undefined, MANAGER_ROLES),
+          await listDeadLetters(deps, { tenantId: tenantOf(principal, undefined, MANAGER_ROLES), event: query.event, sinceMs: parseSince(query.since) }, { limit: query.limit ?? 50, cursor: query.cursor }),
         ),
       {
-        apiKey: true,
+        tenantAccess: true,
         rateLimit: "management",
         query: DeliveryModel.deadLetterQuery,
         detail: { summary: "List dead letters", description: "Deliveries whose four attempts all failed, kept for the retention period; filter by event or since." },
         response: { 200: DeliveryModel.deadLetterPage },
       },
     )
-    .post("/dead-letters/retrigger", ({ principal, body }) => retriggerMatchingDeadLetters(deps, { tenantId: tenantOf(principal), event: body.event, sinceMs: parseSince(body.since) }), {
-      apiKey: true,
+    .post("/dead-letters/retrigger", ({ principal, body }) => retriggerMatchingDeadLetters(deps, { tenantId: tenantOf(principal, undefined, MANAGER_ROLES), event: body.event, sinceMs: parseSince(body.since) }), {
+      tenantAccess: true,
       rateLimit: "management",
       body: DeliveryModel.bulkRetriggerBody,
       detail: { summary: "Re-trigger dead letters in bulk", description: "Every dead letter matching event and since goes back to a fresh 4-attempt cycle with the same webhook_id." },
       response: { 200: DeliveryModel.retriggerResponse },
     })
-    .post("/dead-letters/:id/retrigger", ({ principal, params }) => retriggerDeadLetters(deps, tenantOf(principal), [params.id]), {
-      apiKey: true,
+    .post("/dead-letters/:id/retrigger", ({ principal, params }) => retriggerDeadLetters(deps, tenantOf(principal, undefined, MANAGER_ROLES), [params.id]), {
+      tenantAccess: true,
       rateLimit: "management",
       params: idParams,
       detail: { summary: "Re-trigger one dead letter", description: "A fresh 4-attempt cycle with the same webhook_id; if it fails again it returns with a new retention." },
       response: { 200: DeliveryModel.retriggerResponse },
     })
-    .delete("/dead-letters/:id", ({ principal, params }) => discardDeadLetter(deps, tenantOf(principal), params.id), {
-      apiKey: true,
+    .delete("/dead-letters/:id", ({ principal, params }) => discardDeadLetter(deps, tenantOf(principal, undefined, MANAGER_ROLES), params.id), {
+      tenantAccess: true,
       rateLimit: "management",
       params: idParams,
       detail: { summary: "Discard a dead letter", description: "Deletes it without sending it again." },
@@ -191,11 +191,11 @@ export function webhookDeliveryRoutes(deps: AppDeps) {
       "/stats",
       async ({ principal }) => ({
         days: STATS_DAYS,
-        rules: await summarizeRuleDeliveries(deps, tenantOf(principal)),
-        daily: await summarizeDailyDeliveries(deps, tenantOf(principal)),
+        rules: await summarizeRuleDeliveries(deps, tenantOf(principal, undefined, MANAGER_ROLES)),
+        daily: await summarizeDailyDeliveries(deps, tenantOf(principal, undefined, MANAGER_ROLES)),
       }),
       {
-        apiKey: true,
+        tenantAccess: true,
         rateLimit: "management",
         detail: { summary: "Delivery statistics", description: "Per rule (success rate, last status) and per day over the last 30 days." },
         response: { 200: DeliveryModel.statsResponse },
@@ -203,15 +203,18 @@ export function webhookDeliveryRoutes(deps: AppDeps) {
     )
     .get(
       "/retry-policy",
-      () => ({
-        attempts_per_cycle: deps.config.retryDelaysMs.length + 1,
-        retry_delays_s: deps.config.retryDelaysMs.map(seconds),
-        delivery_timeout_s: seconds(deps.config.deliveryTimeoutMs),
-        dead_letter_retention_s: seconds(deps.config.dlqRetentionMs),
-        event_retention_s: seconds(deps.config.eventRetentionMs),
-      }),
+      ({ principal }) => {
+        tenantOf(principal, undefined, MANAGER_ROLES);
+        return {
+          attempts_per_cycle: deps.config.retryDelaysMs.length + 1,
+          retry_delays_s: deps.config.retryDelaysMs.map(seconds),
+          delivery_timeout_s: seconds(deps.config.deliveryTimeoutMs),
+          dead_letter_retention_s: seconds(deps.config.dlqRetentionMs),
+          event_retention_s: seconds(deps.config.eventRetentionMs),
+        };
+      },
       {
-        apiKey: true,
+        tenantAccess: true,
         rateLimit: "management",
         detail: { summary: "The retry policy", description: "This server's retry delays, delivery timeout and retention (PARLEY_RETRY_DELAYS, PARLEY_DELIVERY_TIMEOUT, PARLEY_DLQ_RETENTION)." },
         response: { 200: DeliveryModel.retryPolicyResponse },

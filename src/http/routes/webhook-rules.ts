@@ -1,7 +1,7 @@
 import { Elysia, t } from "elysia";
 import type { AppDeps } from "../deps.ts";
 import { idParams, pageFields, strictObject } from "../schema.ts";
-import { securityPlugin, tenantOf } from "../plugins/security.ts";
+import { MANAGER_ROLES, securityPlugin, tenantOf } from "../plugins/security.ts";
 import { createRule, deleteRule, getRuleRow, listRules, toRuleView, updateRule } from "../../webhooks/rules.ts";
 import { enqueueTestDelivery } from "../../webhooks/deliveries.ts";
 import { EVENT_CATALOG, EVENT_NAMES } from "../../webhooks/events.ts";
@@ -67,8 +67,11 @@ export const RuleModel = {
 export function webhookRuleRoutes(deps: AppDeps) {
   return new Elysia({ prefix: "/api/v1/webhooks" })
     .use(securityPlugin(deps))
-    .get("/events", () => ({ data: EVENT_NAMES.map((name) => ({ event: name, ...EVENT_CATALOG[name] })) }), {
-      apiKey: true,
+    .get("/events", ({ principal }) => {
+      tenantOf(principal, undefined, MANAGER_ROLES);
+      return { data: EVENT_NAMES.map((name) => ({ event: name, ...EVENT_CATALOG[name] })) };
+    }, {
+      tenantAccess: true,
       rateLimit: "management",
       detail: { summary: "List the event catalog", description: "The eight events a rule can subscribe to, with their priority, whether they carry a confidence, and an example data object." },
       response: { 200: RuleModel.eventsResponse },
@@ -76,12 +79,12 @@ export function webhookRuleRoutes(deps: AppDeps) {
     .post(
       "/rules-engine/rules",
       async ({ principal, body, set }) => {
-        const rule = await createRule(deps, tenantOf(principal), { ...body, active: body.active ?? true });
+        const rule = await createRule(deps, tenantOf(principal, undefined, MANAGER_ROLES), { ...body, active: body.active ?? true });
         set.status = 201;
         return { ok: true, rule_id: rule.rule_id, event: rule.event, active: rule.active, created_at: rule.created_at };
       },
       {
-        apiKey: true,
+        tenantAccess: true,
         rateLimit: "management",
         body: RuleModel.createBody,
         response: { 201: RuleModel.createResponse },
@@ -92,22 +95,22 @@ export function webhookRuleRoutes(deps: AppDeps) {
         },
       },
     )
-    .get("/rules-engine/rules", ({ principal, query }) => listRules(deps, tenantOf(principal), { limit: query.limit ?? 50, cursor: query.cursor }), {
-      apiKey: true,
+    .get("/rules-engine/rules", ({ principal, query }) => listRules(deps, tenantOf(principal, undefined, MANAGER_ROLES), { limit: query.limit ?? 50, cursor: query.cursor }), {
+      tenantAccess: true,
       rateLimit: "management",
       query: RuleModel.pageQuery,
       detail: { summary: "List webhook rules", description: "Oldest first, cursor paged. Secrets are never returned." },
       response: { 200: RuleModel.rulePage },
     })
-    .get("/rules-engine/rules/:id", async ({ principal, params }) => toRuleView(await getRuleRow(deps, tenantOf(principal), params.id)), {
-      apiKey: true,
+    .get("/rules-engine/rules/:id", async ({ principal, params }) => toRuleView(await getRuleRow(deps, tenantOf(principal, undefined, MANAGER_ROLES), params.id)), {
+      tenantAccess: true,
       rateLimit: "management",
       params: idParams,
       detail: { summary: "Read a webhook rule", description: "Another tenant's rule is 404." },
       response: { 200: RuleModel.ruleView },
     })
-    .patch("/rules-engine/rules/:id", ({ principal, params, body }) => updateRule(deps, tenantOf(principal), params.id, body), {
-      apiKey: true,
+    .patch("/rules-engine/rules/:id", ({ principal, params, body }) => updateRule(deps, tenantOf(principal, undefined, MANAGER_ROLES), params.id, body), {
+      tenantAccess: true,
       rateLimit: "management",
       params: idParams,
       body: RuleModel.patchBody,
@@ -117,11 +120,11 @@ export function webhookRuleRoutes(deps: AppDeps) {
     .delete(
       "/rules-engine/rules/:id",
       async ({ principal, params }) => {
-        await deleteRule(deps, tenantOf(principal), params.id);
+        await deleteRule(deps, tenantOf(principal, undefined, MANAGER_ROLES), params.id);
         return { ok: true, rule_id: params.id, deleted: true };
       },
       {
-        apiKey: true,
+        tenantAccess: true,
         rateLimit: "management",
         params: idParams,
         detail: { summary: "Delete a webhook rule", description: "Deliveries already queued for it still run; no new ones are created." },
@@ -131,12 +134,12 @@ export function webhookRuleRoutes(deps: AppDeps) {
     .post(
       "/rules-engine/rules/:id/test",
       async ({ principal, params, set }) => {
-        const enqueued = await enqueueTestDelivery(deps, tenantOf(principal), params.id);
+        const enqueued = await enqueueTestDelivery(deps, tenantOf(principal, undefined, MANAGER_ROLES), params.id);
         set.status = 202;
         return { ok: true, ...enqueued };
       },
       {
-        apiKey: true,
+        tenantAccess: true,
         rateLimit: "management",
         params: idParams,
         detail: {

@@ -17,9 +17,9 @@ export const WhatsappHookModel = {
   hookResponse: t.Object({ received: t.Literal(true), handled: t.Integer(), duplicates: t.Integer(), ignored: t.Integer() }),
   tenantQuery: strictObject({ tenant_id: t.Optional(t.String({ maxLength: 64 })) }),
   settingsBody: strictObject({
-    verify_token: t.String({ description: "Any string you also give Meta for the handshake: 8 to 256 characters, no spaces." }),
-    app_secret: t.String({ description: "The Meta app's secret that signs notifications: 16 to 256 characters." }),
-    access_token: t.String({ description: "A Cloud API access token for sending replies: 16 to 2048 characters." }),
+    verify_token: t.String({ description: "Any string you also give Meta for the handshake: 8 to 256 characters, no spaces.", examples: ["parley-verify-7f3a9c"] }),
+    app_secret: t.String({ description: "The Meta app's secret that signs notifications: 16 to 256 characters.", examples: ["3f9a1c7e5b2d4a6f8e0c1b2a"] }),
+    access_token: t.String({ description: "A Cloud API access token for sending replies: 16 to 2048 characters.", examples: ["EAAGm0PX4ZCpsBAKZCZD"] }),
     phone_number_id: t.String({ description: "The Cloud API phone number id: 1 to 32 digits.", examples: ["106540352242922"] }),
   }),
   statusResponse: t.Object({

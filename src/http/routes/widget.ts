@@ -14,6 +14,7 @@ const VISITOR_LANG = t.String({
   maxLength: 35,
   description: "The visitor's language (`pt`, `pt-BR`, `es`…): the greeting and starters come in it when the bot speaks it.",
 });
+import { teamAvailability } from "../../chat/team-hours.ts";
 
 export const WidgetModel = {
   sessionBody: strictObject({ tenant_id: t.String({ minLength: 1, maxLength: 64 }), lang: t.Optional(VISITOR_LANG) }),
@@ -33,6 +34,7 @@ export const WidgetModel = {
     bot_name: t.String(),
     greeting: t.String(),
     quick_replies: t.Array(t.String()),
+    back_at: t.Nullable(t.String({ format: "date-time", description: "Outside business hours, when the team is back (the widget says so after a hand-off); null while it is in." })),
   }),
 } as const;
 
@@ -53,7 +55,14 @@ export function widgetRoutes(deps: AppDeps) {
         allowOrigin(set.headers, origin);
         const config = await getBotConfig(deps, tenant.id);
         const welcome = widgetWelcome(config, query.lang);
-        return { tenant_id: tenant.id, bot_name: config.bot_name, greeting: welcome.greeting, quick_replies: welcome.quickReplies };
+        const { backAt } = teamAvailability(config, deps.clock.now());
+        return {
+          tenant_id: tenant.id,
+          bot_name: config.bot_name,
+          greeting: welcome.greeting,
+          quick_replies: welcome.quickReplies,
+          back_at: backAt === null ? null : new Date(backAt).toISOString(),
+        };
       },
       {
         rateLimit: "analytics",

@@ -1,6 +1,63 @@
-/** The admin page's only way to the server: same origin, the API key in X-API-Key. */
+/**
+ * The admin page's only way to the server: same origin, with a person's access token (kept in
+ * memory only; the refresh token is an HttpOnly cookie script never sees) or a tenant API key.
+ */
 
 const KEY_STORAGE = "parley.admin.apiKey";
+
+let accessToken: string | null = null;
+/** Signed in as a person on this page (until Sign out), even once the session has ended: it picks the 401's wording. */
+let asPerson = false;
+/** Not a secret: only whether a refresh cookie may exist, so a fresh page does not ask for one in vain (a 401 in the console). */
+const SESSION_HINT = "parley.admin.signedIn";
+
+/** A person's session: the access token lives in this variable, so a reload asks the refresh cookie for a new one. */
+export const person = {
+  signedIn: (): boolean => accessToken !== null,
+  token: (): string | null => accessToken,
+  async signIn(email: string, password: string): Promise<void> {
+    accessToken = (await sessionCall<{ access_token: string }>("POST", "", { email, password })).access_token;
+    asPerson = true;
+    localStorage.setItem(SESSION_HINT, "1");
+  },
+  mayResume: (): boolean => localStorage.getItem(SESSION_HINT) === "1",
+  /** A new access token from the refresh cookie; false when there is no session to resume. */
+  async resume(): Promise<boolean> {
+    try {
+      accessToken = (await sessionCall<{ access_token: string }>("POST", "/refresh")).access_token;
+      asPerson = true;
+      return true;
+    } catch {
+      accessToken = null;
+      localStorage.removeItem(SESSION_HINT);
+      return false;
+    }
+  },
+  async signOut(): Promise<void> {
+    accessToken = null;
+    asPerson = false;
+    localStorage.removeItem(SESSION_HINT);
+    await sessionCall("DELETE", "").catch(() => undefined);
+  },
+};
+
+/** The cookie endpoints: the only calls that send cookies (the refresh cookie's path is theirs alone). */
+async function sessionCall<T>(method: string, path: string, body?: unknown): Promise<T> {
+  let response: Response;
+  try {
+    response = await fetch(`/api/v1/auth/session${path}`, { method, headers: body === undefined ? {} : { "content-type": "application/json" }, body: body === undefined ? undefined : JSON.stringify(body), credentials: "same-origin", cache: "no-store" });
+  } catch {
+    throw new ApiError(0, "Could not reach the server. Check the connection and try again.");
+  }
+  const parsed = (await response.json().catch(() => null)) as (T & { error?: string; message?: string }) | null;
+  if (!response.ok) throw new ApiError(response.status, response.status === 401 && body !== undefined ? "E-mail or password is wrong." : explain(response, parsed).message);
+  return parsed as T;
+}
+
+/** The credential headers of every API call. */
+export function credentials(): Record<string, string> {
+  return accessToken ? { authorization: `Bearer ${accessToken}` } : { "x-api-key": apiKey.get() ?? "" };
+}
 
 /** The key lives in sessionStorage only: it dies with the tab and never reaches a cookie or the URL. */
 export const apiKey = {
@@ -32,6 +89,7 @@ export interface Page<T> {
 
 function explain(response: Response, body: { error?: string; message?: string; details?: FieldError[] } | null): ApiError {
   const status = response.status;
+  if (status === 401 && asPerson) return new ApiError(status, "Your session has ended: sign out and sign in again.");
   if (status === 401) return new ApiError(status, "The API key is invalid or revoked. Sign out and sign in with a valid key.");
   if (status === 429) {
     const wait = response.headers.get("retry-after");
@@ -42,14 +100,9 @@ function explain(response: Response, body: { error?: string; message?: string; d
 }
 
 export async function api<T>(method: string, path: string, body?: unknown): Promise<T> {
-  const headers: Record<string, string> = { "x-api-key": apiKey.get() ?? "" };
-  if (body !== undefined) headers["content-type"] = "application/json";
-  let response: Response;
-  try {
-    response = await fetch(`/api/v1${path}`, { method, headers, body: body === undefined ? undefined : JSON.stringify(body), credentials: "omit", cache: "no-store" });
-  } catch {
-    throw new ApiError(0, "Could not reach the server. Check the connection and try again.");
-  }
+  let response = await send(method, path, body);
+  // An access token lives 15 minutes: a person's session renews it from the cookie and tries once more.
+  if (response.status === 401 && accessToken && (await person.resume())) response = await send(method, path, body);
   const parsed = (await response.json().catch(() => null)) as T | null;
   if (!response.ok) throw explain(response, parsed as { error?: string; message?: string; details?: FieldError[] } | null);
   return parsed as T;
@@ -61,4 +114,14 @@ export function query(params: Record<string, string | undefined | null>): string
   for (const [name, value] of Object.entries(params)) if (value) search.set(name, value);
   const text = search.toString();
   return text ? `?${text}` : "";
+}
+
+async function send(method: string, path: string, body?: unknown): Promise<Response> {
+  const headers: Record<string, string> = credentials();
+  if (body !== undefined) headers["content-type"] = "application/json";
+  try {
+    return await fetch(`/api/v1${path}`, { method, headers, body: body === undefined ? undefined : JSON.stringify(body), credentials: "omit", cache: "no-store" });
+  } catch {
+    throw new ApiError(0, "Could not reach the server. Check the connection and try again.");
+  }
 }

@@ -2,9 +2,11 @@
 import { api, query, type Page } from "./api.ts";
 import { busy, byId, fillRows, h, idCode, pager, run, say, sayError, when } from "./dom.ts";
 import type { InboxSession, Message } from "./types.ts";
+import { alertHandoff, askForNotifications, showWaiting, soundOn } from "./alerts.ts";
+import { openInboxStream, type LiveEvent } from "./live.ts";
 
 const ROLE_LABELS: Record<Message["role"], string> = { visitor: "Visitor", bot: "Bot", operator: "Operator" };
-/** How often the inbox (and an open transcript) reloads by itself while its tab is shown. */
+/** How often the inbox (and an open transcript) reloads by itself while the live stream is down. */
 export const INBOX_REFRESH_MS = 10_000;
 
 /** "Operator (Ana)" when the reply was sent by an operator with a display name. */
@@ -24,6 +26,7 @@ export function wireInbox() {
   const list = pager(byId("inbox-prev"), byId("inbox-next"), byId("inbox-page"), async (cursor) => {
     try {
       const page = await api<Page<InboxSession>>("GET", `/inbox${query({ cursor, limit: "25" })}`);
+      if (!cursor) showWaiting(page.data.length);
       fillRows(
         byId("inbox-rows"),
         page.data.map((session) => [
@@ -67,6 +70,14 @@ export function wireInbox() {
     byId("reply-text").focus();
   }
 
+  // The visitor sees "typing" while the operator writes: one call per 3 s of typing at most.
+  let typingSent = 0;
+  byId("reply-text").addEventListener("input", () => {
+    if (!openId || Date.now() - typingSent < 3_000) return;
+    typingSent = Date.now();
+    api("POST", `/sessions/${encodeURIComponent(openId)}/typing`).catch(() => undefined);
+  });
+
   byId("reply-form").addEventListener("submit", (submitted) => {
     submitted.preventDefault();
     const field = byId<HTMLTextAreaElement>("reply-text");
@@ -103,14 +114,35 @@ export function wireInbox() {
   });
   byId("inbox-refresh").addEventListener("click", () => void list.reset());
 
-  // One re-armed timer (never setInterval), alive only while the tab is shown: a new hand-off
-  // or a visitor's answer appears without a click. A busy reply form is never touched.
+  const sound = byId<HTMLInputElement>("inbox-sound");
+  sound.checked = soundOn.get();
+  sound.addEventListener("change", () => soundOn.set(sound.checked));
+  byId("inbox-notify").addEventListener("click", () => void askForNotifications().then((text) => say(message, "ok", text)));
+
+  // Live: every event reloads the list (the title's count with it) and the open transcript if it
+  // is that chat's. A busy reply form is never touched.
+  let live = false;
+  function onLive(event: LiveEvent) {
+    if (event.event === "handoff.requested") alertHandoff(event.data.text);
+    void run(async () => {
+      await list.reload();
+      if (openId === event.data.session_id) await loadTranscript();
+    });
+  }
+  function onState(up: boolean) {
+    live = up;
+    byId("inbox-live").textContent = up ? "Live" : "Reconnecting… (refreshing every 10 s)";
+    if (up) void run(() => Promise.all([list.reload(), loadTranscript()]));
+    else scheduleRefresh();
+  }
+
+  // While the stream is down: one re-armed timer (never setInterval), alive only while the tab is shown.
   let timer: ReturnType<typeof setTimeout> | undefined;
   const panel = byId("panel-inbox");
   function scheduleRefresh() {
     clearTimeout(timer);
     timer = setTimeout(() => {
-      if (panel.hidden) return;
+      if (panel.hidden || live) return;
       void run(async () => {
         if (document.visibilityState === "visible") await Promise.all([list.reload(), loadTranscript()]);
         scheduleRefresh();
@@ -120,8 +152,10 @@ export function wireInbox() {
 
   return {
     show: async () => {
-      scheduleRefresh();
+      if (!live) scheduleRefresh();
       await list.reset();
     },
+    /** Signed in: the stream runs whatever tab is shown, so the title and the alerts work from anywhere. */
+    goLive: () => openInboxStream(onLive, onState),
   };
 }

@@ -112,5 +112,6 @@ export function wireKnowledge() {
     });
   });
 
-  return { show: () => list.reset() };
+  // Agents search only: the documents are for owners and admins (the API refuses agents the list).
+  return { show: async () => (document.body.dataset.role === "agent" ? undefined : list.reset()) };
 }

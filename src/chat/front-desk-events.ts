@@ -1,0 +1,30 @@
+import type { Deps } from "../deps.ts";
+import type { ChatMessageRow, Transaction } from "../db/store.ts";
+import { toIso } from "../lib/clock.ts";
+import { recordLiveEvent } from "../frontdesk/live-events.ts";
+import type { SessionRow } from "./sessions.ts";
+import type { BotConfig } from "./bot-config.ts";
+import { teamAvailability } from "./team-hours.ts";
+
+/**
+ * What a visitor's turn tells the operators' streams: the hand-off itself (with the message
+ * that caused it), or a message in a chat already waiting for a person. A turn the bot keeps
+ * tells nobody, so ordinary chat writes nothing more.
+ */
+export async function recordTurnLiveEvents(
+  deps: Pick<Deps, "store" | "clock" | "liveEventsWritten">,
+  tx: Transaction,
+  session: SessionRow,
+  turn: { status: SessionRow["status"]; handoffReason: string | null; visitorMessage: ChatMessageRow; config: BotConfig },
+): Promise<void> {
+  const message = { message_id: turn.visitorMessage.id, text: turn.visitorMessage.text, created_at: toIso(turn.visitorMessage.createdAt) };
+  const base = { tenantId: session.tenantId, sessionId: session.id };
+  if (turn.status === "handoff" && session.status !== "handoff") {
+    // Out of hours the operators see when the visitor was told the team is back.
+    const team = teamAvailability(turn.config, turn.visitorMessage.createdAt);
+    const hours = { within_business_hours: team.withinBusinessHours, back_at: team.backAt === null ? null : toIso(team.backAt) };
+    await recordLiveEvent(deps, tx, { ...base, kind: "handoff.requested", data: { reason: turn.handoffReason, channel: session.channel, ...message, ...hours } });
+  } else if (session.status === "handoff") {
+    await recordLiveEvent(deps, tx, { ...base, kind: "visitor.message", data: message });
+  }
+}

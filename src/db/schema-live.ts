@@ -1,0 +1,26 @@
+import { index, integer, sqliteTable, text } from "drizzle-orm/sqlite-core";
+import { tenants } from "./schema.ts";
+import { chatSessions } from "./schema-chat.ts";
+
+/**
+ * The front desk's live events (hand-off, visitor message, operator reply, typing, closed), kept
+ * for a short while: the id orders them and is the stream's `id:`, so a dropped connection
+ * resumes with Last-Event-ID; a row written by another process (the CLI, another instance) is
+ * seen too. Erasing a session erases its events.
+ */
+export const liveEvents = sqliteTable(
+  "live_events",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    tenantId: text("tenant_id").notNull().references(() => tenants.id, { onDelete: "cascade" }),
+    sessionId: text("session_id").notNull().references(() => chatSessions.id, { onDelete: "cascade" }),
+    kind: text("kind").notNull(),
+    data: text("data", { mode: "json" }).$type<Record<string, unknown>>().notNull(),
+    createdAt: integer("created_at").notNull(),
+  },
+  (table) => [
+    index("live_events_tenant_idx").on(table.tenantId, table.id),
+    index("live_events_session_idx").on(table.sessionId, table.id),
+    index("live_events_created_idx").on(table.createdAt),
+  ],
+);

@@ -1,0 +1,124 @@
+import { afterAll, beforeAll, expect, test } from "bun:test";
+import type { Browser, Page } from "playwright-core";
+import { buildDeps, TEST_PASSWORD } from "../helpers.ts";
+import { describeWithBrowser, launchChromium } from "./chromium.ts";
+import { createApp } from "../../src/http/app.ts";
+import { createAppDeps } from "../../src/http/deps.ts";
+import { systemClock } from "../../src/lib/clock.ts";
+import { createTenant, type TenantRecord } from "../../src/tenants/create-tenant.ts";
+import { createUser } from "../../src/auth/create-user.ts";
+
+// Polling so slow it cannot be what delivers anything here: only the live streams can.
+const WIDGET_POLL_MS = 600_000;
+/** Well under the inbox's 10 s fallback refresh and the widget's poll. */
+const LIVE_WITHIN_MS = 4_000;
+
+const W = (selector: string) => `parley-widget >> css=${selector}`;
+
+describeWithBrowser("the front desk: a visitor and an agent in two browsers (needs /usr/bin/chromium)", () => {
+  const deps = createAppDeps({ ...buildDeps({ visitorSessionsPerHour: 10_000 }), clock: systemClock });
+  let parley: { stop(): unknown; server: { port?: number } | null };
+  let origin = "";
+  let host: ReturnType<typeof Bun.serve>;
+  let browser: Browser;
+  let tenant: TenantRecord;
+
+  beforeAll(async () => {
+    tenant = await createTenant(deps, { name: "Front Desk Dental", sector: "dental-clinic" });
+    await createUser(deps, { email: "sam@desk.example", tenantId: tenant.id, role: "agent", password: TEST_PASSWORD, displayName: "Sam" });
+    parley = createApp(deps).listen({ port: 0, hostname: "127.0.0.1" });
+    origin = `http://127.0.0.1:${parley.server?.port}`;
+    host = Bun.serve({
+      port: 0,
+      hostname: "127.0.0.1",
+      fetch: () =>
+        new Response(`<!doctype html><html><head><meta charset="utf-8"><title>Clinic</title></head><body><h1>Clinic</h1>
+<script src="${origin}/widget.js" data-tenant="${tenant.id}" data-poll-ms="${WIDGET_POLL_MS}" async></script></body></html>`, { headers: { "content-type": "text/html; charset=utf-8" } }),
+    });
+    browser = await launchChromium();
+  });
+
+  afterAll(async () => {
+    await browser?.close();
+    host?.stop(true);
+    await parley?.stop();
+    deps.sqlite.close();
+  });
+
+  async function newPage(): Promise<{ page: Page; errors: string[] }> {
+    const context = await browser.newContext({ viewport: { width: 1280, height: 860 } });
+    const page = await context.newPage();
+    const errors: string[] = [];
+    page.on("pageerror", (error) => errors.push(`pageerror: ${error.message}`));
+    page.on("console", (message) => {
+      if (message.type() === "error") errors.push(`console: ${message.text()}`);
+    });
+    return { page, errors };
+  }
+
+  test("the hand-off appears in the agent's inbox without a reload, and the reply in the widget with the agent's name", async () => {
+    const operator = await newPage();
+    await operator.page.goto(`${origin}/admin`);
+    await operator.page.locator("#signin-email").fill("sam@desk.example");
+    await operator.page.locator("#signin-password").fill(TEST_PASSWORD);
+    await operator.page.getByRole("button", { name: "Sign in" }).click();
+    await operator.page.getByRole("tablist").waitFor();
+    // An agent sees the inbox, knowledge search and their profile; nothing else.
+    const visibleTabs = await operator.page.locator("[role=tab]:not([hidden])").allTextContents();
+    expect(visibleTabs).toEqual(["Hand-off inbox", "Knowledge", "My profile"]);
+    await operator.page.locator("#inbox-live").filter({ hasText: "Live" }).waitFor();
+    await operator.page.locator("#inbox-rows").filter({ hasText: "No chat is waiting" }).waitFor();
+
+    const visitor = await newPage();
+    await visitor.page.goto(`http://127.0.0.1:${host.port}/`);
+    await visitor.page.locator(W(".launcher")).click();
+    await visitor.page.locator(W(".form input")).fill("Can I talk to a human please?");
+    await visitor.page.keyboard.press("Enter");
+
+    const row = operator.page.locator("#inbox-rows tr").filter({ has: operator.page.getByRole("button", { name: /^Open ses_/ }) });
+    await row.waitFor({ timeout: LIVE_WITHIN_MS });
+    expect(await operator.page.title()).toBe("(1) Parley admin");
+    await row.getByRole("button", { name: /^Open / }).click();
+    await operator.page.getByLabel("Reply to the visitor").fill("Hi, Sam here. How can I help?");
+    await visitor.page.locator(W(".typing")).waitFor({ state: "visible", timeout: LIVE_WITHIN_MS });
+    expect(await visitor.page.locator(W(".typing")).getAttribute("aria-label")).toContain("Sam");
+    await operator.page.getByRole("button", { name: "Send reply" }).click();
+
+    const reply = visitor.page.locator(W(".m.operator")).filter({ hasText: "Sam here" });
+    await reply.waitFor({ timeout: LIVE_WITHIN_MS });
+    expect(await reply.locator(".who").textContent()).toBe("Sam");
+    // The initial avatar, and when: relative on the bubble, the full time on hover.
+    expect(await reply.locator(".who").getAttribute("data-initial")).toBe("S");
+    expect(await reply.getAttribute("data-when")).toMatch(/now|this minute|minute/);
+    expect(Date.parse(new Date(Number(await reply.getAttribute("data-at"))).toISOString())).toBeGreaterThan(Date.now() - 60_000);
+    expect(await reply.getAttribute("title")).toBeTruthy();
+
+    // The visitor answers; the agent's open transcript shows it without a click.
+    await visitor.page.locator(W(".form input")).fill("My crown came off");
+    await visitor.page.keyboard.press("Enter");
+    await operator.page.locator("#convo-log li.visitor").filter({ hasText: "My crown came off" }).waitFor({ timeout: LIVE_WITHIN_MS });
+
+    await operator.page.getByRole("button", { name: "Close session" }).click();
+    await operator.page.locator("#inbox-rows").filter({ hasText: "No chat is waiting" }).waitFor({ timeout: LIVE_WITHIN_MS });
+    expect(await operator.page.title()).toBe("Parley admin");
+    expect([...operator.errors, ...visitor.errors]).toEqual([]);
+  });
+
+  test("out of hours, the widget's waiting line says when the team is back, in the visitor's time", async () => {
+    const visitor = await newPage();
+    // The server's hours are tested with a fake clock (test/frontdesk/widget-hours.test.ts); here the answer is fixed.
+    const backAt = new Date(Date.now() + 3 * 86_400_000);
+    await visitor.page.route("**/api/v1/widget/config?**", async (route) => {
+      const response = await route.fetch();
+      await route.fulfill({ response, json: { ...(await response.json()), back_at: backAt.toISOString() } });
+    });
+    await visitor.page.goto(`http://127.0.0.1:${host.port}/`);
+    await visitor.page.locator(W(".launcher")).click();
+    await visitor.page.locator(W(".form input")).fill("Can I talk to a human please?");
+    await visitor.page.keyboard.press("Enter");
+    const weekday = await visitor.page.evaluate((iso) => new Date(iso).toLocaleString(undefined, { weekday: "long" }), backAt.toISOString());
+    await visitor.page.locator(W(".sub")).filter({ hasText: "Our team is away. We're back" }).waitFor({ timeout: LIVE_WITHIN_MS });
+    expect(await visitor.page.locator(W(".sub")).textContent()).toContain(weekday);
+    expect(visitor.errors).toEqual([]);
+  });
+});
