@@ -35,7 +35,7 @@ describe("GET /admin", () => {
     context = buildTestApp();
     const html = await (await context.request("GET", "/admin")).text();
     expect(html).toContain('role="tablist"');
-    expect(html.match(/role="tab"/g)).toHaveLength(9);
+    expect(html.match(/role="tab"/g)).toHaveLength(11);
     expect(html).toMatch(/<nav role="tablist"[^>]*><button type="button" role="tab" id="tab-overview" aria-controls="panel-overview" aria-selected="true"/);
     for (const [, id] of html.matchAll(/<(?:input|select|textarea)\b[^>]*\bid="([^"]+)"/g)) {
       const wrapped = new RegExp(`<label[^>]*>[^<]*(?:<[^/][^>]*>[^<]*)*<(?:input|select|textarea)\\b[^>]*id="${id}"`).test(html);

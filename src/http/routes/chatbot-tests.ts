@@ -27,6 +27,7 @@ const expectSchema = strictObject({
     t.Array(t.String({ minLength: 1, maxLength: 200 }), {
       maxItems: 10,
       description: "Each text must be in the answer to the last turn (case and accents ignored).",
+      examples: [["Monday"]],
     }),
   ),
   not_contains: t.Optional(
