@@ -13,6 +13,9 @@ export interface DueRow {
   cycle: number;
   url: string | null;
   secret: string | null;
+  previous_secret: string | null;
+  /** A string on PostgreSQL (bigint). */
+  previous_secret_until: number | string | null;
   data: string;
   occurred_at: number;
 }
@@ -54,6 +57,8 @@ export function splitClaims(rows: readonly DueRow[], leaseToken: string): { clai
       leaseToken,
       url: row.url,
       secret: row.secret,
+      previousSecret: row.previous_secret,
+      previousSecretUntil: row.previous_secret_until === null ? null : Number(row.previous_secret_until),
       data: row.data,
       occurredAt: row.occurred_at,
     });

@@ -15,6 +15,7 @@ import retention from "../../migrations/0009_retention.sql" with { type: "text" 
 import visitorRefused from "../../migrations/0010_visitor_refused.sql" with { type: "text" };
 import listIndexes from "../../migrations/0011_list_indexes.sql" with { type: "text" };
 import operatorNames from "../../migrations/0012_operator_names.sql" with { type: "text" };
+import webhookFeatures from "../../migrations/0013_webhook_features.sql" with { type: "text" };
 
 export const MIGRATION_JOURNAL = journal;
 
@@ -32,4 +33,5 @@ export const EMBEDDED_MIGRATIONS: ReadonlyArray<{ tag: string; sql: string }> = 
   { tag: "0010_visitor_refused", sql: visitorRefused },
   { tag: "0011_list_indexes", sql: listIndexes },
   { tag: "0012_operator_names", sql: operatorNames },
+  { tag: "0013_webhook_features", sql: webhookFeatures },
 ];

@@ -1,7 +1,7 @@
 import type { Deps } from "../deps.ts";
 import { toIso } from "../lib/clock.ts";
 import { sendWebhook, type AttemptResult, type SendWebhookInput } from "../webhooks/send-webhook.ts";
-import { deliveryHeaders, serializeDeliveryJson } from "../webhooks/sign.ts";
+import { activePreviousSecret, deliveryHeaders, serializeDeliveryJson } from "../webhooks/sign.ts";
 import { createDeliveryMetrics, type DeliveryMetrics } from "./metrics.ts";
 import { createHousekeeping, type Housekeeping } from "./housekeeping.ts";
 import { storageTroubleOf } from "../db/storage-errors.ts";
@@ -237,7 +237,10 @@ export class DeliveryScheduler {
       { event: delivery.event, webhookId: delivery.id, timestamp: toIso(delivery.occurredAt), dataJson: delivery.data },
       delivery.secret,
     );
-    const headers = deliveryHeaders({ event: delivery.event, webhookId: delivery.id, attempt, sendTimeMs: startedAt, body, signature, secret: delivery.secret });
+    const headers = deliveryHeaders({
+      event: delivery.event, webhookId: delivery.id, attempt, sendTimeMs: startedAt, body, signature,
+      secret: delivery.secret, previousSecret: activePreviousSecret(delivery, startedAt),
+    });
     const task = this.send({
       url: delivery.url,
       headers,

@@ -61,6 +61,17 @@ export interface DeliveryHeaderInput {
   body: string;
   signature: string;
   secret: string;
+  /** The secret a rotation replaced, while its overlap lasts (activePreviousSecret): signed with too. */
+  previousSecret?: string | null;
+}
+
+/**
+ * The replaced secret if the rotation's overlap still runs at `now`, else null. Decided per
+ * attempt at send time, so a retry after the overlap carries the new signature only.
+ */
+export function activePreviousSecret(rule: { previousSecret?: string | null; previousSecretUntil?: number | null }, now: number): string | null {
+  const until = rule.previousSecretUntil ?? null;
+  return rule.previousSecret && until !== null && now < until ? rule.previousSecret : null;
 }
 
 export function deliveryHeaders(input: DeliveryHeaderInput): Record<string, string> {
@@ -76,8 +87,18 @@ export function deliveryHeaders(input: DeliveryHeaderInput): Record<string, stri
     "X-Service-Attempt": String(input.attempt),
     "webhook-id": input.webhookId,
     "webhook-timestamp": String(unixSeconds),
-    "webhook-signature": standardWebhookSignature(input.secret, input.webhookId, unixSeconds, input.body),
+    "webhook-signature": signatureList(input, unixSeconds),
   };
+}
+
+/**
+ * Space-separated signatures, the new secret's first, as Standard Webhooks defines for a
+ * rotation: a receiver accepts the message when any one of them verifies with a key it has.
+ */
+function signatureList(input: DeliveryHeaderInput, unixSeconds: number): string {
+  const current = standardWebhookSignature(input.secret, input.webhookId, unixSeconds, input.body);
+  if (!input.previousSecret) return current;
+  return `${current} ${standardWebhookSignature(input.previousSecret, input.webhookId, unixSeconds, input.body)}`;
 }
 
 /**

@@ -69,7 +69,9 @@ describe.skipIf(!url)("PostgreSQL webhook aggregates match SQLite", () => {
 
   const rule = (id: string, tenantId: string, event: string, minConfidence: number | null, active = true) => ({
     id, tenantId, name: id, event, url: `https://hooks.example/${id}`, secret: `secret-${id}-xxxxxxxxxxxx`, minConfidence, active, createdAt: T0, updatedAt: T0,
+    previousSecret: null, previousSecretUntil: null, rateLimitPerS: null,
   });
+  const target = (id: string, url = `https://hooks.example/${id}`) => ({ id, url, secret: `secret-${id}-xxxxxxxxxxxx`, previousSecret: null, previousSecretUntil: null });
 
   test("webhook rules", async () => {
     for (const row of [
@@ -109,12 +111,12 @@ describe.skipIf(!url)("PostgreSQL webhook aggregates match SQLite", () => {
   test("outbox, delivery log and the queue", async () => {
     // Targets by confidence and activity.
     expect(await same((s) => s.store.outbox.listMatchingTargets("ten_a", "lead.created", 0.6))).toEqual([
-      { id: "rule_1", url: "https://hooks.example/rule_1", secret: "secret-rule_1-xxxxxxxxxxxx" },
-      { id: "rule_4", url: "https://hooks.example/four", secret: "secret-rule_4-xxxxxxxxxxxx" },
+      target("rule_1"),
+      target("rule_4", "https://hooks.example/four"),
     ]);
     expect((await same((s) => s.store.outbox.listMatchingTargets("ten_a", "lead.created", 0.9))).map((t) => t.id)).toEqual(["rule_1", "rule_2", "rule_4"]);
     expect(await same((s) => s.store.outbox.listMatchingTargets("ten_a", "appointment.booked", 1))).toEqual([]);
-    expect(await same((s) => s.store.outbox.listRuleTarget("ten_a", "rule_3"))).toEqual([{ id: "rule_3", url: "https://hooks.example/rule_3", secret: "secret-rule_3-xxxxxxxxxxxx" }]);
+    expect(await same((s) => s.store.outbox.listRuleTarget("ten_a", "rule_3"))).toEqual([target("rule_3")]);
     expect(await same((s) => s.store.outbox.listRuleTarget("ten_b", "rule_3"))).toEqual([]);
 
     // Events over three days, deliveries for them (ids sort by creation time).

@@ -3,6 +3,7 @@ import journal from "../../../migrations/postgres/meta/_journal.json" with { typ
 import init from "../../../migrations/postgres/0000_init.sql" with { type: "text" };
 import lookupVersion from "../../../migrations/postgres/0001_lookup_version.sql" with { type: "text" };
 import operatorNames from "../../../migrations/postgres/0002_operator_names.sql" with { type: "text" };
+import webhookFeatures from "../../../migrations/postgres/0003_webhook_features.sql" with { type: "text" };
 import type { MigrationResult } from "../migrate.ts";
 
 // The PostgreSQL migration set (drizzle-kit, dialect postgresql, from ./schema.ts), embedded
@@ -13,6 +14,7 @@ export const PG_MIGRATIONS: ReadonlyArray<{ tag: string; sql: string }> = [
   { tag: "0000_init", sql: init },
   { tag: "0001_lookup_version", sql: lookupVersion },
   { tag: "0002_operator_names", sql: operatorNames },
+  { tag: "0003_webhook_features", sql: webhookFeatures },
 ];
 
 /** Any fixed number: the lock that makes instances starting together apply each migration once. */

@@ -5,7 +5,7 @@ import { securityPlugin, tenantOf } from "../plugins/security.ts";
 import { createRule, deleteRule, getRuleRow, listRules, toRuleView, updateRule } from "../../webhooks/rules.ts";
 import { enqueueTestDelivery } from "../../webhooks/deliveries.ts";
 import { EVENT_CATALOG, EVENT_NAMES } from "../../webhooks/events.ts";
-import { deletedResponse, enumText, idOf, isoTime, oneOf, pageOf } from "../response-schemas.ts";
+import { deletedResponse, enumText, idOf, isoTime, nullableIsoTime, oneOf, pageOf } from "../response-schemas.ts";
 
 const conditions = strictObject({
   min_confidence: t.Optional(t.Number({ minimum: 0, maximum: 1, description: "Only events whose data.confidence is at least this (events without one count as 1).", examples: [0.8] })),
@@ -24,6 +24,8 @@ const ruleView = t.Object({
   url: t.String(),
   conditions: t.Object({ min_confidence: t.Optional(t.Number()) }),
   active: t.Boolean(),
+  rate_limit_per_s: t.Nullable(t.Integer({ description: "Deliveries per second at most; null = no limit." })),
+  previous_secret_expires_at: nullableIsoTime("While a secret rotation's overlap lasts: when the replaced secret stops signing."),
   created_at: isoTime(),
   updated_at: isoTime(),
 });
