@@ -16,6 +16,7 @@ export interface DueRow {
   previous_secret: string | null;
   /** A string on PostgreSQL (bigint). */
   previous_secret_until: number | string | null;
+  rate_limit_per_s: number | null;
   data: string;
   occurred_at: number;
 }
@@ -59,6 +60,7 @@ export function splitClaims(rows: readonly DueRow[], leaseToken: string): { clai
       secret: row.secret,
       previousSecret: row.previous_secret,
       previousSecretUntil: row.previous_secret_until === null ? null : Number(row.previous_secret_until),
+      rateLimitPerS: row.rate_limit_per_s,
       data: row.data,
       occurredAt: row.occurred_at,
     });

@@ -50,6 +50,8 @@ export interface WebhookRuleQueries {
 export interface DeliveryTarget extends PreviousSecret {
   id: string;
   url: string;
+  /** The rule's rate_limit_per_s, null for none. */
+  rateLimitPerS: number | null;
   /** The rule's signing secret: a delivery handed to the scheduler at enqueue is signed with it. */
   secret: string;
 }
@@ -105,6 +107,11 @@ export interface DeliveryQueries {
   findDelivery(tenantId: string, deliveryId: string): Promise<DeliveryRow | null>;
   /** Every attempt of every cycle, oldest first. */
   listAttempts(deliveryId: string): Promise<DeliveryAttemptRow[]>;
+  /**
+   * A claimed delivery its rule's rate limit holds back: due again at `dueAt`, unleased, its
+   * attempts untouched; false when the lease is no longer this claim's.
+   */
+  postponeLeasedDelivery(deliveryId: string, leaseToken: string, dueAt: number, now: number): Promise<boolean>;
   /** Deletes up to `limit` finished deliveries (with their attempts) finished at or before `cutoffMs`. */
   purgeSpentDeliveries(cutoffMs: number, limit: number): Promise<number>;
   /** Per rule, the tenant's deliveries with id >= `fromId` (ids sort by creation time). */
@@ -144,6 +151,8 @@ export interface DeadLetterQueries {
 }
 
 export interface ClaimedDelivery extends Partial<PreviousSecret> {
+  /** The rule's rate_limit_per_s (src/scheduler/rule-rate-limit.ts); absent or null for none. */
+  rateLimitPerS?: number | null;
   id: string;
   tenantId: string;
   ruleId: string;

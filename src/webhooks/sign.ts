@@ -1,5 +1,7 @@
 import { constantTimeEqual, hmacSha256 } from "../lib/crypto.ts";
 import type { EventData } from "./events.ts";
+import type { ClaimedDelivery } from "../db/store-webhooks.ts";
+import { toIso } from "../lib/clock.ts";
 
 export interface DeliveryEnvelope {
   event: string;
@@ -49,6 +51,19 @@ export function serializeDeliveryJson(envelope: Omit<DeliveryEnvelope, "data"> &
  */
 export function standardWebhookSignature(secret: string, webhookId: string, unixSeconds: number, rawBody: string): string {
   return `v1,${hmacSha256(secret, `${webhookId}.${unixSeconds}.${rawBody}`).toString("base64")}`;
+}
+
+/** What a claimed delivery's attempt sends: the signed body and this attempt's headers. */
+export function signedRequest(delivery: ClaimedDelivery, sendTimeMs: number): { body: string; headers: Record<string, string> } {
+  const { body, signature } = serializeDeliveryJson(
+    { event: delivery.event, webhookId: delivery.id, timestamp: toIso(delivery.occurredAt), dataJson: delivery.data },
+    delivery.secret,
+  );
+  const headers = deliveryHeaders({
+    event: delivery.event, webhookId: delivery.id, attempt: delivery.attempts + 1, sendTimeMs, body, signature,
+    secret: delivery.secret, previousSecret: activePreviousSecret(delivery, sendTimeMs),
+  });
+  return { body, headers };
 }
 
 export interface DeliveryHeaderInput {

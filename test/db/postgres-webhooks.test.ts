@@ -71,7 +71,7 @@ describe.skipIf(!url)("PostgreSQL webhook aggregates match SQLite", () => {
     id, tenantId, name: id, event, url: `https://hooks.example/${id}`, secret: `secret-${id}-xxxxxxxxxxxx`, minConfidence, active, createdAt: T0, updatedAt: T0,
     previousSecret: null, previousSecretUntil: null, rateLimitPerS: null,
   });
-  const target = (id: string, url = `https://hooks.example/${id}`) => ({ id, url, secret: `secret-${id}-xxxxxxxxxxxx`, previousSecret: null, previousSecretUntil: null });
+  const target = (id: string, url = `https://hooks.example/${id}`) => ({ id, url, secret: `secret-${id}-xxxxxxxxxxxx`, previousSecret: null, previousSecretUntil: null, rateLimitPerS: null });
 
   test("webhook rules", async () => {
     for (const row of [

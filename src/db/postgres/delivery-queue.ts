@@ -27,7 +27,7 @@ const CLAIM_DUE = `
     FROM due WHERE d.id = due.id
     RETURNING d.id, d.tenant_id, d.rule_id, d.event_id, d.event, d.attempts, d.cycle, due.due_at
   )
-  SELECT c.id, c.tenant_id, c.rule_id, c.event, c.attempts, c.cycle, r.url, r.secret, r.previous_secret, r.previous_secret_until, e.data, e.occurred_at::float8 AS occurred_at
+  SELECT c.id, c.tenant_id, c.rule_id, c.event, c.attempts, c.cycle, r.url, r.secret, r.previous_secret, r.previous_secret_until, r.rate_limit_per_s, e.data, e.occurred_at::float8 AS occurred_at
   FROM claimed c
   JOIN events e ON e.id = c.event_id
   LEFT JOIN webhook_rules r ON r.id = c.rule_id
@@ -39,7 +39,7 @@ const CLAIM_DUE = `
  * delivery rows: the rule and event are read, not locked).
  */
 const SELECT_CANDIDATES = `
-  SELECT d.id, d.tenant_id, d.tenant_id AS "tenantId", d.rule_id, d.event, d.attempts, d.cycle, r.url, r.secret, r.previous_secret, r.previous_secret_until, e.data,
+  SELECT d.id, d.tenant_id, d.tenant_id AS "tenantId", d.rule_id, d.event, d.attempts, d.cycle, r.url, r.secret, r.previous_secret, r.previous_secret_until, r.rate_limit_per_s, e.data,
     e.occurred_at::float8 AS occurred_at
   FROM deliveries d
   LEFT JOIN webhook_rules r ON r.id = d.rule_id

@@ -100,7 +100,8 @@ export const WEBHOOK_RULE_OPS: Ops<WebhookRuleQueries> = {
   ),
 };
 
-const TARGET_COLUMNS = `id, url, secret, previous_secret AS "previousSecret", previous_secret_until AS "previousSecretUntil"`;
+const TARGET_COLUMNS = `id, url, secret, previous_secret AS "previousSecret", previous_secret_until AS "previousSecretUntil",
+  rate_limit_per_s AS "rateLimitPerS"`;
 type RawTarget = Omit<DeliveryTarget, "previousSecretUntil"> & { previousSecretUntil: unknown };
 const toTarget = (row: RawTarget): DeliveryTarget => ({ ...row, previousSecretUntil: asNullableNumber(row.previousSecretUntil) });
 
@@ -207,6 +208,12 @@ export const DELIVERY_OPS: Ops<DeliveryQueries> = {
   // Finished deliveries (succeeded, cancelled, or dead whose dead letter is gone) that finished
   // before the cutoff; their attempt logs go with them (ON DELETE CASCADE). A dead delivery whose
   // dead letter is still live stays: it can be re-triggered, and that needs its row.
+  postponeLeasedDelivery: write(
+    `UPDATE deliveries SET next_attempt_at = $3, lease_token = NULL, updated_at = $4
+     WHERE id = $1 AND lease_token = $2 AND status = 'pending'`,
+    (deliveryId, leaseToken, dueAt, now) => [deliveryId, leaseToken, dueAt, now],
+    (changes) => changes > 0,
+  ),
   purgeSpentDeliveries: write(
     `DELETE FROM deliveries WHERE id IN (
        SELECT d.id FROM deliveries d

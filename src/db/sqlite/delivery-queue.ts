@@ -22,7 +22,7 @@ function prepareStatements(sqlite: Database) {
   return {
     // Served by deliveries_due_idx (partial on status = 'pending'): cheap however large the log grows.
     selectDue: sqlite.prepare<DueRow, [number, number]>(
-      `SELECT d.id, d.tenant_id, d.rule_id, d.event, d.attempts, d.cycle, r.url, r.secret, r.previous_secret, r.previous_secret_until, e.data, e.occurred_at
+      `SELECT d.id, d.tenant_id, d.rule_id, d.event, d.attempts, d.cycle, r.url, r.secret, r.previous_secret, r.previous_secret_until, r.rate_limit_per_s, e.data, e.occurred_at
        FROM deliveries d
        JOIN events e ON e.id = d.event_id
        LEFT JOIN webhook_rules r ON r.id = d.rule_id
@@ -48,7 +48,7 @@ function prepareStatements(sqlite: Database) {
       sqlite,
       ["capped"],
       ({ capped }) =>
-        `SELECT d.id, d.tenant_id, d.tenant_id AS tenantId, d.rule_id, d.event, d.attempts, d.cycle, r.url, r.secret, r.previous_secret, r.previous_secret_until, e.data, e.occurred_at
+        `SELECT d.id, d.tenant_id, d.tenant_id AS tenantId, d.rule_id, d.event, d.attempts, d.cycle, r.url, r.secret, r.previous_secret, r.previous_secret_until, r.rate_limit_per_s, e.data, e.occurred_at
          FROM deliveries d
          LEFT JOIN webhook_rules r ON r.id = d.rule_id
          JOIN events e ON e.id = d.event_id
