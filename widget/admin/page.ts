@@ -94,10 +94,11 @@ ${table("deliveries-rows", "Deliveries", ["Webhook id", "Event", "Status", "Dest
 ${pager("deliveries", "deliveries")}`;
 
 const RULES = `<h2>Webhooks › Rules</h2>
-<p class="hint">A rule sends one event to one URL, signed with its secret (never shown again). Inactive rules match nothing. <strong>Send test</strong> queues the event's catalog example with <code>"test": true</code>.</p>
+<p class="hint">A rule sends one event to one URL, signed with its secret (never shown again). Inactive rules match nothing. <strong>Send test</strong> queues the event's catalog example with <code>"test": true</code>. <strong>Rotate secret</strong> shows a new secret once; the old one keeps signing beside it for 24 hours. <strong>Edit</strong> also recovers the rule's failed deliveries since a time.</p>
 ${notice("rules-msg")}
 ${table("rules-rows", "Webhook rules", ["Name", "Event", "URL", "Min confidence", "Status", "Success (30 days)", "Last delivery", "Actions"])}
 ${pager("rules", "rules")}
+<div id="rule-edit"></div>
 <form id="rule-form" novalidate><fieldset><legend>New rule</legend><div class="bar">
 <label>Name <input id="rule-name" name="name" autocomplete="off" aria-required="true"></label>
 <label>Event ${eventSelect("rule-event", "Choose an event")}</label>
