@@ -1,4 +1,4 @@
-import type { ClaimCandidate, ClaimedDelivery } from "./store-webhooks.ts";
+import type { ClaimCandidate, ClaimedDelivery, FinishedAttempt } from "./store-webhooks.ts";
 
 // What both stores' delivery queues (src/db/sqlite/delivery-queue.ts,
 // src/db/postgres/delivery-queue.ts) read and decide alike.
@@ -67,3 +67,7 @@ export function splitClaims(rows: readonly DueRow[], leaseToken: string): { clai
   }
   return { claimed, orphaned };
 }
+
+/** The attempt log's request_headers column: JSON text, or null when none were kept. */
+export const requestHeadersJson = (attempt: FinishedAttempt): string | null =>
+  attempt.requestHeaders ? JSON.stringify(attempt.requestHeaders) : null;

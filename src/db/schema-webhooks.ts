@@ -110,6 +110,8 @@ export const deliveryAttempts = sqliteTable(
     statusCode: integer("status_code"),
     error: text("error"),
     responseExcerpt: text("response_excerpt"),
+    /** The headers sent, as JSON; the body is rebuilt from the event and X-Service-Signature. */
+    requestHeaders: text("request_headers"),
   },
   (table) => [index("delivery_attempts_delivery_idx").on(table.deliveryId, table.startedAt)],
 );

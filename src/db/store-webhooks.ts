@@ -105,6 +105,8 @@ export interface DeliveryQueries {
   /** Newest first, before `beforeId` when given. */
   listDeliveries(tenantId: string, filter: DeliveryFilter, beforeId: string | null, limit: number): Promise<DeliveryRow[]>;
   findDelivery(tenantId: string, deliveryId: string): Promise<DeliveryRow | null>;
+  /** A delivery's event data (compact JSON) and time: what its body is built from. */
+  findEventBody(eventId: string): Promise<{ data: string; occurredAt: number } | null>;
   /** Every attempt of every cycle, oldest first. */
   listAttempts(deliveryId: string): Promise<DeliveryAttemptRow[]>;
   /**
@@ -185,6 +187,8 @@ export interface FinishedAttempt {
   result: AttemptResult;
   startedAt: number;
   finishedAt: number;
+  /** The headers sent, for the attempt log (the body is rebuilt from the event and the signature). */
+  requestHeaders?: Record<string, string>;
 }
 
 /** What a finished attempt leads to, decided by the retry policy (src/webhooks/retry-policy.ts). */

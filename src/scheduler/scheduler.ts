@@ -263,7 +263,7 @@ export class DeliveryScheduler {
       .catch((error: unknown): AttemptResult => ({ ok: false, statusCode: null, error: `internal_error: ${String(error)}`, durationMs: 0, responseExcerpt: null }))
       .then((result) => {
         ok = result.ok;
-        this.finished.push(decideFinishedAttempt(this.deps.config, { delivery, result, startedAt, finishedAt: this.deps.clock.now() }));
+        this.finished.push(decideFinishedAttempt(this.deps.config, { delivery, result, startedAt, finishedAt: this.deps.clock.now(), requestHeaders: headers }));
         this.queueFlush();
       })
       .finally(() => {

@@ -37,12 +37,23 @@ export function serializeDelivery(envelope: DeliveryEnvelope, secret: string): S
  * without a parse/stringify round trip. The result is byte-identical to JSON.stringify of the
  * object with keys in this order, because `dataJson` is itself JSON.stringify output.
  */
-export function serializeDeliveryJson(envelope: Omit<DeliveryEnvelope, "data"> & { dataJson: string }, secret: string): SerializedDelivery {
-  const signedText = `{"event":${JSON.stringify(envelope.event)},"webhook_id":${JSON.stringify(envelope.webhookId)},"timestamp":${JSON.stringify(envelope.timestamp)},"data":${envelope.dataJson}}`;
+export function serializeDeliveryJson(envelope: JsonEnvelope, secret: string): SerializedDelivery {
+  const signedText = signedTextOf(envelope);
   const signature = SIGNATURE_PREFIX + hmacSha256(secret, signedText).toString("hex");
-  const body = `${signedText.slice(0, -1)}${SIGNATURE_MEMBER}${JSON.stringify(signature)}}`;
-  return { body, signature };
+  return { body: withSignature(signedText, signature), signature };
 }
+
+type JsonEnvelope = Omit<DeliveryEnvelope, "data"> & { dataJson: string };
+
+const signedTextOf = (envelope: JsonEnvelope): string =>
+  `{"event":${JSON.stringify(envelope.event)},"webhook_id":${JSON.stringify(envelope.webhookId)},"timestamp":${JSON.stringify(envelope.timestamp)},"data":${envelope.dataJson}}`;
+const withSignature = (signedText: string, signature: string): string => `${signedText.slice(0, -1)}${SIGNATURE_MEMBER}${JSON.stringify(signature)}}`;
+
+/**
+ * The body an attempt sent, from the event and the signature it carried (X-Service-Signature):
+ * the same bytes, since the signed text depends only on the event, whatever secret signed it.
+ */
+export const rebuildDeliveryBody = (envelope: JsonEnvelope, signature: string): string => withSignature(signedTextOf(envelope), signature);
 
 /**
  * The Standard Webhooks `webhook-signature` value: `v1,` + base64 HMAC-SHA256 over

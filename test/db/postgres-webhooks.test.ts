@@ -220,7 +220,7 @@ describe.skipIf(!url)("PostgreSQL webhook aggregates match SQLite", () => {
       await same((s) => s.store.deliveries.listAttempts(id), (rows: DeliveryAttemptRow[]) => rows.map(idless));
     }
     expect(await same((s) => s.store.deliveries.listAttempts("wh_01"), (rows) => rows.map(idless))).toEqual([
-      { id: "<id>", deliveryId: "wh_01", cycle: 1, attempt: 1, startedAt: T0 + 1, durationMs: 12.5, ok: true, statusCode: 200, error: null, responseExcerpt: "fine" },
+      { id: "<id>", deliveryId: "wh_01", cycle: 1, attempt: 1, startedAt: T0 + 1, durationMs: 12.5, ok: true, statusCode: 200, error: null, responseExcerpt: "fine", requestHeaders: null },
     ]);
     expect(await same((s) => s.store.deliveries.findDelivery("ten_a", "wh_03"))).toMatchObject({ attempts: 1, nextAttemptAt: T0 + 1004, leaseToken: null, lastStatusCode: 500 });
     // wh_06 again, now its last attempt: dead. A second record with the old token is stale.

@@ -131,6 +131,13 @@ describeWithBrowser("the admin page in headless Chromium (needs /usr/bin/chromiu
     const dialog = page.getByRole("dialog");
     await dialog.locator("#log-rows tr").nth(3).waitFor();
     expect(await dialog.locator("#log-rows tr td:nth-child(2)").allTextContents()).toEqual(["1", "2", "3", "4"]);
+    // Each attempt's request as sent, next to the receiver's answer.
+    await dialog.locator("#log-rows tr").nth(3).getByText("POST, headers and body").click();
+    const sentText = (await dialog.locator("#log-rows tr").nth(3).locator("td").nth(7).textContent()) ?? "";
+    expect(sentText).toContain("X-Service-Attempt: 4");
+    expect(sentText).toContain(`webhook-id: ${webhookId}`);
+    expect(sentText).toContain(`"webhook_id":"${webhookId}"`);
+    expect(await dialog.locator("#log-rows tr").nth(3).locator("td").nth(8).textContent()).toBe("receiver down");
     await page.screenshot({ path: "/tmp/parley-admin-log.png" });
     await page.keyboard.press("Escape");
     await dialog.waitFor({ state: "hidden" });

@@ -144,6 +144,17 @@ describe("rotating a rule's secret", () => {
     expect(anonymous.status).toBe(401);
   });
 
+  test("the delivery log shows each attempt's exact request, headers and body, also after the secret changed", async () => {
+    await rotate(ruleId, { secret: NEW_SECRET });
+    const sentRequest = await deliverOne();
+    await rotate(ruleId, { overlap: "0s" });
+    const webhookId = sentRequest.headers["webhook-id"] ?? "";
+    const log = await (await context.request("GET", `/api/v1/webhooks/deliveries/${webhookId}`, { headers: as(tenant.apiKey) })).json();
+    expect(log.attempt_log).toHaveLength(1);
+    expect(log.attempt_log[0].request).toEqual({ headers: sentRequest.headers, body: sentRequest.body });
+    expect(log.attempt_log[0].request.headers["webhook-signature"].split(" ")).toHaveLength(2);
+  });
+
   const invalid: Array<[string, Record<string, unknown>, string]> = [
     ["a short secret", { secret: "short" }, "secret"],
     ["the current secret", { secret: OLD_SECRET }, "secret"],

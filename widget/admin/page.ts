@@ -84,7 +84,7 @@ ${table("dlq-rows", "Dead letters", ["Id", "Webhook id", "Event", "Rule", "Desti
 ${pager("dlq", "dead letters")}`;
 
 const DELIVERIES = `<h2>Webhooks › Deliveries</h2>
-<p class="hint">Every delivery and where it stands. Open one to see each attempt: status code, error, duration and the start of the response.</p>
+<p class="hint">Every delivery and where it stands. Open one to see each attempt: the exact request sent (headers and body), status code, error, duration and the start of the response.</p>
 <form id="deliveries-filter" class="bar" novalidate>
 <label>Status <select id="deliveries-status"><option value="">All statuses</option><option>pending</option><option>succeeded</option><option>dead</option><option>cancelled</option></select></label>
 <button type="submit">Apply filter</button>
@@ -192,7 +192,7 @@ ${panels}
 <h2 id="log-title">Delivery</h2>
 <dl id="log-summary"></dl>
 ${notice("log-msg")}
-${table("log-rows", "Attempt log", ["Cycle", "Attempt", "Started", "Duration", "Result", "Status code", "Error", "Response (first 1 KiB)"])}
+${table("log-rows", "Attempt log", ["Cycle", "Attempt", "Started", "Duration", "Result", "Status code", "Error", "Request sent", "Response (first 1 KiB)"])}
 <div class="bar"><button type="button" id="log-close">Close</button></div>
 </dialog>
 </body></html>`;

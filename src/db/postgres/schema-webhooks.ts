@@ -88,6 +88,7 @@ export const deliveryAttempts = pgTable(
     statusCode: integer("status_code"),
     error: text("error"),
     responseExcerpt: text("response_excerpt"),
+    requestHeaders: text("request_headers"),
   },
   (table) => [
     index("delivery_attempts_delivery_idx").on(table.deliveryId, table.startedAt),

@@ -208,6 +208,11 @@ export const DELIVERY_OPS: Ops<DeliveryQueries> = {
   // Finished deliveries (succeeded, cancelled, or dead whose dead letter is gone) that finished
   // before the cutoff; their attempt logs go with them (ON DELETE CASCADE). A dead delivery whose
   // dead letter is still live stays: it can be re-triggered, and that needs its row.
+  findEventBody: one(
+    `SELECT data, occurred_at AS "occurredAt" FROM events WHERE id = $1`,
+    (eventId) => [eventId],
+    (row: { data: string; occurredAt: unknown } | null) => row && { data: row.data, occurredAt: Number(row.occurredAt) },
+  ),
   postponeLeasedDelivery: write(
     `UPDATE deliveries SET next_attempt_at = $3, lease_token = NULL, updated_at = $4
      WHERE id = $1 AND lease_token = $2 AND status = 'pending'`,
