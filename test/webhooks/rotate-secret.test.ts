@@ -83,6 +83,23 @@ describe("rotating a rule's secret", () => {
     expect(standardVerifies(after, OLD_SECRET)).toBe(false);
   });
 
+  test("a delivery handed to a running scheduler as it is enqueued is signed with both secrets too", async () => {
+    await rotate(ruleId, { secret: NEW_SECRET });
+    const scheduler = new DeliveryScheduler(context.deps, { send });
+    scheduler.start();
+    try {
+      const deps = context.deps;
+      await deps.store.transaction((tx) => enqueueEvent(deps, tx, { tenantId: tenant.tenant.id, event: "lead.created", data: { lead_id: "lead_2" } }));
+      for (let waited = 0; sent.length === 0 && waited < 2_000; waited += 5) await Bun.sleep(5);
+    } finally {
+      await scheduler.stop();
+    }
+    const [request] = sent;
+    if (!request) throw new Error("nothing was sent");
+    expect(standardVerifies(request, NEW_SECRET)).toBe(true);
+    expect(standardVerifies(request, OLD_SECRET)).toBe(true);
+  });
+
   test("the new signature comes first, as `v1,<new> v1,<old>`", async () => {
     await rotate(ruleId, { secret: NEW_SECRET });
     const request = await deliverOne();
