@@ -26,7 +26,12 @@ function parseSince(since: string, now: number): number {
  * at this moment are left alone. The dead letters go in the same transaction; a cycle that
  * fails again writes a new one.
  */
-export async function recoverRuleDeliveries(deps: Deps, asTenant: string | null, ruleId: string, since: string): Promise<RecoveredDeliveries> {
+export async function recoverRuleDeliveries(
+  deps: Deps,
+  asTenant: string | null,
+  ruleId: string,
+  since: string,
+): Promise<RecoveredDeliveries> {
   const now = deps.clock.now();
   const sinceMs = parseSince(since, now);
   // null: the administrator's CLI, for the rule's own tenant; a tenant sees only its rules.

@@ -28,7 +28,10 @@ function overlapMs(overlap: string | undefined): number {
   if (overlap === undefined) return DEFAULT_ROTATION_OVERLAP_MS;
   const ms = parseDuration(overlap);
   if (ms === null || ms > MAX_ROTATION_OVERLAP_MS) {
-    throw invalidField("overlap", `must be a duration such as 24h or 30m, at most ${formatDuration(MAX_ROTATION_OVERLAP_MS)}`);
+    throw invalidField(
+      "overlap",
+      `must be a duration such as 24h or 30m, at most ${formatDuration(MAX_ROTATION_OVERLAP_MS)}`,
+    );
   }
   return ms;
 }
@@ -39,7 +42,12 @@ function overlapMs(overlap: string | undefined): number {
  * pace. Only one secret is kept back: rotating again during an overlap drops the oldest,
  * since the secret being replaced is the one receivers were told to move to.
  */
-export async function rotateRuleSecret(deps: Deps, tenantId: string, ruleId: string, input: RotateSecretInput): Promise<RotatedSecret> {
+export async function rotateRuleSecret(
+  deps: Deps,
+  tenantId: string,
+  ruleId: string,
+  input: RotateSecretInput,
+): Promise<RotatedSecret> {
   const overlap = overlapMs(input.overlap);
   if (input.secret !== undefined && (input.secret.length < 16 || input.secret.length > 256)) {
     throw invalidField("secret", "must be 16 to 256 characters");

@@ -31,10 +31,25 @@ function receiver(deps: TestDeps): SendFn {
 /** Two rules of one tenant, one limited to `perSecond`, each with `count` lead.created events due now. */
 async function backlog(deps: Deps, perSecond: number, count: number): Promise<void> {
   const tenantId = (await createTenant(deps, { name: "Rates" })).id;
-  await createRule(deps, tenantId, { name: "small", event: "lead.created", url: LIMITED, secret: "whsec_0123456789abcdef", active: true, rate_limit_per_s: perSecond });
-  await createRule(deps, tenantId, { name: "big", event: "lead.created", url: FREE, secret: "whsec_0123456789abcdef", active: true });
+  await createRule(deps, tenantId, {
+    name: "small",
+    event: "lead.created",
+    url: LIMITED,
+    secret: "whsec_0123456789abcdef",
+    active: true,
+    rate_limit_per_s: perSecond,
+  });
+  await createRule(deps, tenantId, {
+    name: "big",
+    event: "lead.created",
+    url: FREE,
+    secret: "whsec_0123456789abcdef",
+    active: true,
+  });
   for (let i = 0; i < count; i++) {
-    await deps.store.transaction((tx) => enqueueEvent(deps, tx, { tenantId, event: "lead.created", data: { lead_id: `lead_${i}` } }));
+    await deps.store.transaction((tx) =>
+      enqueueEvent(deps, tx, { tenantId, event: "lead.created", data: { lead_id: `lead_${i}` } }),
+    );
   }
 }
 
@@ -49,7 +64,8 @@ async function runFor(deps: TestDeps, schedulers: DeliveryScheduler[], forMs: nu
 }
 
 /** The most sends inside any one-second window [t, t + 1 s). */
-const busiestSecond = (times: number[]) => Math.max(...times.map((t) => times.filter((u) => u >= t && u < t + SECOND).length));
+const busiestSecond = (times: number[]) =>
+  Math.max(...times.map((t) => times.filter((u) => u >= t && u < t + SECOND).length));
 
 async function expectAllSucceededFirstTime(deps: TestDeps, total: number): Promise<void> {
   const sql = await testSql(deps);
@@ -82,7 +98,9 @@ describe("a rule's rate_limit_per_s", () => {
     const tenantId = (await createTenant(deps, { name: "Rates" })).id;
     const base = { name: "r", event: "lead.created", url: LIMITED, secret: "whsec_0123456789abcdef", active: true };
     for (const bad of [0, 1.5, 1001]) {
-      await expect(createRule(deps, tenantId, { ...base, rate_limit_per_s: bad })).rejects.toMatchObject({ status: 422 });
+      await expect(createRule(deps, tenantId, { ...base, rate_limit_per_s: bad })).rejects.toMatchObject({
+        status: 422,
+      });
     }
     const { updateRule } = await import("../../src/webhooks/rules.ts");
     const rule = await createRule(deps, tenantId, { ...base, rate_limit_per_s: 5 });
@@ -97,18 +115,29 @@ describe.skipIf(!testPostgresUrl())("a rule's rate_limit_per_s across two instan
     const opened: TestPgStore = await openTestPgStore(url);
     const secondPool = new SQL({ url, max: 4, connection: { search_path: opened.schema } });
     const base = buildDeps({}, {}, { resolveHost: fakeDns });
-    cleanup.push(() => closeDeps(base), () => opened.close(), () => secondPool.close());
+    cleanup.push(
+      () => closeDeps(base),
+      () => opened.close(),
+      () => secondPool.close(),
+    );
     const first = { ...base, store: opened.store } as TestDeps;
     const second = { ...base, store: createPostgresStore(secondPool) } as TestDeps;
     sends = [];
     await backlog(first, 2, 8);
-    const schedulers = [new DeliveryScheduler(first, { send: receiver(first) }), new DeliveryScheduler(second, { send: receiver(second) })];
+    const schedulers = [
+      new DeliveryScheduler(first, { send: receiver(first) }),
+      new DeliveryScheduler(second, { send: receiver(second) }),
+    ];
     const times = await runFor(first, schedulers, 5 * SECOND);
 
     expect(times).toHaveLength(8);
     expect(busiestSecond(times)).toBe(2);
     expect(Math.max(...times)).toBeGreaterThanOrEqual(3 * SECOND);
     const rows = await opened.sql.unsafe("SELECT status, attempts FROM deliveries");
-    expect(rows.every((row: { status: string; attempts: number }) => row.status === "succeeded" && Number(row.attempts) === 1)).toBe(true);
+    expect(
+      rows.every(
+        (row: { status: string; attempts: number }) => row.status === "succeeded" && Number(row.attempts) === 1,
+      ),
+    ).toBe(true);
   });
 });

@@ -39,7 +39,12 @@ async function createRule(url: string): Promise<string> {
 async function emit(ruleId: string): Promise<string> {
   const deps = context.deps;
   const { deliveryIds } = await deps.store.transaction((tx) =>
-    enqueueEvent(deps, tx, { tenantId: tenant.tenant.id, event: "lead.created", data: { lead_id: "lead_1" }, onlyRuleId: ruleId }),
+    enqueueEvent(deps, tx, {
+      tenantId: tenant.tenant.id,
+      event: "lead.created",
+      data: { lead_id: "lead_1" },
+      onlyRuleId: ruleId,
+    }),
   );
   return deliveryIds[0] ?? "";
 }
@@ -94,7 +99,12 @@ describe("POST /rules/:id/recover", () => {
 
     const response = await recover(ruleA, { since: new Date(since).toISOString() });
     expect(response.status).toBe(200);
-    expect(await response.json()).toEqual({ ok: true, rule_id: ruleA, since: new Date(since).toISOString(), recovered: 2 });
+    expect(await response.json()).toEqual({
+      ok: true,
+      rule_id: ruleA,
+      since: new Date(since).toISOString(),
+      recovered: 2,
+    });
 
     const liveDeadLetters = await listDeadLetters(context.deps, { tenantId: tenant.tenant.id }, { limit: 10 });
     expect(liveDeadLetters.data.map((row) => row.webhook_id).sort()).toEqual([before, otherRule].sort());
@@ -120,7 +130,13 @@ describe("POST /rules/:id/recover", () => {
   test("another tenant's rule is 404; no API key is 401", async () => {
     const other = await seedTenant(context.deps, "Beta");
     expect((await recover(ruleA, { since: "2026-01-15T00:00:00Z" }, other.apiKey)).status).toBe(404);
-    expect((await context.request("POST", `/api/v1/webhooks/rules-engine/rules/${ruleA}/recover`, { body: { since: "2026-01-15T00:00:00Z" } })).status).toBe(401);
+    expect(
+      (
+        await context.request("POST", `/api/v1/webhooks/rules-engine/rules/${ruleA}/recover`, {
+          body: { since: "2026-01-15T00:00:00Z" },
+        })
+      ).status,
+    ).toBe(401);
   });
 
   const invalid: Array<[string, Record<string, unknown>, string]> = [

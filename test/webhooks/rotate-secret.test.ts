@@ -42,7 +42,9 @@ afterEach(() => {
 /** One lead.created delivered through the scheduler at the fake clock's time: the request it sent. */
 async function deliverOne(): Promise<SendWebhookInput> {
   const deps = context.deps;
-  await deps.store.transaction((tx) => enqueueEvent(deps, tx, { tenantId: tenant.tenant.id, event: "lead.created", data: { lead_id: "lead_1" } }));
+  await deps.store.transaction((tx) =>
+    enqueueEvent(deps, tx, { tenantId: tenant.tenant.id, event: "lead.created", data: { lead_id: "lead_1" } }),
+  );
   await new DeliveryScheduler(deps, { send }).runOnce();
   const request = sent.at(-1);
   if (!request) throw new Error("nothing was sent");
@@ -65,7 +67,12 @@ describe("rotating a rule's secret", () => {
     const response = await rotate(ruleId, { secret: NEW_SECRET, overlap: "2h" });
     expect(response.status).toBe(200);
     const rotatedAt = context.clock.now();
-    expect(await response.json()).toEqual({ ok: true, rule_id: ruleId, secret: NEW_SECRET, previous_secret_expires_at: new Date(rotatedAt + 2 * HOUR).toISOString() });
+    expect(await response.json()).toEqual({
+      ok: true,
+      rule_id: ruleId,
+      secret: NEW_SECRET,
+      previous_secret_expires_at: new Date(rotatedAt + 2 * HOUR).toISOString(),
+    });
 
     context.clock.advance(HOUR);
     const during = await deliverOne();
@@ -89,7 +96,9 @@ describe("rotating a rule's secret", () => {
     scheduler.start();
     try {
       const deps = context.deps;
-      await deps.store.transaction((tx) => enqueueEvent(deps, tx, { tenantId: tenant.tenant.id, event: "lead.created", data: { lead_id: "lead_2" } }));
+      await deps.store.transaction((tx) =>
+        enqueueEvent(deps, tx, { tenantId: tenant.tenant.id, event: "lead.created", data: { lead_id: "lead_2" } }),
+      );
       for (let waited = 0; sent.length === 0 && waited < 2_000; waited += 5) await Bun.sleep(5);
     } finally {
       await scheduler.stop();
@@ -104,7 +113,10 @@ describe("rotating a rule's secret", () => {
     await rotate(ruleId, { secret: NEW_SECRET });
     const request = await deliverOne();
     const [first, second] = request.headers["webhook-signature"]?.split(" ") ?? [];
-    const withOnly = (signature = "") => ({ ...request, headers: { ...request.headers, "webhook-signature": signature } });
+    const withOnly = (signature = "") => ({
+      ...request,
+      headers: { ...request.headers, "webhook-signature": signature },
+    });
     expect(standardVerifies(withOnly(first), NEW_SECRET)).toBe(true);
     expect(standardVerifies(withOnly(first), OLD_SECRET)).toBe(false);
     expect(standardVerifies(withOnly(second), OLD_SECRET)).toBe(true);
@@ -114,7 +126,9 @@ describe("rotating a rule's secret", () => {
     const body = await (await rotate(ruleId, { secret: NEW_SECRET })).json();
     const ends = new Date(context.clock.now() + 24 * HOUR).toISOString();
     expect(body.previous_secret_expires_at).toBe(ends);
-    const rule = await (await context.request("GET", `/api/v1/webhooks/rules-engine/rules/${ruleId}`, { headers: as(tenant.apiKey) })).json();
+    const rule = await (
+      await context.request("GET", `/api/v1/webhooks/rules-engine/rules/${ruleId}`, { headers: as(tenant.apiKey) })
+    ).json();
     expect(rule.previous_secret_expires_at).toBe(ends);
     expect(JSON.stringify(rule)).not.toContain(NEW_SECRET);
     context.clock.advance(24 * HOUR - 1000);
@@ -145,7 +159,10 @@ describe("rotating a rule's secret", () => {
   test("a secret set by PATCH replaces the old one at once, ending an overlap", async () => {
     await rotate(ruleId, { secret: NEW_SECRET });
     const revoked = "whsec_after_leak_99887766";
-    const patched = await context.request("PATCH", `/api/v1/webhooks/rules-engine/rules/${ruleId}`, { body: { secret: revoked }, headers: as(tenant.apiKey) });
+    const patched = await context.request("PATCH", `/api/v1/webhooks/rules-engine/rules/${ruleId}`, {
+      body: { secret: revoked },
+      headers: as(tenant.apiKey),
+    });
     expect((await patched.json()).previous_secret_expires_at).toBeNull();
     const request = await deliverOne();
     expect(standardVerifies(request, revoked)).toBe(true);
@@ -157,7 +174,9 @@ describe("rotating a rule's secret", () => {
     const response = await rotate(ruleId, { secret: NEW_SECRET }, other.apiKey);
     expect(response.status).toBe(404);
     expect(standardVerifies(await deliverOne(), OLD_SECRET)).toBe(true);
-    const anonymous = await context.request("POST", `/api/v1/webhooks/rules-engine/rules/${ruleId}/rotate-secret`, { body: {} });
+    const anonymous = await context.request("POST", `/api/v1/webhooks/rules-engine/rules/${ruleId}/rotate-secret`, {
+      body: {},
+    });
     expect(anonymous.status).toBe(401);
   });
 
@@ -166,7 +185,9 @@ describe("rotating a rule's secret", () => {
     const sentRequest = await deliverOne();
     await rotate(ruleId, { overlap: "0s" });
     const webhookId = sentRequest.headers["webhook-id"] ?? "";
-    const log = await (await context.request("GET", `/api/v1/webhooks/deliveries/${webhookId}`, { headers: as(tenant.apiKey) })).json();
+    const log = await (
+      await context.request("GET", `/api/v1/webhooks/deliveries/${webhookId}`, { headers: as(tenant.apiKey) })
+    ).json();
     expect(log.attempt_log).toHaveLength(1);
     expect(log.attempt_log[0].request).toEqual({ headers: sentRequest.headers, body: sentRequest.body });
     expect(log.attempt_log[0].request.headers["webhook-signature"].split(" ")).toHaveLength(2);

@@ -16,10 +16,23 @@ const field = (label: string, input: HTMLElement) => h("label", {}, label, input
 export function openRuleEditor(host: HTMLElement, rule: Rule, saved: () => Promise<void>): void {
   const message = h("div", { class: "notice", hidden: true });
   const name = h("input", { value: rule.name, autocomplete: "off" });
-  const event = h("select", {}, ...[...byId<HTMLSelectElement>("rule-event").options].filter((o) => o.value).map((o) => h("option", { value: o.value }, o.text)));
+  const event = h(
+    "select",
+    {},
+    ...[...byId<HTMLSelectElement>("rule-event").options]
+      .filter((o) => o.value)
+      .map((o) => h("option", { value: o.value }, o.text)),
+  );
   event.value = rule.event;
   const url = h("input", { type: "url", value: rule.url, size: 34 });
-  const confidence = h("input", { type: "number", min: 0, max: 1, step: 0.01, size: 6, value: rule.conditions.min_confidence ?? "" });
+  const confidence = h("input", {
+    type: "number",
+    min: 0,
+    max: 1,
+    step: 0.01,
+    size: 6,
+    value: rule.conditions.min_confidence ?? "",
+  });
   const rate = h("input", { type: "number", min: 1, max: 1000, step: 1, size: 6, value: rule.rate_limit_per_s ?? "" });
   const active = h("input", { type: "checkbox", checked: rule.active });
   const since = h("input", { type: "datetime-local", step: 1 });
@@ -44,7 +57,16 @@ export function openRuleEditor(host: HTMLElement, rule: Rule, saved: () => Promi
         h("button", { type: "submit", class: "primary" }, "Save changes"),
         h("button", { type: "button", onclick: close }, "Close"),
       ),
-      h("div", { class: "bar" }, field("Recover failed deliveries created since", since), h("button", { type: "button", onclick: (e: Event) => recover(e.currentTarget as HTMLButtonElement) }, "Recover")),
+      h(
+        "div",
+        { class: "bar" },
+        field("Recover failed deliveries created since", since),
+        h(
+          "button",
+          { type: "button", onclick: (e: Event) => recover(e.currentTarget as HTMLButtonElement) },
+          "Recover",
+        ),
+      ),
       message,
     ),
   );
@@ -76,8 +98,16 @@ export function openRuleEditor(host: HTMLElement, rule: Rule, saved: () => Promi
       try {
         // datetime-local is the browser's local time; the API wants an absolute instant.
         const at = since.value ? new Date(since.value) : null;
-        const result = await api<Recovered>("POST", `/webhooks/rules-engine/rules/${encodeURIComponent(rule.rule_id)}/recover`, { since: at && !Number.isNaN(at.getTime()) ? at.toISOString() : since.value });
-        say(message, "ok", `${result.recovered} failed or dead deliver${result.recovered === 1 ? "y" : "ies"} since ${new Date(result.since).toLocaleString()} sent again (same webhook_id, a fresh cycle).`);
+        const result = await api<Recovered>(
+          "POST",
+          `/webhooks/rules-engine/rules/${encodeURIComponent(rule.rule_id)}/recover`,
+          { since: at && !Number.isNaN(at.getTime()) ? at.toISOString() : since.value },
+        );
+        say(
+          message,
+          "ok",
+          `${result.recovered} failed or dead deliver${result.recovered === 1 ? "y" : "ies"} since ${new Date(result.since).toLocaleString()} sent again (same webhook_id, a fresh cycle).`,
+        );
       } catch (error) {
         sayError(message, error);
       }
@@ -92,13 +122,22 @@ export function openRuleEditor(host: HTMLElement, rule: Rule, saved: () => Promi
 export async function rotateRuleSecret(button: HTMLButtonElement, rule: Rule, message: HTMLElement): Promise<void> {
   await busy(button, async () => {
     try {
-      const rotated = await api<Rotated>("POST", `/webhooks/rules-engine/rules/${encodeURIComponent(rule.rule_id)}/rotate-secret`, {});
+      const rotated = await api<Rotated>(
+        "POST",
+        `/webhooks/rules-engine/rules/${encodeURIComponent(rule.rule_id)}/rotate-secret`,
+        {},
+      );
       const until = rotated.previous_secret_expires_at;
       say(
         message,
         "ok",
         `New secret for ${rule.name}, shown only now — copy it to your receiver: `,
-        h("span", {}, h("code", { id: "rotated-secret" }, rotated.secret), until ? h("span", {}, " · the old secret keeps signing until ", when(until)) : ""),
+        h(
+          "span",
+          {},
+          h("code", { id: "rotated-secret" }, rotated.secret),
+          until ? h("span", {}, " · the old secret keeps signing until ", when(until)) : "",
+        ),
       );
     } catch (error) {
       sayError(message, error);
