@@ -1,5 +1,5 @@
 import type { AppError } from "../src/lib/app-error.ts";
-import type { WebhookRuleRow } from "../src/db/store.ts";
+import type { NewWebhookRule } from "../src/db/store.ts";
 import { loadConfig, type Config } from "../src/config.ts";
 import { openDatabase, type DatabaseHandle } from "../src/db/client.ts";
 import { applyMigrations } from "../src/db/migrate.ts";
@@ -188,7 +188,7 @@ export async function refusal(promise: Promise<unknown>): Promise<AppError> {
 }
 
 /** A webhook rule row as the store writes it, for tests that go through `tx.webhookRules`. */
-export const webhookRuleRow = (tenantId: string, id: string): WebhookRuleRow => ({
+export const webhookRuleRow = (tenantId: string, id: string): NewWebhookRule => ({
   id,
   tenantId,
   name: id,

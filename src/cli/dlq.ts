@@ -1,13 +1,14 @@
 import { getDelivery } from "../webhooks/deliveries.ts";
 import { getDeadLetter, listDeadLetters, retriggerDeadLetters, retriggerMatchingDeadLetters } from "../webhooks/dead-letters.ts";
 import { isEventName } from "../webhooks/events.ts";
+import { recoverRuleDeliveries } from "../webhooks/recover-deliveries.ts";
 import { parseCommandArgs } from "./args.ts";
 import { parseIsoTime } from "../lib/clock.ts";
 import { withCliDeps } from "./context.ts";
 import { formatTable, UsageError, type CliIo } from "./io.ts";
 import { requireTenant } from "../tenants/find-tenant.ts";
 
-const ACTIONS = ["list", "show", "retrigger"] as const;
+const ACTIONS = ["list", "show", "retrigger", "recover"] as const;
 
 function parseSince(since: string | undefined): number | undefined {
   if (since === undefined) return undefined;
@@ -35,6 +36,7 @@ export async function dlqCommand(argv: string[], io: CliIo): Promise<number> {
     since: { type: "string" },
     all: { type: "boolean" },
     limit: { type: "string" },
+    rule: { type: "string" },
   });
   const [action, ...ids] = positionals;
   // Checked before the database is opened: a typo must not create an empty database file.
@@ -92,8 +94,15 @@ export async function dlqCommand(argv: string[], io: CliIo): Promise<number> {
         }
         return 0;
       }
+      case "recover": {
+        if (!values.rule || !values.since || ids.length > 0 || values.event) throw new UsageError("usage: parley dlq recover --rule RULE_ID --since ISO [--tenant T]");
+        const result = await recoverRuleDeliveries(deps, filter.tenantId, values.rule, values.since);
+        if (values.json) io.out(JSON.stringify(result));
+        else io.out(`${result.recovered} failed or dead delivery(ies) of ${result.rule_id} since ${result.since} moved back to a fresh delivery cycle`);
+        return 0;
+      }
       default:
-        throw new UsageError(action ? `unknown dlq action '${action}'` : "missing action: list, show or retrigger");
+        throw new UsageError(action ? `unknown dlq action '${action}'` : `missing action: ${ACTIONS.join(", ")}`);
     }
   });
 }

@@ -10,7 +10,7 @@ Commands:
   tenant create|list|plan|payment-secret|whatsapp
   user create|password|name|delete
   apikey create|list|revoke
-  dlq list|show|retrigger   the webhook dead-letter queue
+  dlq list|show|retrigger|recover   the webhook dead-letter queue
   lead erase|export     erase, or export as JSON, everything held about a lead (privacy requests)
   session erase|export  the same for the visitor of a chat session
   backup FILE           write a consistent snapshot of the database, also while the server runs
@@ -52,6 +52,7 @@ Examples:
   parley apikey create --tenant ten_…
   parley dlq list --event lead.created
   parley dlq retrigger --all --since 2026-01-15T00:00:00Z
+  parley dlq recover --rule rule_… --since 2026-01-15T00:00:00Z
   parley backup /var/backups/parley-$(date +%F).db
   parley copy --from ./data/parley.db --to postgres://parley:secret@db.internal:5432/parley
 
@@ -188,10 +189,14 @@ Examples:
   parley dlq show DEAD_LETTER_ID [--json]
   parley dlq retrigger DEAD_LETTER_ID...
   parley dlq retrigger --all [--tenant T] [--event E] [--since ISO]
+  parley dlq recover --rule RULE_ID --since ISO [--json]
 
 A dead letter is a webhook delivery whose every attempt failed; it is kept for
 PARLEY_DLQ_RETENTION (7d). Re-triggering moves it back to a fresh cycle of attempts with
 the same webhook_id (receivers dedupe on it). Works while the server runs: the server
 sends it within one poll interval. Without --tenant, every tenant's dead letters.
+
+recover: after a receiver is fixed, every delivery of the rule created since --since that
+dead-lettered or is waiting for a retry starts a fresh cycle now (same webhook_id).
 `,
 };

@@ -1,4 +1,4 @@
-import type { ClaimCandidate, ClaimedDelivery } from "./store-webhooks.ts";
+import type { ClaimCandidate, ClaimedDelivery, FinishedAttempt } from "./store-webhooks.ts";
 
 // What both stores' delivery queues (src/db/sqlite/delivery-queue.ts,
 // src/db/postgres/delivery-queue.ts) read and decide alike.
@@ -13,6 +13,10 @@ export interface DueRow {
   cycle: number;
   url: string | null;
   secret: string | null;
+  previous_secret: string | null;
+  /** A string on PostgreSQL (bigint). */
+  previous_secret_until: number | string | null;
+  rate_limit_per_s: number | null;
   data: string;
   occurred_at: number;
 }
@@ -54,9 +58,16 @@ export function splitClaims(rows: readonly DueRow[], leaseToken: string): { clai
       leaseToken,
       url: row.url,
       secret: row.secret,
+      previousSecret: row.previous_secret,
+      previousSecretUntil: row.previous_secret_until === null ? null : Number(row.previous_secret_until),
+      rateLimitPerS: row.rate_limit_per_s,
       data: row.data,
       occurredAt: row.occurred_at,
     });
   }
   return { claimed, orphaned };
 }
+
+/** The attempt log's request_headers column: JSON text, or null when none were kept. */
+export const requestHeadersJson = (attempt: FinishedAttempt): string | null =>
+  attempt.requestHeaders ? JSON.stringify(attempt.requestHeaders) : null;

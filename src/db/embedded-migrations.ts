@@ -17,6 +17,7 @@ import listIndexes from "../../migrations/0011_list_indexes.sql" with { type: "t
 import operatorNames from "../../migrations/0012_operator_names.sql" with { type: "text" };
 import chatbotTests from "../../migrations/0013_chatbot_tests.sql" with { type: "text" };
 import liveEvents from "../../migrations/0014_live_events.sql" with { type: "text" };
+import webhookFeatures from "../../migrations/0015_webhook_features.sql" with { type: "text" };
 
 export const MIGRATION_JOURNAL = journal;
 
@@ -36,4 +37,5 @@ export const EMBEDDED_MIGRATIONS: ReadonlyArray<{ tag: string; sql: string }> = 
   { tag: "0012_operator_names", sql: operatorNames },
   { tag: "0013_chatbot_tests", sql: chatbotTests },
   { tag: "0014_live_events", sql: liveEvents },
+  { tag: "0015_webhook_features", sql: webhookFeatures },
 ];

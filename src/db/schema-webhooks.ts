@@ -17,6 +17,11 @@ export const webhookRules = sqliteTable(
     active: integer("active", { mode: "boolean" }).notNull(),
     createdAt: integer("created_at").notNull(),
     updatedAt: integer("updated_at").notNull(),
+    /** The secret a rotation replaced: deliveries are signed with it too until `previous_secret_until`. */
+    previousSecret: text("previous_secret"),
+    previousSecretUntil: integer("previous_secret_until"),
+    /** At most this many of the rule's deliveries are sent per second; null = no limit. */
+    rateLimitPerS: integer("rate_limit_per_s"),
   },
   (table) => [
     uniqueIndex("webhook_rules_tenant_event_url_idx").on(table.tenantId, table.event, table.url),
@@ -105,6 +110,8 @@ export const deliveryAttempts = sqliteTable(
     statusCode: integer("status_code"),
     error: text("error"),
     responseExcerpt: text("response_excerpt"),
+    /** The headers sent, as JSON; the body is rebuilt from the event and X-Service-Signature. */
+    requestHeaders: text("request_headers"),
   },
   (table) => [index("delivery_attempts_delivery_idx").on(table.deliveryId, table.startedAt)],
 );

@@ -22,12 +22,24 @@ export interface AttemptResult {
   responseExcerpt: string | null;
 }
 
+/** A rule as created: no rotation under way, and a rate limit only when asked for. */
+export type NewWebhookRule = Omit<WebhookRuleRow, RotationColumns | "rateLimitPerS"> & Partial<Pick<WebhookRuleRow, "rateLimitPerS">>;
+type RotationColumns = "previousSecret" | "previousSecretUntil";
+
+/** The secret a rotation replaced, still signing until `previousSecretUntil` (epoch ms). */
+export interface PreviousSecret {
+  previousSecret: string | null;
+  previousSecretUntil: number | null;
+}
+
 export interface WebhookRuleQueries {
   findRule(tenantId: string, ruleId: string): Promise<WebhookRuleRow | null>;
+  /** The tenant a rule belongs to, whoever asks (the administrator's CLI); null when there is no such rule. */
+  findRuleTenantId(ruleId: string): Promise<string | null>;
   /** The id of the tenant's rule for this event and URL, if there is one (they are unique). */
   findRuleIdByTarget(tenantId: string, event: string, url: string): Promise<string | null>;
   countRules(tenantId: string): Promise<number>;
-  insertRule(row: WebhookRuleRow): Promise<void>;
+  insertRule(row: NewWebhookRule): Promise<void>;
   updateRule(ruleId: string, changes: Partial<Omit<WebhookRuleRow, "id" | "tenantId">>): Promise<void>;
   deleteRule(ruleId: string): Promise<void>;
   /** The tenant's rules by id, after `afterId` when given; `limit` rows at most. */
@@ -35,9 +47,11 @@ export interface WebhookRuleQueries {
 }
 
 /** Where a new event's deliveries go: a rule's id and URL. */
-export interface DeliveryTarget {
+export interface DeliveryTarget extends PreviousSecret {
   id: string;
   url: string;
+  /** The rule's rate_limit_per_s, null for none. */
+  rateLimitPerS: number | null;
   /** The rule's signing secret: a delivery handed to the scheduler at enqueue is signed with it. */
   secret: string;
 }
@@ -91,8 +105,15 @@ export interface DeliveryQueries {
   /** Newest first, before `beforeId` when given. */
   listDeliveries(tenantId: string, filter: DeliveryFilter, beforeId: string | null, limit: number): Promise<DeliveryRow[]>;
   findDelivery(tenantId: string, deliveryId: string): Promise<DeliveryRow | null>;
+  /** A delivery's event data (compact JSON) and time: what its body is built from. */
+  findEventBody(eventId: string): Promise<{ data: string; occurredAt: number } | null>;
   /** Every attempt of every cycle, oldest first. */
   listAttempts(deliveryId: string): Promise<DeliveryAttemptRow[]>;
+  /**
+   * A claimed delivery its rule's rate limit holds back: due again at `dueAt`, unleased, its
+   * attempts untouched; false when the lease is no longer this claim's.
+   */
+  postponeLeasedDelivery(deliveryId: string, leaseToken: string, dueAt: number, now: number): Promise<boolean>;
   /** Deletes up to `limit` finished deliveries (with their attempts) finished at or before `cutoffMs`. */
   purgeSpentDeliveries(cutoffMs: number, limit: number): Promise<number>;
   /** Per rule, the tenant's deliveries with id >= `fromId` (ids sort by creation time). */
@@ -120,11 +141,20 @@ export interface DeadLetterQueries {
   discardDeadLetter(tenantId: string, deadLetterId: string, now: number): Promise<{ id: string; deliveryId: string } | null>;
   /** A fresh cycle for a dead delivery (same id, attempts 0, due at `now`); false when it is not dead. */
   restartDeadDelivery(deliveryId: string, now: number): Promise<boolean>;
+  /** Deletes the dead letters of the rule's dead deliveries created at or after `sinceMs` (before recoverRuleDeliveries). */
+  deleteRuleDeadLettersSince(tenantId: string, ruleId: string, sinceMs: number): Promise<number>;
+  /**
+   * A fresh cycle, due at `now`, for each of the rule's deliveries created at or after `sinceMs`
+   * that is dead or waiting for a retry (not one being sent); returns how many.
+   */
+  recoverRuleDeliveries(tenantId: string, ruleId: string, sinceMs: number, now: number): Promise<number>;
   /** The sweeper: dead letters past their retention are deleted (their delivery log stays). */
   purgeExpiredDeadLetters(now: number): Promise<number>;
 }
 
-export interface ClaimedDelivery {
+export interface ClaimedDelivery extends Partial<PreviousSecret> {
+  /** The rule's rate_limit_per_s (src/scheduler/rule-rate-limit.ts); absent or null for none. */
+  rateLimitPerS?: number | null;
   id: string;
   tenantId: string;
   ruleId: string;
@@ -157,6 +187,8 @@ export interface FinishedAttempt {
   result: AttemptResult;
   startedAt: number;
   finishedAt: number;
+  /** The headers sent, for the attempt log (the body is rebuilt from the event and the signature). */
+  requestHeaders?: Record<string, string>;
 }
 
 /** What a finished attempt leads to, decided by the retry policy (src/webhooks/retry-policy.ts). */

@@ -19,6 +19,7 @@ import { privacyRoutes } from "./routes/privacy.ts";
 import { widgetRoutes } from "./routes/widget.ts";
 import { webhookDeliveryRoutes } from "./routes/webhook-deliveries.ts";
 import { webhookRuleRoutes } from "./routes/webhook-rules.ts";
+import { webhookRuleActionRoutes } from "./routes/webhook-rule-actions.ts";
 import { paymentHookRoutes } from "./routes/payment-hooks.ts";
 import { whatsappHookRoutes } from "./routes/whatsapp-hooks.ts";
 import { widgetAssetRoutes } from "./routes/widget-assets.ts";
@@ -76,6 +77,7 @@ export function createApp(deps: AppDeps) {
     .use(accountRoutes(deps))
     .use(teamRoutes(deps))
     .use(webhookRuleRoutes(deps))
+    .use(webhookRuleActionRoutes(deps))
     .use(webhookDeliveryRoutes(deps))
     .use(widgetRoutes(deps))
     .use(chatRoutes(deps))

@@ -1,7 +1,6 @@
 import type { Deps } from "../deps.ts";
-import { toIso } from "../lib/clock.ts";
 import { sendWebhook, type AttemptResult, type SendWebhookInput } from "../webhooks/send-webhook.ts";
-import { deliveryHeaders, serializeDeliveryJson } from "../webhooks/sign.ts";
+import { signedRequest } from "../webhooks/sign.ts";
 import { createDeliveryMetrics, type DeliveryMetrics } from "./metrics.ts";
 import { createHousekeeping, type Housekeeping } from "./housekeeping.ts";
 import { storageTroubleOf } from "../db/storage-errors.ts";
@@ -9,6 +8,7 @@ import type { ClaimedDelivery, FairClaim, RecordedAttempt } from "../db/store.ts
 import { createFairShare, type FairShare } from "./fair-share.ts";
 import type { DeliveryReceiver } from "../webhooks/delivery-handoff.ts";
 import { decideFinishedAttempt } from "../webhooks/retry-policy.ts";
+import { createRuleRateLimit, type RuleRateLimit } from "./rule-rate-limit.ts";
 
 export type SendFn = (input: SendWebhookInput) => Promise<AttemptResult>;
 
@@ -57,6 +57,7 @@ export class DeliveryScheduler {
   private readonly receiver: DeliveryReceiver;
   /** Leases being given back (deliveries handed over with no room left): stop() waits for them. */
   private givingBack = new Set<Promise<void>>();
+  private readonly ruleRates: RuleRateLimit;
 
   constructor(
     private readonly deps: Deps,
@@ -71,6 +72,7 @@ export class DeliveryScheduler {
     this.leaseMs = deps.config.deliveryTimeoutMs * 2 + 1_000;
     this.receiver = { leaseMs: this.leaseMs, accept: (deliveries) => this.accept(deliveries) };
     this.housekeeping = createHousekeeping(deps, { checkpointElsewhere: options.checkpointElsewhere });
+    this.ruleRates = createRuleRateLimit(deps);
   }
 
   start(): void {
@@ -228,16 +230,28 @@ export class DeliveryScheduler {
     return this.deps.store.deliveryQueue.claimFairShare(this.deps.clock.now(), limit, this.leaseMs, this.fairShare);
   }
 
+  /** Sends a claimed delivery; one of a rate-limited rule goes through its rate check first (holding a slot). */
   private dispatch(delivery: ClaimedDelivery): void {
-    const attempt = delivery.attempts + 1;
+    const perSecond = delivery.rateLimitPerS ?? null;
+    if (perSecond === null) return void this.inFlight.add(this.sendNow(delivery));
+    const gate: Promise<void> = this.ruleRates
+      .mayGoNow(delivery, perSecond)
+      .then((go) => (go ? this.sendNow(delivery) : undefined))
+      // Neither sent nor postponed: the lease runs out and it is claimed again (late, never lost).
+      .catch((error: unknown) => this.deps.log.error({ msg: "rate check failed", webhookId: delivery.id, error: String(error) }))
+      .finally(() => {
+        this.inFlight.delete(gate);
+        if (this.running && this.cancelTick === null) this.arm(0);
+      });
+    this.inFlight.add(gate);
+  }
+
+  /** One attempt now; the returned task is what the loop waits for. */
+  private sendNow(delivery: ClaimedDelivery): Promise<void> {
     this.fairShare.start(delivery.tenantId, delivery.url);
     let ok = false;
     const startedAt = this.deps.clock.now();
-    const { body, signature } = serializeDeliveryJson(
-      { event: delivery.event, webhookId: delivery.id, timestamp: toIso(delivery.occurredAt), dataJson: delivery.data },
-      delivery.secret,
-    );
-    const headers = deliveryHeaders({ event: delivery.event, webhookId: delivery.id, attempt, sendTimeMs: startedAt, body, signature, secret: delivery.secret });
+    const { body, headers } = signedRequest(delivery, startedAt);
     const task = this.send({
       url: delivery.url,
       headers,
@@ -249,7 +263,7 @@ export class DeliveryScheduler {
       .catch((error: unknown): AttemptResult => ({ ok: false, statusCode: null, error: `internal_error: ${String(error)}`, durationMs: 0, responseExcerpt: null }))
       .then((result) => {
         ok = result.ok;
-        this.finished.push(decideFinishedAttempt(this.deps.config, { delivery, result, startedAt, finishedAt: this.deps.clock.now() }));
+        this.finished.push(decideFinishedAttempt(this.deps.config, { delivery, result, startedAt, finishedAt: this.deps.clock.now(), requestHeaders: headers }));
         this.queueFlush();
       })
       .finally(() => {
@@ -260,7 +274,7 @@ export class DeliveryScheduler {
         // were held back: claim more now rather than at the next poll.
         if (this.running && (this.cancelTick === null || wasCapped)) this.arm(0);
       });
-    this.inFlight.add(task);
+    return task;
   }
 
   private queueFlush(): void {

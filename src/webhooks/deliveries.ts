@@ -5,6 +5,7 @@ import { toIso } from "../lib/clock.ts";
 import { enqueueEvent } from "./emit-event.ts";
 import { EVENT_CATALOG, isEventName } from "./events.ts";
 import { getRuleRow } from "./rules.ts";
+import { rebuildDeliveryBody } from "./sign.ts";
 import { toPage, type Page } from "../lib/page.ts";
 
 export interface DeliveryView {
@@ -32,6 +33,8 @@ export interface AttemptView {
   status_code: number | null;
   error: string | null;
   response_excerpt: string | null;
+  /** The request this attempt sent: its headers and body, exactly; null when it was not kept. */
+  request: { headers: Record<string, string>; body: string } | null;
 }
 
 const toView = (row: DeliveryRow): DeliveryView => ({
@@ -62,7 +65,15 @@ export async function listDeliveries(deps: Deps, tenantId: string, filter: Deliv
 export async function getDelivery(deps: Deps, tenantId: string, webhookId: string): Promise<DeliveryView & { attempt_log: AttemptView[] }> {
   const row = await deps.store.deliveries.findDelivery(tenantId, webhookId);
   if (!row) throw notFound("delivery");
-  const attemptLog = (await deps.store.deliveries.listAttempts(webhookId)).map((attempt) => ({
+  const attempts = await deps.store.deliveries.listAttempts(webhookId);
+  const event = attempts.some((attempt) => attempt.requestHeaders !== null) ? await deps.store.deliveries.findEventBody(row.eventId) : null;
+  const requestOf = (headersJson: string | null): AttemptView["request"] => {
+    if (headersJson === null || event === null) return null;
+    const headers = JSON.parse(headersJson) as Record<string, string>;
+    const envelope = { event: row.event, webhookId: row.id, timestamp: toIso(event.occurredAt), dataJson: event.data };
+    return { headers, body: rebuildDeliveryBody(envelope, headers["X-Service-Signature"] ?? "") };
+  };
+  const attemptLog = attempts.map((attempt) => ({
     cycle: attempt.cycle,
     attempt: attempt.attempt,
     started_at: toIso(attempt.startedAt),
@@ -71,6 +82,7 @@ export async function getDelivery(deps: Deps, tenantId: string, webhookId: strin
     status_code: attempt.statusCode,
     error: attempt.error,
     response_excerpt: attempt.responseExcerpt,
+    request: requestOf(attempt.requestHeaders),
   }));
   return { ...toView(row), attempt_log: attemptLog };
 }

@@ -56,6 +56,7 @@ export async function enqueueEvent(deps: Pick<Deps, "clock" | "deliveriesEnqueue
       handed.push({
         id: webhookId, tenantId: input.tenantId, ruleId: target.id, event: input.event, attempts: 0, cycle: 1,
         leaseToken: lease.token, url: target.url, secret: target.secret, data, occurredAt: now,
+        previousSecret: target.previousSecret, previousSecretUntil: target.previousSecretUntil, rateLimitPerS: target.rateLimitPerS,
       });
     }
   }

@@ -16,6 +16,8 @@ export interface RuleInput {
   secret: string;
   conditions?: { min_confidence?: number };
   active: boolean;
+  /** Sends per second at most; null (on PATCH) removes the limit. */
+  rate_limit_per_s?: number | null;
 }
 
 /** A rule as the API shows it: never with its secret. */
@@ -26,6 +28,9 @@ export interface RuleView {
   url: string;
   conditions: { min_confidence?: number };
   active: boolean;
+  rate_limit_per_s: number | null;
+  /** While a rotation's overlap lasts: when the replaced secret stops signing. */
+  previous_secret_expires_at: string | null;
   created_at: string;
   updated_at: string;
 }
@@ -40,10 +45,15 @@ export function toRuleView(row: RuleRow): RuleView {
     url: row.url,
     conditions: row.minConfidence === null ? {} : { min_confidence: row.minConfidence },
     active: row.active,
+    rate_limit_per_s: row.rateLimitPerS,
+    previous_secret_expires_at: row.previousSecretUntil === null ? null : toIso(row.previousSecretUntil),
     created_at: toIso(row.createdAt),
     updated_at: toIso(row.updatedAt),
   };
 }
+
+/** The highest per-rule rate limit: above it, the scheduler's own throughput is the limit. */
+export const MAX_RATE_LIMIT_PER_S = 1000;
 
 async function validateRuleFields(deps: Deps, input: Partial<RuleInput>): Promise<Partial<RuleInput>> {
   const out: Partial<RuleInput> = { ...input };
@@ -60,6 +70,10 @@ async function validateRuleFields(deps: Deps, input: Partial<RuleInput>): Promis
     if (extra.length > 0) throw invalidField("conditions", `unknown key ${extra[0]}: only min_confidence is supported`);
     const value = input.conditions.min_confidence;
     if (value !== undefined && !(value >= 0 && value <= 1)) throw invalidField("conditions.min_confidence", "must be between 0 and 1");
+  }
+  const rate = input.rate_limit_per_s;
+  if (rate !== undefined && rate !== null && !(Number.isInteger(rate) && rate >= 1 && rate <= MAX_RATE_LIMIT_PER_S)) {
+    throw invalidField("rate_limit_per_s", `must be a whole number from 1 to ${MAX_RATE_LIMIT_PER_S}`);
   }
   if (input.url !== undefined) {
     if (input.url.length > 2048) throw invalidField("url", "must be at most 2048 characters");
@@ -96,6 +110,9 @@ export async function createRule(deps: Deps, tenantId: string, input: RuleInput)
     active: valid.active,
     createdAt: now,
     updatedAt: now,
+    previousSecret: null,
+    previousSecretUntil: null,
+    rateLimitPerS: valid.rate_limit_per_s ?? null,
   };
   // Counted and inserted in one write transaction (after the URL check's DNS lookup, which is
   // real I/O and stays outside): two concurrent creates cannot both pass the cap.
@@ -125,7 +142,10 @@ export async function updateRule(deps: Deps, tenantId: string, ruleId: string, p
   if (valid.name !== undefined) changes.name = valid.name;
   if (valid.event !== undefined) changes.event = valid.event;
   if (valid.url !== undefined) changes.url = valid.url;
-  if (valid.secret !== undefined) changes.secret = valid.secret;
+  // A secret set here replaces the old one at once (revoking a leaked secret); the overlap is
+  // what rotate-secret is for.
+  if (valid.secret !== undefined) Object.assign(changes, { secret: valid.secret, previousSecret: null, previousSecretUntil: null });
+  if (valid.rate_limit_per_s !== undefined) changes.rateLimitPerS = valid.rate_limit_per_s;
   if (valid.active !== undefined) changes.active = valid.active;
   if (valid.conditions !== undefined) changes.minConfidence = valid.conditions.min_confidence ?? null;
   await deps.store.webhookRules.updateRule(ruleId, changes);

@@ -1,5 +1,7 @@
 import { constantTimeEqual, hmacSha256 } from "../lib/crypto.ts";
 import type { EventData } from "./events.ts";
+import type { ClaimedDelivery } from "../db/store-webhooks.ts";
+import { toIso } from "../lib/clock.ts";
 
 export interface DeliveryEnvelope {
   event: string;
@@ -35,12 +37,23 @@ export function serializeDelivery(envelope: DeliveryEnvelope, secret: string): S
  * without a parse/stringify round trip. The result is byte-identical to JSON.stringify of the
  * object with keys in this order, because `dataJson` is itself JSON.stringify output.
  */
-export function serializeDeliveryJson(envelope: Omit<DeliveryEnvelope, "data"> & { dataJson: string }, secret: string): SerializedDelivery {
-  const signedText = `{"event":${JSON.stringify(envelope.event)},"webhook_id":${JSON.stringify(envelope.webhookId)},"timestamp":${JSON.stringify(envelope.timestamp)},"data":${envelope.dataJson}}`;
+export function serializeDeliveryJson(envelope: JsonEnvelope, secret: string): SerializedDelivery {
+  const signedText = signedTextOf(envelope);
   const signature = SIGNATURE_PREFIX + hmacSha256(secret, signedText).toString("hex");
-  const body = `${signedText.slice(0, -1)}${SIGNATURE_MEMBER}${JSON.stringify(signature)}}`;
-  return { body, signature };
+  return { body: withSignature(signedText, signature), signature };
 }
+
+type JsonEnvelope = Omit<DeliveryEnvelope, "data"> & { dataJson: string };
+
+const signedTextOf = (envelope: JsonEnvelope): string =>
+  `{"event":${JSON.stringify(envelope.event)},"webhook_id":${JSON.stringify(envelope.webhookId)},"timestamp":${JSON.stringify(envelope.timestamp)},"data":${envelope.dataJson}}`;
+const withSignature = (signedText: string, signature: string): string => `${signedText.slice(0, -1)}${SIGNATURE_MEMBER}${JSON.stringify(signature)}}`;
+
+/**
+ * The body an attempt sent, from the event and the signature it carried (X-Service-Signature):
+ * the same bytes, since the signed text depends only on the event, whatever secret signed it.
+ */
+export const rebuildDeliveryBody = (envelope: JsonEnvelope, signature: string): string => withSignature(signedTextOf(envelope), signature);
 
 /**
  * The Standard Webhooks `webhook-signature` value: `v1,` + base64 HMAC-SHA256 over
@@ -49,6 +62,19 @@ export function serializeDeliveryJson(envelope: Omit<DeliveryEnvelope, "data"> &
  */
 export function standardWebhookSignature(secret: string, webhookId: string, unixSeconds: number, rawBody: string): string {
   return `v1,${hmacSha256(secret, `${webhookId}.${unixSeconds}.${rawBody}`).toString("base64")}`;
+}
+
+/** What a claimed delivery's attempt sends: the signed body and this attempt's headers. */
+export function signedRequest(delivery: ClaimedDelivery, sendTimeMs: number): { body: string; headers: Record<string, string> } {
+  const { body, signature } = serializeDeliveryJson(
+    { event: delivery.event, webhookId: delivery.id, timestamp: toIso(delivery.occurredAt), dataJson: delivery.data },
+    delivery.secret,
+  );
+  const headers = deliveryHeaders({
+    event: delivery.event, webhookId: delivery.id, attempt: delivery.attempts + 1, sendTimeMs, body, signature,
+    secret: delivery.secret, previousSecret: activePreviousSecret(delivery, sendTimeMs),
+  });
+  return { body, headers };
 }
 
 export interface DeliveryHeaderInput {
@@ -61,6 +87,17 @@ export interface DeliveryHeaderInput {
   body: string;
   signature: string;
   secret: string;
+  /** The secret a rotation replaced, while its overlap lasts (activePreviousSecret): signed with too. */
+  previousSecret?: string | null;
+}
+
+/**
+ * The replaced secret if the rotation's overlap still runs at `now`, else null. Decided per
+ * attempt at send time, so a retry after the overlap carries the new signature only.
+ */
+export function activePreviousSecret(rule: { previousSecret?: string | null; previousSecretUntil?: number | null }, now: number): string | null {
+  const until = rule.previousSecretUntil ?? null;
+  return rule.previousSecret && until !== null && now < until ? rule.previousSecret : null;
 }
 
 export function deliveryHeaders(input: DeliveryHeaderInput): Record<string, string> {
@@ -76,8 +113,18 @@ export function deliveryHeaders(input: DeliveryHeaderInput): Record<string, stri
     "X-Service-Attempt": String(input.attempt),
     "webhook-id": input.webhookId,
     "webhook-timestamp": String(unixSeconds),
-    "webhook-signature": standardWebhookSignature(input.secret, input.webhookId, unixSeconds, input.body),
+    "webhook-signature": signatureList(input, unixSeconds),
   };
+}
+
+/**
+ * Space-separated signatures, the new secret's first, as Standard Webhooks defines for a
+ * rotation: a receiver accepts the message when any one of them verifies with a key it has.
+ */
+function signatureList(input: DeliveryHeaderInput, unixSeconds: number): string {
+  const current = standardWebhookSignature(input.secret, input.webhookId, unixSeconds, input.body);
+  if (!input.previousSecret) return current;
+  return `${current} ${standardWebhookSignature(input.previousSecret, input.webhookId, unixSeconds, input.body)}`;
 }
 
 /**

@@ -94,4 +94,32 @@ describe("parley dlq", () => {
     expect(result.out).toContain("2 dead letter(s) moved back");
     expect(JSON.parse((await cli(["dlq", "list", "--json"])).out)).toEqual([]);
   });
+
+  test("recover --rule --since puts that rule's deliveries dead since then back on a fresh cycle, and no others", async () => {
+    // The three re-triggered deliveries (due now, created an hour ago) fail through a whole cycle again.
+    const deps = buildDeps({ allowPrivateWebhooks: true }, {}, {}, db);
+    deps.clock.set(Date.now());
+    const scheduler = new DeliveryScheduler(deps, { send: async () => ({ ok: false, statusCode: 502, error: "http_status: 502", durationMs: 1, responseExcerpt: "" }) });
+    for (const wait of [0, 30_000, 300_000, 1_800_000]) {
+      deps.clock.advance(wait);
+      await scheduler.runOnce();
+    }
+    deps.sqlite.close();
+    const dead = JSON.parse((await cli(["dlq", "list", "--json"])).out) as Array<{ webhook_id: string; rule_id: string; tenant_id: string; event: string }>;
+    expect(dead).toHaveLength(3);
+    const leadOfA = dead.find((row) => row.tenant_id === tenantA && row.event === "lead.created");
+    const ofB = dead.find((row) => row.tenant_id === tenantB);
+
+    const recovered = await cli(["dlq", "recover", "--rule", leadOfA?.rule_id ?? "", "--since", new Date(Date.now() - 2 * 3_600_000).toISOString(), "--json"]);
+    expect(recovered.code).toBe(0);
+    expect(JSON.parse(recovered.out)).toMatchObject({ rule_id: leadOfA?.rule_id, recovered: 1 });
+    const left = JSON.parse((await cli(["dlq", "list", "--json"])).out) as Array<{ webhook_id: string }>;
+    expect(left.map((row) => row.webhook_id).sort()).toEqual(dead.filter((row) => row !== leadOfA).map((row) => row.webhook_id).sort());
+    // B's delivery was created an hour ago: a `since` ten minutes ago leaves it dead.
+    const none = await cli(["dlq", "recover", "--rule", ofB?.rule_id ?? "", "--since", new Date(Date.now() - 600_000).toISOString()]);
+    expect(none.out).toContain("0 failed or dead");
+    expect(JSON.parse((await cli(["dlq", "list", "--json"])).out)).toHaveLength(2);
+    expect((await cli(["dlq", "recover", "--rule", "rule_nope", "--since", "2026-01-15T00:00:00Z"])).code).toBe(1);
+    expect((await cli(["dlq", "recover", "--rule", leadOfA?.rule_id ?? ""])).code).toBe(2);
+  });
 });

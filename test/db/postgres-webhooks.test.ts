@@ -69,7 +69,9 @@ describe.skipIf(!url)("PostgreSQL webhook aggregates match SQLite", () => {
 
   const rule = (id: string, tenantId: string, event: string, minConfidence: number | null, active = true) => ({
     id, tenantId, name: id, event, url: `https://hooks.example/${id}`, secret: `secret-${id}-xxxxxxxxxxxx`, minConfidence, active, createdAt: T0, updatedAt: T0,
+    previousSecret: null, previousSecretUntil: null, rateLimitPerS: null,
   });
+  const target = (id: string, url = `https://hooks.example/${id}`) => ({ id, url, secret: `secret-${id}-xxxxxxxxxxxx`, previousSecret: null, previousSecretUntil: null, rateLimitPerS: null });
 
   test("webhook rules", async () => {
     for (const row of [
@@ -109,12 +111,12 @@ describe.skipIf(!url)("PostgreSQL webhook aggregates match SQLite", () => {
   test("outbox, delivery log and the queue", async () => {
     // Targets by confidence and activity.
     expect(await same((s) => s.store.outbox.listMatchingTargets("ten_a", "lead.created", 0.6))).toEqual([
-      { id: "rule_1", url: "https://hooks.example/rule_1", secret: "secret-rule_1-xxxxxxxxxxxx" },
-      { id: "rule_4", url: "https://hooks.example/four", secret: "secret-rule_4-xxxxxxxxxxxx" },
+      target("rule_1"),
+      target("rule_4", "https://hooks.example/four"),
     ]);
     expect((await same((s) => s.store.outbox.listMatchingTargets("ten_a", "lead.created", 0.9))).map((t) => t.id)).toEqual(["rule_1", "rule_2", "rule_4"]);
     expect(await same((s) => s.store.outbox.listMatchingTargets("ten_a", "appointment.booked", 1))).toEqual([]);
-    expect(await same((s) => s.store.outbox.listRuleTarget("ten_a", "rule_3"))).toEqual([{ id: "rule_3", url: "https://hooks.example/rule_3", secret: "secret-rule_3-xxxxxxxxxxxx" }]);
+    expect(await same((s) => s.store.outbox.listRuleTarget("ten_a", "rule_3"))).toEqual([target("rule_3")]);
     expect(await same((s) => s.store.outbox.listRuleTarget("ten_b", "rule_3"))).toEqual([]);
 
     // Events over three days, deliveries for them (ids sort by creation time).
@@ -218,7 +220,7 @@ describe.skipIf(!url)("PostgreSQL webhook aggregates match SQLite", () => {
       await same((s) => s.store.deliveries.listAttempts(id), (rows: DeliveryAttemptRow[]) => rows.map(idless));
     }
     expect(await same((s) => s.store.deliveries.listAttempts("wh_01"), (rows) => rows.map(idless))).toEqual([
-      { id: "<id>", deliveryId: "wh_01", cycle: 1, attempt: 1, startedAt: T0 + 1, durationMs: 12.5, ok: true, statusCode: 200, error: null, responseExcerpt: "fine" },
+      { id: "<id>", deliveryId: "wh_01", cycle: 1, attempt: 1, startedAt: T0 + 1, durationMs: 12.5, ok: true, statusCode: 200, error: null, responseExcerpt: "fine", requestHeaders: null },
     ]);
     expect(await same((s) => s.store.deliveries.findDelivery("ten_a", "wh_03"))).toMatchObject({ attempts: 1, nextAttemptAt: T0 + 1004, leaseToken: null, lastStatusCode: 500 });
     // wh_06 again, now its last attempt: dead. A second record with the old token is stale.

@@ -126,6 +126,13 @@ describeWithBrowser("the admin page in headless Chromium (needs /usr/bin/chromiu
     const dialog = page.getByRole("dialog");
     await dialog.locator("#log-rows tr").nth(3).waitFor();
     expect(await dialog.locator("#log-rows tr td:nth-child(2)").allTextContents()).toEqual(["1", "2", "3", "4"]);
+    // Each attempt's request as sent, next to the receiver's answer.
+    await dialog.locator("#log-rows tr").nth(3).getByText("POST, headers and body").click();
+    const sentText = (await dialog.locator("#log-rows tr").nth(3).locator("td").nth(7).textContent()) ?? "";
+    expect(sentText).toContain("X-Service-Attempt: 4");
+    expect(sentText).toContain(`webhook-id: ${webhookId}`);
+    expect(sentText).toContain(`"webhook_id":"${webhookId}"`);
+    expect(await dialog.locator("#log-rows tr").nth(3).locator("td").nth(8).textContent()).toBe("receiver down");
     await page.screenshot({ path: "/tmp/parley-admin-log.png" });
     await page.keyboard.press("Escape");
     await dialog.waitFor({ state: "hidden" });
@@ -223,7 +230,7 @@ describeWithBrowser("the admin page in headless Chromium (needs /usr/bin/chromiu
     await page.getByRole("button", { name: "Create rule" }).click();
     await formMessage.filter({ hasText: "created for handoff.requested" }).waitFor();
     const row = page.locator("#rules-rows tr").filter({ hasText: "Hand-offs to Slack" });
-    expect(await row.locator("td").allTextContents()).toEqual(["Hand-offs to Slack", "handoff.requested", `http://127.0.0.1:${receiver.port}/slack`, "0.8", "active", "—", "—", "DeactivateSend test"]);
+    expect(await row.locator("td").allTextContents()).toEqual(["Hand-offs to Slack", "handoff.requested", `http://127.0.0.1:${receiver.port}/slack`, "0.8", "active", "—", "—", "DeactivateSend testEditRotate secretDelete"]);
 
     await page.getByRole("button", { name: "Deactivate Hand-offs to Slack" }).click();
     await row.filter({ hasText: "inactive" }).waitFor();
@@ -237,6 +244,54 @@ describeWithBrowser("the admin page in headless Chromium (needs /usr/bin/chromiu
     await row.filter({ hasText: "100 % (1 of 1)" }).waitFor();
     expect(await row.locator("td").nth(6).textContent()).toMatch(/^succeeded · HTTP 200 · /);
     await page.screenshot({ path: "/tmp/parley-admin-rules.png" });
+    expect(errors).toEqual([]);
+  });
+
+  test("rules: edit every field, rotate the secret (shown once), recover since a time, delete on the second click", async () => {
+    const { tenantId, key } = await newTenant("Edit Co");
+    receiverStatus = 500;
+    const rule = await createRule(deps, tenantId, { name: "CRM", event: "lead.created", url: `http://127.0.0.1:${receiver.port}/crm`, secret: "receiver-secret-0123456789", active: true });
+    await enqueueTestDelivery(deps, tenantId, rule.rule_id);
+    await untilDead(tenantId);
+    const { page, errors } = await newPage();
+    await signIn(page, key);
+    await page.getByRole("tab", { name: "Rules" }).click();
+    const row = page.locator("#rules-rows tr").filter({ hasText: "CRM" });
+    await row.waitFor();
+
+    await page.getByRole("button", { name: "Edit CRM" }).click();
+    const editor = page.getByRole("form", { name: "Edit CRM" });
+    await editor.getByLabel("Rule name").fill("CRM v2");
+    await editor.getByLabel("Rule event").selectOption("appointment.created");
+    await editor.getByLabel("Rule URL").fill(`http://127.0.0.1:${receiver.port}/crm2`);
+    await editor.getByLabel(/^Minimum confidence/).fill("0.5");
+    await editor.getByLabel(/^Rate limit/).fill("7");
+    await editor.getByLabel("Rule active").uncheck();
+    await editor.getByRole("button", { name: "Save changes" }).click();
+    await editor.locator(".notice").filter({ hasText: "Saved CRM v2." }).waitFor();
+    const saved = (await (await fetch(`${origin}/api/v1/webhooks/rules-engine/rules/${rule.rule_id}`, { headers: { "x-api-key": key } })).json()) as Record<string, unknown>;
+    expect(saved).toMatchObject({ name: "CRM v2", event: "appointment.created", url: `http://127.0.0.1:${receiver.port}/crm2`, conditions: { min_confidence: 0.5 }, active: false, rate_limit_per_s: 7 });
+
+    // Recover: the dead test delivery goes back on a fresh cycle.
+    await editor.getByLabel(/^Recover failed deliveries/).fill("2020-01-01T00:00:00");
+    await editor.getByRole("button", { name: "Recover" }).click();
+    await editor.locator(".notice").filter({ hasText: "1 failed or dead delivery since" }).waitFor();
+    expect((await listDeadLetters(deps, { tenantId }, { limit: 10 })).data).toEqual([]);
+
+    await page.getByRole("button", { name: "Rotate the secret of CRM v2" }).click();
+    const shown = page.locator("#rotated-secret");
+    await shown.waitFor();
+    const secret = (await shown.textContent()) ?? "";
+    expect(secret).toMatch(/^whsec_[0-9A-Za-z]{32}$/);
+    expect(await page.locator("#rules-msg").textContent()).toContain("the old secret keeps signing until");
+    expect(JSON.stringify(await (await fetch(`${origin}/api/v1/webhooks/rules-engine/rules/${rule.rule_id}`, { headers: { "x-api-key": key } })).json())).not.toContain(secret);
+
+    await page.getByRole("button", { name: "Delete CRM v2" }).click();
+    expect(await fetch(`${origin}/api/v1/webhooks/rules-engine/rules/${rule.rule_id}`, { headers: { "x-api-key": key } }).then((r) => r.status)).toBe(200);
+    await page.getByRole("button", { name: "Really delete CRM v2?" }).click();
+    await page.locator("#rules-msg").filter({ hasText: "Deleted CRM v2" }).waitFor();
+    await page.locator("#rules-rows td.empty").waitFor();
+    expect(await fetch(`${origin}/api/v1/webhooks/rules-engine/rules/${rule.rule_id}`, { headers: { "x-api-key": key } }).then((r) => r.status)).toBe(404);
     expect(errors).toEqual([]);
   });
 

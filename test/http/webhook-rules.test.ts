@@ -244,7 +244,10 @@ describe("rule test deliveries, the delivery log and the catalog", () => {
 
     const log = await (await context.request("GET", `/api/v1/webhooks/deliveries/${webhook_id}`, { headers: as(a.apiKey) })).json();
     expect(log).toMatchObject({ webhook_id, status: "succeeded", attempts: 1, rule_id });
-    expect(log.attempt_log).toEqual([{ cycle: 1, attempt: 1, started_at: new Date(context.clock.now()).toISOString(), duration_ms: 2, ok: true, status_code: 204, error: null, response_excerpt: "" }]);
+    expect(log.attempt_log).toEqual([
+      { cycle: 1, attempt: 1, started_at: new Date(context.clock.now()).toISOString(), duration_ms: 2, ok: true, status_code: 204, error: null, response_excerpt: "", request: expect.any(Object) },
+    ]);
+    expect(log.attempt_log[0].request.body).toBe(sent[0]);
     const filtered = await (await context.request("GET", "/api/v1/webhooks/deliveries?status=succeeded&event=appointment.created", { headers: as(a.apiKey) })).json();
     expect(filtered.data.map((row: { webhook_id: string }) => row.webhook_id)).toEqual([webhook_id]);
     expect((await (await context.request("GET", "/api/v1/webhooks/deliveries?status=dead", { headers: as(a.apiKey) })).json()).data).toEqual([]);

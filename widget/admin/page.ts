@@ -88,7 +88,7 @@ ${table("dlq-rows", "Dead letters", ["Id", "Webhook id", "Event", "Rule", "Desti
 ${pager("dlq", "dead letters")}`;
 
 const DELIVERIES = `<h2>Webhooks › Deliveries</h2>
-<p class="hint">Every delivery and where it stands. Open one to see each attempt: status code, error, duration and the start of the response.</p>
+<p class="hint">Every delivery and where it stands. Open one to see each attempt: the exact request sent (headers and body), status code, error, duration and the start of the response.</p>
 <form id="deliveries-filter" class="bar" novalidate>
 <label>Status <select id="deliveries-status"><option value="">All statuses</option><option>pending</option><option>succeeded</option><option>dead</option><option>cancelled</option></select></label>
 <button type="submit">Apply filter</button>
@@ -98,10 +98,11 @@ ${table("deliveries-rows", "Deliveries", ["Webhook id", "Event", "Status", "Dest
 ${pager("deliveries", "deliveries")}`;
 
 const RULES = `<h2>Webhooks › Rules</h2>
-<p class="hint">A rule sends one event to one URL, signed with its secret (never shown again). Inactive rules match nothing. <strong>Send test</strong> queues the event's catalog example with <code>"test": true</code>.</p>
+<p class="hint">A rule sends one event to one URL, signed with its secret (never shown again). Inactive rules match nothing. <strong>Send test</strong> queues the event's catalog example with <code>"test": true</code>. <strong>Rotate secret</strong> shows a new secret once; the old one keeps signing beside it for 24 hours. <strong>Edit</strong> also recovers the rule's failed deliveries since a time.</p>
 ${notice("rules-msg")}
 ${table("rules-rows", "Webhook rules", ["Name", "Event", "URL", "Min confidence", "Status", "Success (30 days)", "Last delivery", "Actions"])}
 ${pager("rules", "rules")}
+<div id="rule-edit"></div>
 <form id="rule-form" novalidate><fieldset><legend>New rule</legend><div class="bar">
 <label>Name <input id="rule-name" name="name" autocomplete="off" aria-required="true"></label>
 <label>Event ${eventSelect("rule-event", "Choose an event")}</label>
@@ -243,7 +244,7 @@ ${panels}
 <h2 id="log-title">Delivery</h2>
 <dl id="log-summary"></dl>
 ${notice("log-msg")}
-${table("log-rows", "Attempt log", ["Cycle", "Attempt", "Started", "Duration", "Result", "Status code", "Error", "Response (first 1 KiB)"])}
+${table("log-rows", "Attempt log", ["Cycle", "Attempt", "Started", "Duration", "Result", "Status code", "Error", "Request sent", "Response (first 1 KiB)"])}
 <div class="bar"><button type="button" id="log-close">Close</button></div>
 </dialog>
 </body></html>`;

@@ -1,6 +1,7 @@
 import { newId } from "../../lib/ids.ts";
 import type { AttemptOutcome, ClaimedDelivery, DeliveryQueueQueries, FairClaim, RecordedAttempt } from "../store-webhooks.ts";
 import { CLAIM_WINDOW, RULE_DELETED, splitClaims, type CandidateRow, type DueRow } from "../delivery-queue-rows.ts";
+import { requestHeadersJson } from "../delivery-queue-rows.ts";
 import type { PgExec } from "./exec.ts";
 
 // The scheduler's queue on PostgreSQL, the twin of src/db/sqlite/delivery-queue.ts. Several
@@ -27,7 +28,7 @@ const CLAIM_DUE = `
     FROM due WHERE d.id = due.id
     RETURNING d.id, d.tenant_id, d.rule_id, d.event_id, d.event, d.attempts, d.cycle, due.due_at
   )
-  SELECT c.id, c.tenant_id, c.rule_id, c.event, c.attempts, c.cycle, r.url, r.secret, e.data, e.occurred_at::float8 AS occurred_at
+  SELECT c.id, c.tenant_id, c.rule_id, c.event, c.attempts, c.cycle, r.url, r.secret, r.previous_secret, r.previous_secret_until, r.rate_limit_per_s, e.data, e.occurred_at::float8 AS occurred_at
   FROM claimed c
   JOIN events e ON e.id = c.event_id
   LEFT JOIN webhook_rules r ON r.id = c.rule_id
@@ -39,7 +40,7 @@ const CLAIM_DUE = `
  * delivery rows: the rule and event are read, not locked).
  */
 const SELECT_CANDIDATES = `
-  SELECT d.id, d.tenant_id, d.tenant_id AS "tenantId", d.rule_id, d.event, d.attempts, d.cycle, r.url, r.secret, e.data,
+  SELECT d.id, d.tenant_id, d.tenant_id AS "tenantId", d.rule_id, d.event, d.attempts, d.cycle, r.url, r.secret, r.previous_secret, r.previous_secret_until, r.rate_limit_per_s, e.data,
     e.occurred_at::float8 AS occurred_at
   FROM deliveries d
   LEFT JOIN webhook_rules r ON r.id = d.rule_id
@@ -83,8 +84,8 @@ const LOCK_BATCH = `
 
 // 2. The attempt log: one row per result whose delivery still exists (stale or not).
 const INSERT_ATTEMPTS = `
-  INSERT INTO delivery_attempts (id, delivery_id, cycle, attempt, started_at, duration_ms, ok, status_code, error, response_excerpt)
-  SELECT * FROM unnest($1::text[], $2::text[], $3::int[], $4::int[], $5::bigint[], $6::float8[], $7::boolean[], $8::int[], $9::text[], $10::text[])`;
+  INSERT INTO delivery_attempts (id, delivery_id, cycle, attempt, started_at, duration_ms, ok, status_code, error, response_excerpt, request_headers)
+  SELECT * FROM unnest($1::text[], $2::text[], $3::int[], $4::int[], $5::bigint[], $6::float8[], $7::boolean[], $8::int[], $9::text[], $10::text[], $11::text[])`;
 
 // 3. Every current result's state change, one row per delivery. Still guarded by the lease
 // token (a sender whose lease ran out must not overwrite the newer result), although the rows
@@ -188,13 +189,15 @@ async function recordBatch(tx: PgExec, attempts: readonly RecordedAttempt[]): Pr
 
   // One array per column of each statement, filled in batch order.
   const log = { id: [] as string[], deliveryId: [] as string[], cycle: [] as number[], attempt: [] as number[], startedAt: [] as number[],
-    durationMs: [] as number[], ok: [] as boolean[], statusCode: [] as (number | null)[], error: [] as (string | null)[], excerpt: [] as (string | null)[] };
+    durationMs: [] as number[], ok: [] as boolean[], statusCode: [] as (number | null)[], error: [] as (string | null)[], excerpt: [] as (string | null)[],
+    requestHeaders: [] as (string | null)[] };
   const change = { id: [] as string[], leaseToken: [] as string[], outcome: [] as AttemptOutcome[], attempt: [] as number[],
     nextAttemptAt: [] as (number | null)[], statusCode: [] as (number | null)[], error: [] as (string | null)[], finishedAt: [] as number[] };
   const dead = { id: [] as string[], deliveryId: [] as string[], tenantId: [] as string[], ruleId: [] as string[], event: [] as string[],
     attempts: [] as number[], statusCode: [] as (number | null)[], error: [] as (string | null)[], deadAt: [] as number[], expiresAt: [] as number[] };
 
-  const outcomes = attempts.map(({ delivery, result, startedAt, finishedAt, decision }): AttemptOutcome => {
+  const outcomes = attempts.map((recorded): AttemptOutcome => {
+    const { delivery, result, startedAt, finishedAt, decision } = recorded;
     const attempt = delivery.attempts + 1;
     const attemptId = newId("att", startedAt);
     if (!lease.has(delivery.id)) return "stale";
@@ -208,6 +211,7 @@ async function recordBatch(tx: PgExec, attempts: readonly RecordedAttempt[]): Pr
     log.statusCode.push(result.statusCode);
     log.error.push(result.error);
     log.excerpt.push(result.responseExcerpt);
+    log.requestHeaders.push(requestHeadersJson(recorded));
     const token = lease.get(delivery.id);
     if (token === null || token !== delivery.leaseToken) return "stale";
     lease.set(delivery.id, null);
@@ -237,7 +241,7 @@ async function recordBatch(tx: PgExec, attempts: readonly RecordedAttempt[]): Pr
   });
 
   if (log.id.length > 0) {
-    await tx.run(INSERT_ATTEMPTS, [log.id, log.deliveryId, log.cycle, log.attempt, log.startedAt, log.durationMs, log.ok, log.statusCode, log.error, log.excerpt]);
+    await tx.run(INSERT_ATTEMPTS, [log.id, log.deliveryId, log.cycle, log.attempt, log.startedAt, log.durationMs, log.ok, log.statusCode, log.error, log.excerpt, log.requestHeaders]);
   }
   if (change.id.length > 0) {
     const changed = await tx.run(RECORD_RESULTS, [

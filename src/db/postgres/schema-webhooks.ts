@@ -17,6 +17,9 @@ export const webhookRules = pgTable(
     active: boolean("active").notNull(),
     createdAt: bigint("created_at", { mode: "number" }).notNull(),
     updatedAt: bigint("updated_at", { mode: "number" }).notNull(),
+    previousSecret: text("previous_secret"),
+    previousSecretUntil: bigint("previous_secret_until", { mode: "number" }),
+    rateLimitPerS: integer("rate_limit_per_s"),
   },
   (table) => [
     uniqueIndex("webhook_rules_tenant_event_url_idx").on(table.tenantId, table.event, table.url),
@@ -85,6 +88,7 @@ export const deliveryAttempts = pgTable(
     statusCode: integer("status_code"),
     error: text("error"),
     responseExcerpt: text("response_excerpt"),
+    requestHeaders: text("request_headers"),
   },
   (table) => [
     index("delivery_attempts_delivery_idx").on(table.deliveryId, table.startedAt),

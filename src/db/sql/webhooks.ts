@@ -25,8 +25,14 @@ import type {
 // The webhook aggregates, one statement each, for both stores (src/db/statements.ts). The
 // scheduler's queue (claims, results) differs per store: src/db/{sqlite,postgres}/delivery-queue.ts.
 
-type RawRule = Omit<WebhookRuleRow, "active"> & { active: number | boolean };
-const toRule = (row: RawRule): WebhookRuleRow => ({ ...row, active: asBoolean(row.active) });
+type RawRule = Omit<WebhookRuleRow, "active" | "previousSecretUntil"> & { active: number | boolean; previousSecretUntil: unknown };
+const toRule = (row: RawRule): WebhookRuleRow => ({
+  ...row,
+  active: asBoolean(row.active),
+  previousSecretUntil: asNullableNumber(row.previousSecretUntil),
+});
+/** PostgreSQL answers bigint as a string. */
+const asNullableNumber = (value: unknown): number | null => (value === null || value === undefined ? null : Number(value));
 
 const RULE_COLUMNS = new Map(Object.entries(getTableColumns(webhookRules)).map(([key, column]) => [key, column.name]));
 const ruleChanges = (changes: object) => Object.entries(changes).filter(([, value]) => value !== undefined);
@@ -36,6 +42,11 @@ export const WEBHOOK_RULE_OPS: Ops<WebhookRuleQueries> = {
     (d) => `SELECT ${d.columns(webhookRules)} FROM webhook_rules WHERE id = $1 AND tenant_id = $2`,
     (tenantId, ruleId) => [ruleId, tenantId],
     (row: RawRule | null) => row && toRule(row),
+  ),
+  findRuleTenantId: one(
+    "SELECT tenant_id AS \"tenantId\" FROM webhook_rules WHERE id = $1",
+    (ruleId) => [ruleId],
+    (row: { tenantId: string } | null) => row?.tenantId ?? null,
   ),
   findRuleIdByTarget: one(
     "SELECT id FROM webhook_rules WHERE tenant_id = $1 AND event = $2 AND url = $3",
@@ -48,8 +59,8 @@ export const WEBHOOK_RULE_OPS: Ops<WebhookRuleQueries> = {
     (row: { n: unknown } | null) => asNumber(row?.n),
   ),
   insertRule: write(
-    `INSERT INTO webhook_rules (id, tenant_id, name, event, url, secret, min_confidence, active, created_at, updated_at)
-     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)`,
+    `INSERT INTO webhook_rules (id, tenant_id, name, event, url, secret, min_confidence, active, created_at, updated_at, rate_limit_per_s)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)`,
     (row) => [
       row.id,
       row.tenantId,
@@ -61,6 +72,7 @@ export const WEBHOOK_RULE_OPS: Ops<WebhookRuleQueries> = {
       row.active,
       row.createdAt,
       row.updatedAt,
+      row.rateLimitPerS ?? null,
     ],
   ),
   // Any subset of columns (undefined values are left out): rule edits are rare.
@@ -88,6 +100,11 @@ export const WEBHOOK_RULE_OPS: Ops<WebhookRuleQueries> = {
   ),
 };
 
+const TARGET_COLUMNS = `id, url, secret, previous_secret AS "previousSecret", previous_secret_until AS "previousSecretUntil",
+  rate_limit_per_s AS "rateLimitPerS"`;
+type RawTarget = Omit<DeliveryTarget, "previousSecretUntil"> & { previousSecretUntil: unknown };
+const toTarget = (row: RawTarget): DeliveryTarget => ({ ...row, previousSecretUntil: asNullableNumber(row.previousSecretUntil) });
+
 /** Ids (ASCII) in byte order: SQLite's BINARY and PostgreSQL's "C". */
 const byId = (a: { id: string }, b: { id: string }): number => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0);
 
@@ -99,14 +116,15 @@ export const OUTBOX_OPS: Ops<OutboxQueries> = {
   // Ordered by id in JavaScript: webhook_rules_match_idx does not end in id, so ORDER BY id made
   // SQLite sort the few rows in a temporary B-tree, 12 µs a call against 1.4 (every event pays it).
   listMatchingTargets: many(
-    `SELECT id, url, secret FROM webhook_rules
+    `SELECT ${TARGET_COLUMNS} FROM webhook_rules
      WHERE tenant_id = $1 AND event = $2 AND active = TRUE AND (min_confidence IS NULL OR min_confidence <= $3)`,
     (tenantId, event, confidence) => [tenantId, event, confidence],
-    (rows: DeliveryTarget[]) => rows.sort(byId),
+    (rows: RawTarget[]) => rows.map(toTarget).sort(byId),
   ),
   listRuleTarget: many(
-    "SELECT id, url, secret FROM webhook_rules WHERE id = $1 AND tenant_id = $2",
+    `SELECT ${TARGET_COLUMNS} FROM webhook_rules WHERE id = $1 AND tenant_id = $2`,
     (tenantId, ruleId) => [ruleId, tenantId],
+    (rows: RawTarget[]) => rows.map(toTarget),
   ),
   insertPendingDelivery: write(
     `INSERT INTO deliveries (id, tenant_id, event_id, rule_id, event, url, status, attempts, cycle, next_attempt_at, lease_token, created_at, updated_at)
@@ -190,6 +208,17 @@ export const DELIVERY_OPS: Ops<DeliveryQueries> = {
   // Finished deliveries (succeeded, cancelled, or dead whose dead letter is gone) that finished
   // before the cutoff; their attempt logs go with them (ON DELETE CASCADE). A dead delivery whose
   // dead letter is still live stays: it can be re-triggered, and that needs its row.
+  findEventBody: one(
+    `SELECT data, occurred_at AS "occurredAt" FROM events WHERE id = $1`,
+    (eventId) => [eventId],
+    (row: { data: string; occurredAt: unknown } | null) => row && { data: row.data, occurredAt: Number(row.occurredAt) },
+  ),
+  postponeLeasedDelivery: write(
+    `UPDATE deliveries SET next_attempt_at = $3, lease_token = NULL, updated_at = $4
+     WHERE id = $1 AND lease_token = $2 AND status = 'pending'`,
+    (deliveryId, leaseToken, dueAt, now) => [deliveryId, leaseToken, dueAt, now],
+    (changes) => changes > 0,
+  ),
   purgeSpentDeliveries: write(
     `DELETE FROM deliveries WHERE id IN (
        SELECT d.id FROM deliveries d
@@ -285,6 +314,25 @@ export const DEAD_LETTER_OPS: Ops<DeadLetterQueries> = {
      WHERE id = $2 AND status = 'dead'`,
     (deliveryId, now) => [now, deliveryId],
     (changes) => changes > 0,
+  ),
+  // deliveries_tenant_rule_idx serves both: the rule's rows, their creation time checked on the
+  // way (not an id range: an id carries its generator's latest time, later than created_at
+  // after the clock stepped back). A rare, deliberate operation over one rule's log.
+  deleteRuleDeadLettersSince: write(
+    `DELETE FROM dead_letters WHERE delivery_id IN (
+       SELECT id FROM deliveries WHERE tenant_id = $1 AND rule_id = $2 AND created_at >= $3 AND status = 'dead')`,
+    (tenantId, ruleId, sinceMs) => [tenantId, ruleId, sinceMs],
+    (changes) => changes,
+  ),
+  // A retrying row has no lease (markRetry clears it); one with a lease is in flight and is left
+  // to its sender, whose result would otherwise be dropped as stale and the send repeated.
+  recoverRuleDeliveries: write(
+    `UPDATE deliveries SET status = 'pending', attempts = 0, cycle = cycle + 1, next_attempt_at = $4, lease_token = NULL,
+       last_status_code = NULL, last_error = NULL, completed_at = NULL, updated_at = $4
+     WHERE tenant_id = $1 AND rule_id = $2 AND created_at >= $3
+       AND (status = 'dead' OR (status = 'pending' AND attempts > 0 AND lease_token IS NULL))`,
+    (tenantId, ruleId, sinceMs, now) => [tenantId, ruleId, sinceMs, now],
+    (changes) => changes,
   ),
   purgeExpiredDeadLetters: write(
     "DELETE FROM dead_letters WHERE expires_at <= $1",

@@ -2,6 +2,7 @@ import type { Database } from "bun:sqlite";
 import { newId } from "../../lib/ids.ts";
 import type { AttemptOutcome, ClaimedDelivery, DeliveryQueueQueries, FairClaim } from "../store-webhooks.ts";
 import { CLAIM_WINDOW, RULE_DELETED, splitClaims, type CandidateRow, type DueRow } from "../delivery-queue-rows.ts";
+import { requestHeadersJson } from "../delivery-queue-rows.ts";
 import type { SyncOf } from "./gate.ts";
 import { prepareVariants } from "./list-variants.ts";
 
@@ -22,7 +23,7 @@ function prepareStatements(sqlite: Database) {
   return {
     // Served by deliveries_due_idx (partial on status = 'pending'): cheap however large the log grows.
     selectDue: sqlite.prepare<DueRow, [number, number]>(
-      `SELECT d.id, d.tenant_id, d.rule_id, d.event, d.attempts, d.cycle, r.url, r.secret, e.data, e.occurred_at
+      `SELECT d.id, d.tenant_id, d.rule_id, d.event, d.attempts, d.cycle, r.url, r.secret, r.previous_secret, r.previous_secret_until, r.rate_limit_per_s, e.data, e.occurred_at
        FROM deliveries d
        JOIN events e ON e.id = d.event_id
        LEFT JOIN webhook_rules r ON r.id = d.rule_id
@@ -48,7 +49,7 @@ function prepareStatements(sqlite: Database) {
       sqlite,
       ["capped"],
       ({ capped }) =>
-        `SELECT d.id, d.tenant_id, d.tenant_id AS tenantId, d.rule_id, d.event, d.attempts, d.cycle, r.url, r.secret, e.data, e.occurred_at
+        `SELECT d.id, d.tenant_id, d.tenant_id AS tenantId, d.rule_id, d.event, d.attempts, d.cycle, r.url, r.secret, r.previous_secret, r.previous_secret_until, r.rate_limit_per_s, e.data, e.occurred_at
          FROM deliveries d
          LEFT JOIN webhook_rules r ON r.id = d.rule_id
          JOIN events e ON e.id = d.event_id
@@ -73,8 +74,8 @@ function prepareStatements(sqlite: Database) {
     // Only while the delivery still exists: an erasure (src/chat/erase-person.ts) may delete it
     // while its send is in flight, and the attempt must then vanish too, not fail the whole batch.
     insertAttempt: sqlite.prepare(
-      `INSERT INTO delivery_attempts (id, delivery_id, cycle, attempt, started_at, duration_ms, ok, status_code, error, response_excerpt)
-       SELECT ?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10 WHERE EXISTS (SELECT 1 FROM deliveries WHERE id = ?2)`,
+      `INSERT INTO delivery_attempts (id, delivery_id, cycle, attempt, started_at, duration_ms, ok, status_code, error, response_excerpt, request_headers)
+       SELECT ?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11 WHERE EXISTS (SELECT 1 FROM deliveries WHERE id = ?2)`,
     ),
     // Every state change below is guarded by the lease token: a sender whose lease ran out
     // (it hung past the lease and the row was claimed again) must not overwrite the newer result.
@@ -153,11 +154,12 @@ export function sqliteDeliveryQueue(sqlite: Database): SyncOf<DeliveryQueueQueri
     recordAttempts: (attempts) =>
       sqlite
         .transaction(() =>
-          attempts.map(({ delivery, result, startedAt, finishedAt, decision }): AttemptOutcome => {
+          attempts.map((recorded): AttemptOutcome => {
+            const { delivery, result, startedAt, finishedAt, decision } = recorded;
             const attempt = delivery.attempts + 1;
             sql.insertAttempt.run(
               newId("att", startedAt), delivery.id, delivery.cycle, attempt, startedAt, result.durationMs,
-              result.ok ? 1 : 0, result.statusCode, result.error, result.responseExcerpt,
+              result.ok ? 1 : 0, result.statusCode, result.error, result.responseExcerpt, requestHeadersJson(recorded),
             );
             if (decision.outcome === "succeeded") {
               const changed = sql.markSucceeded.run(attempt, result.statusCode, finishedAt, finishedAt, delivery.id, delivery.leaseToken).changes;

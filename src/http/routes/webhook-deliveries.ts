@@ -74,6 +74,13 @@ export const DeliveryModel = {
           status_code: t.Nullable(t.Integer()),
           error: nullableString("timeout, connection_error, redirect_refused, http_<status> …"),
           response_excerpt: nullableString("The first 1 KiB of the receiver's answer."),
+          request: t.Nullable(
+            t.Object({
+              headers: t.Record(t.String(), t.String(), { description: "Every header sent, signatures included." }),
+              body: t.String({ description: "The body sent, byte for byte." }),
+            }),
+            { description: "The request this attempt sent; null for attempts logged before requests were kept." },
+          ),
         }),
       ),
     }),

@@ -2,10 +2,10 @@ import { Elysia, t } from "elysia";
 import type { AppDeps } from "../deps.ts";
 import { idParams, pageFields, strictObject } from "../schema.ts";
 import { MANAGER_ROLES, securityPlugin, tenantOf } from "../plugins/security.ts";
-import { createRule, deleteRule, getRuleRow, listRules, toRuleView, updateRule } from "../../webhooks/rules.ts";
+import { createRule, deleteRule, getRuleRow, listRules, MAX_RATE_LIMIT_PER_S, toRuleView, updateRule } from "../../webhooks/rules.ts";
 import { enqueueTestDelivery } from "../../webhooks/deliveries.ts";
 import { EVENT_CATALOG, EVENT_NAMES } from "../../webhooks/events.ts";
-import { deletedResponse, enumText, idOf, isoTime, oneOf, pageOf } from "../response-schemas.ts";
+import { deletedResponse, enumText, idOf, isoTime, nullableIsoTime, oneOf, pageOf } from "../response-schemas.ts";
 
 const conditions = strictObject({
   min_confidence: t.Optional(t.Number({ minimum: 0, maximum: 1, description: "Only events whose data.confidence is at least this (events without one count as 1).", examples: [0.8] })),
@@ -16,6 +16,12 @@ const ruleFields = {
   url: t.String({ minLength: 1, maxLength: 2048, description: "http(s) URL receiving the signed POSTs; private and loopback addresses are refused.", examples: ["https://crm.example.com/hooks/parley"] }),
   secret: t.String({ minLength: 16, maxLength: 256, description: "HMAC-SHA256 key of the signatures; write-only, never returned.", examples: ["whsec_3f9a1c7e5b2d4a6f8e0c"] }),
 };
+const rateLimit = t.Integer({
+  minimum: 1,
+  maximum: MAX_RATE_LIMIT_PER_S,
+  description: "At most this many of the rule's deliveries are sent per second (across every instance); the others wait, they do not fail.",
+  examples: [5],
+});
 const eventText = enumText(EVENT_NAMES, { examples: ["lead.created"] });
 const ruleView = t.Object({
   rule_id: idOf("rule"),
@@ -24,6 +30,8 @@ const ruleView = t.Object({
   url: t.String(),
   conditions: t.Object({ min_confidence: t.Optional(t.Number()) }),
   active: t.Boolean(),
+  rate_limit_per_s: t.Nullable(t.Integer({ description: "Deliveries per second at most; null = no limit." })),
+  previous_secret_expires_at: nullableIsoTime("While a secret rotation's overlap lasts: when the replaced secret stops signing."),
   created_at: isoTime(),
   updated_at: isoTime(),
 });
@@ -36,6 +44,7 @@ export const RuleModel = {
     secret: ruleFields.secret,
     conditions: t.Optional(conditions),
     active: t.Optional(t.Boolean({ default: true, description: "false: the rule matches nothing until re-activated. Default true." })),
+    rate_limit_per_s: t.Optional(rateLimit),
   }),
   patchBody: strictObject({
     name: t.Optional(ruleFields.name),
@@ -44,6 +53,7 @@ export const RuleModel = {
     secret: t.Optional(ruleFields.secret),
     conditions: t.Optional(conditions),
     active: t.Optional(t.Boolean()),
+    rate_limit_per_s: t.Optional(t.Nullable(rateLimit, { description: "null removes the limit." })),
   }),
   createResponse: t.Object({ ok: t.Literal(true), rule_id: idOf("rule"), event: eventText, active: t.Boolean(), created_at: isoTime() }),
   ruleView,

@@ -12,6 +12,13 @@ export function lastResult(statusCode: number | null, error: string | null, succ
   return error || statusCode !== null ? h("span", { class: "err-text" }, error || `HTTP ${statusCode}`) : "—";
 }
 
+/** The request an attempt sent, headers then body, folded away: it is long. */
+function requestSent(request: Attempt["request"]): Node | string {
+  if (!request) return "—";
+  const headers = Object.entries(request.headers).map(([name, value]) => `${name}: ${value}`).join("\n");
+  return h("details", {}, h("summary", {}, "POST, headers and body"), h("pre", { class: "pre" }, h("code", {}, `${headers}\n\n${request.body}`)));
+}
+
 export async function showAttemptLog(webhookId: string): Promise<void> {
   const dialog = byId<HTMLDialogElement>("log");
   const summary = byId("log-summary");
@@ -44,6 +51,7 @@ export async function showAttemptLog(webhookId: string): Promise<void> {
         attempt.ok ? "delivered" : h("span", { class: "err-text" }, "failed"),
         attempt.status_code === null ? "—" : String(attempt.status_code),
         attempt.error ?? "—",
+        requestSent(attempt.request),
         code(attempt.response_excerpt),
       ]),
       "No attempt yet.",

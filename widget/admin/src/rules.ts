@@ -1,7 +1,8 @@
-/** Webhooks › Rules: list, switch on and off, send a test, create. */
+/** Webhooks › Rules: list, switch on and off, send a test, edit, rotate, delete, create. */
 import { api, query, type Page } from "./api.ts";
 import { busy, byId, code, fillRows, h, pager, say, sayError, when } from "./dom.ts";
 import type { Rule, WebhookStats } from "./types.ts";
+import { openRuleEditor, rotateRuleSecret } from "./rule-edit.ts";
 
 type RuleStats = WebhookStats["rules"][number];
 
@@ -51,6 +52,9 @@ export function wireRules() {
             rule.active ? "Deactivate" : "Activate",
           );
           const test: HTMLButtonElement = h("button", { type: "button", "aria-label": `Send a test of ${rule.name}`, onclick: () => sendTest(test, rule) }, "Send test");
+          const edit = h("button", { type: "button", "aria-label": `Edit ${rule.name}`, onclick: () => openRuleEditor(byId("rule-edit"), rule, list.reload) }, "Edit");
+          const rotate: HTMLButtonElement = h("button", { type: "button", "aria-label": `Rotate the secret of ${rule.name}`, onclick: () => rotateRuleSecret(rotate, rule, message) }, "Rotate secret");
+          const remove: HTMLButtonElement = h("button", { type: "button", "aria-label": `Delete ${rule.name}`, onclick: () => deleteRule(remove, rule) }, "Delete");
           return [
             rule.name,
             rule.event,
@@ -59,7 +63,7 @@ export function wireRules() {
             rule.active ? "active" : "inactive",
             successCell(byRule.get(rule.rule_id)),
             lastCell(byRule.get(rule.rule_id)),
-            h("div", { class: "acts" }, toggle, test),
+            h("div", { class: "acts" }, toggle, test, edit, rotate, remove),
           ];
         }),
         "No rules yet: create one below.",
@@ -76,6 +80,27 @@ export function wireRules() {
       try {
         await api("PATCH", `/webhooks/rules-engine/rules/${encodeURIComponent(rule.rule_id)}`, { active });
         say(message, "ok", `${rule.name} is now ${active ? "active" : "inactive"}.`);
+        await list.reload();
+      } catch (error) {
+        sayError(message, error);
+      }
+    });
+  }
+
+  /** First click arms the button, the second deletes: a deleted rule cannot come back. */
+  async function deleteRule(button: HTMLButtonElement, rule: Rule) {
+    if (button.dataset.armed !== "true") {
+      button.dataset.armed = "true";
+      button.textContent = "Really delete?";
+      button.setAttribute("aria-label", `Really delete ${rule.name}?`);
+      return;
+    }
+    await busy(button, async () => {
+      try {
+        await api("DELETE", `/webhooks/rules-engine/rules/${encodeURIComponent(rule.rule_id)}`);
+        names = null;
+        byId("rule-edit").replaceChildren();
+        say(message, "ok", `Deleted ${rule.name}; its unsent deliveries are cancelled, the log stays.`);
         await list.reload();
       } catch (error) {
         sayError(message, error);
