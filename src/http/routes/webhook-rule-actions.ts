@@ -1,7 +1,7 @@
 import { Elysia, t } from "elysia";
 import type { AppDeps } from "../deps.ts";
 import { idParams, strictObject } from "../schema.ts";
-import { securityPlugin, tenantOf } from "../plugins/security.ts";
+import { MANAGER_ROLES, securityPlugin, tenantOf } from "../plugins/security.ts";
 import { rotateRuleSecret } from "../../webhooks/rotate-secret.ts";
 import { recoverRuleDeliveries } from "../../webhooks/recover-deliveries.ts";
 import { idOf, isoTime, nullableIsoTime } from "../response-schemas.ts";
@@ -56,10 +56,10 @@ export function webhookRuleActionRoutes(deps: AppDeps) {
       "/:id/rotate-secret",
       async ({ principal, params, body }) => ({
         ok: true as const,
-        ...(await rotateRuleSecret(deps, tenantOf(principal), params.id, body)),
+        ...(await rotateRuleSecret(deps, tenantOf(principal, undefined, MANAGER_ROLES), params.id, body)),
       }),
       {
-        apiKey: true,
+        tenantAccess: true,
         rateLimit: "management",
         params: idParams,
         body: RuleActionModel.rotateBody,
@@ -75,10 +75,10 @@ export function webhookRuleActionRoutes(deps: AppDeps) {
       "/:id/recover",
       async ({ principal, params, body }) => ({
         ok: true as const,
-        ...(await recoverRuleDeliveries(deps, tenantOf(principal), params.id, body.since)),
+        ...(await recoverRuleDeliveries(deps, tenantOf(principal, undefined, MANAGER_ROLES), params.id, body.since)),
       }),
       {
-        apiKey: true,
+        tenantAccess: true,
         rateLimit: "management",
         params: idParams,
         body: RuleActionModel.recoverBody,
