@@ -47,12 +47,18 @@ afterAll(() => context.close());
 
 const MIB = 1024 * 1024;
 
+/** The process's resident memory after a full collection: what a route's requests left behind, not garbage yet to be swept. */
+function settledRss(): number {
+  Bun.gc(true);
+  return process.memoryUsage().rss;
+}
+
 describe("hostile bodies on every route", () => {
-  const startRss = process.memoryUsage().rss;
   for (const route of BODY_ROUTES) {
     test(`${route.method} ${route.path} answers each below 500, within a second, with a small error`, async () => {
       const path = route.path.replaceAll(/:(\w+)/g, (_, name: string) => (name.startsWith("tenant") ? tenantId : "x"));
       const failures: string[] = [];
+      const startRss = settledRss();
       for (const [credential, headers] of Object.entries(headersByCredential)) {
         for (const [name, rawBody] of Object.entries(hostileBodies(tenantId))) {
           const started = performance.now();
@@ -66,7 +72,8 @@ describe("hostile bodies on every route", () => {
         }
       }
       expect(failures).toEqual([]);
-      expect(process.memoryUsage().rss - startRss).toBeLessThan(512 * MIB);
+      // One such body once left the process 1.8 GB larger; a route's whole battery may not leave 256 MB.
+      expect(settledRss() - startRss).toBeLessThan(256 * MIB);
     });
   }
 });
