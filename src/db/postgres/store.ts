@@ -14,7 +14,8 @@ import { pgExec, whileOpen, type PgExec } from "./exec.ts";
 import { INTEGRATION_OPS } from "../sql/integrations.ts";
 import { pgKnowledge } from "./knowledge.ts";
 import { pgMaintenance, pgPrivacy } from "./privacy.ts";
-import { DEAD_LETTER_OPS, DELIVERY_OPS, OUTBOX_OPS, WEBHOOK_RULE_OPS } from "../sql/webhooks.ts";
+import { DEAD_LETTER_OPS } from "../sql/dead-letters.ts";
+import { DELIVERY_OPS, OUTBOX_OPS, WEBHOOK_RULE_OPS } from "../sql/webhooks.ts";
 
 /** Every aggregate over one executor: the pool, or an open transaction's connection. */
 export function pgQueries(exec: PgExec): StoreQueries {
