@@ -1,7 +1,7 @@
 import { Elysia, t } from "elysia";
 import type { AppDeps } from "../deps.ts";
 import { idParams, strictObject } from "../schema.ts";
-import { securityPlugin, tenantOf } from "../plugins/security.ts";
+import { MANAGER_ROLES, securityPlugin, tenantOf } from "../plugins/security.ts";
 import { deletedResponse, idOf, isoTime, oneOf } from "../response-schemas.ts";
 import { LANGUAGES } from "../../chat/language.ts";
 import {
@@ -17,7 +17,6 @@ import {
 } from "../../test-set/cases.ts";
 import { getTestRun, listTestRuns, runTestSet } from "../../test-set/run-test-set.ts";
 
-const MANAGERS = ["owner", "admin"] as const;
 const tenantIdField = t.Optional(t.String({ maxLength: 64 }));
 const texts = t.Array(t.String({ minLength: 1, maxLength: 200 }), { maxItems: 10 });
 const turn = t.String({ minLength: 1, maxLength: MAX_TURN_LENGTH });
@@ -169,7 +168,7 @@ export function chatbotTestRoutes(deps: AppDeps) {
     .post(
       "/",
       async ({ principal, query, body, set }) => {
-        const created = await createTestCase(deps, tenantOf(principal, query.tenant_id, MANAGERS), body);
+        const created = await createTestCase(deps, tenantOf(principal, query.tenant_id, MANAGER_ROLES), body);
         set.status = 201;
         return created;
       },
@@ -184,7 +183,7 @@ export function chatbotTestRoutes(deps: AppDeps) {
         },
       },
     )
-    .get("/", ({ principal, query }) => listTestCases(deps, tenantOf(principal, query.tenant_id, MANAGERS)), {
+    .get("/", ({ principal, query }) => listTestCases(deps, tenantOf(principal, query.tenant_id, MANAGER_ROLES)), {
       ...access,
       response: { 200: ChatbotTestModel.caseList },
       detail: {
@@ -195,7 +194,7 @@ export function chatbotTestRoutes(deps: AppDeps) {
     .post(
       "/run",
       ({ principal, query, body }) =>
-        runTestSet(deps, tenantOf(principal, query.tenant_id, MANAGERS), { caseIds: body?.case_ids }),
+        runTestSet(deps, tenantOf(principal, query.tenant_id, MANAGER_ROLES), { caseIds: body?.case_ids }),
       {
         ...access,
         body: ChatbotTestModel.runBody,
@@ -207,7 +206,7 @@ export function chatbotTestRoutes(deps: AppDeps) {
         },
       },
     )
-    .get("/runs", ({ principal, query }) => listTestRuns(deps, tenantOf(principal, query.tenant_id, MANAGERS)), {
+    .get("/runs", ({ principal, query }) => listTestRuns(deps, tenantOf(principal, query.tenant_id, MANAGER_ROLES)), {
       ...access,
       response: { 200: ChatbotTestModel.runList },
       detail: {
@@ -217,7 +216,7 @@ export function chatbotTestRoutes(deps: AppDeps) {
     })
     .get(
       "/runs/:id",
-      ({ principal, params, query }) => getTestRun(deps, tenantOf(principal, query.tenant_id, MANAGERS), params.id),
+      ({ principal, params, query }) => getTestRun(deps, tenantOf(principal, query.tenant_id, MANAGER_ROLES), params.id),
       {
         ...access,
         params: idParams,
@@ -231,7 +230,7 @@ export function chatbotTestRoutes(deps: AppDeps) {
     .get(
       "/:id",
       async ({ principal, params, query }) =>
-        caseView(await requireTestCase(deps.store, tenantOf(principal, query.tenant_id, MANAGERS), params.id)),
+        caseView(await requireTestCase(deps.store, tenantOf(principal, query.tenant_id, MANAGER_ROLES), params.id)),
       {
         ...access,
         params: idParams,
@@ -242,7 +241,7 @@ export function chatbotTestRoutes(deps: AppDeps) {
     .patch(
       "/:id",
       ({ principal, params, query, body }) =>
-        updateTestCase(deps, tenantOf(principal, query.tenant_id, MANAGERS), params.id, body),
+        updateTestCase(deps, tenantOf(principal, query.tenant_id, MANAGER_ROLES), params.id, body),
       {
         ...access,
         params: idParams,
@@ -257,7 +256,7 @@ export function chatbotTestRoutes(deps: AppDeps) {
     .delete(
       "/:id",
       async ({ principal, params, query }) => {
-        await deleteTestCase(deps, tenantOf(principal, query.tenant_id, MANAGERS), params.id);
+        await deleteTestCase(deps, tenantOf(principal, query.tenant_id, MANAGER_ROLES), params.id);
         return { ok: true, case_id: params.id, deleted: true };
       },
       {

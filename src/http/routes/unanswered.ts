@@ -1,7 +1,7 @@
 import { Elysia, t } from "elysia";
 import type { AppDeps } from "../deps.ts";
 import { idParams, strictObject } from "../schema.ts";
-import { securityPlugin, tenantOf } from "../plugins/security.ts";
+import { MANAGER_ROLES, securityPlugin, tenantOf } from "../plugins/security.ts";
 import { idOf, isoTime, oneOf } from "../response-schemas.ts";
 import { LANGUAGES } from "../../chat/language.ts";
 import {
@@ -12,7 +12,6 @@ import {
 } from "../../test-set/unanswered.ts";
 import { ChatbotTestModel } from "./chatbot-tests.ts";
 
-const MANAGERS = ["owner", "admin"] as const;
 const groupId = idOf("unq", "The group's id: its oldest question's.");
 const resolved = {
   ok: t.Literal(true),
@@ -64,7 +63,7 @@ export function unansweredRoutes(deps: AppDeps) {
   const access = { tenantAccess: true, rateLimit: "management", query: UnansweredModel.tenantQuery } as const;
   return new Elysia({ prefix: "/api/v1/chatbot/unanswered" })
     .use(securityPlugin(deps))
-    .get("/", ({ principal, query }) => listUnansweredGroups(deps, tenantOf(principal, query.tenant_id, MANAGERS)), {
+    .get("/", ({ principal, query }) => listUnansweredGroups(deps, tenantOf(principal, query.tenant_id, MANAGER_ROLES)), {
       ...access,
       response: { 200: UnansweredModel.groupList },
       detail: {
@@ -76,7 +75,7 @@ export function unansweredRoutes(deps: AppDeps) {
     .post(
       "/:id/faq",
       ({ principal, params, query, body }) =>
-        answerGroupWithFaq(deps, tenantOf(principal, query.tenant_id, MANAGERS), params.id, body),
+        answerGroupWithFaq(deps, tenantOf(principal, query.tenant_id, MANAGER_ROLES), params.id, body),
       {
         ...access,
         params: idParams,
@@ -92,7 +91,7 @@ export function unansweredRoutes(deps: AppDeps) {
     .post(
       "/:id/test-case",
       ({ principal, params, query, body }) =>
-        addGroupAsTestCase(deps, tenantOf(principal, query.tenant_id, MANAGERS), params.id, body),
+        addGroupAsTestCase(deps, tenantOf(principal, query.tenant_id, MANAGER_ROLES), params.id, body),
       {
         ...access,
         params: idParams,
@@ -107,7 +106,7 @@ export function unansweredRoutes(deps: AppDeps) {
     )
     .post(
       "/:id/dismiss",
-      ({ principal, params, query }) => dismissGroup(deps, tenantOf(principal, query.tenant_id, MANAGERS), params.id),
+      ({ principal, params, query }) => dismissGroup(deps, tenantOf(principal, query.tenant_id, MANAGER_ROLES), params.id),
       {
         ...access,
         params: idParams,
