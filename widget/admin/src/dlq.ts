@@ -1,6 +1,6 @@
 /** Webhooks › Dead letter queue: the spec's "manual re-trigger by an administrator". */
 import { api, query, type Page } from "./api.ts";
-import { busy, byId, code, duration, fillRows, h, idCode, pager, say, sayError, when } from "./dom.ts";
+import { armedForSecondClick, busy, byId, code, duration, fillRows, h, idCode, pager, say, sayError, when } from "./dom.ts";
 import { lastResult, showAttemptLog } from "./log.ts";
 import { describeAttempts, retryPolicy } from "./policy.ts";
 import { ruleNames } from "./rules.ts";
@@ -41,12 +41,7 @@ export function wireDeadLetters() {
 
   /** First click arms the button, the second discards: a dead letter cannot come back. */
   async function discard(button: HTMLButtonElement, row: ListedDeadLetter) {
-    if (button.dataset.armed !== "true") {
-      button.dataset.armed = "true";
-      button.textContent = "Really discard?";
-      button.setAttribute("aria-label", `Really discard ${row.webhook_id}?`);
-      return;
-    }
+    if (!armedForSecondClick(button, "Really discard?", `Really discard ${row.webhook_id}?`)) return;
     await busy(button, async () => {
       try {
         await api("DELETE", `/webhooks/dead-letters/${encodeURIComponent(row.dead_letter_id)}`);

@@ -97,3 +97,15 @@ export function pager(prev: HTMLButtonElement, next: HTMLButtonElement, label: H
     reload: show,
   };
 }
+
+/**
+ * Two steps instead of a blocking confirm(): the first click arms the button ("Really delete?")
+ * and answers false; the click on an armed button answers true.
+ */
+export function armedForSecondClick(button: HTMLButtonElement, question: string, label: string): boolean {
+  if (button.dataset.armed === "true") return true;
+  button.dataset.armed = "true";
+  button.textContent = question;
+  button.setAttribute("aria-label", label);
+  return false;
+}

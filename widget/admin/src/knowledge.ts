@@ -1,6 +1,6 @@
 /** Knowledge: add text or a page, list and delete documents, try a question against the index. */
 import { api, query, type Page } from "./api.ts";
-import { busy, byId, code, fillRows, h, pager, say, sayError, when } from "./dom.ts";
+import { armedForSecondClick, busy, byId, code, fillRows, h, pager, say, sayError, when } from "./dom.ts";
 import type { Hit, KnowledgeDocument } from "./types.ts";
 
 const value = (id: string) => byId<HTMLInputElement>(id).value.trim();
@@ -33,12 +33,7 @@ export function wireKnowledge() {
   });
 
   async function deleteDocument(button: HTMLButtonElement, document: KnowledgeDocument) {
-    if (button.dataset.armed !== "true") {
-      button.dataset.armed = "true";
-      button.textContent = "Really delete?";
-      button.setAttribute("aria-label", `Really delete ${document.title}?`);
-      return;
-    }
+    if (!armedForSecondClick(button, "Really delete?", `Really delete ${document.title}?`)) return;
     await busy(button, async () => {
       try {
         await api("DELETE", `/knowledge/documents/${encodeURIComponent(document.document_id)}`);

@@ -1,6 +1,6 @@
 /** Webhooks › Rules: list, switch on and off, send a test, edit, rotate, delete, create. */
 import { api, query, type Page } from "./api.ts";
-import { busy, byId, code, fillRows, h, pager, say, sayError, when } from "./dom.ts";
+import { armedForSecondClick, busy, byId, code, fillRows, h, pager, say, sayError, when } from "./dom.ts";
 import type { Rule, WebhookStats } from "./types.ts";
 import { openRuleEditor, rotateRuleSecret } from "./rule-edit.ts";
 
@@ -89,12 +89,7 @@ export function wireRules() {
 
   /** First click arms the button, the second deletes: a deleted rule cannot come back. */
   async function deleteRule(button: HTMLButtonElement, rule: Rule) {
-    if (button.dataset.armed !== "true") {
-      button.dataset.armed = "true";
-      button.textContent = "Really delete?";
-      button.setAttribute("aria-label", `Really delete ${rule.name}?`);
-      return;
-    }
+    if (!armedForSecondClick(button, "Really delete?", `Really delete ${rule.name}?`)) return;
     await busy(button, async () => {
       try {
         await api("DELETE", `/webhooks/rules-engine/rules/${encodeURIComponent(rule.rule_id)}`);
