@@ -1,5 +1,5 @@
 import { AppError } from "../lib/app-error.ts";
-import { JsonTooComplexError, parseJsonText } from "../lib/safe-json.ts";
+import { parseRequestJson } from "../lib/safe-json.ts";
 
 export const MAX_BODY_BYTES = 64 * 1024;
 
@@ -14,20 +14,12 @@ const RAW_BODIES = new WeakMap<Request, Uint8Array>();
 export const rawBodyOf = (request: Request): Uint8Array => RAW_BODIES.get(request) ?? new Uint8Array();
 
 /** Parses the body's text, refusing one past the shape limits (src/lib/safe-json.ts) before any validation sees it. */
-function parseBodyText(bytes: Buffer): unknown {
-  try {
-    return parseJsonText(bytes.toString("utf8"));
-  } catch (error) {
-    if (error instanceof JsonTooComplexError) throw new AppError("invalid_json", 400, `The request body ${error.reason}.`);
-    throw error;
-  }
-}
+const parseBodyText = (bytes: Buffer): unknown => parseRequestJson(bytes.toString("utf8"));
 
 /**
  * Reads a JSON body with the size limit enforced while reading (a missing or lying
  * Content-Length cannot get more than the limit into memory) and the shape limits checked in
- * one pass before parsing. Syntax errors surface as Elysia PARSE errors, which errors.ts
- * answers 400 invalid_json.
+ * one pass before parsing. Text that is not JSON, or nests too much, is 400 invalid_json.
  */
 export async function parseJsonBody(request: Request, contentType: string): Promise<unknown> {
   const declared = Number(request.headers.get("content-length") ?? "0");
@@ -35,7 +27,7 @@ export async function parseJsonBody(request: Request, contentType: string): Prom
   // A POST with no body and no content type (e.g. a re-trigger) is an empty object, not an error.
   if (!contentType && declared === 0 && !request.headers.has("transfer-encoding")) return {};
   if (!/^application\/(?:[\w.+-]+\+)?json\b/i.test(contentType)) throw notJson();
-  if (!request.body) return JSON.parse("");
+  if (!request.body) return parseRequestJson("");
   if (declared > 0) {
     // A declared length within the limit: read it whole (cheaper than a chunk loop); a body
     // longer than it declared is cut off by the server, never buffered past the limit.
@@ -53,7 +45,7 @@ export async function parseJsonBody(request: Request, contentType: string): Prom
   }
   const bytes = Buffer.concat(chunks);
   RAW_BODIES.set(request, bytes);
-  // An empty body is not JSON either: JSON.parse("") throws, and the caller answers 400.
+  // An empty body is not JSON either: 400 invalid_json.
   return parseBodyText(bytes);
 }
 

@@ -2,7 +2,7 @@ import type { Deps } from "../deps.ts";
 import { AppError, notFound } from "../lib/app-error.ts";
 import { toIso } from "../lib/clock.ts";
 import { constantTimeEqual, hmacSha256 } from "../lib/crypto.ts";
-import { JsonTooComplexError, parseJsonText } from "../lib/safe-json.ts";
+import { parseRequestJson } from "../lib/safe-json.ts";
 import { invalidField } from "../lib/validate.ts";
 import { enqueueEvent } from "../webhooks/emit-event.ts";
 import type { EventName } from "../webhooks/events.ts";
@@ -194,12 +194,7 @@ function checkPaymentObject(object: JsonObject, type: string): void {
 }
 
 function parseEvent(rawBody: string | Uint8Array): { id: string; type: string; event: JsonObject } {
-  let parsed: unknown;
-  try {
-    parsed = parseJsonText(typeof rawBody === "string" ? rawBody : Buffer.from(rawBody).toString("utf8"));
-  } catch (error) {
-    throw new AppError("invalid_json", 400, error instanceof JsonTooComplexError ? `The request body ${error.reason}.` : "The request body is not valid JSON.");
-  }
+  const parsed = parseRequestJson(typeof rawBody === "string" ? rawBody : Buffer.from(rawBody).toString("utf8"));
   if (!isObject(parsed) || !isBoundedId(parsed.id) || !isBoundedId(parsed.type)) {
     throw new AppError("invalid_event", 422, `The body must be a provider event object whose id and type are strings of 1 to ${MAX_PROVIDER_ID_LENGTH} characters.`);
   }

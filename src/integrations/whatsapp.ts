@@ -3,7 +3,7 @@ import type { Transaction } from "../db/store.ts";
 import { handleMessage } from "../chat/handle-message.ts";
 import { AppError } from "../lib/app-error.ts";
 import { constantTimeEqual, hmacSha256 } from "../lib/crypto.ts";
-import { JsonTooComplexError, parseJsonText } from "../lib/safe-json.ts";
+import { parseRequestJson } from "../lib/safe-json.ts";
 import { findTenant } from "../tenants/find-tenant.ts";
 import { findWhatsappSettings } from "./whatsapp-settings.ts";
 import { QUICK_REPLY_ID_PREFIX, queueWhatsappReplies, type OutboundWhatsappMessage } from "./whatsapp-send.ts";
@@ -91,12 +91,7 @@ const WA_ID_PATTERN = /^\d{1,32}$/;
  * for a week. Messages sent to another of the business's numbers are not this tenant's to answer.
  */
 export function parseWhatsappWebhook(rawBody: string | Uint8Array, phoneNumberId: string): { messages: InboundWhatsappMessage[]; ignored: number } {
-  let parsed: unknown;
-  try {
-    parsed = parseJsonText(typeof rawBody === "string" ? rawBody : Buffer.from(rawBody).toString("utf8"));
-  } catch (error) {
-    throw new AppError("invalid_json", 400, error instanceof JsonTooComplexError ? `The request body ${error.reason}.` : "The request body is not valid JSON.");
-  }
+  const parsed = parseRequestJson(typeof rawBody === "string" ? rawBody : Buffer.from(rawBody).toString("utf8"));
   const invalid = () => new AppError("invalid_payload", 400, "The body must be a WhatsApp Cloud API webhook: an object with an entry array of objects with changes arrays.");
   if (!isObject(parsed) || !Array.isArray(parsed.entry)) throw invalid();
   const messages: InboundWhatsappMessage[] = [];

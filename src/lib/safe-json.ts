@@ -1,3 +1,5 @@
+import { AppError } from "./app-error.ts";
+
 /**
  * JSON from outside (request bodies, inbound hooks, a model provider's answers, a model's tool
  * arguments) is parsed only after one linear pass has checked how deeply it nests and how many
@@ -83,4 +85,14 @@ export function parseJsonText(text: string, limits?: JsonShape): unknown {
   const problem = jsonShapeProblem(text, limits);
   if (problem !== null) throw new JsonTooComplexError(problem);
   return JSON.parse(text);
+}
+
+/** A request body's JSON (a route's, or a hook's re-read of its signed bytes): any refusal is 400 invalid_json. */
+export function parseRequestJson(text: string): unknown {
+  try {
+    return parseJsonText(text);
+  } catch (error) {
+    const reason = error instanceof JsonTooComplexError ? error.reason : "is not valid JSON";
+    throw new AppError("invalid_json", 400, `The request body ${reason}.`);
+  }
 }
