@@ -2,13 +2,14 @@ import { afterAll, beforeAll, expect, test } from "bun:test";
 import { join } from "node:path";
 import { tmpdir } from "node:os";
 import type { Browser, Page } from "playwright-core";
-import { buildDeps } from "../helpers.ts";
+import { buildDeps, TEST_PASSWORD } from "../helpers.ts";
 import { describeWithBrowser, launchChromium, trackPageErrors } from "./chromium.ts";
 import { createApp } from "../../src/http/app.ts";
 import { createAppDeps } from "../../src/http/deps.ts";
 import { systemClock } from "../../src/lib/clock.ts";
 import { createTenant } from "../../src/tenants/create-tenant.ts";
 import { createApiKey } from "../../src/auth/api-keys.ts";
+import { createUser } from "../../src/auth/create-user.ts";
 import { createRule } from "../../src/webhooks/rules.ts";
 import { enqueueTestDelivery } from "../../src/webhooks/deliveries.ts";
 import { listDeadLetters } from "../../src/webhooks/dead-letters.ts";
@@ -456,5 +457,27 @@ describeWithBrowser("the admin page in headless Chromium (needs /usr/bin/chromiu
     } finally {
       provider.stop(true);
     }
+  });
+
+  test("Team: an admin reads the team without the add form, which only owners (or the API key) may use", async () => {
+    const { tenantId, key } = await newTenant("Team Roles Ltd");
+    await createUser(deps, { email: "ada@roles.example", tenantId, role: "admin", password: TEST_PASSWORD, displayName: "Ada" });
+
+    const admin = await newPage();
+    await admin.page.goto(`${origin}/admin`);
+    await admin.page.locator("#signin-email").fill("ada@roles.example");
+    await admin.page.locator("#signin-password").fill(TEST_PASSWORD);
+    await admin.page.getByRole("button", { name: "Sign in" }).click();
+    await admin.page.getByRole("tab", { name: "Team" }).click();
+    await admin.page.locator("#team-rows").filter({ hasText: "ada@roles.example" }).waitFor();
+    expect(await admin.page.locator("#team-form").isVisible()).toBe(false);
+    expect(await admin.page.getByRole("button", { name: "Remove ada@roles.example" }).count()).toBe(0);
+
+    const owner = await newPage();
+    await signIn(owner.page, key);
+    await owner.page.getByRole("tab", { name: "Team" }).click();
+    await owner.page.locator("#team-rows").filter({ hasText: "ada@roles.example" }).waitFor();
+    expect(await owner.page.locator("#team-form").isVisible()).toBe(true);
+    expect([...admin.errors, ...owner.errors]).toEqual([]);
   });
 });

@@ -18,6 +18,8 @@ export function wireTeam(role: () => string | null) {
     try {
       const team = await api<{ data: Member[] }>("GET", "/users");
       const owner = role() === "owner" || role() === null;
+      // The API lets only owners (or the API key) add and remove people; an admin reads the team.
+      byId("team-form").hidden = !owner;
       fillRows(
         byId("team-rows"),
         team.data.map((member) => [
