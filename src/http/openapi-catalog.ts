@@ -28,7 +28,7 @@ export const ACCESS_RULES: readonly AccessRule[] = [
   {
     pattern: /^\/api\/v1\//,
     security: [{ apiKey: [] }, { bearer: [] }],
-    note: "X-API-Key, or a member's Bearer token (some routes need the owner or admin role; a member of several tenants names one with ?tenant_id=). Rate group management: 120 per 60 s.",
+    note: "X-API-Key, or a member's Bearer token (some routes need the owner or admin role; a member of several tenants names one with the X-Tenant-Id header or ?tenant_id=). Rate group management: 120 per 60 s.",
   },
   { pattern: /./, security: [], note: "No credentials." },
 ];

@@ -480,4 +480,29 @@ describeWithBrowser("the admin page in headless Chromium (needs /usr/bin/chromiu
     expect(await owner.page.locator("#team-form").isVisible()).toBe(true);
     expect([...admin.errors, ...owner.errors]).toEqual([]);
   });
+
+  test("someone in two tenants picks one in the header; the tabs and data follow the role held there", async () => {
+    const alpha = await newTenant("Alpha Picks");
+    const beta = await newTenant("Beta Picks");
+    await createUser(deps, { email: "kim@picks.example", tenantId: alpha.tenantId, role: "owner", password: TEST_PASSWORD });
+    await createUser(deps, { email: "kim@picks.example", tenantId: beta.tenantId, role: "agent" });
+    await createRule(deps, alpha.tenantId, { name: "Alpha CRM", event: "lead.created", url: `http://127.0.0.1:${receiver.port}/hook`, secret: "receiver-secret-0123456789", active: true });
+
+    const { page, errors } = await newPage();
+    await page.goto(`${origin}/admin`);
+    await page.locator("#signin-email").fill("kim@picks.example");
+    await page.locator("#signin-password").fill(TEST_PASSWORD);
+    await page.getByRole("button", { name: "Sign in" }).click();
+    const picker = page.getByLabel("Tenant");
+    await picker.waitFor();
+    expect(await picker.locator("option").allTextContents()).toEqual(["Alpha Picks (owner)", "Beta Picks (agent)"]);
+    await page.getByRole("tab", { name: "Rules" }).click();
+    await page.locator("#rules-rows").filter({ hasText: "Alpha CRM" }).waitFor();
+
+    await picker.selectOption({ label: "Beta Picks (agent)" });
+    await page.locator("#who").filter({ hasText: "(agent)" }).waitFor();
+    expect(await page.locator("[role=tab]:not([hidden])").allTextContents()).toEqual(["Hand-off inbox", "Knowledge", "My profile"]);
+    expect(await page.getByLabel("Tenant").inputValue()).toBe(beta.tenantId);
+    expect(errors).toEqual([]);
+  });
 });

@@ -56,8 +56,9 @@ describe("GET /admin.js", () => {
     expect(code).toContain("/webhooks/dead-letters");
     expect(code).toContain("sessionStorage");
     expect(code).not.toContain("innerHTML");
-    // Credentials never reach localStorage: it holds only the sound setting and whether a session cookie may exist.
-    expect([...new Set(code.match(/parley\.admin\.\w+/g))].sort()).toEqual(["parley.admin.apiKey", "parley.admin.signedIn", "parley.admin.sound"]);
+    // Credentials never reach localStorage: it holds only the sound setting and whether a session cookie may exist;
+    // the key and the chosen tenant live in the tab's sessionStorage.
+    expect([...new Set(code.match(/parley\.admin\.\w+/g))].sort()).toEqual(["parley.admin.apiKey", "parley.admin.signedIn", "parley.admin.sound", "parley.admin.tenant"]);
     expect(code).toMatch(/sessionStorage\.setItem\("parley\.admin\.apiKey"/);
     expect(code).not.toMatch(/^\s*import\s/m);
     // The Overview charts are drawn by the page itself: no chart library from a CDN.

@@ -223,7 +223,7 @@ export function adminHtml(): string {
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1">
 <meta name="referrer" content="no-referrer"><title>Parley admin</title><style>${ADMIN_CSS}</style>
 <script src="/admin.js" defer></script></head>
-<body><header class="top"><h1>Parley admin</h1><span id="who"></span><button type="button" id="signout" hidden>Sign out</button></header>
+<body><header class="top"><h1>Parley admin</h1><span id="who"></span><label id="tenant-pick-label" hidden>Tenant <select id="tenant-pick"></select></label><button type="button" id="signout" hidden>Sign out</button></header>
 <main>
 <section id="signin" aria-labelledby="signin-title">
 <h2 id="signin-title">Sign in</h2>

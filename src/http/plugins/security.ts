@@ -55,7 +55,19 @@ async function authenticateBearer(deps: AppDeps, headers: Headers): Promise<User
   // A removed user's memberships go with the user: only then is the user looked up, so the
   // usual request pays nothing, and a removed user's unexpired token stops working at once.
   if (memberships.length === 0 && !(await deps.store.users.findUser(claims.sub))) throw unauthorized("The access token's user no longer exists.");
-  return { kind: "user", userId: claims.sub, memberships, subject: claims.sub };
+  return { kind: "user", userId: claims.sub, memberships: chosenTenant(memberships, headers), subject: claims.sub };
+}
+
+/**
+ * Someone in several tenants names the one a request acts on with `X-Tenant-Id`, so every route
+ * (including those without a `tenant_id` field) serves them; a tenant they are not in is 404.
+ */
+function chosenTenant(memberships: Membership[], headers: Headers): Membership[] {
+  const chosen = headers.get("x-tenant-id");
+  if (!chosen) return memberships;
+  const narrowed = memberships.filter((membership) => membership.tenantId === chosen);
+  if (narrowed.length === 0) throw new AppError("tenant_not_found", 404, "No such tenant.");
+  return narrowed;
 }
 
 /** A Bearer token that is either a user's access token or a widget visitor's token. */
@@ -183,7 +195,7 @@ export function tenantOf(principal: Principal, requestedTenantId?: string, roles
     return principal.tenantId;
   }
   const tenantId = requestedTenantId ?? (principal.memberships.length === 1 ? principal.memberships[0]?.tenantId : undefined);
-  if (!tenantId) throw new AppError("tenant_required", 422, "This account belongs to several tenants: name one with tenant_id.");
+  if (!tenantId) throw new AppError("tenant_required", 422, "This account belongs to several tenants: name one with the X-Tenant-Id header (or tenant_id).");
   const membership = principal.memberships.find((candidate) => candidate.tenantId === tenantId);
   if (!membership) throw new AppError("tenant_not_found", 404, "No such tenant.");
   if (roles && !roles.includes(membership.role)) {

@@ -83,7 +83,7 @@ export function accountRoutes(deps: AppDeps) {
         tenantAccess: true,
         rateLimit: "management",
         query: AccountModel.tenantQuery,
-        detail: { summary: "Read the tenant", description: "Name, plan, sector, chatbot id and allowed origins. A member of several tenants names one with ?tenant_id=." },
+        detail: { summary: "Read the tenant", description: "Name, plan, sector, chatbot id and allowed origins. A member of several tenants names one with the X-Tenant-Id header or ?tenant_id=." },
         response: { 200: AccountModel.tenantResponse },
       },
     );

@@ -54,10 +54,20 @@ async function sessionCall<T>(method: string, path: string, body?: unknown): Pro
   return parsed as T;
 }
 
-/** The credential headers of every API call. */
+/** The credential headers of every API call: a person in several tenants names the chosen one. */
 export function credentials(): Record<string, string> {
-  return accessToken ? { authorization: `Bearer ${accessToken}` } : { "x-api-key": apiKey.get() ?? "" };
+  if (!accessToken) return { "x-api-key": apiKey.get() ?? "" };
+  const chosen = tenant.get();
+  return chosen ? { authorization: `Bearer ${accessToken}`, "x-tenant-id": chosen } : { authorization: `Bearer ${accessToken}` };
 }
+
+const TENANT_STORAGE = "parley.admin.tenant";
+
+/** The tenant a person in several tenants works on in this tab (sessionStorage: survives a reload, not the tab). */
+export const tenant = {
+  get: (): string | null => sessionStorage.getItem(TENANT_STORAGE),
+  set: (tenantId: string | null): void => (tenantId ? sessionStorage.setItem(TENANT_STORAGE, tenantId) : sessionStorage.removeItem(TENANT_STORAGE)),
+};
 
 /** The key lives in sessionStorage only: it dies with the tab and never reaches a cookie or the URL. */
 export const apiKey = {

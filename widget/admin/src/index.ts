@@ -2,7 +2,7 @@
  * Parley's admin page (GET /admin). Plain DOM over the static shell in widget/admin/page.ts;
  * every call goes to /api/v1 on this origin, as a signed-in person or with a tenant API key.
  */
-import { api, apiKey, person } from "./api.ts";
+import { api, apiKey, person, query, tenant } from "./api.ts";
 import { byId, h, run, say, sayError } from "./dom.ts";
 import { wireAttemptLog } from "./log.ts";
 import { wireDeadLetters } from "./dlq.ts";
@@ -86,11 +86,37 @@ function start() {
     }
   }
 
+  /** A person in several tenants picks one; switching reloads, so no table or stream of the other stays. */
+  async function fillTenantPicker(memberships: Me["memberships"], chosenId: string) {
+    const picker = byId<HTMLSelectElement>("tenant-pick");
+    const named = await Promise.all(
+      memberships.map(async (membership) => {
+        const found = await api<{ name: string }>("GET", `/tenant${query({ tenant_id: membership.tenant_id })}`).catch(() => null);
+        return h("option", { value: membership.tenant_id }, `${found?.name ?? membership.tenant_id} (${membership.role})`);
+      }),
+    );
+    picker.replaceChildren(...named);
+    picker.value = chosenId;
+    picker.onchange = () => {
+      tenant.set(picker.value);
+      location.reload();
+    };
+    byId("tenant-pick-label").hidden = false;
+  }
+
   /** Shows the tabs this credential may use; doubles as the check that it works. */
   async function enter() {
     if (person.signedIn()) {
+      // Asked without a tenant header, /me lists every membership.
+      const kept = tenant.get();
+      tenant.set(null);
       const me = await api<Me>("GET", "/me");
-      role = me.memberships[0]?.role ?? "agent";
+      const chosen = me.memberships.find((membership) => membership.tenant_id === kept) ?? me.memberships[0];
+      if (me.memberships.length > 1 && chosen) {
+        await fillTenantPicker(me.memberships, chosen.tenant_id);
+        tenant.set(chosen.tenant_id);
+      }
+      role = chosen?.role ?? "agent";
       byId("who").textContent = `${me.display_name ?? me.email ?? ""} (${role})`;
     } else {
       role = null;
@@ -142,6 +168,7 @@ function start() {
 
   signout.addEventListener("click", () => {
     apiKey.clear();
+    tenant.set(null);
     // A reload drops every table the page fetched and the live stream, not only the visible ones.
     void person.signOut().finally(() => location.reload());
   });
