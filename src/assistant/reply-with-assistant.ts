@@ -2,6 +2,7 @@ import type { Deps } from "../deps.ts";
 import type { BotConfig } from "../chat/bot-config.ts";
 import { proposeSlots } from "../chat/appointment-slots.ts";
 import type { EngineAction } from "../chat/engine-types.ts";
+import type { AiUsage, AssistantDraft } from "../chat/turn-assistant.ts";
 import { searchKnowledge, type KnowledgeHit, type KnowledgeQuery } from "../knowledge/search.ts";
 import type { KnowledgeProposal } from "../knowledge/tenant-index.ts";
 import { citedSources, createCitationFilter, type Source } from "./citations.ts";
@@ -29,18 +30,7 @@ export const ANSWER_CONFIDENCE = 0.8;
 
 export type { Source };
 
-export interface AiUsage {
-  calls: number;
-  promptTokens: number;
-  completionTokens: number;
-}
-
-export interface AssistantDraft {
-  text: string;
-  actions: EngineAction[];
-  sources: Source[];
-  confidence: number;
-}
+export type { AiUsage, AssistantDraft };
 
 export type AssistantResult = { ok: true; draft: AssistantDraft; usage: AiUsage } | { ok: false; outcome: Exclude<CallOutcome, "ok">; usage: AiUsage };
 

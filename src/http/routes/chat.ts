@@ -13,7 +13,7 @@ import { getBotConfig, peekTenantWithConfig, requireTenantWithConfig, updateBotC
 import type { BotConfig } from "../../chat/bot-config.ts";
 import type { TenantRecord } from "../../tenants/create-tenant.ts";
 import { readLookupVersion, StaleLookupError } from "../../tenants/lookup-cache.ts";
-import { botConfigView } from "../../assistant/ai-config.ts";
+import { botConfigView } from "../../chat/ai-config.ts";
 import { checkAiBaseUrl } from "../../assistant/check-base-url.ts";
 import { wantsEventStream } from "../../assistant/stream-reply.ts";
 import { streamMessageReply } from "../event-stream.ts";

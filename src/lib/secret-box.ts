@@ -1,5 +1,4 @@
 import { createCipheriv, createDecipheriv, hkdfSync, randomBytes } from "node:crypto";
-import type { Deps } from "../deps.ts";
 
 /**
  * Tenants' provider API keys at rest: AES-256-GCM under a key derived (HKDF-SHA256) from the
@@ -9,25 +8,30 @@ import type { Deps } from "../deps.ts";
  */
 
 const VERSION = "v1";
-const keys = new WeakMap<Deps["store"], { secret: string; key: Buffer }>();
+/** What sealing needs of a process's deps: the server secret, resolved into the config at start. */
+export interface SecretHolder {
+  readonly config: { readonly jwtSecret: string | null };
+}
 
-function serverSecret(deps: Deps): string {
+// The key of the last secret seen: a process has one server secret, HKDF need not run per call.
+let derived: { secret: string; key: Buffer } | null = null;
+
+function serverSecret(deps: SecretHolder): string {
   // Same source as resolveJwtSecret (src/http/deps.ts): resolved into the config when deps are built.
   if (!deps.config.jwtSecret) throw new Error("the server secret is resolved when deps are built (src/cli/context.ts openCliDeps)");
   return deps.config.jwtSecret;
 }
 
-function keyFor(deps: Deps): Buffer {
+function keyFor(deps: SecretHolder): Buffer {
   const secret = serverSecret(deps);
-  const cached = keys.get(deps.store);
-  if (cached && cached.secret === secret) return cached.key;
+  if (derived?.secret === secret) return derived.key;
   // A distinct "info" keeps this key unrelated to the token-signing use of the same secret.
   const key = Buffer.from(hkdfSync("sha256", secret, "parley", "parley/ai-api-key/v1", 32));
-  keys.set(deps.store, { secret, key });
+  derived = { secret, key };
   return key;
 }
 
-export function sealSecret(deps: Deps, plain: string): string {
+export function sealSecret(deps: SecretHolder, plain: string): string {
   const iv = randomBytes(12);
   const cipher = createCipheriv("aes-256-gcm", keyFor(deps), iv);
   const body = Buffer.concat([cipher.update(plain, "utf8"), cipher.final()]);
@@ -35,7 +39,7 @@ export function sealSecret(deps: Deps, plain: string): string {
 }
 
 /** The plain text, or null when the value was sealed under another server secret or altered. */
-export function openSecret(deps: Deps, sealed: string): string | null {
+export function openSecret(deps: SecretHolder, sealed: string): string | null {
   if (!sealed.startsWith(`${VERSION}:`)) return null;
   const raw = Buffer.from(sealed.slice(VERSION.length + 1), "base64");
   if (raw.length < 29) return null;

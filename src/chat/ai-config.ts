@@ -1,5 +1,5 @@
 import { invalidField } from "../lib/validate.ts";
-import { rejectUnknownKeys, requireBoolean, requireInteger, requireNumber, requireString, type JsonObject } from "../chat/config-fields.ts";
+import { rejectUnknownKeys, requireBoolean, requireInteger, requireNumber, requireString, type JsonObject } from "./config-fields.ts";
 
 /**
  * The `ai` section of the bot configuration: a tenant's override of the server-wide provider.
