@@ -5,8 +5,8 @@
  *
  *   npx bun bench/chat-quality.ts
  */
-import { CORPUS } from "../test/chat/corpus/index.ts";
-import { runConversation, type TurnResult } from "../test/chat/corpus/run-corpus.ts";
+import { CORPUS } from "../test/chat/engine/corpus/index.ts";
+import { runConversation, type TurnResult } from "../test/chat/engine/corpus/run-corpus.ts";
 import { markdownTable } from "./lib.ts";
 
 interface Tally {

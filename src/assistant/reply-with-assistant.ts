@@ -1,7 +1,7 @@
 import type { Deps } from "../deps.ts";
-import type { BotConfig } from "../chat/bot-config.ts";
-import { proposeSlots } from "../chat/appointment-slots.ts";
-import type { EngineAction } from "../chat/engine-types.ts";
+import type { BotConfig } from "../chat/engine/bot-config.ts";
+import { proposeSlots } from "../chat/engine/appointment-slots.ts";
+import type { EngineAction } from "../chat/engine/engine-types.ts";
 import type { AiUsage, AssistantDraft } from "../chat/turn-assistant.ts";
 import { searchKnowledge, type KnowledgeHit, type KnowledgeQuery } from "../knowledge/search.ts";
 import type { KnowledgeProposal } from "../knowledge/tenant-index.ts";

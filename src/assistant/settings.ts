@@ -1,8 +1,8 @@
 import type { Deps } from "../deps.ts";
-import type { BotConfig } from "../chat/bot-config.ts";
+import type { BotConfig } from "../chat/engine/bot-config.ts";
 import { getBotConfig } from "../chat/bot-settings.ts";
 import type { Embedder } from "../knowledge/embedder.ts";
-import { DEFAULT_AI_CONFIG } from "../chat/ai-config.ts";
+import { DEFAULT_AI_CONFIG } from "../chat/engine/ai-config.ts";
 import { createEmbeddings, type ProviderEndpoint } from "./openai-client.ts";
 import { openSecret } from "../lib/secret-box.ts";
 

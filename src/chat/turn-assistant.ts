@@ -1,6 +1,6 @@
 import type { Deps } from "../deps.ts";
-import type { BotConfig } from "./bot-config.ts";
-import type { EngineAction } from "./engine-types.ts";
+import type { BotConfig } from "./engine/bot-config.ts";
+import type { EngineAction } from "./engine/engine-types.ts";
 
 /**
  * What a chat turn asks of a model assistant, declared here so chat depends on no assistant

@@ -7,7 +7,7 @@ import { AppError } from "../lib/app-error.ts";
 import { toIso } from "../lib/clock.ts";
 import { newId } from "../lib/ids.ts";
 import { invalidField } from "../lib/validate.ts";
-import type { Lang } from "../chat/language.ts";
+import type { Lang } from "../chat/engine/language.ts";
 
 export const ACTION_EXPECTATIONS = ["lead", "booking", "handoff", "none"] as const;
 export type ExpectedAction = (typeof ACTION_EXPECTATIONS)[number];

@@ -1,5 +1,5 @@
 import type { Deps } from "../deps.ts";
-import type { BotConfig } from "../chat/bot-config.ts";
+import type { BotConfig } from "../chat/engine/bot-config.ts";
 import { getBotConfig } from "../chat/bot-settings.ts";
 import type { ChatbotTestRow, ChatbotTestRunRow } from "../db/store-test-set.ts";
 import { resolveAiSettings } from "../assistant/settings.ts";

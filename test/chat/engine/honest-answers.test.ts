@@ -1,5 +1,5 @@
 import { describe, expect, test } from "bun:test";
-import { configForSector } from "../../src/chat/sector-templates.ts";
+import { configForSector } from "../../../src/chat/engine/sector-templates.ts";
 import { actionsOfType, converse } from "./conversation.ts";
 
 const DENTAL = configForSector("dental-clinic");

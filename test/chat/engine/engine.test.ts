@@ -1,6 +1,6 @@
 import { describe, expect, test } from "bun:test";
-import { createRuleEngine, initialConversationState, restoreConversationState } from "../../src/chat/engine.ts";
-import { configForSector, SECTOR_SLUGS } from "../../src/chat/sector-templates.ts";
+import { createRuleEngine, initialConversationState, restoreConversationState } from "../../../src/chat/engine/engine.ts";
+import { configForSector, SECTOR_SLUGS } from "../../../src/chat/engine/sector-templates.ts";
 import { converse, NOW_MS } from "./conversation.ts";
 
 const DENTAL = configForSector("dental-clinic");

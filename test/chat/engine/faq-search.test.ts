@@ -1,6 +1,6 @@
 import { describe, expect, test } from "bun:test";
-import { findBestFaq, searchFaq } from "../../src/chat/faq-search.ts";
-import { configForSector } from "../../src/chat/sector-templates.ts";
+import { findBestFaq, searchFaq } from "../../../src/chat/engine/faq-search.ts";
+import { configForSector } from "../../../src/chat/engine/sector-templates.ts";
 
 const DENTAL_FAQ = configForSector("dental-clinic").faq;
 const CAR_FAQ = configForSector("car-service").faq;

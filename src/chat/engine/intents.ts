@@ -1,4 +1,4 @@
-import { rememberLast } from "../lib/remember-last.ts";
+import { rememberLast } from "../../lib/remember-last.ts";
 import type { BotConfig } from "./bot-config.ts";
 
 /**

@@ -1,6 +1,6 @@
 import { describe, expect, test } from "bun:test";
-import { normalizeEmailAddress, normalizePhoneNumber } from "../../src/chat/contact-validation.ts";
-import { extractContact } from "../../src/chat/extract-contact.ts";
+import { normalizeEmailAddress, normalizePhoneNumber } from "../../../src/chat/engine/contact-validation.ts";
+import { extractContact } from "../../../src/chat/engine/extract-contact.ts";
 
 describe("normalizeEmailAddress", () => {
   test("lower-cases a valid address with a real TLD", () => {

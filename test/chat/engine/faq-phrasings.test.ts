@@ -1,6 +1,6 @@
 import { describe, expect, test } from "bun:test";
-import { findBestFaq } from "../../src/chat/faq-search.ts";
-import { configForSector, SECTOR_SLUGS } from "../../src/chat/sector-templates.ts";
+import { findBestFaq } from "../../../src/chat/engine/faq-search.ts";
+import { configForSector, SECTOR_SLUGS } from "../../../src/chat/engine/sector-templates.ts";
 
 /**
  * How visitors actually ask: two or three everyday rephrasings per FAQ topic of every sector

@@ -1,4 +1,4 @@
-import { rememberLast } from "../lib/remember-last.ts";
+import { rememberLast } from "../../lib/remember-last.ts";
 import type { FaqEntry } from "./bot-config.ts";
 import { searchFaq, type FaqMatch } from "./faq-search.ts";
 

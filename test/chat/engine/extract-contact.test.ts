@@ -1,5 +1,5 @@
 import { describe, expect, test } from "bun:test";
-import { extractContact } from "../../src/chat/extract-contact.ts";
+import { extractContact } from "../../../src/chat/engine/extract-contact.ts";
 
 const US = { defaultCountry: "US" };
 

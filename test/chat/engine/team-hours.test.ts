@@ -1,8 +1,8 @@
 import { describe, expect, test } from "bun:test";
-import { configForSector } from "../../src/chat/sector-templates.ts";
-import { teamAvailability } from "../../src/chat/team-hours.ts";
-import type { BotConfig } from "../../src/chat/bot-config.ts";
-import { createFakeClock } from "../../src/lib/clock.ts";
+import { configForSector } from "../../../src/chat/engine/sector-templates.ts";
+import { teamAvailability } from "../../../src/chat/engine/team-hours.ts";
+import type { BotConfig } from "../../../src/chat/engine/bot-config.ts";
+import { createFakeClock } from "../../../src/lib/clock.ts";
 
 /** Monday to Friday 09:00–17:00 in the given zone; closed at the weekend. */
 function officeHours(timezone: string): BotConfig {

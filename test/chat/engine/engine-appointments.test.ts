@@ -1,7 +1,7 @@
 import { describe, expect, test } from "bun:test";
-import { validateBotConfigPatch } from "../../src/chat/bot-config.ts";
-import { checkSlot } from "../../src/chat/parse-appointment.ts";
-import { configForSector } from "../../src/chat/sector-templates.ts";
+import { validateBotConfigPatch } from "../../../src/chat/engine/bot-config.ts";
+import { checkSlot } from "../../../src/chat/engine/parse-appointment.ts";
+import { configForSector } from "../../../src/chat/engine/sector-templates.ts";
 import { actionsOfType, converse, NOW_MS } from "./conversation.ts";
 
 // Dental clinic in America/New_York; NOW_MS is Thursday 15 January 2026, 04:00 there.

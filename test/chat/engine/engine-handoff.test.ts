@@ -1,6 +1,6 @@
 import { describe, expect, test } from "bun:test";
-import { validateBotConfigPatch } from "../../src/chat/bot-config.ts";
-import { configForSector } from "../../src/chat/sector-templates.ts";
+import { validateBotConfigPatch } from "../../../src/chat/engine/bot-config.ts";
+import { configForSector } from "../../../src/chat/engine/sector-templates.ts";
 import { actionsOfType, converse } from "./conversation.ts";
 
 const DENTAL = configForSector("dental-clinic");

@@ -1,11 +1,11 @@
 import { describe, expect, test } from "bun:test";
-import { createRuleEngine, initialConversationState, type ConversationState } from "../../src/chat/engine.ts";
-import { copyConversationState } from "../../src/chat/conversation-state.ts";
-import { findBestFaqForQuestion } from "../../src/chat/faq-intent.ts";
-import { answerParts, isOnePiece, splitQuestions } from "../../src/chat/faq-parts.ts";
-import { containsPhrase, findPhrase, normalizeForMatching } from "../../src/chat/intents.ts";
-import { isBareKnownName } from "../../src/chat/known-contact.ts";
-import { configForSector } from "../../src/chat/sector-templates.ts";
+import { createRuleEngine, initialConversationState, type ConversationState } from "../../../src/chat/engine/engine.ts";
+import { copyConversationState } from "../../../src/chat/engine/conversation-state.ts";
+import { findBestFaqForQuestion } from "../../../src/chat/engine/faq-intent.ts";
+import { answerParts, isOnePiece, splitQuestions } from "../../../src/chat/engine/faq-parts.ts";
+import { containsPhrase, findPhrase, normalizeForMatching } from "../../../src/chat/engine/intents.ts";
+import { isBareKnownName } from "../../../src/chat/engine/known-contact.ts";
+import { configForSector } from "../../../src/chat/engine/sector-templates.ts";
 import { NOW_MS } from "./conversation.ts";
 
 const DENTAL = configForSector("dental-clinic");

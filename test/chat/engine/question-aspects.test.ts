@@ -1,12 +1,12 @@
 import { describe, expect, test } from "bun:test";
-import type { BotConfig } from "../../src/chat/bot-config.ts";
-import { findBestFaqForQuestion } from "../../src/chat/faq-intent.ts";
-import { splitQuestions } from "../../src/chat/faq-parts.ts";
-import { findBestFaq } from "../../src/chat/faq-search.ts";
-import { configForSector } from "../../src/chat/sector-templates.ts";
-import { findTimeWindow } from "../../src/chat/time-window.ts";
-import { detectUrgency, findUrgentEntry } from "../../src/chat/urgent.ts";
-import { normalizeForMatching } from "../../src/chat/intents.ts";
+import type { BotConfig } from "../../../src/chat/engine/bot-config.ts";
+import { findBestFaqForQuestion } from "../../../src/chat/engine/faq-intent.ts";
+import { splitQuestions } from "../../../src/chat/engine/faq-parts.ts";
+import { findBestFaq } from "../../../src/chat/engine/faq-search.ts";
+import { configForSector } from "../../../src/chat/engine/sector-templates.ts";
+import { findTimeWindow } from "../../../src/chat/engine/time-window.ts";
+import { detectUrgency, findUrgentEntry } from "../../../src/chat/engine/urgent.ts";
+import { normalizeForMatching } from "../../../src/chat/engine/intents.ts";
 import { converse } from "./conversation.ts";
 
 /** A clinic whose owner wrote price and duration as separate entries, as many do. */

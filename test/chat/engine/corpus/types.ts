@@ -1,6 +1,6 @@
-import type { EngineAction } from "../../../src/chat/engine.ts";
-import type { Lang } from "../../../src/chat/language.ts";
-import { SECTOR_TEMPLATES, type SectorSlug } from "../../../src/chat/sector-templates.ts";
+import type { EngineAction } from "../../../../src/chat/engine/engine.ts";
+import type { Lang } from "../../../../src/chat/engine/language.ts";
+import { SECTOR_TEMPLATES, type SectorSlug } from "../../../../src/chat/engine/sector-templates.ts";
 
 /**
  * The conversation corpus: how visitors really write (typos, lower case, two questions in one

@@ -1,6 +1,6 @@
 import { expect } from "bun:test";
-import type { BotConfig } from "../../src/chat/bot-config.ts";
-import { createRuleEngine, initialConversationState, type ConversationState, type EngineAction, type EngineOutput } from "../../src/chat/engine.ts";
+import type { BotConfig } from "../../../src/chat/engine/bot-config.ts";
+import { createRuleEngine, initialConversationState, type ConversationState, type EngineAction, type EngineOutput } from "../../../src/chat/engine/engine.ts";
 
 /** Thursday 15 January 2026, 09:00 UTC (04:00 in New York): the fixed "now" of the chat tests. */
 export const NOW_MS = Date.UTC(2026, 0, 15, 9, 0);

@@ -1,5 +1,5 @@
 import { describe, expect, test } from "bun:test";
-import { epochFromWallClock, offsetMinutesAt, wallClockAt, wallClockFromIntl } from "../../src/chat/timezone.ts";
+import { epochFromWallClock, offsetMinutesAt, wallClockAt, wallClockFromIntl } from "../../../src/chat/engine/timezone.ts";
 
 // wallClockAt derives most wall clocks from a cached offset (one per zone and UTC hour) instead
 // of asking Intl each time: it must read exactly what Intl reads, transitions included.

@@ -1,5 +1,5 @@
-import { createRuleEngine, initialConversationState, type ConversationState } from "../../../src/chat/engine.ts";
-import { configForSector } from "../../../src/chat/sector-templates.ts";
+import { createRuleEngine, initialConversationState, type ConversationState } from "../../../../src/chat/engine/engine.ts";
+import { configForSector } from "../../../../src/chat/engine/sector-templates.ts";
 import type { CorpusConversation, CorpusTurn } from "./types.ts";
 
 /** Thursday 15 January 2026, 09:00 UTC: the corpus's fixed "now" (as in the other chat tests). */

@@ -1,7 +1,7 @@
 import { describe, expect, test } from "bun:test";
-import { AppError } from "../../src/lib/app-error.ts";
-import { validateBotConfigPatch, type BotConfig } from "../../src/chat/bot-config.ts";
-import { configForSector } from "../../src/chat/sector-templates.ts";
+import { AppError } from "../../../src/lib/app-error.ts";
+import { validateBotConfigPatch, type BotConfig } from "../../../src/chat/engine/bot-config.ts";
+import { configForSector } from "../../../src/chat/engine/sector-templates.ts";
 
 function base(): BotConfig {
   return configForSector("dental-clinic");

@@ -1,8 +1,8 @@
 import { describe, expect, test } from "bun:test";
-import { validateBotConfigPatch } from "../../src/chat/bot-config.ts";
-import { checkSlot, parseAppointmentRequest, proposeSlots } from "../../src/chat/parse-appointment.ts";
-import { configForSector } from "../../src/chat/sector-templates.ts";
-import { formatSlot } from "../../src/chat/timezone.ts";
+import { validateBotConfigPatch } from "../../../src/chat/engine/bot-config.ts";
+import { checkSlot, parseAppointmentRequest, proposeSlots } from "../../../src/chat/engine/parse-appointment.ts";
+import { configForSector } from "../../../src/chat/engine/sector-templates.ts";
+import { formatSlot } from "../../../src/chat/engine/timezone.ts";
 import { NOW_MS } from "./conversation.ts";
 
 // Dental clinic: New York, Mon–Thu 08–17, Fri 08–14, Sat 09–13, Sun closed, 30-minute slots,

@@ -1,7 +1,7 @@
 import { describe, expect, test } from "bun:test";
 import { parsePhoneNumberFromString, type CountryCode } from "libphonenumber-js/max";
-import { validateBotConfigPatch, WEEKDAYS } from "../../src/chat/bot-config.ts";
-import { configForSector, SECTOR_SLUGS, SECTOR_TEMPLATES } from "../../src/chat/sector-templates.ts";
+import { validateBotConfigPatch, WEEKDAYS } from "../../../src/chat/engine/bot-config.ts";
+import { configForSector, SECTOR_SLUGS, SECTOR_TEMPLATES } from "../../../src/chat/engine/sector-templates.ts";
 
 describe("sector templates", () => {
   test("the four sectors and the general fallback are available", () => {

@@ -1,7 +1,7 @@
 import { describe, expect, test } from "bun:test";
-import { createRuleEngine, initialConversationState } from "../../src/chat/engine.ts";
-import { LANGUAGES } from "../../src/chat/language.ts";
-import { configForSector, SECTOR_SLUGS } from "../../src/chat/sector-templates.ts";
+import { createRuleEngine, initialConversationState } from "../../../src/chat/engine/engine.ts";
+import { LANGUAGES } from "../../../src/chat/engine/language.ts";
+import { configForSector, SECTOR_SLUGS } from "../../../src/chat/engine/sector-templates.ts";
 import { NOW_MS } from "./conversation.ts";
 
 /**

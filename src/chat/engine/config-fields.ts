@@ -1,5 +1,5 @@
 import { isSupportedCountry } from "libphonenumber-js/max";
-import { invalidField } from "../lib/validate.ts";
+import { invalidField } from "../../lib/validate.ts";
 
 /**
  * Field-level checks for the bot configuration document. Each takes the dotted path of the

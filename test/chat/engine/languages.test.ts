@@ -1,7 +1,7 @@
 import { describe, expect, test } from "bun:test";
-import { validateBotConfigPatch, type BotConfig } from "../../src/chat/bot-config.ts";
-import { detectLanguage } from "../../src/chat/language.ts";
-import { configForSector } from "../../src/chat/sector-templates.ts";
+import { validateBotConfigPatch, type BotConfig } from "../../../src/chat/engine/bot-config.ts";
+import { detectLanguage } from "../../../src/chat/engine/language.ts";
+import { configForSector } from "../../../src/chat/engine/sector-templates.ts";
 import { actionsOfType, converse } from "./conversation.ts";
 
 const ALL = ["en", "pt", "es"] as const;

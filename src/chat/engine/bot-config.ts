@@ -1,4 +1,4 @@
-import { invalidField } from "../lib/validate.ts";
+import { invalidField } from "../../lib/validate.ts";
 import { isLang, LANGUAGES, type Lang } from "./language.ts";
 import { mergeAiConfig, type AiConfig } from "./ai-config.ts";
 import {

@@ -1,4 +1,4 @@
-import { invalidField } from "../lib/validate.ts";
+import { invalidField } from "../../lib/validate.ts";
 import { rejectUnknownKeys, requireBoolean, requireInteger, requireNumber, requireString, type JsonObject } from "./config-fields.ts";
 
 /**
