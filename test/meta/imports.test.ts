@@ -124,6 +124,14 @@ describe("imports run downward", () => {
     expect([...KNOWN_CYCLE_EDGES].filter((edge) => !present.has(edge))).toEqual([]);
   });
 
+  test("the rule engine (src/chat/engine) imports only itself and src/lib: no store, HTTP, scheduler, webhooks or chat verbs", () => {
+    const engine = `${SRC}/chat/engine/`;
+    const fromEngine = imports.filter((edge) => edge.from.startsWith(engine));
+    expect(fromEngine.length).toBeGreaterThan(50);
+    const outside = fromEngine.filter((edge) => !edge.to.startsWith(engine) && !edge.to.startsWith(`${SRC}/lib/`));
+    expect(outside.map(describeEdge)).toEqual([]);
+  });
+
   test("HTTP responses are built only in src/http", () => {
     const outside = files.filter(
       (path) => partOf(path) !== "http" && /\bnew Response\(/.test(readFileSync(path, "utf8")),
