@@ -1,6 +1,6 @@
 /**
  * Conversation quality of the rule engine: the pass rate of every visitor turn of the corpus
- * (test/chat/corpus/), per sector and per intent. `npm test` requires 100%; this prints where a
+ * (test/chat/engine/corpus/), per sector and per intent. `npm test` requires 100%; this prints where a
  * change to the engine or a template moved the numbers, and which turns fail.
  *
  *   npx bun bench/chat-quality.ts

@@ -70,7 +70,7 @@ export interface BotConfig {
   };
   handoff: { keywords: string[]; low_confidence_threshold: number; max_low_confidence_turns: number };
   allowed_origins: string[];
-  /** The tenant's model provider override (src/chat/ai-config.ts); absent = the defaults. */
+  /** The tenant's model provider override (src/chat/engine/ai-config.ts); absent = the defaults. */
   ai?: AiConfig;
   /** Days chat sessions (with their transcripts) and widget analytics are kept; absent or null = keep. */
   retention?: RetentionSettings;
