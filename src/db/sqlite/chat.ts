@@ -5,7 +5,7 @@ import type { BotConfigQueries, ChatSessionQueries, SessionTurnUpdate, UsageQuer
 import { selectColumns } from "./columns.ts";
 import type { SyncOf } from "./gate.ts";
 import { prepareVariants } from "./list-variants.ts";
-import { markingLookupWrites } from "./tenants.ts";
+import { sqliteLookupOps } from "./tenants.ts";
 import { USAGE_OPS } from "../sql/chat.ts";
 import { BOT_CONFIG_OPS } from "../sql/tenants.ts";
 import { sqliteOps } from "./statements.ts";
@@ -111,5 +111,5 @@ export function sqliteUsage(sqlite: Database): SyncOf<UsageQueries> {
 }
 
 export function sqliteBotConfigs(sqlite: Database): SyncOf<BotConfigQueries> {
-  return markingLookupWrites(sqlite, sqliteOps(sqlite, BOT_CONFIG_OPS), ["updateBotConfig", "updateTenantProfile"]);
+  return sqliteLookupOps(sqlite, BOT_CONFIG_OPS);
 }

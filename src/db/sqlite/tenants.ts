@@ -1,34 +1,30 @@
 import type { Database } from "bun:sqlite";
 import { TENANT_OPS } from "../sql/tenants.ts";
+import type { Op, Ops } from "../statements.ts";
 import type { TenantQueries } from "../store-accounts.ts";
 import type { SyncOf } from "./gate.ts";
 import { lookupVersionReader, markLookupWrite } from "./lookup-version.ts";
-import { sqliteOps } from "./statements.ts";
+import { SQLITE, sqliteOps } from "./statements.ts";
 
-/** The shared statements of `functions` named in `writes` bump this connection's lookup version first. */
-export function markingLookupWrites<T extends object>(
-  sqlite: Database,
-  functions: T,
-  writes: ReadonlyArray<keyof T>,
-): T {
-  const marked = { ...functions };
-  for (const name of writes) {
-    const write = functions[name] as (...input: unknown[]) => unknown;
-    marked[name] = ((...input: unknown[]) => {
+const WRITES = /^\s*(INSERT|UPDATE|DELETE)\b/i;
+
+/**
+ * Shared statements over `tenants` or `chatbots`: each one that writes bumps this connection's
+ * lookup version first (src/db/sqlite/lookup-version.ts), found by its text so none is forgotten.
+ */
+export function sqliteLookupOps<T>(sqlite: Database, ops: Ops<T>): SyncOf<T> {
+  const functions = sqliteOps(sqlite, ops) as Record<string, (...input: unknown[]) => unknown>;
+  for (const [name, op] of Object.entries(ops as Record<string, Op<unknown[], unknown>>)) {
+    const run = functions[name];
+    if (!run || !WRITES.test(op.text(SQLITE, {}))) continue;
+    functions[name] = (...input) => {
       markLookupWrite(sqlite);
-      return write(...input);
-    }) as T[keyof T];
+      return run(...input);
+    };
   }
-  return marked;
+  return functions as SyncOf<T>;
 }
 
 export function sqliteTenants(sqlite: Database): SyncOf<TenantQueries> {
-  return {
-    ...markingLookupWrites(sqlite, sqliteOps(sqlite, TENANT_OPS), [
-      "insertTenant",
-      "updateTenantPlan",
-      "insertChatbot",
-    ]),
-    findLookupVersion: lookupVersionReader(sqlite),
-  };
+  return { ...sqliteLookupOps(sqlite, TENANT_OPS), findLookupVersion: lookupVersionReader(sqlite) };
 }
