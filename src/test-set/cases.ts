@@ -2,7 +2,7 @@ import type { Deps } from "../deps.ts";
 import type { StoreQueries } from "../db/store.ts";
 import type { ChatbotTestRow } from "../db/store-test-set.ts";
 import type { CaseExpectation } from "../db/schema-test-set.ts";
-import { assertPlanRoom } from "../billing/plan-cap.ts";
+import { assertPlanRoom } from "../plans/plan-cap.ts";
 import { AppError } from "../lib/app-error.ts";
 import { toIso } from "../lib/clock.ts";
 import { newId } from "../lib/ids.ts";
