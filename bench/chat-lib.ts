@@ -15,6 +15,7 @@
  */
 // First, as in src/main.ts: the mode Elysia reads when it loads.
 import "../src/cli/production-mode.ts";
+import { modelAssistant } from "../src/assistant/turn-assistant.ts";
 import { SQL } from "bun";
 import { Elysia } from "elysia";
 import { mkdtempSync, rmSync } from "node:fs";
@@ -103,7 +104,7 @@ async function runServer(dir: string, hookUrl: string, location: string, givenTe
   const config = loadConfig({ PARLEY_DB: dbLocation, PARLEY_RATE_LIMITS: "off", PARLEY_ALLOW_PRIVATE_WEBHOOKS: "true", PARLEY_LOG_LEVEL: "silent", PARLEY_JWT_SECRET: BENCH_JWT_SECRET });
   const opened = openStore(dbLocation, { sync: config.sync });
   await opened.migrate(systemClock.now());
-  const deps: Deps = { store: opened.store, config, clock: systemClock, log: silentLogger, deliveriesEnqueued: opened.deliveriesEnqueued, deliveryHandoff: createDeliveryHandoff() };
+  const deps: Deps = { store: opened.store, config, clock: systemClock, log: silentLogger, assistant: modelAssistant, deliveriesEnqueued: opened.deliveriesEnqueued, deliveryHandoff: createDeliveryHandoff() };
   const tenantId = givenTenantId || (await createTenant(deps, { name: "Bench Dental", sector: "dental-clinic", plan: "business" })).id;
 
   // The one-insert baseline's table, outside the store: a second SQLite connection, or a pool of its own.

@@ -1,12 +1,12 @@
 /**
  * Conversation quality of the rule engine: the pass rate of every visitor turn of the corpus
- * (test/chat/corpus/), per sector and per intent. `npm test` requires 100%; this prints where a
+ * (test/chat/engine/corpus/), per sector and per intent. `npm test` requires 100%; this prints where a
  * change to the engine or a template moved the numbers, and which turns fail.
  *
  *   npx bun bench/chat-quality.ts
  */
-import { CORPUS } from "../test/chat/corpus/index.ts";
-import { runConversation, type TurnResult } from "../test/chat/corpus/run-corpus.ts";
+import { CORPUS } from "../test/chat/engine/corpus/index.ts";
+import { runConversation, type TurnResult } from "../test/chat/engine/corpus/run-corpus.ts";
 import { markdownTable } from "./lib.ts";
 
 interface Tally {

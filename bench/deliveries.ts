@@ -20,6 +20,7 @@
  * BENCH_PG=off or no PostgreSQL server programs are found; BENCH_PG_URL picks a server (its
  * user needs CREATEDB), else a throwaway cluster (fsync off unless BENCH_PG_FSYNC=on).
  */
+import { modelAssistant } from "../src/assistant/turn-assistant.ts";
 import { SQL } from "bun";
 import { readFileSync } from "node:fs";
 import { loadConfig } from "../src/config.ts";
@@ -459,7 +460,7 @@ const pgConfig = (url: string, concurrency: number) =>
  */
 async function runPgDrainer(url: string, concurrency: number): Promise<void> {
   const opened = openStore(url);
-  const deps: Deps = { store: opened.store, config: pgConfig(url, concurrency), clock: systemClock, log: silentLogger, deliveriesEnqueued: opened.deliveriesEnqueued };
+  const deps: Deps = { store: opened.store, config: pgConfig(url, concurrency), clock: systemClock, log: silentLogger, assistant: modelAssistant, deliveriesEnqueued: opened.deliveriesEnqueued };
   const scheduler = new DeliveryScheduler(deps);
   let exiting = false;
   const exit = async () => {
@@ -541,7 +542,7 @@ async function drainPostgres(pg: BenchPostgres, receiver: { url: string; count()
   try {
     await opened.migrate(systemClock.now());
     // A local signal: the drainers are not listening yet, and this process has no scheduler.
-    const deps: Deps = { store: opened.store, config: pgConfig(url, CONCURRENCY), clock: systemClock, log: silentLogger, deliveriesEnqueued: createSignal() };
+    const deps: Deps = { store: opened.store, config: pgConfig(url, CONCURRENCY), clock: systemClock, log: silentLogger, assistant: modelAssistant, deliveriesEnqueued: createSignal() };
     const tenantId = await seedTenantWithRule(deps, receiver.url);
     const enqueueStarted = performance.now();
     await enqueue(deps, tenantId, count);
@@ -581,7 +582,7 @@ async function measurePostgresCeiling(pg: BenchPostgres, count: number): Promise
   const counter = new SQL({ url, max: 1 });
   try {
     await opened.migrate(systemClock.now());
-    const deps: Deps = { store: opened.store, config: pgConfig(url, CONCURRENCY), clock: systemClock, log: silentLogger, deliveriesEnqueued: createSignal() };
+    const deps: Deps = { store: opened.store, config: pgConfig(url, CONCURRENCY), clock: systemClock, log: silentLogger, assistant: modelAssistant, deliveriesEnqueued: createSignal() };
     const tenantId = await seedTenantWithRule(deps, "http://127.0.0.1:9/unused");
     await enqueue(deps, tenantId, count);
     const instant = async (): Promise<AttemptResult> => ({ ok: true, statusCode: 200, error: null, durationMs: 0, responseExcerpt: "ok" });

@@ -7,6 +7,7 @@
  *
  *   npx bun bench/front-desk.ts          # BENCH_ROUNDS=200, BENCH_STREAMS=1000, BENCH_PG=off to skip PostgreSQL
  */
+import { modelAssistant } from "../src/assistant/turn-assistant.ts";
 import { loadConfig } from "../src/config.ts";
 import { openStore } from "../src/db/open-store.ts";
 import type { Deps } from "../src/deps.ts";
@@ -109,7 +110,7 @@ if (postgres) {
   const config = loadConfig({ PARLEY_DB: url, ...LIFTED });
   const opened = [openStore(url), openStore(url)];
   await opened[0]?.migrate(systemClock.now());
-  const [one, two] = opened.map((store) => serve({ store: store.store, config, clock: systemClock, log: silentLogger, deliveriesEnqueued: store.deliveriesEnqueued, liveEventsWritten: store.liveEventsWritten }));
+  const [one, two] = opened.map((store) => serve({ store: store.store, config, clock: systemClock, log: silentLogger, assistant: modelAssistant, deliveriesEnqueued: store.deliveriesEnqueued, liveEventsWritten: store.liveEventsWritten }));
   if (one && two) {
     row("PostgreSQL, written on one instance, streamed by the other", await measure(one, two));
     await Promise.all([one.stop(), two.stop()]);

@@ -18,6 +18,7 @@
  *
  * Run: npx bun bench/knowledge-recall.ts   (misses are listed on stderr)
  */
+import { modelAssistant } from "../src/assistant/turn-assistant.ts";
 import { loadConfig } from "../src/config.ts";
 import { openDatabase, type DatabaseHandle } from "../src/db/client.ts";
 import { applyMigrations } from "../src/db/migrate.ts";
@@ -36,7 +37,7 @@ function freshDeps(): Deps & { sqlite: DatabaseHandle["sqlite"] } {
   const handle = openDatabase(":memory:");
   applyMigrations(handle.sqlite, systemClock.now());
   const config = loadConfig({ PARLEY_JWT_SECRET: "bench-secret-bench-secret-bench-secret-0123", PARLEY_DB: ":memory:" });
-  return { store: handle.store, sqlite: handle.sqlite, config, clock: systemClock, log: silentLogger, deliveriesEnqueued: createSignal() };
+  return { store: handle.store, sqlite: handle.sqlite, config, clock: systemClock, log: silentLogger, assistant: modelAssistant, deliveriesEnqueued: createSignal() };
 }
 
 /** A real OpenAI-compatible embeddings endpoint, for an optional third column. */

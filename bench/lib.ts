@@ -3,6 +3,7 @@
  * child process (so the scheduler under test keeps the main process's event loop to itself),
  * and table formatting. Run directly (`bun bench/lib.ts receiver DELAY_MS`) it is that child.
  */
+import { modelAssistant } from "../src/assistant/turn-assistant.ts";
 import { SQL } from "bun";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -38,6 +39,7 @@ export function createBenchDeps(env: Record<string, string> = {}): BenchDeps {
     config,
     clock: systemClock,
     log: silentLogger,
+    assistant: modelAssistant,
     deliveriesEnqueued: createSignal(),
     // As in the server: deliveries enqueued while a scheduler runs are handed to it at COMMIT.
     deliveryHandoff: createDeliveryHandoff(),

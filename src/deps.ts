@@ -1,4 +1,5 @@
 import type { PasswordHasher } from "./auth/password.ts";
+import type { TurnAssistant } from "./chat/turn-assistant.ts";
 import type { Config } from "./config.ts";
 import type { Store } from "./db/store.ts";
 import type { Clock } from "./lib/clock.ts";
@@ -14,6 +15,8 @@ export interface Deps {
   readonly config: Config;
   readonly clock: Clock;
   readonly log: Logger;
+  /** Drafts a chat turn with the tenant's model provider (src/assistant/turn-assistant.ts); the rule engine answers without one. */
+  readonly assistant: TurnAssistant;
   /** Notified after deliveries are enqueued, so the scheduler sends at once instead of at its next poll. */
   readonly deliveriesEnqueued: Signal;
   /** The scheduler of this process, to which enqueued deliveries go straight after COMMIT (src/webhooks/delivery-handoff.ts). */

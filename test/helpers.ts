@@ -1,3 +1,4 @@
+import { modelAssistant } from "../src/assistant/turn-assistant.ts";
 import type { AppError } from "../src/lib/app-error.ts";
 import type { NewWebhookRule } from "../src/db/store.ts";
 import { loadConfig, type Config } from "../src/config.ts";
@@ -52,7 +53,7 @@ export interface TestContext {
 export function buildDeps(overrides: Partial<Config> = {}, env: Record<string, string> = {}, extra: Pick<Deps, "resolveHost"> = {}, dbPath = ":memory:"): TestDeps {
   const clock = createFakeClock();
   const config = { ...loadConfig({ PARLEY_JWT_SECRET: TEST_JWT_SECRET, PARLEY_DB: dbPath, ...env }), ...overrides };
-  const base = { config, clock, log: silentLogger, deliveriesEnqueued: createSignal(), liveEventsWritten: createSignal(), deliveryHandoff: createDeliveryHandoff(), passwords: CHEAP_TEST_PASSWORDS, ...extra };
+  const base = { config, clock, log: silentLogger, assistant: modelAssistant, deliveriesEnqueued: createSignal(), liveEventsWritten: createSignal(), deliveryHandoff: createDeliveryHandoff(), passwords: CHEAP_TEST_PASSWORDS, ...extra };
   const postgres = testPostgresUrl();
   if (postgres && dbPath === ":memory:") {
     const opening = openTestPgStore(postgres, clock.now());

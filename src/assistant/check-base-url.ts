@@ -1,6 +1,6 @@
 import type { Deps } from "../deps.ts";
 import { invalidField } from "../lib/validate.ts";
-import { isPlainObject } from "../chat/config-fields.ts";
+import { isPlainObject } from "../chat/engine/config-fields.ts";
 import { inspectWebhookUrl } from "../lib/ssrf.ts";
 
 /**

@@ -1,4 +1,7 @@
+import type { Source } from "../chat/turn-assistant.ts";
 import type { KnowledgeHit } from "../knowledge/search.ts";
+
+export type { Source };
 
 /**
  * The model cites the KNOWLEDGE passages it used as [1], [2] (or [1, 3]). The markers are
@@ -42,12 +45,6 @@ export function createCitationFilter(onVisible: (piece: string) => void): Citati
       if (rest) onVisible(rest);
     },
   };
-}
-
-export interface Source {
-  document_id: string;
-  title: string;
-  url?: string;
 }
 
 /** The documents of the cited passages, in the order first cited; a number with no passage is ignored. */

@@ -1,5 +1,5 @@
-import { WEEKDAYS, type BotConfig } from "../chat/bot-config.ts";
-import { formatDay } from "../chat/timezone.ts";
+import { WEEKDAYS, type BotConfig } from "../chat/engine/bot-config.ts";
+import { formatDay } from "../chat/engine/timezone.ts";
 import type { MessageRole } from "../db/schema.ts";
 import type { KnowledgeHit } from "../knowledge/search.ts";
 import type { ChatMessage } from "./openai-client.ts";

@@ -1,7 +1,7 @@
 import type { Deps } from "../deps.ts";
-import type { BotConfig } from "../chat/bot-config.ts";
-import { proposeSlots } from "../chat/appointment-slots.ts";
-import type { EngineAction } from "../chat/engine-types.ts";
+import { proposeSlots } from "../chat/engine/appointment-slots.ts";
+import type { EngineAction } from "../chat/engine/engine-types.ts";
+import type { AiUsage, AssistantDraft, AssistantTurn } from "../chat/turn-assistant.ts";
 import { searchKnowledge, type KnowledgeHit, type KnowledgeQuery } from "../knowledge/search.ts";
 import type { KnowledgeProposal } from "../knowledge/tenant-index.ts";
 import { citedSources, createCitationFilter, type Source } from "./citations.ts";
@@ -29,30 +29,13 @@ export const ANSWER_CONFIDENCE = 0.8;
 
 export type { Source };
 
-export interface AiUsage {
-  calls: number;
-  promptTokens: number;
-  completionTokens: number;
-}
-
-export interface AssistantDraft {
-  text: string;
-  actions: EngineAction[];
-  sources: Source[];
-  confidence: number;
-}
+export type { AiUsage, AssistantDraft };
 
 export type AssistantResult = { ok: true; draft: AssistantDraft; usage: AiUsage } | { ok: false; outcome: Exclude<CallOutcome, "ok">; usage: AiUsage };
 
-export interface AssistantTurnInput {
-  tenantId: string;
-  sessionId: string | null;
-  config: BotConfig;
+/** A chat turn's request (the port chat declares) with the resolved provider settings. */
+export interface AssistantTurnInput extends AssistantTurn {
   settings: AiSettings;
-  message: string;
-  nowMs: number;
-  takenSlotStarts: readonly number[];
-  onDelta?: (text: string) => void;
   /** The conversation so far when there is no session to read it from (a sandboxed test run). */
   transcript?: readonly TranscriptLine[];
   /** A dry run's proposed knowledge (FAQ, documents added or deleted), searched instead of the stored one. */

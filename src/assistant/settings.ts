@@ -1,10 +1,10 @@
 import type { Deps } from "../deps.ts";
-import type { BotConfig } from "../chat/bot-config.ts";
+import type { BotConfig } from "../chat/engine/bot-config.ts";
 import { getBotConfig } from "../chat/bot-settings.ts";
 import type { Embedder } from "../knowledge/embedder.ts";
-import { DEFAULT_AI_CONFIG } from "./ai-config.ts";
+import { DEFAULT_AI_CONFIG } from "../chat/engine/ai-config.ts";
 import { createEmbeddings, type ProviderEndpoint } from "./openai-client.ts";
-import { openSecret } from "./secret-box.ts";
+import { openSecret } from "../lib/secret-box.ts";
 
 /** Everything a model call needs, resolved from the server's PARLEY_AI_* and the tenant's `ai` override. */
 export interface AiSettings {

@@ -1,8 +1,8 @@
-import type { BotConfig } from "../chat/bot-config.ts";
-import { checkSlot, proposeSlots, type SlotRefusal } from "../chat/appointment-slots.ts";
-import { normalizeEmailAddress, normalizePhoneNumber } from "../chat/contact-validation.ts";
-import type { EngineAction } from "../chat/engine-types.ts";
-import { epochFromWallClock, wallClockAt } from "../chat/timezone.ts";
+import type { BotConfig } from "../chat/engine/bot-config.ts";
+import { checkSlot, proposeSlots, type SlotRefusal } from "../chat/engine/appointment-slots.ts";
+import { normalizeEmailAddress, normalizePhoneNumber } from "../chat/engine/contact-validation.ts";
+import type { EngineAction } from "../chat/engine/engine-types.ts";
+import { epochFromWallClock, wallClockAt } from "../chat/engine/timezone.ts";
 import { parseJsonText } from "../lib/safe-json.ts";
 import type { ChatToolCall, ToolDefinition } from "./openai-client.ts";
 

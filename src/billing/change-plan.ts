@@ -3,7 +3,7 @@ import { invalidField } from "../lib/validate.ts";
 import { notFound } from "../lib/app-error.ts";
 import { toIso } from "../lib/clock.ts";
 import { enqueueEvent } from "../webhooks/emit-event.ts";
-import { isPlanName, PLAN_NAMES, PLANS, type PlanName } from "./plans.ts";
+import { isPlanName, PLAN_NAMES, PLANS, type PlanName } from "../plans/plans.ts";
 
 export type PlanChange = "upgrade" | "downgrade" | "cancellation" | "none";
 

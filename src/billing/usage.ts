@@ -3,7 +3,7 @@ import type { StoreQueries, Transaction, UsageCounterRow } from "../db/store.ts"
 import { AppError } from "../lib/app-error.ts";
 import { toIso } from "../lib/clock.ts";
 import { enqueueEvent } from "../webhooks/emit-event.ts";
-import { PLANS, type PlanName } from "./plans.ts";
+import { PLANS, type PlanName } from "../plans/plans.ts";
 
 /** The month periodOf answered last, as [from, to): every chat message asks, nearly always for it. */
 let lastPeriod = { from: 0, to: 0, name: "" };

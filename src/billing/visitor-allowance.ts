@@ -3,7 +3,7 @@ import { AppError } from "../lib/app-error.ts";
 import type { Clock } from "../lib/clock.ts";
 import type { SharedCounters } from "../db/store.ts";
 import { createWindowLimiter } from "../lib/shared-window.ts";
-import { PLANS, type PlanName } from "./plans.ts";
+import { PLANS, type PlanName } from "../plans/plans.ts";
 import { countVisitorRefusal } from "./usage.ts";
 
 const HOUR_MS = 3_600_000;

@@ -4,10 +4,10 @@ import { AppError } from "../lib/app-error.ts";
 import { toIso } from "../lib/clock.ts";
 import { newId } from "../lib/ids.ts";
 import { enqueueEvent } from "../webhooks/emit-event.ts";
-import type { BotConfig } from "./bot-config.ts";
-import type { EngineAction } from "./engine-types.ts";
+import type { BotConfig } from "./engine/bot-config.ts";
+import type { EngineAction } from "./engine/engine-types.ts";
 import type { SessionRow } from "./sessions.ts";
-import { teamAvailability } from "./team-hours.ts";
+import { teamAvailability } from "./engine/team-hours.ts";
 
 /** Where a lead came from, for lead.created's `source`: the widget's page origin, the API, WhatsApp. */
 const sourceOf = (session: SessionRow): string => (session.channel === "widget" && session.origin ? `widget:${session.origin}` : session.channel);

@@ -5,9 +5,9 @@ import type { TenantRecord } from "../tenants/create-tenant.ts";
 import { peekTenant, requireTenant } from "../tenants/find-tenant.ts";
 import { notFound } from "../lib/app-error.ts";
 import { normalizeOrigins } from "../tenants/origins.ts";
-import { validateBotConfigPatch, type BotConfig } from "./bot-config.ts";
-import { configForSector } from "./sector-templates.ts";
-import { sealSecret } from "../assistant/secret-box.ts";
+import { validateBotConfigPatch, type BotConfig } from "./engine/bot-config.ts";
+import { configForSector } from "./engine/sector-templates.ts";
+import { sealSecret } from "../lib/secret-box.ts";
 
 // Parsed configs per store and tenant, dropped whenever any tenant or chatbot row may have
 // changed (src/tenants/lookup-cache.ts): a PATCH, a plan change or the CLI in another process.

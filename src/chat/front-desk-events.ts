@@ -3,8 +3,8 @@ import type { ChatMessageRow, Transaction } from "../db/store.ts";
 import { toIso } from "../lib/clock.ts";
 import { recordLiveEvent } from "../frontdesk/live-events.ts";
 import type { SessionRow } from "./sessions.ts";
-import type { BotConfig } from "./bot-config.ts";
-import { teamAvailability } from "./team-hours.ts";
+import type { BotConfig } from "./engine/bot-config.ts";
+import { teamAvailability } from "./engine/team-hours.ts";
 
 /**
  * What a visitor's turn tells the operators' streams: the hand-off itself (with the message

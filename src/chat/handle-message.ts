@@ -6,22 +6,21 @@ import { toIso } from "../lib/clock.ts";
 import type { TenantRecord } from "../tenants/create-tenant.ts";
 import { readLookupVersion, StaleLookupError } from "../tenants/lookup-cache.ts";
 import { enqueueEvent } from "../webhooks/emit-event.ts";
-import { replyWithAssistant, type AssistantResult, type Source } from "../assistant/reply-with-assistant.ts";
-import { resolveAiSettings } from "../assistant/settings.ts";
 import { getBotConfig } from "./bot-settings.ts";
-import type { BotConfig } from "./bot-config.ts";
-import { checkSlot, proposeSlots } from "./appointment-slots.ts";
-import { restoreConversationState } from "./conversation-state.ts";
-import { formatSlot } from "./timezone.ts";
-import { MESSAGE_MAX_LENGTH } from "./turn.ts";
-import { detectPersonRequest } from "./handoff-phrases.ts";
-import { normalizeForMatching } from "./intents.ts";
-import type { Lang } from "./language.ts";
+import type { BotConfig } from "./engine/bot-config.ts";
+import { checkSlot, proposeSlots } from "./engine/appointment-slots.ts";
+import { restoreConversationState } from "./engine/conversation-state.ts";
+import { formatSlot } from "./engine/timezone.ts";
+import { MESSAGE_MAX_LENGTH } from "./engine/turn.ts";
+import { detectPersonRequest } from "./engine/handoff-phrases.ts";
+import { normalizeForMatching } from "./engine/intents.ts";
+import type { Lang } from "./engine/language.ts";
 import { applyAction } from "./apply-action.ts";
 import { assistantCouldNotAnswer, recordUnanswered } from "./record-unanswered.ts";
-import { createRuleEngine, type EngineAction, type ReplyEngine } from "./engine.ts";
+import { createRuleEngine, type EngineAction, type ReplyEngine } from "./engine/engine.ts";
 import { findOrStartVisitorSession, messageRow, requireSession, startSession, type SessionRow } from "./sessions.ts";
 import { recordTurnLiveEvents } from "./front-desk-events.ts";
+import type { AssistantResult, Source, TurnDrafter } from "./turn-assistant.ts";
 
 const DAY_MS = 86_400_000;
 
@@ -84,15 +83,15 @@ export async function handleMessage(deps: Deps, input: HandleMessageInput, optio
     throw new AppError("validation_failed", 422, `message: must be 1 to ${MESSAGE_MAX_LENGTH} characters`, [{ field: "message", message: `must be 1 to ${MESSAGE_MAX_LENGTH} characters` }]);
   }
   const config = input.config ?? (await getBotConfig(deps, input.tenant.id));
-  const settings = resolveAiSettings(deps, config);
+  const drafter = deps.assistant.drafterFor(deps, config);
   const engine = options.engine ?? (defaultEngine ??= createRuleEngine());
-  if (settings === null) return commitTurn(deps, input, text, config, null, engine);
+  if (drafter === null) return commitTurn(deps, input, text, config, null, engine);
   // A model call is not made on lookups that may be stale: their version is checked now, once,
   // which makes them as exact as a fresh read; the write does not check it again (a change
   // during the call would otherwise pay for the model call twice).
   if (input.lookupVersion !== undefined && (await readLookupVersion(deps.store)) !== input.lookupVersion) throw new StaleLookupError();
   const checked = { ...input, lookupVersion: undefined };
-  return commitTurn(deps, checked, text, config, await draftWithAssistant(deps, checked, text, config, settings, options.onDelta), engine);
+  return commitTurn(deps, checked, text, config, await draftWithAssistant(deps, checked, text, config, drafter, options.onDelta), engine);
 }
 
 /** The read phase: null when the assistant does not take this turn (operator in charge, token cap reached). */
@@ -101,7 +100,7 @@ async function draftWithAssistant(
   input: HandleMessageInput,
   text: string,
   config: BotConfig,
-  settings: NonNullable<ReturnType<typeof resolveAiSettings>>,
+  drafter: TurnDrafter,
   onDelta: HandleMessageOptions["onDelta"],
 ): Promise<AssistantResult | null> {
   const tenant = input.tenant;
@@ -115,11 +114,10 @@ async function draftWithAssistant(
   // languages — is handed over by the rule engine at once, never left to the model's judgement.
   if (detectPersonRequest(normalizeForMatching(text), config.handoff.keywords) !== null) return null;
   const now = deps.clock.now();
-  return replyWithAssistant(deps, {
+  return drafter({
     tenantId: tenant.id,
     sessionId: session?.id ?? null,
     config,
-    settings,
     message: text,
     nowMs: now,
     takenSlotStarts: await takenSlotStarts(deps.store, tenant.id, config, now),

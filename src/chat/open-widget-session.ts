@@ -3,7 +3,7 @@ import { AppError, notFound } from "../lib/app-error.ts";
 import type { TenantRecord } from "../tenants/create-tenant.ts";
 import { findTenant } from "../tenants/find-tenant.ts";
 import { isOriginAllowed } from "../tenants/origins-check.ts";
-import type { BotConfig } from "./bot-config.ts";
+import type { BotConfig } from "./engine/bot-config.ts";
 import { getBotConfig } from "./bot-settings.ts";
 import { startSession, type SessionRow } from "./sessions.ts";
 

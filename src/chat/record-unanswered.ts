@@ -1,9 +1,9 @@
 import type { Deps } from "../deps.ts";
 import type { Transaction } from "../db/store.ts";
-import type { AssistantDraft } from "../assistant/reply-with-assistant.ts";
 import { newId } from "../lib/ids.ts";
-import { looksLikeQuestion } from "./intents.ts";
-import type { Lang } from "./language.ts";
+import { looksLikeQuestion } from "./engine/intents.ts";
+import type { Lang } from "./engine/language.ts";
+import type { AssistantDraft } from "./turn-assistant.ts";
 
 /** Long enough for any real question; a pasted essay is cut, not stored whole twice. */
 const MAX_STORED_QUESTION = 500;

@@ -5,8 +5,8 @@ import { AppError, notFound } from "../lib/app-error.ts";
 import { toIso } from "../lib/clock.ts";
 import { newId } from "../lib/ids.ts";
 import { toPage, type Page } from "../lib/page.ts";
-import { initialConversationState } from "./conversation-state.ts";
-import { MESSAGE_MAX_LENGTH } from "./turn.ts";
+import { initialConversationState } from "./engine/conversation-state.ts";
+import { MESSAGE_MAX_LENGTH } from "./engine/turn.ts";
 import { recordLiveEvent } from "../frontdesk/live-events.ts";
 
 export type SessionRow = ChatSessionRow;

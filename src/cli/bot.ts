@@ -1,6 +1,6 @@
 import { ACTION_EXPECTATIONS, createTestCase, type ExpectedAction } from "../test-set/cases.ts";
 import { runTestSet, type CaseResult, type RunReport } from "../test-set/run-test-set.ts";
-import { isLang, type Lang } from "../chat/language.ts";
+import { isLang, type Lang } from "../chat/engine/language.ts";
 import { parseCommandArgs, requireFlag } from "./args.ts";
 import { withCliDeps } from "./context.ts";
 import { formatTable, UsageError, type CliIo } from "./io.ts";

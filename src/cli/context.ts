@@ -1,3 +1,4 @@
+import { modelAssistant } from "../assistant/turn-assistant.ts";
 import { loadConfig, type Config, type ConfigFlags } from "../config.ts";
 import { openStore, type OpenedStore } from "../db/open-store.ts";
 import { getOrCreateSetting } from "../db/settings.ts";
@@ -26,7 +27,7 @@ export async function openCliDeps(io: CliIo, flags: ConfigFlags, overrides: Part
     await opened.migrate(systemClock.now());
     const config: Config = { ...loaded, jwtSecret: loaded.jwtSecret ?? (await getOrCreateSetting(opened.store, "jwt_secret", () => randomBase62(64))) };
     const log = createLogger(config.logLevel, systemClock.now);
-    return { store: opened.store, config, clock: systemClock, log, opened, deliveriesEnqueued: opened.deliveriesEnqueued, liveEventsWritten: opened.liveEventsWritten, deliveryHandoff: createDeliveryHandoff() };
+    return { store: opened.store, config, clock: systemClock, log, assistant: modelAssistant, opened, deliveriesEnqueued: opened.deliveriesEnqueued, liveEventsWritten: opened.liveEventsWritten, deliveryHandoff: createDeliveryHandoff() };
   } catch (error) {
     await opened.close().catch(() => undefined);
     throw error;

@@ -1,4 +1,4 @@
-import { SECTOR_SLUGS } from "../chat/sector-templates.ts";
+import { SECTOR_SLUGS } from "../chat/engine/sector-templates.ts";
 
 export const MAIN_HELP = `parley — self-hosted chatbot platform with signed webhooks, in one binary
 

@@ -7,7 +7,7 @@ import { parseCommandArgs, requireFlag } from "./args.ts";
 import { withCliDeps } from "./context.ts";
 import { formatTable, isoOrDash, readSecret, UsageError, type CliIo } from "./io.ts";
 import { planChangeJson, tenantJson } from "./json-views.ts";
-import { isSectorSlug, SECTOR_SLUGS } from "../chat/sector-templates.ts";
+import { isSectorSlug, SECTOR_SLUGS } from "../chat/engine/sector-templates.ts";
 
 const ACTIONS = ["create", "list", "plan", "payment-secret", "whatsapp"] as const;
 

@@ -93,7 +93,7 @@ export function openDatabase(path: string, options: OpenOptions = {}): DatabaseH
     db,
     // Its statements are prepared when it is made, so not before applyMigrations has run.
     get store() {
-      store ??= createSqliteStore({ sqlite, db });
+      store ??= createSqliteStore({ sqlite });
       return store;
     },
     close: () => sqlite.close(),

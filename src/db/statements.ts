@@ -22,6 +22,8 @@ export interface Dialect {
   utcDay(epochMs: string): string;
   /** The elements of a list parameter as a table `alias` with one column, `value`. */
   listRows(param: string, alias: string): string;
+  /** The elements of a JSON array (a json column) as a table `alias` with one column, `value` (text). */
+  jsonArray(json: string, alias: string): string;
   /** Does text `haystack` contain `needle`? */
   contains(haystack: string, needle: string): string;
   /** A LIMIT whose negative value means no limit (SQLite's own reading; PostgreSQL refuses it). */
@@ -192,6 +194,9 @@ export function planOp(op: Op<unknown[], unknown>, d: Dialect, placeholder: (n: 
 
 /** A 0/1 (SQLite) or boolean (PostgreSQL) column as a boolean. */
 export const asBoolean = (value: unknown): boolean => value === true || value === 1;
+
+/** A json column: SQLite hands back its text, PostgreSQL the parsed value (a document stored as a JSON string, that string). */
+export const parsedJson = <T>(value: unknown): T => (typeof value === "string" ? JSON.parse(value) : value) as T;
 
 /** A count or sum: PostgreSQL answers bigint and numeric as strings. */
 export const asNumber = (value: unknown): number => Number(value ?? 0);

@@ -1,6 +1,6 @@
 import type { StoreQueries } from "../db/store.ts";
 import { AppError, notFound } from "../lib/app-error.ts";
-import { isPlanName, PLANS, type PlanName } from "../billing/plans.ts";
+import { isPlanName, PLANS, type PlanName } from "../plans/plans.ts";
 
 export interface KnowledgeUsage {
   plan: PlanName;

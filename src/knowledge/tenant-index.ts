@@ -2,8 +2,8 @@ import MiniSearch from "minisearch";
 import type { Deps } from "../deps.ts";
 import type { IndexedChunk, Store } from "../db/store.ts";
 import { getBotConfig } from "../chat/bot-settings.ts";
-import type { FaqEntry } from "../chat/bot-config.ts";
-import { allowsPrefix, fuzzyFraction } from "../chat/faq-terms.ts";
+import type { FaqEntry } from "../chat/engine/bot-config.ts";
+import { allowsPrefix, fuzzyFraction } from "../chat/engine/faq-terms.ts";
 import { knowledgeTermForms, tokenizeKnowledge } from "./terms.ts";
 import { decodeVector, normalizeVector } from "./embedder.ts";
 

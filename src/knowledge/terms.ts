@@ -1,4 +1,4 @@
-import { stem } from "../chat/faq-terms.ts";
+import { stem } from "../chat/engine/faq-terms.ts";
 
 /**
  * The words the knowledge index keeps. The FAQ matcher's stop list also drops question verbs

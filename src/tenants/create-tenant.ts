@@ -1,5 +1,5 @@
 import type { Deps } from "../deps.ts";
-import { isPlanName, PLAN_NAMES, type PlanName } from "../billing/plans.ts";
+import { isPlanName, PLAN_NAMES, type PlanName } from "../plans/plans.ts";
 import { newId } from "../lib/ids.ts";
 import { invalidField } from "../lib/validate.ts";
 import { normalizeOrigins } from "./origins.ts";

@@ -1,7 +1,7 @@
 import type { Deps } from "../deps.ts";
 import type { TenantWithChatbot } from "../db/store.ts";
 import { notFound } from "../lib/app-error.ts";
-import type { PlanName } from "../billing/plans.ts";
+import type { PlanName } from "../plans/plans.ts";
 import type { TenantRecord } from "./create-tenant.ts";
 import { createLookupCache } from "./lookup-cache.ts";
 

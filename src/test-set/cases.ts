@@ -2,12 +2,12 @@ import type { Deps } from "../deps.ts";
 import type { StoreQueries } from "../db/store.ts";
 import type { ChatbotTestRow } from "../db/store-test-set.ts";
 import type { CaseExpectation } from "../db/schema-test-set.ts";
-import { assertPlanRoom } from "../billing/plan-cap.ts";
+import { assertPlanRoom } from "../plans/plan-cap.ts";
 import { AppError } from "../lib/app-error.ts";
 import { toIso } from "../lib/clock.ts";
 import { newId } from "../lib/ids.ts";
 import { invalidField } from "../lib/validate.ts";
-import type { Lang } from "../chat/language.ts";
+import type { Lang } from "../chat/engine/language.ts";
 
 export const ACTION_EXPECTATIONS = ["lead", "booking", "handoff", "none"] as const;
 export type ExpectedAction = (typeof ACTION_EXPECTATIONS)[number];

@@ -1,5 +1,5 @@
 import type { CaseExpectation } from "../db/schema-test-set.ts";
-import type { EngineAction } from "../chat/engine-types.ts";
+import type { EngineAction } from "../chat/engine/engine-types.ts";
 import type { Source } from "../assistant/citations.ts";
 
 /** What a conversation led to, in the words a case's `expect.action` uses. */

@@ -1,5 +1,5 @@
 import type { Deps } from "../deps.ts";
-import type { BotConfig } from "../chat/bot-config.ts";
+import type { BotConfig } from "../chat/engine/bot-config.ts";
 import { getBotConfig, mergeBotConfigPatch } from "../chat/bot-settings.ts";
 import { prepareDocument, type NewDocument } from "../knowledge/documents.ts";
 import type { KnowledgeProposal } from "../knowledge/tenant-index.ts";

@@ -1,10 +1,10 @@
 import type { Deps } from "../deps.ts";
-import type { BotConfig } from "../chat/bot-config.ts";
+import type { BotConfig } from "../chat/engine/bot-config.ts";
 import { getBotConfig } from "../chat/bot-settings.ts";
 import type { ChatbotTestRow, ChatbotTestRunRow } from "../db/store-test-set.ts";
 import { resolveAiSettings } from "../assistant/settings.ts";
 import { withinAiTokenCap } from "../billing/usage.ts";
-import { isPlanName, type PlanName } from "../billing/plans.ts";
+import { isPlanName, type PlanName } from "../plans/plans.ts";
 import type { KnowledgeProposal } from "../knowledge/tenant-index.ts";
 import { AppError } from "../lib/app-error.ts";
 import { toIso } from "../lib/clock.ts";

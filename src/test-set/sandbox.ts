@@ -1,9 +1,9 @@
 import type { Deps } from "../deps.ts";
-import type { BotConfig } from "../chat/bot-config.ts";
+import type { BotConfig } from "../chat/engine/bot-config.ts";
 import type { CaseExpectation } from "../db/schema-test-set.ts";
-import type { EngineAction } from "../chat/engine-types.ts";
-import { createRuleEngine, initialConversationState, type ConversationState } from "../chat/engine.ts";
-import type { Lang } from "../chat/language.ts";
+import type { EngineAction } from "../chat/engine/engine-types.ts";
+import { createRuleEngine, initialConversationState, type ConversationState } from "../chat/engine/engine.ts";
+import type { Lang } from "../chat/engine/language.ts";
 import { replyWithAssistant } from "../assistant/reply-with-assistant.ts";
 import type { Source } from "../assistant/citations.ts";
 import type { TranscriptLine } from "../assistant/prompt.ts";

@@ -1,6 +1,6 @@
 import type { Deps } from "../deps.ts";
 import type { StoreQueries, WebhookRuleRow } from "../db/store.ts";
-import { assertPlanRoom } from "../billing/plan-cap.ts";
+import { assertPlanRoom } from "../plans/plan-cap.ts";
 import { AppError, notFound } from "../lib/app-error.ts";
 import { toIso } from "../lib/clock.ts";
 import { newId } from "../lib/ids.ts";

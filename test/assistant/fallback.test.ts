@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, test } from "bun:test";
 import { getBotConfig } from "../../src/chat/bot-settings.ts";
-import { createRuleEngine, initialConversationState } from "../../src/chat/engine.ts";
+import { createRuleEngine, initialConversationState } from "../../src/chat/engine/engine.ts";
 import { FAILURE_THRESHOLD, OPEN_MS } from "../../src/assistant/circuit-breaker.ts";
 import { answer, brokenMidStream, cutOff, httpError, malformed, slow, startFakeProvider, toolCall, type FakeProvider } from "./fake-provider.ts";
 import { assistantFixture, type AssistantFixture, type ReplyBody } from "./setup.ts";

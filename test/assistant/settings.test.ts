@@ -3,7 +3,7 @@ import { createApiKey } from "../../src/auth/api-keys.ts";
 import { createUser } from "../../src/auth/create-user.ts";
 import { updateBotConfig } from "../../src/chat/bot-settings.ts";
 import { ConfigError, loadConfig } from "../../src/config.ts";
-import { openSecret } from "../../src/assistant/secret-box.ts";
+import { openSecret } from "../../src/lib/secret-box.ts";
 import { embedderForTenant } from "../../src/assistant/settings.ts";
 import { login } from "../helpers.ts";
 import { answer, httpError, startFakeProvider, type FakeProvider } from "./fake-provider.ts";

@@ -1,13 +1,13 @@
 import { afterEach, beforeEach, describe, expect, test } from "bun:test";
-import { createRuleEngine, initialConversationState } from "../../src/chat/engine.ts";
+import { createRuleEngine, initialConversationState } from "../../src/chat/engine/engine.ts";
 import { handleMessage } from "../../src/chat/handle-message.ts";
-import { configForSector } from "../../src/chat/sector-templates.ts";
+import { configForSector } from "../../src/chat/engine/sector-templates.ts";
 import type { Store, Transaction } from "../../src/db/store.ts";
 import type { Deps } from "../../src/deps.ts";
 import { createTenant } from "../../src/tenants/create-tenant.ts";
 import { requireTenant } from "../../src/tenants/find-tenant.ts";
 import { buildDeps, closeDeps, type TestDeps } from "../helpers.ts";
-import { NOW_MS } from "./conversation.ts";
+import { NOW_MS } from "./engine/conversation.ts";
 
 // The booked slots cost a query; a chat turn reads them only when the engine's answer depends on them.
 

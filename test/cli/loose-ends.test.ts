@@ -2,7 +2,7 @@ import { afterAll, describe, expect, test } from "bun:test";
 import { existsSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { SECTOR_SLUGS } from "../../src/chat/sector-templates.ts";
+import { SECTOR_SLUGS } from "../../src/chat/engine/sector-templates.ts";
 import { cli } from "./cli-helpers.ts";
 
 const dir = mkdtempSync(join(tmpdir(), "parley-cli-loose-"));

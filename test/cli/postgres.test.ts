@@ -1,3 +1,4 @@
+import { modelAssistant } from "../../src/assistant/turn-assistant.ts";
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { Database } from "bun:sqlite";
 import { SQL } from "bun";
@@ -54,7 +55,7 @@ function depsOver(location: string): { deps: Deps; opened: OpenedStore } {
   const clock = createFakeClock();
   clock.set(Date.now() - 3_600_000);
   const config = loadConfig({ PARLEY_JWT_SECRET: TEST_JWT_SECRET, PARLEY_DB: location, PARLEY_ALLOW_PRIVATE_WEBHOOKS: "true" });
-  return { deps: { store: opened.store, config, clock, log: silentLogger, deliveriesEnqueued: createSignal() }, opened };
+  return { deps: { store: opened.store, config, clock, log: silentLogger, assistant: modelAssistant, deliveriesEnqueued: createSignal() }, opened };
 }
 
 /** A dead letter made the real way: a rule, an event, and four failed attempts. */

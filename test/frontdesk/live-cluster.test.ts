@@ -1,3 +1,4 @@
+import { modelAssistant } from "../../src/assistant/turn-assistant.ts";
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { SQL } from "bun";
 import { createClusterSignal, LIVE_EVENTS_CHANNEL, type ClusterSignal } from "../../src/db/open-store.ts";
@@ -27,7 +28,7 @@ describe.skipIf(!testPostgresUrl())("live streams across PostgreSQL instances", 
     const liveEventsWritten = createClusterSignal(sql, LIVE_EVENTS_CHANNEL);
     signals.push(liveEventsWritten);
     const config = { ...loadConfig({ PARLEY_JWT_SECRET: TEST_JWT_SECRET }), rateLimits: false };
-    const deps = createAppDeps({ store: createPostgresStore(sql), config, clock: systemClock, log: silentLogger, deliveriesEnqueued: createSignal(), liveEventsWritten, passwords: CHEAP_TEST_PASSWORDS });
+    const deps = createAppDeps({ store: createPostgresStore(sql), config, clock: systemClock, log: silentLogger, assistant: modelAssistant, deliveriesEnqueued: createSignal(), liveEventsWritten, passwords: CHEAP_TEST_PASSWORDS });
     const app = createApp(deps);
     const request = (method: string, path: string, headers: Record<string, string> = {}, body?: unknown) =>
       app.handle(new Request(`http://localhost${path}`, { method, headers: { "content-type": "application/json", ...headers }, body: body === undefined ? undefined : JSON.stringify(body) }));

@@ -4,7 +4,7 @@ import { openWidgetSession, say } from "../http/chat-helpers.ts";
 import { createUser } from "../../src/auth/create-user.ts";
 import { setDisplayName } from "../../src/auth/display-name.ts";
 import { eventReader } from "./sse.ts";
-import { teamAvailability } from "../../src/chat/team-hours.ts";
+import { teamAvailability } from "../../src/chat/engine/team-hours.ts";
 import { getBotConfig } from "../../src/chat/bot-settings.ts";
 
 let context: TestContext;

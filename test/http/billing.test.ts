@@ -3,7 +3,7 @@ import { runCli } from "../../src/cli/run.ts";
 import { buildTestApp, login, seedTenant, testSql, type TestContext } from "../helpers.ts";
 import { createUser } from "../../src/auth/create-user.ts";
 import { deliverAll, subscribeToEverything } from "./chat-helpers.ts";
-import { PLANS } from "../../src/billing/plans.ts";
+import { PLANS } from "../../src/plans/plans.ts";
 
 let context: TestContext;
 let seeded: Awaited<ReturnType<typeof seedTenant>>;

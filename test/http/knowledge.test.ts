@@ -1,7 +1,7 @@
 import { afterAll, afterEach, beforeAll, describe, expect, test } from "bun:test";
 import { buildTestApp, login, seedTenant, type TestContext } from "../helpers.ts";
 import { createUser } from "../../src/auth/create-user.ts";
-import { PLANS } from "../../src/billing/plans.ts";
+import { PLANS } from "../../src/plans/plans.ts";
 import { CONCEPTS } from "../knowledge/fake-embedder.ts";
 
 const GUIDE = "# Opening hours\nMonday to Friday, 8:00 to 18:00.\n\n# Getting here\nFree parking behind the building.\n\n# Young patients\nWe see children from their first tooth.";

@@ -1,5 +1,5 @@
 import { afterAll, describe, expect, test } from "bun:test";
-import { MESSAGE_MAX_LENGTH } from "../../src/chat/turn.ts";
+import { MESSAGE_MAX_LENGTH } from "../../src/chat/engine/turn.ts";
 import { createTenant } from "../../src/tenants/create-tenant.ts";
 import { buildTestApp, seedTenant } from "../helpers.ts";
 import { openWidgetSession, say } from "./chat-helpers.ts";

@@ -2,7 +2,7 @@ import { afterEach, beforeEach, describe, expect, test } from "bun:test";
 import { buildTestApp, seedTenant, type TestContext } from "../helpers.ts";
 import { DeliveryScheduler } from "../../src/scheduler/scheduler.ts";
 import { EVENT_NAMES } from "../../src/webhooks/events.ts";
-import { PLAN_NAMES, PLANS } from "../../src/billing/plans.ts";
+import { PLAN_NAMES, PLANS } from "../../src/plans/plans.ts";
 import { changePlan } from "../../src/billing/change-plan.ts";
 
 let context: TestContext;

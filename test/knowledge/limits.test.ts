@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, test } from "bun:test";
 import { buildDeps, closeDeps, seedTenant, refusal } from "../helpers.ts";
-import { PLANS } from "../../src/billing/plans.ts";
+import { PLANS } from "../../src/plans/plans.ts";
 import { changePlan } from "../../src/billing/change-plan.ts";
 import { addDocument, deleteDocument, listDocuments } from "../../src/knowledge/documents.ts";
 

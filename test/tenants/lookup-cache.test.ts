@@ -1,3 +1,4 @@
+import { modelAssistant } from "../../src/assistant/turn-assistant.ts";
 import { afterAll, afterEach, describe, expect, test } from "bun:test";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -65,7 +66,7 @@ async function sharedDatabase(file: string): Promise<{ deps: Deps; db: string; c
   await opened.migrate(Date.now());
   const config = loadConfig({ PARLEY_JWT_SECRET: TEST_JWT_SECRET, PARLEY_DB: url.toString() });
   return {
-    deps: { store: opened.store, config, clock: createFakeClock(), log: silentLogger, deliveriesEnqueued: createSignal(), passwords: CHEAP_TEST_PASSWORDS },
+    deps: { store: opened.store, config, clock: createFakeClock(), log: silentLogger, assistant: modelAssistant, deliveriesEnqueued: createSignal(), passwords: CHEAP_TEST_PASSWORDS },
     db: url.toString(),
     async close() {
       await opened.close();

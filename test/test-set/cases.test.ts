@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, test } from "bun:test";
 import { createUser } from "../../src/auth/create-user.ts";
-import { PLANS } from "../../src/billing/plans.ts";
+import { PLANS } from "../../src/plans/plans.ts";
 import { buildTestApp, login, seedTenant, testSql, type TestContext } from "../helpers.ts";
 import { addCase, clinic } from "./helpers.ts";
 

@@ -2,7 +2,7 @@ import { afterEach, describe, expect, test } from "bun:test";
 import { createApiKey } from "../../src/auth/api-keys.ts";
 import { testSql } from "../helpers.ts";
 import { countAiUsage } from "../../src/billing/usage.ts";
-import { PLANS } from "../../src/billing/plans.ts";
+import { PLANS } from "../../src/plans/plans.ts";
 import { answer, httpError, startFakeProvider, toolCall, type FakeProvider } from "../assistant/fake-provider.ts";
 import { assistantFixture, WHITENING_ANSWER, type AssistantFixture } from "../assistant/setup.ts";
 import { addCase, runSet } from "./helpers.ts";

@@ -1,6 +1,6 @@
 import type { ChatMessageRow, ChatSessionRow, UsageCounterRow } from "../rows.ts";
 import type { SessionStatus } from "../schema.ts";
-import type { BotConfigQueries, ChatSessionQueries, UsageQueries } from "../store-chat.ts";
+import type { ChatSessionQueries, UsageQueries } from "../store-chat.ts";
 import { pgColumns } from "./columns.ts";
 import type { PgExec } from "./exec.ts";
 import { USAGE_OPS } from "../sql/chat.ts";
@@ -165,44 +165,6 @@ export function pgUsage(db: PgExec): UsageQueries {
       const row = await db.get<Pick<UsageCounterRow, "messages" | "thresholdNotifiedAt">>(countMessageSql("$1", "$2"), [tenantId, period]);
       if (!row) throw new Error("the usage counter upsert returned no row");
       return row;
-    },
-  };
-}
-
-export function pgBotConfigs(db: PgExec): BotConfigQueries {
-  // The lookup version (parley_lookup_version) is bumped by the statement triggers on tenants
-  // and chatbots (migrations/postgres/0001): nothing to mark here, unlike SQLite.
-  return {
-    findBotConfigVersion: (tenantId) =>
-      db.get<{ chatbotId: string; updatedAt: number; tenantUpdatedAt: number }>(
-        `SELECT c.id AS "chatbotId", c.updated_at::float8 AS "updatedAt", (SELECT t.updated_at FROM tenants t WHERE t.id = c.tenant_id)::float8 AS "tenantUpdatedAt"
-         FROM chatbots c WHERE c.tenant_id = $1 ORDER BY c.id LIMIT 1`,
-        [tenantId],
-      ),
-    findBotConfigDocument: async (chatbotId) => {
-      const row = await db.get<{ config: unknown; sector: string; allowedOrigins: unknown }>(
-        `SELECT c.config, t.sector, t.allowed_origins AS "allowedOrigins" FROM chatbots c JOIN tenants t ON t.id = c.tenant_id WHERE c.id = $1`,
-        [chatbotId],
-      );
-      if (!row) return null;
-      return { config: fromJson<Record<string, unknown>>(row.config), sector: row.sector, allowedOrigins: fromJson<string[]>(row.allowedOrigins) };
-    },
-    updateBotConfig: async (tenantId, config, name, updatedAt) =>
-      (
-        await db.get<{ id: string }>("UPDATE chatbots SET config = $1::text::json, name = $2, updated_at = $3 WHERE tenant_id = $4 RETURNING id", [
-          JSON.stringify(config),
-          name,
-          updatedAt,
-          tenantId,
-        ])
-      )?.id ?? null,
-    updateTenantProfile: async (tenantId, profile) => {
-      await db.run("UPDATE tenants SET allowed_origins = $1::text::json, sector = $2, updated_at = $3 WHERE id = $4", [
-        JSON.stringify(profile.allowedOrigins),
-        profile.sector,
-        profile.updatedAt,
-        tenantId,
-      ]);
     },
   };
 }

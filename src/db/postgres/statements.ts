@@ -23,6 +23,7 @@ export const POSTGRES: Dialect = {
   inList: (column, param, type = "text") => `${column} = ANY(${param}::${type}[])`,
   utcDay: (epochMs) => `to_char(to_timestamp(${epochMs} / 1000.0) AT TIME ZONE 'UTC', 'YYYY-MM-DD')`,
   listRows: (param, alias) => `unnest(${param}::text[]) AS ${alias}(value)`,
+  jsonArray: (json, alias) => `json_array_elements_text(${json}) AS ${alias}(value)`,
   contains: (haystack, needle) => `position(${needle} IN ${haystack}) > 0`,
   limit: (param) => `CASE WHEN ${param}::bigint < 0 THEN NULL ELSE ${param}::bigint END`,
 };

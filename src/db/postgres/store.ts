@@ -5,7 +5,8 @@ import { pgTenants } from "./accounts.ts";
 import { API_KEY_OPS, REFRESH_TOKEN_OPS, SETTING_OPS, USER_OPS } from "../sql/accounts.ts";
 import { TEST_SET_OPS, UNANSWERED_OPS } from "../sql/test-set.ts";
 import { pgOps } from "./statements.ts";
-import { pgBotConfigs, pgChatSessions, pgUsage } from "./chat.ts";
+import { pgChatSessions, pgUsage } from "./chat.ts";
+import { BOT_CONFIG_OPS } from "../sql/tenants.ts";
 import { CAPTURE_OPS } from "../sql/chat.ts";
 import { LIVE_EVENT_OPS } from "../sql/live.ts";
 import { pgCounters } from "./counters.ts";
@@ -27,7 +28,7 @@ export function pgQueries(exec: PgExec): StoreQueries {
     chatSessions: pgChatSessions(exec),
     usage: pgUsage(exec),
     captures: pgOps(exec, CAPTURE_OPS),
-    botConfigs: pgBotConfigs(exec),
+    botConfigs: pgOps(exec, BOT_CONFIG_OPS),
     analytics: pgAnalytics(exec),
     integrations: pgOps(exec, INTEGRATION_OPS),
     knowledge: pgKnowledge(exec),

@@ -1,19 +1,17 @@
 import { chatbotTestRuns, chatbotTests, unansweredQuestions } from "../schema.ts";
 import type { Ops } from "../statements.ts";
-import { asNumber, many, one, write } from "../statements.ts";
+import { asNumber, many, one, parsedJson, write } from "../statements.ts";
 import type { ChatbotTestRow, ChatbotTestRunRow, TestSetQueries, UnansweredQueries } from "../store-test-set.ts";
 
 // The owner's test set, one statement each, for both stores (src/db/statements.ts).
 
-/** SQLite hands a json column back as its text, PostgreSQL already parsed. */
-const parsed = <T>(value: unknown): T => (typeof value === "string" ? JSON.parse(value) : value) as T;
 
 const caseOf = (row: ChatbotTestRow): ChatbotTestRow => ({
   ...row,
-  turns: parsed(row.turns),
-  expectation: parsed(row.expectation),
+  turns: parsedJson(row.turns),
+  expectation: parsedJson(row.expectation),
 });
-const runOf = (row: ChatbotTestRunRow): ChatbotTestRunRow => ({ ...row, results: parsed(row.results) });
+const runOf = (row: ChatbotTestRunRow): ChatbotTestRunRow => ({ ...row, results: parsedJson(row.results) });
 
 export const TEST_SET_OPS: Ops<TestSetQueries> = {
   insertTestCase: write(

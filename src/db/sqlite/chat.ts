@@ -5,8 +5,9 @@ import type { BotConfigQueries, ChatSessionQueries, SessionTurnUpdate, UsageQuer
 import { selectColumns } from "./columns.ts";
 import type { SyncOf } from "./gate.ts";
 import { prepareVariants } from "./list-variants.ts";
-import { markLookupWrite } from "./lookup-version.ts";
+import { sqliteLookupOps } from "./tenants.ts";
 import { USAGE_OPS } from "../sql/chat.ts";
+import { BOT_CONFIG_OPS } from "../sql/tenants.ts";
 import { sqliteOps } from "./statements.ts";
 
 type RawMessage = Omit<ChatMessageRow, "quickReplies"> & { quickReplies: string | null };
@@ -110,30 +111,5 @@ export function sqliteUsage(sqlite: Database): SyncOf<UsageQueries> {
 }
 
 export function sqliteBotConfigs(sqlite: Database): SyncOf<BotConfigQueries> {
-  // Cheap version probe on every message; the config document is read only when it changed.
-  const version = sqlite.prepare<{ chatbotId: string; updatedAt: number; tenantUpdatedAt: number }, [string]>(
-    `SELECT c.id AS "chatbotId", c.updated_at AS "updatedAt", (SELECT t.updated_at FROM tenants t WHERE t.id = c.tenant_id) AS "tenantUpdatedAt"
-     FROM chatbots c WHERE c.tenant_id = ? ORDER BY c.id LIMIT 1`,
-  );
-  const document = sqlite.prepare<{ config: string; sector: string; allowedOrigins: string }, [string]>(
-    `SELECT c.config, t.sector, t.allowed_origins AS "allowedOrigins" FROM chatbots c JOIN tenants t ON t.id = c.tenant_id WHERE c.id = ?`,
-  );
-  const updateConfig = sqlite.prepare<{ id: string }, [string, string, number, string]>("UPDATE chatbots SET config = ?, name = ?, updated_at = ? WHERE tenant_id = ? RETURNING id");
-  const updateProfile = sqlite.prepare("UPDATE tenants SET allowed_origins = ?, sector = ?, updated_at = ? WHERE id = ?");
-  return {
-    findBotConfigVersion: (tenantId) => version.get(tenantId),
-    findBotConfigDocument: (chatbotId) => {
-      const row = document.get(chatbotId);
-      if (!row) return null;
-      return { config: JSON.parse(row.config) as Record<string, unknown>, sector: row.sector, allowedOrigins: JSON.parse(row.allowedOrigins) as string[] };
-    },
-    updateBotConfig: (tenantId, config, name, updatedAt) => {
-      markLookupWrite(sqlite);
-      return updateConfig.get(JSON.stringify(config), name, updatedAt, tenantId)?.id ?? null;
-    },
-    updateTenantProfile: (tenantId, profile) => {
-      markLookupWrite(sqlite);
-      updateProfile.run(JSON.stringify(profile.allowedOrigins), profile.sector, profile.updatedAt, tenantId);
-    },
-  };
+  return sqliteLookupOps(sqlite, BOT_CONFIG_OPS);
 }

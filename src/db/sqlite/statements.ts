@@ -12,6 +12,7 @@ export const SQLITE: Dialect = {
   utcDay: (epochMs) => `strftime('%Y-%m-%d', ${epochMs} / 1000, 'unixepoch')`,
   limit: (param) => param,
   listRows: (param, alias) => `json_each(${param}) AS ${alias}`,
+  jsonArray: (json, alias) => `json_each(${json}) AS ${alias}`,
   contains: (haystack, needle) => `instr(${haystack}, ${needle}) > 0`,
 };
 

@@ -1,5 +1,4 @@
 import type { Database } from "bun:sqlite";
-import type { Db } from "../client.ts";
 import type { StorageControls, Store, StoreQueries } from "../store.ts";
 import { createLockWait, neverWaitInsideSqlite, probeWrite } from "../write-lock.ts";
 import { sqliteAnalytics } from "./analytics.ts";
@@ -24,11 +23,11 @@ import { sqliteTenants } from "./tenants.ts";
  * the async seam. A call outside a transaction runs its statement at once and hands back an
  * already-settled promise, so the hot paths pay for one promise, not for a thread hop.
  */
-export function createSqliteStore(handle: { sqlite: Database; db: Db }): Store {
-  const { sqlite, db } = handle;
+export function createSqliteStore(handle: { sqlite: Database }): Store {
+  const { sqlite } = handle;
   const usage = sqliteUsage(sqlite);
   const sync: SyncQueries = {
-    tenants: sqliteTenants(sqlite, db),
+    tenants: sqliteTenants(sqlite),
     users: sqliteOps(sqlite, USER_OPS),
     apiKeys: sqliteOps(sqlite, API_KEY_OPS),
     refreshTokens: sqliteOps(sqlite, REFRESH_TOKEN_OPS),

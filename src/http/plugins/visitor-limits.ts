@@ -1,6 +1,6 @@
 import type { AppDeps } from "../deps.ts";
 import type { TenantRecord } from "../../tenants/create-tenant.ts";
-import type { BotConfig } from "../../chat/bot-config.ts";
+import type { BotConfig } from "../../chat/engine/bot-config.ts";
 
 // The widget's anonymous traffic, counted per client address across every session it opens
 // (src/billing/visitor-allowance.ts). PARLEY_RATE_LIMITS=off lifts these too (benchmarks).

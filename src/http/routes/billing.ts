@@ -3,7 +3,7 @@ import type { AppDeps } from "../deps.ts";
 import { strictObject } from "../schema.ts";
 import { MANAGER_ROLES, securityPlugin, tenantOf } from "../plugins/security.ts";
 import { changePlan } from "../../billing/change-plan.ts";
-import { PLAN_NAMES, PLANS } from "../../billing/plans.ts";
+import { PLAN_NAMES, PLANS } from "../../plans/plans.ts";
 import { getUsage } from "../../billing/usage.ts";
 import { requireTenant } from "../../tenants/find-tenant.ts";
 import { idOf, isoTime } from "../response-schemas.ts";

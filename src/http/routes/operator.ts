@@ -6,7 +6,7 @@ import { closeSession, listSessions } from "../../chat/sessions.ts";
 import { postOperatorReply } from "../../integrations/post-operator-reply.ts";
 import { listAppointments, listLeads } from "../../chat/crm.ts";
 import { SESSION_STATUSES } from "../../db/schema.ts";
-import { MESSAGE_MAX_LENGTH } from "../../chat/turn.ts";
+import { MESSAGE_MAX_LENGTH } from "../../chat/engine/turn.ts";
 import { idOf, isoTime, messageView, nullableString, pageOf, sessionView } from "../response-schemas.ts";
 
 const confidence = t.Number({ minimum: 0, maximum: 1, description: "How sure the bot was of what it captured." });

@@ -3,7 +3,7 @@ import type { AppDeps } from "../deps.ts";
 import { idParams, strictObject } from "../schema.ts";
 import { MANAGER_ROLES, securityPlugin, tenantOf } from "../plugins/security.ts";
 import { idOf, isoTime, oneOf } from "../response-schemas.ts";
-import { LANGUAGES } from "../../chat/language.ts";
+import { LANGUAGES } from "../../chat/engine/language.ts";
 import {
   addGroupAsTestCase,
   answerGroupWithFaq,

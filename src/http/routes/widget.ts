@@ -8,13 +8,13 @@ import { admitVisitorSession } from "../plugins/visitor-limits.ts";
 import { VISITOR_TOKEN_TTL_S, WIDGET_AUDIENCE } from "../plugins/tokens.ts";
 import { getBotConfig } from "../../chat/bot-settings.ts";
 import { openWidgetSession, requireTenantForOrigin } from "../../chat/open-widget-session.ts";
-import { widgetWelcome } from "../../chat/starter-quick-replies.ts";
+import { widgetWelcome } from "../../chat/engine/starter-quick-replies.ts";
 
 const VISITOR_LANG = t.String({
   maxLength: 35,
   description: "The visitor's language (`pt`, `pt-BR`, `es`…): the greeting and starters come in it when the bot speaks it.",
 });
-import { teamAvailability } from "../../chat/team-hours.ts";
+import { teamAvailability } from "../../chat/engine/team-hours.ts";
 
 export const WidgetModel = {
   sessionBody: strictObject({ tenant_id: t.String({ minLength: 1, maxLength: 64 }), lang: t.Optional(VISITOR_LANG) }),

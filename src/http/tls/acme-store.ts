@@ -1,10 +1,10 @@
-import { openSecret, sealSecret } from "../../assistant/secret-box.ts";
+import { openSecret, sealSecret } from "../../lib/secret-box.ts";
 import type { Deps } from "../../deps.ts";
 
 /**
  * What ACME keeps in the settings table, so a restart and every instance on the same database
  * share one account and one certificate. Keys are sealed like the tenants' provider keys
- * (src/assistant/secret-box.ts): a copied database alone does not reveal them.
+ * (src/lib/secret-box.ts): a copied database alone does not reveal them.
  */
 const ACCOUNT = "tls_acme_account";
 const CERTIFICATE = "tls_acme_certificate";

@@ -17,7 +17,7 @@ export type Message = MessageView;
 export type Retriggered = RetriggerResult;
 import type { DocumentView } from "../../../src/knowledge/documents.ts";
 import type { KnowledgeHit } from "../../../src/knowledge/search.ts";
-import type { AiConfigView } from "../../../src/assistant/ai-config.ts";
+import type { AiConfigView } from "../../../src/chat/engine/ai-config.ts";
 
 export type KnowledgeDocument = DocumentView;
 export type Hit = KnowledgeHit;
