@@ -3,6 +3,7 @@ import type { DeadLetterFilter, DeadLetterRow, StoreQueries } from "../db/store.
 import { AppError, notFound } from "../lib/app-error.ts";
 import { toIso } from "../lib/clock.ts";
 import { toPage, type Page } from "../lib/page.ts";
+import { reenterStream } from "./ordered-streams.ts";
 
 export interface DeadLetterView {
   dead_letter_id: string;
@@ -55,7 +56,8 @@ export interface RetriggerResult {
 /**
  * Moves dead letters back to a fresh 4-attempt cycle with the same webhook_id, due at once.
  * The dead-letter row goes; if the new cycle fails too, a new one is written with a new
- * retention. All-or-nothing: an unknown id fails the whole call before anything changes.
+ * retention. All-or-nothing: an unknown id fails the whole call before anything changes. An
+ * ordered delivery goes to the end of its stream: it waits if the stream has deliveries queued.
  */
 export async function retriggerDeadLetters(deps: Deps, tenantId: string | null, deadLetterIds: readonly string[]): Promise<RetriggerResult> {
   const now = deps.clock.now();
@@ -64,9 +66,12 @@ export async function retriggerDeadLetters(deps: Deps, tenantId: string | null, 
     const rows: DeadLetterRow[] = [];
     for (const id of deadLetterIds) rows.push(await findDeadLetterRow(tx, now, tenantId, id));
     for (const row of rows) {
+      // An ordered delivery re-enters its stream at the end (src/webhooks/ordered-streams.ts).
+      const delivery = await tx.deliveries.findDelivery(row.tenantId, row.deliveryId);
+      const waitsFor = await reenterStream(tx, delivery?.status === "dead" ? delivery.streamKey : null);
       // Only a delivery that is really dead is restarted; the dead letter goes only then, so a
       // row in an unexpected state keeps its record instead of vanishing.
-      if (!(await tx.deadLetters.restartDeadDelivery(row.deliveryId, now))) {
+      if (!(await tx.deadLetters.restartDeadDelivery(row.deliveryId, now, waitsFor))) {
         throw new AppError("dead_letter_conflict", 409, `The delivery ${row.deliveryId} of ${row.id} is not dead; nothing was re-triggered.`);
       }
       await tx.deadLetters.deleteDeadLetter(row.id);
