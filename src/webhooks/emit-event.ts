@@ -2,7 +2,7 @@ import type { Deps } from "../deps.ts";
 import type { ClaimedDelivery, DeliveryTarget, Transaction } from "../db/store.ts";
 import { newId } from "../lib/ids.ts";
 import type { EventData, EventName } from "./events.ts";
-import { placeInStream, streamKeyOf } from "./ordered-streams.ts";
+import { lockStreamsOf, placeInStream, streamKeyOf } from "./ordered-streams.ts";
 
 export interface EmitEventInput {
   tenantId: string;
@@ -52,8 +52,7 @@ export async function enqueueEvent(deps: Pick<Deps, "clock" | "deliveriesEnqueue
   const deliveryIds: string[] = [];
   const handed: ClaimedDelivery[] = [];
   const streamKeys = targets.map((target) => (target.ordering === "per_session" ? streamKeyOf(input.tenantId, target.url, input.data) : null));
-  const ordered = streamKeys.filter((key): key is string => key !== null);
-  if (ordered.length > 0) await tx.outbox.lockStreams(ordered);
+  await lockStreamsOf(tx, streamKeys);
   for (const [index, target] of targets.entries()) {
     const webhookId = newId("wh", now);
     const streamKey = streamKeys[index] ?? null;

@@ -32,13 +32,21 @@ export function placeInStream(tx: Transaction, streamKey: string): Promise<strin
 }
 
 /**
+ * Takes the locks of the streams among `streamKeys` (nulls are unordered deliveries), all at
+ * once: taken one by one, two transactions could take two streams' locks in opposite orders.
+ */
+export async function lockStreamsOf(tx: Transaction, streamKeys: ReadonlyArray<string | null>): Promise<void> {
+  const ordered = streamKeys.filter((key): key is string => key !== null);
+  if (ordered.length > 0) await tx.outbox.lockStreams(ordered);
+}
+
+/**
  * A dead ordered delivery re-triggered or recovered re-enters its stream at the end, behind
  * what is queued there now, rather than jump ahead of newer deliveries already waiting (or
  * being retried): the receiver gets it late, under its original webhook_id and timestamp.
- * Returns the id it waits behind, or null when it is due at once.
+ * Returns the id it waits behind, or null when it is due at once. The caller holds the
+ * stream's lock (lockStreamsOf).
  */
 export async function reenterStream(tx: Transaction, streamKey: string | null): Promise<string | null> {
-  if (streamKey === null) return null;
-  await tx.outbox.lockStreams([streamKey]);
-  return placeInStream(tx, streamKey);
+  return streamKey === null ? null : placeInStream(tx, streamKey);
 }

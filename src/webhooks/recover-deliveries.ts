@@ -3,7 +3,7 @@ import { parseIsoTime, toIso } from "../lib/clock.ts";
 import { invalidField } from "../lib/validate.ts";
 import { notFound } from "../lib/app-error.ts";
 import { getRuleRow } from "./rules.ts";
-import { reenterStream } from "./ordered-streams.ts";
+import { lockStreamsOf, reenterStream } from "./ordered-streams.ts";
 
 export interface RecoveredDeliveries {
   rule_id: string;
@@ -44,7 +44,9 @@ export async function recoverRuleDeliveries(
     let count = await tx.deadLetters.recoverRuleDeliveries(tenantId, ruleId, sinceMs, now);
     // Dead ordered deliveries re-enter their streams one by one, oldest first, each behind what
     // is queued there by then (src/webhooks/ordered-streams.ts).
-    for (const dead of await tx.deadLetters.listRuleDeadStreamDeliveries(tenantId, ruleId, sinceMs)) {
+    const deadOrdered = await tx.deadLetters.listRuleDeadStreamDeliveries(tenantId, ruleId, sinceMs);
+    await lockStreamsOf(tx, deadOrdered.map((dead) => dead.streamKey));
+    for (const dead of deadOrdered) {
       if (await tx.deadLetters.restartDeadDelivery(dead.id, now, await reenterStream(tx, dead.streamKey))) count++;
     }
     if (count > 0) tx.onCommit(() => deps.deliveriesEnqueued.notify());

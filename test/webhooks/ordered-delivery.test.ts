@@ -192,6 +192,25 @@ describe("ordered delivery (ordering: per_session)", () => {
     expect((await delivery(first)).status).toBe("succeeded");
   });
 
+  test("dead deliveries of one stream re-triggered together re-enter it in event order, whatever order they were named in", async () => {
+    await createRule("lead.created", CRM, "per_session");
+    const [first = "", second = ""] = [...(await emit("lead.created", session("ses_1"))), ...(await emit("lead.created", session("ses_1")))];
+    refusals.set(first, 4);
+    refusals.set(second, 4);
+    for (let round = 0; round < 8; round++) {
+      await drain();
+      context.clock.advance(SECOND);
+    }
+    const deadLetters = (await listDeadLetters(context.deps, { tenantId: tenant.tenant.id }, { limit: 10 })).data;
+    expect(deadLetters.map((row) => row.webhook_id)).toEqual([second, first]);
+    const retriggered = await retriggerDeadLetters(context.deps, tenant.tenant.id, deadLetters.map((row) => row.dead_letter_id));
+    expect(retriggered.retriggered.map((row) => row.webhook_id)).toEqual([second, first]);
+    expect((await delivery(first)).status).toBe("pending");
+    expect((await delivery(second)).waiting.waits_for).toBe(first);
+    await drain();
+    expect(sentIds().slice(8)).toEqual([first, second]);
+  });
+
   test("a delivery whose rule was deleted is cancelled and lets the next one of its stream go", async () => {
     const leads = await createRule("lead.created", CRM, "per_session");
     await createRule("appointment.created", CRM, "per_session");
