@@ -211,6 +211,28 @@ describe("ordered delivery (ordering: per_session)", () => {
     expect(sentIds().slice(8)).toEqual([first, second]);
   });
 
+  test("recovering a rule puts its dead ordered deliveries back at the end of their streams", async () => {
+    const ruleId = await createRule("lead.created", CRM, "per_session");
+    const [first = ""] = await emit("lead.created", session("ses_1"));
+    refusals.set(first, 4);
+    for (let attempt = 1; attempt <= 4; attempt++) {
+      await drain();
+      context.clock.advance(SECOND);
+    }
+    const [second = ""] = await emit("lead.created", session("ses_1"));
+    refusals.set(second, 1);
+    await drain();
+    const recovered = await context.request("POST", `/api/v1/webhooks/rules-engine/rules/${ruleId}/recover`, {
+      body: { since: "2026-01-01T00:00:00Z" },
+      headers: as,
+    });
+    expect((await recovered.json()).recovered).toBe(2);
+    expect(await delivery(second)).toMatchObject({ status: "pending", cycle: 2, waiting: null });
+    expect(await delivery(first)).toMatchObject({ status: "waiting", cycle: 2, waiting: { waits_for: second } });
+    await drain();
+    expect(sentIds().slice(5)).toEqual([second, first]);
+  });
+
   test("a delivery whose rule was deleted is cancelled and lets the next one of its stream go", async () => {
     const leads = await createRule("lead.created", CRM, "per_session");
     await createRule("appointment.created", CRM, "per_session");
