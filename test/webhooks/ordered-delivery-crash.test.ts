@@ -52,8 +52,12 @@ interface Arrival {
   ok: boolean;
 }
 
-/** Refuses every third webhook's first attempt; `hold` decides whether to keep a request unanswered. */
-function startReceiver(hold: (successes: number) => Promise<boolean>) {
+/**
+ * Refuses every third webhook's first attempt; `hold` decides whether to keep a request
+ * unanswered (the sender is killed meanwhile), and `heard` whether a sender is alive to take
+ * an answer at all.
+ */
+function startReceiver(hold: (successes: number) => Promise<boolean>, heard: () => boolean) {
   const arrivals: Arrival[] = [];
   const seen = new Set<string>();
   let firstAttempts = 0;
@@ -70,7 +74,7 @@ function startReceiver(hold: (successes: number) => Promise<boolean>) {
           return new Response("not now", { status: 503 });
         }
       }
-      if (await hold(successes + 1)) {
+      if ((await hold(successes + 1)) || !heard()) {
         arrivals.push({ webhookId, ok: false });
         return new Response("too late", { status: 200 });
       }
@@ -85,47 +89,76 @@ function startReceiver(hold: (successes: number) => Promise<boolean>) {
 
 test("a sender killed with SIGKILL mid-stream loses nothing and keeps each session's order", async () => {
   const { store, env } = await openStore();
-  const config = loadConfig({ PARLEY_JWT_SECRET: "x".repeat(40), PARLEY_ALLOW_PRIVATE_WEBHOOKS: "true", PARLEY_RETRY_DELAYS: "50ms,50ms,50ms", PARLEY_DELIVERY_TIMEOUT: "2s" });
+  const config = loadConfig({
+    PARLEY_JWT_SECRET: "x".repeat(40),
+    PARLEY_ALLOW_PRIVATE_WEBHOOKS: "true",
+    PARLEY_RETRY_DELAYS: "50ms,50ms,50ms",
+    PARLEY_DELIVERY_TIMEOUT: "2s",
+  });
   const clock = createFakeClock(Date.now());
   const deps: Deps = { store, config, clock, log: silentLogger, deliveriesEnqueued: createSignal() };
 
   let child: Subprocess | null = null;
-  let killed = false;
-  const receiver = startReceiver(async (success) => {
-    if (killed || success !== KILL_AT_SUCCESS || child === null) return false;
-    // This request is in flight when its sender dies: its answer reaches no one.
-    killed = true;
-    child.kill("SIGKILL");
-    await child.exited;
-    return true;
-  });
+  /** Set once the child is killed; resolves when it is gone. */
+  let killed: Promise<unknown> | null = null;
+  let restarted = false;
+  const receiver = startReceiver(
+    async (success) => {
+      if (killed || success !== KILL_AT_SUCCESS || child === null) return false;
+      // This request is in flight when its sender dies: its answer reaches no one.
+      child.kill("SIGKILL");
+      killed = child.exited;
+      await killed;
+      return true;
+    },
+    () => killed === null || restarted,
+  );
 
   const tenantId = (await createTenant(deps, { name: "Crash Clinic" })).id;
-  await createRule(deps, tenantId, { name: "crm", event: "lead.created", url: receiver.url, secret: "s".repeat(32), active: true, ordering: "per_session" });
+  await createRule(deps, tenantId, {
+    name: "crm",
+    event: "lead.created",
+    url: receiver.url,
+    secret: "s".repeat(32),
+    active: true,
+    ordering: "per_session",
+  });
   const streams = new Map<string, string[]>(SESSIONS.map((session) => [session, []]));
   for (let index = 0; index < EVENTS_PER_SESSION; index++) {
     for (const session of SESSIONS) {
-      const { deliveryIds } = await store.transaction((tx) => enqueueEvent(deps, tx, { tenantId, event: "lead.created", data: { session_id: session, index } }));
+      const { deliveryIds } = await store.transaction((tx) =>
+        enqueueEvent(deps, tx, { tenantId, event: "lead.created", data: { session_id: session, index } }),
+      );
       streams.get(session)?.push(...deliveryIds);
     }
   }
 
-  child = Bun.spawn([process.execPath, join(import.meta.dir, "fixtures/ordered-sender.ts")], { env: { ...process.env, ...env }, stdout: "ignore", stderr: "pipe" });
+  child = Bun.spawn([process.execPath, join(import.meta.dir, "fixtures/ordered-sender.ts")], {
+    env: { ...process.env, ...env },
+    stdout: "ignore",
+    stderr: "pipe",
+  });
   const spawned = child;
   cleanups.push(() => {
     if (spawned.exitCode === null && spawned.signalCode === null) spawned.kill("SIGKILL");
   });
   for (let waited = 0; !killed && waited < 300; waited++) await Bun.sleep(50);
-  expect(killed).toBe(true);
+  expect(killed).not.toBeNull();
+  await killed;
   expect(child.signalCode).toBe("SIGKILL");
   const beforeRestart = receiver.arrivals.filter((arrival) => arrival.ok).length;
   expect(beforeRestart).toBe(KILL_AT_SUCCESS - 1);
 
   // Another sender takes over once the dead one's leases have run out.
   const scheduler = new DeliveryScheduler(deps);
+  restarted = true;
   clock.set(Date.now() + config.deliveryTimeoutMs * 2 + 2_000);
   const total = SESSIONS.length * EVENTS_PER_SESSION;
-  for (let round = 0; round < 200 && new Set(receiver.arrivals.filter((a) => a.ok).map((a) => a.webhookId)).size < total; round++) {
+  for (
+    let round = 0;
+    round < 200 && new Set(receiver.arrivals.filter((a) => a.ok).map((a) => a.webhookId)).size < total;
+    round++
+  ) {
     await scheduler.runOnce();
     clock.advance(100);
   }
@@ -133,13 +166,23 @@ test("a sender killed with SIGKILL mid-stream loses nothing and keeps each sessi
   for (const [session, ids] of streams) {
     expect(ids).toHaveLength(EVENTS_PER_SESSION);
     ids.forEach((id, position) => {
-      const arrivals = receiver.arrivals.flatMap((arrival, at) => (arrival.webhookId === id ? [{ ...arrival, at }] : []));
-      expect({ session, position, answered: arrivals.some((arrival) => arrival.ok) }).toEqual({ session, position, answered: true });
+      const arrivals = receiver.arrivals.flatMap((arrival, at) =>
+        arrival.webhookId === id ? [{ ...arrival, at }] : [],
+      );
+      expect({ session, position, answered: arrivals.some((arrival) => arrival.ok) }).toEqual({
+        session,
+        position,
+        answered: true,
+      });
       const previous = ids[position - 1];
       if (previous === undefined) return;
       const previousOkAt = receiver.arrivals.findIndex((arrival) => arrival.webhookId === previous && arrival.ok);
       // Every attempt of this delivery came after the one ahead of it was taken.
-      expect({ session, position, before: arrivals.filter((arrival) => arrival.at < previousOkAt).length }).toEqual({ session, position, before: 0 });
+      expect({ session, position, before: arrivals.filter((arrival) => arrival.at < previousOkAt).length }).toEqual({
+        session,
+        position,
+        before: 0,
+      });
     });
   }
   const gauges = await store.deliveryQueue.queueGauges(clock.now());

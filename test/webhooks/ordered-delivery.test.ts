@@ -41,7 +41,9 @@ async function createRule(event: EventName, url: string, ordering?: string): Pro
 /** Emits an event and returns its deliveries' ids (one per matching rule, in rule id order). */
 async function emit(event: EventName, data: EventData): Promise<string[]> {
   const deps = context.deps;
-  const { deliveryIds } = await deps.store.transaction((tx) => enqueueEvent(deps, tx, { tenantId: tenant.tenant.id, event, data }));
+  const { deliveryIds } = await deps.store.transaction((tx) =>
+    enqueueEvent(deps, tx, { tenantId: tenant.tenant.id, event, data }),
+  );
   return deliveryIds;
 }
 
@@ -85,9 +87,18 @@ describe("ordered delivery (ordering: per_session)", () => {
     await drain();
     expect(sentIds()).toEqual([first]);
     const waiting = await delivery(second);
-    expect(waiting).toMatchObject({ status: "waiting", ordered: true, next_attempt_at: null, waiting: { waits_for: first, reason: `waits for ${first} (retrying)` } });
-    const listed = await (await context.request("GET", "/api/v1/webhooks/deliveries?status=waiting", { headers: as })).json();
-    expect(listed.data.map((row: Record<string, any>) => [row.webhook_id, row.waiting?.reason])).toEqual([[second, `waits for ${first} (retrying)`]]);
+    expect(waiting).toMatchObject({
+      status: "waiting",
+      ordered: true,
+      next_attempt_at: null,
+      waiting: { waits_for: first, reason: `waits for ${first} (retrying)` },
+    });
+    const listed = await (
+      await context.request("GET", "/api/v1/webhooks/deliveries?status=waiting", { headers: as })
+    ).json();
+    expect(listed.data.map((row: Record<string, any>) => [row.webhook_id, row.waiting?.reason])).toEqual([
+      [second, `waits for ${first} (retrying)`],
+    ]);
 
     context.clock.advance(SECOND);
     await drain();
@@ -137,7 +148,9 @@ describe("ordered delivery (ordering: per_session)", () => {
     const [noSessionAgain = ""] = await emit("lead.created", { lead_id: "lead_y" });
     expect((await delivery(leadCrm)).rule_id).toBe(leadToCrm);
 
-    const states = await Promise.all([leadCrm, leadOther, appointmentCrm, otherSessionCrm, otherSessionOther].map(delivery));
+    const states = await Promise.all(
+      [leadCrm, leadOther, appointmentCrm, otherSessionCrm, otherSessionOther].map(delivery),
+    );
     expect(states.map((row) => [row.status, row.waiting?.waits_for ?? null])).toEqual([
       ["pending", null],
       ["pending", null],
@@ -145,7 +158,8 @@ describe("ordered delivery (ordering: per_session)", () => {
       ["pending", null],
       ["pending", null],
     ]);
-    for (const id of [noSessionCrm, noSessionOther, noSessionAgain]) expect(await delivery(id)).toMatchObject({ status: "pending", ordered: false });
+    for (const id of [noSessionCrm, noSessionOther, noSessionAgain])
+      expect(await delivery(id)).toMatchObject({ status: "pending", ordered: false });
 
     await drain();
     const order = sentIds();
@@ -184,7 +198,11 @@ describe("ordered delivery (ordering: per_session)", () => {
 
     const [deadLetter] = (await listDeadLetters(context.deps, { tenantId: tenant.tenant.id }, { limit: 10 })).data;
     await retriggerDeadLetters(context.deps, tenant.tenant.id, [deadLetter?.dead_letter_id ?? ""]);
-    expect(await delivery(first)).toMatchObject({ status: "waiting", cycle: 2, waiting: { waits_for: second, reason: `waits for ${second} (retrying)` } });
+    expect(await delivery(first)).toMatchObject({
+      status: "waiting",
+      cycle: 2,
+      waiting: { waits_for: second, reason: `waits for ${second} (retrying)` },
+    });
 
     context.clock.advance(SECOND);
     await drain();
@@ -194,7 +212,10 @@ describe("ordered delivery (ordering: per_session)", () => {
 
   test("dead deliveries of one stream re-triggered together re-enter it in event order, whatever order they were named in", async () => {
     await createRule("lead.created", CRM, "per_session");
-    const [first = "", second = ""] = [...(await emit("lead.created", session("ses_1"))), ...(await emit("lead.created", session("ses_1")))];
+    const [first = "", second = ""] = [
+      ...(await emit("lead.created", session("ses_1"))),
+      ...(await emit("lead.created", session("ses_1"))),
+    ];
     refusals.set(first, 4);
     refusals.set(second, 4);
     for (let round = 0; round < 8; round++) {
@@ -203,7 +224,11 @@ describe("ordered delivery (ordering: per_session)", () => {
     }
     const deadLetters = (await listDeadLetters(context.deps, { tenantId: tenant.tenant.id }, { limit: 10 })).data;
     expect(deadLetters.map((row) => row.webhook_id)).toEqual([second, first]);
-    const retriggered = await retriggerDeadLetters(context.deps, tenant.tenant.id, deadLetters.map((row) => row.dead_letter_id));
+    const retriggered = await retriggerDeadLetters(
+      context.deps,
+      tenant.tenant.id,
+      deadLetters.map((row) => row.dead_letter_id),
+    );
     expect(retriggered.retriggered.map((row) => row.webhook_id)).toEqual([second, first]);
     expect((await delivery(first)).status).toBe("pending");
     expect((await delivery(second)).waiting.waits_for).toBe(first);
@@ -238,7 +263,9 @@ describe("ordered delivery (ordering: per_session)", () => {
     await createRule("appointment.created", CRM, "per_session");
     const [lead = ""] = await emit("lead.created", session("ses_1"));
     const [appointment = ""] = await emit("appointment.created", session("ses_1"));
-    expect((await context.request("DELETE", `/api/v1/webhooks/rules-engine/rules/${leads}`, { headers: as })).status).toBe(200);
+    expect(
+      (await context.request("DELETE", `/api/v1/webhooks/rules-engine/rules/${leads}`, { headers: as })).status,
+    ).toBe(200);
     await drain();
     expect((await delivery(lead)).status).toBe("cancelled");
     expect(sentIds()).toEqual([appointment]);
@@ -280,7 +307,10 @@ describe("the rule's ordering field", () => {
     expect(created.status).toBe(422);
     expect(await created.json()).toMatchObject({ error: "validation_failed" });
     const ruleId = await createRule("lead.created", CRM);
-    const patched = await context.request("PATCH", `/api/v1/webhooks/rules-engine/rules/${ruleId}`, { body: { ordering: 1 }, headers: as });
+    const patched = await context.request("PATCH", `/api/v1/webhooks/rules-engine/rules/${ruleId}`, {
+      body: { ordering: 1 },
+      headers: as,
+    });
     expect(patched.status).toBe(422);
   });
 });

@@ -18,7 +18,11 @@ export const lockStreamsSql = (d: Dialect): string =>
     : "SELECT 0 AS n WHERE $1 IS NULL";
 
 export const OUTBOX_STREAM_OPS: Pick<Ops<OutboxQueries>, "lockStreams" | "findStreamTail"> = {
-  lockStreams: one(lockStreamsSql, (streamKeys) => [[...streamKeys]], () => undefined),
+  lockStreams: one(
+    lockStreamsSql,
+    (streamKeys) => [[...streamKeys]],
+    () => undefined,
+  ),
   // deliveries_stream_idx gives the stream's unfinished rows (few: one session's backlog), and
   // deliveries_waits_for_idx whether one waits behind each; exactly one has none (the chain's end).
   findStreamTail: one(
@@ -33,9 +37,15 @@ export const OUTBOX_STREAM_OPS: Pick<Ops<OutboxQueries>, "lockStreams" | "findSt
 
 export const DELIVERY_STREAM_OPS: Pick<Ops<DeliveryQueries>, "describeDeliveryStates"> = {
   describeDeliveryStates: many(
-    (d) => `SELECT id, status, attempts, lease_token IS NOT NULL AS leased FROM deliveries WHERE tenant_id = $1 AND ${d.inList("id", "$2")}`,
+    (d) =>
+      `SELECT id, status, attempts, lease_token IS NOT NULL AS leased FROM deliveries WHERE tenant_id = $1 AND ${d.inList("id", "$2")}`,
     (tenantId, deliveryIds) => [tenantId, [...deliveryIds]],
     (rows: Array<{ id: string; status: string; attempts: unknown; leased: unknown }>) =>
-      rows.map((row) => ({ id: row.id, status: row.status, attempts: asNumber(row.attempts), leased: Boolean(row.leased) })),
+      rows.map((row) => ({
+        id: row.id,
+        status: row.status,
+        attempts: asNumber(row.attempts),
+        leased: Boolean(row.leased),
+      })),
   ),
 };
