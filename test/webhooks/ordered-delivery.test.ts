@@ -4,6 +4,7 @@ import { enqueueEvent } from "../../src/webhooks/emit-event.ts";
 import type { EventData, EventName } from "../../src/webhooks/events.ts";
 import { listDeadLetters, retriggerDeadLetters } from "../../src/webhooks/dead-letters.ts";
 import { buildTestApp, seedTenant, testSql, type TestContext } from "../helpers.ts";
+import { openApiDocument } from "../http/openapi-examples.ts";
 
 const SECOND = 1000;
 const fakeDns = async () => ["93.184.216.34"];
@@ -297,6 +298,19 @@ describe("the rule's ordering field", () => {
     expect(patched.status).toBe(200);
     expect((await patched.json()).ordering).toBe("per_session");
     expect((await (await context.request("GET", path, { headers: as })).json()).ordering).toBe("per_session");
+  });
+
+  test("the OpenAPI document offers none and per_session on create and PATCH", async () => {
+    const document = await openApiDocument(context);
+    const bodyOf = (path: string, method: string) =>
+      document.paths[path]?.[method]?.requestBody?.content["application/json"]?.schema.properties?.ordering;
+    for (const [path, method] of [
+      ["/api/v1/webhooks/rules-engine/rules", "post"],
+      ["/api/v1/webhooks/rules-engine/rules/{id}", "patch"],
+    ] as const) {
+      const ordering = bodyOf(path, method);
+      expect(ordering?.enum).toEqual(["none", "per_session"]);
+    }
   });
 
   test("a bad ordering answers 422 on create and on PATCH", async () => {
