@@ -147,6 +147,11 @@ export interface DeliveryQueries {
   countDeliveriesByDay(tenantId: string, fromId: string): Promise<Array<DeliveryCounts & { day: string }>>;
   /** Where the tenant's deliveries among `deliveryIds` stand: what a waiting delivery's reason names. */
   describeDeliveryStates(tenantId: string, deliveryIds: readonly string[]): Promise<DeliveryState[]>;
+  /**
+   * Waiting deliveries whose predecessor is gone (an erasure deleted it with its event) or
+   * ended without releasing them are made due at `now`; returns how many.
+   */
+  releaseStrandedWaiters(now: number): Promise<number>;
   /** URL and attempts across every cycle of the tenant's deliveries among `deliveryIds`. */
   describeDeliveries(tenantId: string, deliveryIds: readonly string[]): Promise<Array<{ id: string; url: string; totalAttempts: number }>>;
 }

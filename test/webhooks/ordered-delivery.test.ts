@@ -5,6 +5,7 @@ import type { EventData, EventName } from "../../src/webhooks/events.ts";
 import { listDeadLetters, retriggerDeadLetters } from "../../src/webhooks/dead-letters.ts";
 import { buildTestApp, seedTenant, testSql, type TestContext } from "../helpers.ts";
 import { openApiDocument } from "../http/openapi-examples.ts";
+import { createHousekeeping } from "../../src/scheduler/housekeeping.ts";
 
 const SECOND = 1000;
 const fakeDns = async () => ["93.184.216.34"];
@@ -270,6 +271,22 @@ describe("ordered delivery (ordering: per_session)", () => {
     await drain();
     expect((await delivery(lead)).status).toBe("cancelled");
     expect(sentIds()).toEqual([appointment]);
+  });
+
+  test("a waiting delivery whose predecessor was erased with its event is released by the housekeeping", async () => {
+    await createRule("lead.created", CRM, "per_session");
+    const [first = ""] = await emit("lead.created", session("ses_1"));
+    const [second = ""] = await emit("lead.created", session("ses_1"));
+    const sql = await testSql(context.deps);
+    // What an erasure does: the event goes, its delivery with it.
+    await sql.run("DELETE FROM events WHERE id = (SELECT event_id FROM deliveries WHERE id = ?)", first);
+    expect((await delivery(second)).waiting.reason).toBe(`waits for ${first} (gone)`);
+    const housekeeping = createHousekeeping(context.deps, { checkpointElsewhere: true });
+    housekeeping.runInBackground();
+    await housekeeping.settled();
+    expect(await delivery(second)).toMatchObject({ status: "pending", waiting: null });
+    await drain();
+    expect(sentIds()).toEqual([second]);
   });
 
   test("events of one stream enqueued at the same time form one chain: one pending, each other waiting behind a different one", async () => {

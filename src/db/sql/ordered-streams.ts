@@ -1,4 +1,4 @@
-import { asNumber, type Dialect, many, one, type Ops } from "../statements.ts";
+import { asNumber, type Dialect, many, one, type Ops, write } from "../statements.ts";
 import type { DeliveryQueries, OutboxQueries } from "../store-webhooks.ts";
 
 // Ordered delivery (src/webhooks/ordered-streams.ts), one statement each for both stores: a
@@ -35,7 +35,16 @@ export const OUTBOX_STREAM_OPS: Pick<Ops<OutboxQueries>, "lockStreams" | "findSt
   ),
 };
 
-export const DELIVERY_STREAM_OPS: Pick<Ops<DeliveryQueries>, "describeDeliveryStates"> = {
+export const DELIVERY_STREAM_OPS: Pick<Ops<DeliveryQueries>, "describeDeliveryStates" | "releaseStrandedWaiters"> = {
+  // Only waiting rows carry waits_for, so this walks deliveries_waits_for_idx: the waiting rows,
+  // each with one look at the delivery it waits for.
+  releaseStrandedWaiters: write(
+    `UPDATE deliveries SET status = 'pending', waits_for = NULL, next_attempt_at = $1, updated_at = $1
+     WHERE waits_for IS NOT NULL AND status = 'waiting'
+       AND NOT EXISTS (SELECT 1 FROM deliveries AS p WHERE p.id = deliveries.waits_for AND p.status IN ('pending', 'waiting'))`,
+    (now) => [now],
+    (changes) => changes,
+  ),
   describeDeliveryStates: many(
     (d) =>
       `SELECT id, status, attempts, lease_token IS NOT NULL AS leased FROM deliveries WHERE tenant_id = $1 AND ${d.inList("id", "$2")}`,
