@@ -2,6 +2,9 @@ import { sql } from "drizzle-orm";
 import { index, integer, real, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
 import { tenants } from "./schema.ts";
 
+export const RULE_ORDERINGS = ["none", "per_session"] as const;
+export type RuleOrdering = (typeof RULE_ORDERINGS)[number];
+
 export const webhookRules = sqliteTable(
   "webhook_rules",
   {
@@ -22,6 +25,8 @@ export const webhookRules = sqliteTable(
     previousSecretUntil: integer("previous_secret_until"),
     /** At most this many of the rule's deliveries are sent per second; null = no limit. */
     rateLimitPerS: integer("rate_limit_per_s"),
+    /** "per_session": the rule's deliveries join their session's ordered stream (docs/webhooks.md); "none" otherwise. */
+    ordering: text("ordering", { enum: RULE_ORDERINGS }).notNull().default("none"),
   },
   (table) => [
     uniqueIndex("webhook_rules_tenant_event_url_idx").on(table.tenantId, table.event, table.url),
@@ -48,7 +53,8 @@ export const events = sqliteTable(
   ],
 );
 
-export const DELIVERY_STATUSES = ["pending", "succeeded", "dead", "cancelled"] as const;
+/** `waiting`: an ordered delivery behind an earlier one of its stream; released to `pending` when that one ends. */
+export const DELIVERY_STATUSES = ["pending", "waiting", "succeeded", "dead", "cancelled"] as const;
 export type DeliveryStatus = (typeof DELIVERY_STATUSES)[number];
 
 /**
@@ -79,6 +85,10 @@ export const deliveries = sqliteTable(
     createdAt: integer("created_at").notNull(),
     updatedAt: integer("updated_at").notNull(),
     completedAt: integer("completed_at"),
+    /** An ordered delivery's stream (tenant, URL, session: src/webhooks/ordered-streams.ts); null = not ordered. */
+    streamKey: text("stream_key"),
+    /** While `waiting`: the delivery of the same stream it is sent after. */
+    waitsFor: text("waits_for"),
   },
   (table) => [
     // The scheduler's only polling query: pending rows by due time.
@@ -94,6 +104,10 @@ export const deliveries = sqliteTable(
     index("deliveries_event_idx").on(table.eventId),
     // Retention: finished deliveries (succeeded, cancelled, dead) by the time they finished.
     index("deliveries_completed_idx").on(table.completedAt).where(sql`completed_at IS NOT NULL`),
+    // Ordered delivery: a stream's unfinished rows when one joins it, and the one waiting behind
+    // a delivery that ends. Only ordered rows are in them.
+    index("deliveries_stream_idx").on(table.streamKey, table.status).where(sql`stream_key IS NOT NULL`),
+    index("deliveries_waits_for_idx").on(table.waitsFor).where(sql`waits_for IS NOT NULL`),
   ],
 );
 

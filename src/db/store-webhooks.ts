@@ -23,7 +23,8 @@ export interface AttemptResult {
 }
 
 /** A rule as created: no rotation under way, and a rate limit only when asked for. */
-export type NewWebhookRule = Omit<WebhookRuleRow, RotationColumns | "rateLimitPerS"> & Partial<Pick<WebhookRuleRow, "rateLimitPerS">>;
+export type NewWebhookRule = Omit<WebhookRuleRow, RotationColumns | "rateLimitPerS" | "ordering"> &
+  Partial<Pick<WebhookRuleRow, "rateLimitPerS" | "ordering">>;
 type RotationColumns = "previousSecret" | "previousSecretUntil";
 
 /** The secret a rotation replaced, still signing until `previousSecretUntil` (epoch ms). */
@@ -54,6 +55,8 @@ export interface DeliveryTarget extends PreviousSecret {
   rateLimitPerS: number | null;
   /** The rule's signing secret: a delivery handed to the scheduler at enqueue is signed with it. */
   secret: string;
+  /** "per_session": the delivery joins its session's ordered stream (src/webhooks/ordered-streams.ts). */
+  ordering: WebhookRuleRow["ordering"];
 }
 
 export interface NewDelivery {
@@ -66,6 +69,10 @@ export interface NewDelivery {
   now: number;
   /** Leased to this process's scheduler from the start (emit-event.ts): not due until it runs out. */
   lease?: { token: string; until: number } | null;
+  /** An ordered delivery's stream; null or absent when it is not ordered. */
+  streamKey?: string | null;
+  /** The delivery of its stream it is sent after: it is written `waiting`, not due, until that one ends. */
+  waitsFor?: string | null;
 }
 
 /** The transactional outbox (src/webhooks/emit-event.ts): used inside a transaction only. */
@@ -75,8 +82,18 @@ export interface OutboxQueries {
   listMatchingTargets(tenantId: string, event: string, confidence: number): Promise<DeliveryTarget[]>;
   /** One rule of the tenant as a target, whatever it matches (the rule test endpoint). */
   listRuleTarget(tenantId: string, ruleId: string): Promise<DeliveryTarget[]>;
-  /** A pending delivery, attempts 0, cycle 1: due at `now`, or leased until `lease.until`. */
+  /**
+   * A new delivery, attempts 0, cycle 1: due at `now`, or leased until `lease.until`; or, with
+   * `waitsFor`, waiting (not due) until that delivery of its stream ends.
+   */
   insertPendingDelivery(delivery: NewDelivery): Promise<void>;
+  /**
+   * Serialises the writers of these ordered streams until the transaction ends (PostgreSQL: an
+   * advisory lock per stream, taken in one order; SQLite's writes are serial already).
+   */
+  lockStreams(streamKeys: readonly string[]): Promise<void>;
+  /** The stream's last unfinished delivery (pending or waiting, none waiting behind it); null when there is none. */
+  findStreamTail(streamKey: string): Promise<string | null>;
   /** Deletes up to `limit` events that occurred at or before `cutoffMs` and have no delivery left. */
   purgeSpentEvents(cutoffMs: number, limit: number): Promise<number>;
 }
@@ -101,6 +118,14 @@ export interface RuleDeliveryCounts extends DeliveryCounts {
   lastAt: number;
 }
 
+export interface DeliveryState {
+  id: string;
+  status: string;
+  attempts: number;
+  /** Claimed by a sender right now. */
+  leased: boolean;
+}
+
 export interface DeliveryQueries {
   /** Newest first, before `beforeId` when given. */
   listDeliveries(tenantId: string, filter: DeliveryFilter, beforeId: string | null, limit: number): Promise<DeliveryRow[]>;
@@ -120,6 +145,13 @@ export interface DeliveryQueries {
   countDeliveriesByRule(tenantId: string, fromId: string): Promise<RuleDeliveryCounts[]>;
   /** Per UTC day of creation (YYYY-MM-DD), the tenant's deliveries with id >= `fromId`, by day. */
   countDeliveriesByDay(tenantId: string, fromId: string): Promise<Array<DeliveryCounts & { day: string }>>;
+  /** Where the tenant's deliveries among `deliveryIds` stand: what a waiting delivery's reason names. */
+  describeDeliveryStates(tenantId: string, deliveryIds: readonly string[]): Promise<DeliveryState[]>;
+  /**
+   * Waiting deliveries whose predecessor is gone (an erasure deleted it with its event) or
+   * ended without releasing them are made due at `now`; returns how many.
+   */
+  releaseStrandedWaiters(now: number): Promise<number>;
   /** URL and attempts across every cycle of the tenant's deliveries among `deliveryIds`. */
   describeDeliveries(tenantId: string, deliveryIds: readonly string[]): Promise<Array<{ id: string; url: string; totalAttempts: number }>>;
 }
@@ -139,13 +171,19 @@ export interface DeadLetterQueries {
   deleteDeadLetter(deadLetterId: string): Promise<void>;
   /** Deletes the tenant's live dead letter in one statement; null when there is none such. */
   discardDeadLetter(tenantId: string, deadLetterId: string, now: number): Promise<{ id: string; deliveryId: string } | null>;
-  /** A fresh cycle for a dead delivery (same id, attempts 0, due at `now`); false when it is not dead. */
-  restartDeadDelivery(deliveryId: string, now: number): Promise<boolean>;
+  /**
+   * A fresh cycle for a dead delivery (same id, attempts 0, due at `now`, or waiting behind
+   * `waitsFor` of its stream); false when it is not dead.
+   */
+  restartDeadDelivery(deliveryId: string, now: number, waitsFor?: string | null): Promise<boolean>;
+  /** The rule's dead ordered deliveries created at or after `sinceMs`, oldest first: they re-enter their streams one by one. */
+  listRuleDeadStreamDeliveries(tenantId: string, ruleId: string, sinceMs: number): Promise<Array<{ id: string; streamKey: string }>>;
   /** Deletes the dead letters of the rule's dead deliveries created at or after `sinceMs` (before recoverRuleDeliveries). */
   deleteRuleDeadLettersSince(tenantId: string, ruleId: string, sinceMs: number): Promise<number>;
   /**
    * A fresh cycle, due at `now`, for each of the rule's deliveries created at or after `sinceMs`
-   * that is dead or waiting for a retry (not one being sent); returns how many.
+   * that is dead or waiting for a retry (not one being sent); returns how many. Dead ordered
+   * deliveries are left out: they re-enter their streams (restartDeadDelivery).
    */
   recoverRuleDeliveries(tenantId: string, ruleId: string, sinceMs: number, now: number): Promise<number>;
   /** The sweeper: dead letters past their retention are deleted (their delivery log stays). */

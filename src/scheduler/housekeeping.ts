@@ -12,9 +12,9 @@ export interface Housekeeping {
 
 /**
  * The scheduler's periodic housekeeping: expired dead letters, old provider message ids and
- * expired counters are purged (one instance at a time on PostgreSQL), the retention sweep runs
- * in the background (one at a time; it yields between batches), and unless the server
- * checkpoints on a thread of its own, the WAL is checkpointed.
+ * expired counters are purged and stranded ordered deliveries released (one instance at a time
+ * on PostgreSQL), the retention sweep runs in the background (one at a time; it yields between
+ * batches), and unless the server checkpoints on a thread of its own, the WAL is checkpointed.
  */
 export function createHousekeeping(deps: Deps, options: { checkpointElsewhere?: boolean }): Housekeeping {
   let run: Promise<void> | null = null;
@@ -45,6 +45,12 @@ export function createHousekeeping(deps: Deps, options: { checkpointElsewhere?: 
         await purgeOldPaymentEvents(deps, now);
         await purgeOldWhatsappMessages(deps, now);
         await deps.store.counters?.purgeExpired(now);
+        // An ordered delivery whose predecessor was erased with its event would wait for ever.
+        const released = await deps.store.deliveries.releaseStrandedWaiters(now);
+        if (released > 0) {
+          deps.log.info({ msg: "released ordered deliveries whose predecessor is gone", count: released });
+          deps.deliveriesEnqueued.notify();
+        }
       });
       sweepRetentionInBackground();
       // Keeps the WAL from growing without bound under steady writes; PASSIVE never blocks writers.

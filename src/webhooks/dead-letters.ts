@@ -3,6 +3,7 @@ import type { DeadLetterFilter, DeadLetterRow, StoreQueries } from "../db/store.
 import { AppError, notFound } from "../lib/app-error.ts";
 import { toIso } from "../lib/clock.ts";
 import { toPage, type Page } from "../lib/page.ts";
+import { lockStreamsOf, reenterStream } from "./ordered-streams.ts";
 
 export interface DeadLetterView {
   dead_letter_id: string;
@@ -55,23 +56,34 @@ export interface RetriggerResult {
 /**
  * Moves dead letters back to a fresh 4-attempt cycle with the same webhook_id, due at once.
  * The dead-letter row goes; if the new cycle fails too, a new one is written with a new
- * retention. All-or-nothing: an unknown id fails the whole call before anything changes.
+ * retention. All-or-nothing: an unknown id fails the whole call before anything changes. An
+ * ordered delivery goes to the end of its stream: it waits if the stream has deliveries queued.
  */
 export async function retriggerDeadLetters(deps: Deps, tenantId: string | null, deadLetterIds: readonly string[]): Promise<RetriggerResult> {
   const now = deps.clock.now();
   return deps.store.transaction(async (tx) => {
-    const retriggered: RetriggerResult["retriggered"] = [];
     const rows: DeadLetterRow[] = [];
     for (const id of deadLetterIds) rows.push(await findDeadLetterRow(tx, now, tenantId, id));
+    // An ordered delivery re-enters its stream at the end (src/webhooks/ordered-streams.ts).
+    const streamKeys: Array<string | null> = [];
     for (const row of rows) {
+      const delivery = await tx.deliveries.findDelivery(row.tenantId, row.deliveryId);
+      streamKeys.push(delivery?.status === "dead" ? delivery.streamKey : null);
+    }
+    await lockStreamsOf(tx, streamKeys);
+    // Oldest delivery first (ids sort by creation time): two of one stream re-enter in event order.
+    const byAge = rows.map((row, index) => ({ row, streamKey: streamKeys[index] ?? null }));
+    byAge.sort((a, b) => (a.row.deliveryId < b.row.deliveryId ? -1 : a.row.deliveryId > b.row.deliveryId ? 1 : 0));
+    for (const { row, streamKey } of byAge) {
+      const waitsFor = await reenterStream(tx, streamKey);
       // Only a delivery that is really dead is restarted; the dead letter goes only then, so a
       // row in an unexpected state keeps its record instead of vanishing.
-      if (!(await tx.deadLetters.restartDeadDelivery(row.deliveryId, now))) {
+      if (!(await tx.deadLetters.restartDeadDelivery(row.deliveryId, now, waitsFor))) {
         throw new AppError("dead_letter_conflict", 409, `The delivery ${row.deliveryId} of ${row.id} is not dead; nothing was re-triggered.`);
       }
       await tx.deadLetters.deleteDeadLetter(row.id);
-      retriggered.push({ dead_letter_id: row.id, webhook_id: row.deliveryId });
     }
+    const retriggered = rows.map((row) => ({ dead_letter_id: row.id, webhook_id: row.deliveryId }));
     if (retriggered.length > 0) tx.onCommit(() => deps.deliveriesEnqueued.notify());
     return { retriggered };
   });

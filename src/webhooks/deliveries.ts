@@ -1,5 +1,5 @@
 import type { Deps } from "../deps.ts";
-import type { DeliveryFilter, DeliveryRow } from "../db/store.ts";
+import type { DeliveryFilter, DeliveryRow, DeliveryState } from "../db/store.ts";
 import { notFound } from "../lib/app-error.ts";
 import { toIso } from "../lib/clock.ts";
 import { enqueueEvent } from "./emit-event.ts";
@@ -22,6 +22,10 @@ export interface DeliveryView {
   last_error: string | null;
   created_at: string;
   completed_at: string | null;
+  /** Whether it belongs to an ordered stream (its rule's ordering was per_session and the event had a session). */
+  ordered: boolean;
+  /** A waiting delivery: the one of its stream it is sent after, and why that one is not done. */
+  waiting: { waits_for: string; reason: string } | null;
 }
 
 export interface AttemptView {
@@ -37,7 +41,27 @@ export interface AttemptView {
   request: { headers: Record<string, string>; body: string } | null;
 }
 
-const toView = (row: DeliveryRow): DeliveryView => ({
+/** What the delivery a waiting one is behind is doing now, in the log's words. */
+function predecessorState(state: DeliveryState | undefined): string {
+  if (!state || state.status !== "pending") return state?.status ?? "gone";
+  if (state.leased) return "being sent";
+  return state.attempts > 0 ? "retrying" : "due";
+}
+
+const waitingOf = (row: DeliveryRow, states: ReadonlyMap<string, DeliveryState>): DeliveryView["waiting"] =>
+  row.status === "waiting" && row.waitsFor !== null
+    ? { waits_for: row.waitsFor, reason: `waits for ${row.waitsFor} (${predecessorState(states.get(row.waitsFor))})` }
+    : null;
+
+/** The states of the deliveries the waiting rows among `rows` wait for: one query for a whole page. */
+async function predecessorStates(deps: Deps, tenantId: string, rows: readonly DeliveryRow[]): Promise<Map<string, DeliveryState>> {
+  const ids = rows.flatMap((row) => (row.status === "waiting" && row.waitsFor !== null ? [row.waitsFor] : []));
+  if (ids.length === 0) return new Map();
+  const states = await deps.store.deliveries.describeDeliveryStates(tenantId, ids);
+  return new Map(states.map((state) => [state.id, state]));
+}
+
+const toView = (row: DeliveryRow, states: ReadonlyMap<string, DeliveryState> = new Map()): DeliveryView => ({
   webhook_id: row.id,
   event: row.event,
   event_id: row.eventId,
@@ -52,13 +76,16 @@ const toView = (row: DeliveryRow): DeliveryView => ({
   last_error: row.lastError,
   created_at: toIso(row.createdAt),
   completed_at: row.completedAt === null ? null : toIso(row.completedAt),
+  ordered: row.streamKey !== null,
+  waiting: waitingOf(row, states),
 });
 
 export type { DeliveryFilter };
 
 export async function listDeliveries(deps: Deps, tenantId: string, filter: DeliveryFilter, page: { limit: number; cursor?: string }): Promise<Page<DeliveryView>> {
   const rows = await deps.store.deliveries.listDeliveries(tenantId, filter, page.cursor ?? null, page.limit + 1);
-  return toPage(rows, page.limit, (row) => row.id, toView);
+  const states = await predecessorStates(deps, tenantId, rows);
+  return toPage(rows, page.limit, (row) => row.id, (row) => toView(row, states));
 }
 
 /** One delivery with every attempt of every cycle, oldest first. */
@@ -84,7 +111,7 @@ export async function getDelivery(deps: Deps, tenantId: string, webhookId: strin
     response_excerpt: attempt.responseExcerpt,
     request: requestOf(attempt.requestHeaders),
   }));
-  return { ...toView(row), attempt_log: attemptLog };
+  return { ...toView(row, await predecessorStates(deps, tenantId, [row])), attempt_log: attemptLog };
 }
 
 /**

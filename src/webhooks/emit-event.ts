@@ -2,6 +2,7 @@ import type { Deps } from "../deps.ts";
 import type { ClaimedDelivery, DeliveryTarget, Transaction } from "../db/store.ts";
 import { newId } from "../lib/ids.ts";
 import type { EventData, EventName } from "./events.ts";
+import { lockStreamsOf, placeInStream, streamKeyOf } from "./ordered-streams.ts";
 
 export interface EmitEventInput {
   tenantId: string;
@@ -34,6 +35,8 @@ function eventDataJson(input: EmitEventInput): string {
  * While this process runs a scheduler, the deliveries are written leased to it and handed over
  * after COMMIT (src/webhooks/delivery-handoff.ts): no claim of their own. Otherwise they are
  * written due, and the scheduler (here or, on PostgreSQL, on any instance) is woken to claim them.
+ * A delivery of an ordered rule that has an earlier one of its stream still unfinished is written
+ * waiting behind it instead (src/webhooks/ordered-streams.ts): neither due nor handed over.
  */
 export async function enqueueEvent(deps: Pick<Deps, "clock" | "deliveriesEnqueued" | "deliveryHandoff">, tx: Transaction, input: EmitEventInput): Promise<EmittedEvent> {
   const now = deps.clock.now();
@@ -48,11 +51,19 @@ export async function enqueueEvent(deps: Pick<Deps, "clock" | "deliveriesEnqueue
   const lease = receiver ? { token: newId("att", now), until: now + receiver.leaseMs } : null;
   const deliveryIds: string[] = [];
   const handed: ClaimedDelivery[] = [];
-  for (const target of targets) {
+  const streamKeys = targets.map((target) => (target.ordering === "per_session" ? streamKeyOf(input.tenantId, target.url, input.data) : null));
+  await lockStreamsOf(tx, streamKeys);
+  for (const [index, target] of targets.entries()) {
     const webhookId = newId("wh", now);
-    await tx.outbox.insertPendingDelivery({ id: webhookId, tenantId: input.tenantId, eventId, ruleId: target.id, event: input.event, url: target.url, now, lease });
+    const streamKey = streamKeys[index] ?? null;
+    // Two rules with one URL put both deliveries in one stream: the second waits behind the first.
+    const waitsFor = streamKey === null ? null : await placeInStream(tx, streamKey);
+    await tx.outbox.insertPendingDelivery({
+      id: webhookId, tenantId: input.tenantId, eventId, ruleId: target.id, event: input.event, url: target.url, now,
+      lease: waitsFor === null ? lease : null, streamKey, waitsFor,
+    });
     deliveryIds.push(webhookId);
-    if (lease) {
+    if (lease && waitsFor === null) {
       handed.push({
         id: webhookId, tenantId: input.tenantId, ruleId: target.id, event: input.event, attempts: 0, cycle: 1,
         leaseToken: lease.token, url: target.url, secret: target.secret, data, occurredAt: now,

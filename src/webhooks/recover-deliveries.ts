@@ -3,6 +3,7 @@ import { parseIsoTime, toIso } from "../lib/clock.ts";
 import { invalidField } from "../lib/validate.ts";
 import { notFound } from "../lib/app-error.ts";
 import { getRuleRow } from "./rules.ts";
+import { lockStreamsOf, reenterStream } from "./ordered-streams.ts";
 
 export interface RecoveredDeliveries {
   rule_id: string;
@@ -40,7 +41,14 @@ export async function recoverRuleDeliveries(
   await getRuleRow(deps, tenantId, ruleId);
   const recovered = await deps.store.transaction(async (tx) => {
     await tx.deadLetters.deleteRuleDeadLettersSince(tenantId, ruleId, sinceMs);
-    const count = await tx.deadLetters.recoverRuleDeliveries(tenantId, ruleId, sinceMs, now);
+    let count = await tx.deadLetters.recoverRuleDeliveries(tenantId, ruleId, sinceMs, now);
+    // Dead ordered deliveries re-enter their streams one by one, oldest first, each behind what
+    // is queued there by then (src/webhooks/ordered-streams.ts).
+    const deadOrdered = await tx.deadLetters.listRuleDeadStreamDeliveries(tenantId, ruleId, sinceMs);
+    await lockStreamsOf(tx, deadOrdered.map((dead) => dead.streamKey));
+    for (const dead of deadOrdered) {
+      if (await tx.deadLetters.restartDeadDelivery(dead.id, now, await reenterStream(tx, dead.streamKey))) count++;
+    }
     if (count > 0) tx.onCommit(() => deps.deliveriesEnqueued.notify());
     return count;
   });

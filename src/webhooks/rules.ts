@@ -8,6 +8,9 @@ import { toPage, type Page } from "../lib/page.ts";
 import { invalidField } from "../lib/validate.ts";
 import { EVENT_NAMES, isEventName } from "./events.ts";
 import { checkWebhookUrl } from "../lib/ssrf.ts";
+import { RULE_ORDERINGS, type RuleOrdering } from "../db/schema-webhooks.ts";
+
+export { RULE_ORDERINGS, type RuleOrdering };
 
 export interface RuleInput {
   name: string;
@@ -18,6 +21,8 @@ export interface RuleInput {
   active: boolean;
   /** Sends per second at most; null (on PATCH) removes the limit. */
   rate_limit_per_s?: number | null;
+  /** "per_session": the rule's deliveries join their session's ordered stream. Default "none". */
+  ordering?: string;
 }
 
 /** A rule as the API shows it: never with its secret. */
@@ -29,6 +34,7 @@ export interface RuleView {
   conditions: { min_confidence?: number };
   active: boolean;
   rate_limit_per_s: number | null;
+  ordering: RuleOrdering;
   /** While a rotation's overlap lasts: when the replaced secret stops signing. */
   previous_secret_expires_at: string | null;
   created_at: string;
@@ -46,6 +52,7 @@ export function toRuleView(row: RuleRow): RuleView {
     conditions: row.minConfidence === null ? {} : { min_confidence: row.minConfidence },
     active: row.active,
     rate_limit_per_s: row.rateLimitPerS,
+    ordering: row.ordering,
     previous_secret_expires_at: row.previousSecretUntil === null ? null : toIso(row.previousSecretUntil),
     created_at: toIso(row.createdAt),
     updated_at: toIso(row.updatedAt),
@@ -75,12 +82,17 @@ async function validateRuleFields(deps: Deps, input: Partial<RuleInput>): Promis
   if (rate !== undefined && rate !== null && !(Number.isInteger(rate) && rate >= 1 && rate <= MAX_RATE_LIMIT_PER_S)) {
     throw invalidField("rate_limit_per_s", `must be a whole number from 1 to ${MAX_RATE_LIMIT_PER_S}`);
   }
+  if (input.ordering !== undefined && !isRuleOrdering(input.ordering)) {
+    throw invalidField("ordering", `must be one of: ${RULE_ORDERINGS.join(", ")}`);
+  }
   if (input.url !== undefined) {
     if (input.url.length > 2048) throw invalidField("url", "must be at most 2048 characters");
     out.url = (await checkWebhookUrl(input.url, { allowPrivate: deps.config.allowPrivateWebhooks, resolve: deps.resolveHost })).href;
   }
   return out;
 }
+
+const isRuleOrdering = (value: string): value is RuleOrdering => (RULE_ORDERINGS as readonly string[]).includes(value);
 
 const duplicateRule = () => new AppError("rule_exists", 409, "This tenant already has a rule for that event and URL.");
 
@@ -113,6 +125,7 @@ export async function createRule(deps: Deps, tenantId: string, input: RuleInput)
     previousSecret: null,
     previousSecretUntil: null,
     rateLimitPerS: valid.rate_limit_per_s ?? null,
+    ordering: (valid.ordering as RuleOrdering | undefined) ?? "none",
   };
   // Counted and inserted in one write transaction (after the URL check's DNS lookup, which is
   // real I/O and stays outside): two concurrent creates cannot both pass the cap.
@@ -146,6 +159,8 @@ export async function updateRule(deps: Deps, tenantId: string, ruleId: string, p
   // what rotate-secret is for.
   if (valid.secret !== undefined) Object.assign(changes, { secret: valid.secret, previousSecret: null, previousSecretUntil: null });
   if (valid.rate_limit_per_s !== undefined) changes.rateLimitPerS = valid.rate_limit_per_s;
+  // Deliveries already queued keep their place: a waiting one is still released by the one ahead.
+  if (valid.ordering !== undefined) changes.ordering = valid.ordering as RuleOrdering;
   if (valid.active !== undefined) changes.active = valid.active;
   if (valid.conditions !== undefined) changes.minConfidence = valid.conditions.min_confidence ?? null;
   await deps.store.webhookRules.updateRule(ruleId, changes);

@@ -69,9 +69,9 @@ describe.skipIf(!url)("PostgreSQL webhook aggregates match SQLite", () => {
 
   const rule = (id: string, tenantId: string, event: string, minConfidence: number | null, active = true) => ({
     id, tenantId, name: id, event, url: `https://hooks.example/${id}`, secret: `secret-${id}-xxxxxxxxxxxx`, minConfidence, active, createdAt: T0, updatedAt: T0,
-    previousSecret: null, previousSecretUntil: null, rateLimitPerS: null,
+    previousSecret: null, previousSecretUntil: null, rateLimitPerS: null, ordering: "none" as const,
   });
-  const target = (id: string, url = `https://hooks.example/${id}`) => ({ id, url, secret: `secret-${id}-xxxxxxxxxxxx`, previousSecret: null, previousSecretUntil: null, rateLimitPerS: null });
+  const target = (id: string, url = `https://hooks.example/${id}`) => ({ id, url, secret: `secret-${id}-xxxxxxxxxxxx`, previousSecret: null, previousSecretUntil: null, rateLimitPerS: null, ordering: "none" as const });
 
   test("webhook rules", async () => {
     for (const row of [

@@ -267,11 +267,12 @@ describeWithBrowser("the admin page in headless Chromium (needs /usr/bin/chromiu
     await editor.getByLabel("Rule URL").fill(`http://127.0.0.1:${receiver.port}/crm2`);
     await editor.getByLabel(/^Minimum confidence/).fill("0.5");
     await editor.getByLabel(/^Rate limit/).fill("7");
+    await editor.getByLabel("Ordering").selectOption("per_session");
     await editor.getByLabel("Rule active").uncheck();
     await editor.getByRole("button", { name: "Save changes" }).click();
     await editor.locator(".notice").filter({ hasText: "Saved CRM v2." }).waitFor();
     const saved = (await (await fetch(`${origin}/api/v1/webhooks/rules-engine/rules/${rule.rule_id}`, { headers: { "x-api-key": key } })).json()) as Record<string, unknown>;
-    expect(saved).toMatchObject({ name: "CRM v2", event: "appointment.created", url: `http://127.0.0.1:${receiver.port}/crm2`, conditions: { min_confidence: 0.5 }, active: false, rate_limit_per_s: 7 });
+    expect(saved).toMatchObject({ name: "CRM v2", event: "appointment.created", url: `http://127.0.0.1:${receiver.port}/crm2`, conditions: { min_confidence: 0.5 }, active: false, rate_limit_per_s: 7, ordering: "per_session" });
 
     // Recover: the dead test delivery goes back on a fresh cycle.
     await editor.getByLabel(/^Recover failed deliveries/).fill("2020-01-01T00:00:00");

@@ -90,7 +90,7 @@ ${pager("dlq", "dead letters")}`;
 const DELIVERIES = `<h2>Webhooks › Deliveries</h2>
 <p class="hint">Every delivery and where it stands. Open one to see each attempt: the exact request sent (headers and body), status code, error, duration and the start of the response.</p>
 <form id="deliveries-filter" class="bar" novalidate>
-<label>Status <select id="deliveries-status"><option value="">All statuses</option><option>pending</option><option>succeeded</option><option>dead</option><option>cancelled</option></select></label>
+<label>Status <select id="deliveries-status"><option value="">All statuses</option><option>pending</option><option>waiting</option><option>succeeded</option><option>dead</option><option>cancelled</option></select></label>
 <button type="submit">Apply filter</button>
 </form>
 ${notice("deliveries-msg")}

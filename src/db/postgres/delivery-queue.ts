@@ -3,6 +3,8 @@ import type { AttemptOutcome, ClaimedDelivery, DeliveryQueueQueries, FairClaim, 
 import { CLAIM_WINDOW, RULE_DELETED, splitClaims, type CandidateRow, type DueRow } from "../delivery-queue-rows.ts";
 import { requestHeadersJson } from "../delivery-queue-rows.ts";
 import type { PgExec } from "./exec.ts";
+import { lockStreamsSql } from "../sql/ordered-streams.ts";
+import { POSTGRES } from "./statements.ts";
 
 // The scheduler's queue on PostgreSQL, the twin of src/db/sqlite/delivery-queue.ts. Several
 // instances share the table: each claim locks the rows it reads `FOR UPDATE SKIP LOCKED`, so a
@@ -77,7 +79,7 @@ const CANCEL = `
 // COMMIT, so the foreign keys below never trip. FOR NO KEY UPDATE is the lock the UPDATE below
 // takes anyway; taking the rows in id order means two batches never deadlock on each other.
 const LOCK_BATCH = `
-  SELECT id, lease_token FROM deliveries
+  SELECT id, lease_token, stream_key FROM deliveries
   WHERE id = ANY($1::text[])
   ORDER BY id
   FOR NO KEY UPDATE`;
@@ -112,6 +114,15 @@ const RECORD_RESULTS = `
 const INSERT_DEAD_LETTERS = `
   INSERT INTO dead_letters (id, delivery_id, tenant_id, rule_id, event, attempts, last_status_code, last_error, dead_at, expires_at)
   SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::int[], $7::int[], $8::text[], $9::bigint[], $10::bigint[])`;
+
+// 5. Ordered delivery (src/webhooks/ordered-streams.ts): the deliveries waiting behind those that
+// just ended are due now. Their streams are locked first (LOCK_STREAMS, the lock a delivery joining
+// a stream holds while it looks for the stream's tail), so one that joined behind a delivery
+// ending here is committed before this statement looks, and released by it.
+const RELEASE_SUCCESSORS = `
+  UPDATE deliveries SET status = 'pending', waits_for = NULL, next_attempt_at = $2, updated_at = $2
+  WHERE waits_for = ANY($1::text[]) AND status = 'waiting'`;
+const LOCK_STREAMS = lockStreamsSql(POSTGRES);
 
 const GAUGES = `
   SELECT (SELECT count(*)::int FROM deliveries WHERE status = 'pending' AND next_attempt_at <= $1) AS due,
@@ -169,8 +180,19 @@ export function pgDeliveryQueue(db: PgExec): DeliveryQueueQueries {
 /** Cancels rows whose rule is gone (one statement) and turns the rest into claims carrying the lease token. */
 async function claimedFrom(tx: PgExec, rows: readonly DueRow[], leaseToken: string, now: number): Promise<ClaimedDelivery[]> {
   const { claimed, orphaned } = splitClaims(rows, leaseToken);
-  if (orphaned.length > 0) await tx.run(CANCEL, [RULE_DELETED, now, orphaned]);
+  if (orphaned.length > 0) {
+    await tx.run(CANCEL, [RULE_DELETED, now, orphaned]);
+    await releaseSuccessors(tx, orphaned, now);
+  }
   return claimed;
+}
+
+/** The orphans' successors in their streams (if any wait) are due now, under their streams' locks. */
+async function releaseSuccessors(tx: PgExec, endedIds: readonly string[], now: number): Promise<void> {
+  const streams = await tx.all<{ stream_key: string }>("SELECT stream_key FROM deliveries WHERE id = ANY($1::text[]) AND stream_key IS NOT NULL", [endedIds]);
+  if (streams.length === 0) return;
+  await tx.run(LOCK_STREAMS, [streams.map((row) => row.stream_key)]);
+  await tx.run(RELEASE_SUCCESSORS, [endedIds, now]);
 }
 
 /**
@@ -183,9 +205,12 @@ async function claimedFrom(tx: PgExec, rows: readonly DueRow[], leaseToken: stri
  */
 async function recordBatch(tx: PgExec, attempts: readonly RecordedAttempt[]): Promise<AttemptOutcome[]> {
   const ids = [...new Set(attempts.map(({ delivery }) => delivery.id))];
-  const locked = await tx.all<{ id: string; lease_token: string | null }>(LOCK_BATCH, [ids]);
+  const locked = await tx.all<{ id: string; lease_token: string | null; stream_key: string | null }>(LOCK_BATCH, [ids]);
   /** Each live delivery's lease token as it stands after the results so far. */
   const lease = new Map(locked.map((row) => [row.id, row.lease_token]));
+  const streamOf = new Map(locked.map((row) => [row.id, row.stream_key]));
+  /** Ordered deliveries that ended here, and their streams. */
+  const ended = { ids: [] as string[], streams: [] as string[] };
 
   // One array per column of each statement, filled in batch order.
   const log = { id: [] as string[], deliveryId: [] as string[], cycle: [] as number[], attempt: [] as number[], startedAt: [] as number[],
@@ -225,6 +250,11 @@ async function recordBatch(tx: PgExec, attempts: readonly RecordedAttempt[]): Pr
     change.statusCode.push(result.statusCode);
     change.error.push(result.ok ? null : result.error);
     change.finishedAt.push(finishedAt);
+    const streamKey = streamOf.get(delivery.id);
+    if (decision.outcome !== "retry" && streamKey) {
+      ended.ids.push(delivery.id);
+      ended.streams.push(streamKey);
+    }
     if (decision.outcome === "dead") {
       dead.id.push(newId("dlq", finishedAt));
       dead.deliveryId.push(delivery.id);
@@ -249,6 +279,10 @@ async function recordBatch(tx: PgExec, attempts: readonly RecordedAttempt[]): Pr
     ]);
     // The rows are locked and their tokens were read in this transaction: anything else is a bug.
     if (changed !== change.id.length) throw new Error(`recordAttempts: ${changed} of ${change.id.length} locked deliveries changed`);
+  }
+  if (ended.ids.length > 0) {
+    await tx.run(LOCK_STREAMS, [ended.streams]);
+    await tx.run(RELEASE_SUCCESSORS, [ended.ids, Math.max(...attempts.map((attempt) => attempt.finishedAt))]);
   }
   if (dead.id.length > 0) {
     await tx.run(INSERT_DEAD_LETTERS, [

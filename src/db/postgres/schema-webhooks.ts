@@ -20,6 +20,7 @@ export const webhookRules = pgTable(
     previousSecret: text("previous_secret"),
     previousSecretUntil: bigint("previous_secret_until", { mode: "number" }),
     rateLimitPerS: integer("rate_limit_per_s"),
+    ordering: text("ordering", { enum: ["none", "per_session"] as const }).notNull().default("none"),
   },
   (table) => [
     uniqueIndex("webhook_rules_tenant_event_url_idx").on(table.tenantId, table.event, table.url),
@@ -52,7 +53,7 @@ export const deliveries = pgTable(
     ruleId: text("rule_id").references(() => webhookRules.id, { onDelete: "set null" }),
     event: text("event").notNull(),
     url: text("url").notNull(),
-    status: text("status", { enum: ["pending","succeeded","dead","cancelled"] as const }).notNull(),
+    status: text("status", { enum: ["pending", "waiting", "succeeded", "dead", "cancelled"] as const }).notNull(),
     attempts: integer("attempts").notNull().default(0),
     cycle: integer("cycle").notNull().default(1),
     nextAttemptAt: bigint("next_attempt_at", { mode: "number" }),
@@ -62,6 +63,8 @@ export const deliveries = pgTable(
     createdAt: bigint("created_at", { mode: "number" }).notNull(),
     updatedAt: bigint("updated_at", { mode: "number" }).notNull(),
     completedAt: bigint("completed_at", { mode: "number" }),
+    streamKey: text("stream_key"),
+    waitsFor: text("waits_for"),
   },
   (table) => [
     index("deliveries_due_idx").on(table.nextAttemptAt).where(sql`status = 'pending'`),
@@ -72,6 +75,8 @@ export const deliveries = pgTable(
     index("deliveries_rule_idx").on(table.ruleId),
     index("deliveries_event_idx").on(table.eventId),
     index("deliveries_completed_idx").on(table.completedAt).where(sql`completed_at IS NOT NULL`),
+    index("deliveries_stream_idx").on(table.streamKey, table.status).where(sql`stream_key IS NOT NULL`),
+    index("deliveries_waits_for_idx").on(table.waitsFor).where(sql`waits_for IS NOT NULL`),
   ],
 );
 

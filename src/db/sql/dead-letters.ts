@@ -1,5 +1,5 @@
 import { deadLetters } from "../schema.ts";
-import { type Dialect, filtered, one, type Ops, write } from "../statements.ts";
+import { type Dialect, filtered, many, one, type Ops, write } from "../statements.ts";
 import type { DeadLetterQueries } from "../store-webhooks.ts";
 
 // The dead-letter aggregate, one statement each, for both stores (src/db/statements.ts): the
@@ -53,13 +53,19 @@ export const DEAD_LETTER_OPS: Ops<DeadLetterQueries> = {
     `DELETE FROM dead_letters WHERE id = $1 AND tenant_id = $2 AND expires_at > $3 RETURNING id, delivery_id AS "deliveryId"`,
     (tenantId, deadLetterId, now) => [deadLetterId, tenantId, now],
   ),
-  // A fresh cycle: same webhook_id, attempts from 1 again, due now.
+  // A fresh cycle: same webhook_id, attempts from 1 again, due now — or, ordered, waiting at
+  // the end of its stream (src/webhooks/ordered-streams.ts).
   restartDeadDelivery: write(
-    `UPDATE deliveries SET status = 'pending', attempts = 0, cycle = cycle + 1, next_attempt_at = $1, lease_token = NULL,
+    `UPDATE deliveries SET status = $3, attempts = 0, cycle = cycle + 1, next_attempt_at = $4, lease_token = NULL, waits_for = $5,
        last_status_code = NULL, last_error = NULL, completed_at = NULL, updated_at = $1
      WHERE id = $2 AND status = 'dead'`,
-    (deliveryId, now) => [now, deliveryId],
+    (deliveryId, now, waitsFor = null) => [now, deliveryId, waitsFor ? "waiting" : "pending", waitsFor ? null : now, waitsFor],
     (changes) => changes > 0,
+  ),
+  listRuleDeadStreamDeliveries: many(
+    `SELECT id, stream_key AS "streamKey" FROM deliveries
+     WHERE tenant_id = $1 AND rule_id = $2 AND created_at >= $3 AND status = 'dead' AND stream_key IS NOT NULL ORDER BY id`,
+    (tenantId, ruleId, sinceMs) => [tenantId, ruleId, sinceMs],
   ),
   // deliveries_tenant_rule_idx serves both: the rule's rows, their creation time checked on the
   // way (not an id range: an id carries its generator's latest time, later than created_at
@@ -71,12 +77,14 @@ export const DEAD_LETTER_OPS: Ops<DeadLetterQueries> = {
     (changes) => changes,
   ),
   // A retrying row has no lease (markRetry clears it); one with a lease is in flight and is left
-  // to its sender, whose result would otherwise be dropped as stale and the send repeated.
+  // to its sender, whose result would otherwise be dropped as stale and the send repeated. A
+  // retrying ordered row stays where it is, the head of its stream; a dead one re-enters its
+  // stream at the end instead (listRuleDeadStreamDeliveries, restartDeadDelivery).
   recoverRuleDeliveries: write(
     `UPDATE deliveries SET status = 'pending', attempts = 0, cycle = cycle + 1, next_attempt_at = $4, lease_token = NULL,
        last_status_code = NULL, last_error = NULL, completed_at = NULL, updated_at = $4
      WHERE tenant_id = $1 AND rule_id = $2 AND created_at >= $3
-       AND (status = 'dead' OR (status = 'pending' AND attempts > 0 AND lease_token IS NULL))`,
+       AND ((status = 'dead' AND stream_key IS NULL) OR (status = 'pending' AND attempts > 0 AND lease_token IS NULL))`,
     (tenantId, ruleId, sinceMs, now) => [tenantId, ruleId, sinceMs, now],
     (changes) => changes,
   ),

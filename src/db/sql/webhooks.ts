@@ -12,6 +12,7 @@ import {
   write,
   writePerCall,
 } from "../statements.ts";
+import { DELIVERY_STREAM_OPS, OUTBOX_STREAM_OPS } from "./ordered-streams.ts";
 import type {
   DeliveryCounts,
   DeliveryQueries,
@@ -59,8 +60,8 @@ export const WEBHOOK_RULE_OPS: Ops<WebhookRuleQueries> = {
     (row: { n: unknown } | null) => asNumber(row?.n),
   ),
   insertRule: write(
-    `INSERT INTO webhook_rules (id, tenant_id, name, event, url, secret, min_confidence, active, created_at, updated_at, rate_limit_per_s)
-     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)`,
+    `INSERT INTO webhook_rules (id, tenant_id, name, event, url, secret, min_confidence, active, created_at, updated_at, rate_limit_per_s, ordering)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)`,
     (row) => [
       row.id,
       row.tenantId,
@@ -73,6 +74,7 @@ export const WEBHOOK_RULE_OPS: Ops<WebhookRuleQueries> = {
       row.createdAt,
       row.updatedAt,
       row.rateLimitPerS ?? null,
+      row.ordering ?? "none",
     ],
   ),
   // Any subset of columns (undefined values are left out): rule edits are rare.
@@ -101,7 +103,7 @@ export const WEBHOOK_RULE_OPS: Ops<WebhookRuleQueries> = {
 };
 
 const TARGET_COLUMNS = `id, url, secret, previous_secret AS "previousSecret", previous_secret_until AS "previousSecretUntil",
-  rate_limit_per_s AS "rateLimitPerS"`;
+  rate_limit_per_s AS "rateLimitPerS", ordering`;
 type RawTarget = Omit<DeliveryTarget, "previousSecretUntil"> & { previousSecretUntil: unknown };
 const toTarget = (row: RawTarget): DeliveryTarget => ({ ...row, previousSecretUntil: asNullableNumber(row.previousSecretUntil) });
 
@@ -126,9 +128,11 @@ export const OUTBOX_OPS: Ops<OutboxQueries> = {
     (tenantId, ruleId) => [ruleId, tenantId],
     (rows: RawTarget[]) => rows.map(toTarget),
   ),
+  // A waiting delivery is not due (no next_attempt_at): outside deliveries_due_idx until released.
   insertPendingDelivery: write(
-    `INSERT INTO deliveries (id, tenant_id, event_id, rule_id, event, url, status, attempts, cycle, next_attempt_at, lease_token, created_at, updated_at)
-     VALUES ($1, $2, $3, $4, $5, $6, 'pending', 0, 1, $8, $9, $7, $7)`,
+    `INSERT INTO deliveries (id, tenant_id, event_id, rule_id, event, url, status, attempts, cycle, next_attempt_at, lease_token, created_at, updated_at,
+       stream_key, waits_for)
+     VALUES ($1, $2, $3, $4, $5, $6, $12, 0, 1, $8, $9, $7, $7, $10, $11)`,
     (d) => [
       d.id,
       d.tenantId,
@@ -137,10 +141,14 @@ export const OUTBOX_OPS: Ops<OutboxQueries> = {
       d.event,
       d.url,
       d.now,
-      d.lease?.until ?? d.now,
+      d.waitsFor ? null : (d.lease?.until ?? d.now),
       d.lease?.token ?? null,
+      d.streamKey ?? null,
+      d.waitsFor ?? null,
+      d.waitsFor ? "waiting" : "pending",
     ],
   ),
+  ...OUTBOX_STREAM_OPS,
   // Events older than the cutoff with no delivery left: nothing pending, nothing dead. A
   // re-triggerable delivery keeps its event, because the body is built from the event's data.
   purgeSpentEvents: write(
@@ -177,6 +185,7 @@ const COUNT_OUTCOMES = `count(*) AS total, sum(CASE WHEN status = 'succeeded' TH
   sum(CASE WHEN status = 'dead' THEN 1 ELSE 0 END) AS dead`;
 
 export const DELIVERY_OPS: Ops<DeliveryQueries> = {
+  ...DELIVERY_STREAM_OPS,
   listDeliveries: filtered(
     DELIVERY_LIST_FILTERS,
     (_tenantId, filter, beforeId, _limit) => ({

@@ -97,6 +97,11 @@ function prepareStatements(sqlite: Database) {
       `INSERT INTO dead_letters (id, delivery_id, tenant_id, rule_id, event, attempts, last_status_code, last_error, dead_at, expires_at)
        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
     ),
+    // Ordered delivery (src/webhooks/ordered-streams.ts): the delivery that waits behind one that
+    // just ended is due now. An index probe that finds nothing for an unordered delivery.
+    releaseSuccessor: sqlite.prepare(
+      "UPDATE deliveries SET status = 'pending', waits_for = NULL, next_attempt_at = ?2, updated_at = ?2 WHERE waits_for = ?1 AND status = 'waiting'",
+    ),
     countDue: sqlite.prepare<{ n: number }, [number]>("SELECT count(*) AS n FROM deliveries WHERE status = 'pending' AND next_attempt_at <= ?"),
     countPending: sqlite.prepare<{ n: number }, []>("SELECT count(*) AS n FROM deliveries WHERE status = 'pending'"),
     countDeadLetters: sqlite.prepare<{ n: number }, []>("SELECT count(*) AS n FROM dead_letters"),
@@ -149,7 +154,8 @@ export function sqliteDeliveryQueue(sqlite: Database): SyncOf<DeliveryQueueQueri
 
     /**
      * All in one transaction (one fsync for a whole batch). For each: the attempt log row, then
-     * the decision — success, the retry's due time, or the dead letter with its expiry.
+     * the decision — success, the retry's due time, or the dead letter with its expiry; a
+     * delivery that ended releases the one of its stream waiting behind it.
      */
     recordAttempts: (attempts) =>
       sqlite
@@ -163,7 +169,9 @@ export function sqliteDeliveryQueue(sqlite: Database): SyncOf<DeliveryQueueQueri
             );
             if (decision.outcome === "succeeded") {
               const changed = sql.markSucceeded.run(attempt, result.statusCode, finishedAt, finishedAt, delivery.id, delivery.leaseToken).changes;
-              return changed > 0 ? "succeeded" : "stale";
+              if (changed === 0) return "stale";
+              sql.releaseSuccessor.run(delivery.id, finishedAt);
+              return "succeeded";
             }
             if (decision.outcome === "retry") {
               const changed = sql.markRetry.run(attempt, decision.nextAttemptAt, result.statusCode, result.error, finishedAt, delivery.id, delivery.leaseToken).changes;
@@ -171,6 +179,7 @@ export function sqliteDeliveryQueue(sqlite: Database): SyncOf<DeliveryQueueQueri
             }
             const changed = sql.markDead.run(attempt, result.statusCode, result.error, finishedAt, finishedAt, delivery.id, delivery.leaseToken).changes;
             if (changed === 0) return "stale";
+            sql.releaseSuccessor.run(delivery.id, finishedAt);
             sql.insertDeadLetter.run(
               newId("dlq", finishedAt), delivery.id, delivery.tenantId, delivery.ruleId, delivery.event, attempt,
               result.statusCode, result.error, finishedAt, decision.expiresAt,
@@ -193,6 +202,9 @@ export function sqliteDeliveryQueue(sqlite: Database): SyncOf<DeliveryQueueQueri
 /** Cancels rows whose rule is gone and turns the rest into claims carrying the lease token. */
 function claimedFrom(sql: Statements, rows: DueRow[], leaseToken: string, now: number): ClaimedDelivery[] {
   const { claimed, orphaned } = splitClaims(rows, leaseToken);
-  for (const id of orphaned) sql.cancel.run(RULE_DELETED, now, now, id);
+  for (const id of orphaned) {
+    sql.cancel.run(RULE_DELETED, now, now, id);
+    sql.releaseSuccessor.run(id, now);
+  }
   return claimed;
 }

@@ -31,6 +31,14 @@ const deliveryView = t.Object({
   last_error: nullableString(),
   created_at: isoTime(),
   completed_at: nullableIsoTime(),
+  ordered: t.Boolean({ description: "In an ordered stream: its rule's ordering is per_session and the event has a session." }),
+  waiting: t.Nullable(
+    t.Object({
+      waits_for: idOf("wh", "The delivery of the same stream this one is sent after."),
+      reason: t.String({ examples: ["waits for wh_01jz4kc0a2b4d6f8h0k2m4p6r8 (retrying)"] }),
+    }),
+    { description: "Status waiting: the earlier delivery of its stream it waits for, and what that one is doing." },
+  ),
 });
 
 const deadLetterView = t.Object({

@@ -2,7 +2,7 @@ import { Elysia, t } from "elysia";
 import type { AppDeps } from "../deps.ts";
 import { idParams, pageFields, strictObject } from "../schema.ts";
 import { MANAGER_ROLES, securityPlugin, tenantOf } from "../plugins/security.ts";
-import { createRule, deleteRule, getRuleRow, listRules, MAX_RATE_LIMIT_PER_S, toRuleView, updateRule } from "../../webhooks/rules.ts";
+import { createRule, deleteRule, getRuleRow, listRules, MAX_RATE_LIMIT_PER_S, RULE_ORDERINGS, toRuleView, updateRule } from "../../webhooks/rules.ts";
 import { enqueueTestDelivery } from "../../webhooks/deliveries.ts";
 import { EVENT_CATALOG, EVENT_NAMES } from "../../webhooks/events.ts";
 import { deletedResponse, enumText, idOf, isoTime, nullableIsoTime, oneOf, pageOf } from "../response-schemas.ts";
@@ -22,6 +22,11 @@ const rateLimit = t.Integer({
   description: "At most this many of the rule's deliveries are sent per second (across every instance); the others wait, they do not fail.",
   examples: [5],
 });
+const ordering = oneOf(RULE_ORDERINGS, {
+  description:
+    "per_session: the tenant's per_session rules with the same URL form one ordered stream per chat session; each delivery waits until the one before it succeeded or dead-lettered (docs/webhooks.md, Ordered delivery). Default none.",
+  examples: ["per_session"],
+});
 const eventText = enumText(EVENT_NAMES, { examples: ["lead.created"] });
 const ruleView = t.Object({
   rule_id: idOf("rule"),
@@ -31,6 +36,7 @@ const ruleView = t.Object({
   conditions: t.Object({ min_confidence: t.Optional(t.Number()) }),
   active: t.Boolean(),
   rate_limit_per_s: t.Nullable(t.Integer({ description: "Deliveries per second at most; null = no limit." })),
+  ordering: enumText(RULE_ORDERINGS, { description: "per_session: delivered in order within each chat session; none: no order." }),
   previous_secret_expires_at: nullableIsoTime("While a secret rotation's overlap lasts: when the replaced secret stops signing."),
   created_at: isoTime(),
   updated_at: isoTime(),
@@ -45,6 +51,7 @@ export const RuleModel = {
     conditions: t.Optional(conditions),
     active: t.Optional(t.Boolean({ default: true, description: "false: the rule matches nothing until re-activated. Default true." })),
     rate_limit_per_s: t.Optional(rateLimit),
+    ordering: t.Optional(ordering),
   }),
   patchBody: strictObject({
     name: t.Optional(ruleFields.name),
@@ -54,6 +61,7 @@ export const RuleModel = {
     conditions: t.Optional(conditions),
     active: t.Optional(t.Boolean()),
     rate_limit_per_s: t.Optional(t.Nullable(rateLimit, { description: "null removes the limit." })),
+    ordering: t.Optional(ordering),
   }),
   createResponse: t.Object({ ok: t.Literal(true), rule_id: idOf("rule"), event: eventText, active: t.Boolean(), created_at: isoTime() }),
   ruleView,

@@ -15,7 +15,8 @@ export function wireDeliveries() {
         page.data.map((row) => [
           idCode(row.webhook_id),
           row.event,
-          row.status,
+          // A waiting delivery (ordered stream) says which one it is behind and why.
+          row.waiting ? `${row.status}: ${row.waiting.reason}` : row.status,
           code(row.url),
           // Every attempt of every cycle; a re-triggered delivery names its cycle.
           row.cycle > 1 ? `${row.total_attempts} (cycle ${row.cycle})` : String(row.total_attempts),

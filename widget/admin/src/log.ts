@@ -32,7 +32,8 @@ export async function showAttemptLog(webhookId: string): Promise<void> {
     const delivery = await api<Delivery & { attempt_log: Attempt[] }>("GET", `/webhooks/deliveries/${encodeURIComponent(webhookId)}`);
     const facts: Array<[string, Node | string]> = [
       ["Event", delivery.event],
-      ["Status", delivery.status],
+      ["Status", delivery.waiting ? `${delivery.status}: ${delivery.waiting.reason}` : delivery.status],
+      ["Ordering", delivery.ordered ? "in its session's ordered stream" : "none"],
       ["URL", code(delivery.url)],
       ["Rule", code(delivery.rule_id)],
       ["Cycle / attempts in it / attempts in all", `${delivery.cycle} / ${delivery.attempts} / ${delivery.attempt_log.length}`],

@@ -10,7 +10,7 @@ const field = (label: string, input: HTMLElement) => h("label", {}, label, input
 
 /**
  * The edit form for `rule`, in place of whatever `host` showed: every editable field
- * (name, event, URL, min confidence, active, rate limit), then "recover since". `saved` runs
+ * (name, event, URL, min confidence, active, rate limit, ordering), then "recover since". `saved` runs
  * after a change so the table shows it.
  */
 export function openRuleEditor(host: HTMLElement, rule: Rule, saved: () => Promise<void>): void {
@@ -34,6 +34,13 @@ export function openRuleEditor(host: HTMLElement, rule: Rule, saved: () => Promi
     value: rule.conditions.min_confidence ?? "",
   });
   const rate = h("input", { type: "number", min: 1, max: 1000, step: 1, size: 6, value: rule.rate_limit_per_s ?? "" });
+  const ordering = h(
+    "select",
+    {},
+    h("option", { value: "none" }, "none"),
+    h("option", { value: "per_session" }, "per session (in order, one at a time)"),
+  );
+  ordering.value = rule.ordering;
   const active = h("input", { type: "checkbox", checked: rule.active });
   const since = h("input", { type: "datetime-local", step: 1 });
   const close = () => host.replaceChildren();
@@ -53,6 +60,7 @@ export function openRuleEditor(host: HTMLElement, rule: Rule, saved: () => Promi
         field("Rule URL", url),
         field("Minimum confidence (empty: none)", confidence),
         field("Rate limit per second (empty: none)", rate),
+        field("Ordering", ordering),
         h("label", { class: "check" }, active, " Rule active"),
         h("button", { type: "submit", class: "primary" }, "Save changes"),
         h("button", { type: "button", onclick: close }, "Close"),
@@ -81,6 +89,7 @@ export function openRuleEditor(host: HTMLElement, rule: Rule, saved: () => Promi
       conditions: confidence.value ? { min_confidence: Number(confidence.value) } : {},
       active: active.checked,
       rate_limit_per_s: rate.value ? Number(rate.value) : null,
+      ordering: ordering.value,
     };
     void busy(button, async () => {
       try {
