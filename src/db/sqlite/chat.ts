@@ -5,7 +5,7 @@ import type { BotConfigQueries, ChatSessionQueries, SessionTurnUpdate, UsageQuer
 import { selectColumns } from "./columns.ts";
 import type { SyncOf } from "./gate.ts";
 import { prepareVariants } from "./list-variants.ts";
-import { markLookupWrite } from "./lookup-version.ts";
+import { lookupVersionReader, markLookupWrite } from "./lookup-version.ts";
 import { USAGE_OPS } from "../sql/chat.ts";
 import { sqliteOps } from "./statements.ts";
 
@@ -24,7 +24,7 @@ export function sessionListSql(given: Record<SessionListFilter, boolean>): strin
   return `SELECT ${selectColumns(chatSessions)} FROM chat_sessions WHERE ${conditions.join(" AND ")} ORDER BY id DESC LIMIT ?4`;
 }
 
-export function sqliteChatSessions(sqlite: Database, usage: SyncOf<UsageQueries>): SyncOf<ChatSessionQueries> {
+export function sqliteChatSessions(sqlite: Database): SyncOf<ChatSessionQueries> {
   const columns = selectColumns(chatSessions);
   const byId = sqlite.prepare<ChatSessionRow, [string, string]>(`SELECT ${columns} FROM chat_sessions WHERE id = ? AND tenant_id = ?`);
   const byVisitor = sqlite.prepare<ChatSessionRow, [string, string, string]>(
@@ -79,7 +79,6 @@ export function sqliteChatSessions(sqlite: Database, usage: SyncOf<UsageQueries>
     finishTurn: (turn) => {
       for (const row of turn.messages) addMessage(row);
       updateTurn(turn.sessionId, turn.update);
-      return usage.incrementMessages(turn.usage.tenantId, turn.usage.period);
     },
     listRecentMessages: (sessionId, limit) => recent.all(sessionId, limit),
     listMessagesAfter: (sessionId, afterId) => messagesAfter.all(sessionId, afterId).map(toMessage),
@@ -98,8 +97,21 @@ export function sqliteUsage(sqlite: Database): SyncOf<UsageQueries> {
   const counted = sqlite.prepare<Pick<UsageCounterRow, "messages" | "thresholdNotifiedAt">, [string, string]>(
     `SELECT messages, threshold_notified_at AS "thresholdNotifiedAt" FROM usage_counters WHERE tenant_id = ? AND period = ?`,
   );
+  // The same decision as the PostgreSQL twin (reserveMessageSql); inside the turn's transaction
+  // here, so a rollback takes it back. The first message of a period is inserted only when it
+  // is clear of the lines itself (a quota of 2 or more).
+  const reserve = sqlite.prepare<never, [string, string, number | null, number]>(
+    `INSERT INTO usage_counters (tenant_id, period, messages) SELECT ?1, ?2, 1 WHERE ?3 IS NULL OR (1 <= ?3 AND 100 < ?3 * ?4)
+     ON CONFLICT (tenant_id, period) DO UPDATE SET messages = messages + 1
+     WHERE ?3 IS NULL OR (messages + 1 <= ?3 AND (threshold_notified_at IS NOT NULL OR (messages + 1) * 100 < ?3 * ?4))`,
+  );
+  const lookupVersion = lookupVersionReader(sqlite);
   return {
     ...sqliteOps(sqlite, USAGE_OPS),
+    reserveMessage: (tenantId, period, limits) => {
+      const reserved = reserve.run(tenantId, period, limits.quota, limits.thresholdPercent).changes === 1;
+      return { reserved, messages: counted.get(tenantId, period)?.messages ?? 0, lookupVersion: lookupVersion() };
+    },
     incrementMessages: (tenantId, period) => {
       increment.run(tenantId, period);
       const row = counted.get(tenantId, period);
