@@ -1,5 +1,5 @@
 import type { Deps } from "../deps.ts";
-import type { StoreQueries, Transaction, UsageCounterRow } from "../db/store.ts";
+import type { MessageReservation, StoreQueries, Transaction, UsageCounterRow } from "../db/store.ts";
 import { AppError } from "../lib/app-error.ts";
 import { toIso } from "../lib/clock.ts";
 import { enqueueEvent } from "../webhooks/emit-event.ts";
@@ -97,7 +97,8 @@ const quotaExceeded = (plan: PlanName, quota: number, period: string, now: numbe
 
 /**
  * Counts one message against the tenant's monthly quota, through the message's transaction,
- * before the turn writes anything else; returns the lookup version read with it. Nearly every
+ * before the turn writes anything else; returns the lookup version and the session (when
+ * `sessionId` is given) read with it. Nearly every
  * message is reserved in one statement that holds the counter row for itself only (on
  * PostgreSQL it commits at once and a rollback of the turn takes it back). A message the
  * reservation leaves alone is either over the quota — 402, the quota-th message being the last
@@ -111,15 +112,16 @@ export async function countMessage(
   tenantId: string,
   plan: PlanName,
   now: number,
-): Promise<{ lookupVersion: string }> {
+  sessionId: string | null,
+): Promise<Pick<MessageReservation, "lookupVersion" | "session">> {
   const period = periodOf(now);
   const quota = PLANS[plan].monthlyMessages;
-  const reservation = await tx.usage.reserveMessage(tenantId, period, { quota, thresholdPercent: QUOTA_THRESHOLD_PERCENT });
+  const reservation = await tx.usage.reserveMessage(tenantId, period, { quota, thresholdPercent: QUOTA_THRESHOLD_PERCENT }, sessionId);
   if (!reservation.reserved) {
     if (quota !== null && reservation.messages >= quota) throw quotaExceeded(plan, quota, period, now);
     await settleCountedMessage(deps, tx, { tenantId, period }, plan, await tx.usage.incrementMessages(tenantId, period), now);
   }
-  return { lookupVersion: reservation.lookupVersion };
+  return reservation;
 }
 
 /**

@@ -20,7 +20,7 @@ import type { Lang } from "./language.ts";
 import { applyAction } from "./apply-action.ts";
 import { assistantCouldNotAnswer, recordUnanswered } from "./record-unanswered.ts";
 import { createRuleEngine, type EngineAction, type ReplyEngine } from "./engine.ts";
-import { findOrStartVisitorSession, messageRow, requireSession, startSession, type SessionRow } from "./sessions.ts";
+import { findOrStartVisitorSession, foundSession, messageRow, requireSession, startSession, type SessionRow } from "./sessions.ts";
 import { recordTurnLiveEvents } from "./front-desk-events.ts";
 
 const DAY_MS = 86_400_000;
@@ -142,13 +142,13 @@ function commitTurn(deps: Deps, input: HandleMessageInput, text: string, config:
   const tenant = input.tenant;
   return deps.store.transaction(async (tx) => {
     const now = deps.clock.now();
-    // Counted first (a 402 costs nothing more) with the lookup version read in the same
-    // operation; a throw below takes the count back with the rest of the turn.
-    const counted = await countMessage(deps, tx, tenant.id, tenant.plan, now);
+    // Counted first (a 402 costs nothing more), the lookup version and the session read in the
+    // same operation; a throw below takes the count back with the rest of the turn.
+    const counted = await countMessage(deps, tx, tenant.id, tenant.plan, now, input.sessionId ?? null);
     if (input.lookupVersion !== undefined && counted.lookupVersion !== input.lookupVersion) throw new StaleLookupError();
     await input.withinWrite?.(tx);
     const session = input.sessionId
-      ? await requireSession(tx, tenant.id, input.sessionId)
+      ? foundSession(counted.session)
       : input.visitorRef
         ? await findOrStartVisitorSession(deps, tx, { tenantId: tenant.id, channel: input.channel, visitorRef: input.visitorRef })
         : await startSession(deps, tx, { tenantId: tenant.id, channel: input.channel });

@@ -39,6 +39,8 @@ export interface MessageReservation {
   messages: number;
   /** The lookup version (TenantQueries.findLookupVersion) read by the same operation. */
   lookupVersion: string;
+  /** The tenant's session asked for, read by the same operation (null: not asked for, or not the tenant's). */
+  session: ChatSessionRow | null;
 }
 
 export interface ChatSessionQueries {
@@ -74,9 +76,11 @@ export interface UsageQueries {
    * not the first to reach the threshold (unless it was notified already). Otherwise nothing
    * changes and the caller counts exactly with incrementMessages. On PostgreSQL it commits at
    * once, even inside a transaction (no row lock held while the turn goes on), and is taken back
-   * if that transaction rolls back; on SQLite it is part of the transaction.
+   * if that transaction rolls back; on SQLite it is part of the transaction. The message's
+   * session and the lookup version come with it: a chat message's reads and count in one
+   * round trip.
    */
-  reserveMessage(tenantId: string, period: string, limits: MessageLimits): Promise<MessageReservation>;
+  reserveMessage(tenantId: string, period: string, limits: MessageLimits, sessionId: string | null): Promise<MessageReservation>;
   /** One more message this period; the counter after it. */
   incrementMessages(tenantId: string, period: string): Promise<Pick<UsageCounterRow, "messages" | "thresholdNotifiedAt">>;
   markThresholdNotified(tenantId: string, period: string, at: number): Promise<void>;

@@ -207,7 +207,7 @@ describe.skipIf(!url)("chat, knowledge and privacy aggregates: PostgreSQL as SQL
     // A reservation counts only a message clear of the lines: within the quota (3 here), and
     // not the first to reach 80 % while that is not notified yet; otherwise nothing changes.
     const reserve = (store: Store, period: string, quota: number | null) =>
-      store.usage.reserveMessage("ten_1", period, { quota, thresholdPercent: 80 }).then(({ reserved, messages }) => ({ reserved, messages }));
+      store.usage.reserveMessage("ten_1", period, { quota, thresholdPercent: 80 }, null).then(({ reserved, messages }) => ({ reserved, messages }));
     expect(await both((store) => reserve(store, "2024-04", 5))).toEqual({ reserved: true, messages: 1 });
     expect(await both((store) => reserve(store, "2024-04", 5))).toEqual({ reserved: true, messages: 2 });
     expect(await both((store) => reserve(store, "2024-04", 5))).toEqual({ reserved: true, messages: 3 });
@@ -221,11 +221,15 @@ describe.skipIf(!url)("chat, knowledge and privacy aggregates: PostgreSQL as SQL
     expect(await both((store) => reserve(store, "2024-06", 1))).toEqual({ reserved: false, messages: 0 });
     expect(await both((store) => store.usage.findUsage("ten_1", "2024-06"))).toBeNull();
     // The lookup version comes with it, as findLookupVersion reads it.
-    for (const store of [lite, pg]) expect((await store.usage.reserveMessage("ten_1", "2024-08", { quota: null, thresholdPercent: 80 })).lookupVersion).toBe(await store.tenants.findLookupVersion());
+    for (const store of [lite, pg]) expect((await store.usage.reserveMessage("ten_1", "2024-08", { quota: null, thresholdPercent: 80 }, null)).lookupVersion).toBe(await store.tenants.findLookupVersion());
+    // And the tenant's session asked for: another tenant's is null.
+    const withSession = (store: Store, tenantId: string) => store.usage.reserveMessage(tenantId, "2024-09", { quota: null, thresholdPercent: 80 }, "ses_01B").then((reserved) => reserved.session);
+    expect(await both((store) => withSession(store, "ten_1"))).toEqual(session("ses_01B", "ten_1", { status: "handoff", handoffReason: "asked", messageCount: 3 }));
+    expect(await both((store) => withSession(store, "ten_2"))).toBeNull();
     // Inside a transaction that rolls back, the reservation is taken back (on PostgreSQL it had committed on its own).
     for (const store of [lite, pg]) {
       const failed = store.transaction(async (tx) => {
-        await tx.usage.reserveMessage("ten_1", "2024-04", { quota: null, thresholdPercent: 80 });
+        await tx.usage.reserveMessage("ten_1", "2024-04", { quota: null, thresholdPercent: 80 }, null);
         throw new Error("the turn fails");
       });
       await expect(failed).rejects.toThrow("the turn fails");

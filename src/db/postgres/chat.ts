@@ -50,13 +50,13 @@ function listPage(
 
 /**
  * One more message for ($1 tenant, $2 period) when it stays clear of the plan's lines ($3
- * quota, null = unlimited; $4 threshold %), as the SQLite twin; the counter as it stands, and
- * the lookup version, in the same statement. The first message of a period is inserted only
+ * quota, null = unlimited; $4 threshold %), as the SQLite twin; the counter as it stands, the
+ * lookup version and the tenant's session $5 (all columns null when none), in the same statement. The first message of a period is inserted only
  * when it is clear itself (a quota of 2 or more). `current` is read from the statement's
  * snapshot: after a wait for the row it may be behind, which only sends the turn to the exact
  * count (incrementMessages).
  */
-const reserveMessageSql = `WITH counted AS (
+const reserveMessageSql = (sessionColumns: string): string => `WITH counted AS (
     INSERT INTO usage_counters AS u (tenant_id, period, messages)
     SELECT $1, $2, 1 WHERE $3::bigint IS NULL OR (1 <= $3::bigint AND 100 < $3::bigint * $4::bigint)
     ON CONFLICT (tenant_id, period) DO UPDATE SET messages = u.messages + 1
@@ -65,7 +65,8 @@ const reserveMessageSql = `WITH counted AS (
   )
   SELECT (SELECT messages FROM counted) AS counted,
     (SELECT messages FROM usage_counters WHERE tenant_id = $1 AND period = $2) AS current,
-    (SELECT version::float8 FROM parley_lookup_version WHERE id = 1) AS version`;
+    (SELECT version::float8 FROM parley_lookup_version WHERE id = 1) AS version, ${sessionColumns}
+  FROM (SELECT 1 AS one) AS one LEFT JOIN chat_sessions ON id = $5::text AND tenant_id = $1`;
 
 export function pgChatSessions(db: PgExec): ChatSessionQueries {
   const columns = pgColumns(chatSessions);
@@ -164,18 +165,22 @@ export function pgChatSessions(db: PgExec): ChatSessionQueries {
 }
 
 export function pgUsage(db: PgExec): UsageQueries {
+  const reserveSql = reserveMessageSql(pgColumns(chatSessions));
   return {
     ...pgOps(db, USAGE_OPS),
     // Committed at once, outside the turn's transaction: the tenant's counter row is locked for
     // this statement only, not until the turn commits. A rollback of the turn takes it back.
-    reserveMessage: async (tenantId, period, limits) => {
-      const row = await db.independent<{ counted: number | null; current: number | null; version: number | null }>(
-        reserveMessageSql,
-        [tenantId, period, limits.quota, limits.thresholdPercent],
+    reserveMessage: async (tenantId, period, limits, sessionId) => {
+      type Reserved = ChatSessionRow & { counted: number | null; current: number | null; version: number | null };
+      const row = await db.independent<Reserved>(
+        reserveSql,
+        [tenantId, period, limits.quota, limits.thresholdPercent, sessionId],
         (reserved) => (reserved?.counted == null ? null : { text: "UPDATE usage_counters SET messages = messages - 1 WHERE tenant_id = $1 AND period = $2", params: [tenantId, period] }),
       );
-      const reserved = row?.counted != null;
-      return { reserved, messages: (reserved ? row?.counted : row?.current) ?? 0, lookupVersion: String(row?.version ?? 0) };
+      if (!row) throw new Error("the usage reservation returned no row");
+      const { counted, current, version, ...session } = row;
+      const reserved = counted !== null;
+      return { reserved, messages: (reserved ? counted : current) ?? 0, lookupVersion: String(version ?? 0), session: session.id === null ? null : session };
     },
     // One statement: concurrent increments from several instances are each counted once. Its
     // twin on SQLite is an upsert and a read (src/db/sqlite/chat.ts).

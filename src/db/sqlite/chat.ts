@@ -106,11 +106,17 @@ export function sqliteUsage(sqlite: Database): SyncOf<UsageQueries> {
      WHERE ?3 IS NULL OR (messages + 1 <= ?3 AND (threshold_notified_at IS NOT NULL OR (messages + 1) * 100 < ?3 * ?4))`,
   );
   const lookupVersion = lookupVersionReader(sqlite);
+  const session = sqlite.prepare<ChatSessionRow, [string, string]>(`SELECT ${selectColumns(chatSessions)} FROM chat_sessions WHERE id = ? AND tenant_id = ?`);
   return {
     ...sqliteOps(sqlite, USAGE_OPS),
-    reserveMessage: (tenantId, period, limits) => {
+    reserveMessage: (tenantId, period, limits, sessionId) => {
       const reserved = reserve.run(tenantId, period, limits.quota, limits.thresholdPercent).changes === 1;
-      return { reserved, messages: counted.get(tenantId, period)?.messages ?? 0, lookupVersion: lookupVersion() };
+      return {
+        reserved,
+        messages: counted.get(tenantId, period)?.messages ?? 0,
+        lookupVersion: lookupVersion(),
+        session: sessionId === null ? null : session.get(sessionId, tenantId),
+      };
     },
     incrementMessages: (tenantId, period) => {
       increment.run(tenantId, period);
