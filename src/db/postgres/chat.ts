@@ -55,8 +55,15 @@ function listPage(
  * when it is clear itself (a quota of 2 or more). `current` is read from the statement's
  * snapshot: after a wait for the row it may be behind, which only sends the turn to the exact
  * count (incrementMessages).
+ *
+ * Its commit does not wait for the WAL flush (synchronous_commit off for this statement's own
+ * transaction): the counter row is free again at once, where a flush per message made every
+ * message of a tenant wait for the ones before it. Nothing durable is lost: WAL is flushed in
+ * order, so the turn's own (synchronous) commit, later, makes the reservation durable first; a
+ * crash can only drop reservations of turns that never committed.
  */
-const reserveMessageSql = (sessionColumns: string): string => `WITH counted AS (
+const reserveMessageSql = (sessionColumns: string): string => `WITH unflushed AS (SELECT set_config('synchronous_commit', 'off', true) AS off),
+  counted AS (
     INSERT INTO usage_counters AS u (tenant_id, period, messages)
     SELECT $1, $2, 1 WHERE $3::bigint IS NULL OR (1 <= $3::bigint AND 100 < $3::bigint * $4::bigint)
     ON CONFLICT (tenant_id, period) DO UPDATE SET messages = u.messages + 1
@@ -65,7 +72,7 @@ const reserveMessageSql = (sessionColumns: string): string => `WITH counted AS (
   )
   SELECT (SELECT messages FROM counted) AS counted,
     (SELECT messages FROM usage_counters WHERE tenant_id = $1 AND period = $2) AS current,
-    (SELECT version::float8 FROM parley_lookup_version WHERE id = 1) AS version, ${sessionColumns}
+    (SELECT version::float8 FROM parley_lookup_version WHERE id = 1) AS version, (SELECT off FROM unflushed) AS "unflushed", ${sessionColumns}
   FROM (SELECT 1 AS one) AS one LEFT JOIN chat_sessions ON id = $5::text AND tenant_id = $1`;
 
 export function pgChatSessions(db: PgExec): ChatSessionQueries {
@@ -171,14 +178,14 @@ export function pgUsage(db: PgExec): UsageQueries {
     // Committed at once, outside the turn's transaction: the tenant's counter row is locked for
     // this statement only, not until the turn commits. A rollback of the turn takes it back.
     reserveMessage: async (tenantId, period, limits, sessionId) => {
-      type Reserved = ChatSessionRow & { counted: number | null; current: number | null; version: number | null };
+      type Reserved = ChatSessionRow & { counted: number | null; current: number | null; version: number | null; unflushed: string };
       const row = await db.independent<Reserved>(
         reserveSql,
         [tenantId, period, limits.quota, limits.thresholdPercent, sessionId],
         (reserved) => (reserved?.counted == null ? null : { text: "UPDATE usage_counters SET messages = messages - 1 WHERE tenant_id = $1 AND period = $2", params: [tenantId, period] }),
       );
       if (!row) throw new Error("the usage reservation returned no row");
-      const { counted, current, version, ...session } = row;
+      const { counted, current, version, unflushed: _, ...session } = row;
       const reserved = counted !== null;
       return { reserved, messages: (reserved ? counted : current) ?? 0, lookupVersion: String(version ?? 0), session: session.id === null ? null : session };
     },
