@@ -98,10 +98,11 @@ export function sqliteUsage(sqlite: Database): SyncOf<UsageQueries> {
     `SELECT messages, threshold_notified_at AS "thresholdNotifiedAt" FROM usage_counters WHERE tenant_id = ? AND period = ?`,
   );
   // The same decision as the PostgreSQL twin (reserveMessageSql); inside the turn's transaction
-  // here, so a rollback takes it back. The first message of a period is inserted only when it
-  // is clear of the lines itself (a quota of 2 or more).
+  // here, so a rollback takes it back. A quota whose first message already reaches the
+  // threshold (under 2 at 80 %) reserves nothing, so the insert needs no condition of its own
+  // (VALUES costs half of an INSERT … SELECT … WHERE here).
   const reserve = sqlite.prepare<never, [string, string, number | null, number]>(
-    `INSERT INTO usage_counters (tenant_id, period, messages) SELECT ?1, ?2, 1 WHERE ?3 IS NULL OR (1 <= ?3 AND 100 < ?3 * ?4)
+    `INSERT INTO usage_counters (tenant_id, period, messages) VALUES (?1, ?2, 1)
      ON CONFLICT (tenant_id, period) DO UPDATE SET messages = messages + 1
      WHERE ?3 IS NULL OR (messages + 1 <= ?3 AND (threshold_notified_at IS NOT NULL OR (messages + 1) * 100 < ?3 * ?4))`,
   );
@@ -110,7 +111,8 @@ export function sqliteUsage(sqlite: Database): SyncOf<UsageQueries> {
   return {
     ...sqliteOps(sqlite, USAGE_OPS),
     reserveMessage: (tenantId, period, limits, sessionId) => {
-      const reserved = reserve.run(tenantId, period, limits.quota, limits.thresholdPercent).changes === 1;
+      const firstIsClear = limits.quota === null || 100 < limits.quota * limits.thresholdPercent;
+      const reserved = firstIsClear && reserve.run(tenantId, period, limits.quota, limits.thresholdPercent).changes === 1;
       return {
         reserved,
         messages: counted.get(tenantId, period)?.messages ?? 0,
