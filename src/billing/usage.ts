@@ -118,7 +118,7 @@ export async function countMessage(
   const quota = PLANS[plan].monthlyMessages;
   const reservation = await tx.usage.reserveMessage(tenantId, period, { quota, thresholdPercent: QUOTA_THRESHOLD_PERCENT }, sessionId);
   if (!reservation.reserved) {
-    if (quota !== null && reservation.messages >= quota) throw quotaExceeded(plan, quota, period, now);
+    if (quota !== null && (reservation.messages ?? 0) >= quota) throw quotaExceeded(plan, quota, period, now);
     await settleCountedMessage(deps, tx, { tenantId, period }, plan, await tx.usage.incrementMessages(tenantId, period), now);
   }
   return reservation;

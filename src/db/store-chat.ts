@@ -35,8 +35,8 @@ export interface MessageLimits {
 export interface MessageReservation {
   /** Counted: the message fits the quota and crosses no line that has not been notified yet. */
   reserved: boolean;
-  /** The counter after the reservation (or as it stands, when nothing was reserved). */
-  messages: number;
+  /** The counter as it stands when nothing was reserved (null when the message was: not read). */
+  messages: number | null;
   /** The lookup version (TenantQueries.findLookupVersion) read by the same operation. */
   lookupVersion: string;
   /** The tenant's session asked for, read by the same operation (null: not asked for, or not the tenant's). */

@@ -187,7 +187,7 @@ export function pgUsage(db: PgExec): UsageQueries {
       if (!row) throw new Error("the usage reservation returned no row");
       const { counted, current, version, unflushed: _, ...session } = row;
       const reserved = counted !== null;
-      return { reserved, messages: (reserved ? counted : current) ?? 0, lookupVersion: String(version ?? 0), session: session.id === null ? null : session };
+      return { reserved, messages: reserved ? null : (current ?? 0), lookupVersion: String(version ?? 0), session: session.id === null ? null : session };
     },
     // One statement: concurrent increments from several instances are each counted once. Its
     // twin on SQLite is an upsert and a read (src/db/sqlite/chat.ts).

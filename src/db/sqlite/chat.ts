@@ -115,7 +115,7 @@ export function sqliteUsage(sqlite: Database): SyncOf<UsageQueries> {
       const reserved = firstIsClear && reserve.run(tenantId, period, limits.quota, limits.thresholdPercent).changes === 1;
       return {
         reserved,
-        messages: counted.get(tenantId, period)?.messages ?? 0,
+        messages: reserved ? null : (counted.get(tenantId, period)?.messages ?? 0),
         lookupVersion: lookupVersion(),
         session: sessionId === null ? null : session.get(sessionId, tenantId),
       };
