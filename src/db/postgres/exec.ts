@@ -18,7 +18,7 @@ export interface PgExec {
   /**
    * A write committed on its own at once, even inside a store transaction (on the pool: no lock
    * held past the statement); if that transaction then rolls back, `undo(row)` runs, on its own
-   * too. Elsewhere a plain statement.
+   * too. On the pool a plain statement; refused inside any other transaction.
    */
   independent<T>(text: string, params: readonly unknown[], undo: (row: T | null) => Undo | null): Promise<T | null>;
   /**
@@ -50,7 +50,12 @@ export function pgExec(client: Client, inTransaction: boolean): PgExec {
       return client.begin!((tx) => work(pgExec(tx, true))) as Promise<T>;
     },
     notify: (channel, payload) => client.notify(channel, payload),
-    independent: async <T>(text: string, params: readonly unknown[]) => ((await query<T>(text, params))[0] ?? null),
+    // Inside a plain transaction it would not commit on its own (and its settings would last
+    // for the whole transaction): only the store's transactions (lazy-transaction.ts) take one.
+    independent: async <T>(text: string, params: readonly unknown[]) => {
+      if (inTransaction) throw new Error("an independent statement runs outside a transaction or through store.transaction");
+      return (await query<T>(text, params))[0] ?? null;
+    },
     last: async (text, params) => (await query<unknown>(text, params)).count,
   };
 }
