@@ -173,7 +173,7 @@ function printTable(sqlite: Side, postgres: Side, work: PgWork, description: str
   ];
   console.log(`${description}\n`);
   console.log(markdownTable(["measure", "PostgreSQL", "SQLite (same run)", "budget", "verdict"], rows));
-  const top = statements.slice(0, 8).map(([query, each]) => [
+  const top = statements.slice(0, 12).map(([query, each]) => [
     `\`${query.replace(/\s+/g, " ").slice(0, 90)}\``,
     (each.calls / messages).toFixed(3),
     micros((each.ms * 1000) / each.calls),
