@@ -159,6 +159,8 @@ export const formatMs = (ms: number): string => `${ms.toFixed(2)} ms`;
 export interface BenchPostgres {
   /** For the table: version, where, fsync / synchronous_commit. */
   readonly description: string;
+  /** The throwaway cluster's data directory (null on BENCH_PG_URL). */
+  readonly dataDir: string | null;
   /** Creates an empty database on the server; its URL. */
   createDatabase(): Promise<string>;
   dropDatabase(url: string): Promise<void>;
@@ -166,7 +168,7 @@ export interface BenchPostgres {
 }
 
 /** Null (with the reason printed to stderr) when BENCH_PG=off or no PostgreSQL server programs are found. */
-export async function openBenchPostgres(): Promise<BenchPostgres | null> {
+export async function openBenchPostgres(options: { preload?: readonly string[] } = {}): Promise<BenchPostgres | null> {
   if (process.env.BENCH_PG === "off") {
     console.error("PostgreSQL rows skipped: BENCH_PG=off");
     return null;
@@ -176,7 +178,7 @@ export async function openBenchPostgres(): Promise<BenchPostgres | null> {
     console.error("PostgreSQL rows skipped: no PostgreSQL server programs found (install Debian's postgresql, or set BENCH_PG_URL)");
     return null;
   }
-  const cluster = given ? null : await startCluster({ durability: process.env.BENCH_PG_FSYNC === "on" ? "durable" : "fast" });
+  const cluster = given ? null : await startCluster({ durability: process.env.BENCH_PG_FSYNC === "on" ? "durable" : "fast", preload: options.preload });
   const serverUrl = given ?? (cluster as { url: string }).url;
   const admin = new SQL({ url: serverUrl, max: 1 });
   try {
@@ -188,6 +190,7 @@ export async function openBenchPostgres(): Promise<BenchPostgres | null> {
     let made = 0;
     return {
       description,
+      dataDir: cluster ? cluster.dataDir : null,
       async createDatabase() {
         const name = `parley_bench_${process.pid}_${Date.now()}_${made++}`;
         await admin.unsafe(`CREATE DATABASE ${name}`);

@@ -1,5 +1,5 @@
 import type { Deps } from "../deps.ts";
-import type { StoreQueries, Transaction, UsageCounterRow } from "../db/store.ts";
+import type { MessageReservation, StoreQueries, Transaction, UsageCounterRow } from "../db/store.ts";
 import { AppError } from "../lib/app-error.ts";
 import { toIso } from "../lib/clock.ts";
 import { enqueueEvent } from "../webhooks/emit-event.ts";
@@ -96,13 +96,42 @@ const quotaExceeded = (plan: PlanName, quota: number, period: string, now: numbe
   new AppError("quota_exceeded", 402, `The ${plan} plan's ${quota} messages for ${period} are used up; upgrade the plan or wait for ${toIso(periodEnd(now))}.`);
 
 /**
+ * Counts one message against the tenant's monthly quota, through the message's transaction,
+ * before the turn writes anything else; returns the lookup version and the session (when
+ * `sessionId` is given) read with it. Nearly every
+ * message is reserved in one statement that holds the counter row for itself only (on
+ * PostgreSQL it commits at once and a rollback of the turn takes it back). A message the
+ * reservation leaves alone is either over the quota — 402, the quota-th message being the last
+ * one accepted — or may be the first to reach 80 %: that one is counted exactly, inside the
+ * transaction (settleCountedMessage), so quota.threshold_reached fires once per period and is
+ * written with the count that caused it.
+ */
+export async function countMessage(
+  deps: Pick<Deps, "clock" | "deliveriesEnqueued" | "deliveryHandoff">,
+  tx: Transaction,
+  tenantId: string,
+  plan: PlanName,
+  now: number,
+  sessionId: string | null,
+): Promise<Pick<MessageReservation, "lookupVersion" | "session">> {
+  const period = periodOf(now);
+  const quota = PLANS[plan].monthlyMessages;
+  const reservation = await tx.usage.reserveMessage(tenantId, period, { quota, thresholdPercent: QUOTA_THRESHOLD_PERCENT }, sessionId);
+  if (!reservation.reserved) {
+    if (quota !== null && (reservation.messages ?? 0) >= quota) throw quotaExceeded(plan, quota, period, now);
+    await settleCountedMessage(deps, tx, { tenantId, period }, plan, await tx.usage.incrementMessages(tenantId, period), now);
+  }
+  return reservation;
+}
+
+/**
  * After one message was counted against the tenant's monthly quota (`counter`: the counter
  * after it, from the message's transaction; `counted`: whose counter, for the period of `now`): refuses with 402 once
  * the quota is used up (the quota-th message is the last one accepted), which rolls the count
  * back with the rest of the message. The first message that reaches 80 % emits
  * quota.threshold_reached, once per period: the notified time is stored with the counter.
  */
-export async function settleCountedMessage(
+async function settleCountedMessage(
   deps: Pick<Deps, "clock" | "deliveriesEnqueued" | "deliveryHandoff">,
   tx: Transaction,
   counted: { tenantId: string; period: string },

@@ -1,6 +1,6 @@
 import type { Deps } from "../deps.ts";
 import type { ChatMessageRow, StoreQueries, Transaction } from "../db/store.ts";
-import { assertMessageQuota, countAiUsage, periodOf, settleCountedMessage, withinAiTokenCap } from "../billing/usage.ts";
+import { assertMessageQuota, countAiUsage, countMessage, withinAiTokenCap } from "../billing/usage.ts";
 import { AppError } from "../lib/app-error.ts";
 import { toIso } from "../lib/clock.ts";
 import type { TenantRecord } from "../tenants/create-tenant.ts";
@@ -18,7 +18,7 @@ import type { Lang } from "./engine/language.ts";
 import { applyAction } from "./apply-action.ts";
 import { assistantCouldNotAnswer, recordUnanswered } from "./record-unanswered.ts";
 import { createRuleEngine, type EngineAction, type ReplyEngine } from "./engine/engine.ts";
-import { findOrStartVisitorSession, messageRow, requireSession, startSession, type SessionRow } from "./sessions.ts";
+import { findOrStartVisitorSession, foundSession, messageRow, requireSession, startSession, type SessionRow } from "./sessions.ts";
 import { recordTurnLiveEvents } from "./front-desk-events.ts";
 import type { AssistantResult, Source, TurnDrafter } from "./turn-assistant.ts";
 
@@ -139,15 +139,18 @@ async function existingSession(deps: Deps, input: HandleMessageInput): Promise<S
 function commitTurn(deps: Deps, input: HandleMessageInput, text: string, config: BotConfig, assistant: AssistantResult | null, engine: ReplyEngine): Promise<MessageResult> {
   const tenant = input.tenant;
   return deps.store.transaction(async (tx) => {
-    if (input.lookupVersion !== undefined && (await tx.tenants.findLookupVersion()) !== input.lookupVersion) throw new StaleLookupError();
+    const now = deps.clock.now();
+    // Counted first (a 402 costs nothing more), the lookup version and the session read in the
+    // same operation; a throw below takes the count back with the rest of the turn.
+    const counted = await countMessage(deps, tx, tenant.id, tenant.plan, now, input.sessionId ?? null);
+    if (input.lookupVersion !== undefined && counted.lookupVersion !== input.lookupVersion) throw new StaleLookupError();
     await input.withinWrite?.(tx);
     const session = input.sessionId
-      ? await requireSession(tx, tenant.id, input.sessionId)
+      ? foundSession(counted.session)
       : input.visitorRef
         ? await findOrStartVisitorSession(deps, tx, { tenantId: tenant.id, channel: input.channel, visitorRef: input.visitorRef })
         : await startSession(deps, tx, { tenantId: tenant.id, channel: input.channel });
     if (session.status === "closed") throw new AppError("session_closed", 409, "This session is closed; start a new one.");
-    const now = deps.clock.now();
     if (session.messageCount === 0) {
       await enqueueEvent(deps, tx, {
         tenantId: tenant.id,
@@ -189,21 +192,15 @@ function commitTurn(deps: Deps, input: HandleMessageInput, text: string, config:
       if (change.status) status = change.status;
       if (change.handoffReason) handoffReason = change.handoffReason;
     }
-    // Last, just before COMMIT: the tenant's usage row is one row every message of the tenant
-    // updates, and on PostgreSQL its row lock is held from this upsert until COMMIT — taken
-    // first, it made a tenant's messages wait for each other's whole turn (bench/chat.ts).
-    // Over the quota it throws 402 and the whole turn rolls back: nothing of it is stored
-    // (the read before the reply, above, refuses the common case without any work).
-    const usage = { tenantId: tenant.id, period: periodOf(now) };
-    const counter = await tx.chatSessions.finishTurn({
+    await recordTurnLiveEvents(deps, tx, session, { status, handoffReason, visitorMessage, config });
+    if (assistant) await countAiUsage(deps, tx, tenant.id, assistant.usage);
+    // The turn's last write: on PostgreSQL a turn that wrote nothing before it (most turns)
+    // commits it alone, without BEGIN and COMMIT round trips.
+    await tx.chatSessions.finishTurn({
       messages: reply ? [visitorMessage, reply] : [visitorMessage],
       sessionId: session.id,
       update: { status: status === session.status ? null : status, state, messageCount: session.messageCount + 1, handoffReason, updatedAt: now },
-      usage,
     });
-    await settleCountedMessage(deps, tx, usage, tenant.plan, counter, now);
-    await recordTurnLiveEvents(deps, tx, session, { status, handoffReason, visitorMessage, config });
-    if (assistant) await countAiUsage(deps, tx, tenant.id, assistant.usage);
     return {
       session_id: session.id,
       message_id: visitorMessage.id,

@@ -85,7 +85,11 @@ export async function startSession(deps: ClockDeps, db: StoreQueries, input: Sta
 
 /** The session if it belongs to the tenant; another tenant's session is "not found". */
 export async function requireSession(db: StoreQueries, tenantId: string, sessionId: string): Promise<SessionRow> {
-  const row = await db.chatSessions.findSession(tenantId, sessionId);
+  return foundSession(await db.chatSessions.findSession(tenantId, sessionId));
+}
+
+/** The session read, or the 404 of one that is not the tenant's. */
+export function foundSession(row: SessionRow | null): SessionRow {
   if (!row) throw notFound("session");
   return row;
 }

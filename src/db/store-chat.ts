@@ -21,8 +21,26 @@ export interface FinishedTurn {
   messages: ChatMessageRow[];
   sessionId: string;
   update: SessionTurnUpdate;
-  /** Whose monthly counter the turn's message is counted on. */
-  usage: { tenantId: string; period: string };
+}
+
+/** The quota a message is reserved against (UsageQueries.reserveMessage). */
+export interface MessageLimits {
+  /** The plan's monthly messages; null = unlimited. */
+  quota: number | null;
+  /** The share of the quota (in %) whose first crossing emits quota.threshold_reached. */
+  thresholdPercent: number;
+}
+
+/** What a reservation found (UsageQueries.reserveMessage). */
+export interface MessageReservation {
+  /** Counted: the message fits the quota and crosses no line that has not been notified yet. */
+  reserved: boolean;
+  /** The counter as it stands when nothing was reserved (null when the message was: not read). */
+  messages: number | null;
+  /** The lookup version (TenantQueries.findLookupVersion) read by the same operation. */
+  lookupVersion: string;
+  /** The tenant's session asked for, read by the same operation (null: not asked for, or not the tenant's). */
+  session: ChatSessionRow | null;
 }
 
 export interface ChatSessionQueries {
@@ -37,12 +55,12 @@ export interface ChatSessionQueries {
   closeSession(sessionId: string, closedAt: number): Promise<void>;
   insertMessage(row: ChatMessageRow): Promise<void>;
   /**
-   * The end of a turn as one operation: its messages inserted, the session's turn update, and
-   * one more message counted (as UsageQueries.incrementMessages) — the counter after it. The one
-   * function here that writes another aggregate's table: on PostgreSQL it is one statement,
-   * one round trip instead of four per chat message; on SQLite the same statements in a row.
+   * The end of a turn as one operation, and the last write of its transaction: its messages
+   * inserted and the session's turn update. On PostgreSQL it is one statement, committed on its
+   * own when the transaction wrote nothing before it (no BEGIN, no COMMIT); on SQLite the same
+   * statements in a row.
    */
-  finishTurn(turn: FinishedTurn): Promise<Pick<UsageCounterRow, "messages" | "thresholdNotifiedAt">>;
+  finishTurn(turn: FinishedTurn): Promise<void>;
   /** The session's newest `limit` messages, oldest first (the model's transcript). */
   listRecentMessages(sessionId: string, limit: number): Promise<Array<Pick<ChatMessageRow, "role" | "text">>>;
   /** The transcript after `afterId` (exclusive), oldest first, at most 500. */
@@ -53,6 +71,16 @@ export interface ChatSessionQueries {
 
 export interface UsageQueries {
   findUsage(tenantId: string, period: string): Promise<UsageCounterRow | null>;
+  /**
+   * One more message this period if it stays clear of the plan's lines: within the quota, and
+   * not the first to reach the threshold (unless it was notified already). Otherwise nothing
+   * changes and the caller counts exactly with incrementMessages. On PostgreSQL it commits at
+   * once, even inside a transaction (no row lock held while the turn goes on), and is taken back
+   * if that transaction rolls back; on SQLite it is part of the transaction. The message's
+   * session and the lookup version come with it: a chat message's reads and count in one
+   * round trip.
+   */
+  reserveMessage(tenantId: string, period: string, limits: MessageLimits, sessionId: string | null): Promise<MessageReservation>;
   /** One more message this period; the counter after it. */
   incrementMessages(tenantId: string, period: string): Promise<Pick<UsageCounterRow, "messages" | "thresholdNotifiedAt">>;
   markThresholdNotified(tenantId: string, period: string, at: number): Promise<void>;

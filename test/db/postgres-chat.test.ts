@@ -204,6 +204,39 @@ describe.skipIf(!url)("chat, knowledge and privacy aggregates: PostgreSQL as SQL
     await both((store) => store.usage.findUsage("ten_1", "2024-03"));
     await both((store) => store.usage.incrementMessages("ten_1", "2024-03"));
 
+    // A reservation counts only a message clear of the lines: within the quota (3 here), and
+    // not the first to reach 80 % while that is not notified yet; otherwise nothing changes.
+    const reserve = (store: Store, period: string, quota: number | null) =>
+      store.usage.reserveMessage("ten_1", period, { quota, thresholdPercent: 80 }, null).then(({ reserved, messages }) => ({ reserved, messages }));
+    expect(await both((store) => reserve(store, "2024-04", 5))).toEqual({ reserved: true, messages: null });
+    expect(await both((store) => reserve(store, "2024-04", 5))).toEqual({ reserved: true, messages: null });
+    expect(await both((store) => reserve(store, "2024-04", 5))).toEqual({ reserved: true, messages: null });
+    expect(await both((store) => reserve(store, "2024-04", 5))).toEqual({ reserved: false, messages: 3 });
+    await both((store) => store.usage.markThresholdNotified("ten_1", "2024-04", T0 + 8));
+    expect(await both((store) => reserve(store, "2024-04", 5))).toEqual({ reserved: true, messages: null });
+    expect(await both((store) => reserve(store, "2024-04", 5))).toEqual({ reserved: true, messages: null });
+    expect(await both((store) => reserve(store, "2024-04", 5))).toEqual({ reserved: false, messages: 5 });
+    expect(await both((store) => reserve(store, "2024-04", null))).toEqual({ reserved: true, messages: null });
+    expect(await both((store) => store.usage.findUsage("ten_1", "2024-04"))).toMatchObject({ messages: 6 });
+    // A quota of 1: its first message is the one that reaches 80 %.
+    expect(await both((store) => reserve(store, "2024-06", 1))).toEqual({ reserved: false, messages: 0 });
+    expect(await both((store) => store.usage.findUsage("ten_1", "2024-06"))).toBeNull();
+    // The lookup version comes with it, as findLookupVersion reads it.
+    for (const store of [lite, pg]) expect((await store.usage.reserveMessage("ten_1", "2024-08", { quota: null, thresholdPercent: 80 }, null)).lookupVersion).toBe(await store.tenants.findLookupVersion());
+    // And the tenant's session asked for: another tenant's is null.
+    const withSession = (store: Store, tenantId: string) => store.usage.reserveMessage(tenantId, "2024-09", { quota: null, thresholdPercent: 80 }, "ses_01B").then((reserved) => reserved.session);
+    expect(await both((store) => withSession(store, "ten_1"))).toEqual(session("ses_01B", "ten_1", { status: "handoff", handoffReason: "asked", messageCount: 3 }));
+    expect(await both((store) => withSession(store, "ten_2"))).toBeNull();
+    // Inside a transaction that rolls back, the reservation is taken back (on PostgreSQL it had committed on its own).
+    for (const store of [lite, pg]) {
+      const failed = store.transaction(async (tx) => {
+        await tx.usage.reserveMessage("ten_1", "2024-04", { quota: null, thresholdPercent: 80 }, null);
+        throw new Error("the turn fails");
+      });
+      await expect(failed).rejects.toThrow("the turn fails");
+      expect((await store.usage.findUsage("ten_1", "2024-04"))?.messages).toBe(6);
+    }
+
     // Several instances counting at once: every increment is counted once.
     const results = await Promise.all(Array.from({ length: 20 }, () => pg.usage.incrementMessages("ten_2", "2024-05")));
     expect(results.map((row) => row.messages).sort((a, b) => a - b)).toEqual(Array.from({ length: 20 }, (_, index) => index + 1));
@@ -442,23 +475,18 @@ describe.skipIf(!url)("chat, knowledge and privacy aggregates: PostgreSQL as SQL
 
     expect(await both((store) => store.maintenance.checkpoint())).toBeUndefined();
   });
-  test("a turn's end in one operation (finishTurn): its messages, the session's turn, one more message counted", async () => {
+  test("a turn's end in one operation (finishTurn): its messages and the session's turn", async () => {
     await both((store) => store.chatSessions.insertSession(session("ses_01T", "ten_1")));
     const turn = (messages: ChatMessageRow[], update: Partial<SessionTurnUpdate>) => ({
       messages,
       sessionId: "ses_01T",
       update: { status: null, state: "{}", messageCount: 0, handoffReason: null, updatedAt: T0, ...update },
-      usage: { tenantId: "ten_1", period: "2024-07" },
     });
     const hello = message("msg_T1", "ses_01T", "Hello");
     const hi = message("msg_T2", "ses_01T", "Hi! Book or prices?", { role: "bot", quickReplies: ["Book", "Prices"], confidence: 0.75, createdAt: T0 + 2 });
     const person = message("msg_T3", "ses_01T", "A person, please", { quickReplies: [], createdAt: T0 + 3 });
-    expect(await both((store) => store.chatSessions.finishTurn(turn([hello, hi], { state: '{"turns":1}', messageCount: 1, updatedAt: T0 + 2 })))).toEqual({ messages: 1, thresholdNotifiedAt: null });
-    await both((store) => store.usage.markThresholdNotified("ten_1", "2024-07", T0 + 5));
-    expect(await both((store) => store.chatSessions.finishTurn(turn([person], { status: "handoff", state: '{"turns":2}', messageCount: 2, handoffReason: "asked", updatedAt: T0 + 3 })))).toEqual({
-      messages: 2,
-      thresholdNotifiedAt: T0 + 5,
-    });
+    await both((store) => store.chatSessions.finishTurn(turn([hello, hi], { state: '{"turns":1}', messageCount: 1, updatedAt: T0 + 2 })));
+    await both((store) => store.chatSessions.finishTurn(turn([person], { status: "handoff", state: '{"turns":2}', messageCount: 2, handoffReason: "asked", updatedAt: T0 + 3 })));
     expect(await both((store) => store.chatSessions.listMessagesAfter("ses_01T", ""))).toEqual([hello, hi, person]);
     expect(await both((store) => store.chatSessions.findSession("ten_1", "ses_01T"))).toEqual(
       session("ses_01T", "ten_1", { status: "handoff", state: '{"turns":2}', messageCount: 2, handoffReason: "asked", updatedAt: T0 + 3 }),
@@ -466,7 +494,6 @@ describe.skipIf(!url)("chat, knowledge and privacy aggregates: PostgreSQL as SQL
     // A turn that fails (here a message id taken already) leaves nothing behind in either store.
     for (const store of [lite, pg]) {
       await expect(store.transaction((tx) => tx.chatSessions.finishTurn(turn([message("msg_T9", "ses_01T", "new"), message("msg_T1", "ses_01T", "again")], { messageCount: 3 })))).rejects.toThrow();
-      expect(await store.usage.findUsage("ten_1", "2024-07")).toMatchObject({ messages: 2 });
       expect(await store.chatSessions.findSession("ten_1", "ses_01T")).toMatchObject({ messageCount: 2, status: "handoff" });
       expect((await store.chatSessions.listMessagesAfter("ses_01T", "")).map((row) => row.id)).toEqual(["msg_T1", "msg_T2", "msg_T3"]);
     }

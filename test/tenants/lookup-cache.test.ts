@@ -146,7 +146,7 @@ describe("over HTTP", () => {
   let context: TestContext;
   afterEach(() => context.close());
 
-  test("a visitor's message reads neither row, and the lookup version only inside its write transaction", async () => {
+  test("a visitor's message reads neither row, and the lookup version only inside its write transaction, with its count", async () => {
     context = buildTestApp();
     const seeded = await seedTenant(context.deps, "Once");
     const visitor = await openWidgetSession(context, seeded.tenant.id, "https://elsewhere.example");
@@ -157,12 +157,21 @@ describe("over HTTP", () => {
     Object.assign(context.deps.store, { tenants: counting(context.deps.store.tenants, "findLookupVersion", () => (versionReadsOutside += 1)) });
     const rows = countRowReads(context.deps);
     const transaction = context.deps.store.transaction.bind(context.deps.store);
+    // Inside, the version comes with the message's count (usage.reserveMessage), not on its own.
     let versionReadsInside = 0;
+    let reservationsInside = 0;
     context.deps.store.transaction = (work) =>
-      transaction((tx) => work(Object.create(tx, { tenants: { value: counting(tx.tenants, "findLookupVersion", () => (versionReadsInside += 1)) } }) as typeof tx));
+      transaction((tx) =>
+        work(
+          Object.create(tx, {
+            tenants: { value: counting(tx.tenants, "findLookupVersion", () => (versionReadsInside += 1)) },
+            usage: { value: counting(tx.usage, "reserveMessage", () => (reservationsInside += 1)) },
+          }) as typeof tx,
+        ),
+      );
     expect((await message()).status).toBe(200);
     expect(versionReadsOutside).toBe(0);
-    expect(versionReadsInside).toBe(1);
+    expect({ versionReadsInside, reservationsInside }).toEqual({ versionReadsInside: 0, reservationsInside: 1 });
     expect(rows).toEqual({ tenants: 0, configs: 0 });
   });
 

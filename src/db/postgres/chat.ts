@@ -48,11 +48,32 @@ function listPage(
   return { text: `SELECT ${columns} FROM ${table} WHERE ${conditions.join(" AND ")} ORDER BY id DESC LIMIT $${params.length}`, params };
 }
 
-/** One more message counted for (tenant, period), the counter after it: incrementMessages, and the end of finishTurn. */
-const countMessageSql = (tenantId: string, period: string): string =>
-  `INSERT INTO usage_counters (tenant_id, period, messages) VALUES (${tenantId}, ${period}, 1)
-   ON CONFLICT (tenant_id, period) DO UPDATE SET messages = usage_counters.messages + 1
-   RETURNING messages, threshold_notified_at::float8 AS "thresholdNotifiedAt"`;
+/**
+ * One more message for ($1 tenant, $2 period) when it stays clear of the plan's lines ($3
+ * quota, null = unlimited; $4 threshold %), as the SQLite twin; the counter as it stands, the
+ * lookup version and the tenant's session $5 (all columns null when none), in the same statement. The first message of a period is inserted only
+ * when it is clear itself (a quota of 2 or more). `current` is read from the statement's
+ * snapshot: after a wait for the row it may be behind, which only sends the turn to the exact
+ * count (incrementMessages).
+ *
+ * Its commit does not wait for the WAL flush (synchronous_commit off for this statement's own
+ * transaction): the counter row is free again at once, where a flush per message made every
+ * message of a tenant wait for the ones before it. Nothing durable is lost: WAL is flushed in
+ * order, so the turn's own (synchronous) commit, later, makes the reservation durable first; a
+ * crash can only drop reservations of turns that never committed.
+ */
+const reserveMessageSql = (sessionColumns: string): string => `WITH unflushed AS (SELECT set_config('synchronous_commit', 'off', true) AS off),
+  counted AS (
+    INSERT INTO usage_counters AS u (tenant_id, period, messages)
+    SELECT $1, $2, 1 WHERE $3::bigint IS NULL OR (1 <= $3::bigint AND 100 < $3::bigint * $4::bigint)
+    ON CONFLICT (tenant_id, period) DO UPDATE SET messages = u.messages + 1
+    WHERE $3::bigint IS NULL OR (u.messages + 1 <= $3::bigint AND (u.threshold_notified_at IS NOT NULL OR (u.messages + 1) * 100 < $3::bigint * $4::bigint))
+    RETURNING u.messages
+  )
+  SELECT (SELECT messages FROM counted) AS counted,
+    (SELECT messages FROM usage_counters WHERE tenant_id = $1 AND period = $2) AS current,
+    (SELECT version::float8 FROM parley_lookup_version WHERE id = 1) AS version, (SELECT off FROM unflushed) AS "unflushed", ${sessionColumns}
+  FROM (SELECT 1 AS one) AS one LEFT JOIN chat_sessions ON id = $5::text AND tenant_id = $1`;
 
 export function pgChatSessions(db: PgExec): ChatSessionQueries {
   const columns = pgColumns(chatSessions);
@@ -94,19 +115,17 @@ export function pgChatSessions(db: PgExec): ChatSessionQueries {
         [row.id, row.sessionId, row.tenantId, row.role, row.text, toJsonText(row.quickReplies), row.confidence, row.authorId, row.authorName, row.createdAt],
       );
     },
-    // One statement: the messages from a JSON array, the session's turn and the usage upsert as
-    // data-modifying CTEs (one snapshot; no part reads what another writes), the counter returned.
+    // One statement: the messages from a JSON array and the session's turn as data-modifying
+    // CTEs; the turn's last write, so alone and committed on its own when nothing came before.
     finishTurn: async (turn) => {
-      const row = await db.get<Pick<UsageCounterRow, "messages" | "thresholdNotifiedAt">>(
+      await db.last(
         `WITH added AS (
            INSERT INTO chat_messages (id, session_id, tenant_id, role, text, quick_replies, confidence, author_id, author_name, created_at)
            SELECT m.id, m.session_id, m.tenant_id, m.role, m.text, m.quick_replies, m.confidence, m.author_id, m.author_name, m.created_at
            FROM json_to_recordset($1::text::json) AS m(id text, session_id text, tenant_id text, role text, text text, quick_replies json,
              confidence double precision, author_id text, author_name text, created_at bigint)
-         ), turn AS (
-           UPDATE chat_sessions SET status = COALESCE($2, status), state = $3, message_count = $4, handoff_reason = $5, updated_at = $6 WHERE id = $7
          )
-         ${countMessageSql("$8", "$9")}`,
+         UPDATE chat_sessions SET status = COALESCE($2, status), state = $3, message_count = $4, handoff_reason = $5, updated_at = $6 WHERE id = $7`,
         [
           JSON.stringify(turn.messages.map((message) => ({
             id: message.id,
@@ -126,12 +145,8 @@ export function pgChatSessions(db: PgExec): ChatSessionQueries {
           turn.update.handoffReason,
           turn.update.updatedAt,
           turn.sessionId,
-          turn.usage.tenantId,
-          turn.usage.period,
         ],
       );
-      if (!row) throw new Error("the usage counter upsert returned no row");
-      return row;
     },
     listRecentMessages: (sessionId, limit) =>
       db.all<Pick<ChatMessageRow, "role" | "text">>(
@@ -157,12 +172,32 @@ export function pgChatSessions(db: PgExec): ChatSessionQueries {
 }
 
 export function pgUsage(db: PgExec): UsageQueries {
+  const reserveSql = reserveMessageSql(pgColumns(chatSessions));
   return {
     ...pgOps(db, USAGE_OPS),
+    // Committed at once, outside the turn's transaction: the tenant's counter row is locked for
+    // this statement only, not until the turn commits. A rollback of the turn takes it back.
+    reserveMessage: async (tenantId, period, limits, sessionId) => {
+      type Reserved = ChatSessionRow & { counted: number | null; current: number | null; version: number | null; unflushed: string };
+      const row = await db.independent<Reserved>(
+        reserveSql,
+        [tenantId, period, limits.quota, limits.thresholdPercent, sessionId],
+        (reserved) => (reserved?.counted == null ? null : { text: "UPDATE usage_counters SET messages = messages - 1 WHERE tenant_id = $1 AND period = $2", params: [tenantId, period] }),
+      );
+      if (!row) throw new Error("the usage reservation returned no row");
+      const { counted, current, version, unflushed: _, ...session } = row;
+      const reserved = counted !== null;
+      return { reserved, messages: reserved ? null : (current ?? 0), lookupVersion: String(version ?? 0), session: session.id === null ? null : session };
+    },
     // One statement: concurrent increments from several instances are each counted once. Its
     // twin on SQLite is an upsert and a read (src/db/sqlite/chat.ts).
     incrementMessages: async (tenantId, period) => {
-      const row = await db.get<Pick<UsageCounterRow, "messages" | "thresholdNotifiedAt">>(countMessageSql("$1", "$2"), [tenantId, period]);
+      const row = await db.get<Pick<UsageCounterRow, "messages" | "thresholdNotifiedAt">>(
+        `INSERT INTO usage_counters (tenant_id, period, messages) VALUES ($1, $2, 1)
+         ON CONFLICT (tenant_id, period) DO UPDATE SET messages = usage_counters.messages + 1
+         RETURNING messages, threshold_notified_at::float8 AS "thresholdNotifiedAt"`,
+        [tenantId, period],
+      );
       if (!row) throw new Error("the usage counter upsert returned no row");
       return row;
     },

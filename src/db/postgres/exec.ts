@@ -15,7 +15,25 @@ export interface PgExec {
   transaction<T>(work: (exec: PgExec) => Promise<T>): Promise<T>;
   /** pg_notify: inside a transaction it is delivered at COMMIT, and dropped by a rollback. */
   notify(channel: string, payload?: string): Promise<void>;
+  /**
+   * A write committed on its own at once, even inside a store transaction (on the pool: no lock
+   * held past the statement); if that transaction then rolls back, `undo(row)` runs, on its own
+   * too. On the pool a plain statement; refused inside any other transaction.
+   */
+  independent<T>(text: string, params: readonly unknown[], undo: (row: T | null) => Undo | null): Promise<T | null>;
+  /**
+   * The store transaction's last write: alone, committed on its own, when the transaction wrote
+   * nothing before it (no BEGIN, no COMMIT); the transaction takes no statement after it.
+   * Elsewhere a plain statement. Rows changed.
+   */
+  last(text: string, params: readonly unknown[]): Promise<number>;
   readonly inTransaction: boolean;
+}
+
+/** A compensating statement (PgExec.independent). */
+export interface Undo {
+  text: string;
+  params: readonly unknown[];
 }
 
 type Client = Pick<SQL, "unsafe" | "notify"> & Partial<Pick<SQL, "begin">> & { savepoint?: TransactionSQL["savepoint"] };
@@ -32,6 +50,13 @@ export function pgExec(client: Client, inTransaction: boolean): PgExec {
       return client.begin!((tx) => work(pgExec(tx, true))) as Promise<T>;
     },
     notify: (channel, payload) => client.notify(channel, payload),
+    // Inside a plain transaction it would not commit on its own (and its settings would last
+    // for the whole transaction): only the store's transactions (lazy-transaction.ts) take one.
+    independent: async <T>(text: string, params: readonly unknown[]) => {
+      if (inTransaction) throw new Error("an independent statement runs outside a transaction or through store.transaction");
+      return (await query<T>(text, params))[0] ?? null;
+    },
+    last: async (text, params) => (await query<unknown>(text, params)).count,
   };
 }
 
@@ -49,5 +74,7 @@ export function whileOpen(exec: PgExec, isOpen: () => boolean): PgExec {
     run: (text, params) => (isOpen() ? exec.run(text, params) : ended()),
     transaction: (work) => (isOpen() ? exec.transaction(work) : ended()),
     notify: (channel, payload) => (isOpen() ? exec.notify(channel, payload) : ended()),
+    independent: (text, params, undo) => (isOpen() ? exec.independent(text, params, undo) : ended()),
+    last: (text, params) => (isOpen() ? exec.last(text, params) : ended()),
   };
 }

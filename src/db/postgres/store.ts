@@ -12,6 +12,7 @@ import { LIVE_EVENT_OPS } from "../sql/live.ts";
 import { pgCounters } from "./counters.ts";
 import { pgDeliveryQueue } from "./delivery-queue.ts";
 import { pgExec, whileOpen, type PgExec } from "./exec.ts";
+import { lazyTransaction } from "./lazy-transaction.ts";
 import { INTEGRATION_OPS } from "../sql/integrations.ts";
 import { pgKnowledge } from "./knowledge.ts";
 import { pgMaintenance, pgPrivacy } from "./privacy.ts";
@@ -60,9 +61,9 @@ function sqlState(error: unknown): string | null {
 
 /**
  * The PostgreSQL store: Bun's built-in client (no native addon, the binary stays one file),
- * a pool of connections, every aggregate directly async. A transaction has its own pooled
- * connection (`BEGIN … COMMIT`), so no gate and no group commit: other requests' statements
- * run beside it. `onCommit` hooks run after COMMIT. A deadlock or serialization failure runs
+ * a pool of connections, every aggregate directly async. A transaction takes a pooled
+ * connection of its own (`BEGIN … COMMIT`) at its first write (lazy-transaction.ts), so no gate
+ * and no group commit: other requests' statements run beside it. `onCommit` hooks run after COMMIT. A deadlock or serialization failure runs
  * the callback again (at most 3 times): callbacks do no I/O but through `tx` (src/db/store.ts).
  */
 export function createPostgresStore(sql: SQL): Store {
@@ -72,16 +73,20 @@ export function createPostgresStore(sql: SQL): Store {
   async function transaction<T>(work: (tx: Transaction) => Promise<T>): Promise<T> {
     for (let attempt = 1; ; attempt++) {
       const hooks: Array<() => void> = [];
+      const lazy = lazyTransaction(pool);
+      let open = true;
+      const tx: Transaction = { ...pgQueries(whileOpen(lazy.exec, () => open)), onCommit: (hook) => void hooks.push(hook) };
       try {
-        const result = await pool.transaction(async (exec) => {
-          let open = true;
-          const tx: Transaction = { ...pgQueries(whileOpen(exec, () => open)), onCommit: (hook) => void hooks.push(hook) };
-          try {
-            return await work(tx);
-          } finally {
-            open = false;
-          }
-        });
+        let result: T;
+        try {
+          result = await work(tx);
+        } catch (error) {
+          open = false;
+          await lazy.end(false);
+          throw error;
+        }
+        open = false;
+        await lazy.end(true);
         for (const hook of hooks) hook();
         return result;
       } catch (error) {

@@ -68,8 +68,8 @@ export const CAPTURE_OPS: Ops<CaptureQueries> = {
   ),
 };
 
-/** The usage counters but the message's own increment, a twin per store (src/db/{sqlite,postgres}/chat.ts). */
-export const USAGE_OPS: Ops<Omit<UsageQueries, "incrementMessages">> = {
+/** The usage counters but the message's own count, a twin per store (src/db/{sqlite,postgres}/chat.ts). */
+export const USAGE_OPS: Ops<Omit<UsageQueries, "incrementMessages" | "reserveMessage">> = {
   findUsage: one(
     (d) => `SELECT ${d.columns(usageCounters)} FROM usage_counters WHERE tenant_id = $1 AND period = $2`,
     (tenantId, period) => [tenantId, period],

@@ -6,6 +6,7 @@ import { selectColumns } from "./columns.ts";
 import type { SyncOf } from "./gate.ts";
 import { prepareVariants } from "./list-variants.ts";
 import { sqliteLookupOps } from "./tenants.ts";
+import { lookupVersionReader } from "./lookup-version.ts";
 import { USAGE_OPS } from "../sql/chat.ts";
 import { BOT_CONFIG_OPS } from "../sql/tenants.ts";
 import { sqliteOps } from "./statements.ts";
@@ -25,7 +26,7 @@ export function sessionListSql(given: Record<SessionListFilter, boolean>): strin
   return `SELECT ${selectColumns(chatSessions)} FROM chat_sessions WHERE ${conditions.join(" AND ")} ORDER BY id DESC LIMIT ?4`;
 }
 
-export function sqliteChatSessions(sqlite: Database, usage: SyncOf<UsageQueries>): SyncOf<ChatSessionQueries> {
+export function sqliteChatSessions(sqlite: Database): SyncOf<ChatSessionQueries> {
   const columns = selectColumns(chatSessions);
   const byId = sqlite.prepare<ChatSessionRow, [string, string]>(`SELECT ${columns} FROM chat_sessions WHERE id = ? AND tenant_id = ?`);
   const byVisitor = sqlite.prepare<ChatSessionRow, [string, string, string]>(
@@ -80,7 +81,6 @@ export function sqliteChatSessions(sqlite: Database, usage: SyncOf<UsageQueries>
     finishTurn: (turn) => {
       for (const row of turn.messages) addMessage(row);
       updateTurn(turn.sessionId, turn.update);
-      return usage.incrementMessages(turn.usage.tenantId, turn.usage.period);
     },
     listRecentMessages: (sessionId, limit) => recent.all(sessionId, limit),
     listMessagesAfter: (sessionId, afterId) => messagesAfter.all(sessionId, afterId).map(toMessage),
@@ -99,8 +99,29 @@ export function sqliteUsage(sqlite: Database): SyncOf<UsageQueries> {
   const counted = sqlite.prepare<Pick<UsageCounterRow, "messages" | "thresholdNotifiedAt">, [string, string]>(
     `SELECT messages, threshold_notified_at AS "thresholdNotifiedAt" FROM usage_counters WHERE tenant_id = ? AND period = ?`,
   );
+  // The same decision as the PostgreSQL twin (reserveMessageSql); inside the turn's transaction
+  // here, so a rollback takes it back. A quota whose first message already reaches the
+  // threshold (under 2 at 80 %) reserves nothing, so the insert needs no condition of its own
+  // (VALUES costs half of an INSERT … SELECT … WHERE here).
+  const reserve = sqlite.prepare<never, [string, string, number | null, number]>(
+    `INSERT INTO usage_counters (tenant_id, period, messages) VALUES (?1, ?2, 1)
+     ON CONFLICT (tenant_id, period) DO UPDATE SET messages = messages + 1
+     WHERE ?3 IS NULL OR (messages + 1 <= ?3 AND (threshold_notified_at IS NOT NULL OR (messages + 1) * 100 < ?3 * ?4))`,
+  );
+  const lookupVersion = lookupVersionReader(sqlite);
+  const session = sqlite.prepare<ChatSessionRow, [string, string]>(`SELECT ${selectColumns(chatSessions)} FROM chat_sessions WHERE id = ? AND tenant_id = ?`);
   return {
     ...sqliteOps(sqlite, USAGE_OPS),
+    reserveMessage: (tenantId, period, limits, sessionId) => {
+      const firstIsClear = limits.quota === null || 100 < limits.quota * limits.thresholdPercent;
+      const reserved = firstIsClear && reserve.run(tenantId, period, limits.quota, limits.thresholdPercent).changes === 1;
+      return {
+        reserved,
+        messages: reserved ? null : (counted.get(tenantId, period)?.messages ?? 0),
+        lookupVersion: lookupVersion(),
+        session: sessionId === null ? null : session.get(sessionId, tenantId),
+      };
+    },
     incrementMessages: (tenantId, period) => {
       increment.run(tenantId, period);
       const row = counted.get(tenantId, period);

@@ -25,14 +25,13 @@ import { sqliteTenants } from "./tenants.ts";
  */
 export function createSqliteStore(handle: { sqlite: Database }): Store {
   const { sqlite } = handle;
-  const usage = sqliteUsage(sqlite);
   const sync: SyncQueries = {
     tenants: sqliteTenants(sqlite),
     users: sqliteOps(sqlite, USER_OPS),
     apiKeys: sqliteOps(sqlite, API_KEY_OPS),
     refreshTokens: sqliteOps(sqlite, REFRESH_TOKEN_OPS),
-    chatSessions: sqliteChatSessions(sqlite, usage),
-    usage,
+    chatSessions: sqliteChatSessions(sqlite),
+    usage: sqliteUsage(sqlite),
     captures: sqliteOps(sqlite, CAPTURE_OPS),
     botConfigs: sqliteBotConfigs(sqlite),
     analytics: sqliteAnalytics(sqlite),

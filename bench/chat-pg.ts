@@ -1,0 +1,186 @@
+/**
+ * POST /api/v1/chatbot/message on PostgreSQL against SQLite, in the same run. Not a test: it
+ * measures and prints a table.
+ *
+ *   npx bun bench/chat-pg.ts
+ *
+ * Two server children (bench/chat-lib.ts: the real app, rate limits off, a business-plan tenant
+ * whose every message is counted), one on a fresh SQLite file and one on a throwaway PostgreSQL
+ * cluster started here with pg_stat_statements preloaded (fsync off unless BENCH_PG_FSYNC=on;
+ * BENCH_PG_URL: a server of yours, which must preload pg_stat_statements itself). The same
+ * chat load (bench/chat-mix.ts) runs against each in alternated rounds — SQLite then PostgreSQL,
+ * then the other way round — so the machine's drift reaches both sides; the ratio is the median
+ * of the rounds' ratios. For PostgreSQL it also reads what the server did per message:
+ * statements executed (each a round trip: Bun's client does not pipeline), their execution time,
+ * and the CPU time of the cluster's processes.
+ *
+ * Env: BENCH_CHAT_SESSIONS (2000) sessions per server, BENCH_CHAT_PG_CONCURRENCY (64) requests in
+ * flight, BENCH_CHAT_PG_ROUNDS (5), BENCH_CHAT_PG_SECONDS (4) measured per side and round after
+ * BENCH_CHAT_PG_WARMUP_SECONDS (1).
+ */
+import { SQL } from "bun";
+import { spawnSync } from "node:child_process";
+import { readdirSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+import { envInt, formatMs, formatRate, markdownTable, median, openBenchPostgres } from "./lib.ts";
+import { percentileOf, runLoad, startChatServer, type ChatServer, type LoadResult } from "./chat-lib.ts";
+import { buildSchedule, openSessions, requestMaker } from "./chat-mix.ts";
+
+const SESSIONS = envInt("BENCH_CHAT_SESSIONS", 2_000);
+const CONCURRENCY = envInt("BENCH_CHAT_PG_CONCURRENCY", 64);
+const ROUNDS = envInt("BENCH_CHAT_PG_ROUNDS", 5);
+const SECONDS = envInt("BENCH_CHAT_PG_SECONDS", 4);
+const WARMUP_SECONDS = envInt("BENCH_CHAT_PG_WARMUP_SECONDS", 1);
+const ROUTE = "/api/v1/chatbot/message";
+/** docs/scale-out.md's budgets: PostgreSQL chat at least half of SQLite's, p99 at most 3× SQLite's. */
+const BUDGET_RATE_RATIO = 0.5;
+const BUDGET_P99_RATIO = 3;
+
+interface Side {
+  name: "SQLite" | "PostgreSQL";
+  server: ChatServer;
+  next: () => () => import("./chat-lib.ts").LoadRequest;
+  slices: LoadResult[];
+  serverCpuMicros: number;
+}
+
+/** What PostgreSQL did during the PostgreSQL slices: statements by text, and its processes' CPU. */
+interface PgWork {
+  statements: Map<string, { calls: number; ms: number }>;
+  cpuMicros: number | null;
+}
+
+/** CPU time (µs) of the cluster's postmaster and its children, the exited ones included (cutime). */
+function clusterCpuMicros(dataDir: string | null): number | null {
+  if (dataDir === null) return null;
+  const ticks = Number(spawnSync("getconf", ["CLK_TCK"], { encoding: "utf8" }).stdout.trim()) || 100;
+  const postmaster = Number(readFileSync(join(dataDir, "data", "postmaster.pid"), "utf8").split("\n")[0]);
+  const fields = (pid: string | number): string[] | null => {
+    try {
+      const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+      return stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+    } catch {
+      return null; // exited meanwhile: its time is in the postmaster's cutime once reaped
+    }
+  };
+  // After ")": state is field 3, so ppid is index 1, utime 11, stime 12, cutime 13, cstime 14.
+  const own = fields(postmaster);
+  if (!own) return null;
+  let total = Number(own[11]) + Number(own[12]) + Number(own[13]) + Number(own[14]);
+  for (const pid of readdirSync("/proc")) {
+    if (!/^\d+$/.test(pid)) continue;
+    const child = fields(pid);
+    if (child && Number(child[1]) === postmaster) total += Number(child[11]) + Number(child[12]);
+  }
+  return (total / ticks) * 1e6;
+}
+
+async function readStatements(stats: SQL): Promise<Array<{ query: string; calls: number; ms: number }>> {
+  return (await stats`SELECT query, calls::float8 AS calls, total_exec_time AS ms FROM pg_stat_statements
+    WHERE dbid = (SELECT oid FROM pg_database WHERE datname = current_database()) AND query NOT LIKE '%pg_stat_statements%'`) as Array<{ query: string; calls: number; ms: number }>;
+}
+
+async function runSlice(side: Side, request: () => import("./chat-lib.ts").LoadRequest): Promise<void> {
+  const before = await side.server.cpuMicros();
+  side.slices.push(await runLoad({ url: `${side.server.base}${ROUTE}`, concurrency: CONCURRENCY, warmupMs: WARMUP_SECONDS * 1000, durationMs: SECONDS * 1000, request }));
+  side.serverCpuMicros += (await side.server.cpuMicros()) - before;
+}
+
+const allLatencies = (side: Side): Float64Array => {
+  const merged = new Float64Array(side.slices.reduce((sum, slice) => sum + slice.latencies.length, 0));
+  let offset = 0;
+  for (const slice of side.slices) {
+    merged.set(slice.latencies, offset);
+    offset += slice.latencies.length;
+  }
+  return merged.sort();
+};
+const totalOf = (side: Side): number => side.slices.reduce((sum, slice) => sum + slice.total, 0);
+const nonOk = (side: Side): number => side.slices.reduce((sum, slice) => sum + slice.errors + [...slice.failures.values()].reduce((a, b) => a + b, 0), 0);
+const verdict = (ok: boolean) => (ok ? "✅ met" : "❌ missed");
+const micros = (value: number) => `${Math.round(value).toLocaleString("en-US")} µs`;
+
+async function main(): Promise<void> {
+  const pg = await openBenchPostgres({ preload: ["pg_stat_statements"] });
+  if (!pg) return;
+  const servers: ChatServer[] = [];
+  let url: string | null = null;
+  let stats: SQL | null = null;
+  try {
+    url = await pg.createDatabase();
+    stats = new SQL({ url, max: 1 });
+    await stats`CREATE EXTENSION IF NOT EXISTS pg_stat_statements`;
+    console.error(`bench: ${SESSIONS} sessions per server, ${CONCURRENCY} in flight, ${ROUNDS} rounds of ${WARMUP_SECONDS} s + ${SECONDS} s per side; ${pg.description}; Bun ${Bun.version}`);
+    const schedule = buildSchedule();
+    const sides: Side[] = [];
+    for (const [name, location] of [["SQLite", ""], ["PostgreSQL", url]] as const) {
+      const server = await startChatServer([], "", location);
+      servers.push(server);
+      const tokens = await openSessions(server, SESSIONS);
+      const requests = requestMaker(server, tokens, schedule);
+      sides.push({ name, server, next: requests, slices: [], serverCpuMicros: 0 });
+    }
+    const [sqlite, postgres] = sides as [Side, Side];
+    const requestsOf = new Map(sides.map((side) => [side, side.next()]));
+    const work: PgWork = { statements: new Map(), cpuMicros: 0 };
+    for (let round = 0; round < ROUNDS; round++) {
+      for (const side of round % 2 === 0 ? [sqlite, postgres] : [postgres, sqlite]) {
+        const isPg = side === postgres;
+        if (isPg) await stats`SELECT pg_stat_statements_reset()`;
+        const cpuBefore = isPg ? clusterCpuMicros(pg.dataDir) : null;
+        await runSlice(side, requestsOf.get(side) as () => import("./chat-lib.ts").LoadRequest);
+        if (isPg) {
+          const cpuAfter = clusterCpuMicros(pg.dataDir);
+          work.cpuMicros = cpuBefore === null || cpuAfter === null || work.cpuMicros === null ? null : work.cpuMicros + cpuAfter - cpuBefore;
+          for (const row of await readStatements(stats)) {
+            const seen = work.statements.get(row.query) ?? { calls: 0, ms: 0 };
+            work.statements.set(row.query, { calls: seen.calls + Number(row.calls), ms: seen.ms + Number(row.ms) });
+          }
+        }
+        console.error(`round ${round + 1} ${side.name}: ${formatRate((side.slices.at(-1) as LoadResult).perSecond)}`);
+      }
+    }
+    printTable(sqlite, postgres, work, pg.description);
+  } finally {
+    await stats?.close();
+    await Promise.all(servers.map((server) => server.stop()));
+    if (url) await pg.dropDatabase(url).catch((error) => console.error(`could not drop ${url}: ${error}`));
+    await pg.stop();
+  }
+}
+
+function printTable(sqlite: Side, postgres: Side, work: PgWork, description: string): void {
+  const ratios = postgres.slices.map((slice, index) => slice.perSecond / (sqlite.slices[index] as LoadResult).perSecond);
+  const ratio = median(ratios);
+  const [liteLatencies, pgLatencies] = [allLatencies(sqlite), allLatencies(postgres)];
+  const p99Ratio = percentileOf(pgLatencies, 99) / percentileOf(liteLatencies, 99);
+  const messages = totalOf(postgres);
+  const statements = [...work.statements.entries()].sort((a, b) => b[1].calls - a[1].calls);
+  const calls = statements.reduce((sum, [, each]) => sum + each.calls, 0);
+  const statementMs = statements.reduce((sum, [, each]) => sum + each.ms, 0);
+  const rates = (side: Side) => side.slices.map((slice) => formatRate(slice.perSecond)).join(", ");
+  const rows: string[][] = [
+    [`chat messages/s, ${CONCURRENCY} in flight (median of ${ROUNDS} rounds)`, formatRate(median(postgres.slices.map((s) => s.perSecond))), formatRate(median(sqlite.slices.map((s) => s.perSecond))), "—", "info"],
+    ["per round", rates(postgres), rates(sqlite), "—", "info"],
+    [`**PostgreSQL ÷ SQLite messages/s** (median of the rounds' ratios: ${ratios.map((r) => `${Math.round(r * 100)} %`).join(", ")})`, `${Math.floor(ratio * 100)} %`, "100 %", `≥ ${BUDGET_RATE_RATIO * 100} %`, verdict(ratio >= BUDGET_RATE_RATIO)],
+    ["chat p50 / p99", `${formatMs(percentileOf(pgLatencies, 50))} / ${formatMs(percentileOf(pgLatencies, 99))}`, `${formatMs(percentileOf(liteLatencies, 50))} / ${formatMs(percentileOf(liteLatencies, 99))}`, "—", "info"],
+    ["**PostgreSQL p99 ÷ SQLite p99**", `${p99Ratio.toFixed(2)}×`, "1.00×", `≤ ${BUDGET_P99_RATIO}×`, verdict(p99Ratio <= BUDGET_P99_RATIO)],
+    ["statements (round trips) per message, PostgreSQL (pg_stat_statements calls ÷ messages)", (calls / messages).toFixed(2), "—", "≤ 3", verdict(calls / messages <= 3)],
+    ["PostgreSQL statement time per message (execution, lock waits included)", micros((statementMs * 1000) / messages), "—", "—", "info"],
+    ["PostgreSQL processes' CPU per message", work.cpuMicros === null ? "n/a (BENCH_PG_URL)" : micros(work.cpuMicros / messages), "—", "—", "info"],
+    ["Parley server CPU per message", micros(postgres.serverCpuMicros / messages), micros(sqlite.serverCpuMicros / totalOf(sqlite)), "—", "info"],
+    ["non-200 responses or errors", String(nonOk(postgres)), String(nonOk(sqlite)), "0", verdict(nonOk(postgres) + nonOk(sqlite) === 0)],
+  ];
+  console.log(`${description}\n`);
+  console.log(markdownTable(["measure", "PostgreSQL", "SQLite (same run)", "budget", "verdict"], rows));
+  const top = statements.slice(0, 12).map(([query, each]) => [
+    `\`${query.replace(/\s+/g, " ").slice(0, 90)}\``,
+    (each.calls / messages).toFixed(3),
+    micros((each.ms * 1000) / each.calls),
+  ]);
+  console.log(`\nPostgreSQL statements by calls (${messages.toLocaleString("en-US")} messages)\n`);
+  console.log(markdownTable(["statement", "calls per message", "mean time"], top));
+}
+
+await main();
+process.exit(0);
