@@ -7,6 +7,8 @@ import { createAppDeps } from "../../src/http/deps.ts";
 import { systemClock } from "../../src/lib/clock.ts";
 import { createTenant, type TenantRecord } from "../../src/tenants/create-tenant.ts";
 import { createUser } from "../../src/auth/create-user.ts";
+import { createRule } from "../../src/webhooks/rules.ts";
+import { DeliveryScheduler } from "../../src/scheduler/scheduler.ts";
 
 // Polling so slow it cannot be what delivers anything here: only the live streams can.
 const WIDGET_POLL_MS = 600_000;
@@ -16,7 +18,10 @@ const LIVE_WITHIN_MS = 4_000;
 const W = (selector: string) => `parley-widget >> css=${selector}`;
 
 describeWithBrowser("the front desk: a visitor and an agent in two browsers (needs /usr/bin/chromium)", () => {
-  const deps = createAppDeps({ ...buildDeps({ visitorSessionsPerHour: 10_000 }), clock: systemClock });
+  const deps = createAppDeps({ ...buildDeps({ visitorSessionsPerHour: 10_000, allowPrivateWebhooks: true }), clock: systemClock });
+  const scheduler = new DeliveryScheduler(deps);
+  let receiver: ReturnType<typeof Bun.serve>;
+  const received: Array<{ event: string; data: Record<string, unknown> }> = [];
   let parley: { stop(): unknown; server: { port?: number } | null };
   let origin = "";
   let host: ReturnType<typeof Bun.serve>;
@@ -26,6 +31,15 @@ describeWithBrowser("the front desk: a visitor and an agent in two browsers (nee
   beforeAll(async () => {
     tenant = await createTenant(deps, { name: "Front Desk Dental", sector: "dental-clinic" });
     await createUser(deps, { email: "sam@desk.example", tenantId: tenant.id, role: "agent", password: TEST_PASSWORD, displayName: "Sam" });
+    receiver = Bun.serve({
+      port: 0,
+      hostname: "127.0.0.1",
+      async fetch(request) {
+        received.push((await request.json()) as (typeof received)[number]);
+        return new Response("ok");
+      },
+    });
+    await createRule(deps, tenant.id, { name: "ratings", event: "conversation.rated", url: `http://127.0.0.1:${receiver.port}/hook`, secret: "receiver-secret-123", active: true });
     parley = createApp(deps).listen({ port: 0, hostname: "127.0.0.1" });
     origin = `http://127.0.0.1:${parley.server?.port}`;
     host = Bun.serve({
@@ -41,6 +55,8 @@ describeWithBrowser("the front desk: a visitor and an agent in two browsers (nee
   afterAll(async () => {
     await browser?.close();
     host?.stop(true);
+    receiver?.stop(true);
+    await scheduler.stop();
     await parley?.stop();
     deps.sqlite.close();
   });
@@ -79,6 +95,10 @@ describeWithBrowser("the front desk: a visitor and an agent in two browsers (nee
     await row.waitFor({ timeout: LIVE_WITHIN_MS });
     expect(await operator.page.title()).toBe("(1) Parley admin");
     await row.getByRole("button", { name: /^Open / }).click();
+    // The agent opened the chat: the visitor sees "Seen" under their message.
+    const asked = visitor.page.locator(W(".m.visitor")).filter({ hasText: "Can I talk to a human" });
+    await visitor.page.locator(W(".m.visitor + .seen")).filter({ hasText: "Seen" }).waitFor({ timeout: LIVE_WITHIN_MS });
+    expect(await asked.evaluate((node) => node.nextElementSibling?.textContent)).toBe("Seen");
     await operator.page.getByLabel("Reply to the visitor").fill("Hi, Sam here. How can I help?");
     await visitor.page.locator(W(".typing")).waitFor({ state: "visible", timeout: LIVE_WITHIN_MS });
     expect(await visitor.page.locator(W(".typing")).getAttribute("aria-label")).toContain("Sam");
@@ -97,10 +117,35 @@ describeWithBrowser("the front desk: a visitor and an agent in two browsers (nee
     await visitor.page.locator(W(".form input")).fill("My crown came off");
     await visitor.page.keyboard.press("Enter");
     await operator.page.locator("#convo-log li.visitor").filter({ hasText: "My crown came off" }).waitFor({ timeout: LIVE_WITHIN_MS });
+    // The open transcript read it, so "Seen" moves under the newest message.
+    const crown = visitor.page.locator(W(".m.visitor")).filter({ hasText: "My crown came off" });
+    const seenUnderNewest = () => {
+      const bubbles = document.querySelector("parley-widget")?.shadowRoot?.querySelectorAll(".m.visitor");
+      return bubbles?.[bubbles.length - 1]?.nextElementSibling?.className === "seen";
+    };
+    await visitor.page.waitForFunction(seenUnderNewest, undefined, { timeout: LIVE_WITHIN_MS });
+    expect(await crown.evaluate((node) => node.nextElementSibling?.textContent)).toBe("Seen");
+    expect(await visitor.page.locator(W(".seen")).count()).toBe(1);
 
     await operator.page.getByRole("button", { name: "Close session" }).click();
     await operator.page.locator("#inbox-rows").filter({ hasText: "No chat is waiting" }).waitFor({ timeout: LIVE_WITHIN_MS });
     expect(await operator.page.title()).toBe("Parley admin");
+
+    // The closed chat asks the visitor for a rating, by keyboard: arrows pick the score.
+    const rating = visitor.page.locator(W("form.rate"));
+    await rating.waitFor({ timeout: LIVE_WITHIN_MS });
+    await rating.getByRole("radio", { name: "1 out of 5" }).focus();
+    for (let i = 0; i < 3; i++) await visitor.page.keyboard.press("ArrowRight");
+    expect(await rating.getByRole("radio", { name: "4 out of 5" }).isChecked()).toBe(true);
+    await visitor.page.keyboard.press("Tab");
+    await visitor.page.keyboard.type("Sam fixed it fast");
+    await visitor.page.keyboard.press("Tab");
+    await visitor.page.keyboard.press("Enter");
+    await rating.filter({ hasText: "Thank you for your feedback!" }).waitFor({ timeout: LIVE_WITHIN_MS });
+    // conversation.rated reaches a webhook receiver on this machine.
+    await scheduler.runOnce();
+    expect(received.map((body) => body.event)).toEqual(["conversation.rated"]);
+    expect(received[0]?.data).toMatchObject({ score: 4, comment: "Sam fixed it fast" });
     expect([...operator.errors, ...visitor.errors]).toEqual([]);
   });
 

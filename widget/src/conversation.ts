@@ -8,6 +8,7 @@ import { ApiError, type Api, type SendResult } from "./api.ts";
 import type { WidgetConfig } from "./config.ts";
 import { guard } from "./guard.ts";
 import { createFollow } from "./follow.ts";
+import { askRating } from "./rating.ts";
 import { failureNotice, shouldRestart } from "./restart.ts";
 import { loadState, saveState, type StoredMessage, type StoredState } from "./store.ts";
 import type { Strings } from "./strings.ts";
@@ -191,6 +192,7 @@ export function createConversation(
     const last = state.log.at(-1);
     renderQuickReplies(view.quick, last?.role === "bot" ? (last.quick ?? []) : [], pick);
     renderStatus(state);
+    askRating(api, view, s, state, save);
   } else renderQuickReplies(view.quick, [], pick);
 
   return {

@@ -8,6 +8,7 @@ import type { WidgetConfig } from "./config.ts";
 import { guard } from "./guard.ts";
 import type { StoredMessage, StoredState } from "./store.ts";
 import type { Strings } from "./strings.ts";
+import { askRating } from "./rating.ts";
 import type { Transcript } from "./transcript.ts";
 import type { View } from "./view.ts";
 
@@ -71,9 +72,11 @@ export function createFollow(ctx: FollowContext): Follow {
       current.lastId = message.message_id;
     }
     current.status = history.status;
+    if (history.seen_message_id !== undefined) current.seenId = history.seen_message_id;
     if (current.status !== "handoff") live?.abort();
     ctx.save();
     transcript.renderStatus(current);
+    askRating(api, view, s, current, ctx.save);
   }
 
   /** An operator typing: the dots, with their name for screen readers, for a few seconds. */
@@ -101,7 +104,11 @@ export function createFollow(ctx: FollowContext): Follow {
       .live(current.token, current.sessionId, (kind, data) => {
         liveFailures = 0;
         if (kind === "operator.typing") showTyping(data.author_name);
-        else {
+        else if (kind === "operator.seen") {
+          current.seenId = data.message_id ?? null;
+          ctx.save();
+          transcript.renderStatus(current);
+        } else {
           clearTimeout(typingTimer);
           view.typing.hidden = !ctx.busy();
           catchUp().catch(() => undefined);
