@@ -42,7 +42,7 @@ code.id{word-break:normal;white-space:nowrap}.ok-text{color:var(--ok)}.error-tex
 .charts{display:grid;grid-template-columns:repeat(auto-fill,minmax(26rem,1fr));gap:1rem}
 figure.chart{margin:0;padding:.75rem 1rem;border:1px solid var(--line);border-radius:8px;background:var(--panel)}
 figure.chart figcaption{font-weight:600;display:flex;justify-content:space-between;gap:1rem}figure.chart figcaption span{font-weight:400;color:var(--muted)}
-.chart svg{display:block;width:100%;height:auto;overflow:visible}.chart .bar{fill:var(--accent)}.chart .bar.ok{fill:var(--ok)}.chart .bar.dead{fill:var(--err)}.chart .axis{stroke:var(--line)}.chart text{fill:var(--muted);font-size:10px}`;
+.chart svg{display:block;width:100%;height:auto;overflow:visible}.chart .bar{fill:var(--accent)}.chart .bar.ok{fill:var(--ok)}.chart .bar.dead{fill:var(--err)}.chart .bar.s1{fill:var(--err)}.chart .bar.s2{fill:#d9822b}.chart .bar.s3{fill:#c9a227}.chart .bar.s4{fill:#5aa469}.chart .bar.s5{fill:var(--ok)}.chart .axis{stroke:var(--line)}.chart text{fill:var(--muted);font-size:10px}`;
 
 const th = (names: string[]) => `<thead><tr>${names.map((name) => `<th scope="col">${name}</th>`).join("")}</tr></thead>`;
 

@@ -7,6 +7,7 @@ import type { AttemptView, DeliveryView } from "../../../src/webhooks/deliveries
 import type { RetriggerResult } from "../../../src/webhooks/dead-letters.ts";
 import type { RuleView } from "../../../src/webhooks/rules.ts";
 import type { MessageView, SessionView } from "../../../src/chat/sessions.ts";
+import type { summarizeRatings } from "../../../src/frontdesk/csat.ts";
 
 export type DeadLetter = DeadLetterView;
 export type Delivery = DeliveryView;
@@ -45,3 +46,6 @@ export interface RetryPolicy {
   dead_letter_retention_s: number;
   event_retention_s: number;
 }
+
+/** GET /analytics/ratings: the visitors' 1–5 ratings of closed chats. */
+export type Csat = Awaited<ReturnType<typeof summarizeRatings>>;
