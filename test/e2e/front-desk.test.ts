@@ -2,11 +2,9 @@ import { afterAll, beforeAll, expect, test } from "bun:test";
 import type { Browser, Page } from "playwright-core";
 import { buildDeps, TEST_PASSWORD } from "../helpers.ts";
 import { describeWithBrowser, launchChromium } from "./chromium.ts";
-import { createApp } from "../../src/http/app.ts";
+import { startDeskSite, type DeskSite } from "./desk-site.ts";
 import { createAppDeps } from "../../src/http/deps.ts";
 import { systemClock } from "../../src/lib/clock.ts";
-import { createTenant, type TenantRecord } from "../../src/tenants/create-tenant.ts";
-import { createUser } from "../../src/auth/create-user.ts";
 import { createRule } from "../../src/webhooks/rules.ts";
 import { DeliveryScheduler } from "../../src/scheduler/scheduler.ts";
 
@@ -22,15 +20,11 @@ describeWithBrowser("the front desk: a visitor and an agent in two browsers (nee
   const scheduler = new DeliveryScheduler(deps);
   let receiver: ReturnType<typeof Bun.serve>;
   const received: Array<{ event: string; data: Record<string, unknown> }> = [];
-  let parley: { stop(): unknown; server: { port?: number } | null };
-  let origin = "";
-  let host: ReturnType<typeof Bun.serve>;
+  let site: DeskSite;
   let browser: Browser;
-  let tenant: TenantRecord;
 
   beforeAll(async () => {
-    tenant = await createTenant(deps, { name: "Front Desk Dental", sector: "dental-clinic" });
-    await createUser(deps, { email: "sam@desk.example", tenantId: tenant.id, role: "agent", password: TEST_PASSWORD, displayName: "Sam" });
+    site = await startDeskSite(deps, { name: "Front Desk Dental", email: "sam@desk.example", role: "agent", displayName: "Sam" }, () => `data-poll-ms="${WIDGET_POLL_MS}"`);
     receiver = Bun.serve({
       port: 0,
       hostname: "127.0.0.1",
@@ -39,25 +33,15 @@ describeWithBrowser("the front desk: a visitor and an agent in two browsers (nee
         return new Response("ok");
       },
     });
-    await createRule(deps, tenant.id, { name: "ratings", event: "conversation.rated", url: `http://127.0.0.1:${receiver.port}/hook`, secret: "receiver-secret-123", active: true });
-    parley = createApp(deps).listen({ port: 0, hostname: "127.0.0.1" });
-    origin = `http://127.0.0.1:${parley.server?.port}`;
-    host = Bun.serve({
-      port: 0,
-      hostname: "127.0.0.1",
-      fetch: () =>
-        new Response(`<!doctype html><html><head><meta charset="utf-8"><title>Clinic</title></head><body><h1>Clinic</h1>
-<script src="${origin}/widget.js" data-tenant="${tenant.id}" data-poll-ms="${WIDGET_POLL_MS}" async></script></body></html>`, { headers: { "content-type": "text/html; charset=utf-8" } }),
-    });
+    await createRule(deps, site.tenant.id, { name: "ratings", event: "conversation.rated", url: `http://127.0.0.1:${receiver.port}/hook`, secret: "receiver-secret-123", active: true });
     browser = await launchChromium();
   });
 
   afterAll(async () => {
     await browser?.close();
-    host?.stop(true);
+    await site?.stop();
     receiver?.stop(true);
     await scheduler.stop();
-    await parley?.stop();
     deps.sqlite.close();
   });
 
@@ -74,7 +58,7 @@ describeWithBrowser("the front desk: a visitor and an agent in two browsers (nee
 
   test("the hand-off appears in the agent's inbox without a reload, and the reply in the widget with the agent's name", async () => {
     const operator = await newPage();
-    await operator.page.goto(`${origin}/admin`);
+    await operator.page.goto(`${site.origin}/admin`);
     await operator.page.locator("#signin-email").fill("sam@desk.example");
     await operator.page.locator("#signin-password").fill(TEST_PASSWORD);
     await operator.page.getByRole("button", { name: "Sign in" }).click();
@@ -86,7 +70,7 @@ describeWithBrowser("the front desk: a visitor and an agent in two browsers (nee
     await operator.page.locator("#inbox-rows").filter({ hasText: "No chat is waiting" }).waitFor();
 
     const visitor = await newPage();
-    await visitor.page.goto(`http://127.0.0.1:${host.port}/`);
+    await visitor.page.goto(site.hostUrl);
     await visitor.page.locator(W(".launcher")).click();
     await visitor.page.locator(W(".form input")).fill("Can I talk to a human please?");
     await visitor.page.keyboard.press("Enter");
@@ -157,7 +141,7 @@ describeWithBrowser("the front desk: a visitor and an agent in two browsers (nee
       const response = await route.fetch();
       await route.fulfill({ response, json: { ...(await response.json()), back_at: backAt.toISOString() } });
     });
-    await visitor.page.goto(`http://127.0.0.1:${host.port}/`);
+    await visitor.page.goto(site.hostUrl);
     await visitor.page.locator(W(".launcher")).click();
     await visitor.page.locator(W(".form input")).fill("Can I talk to a human please?");
     await visitor.page.keyboard.press("Enter");
