@@ -1,7 +1,6 @@
 import type { Deps } from "../deps.ts";
 import { toIso } from "../lib/clock.ts";
-import { AppError } from "../lib/app-error.ts";
-import { requireSession } from "../chat/sessions.ts";
+import { AppError, notFound } from "../lib/app-error.ts";
 import { enqueueEvent } from "../webhooks/emit-event.ts";
 
 export const RATING_COMMENT_MAX_LENGTH = 1000;
@@ -23,7 +22,8 @@ export async function rateSession(deps: Pick<Deps, "store" | "clock" | "deliveri
   const comment = input.comment?.trim().slice(0, RATING_COMMENT_MAX_LENGTH) || null;
   const now = deps.clock.now();
   return deps.store.transaction(async (tx) => {
-    const session = await requireSession(tx, tenantId, sessionId);
+    const session = await tx.chatSessions.findSession(tenantId, sessionId);
+    if (!session) throw notFound("session");
     if (session.status !== "closed") throw new AppError("session_open", 409, "Only a closed chat can be rated.");
     if ((await tx.desk.insertRating({ sessionId, tenantId, score: input.score, comment, createdAt: now })) === 0) {
       throw new AppError("already_rated", 409, "This chat has already been rated.");
