@@ -155,6 +155,12 @@ describe("query plans", () => {
     expect(planOf(sql ?? "").filter((line) => line.includes("TEMP B-TREE"))).toEqual([]);
   });
 
+  test("the inbox page's hand-offs are looked up by primary key, one per listed session", () => {
+    const [sql] = statements.filter((text) => /FROM handoffs WHERE session_id IN/.test(text));
+    expect(sql).toBeDefined();
+    expect(tenantReads(sql ?? "").map((read) => read.line)).toEqual([expect.stringMatching(/^SEARCH handoffs USING INDEX sqlite_autoindex_handoffs_1 \(session_id=\?\)$/)]);
+  });
+
   test("purges find their rows by time through an index", () => {
     const purges = statements.filter((sql) => /^\s*DELETE FROM (payment_events|whatsapp_messages|dead_letters|events|deliveries|analytics_events|chat_sessions) WHERE/.test(sql));
     expect(purges.length).toBeGreaterThanOrEqual(7);

@@ -168,8 +168,12 @@ describe("business hours and the expected reply time", () => {
     expect(away.reply?.text).toMatch(/your question/);
     // The visitor's details and question are the message the team finds in the inbox, marked out of hours.
     await say(context, away.access_token, tenant.id, "Ana, ana@example.com: can I move my Monday appointment?", { session_id: away.session_id });
-    const inbox = (await (await context.request("GET", "/api/v1/inbox", { headers: admin })).json()) as { data: Array<{ session_id: string; preview: { text: string } | null }> };
-    expect(inbox.data.find((chat) => chat.session_id === away.session_id)?.preview?.text).toBe("Ana, ana@example.com: can I move my Monday appointment?");
-    expect(await context.deps.store.desk.findHandoff(away.session_id)).toMatchObject({ withinBusinessHours: false });
+    const inbox = (await (await context.request("GET", "/api/v1/inbox", { headers: admin })).json()) as {
+      data: Array<{ session_id: string; within_business_hours: boolean | null; preview: { text: string } | null }>;
+    };
+    const left = inbox.data.find((chat) => chat.session_id === away.session_id);
+    expect(left).toMatchObject({ within_business_hours: false, preview: { text: "Ana, ana@example.com: can I move my Monday appointment?" } });
+    // The one handed off at 16:59 is marked within hours.
+    expect(inbox.data.filter((chat) => chat.within_business_hours === true)).toHaveLength(1);
   });
 });

@@ -6,6 +6,9 @@ import type { DeskQueries, HandoffRow } from "../store-desk.ts";
 // session_ratings_tenant_idx serve the per-tenant reads; the rest are by primary key, and the
 // last visitor message is a backward walk of chat_messages_session_idx.
 
+/** SQLite answers the boolean as 0/1. */
+const readHandoff = (row: HandoffRow): HandoffRow => ({ ...row, withinBusinessHours: asBoolean(row.withinBusinessHours) });
+
 export const DESK_OPS: Ops<DeskQueries> = {
   insertHandoff: write(
     `INSERT INTO handoffs (session_id, tenant_id, handoff_at, within_business_hours) VALUES ($1, $2, $3, $4)
@@ -16,7 +19,12 @@ export const DESK_OPS: Ops<DeskQueries> = {
   findHandoff: one(
     (d) => `SELECT ${d.columns(handoffs)} FROM handoffs WHERE session_id = $1`,
     (sessionId) => [sessionId],
-    (row: HandoffRow | null) => (row ? { ...row, withinBusinessHours: asBoolean(row.withinBusinessHours) } : null),
+    (row: HandoffRow | null) => (row ? readHandoff(row) : null),
+  ),
+  listHandoffsOf: many(
+    (d) => `SELECT ${d.columns(handoffs)} FROM handoffs WHERE ${d.inList("session_id", "$1")}`,
+    (sessionIds) => [[...sessionIds]],
+    (rows: HandoffRow[]) => rows.map(readHandoff),
   ),
   markHandoffSeen: write(
     "UPDATE handoffs SET seen_message_id = $2 WHERE session_id = $1 AND (seen_message_id IS NULL OR seen_message_id < $2)",

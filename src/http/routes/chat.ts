@@ -9,7 +9,7 @@ import { requireTenant } from "../../tenants/find-tenant.ts";
 import { handleMessage, type MessageResult } from "../../chat/handle-message.ts";
 import { MESSAGE_MAX_LENGTH } from "../../chat/turn.ts";
 import { listMessages } from "../../chat/sessions.ts";
-import { markSeenByOperator } from "../../frontdesk/seen.ts";
+import { markSeenByOperator } from "../../frontdesk/handoff-marks.ts";
 import { getBotConfig, peekTenantWithConfig, requireTenantWithConfig, updateBotConfig } from "../../chat/bot-settings.ts";
 import type { BotConfig } from "../../chat/bot-config.ts";
 import type { TenantRecord } from "../../tenants/create-tenant.ts";

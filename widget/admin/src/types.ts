@@ -30,7 +30,7 @@ import type { summarizeAnalytics } from "../../../src/analytics/summary.ts";
 /** A row of GET /webhooks/dead-letters or /webhooks/deliveries: the view plus url and attempts across cycles. */
 export type ListedDeadLetter = DeadLetterView & DeliveryDetails;
 export type ListedDelivery = DeliveryView & DeliveryDetails;
-export type InboxSession = SessionView & { preview: SessionPreview | null };
+export type InboxSession = SessionView & { preview: SessionPreview | null; within_business_hours: boolean | null };
 export type AnalyticsSummary = Awaited<ReturnType<typeof summarizeAnalytics>>;
 
 export interface WebhookStats {

@@ -19,3 +19,9 @@ export async function markSeenByOperator(deps: Pick<Deps, "store" | "clock" | "l
     await recordLiveEvent(deps, tx, { tenantId, sessionId, kind: "operator.seen", data: { message_id: last, seen_at: toIso(deps.clock.now()) } });
   });
 }
+
+/** Whether each listed session's hand-off came within business hours (the inbox marks the others); absent when not handed off. */
+export async function handoffHoursOf(deps: Pick<Deps, "store">, tenantId: string, sessionIds: readonly string[]): Promise<Map<string, boolean>> {
+  const rows = sessionIds.length === 0 ? [] : await deps.store.desk.listHandoffsOf(sessionIds);
+  return new Map(rows.filter((row) => row.tenantId === tenantId).map((row) => [row.sessionId, row.withinBusinessHours]));
+}
