@@ -150,4 +150,19 @@ describeWithBrowser("the front desk: a visitor and an agent in two browsers (nee
     expect(await visitor.page.locator(W(".sub")).textContent()).toContain(weekday);
     expect(visitor.errors).toEqual([]);
   });
+
+  test("inside hours, the waiting line gives the team's usual reply time", async () => {
+    const visitor = await newPage();
+    // The server's median is tested with a fake clock (test/frontdesk/visitor-desk.test.ts); here the answer is fixed.
+    await visitor.page.route("**/api/v1/widget/config?**", async (route) => {
+      const response = await route.fetch();
+      await route.fulfill({ response, json: { ...(await response.json()), back_at: null, expected_reply_s: 230 } });
+    });
+    await visitor.page.goto(site.hostUrl);
+    await visitor.page.locator(W(".launcher")).click();
+    await visitor.page.locator(W(".form input")).fill("Can I talk to a human please?");
+    await visitor.page.keyboard.press("Enter");
+    await visitor.page.locator(W(".sub")).filter({ hasText: "A person will join shortly, usually within 4 minutes." }).waitFor({ timeout: LIVE_WITHIN_MS });
+    expect(visitor.errors).toEqual([]);
+  });
 });
