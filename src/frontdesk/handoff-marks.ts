@@ -2,6 +2,8 @@ import type { Deps } from "../deps.ts";
 import { toIso } from "../lib/clock.ts";
 import { recordLiveEvent } from "./live-events.ts";
 
+// What the front desk reads and marks on a session's hand-off (the handoffs table): "seen", and the hours it came in.
+
 /**
  * An operator opened a handed-off chat: the visitor's newest message is now seen, and the
  * widget shows "Seen" under it (an `operator.seen` event, and `seen_message_id` in the

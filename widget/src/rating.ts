@@ -8,8 +8,8 @@ import type { StoredState } from "./store.ts";
 import type { Strings } from "./strings.ts";
 import { el, type View } from "./view.ts";
 
+/** Each form's radio group needs a name of its own on the page. */
 let forms = 0;
-
 
 /** Asks once per closed chat that a person answered, unless it was rated already. */
 export function askRating(api: Api, view: View, s: Strings, state: StoredState, save: () => void): void {
