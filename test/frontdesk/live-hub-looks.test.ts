@@ -8,11 +8,12 @@ import type { LiveEventRow, Store } from "../../src/db/store.ts";
 let deps: TestDeps;
 afterEach(() => closeDeps(deps));
 
-/** The store with its live-event reads counted: what an idle look must not do. */
+/** The store with its live-event reads counted: what an idle look must not do (proxies: the PostgreSQL run's store is one). */
 function countingReads(store: Store) {
   const counted = { reads: 0 };
-  const liveEvents = { ...store.liveEvents, listLiveEventsAfter: (afterId: number, limit: number) => (counted.reads++, store.liveEvents.listLiveEventsAfter(afterId, limit)) };
-  return { store: { ...store, liveEvents } as Store, counted };
+  const listLiveEventsAfter = (afterId: number, limit: number) => (counted.reads++, store.liveEvents.listLiveEventsAfter(afterId, limit));
+  const liveEvents = new Proxy(store.liveEvents, { get: (target, key) => (key === "listLiveEventsAfter" ? listLiveEventsAfter : Reflect.get(target, key)) });
+  return { store: new Proxy(store, { get: (target, key) => (key === "liveEvents" ? liveEvents : Reflect.get(target, key)) }), counted };
 }
 
 test("while the change token stands still a look reads nothing and the next one waits twice as long, up to the cap; a moved token reads at once and resets", async () => {
