@@ -130,6 +130,8 @@ export function createLiveHub(deps: Pick<Deps, "store" | "clock" | "liveEventsWr
       arm();
       try {
         // The hub's cursor is where "from now on" starts: everything after it reaches this stream.
+        // The change token is taken first: a commit after it moves the token, so the next look reads.
+        if (cursor === null && options.changeToken) lastToken = await options.changeToken().catch(() => null);
         cursor ??= await deps.store.liveEvents.findLatestLiveEventId();
         if (afterId === null) {
           subscriber.lastId = cursor;
