@@ -3,7 +3,8 @@
  * operator reply → the visitor's stream, p50/p99 over real HTTP, next to the same run's answer
  * time of the request that caused the event (the baseline); SQLite with one server, PostgreSQL
  * with two instances (the event committed on one, streamed by the other). Then 1,000 idle
- * inbox streams: memory and CPU at rest against the same server with none open.
+ * inbox streams: memory, CPU and the hub's table reads at rest against the same server with
+ * none open.
  *
  *   npx bun bench/front-desk.ts          # BENCH_ROUNDS=200, BENCH_STREAMS=1000, BENCH_PG=off to skip PostgreSQL
  */
@@ -11,6 +12,7 @@ import { modelAssistant } from "../src/assistant/turn-assistant.ts";
 import { loadConfig } from "../src/config.ts";
 import { openStore } from "../src/db/open-store.ts";
 import type { Deps } from "../src/deps.ts";
+import type { Store } from "../src/db/store.ts";
 import { createApp } from "../src/http/app.ts";
 import { createAppDeps } from "../src/http/deps.ts";
 import { systemClock } from "../src/lib/clock.ts";
@@ -67,10 +69,19 @@ async function measure(writer: Instance, streamer: Instance) {
   return { handoff: [p(handoff, 50), p(handoff, 99)], reply: [p(reply, 50), p(reply, 99)], answer: [p(answer, 50), p(answer, 99)] };
 }
 
-/** RSS, heap and CPU over 5 s at rest, with `open` streams held (in-process, so only the server's side is counted). */
+/** The store with the hub's reads of live_events counted. */
+function countingLiveReads(store: Store) {
+  const counted = { reads: 0 };
+  const listLiveEventsAfter: Store["liveEvents"]["listLiveEventsAfter"] = (afterId, limit) => (counted.reads++, store.liveEvents.listLiveEventsAfter(afterId, limit));
+  const liveEvents = new Proxy(store.liveEvents, { get: (target, key) => (key === "listLiveEventsAfter" ? listLiveEventsAfter : Reflect.get(target, key)) });
+  return { store: new Proxy(store, { get: (target, key) => (key === "liveEvents" ? liveEvents : Reflect.get(target, key)) }), counted };
+}
+
+/** RSS, heap, CPU and live_events reads over 5 s at rest, with `open` streams held (in-process, so only the server's side is counted). */
 async function idleCost(streams: number) {
   const deps = createBenchDeps(LIFTED);
-  const appDeps = createAppDeps({ ...deps, liveEventsWritten: createSignal() });
+  const { store, counted } = countingLiveReads(deps.store);
+  const appDeps = createAppDeps({ ...deps, store, liveEventsWritten: createSignal() });
   const app = createApp(appDeps);
   const tenant = await createTenant(deps, { name: "Idle", sector: "general" });
   const key = (await createApiKey(deps, { tenantId: tenant.id, name: "bench" })).key;
@@ -82,11 +93,13 @@ async function idleCost(streams: number) {
   Bun.gc(true);
   const after = process.memoryUsage();
   const cpu = process.cpuUsage();
+  const readsBefore = counted.reads;
   await Bun.sleep(5_000);
   const used = process.cpuUsage(cpu);
+  const reads = counted.reads - readsBefore;
   await Promise.all(readers.map((reader) => reader.close()));
   deps.dispose();
-  return { rssMb: (after.rss - before.rss) / 2 ** 20, heapMb: (after.heapUsed - before.heapUsed) / 2 ** 20, cpuMsPerS: (used.user + used.system) / 1000 / 5 };
+  return { rssMb: (after.rss - before.rss) / 2 ** 20, heapMb: (after.heapUsed - before.heapUsed) / 2 ** 20, cpuMsPerS: (used.user + used.system) / 1000 / 5, reads };
 }
 
 const rows: string[][] = [];
@@ -124,5 +137,6 @@ console.error(`${STREAMS} idle streams…`);
 const none = await idleCost(0);
 const many = await idleCost(STREAMS);
 rows.push([`${STREAMS} idle inbox streams: memory (RSS / heap)`, `+${many.rssMb.toFixed(1)} MB / +${many.heapMb.toFixed(1)} MB`, `no stream: +${none.rssMb.toFixed(1)} MB / +${none.heapMb.toFixed(1)} MB`, "≤ 50 MB", many.rssMb <= 50 ? "✅" : "❌"]);
+rows.push([`${STREAMS} idle inbox streams: live_events reads in 5 s at rest (SQLite)`, String(many.reads), `no stream: ${none.reads}`, "none at rest", many.reads === 0 ? "✅" : "❌"]);
 rows.push([`${STREAMS} idle inbox streams: CPU at rest`, `${many.cpuMsPerS.toFixed(2)} ms/s`, `no stream: ${none.cpuMsPerS.toFixed(2)} ms/s`, "none at rest", many.cpuMsPerS < 10 ? "✅" : "❌"]);
 console.log(markdownTable(["measure", "result", "baseline (same run)", "budget", "verdict"], rows));

@@ -3,6 +3,7 @@ import { checkSlot, proposeSlots, type SlotRefusal } from "../chat/engine/appoin
 import { normalizeEmailAddress, normalizePhoneNumber } from "../chat/engine/contact-validation.ts";
 import type { EngineAction } from "../chat/engine/engine-types.ts";
 import { epochFromWallClock, wallClockAt } from "../chat/engine/timezone.ts";
+import { teamAvailability } from "../chat/engine/team-hours.ts";
 import { parseJsonText } from "../lib/safe-json.ts";
 import type { ChatToolCall, ToolDefinition } from "./openai-client.ts";
 
@@ -87,7 +88,7 @@ export function runTool(call: ChatToolCall, name: ToolName, context: ToolContext
   if (typeof args !== "object" || args === null || Array.isArray(args)) return refuse("invalid_arguments", { problems: ["arguments must be a JSON object"] });
   if (context.done.has(name)) return refuse("already_done", { message: `${name} already succeeded in this turn; do not call it again.` });
   const input = args as Record<string, unknown>;
-  const outcome = name === "capture_lead" ? captureLead(input, context) : name === "book_appointment" ? bookAppointment(input, context) : handoff(input);
+  const outcome = name === "capture_lead" ? captureLead(input, context) : name === "book_appointment" ? bookAppointment(input, context) : handoff(input, context);
   if (outcome.action) context.done.add(name);
   return outcome;
 }
@@ -203,12 +204,18 @@ function bookAppointment(input: Record<string, unknown>, context: ToolContext): 
 /** The model decided it could not help: a visitor who asks for a person is handed over before the model is asked. */
 const MODEL_HANDOFF_CONFIDENCE = 0.7;
 
-function handoff(input: Record<string, unknown>): ToolOutcome {
+function handoff(input: Record<string, unknown>, context: ToolContext): ToolOutcome {
   const unknown = unknownFields(input, ["reason"]);
   if (unknown.length > 0) return refuse("invalid_arguments", { problems: [`unknown fields: ${unknown.join(", ")}`] });
   if (input.reason !== undefined && typeof input.reason !== "string") return refuse("invalid_arguments", { problems: ["reason: must be text"] });
+  // Out of hours the model must not promise a person now: the chat waits in the inbox for the team's return.
+  const team = teamAvailability(context.config, context.nowMs);
+  const message =
+    !team.withinBusinessHours && team.backAt !== null
+      ? "The team is away now (outside business hours): the conversation waits for them. Tell the visitor nobody can reply right now, and ask them to leave their name, phone or e-mail and their question here for the team to see first thing."
+      : "A team member will take over this conversation; tell the visitor so.";
   return {
-    result: JSON.stringify({ ok: true, message: "A team member will take over this conversation; tell the visitor so." }),
+    result: JSON.stringify({ ok: true, message }),
     action: { type: "handoff", reason: "assistant", confidence: MODEL_HANDOFF_CONFIDENCE },
   };
 }

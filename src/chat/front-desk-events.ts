@@ -8,7 +8,8 @@ import { teamAvailability } from "./engine/team-hours.ts";
 
 /**
  * What a visitor's turn tells the operators' streams: the hand-off itself (with the message
- * that caused it), or a message in a chat already waiting for a person. A turn the bot keeps
+ * that caused it, also kept as the session's hand-off: reply waits and the seen mark), or a
+ * message in a chat already waiting for a person. A turn the bot keeps
  * tells nobody, so ordinary chat writes nothing more.
  */
 export async function recordTurnLiveEvents(
@@ -23,6 +24,7 @@ export async function recordTurnLiveEvents(
     // Out of hours the operators see when the visitor was told the team is back.
     const team = teamAvailability(turn.config, turn.visitorMessage.createdAt);
     const hours = { within_business_hours: team.withinBusinessHours, back_at: team.backAt === null ? null : toIso(team.backAt) };
+    await tx.desk.insertHandoff({ sessionId: session.id, tenantId: session.tenantId, handoffAt: turn.visitorMessage.createdAt, withinBusinessHours: team.withinBusinessHours });
     await recordLiveEvent(deps, tx, { ...base, kind: "handoff.requested", data: { reason: turn.handoffReason, channel: session.channel, ...message, ...hours } });
   } else if (session.status === "handoff") {
     await recordLiveEvent(deps, tx, { ...base, kind: "visitor.message", data: message });

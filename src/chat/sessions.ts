@@ -110,7 +110,9 @@ export async function listSessions(deps: Pick<Deps, "store">, tenantId: string, 
 export async function listMessages(deps: Pick<Deps, "store">, tenantId: string, sessionId: string, afterMessageId?: string) {
   const session = await requireSession(deps.store, tenantId, sessionId);
   const messages = (await deps.store.chatSessions.listMessagesAfter(sessionId, afterMessageId ?? "")).map(toMessageView);
-  return { session_id: session.id, status: session.status, data: messages };
+  // The widget's polling fallback for "Seen" (the stream carries operator.seen).
+  const seen = (await deps.store.desk.findHandoff(session.id))?.seenMessageId ?? null;
+  return { session_id: session.id, status: session.status, seen_message_id: seen, data: messages };
 }
 
 export interface NewMessage {
@@ -164,6 +166,7 @@ export async function postOperatorMessage(deps: Pick<Deps, "store" | "clock" | "
     }
     const authorName = input.authorId ? ((await tx.users.findUser(input.authorId))?.displayName ?? null) : null;
     const message = await insertMessage(deps, tx, session, { role: "operator", text, authorId: input.authorId, authorName });
+    await tx.desk.recordFirstReply(session.id, deps.clock.now());
     await recordLiveEvent(deps, tx, { tenantId, sessionId: session.id, kind: "operator.message", data: { message_id: message.message_id, text: message.text, author_name: message.author_name, created_at: message.created_at } });
     return message;
   });

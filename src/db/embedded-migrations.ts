@@ -19,6 +19,7 @@ import chatbotTests from "../../migrations/0013_chatbot_tests.sql" with { type: 
 import liveEvents from "../../migrations/0014_live_events.sql" with { type: "text" };
 import webhookFeatures from "../../migrations/0015_webhook_features.sql" with { type: "text" };
 import orderedDelivery from "../../migrations/0016_ordered_delivery.sql" with { type: "text" };
+import frontDeskVisitor from "../../migrations/0017_front_desk_visitor.sql" with { type: "text" };
 
 export const MIGRATION_JOURNAL = journal;
 
@@ -40,4 +41,5 @@ export const EMBEDDED_MIGRATIONS: ReadonlyArray<{ tag: string; sql: string }> = 
   { tag: "0014_live_events", sql: liveEvents },
   { tag: "0015_webhook_features", sql: webhookFeatures },
   { tag: "0016_ordered_delivery", sql: orderedDelivery },
+  { tag: "0017_front_desk_visitor", sql: frontDeskVisitor },
 ];

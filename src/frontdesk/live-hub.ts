@@ -12,6 +12,14 @@ export interface LiveHubOptions {
    * reconnected. Nothing runs while no stream is open.
    */
   pollMs: number;
+  /**
+   * A token that changes whenever another process may have written (SQLite's `PRAGMA
+   * data_version`: commits by other connections). With it, a look whose token has not moved
+   * reads nothing and the next look waits twice as long, up to `maxPollMs`; a moved token reads
+   * and starts again at `pollMs`. This process's own writes wake the hub anyway.
+   */
+  changeToken?: () => Promise<string>;
+  maxPollMs?: number;
   /** Rows read per look; a longer backlog is read in further looks at once. */
   batch?: number;
 }
@@ -40,6 +48,8 @@ export function createLiveHub(deps: Pick<Deps, "store" | "clock" | "liveEventsWr
   let timer: ReturnType<typeof setTimeout> | undefined;
   let unsubscribeSignal: (() => void) | null = null;
   let lastPurge = 0;
+  let delay = options.pollMs;
+  let lastToken: string | null = null;
 
   const concerns = (audience: LiveAudience, event: LiveEventRow) =>
     event.tenantId === audience.tenantId && (audience.sessionId === undefined ? OPERATOR_KINDS.has(event.kind) : event.sessionId === audience.sessionId && VISITOR_KINDS.has(event.kind));
@@ -89,10 +99,23 @@ export function createLiveHub(deps: Pick<Deps, "store" | "clock" | "liveEventsWr
     return reading;
   }
 
-  function arm() {
+  /** One timed look: reads only when the change token moved (or there is none); answers the wait before the next. */
+  async function look(): Promise<number> {
+    const token = options.changeToken ? await options.changeToken().catch(() => null) : null;
+    if (token !== null && token === lastToken) {
+      delay = Math.min(delay * 2, options.maxPollMs ?? options.pollMs);
+      return delay;
+    }
+    lastToken = token;
+    delay = options.pollMs;
+    await wake();
+    return delay;
+  }
+
+  function arm(wait = options.pollMs) {
     clearTimeout(timer);
     if (subscribers.size === 0) return;
-    timer = setTimeout(() => void wake().finally(arm), options.pollMs);
+    timer = setTimeout(() => void look().then(arm, () => arm()), wait);
   }
 
   return {
@@ -107,6 +130,8 @@ export function createLiveHub(deps: Pick<Deps, "store" | "clock" | "liveEventsWr
       arm();
       try {
         // The hub's cursor is where "from now on" starts: everything after it reaches this stream.
+        // The change token is taken first: a commit after it moves the token, so the next look reads.
+        if (cursor === null && options.changeToken) lastToken = await options.changeToken().catch(() => null);
         cursor ??= await deps.store.liveEvents.findLatestLiveEventId();
         if (afterId === null) {
           subscriber.lastId = cursor;
@@ -143,6 +168,8 @@ export function createLiveHub(deps: Pick<Deps, "store" | "clock" | "liveEventsWr
     size: () => subscribers.size,
     /** Looks for new events now (tests, and the hub's own timer). */
     wake,
+    /** One look of the hub's timer, as it runs while a stream is open (tests drive it). */
+    look,
   };
 }
 

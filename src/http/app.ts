@@ -15,6 +15,7 @@ import { chatRoutes } from "./routes/chat.ts";
 import { operatorRoutes } from "./routes/operator.ts";
 import { inboxRoutes } from "./routes/inbox.ts";
 import { liveRoutes } from "./routes/live.ts";
+import { ratingRoutes } from "./routes/ratings.ts";
 import { privacyRoutes } from "./routes/privacy.ts";
 import { widgetRoutes } from "./routes/widget.ts";
 import { webhookDeliveryRoutes } from "./routes/webhook-deliveries.ts";
@@ -86,6 +87,7 @@ export function createApp(deps: AppDeps) {
     .use(operatorRoutes(deps))
     .use(inboxRoutes(deps))
     .use(liveRoutes(deps))
+    .use(ratingRoutes(deps))
     .use(knowledgeRoutes(deps))
     .use(privacyRoutes(deps))
     .use(billingRoutes(deps))

@@ -25,6 +25,8 @@ export interface AppDeps extends Deps {
 
 /** SQLite: how soon a CLI process's change reaches the streams. PostgreSQL: NOTIFY does that; this is the safety net. */
 const LIVE_POLL_MS = { sqlite: 500, postgres: 5_000 } as const;
+/** SQLite's looks back off to this while no other process commits (the CLI's change is seen within it). */
+const LIVE_MAX_POLL_MS = 2_000;
 
 /**
  * The signing secret: PARLEY_JWT_SECRET when set, else the one generated on first start and
@@ -42,7 +44,13 @@ export function createAppDeps<T extends Deps>(deps: T, metrics: DeliveryMetrics 
   return {
     ...deps,
     liveEventsWritten,
-    liveHub: createLiveHub({ ...deps, liveEventsWritten }, { pollMs: LIVE_POLL_MS[deps.store.kind] }),
+    liveHub: createLiveHub(
+      { ...deps, liveEventsWritten },
+      // On SQLite a look first asks data_version (other connections' commits), which reads no table.
+      deps.store.kind === "sqlite"
+        ? { pollMs: LIVE_POLL_MS.sqlite, maxPollMs: LIVE_MAX_POLL_MS, changeToken: () => deps.store.tenants.findLookupVersion() }
+        : { pollMs: LIVE_POLL_MS.postgres },
+    ),
     metrics,
     tokens: createTokenService(resolveJwtSecret(deps), deps.clock),
     rateLimiter: createRateLimiter(deps.clock, deps.config.rateLimits, deps.store.counters, {

@@ -1,5 +1,5 @@
 /**
- * The event catalog: the eight event kinds a webhook rule can subscribe to. The spec names only
+ * The event catalog: the nine event kinds a webhook rule can subscribe to. The spec names only
  * `lead.created`; the other names, the data shapes beyond lead.created and the confidence flags
  * are Parley's decisions (DESIGN §4). Priorities are the spec's Events table.
  */
@@ -13,6 +13,7 @@ export const EVENT_NAMES = [
   "subscription.changed",
   "handoff.requested",
   "quota.threshold_reached",
+  "conversation.rated",
 ] as const;
 
 export type EventName = (typeof EVENT_NAMES)[number];
@@ -151,6 +152,18 @@ export const EVENT_CATALOG: Readonly<Record<EventName, EventDefinition>> = freez
       used: 8000,
       quota: 10000,
       percent: 80,
+    },
+  },
+  "conversation.rated": {
+    priority: "info",
+    description: "A visitor rated a chat a person closed (1–5, with an optional comment).",
+    hasConfidence: false,
+    example: {
+      session_id: "ses_01jz4k8m2q9wz7xr3t5v6b8c0d",
+      chatbot_id: "bot_01jz4a1b2c3d4e5f6g7h8j9k0m",
+      score: 5,
+      comment: "Sam sorted it out in two minutes, thanks!",
+      rated_at: "2026-01-15T09:12:00.000Z",
     },
   },
 } satisfies Record<EventName, EventDefinition>);

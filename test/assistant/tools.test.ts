@@ -106,6 +106,24 @@ describe("the model's tools", () => {
     expect(provider.requests).toHaveLength(2);
   });
 
+  test("the handoff tool tells the model whether a person can answer now: out of hours it must ask for a message instead", async () => {
+    provider = startFakeProvider();
+    fixture = await assistantFixture(provider);
+    // 09:00 UTC is 04:00 at the New York clinic: closed.
+    provider.script(toolCall("handoff", {}), answer("The team is away; leave your details and question."));
+    await fixture.send("My case is complicated, my insurer refused twice");
+    expect((toolResult(provider.requests[1]) as { message?: string }).message).toMatch(/away now .*leave their name, phone or e-mail and their question/);
+
+    const open = startFakeProvider();
+    const inHours = await assistantFixture(open);
+    inHours.context.clock.set(Date.UTC(2026, 0, 15, 15, 0)); // 10:00 in New York
+    open.script(toolCall("handoff", {}), answer("A team member will join."));
+    await inHours.send("My case is complicated, my insurer refused twice");
+    expect((toolResult(open.requests[1]) as { message?: string }).message).toBe("A team member will take over this conversation; tell the visitor so.");
+    inHours.context.close();
+    open.stop();
+  });
+
   test("a prompt-injected second call of the same tool in one turn is refused, so one event", async () => {
     provider = startFakeProvider();
     fixture = await assistantFixture(provider);

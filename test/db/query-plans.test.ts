@@ -34,6 +34,7 @@ afterAll(() => handle.close());
 const TENANT_TABLES = [
   "deliveries", "events", "chat_sessions", "chat_messages", "leads", "appointments", "analytics_events", "dead_letters", "payment_events",
   "whatsapp_messages", "knowledge_documents", "knowledge_chunks", "delivery_attempts", "chatbot_tests", "chatbot_test_runs", "unanswered_questions",
+  "handoffs", "session_ratings",
 ];
 
 const planOf = (sql: string): string[] => prepare<{ detail: string }, []>(`EXPLAIN QUERY PLAN ${sql}`).all().map((row) => row.detail);
@@ -138,13 +139,26 @@ describe("query plans", () => {
     expect(planOf(sql ?? "").filter((line) => line.includes("TEMP B-TREE"))).toEqual([]);
   });
 
-  test("the analytics summary counts a date range of an index, not the tenant's rows", () => {
+  test("the analytics summary and the CSAT count a date range of an index, not the tenant's rows", () => {
     const summaries = statements.filter((sql) => /GROUP BY day/.test(sql) && !/FROM deliveries/.test(sql));
-    expect(summaries.length).toBe(4);
+    expect(summaries.length).toBe(5);
     for (const sql of summaries) {
       const [read] = tenantReads(sql);
       expect(read?.constraint ?? "").toMatch(/tenant_id=\? AND (created_at|captured_at|day)>\? AND \1<\?/);
     }
+  });
+
+  test("the expected reply time reads the tenant's newest hand-offs of an index range, without a sort", () => {
+    const [sql] = statements.filter((text) => /FROM handoffs\s+WHERE tenant_id = \?1 AND handoff_at >= \?2/.test(text));
+    expect(sql).toBeDefined();
+    expect(tenantReads(sql ?? "").map((read) => read.constraint)).toEqual(["tenant_id=? AND handoff_at>?"]);
+    expect(planOf(sql ?? "").filter((line) => line.includes("TEMP B-TREE"))).toEqual([]);
+  });
+
+  test("the inbox page's hand-offs are looked up by primary key, one per listed session", () => {
+    const [sql] = statements.filter((text) => /FROM handoffs WHERE session_id IN/.test(text));
+    expect(sql).toBeDefined();
+    expect(tenantReads(sql ?? "").map((read) => read.line)).toEqual([expect.stringMatching(/^SEARCH handoffs USING INDEX sqlite_autoindex_handoffs_1 \(session_id=\?\)$/)]);
   });
 
   test("purges find their rows by time through an index", () => {

@@ -355,6 +355,14 @@ describeWithBrowser("the admin page in headless Chromium (needs /usr/bin/chromiu
     await first.waitFor({ state: "detached" });
     const closed = (await (await fetch(`${origin}/api/v1/chatbot/sessions/${visitor.session_id}/messages`, { headers: asVisitor })).json()) as { status: string };
     expect(closed.status).toBe("closed");
+
+    // The visitor rates the closed chat; the Overview's CSAT chart shows it.
+    const rated = await fetch(`${origin}/api/v1/chatbot/sessions/${visitor.session_id}/rating`, { method: "POST", headers: asVisitor, body: JSON.stringify({ score: 4 }) });
+    expect(rated.status).toBe(201);
+    await page.getByRole("tab", { name: "Overview" }).click();
+    await page.locator("#chart-csat").waitFor();
+    expect(await page.locator("#chart-csat svg").getAttribute("aria-label")).toBe("Visitor satisfaction (CSAT): average 4 of 5 from 1 rating (1★ 0, 2★ 0, 3★ 0, 4★ 1, 5★ 0).");
+    expect(await page.locator("#chart-csat rect.bar.s4").count()).toBe(1);
     expect(errors).toEqual([]);
   });
   test("knowledge: an owner adds text and a page, sees what a question retrieves, and deletes a document", async () => {

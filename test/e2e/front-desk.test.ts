@@ -2,11 +2,11 @@ import { afterAll, beforeAll, expect, test } from "bun:test";
 import type { Browser, Page } from "playwright-core";
 import { buildDeps, TEST_PASSWORD } from "../helpers.ts";
 import { describeWithBrowser, launchChromium } from "./chromium.ts";
-import { createApp } from "../../src/http/app.ts";
+import { startDeskSite, type DeskSite } from "./desk-site.ts";
 import { createAppDeps } from "../../src/http/deps.ts";
 import { systemClock } from "../../src/lib/clock.ts";
-import { createTenant, type TenantRecord } from "../../src/tenants/create-tenant.ts";
-import { createUser } from "../../src/auth/create-user.ts";
+import { createRule } from "../../src/webhooks/rules.ts";
+import { DeliveryScheduler } from "../../src/scheduler/scheduler.ts";
 
 // Polling so slow it cannot be what delivers anything here: only the live streams can.
 const WIDGET_POLL_MS = 600_000;
@@ -16,32 +16,32 @@ const LIVE_WITHIN_MS = 4_000;
 const W = (selector: string) => `parley-widget >> css=${selector}`;
 
 describeWithBrowser("the front desk: a visitor and an agent in two browsers (needs /usr/bin/chromium)", () => {
-  const deps = createAppDeps({ ...buildDeps({ visitorSessionsPerHour: 10_000 }), clock: systemClock });
-  let parley: { stop(): unknown; server: { port?: number } | null };
-  let origin = "";
-  let host: ReturnType<typeof Bun.serve>;
+  const deps = createAppDeps({ ...buildDeps({ visitorSessionsPerHour: 10_000, allowPrivateWebhooks: true }), clock: systemClock });
+  const scheduler = new DeliveryScheduler(deps);
+  let receiver: ReturnType<typeof Bun.serve>;
+  const received: Array<{ event: string; data: Record<string, unknown> }> = [];
+  let site: DeskSite;
   let browser: Browser;
-  let tenant: TenantRecord;
 
   beforeAll(async () => {
-    tenant = await createTenant(deps, { name: "Front Desk Dental", sector: "dental-clinic" });
-    await createUser(deps, { email: "sam@desk.example", tenantId: tenant.id, role: "agent", password: TEST_PASSWORD, displayName: "Sam" });
-    parley = createApp(deps).listen({ port: 0, hostname: "127.0.0.1" });
-    origin = `http://127.0.0.1:${parley.server?.port}`;
-    host = Bun.serve({
+    site = await startDeskSite(deps, { name: "Front Desk Dental", email: "sam@desk.example", role: "agent", displayName: "Sam" }, () => `data-poll-ms="${WIDGET_POLL_MS}"`);
+    receiver = Bun.serve({
       port: 0,
       hostname: "127.0.0.1",
-      fetch: () =>
-        new Response(`<!doctype html><html><head><meta charset="utf-8"><title>Clinic</title></head><body><h1>Clinic</h1>
-<script src="${origin}/widget.js" data-tenant="${tenant.id}" data-poll-ms="${WIDGET_POLL_MS}" async></script></body></html>`, { headers: { "content-type": "text/html; charset=utf-8" } }),
+      async fetch(request) {
+        received.push((await request.json()) as (typeof received)[number]);
+        return new Response("ok");
+      },
     });
+    await createRule(deps, site.tenant.id, { name: "ratings", event: "conversation.rated", url: `http://127.0.0.1:${receiver.port}/hook`, secret: "receiver-secret-123", active: true });
     browser = await launchChromium();
   });
 
   afterAll(async () => {
     await browser?.close();
-    host?.stop(true);
-    await parley?.stop();
+    await site?.stop();
+    receiver?.stop(true);
+    await scheduler.stop();
     deps.sqlite.close();
   });
 
@@ -58,7 +58,7 @@ describeWithBrowser("the front desk: a visitor and an agent in two browsers (nee
 
   test("the hand-off appears in the agent's inbox without a reload, and the reply in the widget with the agent's name", async () => {
     const operator = await newPage();
-    await operator.page.goto(`${origin}/admin`);
+    await operator.page.goto(`${site.origin}/admin`);
     await operator.page.locator("#signin-email").fill("sam@desk.example");
     await operator.page.locator("#signin-password").fill(TEST_PASSWORD);
     await operator.page.getByRole("button", { name: "Sign in" }).click();
@@ -70,7 +70,7 @@ describeWithBrowser("the front desk: a visitor and an agent in two browsers (nee
     await operator.page.locator("#inbox-rows").filter({ hasText: "No chat is waiting" }).waitFor();
 
     const visitor = await newPage();
-    await visitor.page.goto(`http://127.0.0.1:${host.port}/`);
+    await visitor.page.goto(site.hostUrl);
     await visitor.page.locator(W(".launcher")).click();
     await visitor.page.locator(W(".form input")).fill("Can I talk to a human please?");
     await visitor.page.keyboard.press("Enter");
@@ -79,6 +79,10 @@ describeWithBrowser("the front desk: a visitor and an agent in two browsers (nee
     await row.waitFor({ timeout: LIVE_WITHIN_MS });
     expect(await operator.page.title()).toBe("(1) Parley admin");
     await row.getByRole("button", { name: /^Open / }).click();
+    // The agent opened the chat: the visitor sees "Seen" under their message.
+    const asked = visitor.page.locator(W(".m.visitor")).filter({ hasText: "Can I talk to a human" });
+    await visitor.page.locator(W(".m.visitor + .seen")).filter({ hasText: "Seen" }).waitFor({ timeout: LIVE_WITHIN_MS });
+    expect(await asked.evaluate((node) => node.nextElementSibling?.textContent)).toBe("Seen");
     await operator.page.getByLabel("Reply to the visitor").fill("Hi, Sam here. How can I help?");
     await visitor.page.locator(W(".typing")).waitFor({ state: "visible", timeout: LIVE_WITHIN_MS });
     expect(await visitor.page.locator(W(".typing")).getAttribute("aria-label")).toContain("Sam");
@@ -97,10 +101,35 @@ describeWithBrowser("the front desk: a visitor and an agent in two browsers (nee
     await visitor.page.locator(W(".form input")).fill("My crown came off");
     await visitor.page.keyboard.press("Enter");
     await operator.page.locator("#convo-log li.visitor").filter({ hasText: "My crown came off" }).waitFor({ timeout: LIVE_WITHIN_MS });
+    // The open transcript read it, so "Seen" moves under the newest message.
+    const crown = visitor.page.locator(W(".m.visitor")).filter({ hasText: "My crown came off" });
+    const seenUnderNewest = () => {
+      const bubbles = document.querySelector("parley-widget")?.shadowRoot?.querySelectorAll(".m.visitor");
+      return bubbles?.[bubbles.length - 1]?.nextElementSibling?.className === "seen";
+    };
+    await visitor.page.waitForFunction(seenUnderNewest, undefined, { timeout: LIVE_WITHIN_MS });
+    expect(await crown.evaluate((node) => node.nextElementSibling?.textContent)).toBe("Seen");
+    expect(await visitor.page.locator(W(".seen")).count()).toBe(1);
 
     await operator.page.getByRole("button", { name: "Close session" }).click();
     await operator.page.locator("#inbox-rows").filter({ hasText: "No chat is waiting" }).waitFor({ timeout: LIVE_WITHIN_MS });
     expect(await operator.page.title()).toBe("Parley admin");
+
+    // The closed chat asks the visitor for a rating, by keyboard: arrows pick the score.
+    const rating = visitor.page.locator(W("form.rate"));
+    await rating.waitFor({ timeout: LIVE_WITHIN_MS });
+    await rating.getByRole("radio", { name: "1 out of 5" }).focus();
+    for (let i = 0; i < 3; i++) await visitor.page.keyboard.press("ArrowRight");
+    expect(await rating.getByRole("radio", { name: "4 out of 5" }).isChecked()).toBe(true);
+    await visitor.page.keyboard.press("Tab");
+    await visitor.page.keyboard.type("Sam fixed it fast");
+    await visitor.page.keyboard.press("Tab");
+    await visitor.page.keyboard.press("Enter");
+    await rating.filter({ hasText: "Thank you for your feedback!" }).waitFor({ timeout: LIVE_WITHIN_MS });
+    // conversation.rated reaches a webhook receiver on this machine.
+    await scheduler.runOnce();
+    expect(received.map((body) => body.event)).toEqual(["conversation.rated"]);
+    expect(received[0]?.data).toMatchObject({ score: 4, comment: "Sam fixed it fast" });
     expect([...operator.errors, ...visitor.errors]).toEqual([]);
   });
 
@@ -112,13 +141,28 @@ describeWithBrowser("the front desk: a visitor and an agent in two browsers (nee
       const response = await route.fetch();
       await route.fulfill({ response, json: { ...(await response.json()), back_at: backAt.toISOString() } });
     });
-    await visitor.page.goto(`http://127.0.0.1:${host.port}/`);
+    await visitor.page.goto(site.hostUrl);
     await visitor.page.locator(W(".launcher")).click();
     await visitor.page.locator(W(".form input")).fill("Can I talk to a human please?");
     await visitor.page.keyboard.press("Enter");
     const weekday = await visitor.page.evaluate((iso) => new Date(iso).toLocaleString(undefined, { weekday: "long" }), backAt.toISOString());
     await visitor.page.locator(W(".sub")).filter({ hasText: "Our team is away. We're back" }).waitFor({ timeout: LIVE_WITHIN_MS });
     expect(await visitor.page.locator(W(".sub")).textContent()).toContain(weekday);
+    expect(visitor.errors).toEqual([]);
+  });
+
+  test("inside hours, the waiting line gives the team's usual reply time", async () => {
+    const visitor = await newPage();
+    // The server's median is tested with a fake clock (test/frontdesk/visitor-desk.test.ts); here the answer is fixed.
+    await visitor.page.route("**/api/v1/widget/config?**", async (route) => {
+      const response = await route.fetch();
+      await route.fulfill({ response, json: { ...(await response.json()), back_at: null, expected_reply_s: 230 } });
+    });
+    await visitor.page.goto(site.hostUrl);
+    await visitor.page.locator(W(".launcher")).click();
+    await visitor.page.locator(W(".form input")).fill("Can I talk to a human please?");
+    await visitor.page.keyboard.press("Enter");
+    await visitor.page.locator(W(".sub")).filter({ hasText: "A person will join shortly, usually within 4 minutes." }).waitFor({ timeout: LIVE_WITHIN_MS });
     expect(visitor.errors).toEqual([]);
   });
 });

@@ -13,6 +13,8 @@ const AGENT_ROUTES = new Set([
   "POST /api/v1/chatbot/message",
   "GET /api/v1/chatbot/sessions/:id/messages",
   "GET /api/v1/chatbot/sessions/:id/stream",
+  // The visitor's own (its token); a member reaches it like the transcript, no role needed.
+  "POST /api/v1/chatbot/sessions/:id/rating",
   "GET /api/v1/inbox",
   "GET /api/v1/inbox/stream",
   "GET /api/v1/sessions",

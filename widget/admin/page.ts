@@ -4,8 +4,8 @@
  * inline and allowed by its hash, so the page's CSP needs no 'unsafe-inline' for anything.
  */
 
-export const ADMIN_CSS = `:root{color-scheme:light dark;--fg:#1b1f24;--muted:#5b6470;--bg:#fff;--panel:#f6f7f9;--line:#d8dce2;--accent:#0b5cd5;--ok:#136f3a;--err:#b42318}
-@media (prefers-color-scheme:dark){:root{--fg:#e6e8eb;--muted:#a3abb6;--bg:#15181c;--panel:#1e2227;--line:#363c44;--accent:#6ea8ff;--ok:#5fd08a;--err:#ff8a80}}
+export const ADMIN_CSS = `:root{color-scheme:light dark;--fg:#1b1f24;--muted:#5b6470;--bg:#fff;--panel:#f6f7f9;--line:#d8dce2;--accent:#0b5cd5;--on-accent:#fff;--ok:#136f3a;--err:#b42318}
+@media (prefers-color-scheme:dark){:root{--fg:#e6e8eb;--muted:#a3abb6;--bg:#15181c;--panel:#1e2227;--line:#363c44;--accent:#6ea8ff;--on-accent:#0b1320;--ok:#5fd08a;--err:#ff8a80}}
 *{box-sizing:border-box}body{margin:0;font:15px/1.45 system-ui,sans-serif;color:var(--fg);background:var(--bg)}
 .top{display:flex;gap:1rem;align-items:center;padding:.6rem 1.5rem;border-bottom:1px solid var(--line);background:var(--panel)}
 .top h1{font-size:1.1rem;margin:0;flex:1}main{max-width:90rem;margin:0 auto;padding:1rem 1.5rem 3rem}
@@ -13,7 +13,7 @@ h2{font-size:1.25rem;margin:.5rem 0}h3{font-size:1.05rem;margin:1.25rem 0 .5rem}
 button,input,select,textarea{font:inherit;color:inherit}
 button{border:1px solid var(--line);background:var(--bg);border-radius:6px;padding:.3rem .75rem;cursor:pointer}
 button:hover{border-color:var(--accent)}button:disabled{opacity:.5;cursor:default}
-button.primary{background:var(--accent);border-color:var(--accent);color:#fff}
+button.primary{background:var(--accent);border-color:var(--accent);color:var(--on-accent)}
 input,select,textarea{border:1px solid var(--line);border-radius:6px;padding:.3rem .5rem;background:var(--bg)}
 :focus-visible{outline:3px solid var(--accent);outline-offset:2px}
 [role=tablist]{display:flex;gap:.25rem;border-bottom:1px solid var(--line);margin-bottom:1rem;flex-wrap:wrap}
@@ -42,7 +42,7 @@ code.id{word-break:normal;white-space:nowrap}.ok-text{color:var(--ok)}.error-tex
 .charts{display:grid;grid-template-columns:repeat(auto-fill,minmax(26rem,1fr));gap:1rem}
 figure.chart{margin:0;padding:.75rem 1rem;border:1px solid var(--line);border-radius:8px;background:var(--panel)}
 figure.chart figcaption{font-weight:600;display:flex;justify-content:space-between;gap:1rem}figure.chart figcaption span{font-weight:400;color:var(--muted)}
-.chart svg{display:block;width:100%;height:auto;overflow:visible}.chart .bar{fill:var(--accent)}.chart .bar.ok{fill:var(--ok)}.chart .bar.dead{fill:var(--err)}.chart .axis{stroke:var(--line)}.chart text{fill:var(--muted);font-size:10px}`;
+.chart svg{display:block;width:100%;height:auto;overflow:visible}.chart .bar{fill:var(--accent)}.chart .bar.ok{fill:var(--ok)}.chart .bar.dead{fill:var(--err)}.chart .bar.s1{fill:var(--err)}.chart .bar.s2{fill:#d9822b}.chart .bar.s3{fill:#c9a227}.chart .bar.s4{fill:#5aa469}.chart .bar.s5{fill:var(--ok)}.chart .axis{stroke:var(--line)}.chart text{fill:var(--muted);font-size:10px}`;
 
 const th = (names: string[]) => `<thead><tr>${names.map((name) => `<th scope="col">${name}</th>`).join("")}</tr></thead>`;
 

@@ -24,6 +24,8 @@ export interface WidgetSettings {
   quick_replies: string[];
   /** Outside business hours, when the team is back (ISO); null or absent while it is in. */
   back_at?: string | null;
+  /** While the team is in, how long a person usually takes to reply (seconds); null with too little data. */
+  expected_reply_s?: number | null;
 }
 
 export interface SessionStart extends WidgetSettings {
@@ -50,7 +52,15 @@ export interface HistoryMessage extends QuickReplyMessage {
 
 export interface History {
   status: SessionStatus;
+  /** The visitor's newest message a person has opened the chat after. */
+  seen_message_id?: string | null;
   data: HistoryMessage[];
+}
+
+/** What the chat's live stream carries (each event uses some of it). */
+export interface LiveData {
+  author_name?: string | null;
+  message_id?: string;
 }
 
 export interface Api {
@@ -62,7 +72,9 @@ export interface Api {
   /** Widget telemetry (counted in GET /api/v1/analytics/summary); best effort. */
   track(token: string, names: string[]): Promise<unknown>;
   /** The chat's live stream: resolves when it ends (the server went away, or `stop` aborted it). */
-  live(token: string, sessionId: string, onEvent: (kind: string, data: { author_name?: string | null }) => void, stop: AbortSignal): Promise<void>;
+  live(token: string, sessionId: string, onEvent: (kind: string, data: LiveData) => void, stop: AbortSignal): Promise<void>;
+  /** The visitor's 1–5 rating of the closed chat, once (409 after that). */
+  rate(token: string, sessionId: string, score: number, comment: string): Promise<unknown>;
 }
 
 async function request(url: string, init: RequestInit): Promise<Response> {
@@ -139,6 +151,8 @@ export function createApi(base: string, tenantId: string, lang: string): Api {
     },
     history: (token, sessionId, after) =>
       call(`${api}/chatbot/sessions/${encodeURIComponent(sessionId)}/messages${after ? `?after=${encodeURIComponent(after)}` : ""}`, json(token)),
+    rate: (token, sessionId, score, comment) =>
+      call(`${api}/chatbot/sessions/${encodeURIComponent(sessionId)}/rating`, json(token, { score, ...(comment.trim() ? { comment: comment.trim() } : {}) })),
     track: (token, names) => call(`${api}/analytics/events`, json(token, { events: names.map((name) => ({ name })) })),
     async live(token, sessionId, onEvent, stop) {
       const response = await request(`${api}/chatbot/sessions/${encodeURIComponent(sessionId)}/stream`, { ...json(token), signal: stop });

@@ -1,12 +1,14 @@
 /**
  * The visitor's conversation with the server: the session (started on first need, replaced
  * before its token expires or once the server ends it), sending with the streamed reply and
- * Retry, hand-off polling and telemetry. It keeps the saved state; what it shows goes through
- * the transcript.
+ * Retry, and telemetry. It keeps the saved state; following a chat a person handles is
+ * follow.ts, and what it shows goes through the transcript.
  */
 import { ApiError, type Api, type SendResult } from "./api.ts";
 import type { WidgetConfig } from "./config.ts";
 import { guard } from "./guard.ts";
+import { createFollow } from "./follow.ts";
+import { askRating } from "./rating.ts";
 import { failureNotice, shouldRestart } from "./restart.ts";
 import { loadState, saveState, type StoredMessage, type StoredState } from "./store.ts";
 import type { Strings } from "./strings.ts";
@@ -15,8 +17,6 @@ import { liveBubble, renderQuickReplies, type View } from "./view.ts";
 
 /** A token this close to expiry is replaced before use rather than risking a 401 mid-send. */
 const TOKEN_MARGIN_MS = 60_000;
-/** Hand-off polling stops after this long without news; opening or sending restarts it. */
-const POLL_IDLE_LIMIT_MS = 30 * 60_000;
 
 export interface Conversation {
   /** The saved session (or the placeholder holding messages typed before one), if any. */
@@ -45,14 +45,6 @@ export function createConversation(
   let state = loadState(config.tenant);
   let busy = false;
   let starting: Promise<StoredState> | null = null;
-  let pollTimer: ReturnType<typeof setTimeout> | undefined;
-  let pollFailures = 0;
-  let lastActivity = Date.now();
-  // The chat's live stream while a person handles it; polling is the fallback while it is down.
-  let live: AbortController | null = null;
-  let liveFailures = 0;
-  let liveRetryAt = 0;
-  let typingTimer: ReturnType<typeof setTimeout> | undefined;
 
   const save = () => state && saveState(config.tenant, state);
   const usable = (current: StoredState | null): current is StoredState =>
@@ -177,9 +169,9 @@ export function createConversation(
         append(current, { id: result.reply.message_id, role: "bot", text: result.reply.text, quick: result.reply.quick_replies, at: Date.now(), ...(sources?.length ? { sources } : {}) });
       }
       save();
-      lastActivity = Date.now();
+      follow.touch();
       renderStatus(state);
-      schedulePoll();
+      follow.schedulePoll();
     } catch (error) {
       dropLive();
       mine.failed = true;
@@ -191,99 +183,7 @@ export function createConversation(
     }
   }
 
-  /** Fetches what came after the last known message (operator replies, or what a reload missed). */
-  async function catchUp(): Promise<void> {
-    const current = state;
-    if (!usable(current)) return;
-    const history = await api.history(current.token, current.sessionId, current.lastId);
-    if (state !== current) return;
-    for (const message of history.data) {
-      const known = current.log.find((m) => m.id === message.message_id);
-      // A visitor message we sent ourselves may come back before its send answered.
-      const pending = !known && message.role === "visitor" && current.log.find((m) => m.id === null && m.role === "visitor" && m.text === message.text);
-      if (pending) {
-        // The server has it after all (the answer, not the message, was lost): no longer failed.
-        pending.id = message.message_id;
-        if (pending.failed) {
-          pending.failed = undefined;
-          redraw(pending);
-        }
-      } else if (!known) {
-        append(current, { id: message.message_id, role: message.role, text: message.text, quick: message.quick_replies, author: message.author_name, at: Date.parse(message.created_at ?? "") || Date.now() });
-        lastActivity = Date.now();
-      }
-      current.lastId = message.message_id;
-    }
-    current.status = history.status;
-    if (current.status !== "handoff") live?.abort();
-    save();
-    renderStatus(state);
-  }
-
-  /** An operator typing: the dots, with their name for screen readers, for a few seconds. */
-  function showTyping(name: string | null | undefined): void {
-    clearTimeout(typingTimer);
-    view.typing.setAttribute("aria-label", name ? `${name}: ${s.typing}` : s.typing);
-    view.typing.hidden = false;
-    view.log.scrollTop = view.log.scrollHeight;
-    typingTimer = setTimeout(() => (view.typing.hidden = !busy), 5_000);
-  }
-
-  /**
-   * Opens the chat's live stream once a person handles it: a reply, the typing dots and the
-   * end of the chat arrive as they happen. Each (re)connection first fetches what it missed;
-   * while the stream is down, polling carries on and the stream is tried again, less often.
-   */
-  function goLive(): void {
-    const current = state;
-    if (live || Date.now() < liveRetryAt || !usable(current) || current.status !== "handoff") return;
-    const controller = new AbortController();
-    live = controller;
-    clearTimeout(pollTimer);
-    catchUp().catch(() => undefined);
-    api
-      .live(current.token, current.sessionId, (kind, data) => {
-        liveFailures = 0;
-        if (kind === "operator.typing") showTyping(data.author_name);
-        else {
-          clearTimeout(typingTimer);
-          view.typing.hidden = !busy;
-          catchUp().catch(() => undefined);
-        }
-      }, controller.signal)
-      .catch(() => liveFailures++)
-      .finally(
-        guard(() => {
-          if (live !== controller) return;
-          live = null;
-          if (controller.signal.aborted || state !== current || current.status !== "handoff") return;
-          const delay = 2_000 * 2 ** Math.min(liveFailures, 5);
-          liveRetryAt = Date.now() + delay;
-          schedulePoll();
-          setTimeout(guard(goLive), delay);
-        }),
-      );
-  }
-
-  /** Re-arms one timer (never setInterval): fast while open, 5× slower while closed, bounded. */
-  function schedulePoll(): void {
-    clearTimeout(pollTimer);
-    goLive();
-    if (live || state?.status !== "handoff" || Date.now() - lastActivity > POLL_IDLE_LIMIT_MS) return;
-    const delay = (isOpen() ? config.pollMs : config.pollMs * 5) * 2 ** Math.min(pollFailures, 4);
-    pollTimer = setTimeout(
-      guard(async () => {
-        try {
-          if (!busy) await catchUp();
-          pollFailures = 0;
-        } catch {
-          pollFailures++;
-        }
-        schedulePoll();
-      }),
-      delay,
-    );
-  }
+  const follow = createFollow({ config, api, view, s, transcript, isOpen, state: () => state, usable, busy: () => busy, append, save });
 
   // After a reload the saved transcript is back on screen, with the last bot message's quick replies.
   if (state) {
@@ -292,6 +192,7 @@ export function createConversation(
     const last = state.log.at(-1);
     renderQuickReplies(view.quick, last?.role === "bot" ? (last.quick ?? []) : [], pick);
     renderStatus(state);
+    askRating(api, view, s, state, save);
   } else renderQuickReplies(view.quick, [], pick);
 
   return {
@@ -299,15 +200,15 @@ export function createConversation(
     send,
     retry,
     track,
-    schedulePoll,
+    schedulePoll: () => follow.schedulePoll(),
     opened() {
       if (!state?.token) freshSession().catch(guard(fail));
       track("widget_opened");
-      lastActivity = Date.now();
-      schedulePoll();
+      follow.touch();
+      follow.schedulePoll();
     },
     resume() {
-      if (state?.token) catchUp().catch(() => undefined).then(guard(schedulePoll));
+      if (state?.token) follow.catchUp().catch(() => undefined).then(guard(follow.schedulePoll));
     },
   };
 }

@@ -25,13 +25,21 @@ export function failureNotice(error: unknown, s: Strings): string | null {
 }
 
 /**
- * The header's second line after a hand-off: waiting for a person (or, out of hours, when the
- * team is back, in the visitor's own time), then who is answering; null otherwise.
+ * The header's second line after a hand-off: waiting for a person (with the usual reply time
+ * when the server knows it; out of hours, when the team is back, in the visitor's own time),
+ * then who is answering; null otherwise.
  */
-export function handoffStatus(state: StoredState | null, s: Strings, backAt: number | null = null): string | null {
+export function handoffStatus(state: StoredState | null, s: Strings, backAt: number | null = null, replyS: number | null = null): string | null {
   if (state?.status !== "handoff") return null;
   const operator = state.log.findLast((m) => m.role === "operator");
   if (operator) return `${s.joined} ${operator.author || s.agent}`;
-  if (backAt === null || backAt <= Date.now()) return s.waiting;
+  if (backAt === null || backAt <= Date.now()) return replyS ? s.replyIn.replace("{t}", duration(replyS, s.locale)) : s.waiting;
   return `${s.back} ${new Date(backAt).toLocaleString(undefined, { weekday: "long", hour: "numeric", minute: "2-digit" })}.`;
+}
+
+/** "4 minutes", "2 hours" in the widget's language: the usual wait, rounded up to a whole unit. */
+function duration(seconds: number, locale: string): string {
+  const minutes = Math.max(1, Math.ceil(seconds / 60));
+  const [value, unit] = minutes < 90 ? [minutes, "minute"] : [Math.ceil(minutes / 60), "hour"];
+  return new Intl.NumberFormat(locale, { style: "unit", unit, unitDisplay: "long" }).format(value);
 }

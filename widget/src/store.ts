@@ -26,6 +26,10 @@ export interface StoredState {
   status: SessionStatus;
   botName: string;
   log: StoredMessage[];
+  /** The visitor's newest message a person has opened the chat after: "Seen" under it. */
+  seenId?: string | null;
+  /** The closed chat was rated (or the visitor dismissed the question): it is not asked again. */
+  rated?: boolean;
 }
 
 const MAX_LOG = 200;

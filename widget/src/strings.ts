@@ -1,5 +1,6 @@
 /** Every piece of visible text, per language: English, Portuguese (Brazil), Spanish. */
 const EN = {
+  locale: "en",
   open: "Open chat",
   close: "Close chat",
   send: "Send",
@@ -17,6 +18,14 @@ const EN = {
   waiting: "Waiting for a person to join…",
   back: "Our team is away. We're back",
   joined: "You're chatting with",
+  // {t} is a duration in the visitor's language ("4 minutes").
+  replyIn: "A person will join shortly, usually within {t}.",
+  seen: "Seen",
+  rateAsk: "How was your chat with us?",
+  rateScore: "{n} out of 5",
+  rateComment: "Anything to add? (optional)",
+  rateSend: "Send rating",
+  rateThanks: "Thank you for your feedback!",
   // For the site's developer, in the console: stays English.
   refused: "this page's origin is not in the tenant's allowed origins (or the tenant does not exist); the chat launcher is not shown.",
 };
@@ -27,6 +36,7 @@ export const STRINGS: Record<"en" | "pt" | "es", Strings> = {
   en: EN,
   pt: {
     ...EN,
+    locale: "pt-BR",
     open: "Abrir chat",
     close: "Fechar chat",
     send: "Enviar",
@@ -43,9 +53,17 @@ export const STRINGS: Record<"en" | "pt" | "es", Strings> = {
     waiting: "Aguardando uma pessoa entrar…",
     back: "Nossa equipe não está agora. Voltamos",
     joined: "Você está conversando com",
+    replyIn: "Uma pessoa vai entrar em breve, normalmente em até {t}.",
+    seen: "Vista",
+    rateAsk: "Como foi a conversa com a gente?",
+    rateScore: "{n} de 5",
+    rateComment: "Quer acrescentar algo? (opcional)",
+    rateSend: "Enviar avaliação",
+    rateThanks: "Obrigado pela avaliação!",
   },
   es: {
     ...EN,
+    locale: "es",
     open: "Abrir chat",
     close: "Cerrar chat",
     send: "Enviar",
@@ -62,6 +80,13 @@ export const STRINGS: Record<"en" | "pt" | "es", Strings> = {
     waiting: "Esperando a que se una una persona…",
     back: "Nuestro equipo no está ahora. Volvemos",
     joined: "Estás hablando con",
+    replyIn: "Una persona se unirá en breve, normalmente en {t}.",
+    seen: "Visto",
+    rateAsk: "¿Qué tal ha ido la conversación?",
+    rateScore: "{n} de 5",
+    rateComment: "¿Algo que añadir? (opcional)",
+    rateSend: "Enviar valoración",
+    rateThanks: "¡Gracias por tu opinión!",
   },
 };
 

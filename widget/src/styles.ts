@@ -11,11 +11,11 @@ export const CSS_TEXT = `
 .w.dark{${DARK}}
 @media (prefers-color-scheme:dark){.w.auto{${DARK}}}
 *{box-sizing:border-box}
-button,input{font:inherit;color:inherit}
+button,input,textarea{font:inherit;color:inherit}
 .launcher{position:fixed;bottom:calc(20px + env(safe-area-inset-bottom,0px));right:20px;z-index:2147483000;width:56px;height:56px;border-radius:50%;border:0;background:var(--accent);color:var(--on-accent);cursor:pointer;box-shadow:var(--shadow);display:grid;place-items:center}
 .left .launcher{right:auto;left:20px}
 .launcher svg{width:26px;height:26px;fill:currentColor}
-.launcher:focus-visible,.panel button:focus-visible,.panel input:focus-visible{outline:3px solid var(--accent);outline-offset:2px}
+.launcher:focus-visible,.panel button:focus-visible,.panel input:focus-visible,.panel textarea:focus-visible{outline:3px solid var(--accent);outline-offset:2px}
 .badge{position:absolute;top:-4px;right:-4px;min-width:20px;height:20px;padding:0 6px;border-radius:10px;background:#d92d20;color:#fff;font-size:12px;font-weight:600;line-height:20px;text-align:center}
 .panel{position:fixed;bottom:88px;right:20px;z-index:2147483001;width:370px;height:min(560px,calc(100vh - 108px));display:flex;flex-direction:column;background:var(--bg);color:var(--fg);border:1px solid var(--line);border-radius:14px;box-shadow:var(--shadow);overflow:hidden}
 .left .panel{right:auto;left:20px}
@@ -35,6 +35,15 @@ button,input{font:inherit;color:inherit}
 .src{display:block;font-size:11px;margin-top:4px;color:var(--muted)}.src>*{margin-right:8px}.src a{color:inherit}.who{display:block;font-size:11px;font-weight:600;color:var(--muted);margin-bottom:2px}
 .who::before{content:attr(data-initial);display:inline-grid;place-items:center;width:18px;height:18px;border-radius:50%;background:var(--accent);color:var(--on-accent);font-size:10px;margin-right:6px}
 .m[data-when]::after{content:attr(data-when);display:block;font-size:10px;opacity:.75;margin-top:2px}
+.seen{align-self:flex-end;font-size:11px;color:var(--muted);margin-top:-4px}
+.rate{align-self:stretch;background:var(--bot);border-radius:14px;padding:10px 12px}
+.rate fieldset{border:0;margin:0;padding:0;display:flex;flex-direction:column;gap:8px}.rate legend{font-weight:600;padding:0;margin-bottom:8px}
+.stars{display:flex;gap:6px}.stars input{position:absolute;opacity:0;width:1px;height:1px}
+.stars label{flex:1;min-height:44px;display:grid;place-items:center;border:1px solid var(--accent);border-radius:10px;background:var(--bg);cursor:pointer;font-weight:600}
+.stars input:checked+label{background:var(--accent);color:var(--on-accent)}.stars input:focus-visible+label{outline:3px solid var(--accent);outline-offset:2px}
+.rate textarea{font:inherit;color:inherit;background:var(--bg);border:1px solid var(--line);border-radius:10px;padding:8px;resize:vertical}
+.rate button{align-self:flex-end;border:0;border-radius:22px;min-height:44px;padding:0 18px;background:var(--accent);color:var(--on-accent);cursor:pointer;font-weight:600}.rate button:disabled{opacity:.55;cursor:default}
+.rated{margin:0}.rated:empty{display:none}
 .typing{align-self:flex-start;background:var(--bot);padding:10px 12px;border-radius:14px;display:flex;gap:4px}
 .typing i{width:7px;height:7px;border-radius:50%;background:var(--muted);animation:b 1s infinite ease-in-out}
 .typing i:nth-child(2){animation-delay:.15s}.typing i:nth-child(3){animation-delay:.3s}

@@ -6,7 +6,7 @@
 import { handoffStatus } from "./restart.ts";
 import type { StoredMessage, StoredState } from "./store.ts";
 import type { Strings } from "./strings.ts";
-import { messageNode, relativeTime, type View } from "./view.ts";
+import { el, messageNode, relativeTime, type View } from "./view.ts";
 
 export interface Transcript {
   /** Adds a bubble below the others; one `arriving` from the bot or an operator while closed counts as unread. */
@@ -17,8 +17,8 @@ export interface Transcript {
   /** Redraws one bubble (failed ↔ sent) where it stands. */
   redraw(message: StoredMessage): void;
   renderStatus(state: StoredState | null): void;
-  /** Out of hours, when the team is back (from the widget's settings): the waiting line says it. */
-  setBackAt(at: number | null): void;
+  /** From the widget's settings: out of hours when the team is back, inside hours the usual reply time (s). */
+  setHours(backAt: number | null, replyS: number | null): void;
   clearUnread(): void;
 }
 
@@ -27,6 +27,9 @@ export function createTranscript(view: View, s: Strings, isOpen: () => boolean, 
   const nodes = new WeakMap<StoredMessage, HTMLElement>();
   let unread = 0;
   let backAt: number | null = null;
+  let replyS: number | null = null;
+  /** "Seen", under the visitor's newest message once a person opened the chat after it. */
+  let seenNode: HTMLElement | null = null;
 
   function updateBadge(): void {
     view.badge.hidden = unread === 0;
@@ -34,10 +37,16 @@ export function createTranscript(view: View, s: Strings, isOpen: () => boolean, 
     view.launcher.setAttribute("aria-label", unread ? `${s.open} (${unread} ${s.unread})` : s.open);
   }
 
+  function dropSeen(): void {
+    seenNode?.remove();
+    seenNode = null;
+  }
+
   function show(message: StoredMessage, arriving: boolean): void {
     const node = messageNode(message, s, retry);
     nodes.set(message, node);
     view.log.insertBefore(node, view.typing);
+    if (message.role === "visitor") dropSeen();
     // Each new message refreshes every relative time on screen: no timer runs for it.
     for (const bubble of view.log.querySelectorAll<HTMLElement>("[data-at]")) bubble.dataset.when = relativeTime(Number(bubble.dataset.at));
     if (arriving && !isOpen() && (message.role === "bot" || message.role === "operator")) {
@@ -64,13 +73,20 @@ export function createTranscript(view: View, s: Strings, isOpen: () => boolean, 
       nodes.set(message, node);
       old.replaceWith(node);
     },
-    setBackAt(at) {
+    setHours(at, seconds) {
       backAt = at;
+      replyS = seconds;
     },
     renderStatus(state) {
-      const text = handoffStatus(state, s, backAt);
+      const text = handoffStatus(state, s, backAt, replyS);
       view.sub.hidden = text === null;
       view.sub.textContent = text ?? "";
+      dropSeen();
+      const last = state?.log.findLast((m) => m.role === "visitor");
+      const bubble = last?.id && last.id === state?.seenId ? nodes.get(last) : undefined;
+      if (!bubble) return;
+      seenNode = el("span", "seen", s.seen);
+      bubble.after(seenNode);
     },
     clearUnread() {
       unread = 0;

@@ -94,7 +94,7 @@ export function mountWidget(config: WidgetConfig, host: HTMLElement): WidgetCont
   api.settings().then(
     guard((settings) => {
       if (!current()?.botName) view.title.textContent = settings.bot_name;
-      transcript.setBackAt(settings.back_at ? Date.parse(settings.back_at) : null);
+      transcript.setHours(settings.back_at ? Date.parse(settings.back_at) : null, settings.expected_reply_s ?? null);
       transcript.renderStatus(current());
       reveal();
     }),

@@ -8,6 +8,7 @@ import { acknowledgeContact, repeatsKnownContact } from "./known-contact.ts";
 import { relevantInvalidAttempt, resetFlow, startCollection } from "./lead-flow.ts";
 import { greetingText, menuQuickReplies } from "./replies.ts";
 import { HUMAN_QUICK_REPLIES } from "./phrases/index.ts";
+import { teamAvailability } from "./team-hours.ts";
 import { CONFIDENCE, hasStrongFaqAnswer, type Turn, type TurnReply } from "./turn.ts";
 
 /**
@@ -18,11 +19,15 @@ import { CONFIDENCE, hasStrongFaqAnswer, type Turn, type TurnReply } from "./tur
 export function handOff(turn: Turn, reason: "keyword" | "low_confidence" | "urgent" | "complaint"): TurnReply {
   const { state } = turn;
   resetFlow(state);
-  if (state.handedOff) return { text: turn.say.handoff.already, confidence: CONFIDENCE.alreadyHandedOff };
+  // Out of business hours nobody is promised: the chat still goes to the inbox, and what the
+  // visitor writes next (details, question) is the message the team finds when back.
+  const team = teamAvailability(turn.config, turn.nowMs);
+  const away = !team.withinBusinessHours && team.backAt !== null;
+  if (state.handedOff) return { text: away ? turn.say.handoffAway.already : turn.say.handoff.already, confidence: CONFIDENCE.alreadyHandedOff };
   state.handedOff = true;
   const confidence = reason === "low_confidence" ? CONFIDENCE.handoffLowConfidence : CONFIDENCE.handoffKeyword;
   turn.actions.push({ type: "handoff", reason, confidence });
-  return { text: turn.say.handoff[reason], confidence };
+  return { text: away ? turn.say.handoffAway.offer : turn.say.handoff[reason], confidence };
 }
 
 /**

@@ -7,6 +7,7 @@ import chatbotTests from "../../../migrations/postgres/0003_chatbot_tests.sql" w
 import liveEvents from "../../../migrations/postgres/0004_live_events.sql" with { type: "text" };
 import webhookFeatures from "../../../migrations/postgres/0005_webhook_features.sql" with { type: "text" };
 import orderedDelivery from "../../../migrations/postgres/0006_ordered_delivery.sql" with { type: "text" };
+import frontDeskVisitor from "../../../migrations/postgres/0007_front_desk_visitor.sql" with { type: "text" };
 import type { MigrationResult } from "../migrate.ts";
 
 // The PostgreSQL migration set (drizzle-kit, dialect postgresql, from ./schema.ts), embedded
@@ -21,6 +22,7 @@ export const PG_MIGRATIONS: ReadonlyArray<{ tag: string; sql: string }> = [
   { tag: "0004_live_events", sql: liveEvents },
   { tag: "0005_webhook_features", sql: webhookFeatures },
   { tag: "0006_ordered_delivery", sql: orderedDelivery },
+  { tag: "0007_front_desk_visitor", sql: frontDeskVisitor },
 ];
 
 /** Any fixed number: the lock that makes instances starting together apply each migration once. */

@@ -9,6 +9,7 @@ import { pgChatSessions, pgUsage } from "./chat.ts";
 import { BOT_CONFIG_OPS } from "../sql/tenants.ts";
 import { CAPTURE_OPS } from "../sql/chat.ts";
 import { LIVE_EVENT_OPS } from "../sql/live.ts";
+import { DESK_OPS } from "../sql/desk.ts";
 import { pgCounters } from "./counters.ts";
 import { pgDeliveryQueue } from "./delivery-queue.ts";
 import { pgExec, whileOpen, type PgExec } from "./exec.ts";
@@ -34,6 +35,7 @@ export function pgQueries(exec: PgExec): StoreQueries {
     integrations: pgOps(exec, INTEGRATION_OPS),
     knowledge: pgKnowledge(exec),
     liveEvents: pgOps(exec, LIVE_EVENT_OPS),
+    desk: pgOps(exec, DESK_OPS),
     settings: pgOps(exec, SETTING_OPS),
     privacy: pgPrivacy(exec),
     maintenance: pgMaintenance(exec),

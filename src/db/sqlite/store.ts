@@ -8,6 +8,7 @@ import { sqliteMaintenance, sqlitePrivacy } from "./privacy.ts";
 import { sqliteBotConfigs, sqliteChatSessions, sqliteUsage } from "./chat.ts";
 import { CAPTURE_OPS } from "../sql/chat.ts";
 import { LIVE_EVENT_OPS } from "../sql/live.ts";
+import { DESK_OPS } from "../sql/desk.ts";
 import { API_KEY_OPS, REFRESH_TOKEN_OPS, SETTING_OPS, USER_OPS } from "../sql/accounts.ts";
 import { TEST_SET_OPS, UNANSWERED_OPS } from "../sql/test-set.ts";
 import { sqliteOps } from "./statements.ts";
@@ -38,6 +39,7 @@ export function createSqliteStore(handle: { sqlite: Database }): Store {
     integrations: sqliteOps(sqlite, INTEGRATION_OPS),
     knowledge: sqliteKnowledge(sqlite),
     liveEvents: sqliteOps(sqlite, LIVE_EVENT_OPS),
+    desk: sqliteOps(sqlite, DESK_OPS),
     settings: sqliteOps(sqlite, SETTING_OPS),
     privacy: sqlitePrivacy(sqlite),
     maintenance: sqliteMaintenance(sqlite),
@@ -64,6 +66,7 @@ export function createSqliteStore(handle: { sqlite: Database }): Store {
     integrations: wrap(sync.integrations),
     knowledge: wrap(sync.knowledge),
     liveEvents: wrap(sync.liveEvents),
+    desk: wrap(sync.desk),
     settings: wrap(sync.settings),
     privacy: wrap(sync.privacy),
     maintenance: wrap(sync.maintenance),

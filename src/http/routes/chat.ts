@@ -9,6 +9,7 @@ import { requireTenant } from "../../tenants/find-tenant.ts";
 import { handleMessage, type MessageResult } from "../../chat/handle-message.ts";
 import { MESSAGE_MAX_LENGTH } from "../../chat/engine/turn.ts";
 import { listMessages } from "../../chat/sessions.ts";
+import { markSeenByOperator } from "../../frontdesk/handoff-marks.ts";
 import { getBotConfig, peekTenantWithConfig, requireTenantWithConfig, updateBotConfig } from "../../chat/bot-settings.ts";
 import type { BotConfig } from "../../chat/engine/bot-config.ts";
 import type { TenantRecord } from "../../tenants/create-tenant.ts";
@@ -93,6 +94,7 @@ export const ChatModel = {
   transcriptResponse: t.Object({
     session_id: idOf("ses"),
     status: oneOf(SESSION_STATUSES),
+    seen_message_id: t.Nullable(t.String({ description: "The visitor's newest message a person has opened the chat after (the widget's \"Seen\"); null until then." })),
     data: t.Array(messageView, { description: "Oldest first, at most 500; poll with ?after=<last message_id>." }),
   }),
   // The config document is validated key by key by the chat domain (validateBotConfigPatch).
@@ -161,6 +163,7 @@ export function chatRoutes(deps: AppDeps) {
       async ({ principal, params, query, request, set }) => {
         const tenant = await requireTenant(deps, tenantOf(principal));
         checkVisitorAccess(tenant, principal, request, set.headers, params.id);
+        if (principal.kind !== "visitor") await markSeenByOperator(deps, tenant.id, params.id);
         return listMessages(deps, tenant.id, params.id, query.after);
       },
       {
@@ -168,7 +171,10 @@ export function chatRoutes(deps: AppDeps) {
         rateLimit: "chat",
         params: idParams,
         query: ChatModel.transcriptQuery,
-        detail: { summary: "Read a transcript", description: "The session's messages after ?after= (exclusive): the widget's resume and its poll for operator replies." },
+        detail: {
+          summary: "Read a transcript",
+          description: "The session's messages after ?after= (exclusive): the widget's resume and its poll for operator replies. A member reading a handed-off chat marks the visitor's newest message seen.",
+        },
         response: { 200: ChatModel.transcriptResponse },
       },
     )

@@ -4,6 +4,7 @@ import { pageFields, strictObject } from "../schema.ts";
 import { securityPlugin, tenantOf } from "../plugins/security.ts";
 import { listSessions } from "../../chat/sessions.ts";
 import { previewSessions } from "../../chat/session-previews.ts";
+import { handoffHoursOf } from "../../frontdesk/handoff-marks.ts";
 import { authorName, isoTime, oneOf, pageOf, sessionView } from "../response-schemas.ts";
 import { MESSAGE_ROLES } from "../../db/schema.ts";
 
@@ -12,7 +13,10 @@ export const InboxModel = {
   response: pageOf(
     t.Composite([
       sessionView,
-      t.Object({ preview: t.Nullable(t.Object({ role: oneOf(MESSAGE_ROLES), text: t.String(), author_name: authorName, created_at: isoTime() }), { description: "The newest message." }) }),
+      t.Object({
+        preview: t.Nullable(t.Object({ role: oneOf(MESSAGE_ROLES), text: t.String(), author_name: authorName, created_at: isoTime() }), { description: "The newest message." }),
+        within_business_hours: t.Nullable(t.Boolean({ description: "Whether the hand-off came within business hours (false: the visitor left a message for the team's return); null when a person took the chat over without one." })),
+      }),
     ]),
   ),
 } as const;
@@ -26,8 +30,9 @@ export function inboxRoutes(deps: AppDeps) {
       async ({ principal, query }) => {
         const tenantId = tenantOf(principal);
         const page = await listSessions(deps, tenantId, { status: "handoff" }, { limit: query.limit ?? 50, cursor: query.cursor });
-        const previews = await previewSessions(deps, tenantId, page.data.map((session) => session.session_id));
-        return { ...page, data: page.data.map((session) => ({ ...session, preview: previews.get(session.session_id) ?? null })) };
+        const ids = page.data.map((session) => session.session_id);
+        const [previews, hours] = await Promise.all([previewSessions(deps, tenantId, ids), handoffHoursOf(deps, tenantId, ids)]);
+        return { ...page, data: page.data.map((session) => ({ ...session, preview: previews.get(session.session_id) ?? null, within_business_hours: hours.get(session.session_id) ?? null })) };
       },
       {
         tenantAccess: true,

@@ -51,7 +51,8 @@ export function liveRoutes(deps: AppDeps) {
         query: LiveModel.streamQuery,
         detail: {
           summary: "A chat, live",
-          description: "Server-sent events for the visitor's widget: operator.message (with author_name), operator.typing, session.closed. Resume with Last-Event-ID. The visitor token of the session, or a member's.",
+          description:
+            "Server-sent events for the visitor's widget: operator.message (with author_name), operator.typing, operator.seen (a person opened the chat after the visitor's message_id), session.closed. Resume with Last-Event-ID. The visitor token of the session, or a member's.",
         },
         response: { 200: LiveModel.streamResponse },
       },

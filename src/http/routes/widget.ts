@@ -9,6 +9,7 @@ import { VISITOR_TOKEN_TTL_S, WIDGET_AUDIENCE } from "../plugins/tokens.ts";
 import { getBotConfig } from "../../chat/bot-settings.ts";
 import { openWidgetSession, requireTenantForOrigin } from "../../chat/open-widget-session.ts";
 import { widgetWelcome } from "../../chat/engine/starter-quick-replies.ts";
+import { expectedReplyMs } from "../../frontdesk/reply-time.ts";
 
 const VISITOR_LANG = t.String({
   maxLength: 35,
@@ -35,6 +36,9 @@ export const WidgetModel = {
     greeting: t.String(),
     quick_replies: t.Array(t.String()),
     back_at: t.Nullable(t.String({ format: "date-time", description: "Outside business hours, when the team is back (the widget says so after a hand-off); null while it is in." })),
+    expected_reply_s: t.Nullable(
+      t.Number({ description: "Within business hours, how long a person usually takes to first reply after a hand-off (median of the last 30 days, seconds); null out of hours or with fewer than 5 answered hand-offs." }),
+    ),
   }),
 } as const;
 
@@ -56,12 +60,15 @@ export function widgetRoutes(deps: AppDeps) {
         const config = await getBotConfig(deps, tenant.id);
         const welcome = widgetWelcome(config, query.lang);
         const { backAt } = teamAvailability(config, deps.clock.now());
+        // Only while the team is in: out of hours the widget says when it is back instead.
+        const replyMs = backAt === null ? await expectedReplyMs(deps, tenant.id) : null;
         return {
           tenant_id: tenant.id,
           bot_name: config.bot_name,
           greeting: welcome.greeting,
           quick_replies: welcome.quickReplies,
           back_at: backAt === null ? null : new Date(backAt).toISOString(),
+          expected_reply_s: replyMs === null ? null : Math.round(replyMs / 1000),
         };
       },
       {

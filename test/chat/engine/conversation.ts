@@ -4,6 +4,17 @@ import { createRuleEngine, initialConversationState, type ConversationState, typ
 
 /** Thursday 15 January 2026, 09:00 UTC (04:00 in New York): the fixed "now" of the chat tests. */
 export const NOW_MS = Date.UTC(2026, 0, 15, 9, 0);
+/**
+ * The same Thursday at 15:00 UTC: office hours in New York (10:00), Chicago and London, where a
+ * hand-off promises a person; at NOW_MS those teams are away and the hand-off takes a message.
+ */
+export const OFFICE_HOURS_MS = Date.UTC(2026, 0, 15, 15, 0);
+
+/** The config with no opening hours at all: nothing is known of the team's hours, so a hand-off promises a person. */
+export function withoutHours(config: BotConfig): BotConfig {
+  const closed = { mon: null, tue: null, wed: null, thu: null, fri: null, sat: null, sun: null };
+  return { ...config, appointments: { ...config.appointments, business_hours: closed } };
+}
 
 export interface Conversation {
   outputs: EngineOutput[];

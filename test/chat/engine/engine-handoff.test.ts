@@ -1,13 +1,13 @@
 import { describe, expect, test } from "bun:test";
 import { validateBotConfigPatch } from "../../../src/chat/engine/bot-config.ts";
 import { configForSector } from "../../../src/chat/engine/sector-templates.ts";
-import { actionsOfType, converse } from "./conversation.ts";
+import { actionsOfType, converse, NOW_MS, OFFICE_HOURS_MS } from "./conversation.ts";
 
 const DENTAL = configForSector("dental-clinic");
 
 describe("hand-off to a person", () => {
   test("a hand-off keyword hands off at once with reason keyword", () => {
-    const chat = converse(DENTAL, ["Can I talk to a human please?"]);
+    const chat = converse(DENTAL, ["Can I talk to a human please?"], { nowMs: OFFICE_HOURS_MS });
     expect(chat.actions).toEqual([{ type: "handoff", reason: "keyword", confidence: 0.95 }]);
     expect(chat.outputs[0]?.confidence).toBe(0.95);
     expect(chat.last).toMatch(/member of our team/);
@@ -44,7 +44,7 @@ describe("hand-off to a person", () => {
   });
 
   test("two low-confidence turns in a row hand off with reason low_confidence", () => {
-    const chat = converse(DENTAL, ["blah blah", "what is the meaning of life"]);
+    const chat = converse(DENTAL, ["blah blah", "what is the meaning of life"], { nowMs: OFFICE_HOURS_MS });
     const first = chat.outputs[0];
     expect(first?.actions).toEqual([]);
     expect(first?.confidence).toBeLessThan(0.35);
@@ -93,7 +93,7 @@ describe("hand-off to a person", () => {
   });
 
   test("a session is handed off only once", () => {
-    const chat = converse(DENTAL, ["human please", "hello? operator?", "blah", "blah blah"]);
+    const chat = converse(DENTAL, ["human please", "hello? operator?", "blah", "blah blah"], { nowMs: OFFICE_HOURS_MS });
     expect(actionsOfType(chat.actions, "handoff")).toHaveLength(1);
     expect(chat.outputs[1]?.reply.text).toMatch(/already been notified/);
   });
@@ -103,5 +103,25 @@ describe("hand-off to a person", () => {
     expect(chat.outputs[2]?.actions).toEqual([{ type: "handoff", reason: "keyword", confidence: 0.95 }]);
     expect(chat.state.mode).toBe("idle");
     expect(chat.state.lead.name).toBe("Ana Lopez");
+  });
+
+  test("out of business hours a hand-off promises nobody: it asks for contact details and the question, in the visitor's language", () => {
+    // NOW_MS is 04:00 in New York: the dental clinic (Mon–Fri from 8:00) is closed.
+    const chat = converse(DENTAL, ["Can I talk to a human please?", "operator!"], { nowMs: NOW_MS });
+    expect(chat.actions).toEqual([{ type: "handoff", reason: "keyword", confidence: 0.95 }]);
+    expect(chat.outputs[0]?.reply.text).toMatch(/away right now/);
+    expect(chat.outputs[0]?.reply.text).toMatch(/your name, your phone number or e-mail and your question/);
+    expect(chat.outputs[0]?.reply.text).not.toMatch(/join this chat|as soon as they can/);
+    expect(chat.last).toMatch(/first thing when they're back/);
+    const spanish = converse(validateBotConfigPatch({ languages: ["en", "es"] }, DENTAL), ["quiero hablar con una persona"], { nowMs: NOW_MS });
+    expect(spanish.last).toMatch(/no está ahora mismo/);
+  });
+
+  test("the opening minute promises a person, the minute before takes a message (the tenant's time zone)", () => {
+    const opening = Date.UTC(2026, 0, 15, 13, 0); // Thursday 08:00 in New York
+    const hours = DENTAL.appointments.business_hours.thu;
+    expect(hours?.open).toBe("08:00");
+    expect(converse(DENTAL, ["human please"], { nowMs: opening - 60_000 }).last).toMatch(/away right now/);
+    expect(converse(DENTAL, ["human please"], { nowMs: opening }).last).toMatch(/member of our team/);
   });
 });

@@ -2,7 +2,7 @@ import { describe, expect, test } from "bun:test";
 import { validateBotConfigPatch, type BotConfig } from "../../../src/chat/engine/bot-config.ts";
 import { detectLanguage } from "../../../src/chat/engine/language.ts";
 import { configForSector } from "../../../src/chat/engine/sector-templates.ts";
-import { actionsOfType, converse } from "./conversation.ts";
+import { actionsOfType, converse, OFFICE_HOURS_MS } from "./conversation.ts";
 
 const ALL = ["en", "pt", "es"] as const;
 const speaking = (sector: string): BotConfig => validateBotConfigPatch({ languages: [...ALL] }, configForSector(sector));
@@ -96,7 +96,7 @@ describe("emergencies in Portuguese and Spanish reach the urgent answer in that 
   }
 
   test("'sim' after the offer hands off", () => {
-    const chat = converse(CARS, ["meu carro quebrou na estrada", "sim"]);
+    const chat = converse(CARS, ["meu carro quebrou na estrada", "sim"], { nowMs: OFFICE_HOURS_MS });
     expect(actionsOfType(chat.actions, "handoff")).toEqual([expect.objectContaining({ reason: "urgent" })]);
     expect(chat.last).toContain("alguém da nossa equipe");
   });

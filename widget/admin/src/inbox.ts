@@ -34,7 +34,8 @@ export function wireInbox() {
           previewCell(session),
           session.channel,
           String(session.message_count),
-          session.handoff_reason ?? "—",
+          // Out of hours nobody was promised: the visitor left a message for the team's return.
+          `${session.handoff_reason ?? "—"}${session.within_business_hours === false ? " · out of hours" : ""}`,
           when(session.updated_at),
           h("button", { type: "button", "aria-label": `Open ${session.session_id}`, onclick: () => openSession(session.session_id) }, "Open"),
         ]),

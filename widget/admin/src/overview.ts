@@ -1,8 +1,8 @@
-/** Overview: the last 30 days as charts — conversations, leads, appointments, hand-offs, webhook success. */
+/** Overview: the last 30 days as charts — conversations, leads, appointments, hand-offs, webhook success, visitor satisfaction. */
 import { api } from "./api.ts";
 import { byId, say, sayError } from "./dom.ts";
 import { barChart, type Bar } from "./chart.ts";
-import type { AnalyticsSummary, WebhookStats } from "./types.ts";
+import type { AnalyticsSummary, Csat, WebhookStats } from "./types.ts";
 
 type Day = AnalyticsSummary["days"][number];
 
@@ -41,12 +41,27 @@ function webhookChart(days: Day[], stats: WebhookStats) {
   return barChart({ id: "chart-webhooks", title: "Webhook success rate", headline, summary, bars, max: 100, unit: " %" });
 }
 
+const scores = (distribution: number[]) => distribution.map((n, i) => `${i + 1}★ ${n}`).join(", ");
+
+/** Each day's ratings stacked by score (1 at the bottom), the average as the headline and in each day's label. */
+function csatChart(csat: Csat) {
+  const bars: Bar[] = csat.days.map((day) => ({
+    day: day.day,
+    segments: day.distribution.map((value, i) => ({ value, kind: `s${i + 1}` })),
+    label: day.count === 0 ? `${day.day}: no ratings` : `${day.day}: average ${day.average} from ${plural(day.count, "rating")} (${scores(day.distribution)})`,
+  }));
+  const { total } = csat;
+  const headline = total.average === null ? "no ratings" : `${total.average} / 5`;
+  const summary = total.count === 0 ? "no visitor rated a chat in this period." : `average ${total.average} of 5 from ${plural(total.count, "rating")} (${scores(total.distribution)}).`;
+  return barChart({ id: "chart-csat", title: "Visitor satisfaction (CSAT)", headline, summary, bars });
+}
+
 export function wireOverview() {
   const message = byId("overview-msg");
   async function show() {
     try {
-      const [summary, stats] = await Promise.all([api<AnalyticsSummary>("GET", "/analytics/summary"), api<WebhookStats>("GET", "/webhooks/stats")]);
-      byId("overview-charts").replaceChildren(...COUNTS.map((spec) => countChart(summary.days, spec)), webhookChart(summary.days, stats));
+      const [summary, stats, csat] = await Promise.all([api<AnalyticsSummary>("GET", "/analytics/summary"), api<WebhookStats>("GET", "/webhooks/stats"), api<Csat>("GET", "/analytics/ratings")]);
+      byId("overview-charts").replaceChildren(...COUNTS.map((spec) => countChart(summary.days, spec)), webhookChart(summary.days, stats), csatChart(csat));
       say(message, "", "");
     } catch (error) {
       sayError(message, error);

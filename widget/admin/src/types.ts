@@ -7,6 +7,7 @@ import type { AttemptView, DeliveryView } from "../../../src/webhooks/deliveries
 import type { RetriggerResult } from "../../../src/webhooks/dead-letters.ts";
 import type { RuleView } from "../../../src/webhooks/rules.ts";
 import type { MessageView, SessionView } from "../../../src/chat/sessions.ts";
+import type { summarizeRatings } from "../../../src/frontdesk/csat.ts";
 
 export type DeadLetter = DeadLetterView;
 export type Delivery = DeliveryView;
@@ -29,7 +30,7 @@ import type { summarizeAnalytics } from "../../../src/analytics/summary.ts";
 /** A row of GET /webhooks/dead-letters or /webhooks/deliveries: the view plus url and attempts across cycles. */
 export type ListedDeadLetter = DeadLetterView & DeliveryDetails;
 export type ListedDelivery = DeliveryView & DeliveryDetails;
-export type InboxSession = SessionView & { preview: SessionPreview | null };
+export type InboxSession = SessionView & { preview: SessionPreview | null; within_business_hours: boolean | null };
 export type AnalyticsSummary = Awaited<ReturnType<typeof summarizeAnalytics>>;
 
 export interface WebhookStats {
@@ -45,3 +46,6 @@ export interface RetryPolicy {
   dead_letter_retention_s: number;
   event_retention_s: number;
 }
+
+/** GET /analytics/ratings: the visitors' 1–5 ratings of closed chats. */
+export type Csat = Awaited<ReturnType<typeof summarizeRatings>>;

@@ -15,6 +15,10 @@ export const EN: Phrases = {
     urgent: "I've asked a member of our team to join this chat straight away — they'll reply right here.",
     complaint: "I'm sorry about this. I've asked a member of our team to join this chat — they'll reply right here as soon as they can and sort it out with you.",
   },
+  handoffAway: {
+    offer: "Our team is away right now, so nobody can reply at the moment. Leave your name, your phone number or e-mail and your question here: the team sees it first thing when they're back and will get in touch.",
+    already: "Your message is with the team: they'll see it first thing when they're back.",
+  },
   fallback: "Sorry, I'm not sure I understood. Here are some things I can help with — or rephrase your question.",
   fallbackAfterHandoff: "I'm not sure about that one, but a member of our team will reply here shortly.",
   emptyMessage: "Sorry, I didn't catch that — could you type your question?",

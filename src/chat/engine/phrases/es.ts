@@ -17,6 +17,10 @@ export const ES: Phrases = {
     urgent: "He pedido a alguien de nuestro equipo que se una a este chat ahora mismo — te responderán aquí.",
     complaint: "Lamento mucho lo ocurrido. He pedido a alguien de nuestro equipo que se una a este chat — te responderán aquí mismo lo antes posible para solucionarlo.",
   },
+  handoffAway: {
+    offer: "Nuestro equipo no está ahora mismo, así que nadie puede responderte en este momento. Deja aquí tu nombre, tu teléfono o e-mail y tu pregunta: el equipo lo verá en cuanto vuelva y se pondrá en contacto contigo.",
+    already: "Tu mensaje está con el equipo: lo verán en cuanto vuelvan.",
+  },
   fallback: "Perdona, creo que no te he entendido. Aquí tienes algunas cosas en las que puedo ayudarte — o reformula tu pregunta.",
   fallbackAfterHandoff: "No estoy seguro de eso, pero alguien de nuestro equipo te responderá aquí en breve.",
   emptyMessage: "Perdona, no lo he captado — ¿puedes escribir tu pregunta?",

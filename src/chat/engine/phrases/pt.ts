@@ -17,6 +17,10 @@ export const PT: Phrases = {
     urgent: "Pedi para alguém da nossa equipe entrar nesta conversa agora mesmo — vão responder aqui.",
     complaint: "Sinto muito por isso. Pedi para alguém da nossa equipe entrar nesta conversa — vão responder aqui mesmo assim que puderem e resolver com você.",
   },
+  handoffAway: {
+    offer: "Nossa equipe não está agora, então ninguém pode responder neste momento. Deixe aqui seu nome, seu telefone ou e-mail e sua pergunta: a equipe vê assim que voltar e entra em contato.",
+    already: "Sua mensagem está com a equipe: eles veem assim que voltarem.",
+  },
   fallback: "Desculpe, acho que não entendi. Veja algumas coisas em que posso ajudar — ou reformule a pergunta.",
   fallbackAfterHandoff: "Não tenho certeza sobre isso, mas alguém da nossa equipe vai responder aqui em breve.",
   emptyMessage: "Desculpe, não entendi — pode digitar sua pergunta?",

@@ -11,6 +11,8 @@ export interface Phrases {
   /** The greeting for a visitor whose language is not the config's (the config's greeting is in that one). */
   greeting: (botName: string) => string;
   handoff: { keyword: string; low_confidence: string; already: string; urgent: string; complaint: string };
+  /** A hand-off out of business hours: nobody is promised now; the visitor's details and question are taken as a message. */
+  handoffAway: { offer: string; already: string };
   fallback: string;
   fallbackAfterHandoff: string;
   emptyMessage: string;

@@ -1,4 +1,4 @@
-import type { CorpusConversation } from "./types.ts";
+import { CLINIC_OPEN_MS, type CorpusConversation } from "./types.ts";
 
 /**
  * Answers a business can leave alone with its visitors: no false "yes", answers before forms,
@@ -41,6 +41,7 @@ export const ANSWERS: CorpusConversation[] = [
   {
     name: "the manager and an angry refund demand hand off",
     sector: "dental-clinic",
+    at: CLINIC_OPEN_MS,
     turns: [
       { say: "this is ridiculous, i want to talk to the manager", intent: "handoff", actions: ["handoff"] },
       { say: "I was charged twice and I want a refund", intent: "handoff", has: ["already been notified"] },

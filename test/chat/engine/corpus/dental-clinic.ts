@@ -1,4 +1,4 @@
-import { answer, ASKS_EMAIL, ASKS_NAME, ASKS_PHONE, FALLBACK, PERSON_OFFERED, STILL_NEED, type CorpusConversation } from "./types.ts";
+import { answer, ASKS_EMAIL, ASKS_NAME, ASKS_PHONE, FALLBACK, PERSON_OFFERED, STILL_NEED, CLINIC_OPEN_MS, type CorpusConversation } from "./types.ts";
 
 const A = (id: string): string => answer("dental-clinic", id);
 /** The emergency answer without its opening "Yes.", which a report of pain (no question) does not get. */
@@ -16,6 +16,7 @@ export const DENTAL_CORPUS: CorpusConversation[] = [
   {
     name: "tooth killing me and swollen: urgent answer and a person offered, never a name request",
     sector: "dental-clinic",
+    at: CLINIC_OPEN_MS,
     turns: [
       { say: "my tooth is killing me, its really swollen, can someone see me today??", intent: "urgent", has: [A("emergency"), PERSON_OFFERED], lacks: [ASKS_NAME, STILL_NEED, FALLBACK], quick: "Talk to a person" },
       { say: "yes please", intent: "handoff", has: ["join this chat straight away"], actions: ["handoff"] },

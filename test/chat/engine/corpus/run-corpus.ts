@@ -29,9 +29,9 @@ export function runConversation(conversation: CorpusConversation): TurnResult[] 
   const config = conversation.languages ? { ...template, languages: conversation.languages } : template;
   let state: ConversationState = initialConversationState();
   return conversation.turns.map((turn) => {
-    const output = engine.reply({ config, state, message: turn.say, nowMs: CORPUS_NOW_MS, takenSlotStarts: [] });
+    const output = engine.reply({ config, state, message: turn.say, nowMs: conversation.at ?? CORPUS_NOW_MS, takenSlotStarts: [] });
     // What the chat endpoint tries first: unless it says the booked slots are needed, the same answer.
-    const withoutSlots = engine.replyUnlessSlotsNeeded?.({ config, state, message: turn.say, nowMs: CORPUS_NOW_MS });
+    const withoutSlots = engine.replyUnlessSlotsNeeded?.({ config, state, message: turn.say, nowMs: conversation.at ?? CORPUS_NOW_MS });
     state = JSON.parse(JSON.stringify(output.state)) as ConversationState;
     const text = output.reply.text;
     const problems: string[] = [];

@@ -38,11 +38,16 @@ export interface CorpusTurn {
   quick?: string;
 }
 
+/** Thursday 15 January 2026 at 10:00 in New York: the dental clinic is open, a hand-off promises a person. */
+export const CLINIC_OPEN_MS = Date.UTC(2026, 0, 15, 15, 0);
+
 export interface CorpusConversation {
   name: string;
   sector: SectorSlug;
   /** The languages the bot offers (the template's when absent). */
   languages?: Lang[];
+  /** When it happens (epoch ms); CORPUS_NOW_MS, Thursday 09:00 UTC, when absent. */
+  at?: number;
   turns: readonly CorpusTurn[];
 }
 

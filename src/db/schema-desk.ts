@@ -1,0 +1,35 @@
+import { index, integer, sqliteTable, text } from "drizzle-orm/sqlite-core";
+import { tenants } from "./schema.ts";
+import { chatSessions } from "./schema-chat.ts";
+
+/**
+ * A session's first hand-off to a person: when, whether within business hours, when a person
+ * first replied (the widget's expected reply time is the median wait of the tenant's last 30
+ * days within hours), and the visitor's newest message an operator has opened the chat after
+ * (the widget's "Seen"). Erasing a session erases its row.
+ */
+export const handoffs = sqliteTable(
+  "handoffs",
+  {
+    sessionId: text("session_id").primaryKey().references(() => chatSessions.id, { onDelete: "cascade" }),
+    tenantId: text("tenant_id").notNull().references(() => tenants.id, { onDelete: "cascade" }),
+    handoffAt: integer("handoff_at").notNull(),
+    withinBusinessHours: integer("within_business_hours", { mode: "boolean" }).notNull(),
+    firstReplyAt: integer("first_reply_at"),
+    seenMessageId: text("seen_message_id"),
+  },
+  (table) => [index("handoffs_tenant_idx").on(table.tenantId, table.handoffAt)],
+);
+
+/** The visitor's 1–5 rating of a chat a person closed, once per session (the Overview's CSAT). */
+export const sessionRatings = sqliteTable(
+  "session_ratings",
+  {
+    sessionId: text("session_id").primaryKey().references(() => chatSessions.id, { onDelete: "cascade" }),
+    tenantId: text("tenant_id").notNull().references(() => tenants.id, { onDelete: "cascade" }),
+    score: integer("score").notNull(),
+    comment: text("comment"),
+    createdAt: integer("created_at").notNull(),
+  },
+  (table) => [index("session_ratings_tenant_idx").on(table.tenantId, table.createdAt)],
+);
