@@ -96,3 +96,4 @@ export * from "./schema-analytics.ts";
 export * from "./schema-knowledge.ts";
 export * from "./schema-test-set.ts";
 export * from "./schema-live.ts";
+export * from "./schema-desk.ts";
