@@ -23,6 +23,8 @@ export async function recordTurnLiveEvents(
     // Out of hours the operators see when the visitor was told the team is back.
     const team = teamAvailability(turn.config, turn.visitorMessage.createdAt);
     const hours = { within_business_hours: team.withinBusinessHours, back_at: team.backAt === null ? null : toIso(team.backAt) };
+    // The inbox counts the visitor's wait from here.
+    await tx.desk.recordHandoff(session.tenantId, session.id, turn.visitorMessage.createdAt);
     await recordLiveEvent(deps, tx, { ...base, kind: "handoff.requested", data: { reason: turn.handoffReason, channel: session.channel, ...message, ...hours } });
   } else if (session.status === "handoff") {
     await recordLiveEvent(deps, tx, { ...base, kind: "visitor.message", data: message });

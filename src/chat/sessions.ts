@@ -157,6 +157,7 @@ export async function postOperatorMessage(deps: Pick<Deps, "store" | "clock" | "
     if (session.status === "closed") throw new AppError("session_closed", 409, "The session is closed.");
     if (session.status === "bot") {
       await tx.chatSessions.updateSessionTurn(session.id, { status: "handoff", state: session.state, messageCount: session.messageCount, handoffReason: "operator", updatedAt: deps.clock.now() });
+      await tx.desk.recordHandoff(tenantId, session.id, deps.clock.now());
     }
     const authorName = input.authorId ? ((await tx.users.findUser(input.authorId))?.displayName ?? null) : null;
     const message = await insertMessage(deps, tx, session, { role: "operator", text, authorId: input.authorId, authorName });

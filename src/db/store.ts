@@ -1,5 +1,6 @@
 import type { AnalyticsQueries } from "./store-analytics.ts";
 import type { LiveEventQueries } from "./store-live.ts";
+import type { CannedReplyQueries, DeskQueries } from "./store-desk.ts";
 import type { IntegrationQueries } from "./store-integrations.ts";
 import type { KnowledgeQueries } from "./store-knowledge.ts";
 import type { MaintenanceQueries, PrivacyQueries } from "./store-privacy.ts";
@@ -18,6 +19,7 @@ export type * from "./store-chat.ts";
 export type * from "./store-integrations.ts";
 export type * from "./store-knowledge.ts";
 export type * from "./store-live.ts";
+export type * from "./store-desk.ts";
 export type * from "./store-privacy.ts";
 export type * from "./store-webhooks.ts";
 export type * from "./store-test-set.ts";
@@ -40,6 +42,8 @@ export interface StoreQueries {
   readonly integrations: IntegrationQueries;
   readonly knowledge: KnowledgeQueries;
   readonly liveEvents: LiveEventQueries;
+  readonly desk: DeskQueries;
+  readonly cannedReplies: CannedReplyQueries;
   readonly settings: SettingQueries;
   readonly privacy: PrivacyQueries;
   readonly maintenance: MaintenanceQueries;

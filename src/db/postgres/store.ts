@@ -8,6 +8,7 @@ import { pgOps } from "./statements.ts";
 import { pgBotConfigs, pgChatSessions, pgUsage } from "./chat.ts";
 import { CAPTURE_OPS } from "../sql/chat.ts";
 import { LIVE_EVENT_OPS } from "../sql/live.ts";
+import { CANNED_REPLY_OPS, DESK_OPS } from "../sql/desk.ts";
 import { pgCounters } from "./counters.ts";
 import { pgDeliveryQueue } from "./delivery-queue.ts";
 import { pgExec, whileOpen, type PgExec } from "./exec.ts";
@@ -32,6 +33,8 @@ export function pgQueries(exec: PgExec): StoreQueries {
     integrations: pgOps(exec, INTEGRATION_OPS),
     knowledge: pgKnowledge(exec),
     liveEvents: pgOps(exec, LIVE_EVENT_OPS),
+    desk: pgOps(exec, DESK_OPS),
+    cannedReplies: pgOps(exec, CANNED_REPLY_OPS),
     settings: pgOps(exec, SETTING_OPS),
     privacy: pgPrivacy(exec),
     maintenance: pgMaintenance(exec),

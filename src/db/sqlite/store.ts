@@ -9,6 +9,7 @@ import { sqliteMaintenance, sqlitePrivacy } from "./privacy.ts";
 import { sqliteBotConfigs, sqliteChatSessions, sqliteUsage } from "./chat.ts";
 import { CAPTURE_OPS } from "../sql/chat.ts";
 import { LIVE_EVENT_OPS } from "../sql/live.ts";
+import { CANNED_REPLY_OPS, DESK_OPS } from "../sql/desk.ts";
 import { API_KEY_OPS, REFRESH_TOKEN_OPS, SETTING_OPS, USER_OPS } from "../sql/accounts.ts";
 import { TEST_SET_OPS, UNANSWERED_OPS } from "../sql/test-set.ts";
 import { sqliteOps } from "./statements.ts";
@@ -40,6 +41,8 @@ export function createSqliteStore(handle: { sqlite: Database; db: Db }): Store {
     integrations: sqliteOps(sqlite, INTEGRATION_OPS),
     knowledge: sqliteKnowledge(sqlite),
     liveEvents: sqliteOps(sqlite, LIVE_EVENT_OPS),
+    desk: sqliteOps(sqlite, DESK_OPS),
+    cannedReplies: sqliteOps(sqlite, CANNED_REPLY_OPS),
     settings: sqliteOps(sqlite, SETTING_OPS),
     privacy: sqlitePrivacy(sqlite),
     maintenance: sqliteMaintenance(sqlite),
@@ -66,6 +69,8 @@ export function createSqliteStore(handle: { sqlite: Database; db: Db }): Store {
     integrations: wrap(sync.integrations),
     knowledge: wrap(sync.knowledge),
     liveEvents: wrap(sync.liveEvents),
+    desk: wrap(sync.desk),
+    cannedReplies: wrap(sync.cannedReplies),
     settings: wrap(sync.settings),
     privacy: wrap(sync.privacy),
     maintenance: wrap(sync.maintenance),
