@@ -37,11 +37,17 @@ CREATE INDEX `appointments_session_idx` ON `appointments` (`session_id`);--> sta
 CREATE INDEX `leads_session_idx` ON `leads` (`session_id`);--> statement-breakpoint
 CREATE VIRTUAL TABLE `chat_messages_fts` USING fts5(`text`, content='chat_messages', content_rowid='rowid', tokenize='unicode61 remove_diacritics 2');--> statement-breakpoint
 INSERT INTO `chat_messages_fts` (rowid, `text`) SELECT rowid, `text` FROM `chat_messages` WHERE `role` != 'bot';--> statement-breakpoint
-CREATE TRIGGER `chat_messages_fts_insert` AFTER INSERT ON `chat_messages` WHEN new.`role` != 'bot' BEGIN
-	INSERT INTO `chat_messages_fts` (rowid, `text`) VALUES (new.rowid, new.`text`);
+CREATE TABLE `chat_messages_fts_pending` (`message_rowid` integer PRIMARY KEY NOT NULL);--> statement-breakpoint
+CREATE TRIGGER `chat_messages_fts_queue` AFTER INSERT ON `chat_messages` WHEN new.`role` != 'bot' BEGIN
+	INSERT INTO `chat_messages_fts_pending` (`message_rowid`) VALUES (new.rowid);
+END;--> statement-breakpoint
+CREATE TRIGGER `chat_messages_fts_index` AFTER DELETE ON `chat_messages_fts_pending` BEGIN
+	INSERT INTO `chat_messages_fts` (rowid, `text`) SELECT rowid, `text` FROM `chat_messages` WHERE rowid = old.`message_rowid`;
 END;--> statement-breakpoint
 CREATE TRIGGER `chat_messages_fts_delete` AFTER DELETE ON `chat_messages` WHEN old.`role` != 'bot' BEGIN
-	INSERT INTO `chat_messages_fts` (`chat_messages_fts`, rowid, `text`) VALUES ('delete', old.rowid, old.`text`);
+	INSERT INTO `chat_messages_fts` (`chat_messages_fts`, rowid, `text`)
+		SELECT 'delete', old.rowid, old.`text` WHERE NOT EXISTS (SELECT 1 FROM `chat_messages_fts_pending` WHERE `message_rowid` = old.rowid);
+	DELETE FROM `chat_messages_fts_pending` WHERE `message_rowid` = old.rowid;
 END;--> statement-breakpoint
 CREATE VIRTUAL TABLE `leads_fts` USING fts5(`name`, `email`, `phone`, content='leads', content_rowid='rowid', tokenize='unicode61 remove_diacritics 2');--> statement-breakpoint
 INSERT INTO `leads_fts` (`leads_fts`) VALUES ('rebuild');--> statement-breakpoint

@@ -50,6 +50,13 @@ export interface DeskQueries {
    * newest first, before `beforeId` when given.
    */
   searchSessionIds(tenantId: string, match: string, beforeId: string | null, limit: number): Promise<string[]>;
+  /**
+   * SQLite: adds up to `limit` queued messages to the search index; answers how many. The chat
+   * write only queues a message (an FTS5 insert inside the chat's savepoints cost more than the
+   * rest of the turn); the index is caught up by housekeeping and before each search.
+   * PostgreSQL: its GIN index is kept by the database, nothing is queued (0).
+   */
+  indexPendingMessages(limit: number): Promise<number>;
 }
 
 export interface CannedReplyQueries {

@@ -3,6 +3,7 @@ import type { SessionRow } from "../chat/sessions.ts";
 import { AppError } from "../lib/app-error.ts";
 import type { Page } from "../lib/page.ts";
 import { describeChats, type InboxChat } from "./inbox-view.ts";
+import { catchUpSearchIndex } from "./search-index.ts";
 
 export const SEARCH_QUERY_MAX = 200;
 const MAX_WORDS = 8;
@@ -29,6 +30,7 @@ export function fullTextQuery(kind: "sqlite" | "postgres", words: readonly strin
 export async function searchChats(deps: Pick<Deps, "store" | "clock">, tenantId: string, readerId: string | null, query: string, page: { limit: number; cursor?: string }): Promise<Page<InboxChat>> {
   const words = searchWords(query);
   if (words.length === 0) throw new AppError("validation_failed", 422, "q: needs a word (letters or digits)", [{ field: "q", message: "needs a word (letters or digits)" }]);
+  await catchUpSearchIndex(deps);
   const ids = await deps.store.desk.searchSessionIds(tenantId, fullTextQuery(deps.store.kind, words), page.cursor ?? null, page.limit + 1);
   const shownIds = ids.slice(0, page.limit);
   const sessions = (await Promise.all(shownIds.map((id) => deps.store.chatSessions.findSession(tenantId, id)))).filter((row): row is SessionRow => row !== null);

@@ -2,6 +2,7 @@ import type { Deps } from "../deps.ts";
 import { purgeOldPaymentEvents } from "../integrations/payments.ts";
 import { purgeOldWhatsappMessages } from "../integrations/whatsapp.ts";
 import { sweepRetention } from "./retention.ts";
+import { catchUpSearchIndex } from "../frontdesk/search-index.ts";
 
 export interface Housekeeping {
   /** Starts a run unless one is still going: purges, the retention sweep, the WAL checkpoint. */
@@ -12,7 +13,8 @@ export interface Housekeeping {
 
 /**
  * The scheduler's periodic housekeeping: expired dead letters, old provider message ids and
- * expired counters are purged (one instance at a time on PostgreSQL), the retention sweep runs
+ * expired counters are purged and the inbox search index caught up (one instance at a time on
+ * PostgreSQL), the retention sweep runs
  * in the background (one at a time; it yields between batches), and unless the server
  * checkpoints on a thread of its own, the WAL is checkpointed.
  */
@@ -45,6 +47,7 @@ export function createHousekeeping(deps: Deps, options: { checkpointElsewhere?: 
         await purgeOldPaymentEvents(deps, now);
         await purgeOldWhatsappMessages(deps, now);
         await deps.store.counters?.purgeExpired(now);
+        await catchUpSearchIndex(deps);
       });
       sweepRetentionInBackground();
       // Keeps the WAL from growing without bound under steady writes; PASSIVE never blocks writers.

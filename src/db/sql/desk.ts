@@ -104,6 +104,16 @@ export const DESK_OPS: Ops<DeskQueries> = {
     (tenantId, match, beforeId, limit) => [tenantId, match, beforeId, limit],
     (rows: Array<{ sessionId: string }>) => rows.map((row) => row.sessionId),
   ),
+  // One statement, one FTS5 segment: removing a queued row indexes its message (the trigger
+  // chat_messages_fts_index, migration 0016), oldest first.
+  indexPendingMessages: write(
+    (d) =>
+      d.name === "sqlite"
+        ? `DELETE FROM chat_messages_fts_pending WHERE message_rowid IN
+             (SELECT message_rowid FROM chat_messages_fts_pending ORDER BY message_rowid LIMIT $1)`
+        : "SELECT 0 WHERE $1::int IS NULL",
+    (limit) => [limit],
+  ),
 };
 
 export const CANNED_REPLY_OPS: Ops<CannedReplyQueries> = {
