@@ -7,6 +7,7 @@ import { createAppDeps } from "../../src/http/deps.ts";
 import { systemClock } from "../../src/lib/clock.ts";
 import { createTenant, type TenantRecord } from "../../src/tenants/create-tenant.ts";
 import { createUser } from "../../src/auth/create-user.ts";
+import { createCannedReply } from "../../src/frontdesk/canned-replies.ts";
 
 // Polling so slow it cannot be what delivers anything here: only the live streams can.
 const WIDGET_POLL_MS = 600_000;
@@ -26,6 +27,8 @@ describeWithBrowser("the front desk: a visitor and an agent in two browsers (nee
   beforeAll(async () => {
     tenant = await createTenant(deps, { name: "Front Desk Dental", sector: "dental-clinic" });
     await createUser(deps, { email: "sam@desk.example", tenantId: tenant.id, role: "agent", password: TEST_PASSWORD, displayName: "Sam" });
+    await createUser(deps, { email: "kim@desk.example", tenantId: tenant.id, role: "agent", password: TEST_PASSWORD, displayName: "Kim" });
+    await createCannedReply(deps, tenant.id, { shortcut: "hours", text: "We are open Monday to Friday, 9:00 to 17:00." });
     parley = createApp(deps).listen({ port: 0, hostname: "127.0.0.1" });
     origin = `http://127.0.0.1:${parley.server?.port}`;
     host = Bun.serve({
@@ -56,26 +59,37 @@ describeWithBrowser("the front desk: a visitor and an agent in two browsers (nee
     return { page, errors };
   }
 
-  test("the hand-off appears in the agent's inbox without a reload, and the reply in the widget with the agent's name", async () => {
+  /** An agent signed in to /admin, the inbox live and empty. */
+  async function signedIn(email: string) {
     const operator = await newPage();
     await operator.page.goto(`${origin}/admin`);
-    await operator.page.locator("#signin-email").fill("sam@desk.example");
+    await operator.page.locator("#signin-email").fill(email);
     await operator.page.locator("#signin-password").fill(TEST_PASSWORD);
     await operator.page.getByRole("button", { name: "Sign in" }).click();
     await operator.page.getByRole("tablist").waitFor();
-    // An agent sees the inbox, knowledge search and their profile; nothing else.
-    const visibleTabs = await operator.page.locator("[role=tab]:not([hidden])").allTextContents();
-    expect(visibleTabs).toEqual(["Hand-off inbox", "Knowledge", "My profile"]);
     await operator.page.locator("#inbox-live").filter({ hasText: "Live" }).waitFor();
-    await operator.page.locator("#inbox-rows").filter({ hasText: "No chat is waiting" }).waitFor();
+    return operator;
+  }
 
+  async function handOff(text = "Can I talk to a human please?") {
     const visitor = await newPage();
     await visitor.page.goto(`http://127.0.0.1:${host.port}/`);
     await visitor.page.locator(W(".launcher")).click();
-    await visitor.page.locator(W(".form input")).fill("Can I talk to a human please?");
+    await visitor.page.locator(W(".form input")).fill(text);
     await visitor.page.keyboard.press("Enter");
+    return visitor;
+  }
 
-    const row = operator.page.locator("#inbox-rows tr").filter({ has: operator.page.getByRole("button", { name: /^Open ses_/ }) });
+  test("the hand-off appears in the agent's inbox without a reload, and the reply in the widget with the agent's name", async () => {
+    const operator = await signedIn("sam@desk.example");
+    // An agent sees the inbox, knowledge search and their profile; nothing else.
+    const visibleTabs = await operator.page.locator("[role=tab]:not([hidden])").allTextContents();
+    expect(visibleTabs).toEqual(["Hand-off inbox", "Knowledge", "My profile"]);
+    await operator.page.locator("#inbox-rows").filter({ hasText: "No chat is waiting" }).waitFor();
+
+    const visitor = await handOff();
+
+    const row = operator.page.locator("#inbox-rows tr").filter({ has: operator.page.getByRole("button", { name: /^Open the chat with ses_/ }) });
     await row.waitFor({ timeout: LIVE_WITHIN_MS });
     expect(await operator.page.title()).toBe("(1) Parley admin");
     await row.getByRole("button", { name: /^Open / }).click();
@@ -98,10 +112,42 @@ describeWithBrowser("the front desk: a visitor and an agent in two browsers (nee
     await visitor.page.keyboard.press("Enter");
     await operator.page.locator("#convo-log li.visitor").filter({ hasText: "My crown came off" }).waitFor({ timeout: LIVE_WITHIN_MS });
 
-    await operator.page.getByRole("button", { name: "Close session" }).click();
+    await operator.page.getByRole("button", { name: "Close chat" }).click();
     await operator.page.locator("#inbox-rows").filter({ hasText: "No chat is waiting" }).waitFor({ timeout: LIVE_WITHIN_MS });
     expect(await operator.page.title()).toBe("Parley admin");
     expect([...operator.errors, ...visitor.errors]).toEqual([]);
+  });
+
+  test("an agent takes the chat and the other agent sees who has it; / in the reply box inserts a canned reply", async () => {
+    const sam = await signedIn("sam@desk.example");
+    const kim = await signedIn("kim@desk.example");
+    const visitor = await handOff("I need a person about my bill");
+    const rowOf = (operator: { page: Page }) => operator.page.locator("#inbox-rows tr").filter({ hasText: "I need a person about my bill" });
+    await rowOf(sam).waitFor({ timeout: LIVE_WITHIN_MS });
+    await rowOf(kim).waitFor({ timeout: LIVE_WITHIN_MS });
+    // The page the chat started on, and the unread count, before anyone opened it.
+    expect(await rowOf(kim).locator(".badge").textContent()).toContain("1");
+
+    await rowOf(sam).getByRole("button", { name: /^Take the chat/ }).click();
+    await rowOf(sam).filter({ hasText: "you" }).waitFor({ timeout: LIVE_WITHIN_MS });
+    // Kim's inbox says so without a reload, and offers no Take.
+    await rowOf(kim).filter({ hasText: "Sam" }).waitFor({ timeout: LIVE_WITHIN_MS });
+    expect(await rowOf(kim).getByRole("button", { name: /^Take the chat/ }).count()).toBe(0);
+
+    await rowOf(sam).getByRole("button", { name: /^Open / }).click();
+    await sam.page.locator("#convo-owner").filter({ hasText: "Who has it: you." }).waitFor();
+    expect(await sam.page.locator("#convo-facts").textContent()).toContain(`http://127.0.0.1:${host.port}/`);
+    const box = sam.page.getByLabel(/Reply to the visitor/);
+    await box.pressSequentially("/hou");
+    await sam.page.getByRole("option", { name: /\/hours/ }).waitFor();
+    await box.press("Enter");
+    expect(await box.inputValue()).toBe("We are open Monday to Friday, 9:00 to 17:00.");
+    await sam.page.getByRole("button", { name: "Send reply" }).click();
+    await visitor.page.locator(W(".m.operator")).filter({ hasText: "We are open Monday to Friday" }).waitFor({ timeout: LIVE_WITHIN_MS });
+    // Opened: nothing unread for Sam, still one for Kim.
+    expect(await rowOf(sam).locator(".badge").count()).toBe(0);
+    expect(await rowOf(kim).locator(".badge").textContent()).toContain("1");
+    expect([...sam.errors, ...kim.errors, ...visitor.errors]).toEqual([]);
   });
 
   test("out of hours, the widget's waiting line says when the team is back, in the visitor's time", async () => {
