@@ -61,3 +61,5 @@ CREATE TRIGGER `leads_fts_update` AFTER UPDATE OF `name`, `email`, `phone` ON `l
 	INSERT INTO `leads_fts` (`leads_fts`, rowid, `name`, `email`, `phone`) VALUES ('delete', old.rowid, old.`name`, old.`email`, old.`phone`);
 	INSERT INTO `leads_fts` (rowid, `name`, `email`, `phone`) VALUES (new.rowid, new.`name`, new.`email`, new.`phone`);
 END;
+--> statement-breakpoint
+INSERT INTO `session_desk` (`session_id`, `tenant_id`, `handoff_at`) SELECT `id`, `tenant_id`, `updated_at` FROM `chat_sessions` WHERE `status` = 'handoff';

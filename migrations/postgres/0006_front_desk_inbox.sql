@@ -37,3 +37,5 @@ CREATE INDEX "appointments_session_idx" ON "appointments" USING btree ("session_
 CREATE INDEX "leads_session_idx" ON "leads" USING btree ("session_id");--> statement-breakpoint
 CREATE INDEX "chat_messages_search_idx" ON "chat_messages" USING gin (to_tsvector('simple', regexp_replace("text", '[[:space:][:punct:]]+', ' ', 'g'))) WHERE "role" <> 'bot';--> statement-breakpoint
 CREATE INDEX "leads_search_idx" ON "leads" USING gin (to_tsvector('simple', regexp_replace("name" || ' ' || "email" || ' ' || "phone", '[[:space:][:punct:]]+', ' ', 'g')));
+--> statement-breakpoint
+INSERT INTO "session_desk" ("session_id", "tenant_id", "handoff_at") SELECT "id", "tenant_id", "updated_at" FROM "chat_sessions" WHERE "status" = 'handoff';

@@ -1,7 +1,7 @@
 import type { Deps } from "../deps.ts";
 import type { SessionStatus } from "../db/schema.ts";
 import { AppError } from "../lib/app-error.ts";
-import { toPage, type Page } from "../lib/page.ts";
+import type { Page } from "../lib/page.ts";
 import { requireSession } from "../chat/sessions.ts";
 import { describeChats, type InboxChat } from "./inbox-view.ts";
 import { recordLiveEvent } from "./live-events.ts";
@@ -18,8 +18,7 @@ export async function listInbox(
 ): Promise<Page<InboxChat>> {
   const rows = await deps.store.chatSessions.listSessions(tenantId, filter.status, page.cursor ?? null, page.limit + 1);
   const shown = rows.slice(0, page.limit);
-  const chats = await describeChats(deps, tenantId, readerId, shown);
-  return toPage(rows, page.limit, (row) => row.id, (row) => chats[shown.indexOf(row)] as InboxChat);
+  return { data: await describeChats(deps, tenantId, readerId, shown), next_cursor: rows.length > page.limit ? (shown.at(-1)?.id ?? null) : null };
 }
 
 /** One chat of the inbox (another tenant's is 404). */

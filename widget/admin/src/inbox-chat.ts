@@ -151,6 +151,8 @@ export function wireConversation(options: { me: () => string | null; changed: ()
       say(message, "", "");
       await reload();
       field.focus();
+      // Opening read the chat: its unread badge goes.
+      await options.changed();
     },
     /** Something happened in a chat: read it again if it is the open one. */
     async touched(sessionId: string) {
