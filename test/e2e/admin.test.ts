@@ -318,7 +318,7 @@ describeWithBrowser("the admin page in headless Chromium (needs /usr/bin/chromiu
     const first = page.locator("#inbox-rows tr").filter({ hasText: visitor.session_id });
     await first.waitFor();
     // The preview is the chat's newest message: the bot's answer to the hand-off request.
-    expect(await first.locator("td").nth(1).textContent()).toMatch(/^Bot: \S/);
+    expect(await first.locator("td").nth(2).textContent()).toMatch(/^Bot: \S/);
 
     // A second visitor asks for a person while the tab is open: it appears without a click.
     const second = (await (
@@ -334,7 +334,7 @@ describeWithBrowser("the admin page in headless Chromium (needs /usr/bin/chromiu
     await page.locator("#inbox-rows tr").filter({ hasText: second.session_id }).waitFor();
     await page.screenshot({ path: join(SCREENSHOTS, "admin-inbox.png") });
 
-    await page.getByRole("button", { name: `Open ${visitor.session_id}` }).click();
+    await page.getByRole("button", { name: `Open the chat with ${visitor.session_id}` }).click();
     const transcript = page.getByRole("log", { name: "Transcript" });
     await transcript.locator("li.visitor").filter({ hasText: "can I talk to a human" }).waitFor();
 
@@ -348,8 +348,8 @@ describeWithBrowser("the admin page in headless Chromium (needs /usr/bin/chromiu
     };
     expect(history.data.at(-1)).toMatchObject({ role: "operator", text: "Hi, this is Sam from the front desk." });
 
-    await page.getByRole("button", { name: "Close session" }).click();
-    await page.locator("#inbox-msg").filter({ hasText: `Session ${visitor.session_id} closed.` }).waitFor();
+    await page.getByRole("button", { name: "Close chat" }).click();
+    await page.locator("#convo-msg").filter({ hasText: "Chat closed." }).waitFor();
     await first.waitFor({ state: "detached" });
     const closed = (await (await fetch(`${origin}/api/v1/chatbot/sessions/${visitor.session_id}/messages`, { headers: asVisitor })).json()) as { status: string };
     expect(closed.status).toBe("closed");
