@@ -8,6 +8,9 @@ import { toPage, type Page } from "../lib/page.ts";
 import { initialConversationState } from "./conversation-state.ts";
 import { MESSAGE_MAX_LENGTH } from "./turn.ts";
 import { recordLiveEvent } from "../frontdesk/live-events.ts";
+import { requireChat, shownAuthorName, toSessionView, type SessionView } from "../frontdesk/session-view.ts";
+
+export { shownAuthorName, toSessionView, type SessionView };
 
 export type SessionRow = ChatSessionRow;
 
@@ -21,8 +24,6 @@ export interface MessageView {
   created_at: string;
 }
 
-/** The name shown with a message: an operator's as it was when they sent it; never one for visitor and bot messages. */
-export const shownAuthorName = (row: Pick<ChatMessageRow, "role" | "authorName">): string | null => (row.role === "operator" ? row.authorName : null);
 
 export const toMessageView = (row: Pick<ChatMessageRow, "id" | "role" | "text" | "quickReplies" | "authorName" | "createdAt">): MessageView => ({
   message_id: row.id,
@@ -33,19 +34,6 @@ export const toMessageView = (row: Pick<ChatMessageRow, "id" | "role" | "text" |
   created_at: toIso(row.createdAt),
 });
 
-export const toSessionView = (row: SessionRow) => ({
-  session_id: row.id,
-  chatbot_id: row.chatbotId,
-  channel: row.channel,
-  status: row.status,
-  origin: row.origin,
-  visitor_ref: row.visitorRef,
-  message_count: row.messageCount,
-  handoff_reason: row.handoffReason,
-  created_at: toIso(row.createdAt),
-  updated_at: toIso(row.updatedAt),
-  closed_at: row.closedAt === null ? null : toIso(row.closedAt),
-});
 
 export interface StartSessionInput {
   tenantId: string;
@@ -84,18 +72,13 @@ export async function startSession(deps: ClockDeps, db: StoreQueries, input: Sta
 }
 
 /** The session if it belongs to the tenant; another tenant's session is "not found". */
-export async function requireSession(db: StoreQueries, tenantId: string, sessionId: string): Promise<SessionRow> {
-  const row = await db.chatSessions.findSession(tenantId, sessionId);
-  if (!row) throw notFound("session");
-  return row;
-}
+export const requireSession = requireChat;
 
 /** The open session of a visitor on a channel (a WhatsApp number), or a new one. */
 export async function findOrStartVisitorSession(deps: ClockDeps, db: StoreQueries, input: StartSessionInput & { visitorRef: string }): Promise<SessionRow> {
   return (await db.chatSessions.findOpenVisitorSession(input.tenantId, input.channel, input.visitorRef)) ?? startSession(deps, db, input);
 }
 
-export type SessionView = ReturnType<typeof toSessionView>;
 
 export async function listSessions(deps: Pick<Deps, "store">, tenantId: string, filter: { status?: SessionStatus }, page: { limit: number; cursor?: string }): Promise<Page<SessionView>> {
   const rows = await deps.store.chatSessions.listSessions(tenantId, filter.status ?? null, page.cursor ?? null, page.limit + 1);

@@ -1,7 +1,7 @@
 import type { Deps } from "../deps.ts";
 import { AppError, notFound } from "../lib/app-error.ts";
 import { toIso } from "../lib/clock.ts";
-import { requireSession } from "../chat/sessions.ts";
+import { requireChat as requireSession } from "./session-view.ts";
 import { getInboxChat } from "./inbox.ts";
 import type { InboxChat } from "./inbox-view.ts";
 import { recordLiveEvent } from "./live-events.ts";

@@ -1,9 +1,9 @@
 import type { Deps } from "../deps.ts";
 import type { InboxDetailRow } from "../db/store.ts";
 import { toIso } from "../lib/clock.ts";
-import { isLang } from "../chat/language.ts";
-import { previewSessions, type SessionPreview } from "../chat/session-previews.ts";
-import { type SessionRow, type SessionView, toSessionView } from "../chat/sessions.ts";
+import type { ChatSessionRow as SessionRow } from "../db/store.ts";
+import { previewSessions, type SessionPreview } from "./session-previews.ts";
+import { type SessionView, toSessionView } from "./session-view.ts";
 
 /** A chat as the inbox shows it: the session, who the visitor is, how long they have waited, who has it. */
 export interface InboxChat extends SessionView {
@@ -27,8 +27,9 @@ export interface InboxChat extends SessionView {
 
 const languageOf = (state: string): string | null => {
   try {
+    // The conversation state holds only languages the engine speaks (restoreConversationState).
     const lang = (JSON.parse(state) as { lang?: unknown }).lang;
-    return isLang(lang) ? lang : null;
+    return typeof lang === "string" ? lang : null;
   } catch {
     return null;
   }

@@ -2,7 +2,7 @@ import type { Deps } from "../deps.ts";
 import type { SessionStatus } from "../db/schema.ts";
 import { AppError } from "../lib/app-error.ts";
 import type { Page } from "../lib/page.ts";
-import { requireSession } from "../chat/sessions.ts";
+import { requireChat as requireSession } from "./session-view.ts";
 import { describeChats, type InboxChat } from "./inbox-view.ts";
 import { recordLiveEvent } from "./live-events.ts";
 

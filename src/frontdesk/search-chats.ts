@@ -1,5 +1,5 @@
 import type { Deps } from "../deps.ts";
-import type { SessionRow } from "../chat/sessions.ts";
+import type { ChatSessionRow as SessionRow } from "../db/store.ts";
 import { AppError } from "../lib/app-error.ts";
 import type { Page } from "../lib/page.ts";
 import { describeChats, type InboxChat } from "./inbox-view.ts";
