@@ -353,6 +353,20 @@ describeWithBrowser("the admin page in headless Chromium (needs /usr/bin/chromiu
     await first.waitFor({ state: "detached" });
     const closed = (await (await fetch(`${origin}/api/v1/chatbot/sessions/${visitor.session_id}/messages`, { headers: asVisitor })).json()) as { status: string };
     expect(closed.status).toBe("closed");
+
+    // Canned replies: added, changed and deleted (on the second click) under the inbox.
+    await page.getByLabel("Shortcut").fill("thanks");
+    await page.getByLabel("Reply text").fill("Thank you for your patience.");
+    await page.getByRole("button", { name: "Add reply" }).click();
+    const canned = page.locator("#canned-rows tr").filter({ hasText: "/thanks" });
+    await canned.filter({ hasText: "Thank you for your patience." }).waitFor();
+    await canned.getByRole("button", { name: "Edit /thanks" }).click();
+    await page.getByLabel("Reply text").fill("Thanks for waiting.");
+    await page.getByRole("button", { name: "Save reply" }).click();
+    await canned.filter({ hasText: "Thanks for waiting." }).waitFor();
+    await canned.getByRole("button", { name: "Delete /thanks" }).click();
+    await canned.getByRole("button", { name: "Really delete /thanks?" }).click();
+    await page.locator("#canned-rows td.empty").waitFor();
     expect(errors).toEqual([]);
   });
   test("knowledge: an owner adds text and a page, sees what a question retrieves, and deletes a document", async () => {

@@ -136,7 +136,7 @@ ${notice("convo-msg")}
 <section class="managers-only" aria-labelledby="canned-title">
 <h3 id="canned-title">Canned replies</h3>
 <p class="hint">Saved answers the whole team inserts by typing <kbd>/</kbd> and the shortcut in the reply box (at most 200).</p>
-<form id="canned-form" class="bar" novalidate><label>Shortcut <input id="canned-shortcut" required maxlength="32" pattern="[a-z0-9][a-z0-9_-]*" size="12" placeholder="hours"></label><label>Text <textarea id="canned-text" required maxlength="2000"></textarea></label><button type="submit" class="primary" id="canned-save">Add reply</button><button type="button" id="canned-cancel" hidden>Cancel</button></form>
+<form id="canned-form" class="bar" novalidate><label>Shortcut <input id="canned-shortcut" required maxlength="32" pattern="[a-z0-9][a-z0-9_-]*" size="12" placeholder="hours"></label><label>Reply text <textarea id="canned-text" required maxlength="2000"></textarea></label><button type="submit" class="primary" id="canned-save">Add reply</button><button type="button" id="canned-cancel" hidden>Cancel</button></form>
 ${notice("canned-msg")}
 ${table("canned-rows", "Canned replies", ["Shortcut", "Text", "Actions"])}
 </section>`;

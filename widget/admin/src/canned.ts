@@ -126,7 +126,7 @@ export function wireCannedEditor(afterChange: () => void) {
   }
 
   async function remove(button: HTMLButtonElement, reply: CannedReply) {
-    if (!armedForSecondClick(button, `Delete /${reply.shortcut}?`, "Delete")) return;
+    if (!armedForSecondClick(button, "Really delete?", `Really delete /${reply.shortcut}?`)) return;
     await busy(button, async () => {
       try {
         await api("DELETE", `/canned-replies/${encodeURIComponent(reply.canned_reply_id)}`);
