@@ -25,6 +25,8 @@ export async function recordTurnLiveEvents(
     const team = teamAvailability(turn.config, turn.visitorMessage.createdAt);
     const hours = { within_business_hours: team.withinBusinessHours, back_at: team.backAt === null ? null : toIso(team.backAt) };
     await tx.desk.insertHandoff({ sessionId: session.id, tenantId: session.tenantId, handoffAt: turn.visitorMessage.createdAt, withinBusinessHours: team.withinBusinessHours });
+    // The inbox counts the visitor's wait from here.
+    await tx.inbox.recordHandoff(session.tenantId, session.id, turn.visitorMessage.createdAt);
     await recordLiveEvent(deps, tx, { ...base, kind: "handoff.requested", data: { reason: turn.handoffReason, channel: session.channel, ...message, ...hours } });
   } else if (session.status === "handoff") {
     await recordLiveEvent(deps, tx, { ...base, kind: "visitor.message", data: message });

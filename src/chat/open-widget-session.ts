@@ -23,6 +23,8 @@ export interface OpenWidgetSessionInput {
   origin: string | null;
   /** The per-address allowance on new sessions (src/billing/visitor-allowance.ts): throws its 429. */
   admit: (tenantId: string) => void | Promise<void>;
+  /** The page the visitor opened the chat on (the inbox shows it); null when unknown. */
+  pageUrl?: string | null;
 }
 
 /**
@@ -34,5 +36,6 @@ export async function openWidgetSession(deps: Deps, input: OpenWidgetSessionInpu
   const tenant = await requireTenantForOrigin(deps, input.tenantId, input.origin);
   await input.admit(tenant.id);
   const session = await startSession(deps, deps.store, { tenantId: tenant.id, channel: "widget", origin: input.origin });
+  if (input.pageUrl) await deps.store.inbox.recordPageUrl(tenant.id, session.id, input.pageUrl);
   return { tenant, session, config: await getBotConfig(deps, tenant.id) };
 }

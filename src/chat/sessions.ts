@@ -8,6 +8,9 @@ import { toPage, type Page } from "../lib/page.ts";
 import { initialConversationState } from "./engine/conversation-state.ts";
 import { MESSAGE_MAX_LENGTH } from "./engine/turn.ts";
 import { recordLiveEvent } from "../frontdesk/live-events.ts";
+import { requireChat, shownAuthorName, toSessionView, type SessionView } from "../frontdesk/session-view.ts";
+
+export { shownAuthorName, toSessionView, type SessionView };
 
 export type SessionRow = ChatSessionRow;
 
@@ -21,8 +24,6 @@ export interface MessageView {
   created_at: string;
 }
 
-/** The name shown with a message: an operator's as it was when they sent it; never one for visitor and bot messages. */
-export const shownAuthorName = (row: Pick<ChatMessageRow, "role" | "authorName">): string | null => (row.role === "operator" ? row.authorName : null);
 
 export const toMessageView = (row: Pick<ChatMessageRow, "id" | "role" | "text" | "quickReplies" | "authorName" | "createdAt">): MessageView => ({
   message_id: row.id,
@@ -33,19 +34,6 @@ export const toMessageView = (row: Pick<ChatMessageRow, "id" | "role" | "text" |
   created_at: toIso(row.createdAt),
 });
 
-export const toSessionView = (row: SessionRow) => ({
-  session_id: row.id,
-  chatbot_id: row.chatbotId,
-  channel: row.channel,
-  status: row.status,
-  origin: row.origin,
-  visitor_ref: row.visitorRef,
-  message_count: row.messageCount,
-  handoff_reason: row.handoffReason,
-  created_at: toIso(row.createdAt),
-  updated_at: toIso(row.updatedAt),
-  closed_at: row.closedAt === null ? null : toIso(row.closedAt),
-});
 
 export interface StartSessionInput {
   tenantId: string;
@@ -99,7 +87,6 @@ export async function findOrStartVisitorSession(deps: ClockDeps, db: StoreQuerie
   return (await db.chatSessions.findOpenVisitorSession(input.tenantId, input.channel, input.visitorRef)) ?? startSession(deps, db, input);
 }
 
-export type SessionView = ReturnType<typeof toSessionView>;
 
 export async function listSessions(deps: Pick<Deps, "store">, tenantId: string, filter: { status?: SessionStatus }, page: { limit: number; cursor?: string }): Promise<Page<SessionView>> {
   const rows = await deps.store.chatSessions.listSessions(tenantId, filter.status ?? null, page.cursor ?? null, page.limit + 1);
@@ -163,6 +150,7 @@ export async function postOperatorMessage(deps: Pick<Deps, "store" | "clock" | "
     if (session.status === "closed") throw new AppError("session_closed", 409, "The session is closed.");
     if (session.status === "bot") {
       await tx.chatSessions.updateSessionTurn(session.id, { status: "handoff", state: session.state, messageCount: session.messageCount, handoffReason: "operator", updatedAt: deps.clock.now() });
+      await tx.inbox.recordHandoff(tenantId, session.id, deps.clock.now());
     }
     const authorName = input.authorId ? ((await tx.users.findUser(input.authorId))?.displayName ?? null) : null;
     const message = await insertMessage(deps, tx, session, { role: "operator", text, authorId: input.authorId, authorName });

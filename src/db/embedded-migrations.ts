@@ -20,6 +20,7 @@ import liveEvents from "../../migrations/0014_live_events.sql" with { type: "tex
 import webhookFeatures from "../../migrations/0015_webhook_features.sql" with { type: "text" };
 import orderedDelivery from "../../migrations/0016_ordered_delivery.sql" with { type: "text" };
 import frontDeskVisitor from "../../migrations/0017_front_desk_visitor.sql" with { type: "text" };
+import frontDeskInbox from "../../migrations/0018_front_desk_inbox.sql" with { type: "text" };
 
 export const MIGRATION_JOURNAL = journal;
 
@@ -42,4 +43,5 @@ export const EMBEDDED_MIGRATIONS: ReadonlyArray<{ tag: string; sql: string }> = 
   { tag: "0015_webhook_features", sql: webhookFeatures },
   { tag: "0016_ordered_delivery", sql: orderedDelivery },
   { tag: "0017_front_desk_visitor", sql: frontDeskVisitor },
+  { tag: "0018_front_desk_inbox", sql: frontDeskInbox },
 ];

@@ -78,8 +78,12 @@ export const leads = sqliteTable(
     confidence: real("confidence").notNull(),
     capturedAt: integer("captured_at").notNull(),
   },
-  // The CRM list by id; the analytics summary's leads by day.
-  (table) => [index("leads_tenant_idx").on(table.tenantId, table.id), index("leads_tenant_captured_idx").on(table.tenantId, table.capturedAt)],
+  // The CRM list by id; the analytics summary's leads by day; the inbox's lead of a chat.
+  (table) => [
+    index("leads_tenant_idx").on(table.tenantId, table.id),
+    index("leads_tenant_captured_idx").on(table.tenantId, table.capturedAt),
+    index("leads_session_idx").on(table.sessionId),
+  ],
 );
 
 export const appointments = sqliteTable(
@@ -104,6 +108,8 @@ export const appointments = sqliteTable(
     index("appointments_tenant_idx").on(table.tenantId, table.id),
     // The analytics summary's appointments by day.
     index("appointments_tenant_created_idx").on(table.tenantId, table.createdAt),
+    // The inbox's appointment of a chat.
+    index("appointments_session_idx").on(table.sessionId),
   ],
 );
 

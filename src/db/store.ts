@@ -1,6 +1,7 @@
 import type { AnalyticsQueries } from "./store-analytics.ts";
 import type { LiveEventQueries } from "./store-live.ts";
 import type { DeskQueries } from "./store-desk.ts";
+import type { CannedReplyQueries, InboxQueries } from "./store-inbox.ts";
 import type { IntegrationQueries } from "./store-integrations.ts";
 import type { KnowledgeQueries } from "./store-knowledge.ts";
 import type { MaintenanceQueries, PrivacyQueries } from "./store-privacy.ts";
@@ -20,6 +21,7 @@ export type * from "./store-integrations.ts";
 export type * from "./store-knowledge.ts";
 export type * from "./store-live.ts";
 export type * from "./store-desk.ts";
+export type * from "./store-inbox.ts";
 export type * from "./store-privacy.ts";
 export type * from "./store-webhooks.ts";
 export type * from "./store-test-set.ts";
@@ -43,6 +45,8 @@ export interface StoreQueries {
   readonly knowledge: KnowledgeQueries;
   readonly liveEvents: LiveEventQueries;
   readonly desk: DeskQueries;
+  readonly inbox: InboxQueries;
+  readonly cannedReplies: CannedReplyQueries;
   readonly settings: SettingQueries;
   readonly privacy: PrivacyQueries;
   readonly maintenance: MaintenanceQueries;

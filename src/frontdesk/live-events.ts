@@ -5,10 +5,26 @@ import type { StoreQueries, Transaction } from "../db/store.ts";
  * What the front desk's streams carry. Operators (a tenant's stream) get every kind but the
  * typing indicator and the seen mark; a visitor (one session's stream) gets what a person did in their chat.
  */
-export const LIVE_EVENT_KINDS = ["handoff.requested", "visitor.message", "operator.message", "operator.typing", "operator.seen", "session.closed"] as const;
+export const LIVE_EVENT_KINDS = [
+  "handoff.requested",
+  "visitor.message",
+  "operator.message",
+  "operator.typing",
+  "operator.seen",
+  "session.closed",
+  "session.assigned",
+  "session.reopened",
+] as const;
 export type LiveEventKind = (typeof LIVE_EVENT_KINDS)[number];
 
-export const OPERATOR_KINDS: ReadonlySet<string> = new Set<LiveEventKind>(["handoff.requested", "visitor.message", "operator.message", "session.closed"]);
+export const OPERATOR_KINDS: ReadonlySet<string> = new Set<LiveEventKind>([
+  "handoff.requested",
+  "visitor.message",
+  "operator.message",
+  "session.closed",
+  "session.assigned",
+  "session.reopened",
+]);
 export const VISITOR_KINDS: ReadonlySet<string> = new Set<LiveEventKind>(["operator.message", "operator.typing", "operator.seen", "session.closed"]);
 
 /** Kept this long: enough for any dropped connection to resume, and short enough to stay small. */

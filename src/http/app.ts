@@ -14,6 +14,7 @@ import { analyticsRoutes } from "./routes/analytics.ts";
 import { chatRoutes } from "./routes/chat.ts";
 import { operatorRoutes } from "./routes/operator.ts";
 import { inboxRoutes } from "./routes/inbox.ts";
+import { cannedReplyRoutes } from "./routes/canned-replies.ts";
 import { liveRoutes } from "./routes/live.ts";
 import { ratingRoutes } from "./routes/ratings.ts";
 import { privacyRoutes } from "./routes/privacy.ts";
@@ -86,6 +87,7 @@ export function createApp(deps: AppDeps) {
     .use(unansweredRoutes(deps))
     .use(operatorRoutes(deps))
     .use(inboxRoutes(deps))
+    .use(cannedReplyRoutes(deps))
     .use(liveRoutes(deps))
     .use(ratingRoutes(deps))
     .use(knowledgeRoutes(deps))

@@ -43,7 +43,7 @@ export const pageOf = <T extends TSchema>(item: T) =>
 export const deletedResponse = (idField: string, prefix: string) =>
   t.Object({ ok: t.Literal(true), [idField]: idOf(prefix), deleted: t.Literal(true) });
 
-/** A message's author_name (src/chat/sessions.ts shownAuthorName): the transcript's and the inbox preview's. */
+/** A message's author_name (src/frontdesk/session-view.ts shownAuthorName): the transcript's and the inbox preview's. */
 export const authorName = t.Nullable(
   t.String({ description: "An operator message's author as named when it was sent; null for visitor and bot messages, or when the operator had no display name.", examples: ["Ana"] }),
 );

@@ -2,6 +2,7 @@ import type { Deps } from "../deps.ts";
 import { purgeOldPaymentEvents } from "../integrations/payments.ts";
 import { purgeOldWhatsappMessages } from "../integrations/whatsapp.ts";
 import { sweepRetention } from "./retention.ts";
+import { catchUpSearchIndex } from "../frontdesk/search-index.ts";
 
 export interface Housekeeping {
   /** Starts a run unless one is still going: purges, the retention sweep, the WAL checkpoint. */
@@ -12,9 +13,10 @@ export interface Housekeeping {
 
 /**
  * The scheduler's periodic housekeeping: expired dead letters, old provider message ids and
- * expired counters are purged and stranded ordered deliveries released (one instance at a time
- * on PostgreSQL), the retention sweep runs in the background (one at a time; it yields between
- * batches), and unless the server checkpoints on a thread of its own, the WAL is checkpointed.
+ * expired counters are purged, stranded ordered deliveries released and the inbox search index
+ * caught up (one instance at a time on PostgreSQL), the retention sweep runs in the background
+ * (one at a time; it yields between batches), and unless the server checkpoints on a thread of
+ * its own, the WAL is checkpointed.
  */
 export function createHousekeeping(deps: Deps, options: { checkpointElsewhere?: boolean }): Housekeeping {
   let run: Promise<void> | null = null;
@@ -51,6 +53,7 @@ export function createHousekeeping(deps: Deps, options: { checkpointElsewhere?: 
           deps.log.info({ msg: "released ordered deliveries whose predecessor is gone", count: released });
           deps.deliveriesEnqueued.notify();
         }
+        await catchUpSearchIndex(deps);
       });
       sweepRetentionInBackground();
       // Keeps the WAL from growing without bound under steady writes; PASSIVE never blocks writers.

@@ -320,7 +320,7 @@ describeWithBrowser("the admin page in headless Chromium (needs /usr/bin/chromiu
     const first = page.locator("#inbox-rows tr").filter({ hasText: visitor.session_id });
     await first.waitFor();
     // The preview is the chat's newest message: the bot's answer to the hand-off request.
-    expect(await first.locator("td").nth(1).textContent()).toMatch(/^Bot: \S/);
+    expect(await first.locator("td").nth(2).textContent()).toMatch(/^Bot: \S/);
 
     // A second visitor asks for a person while the tab is open: it appears without a click.
     const second = (await (
@@ -336,7 +336,7 @@ describeWithBrowser("the admin page in headless Chromium (needs /usr/bin/chromiu
     await page.locator("#inbox-rows tr").filter({ hasText: second.session_id }).waitFor();
     await page.screenshot({ path: join(SCREENSHOTS, "admin-inbox.png") });
 
-    await page.getByRole("button", { name: `Open ${visitor.session_id}` }).click();
+    await page.getByRole("button", { name: `Open the chat with ${visitor.session_id}` }).click();
     const transcript = page.getByRole("log", { name: "Transcript" });
     await transcript.locator("li.visitor").filter({ hasText: "can I talk to a human" }).waitFor();
 
@@ -350,11 +350,25 @@ describeWithBrowser("the admin page in headless Chromium (needs /usr/bin/chromiu
     };
     expect(history.data.at(-1)).toMatchObject({ role: "operator", text: "Hi, this is Sam from the front desk." });
 
-    await page.getByRole("button", { name: "Close session" }).click();
-    await page.locator("#inbox-msg").filter({ hasText: `Session ${visitor.session_id} closed.` }).waitFor();
+    await page.getByRole("button", { name: "Close chat" }).click();
+    await page.locator("#convo-msg").filter({ hasText: "Chat closed." }).waitFor();
     await first.waitFor({ state: "detached" });
     const closed = (await (await fetch(`${origin}/api/v1/chatbot/sessions/${visitor.session_id}/messages`, { headers: asVisitor })).json()) as { status: string };
     expect(closed.status).toBe("closed");
+
+    // Canned replies: added, changed and deleted (on the second click) under the inbox.
+    await page.getByLabel("Shortcut").fill("thanks");
+    await page.getByLabel("Reply text").fill("Thank you for your patience.");
+    await page.getByRole("button", { name: "Add reply" }).click();
+    const canned = page.locator("#canned-rows tr").filter({ hasText: "/thanks" });
+    await canned.filter({ hasText: "Thank you for your patience." }).waitFor();
+    await canned.getByRole("button", { name: "Edit /thanks" }).click();
+    await page.getByLabel("Reply text").fill("Thanks for waiting.");
+    await page.getByRole("button", { name: "Save reply" }).click();
+    await canned.filter({ hasText: "Thanks for waiting." }).waitFor();
+    await canned.getByRole("button", { name: "Delete /thanks" }).click();
+    await canned.getByRole("button", { name: "Really delete /thanks?" }).click();
+    await page.locator("#canned-rows td.empty").waitFor();
 
     // The visitor rates the closed chat; the Overview's CSAT chart shows it.
     const rated = await fetch(`${origin}/api/v1/chatbot/sessions/${visitor.session_id}/rating`, { method: "POST", headers: asVisitor, body: JSON.stringify({ score: 4 }) });

@@ -7,6 +7,8 @@ import { createAppDeps } from "../../src/http/deps.ts";
 import { systemClock } from "../../src/lib/clock.ts";
 import { createRule } from "../../src/webhooks/rules.ts";
 import { DeliveryScheduler } from "../../src/scheduler/scheduler.ts";
+import { createUser } from "../../src/auth/create-user.ts";
+import { createCannedReply } from "../../src/frontdesk/canned-replies.ts";
 
 // Polling so slow it cannot be what delivers anything here: only the live streams can.
 const WIDGET_POLL_MS = 600_000;
@@ -33,6 +35,8 @@ describeWithBrowser("the front desk: a visitor and an agent in two browsers (nee
         return new Response("ok");
       },
     });
+    await createUser(deps, { email: "kim@desk.example", tenantId: site.tenant.id, role: "agent", password: TEST_PASSWORD, displayName: "Kim" });
+    await createCannedReply(deps, site.tenant.id, { shortcut: "hours", text: "We are open Monday to Friday, 9:00 to 17:00." });
     await createRule(deps, site.tenant.id, { name: "ratings", event: "conversation.rated", url: `http://127.0.0.1:${receiver.port}/hook`, secret: "receiver-secret-123", active: true });
     browser = await launchChromium();
   });
@@ -75,7 +79,7 @@ describeWithBrowser("the front desk: a visitor and an agent in two browsers (nee
     await visitor.page.locator(W(".form input")).fill("Can I talk to a human please?");
     await visitor.page.keyboard.press("Enter");
 
-    const row = operator.page.locator("#inbox-rows tr").filter({ has: operator.page.getByRole("button", { name: /^Open ses_/ }) });
+    const row = operator.page.locator("#inbox-rows tr").filter({ has: operator.page.getByRole("button", { name: /^Open the chat with ses_/ }) });
     await row.waitFor({ timeout: LIVE_WITHIN_MS });
     expect(await operator.page.title()).toBe("(1) Parley admin");
     await row.getByRole("button", { name: /^Open / }).click();
@@ -111,7 +115,7 @@ describeWithBrowser("the front desk: a visitor and an agent in two browsers (nee
     expect(await crown.evaluate((node) => node.nextElementSibling?.textContent)).toBe("Seen");
     expect(await visitor.page.locator(W(".seen")).count()).toBe(1);
 
-    await operator.page.getByRole("button", { name: "Close session" }).click();
+    await operator.page.getByRole("button", { name: "Close chat" }).click();
     await operator.page.locator("#inbox-rows").filter({ hasText: "No chat is waiting" }).waitFor({ timeout: LIVE_WITHIN_MS });
     expect(await operator.page.title()).toBe("Parley admin");
 
@@ -131,6 +135,61 @@ describeWithBrowser("the front desk: a visitor and an agent in two browsers (nee
     expect(received.map((body) => body.event)).toEqual(["conversation.rated"]);
     expect(received[0]?.data).toMatchObject({ score: 4, comment: "Sam fixed it fast" });
     expect([...operator.errors, ...visitor.errors]).toEqual([]);
+  });
+
+  /** An agent signed in to /admin, the inbox live. */
+  async function signedIn(email: string) {
+    const operator = await newPage();
+    await operator.page.goto(`${site.origin}/admin`);
+    await operator.page.locator("#signin-email").fill(email);
+    await operator.page.locator("#signin-password").fill(TEST_PASSWORD);
+    await operator.page.getByRole("button", { name: "Sign in" }).click();
+    await operator.page.getByRole("tablist").waitFor();
+    await operator.page.locator("#inbox-live").filter({ hasText: "Live" }).waitFor();
+    return operator;
+  }
+
+  async function handOff(text: string) {
+    const visitor = await newPage();
+    await visitor.page.goto(site.hostUrl);
+    await visitor.page.locator(W(".launcher")).click();
+    await visitor.page.locator(W(".form input")).fill(text);
+    await visitor.page.keyboard.press("Enter");
+    return visitor;
+  }
+
+  test("an agent takes the chat and the other agent sees who has it; / in the reply box inserts a canned reply", async () => {
+    const sam = await signedIn("sam@desk.example");
+    const kim = await signedIn("kim@desk.example");
+    const visitor = await handOff("Can I talk to a human about my bill please?");
+    // The only chat waiting (the first test closed its own).
+    const rowOf = (operator: { page: Page }) => operator.page.locator("#inbox-rows tr").filter({ has: operator.page.getByRole("button", { name: /^Open the chat/ }) });
+    await rowOf(sam).waitFor({ timeout: LIVE_WITHIN_MS });
+    await rowOf(kim).waitFor({ timeout: LIVE_WITHIN_MS });
+    // Nobody opened it yet: one unread message for each of them.
+    expect(await rowOf(kim).locator(".badge").textContent()).toContain("1");
+
+    await rowOf(sam).getByRole("button", { name: /^Take the chat/ }).click();
+    await rowOf(sam).filter({ hasText: "you" }).waitFor({ timeout: LIVE_WITHIN_MS });
+    // Kim's inbox says so without a reload, and offers no Take.
+    await rowOf(kim).filter({ hasText: "Sam" }).waitFor({ timeout: LIVE_WITHIN_MS });
+    expect(await rowOf(kim).getByRole("button", { name: /^Take the chat/ }).count()).toBe(0);
+
+    await rowOf(sam).getByRole("button", { name: /^Open / }).click();
+    await sam.page.locator("#convo-owner").filter({ hasText: "Who has it: you." }).waitFor();
+    expect(await sam.page.locator("#convo-facts").textContent()).toContain(site.hostUrl);
+    const box = sam.page.getByLabel(/Reply to the visitor/);
+    await box.pressSequentially("/hou");
+    await sam.page.getByRole("option", { name: /\/hours/ }).waitFor();
+    await box.press("Enter");
+    expect(await box.inputValue()).toBe("We are open Monday to Friday, 9:00 to 17:00.");
+    await sam.page.getByRole("button", { name: "Send reply" }).click();
+    await visitor.page.locator(W(".m.operator")).filter({ hasText: "We are open Monday to Friday" }).waitFor({ timeout: LIVE_WITHIN_MS });
+    // Opened: nothing unread for Sam, still one for Kim.
+    await rowOf(sam).locator(".badge").waitFor({ state: "detached", timeout: LIVE_WITHIN_MS });
+    expect(await rowOf(kim).locator(".badge").textContent()).toContain("1");
+    await sam.page.getByRole("button", { name: "Close chat" }).click();
+    expect([...sam.errors, ...kim.errors, ...visitor.errors]).toEqual([]);
   });
 
   test("out of hours, the widget's waiting line says when the team is back, in the visitor's time", async () => {

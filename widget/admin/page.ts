@@ -39,6 +39,8 @@ dialog::backdrop{background:#0006}dl{display:grid;grid-template-columns:max-cont
 .sr{position:absolute;width:1px;height:1px;overflow:hidden;clip:rect(0 0 0 0);white-space:nowrap}[hidden]{display:none!important}body[data-role=agent] .managers-only{display:none}
 .pre{white-space:pre-wrap;max-width:48rem}form+form{margin-top:.75rem}
 code.id{word-break:normal;white-space:nowrap}.ok-text{color:var(--ok)}.error-text{color:var(--err)}.pending-text{color:var(--muted)}.preview{display:block;min-width:14rem;max-width:28rem}
+.picker{list-style:none;margin:.25rem 0;padding:.25rem;border:1px solid var(--line);border-radius:6px;max-width:42rem;max-height:12rem;overflow-y:auto;background:var(--bg)}.picker li{padding:.3rem .5rem;border-radius:4px;cursor:pointer}.picker li[aria-selected=true]{background:var(--panel);outline:2px solid var(--accent)}
+.badge{display:inline-block;min-width:1.5rem;text-align:center;border-radius:999px;background:var(--accent);color:var(--bg);font-weight:600;padding:0 .4rem}
 .charts{display:grid;grid-template-columns:repeat(auto-fill,minmax(26rem,1fr));gap:1rem}
 figure.chart{margin:0;padding:.75rem 1rem;border:1px solid var(--line);border-radius:8px;background:var(--panel)}
 figure.chart figcaption{font-weight:600;display:flex;justify-content:space-between;gap:1rem}figure.chart figcaption span{font-weight:400;color:var(--muted)}
@@ -114,17 +116,29 @@ ${pager("rules", "rules")}
 ${notice("rule-form-msg")}</fieldset></form>`;
 
 const INBOX = `<h2>Hand-off inbox</h2>
-<p class="hint">Chats the bot handed over to a person, newest message first in each row. The list and an open transcript update the moment something happens (a live stream; if it drops, every 10 seconds until it is back), and the tab's title counts the chats waiting. Open one to read the transcript, reply to the visitor (the widget shows it at once, with your name), or close it.</p>
-<div class="bar"><button type="button" id="inbox-refresh">Refresh</button><label class="check"><input id="inbox-sound" type="checkbox" checked> Sound on a new hand-off</label><button type="button" id="inbox-notify">Notify me in the browser</button><span id="inbox-live" class="pending-text" aria-live="polite"></span></div>
+<p class="hint">Chats the bot handed over to a person: who the visitor is, how long they have waited, how many of their messages you have not read, and who has the chat. Everything updates the moment it happens (a live stream; if it drops, every 10 seconds until it is back), and the tab's title counts the chats waiting. <strong>Take</strong> a chat so the team knows you answer it; open one to read it, reply (the widget shows it at once, with your name; type <kbd>/</kbd> for a canned reply), close or reopen it.</p>
+<div class="bar"><button type="button" id="inbox-refresh">Refresh</button><label>Show <select id="inbox-status"><option value="handoff">Waiting for a person</option><option value="closed">Closed</option></select></label><label class="check"><input id="inbox-sound" type="checkbox" checked> Sound on a new hand-off</label><button type="button" id="inbox-notify">Notify me in the browser</button><span id="inbox-live" class="pending-text" aria-live="polite"></span></div>
+<form id="inbox-search-form" class="bar" role="search"><label>Search past conversations <input id="inbox-search" type="search" maxlength="200" placeholder="Name, e-mail, phone or words"></label><button type="submit">Search</button><button type="button" id="inbox-search-clear" hidden>Back to the inbox</button></form>
 ${notice("inbox-msg")}
-${table("inbox-rows", "Sessions waiting for an operator", ["Session", "Latest message", "Channel", "Messages", "Reason", "Last activity", "Actions"])}
-${pager("inbox", "sessions")}
+${table("inbox-rows", "Chats waiting for a person", ["Visitor", "Waiting", "Latest message", "Unread", "Who has it", "Actions"])}
+${pager("inbox", "chats")}
 <section id="convo" class="convo" hidden aria-labelledby="convo-title">
 <h3 id="convo-title">Conversation</h3>
+<dl id="convo-facts"></dl>
+<div class="bar"><span id="convo-owner" aria-live="polite"></span><button type="button" id="convo-take">Take</button><button type="button" id="convo-release" hidden>Release</button><label class="managers-only">Assign to <select id="convo-assignee"><option value="">Nobody</option></select></label></div>
 <ol id="convo-log" class="transcript" role="log" aria-label="Transcript"></ol>
 ${notice("convo-msg")}
-<form id="reply-form" novalidate><label for="reply-text">Reply to the visitor</label><textarea id="reply-text" maxlength="4000"></textarea>
-<div class="bar"><button type="submit" class="primary">Send reply</button><button type="button" id="convo-reload">Reload transcript</button><button type="button" id="convo-close">Close session</button></div></form>
+<form id="reply-form" novalidate><label for="reply-text">Reply to the visitor (type / for a canned reply)</label><textarea id="reply-text" maxlength="4000" aria-describedby="canned-hint" aria-autocomplete="list" aria-controls="canned-pick" aria-expanded="false"></textarea>
+<span id="canned-hint" class="sr">Type a slash and a few letters to insert a canned reply; arrows choose, Enter inserts, Escape closes.</span>
+<ul id="canned-pick" class="picker" role="listbox" aria-label="Canned replies" hidden></ul>
+<div class="bar"><button type="submit" class="primary">Send reply</button><button type="button" id="convo-reload">Reload transcript</button><button type="button" id="convo-close">Close chat</button><button type="button" id="convo-reopen" hidden>Reopen chat</button></div></form>
+</section>
+<section class="managers-only" aria-labelledby="canned-title">
+<h3 id="canned-title">Canned replies</h3>
+<p class="hint">Saved answers the whole team inserts by typing <kbd>/</kbd> and the shortcut in the reply box (at most 200).</p>
+<form id="canned-form" class="bar" novalidate><label>Shortcut <input id="canned-shortcut" required maxlength="32" pattern="[a-z0-9][a-z0-9_-]*" size="12" placeholder="hours"></label><label>Reply text <textarea id="canned-text" required maxlength="2000"></textarea></label><button type="submit" class="primary" id="canned-save">Add reply</button><button type="button" id="canned-cancel" hidden>Cancel</button></form>
+${notice("canned-msg")}
+${table("canned-rows", "Canned replies", ["Shortcut", "Text", "Actions"])}
 </section>`;
 
 const KNOWLEDGE = `<h2>Knowledge</h2>

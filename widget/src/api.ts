@@ -139,11 +139,17 @@ const json = (token: string | null, body?: unknown): RequestInit => ({
   body: body === undefined ? undefined : JSON.stringify(body),
 });
 
+/** The page the chat starts on, for the operators' inbox: no query or fragment (they may hold a token). */
+const pageUrl = (): string | undefined => {
+  const page = location.origin + location.pathname;
+  return /^https?:$/.test(location.protocol) && page.length <= 2048 ? page : undefined;
+};
+
 export function createApi(base: string, tenantId: string, lang: string): Api {
   const api = `${base}/api/v1`;
   return {
     settings: () => call(`${api}/widget/config?tenant_id=${encodeURIComponent(tenantId)}&lang=${lang}`, json(null)),
-    startSession: () => call(`${api}/widget/session`, json(null, { tenant_id: tenantId, lang })),
+    startSession: () => call(`${api}/widget/session`, json(null, { tenant_id: tenantId, lang, page_url: pageUrl() })),
     send: (token, text, onDelta) => {
       const init = json(token, { tenant_id: tenantId, message: text });
       if (!onDelta) return call(`${api}/chatbot/message`, init);

@@ -65,6 +65,7 @@ export const leads = pgTable(
   (table) => [
     index("leads_tenant_idx").on(table.tenantId, table.id),
     index("leads_tenant_captured_idx").on(table.tenantId, table.capturedAt),
+    index("leads_session_idx").on(table.sessionId),
   ],
 );
 
@@ -88,6 +89,7 @@ export const appointments = pgTable(
     uniqueIndex("appointments_slot_idx").on(table.tenantId, table.startsAt),
     index("appointments_tenant_idx").on(table.tenantId, table.id),
     index("appointments_tenant_created_idx").on(table.tenantId, table.createdAt),
+    index("appointments_session_idx").on(table.sessionId),
   ],
 );
 

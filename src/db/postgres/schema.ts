@@ -113,3 +113,4 @@ export * from "./schema-knowledge.ts";
 export * from "./schema-test-set.ts";
 export * from "./schema-live.ts";
 export * from "./schema-desk.ts";
+export * from "./schema-inbox.ts";

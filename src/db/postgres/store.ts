@@ -10,6 +10,7 @@ import { BOT_CONFIG_OPS } from "../sql/tenants.ts";
 import { CAPTURE_OPS } from "../sql/chat.ts";
 import { LIVE_EVENT_OPS } from "../sql/live.ts";
 import { DESK_OPS } from "../sql/desk.ts";
+import { CANNED_REPLY_OPS, INBOX_OPS } from "../sql/inbox.ts";
 import { pgCounters } from "./counters.ts";
 import { pgDeliveryQueue } from "./delivery-queue.ts";
 import { pgExec, whileOpen, type PgExec } from "./exec.ts";
@@ -36,6 +37,8 @@ export function pgQueries(exec: PgExec): StoreQueries {
     knowledge: pgKnowledge(exec),
     liveEvents: pgOps(exec, LIVE_EVENT_OPS),
     desk: pgOps(exec, DESK_OPS),
+    inbox: pgOps(exec, INBOX_OPS),
+    cannedReplies: pgOps(exec, CANNED_REPLY_OPS),
     settings: pgOps(exec, SETTING_OPS),
     privacy: pgPrivacy(exec),
     maintenance: pgMaintenance(exec),

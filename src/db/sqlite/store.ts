@@ -9,6 +9,7 @@ import { sqliteBotConfigs, sqliteChatSessions, sqliteUsage } from "./chat.ts";
 import { CAPTURE_OPS } from "../sql/chat.ts";
 import { LIVE_EVENT_OPS } from "../sql/live.ts";
 import { DESK_OPS } from "../sql/desk.ts";
+import { CANNED_REPLY_OPS, INBOX_OPS } from "../sql/inbox.ts";
 import { API_KEY_OPS, REFRESH_TOKEN_OPS, SETTING_OPS, USER_OPS } from "../sql/accounts.ts";
 import { TEST_SET_OPS, UNANSWERED_OPS } from "../sql/test-set.ts";
 import { sqliteOps } from "./statements.ts";
@@ -40,6 +41,8 @@ export function createSqliteStore(handle: { sqlite: Database }): Store {
     knowledge: sqliteKnowledge(sqlite),
     liveEvents: sqliteOps(sqlite, LIVE_EVENT_OPS),
     desk: sqliteOps(sqlite, DESK_OPS),
+    inbox: sqliteOps(sqlite, INBOX_OPS),
+    cannedReplies: sqliteOps(sqlite, CANNED_REPLY_OPS),
     settings: sqliteOps(sqlite, SETTING_OPS),
     privacy: sqlitePrivacy(sqlite),
     maintenance: sqliteMaintenance(sqlite),
@@ -67,6 +70,8 @@ export function createSqliteStore(handle: { sqlite: Database }): Store {
     knowledge: wrap(sync.knowledge),
     liveEvents: wrap(sync.liveEvents),
     desk: wrap(sync.desk),
+    inbox: wrap(sync.inbox),
+    cannedReplies: wrap(sync.cannedReplies),
     settings: wrap(sync.settings),
     privacy: wrap(sync.privacy),
     maintenance: wrap(sync.maintenance),

@@ -16,9 +16,14 @@ const VISITOR_LANG = t.String({
   description: "The visitor's language (`pt`, `pt-BR`, `es`…): the greeting and starters come in it when the bot speaks it.",
 });
 import { teamAvailability } from "../../chat/engine/team-hours.ts";
+import { pageUrlOf } from "../../frontdesk/page-url.ts";
 
 export const WidgetModel = {
-  sessionBody: strictObject({ tenant_id: t.String({ minLength: 1, maxLength: 64 }), lang: t.Optional(VISITOR_LANG) }),
+  sessionBody: strictObject({
+    tenant_id: t.String({ minLength: 1, maxLength: 64 }),
+    lang: t.Optional(VISITOR_LANG),
+    page_url: t.Optional(t.String({ maxLength: 2048, description: "The page the chat starts on (http or https), shown to operators in the inbox; without it, the Referer header." })),
+  }),
   configQuery: strictObject({ tenant_id: t.String({ minLength: 1, maxLength: 64 }), lang: t.Optional(VISITOR_LANG) }),
   sessionResponse: t.Object({
     access_token: t.String({ description: "A visitor token for this tenant and session only (Authorization: Bearer)." }),
@@ -85,6 +90,7 @@ export function widgetRoutes(deps: AppDeps) {
         const { tenant, session, config } = await openWidgetSession(deps, {
           tenantId: body.tenant_id,
           origin,
+          pageUrl: pageUrlOf(body.page_url, request.headers.get("referer")),
           admit: async (tenantId) => {
             allowOrigin(set.headers, origin);
             await admitVisitorSession(deps, tenantId, () => clientIp(request, server, deps.config.trustProxy));

@@ -1,45 +1,67 @@
-/** Hand-off inbox: sessions waiting for a person; read, reply, close. */
+/** Hand-off inbox: chats waiting for a person, who the visitor is and who has each; search; Take; the open chat. */
 import { api, query, type Page } from "./api.ts";
-import { busy, byId, fillRows, h, idCode, pager, run, say, sayError, when } from "./dom.ts";
-import type { InboxSession, Message } from "./types.ts";
+import { byId, fillRows, h, idCode, pager, run, say, sayError } from "./dom.ts";
+import type { InboxChat } from "./types.ts";
 import { alertHandoff, askForNotifications, showWaiting, soundOn } from "./alerts.ts";
 import { openInboxStream, type LiveEvent } from "./live.ts";
+import { holderOf, waited, whoWrote, wireConversation } from "./inbox-chat.ts";
+import { wireCannedEditor } from "./canned.ts";
 
-const ROLE_LABELS: Record<Message["role"], string> = { visitor: "Visitor", bot: "Bot", operator: "Operator" };
 /** How often the inbox (and an open transcript) reloads by itself while the live stream is down. */
 export const INBOX_REFRESH_MS = 10_000;
 
-/** "Operator (Ana)" when the reply was sent by an operator with a display name. */
-const whoWrote = (entry: { role: Message["role"]; author_name: string | null }) => `${ROLE_LABELS[entry.role] ?? entry.role}${entry.author_name ? ` (${entry.author_name})` : ""}`;
-
-function previewCell(session: InboxSession): Node | string {
-  if (!session.preview) return "—";
-  return h("span", { class: "preview" }, h("strong", {}, `${whoWrote(session.preview)}: `), session.preview.text);
+function previewCell(chat: InboxChat): Node | string {
+  if (!chat.preview) return "—";
+  return h("span", { class: "preview" }, h("strong", {}, `${whoWrote(chat.preview)}: `), chat.preview.text);
 }
 
-export function wireInbox() {
+const visitorCell = (chat: InboxChat) =>
+  h("span", {}, h("strong", {}, chat.visitor_name ?? "Visitor"), chat.language ? ` (${chat.language})` : "", h("br"), idCode(chat.session_id));
+
+const unreadCell = (chat: InboxChat) => (chat.unread > 0 ? h("span", { class: "badge" }, String(chat.unread), h("span", { class: "sr" }, " unread")) : "0");
+
+/** `me()`: the signed-in person's user id (null with an API key), to tell "you" from the others. */
+export function wireInbox(me: () => string | null) {
   const message = byId("inbox-msg");
-  const convo = byId("convo");
-  const convoMessage = byId("convo-msg");
-  let openId: string | null = null;
+  const status = byId<HTMLSelectElement>("inbox-status");
+  const searchField = byId<HTMLInputElement>("inbox-search");
+  const clearSearch = byId("inbox-search-clear");
+  let searching: string | null = null;
+
+  const take = (chat: InboxChat) => async () => {
+    try {
+      await api("POST", `/sessions/${encodeURIComponent(chat.session_id)}/assign`, {});
+      say(message, "ok", `You have the chat with ${chat.visitor_name ?? "the visitor"}.`);
+      await Promise.all([list.reload(), conversation.touched(chat.session_id)]);
+    } catch (error) {
+      sayError(message, error);
+    }
+  };
 
   const list = pager(byId("inbox-prev"), byId("inbox-next"), byId("inbox-page"), async (cursor) => {
     try {
-      const page = await api<Page<InboxSession>>("GET", `/inbox${query({ cursor, limit: "25" })}`);
-      if (!cursor) showWaiting(page.data.length);
+      const path = searching ? `/inbox/search${query({ q: searching, cursor, limit: "25" })}` : `/inbox${query({ status: status.value, cursor, limit: "25" })}`;
+      const page = await api<Page<InboxChat>>("GET", path);
+      if (!cursor && !searching && status.value === "handoff") showWaiting(page.data.length);
       fillRows(
         byId("inbox-rows"),
-        page.data.map((session) => [
-          idCode(session.session_id),
-          previewCell(session),
-          session.channel,
-          String(session.message_count),
+        page.data.map((chat) => [
+          visitorCell(chat),
           // Out of hours nobody was promised: the visitor left a message for the team's return.
-          `${session.handoff_reason ?? "—"}${session.within_business_hours === false ? " · out of hours" : ""}`,
-          when(session.updated_at),
-          h("button", { type: "button", "aria-label": `Open ${session.session_id}`, onclick: () => openSession(session.session_id) }, "Open"),
+          `${waited(chat.waiting_seconds)}${chat.within_business_hours === false ? " · out of hours" : ""}`,
+          previewCell(chat),
+          unreadCell(chat),
+          holderOf(chat, me()),
+          h(
+            "div",
+            { class: "acts" },
+            h("button", { type: "button", "aria-label": `Open the chat with ${chat.visitor_name ?? chat.session_id}`, onclick: () => conversation.open(chat.session_id) }, "Open"),
+            chat.assigned_to === null && chat.status === "handoff" && me() !== null
+              ? h("button", { type: "button", "aria-label": `Take the chat with ${chat.visitor_name ?? chat.session_id}`, onclick: take(chat) }, "Take")
+              : null,
+          ),
         ]),
-        "No chat is waiting for a person.",
+        searching ? `No conversation matches "${searching}".` : status.value === "closed" ? "No closed chat." : "No chat is waiting for a person.",
       );
       return page.next_cursor;
     } catch (error) {
@@ -48,71 +70,24 @@ export function wireInbox() {
     }
   });
 
-  async function loadTranscript() {
-    if (!openId) return;
-    try {
-      const transcript = await api<{ status: string; data: Message[] }>("GET", `/chatbot/sessions/${encodeURIComponent(openId)}/messages`);
-      byId("convo-title").textContent = `Conversation ${openId} (${transcript.status})`;
-      byId("convo-log").replaceChildren(
-        ...transcript.data.map((entry) => h("li", { class: entry.role }, h("span", { class: "who" }, whoWrote(entry), " · ", when(entry.created_at)), entry.text)),
-      );
-      const log = byId("convo-log");
-      log.scrollTop = log.scrollHeight;
-    } catch (error) {
-      sayError(convoMessage, error);
-    }
-  }
+  const conversation = wireConversation({ me, changed: () => list.reload() });
+  const editor = wireCannedEditor(() => void conversation.prepare());
 
-  async function openSession(sessionId: string) {
-    openId = sessionId;
-    convo.hidden = false;
-    say(convoMessage, "", "");
-    await loadTranscript();
-    byId("reply-text").focus();
-  }
-
-  // The visitor sees "typing" while the operator writes: one call per 3 s of typing at most.
-  let typingSent = 0;
-  byId("reply-text").addEventListener("input", () => {
-    if (!openId || Date.now() - typingSent < 3_000) return;
-    typingSent = Date.now();
-    api("POST", `/sessions/${encodeURIComponent(openId)}/typing`).catch(() => undefined);
-  });
-
-  byId("reply-form").addEventListener("submit", (submitted) => {
+  byId("inbox-search-form").addEventListener("submit", (submitted) => {
     submitted.preventDefault();
-    const field = byId<HTMLTextAreaElement>("reply-text");
-    const button = (submitted.target as HTMLFormElement).querySelector<HTMLButtonElement>("button[type=submit]");
-    if (!openId || !button) return;
-    const sessionId = openId;
-    void busy(button, async () => {
-      try {
-        await api("POST", `/sessions/${encodeURIComponent(sessionId)}/operator-messages`, { text: field.value });
-        field.value = "";
-        say(convoMessage, "ok", "Reply sent.");
-        await loadTranscript();
-      } catch (error) {
-        sayError(convoMessage, error);
-      }
-    });
+    searching = searchField.value.trim() || null;
+    clearSearch.hidden = searching === null;
+    status.disabled = searching !== null;
+    void list.reset();
   });
-
-  byId("convo-reload").addEventListener("click", () => void loadTranscript());
-  byId("convo-close").addEventListener("click", (clicked) => {
-    if (!openId) return;
-    const sessionId = openId;
-    void busy(clicked.currentTarget as HTMLButtonElement, async () => {
-      try {
-        await api("POST", `/sessions/${encodeURIComponent(sessionId)}/close`);
-        openId = null;
-        convo.hidden = true;
-        say(message, "ok", `Session ${sessionId} closed.`);
-        await list.reset();
-      } catch (error) {
-        sayError(convoMessage, error);
-      }
-    });
+  clearSearch.addEventListener("click", () => {
+    searching = null;
+    searchField.value = "";
+    clearSearch.hidden = true;
+    status.disabled = false;
+    void list.reset();
   });
+  status.addEventListener("change", () => void list.reset());
   byId("inbox-refresh").addEventListener("click", () => void list.reset());
 
   const sound = byId<HTMLInputElement>("inbox-sound");
@@ -120,20 +95,17 @@ export function wireInbox() {
   sound.addEventListener("change", () => soundOn.set(sound.checked));
   byId("inbox-notify").addEventListener("click", () => void askForNotifications().then((text) => say(message, "ok", text)));
 
-  // Live: every event reloads the list (the title's count with it) and the open transcript if it
-  // is that chat's. A busy reply form is never touched.
+  // Live: every event reloads the list (the title's count with it) and the open chat if it is
+  // that chat's. A busy reply form is never touched.
   let live = false;
   function onLive(event: LiveEvent) {
     if (event.event === "handoff.requested") alertHandoff(event.data.text);
-    void run(async () => {
-      await list.reload();
-      if (openId === event.data.session_id) await loadTranscript();
-    });
+    void run(() => Promise.all([list.reload(), conversation.touched(event.data.session_id)]));
   }
   function onState(up: boolean) {
     live = up;
     byId("inbox-live").textContent = up ? "Live" : "Reconnecting… (refreshing every 10 s)";
-    if (up) void run(() => Promise.all([list.reload(), loadTranscript()]));
+    if (up) void run(() => Promise.all([list.reload(), conversation.reload()]));
     else scheduleRefresh();
   }
 
@@ -145,7 +117,7 @@ export function wireInbox() {
     timer = setTimeout(() => {
       if (panel.hidden || live) return;
       void run(async () => {
-        if (document.visibilityState === "visible") await Promise.all([list.reload(), loadTranscript()]);
+        if (document.visibilityState === "visible") await Promise.all([list.reload(), conversation.reload()]);
         scheduleRefresh();
       });
     }, INBOX_REFRESH_MS);
@@ -154,7 +126,7 @@ export function wireInbox() {
   return {
     show: async () => {
       if (!live) scheduleRefresh();
-      await list.reset();
+      await Promise.all([list.reset(), conversation.prepare(), document.body.dataset.role === "agent" ? null : editor.show().catch(() => undefined)]);
     },
     /** Signed in: the stream runs whatever tab is shown, so the title and the alerts work from anywhere. */
     goLive: () => openInboxStream(onLive, onState),

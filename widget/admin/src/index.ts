@@ -22,6 +22,7 @@ interface Panel {
 }
 
 interface Me {
+  user_id: string;
   email: string | null;
   display_name: string | null;
   memberships: Array<{ tenant_id: string; role: string }>;
@@ -37,7 +38,8 @@ function start() {
   const allTabs = [...document.querySelectorAll<HTMLButtonElement>("[role=tab]")];
   let tabs = allTabs;
   let role: string | null = null;
-  const inbox = wireInbox();
+  let userId: string | null = null;
+  const inbox = wireInbox(() => userId);
   const panels: Record<string, Panel> = {
     overview: wireOverview(),
     dlq: wireDeadLetters(),
@@ -117,9 +119,11 @@ function start() {
         tenant.set(chosen.tenant_id);
       }
       role = chosen?.role ?? "agent";
+      userId = me.user_id;
       byId("who").textContent = `${me.display_name ?? me.email ?? ""} (${role})`;
     } else {
       role = null;
+      userId = null;
       byId("who").textContent = `Key ${(apiKey.get() ?? "").slice(0, 10)}…`;
     }
     document.body.dataset.role = role ?? "key";

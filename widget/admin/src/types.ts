@@ -24,13 +24,15 @@ export type KnowledgeDocument = DocumentView;
 export type Hit = KnowledgeHit;
 export type AiSettingsView = AiConfigView;
 import type { DayDeliveryStats, DeliveryDetails, RuleDeliveryStats } from "../../../src/webhooks/delivery-stats.ts";
-import type { SessionPreview } from "../../../src/chat/session-previews.ts";
+import type { InboxChat as InboxChatView } from "../../../src/frontdesk/inbox-view.ts";
+import type { CannedReplyView } from "../../../src/frontdesk/canned-replies.ts";
 import type { summarizeAnalytics } from "../../../src/analytics/summary.ts";
 
 /** A row of GET /webhooks/dead-letters or /webhooks/deliveries: the view plus url and attempts across cycles. */
 export type ListedDeadLetter = DeadLetterView & DeliveryDetails;
 export type ListedDelivery = DeliveryView & DeliveryDetails;
-export type InboxSession = SessionView & { preview: SessionPreview | null; within_business_hours: boolean | null };
+export type InboxChat = InboxChatView;
+export type CannedReply = CannedReplyView;
 export type AnalyticsSummary = Awaited<ReturnType<typeof summarizeAnalytics>>;
 
 export interface WebhookStats {

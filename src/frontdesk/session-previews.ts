@@ -1,6 +1,6 @@
 import type { Deps } from "../deps.ts";
 import { toIso } from "../lib/clock.ts";
-import { shownAuthorName } from "./sessions.ts";
+import { shownAuthorName } from "./session-view.ts";
 
 export interface SessionPreview {
   role: "visitor" | "bot" | "operator";

@@ -1,0 +1,54 @@
+import { index, integer, primaryKey, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
+import { tenants, users } from "./schema.ts";
+import { chatSessions } from "./schema-chat.ts";
+
+/**
+ * The front desk's view of a chat, kept beside the session so the chat hot path never writes it:
+ * the page the visitor started on (written once at session start), when the chat was handed to
+ * a person (once per hand-off) and who has it (on Take / reassign).
+ */
+export const sessionDesk = sqliteTable(
+  "session_desk",
+  {
+    sessionId: text("session_id")
+      .primaryKey()
+      .references(() => chatSessions.id, { onDelete: "cascade" }),
+    tenantId: text("tenant_id").notNull().references(() => tenants.id, { onDelete: "cascade" }),
+    pageUrl: text("page_url"),
+    handoffAt: integer("handoff_at"),
+    assignedTo: text("assigned_to").references(() => users.id, { onDelete: "set null" }),
+    assignedAt: integer("assigned_at"),
+  },
+  (table) => [index("session_desk_assigned_idx").on(table.tenantId, table.assignedTo)],
+);
+
+/** How far each person has read each chat: the inbox's unread count is the visitor's messages after it. */
+export const inboxReads = sqliteTable(
+  "inbox_reads",
+  {
+    sessionId: text("session_id")
+      .notNull()
+      .references(() => chatSessions.id, { onDelete: "cascade" }),
+    userId: text("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    tenantId: text("tenant_id").notNull(),
+    lastReadId: text("last_read_id").notNull(),
+    readAt: integer("read_at").notNull(),
+  },
+  (table) => [primaryKey({ columns: [table.sessionId, table.userId] })],
+);
+
+/** A tenant's saved answers, inserted into the reply box by `/shortcut`. */
+export const cannedReplies = sqliteTable(
+  "canned_replies",
+  {
+    id: text("id").primaryKey(),
+    tenantId: text("tenant_id").notNull().references(() => tenants.id, { onDelete: "cascade" }),
+    shortcut: text("shortcut").notNull(),
+    text: text("text").notNull(),
+    createdAt: integer("created_at").notNull(),
+    updatedAt: integer("updated_at").notNull(),
+  },
+  (table) => [uniqueIndex("canned_replies_shortcut_idx").on(table.tenantId, table.shortcut)],
+);
