@@ -64,7 +64,8 @@ export const deliveries = pgTable(
     completedAt: bigint("completed_at", { mode: "number" }),
   },
   (table) => [
-    index("deliveries_due_idx").on(table.nextAttemptAt).where(sql`status = 'pending'`),
+    // The claims' order (due time, then id) and filter: a walk of it stops at the claim's window.
+    index("deliveries_due_idx").on(table.nextAttemptAt, table.id).where(sql`status = 'pending'`),
     index("deliveries_tenant_idx").on(table.tenantId, table.id),
     index("deliveries_tenant_status_idx").on(table.tenantId, table.status, table.id),
     index("deliveries_tenant_event_idx").on(table.tenantId, table.event, table.id),
