@@ -197,6 +197,8 @@ async function drainPostgres(pg: BenchPostgres, receiver: ChildReceiver, side: S
          WHERE dbid = (SELECT oid FROM pg_database WHERE datname = current_database()) ORDER BY total_exec_time DESC LIMIT 8`,
       )) as Array<{ us_per_job: number; calls: number; query: string }>;
       for (const row of top) console.error(`  ${side}: ${row.us_per_job} µs/job, ${row.calls} calls — ${row.query}`);
+      const updates = await admin.unsafe("SELECT relname, n_tup_upd::int AS updated, n_tup_hot_upd::int AS hot FROM pg_stat_user_tables WHERE n_tup_upd > 0 ORDER BY n_tup_upd DESC LIMIT 3");
+      console.error(`  ${side}: row updates (HOT): ${(updates as Array<{ relname: string; updated: number; hot: number }>).map((row) => `${row.relname} ${row.updated} (${row.hot})`).join(", ")}`);
     }
     return {
       perSecond: JOBS / seconds,

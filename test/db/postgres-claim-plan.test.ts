@@ -111,11 +111,11 @@ describe.skipIf(!url)("the PostgreSQL claim on a never-analysed queue", () => {
 
   test("the window's lease looks its rows up by key", async () => {
     const ids = Array.from({ length: WINDOW }, (_, i) => `wh_${String(5_000 + i).padStart(8, "0")}`);
-    expect(problems(await plan(LEASE_IDS, [NOW, NOW + 60_000, "att_lease", ids]), WINDOW)).toEqual([]);
+    expect(problems(await plan(LEASE_IDS, [NOW, `att_lease@${NOW + 60_000}`, ids]), WINDOW)).toEqual([]);
   });
 
   test("the one-statement claim walks the due index and stops at its limit", async () => {
-    expect(problems(await plan(CLAIM_DUE, [NOW, 256, NOW + 60_000, "att_lease"]), 256 * 2)).toEqual([]);
+    expect(problems(await plan(CLAIM_DUE, [NOW, 256, `att_lease@${NOW + 60_000}`]), 256 * 2)).toEqual([]);
   });
 
   test("recording a batch of results reads its rows by key", async () => {

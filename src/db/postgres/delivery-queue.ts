@@ -22,21 +22,30 @@ export const CLAIM_PLAN_SETTINGS = `
   SELECT set_config('enable_bitmapscan', 'off', true), set_config('enable_seqscan', 'off', true), set_config('jit', 'off', true)`;
 
 /**
+ * A claim's lease changes no indexed column, so PostgreSQL updates the row in place (a HOT
+ * update: no new entry in any of the table's indexes). Its end is in the lease token, `<id>@<ms>`,
+ * and `next_attempt_at` keeps the due time: a leased row stays in deliveries_due_idx, and the
+ * claims pass over it while the lease runs. A token without `@` (a lease taken at enqueue,
+ * src/db/sql/webhooks.ts) ends at `next_attempt_at`, as on SQLite.
+ */
+const LEASE_OVER = (now: string) => `coalesce(nullif(split_part(d.lease_token, '@', 2), '')::bigint, 0) <= ${now}`;
+const newLeaseToken = (now: number, until: number): string => `${newId("att", now)}@${until}`;
+
+/**
  * Leases the due rows in one statement: the window (due order, `LIMIT`) is locked `FOR UPDATE
  * SKIP LOCKED` — rows another instance is claiming right now are skipped, and a row it claimed
- * and committed meanwhile is re-checked and dropped (no longer due) — then pushed past the lease
- * with the batch's token. The old due time comes back from the window so the claims keep due
- * order; the rule (LEFT JOIN: it may be gone) and the event are joined as they are now.
+ * and committed meanwhile is re-checked and dropped (leased) — then given the batch's token.
+ * The rule (LEFT JOIN: it may be gone) and the event are joined as they are now.
  */
 export const CLAIM_DUE = `
   WITH due AS MATERIALIZED (
-    SELECT id, next_attempt_at AS due_at FROM deliveries
-    WHERE status = 'pending' AND next_attempt_at <= $1
-    ORDER BY next_attempt_at, id
+    SELECT d.id, d.next_attempt_at AS due_at FROM deliveries d
+    WHERE d.status = 'pending' AND d.next_attempt_at <= $1 AND ${LEASE_OVER("$1")}
+    ORDER BY d.next_attempt_at, d.id
     LIMIT $2
     FOR UPDATE SKIP LOCKED
   ), claimed AS (
-    UPDATE deliveries AS d SET next_attempt_at = $3, lease_token = $4, updated_at = $1
+    UPDATE deliveries AS d SET lease_token = $3, updated_at = $1
     FROM due WHERE d.id = due.id
     RETURNING d.id, d.tenant_id, d.rule_id, d.event_id, d.event, d.attempts, d.cycle, due.due_at
   )
@@ -56,7 +65,7 @@ export const CLAIM_DUE = `
 export const SELECT_CANDIDATES = `
   WITH picked AS MATERIALIZED (
     SELECT d.id, d.tenant_id, d.rule_id, d.event_id, d.event, d.attempts, d.cycle, d.next_attempt_at FROM deliveries d
-    WHERE d.status = 'pending' AND d.next_attempt_at <= $1
+    WHERE d.status = 'pending' AND d.next_attempt_at <= $1 AND ${LEASE_OVER("$1")}
       AND d.tenant_id <> ALL($2::text[])
       AND NOT EXISTS (SELECT 1 FROM webhook_rules r WHERE r.id = d.rule_id AND r.url = ANY($3::text[]))
     ORDER BY d.next_attempt_at, d.id
@@ -76,8 +85,8 @@ export const SELECT_CANDIDATES = `
  * pending row in the due index to apply it instead of looking the ids up by key.
  */
 export const LEASE_IDS = `
-  UPDATE deliveries SET next_attempt_at = $2, lease_token = $3, updated_at = $1
-  WHERE id = ANY($4::text[])`;
+  UPDATE deliveries SET lease_token = $2, updated_at = $1
+  WHERE id = ANY($3::text[])`;
 
 // A lease taken at enqueue that the scheduler had no room for: due again at once.
 const RELEASE_LEASES = `
@@ -136,24 +145,24 @@ const INSERT_DEAD_LETTERS = `
   SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::int[], $7::int[], $8::text[], $9::bigint[], $10::bigint[])`;
 
 const GAUGES = `
-  SELECT (SELECT count(*)::int FROM deliveries WHERE status = 'pending' AND next_attempt_at <= $1) AS due,
+  SELECT (SELECT count(*)::int FROM deliveries d WHERE d.status = 'pending' AND d.next_attempt_at <= $1 AND ${LEASE_OVER("$1")}) AS due,
     (SELECT count(*)::int FROM deliveries WHERE status = 'pending') AS pending,
     (SELECT count(*)::int FROM dead_letters) AS "deadLetters"`;
 
 export function pgDeliveryQueue(db: PgExec): DeliveryQueueQueries {
   return {
     /**
-     * Claiming pushes `next_attempt_at` past the lease: if this instance dies mid-send the row
-     * is due again then, and another instance claims it. Deliveries whose rule was deleted are
-     * leased and cancelled in the same transaction, not sent.
+     * A claim leases its rows until `now + leaseMs` (LEASE_OVER): if this instance dies mid-send
+     * the row is due again then, and another instance claims it. Deliveries whose rule was
+     * deleted are leased and cancelled in the same transaction, not sent.
      */
     claimDueDeliveries: (now, limit, leaseMs) =>
       db.transaction(async (tx) => {
         await tx.run(CLAIM_PLAN_SETTINGS);
-        const leaseToken = newId("att", now);
-        const due = await tx.all<DueRow>(CLAIM_DUE, [now, limit, now + leaseMs, leaseToken]);
+        const token = newLeaseToken(now, now + leaseMs);
+        const due = await tx.all<DueRow>(CLAIM_DUE, [now, limit, token]);
         if (due.length === 0) return [];
-        return claimedFrom(tx, due, leaseToken, now);
+        return claimedFrom(tx, due, token, now);
       }),
 
     /**
@@ -169,9 +178,9 @@ export function pgDeliveryQueue(db: PgExec): DeliveryQueueQueries {
         const picked = fair.pick(candidates, limit);
         const more = picked.length < candidates.length || candidates.length === window;
         if (picked.length === 0) return { claimed: [], more };
-        const leaseToken = newId("att", now);
-        await tx.run(LEASE_IDS, [now, now + leaseMs, leaseToken, picked.map((row) => row.id)]);
-        return { claimed: await claimedFrom(tx, picked, leaseToken, now), more };
+        const token = newLeaseToken(now, now + leaseMs);
+        await tx.run(LEASE_IDS, [now, token, picked.map((row) => row.id)]);
+        return { claimed: await claimedFrom(tx, picked, token, now), more };
       }),
 
     /**

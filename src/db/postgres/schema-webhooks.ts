@@ -69,8 +69,9 @@ export const deliveries = pgTable(
     index("deliveries_tenant_idx").on(table.tenantId, table.id),
     index("deliveries_tenant_status_idx").on(table.tenantId, table.status, table.id),
     index("deliveries_tenant_event_idx").on(table.tenantId, table.event, table.id),
-    index("deliveries_tenant_rule_idx").on(table.tenantId, table.ruleId, table.id),
-    index("deliveries_rule_idx").on(table.ruleId),
+    // One index for a rule's deliveries (the delivery list's rule filter, the rule's deletion):
+    // every state change of a delivery writes an entry in each index of this table.
+    index("deliveries_rule_idx").on(table.ruleId, table.id),
     index("deliveries_event_idx").on(table.eventId),
     index("deliveries_completed_idx").on(table.completedAt).where(sql`completed_at IS NOT NULL`),
   ],
