@@ -8,7 +8,7 @@
  * PostgreSQL with one scheduler process and with two, by graphile-worker (its local queue and
  * batched completions) and pg-boss (batched fetch), each peer over a keep-alive `node:http`
  * agent, and by Parley on SQLite. Every drain is a child process on a fresh database that was
- * never analysed; the sides take turns BENCH_PEER_ROUNDS (4) times, rotating who goes first,
+ * never analysed, with a receiver child of its own (one lives 5 minutes at most); the sides take turns BENCH_PEER_ROUNDS (4) times, rotating who goes first,
  * and the table gives medians and ratios. On PostgreSQL each drain also reports statement time,
  * statements and WAL per job (pg_stat_statements, the bench's own polling left out) and the CPU
  * the server's processes used per job (/proc); WAL bytes do not move with the machine's load. The cluster is a throwaway one on 127.0.0.1 with
@@ -28,7 +28,7 @@ import { createSignal } from "../src/lib/signal.ts";
 import { createTenant } from "../src/tenants/create-tenant.ts";
 import { enqueueEvent } from "../src/webhooks/emit-event.ts";
 import { createRule } from "../src/webhooks/rules.ts";
-import { envInt, formatRate, markdownTable, median, openBenchPostgres, startChildReceiver, type BenchPostgres, type ChildReceiver } from "./lib.ts";
+import { envInt, formatRate, markdownTable, median, openBenchPostgres, startChildReceiver, type BenchPostgres } from "./lib.ts";
 import { DATA, EVENT, PEER_CONCURRENCY, PG_BOSS_QUEUE, SECRET } from "./peers-workers.ts";
 
 const JOBS = envInt("BENCH_PEER_JOBS", 20_000);
@@ -167,8 +167,9 @@ function serverCpuMicros(postmasterPid: number): number | null {
   }
 }
 
-async function drainPostgres(pg: BenchPostgres, receiver: ChildReceiver, side: Side): Promise<Drain> {
+async function drainPostgres(pg: BenchPostgres, side: Side): Promise<Drain> {
   const url = await pg.createDatabase();
+  const receiver = await startChildReceiver(0);
   const admin = new SQL({ url, max: 1 });
   const children: Child[] = [];
   try {
@@ -217,12 +218,14 @@ async function drainPostgres(pg: BenchPostgres, receiver: ChildReceiver, side: S
     };
   } finally {
     await Promise.all(children.map((child) => child.stop()));
+    await receiver.stop();
     await admin.close();
     await pg.dropDatabase(url);
   }
 }
 
-async function drainSqlite(receiver: ChildReceiver): Promise<Drain> {
+async function drainSqlite(): Promise<Drain> {
+  const receiver = await startChildReceiver(0);
   const child = spawnChild([`${import.meta.dir}/peers-workers.ts`, "sqlite", receiver.url, String(JOBS), String(PEER_CONCURRENCY)]);
   try {
     await child.line("ready");
@@ -231,26 +234,25 @@ async function drainSqlite(receiver: ChildReceiver): Promise<Drain> {
     return { perSecond: JOBS / seconds, statementUs: null, callsPerJob: null, walBytes: null, serverCpuUs: null };
   } finally {
     await child.stop();
+    await receiver.stop();
   }
 }
 
 async function main(): Promise<void> {
   const pg = await openBenchPostgres({ shared_preload_libraries: "pg_stat_statements", "pg_stat_statements.track": "all" });
   if (!pg) return;
-  const receiver = await startChildReceiver(0);
   const runs = new Map<Side, Drain[]>(SIDES.map((side) => [side, []]));
   try {
     console.error(`bench: ${JOBS} jobs, ${ROUNDS} rounds, ${PEER_CONCURRENCY} in flight per process, ${pg.description}, Bun ${Bun.version}`);
     for (let round = 0; round < ROUNDS; round++) {
       for (let i = 0; i < SIDES.length; i++) {
         const side = SIDES[(i + round) % SIDES.length] as Side;
-        const drain = side === "parley-sqlite" ? await drainSqlite(receiver) : await drainPostgres(pg, receiver, side);
+        const drain = side === "parley-sqlite" ? await drainSqlite() : await drainPostgres(pg, side);
         runs.get(side)?.push(drain);
         console.error(`round ${round + 1}: ${side} ${formatRate(drain.perSecond)}${drain.statementUs === null ? "" : `, per job: ${drain.statementUs.toFixed(0)} µs statements, ${drain.walBytes?.toFixed(0)} B WAL, ${drain.serverCpuUs?.toFixed(0)} µs server CPU`}`);
       }
     }
   } finally {
-    await receiver.stop();
     await pg.stop();
   }
   const med = (side: Side, pick: (drain: Drain) => number | null) => {
