@@ -101,7 +101,7 @@ const verdict = (ok: boolean) => (ok ? "✅ met" : "❌ missed");
 const micros = (value: number) => `${Math.round(value).toLocaleString("en-US")} µs`;
 
 async function main(): Promise<void> {
-  const pg = await openBenchPostgres({ preload: ["pg_stat_statements"] });
+  const pg = await openBenchPostgres({ shared_preload_libraries: "pg_stat_statements" });
   if (!pg) return;
   const servers: ChatServer[] = [];
   let url: string | null = null;

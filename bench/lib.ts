@@ -15,7 +15,7 @@ import type { Deps } from "../src/deps.ts";
 import { systemClock } from "../src/lib/clock.ts";
 import { silentLogger } from "../src/lib/log.ts";
 import { createSignal } from "../src/lib/signal.ts";
-import { findServerBin, startCluster } from "../test/pg/cluster.ts";
+import { findServerBin, startCluster, type ClusterOptions } from "../test/pg/cluster.ts";
 import { createDeliveryHandoff } from "../src/webhooks/delivery-handoff.ts";
 
 export interface BenchDeps extends Deps {
@@ -167,8 +167,11 @@ export interface BenchPostgres {
   stop(): Promise<void>;
 }
 
-/** Null (with the reason printed to stderr) when BENCH_PG=off or no PostgreSQL server programs are found. */
-export async function openBenchPostgres(options: { preload?: readonly string[] } = {}): Promise<BenchPostgres | null> {
+/**
+ * Null (with the reason printed to stderr) when BENCH_PG=off or no PostgreSQL server programs are
+ * found. `settings` go to a throwaway cluster's start (a BENCH_PG_URL server keeps its own).
+ */
+export async function openBenchPostgres(settings: ClusterOptions["settings"] = {}): Promise<BenchPostgres | null> {
   if (process.env.BENCH_PG === "off") {
     console.error("PostgreSQL rows skipped: BENCH_PG=off");
     return null;
@@ -178,7 +181,7 @@ export async function openBenchPostgres(options: { preload?: readonly string[] }
     console.error("PostgreSQL rows skipped: no PostgreSQL server programs found (install Debian's postgresql, or set BENCH_PG_URL)");
     return null;
   }
-  const cluster = given ? null : await startCluster({ durability: process.env.BENCH_PG_FSYNC === "on" ? "durable" : "fast", preload: options.preload });
+  const cluster = given ? null : await startCluster({ durability: process.env.BENCH_PG_FSYNC === "on" ? "durable" : "fast", settings });
   const serverUrl = given ?? (cluster as { url: string }).url;
   const admin = new SQL({ url: serverUrl, max: 1 });
   try {

@@ -55,8 +55,8 @@ export interface ClusterOptions {
    * that want a durable setup.
    */
   durability?: "fast" | "durable";
-  /** shared_preload_libraries, e.g. ["pg_stat_statements"] for a benchmark that counts statements. */
-  preload?: readonly string[];
+  /** More server settings (`-c name=value`), e.g. shared_preload_libraries for a benchmark. */
+  settings?: Readonly<Record<string, string>>;
 }
 
 export async function startCluster(clusterOptions: ClusterOptions = {}): Promise<Cluster> {
@@ -72,8 +72,8 @@ export async function startCluster(clusterOptions: ClusterOptions = {}): Promise
   run(join(bin, "initdb"), ["-D", pgdata, "-U", "parley", "--auth=trust", "-E", "UTF8", "--locale=C", "--no-sync"], asPostgres);
   const port = await freePort();
   const durability = clusterOptions.durability === "durable" ? "" : "-c fsync=off -c synchronous_commit=off -c full_page_writes=off ";
-  const preload = clusterOptions.preload?.length ? `-c shared_preload_libraries=${clusterOptions.preload.join(",")} ` : "";
-  const options = `-c listen_addresses=127.0.0.1 -c port=${port} -c unix_socket_directories='' ${durability}${preload}-c max_connections=300 -c shared_buffers=128MB`;
+  const settings = Object.entries(clusterOptions.settings ?? {}).map(([name, value]) => ` -c ${name}=${value}`).join("");
+  const options = `-c listen_addresses=127.0.0.1 -c port=${port} -c unix_socket_directories='' ${durability}-c max_connections=300 -c shared_buffers=128MB${settings}`;
   run(join(bin, "pg_ctl"), ["-D", pgdata, "-o", options, "-l", join(dataDir, "server.log"), "-w", "-t", "30", "start"], asPostgres);
   let stopped = false;
   return {

@@ -12,21 +12,42 @@ import { POSTGRES } from "./statements.ts";
 // one transaction of its own (a SAVEPOINT when the caller is already inside one).
 
 /**
+ * The claim's plan whatever PostgreSQL's statistics say: the first claims after a queue fills
+ * run before autovacuum has analysed it, and the planner, guessing a few dozen due rows, chose
+ * a bitmap scan of every pending row and a sort of them all, spilling to disk (57 ms a claim at
+ * 20,000 due rows against 0.3 ms walking deliveries_due_idx). Without bitmap and sequential
+ * scans it walks the index in due order and stops at the window; JIT off because a disabled
+ * path left in a plan (disable_cost) would push any plan past jit_above_cost. For this
+ * transaction only; test/db/postgres-claim-plan.test.ts holds the plans to it.
+ */
+export const CLAIM_PLAN_SETTINGS = `
+  SELECT set_config('enable_bitmapscan', 'off', true), set_config('enable_seqscan', 'off', true), set_config('jit', 'off', true)`;
+
+/**
+ * A claim's lease changes no indexed column, so PostgreSQL updates the row in place (a HOT
+ * update: no new entry in any of the table's indexes). Its end is in the lease token, `<id>@<ms>`,
+ * and `next_attempt_at` keeps the due time: a leased row stays in deliveries_due_idx, and the
+ * claims pass over it while the lease runs. A token without `@` (a lease taken at enqueue,
+ * src/db/sql/webhooks.ts) ends at `next_attempt_at`, as on SQLite.
+ */
+const LEASE_OVER = (now: string) => `coalesce(nullif(split_part(d.lease_token, '@', 2), '')::bigint, 0) <= ${now}`;
+const newLeaseToken = (now: number, until: number): string => `${newId("att", now)}@${until}`;
+
+/**
  * Leases the due rows in one statement: the window (due order, `LIMIT`) is locked `FOR UPDATE
  * SKIP LOCKED` — rows another instance is claiming right now are skipped, and a row it claimed
- * and committed meanwhile is re-checked and dropped (no longer due) — then pushed past the lease
- * with the batch's token. The old due time comes back from the window so the claims keep due
- * order; the rule (LEFT JOIN: it may be gone) and the event are joined as they are now.
+ * and committed meanwhile is re-checked and dropped (leased) — then given the batch's token.
+ * The rule (LEFT JOIN: it may be gone) and the event are joined as they are now.
  */
-const CLAIM_DUE = `
+export const CLAIM_DUE = `
   WITH due AS MATERIALIZED (
-    SELECT id, next_attempt_at AS due_at FROM deliveries
-    WHERE status = 'pending' AND next_attempt_at <= $1
-    ORDER BY next_attempt_at, id
+    SELECT d.id, d.next_attempt_at AS due_at FROM deliveries d
+    WHERE d.status = 'pending' AND d.next_attempt_at <= $1 AND ${LEASE_OVER("$1")}
+    ORDER BY d.next_attempt_at, d.id
     LIMIT $2
     FOR UPDATE SKIP LOCKED
   ), claimed AS (
-    UPDATE deliveries AS d SET next_attempt_at = $3, lease_token = $4, updated_at = $1
+    UPDATE deliveries AS d SET lease_token = $3, updated_at = $1
     FROM due WHERE d.id = due.id
     RETURNING d.id, d.tenant_id, d.rule_id, d.event_id, d.event, d.attempts, d.cycle, due.due_at
   )
@@ -37,27 +58,37 @@ const CLAIM_DUE = `
   ORDER BY c.due_at, c.id`;
 
 /**
- * The fair claim's window: due rows in due order, skipping tenants and endpoints already at
- * their cap, locked `FOR UPDATE OF d SKIP LOCKED` until the transaction ends (only the
- * delivery rows: the rule and event are read, not locked).
+ * The fair claim's window, picked and locked on `deliveries` alone: due rows in due order
+ * (deliveries_due_idx is that order, so the walk stops at the window's end), skipping tenants
+ * and endpoints already at their cap, locked `FOR UPDATE SKIP LOCKED`. Only the window's rows
+ * then meet their rule and event, one key lookup each. An endpoint is the rule's URL as it is
+ * now, as on SQLite: a rule's URL may have changed since its deliveries were made.
  */
-const SELECT_CANDIDATES = `
-  SELECT d.id, d.tenant_id, d.tenant_id AS "tenantId", d.rule_id, d.event, d.attempts, d.cycle, r.url, r.secret, r.previous_secret, r.previous_secret_until, r.rate_limit_per_s, e.data,
+export const SELECT_CANDIDATES = `
+  WITH picked AS MATERIALIZED (
+    SELECT d.id, d.tenant_id, d.rule_id, d.event_id, d.event, d.attempts, d.cycle, d.next_attempt_at FROM deliveries d
+    WHERE d.status = 'pending' AND d.next_attempt_at <= $1 AND ${LEASE_OVER("$1")}
+      AND d.tenant_id <> ALL($2::text[])
+      AND NOT EXISTS (SELECT 1 FROM webhook_rules r WHERE r.id = d.rule_id AND r.url = ANY($3::text[]))
+    ORDER BY d.next_attempt_at, d.id
+    LIMIT $4
+    FOR UPDATE SKIP LOCKED
+  )
+  SELECT p.id, p.tenant_id, p.tenant_id AS "tenantId", p.rule_id, p.event, p.attempts, p.cycle, r.url, r.secret, r.previous_secret, r.previous_secret_until, r.rate_limit_per_s, e.data,
     e.occurred_at::float8 AS occurred_at
-  FROM deliveries d
-  LEFT JOIN webhook_rules r ON r.id = d.rule_id
-  JOIN events e ON e.id = d.event_id
-  WHERE d.status = 'pending' AND d.next_attempt_at <= $1
-    AND d.tenant_id <> ALL($2::text[])
-    AND (r.url IS NULL OR r.url <> ALL($3::text[]))
-  ORDER BY d.next_attempt_at, d.id
-  LIMIT $4
-  FOR UPDATE OF d SKIP LOCKED`;
+  FROM picked p
+  LEFT JOIN webhook_rules r ON r.id = p.rule_id
+  JOIN events e ON e.id = p.event_id
+  ORDER BY p.next_attempt_at, p.id`;
 
-/** The picked rows only (locked by this transaction), leased with one token. */
-const LEASE_IDS = `
-  UPDATE deliveries SET next_attempt_at = $2, lease_token = $3, updated_at = $1
-  WHERE id = ANY($4::text[]) AND status = 'pending' AND next_attempt_at <= $1`;
+/**
+ * The picked rows only, leased with one token. They were read pending and due and are locked by
+ * this transaction, so no guard on status or due time: one, and the planner walked every
+ * pending row in the due index to apply it instead of looking the ids up by key.
+ */
+export const LEASE_IDS = `
+  UPDATE deliveries SET lease_token = $2, updated_at = $1
+  WHERE id = ANY($3::text[])`;
 
 // A lease taken at enqueue that the scheduler had no room for: due again at once.
 const RELEASE_LEASES = `
@@ -78,7 +109,7 @@ const CANCEL = `
 // deleted now is waited for and then missing; and once locked, no delete can get in before
 // COMMIT, so the foreign keys below never trip. FOR NO KEY UPDATE is the lock the UPDATE below
 // takes anyway; taking the rows in id order means two batches never deadlock on each other.
-const LOCK_BATCH = `
+export const LOCK_BATCH = `
   SELECT id, lease_token, stream_key FROM deliveries
   WHERE id = ANY($1::text[])
   ORDER BY id
@@ -96,7 +127,7 @@ const INSERT_ATTEMPTS = `
 //   retry     — status and completed_at untouched, due again at next_attempt_at
 //   dead      — status 'dead', completed
 // next_attempt_at is NULL except for a retry, last_error NULL for a success (both set by the caller).
-const RECORD_RESULTS = `
+export const RECORD_RESULTS = `
   UPDATE deliveries AS d SET
     status = CASE r.outcome WHEN 'retry' THEN d.status ELSE r.outcome END,
     attempts = r.attempt,
@@ -125,23 +156,24 @@ const RELEASE_SUCCESSORS = `
 const LOCK_STREAMS = lockStreamsSql(POSTGRES);
 
 const GAUGES = `
-  SELECT (SELECT count(*)::int FROM deliveries WHERE status = 'pending' AND next_attempt_at <= $1) AS due,
+  SELECT (SELECT count(*)::int FROM deliveries d WHERE d.status = 'pending' AND d.next_attempt_at <= $1 AND ${LEASE_OVER("$1")}) AS due,
     (SELECT count(*)::int FROM deliveries WHERE status = 'pending') AS pending,
     (SELECT count(*)::int FROM dead_letters) AS "deadLetters"`;
 
 export function pgDeliveryQueue(db: PgExec): DeliveryQueueQueries {
   return {
     /**
-     * Claiming pushes `next_attempt_at` past the lease: if this instance dies mid-send the row
-     * is due again then, and another instance claims it. Deliveries whose rule was deleted are
-     * leased and cancelled in the same transaction, not sent.
+     * A claim leases its rows until `now + leaseMs` (LEASE_OVER): if this instance dies mid-send
+     * the row is due again then, and another instance claims it. Deliveries whose rule was
+     * deleted are leased and cancelled in the same transaction, not sent.
      */
     claimDueDeliveries: (now, limit, leaseMs) =>
       db.transaction(async (tx) => {
-        const leaseToken = newId("att", now);
-        const due = await tx.all<DueRow>(CLAIM_DUE, [now, limit, now + leaseMs, leaseToken]);
+        await tx.run(CLAIM_PLAN_SETTINGS);
+        const token = newLeaseToken(now, now + leaseMs);
+        const due = await tx.all<DueRow>(CLAIM_DUE, [now, limit, token]);
         if (due.length === 0) return [];
-        return claimedFrom(tx, due, leaseToken, now);
+        return claimedFrom(tx, due, token, now);
       }),
 
     /**
@@ -151,14 +183,15 @@ export function pgDeliveryQueue(db: PgExec): DeliveryQueueQueries {
     claimFairShare: (now, limit, leaseMs, fair) =>
       db.transaction(async (tx): Promise<FairClaim> => {
         const window = Math.max(1, Math.min(limit, CLAIM_WINDOW));
+        await tx.run(CLAIM_PLAN_SETTINGS);
         const candidates = await tx.all<CandidateRow>(SELECT_CANDIDATES, [now, fair.fullTenants(), fair.fullEndpoints(), window]);
         if (candidates.length === 0) return { claimed: [], more: false };
         const picked = fair.pick(candidates, limit);
         const more = picked.length < candidates.length || candidates.length === window;
         if (picked.length === 0) return { claimed: [], more };
-        const leaseToken = newId("att", now);
-        await tx.run(LEASE_IDS, [now, now + leaseMs, leaseToken, picked.map((row) => row.id)]);
-        return { claimed: await claimedFrom(tx, picked, leaseToken, now), more };
+        const token = newLeaseToken(now, now + leaseMs);
+        await tx.run(LEASE_IDS, [now, token, picked.map((row) => row.id)]);
+        return { claimed: await claimedFrom(tx, picked, token, now), more };
       }),
 
     /**

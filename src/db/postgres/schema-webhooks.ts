@@ -67,12 +67,14 @@ export const deliveries = pgTable(
     waitsFor: text("waits_for"),
   },
   (table) => [
-    index("deliveries_due_idx").on(table.nextAttemptAt).where(sql`status = 'pending'`),
+    // The claims' order (due time, then id) and filter: a walk of it stops at the claim's window.
+    index("deliveries_due_idx").on(table.nextAttemptAt, table.id).where(sql`status = 'pending'`),
     index("deliveries_tenant_idx").on(table.tenantId, table.id),
     index("deliveries_tenant_status_idx").on(table.tenantId, table.status, table.id),
     index("deliveries_tenant_event_idx").on(table.tenantId, table.event, table.id),
-    index("deliveries_tenant_rule_idx").on(table.tenantId, table.ruleId, table.id),
-    index("deliveries_rule_idx").on(table.ruleId),
+    // One index for a rule's deliveries (the delivery list's rule filter, the rule's deletion):
+    // every state change of a delivery writes an entry in each index of this table.
+    index("deliveries_rule_idx").on(table.ruleId, table.id),
     index("deliveries_event_idx").on(table.eventId),
     index("deliveries_completed_idx").on(table.completedAt).where(sql`completed_at IS NOT NULL`),
     index("deliveries_stream_idx").on(table.streamKey, table.status).where(sql`stream_key IS NOT NULL`),
