@@ -18,6 +18,7 @@ import operatorNames from "../../migrations/0012_operator_names.sql" with { type
 import chatbotTests from "../../migrations/0013_chatbot_tests.sql" with { type: "text" };
 import liveEvents from "../../migrations/0014_live_events.sql" with { type: "text" };
 import webhookFeatures from "../../migrations/0015_webhook_features.sql" with { type: "text" };
+import knowledgeSources from "../../migrations/0016_knowledge_sources.sql" with { type: "text" };
 
 export const MIGRATION_JOURNAL = journal;
 
@@ -38,4 +39,5 @@ export const EMBEDDED_MIGRATIONS: ReadonlyArray<{ tag: string; sql: string }> = 
   { tag: "0013_chatbot_tests", sql: chatbotTests },
   { tag: "0014_live_events", sql: liveEvents },
   { tag: "0015_webhook_features", sql: webhookFeatures },
+  { tag: "0016_knowledge_sources", sql: knowledgeSources },
 ];

@@ -6,6 +6,7 @@ import operatorNames from "../../../migrations/postgres/0002_operator_names.sql"
 import chatbotTests from "../../../migrations/postgres/0003_chatbot_tests.sql" with { type: "text" };
 import liveEvents from "../../../migrations/postgres/0004_live_events.sql" with { type: "text" };
 import webhookFeatures from "../../../migrations/postgres/0005_webhook_features.sql" with { type: "text" };
+import knowledgeSources from "../../../migrations/postgres/0006_knowledge_sources.sql" with { type: "text" };
 import type { MigrationResult } from "../migrate.ts";
 
 // The PostgreSQL migration set (drizzle-kit, dialect postgresql, from ./schema.ts), embedded
@@ -19,6 +20,7 @@ export const PG_MIGRATIONS: ReadonlyArray<{ tag: string; sql: string }> = [
   { tag: "0003_chatbot_tests", sql: chatbotTests },
   { tag: "0004_live_events", sql: liveEvents },
   { tag: "0005_webhook_features", sql: webhookFeatures },
+  { tag: "0006_knowledge_sources", sql: knowledgeSources },
 ];
 
 /** Any fixed number: the lock that makes instances starting together apply each migration once. */

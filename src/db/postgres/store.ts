@@ -13,6 +13,7 @@ import { pgDeliveryQueue } from "./delivery-queue.ts";
 import { pgExec, whileOpen, type PgExec } from "./exec.ts";
 import { INTEGRATION_OPS } from "../sql/integrations.ts";
 import { pgKnowledge } from "./knowledge.ts";
+import { KNOWLEDGE_SOURCE_OPS } from "../sql/knowledge-sources.ts";
 import { pgMaintenance, pgPrivacy } from "./privacy.ts";
 import { DEAD_LETTER_OPS } from "../sql/dead-letters.ts";
 import { DELIVERY_OPS, OUTBOX_OPS, WEBHOOK_RULE_OPS } from "../sql/webhooks.ts";
@@ -31,6 +32,7 @@ export function pgQueries(exec: PgExec): StoreQueries {
     analytics: pgAnalytics(exec),
     integrations: pgOps(exec, INTEGRATION_OPS),
     knowledge: pgKnowledge(exec),
+    knowledgeSources: pgOps(exec, KNOWLEDGE_SOURCE_OPS),
     liveEvents: pgOps(exec, LIVE_EVENT_OPS),
     settings: pgOps(exec, SETTING_OPS),
     privacy: pgPrivacy(exec),

@@ -5,6 +5,7 @@ import { createLockWait, neverWaitInsideSqlite, probeWrite } from "../write-lock
 import { sqliteAnalytics } from "./analytics.ts";
 import { INTEGRATION_OPS } from "../sql/integrations.ts";
 import { sqliteKnowledge } from "./knowledge.ts";
+import { KNOWLEDGE_SOURCE_OPS } from "../sql/knowledge-sources.ts";
 import { sqliteMaintenance, sqlitePrivacy } from "./privacy.ts";
 import { sqliteBotConfigs, sqliteChatSessions, sqliteUsage } from "./chat.ts";
 import { CAPTURE_OPS } from "../sql/chat.ts";
@@ -39,6 +40,7 @@ export function createSqliteStore(handle: { sqlite: Database; db: Db }): Store {
     analytics: sqliteAnalytics(sqlite),
     integrations: sqliteOps(sqlite, INTEGRATION_OPS),
     knowledge: sqliteKnowledge(sqlite),
+    knowledgeSources: sqliteOps(sqlite, KNOWLEDGE_SOURCE_OPS),
     liveEvents: sqliteOps(sqlite, LIVE_EVENT_OPS),
     settings: sqliteOps(sqlite, SETTING_OPS),
     privacy: sqlitePrivacy(sqlite),
@@ -65,6 +67,7 @@ export function createSqliteStore(handle: { sqlite: Database; db: Db }): Store {
     analytics: wrap(sync.analytics),
     integrations: wrap(sync.integrations),
     knowledge: wrap(sync.knowledge),
+    knowledgeSources: wrap(sync.knowledgeSources),
     liveEvents: wrap(sync.liveEvents),
     settings: wrap(sync.settings),
     privacy: wrap(sync.privacy),
