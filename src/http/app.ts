@@ -25,6 +25,7 @@ import { whatsappHookRoutes } from "./routes/whatsapp-hooks.ts";
 import { widgetAssetRoutes } from "./routes/widget-assets.ts";
 import { adminPageRoutes } from "./routes/admin-page.ts";
 import { knowledgeRoutes } from "./routes/knowledge.ts";
+import { knowledgeSourceRoutes } from "./routes/knowledge-sources.ts";
 import { chatbotTestRoutes } from "./routes/chatbot-tests.ts";
 import { unansweredRoutes } from "./routes/unanswered.ts";
 
@@ -87,6 +88,7 @@ export function createApp(deps: AppDeps) {
     .use(inboxRoutes(deps))
     .use(liveRoutes(deps))
     .use(knowledgeRoutes(deps))
+    .use(knowledgeSourceRoutes(deps))
     .use(privacyRoutes(deps))
     .use(billingRoutes(deps))
     .use(analyticsRoutes(deps))

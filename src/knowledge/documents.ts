@@ -92,14 +92,14 @@ export async function embedChunks(deps: Deps, chunks: TextChunk[], embedder: Emb
 }
 
 /** A document as it would be stored: its title, text and chunks, or a 422 naming the field; then the plan's room checked (402). */
-export async function prepareDocument(deps: Pick<Deps, "store">, tenantId: string, input: NewDocument): Promise<{ title: string; text: string; chunks: TextChunk[]; bytes: number }> {
+export async function prepareDocument(deps: Pick<Deps, "store">, tenantId: string, input: NewDocument, replacing?: { bytes: number }): Promise<{ title: string; text: string; chunks: TextChunk[]; bytes: number }> {
   const title = input.title.trim();
   if (title === "") throw invalidField("title", "must not be empty");
   const text = documentText(input.content, input.format);
   const chunks = chunkText(text, { markdown: input.format !== "text" });
   if (chunks.length === 0) throw invalidField("content", "has no text to answer from");
   const bytes = Buffer.byteLength(text, "utf8");
-  await assertKnowledgeRoom(deps.store, tenantId, bytes);
+  await assertKnowledgeRoom(deps.store, tenantId, bytes, replacing);
   return { title, text, chunks, bytes };
 }
 

@@ -23,9 +23,11 @@ export async function getKnowledgeUsage(db: StoreQueries, tenantId: string): Pro
  * limit (`knowledge_documents` or `knowledge_bytes`), its value and the current use, so the
  * owner knows whether to delete something or upgrade.
  */
-export async function assertKnowledgeRoom(db: StoreQueries, tenantId: string, newBytes: number): Promise<void> {
+export async function assertKnowledgeRoom(db: StoreQueries, tenantId: string, newBytes: number, replacing?: { bytes: number }): Promise<void> {
   const usage = await getKnowledgeUsage(db, tenantId);
-  if (usage.documents + 1 > usage.maxDocuments) {
+  // A document replaced by its new text takes no new place, only the difference in bytes.
+  if (replacing) usage.bytes -= replacing.bytes;
+  else if (usage.documents + 1 > usage.maxDocuments) {
     throw new AppError(
       "plan_limit",
       402,

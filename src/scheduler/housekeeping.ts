@@ -2,6 +2,7 @@ import type { Deps } from "../deps.ts";
 import { purgeOldPaymentEvents } from "../integrations/payments.ts";
 import { purgeOldWhatsappMessages } from "../integrations/whatsapp.ts";
 import { sweepRetention } from "./retention.ts";
+import { syncDueSources } from "../knowledge/scheduled-sync.ts";
 
 export interface Housekeeping {
   /** Starts a run unless one is still going: purges, the retention sweep, the WAL checkpoint. */
@@ -12,13 +13,26 @@ export interface Housekeeping {
 
 /**
  * The scheduler's periodic housekeeping: expired dead letters, old provider message ids and
- * expired counters are purged (one instance at a time on PostgreSQL), the retention sweep runs
- * in the background (one at a time; it yields between batches), and unless the server
+ * expired counters are purged (one instance at a time on PostgreSQL), the retention sweep and the
+ * knowledge sources' re-crawl run in the background (one of each at a time), and unless the server
  * checkpoints on a thread of its own, the WAL is checkpointed.
  */
 export function createHousekeeping(deps: Deps, options: { checkpointElsewhere?: boolean }): Housekeeping {
   let run: Promise<void> | null = null;
   let retention: Promise<void> | null = null;
+  let knowledgeSync: Promise<void> | null = null;
+
+  // Knowledge sources due for their scheduled re-crawl (one instance at a time on PostgreSQL).
+  function syncKnowledgeInBackground(): void {
+    if (knowledgeSync) return;
+    knowledgeSync = deps.store.storage
+      .exclusively("knowledge-sync", () => syncDueSources(deps))
+      .then(() => undefined)
+      .catch((error: unknown) => deps.log.error({ msg: "knowledge sync failed", error: String(error) }))
+      .finally(() => {
+        knowledgeSync = null;
+      });
+  }
 
   function sweepRetentionInBackground(): void {
     if (retention) return;
@@ -47,6 +61,7 @@ export function createHousekeeping(deps: Deps, options: { checkpointElsewhere?: 
         await deps.store.counters?.purgeExpired(now);
       });
       sweepRetentionInBackground();
+      syncKnowledgeInBackground();
       // Keeps the WAL from growing without bound under steady writes; PASSIVE never blocks writers.
       if (!options.checkpointElsewhere) await deps.store.maintenance.checkpoint();
     } catch (error) {
@@ -64,6 +79,7 @@ export function createHousekeeping(deps: Deps, options: { checkpointElsewhere?: 
     async settled() {
       await run;
       await retention;
+      await knowledgeSync;
     },
   };
 }
