@@ -1,4 +1,5 @@
 import type { Deps } from "../deps.ts";
+import { embedderForTenant } from "../assistant/settings.ts";
 import { listSources, syncSourceNow, type SourceView } from "../knowledge/sources.ts";
 import { parseCommandArgs, requireFlag } from "./args.ts";
 import { withCliDeps } from "./context.ts";
@@ -26,7 +27,7 @@ export async function knowledgeCommand(argv: string[], io: CliIo): Promise<numbe
   return withCliDeps(io, { db: values.db }, async (deps) => {
     const ids = values.source ? [values.source] : (await syncableSources(deps, tenantId)).map((source) => source.source_id);
     const synced: SourceView[] = [];
-    for (const id of ids) synced.push(await syncSourceNow(deps, tenantId, id));
+    for (const id of ids) synced.push(await syncSourceNow(deps, tenantId, id, (tenant) => embedderForTenant(deps, tenant)));
     if (values.json) io.out(JSON.stringify({ data: synced }));
     else if (synced.length === 0) io.out(`${tenantId} has no URL or sitemap sources`);
     else {

@@ -1,9 +1,10 @@
-import { getDocumentProxy } from "unpdf";
+import { getDocument } from "unpdf/pdfjs";
 import { AppError } from "../lib/app-error.ts";
 
 /**
- * A PDF's text with unpdf (Mozilla's PDF.js, built to run without a browser or a worker, so it
- * compiles into the binary). PDF.js runs on the one JavaScript thread, so a file is bounded
+ * A PDF's text with unpdf's build of Mozilla's PDF.js (it runs without a browser or a worker, so
+ * it compiles into the binary; its `unpdf/pdfjs` entry is used directly, as the package's main
+ * entry calls `import.meta.resolve`, which the binary's bytecode build cannot hold). PDF.js runs on the one JavaScript thread, so a file is bounded
  * before and while it is read: its size, its pages, and a deadline checked between pages.
  * Anything PDF.js cannot read (not a PDF, broken, encrypted) is a 422, never a 500.
  */
@@ -36,7 +37,7 @@ export async function pdfToText(bytes: Uint8Array, options: { timeoutMs?: number
   let expired = false;
   const timer = setTimeout(() => (expired = true), options.timeoutMs ?? PDF_TIMEOUT_MS);
   // PDF.js takes ownership of the buffer it is given: a copy keeps the caller's bytes intact.
-  const pdf = await getDocumentProxy(new Uint8Array(bytes), { verbosity: 0 }).catch((error: unknown) => {
+  const pdf = await getDocument({ data: new Uint8Array(bytes), verbosity: 0 }).promise.catch((error: unknown) => {
     clearTimeout(timer);
     throw unreadable(error instanceof Error ? error.message : String(error));
   });

@@ -1,5 +1,6 @@
 import type { Deps } from "../deps.ts";
 import type { KnowledgeSourceRow } from "../db/store.ts";
+import type { EmbedderOf } from "./embedder.ts";
 import { syncSource } from "./sources.ts";
 
 /** Sources one run looks at: the next housekeeping run takes the rest, so a run always ends soon. */
@@ -28,7 +29,7 @@ export function takeTurnsByTenant(due: readonly KnowledgeSourceRow[]): Knowledge
  * turn or a webhook. A failing source records its error and the others go on. Returns how many
  * sources it synced.
  */
-export async function syncDueSources(deps: Deps): Promise<number> {
+export async function syncDueSources(deps: Deps, embedderOf: EmbedderOf): Promise<number> {
   const due = takeTurnsByTenant(await deps.store.knowledgeSources.listDueSources(deps.clock.now(), SYNCS_PER_RUN));
   const busyTenants = new Set<string>();
   let synced = 0;
@@ -41,7 +42,7 @@ export async function syncDueSources(deps: Deps): Promise<number> {
       if (!source) return;
       busyTenants.add(source.tenantId);
       try {
-        await syncSource(deps, source);
+        await syncSource(deps, source, embedderOf);
         synced++;
       } catch (error) {
         // Already being synced ("sync now"), or deleted meanwhile: the next run sees it as it is then.

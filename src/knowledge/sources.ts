@@ -1,7 +1,7 @@
 import type { Deps } from "../deps.ts";
 import type { KnowledgeSourceRow, KnowledgeSourceWithCount, Store } from "../db/store.ts";
 import type { SourceKind, SourceStatus } from "../db/schema-knowledge.ts";
-import { embedderForTenant } from "../assistant/settings.ts";
+import type { EmbedderOf } from "./embedder.ts";
 import { AppError, notFound } from "../lib/app-error.ts";
 import { toIso } from "../lib/clock.ts";
 import { newId } from "../lib/ids.ts";
@@ -68,14 +68,14 @@ function summarise(outcomes: PageOutcome[]): SyncReport {
  * `unchanged` when none did, with failed pages summed up in `last_error`. Its next scheduled
  * sync is one tenant interval from now (none while the schedule is off).
  */
-export async function syncSource(deps: Deps, source: KnowledgeSourceRow): Promise<{ view: SourceView; error: unknown }> {
+export async function syncSource(deps: Deps, source: KnowledgeSourceRow, embedderOf: EmbedderOf): Promise<{ view: SourceView; error: unknown }> {
   if (source.kind === "upload") throw new AppError("source_not_syncable", 409, "An uploaded document has nothing to fetch; upload it again to change it.");
   const running = SYNCING.get(deps.store) ?? new Set<string>();
   SYNCING.set(deps.store, running);
   if (running.has(source.id)) throw new AppError("sync_in_progress", 409, "This source is being synced right now; its state shows the result when it ends.");
   running.add(source.id);
   try {
-    const embedder = await embedderForTenant(deps, source.tenantId);
+    const embedder = await embedderOf(source.tenantId);
     const { validators, outcomes, error } = await fetchSource(deps, source, embedder);
     const now = deps.clock.now();
     const interval = await syncIntervalOf(deps.store, source.tenantId);
@@ -129,7 +129,7 @@ function checkedUrl(field: string, raw: string): string {
  * (refused by the SSRF rules, unreachable, not a sitemap, over the plan) nothing is kept and its
  * error is the answer; otherwise the source is kept with each page's result, failures included.
  */
-export async function addSource(deps: Deps, tenantId: string, input: NewSource): Promise<SourceView> {
+export async function addSource(deps: Deps, tenantId: string, input: NewSource, embedderOf: EmbedderOf): Promise<SourceView> {
   const url = checkedUrl(input.kind === "sitemap" ? "sitemap_url" : "url", input.url);
   const now = deps.clock.now();
   const id = newId("src", now);
@@ -153,7 +153,7 @@ export async function addSource(deps: Deps, tenantId: string, input: NewSource):
   const source = await deps.store.knowledgeSources.findSource(tenantId, id);
   if (!source) throw notFound("source");
   const firstOutcome = async () => {
-    const { view, error } = await syncSource(deps, source);
+    const { view, error } = await syncSource(deps, source, embedderOf);
     const onlyPage = view.report?.pages?.[0];
     const pageError = input.kind === "url" && onlyPage && onlyPage.result !== "imported" ? (onlyPage.reason ?? "the page was not imported") : null;
     if (error ?? pageError) throw error instanceof Error ? error : new AppError("url_fetch_failed", 422, String(error ?? pageError));
@@ -168,10 +168,10 @@ export async function addSource(deps: Deps, tenantId: string, input: NewSource):
 }
 
 /** Syncs one of the tenant's sources now (the API's and the admin page's "sync now", the CLI). */
-export async function syncSourceNow(deps: Deps, tenantId: string, sourceId: string): Promise<SourceView> {
+export async function syncSourceNow(deps: Deps, tenantId: string, sourceId: string, embedderOf: EmbedderOf): Promise<SourceView> {
   const source = await deps.store.knowledgeSources.findSource(tenantId, sourceId);
   if (!source) throw notFound("source");
-  return (await syncSource(deps, source)).view;
+  return (await syncSource(deps, source, embedderOf)).view;
 }
 
 export async function listSources(deps: Pick<Deps, "store">, tenantId: string, page: { limit: number; cursor?: string }): Promise<Page<SourceView>> {

@@ -3,6 +3,7 @@ import { purgeOldPaymentEvents } from "../integrations/payments.ts";
 import { purgeOldWhatsappMessages } from "../integrations/whatsapp.ts";
 import { sweepRetention } from "./retention.ts";
 import { syncDueSources } from "../knowledge/scheduled-sync.ts";
+import { embedderForTenant } from "../assistant/settings.ts";
 
 export interface Housekeeping {
   /** Starts a run unless one is still going: purges, the retention sweep, the WAL checkpoint. */
@@ -26,7 +27,7 @@ export function createHousekeeping(deps: Deps, options: { checkpointElsewhere?: 
   function syncKnowledgeInBackground(): void {
     if (knowledgeSync) return;
     knowledgeSync = deps.store.storage
-      .exclusively("knowledge-sync", () => syncDueSources(deps))
+      .exclusively("knowledge-sync", () => syncDueSources(deps, (tenantId) => embedderForTenant(deps, tenantId)))
       .then(() => undefined)
       .catch((error: unknown) => deps.log.error({ msg: "knowledge sync failed", error: String(error) }))
       .finally(() => {

@@ -1,4 +1,6 @@
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, test } from "bun:test";
+/** BM25 only: these tests are about fetching, not vectors. */
+const NO_EMBEDDER = async () => null;
 import { buildDeps, closeDeps, refusal, seedTenant, type TestDeps } from "../helpers.ts";
 import { getDocument, listDocuments } from "../../src/knowledge/documents.ts";
 import { addSource, deleteSource, getSource, syncSourceNow } from "../../src/knowledge/sources.ts";
@@ -66,7 +68,7 @@ const resultsByUrl = (pages: Array<{ url: string; result: string }> | undefined)
 
 describe("knowledge sources", () => {
   test("a sitemap imports its site's pages (a PDF among them) and skips other sites and what robots.txt disallows", async () => {
-    const source = await addSource(deps, tenantId, { kind: "sitemap", url: `${base}/sitemap.xml` });
+    const source = await addSource(deps, tenantId, { kind: "sitemap", url: `${base}/sitemap.xml` }, NO_EMBEDDER);
     expect(source).toMatchObject({ kind: "sitemap", status: "ok", document_count: 3, last_error: null, next_sync_at: new Date(deps.clock.now() + DAY).toISOString() });
     expect(resultsByUrl(source.report?.pages)).toEqual({ "/prices": "imported", "/hours": "imported", "/guide.pdf": "imported", "/private/staff": "skipped", "https://elsewhere.example/page": "skipped" });
     expect(source.report?.counts).toMatchObject({ imported: 3, skipped: 2 });
@@ -81,15 +83,15 @@ describe("knowledge sources", () => {
   });
 
   test("the scheduled re-crawl skips an unchanged page by its ETag, replaces a changed one and removes one gone from the sitemap", async () => {
-    const source = await addSource(deps, tenantId, { kind: "sitemap", url: `${base}/index.xml` });
+    const source = await addSource(deps, tenantId, { kind: "sitemap", url: `${base}/index.xml` }, NO_EMBEDDER);
     const before = Object.fromEntries((await listDocuments(deps, tenantId, { limit: 10 })).data.map((document) => [document.source_url, document.document_id]));
     site.pages.set("/hours", { body: html("Hours", "Open Monday to Saturday."), type: "text/html", lastModified: "Thu, 15 Jan 2026 09:00:00 GMT" });
     site.sitemap = site.sitemap.filter((url) => !url.endsWith("/guide.pdf"));
     site.requests.length = 0;
 
-    expect(await syncDueSources(deps)).toBe(0); // not due yet
+    expect(await syncDueSources(deps, NO_EMBEDDER)).toBe(0); // not due yet
     deps.clock.advance(DAY);
-    expect(await syncDueSources(deps)).toBe(1);
+    expect(await syncDueSources(deps, NO_EMBEDDER)).toBe(1);
 
     const synced = await getSource(deps, tenantId, source.source_id);
     expect(resultsByUrl(synced.report?.pages)).toMatchObject({ "/prices": "unchanged", "/hours": "updated", "/guide.pdf": "removed" });
@@ -103,17 +105,17 @@ describe("knowledge sources", () => {
 
     // Nothing changed since: every page answers 304 or the same body, and the source says so.
     deps.clock.advance(DAY);
-    expect(await syncDueSources(deps)).toBe(1);
+    expect(await syncDueSources(deps, NO_EMBEDDER)).toBe(1);
     expect(await getSource(deps, tenantId, source.source_id)).toMatchObject({ status: "unchanged", report: { counts: { unchanged: 2, updated: 0, imported: 0 } } });
   });
 
   test("a failing source keeps its documents and records the error, and does not hold back another source", async () => {
-    const failing = await addSource(deps, tenantId, { kind: "url", url: `${base}/prices` });
-    const healthy = await addSource(deps, tenantId, { kind: "url", url: `${base}/hours` });
+    const failing = await addSource(deps, tenantId, { kind: "url", url: `${base}/prices` }, NO_EMBEDDER);
+    const healthy = await addSource(deps, tenantId, { kind: "url", url: `${base}/hours` }, NO_EMBEDDER);
     site.pages.set("/prices", { body: "", type: "text/html", status: 503 });
     site.pages.set("/hours", { body: html("Hours", "Closed on Sundays."), type: "text/html" });
     deps.clock.advance(DAY);
-    expect(await syncDueSources(deps)).toBe(2);
+    expect(await syncDueSources(deps, NO_EMBEDDER)).toBe(2);
     const failed = await getSource(deps, tenantId, failing.source_id);
     expect(failed).toMatchObject({ status: "failed", document_count: 1 });
     expect(failed.last_error).toContain("HTTP 503");
@@ -123,22 +125,22 @@ describe("knowledge sources", () => {
   });
 
   test("with the schedule off nothing is due; sync now still works; a bad interval is a 422", async () => {
-    const source = await addSource(deps, tenantId, { kind: "url", url: `${base}/prices` });
+    const source = await addSource(deps, tenantId, { kind: "url", url: `${base}/prices` }, NO_EMBEDDER);
     expect(await setSyncSchedule(deps, tenantId, "off")).toEqual({ sync_interval: "off" });
     expect((await getSource(deps, tenantId, source.source_id)).next_sync_at).toBeNull();
     deps.clock.advance(30 * DAY);
-    expect(await syncDueSources(deps)).toBe(0);
-    expect(await syncSourceNow(deps, tenantId, source.source_id)).toMatchObject({ status: "unchanged", last_fetched_at: new Date(deps.clock.now()).toISOString() });
+    expect(await syncDueSources(deps, NO_EMBEDDER)).toBe(0);
+    expect(await syncSourceNow(deps, tenantId, source.source_id, NO_EMBEDDER)).toMatchObject({ status: "unchanged", last_fetched_at: new Date(deps.clock.now()).toISOString() });
     expect(await setSyncSchedule(deps, tenantId, "12h")).toEqual({ sync_interval: "12h" });
     expect((await getSource(deps, tenantId, source.source_id)).next_sync_at).toBe(new Date(deps.clock.now() + 12 * 60 * 60 * 1000).toISOString());
     expect(await refusal(setSyncSchedule(deps, tenantId, "5m"))).toMatchObject({ status: 422 });
   });
 
   test("a source that cannot be read is not kept; deleting a source deletes its documents", async () => {
-    expect(await refusal(addSource(deps, tenantId, { kind: "url", url: `${base}/missing` }))).toMatchObject({ code: "url_fetch_failed", status: 422 });
-    expect(await refusal(addSource(deps, tenantId, { kind: "sitemap", url: `${base}/prices` }))).toMatchObject({ code: "url_fetch_failed", status: 422 });
-    expect(await refusal(addSource(deps, tenantId, { kind: "url", url: "ftp://example.com/x" }))).toMatchObject({ status: 422 });
-    const source = await addSource(deps, tenantId, { kind: "sitemap", url: `${base}/sitemap.xml` });
+    expect(await refusal(addSource(deps, tenantId, { kind: "url", url: `${base}/missing` }, NO_EMBEDDER))).toMatchObject({ code: "url_fetch_failed", status: 422 });
+    expect(await refusal(addSource(deps, tenantId, { kind: "sitemap", url: `${base}/prices` }, NO_EMBEDDER))).toMatchObject({ code: "url_fetch_failed", status: 422 });
+    expect(await refusal(addSource(deps, tenantId, { kind: "url", url: "ftp://example.com/x" }, NO_EMBEDDER))).toMatchObject({ status: 422 });
+    const source = await addSource(deps, tenantId, { kind: "sitemap", url: `${base}/sitemap.xml` }, NO_EMBEDDER);
     await deleteSource(deps, tenantId, source.source_id);
     expect((await listDocuments(deps, tenantId, { limit: 10 })).data).toEqual([]);
     expect(await refusal(getSource(deps, tenantId, source.source_id))).toMatchObject({ status: 404 });
@@ -148,7 +150,7 @@ describe("knowledge sources", () => {
     const strict = buildDeps({ allowPrivateWebhooks: false });
     try {
       const other = (await seedTenant(strict, "Strict")).tenant.id;
-      const error = await refusal(addSource(strict, other, { kind: "sitemap", url: `${base}/sitemap.xml` }));
+      const error = await refusal(addSource(strict, other, { kind: "sitemap", url: `${base}/sitemap.xml` }, NO_EMBEDDER));
       expect(error).toMatchObject({ status: 422 });
       expect(error.message).toContain("127.0.0.1");
     } finally {

@@ -4,6 +4,8 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { addSource } from "../../src/knowledge/sources.ts";
 import { createTenant } from "../../src/tenants/create-tenant.ts";
+/** BM25 only: these tests are about fetching, not vectors. */
+const NO_EMBEDDER = async () => null;
 import { buildDeps, closeDeps } from "../helpers.ts";
 import { cli } from "../cli/cli-helpers.ts";
 
@@ -24,7 +26,7 @@ let sourceId: string;
 beforeAll(async () => {
   const deps = buildDeps({ allowPrivateWebhooks: true }, {}, {}, db);
   tenantId = (await createTenant(deps, { name: "Clinic" })).id;
-  sourceId = (await addSource(deps, tenantId, { kind: "url", url: `http://127.0.0.1:${server.port}/hours` })).source_id;
+  sourceId = (await addSource(deps, tenantId, { kind: "url", url: `http://127.0.0.1:${server.port}/hours` }, NO_EMBEDDER)).source_id;
   closeDeps(deps);
 });
 afterAll(() => {

@@ -38,7 +38,7 @@ const sourceView = t.Object({
 
 export const KnowledgeSourceModel = {
   createBody: strictObject({
-    url: t.Optional(t.String({ minLength: 1, maxLength: 2_000, description: "A page (HTML, Markdown, text or PDF) kept in sync." })),
+    url: t.Optional(t.String({ minLength: 1, maxLength: 2_000, description: "A page (HTML, Markdown, text or PDF) kept in sync.", examples: ["https://example.com/prices"] })),
     sitemap_url: t.Optional(t.String({ minLength: 1, maxLength: 2_000, description: "A sitemap.xml (or sitemap index) whose pages are imported and kept in sync." })),
     title: t.Optional(t.String({ minLength: 1, maxLength: 200, description: "With url: the document's title (default: the page's own)." })),
   }),
@@ -68,12 +68,13 @@ function newSourceOf(body: CreateBody) {
 /** Knowledge sources: pages and sitemaps kept in sync on a schedule, and uploaded PDFs. */
 export function knowledgeSourceRoutes(deps: AppDeps) {
   const manager = { tenantAccess: true, rateLimit: "management" } as const;
+  const embedderOf = (tenantId: string) => embedderForTenant(deps, tenantId);
   return new Elysia({ prefix: "/api/v1/knowledge" })
     .use(securityPlugin(deps))
     .post(
       "/sources",
       async ({ principal, query, body, set }) => {
-        const source = await addSource(deps, tenantOf(principal, query.tenant_id, MANAGER_ROLES), newSourceOf(body));
+        const source = await addSource(deps, tenantOf(principal, query.tenant_id, MANAGER_ROLES), newSourceOf(body), embedderOf);
         set.status = 201;
         return source;
       },
@@ -94,7 +95,7 @@ export function knowledgeSourceRoutes(deps: AppDeps) {
       async ({ principal, query, body, set }) => {
         const tenantId = tenantOf(principal, query.tenant_id, MANAGER_ROLES);
         if (!(body instanceof Uint8Array)) throw new AppError("unsupported_media_type", 415, "Send the PDF itself as the body, with Content-Type: application/pdf.");
-        const source = await uploadPdf(deps, tenantId, { bytes: body, title: query.title }, await embedderForTenant(deps, tenantId));
+        const source = await uploadPdf(deps, tenantId, { bytes: body, title: query.title }, await embedderOf(tenantId));
         set.status = 201;
         return source;
       },
@@ -121,7 +122,7 @@ export function knowledgeSourceRoutes(deps: AppDeps) {
       response: { 200: sourceView },
       detail: { summary: "Read a knowledge source", description: "With the last sync's result for each page." },
     })
-    .post("/sources/:id/sync", ({ principal, params, query }) => syncSourceNow(deps, tenantOf(principal, query.tenant_id, MANAGER_ROLES), params.id), {
+    .post("/sources/:id/sync", ({ principal, params, query }) => syncSourceNow(deps, tenantOf(principal, query.tenant_id, MANAGER_ROLES), params.id, embedderOf), {
       ...manager,
       params: idParams,
       query: KnowledgeSourceModel.tenantQuery,
