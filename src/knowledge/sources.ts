@@ -64,7 +64,7 @@ function summarise(outcomes: PageOutcome[]): SyncReport {
 
 /**
  * Syncs a URL or sitemap source now and records how it went: `failed` with the error when the
- * source itself (or its only page) could not be read, else `ok` when a document changed and
+ * source itself (or every page it lists) could not be read, else `ok` when a document changed and
  * `unchanged` when none did, with failed pages summed up in `last_error`. Its next scheduled
  * sync is one tenant interval from now (none while the schedule is off).
  */
@@ -82,7 +82,8 @@ export async function syncSource(deps: Deps, source: KnowledgeSourceRow, embedde
     const report = summarise(outcomes);
     const changed = report.counts.imported + report.counts.updated + report.counts.removed > 0;
     const failedPages = outcomes.filter((outcome) => outcome.result === "failed");
-    const status: SourceStatus = error ? "failed" : changed ? "ok" : "unchanged";
+    const everyPageFailed = failedPages.length > 0 && failedPages.length === outcomes.filter((outcome) => outcome.result !== "skipped").length;
+    const status: SourceStatus = error || everyPageFailed ? "failed" : changed ? "ok" : "unchanged";
     const lastError = error
       ? error instanceof Error ? error.message : String(error)
       : failedPages.length > 0 ? `${failedPages.length} of ${outcomes.length} pages failed; first: ${failedPages[0]?.reason}` : null;
@@ -152,15 +153,10 @@ export async function addSource(deps: Deps, tenantId: string, input: NewSource, 
   });
   const source = await deps.store.knowledgeSources.findSource(tenantId, id);
   if (!source) throw notFound("source");
-  const firstOutcome = async () => {
-    const { view, error } = await syncSource(deps, source, embedderOf);
-    const onlyPage = view.report?.pages?.[0];
-    const pageError = input.kind === "url" && onlyPage && onlyPage.result !== "imported" ? (onlyPage.reason ?? "the page was not imported") : null;
-    if (error ?? pageError) throw error instanceof Error ? error : new AppError("url_fetch_failed", 422, String(error ?? pageError));
-    return view;
-  };
   try {
-    return await firstOutcome();
+    const { view, error } = await syncSource(deps, source, embedderOf);
+    if (error) throw error;
+    return view;
   } catch (error) {
     await deps.store.knowledgeSources.deleteSource(tenantId, id);
     throw error;

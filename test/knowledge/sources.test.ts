@@ -124,6 +124,17 @@ describe("knowledge sources", () => {
     expect((await searchKnowledge(deps, tenantId, "sundays"))[0]?.title).toBe("Hours");
   });
 
+  test("a sitemap whose pages fail is kept: failed when every page failed, with each page's reason", async () => {
+    site.pages.set("/prices", { body: "", type: "text/html", status: 500 });
+    site.sitemap = [`${base}/prices`, `${base}/gone`];
+    const source = await addSource(deps, tenantId, { kind: "sitemap", url: `${base}/sitemap.xml` }, NO_EMBEDDER);
+    expect(source).toMatchObject({ status: "failed", document_count: 0, report: { counts: { failed: 2 } } });
+    expect(source.last_error).toContain("2 of 2 pages failed");
+    expect(source.report?.pages?.map((page) => page.reason)).toEqual([`${base}/prices answered HTTP 500.`, `${base}/gone answered HTTP 404.`]);
+    site.pages.set("/prices", { body: html("Prices", "A check-up costs 45 EUR."), type: "text/html" });
+    expect(await syncSourceNow(deps, tenantId, source.source_id, NO_EMBEDDER)).toMatchObject({ status: "ok", document_count: 1, report: { counts: { imported: 1, failed: 1 } } });
+  });
+
   test("with the schedule off nothing is due; sync now still works; a bad interval is a 422", async () => {
     const source = await addSource(deps, tenantId, { kind: "url", url: `${base}/prices` }, NO_EMBEDDER);
     expect(await setSyncSchedule(deps, tenantId, "off")).toEqual({ sync_interval: "off" });
