@@ -9,14 +9,41 @@ export const ROBOTS_AGENT = "parley";
 
 interface Rule {
   allow: boolean;
-  pattern: RegExp;
+  /** The path with `*` wildcards, matched in full: a rule without a final `$` ends in `*` (a prefix). */
+  pattern: string;
   length: number;
 }
 
-const toPattern = (path: string): RegExp => {
-  const anchored = path.endsWith("$");
-  const body = (anchored ? path.slice(0, -1) : path).replace(/[.+?^{}()|[\]\\]/g, "\\$&").replace(/\*/g, ".*");
-  return new RegExp(`^${body}${anchored ? "$" : ""}`);
+/**
+ * Does `text` match `pattern` (`*` = any run of characters) in full? Greedy, going back only to
+ * the last `*`: at most length × length steps. A regular expression built from the file could
+ * backtrack exponentially on a line of many wildcards, and the file is the site's to write.
+ */
+export function wildcardMatch(pattern: string, text: string): boolean {
+  let p = 0;
+  let t = 0;
+  let star = -1;
+  let resume = 0;
+  while (t < text.length) {
+    if (p < pattern.length && pattern[p] !== "*" && pattern[p] === text[t]) {
+      p++;
+      t++;
+    } else if (p < pattern.length && pattern[p] === "*") {
+      star = p++;
+      resume = t;
+    } else if (star >= 0) {
+      p = star + 1;
+      t = ++resume;
+    } else return false;
+  }
+  while (pattern[p] === "*") p++;
+  return p === pattern.length;
+}
+
+const toRule = (allow: boolean, value: string): Rule => {
+  const anchored = value.endsWith("$");
+  const path = (anchored ? value.slice(0, -1) : value).replace(/\*+/g, "*");
+  return { allow, pattern: anchored ? path : `${path}*`, length: value.length };
 };
 
 /** The rules that apply to us, as a function of a URL's path (with its query). */
@@ -39,14 +66,14 @@ export function parseRobots(text: string): (pathAndQuery: string) => boolean {
       inRules = true;
       // An empty Disallow allows everything: no rule.
       if (value === "") continue;
-      for (const agent of agents) groups.get(agent)?.push({ allow: field === "allow", pattern: toPattern(value), length: value.length });
+      for (const agent of agents) groups.get(agent)?.push(toRule(field === "allow", value.slice(0, 512)));
     }
   }
   const rules = groups.get(ROBOTS_AGENT) ?? groups.get("*") ?? [];
   return (pathAndQuery) => {
     let best: Rule | null = null;
     for (const rule of rules) {
-      if (!rule.pattern.test(pathAndQuery)) continue;
+      if (!wildcardMatch(rule.pattern, pathAndQuery)) continue;
       if (!best || rule.length > best.length || (rule.length === best.length && rule.allow)) best = rule;
     }
     return best?.allow ?? true;

@@ -16,6 +16,12 @@ export const MAX_SITEMAP_FILES = 20;
 export const MAX_SITEMAP_PAGES = 500;
 /** Entries read from one file: the parse stops there (sitemaps.org allows 50,000). */
 const MAX_ENTRIES_PER_FILE = 5_000;
+/**
+ * A sitemap nests three elements deep. The XML tokenizer searches its stack of open elements on
+ * every close tag, so a file of thousands of nested elements would cost it quadratic time: past
+ * this depth the file is refused instead (as the HTML reader does, html-to-text.ts).
+ */
+const MAX_XML_NESTING = 32;
 
 export interface SitemapEntries {
   kind: "urlset" | "sitemapindex" | null;
@@ -28,9 +34,11 @@ export function parseSitemap(xml: string): SitemapEntries {
   const locations: string[] = [];
   let inLoc = false;
   let loc = "";
+  let depth = 0;
   const parser = new Parser(
     {
       onopentag(name) {
+        if (++depth > MAX_XML_NESTING) throw fetchFailed(`The sitemap nests elements more than ${MAX_XML_NESTING} levels deep.`);
         const local = name.slice(name.indexOf(":") + 1).toLowerCase();
         if (kind === null && (local === "urlset" || local === "sitemapindex")) kind = local;
         if (local === "loc") {
@@ -42,6 +50,7 @@ export function parseSitemap(xml: string): SitemapEntries {
         if (inLoc) loc += text;
       },
       onclosetag(name) {
+        depth--;
         if (name.slice(name.indexOf(":") + 1).toLowerCase() !== "loc" || !inLoc) return;
         inLoc = false;
         if (locations.length < MAX_ENTRIES_PER_FILE && loc.trim() !== "") locations.push(loc.trim());
