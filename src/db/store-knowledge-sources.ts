@@ -21,6 +21,7 @@ export interface KnowledgeSourceQueries {
   /** The tenant's sources, newest first, before `beforeId` when given. */
   listSources(tenantId: string, beforeId: string | null, limit: number): Promise<KnowledgeSourceWithCount[]>;
   findSource(tenantId: string, sourceId: string): Promise<KnowledgeSourceWithCount | null>;
+  countSources(tenantId: string): Promise<number>;
   /** Deletes the source and (by cascade) its documents and their chunks; false when there was none. */
   deleteSource(tenantId: string, sourceId: string): Promise<boolean>;
   recordSourceSync(state: SourceSyncState): Promise<void>;

@@ -44,3 +44,20 @@ export async function assertKnowledgeRoom(db: StoreQueries, tenantId: string, ne
     );
   }
 }
+
+/**
+ * A source produces at least one document, so a tenant has at most as many sources as its plan
+ * has documents: 402 `plan_limit` naming `knowledge_sources` past that.
+ */
+export async function assertSourceRoom(db: StoreQueries, tenantId: string): Promise<void> {
+  const usage = await getKnowledgeUsage(db, tenantId);
+  const sources = await db.knowledgeSources.countSources(tenantId);
+  if (sources + 1 > usage.maxDocuments) {
+    throw new AppError(
+      "plan_limit",
+      402,
+      `The ${usage.plan} plan allows ${usage.maxDocuments} knowledge sources and this tenant has ${sources}; delete one or upgrade the plan.`,
+      { limit: "knowledge_sources", max: usage.maxDocuments, current: sources },
+    );
+  }
+}

@@ -3,6 +3,7 @@ import { notFound } from "../lib/app-error.ts";
 import { newId } from "../lib/ids.ts";
 import { addDocument } from "./documents.ts";
 import type { Embedder } from "./embedder.ts";
+import { assertSourceRoom } from "./limits.ts";
 import { pdfToText } from "./pdf-text.ts";
 import { toSourceView, type SourceView } from "./sources.ts";
 
@@ -17,6 +18,7 @@ export interface PdfUpload {
  * stored; a document the plan has no room for takes its source away with it.
  */
 export async function uploadPdf(deps: Deps, tenantId: string, input: PdfUpload, embedder: Embedder | null): Promise<SourceView> {
+  await assertSourceRoom(deps.store, tenantId);
   const pdf = await pdfToText(input.bytes);
   const title = (input.title?.trim() || pdf.title || "Uploaded PDF").slice(0, 200);
   const now = deps.clock.now();

@@ -8,6 +8,7 @@ import { syncDueSources } from "../../src/knowledge/scheduled-sync.ts";
 import { setSyncSchedule } from "../../src/knowledge/sync-schedule.ts";
 import { searchKnowledge } from "../../src/knowledge/search.ts";
 import { makePdf } from "./make-pdf.ts";
+import { PLANS } from "../../src/billing/plans.ts";
 
 const DAY = 24 * 60 * 60 * 1000;
 
@@ -133,6 +134,22 @@ describe("knowledge sources", () => {
     expect(source.report?.pages?.map((page) => page.reason)).toEqual([`${base}/prices answered HTTP 500.`, `${base}/gone answered HTTP 404.`]);
     site.pages.set("/prices", { body: html("Prices", "A check-up costs 45 EUR."), type: "text/html" });
     expect(await syncSourceNow(deps, tenantId, source.source_id, NO_EMBEDDER)).toMatchObject({ status: "ok", document_count: 1, report: { counts: { imported: 1, failed: 1 } } });
+  });
+
+  test("the plan bounds a sitemap's pages (the rest skipped, naming the limit) and the number of sources", async () => {
+    const max = PLANS.free.knowledgeDocuments;
+    site.sitemap = Array.from({ length: max + 3 }, (_, index) => `${base}/page-${index}`);
+    site.sitemap.forEach((url, index) => site.pages.set(new URL(url).pathname, { body: html(`Page ${index}`, `Fact number ${index}.`), type: "text/html" }));
+    const source = await addSource(deps, tenantId, { kind: "sitemap", url: `${base}/sitemap.xml` }, NO_EMBEDDER);
+    expect(source).toMatchObject({ status: "ok", document_count: max, report: { counts: { imported: max, skipped: 3 } } });
+    expect(source.report?.pages?.find((page) => page.result === "skipped")?.reason).toContain(`allows ${max} knowledge documents`);
+
+    // More sources up to the cap, written directly: fetching them would only repeat the above.
+    const stored = await deps.store.knowledgeSources.findSource(tenantId, source.source_id);
+    if (!stored) throw new Error("the sitemap source was not stored");
+    for (let index = 1; index < max; index++) await deps.store.knowledgeSources.insertSource({ ...stored, id: `src_${String(index).padStart(26, "0")}` });
+    const refused = await refusal(addSource(deps, tenantId, { kind: "url", url: `${base}/prices` }, NO_EMBEDDER));
+    expect(refused).toMatchObject({ code: "plan_limit", status: 402, details: { limit: "knowledge_sources", max, current: max } });
   });
 
   test("with the schedule off nothing is due; sync now still works; a bad interval is a 422", async () => {

@@ -44,6 +44,11 @@ export const KNOWLEDGE_SOURCE_OPS: Ops<KnowledgeSourceQueries> = {
     (tenantId, sourceId) => [sourceId, tenantId],
     (row: KnowledgeSourceWithCount | null) => row && withCount(row),
   ),
+  countSources: one(
+    "SELECT count(*) AS n FROM knowledge_sources WHERE tenant_id = $1",
+    (tenantId) => [tenantId],
+    (row: { n: unknown } | null) => asNumber(row?.n),
+  ),
   deleteSource: write(
     "DELETE FROM knowledge_sources WHERE id = $1 AND tenant_id = $2",
     (tenantId, sourceId) => [sourceId, tenantId],
