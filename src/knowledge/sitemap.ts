@@ -104,7 +104,7 @@ export async function collectSitemapPages(deps: Deps, url: string, limit: number
   const skipped: SkippedPage[] = [];
   const seen = new Set<string>();
   let files = 0;
-  const readFile = async (page: Extract<FetchedPage, { notModified: false }>, depth: number): Promise<void> => {
+  const readFile = async (page: Extract<FetchedPage, { notModified: false }>, depth: number): Promise<SitemapEntries["kind"]> => {
     files++;
     const entries = parseSitemap(decodeBody(page.body, page.contentType));
     if (entries.kind === null) throw fetchFailed(`${page.url.href} is not a sitemap (no <urlset> or <sitemapindex>).`);
@@ -117,6 +117,7 @@ export async function collectSitemapPages(deps: Deps, url: string, limit: number
       else if (pages.length >= limit) skipped.push({ url: location, reason: `over the limit of ${limit} pages` });
       else pages.push(location);
     }
+    return entries.kind;
   };
   const readChild = async (location: string, depth: number): Promise<void> => {
     if (depth > MAX_SITEMAP_DEPTH) return void skipped.push({ url: location, reason: `sitemaps nested deeper than ${MAX_SITEMAP_DEPTH} levels` });
@@ -128,6 +129,8 @@ export async function collectSitemapPages(deps: Deps, url: string, limit: number
       skipped.push({ url: location, reason: error instanceof Error ? error.message : String(error) });
     }
   };
-  await readFile(root, 1);
-  return { pages, skipped, root: { etag: root.etag, lastModified: root.lastModified } };
+  const rootKind = await readFile(root, 1);
+  // An index answering 304 says nothing of the sitemaps it lists: only a urlset's validators are kept.
+  const kept = rootKind === "urlset" ? { etag: root.etag, lastModified: root.lastModified } : { etag: null, lastModified: null };
+  return { pages, skipped, root: kept };
 }

@@ -115,7 +115,8 @@ export async function fetchSource(deps: Deps, source: KnowledgeSourceRow, embedd
   } catch (error) {
     return { validators: held, outcomes: [], error };
   }
-  const pages = listed?.pages ?? pagesOfLastReport(source);
+  // On a 304 the pages are those seen last time and every page a document came from: a 304 never removes one.
+  const pages = listed?.pages ?? [...new Set([...pagesOfLastReport(source), ...documents.flatMap((document) => document.sourceUrl ?? [])])];
   const outcomes = await mapBounded(pages, PAGE_CONCURRENCY, async (page) => {
     const existing = byUrl.get(page);
     try {

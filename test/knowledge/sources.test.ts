@@ -31,9 +31,13 @@ beforeAll(() => {
       if (path === "/robots.txt") return new Response("User-agent: *\nDisallow: /private\n", { headers: { "content-type": "text/plain" } });
       if (path === "/sitemap.xml") {
         const urls = site.sitemap.map((loc) => `<url><loc>${loc}</loc></url>`).join("");
-        return new Response(`<?xml version="1.0"?><urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">${urls}</urlset>`, { headers: { "content-type": "application/xml" } });
+        // Its ETag is its list: an unchanged sitemap answers 304.
+        const etag = `"${Bun.hash(urls).toString(16)}"`;
+        if (request.headers.get("if-none-match") === etag) return new Response(null, { status: 304 });
+        return new Response(`<?xml version="1.0"?><urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">${urls}</urlset>`, { headers: { "content-type": "application/xml", etag } });
       }
-      if (path === "/index.xml") return new Response(`<sitemapindex><sitemap><loc>${base}/sitemap.xml</loc></sitemap></sitemapindex>`, { headers: { "content-type": "application/xml" } });
+      if (path === "/index.xml" && request.headers.get("if-none-match") === '"idx"') return new Response(null, { status: 304 });
+      if (path === "/index.xml") return new Response(`<sitemapindex><sitemap><loc>${base}/sitemap.xml</loc></sitemap></sitemapindex>`, { headers: { "content-type": "application/xml", etag: '"idx"' } });
       const page = site.pages.get(path);
       if (!page) return new Response("gone", { status: 404 });
       if (page.status) return new Response("down", { status: page.status });
@@ -69,8 +73,9 @@ const resultsByUrl = (pages: Array<{ url: string; result: string }> | undefined)
 
 describe("knowledge sources", () => {
   test("a sitemap imports its site's pages (a PDF among them) and skips other sites and what robots.txt disallows", async () => {
-    const source = await addSource(deps, tenantId, { kind: "sitemap", url: `${base}/sitemap.xml` }, NO_EMBEDDER);
-    expect(source).toMatchObject({ kind: "sitemap", status: "ok", document_count: 3, last_error: null, next_sync_at: new Date(deps.clock.now() + DAY).toISOString() });
+    const source = await addSource(deps, tenantId, { kind: "sitemap", url: `${base}/index.xml` }, NO_EMBEDDER);
+    // An index's validators are not kept: its 304 would say nothing of the sitemaps it lists.
+    expect(source).toMatchObject({ kind: "sitemap", status: "ok", document_count: 3, last_error: null, etag: null, next_sync_at: new Date(deps.clock.now() + DAY).toISOString() });
     expect(resultsByUrl(source.report?.pages)).toEqual({ "/prices": "imported", "/hours": "imported", "/guide.pdf": "imported", "/private/staff": "skipped", "https://elsewhere.example/page": "skipped" });
     expect(source.report?.counts).toMatchObject({ imported: 3, skipped: 2 });
     const documents = (await listDocuments(deps, tenantId, { limit: 10 })).data;
@@ -84,7 +89,7 @@ describe("knowledge sources", () => {
   });
 
   test("the scheduled re-crawl skips an unchanged page by its ETag, replaces a changed one and removes one gone from the sitemap", async () => {
-    const source = await addSource(deps, tenantId, { kind: "sitemap", url: `${base}/index.xml` }, NO_EMBEDDER);
+    const source = await addSource(deps, tenantId, { kind: "sitemap", url: `${base}/sitemap.xml` }, NO_EMBEDDER);
     const before = Object.fromEntries((await listDocuments(deps, tenantId, { limit: 10 })).data.map((document) => [document.source_url, document.document_id]));
     site.pages.set("/hours", { body: html("Hours", "Open Monday to Saturday."), type: "text/html", lastModified: "Thu, 15 Jan 2026 09:00:00 GMT" });
     site.sitemap = site.sitemap.filter((url) => !url.endsWith("/guide.pdf"));
@@ -104,10 +109,12 @@ describe("knowledge sources", () => {
     expect((await searchKnowledge(deps, tenantId, "open saturday"))[0]?.document_id).toBe(hours.document_id);
     expect(await refusal(getDocument(deps, tenantId, before[`${base}/guide.pdf`] ?? ""))).toMatchObject({ status: 404 });
 
-    // Nothing changed since: every page answers 304 or the same body, and the source says so.
+    // Nothing changed since: the sitemap answers 304, its pages are still asked (304 or the same body), nothing is removed.
     deps.clock.advance(DAY);
+    site.requests.length = 0;
     expect(await syncDueSources(deps, NO_EMBEDDER)).toBe(1);
-    expect(await getSource(deps, tenantId, source.source_id)).toMatchObject({ status: "unchanged", report: { counts: { unchanged: 2, updated: 0, imported: 0 } } });
+    expect(await getSource(deps, tenantId, source.source_id)).toMatchObject({ status: "unchanged", document_count: 2, report: { counts: { unchanged: 2, updated: 0, imported: 0, removed: 0 } } });
+    expect(site.requests.filter((request) => request.path.endsWith(".xml")).map((request) => [request.path, request.ifNoneMatch])).toEqual([["/sitemap.xml", synced.etag]]);
   });
 
   test("a failing source keeps its documents and records the error, and does not hold back another source", async () => {

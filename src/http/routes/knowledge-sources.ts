@@ -105,6 +105,7 @@ export function knowledgeSourceRoutes(deps: AppDeps) {
         response: { 201: sourceView },
         detail: {
           summary: "Upload a PDF",
+          requestBody: { required: true, content: { "application/pdf": { schema: { type: "string", format: "binary" } } } },
           description: `The body is the file (Content-Type: application/pdf, at most ${MAX_PDF_BYTES / 1024 / 1024} MB). Its text becomes one document, a section per page; a file that cannot be read is a 422 pdf_unreadable.`,
         },
       },
