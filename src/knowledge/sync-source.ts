@@ -39,8 +39,24 @@ const hashOf = (body: Uint8Array): string => createHash("sha256").update(body).d
 
 const reasonOf = (error: unknown): string => (error instanceof Error ? error.message : String(error));
 
+type InTurn = <T>(work: () => Promise<T>) => Promise<T>;
+
+/**
+ * Runs the works given one after another, in the order given. A sync fetches pages side by side
+ * but writes their documents in turn: on PostgreSQL two concurrent adds would each check the
+ * plan's room before seeing the other's document, and both pass.
+ */
+function oneAtATime(): InTurn {
+  let tail: Promise<unknown> = Promise.resolve();
+  return (work) => {
+    const run = tail.then(work);
+    tail = run.catch(() => undefined);
+    return run;
+  };
+}
+
 /** Fetches one page of a source and brings its document up to date; throws when the page fails. */
-async function syncPage(deps: Deps, source: KnowledgeSourceRow, url: string, existing: SourceDocument | undefined, embedder: Embedder | null): Promise<PageOutcome & { fetched?: PageValidators }> {
+async function syncPage(deps: Deps, source: KnowledgeSourceRow, url: string, existing: SourceDocument | undefined, embedder: Embedder | null, inTurn: InTurn): Promise<PageOutcome & { fetched?: PageValidators }> {
   const page = await fetchPage(deps, url, { accept: PAGE_ACCEPT, etag: existing?.etag, lastModified: existing?.lastModified, maxBytes: pageBodyCap });
   if (page.notModified) {
     if (!existing) throw fetchFailed(`${url} answered 304 to a request that was not conditional.`);
@@ -55,10 +71,10 @@ async function syncPage(deps: Deps, source: KnowledgeSourceRow, url: string, exi
   const title = source.kind === "url" ? (source.title ?? undefined) : undefined;
   const document = { ...(await documentFromBody(page, title)), sourceUrl: url, sourceId: source.id, fetched };
   if (existing) {
-    await replaceDocument(deps, source.tenantId, existing, document, embedder);
+    await inTurn(() => replaceDocument(deps, source.tenantId, existing, document, embedder));
     return { url, result: "updated", document_id: existing.id, fetched };
   }
-  const added = await addDocument(deps, source.tenantId, document, embedder);
+  const added = await inTurn(() => addDocument(deps, source.tenantId, document, embedder));
   return { url, result: "imported", document_id: added.document_id, fetched };
 }
 
@@ -103,7 +119,7 @@ export async function fetchSource(deps: Deps, source: KnowledgeSourceRow, embedd
   if (source.kind === "url") {
     const existing = byUrl.get(url);
     try {
-      const { fetched, ...outcome } = await syncPage(deps, source, url, existing, embedder);
+      const { fetched, ...outcome } = await syncPage(deps, source, url, existing, embedder, oneAtATime());
       return { validators: fetched ?? held, outcomes: [outcome], error: null };
     } catch (error) {
       return { validators: held, outcomes: [failedPage(url, error, existing)], error };
@@ -117,10 +133,11 @@ export async function fetchSource(deps: Deps, source: KnowledgeSourceRow, embedd
   }
   // On a 304 the pages are those seen last time and every page a document came from: a 304 never removes one.
   const pages = listed?.pages ?? [...new Set([...pagesOfLastReport(source), ...documents.flatMap((document) => document.sourceUrl ?? [])])];
+  const inTurn = oneAtATime();
   const outcomes = await mapBounded(pages, PAGE_CONCURRENCY, async (page) => {
     const existing = byUrl.get(page);
     try {
-      const { fetched: _, ...outcome } = await syncPage(deps, source, page, existing, embedder);
+      const { fetched: _, ...outcome } = await syncPage(deps, source, page, existing, embedder, inTurn);
       return outcome;
     } catch (error) {
       return failedPage(page, error, existing);
