@@ -1,4 +1,3 @@
-import { getDocument } from "unpdf/pdfjs";
 import { AppError } from "../lib/app-error.ts";
 
 /**
@@ -34,6 +33,8 @@ const pageText = (items: readonly TextItem[]): string =>
 export async function pdfToText(bytes: Uint8Array, options: { timeoutMs?: number } = {}): Promise<PdfText> {
   if (bytes.byteLength > MAX_PDF_BYTES) throw new AppError("document_too_large", 413, `The PDF is larger than ${MAX_PDF_BYTES / 1024 / 1024} MB.`);
   if (Buffer.from(bytes.subarray(0, 1024)).indexOf("%PDF-") < 0) throw unreadable("it does not start like a PDF (%PDF-).");
+  // Loaded on the first PDF, not at start-up: PDF.js is about 2 MB of code most servers never run.
+  const { getDocument } = await import("unpdf/pdfjs");
   let expired = false;
   const timer = setTimeout(() => (expired = true), options.timeoutMs ?? PDF_TIMEOUT_MS);
   // PDF.js takes ownership of the buffer it is given: a copy keeps the caller's bytes intact.
