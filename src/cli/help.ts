@@ -18,6 +18,7 @@ Commands:
   copy --from FILE --to postgres://…   move a SQLite install to PostgreSQL (all or nothing)
   tls status|renew      the served certificate: domains, issuer, expiry, last renewal; force a renewal
   bot test [add]        run the tenant's saved test cases (exit 1 if one fails), or add one
+  knowledge sync        fetch the tenant's knowledge sources (pages, sitemaps) now
 
 Every command takes --db FILE (env PARLEY_DB, default ./data/parley.db) and --help;
 --db may be a postgres://user:password@host:5432/db URL: then PostgreSQL is the store and
@@ -183,6 +184,18 @@ last answer is checked), and at least one expectation. Texts match ignoring case
 Examples:
   parley bot test add --tenant ten_… --question "What are your opening hours?" --contains Monday
   parley bot test --tenant ten_… --json
+`,
+  knowledge: `Usage:
+  parley knowledge sync --tenant T [--source SOURCE_ID] [--json]
+
+Fetches the tenant's URL and sitemap knowledge sources now (or only --source), as the
+schedule does: conditional requests, unchanged pages skipped, changed pages re-chunked, pages
+gone from a sitemap removed, a failure recorded with the documents kept. Prints each source's
+status and page counts; exits 1 when a source failed. Sources are added with the API
+(POST /api/v1/knowledge/sources) or the admin page; see docs/knowledge.md.
+
+Example:
+  parley knowledge sync --tenant ten_…
 `,
   dlq: `Usage:
   parley dlq list [--tenant T] [--event E] [--since ISO] [--limit N] [--json]

@@ -6,6 +6,7 @@ import { backupCommand, restoreCommand } from "./backup.ts";
 import { botCommand } from "./bot.ts";
 import { copyCommand } from "./copy.ts";
 import { dlqCommand } from "./dlq.ts";
+import { knowledgeCommand } from "./knowledge.ts";
 import { COMMAND_HELP, MAIN_HELP } from "./help.ts";
 import { UsageError, type CliIo } from "./io.ts";
 import { migrateCommand } from "./migrate.ts";
@@ -31,6 +32,7 @@ const COMMANDS: Record<string, Command> = {
   copy: copyCommand,
   tls: tlsCommand,
   bot: botCommand,
+  knowledge: knowledgeCommand,
 };
 
 /**

@@ -21,6 +21,7 @@ import webhookFeatures from "../../migrations/0015_webhook_features.sql" with { 
 import orderedDelivery from "../../migrations/0016_ordered_delivery.sql" with { type: "text" };
 import frontDeskVisitor from "../../migrations/0017_front_desk_visitor.sql" with { type: "text" };
 import frontDeskInbox from "../../migrations/0018_front_desk_inbox.sql" with { type: "text" };
+import knowledgeSources from "../../migrations/0019_knowledge_sources.sql" with { type: "text" };
 
 export const MIGRATION_JOURNAL = journal;
 
@@ -44,4 +45,5 @@ export const EMBEDDED_MIGRATIONS: ReadonlyArray<{ tag: string; sql: string }> = 
   { tag: "0016_ordered_delivery", sql: orderedDelivery },
   { tag: "0017_front_desk_visitor", sql: frontDeskVisitor },
   { tag: "0018_front_desk_inbox", sql: frontDeskInbox },
+  { tag: "0019_knowledge_sources", sql: knowledgeSources },
 ];

@@ -27,6 +27,7 @@ import { whatsappHookRoutes } from "./routes/whatsapp-hooks.ts";
 import { widgetAssetRoutes } from "./routes/widget-assets.ts";
 import { adminPageRoutes } from "./routes/admin-page.ts";
 import { knowledgeRoutes } from "./routes/knowledge.ts";
+import { knowledgeSourceRoutes } from "./routes/knowledge-sources.ts";
 import { chatbotTestRoutes } from "./routes/chatbot-tests.ts";
 import { unansweredRoutes } from "./routes/unanswered.ts";
 
@@ -91,6 +92,7 @@ export function createApp(deps: AppDeps) {
     .use(liveRoutes(deps))
     .use(ratingRoutes(deps))
     .use(knowledgeRoutes(deps))
+    .use(knowledgeSourceRoutes(deps))
     .use(privacyRoutes(deps))
     .use(billingRoutes(deps))
     .use(analyticsRoutes(deps))

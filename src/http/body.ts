@@ -1,5 +1,6 @@
 import { AppError } from "../lib/app-error.ts";
 import { parseRequestJson } from "../lib/safe-json.ts";
+import { MAX_PDF_BYTES } from "../knowledge/pdf-text.ts";
 
 export const MAX_BODY_BYTES = 64 * 1024;
 
@@ -16,12 +17,37 @@ export const rawBodyOf = (request: Request): Uint8Array => RAW_BODIES.get(reques
 /** Parses the body's text, refusing one past the shape limits (src/lib/safe-json.ts) before any validation sees it. */
 const parseBodyText = (bytes: Buffer): unknown => parseRequestJson(bytes.toString("utf8"));
 
+/** Routes that take one raw PDF (Content-Type: application/pdf) instead of JSON, each with its own size cap. */
+export const RAW_UPLOAD_ROUTES: Readonly<Record<string, { maxBytes: number }>> = {
+  "/api/v1/knowledge/sources/pdf": { maxBytes: MAX_PDF_BYTES },
+};
+
+/** A raw upload's bytes (a Uint8Array body), read with its cap enforced as it arrives; null when the request is not one. */
+async function readRawUpload(request: Request, contentType: string): Promise<Uint8Array | null> {
+  // The type first: a JSON request (every chat message) pays one regular expression, no URL parse.
+  if (!/^application\/pdf\b/i.test(contentType)) return null;
+  const upload = RAW_UPLOAD_ROUTES[new URL(request.url).pathname];
+  if (!upload) return null;
+  const overCap = () => new AppError("payload_too_large", 413, `The file is larger than ${upload.maxBytes / 1024 / 1024} MB.`);
+  if (Number(request.headers.get("content-length") ?? "0") > upload.maxBytes) throw overCap();
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  for await (const chunk of request.body ?? []) {
+    size += chunk.byteLength;
+    if (size > upload.maxBytes) throw overCap();
+    chunks.push(chunk);
+  }
+  return Buffer.concat(chunks);
+}
+
 /**
  * Reads a JSON body with the size limit enforced while reading (a missing or lying
  * Content-Length cannot get more than the limit into memory) and the shape limits checked in
  * one pass before parsing. Text that is not JSON, or nests too much, is 400 invalid_json.
  */
 export async function parseJsonBody(request: Request, contentType: string): Promise<unknown> {
+  const upload = await readRawUpload(request, contentType);
+  if (upload) return upload;
   const declared = Number(request.headers.get("content-length") ?? "0");
   if (declared > MAX_BODY_BYTES) throw tooLarge();
   // A POST with no body and no content type (e.g. a re-trigger) is an empty object, not an error.

@@ -16,6 +16,16 @@ export interface NewDocument {
   content: string;
   format: KnowledgeFormat;
   sourceUrl?: string | null;
+  /** The source it came from, with the page's validators as fetched (src/knowledge/sources.ts). */
+  sourceId?: string;
+  fetched?: PageValidators;
+}
+
+/** What the next conditional request of a page sends, and what tells an unchanged body. */
+export interface PageValidators {
+  etag: string | null;
+  lastModified: string | null;
+  contentHash: string | null;
 }
 
 export interface DocumentView {
@@ -23,6 +33,7 @@ export interface DocumentView {
   title: string;
   format: KnowledgeFormat;
   source_url: string | null;
+  source_id: string | null;
   bytes: number;
   chunk_count: number;
   created_at: string;
@@ -41,12 +52,13 @@ const toView = (row: KnowledgeDocumentRow): DocumentView => ({
   title: row.title,
   format: row.format,
   source_url: row.sourceUrl,
+  source_id: row.sourceId,
   bytes: row.bytes,
   chunk_count: row.chunkCount,
   created_at: toIso(row.createdAt),
 });
 
-/** The text a document is chunked from: HTML through the parser, text and Markdown as they are. */
+/** The text a document is chunked from: HTML through the parser, text, Markdown and a PDF's extracted text as they are. */
 export function documentText(content: string, format: KnowledgeFormat): string {
   return format === "html" ? htmlToText(content).text : content.replace(/\r\n?/g, "\n").trim();
 }
@@ -60,7 +72,7 @@ export const EMBED_BATCH = 64;
  * its chunks are stored without vectors; searchKnowledge embeds them lazily later, so a
  * provider outage never loses a document.
  */
-async function embedChunks(deps: Deps, chunks: TextChunk[], embedder: Embedder | null): Promise<Array<number[] | null>> {
+export async function embedChunks(deps: Deps, chunks: TextChunk[], embedder: Embedder | null): Promise<Array<number[] | null>> {
   const vectors: Array<number[] | null> = chunks.map(() => null);
   if (!embedder) return vectors;
   for (let start = 0; start < chunks.length; start += EMBED_BATCH) {
@@ -80,14 +92,14 @@ async function embedChunks(deps: Deps, chunks: TextChunk[], embedder: Embedder |
 }
 
 /** A document as it would be stored: its title, text and chunks, or a 422 naming the field; then the plan's room checked (402). */
-export async function prepareDocument(deps: Pick<Deps, "store">, tenantId: string, input: NewDocument): Promise<{ title: string; text: string; chunks: TextChunk[]; bytes: number }> {
+export async function prepareDocument(deps: Pick<Deps, "store">, tenantId: string, input: NewDocument, replacing?: { bytes: number }): Promise<{ title: string; text: string; chunks: TextChunk[]; bytes: number }> {
   const title = input.title.trim();
   if (title === "") throw invalidField("title", "must not be empty");
   const text = documentText(input.content, input.format);
   const chunks = chunkText(text, { markdown: input.format !== "text" });
   if (chunks.length === 0) throw invalidField("content", "has no text to answer from");
   const bytes = Buffer.byteLength(text, "utf8");
-  await assertKnowledgeRoom(deps.store, tenantId, bytes);
+  await assertKnowledgeRoom(deps.store, tenantId, bytes, replacing);
   return { title, text, chunks, bytes };
 }
 
@@ -104,15 +116,33 @@ export async function addDocument(deps: Deps, tenantId: string, input: NewDocume
   const id = newId("doc", now);
   await deps.store.transaction(async (tx) => {
     await assertKnowledgeRoom(tx, tenantId, bytes);
-    await tx.knowledge.insertDocument({ id, tenantId, title, format: input.format, sourceUrl: input.sourceUrl ?? null, content: text, bytes, chunkCount: chunks.length, createdAt: now });
-    await tx.knowledge.insertChunks(
-      chunks.map((chunk, position) => {
-        const vector = vectors[position];
-        return { tenantId, documentId: id, position, heading: chunk.heading, text: chunk.text, embedding: vector ? encodeVector(vector) : null, embeddingModel: vector && embedder ? embedder.model : null };
-      }),
-    );
+    await tx.knowledge.insertDocument({
+      id,
+      tenantId,
+      title,
+      format: input.format,
+      sourceUrl: input.sourceUrl ?? null,
+      content: text,
+      bytes,
+      chunkCount: chunks.length,
+      createdAt: now,
+      sourceId: input.sourceId ?? null,
+      etag: input.fetched?.etag ?? null,
+      lastModified: input.fetched?.lastModified ?? null,
+      contentHash: input.fetched?.contentHash ?? null,
+    });
+    await tx.knowledge.insertChunks(chunkRows(tenantId, id, chunks, vectors, embedder));
   });
-  return { document_id: id, title, format: input.format, source_url: input.sourceUrl ?? null, bytes, chunk_count: chunks.length, created_at: toIso(now) };
+  const view = { document_id: id, title, format: input.format, source_url: input.sourceUrl ?? null, source_id: input.sourceId ?? null };
+  return { ...view, bytes, chunk_count: chunks.length, created_at: toIso(now) };
+}
+
+/** A document's chunks as stored, each with its vector when it has one. */
+export function chunkRows(tenantId: string, documentId: string, chunks: TextChunk[], vectors: Array<number[] | null>, embedder: Embedder | null) {
+  return chunks.map((chunk, position) => {
+    const vector = vectors[position];
+    return { tenantId, documentId, position, heading: chunk.heading, text: chunk.text, embedding: vector ? encodeVector(vector) : null, embeddingModel: vector && embedder ? embedder.model : null };
+  });
 }
 
 /** The tenant's documents, newest first, without their text. */

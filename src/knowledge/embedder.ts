@@ -45,3 +45,6 @@ export function dotProduct(a: Float32Array, b: Float32Array): number {
   for (let i = 0; i < a.length; i++) sum += (a[i] ?? 0) * (b[i] ?? 0);
   return sum;
 }
+
+/** The embedder a tenant's documents are embedded with (its AI settings), or null for BM25 only. */
+export type EmbedderOf = (tenantId: string) => Promise<Embedder | null>;

@@ -3,6 +3,8 @@ import { purgeOldPaymentEvents } from "../integrations/payments.ts";
 import { purgeOldWhatsappMessages } from "../integrations/whatsapp.ts";
 import { sweepRetention } from "./retention.ts";
 import { catchUpSearchIndex } from "../frontdesk/search-index.ts";
+import { syncDueSources } from "../knowledge/scheduled-sync.ts";
+import { embedderForTenant } from "../assistant/settings.ts";
 
 export interface Housekeeping {
   /** Starts a run unless one is still going: purges, the retention sweep, the WAL checkpoint. */
@@ -14,13 +16,26 @@ export interface Housekeeping {
 /**
  * The scheduler's periodic housekeeping: expired dead letters, old provider message ids and
  * expired counters are purged, stranded ordered deliveries released and the inbox search index
- * caught up (one instance at a time on PostgreSQL), the retention sweep runs in the background
- * (one at a time; it yields between batches), and unless the server checkpoints on a thread of
- * its own, the WAL is checkpointed.
+ * caught up (one instance at a time on PostgreSQL), the retention sweep and the knowledge
+ * sources' re-crawl run in the background (one of each at a time), and unless the server
+ * checkpoints on a thread of its own, the WAL is checkpointed.
  */
 export function createHousekeeping(deps: Deps, options: { checkpointElsewhere?: boolean }): Housekeeping {
   let run: Promise<void> | null = null;
   let retention: Promise<void> | null = null;
+  let knowledgeSync: Promise<void> | null = null;
+
+  // Knowledge sources due for their scheduled re-crawl (one instance at a time on PostgreSQL).
+  function syncKnowledgeInBackground(): void {
+    if (knowledgeSync) return;
+    knowledgeSync = deps.store.storage
+      .exclusively("knowledge-sync", () => syncDueSources(deps, (tenantId) => embedderForTenant(deps, tenantId)))
+      .then(() => undefined)
+      .catch((error: unknown) => deps.log.error({ msg: "knowledge sync failed", error: String(error) }))
+      .finally(() => {
+        knowledgeSync = null;
+      });
+  }
 
   function sweepRetentionInBackground(): void {
     if (retention) return;
@@ -56,6 +71,7 @@ export function createHousekeeping(deps: Deps, options: { checkpointElsewhere?: 
         await catchUpSearchIndex(deps);
       });
       sweepRetentionInBackground();
+      syncKnowledgeInBackground();
       // Keeps the WAL from growing without bound under steady writes; PASSIVE never blocks writers.
       if (!options.checkpointElsewhere) await deps.store.maintenance.checkpoint();
     } catch (error) {
@@ -73,6 +89,7 @@ export function createHousekeeping(deps: Deps, options: { checkpointElsewhere?: 
     async settled() {
       await run;
       await retention;
+      await knowledgeSync;
     },
   };
 }

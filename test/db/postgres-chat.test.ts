@@ -11,6 +11,8 @@ import { openTestPgStore, testPostgresUrl, type TestPgStore } from "../pg/test-s
 const url = testPostgresUrl();
 const T0 = 1_700_000_000_000;
 const MIN = 60_000;
+/** A document added by hand: no source, no fetch validators. */
+const UNSOURCED = { sourceId: null, etag: null, lastModified: null, contentHash: null };
 
 let lite: Store;
 let closeLite: () => void;
@@ -306,9 +308,9 @@ describe.skipIf(!url)("chat, knowledge and privacy aggregates: PostgreSQL as SQL
 
   test("knowledge", async () => {
     await both(async (store) => {
-      await store.knowledge.insertDocument({ id: "doc_01", tenantId: "ten_1", title: "Prices", format: "markdown", sourceUrl: null, content: "# Prices\ncut 20", bytes: 15, chunkCount: 2, createdAt: T0 });
-      await store.knowledge.insertDocument({ id: "doc_02", tenantId: "ten_1", title: "Hours", format: "text", sourceUrl: "https://a.example/hours", content: "9-5", bytes: 3, chunkCount: 1, createdAt: T0 + 1 });
-      await store.knowledge.insertDocument({ id: "doc_03", tenantId: "ten_2", title: "Other", format: "text", sourceUrl: null, content: "x", bytes: 1, chunkCount: 1, createdAt: T0 });
+      await store.knowledge.insertDocument({ id: "doc_01", tenantId: "ten_1", title: "Prices", format: "markdown", sourceUrl: null, content: "# Prices\ncut 20", bytes: 15, chunkCount: 2, createdAt: T0, ...UNSOURCED });
+      await store.knowledge.insertDocument({ id: "doc_02", tenantId: "ten_1", title: "Hours", format: "text", sourceUrl: "https://a.example/hours", content: "9-5", bytes: 3, chunkCount: 1, createdAt: T0 + 1, ...UNSOURCED });
+      await store.knowledge.insertDocument({ id: "doc_03", tenantId: "ten_2", title: "Other", format: "text", sourceUrl: null, content: "x", bytes: 1, chunkCount: 1, createdAt: T0, ...UNSOURCED });
       await store.knowledge.insertChunks([
         { tenantId: "ten_1", documentId: "doc_01", position: 1, heading: "Prices", text: "cut 20", embedding: null, embeddingModel: null },
         { tenantId: "ten_1", documentId: "doc_01", position: 0, heading: "Prices", text: "intro", embedding: Buffer.from([1, 2, 3, 4]), embeddingModel: "m1" },
@@ -366,7 +368,7 @@ describe.skipIf(!url)("chat, knowledge and privacy aggregates: PostgreSQL as SQL
       embeddingModel: "m",
     }));
     await both(async (store) => {
-      await store.knowledge.insertDocument({ id: "doc_04", tenantId: "ten_3", title: "Big", format: "text", sourceUrl: null, content: "", bytes: 0, chunkCount: many.length, createdAt: T0 });
+      await store.knowledge.insertDocument({ id: "doc_04", tenantId: "ten_3", title: "Big", format: "text", sourceUrl: null, content: "", bytes: 0, chunkCount: many.length, createdAt: T0, ...UNSOURCED });
       await store.knowledge.insertChunks(many);
       await store.knowledge.storeChunkVectors(Array.from({ length: 1500 }, (_, index) => ({ id: 5 + index, embedding: Buffer.from([1, index % 256]), model: "v" })));
     });

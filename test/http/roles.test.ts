@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { buildTestApp, login, seedTenant, TEST_PASSWORD, type TestContext } from "../helpers.ts";
 import { createUser } from "../../src/auth/create-user.ts";
-import { exampleRequest, openApiDocument, type OpenApiDocument } from "./openapi-examples.ts";
+import { exampleRequest, FETCHING_ROUTES, openApiDocument, type OpenApiDocument } from "./openapi-examples.ts";
 
 // What an agent may do: work the inbox, its own profile, knowledge search. Everything else
 // under /api/v1 that needs credentials is for owners and admins, and the API refuses it.
@@ -70,7 +70,7 @@ describe("an agent at the API", () => {
 
   test("the same example requests are not refused to an owner, so the walk above reaches the role check", async () => {
     const refused: string[] = [];
-    for (const route of adminOnlyRoutes()) {
+    for (const route of adminOnlyRoutes().filter((route) => !FETCHING_ROUTES.has(`${route.method} ${route.path}`))) {
       const { path, body } = exampleRequest(document, route.method, route.path);
       const response = await context.request(route.method, path, { headers: { authorization: `Bearer ${ownerToken}` }, body });
       if (response.status === 401 || response.status === 403 || response.status === 422) refused.push(`${route.method} ${route.path} → ${response.status} ${await response.text()}`);

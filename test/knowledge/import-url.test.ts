@@ -24,6 +24,7 @@ beforeAll(() => {
       if (path === "/to-file") return new Response(null, { status: 302, headers: { location: "file:///etc/passwd" } });
       if (path === "/loop") return new Response(null, { status: 301, headers: { location: "/loop" } });
       if (path === "/pdf") return new Response("%PDF-1.7", { headers: { "content-type": "application/pdf" } });
+      if (path === "/image") return new Response("GIF89a", { headers: { "content-type": "image/gif" } });
       if (path === "/huge") {
         // Streamed without a Content-Length: the cap must hold while reading, not only on the header.
         let sent = 0;
@@ -107,12 +108,13 @@ describe("importDocumentFromUrl", () => {
     expect(error.message).toContain("resolves to 192.168.1.20");
   });
 
-  test("a body past 2 MB is abandoned with 413, a non-text type and an HTTP error with 422", async () => {
+  test("a body past 2 MB is abandoned with 413, a type that is no text, a broken PDF and an HTTP error with 422", async () => {
     const tenantId = await tenant(true);
     expect(await refusal(importDocumentFromUrl(deps, tenantId, { url: `${base}/huge` }, null))).toMatchObject({ code: "document_too_large", status: 413 });
-    const pdf = await refusal(importDocumentFromUrl(deps, tenantId, { url: `${base}/pdf` }, null));
-    expect(pdf).toMatchObject({ code: "url_fetch_failed", status: 422 });
-    expect(pdf.message).toContain("application/pdf");
+    const image = await refusal(importDocumentFromUrl(deps, tenantId, { url: `${base}/image` }, null));
+    expect(image).toMatchObject({ code: "url_fetch_failed", status: 422 });
+    expect(image.message).toContain("image/gif");
+    expect(await refusal(importDocumentFromUrl(deps, tenantId, { url: `${base}/pdf` }, null))).toMatchObject({ code: "pdf_unreadable", status: 422 });
     const missing = await refusal(importDocumentFromUrl(deps, tenantId, { url: `${base}/missing` }, null));
     expect(missing.message).toContain("HTTP 404");
     expect((await listDocuments(deps, tenantId, { limit: 10 })).data).toEqual([]);

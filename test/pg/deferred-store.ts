@@ -8,7 +8,7 @@ import type { Store, StoreQueries, Transaction } from "../../src/db/store.ts";
 /** Every aggregate of the seam: a new one that is not listed here fails the type check. */
 const AGGREGATES: Record<keyof StoreQueries, true> = {
   tenants: true, users: true, apiKeys: true, refreshTokens: true, chatSessions: true, usage: true, captures: true, botConfigs: true, analytics: true,
-  integrations: true, knowledge: true, liveEvents: true, desk: true, inbox: true, cannedReplies: true, settings: true, privacy: true, maintenance: true, webhookRules: true, outbox: true, deliveries: true, deadLetters: true, deliveryQueue: true,
+  integrations: true, knowledge: true, knowledgeSources: true, liveEvents: true, desk: true, inbox: true, cannedReplies: true, settings: true, privacy: true, maintenance: true, webhookRules: true, outbox: true, deliveries: true, deadLetters: true, deliveryQueue: true,
   testSet: true, unanswered: true,
 };
 

@@ -155,6 +155,23 @@ ${notice("knowledge-text-msg")}</fieldset></form>
 <label>Title (optional) <input id="knowledge-url-title" maxlength="200" size="24"></label>
 <button type="submit" class="primary">Import page</button></div>
 ${notice("knowledge-url-msg")}</fieldset></form>
+<h3>Sources</h3>
+<p class="hint">Pages and sitemaps are fetched again on a schedule, asking the site whether anything changed: unchanged pages cost nothing, changed pages replace their documents, pages gone from a sitemap are removed. A failure keeps the documents and shows the error.</p>
+<form id="source-form" novalidate><fieldset><legend>Keep a page or a sitemap in sync</legend><div class="bar">
+<label>Kind <select id="source-kind"><option value="url">Web page</option><option value="sitemap">Sitemap (every page of a site)</option></select></label>
+<label>Page or sitemap URL <input id="source-url" type="url" placeholder="https://example.com/sitemap.xml" size="40" aria-required="true"></label>
+<button type="submit" class="primary">Add source</button></div>
+${notice("source-msg")}</fieldset></form>
+<form id="pdf-form" novalidate><fieldset><legend>Upload a PDF</legend><div class="bar">
+<label>File <input id="pdf-file" type="file" accept="application/pdf,.pdf" aria-required="true"></label>
+<label>Title (optional) <input id="pdf-title" maxlength="200" size="24"></label>
+<button type="submit" class="primary">Upload PDF</button></div>
+${notice("pdf-msg")}</fieldset></form>
+<form id="schedule-form" class="bar" novalidate><label>Fetch pages and sitemaps again <select id="sync-interval"><option value="12h">every 12 hours</option><option value="1d">daily</option><option value="7d">weekly</option><option value="off">never (only "Sync now")</option></select></label><button type="submit">Save schedule</button></form>
+${notice("schedule-msg")}
+${notice("sources-msg")}
+${table("source-rows", "Knowledge sources", ["Source", "Kind", "Status", "Last fetched", "Last changed", "Next sync", "Documents", "Pages", "Actions"])}
+${pager("sources", "sources")}
 <h3>Documents</h3>
 ${notice("knowledge-msg")}
 ${table("knowledge-rows", "Knowledge documents", ["Title", "Format", "Source", "Chunks", "Size", "Added", "Actions"])}

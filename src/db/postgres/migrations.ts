@@ -10,6 +10,7 @@ import orderedDelivery from "../../../migrations/postgres/0006_ordered_delivery.
 import frontDeskVisitor from "../../../migrations/postgres/0007_front_desk_visitor.sql" with { type: "text" };
 import frontDeskInbox from "../../../migrations/postgres/0008_front_desk_inbox.sql" with { type: "text" };
 import deliveryQueue from "../../../migrations/postgres/0009_delivery_queue.sql" with { type: "text" };
+import knowledgeSources from "../../../migrations/postgres/0010_knowledge_sources.sql" with { type: "text" };
 import type { MigrationResult } from "../migrate.ts";
 
 // The PostgreSQL migration set (drizzle-kit, dialect postgresql, from ./schema.ts), embedded
@@ -27,6 +28,7 @@ export const PG_MIGRATIONS: ReadonlyArray<{ tag: string; sql: string }> = [
   { tag: "0007_front_desk_visitor", sql: frontDeskVisitor },
   { tag: "0008_front_desk_inbox", sql: frontDeskInbox },
   { tag: "0009_delivery_queue", sql: deliveryQueue },
+  { tag: "0010_knowledge_sources", sql: knowledgeSources },
 ];
 
 /** Any fixed number: the lock that makes instances starting together apply each migration once. */

@@ -17,6 +17,7 @@ import { pgExec, whileOpen, type PgExec } from "./exec.ts";
 import { lazyTransaction } from "./lazy-transaction.ts";
 import { INTEGRATION_OPS } from "../sql/integrations.ts";
 import { pgKnowledge } from "./knowledge.ts";
+import { KNOWLEDGE_SOURCE_OPS } from "../sql/knowledge-sources.ts";
 import { pgMaintenance, pgPrivacy } from "./privacy.ts";
 import { DEAD_LETTER_OPS } from "../sql/dead-letters.ts";
 import { DELIVERY_OPS, OUTBOX_OPS, WEBHOOK_RULE_OPS } from "../sql/webhooks.ts";
@@ -35,6 +36,7 @@ export function pgQueries(exec: PgExec): StoreQueries {
     analytics: pgAnalytics(exec),
     integrations: pgOps(exec, INTEGRATION_OPS),
     knowledge: pgKnowledge(exec),
+    knowledgeSources: pgOps(exec, KNOWLEDGE_SOURCE_OPS),
     liveEvents: pgOps(exec, LIVE_EVENT_OPS),
     desk: pgOps(exec, DESK_OPS),
     inbox: pgOps(exec, INBOX_OPS),

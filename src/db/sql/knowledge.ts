@@ -28,8 +28,9 @@ type RawChunk = Omit<IndexedChunk, "id" | "embedding"> & { id: unknown; embeddin
 
 export const KNOWLEDGE_OPS: Ops<Omit<KnowledgeQueries, "insertChunks" | "storeChunkVectors">> = {
   insertDocument: write(
-    `INSERT INTO knowledge_documents (id, tenant_id, title, format, source_url, content, bytes, chunk_count, created_at)
-     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)`,
+    `INSERT INTO knowledge_documents (id, tenant_id, title, format, source_url, content, bytes, chunk_count, created_at,
+       source_id, etag, last_modified, content_hash)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13)`,
     (row) => [
       row.id,
       row.tenantId,
@@ -40,6 +41,10 @@ export const KNOWLEDGE_OPS: Ops<Omit<KnowledgeQueries, "insertChunks" | "storeCh
       row.bytes,
       row.chunkCount,
       row.createdAt,
+      row.sourceId,
+      row.etag,
+      row.lastModified,
+      row.contentHash,
     ],
   ),
   listDocuments: filtered(

@@ -4,6 +4,7 @@ import { createLockWait, neverWaitInsideSqlite, probeWrite } from "../write-lock
 import { sqliteAnalytics } from "./analytics.ts";
 import { INTEGRATION_OPS } from "../sql/integrations.ts";
 import { sqliteKnowledge } from "./knowledge.ts";
+import { KNOWLEDGE_SOURCE_OPS } from "../sql/knowledge-sources.ts";
 import { sqliteMaintenance, sqlitePrivacy } from "./privacy.ts";
 import { sqliteBotConfigs, sqliteChatSessions, sqliteUsage } from "./chat.ts";
 import { CAPTURE_OPS } from "../sql/chat.ts";
@@ -39,6 +40,7 @@ export function createSqliteStore(handle: { sqlite: Database }): Store {
     analytics: sqliteAnalytics(sqlite),
     integrations: sqliteOps(sqlite, INTEGRATION_OPS),
     knowledge: sqliteKnowledge(sqlite),
+    knowledgeSources: sqliteOps(sqlite, KNOWLEDGE_SOURCE_OPS),
     liveEvents: sqliteOps(sqlite, LIVE_EVENT_OPS),
     desk: sqliteOps(sqlite, DESK_OPS),
     inbox: sqliteOps(sqlite, INBOX_OPS),
@@ -68,6 +70,7 @@ export function createSqliteStore(handle: { sqlite: Database }): Store {
     analytics: wrap(sync.analytics),
     integrations: wrap(sync.integrations),
     knowledge: wrap(sync.knowledge),
+    knowledgeSources: wrap(sync.knowledgeSources),
     liveEvents: wrap(sync.liveEvents),
     desk: wrap(sync.desk),
     inbox: wrap(sync.inbox),

@@ -14,11 +14,15 @@ import { dryRunSchema, dryRunQuery } from "./chatbot-tests.ts";
 
 const tenantIdField = t.Optional(t.String({ maxLength: 64 }));
 
+/** What content sent as text can be written in; a PDF is uploaded as a file (knowledge-sources.ts). */
+const TEXT_FORMATS = KNOWLEDGE_FORMATS.filter((format): format is Exclude<KnowledgeFormat, "pdf"> => format !== "pdf");
+
 const documentView = t.Object({
   document_id: idOf("doc"),
   title: t.String({ examples: ["Opening hours and prices"] }),
   format: oneOf(KNOWLEDGE_FORMATS),
   source_url: t.Union([t.String(), t.Null()], { description: "Where the text came from, cited by the assistant." }),
+  source_id: t.Union([t.String(), t.Null()], { description: "The knowledge source that produced it (deleted with it); null when added by hand." }),
   bytes: t.Integer(),
   chunk_count: t.Integer({ description: "Passages the text was split into for search." }),
   created_at: isoTime(),
@@ -30,7 +34,7 @@ export const KnowledgeModel = {
   createBody: strictObject({
     title: t.Optional(t.String({ minLength: 1, maxLength: 200, description: "Required with content; optional with url (default: the page's <title>).", examples: ["Opening hours"] })),
     content: t.Optional(t.String({ minLength: 1, maxLength: 65_536, description: "The text itself; send either content (with title and format) or url.", examples: ["# Opening hours\nMonday to Friday, 9:00 to 18:00."] })),
-    format: t.Optional(t.Union(KNOWLEDGE_FORMATS.map((format) => t.Literal(format)), { description: "How content is written; required with content.", examples: ["markdown"] })),
+    format: t.Optional(t.Union(TEXT_FORMATS.map((format) => t.Literal(format)), { description: "How content is written; required with content.", examples: ["markdown"] })),
     source_url: t.Optional(t.String({ format: "uri", maxLength: 2_000, description: "Where content came from, cited by the assistant; only with content." })),
     url: t.Optional(t.String({ minLength: 1, maxLength: 2_000, description: "A page the server fetches (SSRF-guarded, 10 s, at most 2 MB)." })),
   }),

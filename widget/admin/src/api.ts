@@ -126,11 +126,13 @@ export function query(params: Record<string, string | undefined | null>): string
   return text ? `?${text}` : "";
 }
 
+/** A body is JSON, except a file (a PDF upload), which is sent as it is, with its own type. */
 async function send(method: string, path: string, body?: unknown): Promise<Response> {
   const headers: Record<string, string> = credentials();
-  if (body !== undefined) headers["content-type"] = "application/json";
+  const file = body instanceof Blob ? body : null;
+  if (body !== undefined) headers["content-type"] = file ? file.type || "application/octet-stream" : "application/json";
   try {
-    return await fetch(`/api/v1${path}`, { method, headers, body: body === undefined ? undefined : JSON.stringify(body), credentials: "omit", cache: "no-store" });
+    return await fetch(`/api/v1${path}`, { method, headers, body: body === undefined ? undefined : (file ?? JSON.stringify(body)), credentials: "omit", cache: "no-store" });
   } catch {
     throw new ApiError(0, "Could not reach the server. Check the connection and try again.");
   }

@@ -77,6 +77,28 @@ export async function busy(button: HTMLButtonElement, load: () => Promise<unknow
 }
 
 /**
+ * A form whose submit runs `work` with its submit button busy: the text `work` answers is said
+ * as a success (and the form is cleared, unless it holds a setting), a failure is said as an
+ * error, both in `target`.
+ */
+export function onSubmit(form: HTMLFormElement, target: HTMLElement, work: () => Promise<string>, options: { keepValues?: boolean } = {}): void {
+  form.addEventListener("submit", (submitted) => {
+    submitted.preventDefault();
+    const button = form.querySelector<HTMLButtonElement>("button[type=submit]");
+    if (!button) return;
+    void busy(button, async () => {
+      try {
+        const done = await work();
+        if (!options.keepValues) form.reset();
+        say(target, "ok", done);
+      } catch (error) {
+        sayError(target, error);
+      }
+    });
+  });
+}
+
+/**
  * Cursor paging over a list endpoint: the cursors of the pages seen so far make "Previous"
  * possible although the API only hands out the next cursor.
  */

@@ -1,7 +1,8 @@
-/** Knowledge: add text or a page, list and delete documents, try a question against the index. */
+/** Knowledge: add text or a page, list and delete documents, the sources that keep them fresh, try a question against the index. */
 import { api, query, type Page } from "./api.ts";
-import { armedForSecondClick, busy, byId, code, fillRows, h, pager, say, sayError, when } from "./dom.ts";
+import { armedForSecondClick, busy, byId, code, fillRows, h, onSubmit, pager, say, sayError, when } from "./dom.ts";
 import type { Hit, KnowledgeDocument } from "./types.ts";
+import { wireKnowledgeSources } from "./knowledge-sources.ts";
 
 const value = (id: string) => byId<HTMLInputElement>(id).value.trim();
 
@@ -45,23 +46,12 @@ export function wireKnowledge() {
     });
   }
 
-  function submitter(form: HTMLFormElement, target: HTMLElement, body: () => unknown) {
-    form.addEventListener("submit", (submitted) => {
-      submitted.preventDefault();
-      const button = form.querySelector<HTMLButtonElement>("button[type=submit]");
-      if (!button) return;
-      void busy(button, async () => {
-        try {
-          const created = await api<KnowledgeDocument>("POST", "/knowledge/documents", body());
-          form.reset();
-          say(target, "ok", `Added ${created.title}: ${created.chunk_count} chunk${created.chunk_count === 1 ? "" : "s"}.`);
-          await list.reset();
-        } catch (error) {
-          sayError(target, error);
-        }
-      });
+  const submitter = (form: HTMLFormElement, target: HTMLElement, body: () => unknown) =>
+    onSubmit(form, target, async () => {
+      const created = await api<KnowledgeDocument>("POST", "/knowledge/documents", body());
+      await list.reset();
+      return `Added ${created.title}: ${created.chunk_count} chunk${created.chunk_count === 1 ? "" : "s"}.`;
     });
-  }
 
   submitter(byId<HTMLFormElement>("knowledge-text-form"), byId("knowledge-text-msg"), () => ({
     title: value("knowledge-title"),
@@ -107,6 +97,8 @@ export function wireKnowledge() {
     });
   });
 
-  // Agents search only: the documents are for owners and admins (the API refuses agents the list).
-  return { show: async () => (document.body.dataset.role === "agent" ? undefined : list.reset()) };
+  const sources = wireKnowledgeSources(() => list.reset());
+
+  // Agents search only: the documents and sources are for owners and admins (the API refuses agents the lists).
+  return { show: async () => (document.body.dataset.role === "agent" ? undefined : Promise.all([list.reset(), sources.show()]).then(() => undefined)) };
 }

@@ -18,10 +18,12 @@ export type Message = MessageView;
 export type Retriggered = RetriggerResult;
 import type { DocumentView } from "../../../src/knowledge/documents.ts";
 import type { KnowledgeHit } from "../../../src/knowledge/search.ts";
+import type { SourceView } from "../../../src/knowledge/sources.ts";
 import type { AiConfigView } from "../../../src/chat/engine/ai-config.ts";
 
 export type KnowledgeDocument = DocumentView;
 export type Hit = KnowledgeHit;
+export type KnowledgeSource = SourceView;
 export type AiSettingsView = AiConfigView;
 import type { DayDeliveryStats, DeliveryDetails, RuleDeliveryStats } from "../../../src/webhooks/delivery-stats.ts";
 import type { InboxChat as InboxChatView } from "../../../src/frontdesk/inbox-view.ts";
