@@ -64,8 +64,10 @@ describe("GET /admin.js", () => {
     // The Overview charts are drawn by the page itself: no chart library from a CDN.
     expect(code).toContain("createElementNS");
     expect(code).not.toMatch(/https?:\/\/(?!www\.w3\.org\/2000\/svg)/);
-    // One small request for the whole page: sign-in, team, profile, the live inbox, the test set and the rule editor.
-    expect(Bun.gzipSync(code).length).toBeLessThan(16 * 1024);
+    // One small request for the whole page (sign-in, team, the live inbox with canned replies and search,
+    // the test set, knowledge sources, the rule editor, the charts): staff load it, not visitors, so its
+    // bound is looser than the widget's 12 KB, but it still fails a page that pulls in a library.
+    expect(Bun.gzipSync(code).length).toBeLessThan(24 * 1024);
   });
 
   test("answers 304 to a matching If-None-Match", async () => {
