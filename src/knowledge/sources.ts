@@ -20,7 +20,7 @@ export interface SourceView {
   last_error: string | null;
   etag: string | null;
   last_modified: string | null;
-  last_fetched_at: string | null;
+  last_synced_at: string | null;
   last_changed_at: string | null;
   next_sync_at: string | null;
   document_count: number;
@@ -42,7 +42,7 @@ export function toSourceView(row: KnowledgeSourceWithCount, withPages: boolean):
     last_error: row.lastError,
     etag: row.etag,
     last_modified: row.lastModified,
-    last_fetched_at: isoOrNull(row.lastFetchedAt),
+    last_synced_at: isoOrNull(row.lastFetchedAt),
     last_changed_at: isoOrNull(row.lastChangedAt),
     next_sync_at: isoOrNull(row.nextSyncAt),
     document_count: row.documentCount,

@@ -165,7 +165,7 @@ describe("knowledge sources", () => {
     expect((await getSource(deps, tenantId, source.source_id)).next_sync_at).toBeNull();
     deps.clock.advance(30 * DAY);
     expect(await syncDueSources(deps, NO_EMBEDDER)).toBe(0);
-    expect(await syncSourceNow(deps, tenantId, source.source_id, NO_EMBEDDER)).toMatchObject({ status: "unchanged", last_fetched_at: new Date(deps.clock.now()).toISOString() });
+    expect(await syncSourceNow(deps, tenantId, source.source_id, NO_EMBEDDER)).toMatchObject({ status: "unchanged", last_synced_at: new Date(deps.clock.now()).toISOString() });
     expect(await setSyncSchedule(deps, tenantId, "12h")).toEqual({ sync_interval: "12h" });
     expect((await getSource(deps, tenantId, source.source_id)).next_sync_at).toBe(new Date(deps.clock.now() + 12 * 60 * 60 * 1000).toISOString());
     expect(await refusal(setSyncSchedule(deps, tenantId, "5m"))).toMatchObject({ status: 422 });

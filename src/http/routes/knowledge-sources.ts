@@ -26,7 +26,7 @@ const sourceView = t.Object({
   last_error: nullableString("Why the last sync failed, or which pages did."),
   etag: nullableString("The ETag the next sync sends as If-None-Match."),
   last_modified: nullableString("The Last-Modified the next sync sends as If-Modified-Since."),
-  last_fetched_at: nullableIsoTime(),
+  last_synced_at: nullableIsoTime(),
   last_changed_at: nullableIsoTime("When a sync last changed a document."),
   next_sync_at: nullableIsoTime("When the schedule fetches it again; null for uploads and while the schedule is off."),
   document_count: t.Integer(),

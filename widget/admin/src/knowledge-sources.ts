@@ -30,7 +30,7 @@ export function wireKnowledgeSources(documentsChanged: () => Promise<void>) {
           sync.hidden = source.kind === "upload";
           const remove: HTMLButtonElement = h("button", { type: "button", "aria-label": `Delete ${name} and its documents`, onclick: () => deleteSource(remove, source, name) }, "Delete");
           const label = source.url ? h("span", {}, source.title ?? "", source.title ? h("br") : null, code(source.url)) : name;
-          return [label, source.kind, statusCell(source), when(source.last_fetched_at), when(source.last_changed_at), when(source.next_sync_at), String(source.document_count), counts(source), h("div", { class: "acts" }, sync, remove)];
+          return [label, source.kind, statusCell(source), when(source.last_synced_at), when(source.last_changed_at), when(source.next_sync_at), String(source.document_count), counts(source), h("div", { class: "acts" }, sync, remove)];
         }),
         "No sources yet: add a page, a sitemap or a PDF above.",
       );
