@@ -65,8 +65,17 @@ export interface ChatServer {
  * URL. `tenantId`: use this tenant (created by another server on the same database) instead of
  * creating one (and its webhook rule).
  */
-export async function startChatServer(bunFlags: readonly string[] = [], hookUrl = "", location = "", tenantId = ""): Promise<ChatServer> {
-  const child = Bun.spawn([process.execPath, ...bunFlags, import.meta.path, "server", hookUrl, location, tenantId], { stdin: "pipe", stdout: "pipe", stderr: "inherit" });
+export async function startChatServer(
+  bunFlags: readonly string[] = [],
+  hookUrl = "",
+  location = "",
+  tenantId = "",
+): Promise<ChatServer> {
+  const child = Bun.spawn([process.execPath, ...bunFlags, import.meta.path, "server", hookUrl, location, tenantId], {
+    stdin: "pipe",
+    stdout: "pipe",
+    stderr: "inherit",
+  });
   const reader = child.stdout.getReader();
   let text = "";
   const deadline = Date.now() + 15_000;
@@ -101,32 +110,65 @@ export async function startChatServer(bunFlags: readonly string[] = [], hookUrl 
 /** The child: the whole app on 127.0.0.1, an ephemeral port, until told to stop; its temp files live in `dir`. */
 async function runServer(dir: string, hookUrl: string, location: string, givenTenantId: string): Promise<void> {
   const dbLocation = location || join(dir, "bench.db");
-  const config = loadConfig({ PARLEY_DB: dbLocation, PARLEY_RATE_LIMITS: "off", PARLEY_ALLOW_PRIVATE_WEBHOOKS: "true", PARLEY_LOG_LEVEL: "silent", PARLEY_JWT_SECRET: BENCH_JWT_SECRET });
+  const config = loadConfig({
+    PARLEY_DB: dbLocation,
+    PARLEY_RATE_LIMITS: "off",
+    PARLEY_ALLOW_PRIVATE_WEBHOOKS: "true",
+    PARLEY_LOG_LEVEL: "silent",
+    PARLEY_JWT_SECRET: BENCH_JWT_SECRET,
+  });
   const opened = openStore(dbLocation, { sync: config.sync });
   await opened.migrate(systemClock.now());
-  const deps: Deps = { store: opened.store, config, clock: systemClock, log: silentLogger, assistant: modelAssistant, deliveriesEnqueued: opened.deliveriesEnqueued, deliveryHandoff: createDeliveryHandoff() };
-  const tenantId = givenTenantId || (await createTenant(deps, { name: "Bench Dental", sector: "dental-clinic", plan: "business" })).id;
+  const deps: Deps = {
+    store: opened.store,
+    config,
+    clock: systemClock,
+    log: silentLogger,
+    assistant: modelAssistant,
+    deliveriesEnqueued: opened.deliveriesEnqueued,
+    deliveryHandoff: createDeliveryHandoff(),
+  };
+  const tenantId =
+    givenTenantId || (await createTenant(deps, { name: "Bench Dental", sector: "dental-clinic", plan: "business" })).id;
 
   // The one-insert baseline's table, outside the store: a second SQLite connection, or a pool of its own.
   const postgres = isPostgresUrl(dbLocation);
   const benchSqlite = postgres ? null : openDatabase(dbLocation, { sync: config.sync }).sqlite;
   const benchPg = postgres ? new SQL({ url: dbLocation, max: 16 }) : null;
-  benchSqlite?.exec("CREATE TABLE IF NOT EXISTS bench_rows (id INTEGER PRIMARY KEY, tenant_id TEXT NOT NULL, message TEXT NOT NULL, created_at INTEGER NOT NULL)");
-  if (benchPg) await benchPg`CREATE TABLE IF NOT EXISTS bench_rows (id bigserial PRIMARY KEY, tenant_id text NOT NULL, message text NOT NULL, created_at bigint NOT NULL)`;
+  benchSqlite?.exec(
+    "CREATE TABLE IF NOT EXISTS bench_rows (id INTEGER PRIMARY KEY, tenant_id TEXT NOT NULL, message TEXT NOT NULL, created_at INTEGER NOT NULL)",
+  );
+  if (benchPg)
+    await benchPg`CREATE TABLE IF NOT EXISTS bench_rows (id bigserial PRIMARY KEY, tenant_id text NOT NULL, message text NOT NULL, created_at bigint NOT NULL)`;
   const sqliteInsert = benchSqlite?.prepare("INSERT INTO bench_rows (tenant_id, message, created_at) VALUES (?, ?, ?)");
   const insertRow = async (tenant: string, message: string, at: number): Promise<void> => {
     if (sqliteInsert) sqliteInsert.run(tenant, message, at);
-    else await (benchPg as SQL)`INSERT INTO bench_rows (tenant_id, message, created_at) VALUES (${tenant}, ${message}, ${at})`;
+    else
+      await (benchPg as SQL)`INSERT INTO bench_rows (tenant_id, message, created_at) VALUES (${tenant}, ${message}, ${at})`;
   };
-  const ruleCreated = hookUrl !== "" && (givenTenantId !== "" || (await createRule(deps, tenantId, { name: "bench probe", event: "lead.created", url: hookUrl, secret: "bench-secret-0123456789abcdef", active: true })) !== null);
+  const ruleCreated =
+    hookUrl !== "" &&
+    (givenTenantId !== "" ||
+      (await createRule(deps, tenantId, {
+        name: "bench probe",
+        event: "lead.created",
+        url: hookUrl,
+        secret: "bench-secret-0123456789abcdef",
+        active: true,
+      })) !== null);
   const probeData = EVENT_CATALOG["lead.created"].example;
 
   // As the server runs it (src/cli/serve.ts): sends on the send thread while HTTP requests wait,
   // WAL checkpoints on a thread of their own.
   let httpServer: { pendingRequests: number } | undefined;
   const sendThread = startSendThread(silentLogger, { mainThreadBusy: () => (httpServer?.pendingRequests ?? 0) > 0 });
-  const checkpointThread = postgres ? null : startCheckpointThread(dbLocation, silentLogger, { finishOnServer: () => deps.store.maintenance.checkpoint() });
-  const scheduler = new DeliveryScheduler(deps, { send: (input) => sendThread.send(input), checkpointElsewhere: checkpointThread !== null });
+  const checkpointThread = postgres
+    ? null
+    : startCheckpointThread(dbLocation, silentLogger, { finishOnServer: () => deps.store.maintenance.checkpoint() });
+  const scheduler = new DeliveryScheduler(deps, {
+    send: (input) => sendThread.send(input),
+    checkpointElsewhere: checkpointThread !== null,
+  });
   const appDeps = createAppDeps(deps, scheduler.metrics);
   const benchRoutes = new Elysia()
     .use(securityPlugin(appDeps))
@@ -141,7 +183,9 @@ async function runServer(dir: string, hookUrl: string, location: string, givenTe
     .post("/bench/noop", () => ({ ok: true }), { body: ChatModel.messageBody })
     .post("/bench/event", async () => {
       if (!ruleCreated) return { error: "no_hook", message: "start the server with a hook URL" };
-      const emitted = await deps.store.transaction((tx) => enqueueEvent(deps, tx, { tenantId, event: "lead.created", data: probeData, confidence: 0.92 }));
+      const emitted = await deps.store.transaction((tx) =>
+        enqueueEvent(deps, tx, { tenantId, event: "lead.created", data: probeData, confidence: 0.92 }),
+      );
       return { webhook_id: emitted.deliveryIds[0] ?? null, committed_at: wallClockMs() };
     });
   const app = createApp(appDeps)
@@ -260,7 +304,14 @@ export async function runLoad(options: LoadOptions): Promise<LoadResult> {
   await Promise.all(Array.from({ length: options.concurrency }, lane));
   clearTimeout(abortTimer);
   const measured = latencies.subarray(0, recorded).sort();
-  return { perSecond: recorded / (options.durationMs / 1000), completed: recorded, total, latencies: measured, failures, errors };
+  return {
+    perSecond: recorded / (options.durationMs / 1000),
+    completed: recorded,
+    total,
+    latencies: measured,
+    failures,
+    errors,
+  };
 }
 
 /** Percentile of a sorted typed array (nearest rank), like lib.ts's percentile. */

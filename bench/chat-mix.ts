@@ -66,7 +66,11 @@ export async function openSessions(server: ChatServer, count: number): Promise<s
  * (restarting it would repeat the lead sentence twice in a row: two turns the bot does not
  * understand, and the session would be handed off to a human).
  */
-export function requestMaker(server: ChatServer, tokens: readonly string[], schedule: readonly string[]): () => () => LoadRequest {
+export function requestMaker(
+  server: ChatServer,
+  tokens: readonly string[],
+  schedule: readonly string[],
+): () => () => LoadRequest {
   const bodies = new Map(schedule.map((text) => [text, JSON.stringify({ tenant_id: server.tenantId, message: text })]));
   const headers = tokens.map((token) => ({ "content-type": "application/json", authorization: `Bearer ${token}` }));
   return () => {

@@ -77,12 +77,24 @@ function clusterCpuMicros(dataDir: string | null): number | null {
 
 async function readStatements(stats: SQL): Promise<Array<{ query: string; calls: number; ms: number }>> {
   return (await stats`SELECT query, calls::float8 AS calls, total_exec_time AS ms FROM pg_stat_statements
-    WHERE dbid = (SELECT oid FROM pg_database WHERE datname = current_database()) AND query NOT LIKE '%pg_stat_statements%'`) as Array<{ query: string; calls: number; ms: number }>;
+    WHERE dbid = (SELECT oid FROM pg_database WHERE datname = current_database()) AND query NOT LIKE '%pg_stat_statements%'`) as Array<{
+    query: string;
+    calls: number;
+    ms: number;
+  }>;
 }
 
 async function runSlice(side: Side, request: () => import("./chat-lib.ts").LoadRequest): Promise<void> {
   const before = await side.server.cpuMicros();
-  side.slices.push(await runLoad({ url: `${side.server.base}${ROUTE}`, concurrency: CONCURRENCY, warmupMs: WARMUP_SECONDS * 1000, durationMs: SECONDS * 1000, request }));
+  side.slices.push(
+    await runLoad({
+      url: `${side.server.base}${ROUTE}`,
+      concurrency: CONCURRENCY,
+      warmupMs: WARMUP_SECONDS * 1000,
+      durationMs: SECONDS * 1000,
+      request,
+    }),
+  );
   side.serverCpuMicros += (await side.server.cpuMicros()) - before;
 }
 
@@ -96,7 +108,8 @@ const allLatencies = (side: Side): Float64Array => {
   return merged.sort();
 };
 const totalOf = (side: Side): number => side.slices.reduce((sum, slice) => sum + slice.total, 0);
-const nonOk = (side: Side): number => side.slices.reduce((sum, slice) => sum + slice.errors + [...slice.failures.values()].reduce((a, b) => a + b, 0), 0);
+const nonOk = (side: Side): number =>
+  side.slices.reduce((sum, slice) => sum + slice.errors + [...slice.failures.values()].reduce((a, b) => a + b, 0), 0);
 const verdict = (ok: boolean) => (ok ? "✅ met" : "❌ missed");
 const micros = (value: number) => `${Math.round(value).toLocaleString("en-US")} µs`;
 
@@ -110,10 +123,15 @@ async function main(): Promise<void> {
     url = await pg.createDatabase();
     stats = new SQL({ url, max: 1 });
     await stats`CREATE EXTENSION IF NOT EXISTS pg_stat_statements`;
-    console.error(`bench: ${SESSIONS} sessions per server, ${CONCURRENCY} in flight, ${ROUNDS} rounds of ${WARMUP_SECONDS} s + ${SECONDS} s per side; ${pg.description}; Bun ${Bun.version}`);
+    console.error(
+      `bench: ${SESSIONS} sessions per server, ${CONCURRENCY} in flight, ${ROUNDS} rounds of ${WARMUP_SECONDS} s + ${SECONDS} s per side; ${pg.description}; Bun ${Bun.version}`,
+    );
     const schedule = buildSchedule();
     const sides: Side[] = [];
-    for (const [name, location] of [["SQLite", ""], ["PostgreSQL", url]] as const) {
+    for (const [name, location] of [
+      ["SQLite", ""],
+      ["PostgreSQL", url],
+    ] as const) {
       const server = await startChatServer([], "", location);
       servers.push(server);
       const tokens = await openSessions(server, SESSIONS);
@@ -131,7 +149,10 @@ async function main(): Promise<void> {
         await runSlice(side, requestsOf.get(side) as () => import("./chat-lib.ts").LoadRequest);
         if (isPg) {
           const cpuAfter = clusterCpuMicros(pg.dataDir);
-          work.cpuMicros = cpuBefore === null || cpuAfter === null || work.cpuMicros === null ? null : work.cpuMicros + cpuAfter - cpuBefore;
+          work.cpuMicros =
+            cpuBefore === null || cpuAfter === null || work.cpuMicros === null
+              ? null
+              : work.cpuMicros + cpuAfter - cpuBefore;
           for (const row of await readStatements(stats)) {
             const seen = work.statements.get(row.query) ?? { calls: 0, ms: 0 };
             work.statements.set(row.query, { calls: seen.calls + Number(row.calls), ms: seen.ms + Number(row.ms) });
@@ -150,7 +171,9 @@ async function main(): Promise<void> {
 }
 
 function printTable(sqlite: Side, postgres: Side, work: PgWork, description: string): void {
-  const ratios = postgres.slices.map((slice, index) => slice.perSecond / (sqlite.slices[index] as LoadResult).perSecond);
+  const ratios = postgres.slices.map(
+    (slice, index) => slice.perSecond / (sqlite.slices[index] as LoadResult).perSecond,
+  );
   const ratio = median(ratios);
   const [liteLatencies, pgLatencies] = [allLatencies(sqlite), allLatencies(postgres)];
   const p99Ratio = percentileOf(pgLatencies, 99) / percentileOf(liteLatencies, 99);
@@ -160,24 +183,80 @@ function printTable(sqlite: Side, postgres: Side, work: PgWork, description: str
   const statementMs = statements.reduce((sum, [, each]) => sum + each.ms, 0);
   const rates = (side: Side) => side.slices.map((slice) => formatRate(slice.perSecond)).join(", ");
   const rows: string[][] = [
-    [`chat messages/s, ${CONCURRENCY} in flight (median of ${ROUNDS} rounds)`, formatRate(median(postgres.slices.map((s) => s.perSecond))), formatRate(median(sqlite.slices.map((s) => s.perSecond))), "—", "info"],
+    [
+      `chat messages/s, ${CONCURRENCY} in flight (median of ${ROUNDS} rounds)`,
+      formatRate(median(postgres.slices.map((s) => s.perSecond))),
+      formatRate(median(sqlite.slices.map((s) => s.perSecond))),
+      "—",
+      "info",
+    ],
     ["per round", rates(postgres), rates(sqlite), "—", "info"],
-    [`**PostgreSQL ÷ SQLite messages/s** (median of the rounds' ratios: ${ratios.map((r) => `${Math.round(r * 100)} %`).join(", ")})`, `${Math.floor(ratio * 100)} %`, "100 %", `≥ ${BUDGET_RATE_RATIO * 100} %`, verdict(ratio >= BUDGET_RATE_RATIO)],
-    ["chat p50 / p99", `${formatMs(percentileOf(pgLatencies, 50))} / ${formatMs(percentileOf(pgLatencies, 99))}`, `${formatMs(percentileOf(liteLatencies, 50))} / ${formatMs(percentileOf(liteLatencies, 99))}`, "—", "info"],
-    ["**PostgreSQL p99 ÷ SQLite p99**", `${p99Ratio.toFixed(2)}×`, "1.00×", `≤ ${BUDGET_P99_RATIO}×`, verdict(p99Ratio <= BUDGET_P99_RATIO)],
-    ["statements (round trips) per message, PostgreSQL (pg_stat_statements calls ÷ messages)", (calls / messages).toFixed(2), "—", "≤ 3", verdict(calls / messages <= 3)],
-    ["PostgreSQL statement time per message (execution, lock waits included)", micros((statementMs * 1000) / messages), "—", "—", "info"],
-    ["PostgreSQL processes' CPU per message", work.cpuMicros === null ? "n/a (BENCH_PG_URL)" : micros(work.cpuMicros / messages), "—", "—", "info"],
-    ["Parley server CPU per message", micros(postgres.serverCpuMicros / messages), micros(sqlite.serverCpuMicros / totalOf(sqlite)), "—", "info"],
-    ["non-200 responses or errors", String(nonOk(postgres)), String(nonOk(sqlite)), "0", verdict(nonOk(postgres) + nonOk(sqlite) === 0)],
+    [
+      `**PostgreSQL ÷ SQLite messages/s** (median of the rounds' ratios: ${ratios.map((r) => `${Math.round(r * 100)} %`).join(", ")})`,
+      `${Math.floor(ratio * 100)} %`,
+      "100 %",
+      `≥ ${BUDGET_RATE_RATIO * 100} %`,
+      verdict(ratio >= BUDGET_RATE_RATIO),
+    ],
+    [
+      "chat p50 / p99",
+      `${formatMs(percentileOf(pgLatencies, 50))} / ${formatMs(percentileOf(pgLatencies, 99))}`,
+      `${formatMs(percentileOf(liteLatencies, 50))} / ${formatMs(percentileOf(liteLatencies, 99))}`,
+      "—",
+      "info",
+    ],
+    [
+      "**PostgreSQL p99 ÷ SQLite p99**",
+      `${p99Ratio.toFixed(2)}×`,
+      "1.00×",
+      `≤ ${BUDGET_P99_RATIO}×`,
+      verdict(p99Ratio <= BUDGET_P99_RATIO),
+    ],
+    [
+      "statements (round trips) per message, PostgreSQL (pg_stat_statements calls ÷ messages)",
+      (calls / messages).toFixed(2),
+      "—",
+      "≤ 3",
+      verdict(calls / messages <= 3),
+    ],
+    [
+      "PostgreSQL statement time per message (execution, lock waits included)",
+      micros((statementMs * 1000) / messages),
+      "—",
+      "—",
+      "info",
+    ],
+    [
+      "PostgreSQL processes' CPU per message",
+      work.cpuMicros === null ? "n/a (BENCH_PG_URL)" : micros(work.cpuMicros / messages),
+      "—",
+      "—",
+      "info",
+    ],
+    [
+      "Parley server CPU per message",
+      micros(postgres.serverCpuMicros / messages),
+      micros(sqlite.serverCpuMicros / totalOf(sqlite)),
+      "—",
+      "info",
+    ],
+    [
+      "non-200 responses or errors",
+      String(nonOk(postgres)),
+      String(nonOk(sqlite)),
+      "0",
+      verdict(nonOk(postgres) + nonOk(sqlite) === 0),
+    ],
   ];
   console.log(`${description}\n`);
   console.log(markdownTable(["measure", "PostgreSQL", "SQLite (same run)", "budget", "verdict"], rows));
-  const top = statements.slice(0, 12).map(([query, each]) => [
-    `\`${query.replace(/\s+/g, " ").slice(0, 90)}\``,
-    (each.calls / messages).toFixed(3),
-    micros((each.ms * 1000) / each.calls),
-  ]);
+  const top = statements
+    .slice(0, 12)
+    .map(([query, each]) => [
+      `\`${query.replace(/\s+/g, " ").slice(0, 90)}\``,
+      (each.calls / messages).toFixed(3),
+      micros((each.ms * 1000) / each.calls),
+    ]);
   console.log(`\nPostgreSQL statements by calls (${messages.toLocaleString("en-US")} messages)\n`);
   console.log(markdownTable(["statement", "calls per message", "mean time"], top));
 }

@@ -49,7 +49,9 @@ export async function measureEventsUnderLoad<T>(
     await Bun.sleep(PROBE_INTERVAL_MS);
   }
   const result = await loadDone;
-  const committed = (await Promise.all(probes)).filter((probe): probe is Committed & { webhook_id: string } => probe?.webhook_id != null);
+  const committed = (await Promise.all(probes)).filter(
+    (probe): probe is Committed & { webhook_id: string } => probe?.webhook_id != null,
+  );
 
   const deadline = performance.now() + ARRIVAL_GRACE_MS;
   let arrivals = await receiver.arrivals();
@@ -65,6 +67,11 @@ export async function measureEventsUnderLoad<T>(
     .sort((a, b) => a - b);
   return {
     load: result,
-    events: { sent: probes.length, arrived: latencies.length, p50: percentile(latencies, 50), p99: percentile(latencies, 99) },
+    events: {
+      sent: probes.length,
+      arrived: latencies.length,
+      p50: percentile(latencies, 50),
+      p99: percentile(latencies, 99),
+    },
   };
 }

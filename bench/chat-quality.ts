@@ -42,13 +42,16 @@ for (const [sector, list] of Object.entries(CORPUS)) {
       add(bySector, sector, passed);
       add(byIntent, result.turn.intent, passed);
       add(bySector, "all", passed);
-      if (!passed) failures.push(`- ${sector} · ${conversation.name} · «${result.turn.say}»: ${result.problems.join("; ")}`);
+      if (!passed)
+        failures.push(`- ${sector} · ${conversation.name} · «${result.turn.say}»: ${result.problems.join("; ")}`);
     }
   }
 }
 const elapsedMs = performance.now() - startedAt;
 
-console.log(`# Chat quality — ${conversations} conversations, ${bySector.get("all")?.total ?? 0} visitor turns, ${elapsedMs.toFixed(0)} ms\n`);
+console.log(
+  `# Chat quality — ${conversations} conversations, ${bySector.get("all")?.total ?? 0} visitor turns, ${elapsedMs.toFixed(0)} ms\n`,
+);
 console.log("## Per sector\n");
 console.log(markdownTable(["sector", "turns", "passed", "pass rate"], rows(bySector)));
 console.log("\n## Per intent\n");

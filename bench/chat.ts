@@ -30,8 +30,24 @@
  * picks a server (its user needs CREATEDB), else a throwaway cluster (fsync off unless
  * BENCH_PG_FSYNC=on).
  */
-import { envInt, formatMs, formatRate, markdownTable, median, openBenchPostgres, startChildReceiver, type ChildReceiver } from "./lib.ts";
-import { percentileOf, runLoad, startChatServer, type ChatServer, type LoadRequest, type LoadResult } from "./chat-lib.ts";
+import {
+  envInt,
+  formatMs,
+  formatRate,
+  markdownTable,
+  median,
+  openBenchPostgres,
+  startChildReceiver,
+  type ChildReceiver,
+} from "./lib.ts";
+import {
+  percentileOf,
+  runLoad,
+  startChatServer,
+  type ChatServer,
+  type LoadRequest,
+  type LoadResult,
+} from "./chat-lib.ts";
 import { measureEventsUnderLoad } from "./chat-probe.ts";
 import { buildSchedule, openSessions, requestMaker, SESSION_CONCURRENCY } from "./chat-mix.ts";
 
@@ -99,10 +115,17 @@ interface PhaseOptions {
   quiet?: boolean;
 }
 
-async function measure(server: ChatServer, route: string, concurrency: number, request: () => LoadRequest, options: PhaseOptions = {}): Promise<Phase> {
+async function measure(
+  server: ChatServer,
+  route: string,
+  concurrency: number,
+  request: () => LoadRequest,
+  options: PhaseOptions = {},
+): Promise<Phase> {
   const { tally, seconds = SECONDS, warmupSeconds = WARMUP_SECONDS } = options;
   const servers = options.servers ?? [server];
-  const serversCpu = async () => (await Promise.all(servers.map((each) => each.cpuMicros()))).reduce((sum, n) => sum + n, 0);
+  const serversCpu = async () =>
+    (await Promise.all(servers.map((each) => each.cpuMicros()))).reduce((sum, n) => sum + n, 0);
   const cpuBefore = await serversCpu();
   const clientBefore = process.cpuUsage();
   const load = await runLoad({
@@ -197,17 +220,26 @@ async function measureChatAndBaseline(
   for (let slice = 0; slice < SLICES; slice++) {
     const warmupSeconds = slice === 0 ? WARMUP_SECONDS : SLICE_WARMUP_SECONDS;
     const common = { servers: options.servers, seconds, warmupSeconds, quiet: true };
-    notFoundSlices.push(await measure(server, NOT_FOUND_ROUTE, concurrency, requests.notFound, { ...common, expectedStatus: 404 }));
-    chatSlices.push(await measure(server, "/api/v1/chatbot/message", concurrency, requests.chat, { ...common, tally: options.tally }));
+    notFoundSlices.push(
+      await measure(server, NOT_FOUND_ROUTE, concurrency, requests.notFound, { ...common, expectedStatus: 404 }),
+    );
+    chatSlices.push(
+      await measure(server, "/api/v1/chatbot/message", concurrency, requests.chat, { ...common, tally: options.tally }),
+    );
   }
   const notFound = mergeSlices(notFoundSlices);
   const chat = mergeSlices(chatSlices);
-  const note = (slices: readonly Phase[]) => (SLICES > 1 ? ` (${SLICES} alternating slices: ${slices.map((slice) => formatRate(slice.load.perSecond)).join(", ")})` : "");
+  const note = (slices: readonly Phase[]) =>
+    SLICES > 1
+      ? ` (${SLICES} alternating slices: ${slices.map((slice) => formatRate(slice.load.perSecond)).join(", ")})`
+      : "";
   printPhase(notFound, options.servers, note(notFoundSlices));
   printPhase(chat, options.servers, note(chatSlices));
   // Each chat slice against the 404 slice just before it, the median pair deciding: a slice
   // caught in one of the machine's fast or slow spells moves one pair, not the verdict.
-  const pairs = chatSlices.map((slice, index) => slice.load.perSecond / (notFoundSlices[index] as Phase).load.perSecond);
+  const pairs = chatSlices.map(
+    (slice, index) => slice.load.perSecond / (notFoundSlices[index] as Phase).load.perSecond,
+  );
   return { notFound, chat, rateRatio: median(pairs) };
 }
 
@@ -217,14 +249,22 @@ const percent = (ratio: number) => `${Math.floor(ratio * 100 + 1e-9)} %`;
 const times = (ratio: number) => `${ratio.toFixed(2)}×`;
 const nonOk = (phase: Phase) => [...phase.load.failures.values()].reduce((sum, n) => sum + n, 0) + phase.load.errors;
 const describeFailures = (phase: Phase) =>
-  nonOk(phase) === 0 ? "0" : [...[...phase.load.failures].map(([status, n]) => `${n}× ${status}`), ...(phase.load.errors ? [`${phase.load.errors} fetch errors`] : [])].join(", ");
+  nonOk(phase) === 0
+    ? "0"
+    : [
+        ...[...phase.load.failures].map(([status, n]) => `${n}× ${status}`),
+        ...(phase.load.errors ? [`${phase.load.errors} fetch errors`] : []),
+      ].join(", ");
 /** CPU per request over the whole phase, warm-up included. */
 const cpuPerRequest = (phase: Phase, micros: number) => `${Math.round(micros / phase.load.total)} µs`;
 const coreShare = (phase: Phase, micros: number) => `${Math.round((micros / (phase.seconds * 1e6)) * 100)} %`;
 
 async function main(): Promise<void> {
-  if (CONCURRENCIES.length === 0) throw new Error("BENCH_CHAT_CONCURRENCY must list concurrencies between 1 and 256 (Bun's fetch limit)");
-  console.error(`bench: ${SESSIONS} sessions, concurrency ${CONCURRENCIES.join(" and ")}, ${WARMUP_SECONDS} s warm-up + ${SECONDS} s per phase, Bun ${Bun.version}`);
+  if (CONCURRENCIES.length === 0)
+    throw new Error("BENCH_CHAT_CONCURRENCY must list concurrencies between 1 and 256 (Bun's fetch limit)");
+  console.error(
+    `bench: ${SESSIONS} sessions, concurrency ${CONCURRENCIES.join(" and ")}, ${WARMUP_SECONDS} s warm-up + ${SECONDS} s per phase, Bun ${Bun.version}`,
+  );
   const flags = CPU_PROF_DIR ? ["--cpu-prof-md", `--cpu-prof-dir=${CPU_PROF_DIR}`] : [];
   // The receiver runs first: the server's webhook rule (lead.created) points at it.
   const receiver = await startChildReceiver(0);
@@ -240,21 +280,43 @@ async function main(): Promise<void> {
     const chatRequest = requestsFor();
 
     const tally: Tally = { statuses: new Map(), silent: 0 };
-    const results: { concurrency: number; chat: Phase; notFound: Phase; rateRatio: number; insert: Phase; noop: Phase; raw: Phase }[] = [];
+    const results: {
+      concurrency: number;
+      chat: Phase;
+      notFound: Phase;
+      rateRatio: number;
+      insert: Phase;
+      noop: Phase;
+      raw: Phase;
+    }[] = [];
     const short = { seconds: DIAG_SECONDS, warmupSeconds: DIAG_WARMUP_SECONDS };
     for (const concurrency of CONCURRENCIES) {
-      const { notFound, chat, rateRatio } = await measureChatAndBaseline(server, concurrency, { notFound: requestsFor(), chat: chatRequest }, { tally });
+      const { notFound, chat, rateRatio } = await measureChatAndBaseline(
+        server,
+        concurrency,
+        { notFound: requestsFor(), chat: chatRequest },
+        { tally },
+      );
       const insert = await measure(server, "/bench/one-insert", concurrency, requestsFor());
       const noop = await measure(server, "/bench/noop", concurrency, requestsFor(), short);
       const raw = await measure(server, "raw Bun.serve", concurrency, requestsFor(), { ...short, url: receiver.url });
       results.push({ concurrency, chat, notFound, rateRatio, insert, noop, raw });
     }
     const probeConcurrency = CONCURRENCIES[0] as number;
-    const probed = await measureEventsUnderLoad(server, receiver, { warmupMs: WARMUP_SECONDS * 1000, durationMs: SECONDS * 1000 }, () =>
-      measure(server, "chat + events", probeConcurrency, chatRequest, { tally, url: `${server.base}/api/v1/chatbot/message` }),
+    const probed = await measureEventsUnderLoad(
+      server,
+      receiver,
+      { warmupMs: WARMUP_SECONDS * 1000, durationMs: SECONDS * 1000 },
+      () =>
+        measure(server, "chat + events", probeConcurrency, chatRequest, {
+          tally,
+          url: `${server.base}/api/v1/chatbot/message`,
+        }),
     );
     const { events } = probed;
-    console.error(`events under load: ${events.arrived}/${events.sent} arrived, p50 ${formatMs(events.p50)} p99 ${formatMs(events.p99)}`);
+    console.error(
+      `events under load: ${events.arrived}/${events.sent} arrived, p50 ${formatMs(events.p50)} p99 ${formatMs(events.p99)}`,
+    );
     const postgres = await measurePostgres(receiver, schedule);
 
     const rows: string[][] = [];
@@ -265,12 +327,48 @@ async function main(): Promise<void> {
       const bold = (label: string) => (concurrency === BUDGET_CONCURRENCY ? `**${label}**` : label);
       const p99Ratio = chat.p99 / notFound.p99;
       rows.push(
-        [`chat req/s, ${at}`, formatRate(chat.load.perSecond), `404 path ${formatRate(notFound.load.perSecond)}; one-insert ${formatRate(insert.load.perSecond)}`, "—", "info"],
-        [`chat p50 / p99, ${at}`, `${formatMs(chat.p50)} / ${formatMs(chat.p99)}`, `404 path ${formatMs(notFound.p50)} / ${formatMs(notFound.p99)}; one-insert ${formatMs(insert.p50)} / ${formatMs(insert.p99)}`, "—", "info"],
-        [`chat server CPU per request, ${at}`, cpuPerRequest(chat, chat.serverCpuMicros), `404 path ${cpuPerRequest(notFound, notFound.serverCpuMicros)}; one-insert ${cpuPerRequest(insert, insert.serverCpuMicros)}`, "—", "info"],
-        [`${bold("chat req/s ÷ 404 baseline req/s")}, ${at}${SLICES > 1 ? ` (median of ${SLICES} alternating pairs)` : ""}`, percent(rateRatio), "100 %", `≥ ${percent(BUDGET_RATE_RATIO)}`, judged(rateRatio >= BUDGET_RATE_RATIO)],
-        [`${bold("chat p99 ÷ 404 baseline p99")}, ${at}`, times(p99Ratio), "1.0×", `≤ ${times(BUDGET_P99_RATIO)}`, judged(p99Ratio <= BUDGET_P99_RATIO)],
-        [`chat req/s ÷ one-insert req/s, ${at}`, percent(chat.load.perSecond / insert.load.perSecond), "100 %", "—", "info"],
+        [
+          `chat req/s, ${at}`,
+          formatRate(chat.load.perSecond),
+          `404 path ${formatRate(notFound.load.perSecond)}; one-insert ${formatRate(insert.load.perSecond)}`,
+          "—",
+          "info",
+        ],
+        [
+          `chat p50 / p99, ${at}`,
+          `${formatMs(chat.p50)} / ${formatMs(chat.p99)}`,
+          `404 path ${formatMs(notFound.p50)} / ${formatMs(notFound.p99)}; one-insert ${formatMs(insert.p50)} / ${formatMs(insert.p99)}`,
+          "—",
+          "info",
+        ],
+        [
+          `chat server CPU per request, ${at}`,
+          cpuPerRequest(chat, chat.serverCpuMicros),
+          `404 path ${cpuPerRequest(notFound, notFound.serverCpuMicros)}; one-insert ${cpuPerRequest(insert, insert.serverCpuMicros)}`,
+          "—",
+          "info",
+        ],
+        [
+          `${bold("chat req/s ÷ 404 baseline req/s")}, ${at}${SLICES > 1 ? ` (median of ${SLICES} alternating pairs)` : ""}`,
+          percent(rateRatio),
+          "100 %",
+          `≥ ${percent(BUDGET_RATE_RATIO)}`,
+          judged(rateRatio >= BUDGET_RATE_RATIO),
+        ],
+        [
+          `${bold("chat p99 ÷ 404 baseline p99")}, ${at}`,
+          times(p99Ratio),
+          "1.0×",
+          `≤ ${times(BUDGET_P99_RATIO)}`,
+          judged(p99Ratio <= BUDGET_P99_RATIO),
+        ],
+        [
+          `chat req/s ÷ one-insert req/s, ${at}`,
+          percent(chat.load.perSecond / insert.load.perSecond),
+          "100 %",
+          "—",
+          "info",
+        ],
       );
     }
     const chatUnderProbe = probed.load;
@@ -283,7 +381,13 @@ async function main(): Promise<void> {
         "—",
         "info",
       ],
-      [`**event → first POST p99 ÷ chat p99 in the same window**`, times(eventRatio), "1.0×", `≤ ${times(BUDGET_EVENT_P99_RATIO)}`, verdict(eventRatio <= BUDGET_EVENT_P99_RATIO && events.arrived === events.sent)],
+      [
+        `**event → first POST p99 ÷ chat p99 in the same window**`,
+        times(eventRatio),
+        "1.0×",
+        `≤ ${times(BUDGET_EVENT_P99_RATIO)}`,
+        verdict(eventRatio <= BUDGET_EVENT_P99_RATIO && events.arrived === events.sent),
+      ],
     );
     for (const { concurrency, chat, insert, noop, raw } of results) {
       rows.push(
@@ -294,15 +398,43 @@ async function main(): Promise<void> {
           "—",
           "info",
         ],
-        [`diagnostic: server CPU per request, ${concurrency} in flight`, `chat ${cpuPerRequest(chat, chat.serverCpuMicros)}`, `one-insert ${cpuPerRequest(insert, insert.serverCpuMicros)}, no-op ${cpuPerRequest(noop, noop.serverCpuMicros)}`, "—", "info"],
-        [`diagnostic: CPU used during the chat phase, ${concurrency} in flight (of 2 cores)`, `server ${coreShare(chat, chat.serverCpuMicros)} of a core`, `load generator ${coreShare(chat, chat.clientCpuMicros)} of a core`, "—", "info"],
+        [
+          `diagnostic: server CPU per request, ${concurrency} in flight`,
+          `chat ${cpuPerRequest(chat, chat.serverCpuMicros)}`,
+          `one-insert ${cpuPerRequest(insert, insert.serverCpuMicros)}, no-op ${cpuPerRequest(noop, noop.serverCpuMicros)}`,
+          "—",
+          "info",
+        ],
+        [
+          `diagnostic: CPU used during the chat phase, ${concurrency} in flight (of 2 cores)`,
+          `server ${coreShare(chat, chat.serverCpuMicros)} of a core`,
+          `load generator ${coreShare(chat, chat.clientCpuMicros)} of a core`,
+          "—",
+          "info",
+        ],
       );
     }
-    const all = [...results.flatMap(({ chat, notFound, insert, noop, raw }) => [chat, notFound, insert, noop, raw]), chatUnderProbe];
+    const all = [
+      ...results.flatMap(({ chat, notFound, insert, noop, raw }) => [chat, notFound, insert, noop, raw]),
+      chatUnderProbe,
+    ];
     const chatFailures = [...results.map(({ chat }) => chat), chatUnderProbe].map(describeFailures).join(" / ");
-    const baselineFailures = results.flatMap(({ notFound, insert, noop, raw }) => [describeFailures(notFound), describeFailures(insert), describeFailures(noop), describeFailures(raw)]).join(" / ");
+    const baselineFailures = results
+      .flatMap(({ notFound, insert, noop, raw }) => [
+        describeFailures(notFound),
+        describeFailures(insert),
+        describeFailures(noop),
+        describeFailures(raw),
+      ])
+      .join(" / ");
     rows.push(
-      ["non-200 responses or errors, chat (per concurrency)", chatFailures, `baselines ${baselineFailures}`, "0", verdict(all.every((phase) => nonOk(phase) === 0))],
+      [
+        "non-200 responses or errors, chat (per concurrency)",
+        chatFailures,
+        `baselines ${baselineFailures}`,
+        "0",
+        verdict(all.every((phase) => nonOk(phase) === 0)),
+      ],
       [
         "chat answers by session status",
         [...tally.statuses].map(([status, n]) => `${status} ${n.toLocaleString("en-US")}`).join(", "),
@@ -310,7 +442,13 @@ async function main(): Promise<void> {
         "—",
         "info",
       ],
-      [`diagnostic: POST /widget/session, ${SESSION_CONCURRENCY} in flight`, formatRate(sessionsPerSecond), "—", "—", "info"],
+      [
+        `diagnostic: POST /widget/session, ${SESSION_CONCURRENCY} in flight`,
+        formatRate(sessionsPerSecond),
+        "—",
+        "—",
+        "info",
+      ],
     );
     if (postgres) {
       for (const { concurrency, one, two } of postgres.results) {
@@ -362,7 +500,13 @@ async function main(): Promise<void> {
           "—",
           "info",
         ],
-        [`PostgreSQL: POST /widget/session, ${SESSION_CONCURRENCY} in flight`, formatRate(postgres.sessionsPerSecond), `SQLite ${formatRate(sessionsPerSecond)}`, "—", "info"],
+        [
+          `PostgreSQL: POST /widget/session, ${SESSION_CONCURRENCY} in flight`,
+          formatRate(postgres.sessionsPerSecond),
+          `SQLite ${formatRate(sessionsPerSecond)}`,
+          "—",
+          "info",
+        ],
       );
     }
     console.log(markdownTable(["measure", "result", "baseline (same run)", "budget", "verdict"], rows));
@@ -403,8 +547,18 @@ async function measurePostgres(receiver: ChildReceiver, schedule: readonly strin
     const tally: Tally = { statuses: new Map(), silent: 0 };
     const results: { concurrency: number; one: PgPhases; two: PgPhases }[] = [];
     for (const concurrency of CONCURRENCIES) {
-      const one = await measureChatAndBaseline(first, concurrency, { notFound: requestsFor(), chat: chatRequest }, { tally });
-      const two = await measureChatAndBaseline(first, concurrency, { notFound: requestsFor(), chat: chatRequest }, { tally, servers });
+      const one = await measureChatAndBaseline(
+        first,
+        concurrency,
+        { notFound: requestsFor(), chat: chatRequest },
+        { tally },
+      );
+      const two = await measureChatAndBaseline(
+        first,
+        concurrency,
+        { notFound: requestsFor(), chat: chatRequest },
+        { tally, servers },
+      );
       results.push({ concurrency, one, two });
     }
     return { description: pg.description, sessionsPerSecond, tally, results };

@@ -40,7 +40,19 @@ import { EVENT_CATALOG } from "../src/webhooks/events.ts";
 import { createRule } from "../src/webhooks/rules.ts";
 import { sendWebhook, type AttemptResult } from "../src/webhooks/send-webhook.ts";
 import { deliveryHeaders, serializeDeliveryJson } from "../src/webhooks/sign.ts";
-import { createBenchDeps, envInt, formatMs, formatRate, markdownTable, median, openBenchPostgres, percentile, startChildReceiver, type BenchDeps, type BenchPostgres } from "./lib.ts";
+import {
+  createBenchDeps,
+  envInt,
+  formatMs,
+  formatRate,
+  markdownTable,
+  median,
+  openBenchPostgres,
+  percentile,
+  startChildReceiver,
+  type BenchDeps,
+  type BenchPostgres,
+} from "./lib.ts";
 
 const DELIVERIES = envInt("BENCH_DELIVERIES", 20_000);
 const SLOW_DELIVERIES = envInt("BENCH_SLOW_DELIVERIES", 20_000);
@@ -92,7 +104,8 @@ async function enqueue(deps: Deps, tenantId: string, count: number): Promise<voi
   for (let done = 0; done < count; done += ENQUEUE_BATCH) {
     const batch = Math.min(ENQUEUE_BATCH, count - done);
     await deps.store.transaction(async (tx) => {
-      for (let i = 0; i < batch; i++) await enqueueEvent(deps, tx, { tenantId, event: EVENT, data: DATA, confidence: 0.92 });
+      for (let i = 0; i < batch; i++)
+        await enqueueEvent(deps, tx, { tenantId, event: EVENT, data: DATA, confidence: 0.92 });
     });
   }
 }
@@ -104,9 +117,17 @@ interface DrainResult {
 }
 
 /** Starts the scheduler over a filled outbox and times until no delivery is pending. */
-async function drainWithScheduler(deps: BenchDeps, scheduler: DeliveryScheduler, expected: number): Promise<DrainResult> {
-  const countPending = deps.sqlite.prepare<{ n: number }, []>("SELECT count(*) AS n FROM deliveries WHERE status = 'pending'");
-  const countSucceeded = deps.sqlite.prepare<{ n: number }, []>("SELECT count(*) AS n FROM deliveries WHERE status = 'succeeded'");
+async function drainWithScheduler(
+  deps: BenchDeps,
+  scheduler: DeliveryScheduler,
+  expected: number,
+): Promise<DrainResult> {
+  const countPending = deps.sqlite.prepare<{ n: number }, []>(
+    "SELECT count(*) AS n FROM deliveries WHERE status = 'pending'",
+  );
+  const countSucceeded = deps.sqlite.prepare<{ n: number }, []>(
+    "SELECT count(*) AS n FROM deliveries WHERE status = 'succeeded'",
+  );
   // The outbox was filled before the clock starts, with no checkpoint thread running: its WAL
   // (tens of MB for 20,000 deliveries) is checkpointed here, untimed, as the server's checkpoint
   // thread would have done while they were enqueued. Left in place, the drain's first commits
@@ -134,8 +155,14 @@ async function drainWithScheduler(deps: BenchDeps, scheduler: DeliveryScheduler,
 function signedDelivery(): { body: string; headers: Record<string, string> } {
   const now = Date.now();
   const webhookId = newId("wh", now);
-  const { body, signature } = serializeDeliveryJson({ event: EVENT, webhookId, timestamp: toIso(now), dataJson: DATA_JSON }, SECRET);
-  return { body, headers: deliveryHeaders({ event: EVENT, webhookId, attempt: 1, sendTimeMs: now, body, signature, secret: SECRET }) };
+  const { body, signature } = serializeDeliveryJson(
+    { event: EVENT, webhookId, timestamp: toIso(now), dataJson: DATA_JSON },
+    SECRET,
+  );
+  return {
+    body,
+    headers: deliveryHeaders({ event: EVENT, webhookId, attempt: 1, sendTimeMs: now, body, signature, secret: SECRET }),
+  };
 }
 
 /** The baseline: the scheduler's signing work and a POST, `concurrency` at a time, no database. */
@@ -175,9 +202,14 @@ async function drainOnce(receiverUrl: string, count: number, concurrency: number
     // wait, see above), WAL checkpoints on a thread of their own, finished on the scheduler's
     // connection once caught up.
     const sendThread = startSendThread(silentLogger, { mainThreadBusy: () => everySendOnThread });
-    const checkpointThread = startCheckpointThread(deps.config.dbPath, silentLogger, { finishOnServer: () => deps.store.maintenance.checkpoint() });
+    const checkpointThread = startCheckpointThread(deps.config.dbPath, silentLogger, {
+      finishOnServer: () => deps.store.maintenance.checkpoint(),
+    });
     try {
-      const scheduler = new DeliveryScheduler(deps, { send: (input) => sendThread.send(input), checkpointElsewhere: true });
+      const scheduler = new DeliveryScheduler(deps, {
+        send: (input) => sendThread.send(input),
+        checkpointElsewhere: true,
+      });
       const drained = await drainWithScheduler(deps, scheduler, count);
       return { enqueuePerSecond, ...drained, perSecond: drained.succeeded / drained.seconds };
     } finally {
@@ -194,7 +226,12 @@ async function drainOnce(receiverUrl: string, count: number, concurrency: number
  * throughput on a small machine swings by ±30 % between runs, and alternating keeps a noisy
  * moment from landing on one side only.
  */
-async function measureThroughput(receiverDelayMs: number, count: number, concurrency = CONCURRENCY, everySendOnThread = false) {
+async function measureThroughput(
+  receiverDelayMs: number,
+  count: number,
+  concurrency = CONCURRENCY,
+  everySendOnThread = false,
+) {
   const receiver = await startChildReceiver(receiverDelayMs);
   try {
     await rawSignedFetch(receiver.url, Math.min(2_000, count), concurrency); // warm up connections and JIT
@@ -214,7 +251,11 @@ async function measureThroughput(receiverDelayMs: number, count: number, concurr
  * that variable only at process start, so the 512-wide scheduler is capped at 256 in flight
  * (256 / 50 ms ≈ 5,100/s). This re-runs (b) in a child process with the cap raised, to show it.
  */
-async function measureSlowWithRaisedFetchCap(): Promise<{ cap: string; perSecond: number; rawPerSecond: number } | null> {
+async function measureSlowWithRaisedFetchCap(): Promise<{
+  cap: string;
+  perSecond: number;
+  rawPerSecond: number;
+} | null> {
   if (process.env.BUN_CONFIG_MAX_HTTP_REQUESTS) return null;
   const cap = String(Math.max(1_024, CONCURRENCY * 2));
   const child = Bun.spawn([process.execPath, import.meta.path, SLOW_ONLY_FLAG], {
@@ -226,7 +267,10 @@ async function measureSlowWithRaisedFetchCap(): Promise<{ cap: string; perSecond
   const out = await new Response(child.stdout).text();
   clearTimeout(killer);
   if ((await child.exited) !== 0) return null;
-  const result = JSON.parse(out.trim().split("\n").at(-1) ?? "null") as { perSecond: number; rawPerSecond: number } | null;
+  const result = JSON.parse(out.trim().split("\n").at(-1) ?? "null") as {
+    perSecond: number;
+    rawPerSecond: number;
+  } | null;
   return result && { cap, ...result };
 }
 
@@ -241,7 +285,10 @@ interface Sweep {
  * `run` into an instant receiver at each concurrency, best of two runs each: the best and where.
  * Connections and JIT are warmed first with raw signed fetch.
  */
-async function sweepConcurrency(concurrencies: readonly number[], run: (receiverUrl: string, concurrency: number) => Promise<number>): Promise<Sweep> {
+async function sweepConcurrency(
+  concurrencies: readonly number[],
+  run: (receiverUrl: string, concurrency: number) => Promise<number>,
+): Promise<Sweep> {
   const receiver = await startChildReceiver(0);
   try {
     await rawSignedFetch(receiver.url, Math.min(2_000, DELIVERIES), 64);
@@ -264,7 +311,11 @@ async function sweepConcurrency(concurrencies: readonly number[], run: (receiver
  * and this machine's loopback moves by tens of percent in that time; each round's ratio
  * compares two runs made seconds apart, and the median round decides.
  */
-async function measurePaired(rawConcurrency: number, schedulerConcurrency: number, count: number): Promise<{ ratio: number; raw: number; scheduler: number; rounds: string }> {
+async function measurePaired(
+  rawConcurrency: number,
+  schedulerConcurrency: number,
+  count: number,
+): Promise<{ ratio: number; raw: number; scheduler: number; rounds: string }> {
   const receiver = await startChildReceiver(0);
   try {
     await rawSignedFetch(receiver.url, Math.min(2_000, count), rawConcurrency);
@@ -286,7 +337,8 @@ async function measurePaired(rawConcurrency: number, schedulerConcurrency: numbe
 }
 
 /** Raw signed fetch at every RAW_SWEEP concurrency: (a)'s baseline. */
-const measureRawSweep = (count: number): Promise<Sweep> => sweepConcurrency(RAW_SWEEP, (url, concurrency) => rawSignedFetch(url, count, concurrency));
+const measureRawSweep = (count: number): Promise<Sweep> =>
+  sweepConcurrency(RAW_SWEEP, (url, concurrency) => rawSignedFetch(url, count, concurrency));
 
 /** The scheduler's drain at every SCHEDULER_SWEEP concurrency: (a)'s other side. */
 const measureSchedulerSweep = (count: number): Promise<Sweep> =>
@@ -325,12 +377,14 @@ async function measureSendCost(count: number): Promise<{ raw: number; send: numb
   const perSend = async (way: () => Promise<void>): Promise<number> => {
     let next = 0;
     const before = mainThreadCpuMicros() ?? 0;
-    await Promise.all(Array.from({ length: SEND_COST_CONCURRENCY }, async () => {
-      while (next < count) {
-        next++;
-        await way();
-      }
-    }));
+    await Promise.all(
+      Array.from({ length: SEND_COST_CONCURRENCY }, async () => {
+        while (next < count) {
+          next++;
+          await way();
+        }
+      }),
+    );
     return ((mainThreadCpuMicros() ?? 0) - before) / count;
   };
   try {
@@ -354,7 +408,13 @@ async function measureDatabaseCeiling(count: number): Promise<number> {
   try {
     const tenantId = await seedTenantWithRule(deps, "http://127.0.0.1:9/unused");
     await enqueue(deps, tenantId, count);
-    const instant = async (): Promise<AttemptResult> => ({ ok: true, statusCode: 200, error: null, durationMs: 0, responseExcerpt: "ok" });
+    const instant = async (): Promise<AttemptResult> => ({
+      ok: true,
+      statusCode: 200,
+      error: null,
+      durationMs: 0,
+      responseExcerpt: "ok",
+    });
     const drained = await drainWithScheduler(deps, new DeliveryScheduler(deps, { send: instant }), count);
     return drained.succeeded / drained.seconds;
   } finally {
@@ -421,7 +481,9 @@ async function measureLatency(events: number) {
       const samples: number[] = [];
       for (let i = 0; i < events + 20; i++) {
         const arrival = receiver.nextArrival();
-        await deps.store.transaction((tx) => enqueueEvent(deps, tx, { tenantId, event: EVENT, data: DATA, confidence: 0.92 }));
+        await deps.store.transaction((tx) =>
+          enqueueEvent(deps, tx, { tenantId, event: EVENT, data: DATA, confidence: 0.92 }),
+        );
         const committedAt = performance.now();
         const arrivedAt = await arrival;
         if (i >= 20) samples.push(arrivedAt - committedAt);
@@ -439,7 +501,6 @@ async function measureLatency(events: number) {
   }
 }
 
-
 // ---------------------------------------------------------------------------------------------
 // PostgreSQL: the same instant-receiver drain, scheduler(s) in child processes.
 
@@ -450,7 +511,12 @@ const PG_ROUNDS = 2;
 const DRAINER_MAX_LIFETIME_MS = 5 * 60_000;
 
 const pgConfig = (url: string, concurrency: number) =>
-  loadConfig({ PARLEY_DB: url, PARLEY_ALLOW_PRIVATE_WEBHOOKS: "true", PARLEY_LOG_LEVEL: "error", ...poolEnv(concurrency) });
+  loadConfig({
+    PARLEY_DB: url,
+    PARLEY_ALLOW_PRIVATE_WEBHOOKS: "true",
+    PARLEY_LOG_LEVEL: "error",
+    ...poolEnv(concurrency),
+  });
 
 /**
  * The child (`bun bench/deliveries.ts --pg-drainer URL CONCURRENCY`): its own pool and
@@ -460,7 +526,14 @@ const pgConfig = (url: string, concurrency: number) =>
  */
 async function runPgDrainer(url: string, concurrency: number): Promise<void> {
   const opened = openStore(url);
-  const deps: Deps = { store: opened.store, config: pgConfig(url, concurrency), clock: systemClock, log: silentLogger, assistant: modelAssistant, deliveriesEnqueued: opened.deliveriesEnqueued };
+  const deps: Deps = {
+    store: opened.store,
+    config: pgConfig(url, concurrency),
+    clock: systemClock,
+    log: silentLogger,
+    assistant: modelAssistant,
+    deliveriesEnqueued: opened.deliveriesEnqueued,
+  };
   const scheduler = new DeliveryScheduler(deps);
   let exiting = false;
   const exit = async () => {
@@ -493,7 +566,11 @@ interface Drainer {
 }
 
 async function startPgDrainer(url: string, concurrency: number): Promise<Drainer> {
-  const child = Bun.spawn([process.execPath, import.meta.path, PG_DRAINER_FLAG, url, String(concurrency)], { stdin: "pipe", stdout: "pipe", stderr: "inherit" });
+  const child = Bun.spawn([process.execPath, import.meta.path, PG_DRAINER_FLAG, url, String(concurrency)], {
+    stdin: "pipe",
+    stdout: "pipe",
+    stderr: "inherit",
+  });
   const reader = child.stdout.getReader();
   let text = "";
   const deadline = Date.now() + 15_000;
@@ -534,7 +611,12 @@ interface PgDrain {
 }
 
 /** A fresh database with `count` deliveries, drained by `processes` scheduler children at once. */
-async function drainPostgres(pg: BenchPostgres, receiver: { url: string; count(): Promise<number> }, count: number, processes: number): Promise<PgDrain> {
+async function drainPostgres(
+  pg: BenchPostgres,
+  receiver: { url: string; count(): Promise<number> },
+  count: number,
+  processes: number,
+): Promise<PgDrain> {
   const url = await pg.createDatabase();
   const opened = openStore(url);
   const counter = new SQL({ url, max: 1 });
@@ -542,13 +624,24 @@ async function drainPostgres(pg: BenchPostgres, receiver: { url: string; count()
   try {
     await opened.migrate(systemClock.now());
     // A local signal: the drainers are not listening yet, and this process has no scheduler.
-    const deps: Deps = { store: opened.store, config: pgConfig(url, CONCURRENCY), clock: systemClock, log: silentLogger, assistant: modelAssistant, deliveriesEnqueued: createSignal() };
+    const deps: Deps = {
+      store: opened.store,
+      config: pgConfig(url, CONCURRENCY),
+      clock: systemClock,
+      log: silentLogger,
+      assistant: modelAssistant,
+      deliveriesEnqueued: createSignal(),
+    };
     const tenantId = await seedTenantWithRule(deps, receiver.url);
     const enqueueStarted = performance.now();
     await enqueue(deps, tenantId, count);
     const enqueuePerSecond = count / ((performance.now() - enqueueStarted) / 1000);
     for (let i = 0; i < processes; i++) drainers.push(await startPgDrainer(url, CONCURRENCY));
-    const pending = async () => Number(((await counter`SELECT count(*)::int AS n FROM deliveries WHERE status = 'pending'`) as { n: number }[])[0]?.n ?? 0);
+    const pending = async () =>
+      Number(
+        ((await counter`SELECT count(*)::int AS n FROM deliveries WHERE status = 'pending'`) as { n: number }[])[0]
+          ?.n ?? 0,
+      );
     const receivedBefore = await receiver.count();
     const started = performance.now();
     for (const drainer of drainers) drainer.go();
@@ -563,10 +656,23 @@ async function drainPostgres(pg: BenchPostgres, receiver: { url: string; count()
     const seconds = (performance.now() - started) / 1000;
     await Promise.all(drainers.splice(0).map((drainer) => drainer.stop()));
     const received = (await receiver.count()) - receivedBefore;
-    const [row] = (await counter`SELECT (SELECT count(*)::int FROM deliveries WHERE status = 'succeeded') AS succeeded, (SELECT count(*)::int FROM delivery_attempts) AS attempts`) as { succeeded: number; attempts: number }[];
+    const [row] =
+      (await counter`SELECT (SELECT count(*)::int FROM deliveries WHERE status = 'succeeded') AS succeeded, (SELECT count(*)::int FROM delivery_attempts) AS attempts`) as {
+        succeeded: number;
+        attempts: number;
+      }[];
     const succeeded = row?.succeeded ?? 0;
-    if (succeeded !== count) console.error(`warning: PostgreSQL, ${processes} process(es): ${succeeded} of ${count} deliveries succeeded`);
-    return { processes, perSecond: succeeded / seconds, enqueuePerSecond, succeeded, attempts: row?.attempts ?? 0, received, timedOut };
+    if (succeeded !== count)
+      console.error(`warning: PostgreSQL, ${processes} process(es): ${succeeded} of ${count} deliveries succeeded`);
+    return {
+      processes,
+      perSecond: succeeded / seconds,
+      enqueuePerSecond,
+      succeeded,
+      attempts: row?.attempts ?? 0,
+      received,
+      timedOut,
+    };
   } finally {
     await Promise.all(drainers.map((drainer) => drainer.stop()));
     await counter.close();
@@ -582,18 +688,37 @@ async function measurePostgresCeiling(pg: BenchPostgres, count: number): Promise
   const counter = new SQL({ url, max: 1 });
   try {
     await opened.migrate(systemClock.now());
-    const deps: Deps = { store: opened.store, config: pgConfig(url, CONCURRENCY), clock: systemClock, log: silentLogger, assistant: modelAssistant, deliveriesEnqueued: createSignal() };
+    const deps: Deps = {
+      store: opened.store,
+      config: pgConfig(url, CONCURRENCY),
+      clock: systemClock,
+      log: silentLogger,
+      assistant: modelAssistant,
+      deliveriesEnqueued: createSignal(),
+    };
     const tenantId = await seedTenantWithRule(deps, "http://127.0.0.1:9/unused");
     await enqueue(deps, tenantId, count);
-    const instant = async (): Promise<AttemptResult> => ({ ok: true, statusCode: 200, error: null, durationMs: 0, responseExcerpt: "ok" });
+    const instant = async (): Promise<AttemptResult> => ({
+      ok: true,
+      statusCode: 200,
+      error: null,
+      durationMs: 0,
+      responseExcerpt: "ok",
+    });
     const scheduler = new DeliveryScheduler(deps, { send: instant });
-    const pending = async () => Number(((await counter`SELECT count(*)::int AS n FROM deliveries WHERE status = 'pending'`) as { n: number }[])[0]?.n ?? 0);
+    const pending = async () =>
+      Number(
+        ((await counter`SELECT count(*)::int AS n FROM deliveries WHERE status = 'pending'`) as { n: number }[])[0]
+          ?.n ?? 0,
+      );
     const started = performance.now();
     scheduler.start();
     while ((await pending()) > 0 && performance.now() - started < PHASE_DEADLINE_MS) await Bun.sleep(10);
     const seconds = (performance.now() - started) / 1000;
     await scheduler.stop();
-    const [row] = (await counter`SELECT count(*)::int AS n FROM deliveries WHERE status = 'succeeded'`) as { n: number }[];
+    const [row] = (await counter`SELECT count(*)::int AS n FROM deliveries WHERE status = 'succeeded'`) as {
+      n: number;
+    }[];
     return (row?.n ?? 0) / seconds;
   } finally {
     await counter.close();
@@ -603,7 +728,9 @@ async function measurePostgresCeiling(pg: BenchPostgres, count: number): Promise
 }
 
 /** One and two scheduler processes, alternating PG_ROUNDS times; each reports its better run. */
-async function measurePostgres(count: number): Promise<{ description: string; one: PgDrain; two: PgDrain; ceiling: number } | null> {
+async function measurePostgres(
+  count: number,
+): Promise<{ description: string; one: PgDrain; two: PgDrain; ceiling: number } | null> {
   const pg = await openBenchPostgres();
   if (!pg) return null;
   const receiver = await startChildReceiver(0);
@@ -613,7 +740,9 @@ async function measurePostgres(count: number): Promise<{ description: string; on
     for (let round = 0; round < PG_ROUNDS; round++) {
       for (const processes of [1, 2]) {
         const run = await drainPostgres(pg, receiver, count, processes);
-        console.error(`(a) PostgreSQL, ${processes} scheduler process(es): ${formatRate(run.perSecond)}, ${run.attempts} attempts, ${run.received} received`);
+        console.error(
+          `(a) PostgreSQL, ${processes} scheduler process(es): ${formatRate(run.perSecond)}, ${run.attempts} attempts, ${run.received} received`,
+        );
         runs.push(run);
       }
     }
@@ -646,18 +775,24 @@ const verdict = (ok: boolean) => (ok ? "✅ met" : "❌ missed");
 const percent = (ratio: number) => `${Math.floor(ratio * 100 + 1e-9)} %`;
 
 async function main(): Promise<void> {
-  console.error(`bench: ${DELIVERIES} instant, ${SLOW_DELIVERIES} slow, ${LATENCY_EVENTS} latency events, concurrency ${CONCURRENCY}, Bun ${Bun.version}`);
+  console.error(
+    `bench: ${DELIVERIES} instant, ${SLOW_DELIVERIES} slow, ${LATENCY_EVENTS} latency events, concurrency ${CONCURRENCY}, Bun ${Bun.version}`,
+  );
   const instant = await measureThroughput(0, DELIVERIES);
   console.error(`(a) ${formatRate(instant.perSecond)} vs raw ${formatRate(instant.rawPerSecond)}`);
   const postgres = await measurePostgres(DELIVERIES);
   const ceiling = await measureDatabaseCeiling(DELIVERIES);
   console.error(`(a) no-op send ${formatRate(ceiling)}`);
   const sendCost = await measureSendCost(DELIVERIES);
-  console.error(`(a) main-thread CPU per send: ${sendCost ? `raw ${sendCost.raw.toFixed(1)} µs, sendWebhook ${sendCost.send.toFixed(1)} µs` : "skipped (no /proc)"}`);
+  console.error(
+    `(a) main-thread CPU per send: ${sendCost ? `raw ${sendCost.raw.toFixed(1)} µs, sendWebhook ${sendCost.send.toFixed(1)} µs` : "skipped (no /proc)"}`,
+  );
   const schedulerBest = await measureSchedulerSweep(DELIVERIES);
   console.error(`(a) scheduler sweep: ${schedulerBest.all}`);
   const threaded = await measureThroughput(0, DELIVERIES, CONCURRENCY, true);
-  console.error(`(a) every send on the send thread: ${formatRate(threaded.perSecond)} vs raw ${formatRate(threaded.rawPerSecond)}`);
+  console.error(
+    `(a) every send on the send thread: ${formatRate(threaded.perSecond)} vs raw ${formatRate(threaded.rawPerSecond)}`,
+  );
   const rawBest = await measureRawSweep(DELIVERIES);
   console.error(`(a) raw sweep: ${rawBest.all}`);
   const paired = await measurePaired(rawBest.concurrency, schedulerBest.concurrency, DELIVERIES);
@@ -688,17 +823,25 @@ async function main(): Promise<void> {
       verdict(paired.ratio >= BUDGET_BEST_RATIO),
     ],
     [`(a) diagnostic: those rounds, scheduler vs raw signed fetch`, paired.rounds, "—", "—", "info"],
-    [`(a) diagnostic: the sweeps' bests, minutes apart`, `${percent(schedulerBest.perSecond / rawBest.perSecond)} (${formatRate(schedulerBest.perSecond)})`, `raw signed fetch ${formatRate(rawBest.perSecond)}`, "—", "info"],
+    [
+      `(a) diagnostic: the sweeps' bests, minutes apart`,
+      `${percent(schedulerBest.perSecond / rawBest.perSecond)} (${formatRate(schedulerBest.perSecond)})`,
+      `raw signed fetch ${formatRate(rawBest.perSecond)}`,
+      "—",
+      "info",
+    ],
     [`(a) diagnostic: raw signed fetch by concurrency (best of 2 each)`, rawBest.all, "—", "—", "info"],
     ["(a) diagnostic: scheduler + SQLite with a no-op send", formatRate(ceiling), "—", "—", "info"],
     ...(sendCost
-      ? [[
-          `(a) diagnostic: main-thread CPU per send, ${SEND_COST_CONCURRENCY} at a time (median of ${SEND_COST_ROUNDS}, alternated)`,
-          `sendWebhook ${sendCost.send.toFixed(1)} µs`,
-          `raw signed fetch ${sendCost.raw.toFixed(1)} µs`,
-          "—",
-          "info",
-        ]]
+      ? [
+          [
+            `(a) diagnostic: main-thread CPU per send, ${SEND_COST_CONCURRENCY} at a time (median of ${SEND_COST_ROUNDS}, alternated)`,
+            `sendWebhook ${sendCost.send.toFixed(1)} µs`,
+            `raw signed fetch ${sendCost.raw.toFixed(1)} µs`,
+            "—",
+            "info",
+          ],
+        ]
       : []),
     [
       `(a) diagnostic: every send through the send thread, as under HTTP load (above: on the main thread, as an idle server sends)`,
@@ -708,7 +851,13 @@ async function main(): Promise<void> {
       "info",
     ],
     [`(a) diagnostic: the scheduler by concurrency (best of 2 each)`, schedulerBest.all, "—", "—", "info"],
-    ["(a) diagnostic: enqueue via enqueueEvent, 1,000 per transaction", formatRate(instant.enqueuePerSecond), "—", "—", "info"],
+    [
+      "(a) diagnostic: enqueue via enqueueEvent, 1,000 per transaction",
+      formatRate(instant.enqueuePerSecond),
+      "—",
+      "—",
+      "info",
+    ],
     [
       `**(b) deliveries/s ÷ raw signed fetch, both at ${CONCURRENCY}**, receiver answers after ${SLOW_RECEIVER_MS} ms (Bun's default fetch limit)`,
       `${percent(slow.perSecond / slow.rawPerSecond)} (${formatRate(slow.perSecond)})${timedOut(slow)}`,
@@ -717,15 +866,23 @@ async function main(): Promise<void> {
       verdict(slow.perSecond >= BUDGET_SLOW_RATIO * slow.rawPerSecond && !slow.timedOut),
     ],
     ...(slowRaised
-      ? [[
-          `**(b) same, started with BUN_CONFIG_MAX_HTTP_REQUESTS=${slowRaised.cap}** (as \`npm start\` runs the server)`,
-          `${percent(slowRaised.perSecond / slowRaised.rawPerSecond)} (${formatRate(slowRaised.perSecond)})`,
-          `raw signed fetch ${formatRate(slowRaised.rawPerSecond)}`,
-          `≥ ${BUDGET_SLOW_RATIO * 100} %`,
-          verdict(slowRaised.perSecond >= BUDGET_SLOW_RATIO * slowRaised.rawPerSecond),
-        ]]
+      ? [
+          [
+            `**(b) same, started with BUN_CONFIG_MAX_HTTP_REQUESTS=${slowRaised.cap}** (as \`npm start\` runs the server)`,
+            `${percent(slowRaised.perSecond / slowRaised.rawPerSecond)} (${formatRate(slowRaised.perSecond)})`,
+            `raw signed fetch ${formatRate(slowRaised.rawPerSecond)}`,
+            `≥ ${BUDGET_SLOW_RATIO * 100} %`,
+            verdict(slowRaised.perSecond >= BUDGET_SLOW_RATIO * slowRaised.rawPerSecond),
+          ],
+        ]
       : []),
-    [`(c) event committed → POST arrived, p50 (${LATENCY_EVENTS} events)`, formatMs(latency.parley.p50), `raw fetch call → arrival ${formatMs(latency.raw.p50)}`, "—", "info"],
+    [
+      `(c) event committed → POST arrived, p50 (${LATENCY_EVENTS} events)`,
+      formatMs(latency.parley.p50),
+      `raw fetch call → arrival ${formatMs(latency.raw.p50)}`,
+      "—",
+      "info",
+    ],
     [
       `**(c) event committed → POST arrived, p99**, idle server`,
       formatMs(latency.parley.p99),
@@ -754,9 +911,27 @@ async function main(): Promise<void> {
         "—",
         "info",
       ],
-      [`(a) PostgreSQL: checks over ${PG_ROUNDS} runs each (one / two processes)`, `${checked(postgres.one)} / ${checked(postgres.two)}`, "—", "—", "info"],
-      [`(a) PostgreSQL diagnostic: scheduler + PostgreSQL with a no-op send (one scheduler, in this process)`, formatRate(postgres.ceiling), `SQLite ${formatRate(ceiling)}`, "—", "info"],
-      [`(a) PostgreSQL: enqueue via enqueueEvent, 1,000 per transaction`, formatRate(Math.max(postgres.one.enqueuePerSecond, postgres.two.enqueuePerSecond)), `SQLite ${formatRate(instant.enqueuePerSecond)}`, "—", "info"],
+      [
+        `(a) PostgreSQL: checks over ${PG_ROUNDS} runs each (one / two processes)`,
+        `${checked(postgres.one)} / ${checked(postgres.two)}`,
+        "—",
+        "—",
+        "info",
+      ],
+      [
+        `(a) PostgreSQL diagnostic: scheduler + PostgreSQL with a no-op send (one scheduler, in this process)`,
+        formatRate(postgres.ceiling),
+        `SQLite ${formatRate(ceiling)}`,
+        "—",
+        "info",
+      ],
+      [
+        `(a) PostgreSQL: enqueue via enqueueEvent, 1,000 per transaction`,
+        formatRate(Math.max(postgres.one.enqueuePerSecond, postgres.two.enqueuePerSecond)),
+        `SQLite ${formatRate(instant.enqueuePerSecond)}`,
+        "—",
+        "info",
+      ],
     );
   }
   console.log(markdownTable(["measure", "result", "baseline (same run)", "budget", "verdict"], rows));

@@ -19,7 +19,16 @@ import { enqueueEvent } from "../src/webhooks/emit-event.ts";
 import { EVENT_CATALOG } from "../src/webhooks/events.ts";
 import { createRule } from "../src/webhooks/rules.ts";
 import { changePlan } from "../src/billing/change-plan.ts";
-import { createBenchDeps, envInt, formatMs, markdownTable, percentile, startChildReceiver, type BenchDeps, type ChildReceiver } from "./lib.ts";
+import {
+  createBenchDeps,
+  envInt,
+  formatMs,
+  markdownTable,
+  percentile,
+  startChildReceiver,
+  type BenchDeps,
+  type ChildReceiver,
+} from "./lib.ts";
 
 const B_EVENTS = envInt("BENCH_FAIRNESS_EVENTS", 300);
 const BACKLOG = envInt("BENCH_BACKLOG", 3_000);
@@ -35,7 +44,10 @@ const B_SPACING_MS = 20;
 const ARRIVAL_DEADLINE_MS = 60_000;
 const benchEnv: Record<string, string> = { PARLEY_DELIVERY_TIMEOUT: process.env.PARLEY_DELIVERY_TIMEOUT ?? "2s" };
 /** The reference row: the caps lifted to the pool size, i.e. one shared FIFO pool with no fairness. */
-const CAPS_LIFTED: Record<string, string> = { PARLEY_TENANT_CONCURRENCY: "10000", PARLEY_ENDPOINT_CONCURRENCY: "10000" };
+const CAPS_LIFTED: Record<string, string> = {
+  PARLEY_TENANT_CONCURRENCY: "10000",
+  PARLEY_ENDPOINT_CONCURRENCY: "10000",
+};
 
 /** A receiver in this process that notes when each delivery (by webhook-id) first arrives. */
 function startArrivalReceiver() {
@@ -78,7 +90,8 @@ async function tenantWithRules(deps: BenchDeps, name: string, urls: string[]): P
   const tenant = await createTenant(deps, { name });
   // The attacker scenario with many rules needs more than the free plan's 10.
   if (urls.length > 10) await changePlan(deps, tenant.id, "business");
-  for (const [index, url] of urls.entries()) await createRule(deps, tenant.id, { name: `${name} ${index}`, event: EVENT, url, secret: SECRET, active: true });
+  for (const [index, url] of urls.entries())
+    await createRule(deps, tenant.id, { name: `${name} ${index}`, event: EVENT, url, secret: SECRET, active: true });
   return tenant.id;
 }
 
@@ -89,7 +102,11 @@ interface Scenario {
   env?: Record<string, string>;
 }
 
-async function measure(scenario: Scenario, blackHole: ChildReceiver, receiver: ReturnType<typeof startArrivalReceiver>) {
+async function measure(
+  scenario: Scenario,
+  blackHole: ChildReceiver,
+  receiver: ReturnType<typeof startArrivalReceiver>,
+) {
   const deps = createBenchDeps({ ...benchEnv, ...scenario.env });
   const scheduler = new DeliveryScheduler(deps);
   try {
@@ -99,12 +116,15 @@ async function measure(scenario: Scenario, blackHole: ChildReceiver, receiver: R
     const sendAll = async (count: number): Promise<number[]> => {
       const committed = new Map<string, number>();
       for (let i = 0; i < count; i++) {
-        const { deliveryIds } = await deps.store.transaction((tx) => enqueueEvent(deps, tx, { tenantId: victim, event: EVENT, data: DATA }));
+        const { deliveryIds } = await deps.store.transaction((tx) =>
+          enqueueEvent(deps, tx, { tenantId: victim, event: EVENT, data: DATA }),
+        );
         committed.set(deliveryIds[0] ?? "", performance.now());
         await Bun.sleep(B_SPACING_MS);
       }
       const deadline = performance.now() + ARRIVAL_DEADLINE_MS;
-      while ([...committed.keys()].some((id) => !receiver.arrivals.has(id)) && performance.now() < deadline) await Bun.sleep(10);
+      while ([...committed.keys()].some((id) => !receiver.arrivals.has(id)) && performance.now() < deadline)
+        await Bun.sleep(10);
       return [...committed].map(([id, at]) => (receiver.arrivals.get(id) ?? Number.POSITIVE_INFINITY) - at);
     };
     scheduler.start();
@@ -115,7 +135,8 @@ async function measure(scenario: Scenario, blackHole: ChildReceiver, receiver: R
       const attacker = await tenantWithRules(deps, "A", urls);
       const perRule = Math.ceil(BACKLOG / scenario.blackHoleRules);
       await deps.store.transaction(async (tx) => {
-        for (let i = 0; i < perRule; i++) await enqueueEvent(deps, tx, { tenantId: attacker, event: EVENT, data: DATA });
+        for (let i = 0; i < perRule; i++)
+          await enqueueEvent(deps, tx, { tenantId: attacker, event: EVENT, data: DATA });
       });
       // Let A's sends take their slots before B's first measured event.
       await Bun.sleep(500);
@@ -124,8 +145,19 @@ async function measure(scenario: Scenario, blackHole: ChildReceiver, receiver: R
     const samples = await sendAll(B_EVENTS);
     const longestStall = watch.stop();
     const sorted = samples.sort((x, y) => x - y);
-    const attackerAttempts = deps.sqlite.query<{ n: number }, [string]>("SELECT count(*) AS n FROM delivery_attempts a JOIN deliveries d ON d.id = a.delivery_id WHERE d.tenant_id <> ?").get(victim)?.n ?? 0;
-    return { p50: percentile(sorted, 50), p99: percentile(sorted, 99), max: sorted.at(-1) ?? Number.NaN, attackerAttempts, longestStall };
+    const attackerAttempts =
+      deps.sqlite
+        .query<{ n: number }, [string]>(
+          "SELECT count(*) AS n FROM delivery_attempts a JOIN deliveries d ON d.id = a.delivery_id WHERE d.tenant_id <> ?",
+        )
+        .get(victim)?.n ?? 0;
+    return {
+      p50: percentile(sorted, 50),
+      p99: percentile(sorted, 99),
+      max: sorted.at(-1) ?? Number.NaN,
+      attackerAttempts,
+      longestStall,
+    };
   } finally {
     await scheduler.stop();
     deps.dispose();
@@ -147,7 +179,11 @@ async function main(): Promise<void> {
     { name: `A: ${BACKLOG} deliveries, 1 rule to a black hole`, blackHoleRules: 1 },
     { name: `A: ${BACKLOG} deliveries, 10 rules (10 URLs) to a black hole`, blackHoleRules: 10 },
     { name: `A: ${BACKLOG} deliveries, 300 rules (300 URLs) to a black hole`, blackHoleRules: 300 },
-    { name: `reference, caps lifted (one FIFO pool): A: ${BACKLOG} deliveries, 300 rules`, blackHoleRules: 300, env: CAPS_LIFTED },
+    {
+      name: `reference, caps lifted (one FIFO pool): A: ${BACKLOG} deliveries, 300 rules`,
+      blackHoleRules: 300,
+      env: CAPS_LIFTED,
+    },
   ];
   const rows: string[][] = [];
   let baselineP99 = Number.NaN;
@@ -166,7 +202,9 @@ async function main(): Promise<void> {
         formatMs(result.longestStall),
         met,
       ]);
-      console.error(`  ${scenario.name}: p99 ${formatMs(result.p99)}, A's attempts ended meanwhile: ${result.attackerAttempts}`);
+      console.error(
+        `  ${scenario.name}: p99 ${formatMs(result.p99)}, A's attempts ended meanwhile: ${result.attackerAttempts}`,
+      );
     }
   } finally {
     receiver.stop();
@@ -174,7 +212,16 @@ async function main(): Promise<void> {
   }
   console.log(
     markdownTable(
-      ["B's event committed → POST arrived", "p50", "p99", "max", "p99 vs baseline", "A's attempts ended meanwhile", "longest event-loop stall", `budget p99 ≤ ${BUDGET_P99_MS} ms`],
+      [
+        "B's event committed → POST arrived",
+        "p50",
+        "p99",
+        "max",
+        "p99 vs baseline",
+        "A's attempts ended meanwhile",
+        "longest event-loop stall",
+        `budget p99 ≤ ${BUDGET_P99_MS} ms`,
+      ],
       rows,
     ),
   );

@@ -25,7 +25,13 @@ import { eventReader } from "../test/frontdesk/sse.ts";
 
 const ROUNDS = envInt("BENCH_ROUNDS", 200);
 const STREAMS = envInt("BENCH_STREAMS", 1000);
-const LIFTED = { PARLEY_JWT_SECRET: "bench-secret-bench-secret-bench-secret-0123", PARLEY_RATE_LIMITS: "off", PARLEY_VISITOR_SESSIONS: "100000", PARLEY_VISITOR_SHARE: "100%", PARLEY_LOG_LEVEL: "error" };
+const LIFTED = {
+  PARLEY_JWT_SECRET: "bench-secret-bench-secret-bench-secret-0123",
+  PARLEY_RATE_LIMITS: "off",
+  PARLEY_VISITOR_SESSIONS: "100000",
+  PARLEY_VISITOR_SHARE: "100%",
+  PARLEY_LOG_LEVEL: "error",
+};
 
 interface Instance {
   origin: string;
@@ -38,7 +44,12 @@ function serve(deps: Deps): Instance {
   return { origin: `http://127.0.0.1:${server.server?.port}`, deps, stop: async () => void (await server.stop()) };
 }
 
-const post = (url: string, headers: Record<string, string>, body: unknown) => fetch(url, { method: "POST", headers: { "content-type": "application/json", ...headers }, body: JSON.stringify(body) });
+const post = (url: string, headers: Record<string, string>, body: unknown) =>
+  fetch(url, {
+    method: "POST",
+    headers: { "content-type": "application/json", ...headers },
+    body: JSON.stringify(body),
+  });
 
 /** Event latencies (ms) through `streamer`, each caused by a request to `writer`, and those requests' own answer times. */
 async function measure(writer: Instance, streamer: Instance) {
@@ -49,32 +60,60 @@ async function measure(writer: Instance, streamer: Instance) {
   const reply: number[] = [];
   const answer: number[] = [];
   for (let round = 0; round < ROUNDS; round++) {
-    const visitor = (await (await post(`${writer.origin}/api/v1/widget/session`, {}, { tenant_id: tenant.id })).json()) as { access_token: string; session_id: string };
+    const visitor = (await (
+      await post(`${writer.origin}/api/v1/widget/session`, {}, { tenant_id: tenant.id })
+    ).json()) as { access_token: string; session_id: string };
     const bearer = { authorization: `Bearer ${visitor.access_token}` };
     let started = performance.now();
-    const sent = post(`${writer.origin}/api/v1/chatbot/message`, bearer, { tenant_id: tenant.id, message: "Can I talk to a human please?" }).then(() => answer.push(performance.now() - started));
+    const sent = post(`${writer.origin}/api/v1/chatbot/message`, bearer, {
+      tenant_id: tenant.id,
+      message: "Can I talk to a human please?",
+    }).then(() => answer.push(performance.now() - started));
     // The inbox also carries each round's reply: wait for this visitor's hand-off.
-    while (!(await inbox.next(1, 10_000)).some((event) => event.event === "handoff.requested" && event.data.session_id === visitor.session_id));
+    while (
+      !(await inbox.next(1, 10_000)).some(
+        (event) => event.event === "handoff.requested" && event.data.session_id === visitor.session_id,
+      )
+    );
     handoff.push(performance.now() - started);
     await sent;
-    const widget = eventReader(await fetch(`${streamer.origin}/api/v1/chatbot/sessions/${visitor.session_id}/stream`, { headers: bearer }));
+    const widget = eventReader(
+      await fetch(`${streamer.origin}/api/v1/chatbot/sessions/${visitor.session_id}/stream`, { headers: bearer }),
+    );
     started = performance.now();
-    await post(`${writer.origin}/api/v1/sessions/${visitor.session_id}/operator-messages`, key, { text: "Hello, a person here." });
+    await post(`${writer.origin}/api/v1/sessions/${visitor.session_id}/operator-messages`, key, {
+      text: "Hello, a person here.",
+    });
     await widget.next(1, 10_000);
     reply.push(performance.now() - started);
     await widget.close();
   }
   await inbox.close();
-  const p = (values: number[], q: number) => percentile([...values].sort((a, b) => a - b), q);
-  return { handoff: [p(handoff, 50), p(handoff, 99)], reply: [p(reply, 50), p(reply, 99)], answer: [p(answer, 50), p(answer, 99)] };
+  const p = (values: number[], q: number) =>
+    percentile(
+      [...values].sort((a, b) => a - b),
+      q,
+    );
+  return {
+    handoff: [p(handoff, 50), p(handoff, 99)],
+    reply: [p(reply, 50), p(reply, 99)],
+    answer: [p(answer, 50), p(answer, 99)],
+  };
 }
 
 /** The store with the hub's reads of live_events counted. */
 function countingLiveReads(store: Store) {
   const counted = { reads: 0 };
-  const listLiveEventsAfter: Store["liveEvents"]["listLiveEventsAfter"] = (afterId, limit) => (counted.reads++, store.liveEvents.listLiveEventsAfter(afterId, limit));
-  const liveEvents = new Proxy(store.liveEvents, { get: (target, key) => (key === "listLiveEventsAfter" ? listLiveEventsAfter : Reflect.get(target, key)) });
-  return { store: new Proxy(store, { get: (target, key) => (key === "liveEvents" ? liveEvents : Reflect.get(target, key)) }), counted };
+  const listLiveEventsAfter: Store["liveEvents"]["listLiveEventsAfter"] = (afterId, limit) => (
+    counted.reads++, store.liveEvents.listLiveEventsAfter(afterId, limit)
+  );
+  const liveEvents = new Proxy(store.liveEvents, {
+    get: (target, key) => (key === "listLiveEventsAfter" ? listLiveEventsAfter : Reflect.get(target, key)),
+  });
+  return {
+    store: new Proxy(store, { get: (target, key) => (key === "liveEvents" ? liveEvents : Reflect.get(target, key)) }),
+    counted,
+  };
 }
 
 /** RSS, heap, CPU and live_events reads over 5 s at rest, with `open` streams held (in-process, so only the server's side is counted). */
@@ -88,7 +127,8 @@ async function idleCost(streams: number) {
   Bun.gc(true);
   const before = process.memoryUsage();
   const held: Response[] = [];
-  for (let i = 0; i < streams; i++) held.push(await app.handle(new Request("http://localhost/api/v1/inbox/stream", { headers: { "x-api-key": key } })));
+  for (let i = 0; i < streams; i++)
+    held.push(await app.handle(new Request("http://localhost/api/v1/inbox/stream", { headers: { "x-api-key": key } })));
   const readers = held.map((response) => eventReader(response));
   Bun.gc(true);
   const after = process.memoryUsage();
@@ -99,15 +139,29 @@ async function idleCost(streams: number) {
   const reads = counted.reads - readsBefore;
   await Promise.all(readers.map((reader) => reader.close()));
   deps.dispose();
-  return { rssMb: (after.rss - before.rss) / 2 ** 20, heapMb: (after.heapUsed - before.heapUsed) / 2 ** 20, cpuMsPerS: (used.user + used.system) / 1000 / 5, reads };
+  return {
+    rssMb: (after.rss - before.rss) / 2 ** 20,
+    heapMb: (after.heapUsed - before.heapUsed) / 2 ** 20,
+    cpuMsPerS: (used.user + used.system) / 1000 / 5,
+    reads,
+  };
 }
 
 const rows: string[][] = [];
 const row = (what: string, measured: { handoff: number[]; reply: number[]; answer: number[] }) => {
   const [a50 = 0, a99 = 0] = measured.answer;
-  for (const [name, values] of [["hand-off → operator's stream", measured.handoff], ["operator reply → widget's stream", measured.reply]] as const) {
+  for (const [name, values] of [
+    ["hand-off → operator's stream", measured.handoff],
+    ["operator reply → widget's stream", measured.reply],
+  ] as const) {
     const [p50 = 0, p99 = 0] = values;
-    rows.push([`${name}, ${what}`, `p50 ${formatMs(p50)} / p99 ${formatMs(p99)}`, `the chat request's answer p50 ${formatMs(a50)} / p99 ${formatMs(a99)}`, "p99 ≤ 1 s", p99 <= 1000 ? "✅" : "❌"]);
+    rows.push([
+      `${name}, ${what}`,
+      `p50 ${formatMs(p50)} / p99 ${formatMs(p99)}`,
+      `the chat request's answer p50 ${formatMs(a50)} / p99 ${formatMs(a99)}`,
+      "p99 ≤ 1 s",
+      p99 <= 1000 ? "✅" : "❌",
+    ]);
   }
 };
 
@@ -123,7 +177,17 @@ if (postgres) {
   const config = loadConfig({ PARLEY_DB: url, ...LIFTED });
   const opened = [openStore(url), openStore(url)];
   await opened[0]?.migrate(systemClock.now());
-  const [one, two] = opened.map((store) => serve({ store: store.store, config, clock: systemClock, log: silentLogger, assistant: modelAssistant, deliveriesEnqueued: store.deliveriesEnqueued, liveEventsWritten: store.liveEventsWritten }));
+  const [one, two] = opened.map((store) =>
+    serve({
+      store: store.store,
+      config,
+      clock: systemClock,
+      log: silentLogger,
+      assistant: modelAssistant,
+      deliveriesEnqueued: store.deliveriesEnqueued,
+      liveEventsWritten: store.liveEventsWritten,
+    }),
+  );
   if (one && two) {
     row("PostgreSQL, written on one instance, streamed by the other", await measure(one, two));
     await Promise.all([one.stop(), two.stop()]);
@@ -136,7 +200,25 @@ if (postgres) {
 console.error(`${STREAMS} idle streams…`);
 const none = await idleCost(0);
 const many = await idleCost(STREAMS);
-rows.push([`${STREAMS} idle inbox streams: memory (RSS / heap)`, `+${many.rssMb.toFixed(1)} MB / +${many.heapMb.toFixed(1)} MB`, `no stream: +${none.rssMb.toFixed(1)} MB / +${none.heapMb.toFixed(1)} MB`, "≤ 50 MB", many.rssMb <= 50 ? "✅" : "❌"]);
-rows.push([`${STREAMS} idle inbox streams: live_events reads in 5 s at rest (SQLite)`, String(many.reads), `no stream: ${none.reads}`, "none at rest", many.reads === 0 ? "✅" : "❌"]);
-rows.push([`${STREAMS} idle inbox streams: CPU at rest`, `${many.cpuMsPerS.toFixed(2)} ms/s`, `no stream: ${none.cpuMsPerS.toFixed(2)} ms/s`, "none at rest", many.cpuMsPerS < 10 ? "✅" : "❌"]);
+rows.push([
+  `${STREAMS} idle inbox streams: memory (RSS / heap)`,
+  `+${many.rssMb.toFixed(1)} MB / +${many.heapMb.toFixed(1)} MB`,
+  `no stream: +${none.rssMb.toFixed(1)} MB / +${none.heapMb.toFixed(1)} MB`,
+  "≤ 50 MB",
+  many.rssMb <= 50 ? "✅" : "❌",
+]);
+rows.push([
+  `${STREAMS} idle inbox streams: live_events reads in 5 s at rest (SQLite)`,
+  String(many.reads),
+  `no stream: ${none.reads}`,
+  "none at rest",
+  many.reads === 0 ? "✅" : "❌",
+]);
+rows.push([
+  `${STREAMS} idle inbox streams: CPU at rest`,
+  `${many.cpuMsPerS.toFixed(2)} ms/s`,
+  `no stream: ${none.cpuMsPerS.toFixed(2)} ms/s`,
+  "none at rest",
+  many.cpuMsPerS < 10 ? "✅" : "❌",
+]);
 console.log(markdownTable(["measure", "result", "baseline (same run)", "budget", "verdict"], rows));

@@ -41,7 +41,8 @@ interface Attack {
 
 function candidates(tenantId: string): Attack[] {
   const head = `{"tenant_id":"${tenantId}"`;
-  const fill = (unit: string) => Array.from({ length: Math.floor((BODY_LIMIT - 200) / (unit.length + 1)) }, () => unit).join(",");
+  const fill = (unit: string) =>
+    Array.from({ length: Math.floor((BODY_LIMIT - 200) / (unit.length + 1)) }, () => unit).join(",");
   const bodies: Array<[string, string]> = [
     ["arrays 30,000 deep in an unknown key", `${head},"x":${arrays(30_000)}}`],
     ["objects 12,000 deep in an unknown key", `${head},"x":${objects(12_000)}}`],
@@ -52,7 +53,11 @@ function candidates(tenantId: string): Attack[] {
   ];
   return bodies.flatMap(([name, body]) => [
     { name: `${name} → /widget/session`, path: "/api/v1/widget/session", body },
-    { name: `${name} → /auth/token`, path: "/api/v1/auth/token", body: body.replace(head, '{"email":"a@b.test","password":"x"') },
+    {
+      name: `${name} → /auth/token`,
+      path: "/api/v1/auth/token",
+      body: body.replace(head, '{"email":"a@b.test","password":"x"'),
+    },
   ]);
 }
 
@@ -60,24 +65,41 @@ async function calibrate(server: ChatServer, attack: Attack): Promise<{ msPerReq
   const statuses = new Map<number, number>();
   const started = performance.now();
   for (let i = 0; i < CALIBRATION_REQUESTS; i++) {
-    const response = await fetch(`${server.base}${attack.path}`, { method: "POST", headers: { "content-type": "application/json" }, body: attack.body });
+    const response = await fetch(`${server.base}${attack.path}`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: attack.body,
+    });
     await response.arrayBuffer();
     statuses.set(response.status, (statuses.get(response.status) ?? 0) + 1);
   }
-  return { msPerRequest: (performance.now() - started) / CALIBRATION_REQUESTS, statuses: [...statuses].map(([status, n]) => `${status}×${n}`).join(" ") };
+  return {
+    msPerRequest: (performance.now() - started) / CALIBRATION_REQUESTS,
+    statuses: [...statuses].map(([status, n]) => `${status}×${n}`).join(" "),
+  };
 }
 
 async function openSessions(server: ChatServer): Promise<string[]> {
   const tokens: string[] = [];
   for (let i = 0; i < SESSIONS; i++) {
-    const response = await fetch(`${server.base}/api/v1/widget/session`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ tenant_id: server.tenantId }) });
+    const response = await fetch(`${server.base}/api/v1/widget/session`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ tenant_id: server.tenantId }),
+    });
     if (response.status !== 201) throw new Error(`widget session: ${response.status} ${await response.text()}`);
     tokens.push(((await response.json()) as { access_token: string }).access_token);
   }
   return tokens;
 }
 
-const QUESTIONS = ["What are your opening hours?", "Do you take insurance?", "Hi there!", "Where can I park?", "How much does a cleaning cost?"];
+const QUESTIONS = [
+  "What are your opening hours?",
+  "Do you take insurance?",
+  "Hi there!",
+  "Where can I park?",
+  "How much does a cleaning cost?",
+];
 
 function chatLoad(server: ChatServer, tokens: readonly string[], seconds: number): Promise<LoadResult> {
   let sent = 0;
@@ -102,7 +124,10 @@ interface Attacker {
 
 /** The attack in a child process: ATTACKERS closed loops until stopped; it reports what it sent. */
 function startAttacker(server: ChatServer, attack: Attack): Attacker {
-  const child = Bun.spawn([process.execPath, import.meta.path, "attack", `${server.base}${attack.path}`, String(ATTACKERS)], { stdin: "pipe", stdout: "pipe", stderr: "inherit" });
+  const child = Bun.spawn(
+    [process.execPath, import.meta.path, "attack", `${server.base}${attack.path}`, String(ATTACKERS)],
+    { stdin: "pipe", stdout: "pipe", stderr: "inherit" },
+  );
   child.stdin.write(attack.body);
   child.stdin.end();
   return {
@@ -138,7 +163,9 @@ async function runAttackChild(url: string, lanes: number): Promise<void> {
     }
   };
   await Promise.all(Array.from({ length: lanes }, lane));
-  process.stdout.write(JSON.stringify({ sent, statuses: [...statuses].map(([status, n]) => `${status}×${n}`).join(" ") }));
+  process.stdout.write(
+    JSON.stringify({ sent, statuses: [...statuses].map(([status, n]) => `${status}×${n}`).join(" ") }),
+  );
 }
 
 async function main(): Promise<void> {
@@ -166,10 +193,21 @@ async function main(): Promise<void> {
       const attacked = await chatLoad(server, tokens, sliceSeconds);
       pairs.push({ calm, attacked, attack: await attacker.stop() });
     }
-    const ratios = pairs.map(({ calm, attacked }) => percentileOf(attacked.latencies, 99) / percentileOf(calm.latencies, 99));
+    const ratios = pairs.map(
+      ({ calm, attacked }) => percentileOf(attacked.latencies, 99) / percentileOf(calm.latencies, 99),
+    );
     console.log(
       markdownTable(
-        ["slice", "chat alone", "p99 alone", "chat attacked", "p99 attacked", "p99 ratio", "attack requests", "attack statuses"],
+        [
+          "slice",
+          "chat alone",
+          "p99 alone",
+          "chat attacked",
+          "p99 attacked",
+          "p99 ratio",
+          "attack requests",
+          "attack statuses",
+        ],
         pairs.map(({ calm, attacked, attack }, i) => [
           String(i + 1),
           formatRate(calm.perSecond),
@@ -183,9 +221,14 @@ async function main(): Promise<void> {
       ),
     );
     const verdict = median(ratios);
-    console.log(`\nChat p99 under attack ÷ without (median of ${SLICES} pairs): ${verdict.toFixed(2)}× — budget ≤ ${BUDGET_P99_RATIO}×: ${verdict <= BUDGET_P99_RATIO ? "met" : "MISSED"}`);
-    const failed = pairs.flatMap(({ calm, attacked }) => [...calm.failures, ...attacked.failures]).filter(([status]) => status >= 500);
-    if (failed.length > 0) console.log(`Chat answers ≥ 500 during the run: ${failed.map(([status, n]) => `${status}×${n}`).join(" ")}`);
+    console.log(
+      `\nChat p99 under attack ÷ without (median of ${SLICES} pairs): ${verdict.toFixed(2)}× — budget ≤ ${BUDGET_P99_RATIO}×: ${verdict <= BUDGET_P99_RATIO ? "met" : "MISSED"}`,
+    );
+    const failed = pairs
+      .flatMap(({ calm, attacked }) => [...calm.failures, ...attacked.failures])
+      .filter(([status]) => status >= 500);
+    if (failed.length > 0)
+      console.log(`Chat answers ≥ 500 during the run: ${failed.map(([status, n]) => `${status}×${n}`).join(" ")}`);
   } finally {
     await server.stop();
   }

@@ -46,12 +46,16 @@ const GROUP = 32;
 /** `messages` messages in sessions of PER_SESSION for a new tenant; answers its id. */
 async function seed(deps: BenchDeps, name: string, messages: number): Promise<string> {
   const tenant = await createTenant(deps, { name });
-  const chatbotId = deps.sqlite.prepare<{ id: string }, [string]>("SELECT id FROM chatbots WHERE tenant_id = ?").get(tenant.id)?.id;
+  const chatbotId = deps.sqlite
+    .prepare<{ id: string }, [string]>("SELECT id FROM chatbots WHERE tenant_id = ?")
+    .get(tenant.id)?.id;
   if (!chatbotId) throw new Error("the tenant has no chatbot");
   const insertSession = deps.sqlite.prepare(
     "INSERT INTO chat_sessions (id, tenant_id, chatbot_id, channel, status, state, message_count, created_at, updated_at) VALUES (?, ?, ?, 'widget', ?, '{}', ?, ?, ?)",
   );
-  const insertMessage = deps.sqlite.prepare("INSERT INTO chat_messages (id, session_id, tenant_id, role, text, created_at) VALUES (?, ?, ?, ?, ?, ?)");
+  const insertMessage = deps.sqlite.prepare(
+    "INSERT INTO chat_messages (id, session_id, tenant_id, role, text, created_at) VALUES (?, ?, ?, ?, ?, ?)",
+  );
   const insertLead = deps.sqlite.prepare(
     "INSERT INTO leads (id, tenant_id, chatbot_id, session_id, name, phone, email, interest, source, confidence, captured_at) VALUES (?, ?, ?, ?, ?, ?, ?, '', 'widget', 1, ?)",
   );
@@ -67,11 +71,23 @@ async function seed(deps: BenchDeps, name: string, messages: number): Promise<st
         insertSession.run(sessionId, tenant.id, chatbotId, rare ? "handoff" : "closed", PER_SESSION, at, at);
         for (let m = 0; m < PER_SESSION; m++) {
           const visitor = m % 2 === 0;
-          const text = visitor ? `what are your opening hours on day ${s % 7}${rare && m === 2 ? ", I saw a zebra" : ""}` : "We are open 9:00 to 17:00.";
+          const text = visitor
+            ? `what are your opening hours on day ${s % 7}${rare && m === 2 ? ", I saw a zebra" : ""}`
+            : "We are open 9:00 to 17:00.";
           insertMessage.run(newId("msg", at + m), sessionId, tenant.id, visitor ? "visitor" : "bot", text, at + m);
         }
         const person = rare ? "Quintana" : `Person ${s}`;
-        if (s % 5 === 0 || rare) insertLead.run(newId("lead", at), tenant.id, chatbotId, sessionId, person, `+4477009${String(s).padStart(5, "0")}`, `p${s}@example.com`, at);
+        if (s % 5 === 0 || rare)
+          insertLead.run(
+            newId("lead", at),
+            tenant.id,
+            chatbotId,
+            sessionId,
+            person,
+            `+4477009${String(s).padStart(5, "0")}`,
+            `p${s}@example.com`,
+            at,
+          );
       }
     })();
   }
@@ -92,7 +108,8 @@ async function time<T>(call: () => Promise<T>, check: (result: T) => void): Prom
 }
 
 const rowsOf = (expected: number) => (page: { data: unknown[] }) => {
-  if (page.data.length !== expected) throw new Error(`expected ${expected} chats on the first page, got ${page.data.length}`);
+  if (page.data.length !== expected)
+    throw new Error(`expected ${expected} chats on the first page, got ${page.data.length}`);
 };
 
 /** Server CPU µs per chat turn's writes, with the search queue's trigger and without: alternating slices. */
@@ -100,8 +117,12 @@ async function writeCost(): Promise<{ withQueue: number[]; without: number[] }> 
   const deps = createBenchDeps();
   try {
     const tenant = await createTenant(deps, { name: "Writes" });
-    const sessions = await Promise.all(Array.from({ length: GROUP }, () => startSession(deps, deps.store, { tenantId: tenant.id, channel: "widget" })));
-    const trigger = deps.sqlite.prepare<{ sql: string }, []>("SELECT sql FROM sqlite_master WHERE name = 'chat_messages_fts_queue'").get()?.sql;
+    const sessions = await Promise.all(
+      Array.from({ length: GROUP }, () => startSession(deps, deps.store, { tenantId: tenant.id, channel: "widget" })),
+    );
+    const trigger = deps.sqlite
+      .prepare<{ sql: string }, []>("SELECT sql FROM sqlite_master WHERE name = 'chat_messages_fts_queue'")
+      .get()?.sql;
     if (!trigger) throw new Error("no queue trigger");
     let turn = 0;
     const slice = async (): Promise<number> => {
@@ -112,11 +133,20 @@ async function writeCost(): Promise<{ withQueue: number[]; without: number[] }> 
             deps.store.transaction((tx) =>
               tx.chatSessions.finishTurn({
                 messages: [
-                  messageRow(deps, session, { role: "visitor", text: `what are your opening hours on day ${turn++ % 7}?` }),
+                  messageRow(deps, session, {
+                    role: "visitor",
+                    text: `what are your opening hours on day ${turn++ % 7}?`,
+                  }),
                   messageRow(deps, session, { role: "bot", text: "We are open 9:00 to 17:00." }),
                 ],
                 sessionId: session.id,
-                update: { status: null, state: session.state, messageCount: turn, handoffReason: null, updatedAt: Date.now() },
+                update: {
+                  status: null,
+                  state: session.state,
+                  messageCount: turn,
+                  handoffReason: null,
+                  updatedAt: Date.now(),
+                },
               }),
             ),
           ),
@@ -169,22 +199,68 @@ async function main(): Promise<void> {
     console.error(`filled in ${filledS.toFixed(1)} s; indexed ${indexed} messages in ${indexS.toFixed(1)} s`);
 
     const cases: Array<[string, (tenantId: string) => () => Promise<{ data: unknown[] }>, number, boolean]> = [
-      ["GET /api/v1/inbox (20 hand-offs per tenant)", (tenantId) => () => listInbox(deps, tenantId, null, { status: "handoff" }, { limit: PAGE }), PAGE, true],
-      ["GET /api/v1/inbox/search?q=zebra (a rare word: 20 chats per tenant)", (tenantId) => () => searchChats(deps, tenantId, null, "zebra", { limit: PAGE }), PAGE, true],
-      ["GET /api/v1/inbox/search?q=quintana (a lead's name: 20 per tenant)", (tenantId) => () => searchChats(deps, tenantId, null, "quintana", { limit: PAGE }), PAGE, true],
-      ["GET /api/v1/inbox/search?q=hours (in every chat: the matches grow with the tenant)", (tenantId) => () => searchChats(deps, tenantId, null, "hours", { limit: PAGE }), PAGE, false],
+      [
+        "GET /api/v1/inbox (20 hand-offs per tenant)",
+        (tenantId) => () => listInbox(deps, tenantId, null, { status: "handoff" }, { limit: PAGE }),
+        PAGE,
+        true,
+      ],
+      [
+        "GET /api/v1/inbox/search?q=zebra (a rare word: 20 chats per tenant)",
+        (tenantId) => () => searchChats(deps, tenantId, null, "zebra", { limit: PAGE }),
+        PAGE,
+        true,
+      ],
+      [
+        "GET /api/v1/inbox/search?q=quintana (a lead's name: 20 per tenant)",
+        (tenantId) => () => searchChats(deps, tenantId, null, "quintana", { limit: PAGE }),
+        PAGE,
+        true,
+      ],
+      [
+        "GET /api/v1/inbox/search?q=hours (in every chat: the matches grow with the tenant)",
+        (tenantId) => () => searchChats(deps, tenantId, null, "hours", { limit: PAGE }),
+        PAGE,
+        false,
+      ],
     ];
     const rows: string[][] = [];
     for (const [label, call, expected, budgeted] of cases) {
       const bigMs = Math.min(await time(call(big), rowsOf(expected)), await time(call(big), rowsOf(expected)));
       const smallMs = Math.min(await time(call(small), rowsOf(expected)), await time(call(small), rowsOf(expected)));
       const ratio = bigMs / smallMs;
-      rows.push([label, formatMs(bigMs), formatMs(smallMs), `${ratio.toFixed(2)}×`, budgeted ? `≤ ${BUDGET_RATIO}×` : "—", budgeted ? (ratio <= BUDGET_RATIO ? "✅ met" : "❌ missed") : "info"]);
+      rows.push([
+        label,
+        formatMs(bigMs),
+        formatMs(smallMs),
+        `${ratio.toFixed(2)}×`,
+        budgeted ? `≤ ${BUDGET_RATIO}×` : "—",
+        budgeted ? (ratio <= BUDGET_RATIO ? "✅ met" : "❌ missed") : "info",
+      ]);
       console.error(`${label}: ${formatMs(bigMs)} vs ${formatMs(smallMs)}`);
     }
     rows.push(writeRow);
-    rows.push(["catch-up of the search index after the fill", `${indexed.toLocaleString("en-US")} messages in ${indexS.toFixed(1)} s`, "—", "—", "—", "info"]);
-    console.log(markdownTable(["first page of 20 (domain verb behind the endpoint)", `${BIG.toLocaleString("en-US")} messages`, `${SMALL.toLocaleString("en-US")} messages (same run)`, "ratio", "budget", "verdict"], rows));
+    rows.push([
+      "catch-up of the search index after the fill",
+      `${indexed.toLocaleString("en-US")} messages in ${indexS.toFixed(1)} s`,
+      "—",
+      "—",
+      "—",
+      "info",
+    ]);
+    console.log(
+      markdownTable(
+        [
+          "first page of 20 (domain verb behind the endpoint)",
+          `${BIG.toLocaleString("en-US")} messages`,
+          `${SMALL.toLocaleString("en-US")} messages (same run)`,
+          "ratio",
+          "budget",
+          "verdict",
+        ],
+        rows,
+      ),
+    );
   } finally {
     deps.dispose();
   }

@@ -36,8 +36,19 @@ import { RECALL_SECTORS, type RecallQuestion } from "./fixtures/knowledge-recall
 function freshDeps(): Deps & { sqlite: DatabaseHandle["sqlite"] } {
   const handle = openDatabase(":memory:");
   applyMigrations(handle.sqlite, systemClock.now());
-  const config = loadConfig({ PARLEY_JWT_SECRET: "bench-secret-bench-secret-bench-secret-0123", PARLEY_DB: ":memory:" });
-  return { store: handle.store, sqlite: handle.sqlite, config, clock: systemClock, log: silentLogger, assistant: modelAssistant, deliveriesEnqueued: createSignal() };
+  const config = loadConfig({
+    PARLEY_JWT_SECRET: "bench-secret-bench-secret-bench-secret-0123",
+    PARLEY_DB: ":memory:",
+  });
+  return {
+    store: handle.store,
+    sqlite: handle.sqlite,
+    config,
+    clock: systemClock,
+    log: silentLogger,
+    assistant: modelAssistant,
+    deliveriesEnqueued: createSignal(),
+  };
 }
 
 /** A real OpenAI-compatible embeddings endpoint, for an optional third column. */
@@ -58,7 +69,9 @@ function httpEmbedder(baseUrl: string, model: string, apiKey: string | undefined
 }
 
 const isExpected = (hit: KnowledgeHit, expected: string): boolean =>
-  expected.startsWith("faq:") ? hit.document_id === expected : !hit.document_id.startsWith("faq:") && hit.text.startsWith(`${expected}\n`);
+  expected.startsWith("faq:")
+    ? hit.document_id === expected
+    : !hit.document_id.startsWith("faq:") && hit.text.startsWith(`${expected}\n`);
 
 interface Score {
   questions: number;
@@ -69,7 +82,14 @@ interface Score {
 
 const emptyScore = (): Score => ({ questions: 0, at1: 0, at3: 0, reciprocalRanks: 0 });
 
-async function evaluate(deps: Deps, tenantId: string, questions: RecallQuestion[], embedder: Embedder | null, label: string, score: Score): Promise<void> {
+async function evaluate(
+  deps: Deps,
+  tenantId: string,
+  questions: RecallQuestion[],
+  embedder: Embedder | null,
+  label: string,
+  score: Score,
+): Promise<void> {
   for (const question of questions) {
     const hits = await searchKnowledge(deps, tenantId, question.q, { limit: 10, embedder });
     const rank = hits.findIndex((hit) => isExpected(hit, question.expect)) + 1;
@@ -78,7 +98,12 @@ async function evaluate(deps: Deps, tenantId: string, questions: RecallQuestion[
     if (rank >= 1 && rank <= 3) score.at3++;
     if (rank > 0) score.reciprocalRanks += 1 / rank;
     if (rank === 0 || rank > 3) {
-      console.error(`miss [${label}] "${question.q}" → expected ${question.expect}, rank ${rank === 0 ? "none" : rank}; got ${hits.slice(0, 3).map((hit) => hit.document_id.startsWith("faq:") ? hit.document_id : hit.text.split("\n")[0]).join(" | ")}`);
+      console.error(
+        `miss [${label}] "${question.q}" → expected ${question.expect}, rank ${rank === 0 ? "none" : rank}; got ${hits
+          .slice(0, 3)
+          .map((hit) => (hit.document_id.startsWith("faq:") ? hit.document_id : hit.text.split("\n")[0]))
+          .join(" | ")}`,
+      );
     }
   }
 }
@@ -92,7 +117,11 @@ async function recall(): Promise<void> {
   ];
   const realUrl = process.env.BENCH_EMBEDDING_BASE_URL;
   const realModel = process.env.BENCH_EMBEDDING_MODEL;
-  if (realUrl && realModel) modes.push({ label: `hybrid, ${realModel}`, embedder: () => httpEmbedder(realUrl, realModel, process.env.BENCH_EMBEDDING_API_KEY) });
+  if (realUrl && realModel)
+    modes.push({
+      label: `hybrid, ${realModel}`,
+      embedder: () => httpEmbedder(realUrl, realModel, process.env.BENCH_EMBEDDING_API_KEY),
+    });
 
   const rows: string[] = [];
   const totals = modes.map(emptyScore);
@@ -102,7 +131,12 @@ async function recall(): Promise<void> {
       const deps = freshDeps();
       const tenant = await createTenant(deps, { name: sector.sector, sector: sector.sector });
       const embedder = mode.embedder();
-      await addDocument(deps, tenant.id, { title: `${sector.sector} guide`, content: sector.document, format: "markdown" }, embedder);
+      await addDocument(
+        deps,
+        tenant.id,
+        { title: `${sector.sector} guide`, content: sector.document, format: "markdown" },
+        embedder,
+      );
       const score = emptyScore();
       await evaluate(deps, tenant.id, sector.questions, embedder, `${mode.label} / ${sector.sector}`, score);
       const total = totals[position] as Score;
@@ -120,10 +154,15 @@ async function recall(): Promise<void> {
   console.log(`| sector | questions | ${modes.map((mode) => mode.label).join(" | ")} |`);
   console.log(`| --- | --- | ${modes.map(() => "---").join(" | ")} |`);
   for (const row of rows) console.log(row);
-  console.log(`| **all** | ${questions} | ${totals.map((total) => `**${percent(total.at3, total.questions)}** (@1 ${percent(total.at1, total.questions)}, MRR ${(total.reciprocalRanks / total.questions).toFixed(3)})`).join(" | ")} |`);
+  console.log(
+    `| **all** | ${questions} | ${totals.map((total) => `**${percent(total.at3, total.questions)}** (@1 ${percent(total.at1, total.questions)}, MRR ${(total.reciprocalRanks / total.questions).toFixed(3)})`).join(" | ")} |`,
+  );
 }
 
-const WORDS = "appointment price parking insurance whitening implant crown filling brace aligner cleaning hygiene gum root canal extraction emergency weekend evening payment card cash invoice refund voucher child family senior student discount".split(" ");
+const WORDS =
+  "appointment price parking insurance whitening implant crown filling brace aligner cleaning hygiene gum root canal extraction emergency weekend evening payment card cash invoice refund voucher child family senior student discount".split(
+    " ",
+  );
 
 async function scale(): Promise<void> {
   const chunks = Number(process.env.BENCH_KNOWLEDGE_CHUNKS ?? 3000);
@@ -135,13 +174,25 @@ async function scale(): Promise<void> {
   const random = () => (seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31;
   const sentence = () => Array.from({ length: 40 }, () => WORDS[Math.floor(random() * WORDS.length)]).join(" ");
   for (let d = 0; d < chunks / perDocument; d++) {
-    const sections = Array.from({ length: perDocument }, (_, s) => `# Section ${d}-${s}\n${sentence()}.\n\n${sentence()}.`).join("\n\n");
+    const sections = Array.from(
+      { length: perDocument },
+      (_, s) => `# Section ${d}-${s}\n${sentence()}.\n\n${sentence()}.`,
+    ).join("\n\n");
     await addDocument(deps, tenant.id, { title: `Document ${d}`, content: sections, format: "markdown" }, embedder);
   }
-  const queries = Array.from({ length: 50 }, () => `${WORDS[Math.floor(random() * WORDS.length)]} ${WORDS[Math.floor(random() * WORDS.length)]} for my ${WORDS[Math.floor(random() * WORDS.length)]}`);
+  const queries = Array.from(
+    { length: 50 },
+    () =>
+      `${WORDS[Math.floor(random() * WORDS.length)]} ${WORDS[Math.floor(random() * WORDS.length)]} for my ${WORDS[Math.floor(random() * WORDS.length)]}`,
+  );
   const time = async (mode: Embedder | null): Promise<{ first: number; mean: number }> => {
     // A new document invalidates the index: the first search pays the build.
-    await addDocument(deps, tenant.id, { title: "invalidate", content: `# x\n${sentence()}`, format: "markdown" }, mode ? embedder : null);
+    await addDocument(
+      deps,
+      tenant.id,
+      { title: "invalidate", content: `# x\n${sentence()}`, format: "markdown" },
+      mode ? embedder : null,
+    );
     let started = performance.now();
     await searchKnowledge(deps, tenant.id, queries[0] as string, { embedder: mode });
     const first = performance.now() - started;
@@ -155,7 +206,9 @@ async function scale(): Promise<void> {
   console.log("| ranking | first search after a change (index build) | later searches, mean |");
   console.log("| --- | --- | --- |");
   console.log(`| BM25 only | ${lexical.first.toFixed(1)} ms | ${lexical.mean.toFixed(2)} ms |`);
-  console.log(`| hybrid (256-dim vectors, embedder time ≈ 0) | ${hybrid.first.toFixed(1)} ms | ${hybrid.mean.toFixed(2)} ms |`);
+  console.log(
+    `| hybrid (256-dim vectors, embedder time ≈ 0) | ${hybrid.first.toFixed(1)} ms | ${hybrid.mean.toFixed(2)} ms |`,
+  );
   deps.sqlite.close();
 }
 

@@ -30,7 +30,12 @@ export interface BenchDeps extends Deps {
 export function createBenchDeps(env: Record<string, string> = {}): BenchDeps {
   const dir = mkdtempSync(join(tmpdir(), "parley-bench-"));
   const dbPath = join(dir, "bench.db");
-  const config = loadConfig({ PARLEY_DB: dbPath, PARLEY_ALLOW_PRIVATE_WEBHOOKS: "true", PARLEY_LOG_LEVEL: "error", ...env });
+  const config = loadConfig({
+    PARLEY_DB: dbPath,
+    PARLEY_ALLOW_PRIVATE_WEBHOOKS: "true",
+    PARLEY_LOG_LEVEL: "error",
+    ...env,
+  });
   const handle = openDatabase(dbPath, { sync: config.sync });
   applyMigrations(handle.sqlite, systemClock.now());
   return {
@@ -65,7 +70,11 @@ const RECEIVER_MAX_LIFETIME_MS = 5 * 60_000;
 
 /** Starts `bun bench/lib.ts receiver DELAY_MS` and waits for the port it prints. */
 export async function startChildReceiver(delayMs: number): Promise<ChildReceiver> {
-  const child = Bun.spawn([process.execPath, import.meta.path, "receiver", String(delayMs)], { stdin: "pipe", stdout: "pipe", stderr: "inherit" });
+  const child = Bun.spawn([process.execPath, import.meta.path, "receiver", String(delayMs)], {
+    stdin: "pipe",
+    stdout: "pipe",
+    stderr: "inherit",
+  });
   const reader = child.stdout.getReader();
   let text = "";
   const deadline = Date.now() + 10_000;
@@ -104,9 +113,11 @@ function runReceiver(delayMs: number): void {
     development: false,
     idleTimeout: 30,
     async fetch(request) {
-      if (request.method === "GET") return new URL(request.url).pathname === "/arrivals" ? Response.json(arrivals) : new Response(String(count));
+      if (request.method === "GET")
+        return new URL(request.url).pathname === "/arrivals" ? Response.json(arrivals) : new Response(String(count));
       const webhookId = request.headers.get("webhook-id");
-      if (webhookId !== null && !(webhookId in arrivals)) arrivals[webhookId] = performance.timeOrigin + performance.now();
+      if (webhookId !== null && !(webhookId in arrivals))
+        arrivals[webhookId] = performance.timeOrigin + performance.now();
       count++;
       if (delayMs > 0) await Bun.sleep(delayMs);
       return new Response("ok");
@@ -129,7 +140,8 @@ function runReceiver(delayMs: number): void {
 }
 
 /** The middle value (the upper of the two middle ones for an even count); NaN for none. */
-export const median = (values: readonly number[]): number => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] ?? Number.NaN;
+export const median = (values: readonly number[]): number =>
+  [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] ?? Number.NaN;
 
 /** A positive whole number from the environment, or `fallback` when unset or not one. */
 export const envInt = (name: string, fallback: number): number => {
@@ -178,10 +190,14 @@ export async function openBenchPostgres(settings: ClusterOptions["settings"] = {
   }
   const given = process.env.BENCH_PG_URL;
   if (!given && findServerBin() === null) {
-    console.error("PostgreSQL rows skipped: no PostgreSQL server programs found (install Debian's postgresql, or set BENCH_PG_URL)");
+    console.error(
+      "PostgreSQL rows skipped: no PostgreSQL server programs found (install Debian's postgresql, or set BENCH_PG_URL)",
+    );
     return null;
   }
-  const cluster = given ? null : await startCluster({ durability: process.env.BENCH_PG_FSYNC === "on" ? "durable" : "fast", settings });
+  const cluster = given
+    ? null
+    : await startCluster({ durability: process.env.BENCH_PG_FSYNC === "on" ? "durable" : "fast", settings });
   const serverUrl = given ?? (cluster as { url: string }).url;
   const admin = new SQL({ url: serverUrl, max: 1 });
   try {

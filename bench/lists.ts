@@ -48,11 +48,22 @@ interface Seeded {
 /** `rows` deliveries (one event per 4) and `rows` chat sessions for a new tenant, by raw SQL. */
 async function seed(deps: BenchDeps, name: string, rows: number): Promise<Seeded> {
   const tenant = await createTenant(deps, { name });
-  const rule = (n: number) => createRule(deps, tenant.id, { name: `rule ${n}`, event: "lead.created", url: `https://hooks.example.com/${n}`, secret: "bench-secret-0123456789abcdef", active: true });
+  const rule = (n: number) =>
+    createRule(deps, tenant.id, {
+      name: `rule ${n}`,
+      event: "lead.created",
+      url: `https://hooks.example.com/${n}`,
+      secret: "bench-secret-0123456789abcdef",
+      active: true,
+    });
   const ruleIds: [string, string] = [(await rule(1)).rule_id, (await rule(2)).rule_id];
-  const chatbotId = deps.sqlite.prepare<{ id: string }, [string]>("SELECT id FROM chatbots WHERE tenant_id = ?").get(tenant.id)?.id;
+  const chatbotId = deps.sqlite
+    .prepare<{ id: string }, [string]>("SELECT id FROM chatbots WHERE tenant_id = ?")
+    .get(tenant.id)?.id;
   if (!chatbotId) throw new Error("the tenant has no chatbot");
-  const insertEvent = deps.sqlite.prepare("INSERT INTO events (id, tenant_id, event, data, confidence, occurred_at) VALUES (?, ?, ?, '{}', 1, ?)");
+  const insertEvent = deps.sqlite.prepare(
+    "INSERT INTO events (id, tenant_id, event, data, confidence, occurred_at) VALUES (?, ?, ?, '{}', 1, ?)",
+  );
   const insertDelivery = deps.sqlite.prepare(
     "INSERT INTO deliveries (id, tenant_id, event_id, rule_id, event, url, status, attempts, cycle, next_attempt_at, created_at, updated_at, completed_at) VALUES (?, ?, ?, ?, ?, 'https://hooks.example.com/1', ?, 1, 1, NULL, ?, ?, ?)",
   );
@@ -64,7 +75,8 @@ async function seed(deps: BenchDeps, name: string, rows: number): Promise<Seeded
   // The newest SMALL_ROWS rows a second apart up to now; the older ones spread 400 → 31 days back.
   const recentFrom = Math.max(0, rows - SMALL_ROWS);
   const historyStep = (369 * DAY_MS) / Math.max(1, recentFrom);
-  const timeOf = (i: number) => (i >= recentFrom ? now - (rows - i) * 1_000 : Math.floor(now - 400 * DAY_MS + i * historyStep));
+  const timeOf = (i: number) =>
+    i >= recentFrom ? now - (rows - i) * 1_000 : Math.floor(now - 400 * DAY_MS + i * historyStep);
   let eventId = "";
   for (let done = 0; done < rows; done += FILL_BATCH) {
     deps.sqlite.transaction(() => {
@@ -76,8 +88,26 @@ async function seed(deps: BenchDeps, name: string, rows: number): Promise<Seeded
           insertEvent.run(eventId, tenant.id, event, at);
         }
         const rare = i % rareEvery === rareEvery - 1;
-        insertDelivery.run(newId("wh", at), tenant.id, eventId, ruleIds[i % 2] as string, event, rare ? "dead" : "succeeded", at, at, at);
-        insertSession.run(newId("ses", at), tenant.id, chatbotId, rare ? "handoff" : "closed", at, at, rare ? null : at);
+        insertDelivery.run(
+          newId("wh", at),
+          tenant.id,
+          eventId,
+          ruleIds[i % 2] as string,
+          event,
+          rare ? "dead" : "succeeded",
+          at,
+          at,
+          at,
+        );
+        insertSession.run(
+          newId("ses", at),
+          tenant.id,
+          chatbotId,
+          rare ? "handoff" : "closed",
+          at,
+          at,
+          rare ? null : at,
+        );
       }
     })();
   }
@@ -99,13 +129,16 @@ async function time<T>(call: () => Promise<T>, check: (result: T) => void): Prom
 }
 
 const pageOf = (expectRows: number) => (page: { data: unknown[] }) => {
-  if (page.data.length !== expectRows) throw new Error(`expected ${expectRows} rows on the first page, got ${page.data.length}`);
+  if (page.data.length !== expectRows)
+    throw new Error(`expected ${expectRows} rows on the first page, got ${page.data.length}`);
 };
 
 const verdict = (ok: boolean) => (ok ? "✅ met" : "❌ missed");
 
 async function main(): Promise<void> {
-  console.error(`bench: ${BIG_ROWS} vs ${SMALL_ROWS} deliveries and sessions per tenant, ${RUNS} runs, Bun ${Bun.version}`);
+  console.error(
+    `bench: ${BIG_ROWS} vs ${SMALL_ROWS} deliveries and sessions per tenant, ${RUNS} runs, Bun ${Bun.version}`,
+  );
   const deps = createBenchDeps();
   try {
     const filled = performance.now();
@@ -124,7 +157,14 @@ async function main(): Promise<void> {
     const rows: string[][] = [];
     const addRow = (label: string, bigMs: number, smallMs: number) => {
       const ratio = bigMs / smallMs;
-      rows.push([label, formatMs(bigMs), formatMs(smallMs), `${ratio.toFixed(2)}×`, `≤ ${BUDGET_RATIO}×`, verdict(ratio <= BUDGET_RATIO)]);
+      rows.push([
+        label,
+        formatMs(bigMs),
+        formatMs(smallMs),
+        `${ratio.toFixed(2)}×`,
+        `≤ ${BUDGET_RATIO}×`,
+        verdict(ratio <= BUDGET_RATIO),
+      ]);
       console.error(`${label}: ${formatMs(bigMs)} vs ${formatMs(smallMs)}`);
     };
     for (const [label, filterOf, expectRows] of deliveryCases) {
@@ -148,7 +188,10 @@ async function main(): Promise<void> {
     {
       const run = (seeded: Seeded) => () => summarizeAnalytics(deps, seeded.tenantId, {});
       const sameRecentRows = (summary: { totals: { conversations: number } }) => {
-        if (summary.totals.conversations !== SMALL_ROWS) throw new Error(`expected ${SMALL_ROWS} conversations in the last 30 days, got ${summary.totals.conversations}`);
+        if (summary.totals.conversations !== SMALL_ROWS)
+          throw new Error(
+            `expected ${SMALL_ROWS} conversations in the last 30 days, got ${summary.totals.conversations}`,
+          );
       };
       const bigMs = Math.min(await time(run(big), sameRecentRows), await time(run(big), sameRecentRows));
       const smallMs = Math.min(await time(run(small), sameRecentRows), await time(run(small), sameRecentRows));
@@ -156,7 +199,12 @@ async function main(): Promise<void> {
     }
     const bigLabel = `${BIG_ROWS.toLocaleString("en-US")} rows`;
     const smallLabel = `${SMALL_ROWS.toLocaleString("en-US")} rows (same run)`;
-    console.log(markdownTable(["first page of 50 (domain verb behind the endpoint)", bigLabel, smallLabel, "ratio", "budget", "verdict"], rows));
+    console.log(
+      markdownTable(
+        ["first page of 50 (domain verb behind the endpoint)", bigLabel, smallLabel, "ratio", "budget", "verdict"],
+        rows,
+      ),
+    );
   } finally {
     deps.dispose();
   }

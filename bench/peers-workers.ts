@@ -36,13 +36,28 @@ const agent = new http.Agent({ keepAlive: true, maxSockets: PEER_CONCURRENCY });
 async function postSigned(receiverUrl: string, data: unknown): Promise<void> {
   const now = Date.now();
   const webhookId = newId("wh", now);
-  const { body, signature } = serializeDeliveryJson({ event: EVENT, webhookId, timestamp: toIso(now), dataJson: JSON.stringify(data) }, SECRET);
-  const headers = deliveryHeaders({ event: EVENT, webhookId, attempt: 1, sendTimeMs: now, body, signature, secret: SECRET });
+  const { body, signature } = serializeDeliveryJson(
+    { event: EVENT, webhookId, timestamp: toIso(now), dataJson: JSON.stringify(data) },
+    SECRET,
+  );
+  const headers = deliveryHeaders({
+    event: EVENT,
+    webhookId,
+    attempt: 1,
+    sendTimeMs: now,
+    body,
+    signature,
+    secret: SECRET,
+  });
   const status = await new Promise<number>((resolve, reject) => {
-    const request = http.request(receiverUrl, { method: "POST", agent, headers: { ...headers, "content-length": Buffer.byteLength(body) } }, (response) => {
-      response.resume();
-      response.on("end", () => resolve(response.statusCode ?? 0));
-    });
+    const request = http.request(
+      receiverUrl,
+      { method: "POST", agent, headers: { ...headers, "content-length": Buffer.byteLength(body) } },
+      (response) => {
+        response.resume();
+        response.on("end", () => resolve(response.statusCode ?? 0));
+      },
+    );
     request.on("error", reject);
     request.end(body);
   });
@@ -78,7 +93,9 @@ async function graphileWorker(dbUrl: string, receiverUrl: string): Promise<() =>
       logger: new Logger(() => () => undefined),
       taskList: { deliver: async (payload) => postSigned(receiverUrl, (payload as { data: unknown }).data) },
       // Its documented batching: jobs locked and fetched GRAPHILE_LOCAL_QUEUE at a time, completions batched.
-      preset: { worker: { localQueue: { size: GRAPHILE_LOCAL_QUEUE }, completeJobBatchDelay: 0, failJobBatchDelay: 0 } },
+      preset: {
+        worker: { localQueue: { size: GRAPHILE_LOCAL_QUEUE }, completeJobBatchDelay: 0, failJobBatchDelay: 0 },
+      },
     });
   });
   return async () => {
@@ -103,7 +120,10 @@ async function pgBoss(dbUrl: string, receiverUrl: string): Promise<() => Promise
         continue;
       }
       await Promise.all(jobs.map((job) => postSigned(receiverUrl, job.data.data)));
-      await boss.complete(PG_BOSS_QUEUE, jobs.map((job) => job.id));
+      await boss.complete(
+        PG_BOSS_QUEUE,
+        jobs.map((job) => job.id),
+      );
     }
   };
   await readCommands((line) => {
@@ -119,16 +139,23 @@ async function pgBoss(dbUrl: string, receiverUrl: string): Promise<() => Promise
 
 /** Parley on a fresh SQLite file, as bench/deliveries.ts (a) drains it: the same N, concurrency and receiver. */
 async function sqlite(receiverUrl: string, count: number, concurrency: number): Promise<() => Promise<void>> {
-  const deps = createBenchDeps({ PARLEY_DELIVERY_CONCURRENCY: String(concurrency), PARLEY_TENANT_CONCURRENCY: String(concurrency), PARLEY_ENDPOINT_CONCURRENCY: String(concurrency) });
+  const deps = createBenchDeps({
+    PARLEY_DELIVERY_CONCURRENCY: String(concurrency),
+    PARLEY_TENANT_CONCURRENCY: String(concurrency),
+    PARLEY_ENDPOINT_CONCURRENCY: String(concurrency),
+  });
   const tenant = await createTenant(deps, { name: "Bench" });
   await createRule(deps, tenant.id, { name: "bench", event: EVENT, url: receiverUrl, secret: SECRET, active: true });
   for (let done = 0; done < count; done += 1_000) {
     await deps.store.transaction(async (tx) => {
-      for (let i = 0; i < Math.min(1_000, count - done); i++) await enqueueEvent(deps, tx, { tenantId: tenant.id, event: EVENT, data: DATA, confidence: 0.92 });
+      for (let i = 0; i < Math.min(1_000, count - done); i++)
+        await enqueueEvent(deps, tx, { tenantId: tenant.id, event: EVENT, data: DATA, confidence: 0.92 });
     });
   }
   deps.sqlite.exec("PRAGMA wal_checkpoint(TRUNCATE)");
-  const pending = deps.sqlite.prepare<{ n: number }, []>("SELECT count(*) AS n FROM deliveries WHERE status = 'pending'");
+  const pending = deps.sqlite.prepare<{ n: number }, []>(
+    "SELECT count(*) AS n FROM deliveries WHERE status = 'pending'",
+  );
   const scheduler = new DeliveryScheduler(deps);
   console.log("ready");
   await readCommands(async (line) => {
@@ -149,10 +176,13 @@ if (import.meta.main) {
   const [kind, first = "", second = "", third = ""] = process.argv.slice(2);
   if (kind === "graphile-worker") console.log("ready");
   const stop =
-    kind === "graphile-worker" ? await graphileWorker(first, second)
-    : kind === "pg-boss" ? await pgBoss(first, second)
-    : kind === "sqlite" ? await sqlite(first, Number(second), Number(third))
-    : null;
+    kind === "graphile-worker"
+      ? await graphileWorker(first, second)
+      : kind === "pg-boss"
+        ? await pgBoss(first, second)
+        : kind === "sqlite"
+          ? await sqlite(first, Number(second), Number(third))
+          : null;
   if (!stop) throw new Error(`unknown peer ${kind}`);
   await stop();
   agent.destroy();

@@ -29,7 +29,15 @@ import { createTenant } from "../src/tenants/create-tenant.ts";
 import { enqueueEvent } from "../src/webhooks/emit-event.ts";
 import { createRule } from "../src/webhooks/rules.ts";
 import { modelAssistant } from "../src/assistant/turn-assistant.ts";
-import { envInt, formatRate, markdownTable, median, openBenchPostgres, startChildReceiver, type BenchPostgres } from "./lib.ts";
+import {
+  envInt,
+  formatRate,
+  markdownTable,
+  median,
+  openBenchPostgres,
+  startChildReceiver,
+  type BenchPostgres,
+} from "./lib.ts";
 import { DATA, EVENT, PEER_CONCURRENCY, PG_BOSS_QUEUE, SECRET } from "./peers-workers.ts";
 
 const JOBS = envInt("BENCH_PEER_JOBS", 20_000);
@@ -45,7 +53,9 @@ if (!process.env.BENCH_PG_FSYNC) process.env.BENCH_PG_FSYNC = "on";
 type Side = "parley-pg-1" | "parley-pg-2" | "graphile-worker" | "pg-boss" | "parley-sqlite";
 const ALL_SIDES: readonly Side[] = ["parley-pg-1", "graphile-worker", "pg-boss", "parley-pg-2", "parley-sqlite"];
 /** BENCH_PEER_SIDES (comma-separated) runs some of them, e.g. `parley-pg-1` to compare two trees. */
-const SIDES = ALL_SIDES.filter((side) => !process.env.BENCH_PEER_SIDES || process.env.BENCH_PEER_SIDES.split(",").includes(side));
+const SIDES = ALL_SIDES.filter(
+  (side) => !process.env.BENCH_PEER_SIDES || process.env.BENCH_PEER_SIDES.split(",").includes(side),
+);
 
 interface Drain {
   perSecond: number;
@@ -103,7 +113,14 @@ function spawnChild(args: string[]): Child {
 }
 
 const parleyConfig = (url: string) =>
-  loadConfig({ PARLEY_DB: url, PARLEY_ALLOW_PRIVATE_WEBHOOKS: "true", PARLEY_LOG_LEVEL: "error", PARLEY_DELIVERY_CONCURRENCY: String(PEER_CONCURRENCY), PARLEY_TENANT_CONCURRENCY: String(PEER_CONCURRENCY), PARLEY_ENDPOINT_CONCURRENCY: String(PEER_CONCURRENCY) });
+  loadConfig({
+    PARLEY_DB: url,
+    PARLEY_ALLOW_PRIVATE_WEBHOOKS: "true",
+    PARLEY_LOG_LEVEL: "error",
+    PARLEY_DELIVERY_CONCURRENCY: String(PEER_CONCURRENCY),
+    PARLEY_TENANT_CONCURRENCY: String(PEER_CONCURRENCY),
+    PARLEY_ENDPOINT_CONCURRENCY: String(PEER_CONCURRENCY),
+  });
 
 /**
  * Fills a fresh database for `side` and returns how to ask whether anything is left to do (the
@@ -115,7 +132,12 @@ async function fill(side: Side, url: string, receiverUrl: string): Promise<strin
     await runMigrations({ connectionString: url, logger: undefined });
     const utils = await makeWorkerUtils({ connectionString: url });
     for (let done = 0; done < JOBS; done += BATCH) {
-      await utils.addJobs(Array.from({ length: Math.min(BATCH, JOBS - done) }, () => ({ identifier: "deliver", payload: { data: DATA } })));
+      await utils.addJobs(
+        Array.from({ length: Math.min(BATCH, JOBS - done) }, () => ({
+          identifier: "deliver",
+          payload: { data: DATA },
+        })),
+      );
     }
     await utils.release();
     return "SELECT count(*)::int AS n FROM (SELECT 1 FROM graphile_worker._private_jobs LIMIT 1) AS left_ /* bench-poll */";
@@ -126,7 +148,9 @@ async function fill(side: Side, url: string, receiverUrl: string): Promise<strin
     await boss.start();
     await boss.createQueue(PG_BOSS_QUEUE);
     for (let done = 0; done < JOBS; done += BATCH) {
-      await boss.insert(Array.from({ length: Math.min(BATCH, JOBS - done) }, () => ({ name: PG_BOSS_QUEUE, data: { data: DATA } })));
+      await boss.insert(
+        Array.from({ length: Math.min(BATCH, JOBS - done) }, () => ({ name: PG_BOSS_QUEUE, data: { data: DATA } })),
+      );
     }
     await boss.stop({ graceful: false, wait: true });
     return `SELECT count(*)::int AS n FROM (SELECT 1 FROM pgboss.job WHERE state < 'completed' LIMIT 1) AS left_ /* bench-poll */`;
@@ -134,12 +158,20 @@ async function fill(side: Side, url: string, receiverUrl: string): Promise<strin
   const opened = openStore(url);
   try {
     await opened.migrate(systemClock.now());
-    const deps: Deps = { store: opened.store, config: parleyConfig(url), clock: systemClock, log: silentLogger, assistant: modelAssistant, deliveriesEnqueued: createSignal() };
+    const deps: Deps = {
+      store: opened.store,
+      config: parleyConfig(url),
+      clock: systemClock,
+      log: silentLogger,
+      assistant: modelAssistant,
+      deliveriesEnqueued: createSignal(),
+    };
     const tenant = await createTenant(deps, { name: "Bench" });
     await createRule(deps, tenant.id, { name: "bench", event: EVENT, url: receiverUrl, secret: SECRET, active: true });
     for (let done = 0; done < JOBS; done += BATCH) {
       await deps.store.transaction(async (tx) => {
-        for (let i = 0; i < Math.min(BATCH, JOBS - done); i++) await enqueueEvent(deps, tx, { tenantId: tenant.id, event: EVENT, data: DATA, confidence: 0.92 });
+        for (let i = 0; i < Math.min(BATCH, JOBS - done); i++)
+          await enqueueEvent(deps, tx, { tenantId: tenant.id, event: EVENT, data: DATA, confidence: 0.92 });
       });
     }
   } finally {
@@ -157,7 +189,8 @@ function serverCpuMicros(postmasterPid: number): number | null {
       try {
         const stat = readFileSync(`/proc/${name}/stat`, "utf8");
         const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
-        if (Number(name) === postmasterPid || Number(fields[1]) === postmasterPid) ticks += Number(fields[11]) + Number(fields[12]);
+        if (Number(name) === postmasterPid || Number(fields[1]) === postmasterPid)
+          ticks += Number(fields[11]) + Number(fields[12]);
       } catch {
         // gone meanwhile
       }
@@ -176,8 +209,12 @@ async function drainPostgres(pg: BenchPostgres, side: Side): Promise<Drain> {
   try {
     await admin.unsafe("CREATE EXTENSION IF NOT EXISTS pg_stat_statements");
     const remainingSql = await fill(side, url, receiver.url);
-    const [checkpointer] = (await admin.unsafe("SELECT pid FROM pg_stat_activity WHERE backend_type = 'checkpointer'")) as Array<{ pid: number }>;
-    const postmaster = Number(/PPid:\s+(\d+)/.exec(readFileSync(`/proc/${checkpointer?.pid}/status`, "utf8"))?.[1] ?? 0);
+    const [checkpointer] = (await admin.unsafe(
+      "SELECT pid FROM pg_stat_activity WHERE backend_type = 'checkpointer'",
+    )) as Array<{ pid: number }>;
+    const postmaster = Number(
+      /PPid:\s+(\d+)/.exec(readFileSync(`/proc/${checkpointer?.pid}/status`, "utf8"))?.[1] ?? 0,
+    );
     const processes = side === "parley-pg-2" ? 2 : 1;
     for (let i = 0; i < processes; i++) {
       const child = side.startsWith("parley")
@@ -192,7 +229,8 @@ async function drainPostgres(pg: BenchPostgres, side: Side): Promise<Drain> {
     const started = performance.now();
     for (const child of children) child.send("go");
     while ((await remaining()) > 0) {
-      if (performance.now() - started > DRAIN_DEADLINE_MS) throw new Error(`${side}: not drained in ${DRAIN_DEADLINE_MS} ms`);
+      if (performance.now() - started > DRAIN_DEADLINE_MS)
+        throw new Error(`${side}: not drained in ${DRAIN_DEADLINE_MS} ms`);
       await Bun.sleep(POLL_MS);
     }
     const seconds = (performance.now() - started) / 1000;
@@ -207,8 +245,12 @@ async function drainPostgres(pg: BenchPostgres, side: Side): Promise<Drain> {
          WHERE dbid = (SELECT oid FROM pg_database WHERE datname = current_database()) ORDER BY total_exec_time DESC LIMIT 8`,
       )) as Array<{ us_per_job: number; calls: number; query: string }>;
       for (const row of top) console.error(`  ${side}: ${row.us_per_job} µs/job, ${row.calls} calls — ${row.query}`);
-      const updates = await admin.unsafe("SELECT relname, n_tup_upd::int AS updated, n_tup_hot_upd::int AS hot FROM pg_stat_user_tables WHERE n_tup_upd > 0 ORDER BY n_tup_upd DESC LIMIT 3");
-      console.error(`  ${side}: row updates (HOT): ${(updates as Array<{ relname: string; updated: number; hot: number }>).map((row) => `${row.relname} ${row.updated} (${row.hot})`).join(", ")}`);
+      const updates = await admin.unsafe(
+        "SELECT relname, n_tup_upd::int AS updated, n_tup_hot_upd::int AS hot FROM pg_stat_user_tables WHERE n_tup_upd > 0 ORDER BY n_tup_upd DESC LIMIT 3",
+      );
+      console.error(
+        `  ${side}: row updates (HOT): ${(updates as Array<{ relname: string; updated: number; hot: number }>).map((row) => `${row.relname} ${row.updated} (${row.hot})`).join(", ")}`,
+      );
     }
     return {
       perSecond: JOBS / seconds,
@@ -227,7 +269,13 @@ async function drainPostgres(pg: BenchPostgres, side: Side): Promise<Drain> {
 
 async function drainSqlite(): Promise<Drain> {
   const receiver = await startChildReceiver(0);
-  const child = spawnChild([`${import.meta.dir}/peers-workers.ts`, "sqlite", receiver.url, String(JOBS), String(PEER_CONCURRENCY)]);
+  const child = spawnChild([
+    `${import.meta.dir}/peers-workers.ts`,
+    "sqlite",
+    receiver.url,
+    String(JOBS),
+    String(PEER_CONCURRENCY),
+  ]);
   try {
     await child.line("ready");
     child.send("go");
@@ -240,17 +288,24 @@ async function drainSqlite(): Promise<Drain> {
 }
 
 async function main(): Promise<void> {
-  const pg = await openBenchPostgres({ shared_preload_libraries: "pg_stat_statements", "pg_stat_statements.track": "all" });
+  const pg = await openBenchPostgres({
+    shared_preload_libraries: "pg_stat_statements",
+    "pg_stat_statements.track": "all",
+  });
   if (!pg) return;
   const runs = new Map<Side, Drain[]>(SIDES.map((side) => [side, []]));
   try {
-    console.error(`bench: ${JOBS} jobs, ${ROUNDS} rounds, ${PEER_CONCURRENCY} in flight per process, ${pg.description}, Bun ${Bun.version}`);
+    console.error(
+      `bench: ${JOBS} jobs, ${ROUNDS} rounds, ${PEER_CONCURRENCY} in flight per process, ${pg.description}, Bun ${Bun.version}`,
+    );
     for (let round = 0; round < ROUNDS; round++) {
       for (let i = 0; i < SIDES.length; i++) {
         const side = SIDES[(i + round) % SIDES.length] as Side;
         const drain = side === "parley-sqlite" ? await drainSqlite() : await drainPostgres(pg, side);
         runs.get(side)?.push(drain);
-        console.error(`round ${round + 1}: ${side} ${formatRate(drain.perSecond)}${drain.statementUs === null ? "" : `, per job: ${drain.statementUs.toFixed(0)} µs statements, ${drain.walBytes?.toFixed(0)} B WAL, ${drain.serverCpuUs?.toFixed(0)} µs server CPU`}`);
+        console.error(
+          `round ${round + 1}: ${side} ${formatRate(drain.perSecond)}${drain.statementUs === null ? "" : `, per job: ${drain.statementUs.toFixed(0)} µs statements, ${drain.walBytes?.toFixed(0)} B WAL, ${drain.serverCpuUs?.toFixed(0)} µs server CPU`}`,
+        );
       }
     }
   } finally {
@@ -261,7 +316,12 @@ async function main(): Promise<void> {
     return values.length > 0 ? median(values) : null;
   };
   /** The median over rounds of this side's rate ÷ the other's in the same round. */
-  const ratio = (side: Side, other: Side) => median((runs.get(side) ?? []).map((drain, round) => drain.perSecond / (runs.get(other)?.[round]?.perSecond ?? Number.NaN)));
+  const ratio = (side: Side, other: Side) =>
+    median(
+      (runs.get(side) ?? []).map(
+        (drain, round) => drain.perSecond / (runs.get(other)?.[round]?.perSecond ?? Number.NaN),
+      ),
+    );
   const us = (value: number | null) => (value === null ? "—" : `${value.toFixed(0)} µs`);
   const label: Record<Side, string> = {
     "parley-pg-1": "Parley, PostgreSQL, one scheduler process",
@@ -282,8 +342,25 @@ async function main(): Promise<void> {
     budgeted(side) ? `≥ ${BUDGET_RATIO}×` : "—",
     budgeted(side) ? (ratio("parley-pg-1", side) >= BUDGET_RATIO ? "✅ met" : "❌ missed") : "info",
   ]);
-  console.log(`${JOBS.toLocaleString("en-US")} signed POSTs to an instant receiver, median of ${ROUNDS} rounds, ${PEER_CONCURRENCY} in flight per process — ${pg.description}\n`);
-  console.log(markdownTable(["side", "jobs/s", "Parley PG (one process) ÷ this", "statement time / job", "statements / job", "WAL / job", "PostgreSQL CPU / job", "budget", "verdict"], rows));
+  console.log(
+    `${JOBS.toLocaleString("en-US")} signed POSTs to an instant receiver, median of ${ROUNDS} rounds, ${PEER_CONCURRENCY} in flight per process — ${pg.description}\n`,
+  );
+  console.log(
+    markdownTable(
+      [
+        "side",
+        "jobs/s",
+        "Parley PG (one process) ÷ this",
+        "statement time / job",
+        "statements / job",
+        "WAL / job",
+        "PostgreSQL CPU / job",
+        "budget",
+        "verdict",
+      ],
+      rows,
+    ),
+  );
 }
 
 await main();

@@ -43,11 +43,17 @@ const MODES: Mode[] = [
   { label: "keyword only", embedder: null, rewrite: false },
   { label: "keyword + model rewrite", embedder: null, rewrite: true },
   { label: `vectors, lexical hashing (${DEFAULT_FUSION})`, embedder: hashedEmbedder(), rewrite: false },
-  ...FUSION_NAMES.map((fusion) => ({ label: `vectors, simulated multilingual (${fusion})`, embedder: conceptEmbedder(), fusion, rewrite: false })),
+  ...FUSION_NAMES.map((fusion) => ({
+    label: `vectors, simulated multilingual (${fusion})`,
+    embedder: conceptEmbedder(),
+    fusion,
+    rewrite: false,
+  })),
 ];
 
 const verbose = process.env.BENCH_VERBOSE === "1";
-const answers = (hit: KnowledgeHit, question: BenchQuestion): boolean => hit.title === question.doc && hit.text.toLowerCase().includes((question.has ?? "").toLowerCase());
+const answers = (hit: KnowledgeHit, question: BenchQuestion): boolean =>
+  hit.title === question.doc && hit.text.toLowerCase().includes((question.has ?? "").toLowerCase());
 
 interface Tally {
   at1: number;
@@ -62,7 +68,13 @@ async function run(mode: Mode): Promise<string[]> {
   const deps = createBenchDeps();
   const tenant = await createTenant(deps, { name: "Smile Dental", plan: "business" });
   await updateBotConfig(deps, tenant.id, { faq: [] });
-  for (const document of CLINIC_DOCUMENTS) await addDocument(deps, tenant.id, { title: document.title, content: document.content, format: "markdown" }, mode.embedder);
+  for (const document of CLINIC_DOCUMENTS)
+    await addDocument(
+      deps,
+      tenant.id,
+      { title: document.title, content: document.content, format: "markdown" },
+      mode.embedder,
+    );
   const same = tally();
   const cross = tally();
   let offClean = 0;
@@ -70,11 +82,17 @@ async function run(mode: Mode): Promise<string[]> {
   for (const question of CLINIC_QUESTIONS) {
     const variants = mode.rewrite && question.rewrite ? [question.q, question.rewrite] : [question.q];
     const minSimilarity = mode.embedder?.model === "simulated-multilingual" ? SIMULATED_MIN_SIMILARITY : undefined;
-    const hits = await searchKnowledge(deps, tenant.id, { variants }, { limit: 5, embedder: mode.embedder, fusion: mode.fusion, minSimilarity });
+    const hits = await searchKnowledge(
+      deps,
+      tenant.id,
+      { variants },
+      { limit: 5, embedder: mode.embedder, fusion: mode.fusion, minSimilarity },
+    );
     if (question.kind === "off") {
       offCount++;
       if (hits.length === 0) offClean++;
-      else if (verbose) console.error(`[${mode.label}] off-topic "${question.q}" got ${hits.map((hit) => hit.title).join(" | ")}`);
+      else if (verbose)
+        console.error(`[${mode.label}] off-topic "${question.q}" got ${hits.map((hit) => hit.title).join(" | ")}`);
       continue;
     }
     const rank = hits.findIndex((hit) => answers(hit, question)) + 1;
@@ -84,15 +102,29 @@ async function run(mode: Mode): Promise<string[]> {
     if (rank >= 1 && rank <= 3) bucket.at3++;
     if (rank >= 1) bucket.at5++;
     if (verbose && rank !== 1 && (question.kind === "same" || mode.embedder || mode.rewrite)) {
-      console.error(`[${mode.label}] "${question.q}" → rank ${rank || "none"}; got ${hits.map((hit) => `${hit.title} (${hit.coverage?.toFixed(2) ?? "–"}/${hit.similarity?.toFixed(2) ?? "–"})`).join(" | ")}`);
+      console.error(
+        `[${mode.label}] "${question.q}" → rank ${rank || "none"}; got ${hits.map((hit) => `${hit.title} (${hit.coverage?.toFixed(2) ?? "–"}/${hit.similarity?.toFixed(2) ?? "–"})`).join(" | ")}`,
+      );
     }
   }
   deps.dispose();
-  return [mode.label, pct(same.at1, same.count), pct(same.at3, same.count), pct(same.at5, same.count), pct(cross.at1, cross.count), pct(cross.at5, cross.count), `${offClean}/${offCount}`];
+  return [
+    mode.label,
+    pct(same.at1, same.count),
+    pct(same.at3, same.count),
+    pct(same.at5, same.count),
+    pct(cross.at1, cross.count),
+    pct(cross.at5, cross.count),
+    `${offClean}/${offCount}`,
+  ];
 }
 
 const rows: string[][] = [];
 for (const mode of MODES) rows.push(await run(mode));
 const count = (kind: BenchQuestion["kind"]) => CLINIC_QUESTIONS.filter((question) => question.kind === kind).length;
-console.log(`\n### Retrieval over ${CLINIC_DOCUMENTS.length} clinic documents, ${CLINIC_QUESTIONS.length} questions (${count("same")} same-language, ${count("cross")} cross-language, ${count("off")} off-topic)\n`);
-console.log(markdownTable(["ranking", "same @1", "same @3", "same @5", "cross @1", "cross @5", "off-topic with 0 chunks"], rows));
+console.log(
+  `\n### Retrieval over ${CLINIC_DOCUMENTS.length} clinic documents, ${CLINIC_QUESTIONS.length} questions (${count("same")} same-language, ${count("cross")} cross-language, ${count("off")} off-topic)\n`,
+);
+console.log(
+  markdownTable(["ranking", "same @1", "same @3", "same @5", "cross @1", "cross @5", "off-topic with 0 chunks"], rows),
+);

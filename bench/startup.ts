@@ -15,7 +15,11 @@ const ROOT = resolve(import.meta.dir, "..");
 const RUNS = Number(process.env.BENCH_STARTUP_RUNS ?? 10);
 
 function build(entry: string, outfile: string): void {
-  const result = Bun.spawnSync([process.execPath, "build", entry, "--compile", "--bytecode", "--outfile", outfile], { cwd: ROOT, stdout: "pipe", stderr: "pipe" });
+  const result = Bun.spawnSync([process.execPath, "build", entry, "--compile", "--bytecode", "--outfile", outfile], {
+    cwd: ROOT,
+    stdout: "pipe",
+    stderr: "pipe",
+  });
   if (result.exitCode !== 0) throw new Error(`build of ${entry} failed: ${result.stderr.toString()}`);
 }
 
@@ -23,7 +27,12 @@ function build(entry: string, outfile: string): void {
 async function measure(argv: string[], readyPath: string): Promise<{ readyMs: number; rssMb: number }> {
   const dir = mkdtempSync(join(tmpdir(), "parley-startup-"));
   const started = performance.now();
-  const child = Bun.spawn(argv, { cwd: dir, env: { PATH: process.env.PATH ?? "", HOME: dir, PARLEY_LOG_LEVEL: "error" }, stdout: "pipe", stderr: "ignore" });
+  const child = Bun.spawn(argv, {
+    cwd: dir,
+    env: { PATH: process.env.PATH ?? "", HOME: dir, PARLEY_LOG_LEVEL: "error" },
+    stdout: "pipe",
+    stderr: "ignore",
+  });
   try {
     const reader = child.stdout.getReader();
     let text = "";
@@ -70,7 +79,10 @@ try {
   const parley = join(work, "parley");
   const baseline = join(work, "baseline");
   const baselineSource = join(work, "baseline.ts");
-  writeFileSync(baselineSource, 'const server = Bun.serve({ hostname: "127.0.0.1", port: 0, fetch: () => new Response("ok") });\nconsole.log(`listening on http://127.0.0.1:${server.port}`);\n');
+  writeFileSync(
+    baselineSource,
+    'const server = Bun.serve({ hostname: "127.0.0.1", port: 0, fetch: () => new Response("ok") });\nconsole.log(`listening on http://127.0.0.1:${server.port}`);\n',
+  );
   build(join(ROOT, "src/main.ts"), parley);
   build(baselineSource, baseline);
 
@@ -81,9 +93,27 @@ try {
     markdownTable(
       ["measure", "result", "baseline (same run)", "budget", "verdict"],
       [
-        [`start → /readyz 200, median of ${RUNS} (empty dir: creates and migrates the database)`, formatMs(ours.p50), `minimal Bun.serve binary ${formatMs(floor.p50)}`, "≤ 200 ms", verdict(ours.p50 <= 200)],
-        [`start → /readyz 200, slowest of ${RUNS}`, formatMs(ours.max), `minimal Bun.serve binary ${formatMs(floor.max)}`, "≤ 200 ms", verdict(ours.max <= 200)],
-        ["idle RSS 2 s after ready (median)", `${ours.rss.toFixed(1)} MB`, `minimal Bun.serve binary ${floor.rss.toFixed(1)} MB`, "≤ 120 MB", verdict(ours.rss <= 120)],
+        [
+          `start → /readyz 200, median of ${RUNS} (empty dir: creates and migrates the database)`,
+          formatMs(ours.p50),
+          `minimal Bun.serve binary ${formatMs(floor.p50)}`,
+          "≤ 200 ms",
+          verdict(ours.p50 <= 200),
+        ],
+        [
+          `start → /readyz 200, slowest of ${RUNS}`,
+          formatMs(ours.max),
+          `minimal Bun.serve binary ${formatMs(floor.max)}`,
+          "≤ 200 ms",
+          verdict(ours.max <= 200),
+        ],
+        [
+          "idle RSS 2 s after ready (median)",
+          `${ours.rss.toFixed(1)} MB`,
+          `minimal Bun.serve binary ${floor.rss.toFixed(1)} MB`,
+          "≤ 120 MB",
+          verdict(ours.rss <= 120),
+        ],
       ],
     ),
   );

@@ -150,7 +150,8 @@ function boolean(name: string, text: string): boolean {
 function percentage(name: string, text: string): number {
   const match = /^(\d+(?:\.\d+)?)(%?)$/.exec(text);
   const value = match ? Number(match[1]) / (match[2] ? 100 : 1) : Number.NaN;
-  if (!(value > 0 && value <= 1)) throw new ConfigError(`${name}=${text} must be a share such as 2% or 0.02 (above 0, at most 100%)`);
+  if (!(value > 0 && value <= 1))
+    throw new ConfigError(`${name}=${text} must be a share such as 2% or 0.02 (above 0, at most 100%)`);
   return value;
 }
 
@@ -167,22 +168,38 @@ function url(name: string, text: string): string {
   return parsed.origin + parsed.pathname.replace(/\/+$/, "");
 }
 
-type TlsSettings = Pick<Config, "tlsCertPath" | "tlsKeyPath" | "httpPort" | "hstsSeconds" | "acmeDomains" | "acmeEmail" | "acmeDirectory" | "acmeCaCertPath">;
+type TlsSettings = Pick<
+  Config,
+  | "tlsCertPath"
+  | "tlsKeyPath"
+  | "httpPort"
+  | "hstsSeconds"
+  | "acmeDomains"
+  | "acmeEmail"
+  | "acmeDirectory"
+  | "acmeCaCertPath"
+>;
 
 const DOMAIN = /^(?=.{1,253}$)([a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z0-9-]{2,63}$/;
 
 function tlsSettings(env: Env): TlsSettings {
   const cert = setting(env, "PARLEY_TLS_CERT") || null;
   const key = setting(env, "PARLEY_TLS_KEY") || null;
-  if ((cert === null) !== (key === null)) throw new ConfigError("PARLEY_TLS_CERT and PARLEY_TLS_KEY go together: set both files or neither");
+  if ((cert === null) !== (key === null))
+    throw new ConfigError("PARLEY_TLS_CERT and PARLEY_TLS_KEY go together: set both files or neither");
   const domainsText = setting(env, "PARLEY_ACME_DOMAINS");
   const acmeDomains = domainsText ? domainsText.split(",").map((domain) => domain.trim().toLowerCase()) : [];
   for (const domain of acmeDomains) {
-    if (!DOMAIN.test(domain)) throw new ConfigError(`PARLEY_ACME_DOMAINS: ${domain || "(empty)"} is not a domain name (e.g. chat.example.com)`);
+    if (!DOMAIN.test(domain))
+      throw new ConfigError(`PARLEY_ACME_DOMAINS: ${domain || "(empty)"} is not a domain name (e.g. chat.example.com)`);
   }
-  if (acmeDomains.length > 0 && cert !== null) throw new ConfigError("PARLEY_ACME_DOMAINS and PARLEY_TLS_CERT exclude each other: obtain certificates automatically or bring your own");
+  if (acmeDomains.length > 0 && cert !== null)
+    throw new ConfigError(
+      "PARLEY_ACME_DOMAINS and PARLEY_TLS_CERT exclude each other: obtain certificates automatically or bring your own",
+    );
   const email = setting(env, "PARLEY_ACME_EMAIL") || null;
-  if (email !== null && !/^[^\s@]+@[^\s@]+$/.test(email)) throw new ConfigError(`PARLEY_ACME_EMAIL=${email} is not an e-mail address`);
+  if (email !== null && !/^[^\s@]+@[^\s@]+$/.test(email))
+    throw new ConfigError(`PARLEY_ACME_EMAIL=${email} is not an e-mail address`);
   const hsts = setting(env, "PARLEY_HSTS");
   return {
     tlsCertPath: cert,
@@ -213,7 +230,12 @@ export function tlsEnabled(config: Pick<Config, "tlsCertPath" | "acmeDomains">):
  * validated here so a typo stops the program with one clear line instead of misbehaving later.
  */
 export function loadConfig(env: Env, flags: ConfigFlags = {}): Config {
-  const port = integer(flags.port === undefined ? "PARLEY_PORT" : "--port", flags.port ?? setting(env, "PARLEY_PORT"), 0, 65535);
+  const port = integer(
+    flags.port === undefined ? "PARLEY_PORT" : "--port",
+    flags.port ?? setting(env, "PARLEY_PORT"),
+    0,
+    65535,
+  );
   const host = flags.host ?? setting(env, "PARLEY_HOST");
   if (!/^[\w.:-]+$/.test(host)) throw new ConfigError(`PARLEY_HOST=${host} is not a host name or address`);
 
@@ -258,11 +280,18 @@ export function loadConfig(env: Env, flags: ConfigFlags = {}): Config {
     rateLimits: boolean("PARLEY_RATE_LIMITS", setting(env, "PARLEY_RATE_LIMITS")),
     loginFailureLimit: integer("PARLEY_LOGIN_FAILURES", setting(env, "PARLEY_LOGIN_FAILURES"), 1, 10_000),
     // At most a day: the pause protects an account from guessing and must never lock its owner out for long.
-    loginFailureWindowMs: durationWithin("PARLEY_LOGIN_FAILURE_WINDOW", setting(env, "PARLEY_LOGIN_FAILURE_WINDOW"), 1000, 86_400_000),
+    loginFailureWindowMs: durationWithin(
+      "PARLEY_LOGIN_FAILURE_WINDOW",
+      setting(env, "PARLEY_LOGIN_FAILURE_WINDOW"),
+      1000,
+      86_400_000,
+    ),
     logLevel: oneOf("PARLEY_LOG_LEVEL", setting(env, "PARLEY_LOG_LEVEL"), ["info", "error", "silent"]),
     demo: flags.demo ?? false,
     whatsappApiUrl: url("PARLEY_WHATSAPP_API_URL", setting(env, "PARLEY_WHATSAPP_API_URL")),
-    aiBaseUrl: setting(env, "PARLEY_AI_BASE_URL") ? url("PARLEY_AI_BASE_URL", setting(env, "PARLEY_AI_BASE_URL")) : null,
+    aiBaseUrl: setting(env, "PARLEY_AI_BASE_URL")
+      ? url("PARLEY_AI_BASE_URL", setting(env, "PARLEY_AI_BASE_URL"))
+      : null,
     aiModel: setting(env, "PARLEY_AI_MODEL") || null,
     aiApiKey: setting(env, "PARLEY_AI_API_KEY") || null,
     aiEmbeddingModel: setting(env, "PARLEY_AI_EMBEDDING_MODEL") || null,

@@ -39,7 +39,10 @@ describe("loadConfig", () => {
   });
 
   test("flags win over their environment twins", () => {
-    const config = loadConfig({ PARLEY_PORT: "4000", PARLEY_DB: "/tmp/a.db" }, { port: "5000", db: "/tmp/b.db", host: "127.0.0.1" });
+    const config = loadConfig(
+      { PARLEY_PORT: "4000", PARLEY_DB: "/tmp/a.db" },
+      { port: "5000", db: "/tmp/b.db", host: "127.0.0.1" },
+    );
     expect(config.port).toBe(5000);
     expect(config.dbPath).toBe("/tmp/b.db");
     expect(config.host).toBe("127.0.0.1");
@@ -48,7 +51,11 @@ describe("loadConfig", () => {
   const rejections: Array<[string, Record<string, string>, RegExp]> = [
     ["a port that is not a number", { PARLEY_PORT: "abc" }, /PARLEY_PORT=abc is not a whole number/],
     ["a port out of range", { PARLEY_PORT: "70000" }, /between 0 and 65535/],
-    ["retry delays that are not durations", { PARLEY_RETRY_DELAYS: "soon" }, /PARLEY_RETRY_DELAYS=soon is not a duration/],
+    [
+      "retry delays that are not durations",
+      { PARLEY_RETRY_DELAYS: "soon" },
+      /PARLEY_RETRY_DELAYS=soon is not a duration/,
+    ],
     ["an empty entry in the retry delays", { PARLEY_RETRY_DELAYS: "30s,,5m" }, /is not a duration/],
     ["more than ten retry delays", { PARLEY_RETRY_DELAYS: Array(11).fill("1s").join(",") }, /between 1 and 10 delays/],
     ["a timeout below 100 ms", { PARLEY_DELIVERY_TIMEOUT: "5ms" }, /below the minimum/],

@@ -40,7 +40,11 @@ export interface TestContext {
   deps: AppDeps & TestDatabase;
   clock: FakeClock;
   app: ReturnType<typeof createApp>;
-  request(method: string, path: string, options?: { body?: unknown; headers?: Record<string, string>; rawBody?: string }): Promise<Response>;
+  request(
+    method: string,
+    path: string,
+    options?: { body?: unknown; headers?: Record<string, string>; rawBody?: string },
+  ): Promise<Response>;
   close(): void;
 }
 
@@ -50,10 +54,25 @@ export interface TestContext {
  * fresh migrated PostgreSQL schema instead; `sqlite` and `db` then refuse (test/run.ts leaves
  * the files that read SQLite directly out of that run).
  */
-export function buildDeps(overrides: Partial<Config> = {}, env: Record<string, string> = {}, extra: Pick<Deps, "resolveHost"> = {}, dbPath = ":memory:"): TestDeps {
+export function buildDeps(
+  overrides: Partial<Config> = {},
+  env: Record<string, string> = {},
+  extra: Pick<Deps, "resolveHost"> = {},
+  dbPath = ":memory:",
+): TestDeps {
   const clock = createFakeClock();
   const config = { ...loadConfig({ PARLEY_JWT_SECRET: TEST_JWT_SECRET, PARLEY_DB: dbPath, ...env }), ...overrides };
-  const base = { config, clock, log: silentLogger, assistant: modelAssistant, deliveriesEnqueued: createSignal(), liveEventsWritten: createSignal(), deliveryHandoff: createDeliveryHandoff(), passwords: CHEAP_TEST_PASSWORDS, ...extra };
+  const base = {
+    config,
+    clock,
+    log: silentLogger,
+    assistant: modelAssistant,
+    deliveriesEnqueued: createSignal(),
+    liveEventsWritten: createSignal(),
+    deliveryHandoff: createDeliveryHandoff(),
+    passwords: CHEAP_TEST_PASSWORDS,
+    ...extra,
+  };
   const postgres = testPostgresUrl();
   if (postgres && dbPath === ":memory:") {
     const opening = openTestPgStore(postgres, clock.now());
@@ -61,16 +80,29 @@ export function buildDeps(overrides: Partial<Config> = {}, env: Record<string, s
     const refuse = (): never => {
       throw new Error("this test reads SQLite directly (deps.sqlite / deps.db): it runs over SQLite only");
     };
-    return Object.defineProperties({ ...base, store: deferredStore(opening.then((opened) => opened.store)) } as TestDeps, {
-      sqlite: { get: refuse },
-      db: { get: refuse },
-      [CLOSE]: { enumerable: true, value: () => void opening.then((opened) => opened.close()).catch(() => undefined) },
-      [RAW]: { enumerable: true, value: async (): Promise<TestSql> => pgTestSql((await opening).sql) },
-    });
+    return Object.defineProperties(
+      { ...base, store: deferredStore(opening.then((opened) => opened.store)) } as TestDeps,
+      {
+        sqlite: { get: refuse },
+        db: { get: refuse },
+        [CLOSE]: {
+          enumerable: true,
+          value: () => void opening.then((opened) => opened.close()).catch(() => undefined),
+        },
+        [RAW]: { enumerable: true, value: async (): Promise<TestSql> => pgTestSql((await opening).sql) },
+      },
+    );
   }
   const handle = openDatabase(dbPath);
   applyMigrations(handle.sqlite, clock.now());
-  return { store: handle.store, db: handle.db, sqlite: handle.sqlite, ...base, [CLOSE]: () => handle.close(), [RAW]: async () => sqliteTestSql(handle.sqlite) } as TestDeps;
+  return {
+    store: handle.store,
+    db: handle.db,
+    sqlite: handle.sqlite,
+    ...base,
+    [CLOSE]: () => handle.close(),
+    [RAW]: async () => sqliteTestSql(handle.sqlite),
+  } as TestDeps;
 }
 
 const CLOSE = Symbol("close");
@@ -126,14 +158,29 @@ export function closeDeps(deps: TestDeps | (AppDeps & TestDatabase)): void {
  */
 export function buildServerDeps(overrides: Partial<Config> = {}): { deps: CliDeps & TestDeps; dispose: () => void } {
   const dir = mkdtempSync(join(tmpdir(), "parley-server-"));
-  const base = buildDeps({ port: 0, host: "127.0.0.1", ...overrides }, {}, {}, testPostgresUrl() ? ":memory:" : join(dir, "parley.db"));
-  const opened: CliDeps["opened"] = { store: base.store, kind: base.store.kind, deliveriesEnqueued: base.deliveriesEnqueued, liveEventsWritten: base.liveEventsWritten ?? createSignal(), migrate: async () => ({ applied: [], alreadyApplied: 0 }), close: async () => closeDeps(base) };
+  const base = buildDeps(
+    { port: 0, host: "127.0.0.1", ...overrides },
+    {},
+    {},
+    testPostgresUrl() ? ":memory:" : join(dir, "parley.db"),
+  );
+  const opened: CliDeps["opened"] = {
+    store: base.store,
+    kind: base.store.kind,
+    deliveriesEnqueued: base.deliveriesEnqueued,
+    liveEventsWritten: base.liveEventsWritten ?? createSignal(),
+    migrate: async () => ({ applied: [], alreadyApplied: 0 }),
+    close: async () => closeDeps(base),
+  };
   return { deps: Object.assign(base, { opened }), dispose: () => rmSync(dir, { recursive: true, force: true }) };
 }
 
 /** parley_webhook_sends_total by thread in a /metrics text (process-wide counters: compare before and after). */
 export function webhookSendsIn(metricsText: string): { main: number; send: number } {
-  const value = (thread: string) => Number(new RegExp(`^parley_webhook_sends_total\\{thread="${thread}"\\} (\\d+)$`, "m").exec(metricsText)?.[1] ?? "NaN");
+  const value = (thread: string) =>
+    Number(
+      new RegExp(`^parley_webhook_sends_total\\{thread="${thread}"\\} (\\d+)$`, "m").exec(metricsText)?.[1] ?? "NaN",
+    );
   return { main: value("main"), send: value("send") };
 }
 
@@ -141,7 +188,12 @@ export function webhookSendsIn(metricsText: string): { main: number; send: numbe
  * The whole HTTP app over an in-memory database, or the SQLite file `dbPath` (over PostgreSQL
  * always the test database); requests go through `app.handle`, no socket.
  */
-export function buildTestApp(overrides: Partial<Config> = {}, env: Record<string, string> = {}, extra: Pick<Deps, "resolveHost"> = {}, dbPath = ":memory:"): TestContext {
+export function buildTestApp(
+  overrides: Partial<Config> = {},
+  env: Record<string, string> = {},
+  extra: Pick<Deps, "resolveHost"> = {},
+  dbPath = ":memory:",
+): TestContext {
   const base = buildDeps(overrides, env, extra, testPostgresUrl() ? ":memory:" : dbPath);
   const deps = createAppDeps(base);
   const app = createApp(deps);
@@ -165,7 +217,11 @@ export function buildTestApp(overrides: Partial<Config> = {}, env: Record<string
 export const TEST_PASSWORD = "correct horse battery";
 
 /** A tenant with an owner (TEST_PASSWORD) and an API key. */
-export async function seedTenant(deps: Deps, name = "Acme", email = `owner@${name.toLowerCase().replaceAll(/\W/g, "")}.test`) {
+export async function seedTenant(
+  deps: Deps,
+  name = "Acme",
+  email = `owner@${name.toLowerCase().replaceAll(/\W/g, "")}.test`,
+) {
   const tenant = await createTenant(deps, { name });
   const user = await createUser(deps, { email, tenantId: tenant.id, role: "owner", password: TEST_PASSWORD });
   const apiKey = await createApiKey(deps, { tenantId: tenant.id, name: "test" });
@@ -175,7 +231,13 @@ export async function seedTenant(deps: Deps, name = "Acme", email = `owner@${nam
 export async function login(context: TestContext, email: string, password = TEST_PASSWORD) {
   const response = await context.request("POST", "/api/v1/auth/token", { body: { email, password } });
   if (response.status !== 200) throw new Error(`login failed: ${response.status} ${await response.text()}`);
-  return (await response.json()) as { access_token: string; refresh_token: string; expires_in: number; refresh_expires_in: number; token_type: string };
+  return (await response.json()) as {
+    access_token: string;
+    refresh_token: string;
+    expires_in: number;
+    refresh_expires_in: number;
+    token_type: string;
+  };
 }
 
 /** The error a promise rejects with; fails the test when it resolves instead. */
@@ -203,7 +265,14 @@ export const webhookRuleRow = (tenantId: string, id: string): NewWebhookRule => 
 });
 
 /** The transaction-control statements the SQLite group commit prepares once (src/db/sqlite/group-commit.ts). */
-const TRANSACTION_CONTROL = new Set(["BEGIN IMMEDIATE", "SAVEPOINT parley_tx", "RELEASE parley_tx", "ROLLBACK TO parley_tx", "COMMIT", "ROLLBACK"]);
+const TRANSACTION_CONTROL = new Set([
+  "BEGIN IMMEDIATE",
+  "SAVEPOINT parley_tx",
+  "RELEASE parley_tx",
+  "ROLLBACK TO parley_tx",
+  "COMMIT",
+  "ROLLBACK",
+]);
 
 /**
  * Records every run of a transaction-control statement (BEGIN IMMEDIATE, SAVEPOINT, COMMIT…),
@@ -211,10 +280,18 @@ const TRANSACTION_CONTROL = new Set(["BEGIN IMMEDIATE", "SAVEPOINT parley_tx", "
  * prepares them when the store is built: watch before building deps; `stop()` in an afterEach.
  */
 export function watchTransactionControl() {
-  const watch = { executed: [] as string[], failOn: null as { statement: string; error: Error } | null, stop: () => {} };
+  const watch = {
+    executed: [] as string[],
+    failOn: null as { statement: string; error: Error } | null,
+    stop: () => {},
+  };
   const prepare = Database.prototype.prepare;
   Database.prototype.prepare = function (this: Database, sql: string, ...rest: unknown[]) {
-    const statement = (prepare as (this: Database, sql: string, ...rest: unknown[]) => Statement).call(this, sql, ...rest);
+    const statement = (prepare as (this: Database, sql: string, ...rest: unknown[]) => Statement).call(
+      this,
+      sql,
+      ...rest,
+    );
     if (!TRANSACTION_CONTROL.has(sql)) return statement;
     const run = statement.run.bind(statement);
     statement.run = ((...args: Parameters<Statement["run"]>) => {
@@ -233,7 +310,11 @@ export function watchTransactionControl() {
         watch.executed.push(sql);
         if (watch.failOn && watch.failOn.statement === sql) throw watch.failOn.error;
       }
-      return (original as (this: Database, sql: string, ...rest: unknown[]) => ReturnType<typeof exec>).call(this, sql, ...rest);
+      return (original as (this: Database, sql: string, ...rest: unknown[]) => ReturnType<typeof exec>).call(
+        this,
+        sql,
+        ...rest,
+      );
     } as typeof exec;
   Database.prototype.exec = watched(exec);
   Database.prototype.run = watched(run);

@@ -18,7 +18,11 @@ const args = process.argv.slice(2);
 const bun = process.execPath;
 
 function bunTest(files: string[], env: Record<string, string>): number {
-  const result = spawnSync(bun, ["test", "--timeout", "60000", ...files, ...args], { cwd: root, stdio: "inherit", env: { ...process.env, ...env } });
+  const result = spawnSync(bun, ["test", "--timeout", "60000", ...files, ...args], {
+    cwd: root,
+    stdio: "inherit",
+    env: { ...process.env, ...env },
+  });
   return result.status ?? 1;
 }
 
@@ -38,7 +42,8 @@ function testFiles(dir: string): string[] {
  * Every other file runs over both stores.
  */
 function sqliteOnly(file: string): string | null {
-  if (file.startsWith("test/e2e/") && !file.endsWith("postgres-cluster.test.ts")) return "starts the binary over a SQLite file";
+  if (file.startsWith("test/e2e/") && !file.endsWith("postgres-cluster.test.ts"))
+    return "starts the binary over a SQLite file";
   const marker = /@sqlite-only: ([^\n]+)/.exec(readFileSync(join(root, file), "utf8"));
   return marker ? (marker[1] ?? "").trim() : null;
 }
@@ -49,7 +54,8 @@ let url = testPostgresUrl();
 let cluster: Cluster | null = null;
 if (!url) {
   if (!findServerBin()) {
-    const message = "PostgreSQL server programs not found (Debian package postgresql): the PostgreSQL run did not happen";
+    const message =
+      "PostgreSQL server programs not found (Debian package postgresql): the PostgreSQL run did not happen";
     if (process.env.CI === "true") {
       console.error(`FAIL: ${message}`);
       process.exit(1);
@@ -66,9 +72,14 @@ try {
   const files = testFiles(join(root, "test"));
   const left = files.filter((file) => sqliteOnly(file) === null);
   const out = files.filter((file) => sqliteOnly(file) !== null);
-  console.log(`\n== PostgreSQL run (${cluster ? "throwaway cluster" : "PARLEY_TEST_DB"}): ${left.length} files; ${out.length} SQLite-only files left out:`);
+  console.log(
+    `\n== PostgreSQL run (${cluster ? "throwaway cluster" : "PARLEY_TEST_DB"}): ${left.length} files; ${out.length} SQLite-only files left out:`,
+  );
   for (const file of out) console.log(`   ${file} — ${sqliteOnly(file)}`);
-  pgStatus = bunTest(left.map((file) => `./${file}`), { PARLEY_TEST_DB: url });
+  pgStatus = bunTest(
+    left.map((file) => `./${file}`),
+    { PARLEY_TEST_DB: url },
+  );
 } finally {
   cluster?.stop();
 }

@@ -18,7 +18,8 @@ export interface DaySummary {
   appointment_conversion: number | null;
 }
 
-const ratio = (part: number, whole: number): number | null => (whole === 0 ? null : Math.round((part / whole) * 1000) / 1000);
+const ratio = (part: number, whole: number): number | null =>
+  whole === 0 ? null : Math.round((part / whole) * 1000) / 1000;
 
 function parseDay(text: string | undefined, field: string, fallback: number): number {
   if (text === undefined) return fallback;
@@ -32,17 +33,31 @@ function parseDay(text: string | undefined, field: string, fallback: number): nu
  * widget's telemetry, conversations (sessions with at least one message), leads, appointments,
  * hand-offs and the conversion rates, plus totals over the range.
  */
-export async function summarizeAnalytics(deps: Pick<Deps, "store" | "clock">, tenantId: string, range: { from?: string; to?: string }) {
+export async function summarizeAnalytics(
+  deps: Pick<Deps, "store" | "clock">,
+  tenantId: string,
+  range: { from?: string; to?: string },
+) {
   const today = Math.floor(deps.clock.now() / DAY_MS) * DAY_MS;
   const to = parseDay(range.to, "to", today);
   const from = parseDay(range.from, "from", to - 29 * DAY_MS);
   if (from > to) throw invalidField("from", "must not be after to");
-  if ((to - from) / DAY_MS + 1 > MAX_SUMMARY_DAYS) throw invalidField("from", `the range may cover at most ${MAX_SUMMARY_DAYS} days`);
+  if ((to - from) / DAY_MS + 1 > MAX_SUMMARY_DAYS)
+    throw invalidField("from", `the range may cover at most ${MAX_SUMMARY_DAYS} days`);
 
   const days = new Map<string, DaySummary>();
   for (let day = from; day <= to; day += DAY_MS) {
     const key = toIso(day).slice(0, 10);
-    days.set(key, { day: key, widget: Object.fromEntries(ANALYTICS_EVENT_NAMES.map((name) => [name, 0])), conversations: 0, leads: 0, appointments: 0, handoffs: 0, lead_conversion: null, appointment_conversion: null });
+    days.set(key, {
+      day: key,
+      widget: Object.fromEntries(ANALYTICS_EVENT_NAMES.map((name) => [name, 0])),
+      conversations: 0,
+      leads: 0,
+      appointments: 0,
+      handoffs: 0,
+      lead_conversion: null,
+      appointment_conversion: null,
+    });
   }
   const analytics = deps.store.analytics;
   const end = to + DAY_MS;
@@ -58,7 +73,11 @@ export async function summarizeAnalytics(deps: Pick<Deps, "store" | "clock">, te
     const day = days.get(row.day);
     if (day) day.appointments = row.n;
   }
-  for (const row of await analytics.countWidgetEventsByDay(tenantId, toIso(from).slice(0, 10), toIso(to).slice(0, 10))) {
+  for (const row of await analytics.countWidgetEventsByDay(
+    tenantId,
+    toIso(from).slice(0, 10),
+    toIso(to).slice(0, 10),
+  )) {
     const day = days.get(row.day);
     if (day) day.widget[row.name] = row.n;
   }
@@ -80,6 +99,10 @@ export async function summarizeAnalytics(deps: Pick<Deps, "store" | "clock">, te
     from: toIso(from).slice(0, 10),
     to: toIso(to).slice(0, 10),
     days: list,
-    totals: { ...totals, lead_conversion: ratio(totals.leads, totals.conversations), appointment_conversion: ratio(totals.appointments, totals.conversations) },
+    totals: {
+      ...totals,
+      lead_conversion: ratio(totals.leads, totals.conversations),
+      appointment_conversion: ratio(totals.appointments, totals.conversations),
+    },
   };
 }

@@ -10,6 +10,9 @@ import { inspectWebhookUrl } from "../lib/ssrf.ts";
  */
 export async function checkAiBaseUrl(deps: Deps, patch: unknown): Promise<void> {
   if (!isPlainObject(patch) || !isPlainObject(patch.ai) || typeof patch.ai.base_url !== "string") return;
-  const verdict = await inspectWebhookUrl(patch.ai.base_url.trim(), { allowPrivate: deps.config.allowPrivateWebhooks, resolve: deps.resolveHost });
+  const verdict = await inspectWebhookUrl(patch.ai.base_url.trim(), {
+    allowPrivate: deps.config.allowPrivateWebhooks,
+    resolve: deps.resolveHost,
+  });
   if (!verdict.ok) throw invalidField("ai.base_url", verdict.message);
 }

@@ -56,7 +56,11 @@ export function citedSources(hits: readonly KnowledgeHit[], cited: ReadonlySet<n
     if (!hit || seen.has(hit.document_id)) continue;
     seen.add(hit.document_id);
     // Only a web address is a link the widget may show; any other scheme (javascript:, data:) is dropped.
-    sources.push(hit.url && /^https?:\/\//i.test(hit.url) ? { document_id: hit.document_id, title: hit.title, url: hit.url } : { document_id: hit.document_id, title: hit.title });
+    sources.push(
+      hit.url && /^https?:\/\//i.test(hit.url)
+        ? { document_id: hit.document_id, title: hit.title, url: hit.url }
+        : { document_id: hit.document_id, title: hit.title },
+    );
   }
   return sources;
 }

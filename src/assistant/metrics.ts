@@ -45,7 +45,9 @@ function createAssistantMetrics(): AssistantMetrics {
         ...CALL_OUTCOMES.map((outcome) => `parley_ai_calls_total{outcome="${outcome}"} ${calls.get(outcome) ?? 0}`),
         "# HELP parley_ai_call_duration_seconds Time spent on model calls per assistant turn.",
         "# TYPE parley_ai_call_duration_seconds histogram",
-        ...LATENCY_BUCKETS_S.map((bound, index) => `parley_ai_call_duration_seconds_bucket{le="${bound}"} ${buckets[index] ?? 0}`),
+        ...LATENCY_BUCKETS_S.map(
+          (bound, index) => `parley_ai_call_duration_seconds_bucket{le="${bound}"} ${buckets[index] ?? 0}`,
+        ),
         `parley_ai_call_duration_seconds_bucket{le="+Inf"} ${latencyCount}`,
         `parley_ai_call_duration_seconds_sum ${latencySumS}`,
         `parley_ai_call_duration_seconds_count ${latencyCount}`,

@@ -69,7 +69,10 @@ export interface ChatCompletion {
 
 async function post(endpoint: ProviderEndpoint, path: string, body: unknown, signal: AbortSignal): Promise<Response> {
   const url = `${endpoint.baseUrl.replace(/\/+$/, "")}${path}`;
-  const headers: Record<string, string> = { "content-type": "application/json", accept: "application/json, text/event-stream" };
+  const headers: Record<string, string> = {
+    "content-type": "application/json",
+    accept: "application/json, text/event-stream",
+  };
   if (endpoint.apiKey) headers.authorization = `Bearer ${endpoint.apiKey}`;
   let response: Response;
   try {
@@ -80,12 +83,17 @@ async function post(endpoint: ProviderEndpoint, path: string, body: unknown, sig
       ? await fetchPinned(url, init, { allowPrivate: endpoint.allowPrivate, resolveHost: endpoint.resolveHost })
       : await fetch(url, init);
   } catch (error) {
-    if (error instanceof PinnedFetchRefused) throw new ProviderError("http_error", `provider URL refused: ${error.message}`);
+    if (error instanceof PinnedFetchRefused)
+      throw new ProviderError("http_error", `provider URL refused: ${error.message}`);
     throw asProviderError(error, signal);
   }
   if (response.status < 200 || response.status > 299) {
     const detail = await response.text().catch(() => "");
-    throw new ProviderError("http_error", `provider answered ${response.status}: ${errorMessageOf(detail)}`, response.status);
+    throw new ProviderError(
+      "http_error",
+      `provider answered ${response.status}: ${errorMessageOf(detail)}`,
+      response.status,
+    );
   }
   return response;
 }
@@ -93,7 +101,10 @@ async function post(endpoint: ProviderEndpoint, path: string, body: unknown, sig
 function asProviderError(error: unknown, signal: AbortSignal): ProviderError {
   if (error instanceof ProviderError) return error;
   if (signal.aborted) return new ProviderError("timeout", "provider did not answer in time");
-  return new ProviderError("http_error", `provider unreachable: ${error instanceof Error ? error.message : String(error)}`);
+  return new ProviderError(
+    "http_error",
+    `provider unreachable: ${error instanceof Error ? error.message : String(error)}`,
+  );
 }
 
 /** The `{"error":{"message"}}` body OpenAI-compatible servers send, shortened for logs. */
@@ -113,7 +124,11 @@ function errorMessageOf(text: string): string {
  * handed over as it arrives; tool calls, streamed in fragments keyed by `index`, are assembled.
  * The timeout covers the whole call, body included.
  */
-export async function createChatCompletion(endpoint: ProviderEndpoint, request: ChatRequest, onDelta?: (text: string) => void): Promise<ChatCompletion> {
+export async function createChatCompletion(
+  endpoint: ProviderEndpoint,
+  request: ChatRequest,
+  onDelta?: (text: string) => void,
+): Promise<ChatCompletion> {
   const signal = AbortSignal.timeout(endpoint.timeoutMs);
   const stream = onDelta !== undefined;
   const body = stream ? { ...request, stream: true, stream_options: { include_usage: true } } : request;
@@ -150,12 +165,18 @@ function usageOf(value: unknown): TokenUsage | null {
 function parseCompletion(text: string): ChatCompletion {
   const parsed = parseJson(text) as { choices?: Array<{ message?: CompletionChoiceMessage }>; usage?: unknown };
   const message = Array.isArray(parsed?.choices) ? parsed.choices[0]?.message : undefined;
-  if (!message || typeof message !== "object") throw new ProviderError("malformed", "provider answer has no choices[0].message");
+  if (!message || typeof message !== "object")
+    throw new ProviderError("malformed", "provider answer has no choices[0].message");
   if (message.content !== null && message.content !== undefined && typeof message.content !== "string") {
     throw new ProviderError("malformed", "message.content is not a string");
   }
-  const toolCalls = message.tool_calls === undefined || message.tool_calls === null ? [] : requireToolCalls(message.tool_calls);
-  return { text: (message.content as string | null | undefined) ?? "", toolCalls, usage: usageOf(parsed.usage) ?? { promptTokens: 0, completionTokens: 0 } };
+  const toolCalls =
+    message.tool_calls === undefined || message.tool_calls === null ? [] : requireToolCalls(message.tool_calls);
+  return {
+    text: (message.content as string | null | undefined) ?? "",
+    toolCalls,
+    usage: usageOf(parsed.usage) ?? { promptTokens: 0, completionTokens: 0 },
+  };
 }
 
 function requireToolCalls(value: unknown): ChatToolCall[] {
@@ -165,12 +186,22 @@ function requireToolCalls(value: unknown): ChatToolCall[] {
     if (typeof fn?.name !== "string") throw new ProviderError("malformed", "a tool call has no function name");
     const args = typeof fn.arguments === "string" ? fn.arguments : JSON.stringify(fn.arguments ?? {});
     const id = (call as { id?: unknown }).id;
-    return { id: typeof id === "string" && id ? id : `call_${index}`, type: "function" as const, function: { name: fn.name, arguments: args } };
+    return {
+      id: typeof id === "string" && id ? id : `call_${index}`,
+      type: "function" as const,
+      function: { name: fn.name, arguments: args },
+    };
   });
 }
 
 interface StreamChunk {
-  choices?: Array<{ finish_reason?: unknown; delta?: { content?: unknown; tool_calls?: Array<{ index?: number; id?: string; function?: { name?: string; arguments?: string } }> } }>;
+  choices?: Array<{
+    finish_reason?: unknown;
+    delta?: {
+      content?: unknown;
+      tool_calls?: Array<{ index?: number; id?: string; function?: { name?: string; arguments?: string } }>;
+    };
+  }>;
   usage?: unknown;
   error?: unknown;
 }
@@ -193,7 +224,8 @@ async function readStream(response: Response, onDelta: (text: string) => void): 
       return;
     }
     const chunk = parseJson(payload) as StreamChunk;
-    if (chunk?.error !== undefined) throw new ProviderError("http_error", `provider error in stream: ${errorMessageOf(payload)}`);
+    if (chunk?.error !== undefined)
+      throw new ProviderError("http_error", `provider error in stream: ${errorMessageOf(payload)}`);
     usage = usageOf(chunk?.usage) ?? usage;
     const finishReason = chunk?.choices?.[0]?.finish_reason;
     if (typeof finishReason === "string" && finishReason !== "") done = true;
@@ -223,25 +255,42 @@ async function readStream(response: Response, onDelta: (text: string) => void): 
   if (buffer.length > 0) handleLine(buffer);
   // A stream cut before its end (a dropped connection, a crashed server) holds half an answer:
   // it is a failure, never a reply.
-  if (!done) throw new ProviderError("malformed", text === "" && calls.length === 0 ? "stream ended without data" : "stream ended before its end marker");
+  if (!done)
+    throw new ProviderError(
+      "malformed",
+      text === "" && calls.length === 0 ? "stream ended without data" : "stream ended before its end marker",
+    );
   const toolCalls = calls.filter(Boolean).map((call, index) => {
     if (!call.name) throw new ProviderError("malformed", "a streamed tool call has no function name");
-    return { id: call.id || `call_${index}`, type: "function" as const, function: { name: call.name, arguments: call.arguments } };
+    return {
+      id: call.id || `call_${index}`,
+      type: "function" as const,
+      function: { name: call.name, arguments: call.arguments },
+    };
   });
   return { text, toolCalls, usage };
 }
 
 /** Vectors for `texts`, in input order (`POST {base_url}/embeddings`). */
-export async function createEmbeddings(endpoint: ProviderEndpoint, model: string, texts: string[]): Promise<number[][]> {
+export async function createEmbeddings(
+  endpoint: ProviderEndpoint,
+  model: string,
+  texts: string[],
+): Promise<number[][]> {
   const signal = AbortSignal.timeout(endpoint.timeoutMs);
   try {
     const response = await post(endpoint, "/embeddings", { model, input: texts }, signal);
     const parsed = parseJson(await response.text()) as { data?: Array<{ embedding?: unknown; index?: unknown }> };
-    if (!Array.isArray(parsed?.data) || parsed.data.length !== texts.length) throw new ProviderError("malformed", "embeddings answer has the wrong number of vectors");
-    const rows = parsed.data.map((row, position) => ({ index: typeof row.index === "number" ? row.index : position, embedding: row.embedding }));
+    if (!Array.isArray(parsed?.data) || parsed.data.length !== texts.length)
+      throw new ProviderError("malformed", "embeddings answer has the wrong number of vectors");
+    const rows = parsed.data.map((row, position) => ({
+      index: typeof row.index === "number" ? row.index : position,
+      embedding: row.embedding,
+    }));
     rows.sort((a, b) => a.index - b.index);
     return rows.map((row) => {
-      if (!Array.isArray(row.embedding) || !row.embedding.every((value) => typeof value === "number")) throw new ProviderError("malformed", "an embedding is not a list of numbers");
+      if (!Array.isArray(row.embedding) || !row.embedding.every((value) => typeof value === "number"))
+        throw new ProviderError("malformed", "an embedding is not a list of numbers");
       return row.embedding as number[];
     });
   } catch (error) {

@@ -31,7 +31,7 @@ const RULES = [
   "Answer only from the KNOWLEDGE, BUSINESS HOURS and FREE SLOTS below. Never invent prices, facts, opening times or availability.",
   "Never say yes, or imply it, unless the material says so: a question about something the material does not mention (an insurer, a service, a brand) is not answered by a nearby topic.",
   "If the material does not answer the question, say honestly that you don't have that information, and offer to put the visitor in touch with a person (the handoff tool) — or, when NOW is outside the business hours, offer to take a message so the team can reply.",
-  "Cite the KNOWLEDGE passages you used by their numbers in square brackets, right after the sentence they support, e.g. \"A cleaning costs 95 dollars [2].\" Cite nothing you did not use.",
+  'Cite the KNOWLEDGE passages you used by their numbers in square brackets, right after the sentence they support, e.g. "A cleaning costs 95 dollars [2]." Cite nothing you did not use.',
   "Answer in the language of the visitor's latest message (English, Portuguese or Spanish), even when the material is in another language.",
   "Keep replies short and friendly: at most three sentences of plain text, no markdown tables.",
   "To record a visitor who wants to be contacted, collect their name, phone number and e-mail address, then call capture_lead.",
@@ -59,7 +59,9 @@ export function buildSystemPrompt(input: PromptInput): string {
   sections.push(`BUSINESS HOURS (${zone}): ${hoursText(config)}`);
   if (config.appointments.enabled) {
     const slots = input.freeSlots.map((slot) => formatLocalIso(slot, zone));
-    sections.push(`FREE SLOTS (${config.appointments.slot_minutes} minutes each, local time): ${slots.length > 0 ? slots.join(", ") : "none in the coming days"}`);
+    sections.push(
+      `FREE SLOTS (${config.appointments.slot_minutes} minutes each, local time): ${slots.length > 0 ? slots.join(", ") : "none in the coming days"}`,
+    );
   } else {
     sections.push("Appointments cannot be booked in this chat.");
   }

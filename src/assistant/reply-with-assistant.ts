@@ -31,7 +31,9 @@ export type { Source };
 
 export type { AiUsage, AssistantDraft };
 
-export type AssistantResult = { ok: true; draft: AssistantDraft; usage: AiUsage } | { ok: false; outcome: Exclude<CallOutcome, "ok">; usage: AiUsage };
+export type AssistantResult =
+  | { ok: true; draft: AssistantDraft; usage: AiUsage }
+  | { ok: false; outcome: Exclude<CallOutcome, "ok">; usage: AiUsage };
 
 /** A chat turn's request (the port chat declares) with the resolved provider settings. */
 export interface AssistantTurnInput extends AssistantTurn {
@@ -68,13 +70,27 @@ export async function replyWithAssistant(deps: Deps, input: AssistantTurnInput):
   }
 
   const transcript: readonly TranscriptLine[] =
-    input.transcript?.slice(-TRANSCRIPT_LIMIT) ?? (input.sessionId ? await deps.store.chatSessions.listRecentMessages(input.sessionId, TRANSCRIPT_LIMIT) : []);
+    input.transcript?.slice(-TRANSCRIPT_LIMIT) ??
+    (input.sessionId ? await deps.store.chatSessions.listRecentMessages(input.sessionId, TRANSCRIPT_LIMIT) : []);
   const startedAt = deps.clock.now();
   try {
     const hits = await retrieve(deps, input, transcript, usage);
-    const freeSlots = config.appointments.enabled ? proposeSlots(input.nowMs, config, input.nowMs, input.takenSlotStarts, FREE_SLOTS_IN_PROMPT) : [];
-    const messages = buildMessages({ config, instructions: settings.instructions, hits, nowMs: input.nowMs, freeSlots, transcript, message: input.message });
-    const visitorText = [...transcript.filter((line) => line.role === "visitor").map((line) => line.text), input.message].join("\n");
+    const freeSlots = config.appointments.enabled
+      ? proposeSlots(input.nowMs, config, input.nowMs, input.takenSlotStarts, FREE_SLOTS_IN_PROMPT)
+      : [];
+    const messages = buildMessages({
+      config,
+      instructions: settings.instructions,
+      hits,
+      nowMs: input.nowMs,
+      freeSlots,
+      transcript,
+      message: input.message,
+    });
+    const visitorText = [
+      ...transcript.filter((line) => line.role === "visitor").map((line) => line.text),
+      input.message,
+    ].join("\n");
     const context: ToolContext = {
       config,
       nowMs: input.nowMs,
@@ -88,7 +104,8 @@ export async function replyWithAssistant(deps: Deps, input: AssistantTurnInput):
     breaker.recordSuccess(breakerKey);
     return { ok: true, usage, draft: { ...draft, sources: citedSources(hits, cited) } };
   } catch (error) {
-    const outcome = error instanceof ProviderError ? error.kind : error instanceof UnknownToolError ? "unknown_tool" : null;
+    const outcome =
+      error instanceof ProviderError ? error.kind : error instanceof UnknownToolError ? "unknown_tool" : null;
     if (outcome === null) {
       // A bug, not the provider: still report, so a half-open breaker is not left waiting on this trial forever.
       breaker.recordFailure(breakerKey);
@@ -107,21 +124,41 @@ export async function replyWithAssistant(deps: Deps, input: AssistantTurnInput):
  * translation) beside the message itself; without a rewrite, on the message with the previous
  * visitor question carried at lower weight, so "and on Saturdays?" still finds the hours.
  */
-async function retrieve(deps: Deps, input: AssistantTurnInput, transcript: readonly TranscriptLine[], usage: AiUsage): Promise<KnowledgeHit[]> {
+async function retrieve(
+  deps: Deps,
+  input: AssistantTurnInput,
+  transcript: readonly TranscriptLine[],
+  usage: AiUsage,
+): Promise<KnowledgeHit[]> {
   const rewritten = await rewriteSearchQuery(input.settings, transcript, input.message, usage);
   const previous = transcript.filter((line) => line.role === "visitor").at(-1)?.text ?? "";
-  const query: KnowledgeQuery = rewritten ? { variants: [...rewritten, input.message] } : { variants: [input.message], context: previous };
+  const query: KnowledgeQuery = rewritten
+    ? { variants: [...rewritten, input.message] }
+    : { variants: [input.message], context: previous };
   const embedder = embedderFor(input.settings);
   try {
-    return await searchKnowledge(deps, input.tenantId, query, { limit: KNOWLEDGE_LIMIT, embedder, proposal: input.knowledge });
+    return await searchKnowledge(deps, input.tenantId, query, {
+      limit: KNOWLEDGE_LIMIT,
+      embedder,
+      proposal: input.knowledge,
+    });
   } catch (error) {
     // An embedding failure must not cost the answer: BM25 alone still ranks the chunks.
     if (!embedder || !(error instanceof ProviderError)) throw error;
-    return searchKnowledge(deps, input.tenantId, query, { limit: KNOWLEDGE_LIMIT, embedder: null, proposal: input.knowledge });
+    return searchKnowledge(deps, input.tenantId, query, {
+      limit: KNOWLEDGE_LIMIT,
+      embedder: null,
+      proposal: input.knowledge,
+    });
   }
 }
 
-async function runToolLoop(messages: ChatMessage[], input: AssistantTurnInput, context: ToolContext, usage: AiUsage): Promise<Omit<AssistantDraft, "sources"> & { cited: ReadonlySet<number> }> {
+async function runToolLoop(
+  messages: ChatMessage[],
+  input: AssistantTurnInput,
+  context: ToolContext,
+  usage: AiUsage,
+): Promise<Omit<AssistantDraft, "sources"> & { cited: ReadonlySet<number> }> {
   const { settings } = input;
   const tools = toolDefinitions(input.config);
   const actions: EngineAction[] = [];
@@ -159,14 +196,16 @@ async function runToolLoop(messages: ChatMessage[], input: AssistantTurnInput, c
     citations.flush();
     if (completion.toolCalls.length === 0) {
       if (!text.trim()) throw new ProviderError("malformed", "the model answered with no text");
-      const confidence = actions.length > 0 ? Math.max(...actions.map((action) => action.confidence)) : ANSWER_CONFIDENCE;
+      const confidence =
+        actions.length > 0 ? Math.max(...actions.map((action) => action.confidence)) : ANSWER_CONFIDENCE;
       return { text: text.trim(), actions, confidence, cited: citations.cited };
     }
     messages.push({ role: "assistant", content: completion.text || null, tool_calls: completion.toolCalls });
     for (const call of completion.toolCalls) {
       const name = call.function.name;
       // A tool we never offered: the model is confused (or injected); the rule engine takes this turn.
-      if (!isToolName(name) || !tools.some((tool) => tool.function.name === name)) throw new UnknownToolError(`the model called an unknown tool ${JSON.stringify(name.slice(0, 60))}`);
+      if (!isToolName(name) || !tools.some((tool) => tool.function.name === name))
+        throw new UnknownToolError(`the model called an unknown tool ${JSON.stringify(name.slice(0, 60))}`);
       const outcome = runTool(call, name, context);
       if (outcome.action) actions.push(outcome.action);
       messages.push({ role: "tool", tool_call_id: call.id, content: outcome.result });

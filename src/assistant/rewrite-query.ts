@@ -27,7 +27,12 @@ export interface RewriteUsage {
   completionTokens: number;
 }
 
-export async function rewriteSearchQuery(settings: AiSettings, transcript: readonly TranscriptLine[], message: string, usage: RewriteUsage): Promise<string[] | null> {
+export async function rewriteSearchQuery(
+  settings: AiSettings,
+  transcript: readonly TranscriptLine[],
+  message: string,
+  usage: RewriteUsage,
+): Promise<string[] | null> {
   const conversation = transcript
     .slice(-CONTEXT_LINES)
     .map((line) => `${line.role === "visitor" ? "Visitor" : "Business"}: ${line.text}`)
@@ -39,7 +44,10 @@ export async function rewriteSearchQuery(settings: AiSettings, transcript: reado
         model: settings.model,
         messages: [
           { role: "system", content: REWRITE_INSTRUCTIONS },
-          { role: "user", content: `${conversation ? `Conversation:\n${conversation}\n\n` : ""}Latest message: ${message}` },
+          {
+            role: "user",
+            content: `${conversation ? `Conversation:\n${conversation}\n\n` : ""}Latest message: ${message}`,
+          },
         ],
         temperature: 0,
         max_tokens: REWRITE_MAX_TOKENS,

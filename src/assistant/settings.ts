@@ -55,7 +55,11 @@ export function resolveAiSettings(deps: Deps, config: BotConfig): AiSettings | n
 export function embedderFor(settings: AiSettings | null): Embedder | null {
   if (!settings?.embeddingModel) return null;
   const { endpoint, embeddingModel, minSimilarity } = settings;
-  return { model: embeddingModel, ...(minSimilarity === null ? {} : { minSimilarity }), embed: (texts) => createEmbeddings(endpoint, embeddingModel, texts) };
+  return {
+    model: embeddingModel,
+    ...(minSimilarity === null ? {} : { minSimilarity }),
+    embed: (texts) => createEmbeddings(endpoint, embeddingModel, texts),
+  };
 }
 
 /** The tenant's embedder when an embedding model is named (server-wide or its own), else null: BM25 only. */

@@ -11,7 +11,8 @@ import type { MessageResult } from "../chat/handle-message.ts";
  * (rare: a race in the write phase) is sent as `event: error` with `{error, message}`.
  */
 
-export const wantsEventStream = (accept: string | null): boolean => accept?.toLowerCase().includes("text/event-stream") ?? false;
+export const wantsEventStream = (accept: string | null): boolean =>
+  accept?.toLowerCase().includes("text/event-stream") ?? false;
 
 const frame = (event: string, data: unknown): string => `event: ${event}\ndata: ${JSON.stringify(data)}\n\n`;
 
@@ -19,7 +20,10 @@ const frame = (event: string, data: unknown): string => `event: ${event}\ndata: 
  * The event stream's body. It resolves when the stream starts (the first delta, or the end) and
  * rejects if the turn fails before that; src/http wraps it in the HTTP response.
  */
-export function streamMessageEvents(run: (onDelta: (text: string) => void) => Promise<MessageResult>, log: Logger): Promise<ReadableStream<Uint8Array>> {
+export function streamMessageEvents(
+  run: (onDelta: (text: string) => void) => Promise<MessageResult>,
+  log: Logger,
+): Promise<ReadableStream<Uint8Array>> {
   const encoder = new TextEncoder();
   let controller!: ReadableStreamDefaultController<Uint8Array>;
   let closed = false;
@@ -58,7 +62,8 @@ export function streamMessageEvents(run: (onDelta: (text: string) => void) => Pr
       },
       (error: unknown) => {
         if (!started) return reject(error);
-        if (error instanceof AppError && error.status < 500) send("error", { error: error.code, message: error.message });
+        if (error instanceof AppError && error.status < 500)
+          send("error", { error: error.code, message: error.message });
         else {
           log.error({ msg: "stream_failed", error: String(error) });
           send("error", { error: "internal_error", message: "Something went wrong; please send the message again." });

@@ -17,14 +17,24 @@ export interface ConnectionTestResult {
  */
 export async function testAiConnection(deps: Deps, tenantId: string): Promise<ConnectionTestResult> {
   const settings = resolveAiSettings(deps, await getBotConfig(deps, tenantId));
-  if (settings === null) return { ok: false, model: null, latency_ms: 0, error: "No model provider is configured (set ai.base_url and ai.model, or PARLEY_AI_BASE_URL and PARLEY_AI_MODEL)." };
+  if (settings === null)
+    return {
+      ok: false,
+      model: null,
+      latency_ms: 0,
+      error:
+        "No model provider is configured (set ai.base_url and ai.model, or PARLEY_AI_BASE_URL and PARLEY_AI_MODEL).",
+    };
   const started = deps.clock.now();
   try {
-    await createChatCompletion(settings.endpoint, { model: settings.model, messages: [{ role: "user", content: "Reply with the single word OK." }], max_tokens: 5 });
+    await createChatCompletion(settings.endpoint, {
+      model: settings.model,
+      messages: [{ role: "user", content: "Reply with the single word OK." }],
+      max_tokens: 5,
+    });
     return { ok: true, model: settings.model, latency_ms: deps.clock.now() - started };
   } catch (error) {
     if (!(error instanceof ProviderError)) throw error;
     return { ok: false, model: settings.model, latency_ms: deps.clock.now() - started, error: error.message };
   }
 }
-

@@ -51,31 +51,64 @@ const CONTACT_PROPERTIES = {
 export function toolDefinitions(config: BotConfig): ToolDefinition[] {
   const tools: ToolDefinition[] = [];
   if (config.lead.enabled) {
-    tools.push(tool("capture_lead", "Record the visitor as a lead once they have given their name, phone number and e-mail address and want to be contacted.", {
-      properties: { ...CONTACT_PROPERTIES, interest: { type: "string", description: "What they are interested in, in a few words." } },
-      required: ["name", "phone", "email", "interest"],
-    }));
+    tools.push(
+      tool(
+        "capture_lead",
+        "Record the visitor as a lead once they have given their name, phone number and e-mail address and want to be contacted.",
+        {
+          properties: {
+            ...CONTACT_PROPERTIES,
+            interest: { type: "string", description: "What they are interested in, in a few words." },
+          },
+          required: ["name", "phone", "email", "interest"],
+        },
+      ),
+    );
   }
   if (config.appointments.enabled) {
-    tools.push(tool("book_appointment", `Book an appointment slot. Only call this after the visitor agreed to a specific time. Times are local to ${config.appointments.timezone}.`, {
-      properties: { start: { type: "string", description: "Local start time in the business's time zone, YYYY-MM-DDTHH:MM." }, ...CONTACT_PROPERTIES },
-      required: ["start"],
-    }));
+    tools.push(
+      tool(
+        "book_appointment",
+        `Book an appointment slot. Only call this after the visitor agreed to a specific time. Times are local to ${config.appointments.timezone}.`,
+        {
+          properties: {
+            start: { type: "string", description: "Local start time in the business's time zone, YYYY-MM-DDTHH:MM." },
+            ...CONTACT_PROPERTIES,
+          },
+          required: ["start"],
+        },
+      ),
+    );
   }
-  tools.push(tool("handoff", "Hand the conversation to a human team member: when the visitor asks for a person, or you cannot answer from the material you were given.", {
-    properties: { reason: { type: "string", description: "Why a person should take over, in one sentence." } },
-    required: ["reason"],
-  }));
+  tools.push(
+    tool(
+      "handoff",
+      "Hand the conversation to a human team member: when the visitor asks for a person, or you cannot answer from the material you were given.",
+      {
+        properties: { reason: { type: "string", description: "Why a person should take over, in one sentence." } },
+        required: ["reason"],
+      },
+    ),
+  );
   return tools;
 }
 
-function tool(name: ToolName, description: string, schema: { properties: Record<string, unknown>; required: string[] }): ToolDefinition {
-  return { type: "function", function: { name, description, parameters: { type: "object", ...schema, additionalProperties: false } } };
+function tool(
+  name: ToolName,
+  description: string,
+  schema: { properties: Record<string, unknown>; required: string[] },
+): ToolDefinition {
+  return {
+    type: "function",
+    function: { name, description, parameters: { type: "object", ...schema, additionalProperties: false } },
+  };
 }
 
 export const isToolName = (name: string): name is ToolName => (TOOL_NAMES as readonly string[]).includes(name);
 
-const refuse = (error: string, details: Record<string, unknown> = {}): ToolOutcome => ({ result: JSON.stringify({ ok: false, error, ...details }) });
+const refuse = (error: string, details: Record<string, unknown> = {}): ToolOutcome => ({
+  result: JSON.stringify({ ok: false, error, ...details }),
+});
 
 /** Runs one tool call of a known tool. Bad arguments come back as a corrective result, never an exception. */
 export function runTool(call: ChatToolCall, name: ToolName, context: ToolContext): ToolOutcome {
@@ -85,16 +118,24 @@ export function runTool(call: ChatToolCall, name: ToolName, context: ToolContext
   } catch {
     return refuse("invalid_arguments", { problems: ["arguments are not valid JSON (or nest too deeply)"] });
   }
-  if (typeof args !== "object" || args === null || Array.isArray(args)) return refuse("invalid_arguments", { problems: ["arguments must be a JSON object"] });
-  if (context.done.has(name)) return refuse("already_done", { message: `${name} already succeeded in this turn; do not call it again.` });
+  if (typeof args !== "object" || args === null || Array.isArray(args))
+    return refuse("invalid_arguments", { problems: ["arguments must be a JSON object"] });
+  if (context.done.has(name))
+    return refuse("already_done", { message: `${name} already succeeded in this turn; do not call it again.` });
   const input = args as Record<string, unknown>;
-  const outcome = name === "capture_lead" ? captureLead(input, context) : name === "book_appointment" ? bookAppointment(input, context) : handoff(input, context);
+  const outcome =
+    name === "capture_lead"
+      ? captureLead(input, context)
+      : name === "book_appointment"
+        ? bookAppointment(input, context)
+        : handoff(input, context);
   if (outcome.action) context.done.add(name);
   return outcome;
 }
 
 /** The argument names a tool does not take: refused, so a model cannot smuggle a session or tenant id in. */
-const unknownFields = (input: Record<string, unknown>, known: readonly string[]): string[] => Object.keys(input).filter((key) => !known.includes(key));
+const unknownFields = (input: Record<string, unknown>, known: readonly string[]): string[] =>
+  Object.keys(input).filter((key) => !known.includes(key));
 
 function text(value: unknown, max: number): string | null {
   return typeof value === "string" && value.trim().length > 0 && value.trim().length <= max ? value.trim() : null;
@@ -107,14 +148,23 @@ interface Contact {
 }
 
 /** Validates whichever contact fields are present (all when `required`); problems are phrased for the model. */
-function validateContact(input: Record<string, unknown>, config: BotConfig, required: boolean, problems: string[]): Contact {
+function validateContact(
+  input: Record<string, unknown>,
+  config: BotConfig,
+  required: boolean,
+  problems: string[],
+): Contact {
   const contact: Contact = {};
   const name = input.name === undefined && !required ? undefined : text(input.name, 100);
   if (name === null) problems.push("name: ask the visitor for their name");
   else if (name !== undefined) contact.name = name;
   if (input.phone !== undefined || required) {
-    const phone = typeof input.phone === "string" ? normalizePhoneNumber(input.phone, config.lead.default_country) : null;
-    if (phone === null) problems.push(`phone: not a valid phone number (default country ${config.lead.default_country}); ask the visitor for it again, with the country code if abroad`);
+    const phone =
+      typeof input.phone === "string" ? normalizePhoneNumber(input.phone, config.lead.default_country) : null;
+    if (phone === null)
+      problems.push(
+        `phone: not a valid phone number (default country ${config.lead.default_country}); ask the visitor for it again, with the country code if abroad`,
+      );
     else contact.phone = phone;
   }
   if (input.email !== undefined || required) {
@@ -143,13 +193,22 @@ function captureLead(input: Record<string, unknown>, context: ToolContext): Tool
   const unknown = unknownFields(input, ["name", "phone", "email", "interest"]);
   if (unknown.length > 0) problems.push(`unknown fields: ${unknown.join(", ")}`);
   const contact = validateContact(input, context.config, true, problems);
-  const interest = input.interest === undefined ? "" : typeof input.interest === "string" ? input.interest.trim().slice(0, 200) : null;
+  const interest =
+    input.interest === undefined ? "" : typeof input.interest === "string" ? input.interest.trim().slice(0, 200) : null;
   if (interest === null) problems.push("interest: must be text");
-  if (problems.length > 0 || !contact.name || !contact.phone || !contact.email || interest === null) return refuse("invalid_arguments", { problems });
+  if (problems.length > 0 || !contact.name || !contact.phone || !contact.email || interest === null)
+    return refuse("invalid_arguments", { problems });
   const confidence = contactConfidence(contact, context.visitorText);
   return {
     result: JSON.stringify({ ok: true, message: "Lead recorded; the team will get in touch." }),
-    action: { type: "lead_captured", name: contact.name, phone: contact.phone, email: contact.email, interest, confidence },
+    action: {
+      type: "lead_captured",
+      name: contact.name,
+      phone: contact.phone,
+      email: contact.email,
+      interest,
+      confidence,
+    },
   };
 }
 
@@ -185,19 +244,37 @@ function bookAppointment(input: Record<string, unknown>, context: ToolContext): 
   const unknown = unknownFields(input, ["start", "name", "phone", "email"]);
   if (unknown.length > 0) return refuse("invalid_arguments", { problems: [`unknown fields: ${unknown.join(", ")}`] });
   const startMs = parseLocalStart(input.start, settings.timezone);
-  if (startMs === null) return refuse("invalid_arguments", { problems: ["start: must be a local date-time YYYY-MM-DDTHH:MM"] });
+  if (startMs === null)
+    return refuse("invalid_arguments", { problems: ["start: must be a local date-time YYYY-MM-DDTHH:MM"] });
   const problems: string[] = [];
   const contact = validateContact(input, config, false, problems);
   if (problems.length > 0) return refuse("invalid_arguments", { problems });
   const check = checkSlot({ startMs, config, nowMs, takenStarts: context.takenSlotStarts });
   if (!check.ok) {
-    const nearest = proposeSlots(startMs, config, nowMs, context.takenSlotStarts).map((slot) => formatLocalIso(slot, settings.timezone));
-    return refuse("slot_unavailable", { reason: check.reason, message: `${SLOT_REFUSALS[check.reason]}; offer the visitor one of nearest_free_slots`, nearest_free_slots: nearest });
+    const nearest = proposeSlots(startMs, config, nowMs, context.takenSlotStarts).map((slot) =>
+      formatLocalIso(slot, settings.timezone),
+    );
+    return refuse("slot_unavailable", {
+      reason: check.reason,
+      message: `${SLOT_REFUSALS[check.reason]}; offer the visitor one of nearest_free_slots`,
+      nearest_free_slots: nearest,
+    });
   }
   context.takenSlotStarts.push(startMs);
   return {
-    result: JSON.stringify({ ok: true, message: "Booked.", start: formatLocalIso(startMs, settings.timezone), timezone: settings.timezone }),
-    action: { type: "appointment_booked", startMs, endMs: startMs + settings.slot_minutes * 60_000, ...contact, confidence: contactConfidence(contact, context.visitorText) },
+    result: JSON.stringify({
+      ok: true,
+      message: "Booked.",
+      start: formatLocalIso(startMs, settings.timezone),
+      timezone: settings.timezone,
+    }),
+    action: {
+      type: "appointment_booked",
+      startMs,
+      endMs: startMs + settings.slot_minutes * 60_000,
+      ...contact,
+      confidence: contactConfidence(contact, context.visitorText),
+    },
   };
 }
 
@@ -207,7 +284,8 @@ const MODEL_HANDOFF_CONFIDENCE = 0.7;
 function handoff(input: Record<string, unknown>, context: ToolContext): ToolOutcome {
   const unknown = unknownFields(input, ["reason"]);
   if (unknown.length > 0) return refuse("invalid_arguments", { problems: [`unknown fields: ${unknown.join(", ")}`] });
-  if (input.reason !== undefined && typeof input.reason !== "string") return refuse("invalid_arguments", { problems: ["reason: must be text"] });
+  if (input.reason !== undefined && typeof input.reason !== "string")
+    return refuse("invalid_arguments", { problems: ["reason: must be text"] });
   // Out of hours the model must not promise a person now: the chat waits in the inbox for the team's return.
   const team = teamAvailability(context.config, context.nowMs);
   const message =

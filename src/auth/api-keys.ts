@@ -33,7 +33,15 @@ export async function createApiKey(deps: Deps, input: { tenantId: string; name?:
   if (name.length < 1 || name.length > 100) throw invalidField("name", "must be 1 to 100 characters");
   const now = deps.clock.now();
   const key = `pk_${randomBase62(40)}`;
-  const row = { id: newId("key", now), tenantId: input.tenantId, name, prefix: key.slice(0, PREFIX_LENGTH), createdAt: now, lastUsedAt: null, revokedAt: null };
+  const row = {
+    id: newId("key", now),
+    tenantId: input.tenantId,
+    name,
+    prefix: key.slice(0, PREFIX_LENGTH),
+    createdAt: now,
+    lastUsedAt: null,
+    revokedAt: null,
+  };
   await deps.store.apiKeys.insertApiKey({ ...row, keyHash: sha256Hex(key) });
   return { ...row, key };
 }
@@ -61,7 +69,10 @@ export async function revokeApiKey(deps: Deps, keyId: string): Promise<ApiKeySum
  * The tenant and key id a presented key belongs to, or null. The row is found by its public
  * prefix and the hashes are compared in constant time, so timing leaks nothing of the secret part.
  */
-export async function validateApiKey(deps: Deps, presented: string): Promise<{ keyId: string; tenantId: string } | null> {
+export async function validateApiKey(
+  deps: Deps,
+  presented: string,
+): Promise<{ keyId: string; tenantId: string } | null> {
   if (!KEY_PATTERN.test(presented)) return null;
   const presentedHash = sha256Hex(presented);
   const candidates = await deps.store.apiKeys.listLiveApiKeysByPrefix(presented.slice(0, PREFIX_LENGTH));
@@ -73,7 +84,8 @@ export async function validateApiKey(deps: Deps, presented: string): Promise<{ k
     // Bookkeeping only, not awaited: a read must not wait while another process holds the
     // write lock, nor fail because of it or a full disk; the next request a minute on writes it.
     deps.store.apiKeys.touchApiKey(match.id, now).catch((error: unknown) => {
-      if (!storageTroubleOf(error)) deps.log.error({ msg: "recording an API key's last use failed", error: String(error) });
+      if (!storageTroubleOf(error))
+        deps.log.error({ msg: "recording an API key's last use failed", error: String(error) });
     });
   }
   return { keyId: match.id, tenantId: match.tenantId };

@@ -4,14 +4,16 @@ import { sha256Hex } from "../lib/crypto.ts";
 import { normalizeEmail } from "../lib/validate.ts";
 import { passwordsOf } from "./password.ts";
 
-export const invalidCredentials = (): AppError => new AppError("invalid_credentials", 401, "E-mail or password is wrong.");
+export const invalidCredentials = (): AppError =>
+  new AppError("invalid_credentials", 401, "E-mail or password is wrong.");
 
 /**
  * What wrong passwords are counted against: the e-mail as a login would look it up, hashed so
  * the counters (in the database on PostgreSQL) hold no address. E-mails with no account are
  * counted alike, so a pause tells nobody whether an account exists.
  */
-export const loginAccountKey = (email: string): string => sha256Hex(normalizeEmail(email) ?? email.trim().toLowerCase());
+export const loginAccountKey = (email: string): string =>
+  sha256Hex(normalizeEmail(email) ?? email.trim().toLowerCase());
 
 /**
  * Checks an e-mail and password. An unknown e-mail still runs one argon2id verification

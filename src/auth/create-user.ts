@@ -73,7 +73,10 @@ export async function createUser(deps: Deps, input: CreateUserInput): Promise<Cr
 }
 
 /** What GET /api/v1/me shows of the account; nulls when the user is gone. */
-export async function findUserProfile(deps: Pick<Deps, "store">, userId: string): Promise<{ email: string | null; displayName: string | null }> {
+export async function findUserProfile(
+  deps: Pick<Deps, "store">,
+  userId: string,
+): Promise<{ email: string | null; displayName: string | null }> {
   const user = await deps.store.users.findUser(userId);
   return { email: user?.email ?? null, displayName: user?.displayName ?? null };
 }

@@ -17,7 +17,8 @@ export function parseDisplayName(raw: string | null): string | null {
   const name = raw.trim();
   if (name.length === 0) throw invalidField("display_name", "must not be empty (send null to clear it)");
   if (CONTROL_CHARACTERS.test(name)) throw invalidField("display_name", "must not contain control characters");
-  if ([...name].length > DISPLAY_NAME_MAX_LENGTH) throw invalidField("display_name", `must be at most ${DISPLAY_NAME_MAX_LENGTH} characters`);
+  if ([...name].length > DISPLAY_NAME_MAX_LENGTH)
+    throw invalidField("display_name", `must be at most ${DISPLAY_NAME_MAX_LENGTH} characters`);
   return name;
 }
 
@@ -26,7 +27,11 @@ export function parseDisplayName(raw: string | null): string | null {
  * sent keep the name they were sent with (chat_messages.author_name). Answers the account as
  * it now stands (what GET /me shows of it).
  */
-export async function setDisplayName(deps: Pick<Deps, "store">, userId: string, raw: string | null): Promise<{ email: string; displayName: string | null }> {
+export async function setDisplayName(
+  deps: Pick<Deps, "store">,
+  userId: string,
+  raw: string | null,
+): Promise<{ email: string; displayName: string | null }> {
   const displayName = parseDisplayName(raw);
   const user = await deps.store.users.findUser(userId);
   if (!user) throw notFound("user");

@@ -29,7 +29,8 @@ export function createArgon2idHasher(cost: { memoryCost?: number; timeCost?: num
 export const ARGON2ID_PASSWORDS: PasswordHasher = createArgon2idHasher();
 
 /** The hasher a deps object carries, or the production one. */
-export const passwordsOf = (deps: { passwords?: PasswordHasher }): PasswordHasher => deps.passwords ?? ARGON2ID_PASSWORDS;
+export const passwordsOf = (deps: { passwords?: PasswordHasher }): PasswordHasher =>
+  deps.passwords ?? ARGON2ID_PASSWORDS;
 
 export const PASSWORD_MIN_LENGTH = 8;
 export const PASSWORD_MAX_LENGTH = 256;

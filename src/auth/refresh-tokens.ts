@@ -11,14 +11,27 @@ export interface IssuedRefreshToken {
   expiresAt: number;
 }
 
-const invalidRefreshToken = (): AppError => new AppError("invalid_refresh_token", 401, "The refresh token is invalid, expired or revoked.");
+const invalidRefreshToken = (): AppError =>
+  new AppError("invalid_refresh_token", 401, "The refresh token is invalid, expired or revoked.");
 
-async function insertRefreshToken(deps: Pick<Deps, "clock">, store: StoreQueries, userId: string, familyId: string): Promise<IssuedRefreshToken> {
+async function insertRefreshToken(
+  deps: Pick<Deps, "clock">,
+  store: StoreQueries,
+  userId: string,
+  familyId: string,
+): Promise<IssuedRefreshToken> {
   const now = deps.clock.now();
   // 43 base62 characters ≈ 256 bits: only its SHA-256 is stored, so a database leak cannot be replayed.
   const token = `rt_${randomBase62(43)}`;
   const expiresAt = now + REFRESH_TOKEN_TTL_MS;
-  await store.refreshTokens.insertRefreshToken({ id: newId("rtf", now), userId, familyId, tokenHash: sha256Hex(token), expiresAt, createdAt: now });
+  await store.refreshTokens.insertRefreshToken({
+    id: newId("rtf", now),
+    userId,
+    familyId,
+    tokenHash: sha256Hex(token),
+    expiresAt,
+    createdAt: now,
+  });
   return { token, expiresAt };
 }
 
@@ -33,7 +46,10 @@ export function issueRefreshToken(deps: Deps, userId: string): Promise<IssuedRef
  * cannot tell which party holds the newest token, so the whole family is revoked and both
  * must log in again.
  */
-export async function rotateRefreshToken(deps: Deps, token: string): Promise<{ userId: string; refresh: IssuedRefreshToken }> {
+export async function rotateRefreshToken(
+  deps: Deps,
+  token: string,
+): Promise<{ userId: string; refresh: IssuedRefreshToken }> {
   const now = deps.clock.now();
   const outcome = await deps.store.transaction(async (tx) => {
     const row = await tx.refreshTokens.findRefreshTokenByHash(sha256Hex(token));

@@ -17,13 +17,18 @@ export function listTeam(deps: Pick<Deps, "store">, tenantId: string): Promise<T
  * works for another tenant keeps its account but loses this tenant on its next request, since
  * memberships are read per request. The last owner cannot be removed: nobody could add one back.
  */
-export async function removeMember(deps: Pick<Deps, "store">, tenantId: string, userId: string): Promise<{ userId: string; accountDeleted: boolean }> {
+export async function removeMember(
+  deps: Pick<Deps, "store">,
+  tenantId: string,
+  userId: string,
+): Promise<{ userId: string; accountDeleted: boolean }> {
   return deps.store.transaction(async (tx) => {
     const membership = await tx.users.findMembership(userId, tenantId);
     if (!membership) throw notFound("user");
     if (membership.role === "owner") {
       const owners = (await tx.users.listTenantMembers(tenantId)).filter((member) => member.role === "owner");
-      if (owners.length <= 1) throw new AppError("last_owner", 409, "This is the tenant's only owner: make someone else an owner first.");
+      if (owners.length <= 1)
+        throw new AppError("last_owner", 409, "This is the tenant's only owner: make someone else an owner first.");
     }
     await tx.users.deleteMembership(userId, tenantId);
     const remaining = await tx.users.listMemberships(userId);
@@ -35,7 +40,10 @@ export async function removeMember(deps: Pick<Deps, "store">, tenantId: string, 
 }
 
 /** Deletes an account everywhere (the CLI's `user delete`): memberships, refresh tokens and the user. */
-export async function deleteUserByEmail(deps: Pick<Deps, "store">, email: string): Promise<{ userId: string; tenantIds: string[] }> {
+export async function deleteUserByEmail(
+  deps: Pick<Deps, "store">,
+  email: string,
+): Promise<{ userId: string; tenantIds: string[] }> {
   const userId = await findUserIdByEmail(deps, email);
   if (!userId) throw notFound("user");
   return deps.store.transaction(async (tx) => {
@@ -51,13 +59,19 @@ export async function deleteUserByEmail(deps: Pick<Deps, "store">, email: string
  * A signed-in user's own password change. The current password is asked for again, so a token
  * left in an unattended browser cannot lock its owner out; every refresh token is revoked.
  */
-export async function changeOwnPassword(deps: Deps, userId: string, currentPassword: string, newPassword: string): Promise<void> {
+export async function changeOwnPassword(
+  deps: Deps,
+  userId: string,
+  currentPassword: string,
+  newPassword: string,
+): Promise<void> {
   const user = await deps.store.users.findUser(userId);
   if (!user) throw notFound("user");
   try {
     await authenticateUser(deps, user.email, currentPassword);
   } catch (error) {
-    if (error instanceof AppError && error.code === "invalid_credentials") throw invalidField("current_password", "is not this account's password");
+    if (error instanceof AppError && error.code === "invalid_credentials")
+      throw invalidField("current_password", "is not this account's password");
     throw error;
   }
   await setUserPassword(deps, user.email, newPassword);

@@ -12,7 +12,11 @@ let lastPeriod = { from: 0, to: 0, name: "" };
 export function periodOf(nowMs: number): string {
   if (nowMs >= lastPeriod.from && nowMs < lastPeriod.to) return lastPeriod.name;
   const now = new Date(nowMs);
-  lastPeriod = { from: Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), 1), to: periodEnd(nowMs), name: toIso(nowMs).slice(0, 7) };
+  lastPeriod = {
+    from: Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), 1),
+    to: periodEnd(nowMs),
+    name: toIso(nowMs).slice(0, 7),
+  };
   return lastPeriod.name;
 }
 
@@ -63,12 +67,24 @@ export function countVisitorRefusal(deps: Pick<Deps, "store" | "clock">, tenantI
   return deps.store.usage.countVisitorRefusal(tenantId, periodOf(deps.clock.now()));
 }
 
-function aiUsageOf(counter: UsageCounterRow | null): { calls: number; prompt_tokens: number; completion_tokens: number } {
-  return { calls: counter?.aiCalls ?? 0, prompt_tokens: counter?.aiPromptTokens ?? 0, completion_tokens: counter?.aiCompletionTokens ?? 0 };
+function aiUsageOf(counter: UsageCounterRow | null): {
+  calls: number;
+  prompt_tokens: number;
+  completion_tokens: number;
+} {
+  return {
+    calls: counter?.aiCalls ?? 0,
+    prompt_tokens: counter?.aiPromptTokens ?? 0,
+    completion_tokens: counter?.aiCompletionTokens ?? 0,
+  };
 }
 
 /** Whether the tenant's plan still allows model tokens this period; over the cap the rule engine answers. */
-export async function withinAiTokenCap(deps: Pick<Deps, "store" | "clock">, tenantId: string, plan: PlanName): Promise<boolean> {
+export async function withinAiTokenCap(
+  deps: Pick<Deps, "store" | "clock">,
+  tenantId: string,
+  plan: PlanName,
+): Promise<boolean> {
   const cap = PLANS[plan].monthlyAiTokens;
   if (cap === null) return true;
   const used = aiUsageOf(await deps.store.usage.findUsage(tenantId, periodOf(deps.clock.now())));
@@ -76,7 +92,12 @@ export async function withinAiTokenCap(deps: Pick<Deps, "store" | "clock">, tena
 }
 
 /** Adds one turn's model calls and tokens (as the provider reported them), through the message's transaction. */
-export async function countAiUsage(deps: Pick<Deps, "clock">, tx: Transaction, tenantId: string, usage: { calls: number; promptTokens: number; completionTokens: number }): Promise<void> {
+export async function countAiUsage(
+  deps: Pick<Deps, "clock">,
+  tx: Transaction,
+  tenantId: string,
+  usage: { calls: number; promptTokens: number; completionTokens: number },
+): Promise<void> {
   if (usage.calls === 0) return;
   await tx.usage.addAiUsage(tenantId, periodOf(deps.clock.now()), usage);
 }
@@ -85,15 +106,25 @@ export async function countAiUsage(deps: Pick<Deps, "clock">, tx: Transaction, t
  * Throws the 402 when the tenant's monthly messages are used up; reads only, through `db` (the
  * store, or the message's transaction). The assistant checks before calling its model.
  */
-export async function assertMessageQuota(deps: Pick<Deps, "clock">, db: StoreQueries, tenantId: string, plan: PlanName): Promise<void> {
+export async function assertMessageQuota(
+  deps: Pick<Deps, "clock">,
+  db: StoreQueries,
+  tenantId: string,
+  plan: PlanName,
+): Promise<void> {
   const now = deps.clock.now();
   const period = periodOf(now);
   const quota = PLANS[plan].monthlyMessages;
-  if (quota !== null && ((await db.usage.findUsage(tenantId, period))?.messages ?? 0) >= quota) throw quotaExceeded(plan, quota, period, now);
+  if (quota !== null && ((await db.usage.findUsage(tenantId, period))?.messages ?? 0) >= quota)
+    throw quotaExceeded(plan, quota, period, now);
 }
 
 const quotaExceeded = (plan: PlanName, quota: number, period: string, now: number): AppError =>
-  new AppError("quota_exceeded", 402, `The ${plan} plan's ${quota} messages for ${period} are used up; upgrade the plan or wait for ${toIso(periodEnd(now))}.`);
+  new AppError(
+    "quota_exceeded",
+    402,
+    `The ${plan} plan's ${quota} messages for ${period} are used up; upgrade the plan or wait for ${toIso(periodEnd(now))}.`,
+  );
 
 /**
  * Counts one message against the tenant's monthly quota, through the message's transaction,
@@ -116,10 +147,22 @@ export async function countMessage(
 ): Promise<Pick<MessageReservation, "lookupVersion" | "session">> {
   const period = periodOf(now);
   const quota = PLANS[plan].monthlyMessages;
-  const reservation = await tx.usage.reserveMessage(tenantId, period, { quota, thresholdPercent: QUOTA_THRESHOLD_PERCENT }, sessionId);
+  const reservation = await tx.usage.reserveMessage(
+    tenantId,
+    period,
+    { quota, thresholdPercent: QUOTA_THRESHOLD_PERCENT },
+    sessionId,
+  );
   if (!reservation.reserved) {
     if (quota !== null && (reservation.messages ?? 0) >= quota) throw quotaExceeded(plan, quota, period, now);
-    await settleCountedMessage(deps, tx, { tenantId, period }, plan, await tx.usage.incrementMessages(tenantId, period), now);
+    await settleCountedMessage(
+      deps,
+      tx,
+      { tenantId, period },
+      plan,
+      await tx.usage.incrementMessages(tenantId, period),
+      now,
+    );
   }
   return reservation;
 }

@@ -26,7 +26,9 @@ export interface VisitorAllowanceSettings {
 
 const tooMany = (retryAfterMs: number, message: string): AppError => {
   const retryAfter = String(Math.max(1, Math.ceil(retryAfterMs / 1000)));
-  return new AppError("rate_limited", 429, `${message} Try again in ${retryAfter} s.`, undefined, { "retry-after": retryAfter });
+  return new AppError("rate_limited", 429, `${message} Try again in ${retryAfter} s.`, undefined, {
+    "retry-after": retryAfter,
+  });
 };
 
 /**
@@ -44,31 +46,49 @@ const tooMany = (retryAfterMs: number, message: string): AppError => {
  * the same allowance whichever instance it reaches; without (SQLite, one server per file) the
  * windows live in this process and the daily counts start again after a restart.
  */
-export function createVisitorAllowance(clock: Clock, settings: VisitorAllowanceSettings, shared: SharedCounters | null = null) {
+export function createVisitorAllowance(
+  clock: Clock,
+  settings: VisitorAllowanceSettings,
+  shared: SharedCounters | null = null,
+) {
   const windows = createWindowLimiter(clock, shared);
 
   const refuse = (deps: Deps, tenantId: string, decisionWait: number, message: string): AppError => {
     // Bookkeeping for GET /usage: the refusal stands even if the count cannot be written now.
-    countVisitorRefusal(deps, tenantId).catch((error: unknown) => deps.log.error({ msg: "counting a visitor refusal failed", error: String(error) }));
+    countVisitorRefusal(deps, tenantId).catch((error: unknown) =>
+      deps.log.error({ msg: "counting a visitor refusal failed", error: String(error) }),
+    );
     return tooMany(decisionWait, message);
   };
 
   return {
     async admitSession(deps: Deps, tenantId: string, ip: string): Promise<void> {
       const decision = await windows.take(`visitor-sessions:${tenantId}:${ip}`, settings.sessionsPerHour, HOUR_MS);
-      if (!decision.allowed) throw refuse(deps, tenantId, decision.retryAfterMs, "Too many new chats from your network.");
+      if (!decision.allowed)
+        throw refuse(deps, tenantId, decision.retryAfterMs, "Too many new chats from your network.");
     },
 
-    async admitMessage(deps: Deps, tenant: { id: string; plan: PlanName }, ip: string, dailyCap: number | null): Promise<void> {
+    async admitMessage(
+      deps: Deps,
+      tenant: { id: string; plan: PlanName },
+      ip: string,
+      dailyCap: number | null,
+    ): Promise<void> {
       const dailyKey = `visitor-daily:${tenant.id}`;
       if (dailyCap !== null && (await windows.windowCount(dailyKey, DAY_MS)) >= dailyCap) {
         const now = clock.now();
-        throw refuse(deps, tenant.id, (Math.floor(now / DAY_MS) + 1) * DAY_MS - now, "This chat has reached its messages for today.");
+        throw refuse(
+          deps,
+          tenant.id,
+          (Math.floor(now / DAY_MS) + 1) * DAY_MS - now,
+          "This chat has reached its messages for today.",
+        );
       }
       const hourly = hourlyVisitorShare(tenant.plan, settings.hourlyShare);
       if (hourly !== null) {
         const decision = await windows.take(`visitor-messages:${tenant.id}:${ip}`, hourly, HOUR_MS);
-        if (!decision.allowed) throw refuse(deps, tenant.id, decision.retryAfterMs, "Too many messages from your network.");
+        if (!decision.allowed)
+          throw refuse(deps, tenant.id, decision.retryAfterMs, "Too many messages from your network.");
       }
       // Counted whether or not a cap is set, so a cap set during the day counts the day's messages.
       await windows.addToWindow(dailyKey, DAY_MS);

@@ -10,7 +10,8 @@ import type { SessionRow } from "./sessions.ts";
 import { teamAvailability } from "./engine/team-hours.ts";
 
 /** Where a lead came from, for lead.created's `source`: the widget's page origin, the API, WhatsApp. */
-const sourceOf = (session: SessionRow): string => (session.channel === "widget" && session.origin ? `widget:${session.origin}` : session.channel);
+const sourceOf = (session: SessionRow): string =>
+  session.channel === "widget" && session.origin ? `widget:${session.origin}` : session.channel;
 
 /** Persists what the engine decided and emits its events, inside the message's transaction. */
 export async function applyAction(
@@ -43,7 +44,16 @@ export async function applyAction(
       await enqueueEvent(deps, tx, {
         tenantId: session.tenantId,
         event: "lead.created",
-        data: { lead_id: leadId, ...base, name: action.name, phone: action.phone, email: action.email, interest: action.interest, source, captured_at: toIso(now) },
+        data: {
+          lead_id: leadId,
+          ...base,
+          name: action.name,
+          phone: action.phone,
+          email: action.email,
+          interest: action.interest,
+          source,
+          captured_at: toIso(now),
+        },
         confidence: action.confidence,
       });
       return {};
@@ -65,7 +75,12 @@ export async function applyAction(
         createdAt: now,
       });
       // The unique slot index: another session booked this slot since we read the free ones.
-      if (!booked) throw new AppError("slot_taken", 409, "That time was booked by someone else a moment ago; please pick another.");
+      if (!booked)
+        throw new AppError(
+          "slot_taken",
+          409,
+          "That time was booked by someone else a moment ago; please pick another.",
+        );
       await enqueueEvent(deps, tx, {
         tenantId: session.tenantId,
         event: "appointment.created",
@@ -85,16 +100,25 @@ export async function applyAction(
     }
     case "lead_updated":
       // The spec has no lead.updated event; the corrected row is what the dashboard and API show.
-      await tx.captures.updateSessionLead(session.tenantId, session.id, { name: action.name, phone: action.phone, email: action.email });
+      await tx.captures.updateSessionLead(session.tenantId, session.id, {
+        name: action.name,
+        phone: action.phone,
+        email: action.email,
+      });
       return {};
     case "handoff":
       await enqueueEvent(deps, tx, {
         tenantId: session.tenantId,
         event: "handoff.requested",
-        data: { session_id: session.id, chatbot_id: session.chatbotId, reason: action.reason, last_message: lastMessage, within_business_hours: teamAvailability(config, deps.clock.now()).withinBusinessHours },
+        data: {
+          session_id: session.id,
+          chatbot_id: session.chatbotId,
+          reason: action.reason,
+          last_message: lastMessage,
+          within_business_hours: teamAvailability(config, deps.clock.now()).withinBusinessHours,
+        },
         confidence: action.confidence,
       });
       return { status: "handoff", handoffReason: action.reason };
   }
 }
-

@@ -18,14 +18,21 @@ const configCache = createLookupCache<BotConfig>();
  * list the widget session check reads); a chatbot whose stored document is empty gets its
  * sector's template. Shared between callers: do not mutate.
  */
-export async function getBotConfig(deps: Pick<Deps, "store">, tenantId: string, lookupVersion?: string): Promise<BotConfig> {
+export async function getBotConfig(
+  deps: Pick<Deps, "store">,
+  tenantId: string,
+  lookupVersion?: string,
+): Promise<BotConfig> {
   const config = await configCache.get(deps.store, tenantId, () => loadBotConfig(deps.store, tenantId), lookupVersion);
   if (!config) throw notFound("tenant");
   return config;
 }
 
 /** The tenant (404 if none) and its bot config, both cached, with one read of the lookup version. */
-export async function requireTenantWithConfig(deps: Pick<Deps, "store">, tenantId: string): Promise<{ tenant: TenantRecord; config: BotConfig }> {
+export async function requireTenantWithConfig(
+  deps: Pick<Deps, "store">,
+  tenantId: string,
+): Promise<{ tenant: TenantRecord; config: BotConfig }> {
   const version = await readLookupVersion(deps.store);
   const tenant = await requireTenant(deps, tenantId, version);
   return { tenant, config: await getBotConfig(deps, tenantId, version) };
@@ -36,7 +43,10 @@ export async function requireTenantWithConfig(deps: Pick<Deps, "store">, tenantI
  * cached for the same version, else null. Only for a chat turn that passes `version` on as
  * handleMessage's `lookupVersion`, which checks it inside the turn's write transaction.
  */
-export function peekTenantWithConfig(deps: Pick<Deps, "store">, tenantId: string): { tenant: TenantRecord; config: BotConfig; version: string } | null {
+export function peekTenantWithConfig(
+  deps: Pick<Deps, "store">,
+  tenantId: string,
+): { tenant: TenantRecord; config: BotConfig; version: string } | null {
   const tenant = peekTenant(deps, tenantId);
   const config = configCache.peek(deps.store, tenantId);
   if (!tenant || !config || tenant.version !== config.version) return null;
@@ -49,7 +59,10 @@ async function loadBotConfig(db: StoreQueries, tenantId: string): Promise<BotCon
   if (!row) return null;
   const document = await db.botConfigs.findBotConfigDocument(row.chatbotId);
   if (!document) return null;
-  const stored = Object.keys(document.config).length > 0 ? (document.config as unknown as BotConfig) : configForSector(document.sector);
+  const stored =
+    Object.keys(document.config).length > 0
+      ? (document.config as unknown as BotConfig)
+      : configForSector(document.sector);
   // Configs stored before `languages` existed speak English only.
   return { ...stored, languages: stored.languages ?? ["en"], allowed_origins: document.allowedOrigins };
 }
@@ -67,7 +80,11 @@ export async function updateBotConfig(deps: Deps, tenantId: string, patch: unkno
     const merged = mergeBotConfigPatch(deps, current, patch);
     const now = deps.clock.now();
     await tx.botConfigs.updateBotConfig(tenantId, { ...merged }, merged.bot_name, now);
-    await tx.botConfigs.updateTenantProfile(tenantId, { allowedOrigins: merged.allowed_origins, sector: merged.sector, updatedAt: now });
+    await tx.botConfigs.updateTenantProfile(tenantId, {
+      allowedOrigins: merged.allowed_origins,
+      sector: merged.sector,
+      updatedAt: now,
+    });
     return merged;
   });
 }

@@ -29,35 +29,53 @@ export interface AppointmentView {
   created_at: string;
 }
 
-export async function listLeads(deps: Pick<Deps, "store">, tenantId: string, page: { limit: number; cursor?: string }): Promise<Page<LeadView>> {
+export async function listLeads(
+  deps: Pick<Deps, "store">,
+  tenantId: string,
+  page: { limit: number; cursor?: string },
+): Promise<Page<LeadView>> {
   const rows = await deps.store.captures.listLeads(tenantId, page.cursor ?? null, page.limit + 1);
-  return toPage(rows, page.limit, (row) => row.id, (row) => ({
-    lead_id: row.id,
-    chatbot_id: row.chatbotId,
-    session_id: row.sessionId,
-    name: row.name,
-    phone: row.phone,
-    email: row.email,
-    interest: row.interest,
-    source: row.source,
-    confidence: row.confidence,
-    captured_at: toIso(row.capturedAt),
-  }));
+  return toPage(
+    rows,
+    page.limit,
+    (row) => row.id,
+    (row) => ({
+      lead_id: row.id,
+      chatbot_id: row.chatbotId,
+      session_id: row.sessionId,
+      name: row.name,
+      phone: row.phone,
+      email: row.email,
+      interest: row.interest,
+      source: row.source,
+      confidence: row.confidence,
+      captured_at: toIso(row.capturedAt),
+    }),
+  );
 }
 
-export async function listAppointments(deps: Pick<Deps, "store">, tenantId: string, page: { limit: number; cursor?: string }): Promise<Page<AppointmentView>> {
+export async function listAppointments(
+  deps: Pick<Deps, "store">,
+  tenantId: string,
+  page: { limit: number; cursor?: string },
+): Promise<Page<AppointmentView>> {
   const rows = await deps.store.captures.listAppointments(tenantId, page.cursor ?? null, page.limit + 1);
-  return toPage(rows, page.limit, (row) => row.id, (row) => ({
-    appointment_id: row.id,
-    chatbot_id: row.chatbotId,
-    session_id: row.sessionId,
-    starts_at: toIso(row.startsAt),
-    ends_at: toIso(row.endsAt),
-    timezone: row.timezone,
-    name: row.name,
-    phone: row.phone,
-    email: row.email,
-    confidence: row.confidence,
-    created_at: toIso(row.createdAt),
-  }));
+  return toPage(
+    rows,
+    page.limit,
+    (row) => row.id,
+    (row) => ({
+      appointment_id: row.id,
+      chatbot_id: row.chatbotId,
+      session_id: row.sessionId,
+      starts_at: toIso(row.startsAt),
+      ends_at: toIso(row.endsAt),
+      timezone: row.timezone,
+      name: row.name,
+      phone: row.phone,
+      email: row.email,
+      confidence: row.confidence,
+      created_at: toIso(row.createdAt),
+    }),
+  );
 }

@@ -27,12 +27,27 @@ async function erasePerson(deps: Deps, tenantId: string, seed: PersonSeed): Prom
   const result = await deps.store.transaction(async (tx) => {
     const records = await findPersonRecords(tx, tenantId, seed);
     // Events first: their deliveries, attempts and dead letters cascade with them.
-    await tx.privacy.deleteRows("events", records.events.map((row) => row.id));
-    await tx.privacy.deleteRows("analyticsEvents", records.analyticsEvents.map((row) => row.id));
-    await tx.privacy.deleteRows("appointments", records.appointments.map((row) => row.id));
-    await tx.privacy.deleteRows("leads", records.leads.map((row) => row.id));
+    await tx.privacy.deleteRows(
+      "events",
+      records.events.map((row) => row.id),
+    );
+    await tx.privacy.deleteRows(
+      "analyticsEvents",
+      records.analyticsEvents.map((row) => row.id),
+    );
+    await tx.privacy.deleteRows(
+      "appointments",
+      records.appointments.map((row) => row.id),
+    );
+    await tx.privacy.deleteRows(
+      "leads",
+      records.leads.map((row) => row.id),
+    );
     // Messages cascade with their session.
-    await tx.privacy.deleteRows("chatSessions", records.sessions.map((row) => row.id));
+    await tx.privacy.deleteRows(
+      "chatSessions",
+      records.sessions.map((row) => row.id),
+    );
     return {
       erased: true as const,
       tenant_id: tenantId,

@@ -16,18 +16,39 @@ export async function recordTurnLiveEvents(
   deps: Pick<Deps, "store" | "clock" | "liveEventsWritten">,
   tx: Transaction,
   session: SessionRow,
-  turn: { status: SessionRow["status"]; handoffReason: string | null; visitorMessage: ChatMessageRow; config: BotConfig },
+  turn: {
+    status: SessionRow["status"];
+    handoffReason: string | null;
+    visitorMessage: ChatMessageRow;
+    config: BotConfig;
+  },
 ): Promise<void> {
-  const message = { message_id: turn.visitorMessage.id, text: turn.visitorMessage.text, created_at: toIso(turn.visitorMessage.createdAt) };
+  const message = {
+    message_id: turn.visitorMessage.id,
+    text: turn.visitorMessage.text,
+    created_at: toIso(turn.visitorMessage.createdAt),
+  };
   const base = { tenantId: session.tenantId, sessionId: session.id };
   if (turn.status === "handoff" && session.status !== "handoff") {
     // Out of hours the operators see when the visitor was told the team is back.
     const team = teamAvailability(turn.config, turn.visitorMessage.createdAt);
-    const hours = { within_business_hours: team.withinBusinessHours, back_at: team.backAt === null ? null : toIso(team.backAt) };
-    await tx.desk.insertHandoff({ sessionId: session.id, tenantId: session.tenantId, handoffAt: turn.visitorMessage.createdAt, withinBusinessHours: team.withinBusinessHours });
+    const hours = {
+      within_business_hours: team.withinBusinessHours,
+      back_at: team.backAt === null ? null : toIso(team.backAt),
+    };
+    await tx.desk.insertHandoff({
+      sessionId: session.id,
+      tenantId: session.tenantId,
+      handoffAt: turn.visitorMessage.createdAt,
+      withinBusinessHours: team.withinBusinessHours,
+    });
     // The inbox counts the visitor's wait from here.
     await tx.inbox.recordHandoff(session.tenantId, session.id, turn.visitorMessage.createdAt);
-    await recordLiveEvent(deps, tx, { ...base, kind: "handoff.requested", data: { reason: turn.handoffReason, channel: session.channel, ...message, ...hours } });
+    await recordLiveEvent(deps, tx, {
+      ...base,
+      kind: "handoff.requested",
+      data: { reason: turn.handoffReason, channel: session.channel, ...message, ...hours },
+    });
   } else if (session.status === "handoff") {
     await recordLiveEvent(deps, tx, { ...base, kind: "visitor.message", data: message });
   }

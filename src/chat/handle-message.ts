@@ -18,7 +18,14 @@ import type { Lang } from "./engine/language.ts";
 import { applyAction } from "./apply-action.ts";
 import { assistantCouldNotAnswer, recordUnanswered } from "./record-unanswered.ts";
 import { createRuleEngine, type EngineAction, type ReplyEngine } from "./engine/engine.ts";
-import { findOrStartVisitorSession, foundSession, messageRow, requireSession, startSession, type SessionRow } from "./sessions.ts";
+import {
+  findOrStartVisitorSession,
+  foundSession,
+  messageRow,
+  requireSession,
+  startSession,
+  type SessionRow,
+} from "./sessions.ts";
 import { recordTurnLiveEvents } from "./front-desk-events.ts";
 import type { AssistantResult, Source, TurnDrafter } from "./turn-assistant.ts";
 
@@ -77,10 +84,16 @@ const takenSlotStarts = (db: StoreQueries, tenantId: string, config: BotConfig, 
  * its event, and the AI usage. Any model failure makes the rule engine answer in that same
  * transaction: the visitor never sees a provider error.
  */
-export async function handleMessage(deps: Deps, input: HandleMessageInput, options: HandleMessageOptions = {}): Promise<MessageResult> {
+export async function handleMessage(
+  deps: Deps,
+  input: HandleMessageInput,
+  options: HandleMessageOptions = {},
+): Promise<MessageResult> {
   const text = input.text.trim();
   if (text.length < 1 || text.length > MESSAGE_MAX_LENGTH) {
-    throw new AppError("validation_failed", 422, `message: must be 1 to ${MESSAGE_MAX_LENGTH} characters`, [{ field: "message", message: `must be 1 to ${MESSAGE_MAX_LENGTH} characters` }]);
+    throw new AppError("validation_failed", 422, `message: must be 1 to ${MESSAGE_MAX_LENGTH} characters`, [
+      { field: "message", message: `must be 1 to ${MESSAGE_MAX_LENGTH} characters` },
+    ]);
   }
   const config = input.config ?? (await getBotConfig(deps, input.tenant.id));
   const drafter = deps.assistant.drafterFor(deps, config);
@@ -89,9 +102,17 @@ export async function handleMessage(deps: Deps, input: HandleMessageInput, optio
   // A model call is not made on lookups that may be stale: their version is checked now, once,
   // which makes them as exact as a fresh read; the write does not check it again (a change
   // during the call would otherwise pay for the model call twice).
-  if (input.lookupVersion !== undefined && (await readLookupVersion(deps.store)) !== input.lookupVersion) throw new StaleLookupError();
+  if (input.lookupVersion !== undefined && (await readLookupVersion(deps.store)) !== input.lookupVersion)
+    throw new StaleLookupError();
   const checked = { ...input, lookupVersion: undefined };
-  return commitTurn(deps, checked, text, config, await draftWithAssistant(deps, checked, text, config, drafter, options.onDelta), engine);
+  return commitTurn(
+    deps,
+    checked,
+    text,
+    config,
+    await draftWithAssistant(deps, checked, text, config, drafter, options.onDelta),
+    engine,
+  );
 }
 
 /** The read phase: null when the assistant does not take this turn (operator in charge, token cap reached). */
@@ -106,7 +127,8 @@ async function draftWithAssistant(
   const tenant = input.tenant;
   const session = await existingSession(deps, input);
   // Refusals the write phase would give anyway are given before paying for a model call.
-  if (session?.status === "closed") throw new AppError("session_closed", 409, "This session is closed; start a new one.");
+  if (session?.status === "closed")
+    throw new AppError("session_closed", 409, "This session is closed; start a new one.");
   await assertMessageQuota(deps, deps.store, tenant.id, tenant.plan);
   if (session && session.status !== "bot") return null;
   if (!(await withinAiTokenCap(deps, tenant.id, tenant.plan))) return null;
@@ -128,7 +150,8 @@ async function draftWithAssistant(
 /** The session the message continues, read-only (null: the write phase opens one). */
 async function existingSession(deps: Deps, input: HandleMessageInput): Promise<SessionRow | null> {
   if (input.sessionId) return requireSession(deps.store, input.tenant.id, input.sessionId);
-  if (input.visitorRef) return deps.store.chatSessions.findOpenVisitorSession(input.tenant.id, input.channel, input.visitorRef);
+  if (input.visitorRef)
+    return deps.store.chatSessions.findOpenVisitorSession(input.tenant.id, input.channel, input.visitorRef);
   return null;
 }
 
@@ -136,26 +159,44 @@ async function existingSession(deps: Deps, input: HandleMessageInput): Promise<S
  * The write phase: one store transaction. Nothing in it waits for anything but its own
  * statements (the model call is over), so on SQLite it holds the write lock for microseconds.
  */
-function commitTurn(deps: Deps, input: HandleMessageInput, text: string, config: BotConfig, assistant: AssistantResult | null, engine: ReplyEngine): Promise<MessageResult> {
+function commitTurn(
+  deps: Deps,
+  input: HandleMessageInput,
+  text: string,
+  config: BotConfig,
+  assistant: AssistantResult | null,
+  engine: ReplyEngine,
+): Promise<MessageResult> {
   const tenant = input.tenant;
   return deps.store.transaction(async (tx) => {
     const now = deps.clock.now();
     // Counted first (a 402 costs nothing more), the lookup version and the session read in the
     // same operation; a throw below takes the count back with the rest of the turn.
     const counted = await countMessage(deps, tx, tenant.id, tenant.plan, now, input.sessionId ?? null);
-    if (input.lookupVersion !== undefined && counted.lookupVersion !== input.lookupVersion) throw new StaleLookupError();
+    if (input.lookupVersion !== undefined && counted.lookupVersion !== input.lookupVersion)
+      throw new StaleLookupError();
     await input.withinWrite?.(tx);
     const session = input.sessionId
       ? foundSession(counted.session)
       : input.visitorRef
-        ? await findOrStartVisitorSession(deps, tx, { tenantId: tenant.id, channel: input.channel, visitorRef: input.visitorRef })
+        ? await findOrStartVisitorSession(deps, tx, {
+            tenantId: tenant.id,
+            channel: input.channel,
+            visitorRef: input.visitorRef,
+          })
         : await startSession(deps, tx, { tenantId: tenant.id, channel: input.channel });
-    if (session.status === "closed") throw new AppError("session_closed", 409, "This session is closed; start a new one.");
+    if (session.status === "closed")
+      throw new AppError("session_closed", 409, "This session is closed; start a new one.");
     if (session.messageCount === 0) {
       await enqueueEvent(deps, tx, {
         tenantId: tenant.id,
         event: "session.started",
-        data: { session_id: session.id, chatbot_id: session.chatbotId, channel: session.channel, started_at: toIso(now) },
+        data: {
+          session_id: session.id,
+          chatbot_id: session.chatbotId,
+          channel: session.channel,
+          started_at: toIso(now),
+        },
       });
     }
     // The turn's messages are written with the session's update at its end (finishTurn); their
@@ -172,21 +213,46 @@ function commitTurn(deps: Deps, input: HandleMessageInput, text: string, config:
     // Re-checked here: an operator may have taken the session over while the model was thinking.
     if (session.status === "bot" && assistant?.ok) {
       const taken = await takenSlotStarts(tx, tenant.id, config, now);
-      const { text: replyText, kept } = recheckBookings(assistant.draft.text, assistant.draft.actions, config, now, taken);
+      const { text: replyText, kept } = recheckBookings(
+        assistant.draft.text,
+        assistant.draft.actions,
+        config,
+        now,
+        taken,
+      );
       reply = messageRow(deps, session, { role: "bot", text: replyText, confidence: assistant.draft.confidence });
       actions = kept;
       sources = assistant.draft.sources;
       if (assistantCouldNotAnswer(assistant.draft, text)) unanswered = "model";
     } else if (session.status === "bot") {
       // The input state is never mutated by the engine, so both calls may share it.
-      const engineInput = { config, state: restoreConversationState(JSON.parse(session.state)), message: text, nowMs: now };
-      const output = engine.replyUnlessSlotsNeeded?.(engineInput) ?? engine.reply({ ...engineInput, takenSlotStarts: await takenSlotStarts(tx, tenant.id, config, now) });
-      reply = messageRow(deps, session, { role: "bot", text: output.reply.text, quickReplies: output.reply.quick_replies, confidence: output.confidence });
+      const engineInput = {
+        config,
+        state: restoreConversationState(JSON.parse(session.state)),
+        message: text,
+        nowMs: now,
+      };
+      const output =
+        engine.replyUnlessSlotsNeeded?.(engineInput) ??
+        engine.reply({ ...engineInput, takenSlotStarts: await takenSlotStarts(tx, tenant.id, config, now) });
+      reply = messageRow(deps, session, {
+        role: "bot",
+        text: output.reply.text,
+        quickReplies: output.reply.quick_replies,
+        confidence: output.confidence,
+      });
       actions = output.actions;
       state = JSON.stringify(output.state);
       if (output.unanswered) unanswered = "rule_engine";
     }
-    if (unanswered) await recordUnanswered(deps, tx, { tenantId: tenant.id, sessionId: session.id, question: text, language: lang(state), engine: unanswered });
+    if (unanswered)
+      await recordUnanswered(deps, tx, {
+        tenantId: tenant.id,
+        sessionId: session.id,
+        question: text,
+        language: lang(state),
+        engine: unanswered,
+      });
     for (const action of actions) {
       const change = await applyAction(deps, tx, session, config, action, text);
       if (change.status) status = change.status;
@@ -199,7 +265,13 @@ function commitTurn(deps: Deps, input: HandleMessageInput, text: string, config:
     await tx.chatSessions.finishTurn({
       messages: reply ? [visitorMessage, reply] : [visitorMessage],
       sessionId: session.id,
-      update: { status: status === session.status ? null : status, state, messageCount: session.messageCount + 1, handoffReason, updatedAt: now },
+      update: {
+        status: status === session.status ? null : status,
+        state,
+        messageCount: session.messageCount + 1,
+        handoffReason,
+        updatedAt: now,
+      },
     });
     return {
       session_id: session.id,
@@ -215,7 +287,12 @@ const lang = (state: string): Lang | null => (JSON.parse(state) as { lang?: Lang
 
 /** The answer's reply: the fields of its transcript view (toMessageView) a chat response carries. */
 function replyView(reply: ChatMessageRow, sources: Source[] | undefined): NonNullable<MessageResult["reply"]> {
-  return { message_id: reply.id, text: reply.text, ...(reply.quickReplies ? { quick_replies: reply.quickReplies } : {}), ...(sources ? { sources } : {}) };
+  return {
+    message_id: reply.id,
+    text: reply.text,
+    ...(reply.quickReplies ? { quick_replies: reply.quickReplies } : {}),
+    ...(sources ? { sources } : {}),
+  };
 }
 
 /**
@@ -223,11 +300,20 @@ function replyView(reply: ChatMessageRow, sources: Source[] | undefined): NonNul
  * the write lock it is checked again; a lost slot is not booked and the reply says so, with the
  * nearest free times, instead of confirming a booking that does not exist.
  */
-function recheckBookings(text: string, actions: EngineAction[], config: BotConfig, now: number, taken: number[]): { text: string; kept: EngineAction[] } {
+function recheckBookings(
+  text: string,
+  actions: EngineAction[],
+  config: BotConfig,
+  now: number,
+  taken: number[],
+): { text: string; kept: EngineAction[] } {
   const kept: EngineAction[] = [];
   let replyText = text;
   for (const action of actions) {
-    if (action.type === "appointment_booked" && !checkSlot({ startMs: action.startMs, config, nowMs: now, takenStarts: taken }).ok) {
+    if (
+      action.type === "appointment_booked" &&
+      !checkSlot({ startMs: action.startMs, config, nowMs: now, takenStarts: taken }).ok
+    ) {
       const zone = config.appointments.timezone;
       const nearest = proposeSlots(action.startMs, config, now, taken).map((slot) => formatSlot(slot, zone));
       replyText = `Sorry — that time was booked by someone else a moment ago, so I could not book it.${nearest.length > 0 ? ` The nearest free times are ${nearest.join(", ")}. Which suits you?` : ""}`;

@@ -8,7 +8,11 @@ import { getBotConfig } from "./bot-settings.ts";
 import { startSession, type SessionRow } from "./sessions.ts";
 
 /** The tenant, when this browser origin may use its widget; 404 or 403 otherwise. */
-export async function requireTenantForOrigin(deps: Pick<Deps, "store">, tenantId: string, origin: string | null): Promise<TenantRecord> {
+export async function requireTenantForOrigin(
+  deps: Pick<Deps, "store">,
+  tenantId: string,
+  origin: string | null,
+): Promise<TenantRecord> {
   const tenant = await findTenant(deps, tenantId);
   if (!tenant) throw notFound("tenant");
   if (!isOriginAllowed(tenant.allowedOrigins, origin)) {
@@ -32,10 +36,17 @@ export interface OpenWidgetSessionInput {
  * address must have room for a new session; only then is the session stored. The caller
  * issues the visitor token for it.
  */
-export async function openWidgetSession(deps: Deps, input: OpenWidgetSessionInput): Promise<{ tenant: TenantRecord; session: SessionRow; config: BotConfig }> {
+export async function openWidgetSession(
+  deps: Deps,
+  input: OpenWidgetSessionInput,
+): Promise<{ tenant: TenantRecord; session: SessionRow; config: BotConfig }> {
   const tenant = await requireTenantForOrigin(deps, input.tenantId, input.origin);
   await input.admit(tenant.id);
-  const session = await startSession(deps, deps.store, { tenantId: tenant.id, channel: "widget", origin: input.origin });
+  const session = await startSession(deps, deps.store, {
+    tenantId: tenant.id,
+    channel: "widget",
+    origin: input.origin,
+  });
   if (input.pageUrl) await deps.store.inbox.recordPageUrl(tenant.id, session.id, input.pageUrl);
   return { tenant, session, config: await getBotConfig(deps, tenant.id) };
 }

@@ -1,4 +1,13 @@
-import type { AnalyticsEventRow, AppointmentRow, ChatMessageRow, ChatSessionRow, DeliveryRow, EventRow, LeadRow, StoreQueries } from "../db/store.ts";
+import type {
+  AnalyticsEventRow,
+  AppointmentRow,
+  ChatMessageRow,
+  ChatSessionRow,
+  DeliveryRow,
+  EventRow,
+  LeadRow,
+  StoreQueries,
+} from "../db/store.ts";
 import { notFound } from "../lib/app-error.ts";
 
 /**
@@ -22,7 +31,9 @@ export interface PersonRecords {
   sessions: ChatSessionRow[];
   messages: Array<Pick<ChatMessageRow, "id" | "sessionId" | "role" | "text" | "authorName" | "createdAt">>;
   events: Array<Pick<EventRow, "id" | "event" | "data" | "occurredAt">>;
-  deliveries: Array<Pick<DeliveryRow, "id" | "eventId" | "ruleId" | "url" | "status" | "attempts" | "createdAt" | "completedAt">>;
+  deliveries: Array<
+    Pick<DeliveryRow, "id" | "eventId" | "ruleId" | "url" | "status" | "attempts" | "createdAt" | "completedAt">
+  >;
   analyticsEvents: Array<Pick<AnalyticsEventRow, "id" | "sessionId" | "name" | "occurredAt">>;
 }
 
@@ -33,7 +44,9 @@ function addUnique<T extends { id: string | number }>(into: Map<string | number,
 }
 
 /** A WhatsApp visitor_ref is the number without "+"; leads store it in E.164 with it. */
-const phoneForms = (phones: readonly string[]) => [...new Set(phones.flatMap((phone) => [phone, phone.replace(/^\+/, "")]))];
+const phoneForms = (phones: readonly string[]) => [
+  ...new Set(phones.flatMap((phone) => [phone, phone.replace(/^\+/, "")])),
+];
 
 /**
  * Throws 404 when the seed is not the tenant's (another tenant's id is "not found"). Reads
@@ -84,7 +97,13 @@ export async function findPersonRecords(db: StoreQueries, tenantId: string, seed
   const sessionList = [...sessions.values()];
   const sessionIdList = sessionList.map((session) => session.id);
   const messages = await privacy.listMessagesOfSessions(sessionIdList);
-  const needles = [...emailList, ...phoneList, ...sessionIdList, ...[...leads.keys()].map(String), ...[...appointments.keys()].map(String)];
+  const needles = [
+    ...emailList,
+    ...phoneList,
+    ...sessionIdList,
+    ...[...leads.keys()].map(String),
+    ...[...appointments.keys()].map(String),
+  ];
   const events = await privacy.findEventsMentioning(tenantId, needles);
   const deliveries = await privacy.listDeliveriesOfEvents(events.map((event) => event.id));
   const analyticsEvents = await privacy.listAnalyticsOfSessions(tenantId, sessionIdList);

@@ -17,7 +17,12 @@ export function listTenantRetention(deps: Pick<Deps, "store">): Promise<TenantRe
  * activity was at or before `cutoffMs`. Leads and appointments stay: they are the tenant's
  * business records, removed only by erasure (src/chat/erase-person.ts).
  */
-export function purgeInactiveSessions(deps: Pick<Deps, "store">, tenantId: string, cutoffMs: number, limit: number): Promise<number> {
+export function purgeInactiveSessions(
+  deps: Pick<Deps, "store">,
+  tenantId: string,
+  cutoffMs: number,
+  limit: number,
+): Promise<number> {
   // Ids carry the process clock's time (at worst ahead of it after the clock stepped back):
   // such a session is purged that much later.
   return deps.store.privacy.purgeInactiveSessions(tenantId, idTimeBound("ses", cutoffMs + 1), cutoffMs, limit);

@@ -24,8 +24,9 @@ export interface MessageView {
   created_at: string;
 }
 
-
-export const toMessageView = (row: Pick<ChatMessageRow, "id" | "role" | "text" | "quickReplies" | "authorName" | "createdAt">): MessageView => ({
+export const toMessageView = (
+  row: Pick<ChatMessageRow, "id" | "role" | "text" | "quickReplies" | "authorName" | "createdAt">,
+): MessageView => ({
   message_id: row.id,
   role: row.role,
   text: row.text,
@@ -33,7 +34,6 @@ export const toMessageView = (row: Pick<ChatMessageRow, "id" | "role" | "text" |
   author_name: shownAuthorName(row),
   created_at: toIso(row.createdAt),
 });
-
 
 export interface StartSessionInput {
   tenantId: string;
@@ -83,20 +83,43 @@ export function foundSession(row: SessionRow | null): SessionRow {
 }
 
 /** The open session of a visitor on a channel (a WhatsApp number), or a new one. */
-export async function findOrStartVisitorSession(deps: ClockDeps, db: StoreQueries, input: StartSessionInput & { visitorRef: string }): Promise<SessionRow> {
-  return (await db.chatSessions.findOpenVisitorSession(input.tenantId, input.channel, input.visitorRef)) ?? startSession(deps, db, input);
+export async function findOrStartVisitorSession(
+  deps: ClockDeps,
+  db: StoreQueries,
+  input: StartSessionInput & { visitorRef: string },
+): Promise<SessionRow> {
+  return (
+    (await db.chatSessions.findOpenVisitorSession(input.tenantId, input.channel, input.visitorRef)) ??
+    startSession(deps, db, input)
+  );
 }
 
-
-export async function listSessions(deps: Pick<Deps, "store">, tenantId: string, filter: { status?: SessionStatus }, page: { limit: number; cursor?: string }): Promise<Page<SessionView>> {
-  const rows = await deps.store.chatSessions.listSessions(tenantId, filter.status ?? null, page.cursor ?? null, page.limit + 1);
+export async function listSessions(
+  deps: Pick<Deps, "store">,
+  tenantId: string,
+  filter: { status?: SessionStatus },
+  page: { limit: number; cursor?: string },
+): Promise<Page<SessionView>> {
+  const rows = await deps.store.chatSessions.listSessions(
+    tenantId,
+    filter.status ?? null,
+    page.cursor ?? null,
+    page.limit + 1,
+  );
   return toPage(rows, page.limit, (row) => row.id, toSessionView);
 }
 
 /** The transcript after `afterMessageId` (exclusive), oldest first: the widget's resume and poll. */
-export async function listMessages(deps: Pick<Deps, "store">, tenantId: string, sessionId: string, afterMessageId?: string) {
+export async function listMessages(
+  deps: Pick<Deps, "store">,
+  tenantId: string,
+  sessionId: string,
+  afterMessageId?: string,
+) {
   const session = await requireSession(deps.store, tenantId, sessionId);
-  const messages = (await deps.store.chatSessions.listMessagesAfter(sessionId, afterMessageId ?? "")).map(toMessageView);
+  const messages = (await deps.store.chatSessions.listMessagesAfter(sessionId, afterMessageId ?? "")).map(
+    toMessageView,
+  );
   // The widget's polling fallback for "Seen" (the stream carries operator.seen).
   const seen = (await deps.store.desk.findHandoff(session.id))?.seenMessageId ?? null;
   return { session_id: session.id, status: session.status, seen_message_id: seen, data: messages };
@@ -112,7 +135,11 @@ export interface NewMessage {
 }
 
 /** A message of the session as it will be stored, its id taken now (ids sort in the order they are made). */
-export function messageRow(deps: ClockDeps, session: Pick<SessionRow, "id" | "tenantId">, message: NewMessage): ChatMessageRow {
+export function messageRow(
+  deps: ClockDeps,
+  session: Pick<SessionRow, "id" | "tenantId">,
+  message: NewMessage,
+): ChatMessageRow {
   const now = deps.clock.now();
   return {
     id: newId("msg", now),
@@ -128,7 +155,12 @@ export function messageRow(deps: ClockDeps, session: Pick<SessionRow, "id" | "te
   };
 }
 
-export async function insertMessage(deps: ClockDeps, db: StoreQueries, session: Pick<SessionRow, "id" | "tenantId">, message: NewMessage): Promise<MessageView> {
+export async function insertMessage(
+  deps: ClockDeps,
+  db: StoreQueries,
+  session: Pick<SessionRow, "id" | "tenantId">,
+  message: NewMessage,
+): Promise<MessageView> {
   const row = messageRow(deps, session, message);
   await db.chatSessions.insertMessage(row);
   return toMessageView(row);
@@ -139,7 +171,12 @@ export async function insertMessage(deps: ClockDeps, db: StoreQueries, session: 
  * (status handoff): the bot must not talk over a human. The author's display name is copied
  * onto the message as it is now: a later rename does not rewrite what visitors already saw.
  */
-export async function postOperatorMessage(deps: Pick<Deps, "store" | "clock" | "liveEventsWritten">, tenantId: string, sessionId: string, input: { text: string; authorId?: string }): Promise<MessageView> {
+export async function postOperatorMessage(
+  deps: Pick<Deps, "store" | "clock" | "liveEventsWritten">,
+  tenantId: string,
+  sessionId: string,
+  input: { text: string; authorId?: string },
+): Promise<MessageView> {
   const text = input.text.trim();
   if (text.length < 1 || text.length > MESSAGE_MAX_LENGTH) {
     const rule = `must be 1 to ${MESSAGE_MAX_LENGTH} characters`;
@@ -149,23 +186,53 @@ export async function postOperatorMessage(deps: Pick<Deps, "store" | "clock" | "
     const session = await requireSession(tx, tenantId, sessionId);
     if (session.status === "closed") throw new AppError("session_closed", 409, "The session is closed.");
     if (session.status === "bot") {
-      await tx.chatSessions.updateSessionTurn(session.id, { status: "handoff", state: session.state, messageCount: session.messageCount, handoffReason: "operator", updatedAt: deps.clock.now() });
+      await tx.chatSessions.updateSessionTurn(session.id, {
+        status: "handoff",
+        state: session.state,
+        messageCount: session.messageCount,
+        handoffReason: "operator",
+        updatedAt: deps.clock.now(),
+      });
       await tx.inbox.recordHandoff(tenantId, session.id, deps.clock.now());
     }
     const authorName = input.authorId ? ((await tx.users.findUser(input.authorId))?.displayName ?? null) : null;
-    const message = await insertMessage(deps, tx, session, { role: "operator", text, authorId: input.authorId, authorName });
+    const message = await insertMessage(deps, tx, session, {
+      role: "operator",
+      text,
+      authorId: input.authorId,
+      authorName,
+    });
     await tx.desk.recordFirstReply(session.id, deps.clock.now());
-    await recordLiveEvent(deps, tx, { tenantId, sessionId: session.id, kind: "operator.message", data: { message_id: message.message_id, text: message.text, author_name: message.author_name, created_at: message.created_at } });
+    await recordLiveEvent(deps, tx, {
+      tenantId,
+      sessionId: session.id,
+      kind: "operator.message",
+      data: {
+        message_id: message.message_id,
+        text: message.text,
+        author_name: message.author_name,
+        created_at: message.created_at,
+      },
+    });
     return message;
   });
 }
 
-export async function closeSession(deps: Pick<Deps, "store" | "clock" | "liveEventsWritten">, tenantId: string, sessionId: string) {
+export async function closeSession(
+  deps: Pick<Deps, "store" | "clock" | "liveEventsWritten">,
+  tenantId: string,
+  sessionId: string,
+) {
   const session = await requireSession(deps.store, tenantId, sessionId);
   if (session.status !== "closed") {
     const now = deps.clock.now();
     await deps.store.chatSessions.closeSession(session.id, now);
-    await recordLiveEvent(deps, null, { tenantId, sessionId: session.id, kind: "session.closed", data: { closed_at: toIso(now) } });
+    await recordLiveEvent(deps, null, {
+      tenantId,
+      sessionId: session.id,
+      kind: "session.closed",
+      data: { closed_at: toIso(now) },
+    });
     return toSessionView({ ...session, status: "closed", closedAt: now, updatedAt: now });
   }
   return toSessionView(session);

@@ -20,13 +20,29 @@ export async function apikeyCommand(argv: string[], io: CliIo): Promise<number> 
       case "create": {
         const created = await createApiKey(deps, { tenantId: requireFlag(values.tenant, "tenant"), name: values.name });
         if (values.json) io.out(JSON.stringify(createdApiKeyJson(created)));
-        else io.out(`created API key ${created.id} for ${created.tenantId}:\n\n  ${created.key}\n\nIt is shown only now: store it safely. Send it as the X-API-Key header.`);
+        else
+          io.out(
+            `created API key ${created.id} for ${created.tenantId}:\n\n  ${created.key}\n\nIt is shown only now: store it safely. Send it as the X-API-Key header.`,
+          );
         return 0;
       }
       case "list": {
         const keys = await listApiKeys(deps, requireFlag(values.tenant, "tenant"));
         if (values.json) io.out(JSON.stringify(keys.map(apiKeyJson)));
-        else io.out(formatTable(["ID", "NAME", "PREFIX", "CREATED", "LAST USED", "REVOKED"], keys.map((key) => [key.id, key.name, `${key.prefix}…`, isoOrDash(key.createdAt), isoOrDash(key.lastUsedAt), isoOrDash(key.revokedAt)])));
+        else
+          io.out(
+            formatTable(
+              ["ID", "NAME", "PREFIX", "CREATED", "LAST USED", "REVOKED"],
+              keys.map((key) => [
+                key.id,
+                key.name,
+                `${key.prefix}…`,
+                isoOrDash(key.createdAt),
+                isoOrDash(key.lastUsedAt),
+                isoOrDash(key.revokedAt),
+              ]),
+            ),
+          );
         return 0;
       }
       case "revoke": {

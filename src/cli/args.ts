@@ -14,7 +14,7 @@ export function parseCommandArgs<const T extends Options>(argv: string[], option
   try {
     return parseArgs({ args: argv, options: { ...COMMON, ...options }, allowPositionals: true, strict: true });
   } catch (error) {
-    throw new UsageError(error instanceof Error ? error.message.split("\n")[0] ?? String(error) : String(error));
+    throw new UsageError(error instanceof Error ? (error.message.split("\n")[0] ?? String(error)) : String(error));
   }
 }
 

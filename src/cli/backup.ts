@@ -29,7 +29,10 @@ export async function restoreCommand(argv: string[], io: CliIo): Promise<number>
   refusePostgres(config.dbPath, "restore");
   const result = restoreDatabase(file, config.dbPath, { force: values.force });
   if (values.json) io.out(JSON.stringify(result));
-  else io.out(`restored ${result.target} from ${result.file} (${result.migrations} migrations); the next start applies any newer ones`);
+  else
+    io.out(
+      `restored ${result.target} from ${result.file} (${result.migrations} migrations); the next start applies any newer ones`,
+    );
   return 0;
 }
 

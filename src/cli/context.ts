@@ -25,9 +25,22 @@ export async function openCliDeps(io: CliIo, flags: ConfigFlags, overrides: Part
   const opened = openStore(loaded.dbPath, { sync: loaded.sync });
   try {
     await opened.migrate(systemClock.now());
-    const config: Config = { ...loaded, jwtSecret: loaded.jwtSecret ?? (await getOrCreateSetting(opened.store, "jwt_secret", () => randomBase62(64))) };
+    const config: Config = {
+      ...loaded,
+      jwtSecret: loaded.jwtSecret ?? (await getOrCreateSetting(opened.store, "jwt_secret", () => randomBase62(64))),
+    };
     const log = createLogger(config.logLevel, systemClock.now);
-    return { store: opened.store, config, clock: systemClock, log, assistant: modelAssistant, opened, deliveriesEnqueued: opened.deliveriesEnqueued, liveEventsWritten: opened.liveEventsWritten, deliveryHandoff: createDeliveryHandoff() };
+    return {
+      store: opened.store,
+      config,
+      clock: systemClock,
+      log,
+      assistant: modelAssistant,
+      opened,
+      deliveriesEnqueued: opened.deliveriesEnqueued,
+      liveEventsWritten: opened.liveEventsWritten,
+      deliveryHandoff: createDeliveryHandoff(),
+    };
   } catch (error) {
     await opened.close().catch(() => undefined);
     throw error;
@@ -35,7 +48,11 @@ export async function openCliDeps(io: CliIo, flags: ConfigFlags, overrides: Part
 }
 
 /** Runs `work` with deps and always closes the database, whatever happens. */
-export async function withCliDeps<T>(io: CliIo, flags: ConfigFlags, work: (deps: CliDeps) => T | Promise<T>): Promise<T> {
+export async function withCliDeps<T>(
+  io: CliIo,
+  flags: ConfigFlags,
+  work: (deps: CliDeps) => T | Promise<T>,
+): Promise<T> {
   const deps = await openCliDeps(io, flags);
   try {
     return await work(deps);

@@ -25,8 +25,14 @@ export const processIo: CliIo = {
 
 /** Prints rows as aligned columns; `--json` callers print the objects instead. */
 export function formatTable(headers: string[], rows: string[][]): string {
-  const widths = headers.map((header, column) => Math.max(header.length, ...rows.map((row) => (row[column] ?? "").length)));
-  const line = (cells: string[]) => cells.map((cell, column) => cell.padEnd(widths[column] ?? 0)).join("  ").trimEnd();
+  const widths = headers.map((header, column) =>
+    Math.max(header.length, ...rows.map((row) => (row[column] ?? "").length)),
+  );
+  const line = (cells: string[]) =>
+    cells
+      .map((cell, column) => cell.padEnd(widths[column] ?? 0))
+      .join("  ")
+      .trimEnd();
   return [line(headers), ...rows.map(line)].join("\n");
 }
 
@@ -37,7 +43,12 @@ export const isoOrDash = (ms: number | null): string => (ms === null ? "-" : new
  * — never a flag, which would end up in shell history and process listings. Passwords keep
  * their spaces (`trim: false`); tokens and signing secrets are trimmed.
  */
-export async function readSecret(io: CliIo, envName: string, what: string, options: { trim: boolean }): Promise<string> {
+export async function readSecret(
+  io: CliIo,
+  envName: string,
+  what: string,
+  options: { trim: boolean },
+): Promise<string> {
   const clean = (text: string | undefined) => (options.trim ? text?.trim() : text) ?? "";
   const fromEnv = clean(io.env[envName]);
   if (fromEnv) return fromEnv;

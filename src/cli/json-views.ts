@@ -24,7 +24,18 @@ export const apiKeyJson = (key: ApiKeySummary) => ({
 
 export const createdApiKeyJson = (key: CreatedApiKey) => ({ ...apiKeyJson(key), key: key.key });
 
-export const userJson = (user: CreateUserResult) => ({ user_id: user.userId, email: user.email, tenant_id: user.tenantId, role: user.role, created: user.created });
+export const userJson = (user: CreateUserResult) => ({
+  user_id: user.userId,
+  email: user.email,
+  tenant_id: user.tenantId,
+  role: user.role,
+  created: user.created,
+});
 
 /** Like PUT /api/v1/subscription's from_plan and change. */
-export const planChangeJson = (result: PlanChangeResult) => ({ tenant_id: result.tenantId, plan: result.toPlan, from_plan: result.fromPlan, change: result.change });
+export const planChangeJson = (result: PlanChangeResult) => ({
+  tenant_id: result.tenantId,
+  plan: result.toPlan,
+  from_plan: result.fromPlan,
+  change: result.change,
+});

@@ -26,7 +26,8 @@ function personCommand(kind: "lead" | "session") {
     const tenantId = requireFlag(values.tenant, "tenant");
     return withCliDeps(io, { db: values.db }, async (deps) => {
       if (action === "export") {
-        const exported = kind === "lead" ? await exportLead(deps, tenantId, id) : await exportSession(deps, tenantId, id);
+        const exported =
+          kind === "lead" ? await exportLead(deps, tenantId, id) : await exportSession(deps, tenantId, id);
         io.out(JSON.stringify(exported, null, values.json ? undefined : 2));
         return 0;
       }

@@ -22,7 +22,8 @@ export type DemoSeed =
  */
 export async function seedDemo(deps: Deps): Promise<DemoSeed> {
   const existingId = await deps.store.settings.findSetting("demo_tenant_id");
-  if (existingId && (await findTenant(deps, existingId))) return { created: false, tenantId: existingId, email: DEMO_EMAIL };
+  if (existingId && (await findTenant(deps, existingId)))
+    return { created: false, tenantId: existingId, email: DEMO_EMAIL };
   const tenant = await createTenant(deps, { name: "Demo Dental Clinic", sector: "dental-clinic", plan: "starter" });
   // The demo shows every language the engine speaks.
   await updateBotConfig(deps, tenant.id, { languages: ["en", "pt", "es"] });
@@ -30,7 +31,14 @@ export async function seedDemo(deps: Deps): Promise<DemoSeed> {
   await createUser(deps, { email: DEMO_EMAIL, tenantId: tenant.id, role: "owner", password });
   const { key } = await createApiKey(deps, { tenantId: tenant.id, name: "demo" });
   await deps.store.settings.putSetting("demo_tenant_id", tenant.id);
-  return { created: true, tenantId: tenant.id, email: DEMO_EMAIL, password, apiKey: key, visitorToken: await demoVisitorToken(deps, tenant.id) };
+  return {
+    created: true,
+    tenantId: tenant.id,
+    email: DEMO_EMAIL,
+    password,
+    apiKey: key,
+    visitorToken: await demoVisitorToken(deps, tenant.id),
+  };
 }
 
 /**
@@ -39,5 +47,9 @@ export async function seedDemo(deps: Deps): Promise<DemoSeed> {
  */
 async function demoVisitorToken(deps: Deps, tenantId: string): Promise<string> {
   const { session } = await openWidgetSession(deps, { tenantId, origin: null, admit: () => undefined });
-  return createTokenService(resolveJwtSecret(deps), deps.clock).signAccess({ sub: session.id, tid: tenantId }, WIDGET_AUDIENCE, VISITOR_TOKEN_TTL_S);
+  return createTokenService(resolveJwtSecret(deps), deps.clock).signAccess(
+    { sub: session.id, tid: tenantId },
+    WIDGET_AUDIENCE,
+    VISITOR_TOKEN_TTL_S,
+  );
 }

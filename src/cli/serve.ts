@@ -10,7 +10,14 @@ import { AppError } from "../lib/app-error.ts";
 import { settleWhatsappReplies } from "../integrations/whatsapp-send.ts";
 import { seedDemo, type DemoSeed } from "./seed-demo.ts";
 import { createTlsStatus } from "../http/tls/tls-status.ts";
-import { ListenError, listenFailure, readStartupPair, serveAcmeCertificate, serveOwnCertificate, type TlsServing } from "../http/tls/serve-tls.ts";
+import {
+  ListenError,
+  listenFailure,
+  readStartupPair,
+  serveAcmeCertificate,
+  serveOwnCertificate,
+  type TlsServing,
+} from "../http/tls/serve-tls.ts";
 import { findUsableCertificate } from "../http/tls/acme-renewal.ts";
 import type { Server } from "bun";
 import { parseCommandArgs } from "./args.ts";
@@ -37,7 +44,11 @@ export function startServer(deps: CliDeps): RunningServer {
   // housekeeping are shared through the database.
   const lock = deps.opened.kind === "postgres" ? { release: () => {} } : acquireServerLock(deps.config.dbPath);
   if (!lock) {
-    throw new AppError("already_serving", 409, `another parley server is already serving ${deps.config.dbPath} (lock: ${serverLockPath(deps.config.dbPath)}); stop it first or use another --db`);
+    throw new AppError(
+      "already_serving",
+      409,
+      `another parley server is already serving ${deps.config.dbPath} (lock: ${serverLockPath(deps.config.dbPath)}); stop it first or use another --db`,
+    );
   }
   // Start-up (migrations) may wait for a CLI's lock inside SQLite; serving waits on timers
   // instead, for PARLEY_WRITE_WAIT: see neverWaitInsideSqlite (src/db/write-lock.ts).
@@ -45,21 +56,42 @@ export function startServer(deps: CliDeps): RunningServer {
   // Sends on the second core while HTTP requests wait here (else here: cheaper); claims and
   // records stay here, on the store's connection.
   let httpServer: { readonly server: { pendingRequests: number } | null } | undefined;
-  const sendThread = startSendThread(deps.log, { mainThreadBusy: () => (httpServer?.server?.pendingRequests ?? 0) > 0 });
+  const sendThread = startSendThread(deps.log, {
+    mainThreadBusy: () => (httpServer?.server?.pendingRequests ?? 0) > 0,
+  });
   // SQLite's WAL is copied into the file on a third thread, so the copy never stops requests.
   // The server's connection finishes a caught-up checkpoint itself, so the WAL starts over.
   const checkpointThread =
     deps.opened.kind === "sqlite" && deps.config.dbPath !== ":memory:"
-      ? startCheckpointThread(deps.config.dbPath, deps.log, { finishOnServer: () => deps.store.maintenance.checkpoint() })
+      ? startCheckpointThread(deps.config.dbPath, deps.log, {
+          finishOnServer: () => deps.store.maintenance.checkpoint(),
+        })
       : null;
-  const scheduler = new DeliveryScheduler(deps, { send: (input) => sendThread.send(input), checkpointElsewhere: checkpointThread !== null });
-  const tlsStatus = ownPair ? createTlsStatus("files", ownPair) : deps.config.acmeDomains.length > 0 ? createTlsStatus("acme") : null;
+  const scheduler = new DeliveryScheduler(deps, {
+    send: (input) => sendThread.send(input),
+    checkpointElsewhere: checkpointThread !== null,
+  });
+  const tlsStatus = ownPair
+    ? createTlsStatus("files", ownPair)
+    : deps.config.acmeDomains.length > 0
+      ? createTlsStatus("acme")
+      : null;
   const app = createApp({ ...createAppDeps(deps, scheduler.metrics), tls: tlsStatus });
   let tlsServing: TlsServing | null = null;
   try {
-    const tlsInput = { config: deps.config, clock: deps.clock, log: deps.log, fetch: (request: Request) => app.fetch(request), serveOptions: SERVE_OPTIONS, onServer: (next: Server<undefined>) => (app.server = next) };
+    const tlsInput = {
+      config: deps.config,
+      clock: deps.clock,
+      log: deps.log,
+      fetch: (request: Request) => app.fetch(request),
+      serveOptions: SERVE_OPTIONS,
+      onServer: (next: Server<undefined>) => (app.server = next),
+    };
     if (tlsStatus) {
-      tlsServing = tlsStatus.source === "files" ? serveOwnCertificate(tlsInput, tlsStatus) : serveAcmeCertificate(tlsInput, deps, tlsStatus);
+      tlsServing =
+        tlsStatus.source === "files"
+          ? serveOwnCertificate(tlsInput, tlsStatus)
+          : serveAcmeCertificate(tlsInput, deps, tlsStatus);
     } else {
       app.listen({ port: deps.config.port, hostname: deps.config.host, ...SERVE_OPTIONS });
     }
@@ -67,7 +99,11 @@ export function startServer(deps: CliDeps): RunningServer {
     lock.release();
     void sendThread.stop();
     void checkpointThread?.stop();
-    throw new AppError("port_in_use", 409, error instanceof ListenError ? error.message : listenFailure(error, deps.config.host, deps.config.port));
+    throw new AppError(
+      "port_in_use",
+      409,
+      error instanceof ListenError ? error.message : listenFailure(error, deps.config.host, deps.config.port),
+    );
   }
   if (!tlsServing && !app.server) throw new Error("the HTTP server did not start");
   // The app's server changes when a renewed certificate is put in service.
@@ -94,7 +130,13 @@ export function startServer(deps: CliDeps): RunningServer {
       // WhatsApp replies already queued are sent too (each bounded by its send timeout): the
       // visitor's message is stored, and a reply lost at shutdown would never be sent.
       stopping ??= (tlsServing ? tlsServing.stop() : app.stop())
-        .then(() => Promise.all([scheduler.stop().then(() => sendThread.stop()), settleWhatsappReplies(), checkpointThread?.stop()]))
+        .then(() =>
+          Promise.all([
+            scheduler.stop().then(() => sendThread.stop()),
+            settleWhatsappReplies(),
+            checkpointThread?.stop(),
+          ]),
+        )
         .then(() => deps.opened.close())
         .finally(() => lock.release());
       return stopping;
@@ -123,7 +165,9 @@ function demoLines(seed: DemoSeed, baseUrl: string, cli: string): string {
 
 /** Where a new user goes next: the demo page, the admin page (and what it asks for), the API reference. */
 function pageLines(baseUrl: string, seed: DemoSeed | null, cli: string): string {
-  const key = seed?.created ? "the login above, or the API key" : `your e-mail and password, or a tenant API key — ${cli} apikey create --tenant ${seed?.tenantId ?? "ten_…"}`;
+  const key = seed?.created
+    ? "the login above, or the API key"
+    : `your e-mail and password, or a tenant API key — ${cli} apikey create --tenant ${seed?.tenantId ?? "ten_…"}`;
   return [
     ...(seed ? [`  demo page      ${baseUrl}/   (the demo clinic's chat widget)`] : []),
     `  admin page     ${baseUrl}/admin   (sign in with ${key})`,
@@ -131,7 +175,11 @@ function pageLines(baseUrl: string, seed: DemoSeed | null, cli: string): string 
   ].join("\n");
 }
 
-export async function serveCommand(argv: string[], io: CliIo, onStarted?: (server: RunningServer) => void): Promise<number> {
+export async function serveCommand(
+  argv: string[],
+  io: CliIo,
+  onStarted?: (server: RunningServer) => void,
+): Promise<number> {
   const { values } = parseCommandArgs(argv, {
     port: { type: "string", short: "p" },
     host: { type: "string" },
@@ -139,7 +187,9 @@ export async function serveCommand(argv: string[], io: CliIo, onStarted?: (serve
   });
   const deps = await openCliDeps(io, { db: values.db, port: values.port, host: values.host, demo: values.demo });
   if (deps.config.allowPrivateWebhooks) {
-    io.err("parley: warning: PARLEY_ALLOW_PRIVATE_WEBHOOKS=true: webhooks, knowledge URL imports and model-provider calls may reach loopback and private addresses (the SSRF protection is off); use it only for local development");
+    io.err(
+      "parley: warning: PARLEY_ALLOW_PRIVATE_WEBHOOKS=true: webhooks, knowledge URL imports and model-provider calls may reach loopback and private addresses (the SSRF protection is off); use it only for local development",
+    );
   }
   // Seeded before the server listens (it awaits password hashing): from `listen` to the end of
   // the banner nothing awaits, so no request can be logged before the banner is printed.
@@ -157,23 +207,32 @@ export async function serveCommand(argv: string[], io: CliIo, onStarted?: (serve
     process.once("SIGINT", () => shutdown("SIGINT"));
   });
   if (acme && !stored) {
-    io.out(`Obtaining a TLS certificate for ${deps.config.acmeDomains.join(", ")} from ${deps.config.acmeDirectory}; the CA checks http://${deps.config.acmeDomains[0]}:${deps.config.httpPort}/.well-known/acme-challenge/… (HTTPS starts once it is issued)`);
+    io.out(
+      `Obtaining a TLS certificate for ${deps.config.acmeDomains.join(", ")} from ${deps.config.acmeDirectory}; the CA checks http://${deps.config.acmeDomains[0]}:${deps.config.httpPort}/.well-known/acme-challenge/… (HTTPS starts once it is issued)`,
+    );
   }
   if ((await Promise.race([server.ready.then(() => "ready"), stopped.then(() => "stopped")])) === "stopped") return 0;
-  const baseUrl = deps.config.publicUrl === `${server.tls ? "https" : "http"}://localhost:${deps.config.port}` ? server.url : deps.config.publicUrl;
+  const baseUrl =
+    deps.config.publicUrl === `${server.tls ? "https" : "http"}://localhost:${deps.config.port}`
+      ? server.url
+      : deps.config.publicUrl;
   // Commands in the banner work as printed: under npm (`npm start`) the CLI is `npx parley`.
   const cli = io.env.npm_execpath ? "npx parley" : "parley";
   if (seed) io.out(demoLines(seed, baseUrl, cli));
   io.out(`Parley listening on ${server.url} (database ${describeLocation(deps.config.dbPath)})`);
   io.out(pageLines(baseUrl, seed, cli));
   if (!server.tls) {
-    io.out("The server itself is not on HTTPS: serve it behind an HTTPS proxy, or set PARLEY_ACME_DOMAINS or PARLEY_TLS_CERT and PARLEY_TLS_KEY (docs/operations.md, HTTPS).");
+    io.out(
+      "The server itself is not on HTTPS: serve it behind an HTTPS proxy, or set PARLEY_ACME_DOMAINS or PARLEY_TLS_CERT and PARLEY_TLS_KEY (docs/operations.md, HTTPS).",
+    );
   }
   // Bun's fetch runs at most BUN_CONFIG_MAX_HTTP_REQUESTS (default 256) requests at once and
   // reads it only at process start: more deliveries in flight than that just queue inside Bun.
   const fetchLimit = Number(io.env.BUN_CONFIG_MAX_HTTP_REQUESTS ?? "256") || 256;
   if (deps.config.deliveryConcurrency > fetchLimit) {
-    io.err(`parley: note: PARLEY_DELIVERY_CONCURRENCY=${deps.config.deliveryConcurrency} but Bun sends at most ${fetchLimit} requests at once; start with BUN_CONFIG_MAX_HTTP_REQUESTS=${deps.config.deliveryConcurrency} for full webhook throughput`);
+    io.err(
+      `parley: note: PARLEY_DELIVERY_CONCURRENCY=${deps.config.deliveryConcurrency} but Bun sends at most ${fetchLimit} requests at once; start with BUN_CONFIG_MAX_HTTP_REQUESTS=${deps.config.deliveryConcurrency} for full webhook throughput`,
+    );
   }
   onStarted?.(server);
 

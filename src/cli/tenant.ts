@@ -25,7 +25,8 @@ export async function tenantCommand(argv: string[], io: CliIo): Promise<number> 
   // Checked before the database is opened: a typo must not create an empty database file.
   if (!action) throw new UsageError(`missing action: ${ACTIONS.join(", ")}`);
   if (!ACTIONS.some((known) => known === action)) throw new UsageError(`unknown tenant action '${action}'`);
-  if (values.sector !== undefined && !isSectorSlug(values.sector)) throw new UsageError(`--sector ${values.sector} is not a sector; use one of: ${SECTOR_SLUGS.join(", ")}`);
+  if (values.sector !== undefined && !isSectorSlug(values.sector))
+    throw new UsageError(`--sector ${values.sector} is not a sector; use one of: ${SECTOR_SLUGS.join(", ")}`);
   return withCliDeps(io, { db: values.db }, async (deps) => {
     switch (action) {
       case "create": {
@@ -36,13 +37,29 @@ export async function tenantCommand(argv: string[], io: CliIo): Promise<number> 
           origins: values.origins?.split(",") ?? [],
         });
         if (values.json) io.out(JSON.stringify(tenantJson(tenant)));
-        else io.out(`created tenant ${tenant.id} (${tenant.name}, plan ${tenant.plan}, sector ${tenant.sector}, chatbot ${tenant.chatbotId})`);
+        else
+          io.out(
+            `created tenant ${tenant.id} (${tenant.name}, plan ${tenant.plan}, sector ${tenant.sector}, chatbot ${tenant.chatbotId})`,
+          );
         return 0;
       }
       case "list": {
         const tenants = await listTenants(deps);
         if (values.json) io.out(JSON.stringify(tenants.map(tenantJson)));
-        else io.out(formatTable(["ID", "NAME", "PLAN", "SECTOR", "ORIGINS", "CREATED"], tenants.map((tenant) => [tenant.id, tenant.name, tenant.plan, tenant.sector, tenant.allowedOrigins.join(",") || "*", isoOrDash(tenant.createdAt)])));
+        else
+          io.out(
+            formatTable(
+              ["ID", "NAME", "PLAN", "SECTOR", "ORIGINS", "CREATED"],
+              tenants.map((tenant) => [
+                tenant.id,
+                tenant.name,
+                tenant.plan,
+                tenant.sector,
+                tenant.allowedOrigins.join(",") || "*",
+                isoOrDash(tenant.createdAt),
+              ]),
+            ),
+          );
         return 0;
       }
       case "plan": {
@@ -50,7 +67,12 @@ export async function tenantCommand(argv: string[], io: CliIo): Promise<number> 
         if (!tenantId || !plan) throw new UsageError("usage: parley tenant plan TENANT_ID PLAN");
         const result = await changePlan(deps, tenantId, plan);
         if (values.json) io.out(JSON.stringify(planChangeJson(result)));
-        else io.out(result.change === "none" ? `${tenantId} is already on ${plan}` : `${tenantId}: ${result.fromPlan} -> ${result.toPlan} (${result.change})`);
+        else
+          io.out(
+            result.change === "none"
+              ? `${tenantId} is already on ${plan}`
+              : `${tenantId}: ${result.fromPlan} -> ${result.toPlan} (${result.change})`,
+          );
         return 0;
       }
       case "payment-secret": {
@@ -58,7 +80,10 @@ export async function tenantCommand(argv: string[], io: CliIo): Promise<number> 
         if (!tenantId) throw new UsageError("usage: parley tenant payment-secret TENANT_ID");
         await setPaymentSecret(deps, tenantId, await readPaymentSecret(io));
         if (values.json) io.out(JSON.stringify({ tenant_id: tenantId, payment_secret_set: true }));
-        else io.out(`payment secret set for ${tenantId}; point the provider at ${deps.config.publicUrl}/api/v1/hooks/payments/${tenantId}`);
+        else
+          io.out(
+            `payment secret set for ${tenantId}; point the provider at ${deps.config.publicUrl}/api/v1/hooks/payments/${tenantId}`,
+          );
         return 0;
       }
       case "whatsapp": {
@@ -78,11 +103,18 @@ export async function tenantCommand(argv: string[], io: CliIo): Promise<number> 
         });
         const callbackUrl = whatsappCallbackUrl(deps, tenantId);
         if (values.json) io.out(JSON.stringify({ tenant_id: tenantId, configured: true, callback_url: callbackUrl }));
-        else io.out(`WhatsApp settings stored for ${tenantId}; in Meta's dashboard set the callback URL to ${callbackUrl} with the same verify token`);
+        else
+          io.out(
+            `WhatsApp settings stored for ${tenantId}; in Meta's dashboard set the callback URL to ${callbackUrl} with the same verify token`,
+          );
         return 0;
       }
       default:
-        throw new UsageError(action ? `unknown tenant action '${action}'` : "missing action: create, list, plan, payment-secret or whatsapp");
+        throw new UsageError(
+          action
+            ? `unknown tenant action '${action}'`
+            : "missing action: create, list, plan, payment-secret or whatsapp",
+        );
     }
   });
 }

@@ -15,7 +15,13 @@ interface TlsStatusView {
   issuer: string | null;
   not_after: string | null;
   renewal_due: string | null;
-  last_attempt: { at: string | null; ok: boolean; error: string | null; failures: number; next_try: string | null } | null;
+  last_attempt: {
+    at: string | null;
+    ok: boolean;
+    error: string | null;
+    failures: number;
+    next_try: string | null;
+  } | null;
 }
 
 function attemptView(attempt: RenewalAttempt | null): TlsStatusView["last_attempt"] {
@@ -29,7 +35,14 @@ async function statusView(deps: CliDeps): Promise<TlsStatusView> {
   const nowMs = deps.clock.now();
   if (config.tlsCertPath && config.tlsKeyPath) {
     const pair = readCertificatePair(config.tlsCertPath, config.tlsKeyPath, nowMs);
-    return { source: "files", domains: pair.dnsNames, issuer: pair.issuer, not_after: iso(pair.notAfterMs), renewal_due: null, last_attempt: null };
+    return {
+      source: "files",
+      domains: pair.dnsNames,
+      issuer: pair.issuer,
+      not_after: iso(pair.notAfterMs),
+      renewal_due: null,
+      last_attempt: null,
+    };
   }
   const pair: CertificatePair | null = await findUsableCertificate(deps, nowMs);
   return {
@@ -44,7 +57,11 @@ async function statusView(deps: CliDeps): Promise<TlsStatusView> {
 
 function statusLines(view: TlsStatusView): string {
   const attempt = view.last_attempt;
-  const attemptText = !attempt ? "none" : attempt.ok ? `${attempt.at} ok` : `${attempt.at} failed (${attempt.failures} in a row, next try ${attempt.next_try}): ${attempt.error}`;
+  const attemptText = !attempt
+    ? "none"
+    : attempt.ok
+      ? `${attempt.at} ok`
+      : `${attempt.at} failed (${attempt.failures} in a row, next try ${attempt.next_try}): ${attempt.error}`;
   return [
     `source        ${view.source === "files" ? "own files (PARLEY_TLS_CERT, PARLEY_TLS_KEY)" : "ACME"}`,
     `domains       ${view.domains.join(", ")}`,
@@ -62,19 +79,33 @@ function statusLines(view: TlsStatusView): string {
 export async function tlsCommand(argv: string[], io: CliIo): Promise<number> {
   const { values, positionals } = parseCommandArgs(argv, {});
   const [action, ...extra] = positionals;
-  if ((action !== "status" && action !== "renew") || extra.length > 0) throw new UsageError("usage: parley tls status|renew");
+  if ((action !== "status" && action !== "renew") || extra.length > 0)
+    throw new UsageError("usage: parley tls status|renew");
   return withCliDeps(io, { db: values.db }, async (deps) => {
-    if (!tlsEnabled(deps.config)) throw new UsageError("TLS is off: set PARLEY_ACME_DOMAINS, or PARLEY_TLS_CERT and PARLEY_TLS_KEY, as the server has them");
+    if (!tlsEnabled(deps.config))
+      throw new UsageError(
+        "TLS is off: set PARLEY_ACME_DOMAINS, or PARLEY_TLS_CERT and PARLEY_TLS_KEY, as the server has them",
+      );
     if (action === "status") {
       const view = await statusView(deps);
       io.out(values.json ? JSON.stringify(view) : statusLines(view));
       return 0;
     }
-    if (deps.config.tlsCertPath) throw new UsageError("own certificate files are renewed by the tool that makes them; the server reads them again on change or SIGHUP");
-    const outcome = await createAcmeRenewal(deps, createTlsStatus("acme"), { apply: () => {} }).runOnce({ force: true });
+    if (deps.config.tlsCertPath)
+      throw new UsageError(
+        "own certificate files are renewed by the tool that makes them; the server reads them again on change or SIGHUP",
+      );
+    const outcome = await createAcmeRenewal(deps, createTlsStatus("acme"), { apply: () => {} }).runOnce({
+      force: true,
+    });
     const view = await statusView(deps);
     if (values.json) io.out(JSON.stringify({ outcome, ...view }));
-    else io.out(outcome === "ordered" ? `renewed: ${view.domains.join(", ")} until ${view.not_after}; running servers serve it within a minute` : `not renewed (${outcome === "failed" ? view.last_attempt?.error : "another instance is ordering right now"})`);
+    else
+      io.out(
+        outcome === "ordered"
+          ? `renewed: ${view.domains.join(", ")} until ${view.not_after}; running servers serve it within a minute`
+          : `not renewed (${outcome === "failed" ? view.last_attempt?.error : "another instance is ordering right now"})`,
+      );
     return outcome === "ordered" ? 0 : 1;
   });
 }

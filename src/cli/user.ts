@@ -24,7 +24,8 @@ export async function userCommand(argv: string[], io: CliIo): Promise<number> {
   // Checked before the database is opened: a typo must not create an empty database file.
   if (!action) throw new UsageError(`missing action: ${ACTIONS.join(" or ")}`);
   if (!ACTIONS.some((known) => known === action)) throw new UsageError(`unknown user action '${action}'`);
-  if (action === "name" && (values.name === undefined) === !values.clear) throw new UsageError("user name takes --name NAME or --clear");
+  if (action === "name" && (values.name === undefined) === !values.clear)
+    throw new UsageError("user name takes --name NAME or --clear");
   // A bad name is refused before a password is asked for or the database is opened.
   if (values.name !== undefined) parseDisplayName(values.name);
   return withCliDeps(io, { db: values.db }, async (deps) => {
@@ -34,9 +35,18 @@ export async function userCommand(argv: string[], io: CliIo): Promise<number> {
         const tenantId = requireFlag(values.tenant, "tenant");
         // Only a new account needs a password; do not wait on stdin for an existing one.
         const password = (await findUserIdByEmail(deps, email)) ? undefined : await readPassword(io);
-        const result = await createUser(deps, { email, tenantId, role: values.role, password, displayName: values.name });
+        const result = await createUser(deps, {
+          email,
+          tenantId,
+          role: values.role,
+          password,
+          displayName: values.name,
+        });
         if (values.json) io.out(JSON.stringify(userJson(result)));
-        else io.out(`${result.created ? "created user" : "added existing user"} ${result.userId} (${result.email}) to ${result.tenantId} as ${result.role}`);
+        else
+          io.out(
+            `${result.created ? "created user" : "added existing user"} ${result.userId} (${result.email}) to ${result.tenantId} as ${result.role}`,
+          );
         return 0;
       }
       case "name": {
@@ -44,7 +54,12 @@ export async function userCommand(argv: string[], io: CliIo): Promise<number> {
         if (!userId) throw notFound("user");
         const { displayName } = await setDisplayName(deps, userId, values.clear ? null : (values.name ?? null));
         if (values.json) io.out(JSON.stringify({ user_id: userId, display_name: displayName }));
-        else io.out(displayName === null ? `display name cleared for ${userId}; replies show "Agent"` : `display name of ${userId} set to "${displayName}"`);
+        else
+          io.out(
+            displayName === null
+              ? `display name cleared for ${userId}; replies show "Agent"`
+              : `display name of ${userId} set to "${displayName}"`,
+          );
         return 0;
       }
       case "password": {
@@ -56,7 +71,10 @@ export async function userCommand(argv: string[], io: CliIo): Promise<number> {
       case "delete": {
         const { userId, tenantIds } = await deleteUserByEmail(deps, requireFlag(values.email, "email"));
         if (values.json) io.out(JSON.stringify({ user_id: userId, tenant_ids: tenantIds, deleted: true }));
-        else io.out(`deleted user ${userId}${tenantIds.length ? ` (was in ${tenantIds.join(", ")})` : ""}; its tokens no longer work`);
+        else
+          io.out(
+            `deleted user ${userId}${tenantIds.length ? ` (was in ${tenantIds.join(", ")})` : ""}; its tokens no longer work`,
+          );
         return 0;
       }
       default:

@@ -34,13 +34,23 @@ function readMigrationTags(path: string): string[] {
   }
   try {
     const check = db.prepare<{ quick_check: string }, []>("PRAGMA quick_check").get();
-    if (check?.quick_check !== "ok") throw failure("corrupt_backup", `${path} fails SQLite's integrity check: ${check?.quick_check ?? "no answer"}`);
-    const hasTable = db.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'parley_migrations'").get();
-    if (!hasTable) throw failure("not_a_parley_database", `${path} is not a Parley database (it has no parley_migrations table)`);
-    return db.prepare<{ tag: string }, []>("SELECT tag FROM parley_migrations ORDER BY tag").all().map((row) => row.tag);
+    if (check?.quick_check !== "ok")
+      throw failure("corrupt_backup", `${path} fails SQLite's integrity check: ${check?.quick_check ?? "no answer"}`);
+    const hasTable = db
+      .prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'parley_migrations'")
+      .get();
+    if (!hasTable)
+      throw failure("not_a_parley_database", `${path} is not a Parley database (it has no parley_migrations table)`);
+    return db
+      .prepare<{ tag: string }, []>("SELECT tag FROM parley_migrations ORDER BY tag")
+      .all()
+      .map((row) => row.tag);
   } catch (error) {
     if (error instanceof AppError) throw error;
-    throw failure("not_a_database", `${path} is not a readable SQLite database: ${error instanceof Error ? error.message : String(error)}`);
+    throw failure(
+      "not_a_database",
+      `${path} is not a readable SQLite database: ${error instanceof Error ? error.message : String(error)}`,
+    );
   } finally {
     // close(true) finalizes the statements and releases the file now, not at garbage collection.
     db.close(true);
@@ -54,8 +64,10 @@ function readMigrationTags(path: string): string[] {
  * `file` and renamed into place: an interrupted backup never leaves a half-written FILE.
  */
 export function backupDatabase(sourcePath: string, file: string, options: { force?: boolean } = {}): BackupResult {
-  if (sourcePath === ":memory:" || !existsSync(sourcePath)) throw failure("no_database", `there is no database at ${sourcePath}`);
-  if (existsSync(file) && !options.force) throw failure("backup_exists", `${file} already exists; use --force to overwrite it`);
+  if (sourcePath === ":memory:" || !existsSync(sourcePath))
+    throw failure("no_database", `there is no database at ${sourcePath}`);
+  if (existsSync(file) && !options.force)
+    throw failure("backup_exists", `${file} already exists; use --force to overwrite it`);
   const partial = `${file}.partial-${process.pid}`;
   rmSync(partial, { force: true });
   const source = new Database(sourcePath, { readonly: true });
@@ -94,9 +106,14 @@ export function restoreDatabase(file: string, targetPath: string, options: { for
   const tags = readMigrationTags(file);
   const known = new Set(EMBEDDED_MIGRATIONS.map((migration) => migration.tag));
   const unknown = tags.filter((tag) => !known.has(tag));
-  if (unknown.length > 0) throw failure("backup_too_new", `${file} was made by a newer Parley (unknown migrations: ${unknown.join(", ")}); restore it with that version`);
+  if (unknown.length > 0)
+    throw failure(
+      "backup_too_new",
+      `${file} was made by a newer Parley (unknown migrations: ${unknown.join(", ")}); restore it with that version`,
+    );
   const replaced = existsSync(targetPath);
-  if (replaced && !options.force) throw failure("target_exists", `${targetPath} exists; use --force to replace it with ${file}`);
+  if (replaced && !options.force)
+    throw failure("target_exists", `${targetPath} exists; use --force to replace it with ${file}`);
 
   const lock = acquireServerLock(targetPath);
   if (!lock) throw failure("database_in_use", `a parley server is serving ${targetPath}; stop it before restoring`);

@@ -49,14 +49,27 @@ type Value = string | number | boolean | Buffer | null;
  * The generated settings (the server secret among them) travel too, so existing logins, API
  * keys and visitor tokens stay valid.
  */
-export async function copySqliteToPostgres(from: string, to: string, nowMs: number, onProgress: (progress: CopyProgress) => void = () => {}): Promise<CopyReport> {
+export async function copySqliteToPostgres(
+  from: string,
+  to: string,
+  nowMs: number,
+  onProgress: (progress: CopyProgress) => void = () => {},
+): Promise<CopyReport> {
   if (!existsSync(from)) throw new AppError("not_found", 404, `no SQLite database at ${from}`);
   const source = new Database(from, { readonly: true });
   const target = new SQL({ url: to, max: 1 });
   try {
-    const applied = source.query<{ tag: string }, []>("SELECT tag FROM parley_migrations").all().map((row) => row.tag);
+    const applied = source
+      .query<{ tag: string }, []>("SELECT tag FROM parley_migrations")
+      .all()
+      .map((row) => row.tag);
     const missing = EMBEDDED_MIGRATIONS.filter((migration) => !applied.includes(migration.tag));
-    if (missing.length > 0) throw new AppError("not_migrated", 409, `${from} lacks ${missing.length} migration(s) (${missing[0]?.tag}…): run parley migrate --db ${from} first`);
+    if (missing.length > 0)
+      throw new AppError(
+        "not_migrated",
+        409,
+        `${from} lacks ${missing.length} migration(s) (${missing[0]?.tag}…): run parley migrate --db ${from} first`,
+      );
     await applyPgMigrations(target, nowMs);
     const tables = tablesInCopyOrder();
     const nonEmpty: string[] = [];
@@ -65,7 +78,12 @@ export async function copySqliteToPostgres(from: string, to: string, nowMs: numb
       const [row] = await target.unsafe(`SELECT EXISTS (SELECT 1 FROM ${name}) AS any`);
       if ((row as { any: boolean }).any) nonEmpty.push(name);
     }
-    if (nonEmpty.length > 0) throw new AppError("target_not_empty", 409, `the PostgreSQL database is not empty (${nonEmpty.join(", ")}): copy needs an empty one`);
+    if (nonEmpty.length > 0)
+      throw new AppError(
+        "target_not_empty",
+        409,
+        `the PostgreSQL database is not empty (${nonEmpty.join(", ")}): copy needs an empty one`,
+      );
 
     const report: CopyReport = { tables: [], rows: 0 };
     await target.begin(async (tx) => {
@@ -77,14 +95,24 @@ export async function copySqliteToPostgres(from: string, to: string, nowMs: numb
       // Identity columns: the next generated id follows the copied ones.
       for (const table of tables) {
         const name = getTableConfig(table).name;
-        const identity = Object.values(getTableColumns(table as Table)).find((column) => (column as { autoIncrement?: boolean }).autoIncrement);
-        if (identity) await tx.unsafe(`SELECT setval(pg_get_serial_sequence('${name}', '${identity.name}'), GREATEST((SELECT max(${identity.name}) FROM ${name}), 1))`);
+        const identity = Object.values(getTableColumns(table as Table)).find(
+          (column) => (column as { autoIncrement?: boolean }).autoIncrement,
+        );
+        if (identity)
+          await tx.unsafe(
+            `SELECT setval(pg_get_serial_sequence('${name}', '${identity.name}'), GREATEST((SELECT max(${identity.name}) FROM ${name}), 1))`,
+          );
       }
       // Checked inside the transaction: a mismatch rolls the whole copy back.
       for (const { table, rows } of report.tables) {
         const [row] = await tx.unsafe(`SELECT count(*)::int AS count FROM ${table}`);
         const copied = (row as { count: number }).count;
-        if (copied !== rows) throw new AppError("count_mismatch", 500, `${table}: ${rows} rows read but ${copied} in PostgreSQL; nothing was copied`);
+        if (copied !== rows)
+          throw new AppError(
+            "count_mismatch",
+            500,
+            `${table}: ${rows} rows read but ${copied} in PostgreSQL; nothing was copied`,
+          );
       }
     });
     return report;
@@ -94,18 +122,27 @@ export async function copySqliteToPostgres(from: string, to: string, nowMs: numb
   }
 }
 
-async function copyTable(source: Database, tx: SQL, table: SQLiteTable, onProgress: (progress: CopyProgress) => void): Promise<number> {
+async function copyTable(
+  source: Database,
+  tx: SQL,
+  table: SQLiteTable,
+  onProgress: (progress: CopyProgress) => void,
+): Promise<number> {
   const name = getTableConfig(table).name;
   const columns = Object.values(getTableColumns(table as Table));
   const names = columns.map((column) => column.name);
-  const total = (source.query<{ count: number }, []>(`SELECT count(*) AS count FROM ${name}`).get()?.count ?? 0);
+  const total = source.query<{ count: number }, []>(`SELECT count(*) AS count FROM ${name}`).get()?.count ?? 0;
   onProgress({ table: name, done: 0, total });
   const perBatch = Math.max(1, Math.min(5_000, Math.floor(MAX_PARAMETERS / names.length)));
   // rowid order: every table has one (none is WITHOUT ROWID), and it pages in O(batch).
-  const read = source.query<Record<string, Value> & { __rowid: number }, [number, number]>(`SELECT rowid AS __rowid, ${names.join(", ")} FROM ${name} WHERE rowid > ? ORDER BY rowid LIMIT ?`);
+  const read = source.query<Record<string, Value> & { __rowid: number }, [number, number]>(
+    `SELECT rowid AS __rowid, ${names.join(", ")} FROM ${name} WHERE rowid > ? ORDER BY rowid LIMIT ?`,
+  );
   const convert = columns.map((column) => {
-    if (column.columnType === "SQLiteBoolean") return (value: Value) => (value === null ? null : value === 1 || value === true);
-    if (column.columnType === "SQLiteBlobBuffer") return (value: Value) => (value === null ? null : Buffer.from(value as Uint8Array));
+    if (column.columnType === "SQLiteBoolean")
+      return (value: Value) => (value === null ? null : value === 1 || value === true);
+    if (column.columnType === "SQLiteBlobBuffer")
+      return (value: Value) => (value === null ? null : Buffer.from(value as Uint8Array));
     return (value: Value) => value;
   });
   let done = 0;

@@ -40,7 +40,10 @@ export const RULE_DELETED = "rule_deleted: the rule was deleted before this deli
  * Leased rows as claims carrying the lease token, and the ids of those whose rule is gone
  * (the store cancels them with RULE_DELETED instead of sending).
  */
-export function splitClaims(rows: readonly DueRow[], leaseToken: string): { claimed: ClaimedDelivery[]; orphaned: string[] } {
+export function splitClaims(
+  rows: readonly DueRow[],
+  leaseToken: string,
+): { claimed: ClaimedDelivery[]; orphaned: string[] } {
   const claimed: ClaimedDelivery[] = [];
   const orphaned: string[] = [];
   for (const row of rows) {

@@ -12,7 +12,9 @@ export interface MigrationResult {
  * Running it again is a no-op.
  */
 export function applyMigrations(sqlite: Database, nowMs: number): MigrationResult {
-  sqlite.exec("CREATE TABLE IF NOT EXISTS parley_migrations (tag TEXT PRIMARY KEY NOT NULL, applied_at INTEGER NOT NULL)");
+  sqlite.exec(
+    "CREATE TABLE IF NOT EXISTS parley_migrations (tag TEXT PRIMARY KEY NOT NULL, applied_at INTEGER NOT NULL)",
+  );
   const isApplied = sqlite.prepare<{ tag: string }, [string]>("SELECT tag FROM parley_migrations WHERE tag = ?");
   const record = sqlite.prepare("INSERT INTO parley_migrations (tag, applied_at) VALUES (?, ?)");
   const applied: string[] = [];

@@ -74,7 +74,10 @@ function openPostgres(url: string, options: OpenStoreOptions): OpenedStore {
     // said in one line naming the database (its password masked), not as a bare driver error.
     migrate: (nowMs) =>
       applyPgMigrations(sql, nowMs).catch((error: unknown) => {
-        throw new Error(`cannot use the PostgreSQL database ${describeLocation(url)}: ${error instanceof Error ? error.message : String(error)}`, { cause: error });
+        throw new Error(
+          `cannot use the PostgreSQL database ${describeLocation(url)}: ${error instanceof Error ? error.message : String(error)}`,
+          { cause: error },
+        );
       }),
     async close() {
       await deliveriesEnqueued.close();

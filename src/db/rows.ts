@@ -1,4 +1,27 @@
-import type { analyticsEvents, apiKeys, knowledgeChunks, knowledgeDocuments, knowledgeSources, paymentEvents, tenantSecrets, appointments, chatMessages, chatSessions, leads, usageCounters, chatbots, deadLetters, deliveries, deliveryAttempts, events, memberships, refreshTokens, tenants, users, webhookRules } from "./schema.ts";
+import type {
+  analyticsEvents,
+  apiKeys,
+  knowledgeChunks,
+  knowledgeDocuments,
+  knowledgeSources,
+  paymentEvents,
+  tenantSecrets,
+  appointments,
+  chatMessages,
+  chatSessions,
+  leads,
+  usageCounters,
+  chatbots,
+  deadLetters,
+  deliveries,
+  deliveryAttempts,
+  events,
+  memberships,
+  refreshTokens,
+  tenants,
+  users,
+  webhookRules,
+} from "./schema.ts";
 
 // Row types of the store, inferred from the drizzle schema: a column added to the schema shows
 // up here, and in every store that must return it, without a hand-written interface to forget.

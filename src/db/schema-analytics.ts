@@ -6,7 +6,9 @@ export const analyticsEvents = sqliteTable(
   "analytics_events",
   {
     id: integer("id").primaryKey({ autoIncrement: true }),
-    tenantId: text("tenant_id").notNull().references(() => tenants.id, { onDelete: "cascade" }),
+    tenantId: text("tenant_id")
+      .notNull()
+      .references(() => tenants.id, { onDelete: "cascade" }),
     sessionId: text("session_id"),
     name: text("name").notNull(),
     /** YYYY-MM-DD (UTC) of `occurred_at`, the grouping key of the daily summary. */

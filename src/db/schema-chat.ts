@@ -8,8 +8,12 @@ export const chatSessions = sqliteTable(
   "chat_sessions",
   {
     id: text("id").primaryKey(),
-    tenantId: text("tenant_id").notNull().references(() => tenants.id, { onDelete: "cascade" }),
-    chatbotId: text("chatbot_id").notNull().references(() => chatbots.id, { onDelete: "cascade" }),
+    tenantId: text("tenant_id")
+      .notNull()
+      .references(() => tenants.id, { onDelete: "cascade" }),
+    chatbotId: text("chatbot_id")
+      .notNull()
+      .references(() => chatbots.id, { onDelete: "cascade" }),
     /** widget, api (a member's token) or whatsapp. */
     channel: text("channel").notNull(),
     status: text("status", { enum: SESSION_STATUSES }).notNull(),
@@ -44,7 +48,9 @@ export const chatMessages = sqliteTable(
   "chat_messages",
   {
     id: text("id").primaryKey(),
-    sessionId: text("session_id").notNull().references(() => chatSessions.id, { onDelete: "cascade" }),
+    sessionId: text("session_id")
+      .notNull()
+      .references(() => chatSessions.id, { onDelete: "cascade" }),
     tenantId: text("tenant_id").notNull(),
     role: text("role", { enum: MESSAGE_ROLES }).notNull(),
     text: text("text").notNull(),
@@ -67,7 +73,9 @@ export const leads = sqliteTable(
   "leads",
   {
     id: text("id").primaryKey(),
-    tenantId: text("tenant_id").notNull().references(() => tenants.id, { onDelete: "cascade" }),
+    tenantId: text("tenant_id")
+      .notNull()
+      .references(() => tenants.id, { onDelete: "cascade" }),
     chatbotId: text("chatbot_id").notNull(),
     sessionId: text("session_id").notNull(),
     name: text("name").notNull(),
@@ -90,7 +98,9 @@ export const appointments = sqliteTable(
   "appointments",
   {
     id: text("id").primaryKey(),
-    tenantId: text("tenant_id").notNull().references(() => tenants.id, { onDelete: "cascade" }),
+    tenantId: text("tenant_id")
+      .notNull()
+      .references(() => tenants.id, { onDelete: "cascade" }),
     chatbotId: text("chatbot_id").notNull(),
     sessionId: text("session_id").notNull(),
     startsAt: integer("starts_at").notNull(),
@@ -117,7 +127,9 @@ export const appointments = sqliteTable(
 export const usageCounters = sqliteTable(
   "usage_counters",
   {
-    tenantId: text("tenant_id").notNull().references(() => tenants.id, { onDelete: "cascade" }),
+    tenantId: text("tenant_id")
+      .notNull()
+      .references(() => tenants.id, { onDelete: "cascade" }),
     /** YYYY-MM (UTC). */
     period: text("period").notNull(),
     messages: integer("messages").notNull().default(0),

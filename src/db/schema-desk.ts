@@ -11,8 +11,12 @@ import { chatSessions } from "./schema-chat.ts";
 export const handoffs = sqliteTable(
   "handoffs",
   {
-    sessionId: text("session_id").primaryKey().references(() => chatSessions.id, { onDelete: "cascade" }),
-    tenantId: text("tenant_id").notNull().references(() => tenants.id, { onDelete: "cascade" }),
+    sessionId: text("session_id")
+      .primaryKey()
+      .references(() => chatSessions.id, { onDelete: "cascade" }),
+    tenantId: text("tenant_id")
+      .notNull()
+      .references(() => tenants.id, { onDelete: "cascade" }),
     handoffAt: integer("handoff_at").notNull(),
     withinBusinessHours: integer("within_business_hours", { mode: "boolean" }).notNull(),
     firstReplyAt: integer("first_reply_at"),
@@ -25,8 +29,12 @@ export const handoffs = sqliteTable(
 export const sessionRatings = sqliteTable(
   "session_ratings",
   {
-    sessionId: text("session_id").primaryKey().references(() => chatSessions.id, { onDelete: "cascade" }),
-    tenantId: text("tenant_id").notNull().references(() => tenants.id, { onDelete: "cascade" }),
+    sessionId: text("session_id")
+      .primaryKey()
+      .references(() => chatSessions.id, { onDelete: "cascade" }),
+    tenantId: text("tenant_id")
+      .notNull()
+      .references(() => tenants.id, { onDelete: "cascade" }),
     score: integer("score").notNull(),
     comment: text("comment"),
     createdAt: integer("created_at").notNull(),

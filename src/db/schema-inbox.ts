@@ -13,7 +13,9 @@ export const sessionDesk = sqliteTable(
     sessionId: text("session_id")
       .primaryKey()
       .references(() => chatSessions.id, { onDelete: "cascade" }),
-    tenantId: text("tenant_id").notNull().references(() => tenants.id, { onDelete: "cascade" }),
+    tenantId: text("tenant_id")
+      .notNull()
+      .references(() => tenants.id, { onDelete: "cascade" }),
     pageUrl: text("page_url"),
     handoffAt: integer("handoff_at"),
     assignedTo: text("assigned_to").references(() => users.id, { onDelete: "set null" }),
@@ -44,7 +46,9 @@ export const cannedReplies = sqliteTable(
   "canned_replies",
   {
     id: text("id").primaryKey(),
-    tenantId: text("tenant_id").notNull().references(() => tenants.id, { onDelete: "cascade" }),
+    tenantId: text("tenant_id")
+      .notNull()
+      .references(() => tenants.id, { onDelete: "cascade" }),
     shortcut: text("shortcut").notNull(),
     text: text("text").notNull(),
     createdAt: integer("created_at").notNull(),

@@ -8,7 +8,9 @@ import { tenants } from "./schema.ts";
  * Meta's handshake and signatures, the access token to send replies. The four are set together.
  */
 export const tenantSecrets = sqliteTable("tenant_secrets", {
-  tenantId: text("tenant_id").primaryKey().references(() => tenants.id, { onDelete: "cascade" }),
+  tenantId: text("tenant_id")
+    .primaryKey()
+    .references(() => tenants.id, { onDelete: "cascade" }),
   paymentSecret: text("payment_secret"),
   whatsappVerifyToken: text("whatsapp_verify_token"),
   whatsappAppSecret: text("whatsapp_app_secret"),
@@ -26,7 +28,9 @@ export const paymentEvents = sqliteTable(
   {
     provider: text("provider").notNull(),
     providerEventId: text("provider_event_id").notNull(),
-    tenantId: text("tenant_id").notNull().references(() => tenants.id, { onDelete: "cascade" }),
+    tenantId: text("tenant_id")
+      .notNull()
+      .references(() => tenants.id, { onDelete: "cascade" }),
     /** The Parley event (`evt_…`) the provider event became. */
     eventId: text("event_id").notNull(),
     receivedAt: integer("received_at").notNull(),
@@ -46,10 +50,15 @@ export const paymentEvents = sqliteTable(
 export const whatsappMessages = sqliteTable(
   "whatsapp_messages",
   {
-    tenantId: text("tenant_id").notNull().references(() => tenants.id, { onDelete: "cascade" }),
+    tenantId: text("tenant_id")
+      .notNull()
+      .references(() => tenants.id, { onDelete: "cascade" }),
     /** Meta's `wamid.…` id of the inbound message. */
     messageId: text("message_id").notNull(),
     receivedAt: integer("received_at").notNull(),
   },
-  (table) => [primaryKey({ columns: [table.tenantId, table.messageId] }), index("whatsapp_messages_received_idx").on(table.receivedAt)],
+  (table) => [
+    primaryKey({ columns: [table.tenantId, table.messageId] }),
+    index("whatsapp_messages_received_idx").on(table.receivedAt),
+  ],
 );

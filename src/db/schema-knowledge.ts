@@ -21,7 +21,9 @@ export const knowledgeSources = sqliteTable(
   "knowledge_sources",
   {
     id: text("id").primaryKey(),
-    tenantId: text("tenant_id").notNull().references(() => tenants.id, { onDelete: "cascade" }),
+    tenantId: text("tenant_id")
+      .notNull()
+      .references(() => tenants.id, { onDelete: "cascade" }),
     kind: text("kind", { enum: SOURCE_KINDS }).notNull(),
     url: text("url"),
     title: text("title"),
@@ -38,12 +40,17 @@ export const knowledgeSources = sqliteTable(
     report: text("report"),
     createdAt: integer("created_at").notNull(),
   },
-  (table) => [index("knowledge_sources_tenant_idx").on(table.tenantId, table.id), index("knowledge_sources_due_idx").on(table.nextSyncAt)],
+  (table) => [
+    index("knowledge_sources_tenant_idx").on(table.tenantId, table.id),
+    index("knowledge_sources_due_idx").on(table.nextSyncAt),
+  ],
 );
 
 /** A tenant's knowledge settings; no row means the defaults (sources re-fetched daily). */
 export const knowledgeSettings = sqliteTable("knowledge_settings", {
-  tenantId: text("tenant_id").primaryKey().references(() => tenants.id, { onDelete: "cascade" }),
+  tenantId: text("tenant_id")
+    .primaryKey()
+    .references(() => tenants.id, { onDelete: "cascade" }),
   /** Milliseconds between scheduled syncs of a URL or sitemap source; null turns the schedule off. */
   syncIntervalMs: integer("sync_interval_ms"),
   updatedAt: integer("updated_at").notNull(),
@@ -54,7 +61,9 @@ export const knowledgeDocuments = sqliteTable(
   "knowledge_documents",
   {
     id: text("id").primaryKey(),
-    tenantId: text("tenant_id").notNull().references(() => tenants.id, { onDelete: "cascade" }),
+    tenantId: text("tenant_id")
+      .notNull()
+      .references(() => tenants.id, { onDelete: "cascade" }),
     title: text("title").notNull(),
     format: text("format", { enum: KNOWLEDGE_FORMATS }).notNull(),
     sourceUrl: text("source_url"),
@@ -71,7 +80,10 @@ export const knowledgeDocuments = sqliteTable(
     chunkCount: integer("chunk_count").notNull(),
     createdAt: integer("created_at").notNull(),
   },
-  (table) => [index("knowledge_documents_tenant_idx").on(table.tenantId, table.id), index("knowledge_documents_source_idx").on(table.sourceId)],
+  (table) => [
+    index("knowledge_documents_tenant_idx").on(table.tenantId, table.id),
+    index("knowledge_documents_source_idx").on(table.sourceId),
+  ],
 );
 
 /**
@@ -83,8 +95,12 @@ export const knowledgeChunks = sqliteTable(
   "knowledge_chunks",
   {
     id: integer("id").primaryKey({ autoIncrement: true }),
-    tenantId: text("tenant_id").notNull().references(() => tenants.id, { onDelete: "cascade" }),
-    documentId: text("document_id").notNull().references(() => knowledgeDocuments.id, { onDelete: "cascade" }),
+    tenantId: text("tenant_id")
+      .notNull()
+      .references(() => tenants.id, { onDelete: "cascade" }),
+    documentId: text("document_id")
+      .notNull()
+      .references(() => knowledgeDocuments.id, { onDelete: "cascade" }),
     position: integer("position").notNull(),
     /** The heading path the chunk sits under ("Prices › Cleaning"), empty when there is none. */
     heading: text("heading").notNull(),

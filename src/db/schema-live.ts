@@ -12,8 +12,12 @@ export const liveEvents = sqliteTable(
   "live_events",
   {
     id: integer("id").primaryKey({ autoIncrement: true }),
-    tenantId: text("tenant_id").notNull().references(() => tenants.id, { onDelete: "cascade" }),
-    sessionId: text("session_id").notNull().references(() => chatSessions.id, { onDelete: "cascade" }),
+    tenantId: text("tenant_id")
+      .notNull()
+      .references(() => tenants.id, { onDelete: "cascade" }),
+    sessionId: text("session_id")
+      .notNull()
+      .references(() => chatSessions.id, { onDelete: "cascade" }),
     kind: text("kind").notNull(),
     data: text("data", { mode: "json" }).$type<Record<string, unknown>>().notNull(),
     createdAt: integer("created_at").notNull(),

@@ -9,7 +9,9 @@ export const webhookRules = sqliteTable(
   "webhook_rules",
   {
     id: text("id").primaryKey(),
-    tenantId: text("tenant_id").notNull().references(() => tenants.id, { onDelete: "cascade" }),
+    tenantId: text("tenant_id")
+      .notNull()
+      .references(() => tenants.id, { onDelete: "cascade" }),
     name: text("name").notNull(),
     event: text("event").notNull(),
     url: text("url").notNull(),
@@ -39,7 +41,9 @@ export const events = sqliteTable(
   "events",
   {
     id: text("id").primaryKey(),
-    tenantId: text("tenant_id").notNull().references(() => tenants.id, { onDelete: "cascade" }),
+    tenantId: text("tenant_id")
+      .notNull()
+      .references(() => tenants.id, { onDelete: "cascade" }),
     event: text("event").notNull(),
     /** Compact JSON of the event's data object, exactly as delivered. */
     data: text("data").notNull(),
@@ -67,8 +71,12 @@ export const deliveries = sqliteTable(
   "deliveries",
   {
     id: text("id").primaryKey(),
-    tenantId: text("tenant_id").notNull().references(() => tenants.id, { onDelete: "cascade" }),
-    eventId: text("event_id").notNull().references(() => events.id, { onDelete: "cascade" }),
+    tenantId: text("tenant_id")
+      .notNull()
+      .references(() => tenants.id, { onDelete: "cascade" }),
+    eventId: text("event_id")
+      .notNull()
+      .references(() => events.id, { onDelete: "cascade" }),
     ruleId: text("rule_id").references(() => webhookRules.id, { onDelete: "set null" }),
     event: text("event").notNull(),
     /** The rule's URL when enqueued, for the log; sends use the rule's current URL and secret. */
@@ -115,7 +123,9 @@ export const deliveryAttempts = sqliteTable(
   "delivery_attempts",
   {
     id: text("id").primaryKey(),
-    deliveryId: text("delivery_id").notNull().references(() => deliveries.id, { onDelete: "cascade" }),
+    deliveryId: text("delivery_id")
+      .notNull()
+      .references(() => deliveries.id, { onDelete: "cascade" }),
     cycle: integer("cycle").notNull(),
     attempt: integer("attempt").notNull(),
     startedAt: integer("started_at").notNull(),
@@ -134,8 +144,12 @@ export const deadLetters = sqliteTable(
   "dead_letters",
   {
     id: text("id").primaryKey(),
-    deliveryId: text("delivery_id").notNull().references(() => deliveries.id, { onDelete: "cascade" }),
-    tenantId: text("tenant_id").notNull().references(() => tenants.id, { onDelete: "cascade" }),
+    deliveryId: text("delivery_id")
+      .notNull()
+      .references(() => deliveries.id, { onDelete: "cascade" }),
+    tenantId: text("tenant_id")
+      .notNull()
+      .references(() => tenants.id, { onDelete: "cascade" }),
     ruleId: text("rule_id"),
     event: text("event").notNull(),
     attempts: integer("attempts").notNull(),

@@ -17,7 +17,9 @@ export const chatbots = sqliteTable(
   "chatbots",
   {
     id: text("id").primaryKey(),
-    tenantId: text("tenant_id").notNull().references(() => tenants.id, { onDelete: "cascade" }),
+    tenantId: text("tenant_id")
+      .notNull()
+      .references(() => tenants.id, { onDelete: "cascade" }),
     name: text("name").notNull(),
     /** The bot's settings document (greeting, FAQ, lead and appointment settings…). */
     config: text("config", { mode: "json" }).$type<Record<string, unknown>>().notNull().default({}),
@@ -43,19 +45,28 @@ export type MembershipRole = (typeof MEMBERSHIP_ROLES)[number];
 export const memberships = sqliteTable(
   "memberships",
   {
-    userId: text("user_id").notNull().references(() => users.id, { onDelete: "cascade" }),
-    tenantId: text("tenant_id").notNull().references(() => tenants.id, { onDelete: "cascade" }),
+    userId: text("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    tenantId: text("tenant_id")
+      .notNull()
+      .references(() => tenants.id, { onDelete: "cascade" }),
     role: text("role", { enum: MEMBERSHIP_ROLES }).notNull(),
     createdAt: integer("created_at").notNull(),
   },
-  (table) => [primaryKey({ columns: [table.userId, table.tenantId] }), index("memberships_tenant_idx").on(table.tenantId)],
+  (table) => [
+    primaryKey({ columns: [table.userId, table.tenantId] }),
+    index("memberships_tenant_idx").on(table.tenantId),
+  ],
 );
 
 export const apiKeys = sqliteTable(
   "api_keys",
   {
     id: text("id").primaryKey(),
-    tenantId: text("tenant_id").notNull().references(() => tenants.id, { onDelete: "cascade" }),
+    tenantId: text("tenant_id")
+      .notNull()
+      .references(() => tenants.id, { onDelete: "cascade" }),
     name: text("name").notNull(),
     /** The first characters of the key, shown in listings and used to find the row. */
     prefix: text("prefix").notNull(),
@@ -72,7 +83,9 @@ export const refreshTokens = sqliteTable(
   "refresh_tokens",
   {
     id: text("id").primaryKey(),
-    userId: text("user_id").notNull().references(() => users.id, { onDelete: "cascade" }),
+    userId: text("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
     /** Every token issued by rotation from one login shares a family; reuse revokes it. */
     familyId: text("family_id").notNull(),
     tokenHash: text("token_hash").notNull(),
@@ -81,7 +94,10 @@ export const refreshTokens = sqliteTable(
     rotatedAt: integer("rotated_at"),
     revokedAt: integer("revoked_at"),
   },
-  (table) => [uniqueIndex("refresh_tokens_hash_idx").on(table.tokenHash), index("refresh_tokens_family_idx").on(table.familyId)],
+  (table) => [
+    uniqueIndex("refresh_tokens_hash_idx").on(table.tokenHash),
+    index("refresh_tokens_family_idx").on(table.familyId),
+  ],
 );
 
 export const settings = sqliteTable("settings", {

@@ -8,8 +8,27 @@
 export type StorageTrouble = "busy" | "storage_full";
 
 /** SQLSTATEs that mean "try again shortly": lock/statement timeout, too many connections, shutting down. */
-const PG_BUSY = new Set(["55P03", "57014", "53300", "57P01", "57P02", "57P03", "08000", "08003", "08006", "08001", "08004"]);
-const PG_CONNECTION_CODES = new Set(["ERR_POSTGRES_CONNECTION_CLOSED", "ERR_POSTGRES_CONNECTION_REFUSED", "ERR_POSTGRES_CONNECTION_TIMEOUT", "ERR_POSTGRES_IDLE_TIMEOUT", "ECONNREFUSED", "ECONNRESET"]);
+const PG_BUSY = new Set([
+  "55P03",
+  "57014",
+  "53300",
+  "57P01",
+  "57P02",
+  "57P03",
+  "08000",
+  "08003",
+  "08006",
+  "08001",
+  "08004",
+]);
+const PG_CONNECTION_CODES = new Set([
+  "ERR_POSTGRES_CONNECTION_CLOSED",
+  "ERR_POSTGRES_CONNECTION_REFUSED",
+  "ERR_POSTGRES_CONNECTION_TIMEOUT",
+  "ERR_POSTGRES_IDLE_TIMEOUT",
+  "ECONNREFUSED",
+  "ECONNRESET",
+]);
 
 function troubleOf(current: object): StorageTrouble | null {
   const { code, errno } = current as { code?: unknown; errno?: unknown };
@@ -35,7 +54,13 @@ export function isStorageUnreachable(error: unknown): boolean {
     if (typeof current !== "object") return false;
     const { code, errno } = current as { code?: unknown; errno?: unknown };
     if (typeof code === "string" && PG_CONNECTION_CODES.has(code)) return true;
-    if (typeof code === "string" && code.startsWith("ERR_POSTGRES_") && typeof errno === "string" && PG_UNREACHABLE.has(errno)) return true;
+    if (
+      typeof code === "string" &&
+      code.startsWith("ERR_POSTGRES_") &&
+      typeof errno === "string" &&
+      PG_UNREACHABLE.has(errno)
+    )
+      return true;
     current = (current as { cause?: unknown }).cause;
   }
   return false;

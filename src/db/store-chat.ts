@@ -49,7 +49,12 @@ export interface ChatSessionQueries {
   /** The newest open session of a visitor on a channel (a WhatsApp number). */
   findOpenVisitorSession(tenantId: string, channel: string, visitorRef: string): Promise<ChatSessionRow | null>;
   /** Newest first, before `beforeId` when given. */
-  listSessions(tenantId: string, status: SessionStatus | null, beforeId: string | null, limit: number): Promise<ChatSessionRow[]>;
+  listSessions(
+    tenantId: string,
+    status: SessionStatus | null,
+    beforeId: string | null,
+    limit: number,
+  ): Promise<ChatSessionRow[]>;
   insertSession(row: ChatSessionRow): Promise<void>;
   updateSessionTurn(sessionId: string, update: SessionTurnUpdate): Promise<void>;
   closeSession(sessionId: string, closedAt: number): Promise<void>;
@@ -66,7 +71,11 @@ export interface ChatSessionQueries {
   /** The transcript after `afterId` (exclusive), oldest first, at most 500. */
   listMessagesAfter(sessionId: string, afterId: string): Promise<ChatMessageRow[]>;
   /** The newest message of each of the tenant's sessions among `sessionIds`, its text cut to `maxChars`. */
-  listNewestMessages(tenantId: string, sessionIds: readonly string[], maxChars: number): Promise<Array<Pick<ChatMessageRow, "sessionId" | "role" | "text" | "authorName" | "createdAt">>>;
+  listNewestMessages(
+    tenantId: string,
+    sessionIds: readonly string[],
+    maxChars: number,
+  ): Promise<Array<Pick<ChatMessageRow, "sessionId" | "role" | "text" | "authorName" | "createdAt">>>;
 }
 
 export interface UsageQueries {
@@ -80,11 +89,23 @@ export interface UsageQueries {
    * session and the lookup version come with it: a chat message's reads and count in one
    * round trip.
    */
-  reserveMessage(tenantId: string, period: string, limits: MessageLimits, sessionId: string | null): Promise<MessageReservation>;
+  reserveMessage(
+    tenantId: string,
+    period: string,
+    limits: MessageLimits,
+    sessionId: string | null,
+  ): Promise<MessageReservation>;
   /** One more message this period; the counter after it. */
-  incrementMessages(tenantId: string, period: string): Promise<Pick<UsageCounterRow, "messages" | "thresholdNotifiedAt">>;
+  incrementMessages(
+    tenantId: string,
+    period: string,
+  ): Promise<Pick<UsageCounterRow, "messages" | "thresholdNotifiedAt">>;
   markThresholdNotified(tenantId: string, period: string, at: number): Promise<void>;
-  addAiUsage(tenantId: string, period: string, usage: { calls: number; promptTokens: number; completionTokens: number }): Promise<void>;
+  addAiUsage(
+    tenantId: string,
+    period: string,
+    usage: { calls: number; promptTokens: number; completionTokens: number },
+  ): Promise<void>;
   countVisitorRefusal(tenantId: string, period: string): Promise<void>;
 }
 
@@ -93,7 +114,11 @@ export interface CaptureQueries {
   /** Books the slot; false (nothing written) when the tenant has an appointment at that start already. */
   insertAppointment(row: AppointmentRow): Promise<boolean>;
   /** A corrected contact replaces the session's lead fields. */
-  updateSessionLead(tenantId: string, sessionId: string, contact: { name: string; phone: string; email: string }): Promise<void>;
+  updateSessionLead(
+    tenantId: string,
+    sessionId: string,
+    contact: { name: string; phone: string; email: string },
+  ): Promise<void>;
   /** The tenant's leads, newest first, before `beforeId` when given. */
   listLeads(tenantId: string, beforeId: string | null, limit: number): Promise<LeadRow[]>;
   /** The tenant's appointments, newest first, before `beforeId` when given. */
@@ -104,11 +129,23 @@ export interface CaptureQueries {
 
 export interface BotConfigQueries {
   /** The tenant's chatbot and the newest change to it or to the tenant row: a cheap cache probe on every message. */
-  findBotConfigVersion(tenantId: string): Promise<{ chatbotId: string; updatedAt: number; tenantUpdatedAt: number } | null>;
+  findBotConfigVersion(
+    tenantId: string,
+  ): Promise<{ chatbotId: string; updatedAt: number; tenantUpdatedAt: number } | null>;
   /** The chatbot's stored config document, with its tenant's sector and allowed origins. */
-  findBotConfigDocument(chatbotId: string): Promise<{ config: Record<string, unknown>; sector: string; allowedOrigins: string[] } | null>;
+  findBotConfigDocument(
+    chatbotId: string,
+  ): Promise<{ config: Record<string, unknown>; sector: string; allowedOrigins: string[] } | null>;
   /** Stores the tenant's chatbot config; the chatbot's id, or null when the tenant has none. */
-  updateBotConfig(tenantId: string, config: Record<string, unknown>, name: string, updatedAt: number): Promise<string | null>;
+  updateBotConfig(
+    tenantId: string,
+    config: Record<string, unknown>,
+    name: string,
+    updatedAt: number,
+  ): Promise<string | null>;
   /** The tenant row's copy of what the widget check and the templates read. */
-  updateTenantProfile(tenantId: string, profile: { allowedOrigins: string[]; sector: string; updatedAt: number }): Promise<void>;
+  updateTenantProfile(
+    tenantId: string,
+    profile: { allowedOrigins: string[]; sector: string; updatedAt: number },
+  ): Promise<void>;
 }

@@ -23,5 +23,9 @@ export interface DeskQueries {
   /** Answers 1, or 0 when the session was already rated. */
   insertRating(row: SessionRatingRow): Promise<number>;
   /** Ratings per UTC day and score in [from, to). */
-  countRatingsByDay(tenantId: string, fromMs: number, toMs: number): Promise<Array<{ day: string; score: number; n: number }>>;
+  countRatingsByDay(
+    tenantId: string,
+    fromMs: number,
+    toMs: number,
+  ): Promise<Array<{ day: string; score: number; n: number }>>;
 }

@@ -37,7 +37,13 @@ export interface InboxQueries {
    * (null: nobody): answers 0 when someone else changed it first, so two people taking the
    * same chat at once cannot both win.
    */
-  assignSession(tenantId: string, sessionId: string, assignedTo: string | null, at: number, expected: string | null): Promise<number>;
+  assignSession(
+    tenantId: string,
+    sessionId: string,
+    assignedTo: string | null,
+    at: number,
+    expected: string | null,
+  ): Promise<number>;
   /** A closed chat back to the inbox (status handoff); 0 when it was not closed. */
   reopenSession(tenantId: string, sessionId: string, at: number): Promise<number>;
   /** Moves the reader's read mark forward to the chat's newest message (never back). */
@@ -67,6 +73,10 @@ export interface CannedReplyQueries {
   /** false (nothing written) when the tenant has that shortcut already. */
   insertCannedReply(row: CannedReplyRow): Promise<boolean>;
   /** 0 when there is no such reply, or another of the tenant's replies has the new shortcut. */
-  updateCannedReply(tenantId: string, id: string, change: { shortcut: string; text: string; updatedAt: number }): Promise<number>;
+  updateCannedReply(
+    tenantId: string,
+    id: string,
+    change: { shortcut: string; text: string; updatedAt: number },
+  ): Promise<number>;
   deleteCannedReply(tenantId: string, id: string): Promise<number>;
 }

@@ -6,14 +6,29 @@ export type KnowledgeSourceWithCount = KnowledgeSourceRow & { documentCount: num
 /** What a sync writes back onto its source. */
 export type SourceSyncState = Pick<
   KnowledgeSourceRow,
-  "id" | "status" | "lastError" | "etag" | "lastModified" | "contentHash" | "lastFetchedAt" | "lastChangedAt" | "nextSyncAt" | "report"
+  | "id"
+  | "status"
+  | "lastError"
+  | "etag"
+  | "lastModified"
+  | "contentHash"
+  | "lastFetchedAt"
+  | "lastChangedAt"
+  | "nextSyncAt"
+  | "report"
 >;
 
 /** A source's document as a sync compares it: its page and the validators it was fetched with. */
-export type SourceDocument = Pick<KnowledgeDocumentRow, "id" | "title" | "sourceUrl" | "etag" | "lastModified" | "contentHash" | "bytes">;
+export type SourceDocument = Pick<
+  KnowledgeDocumentRow,
+  "id" | "title" | "sourceUrl" | "etag" | "lastModified" | "contentHash" | "bytes"
+>;
 
 /** A document's new text and validators, written over the old one (its id stays, its chunks are replaced). */
-export type ReplacedDocument = Pick<KnowledgeDocumentRow, "id" | "title" | "format" | "content" | "bytes" | "chunkCount" | "etag" | "lastModified" | "contentHash">;
+export type ReplacedDocument = Pick<
+  KnowledgeDocumentRow,
+  "id" | "title" | "format" | "content" | "bytes" | "chunkCount" | "etag" | "lastModified" | "contentHash"
+>;
 
 /** Knowledge sources (src/knowledge/sources.ts) and the tenant's sync schedule. */
 export interface KnowledgeSourceQueries {
@@ -29,7 +44,9 @@ export interface KnowledgeSourceQueries {
   listDueSources(now: number, limit: number): Promise<KnowledgeSourceRow[]>;
   listSourceDocuments(sourceId: string): Promise<SourceDocument[]>;
   /** The page's validators after a 304 or an unchanged body: the text and chunks stay. */
-  updateDocumentValidators(row: Pick<KnowledgeDocumentRow, "id" | "etag" | "lastModified" | "contentHash">): Promise<void>;
+  updateDocumentValidators(
+    row: Pick<KnowledgeDocumentRow, "id" | "etag" | "lastModified" | "contentHash">,
+  ): Promise<void>;
   replaceDocumentContent(row: ReplacedDocument): Promise<void>;
   deleteDocumentChunks(documentId: string): Promise<void>;
   deleteDocumentById(documentId: string): Promise<void>;

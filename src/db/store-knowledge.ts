@@ -1,7 +1,10 @@
 import type { KnowledgeChunkRow, KnowledgeDocumentRow } from "./rows.ts";
 
 /** A chunk with what the search index shows of its document. */
-export type IndexedChunk = Pick<KnowledgeChunkRow, "id" | "documentId" | "position" | "heading" | "text" | "embedding" | "embeddingModel"> &
+export type IndexedChunk = Pick<
+  KnowledgeChunkRow,
+  "id" | "documentId" | "position" | "heading" | "text" | "embedding" | "embeddingModel"
+> &
   Pick<KnowledgeDocumentRow, "title" | "sourceUrl">;
 
 /** The knowledge base (src/knowledge/): documents, their chunks and vectors. */
@@ -11,7 +14,9 @@ export interface KnowledgeQueries {
   /** The tenant's documents without their content (''), newest first, before `beforeId` when given. */
   listDocuments(tenantId: string, beforeId: string | null, limit: number): Promise<KnowledgeDocumentRow[]>;
   findDocument(tenantId: string, documentId: string): Promise<KnowledgeDocumentRow | null>;
-  listDocumentChunks(documentId: string): Promise<Array<Pick<KnowledgeChunkRow, "position" | "heading" | "text" | "embeddingModel">>>;
+  listDocumentChunks(
+    documentId: string,
+  ): Promise<Array<Pick<KnowledgeChunkRow, "position" | "heading" | "text" | "embeddingModel">>>;
   /** Deletes the tenant's document and (by cascade) its chunks; false when there was none. */
   deleteDocument(tenantId: string, documentId: string): Promise<boolean>;
   /** The tenant's plan, document count and bytes in one read; null when there is no such tenant. */

@@ -128,7 +128,12 @@ export interface DeliveryState {
 
 export interface DeliveryQueries {
   /** Newest first, before `beforeId` when given. */
-  listDeliveries(tenantId: string, filter: DeliveryFilter, beforeId: string | null, limit: number): Promise<DeliveryRow[]>;
+  listDeliveries(
+    tenantId: string,
+    filter: DeliveryFilter,
+    beforeId: string | null,
+    limit: number,
+  ): Promise<DeliveryRow[]>;
   findDelivery(tenantId: string, deliveryId: string): Promise<DeliveryRow | null>;
   /** A delivery's event data (compact JSON) and time: what its body is built from. */
   findEventBody(eventId: string): Promise<{ data: string; occurredAt: number } | null>;
@@ -153,7 +158,10 @@ export interface DeliveryQueries {
    */
   releaseStrandedWaiters(now: number): Promise<number>;
   /** URL and attempts across every cycle of the tenant's deliveries among `deliveryIds`. */
-  describeDeliveries(tenantId: string, deliveryIds: readonly string[]): Promise<Array<{ id: string; url: string; totalAttempts: number }>>;
+  describeDeliveries(
+    tenantId: string,
+    deliveryIds: readonly string[],
+  ): Promise<Array<{ id: string; url: string; totalAttempts: number }>>;
 }
 
 export interface DeadLetterFilter {
@@ -166,18 +174,31 @@ export interface DeadLetterFilter {
 
 export interface DeadLetterQueries {
   /** Live (not expired at `now`) dead letters, newest first, before `beforeId` when given. */
-  listLiveDeadLetters(filter: DeadLetterFilter, now: number, beforeId: string | null, limit: number): Promise<DeadLetterRow[]>;
+  listLiveDeadLetters(
+    filter: DeadLetterFilter,
+    now: number,
+    beforeId: string | null,
+    limit: number,
+  ): Promise<DeadLetterRow[]>;
   findLiveDeadLetter(deadLetterId: string, now: number): Promise<DeadLetterRow | null>;
   deleteDeadLetter(deadLetterId: string): Promise<void>;
   /** Deletes the tenant's live dead letter in one statement; null when there is none such. */
-  discardDeadLetter(tenantId: string, deadLetterId: string, now: number): Promise<{ id: string; deliveryId: string } | null>;
+  discardDeadLetter(
+    tenantId: string,
+    deadLetterId: string,
+    now: number,
+  ): Promise<{ id: string; deliveryId: string } | null>;
   /**
    * A fresh cycle for a dead delivery (same id, attempts 0, due at `now`, or waiting behind
    * `waitsFor` of its stream); false when it is not dead.
    */
   restartDeadDelivery(deliveryId: string, now: number, waitsFor?: string | null): Promise<boolean>;
   /** The rule's dead ordered deliveries created at or after `sinceMs`, oldest first: they re-enter their streams one by one. */
-  listRuleDeadStreamDeliveries(tenantId: string, ruleId: string, sinceMs: number): Promise<Array<{ id: string; streamKey: string }>>;
+  listRuleDeadStreamDeliveries(
+    tenantId: string,
+    ruleId: string,
+    sinceMs: number,
+  ): Promise<Array<{ id: string; streamKey: string }>>;
   /** Deletes the dead letters of the rule's dead deliveries created at or after `sinceMs` (before recoverRuleDeliveries). */
   deleteRuleDeadLettersSince(tenantId: string, ruleId: string, sinceMs: number): Promise<number>;
   /**

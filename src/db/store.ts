@@ -7,8 +7,20 @@ import type { KnowledgeQueries } from "./store-knowledge.ts";
 import type { KnowledgeSourceQueries } from "./store-knowledge-sources.ts";
 import type { MaintenanceQueries, PrivacyQueries } from "./store-privacy.ts";
 import type { BotConfigQueries, CaptureQueries, ChatSessionQueries, UsageQueries } from "./store-chat.ts";
-import type { ApiKeyQueries, RefreshTokenQueries, SettingQueries, TenantQueries, UserQueries } from "./store-accounts.ts";
-import type { DeadLetterQueries, DeliveryQueries, DeliveryQueueQueries, OutboxQueries, WebhookRuleQueries } from "./store-webhooks.ts";
+import type {
+  ApiKeyQueries,
+  RefreshTokenQueries,
+  SettingQueries,
+  TenantQueries,
+  UserQueries,
+} from "./store-accounts.ts";
+import type {
+  DeadLetterQueries,
+  DeliveryQueries,
+  DeliveryQueueQueries,
+  OutboxQueries,
+  WebhookRuleQueries,
+} from "./store-webhooks.ts";
 import type { TestSetQueries, UnansweredQueries } from "./store-test-set.ts";
 import type { SharedCounters } from "../lib/shared-window.ts";
 

@@ -60,10 +60,15 @@ const PROBE_VALUE = "x".repeat(9000);
  */
 export function probeWrite(sqlite: Database): "ok" | "busy" | "storage_full" {
   try {
-    sqlite.transaction(() => {
-      sqlite.run("INSERT INTO settings (key, value) VALUES ('readyz_write_probe', ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value", [PROBE_VALUE]);
-      sqlite.run("DELETE FROM settings WHERE key = 'readyz_write_probe'");
-    }).immediate();
+    sqlite
+      .transaction(() => {
+        sqlite.run(
+          "INSERT INTO settings (key, value) VALUES ('readyz_write_probe', ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value",
+          [PROBE_VALUE],
+        );
+        sqlite.run("DELETE FROM settings WHERE key = 'readyz_write_probe'");
+      })
+      .immediate();
     return "ok";
   } catch (error) {
     const trouble = storageTroubleOf(error);

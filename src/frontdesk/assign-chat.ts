@@ -31,10 +31,16 @@ export async function assignChat(
 ): Promise<InboxChat> {
   const assignee = target === undefined ? actor.userId : target;
   if (target === undefined && assignee === null) {
-    throw new AppError("validation_failed", 422, "user_id: an API key names the person to assign", [{ field: "user_id", message: "required with an API key" }]);
+    throw new AppError("validation_failed", 422, "user_id: an API key names the person to assign", [
+      { field: "user_id", message: "required with an API key" },
+    ]);
   }
   if (!actor.manager && assignee !== null && assignee !== actor.userId) {
-    throw new AppError("forbidden", 403, "An agent can take a chat for themselves only; an owner or admin assigns it to someone else.");
+    throw new AppError(
+      "forbidden",
+      403,
+      "An agent can take a chat for themselves only; an owner or admin assigns it to someone else.",
+    );
   }
   const session = await requireSession(deps.store, tenantId, sessionId);
   if (session.status === "closed") throw new AppError("session_closed", 409, "The session is closed; reopen it first.");
@@ -46,7 +52,12 @@ export async function assignChat(
     await deps.store.transaction(async (tx) => {
       if ((await tx.inbox.assignSession(tenantId, sessionId, assignee, now, holder)) === 0) throw taken(null);
       const assignedTo = assignee === null ? null : { user_id: assignee, display_name: assigneeName };
-      await recordLiveEvent(deps, tx, { tenantId, sessionId, kind: "session.assigned", data: { assigned_to: assignedTo, assigned_by: actor.userId, assigned_at: toIso(now) } });
+      await recordLiveEvent(deps, tx, {
+        tenantId,
+        sessionId,
+        kind: "session.assigned",
+        data: { assigned_to: assignedTo, assigned_by: actor.userId, assigned_at: toIso(now) },
+      });
     });
   }
   return getInboxChat(deps, tenantId, actor.userId, sessionId);

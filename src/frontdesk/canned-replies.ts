@@ -25,39 +25,60 @@ export const toCannedReplyView = (row: CannedReplyRow) => ({
 });
 export type CannedReplyView = ReturnType<typeof toCannedReplyView>;
 
-const shortcutTaken = (shortcut: string) => new AppError("shortcut_taken", 409, `The tenant has a canned reply /${shortcut} already.`);
+const shortcutTaken = (shortcut: string) =>
+  new AppError("shortcut_taken", 409, `The tenant has a canned reply /${shortcut} already.`);
 
 /** Trims the text (a blank one is 422); the route's schema has checked the shortcut's form and both lengths. */
 function cleaned(input: CannedReplyInput): CannedReplyInput {
   const text = input.text.trim();
-  if (text.length === 0) throw new AppError("validation_failed", 422, "text: must not be blank", [{ field: "text", message: "must not be blank" }]);
+  if (text.length === 0)
+    throw new AppError("validation_failed", 422, "text: must not be blank", [
+      { field: "text", message: "must not be blank" },
+    ]);
   return { shortcut: input.shortcut, text };
 }
 
-export async function listCannedReplies(deps: Pick<Deps, "store">, tenantId: string): Promise<{ data: CannedReplyView[] }> {
+export async function listCannedReplies(
+  deps: Pick<Deps, "store">,
+  tenantId: string,
+): Promise<{ data: CannedReplyView[] }> {
   return { data: (await deps.store.cannedReplies.listCannedReplies(tenantId)).map(toCannedReplyView) };
 }
 
 /** A new canned reply: at most CANNED_REPLY_LIMIT per tenant (409 limit_reached), one per shortcut (409 shortcut_taken). */
-export async function createCannedReply(deps: Pick<Deps, "store" | "clock">, tenantId: string, input: CannedReplyInput): Promise<CannedReplyView> {
+export async function createCannedReply(
+  deps: Pick<Deps, "store" | "clock">,
+  tenantId: string,
+  input: CannedReplyInput,
+): Promise<CannedReplyView> {
   const { shortcut, text } = cleaned(input);
   const now = deps.clock.now();
   const row: CannedReplyRow = { id: newId("cnr", now), tenantId, shortcut, text, createdAt: now, updatedAt: now };
   return deps.store.transaction(async (tx) => {
     if ((await tx.cannedReplies.countCannedReplies(tenantId)) >= CANNED_REPLY_LIMIT) {
-      throw new AppError("limit_reached", 409, `A tenant keeps at most ${CANNED_REPLY_LIMIT} canned replies; delete one first.`);
+      throw new AppError(
+        "limit_reached",
+        409,
+        `A tenant keeps at most ${CANNED_REPLY_LIMIT} canned replies; delete one first.`,
+      );
     }
     if (!(await tx.cannedReplies.insertCannedReply(row))) throw shortcutTaken(shortcut);
     return toCannedReplyView(row);
   });
 }
 
-export async function updateCannedReply(deps: Pick<Deps, "store" | "clock">, tenantId: string, id: string, change: Partial<CannedReplyInput>): Promise<CannedReplyView> {
+export async function updateCannedReply(
+  deps: Pick<Deps, "store" | "clock">,
+  tenantId: string,
+  id: string,
+  change: Partial<CannedReplyInput>,
+): Promise<CannedReplyView> {
   const current = await deps.store.cannedReplies.findCannedReply(tenantId, id);
   if (!current) throw notFound("canned_reply");
   const next = cleaned({ shortcut: change.shortcut ?? current.shortcut, text: change.text ?? current.text });
   const updatedAt = deps.clock.now();
-  if ((await deps.store.cannedReplies.updateCannedReply(tenantId, id, { ...next, updatedAt })) === 0) throw shortcutTaken(next.shortcut);
+  if ((await deps.store.cannedReplies.updateCannedReply(tenantId, id, { ...next, updatedAt })) === 0)
+    throw shortcutTaken(next.shortcut);
   return toCannedReplyView({ ...current, ...next, updatedAt });
 }
 

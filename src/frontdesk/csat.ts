@@ -21,7 +21,10 @@ function summarize(day: string, counts: number[]): CsatDay {
 }
 
 /** The visitors' ratings of the last 30 UTC days (today included): per day and over all of them. */
-export async function summarizeRatings(deps: Pick<Deps, "store" | "clock">, tenantId: string): Promise<{ days: CsatDay[]; total: CsatDay }> {
+export async function summarizeRatings(
+  deps: Pick<Deps, "store" | "clock">,
+  tenantId: string,
+): Promise<{ days: CsatDay[]; total: CsatDay }> {
   const today = Math.floor(deps.clock.now() / DAY_MS) * DAY_MS;
   const from = today - (CSAT_DAYS - 1) * DAY_MS;
   const rows = await deps.store.desk.countRatingsByDay(tenantId, from, today + DAY_MS);

@@ -10,7 +10,11 @@ import { recordLiveEvent } from "./live-events.ts";
  * transcript for the polling fallback). Opening it again, or a chat with nothing new from the
  * visitor, writes nothing.
  */
-export async function markSeenByOperator(deps: Pick<Deps, "store" | "clock" | "liveEventsWritten">, tenantId: string, sessionId: string): Promise<void> {
+export async function markSeenByOperator(
+  deps: Pick<Deps, "store" | "clock" | "liveEventsWritten">,
+  tenantId: string,
+  sessionId: string,
+): Promise<void> {
   const handoff = await deps.store.desk.findHandoff(sessionId);
   if (!handoff || handoff.tenantId !== tenantId) return;
   const last = await deps.store.desk.findLastVisitorMessageId(sessionId);
@@ -18,12 +22,23 @@ export async function markSeenByOperator(deps: Pick<Deps, "store" | "clock" | "l
   await deps.store.transaction(async (tx) => {
     // Two operators opening the chat at once: only the one that moves the mark tells the widget.
     if ((await tx.desk.markHandoffSeen(sessionId, last)) === 0) return;
-    await recordLiveEvent(deps, tx, { tenantId, sessionId, kind: "operator.seen", data: { message_id: last, seen_at: toIso(deps.clock.now()) } });
+    await recordLiveEvent(deps, tx, {
+      tenantId,
+      sessionId,
+      kind: "operator.seen",
+      data: { message_id: last, seen_at: toIso(deps.clock.now()) },
+    });
   });
 }
 
 /** Whether each listed session's hand-off came within business hours (the inbox marks the others); absent when not handed off. */
-export async function handoffHoursOf(deps: Pick<Deps, "store">, tenantId: string, sessionIds: readonly string[]): Promise<Map<string, boolean>> {
+export async function handoffHoursOf(
+  deps: Pick<Deps, "store">,
+  tenantId: string,
+  sessionIds: readonly string[],
+): Promise<Map<string, boolean>> {
   const rows = sessionIds.length === 0 ? [] : await deps.store.desk.listHandoffsOf(sessionIds);
-  return new Map(rows.filter((row) => row.tenantId === tenantId).map((row) => [row.sessionId, row.withinBusinessHours]));
+  return new Map(
+    rows.filter((row) => row.tenantId === tenantId).map((row) => [row.sessionId, row.withinBusinessHours]),
+  );
 }

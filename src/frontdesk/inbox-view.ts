@@ -38,28 +38,50 @@ const languageOf = (state: string): string | null => {
   }
 };
 
-export function toInboxChat(session: SessionRow, detail: InboxDetailRow | undefined, preview: SessionPreview | null, now: number, withinHours: boolean | null = null): InboxChat {
+export function toInboxChat(
+  session: SessionRow,
+  detail: InboxDetailRow | undefined,
+  preview: SessionPreview | null,
+  now: number,
+  withinHours: boolean | null = null,
+): InboxChat {
   const waitingSince = detail?.waitingSince ?? null;
   return {
     ...toSessionView(session),
     preview,
     visitor_name: detail?.leadName ?? null,
-    lead: detail?.leadName != null ? { name: detail.leadName, email: detail.leadEmail ?? "", phone: detail.leadPhone ?? "" } : null,
-    appointment: detail?.appointmentStartsAt != null ? { starts_at: toIso(detail.appointmentStartsAt), timezone: detail.appointmentTimezone ?? "UTC" } : null,
+    lead:
+      detail?.leadName != null
+        ? { name: detail.leadName, email: detail.leadEmail ?? "", phone: detail.leadPhone ?? "" }
+        : null,
+    appointment:
+      detail?.appointmentStartsAt != null
+        ? { starts_at: toIso(detail.appointmentStartsAt), timezone: detail.appointmentTimezone ?? "UTC" }
+        : null,
     language: languageOf(session.state),
     page_url: detail?.pageUrl ?? null,
     handoff_at: detail?.handoffAt != null ? toIso(detail.handoffAt) : null,
     waiting_since: waitingSince === null || session.status !== "handoff" ? null : toIso(waitingSince),
-    waiting_seconds: waitingSince === null || session.status !== "handoff" ? null : Math.max(0, Math.floor((now - waitingSince) / 1000)),
+    waiting_seconds:
+      waitingSince === null || session.status !== "handoff"
+        ? null
+        : Math.max(0, Math.floor((now - waitingSince) / 1000)),
     unread: detail?.unread ?? 0,
     assigned_to:
-      detail?.assignedTo != null ? { user_id: detail.assignedTo, display_name: detail.assignedName, assigned_at: toIso(detail.assignedAt ?? 0) } : null,
+      detail?.assignedTo != null
+        ? { user_id: detail.assignedTo, display_name: detail.assignedName, assigned_at: toIso(detail.assignedAt ?? 0) }
+        : null,
     within_business_hours: withinHours,
   };
 }
 
 /** The inbox columns of `sessions` (the tenant's), unread counted for `readerId`. */
-export async function describeChats(deps: Pick<Deps, "store" | "clock">, tenantId: string, readerId: string | null, sessions: readonly SessionRow[]): Promise<InboxChat[]> {
+export async function describeChats(
+  deps: Pick<Deps, "store" | "clock">,
+  tenantId: string,
+  readerId: string | null,
+  sessions: readonly SessionRow[],
+): Promise<InboxChat[]> {
   const ids = sessions.map((session) => session.id);
   if (ids.length === 0) return [];
   const [details, previews, hours] = await Promise.all([
@@ -69,5 +91,7 @@ export async function describeChats(deps: Pick<Deps, "store" | "clock">, tenantI
   ]);
   const byId = new Map(details.map((row) => [row.sessionId, row]));
   const now = deps.clock.now();
-  return sessions.map((session) => toInboxChat(session, byId.get(session.id), previews.get(session.id) ?? null, now, hours.get(session.id) ?? null));
+  return sessions.map((session) =>
+    toInboxChat(session, byId.get(session.id), previews.get(session.id) ?? null, now, hours.get(session.id) ?? null),
+  );
 }

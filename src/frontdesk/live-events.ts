@@ -25,7 +25,12 @@ export const OPERATOR_KINDS: ReadonlySet<string> = new Set<LiveEventKind>([
   "session.assigned",
   "session.reopened",
 ]);
-export const VISITOR_KINDS: ReadonlySet<string> = new Set<LiveEventKind>(["operator.message", "operator.typing", "operator.seen", "session.closed"]);
+export const VISITOR_KINDS: ReadonlySet<string> = new Set<LiveEventKind>([
+  "operator.message",
+  "operator.typing",
+  "operator.seen",
+  "session.closed",
+]);
 
 /** Kept this long: enough for any dropped connection to resume, and short enough to stay small. */
 export const LIVE_EVENT_RETENTION_MS = 60 * 60_000;
@@ -43,9 +48,19 @@ export interface LiveEventInput {
  * instances' through NOTIFY on PostgreSQL. A CLI process on SQLite only writes; the server's
  * hub finds the row on its next look.
  */
-export async function recordLiveEvent(deps: Pick<Deps, "store" | "clock" | "liveEventsWritten">, tx: Transaction | null, event: LiveEventInput): Promise<void> {
+export async function recordLiveEvent(
+  deps: Pick<Deps, "store" | "clock" | "liveEventsWritten">,
+  tx: Transaction | null,
+  event: LiveEventInput,
+): Promise<void> {
   const write = (queries: StoreQueries) =>
-    queries.liveEvents.insertLiveEvent({ tenantId: event.tenantId, sessionId: event.sessionId, kind: event.kind, data: { session_id: event.sessionId, ...event.data }, createdAt: deps.clock.now() });
+    queries.liveEvents.insertLiveEvent({
+      tenantId: event.tenantId,
+      sessionId: event.sessionId,
+      kind: event.kind,
+      data: { session_id: event.sessionId, ...event.data },
+      createdAt: deps.clock.now(),
+    });
   if (tx) {
     await write(tx);
     tx.onCommit(() => deps.liveEventsWritten?.notify());

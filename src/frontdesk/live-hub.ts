@@ -39,7 +39,10 @@ const PURGE_EVERY_MS = 10 * 60_000;
  * the streams whose audience it concerns. Woken by `liveEventsWritten` (this process's commits,
  * and other instances' through NOTIFY), and by a re-armed timer while any stream is open.
  */
-export function createLiveHub(deps: Pick<Deps, "store" | "clock" | "liveEventsWritten" | "log">, options: LiveHubOptions) {
+export function createLiveHub(
+  deps: Pick<Deps, "store" | "clock" | "liveEventsWritten" | "log">,
+  options: LiveHubOptions,
+) {
   const batch = options.batch ?? 500;
   const subscribers = new Set<Subscriber>();
   let cursor: number | null = null;
@@ -52,7 +55,10 @@ export function createLiveHub(deps: Pick<Deps, "store" | "clock" | "liveEventsWr
   let lastToken: string | null = null;
 
   const concerns = (audience: LiveAudience, event: LiveEventRow) =>
-    event.tenantId === audience.tenantId && (audience.sessionId === undefined ? OPERATOR_KINDS.has(event.kind) : event.sessionId === audience.sessionId && VISITOR_KINDS.has(event.kind));
+    event.tenantId === audience.tenantId &&
+    (audience.sessionId === undefined
+      ? OPERATOR_KINDS.has(event.kind)
+      : event.sessionId === audience.sessionId && VISITOR_KINDS.has(event.kind));
 
   function deliver(subscriber: Subscriber, event: LiveEventRow) {
     if (event.id <= subscriber.lastId || !concerns(subscriber.audience, event)) return;
@@ -88,7 +94,12 @@ export function createLiveHub(deps: Pick<Deps, "store" | "clock" | "liveEventsWr
       return reading;
     }
     reading = readNew()
-      .catch((error: unknown) => deps.log.error({ msg: "live events read failed", error: error instanceof Error ? error.message : String(error) }))
+      .catch((error: unknown) =>
+        deps.log.error({
+          msg: "live events read failed",
+          error: error instanceof Error ? error.message : String(error),
+        }),
+      )
       .finally(() => {
         reading = null;
         if (again) {
@@ -123,7 +134,11 @@ export function createLiveHub(deps: Pick<Deps, "store" | "clock" | "liveEventsWr
      * Opens a stream. With `afterId` (Last-Event-ID) the events the audience missed since then
      * are sent first, in order, before anything new; without, only what happens from now on.
      */
-    async subscribe(audience: LiveAudience, afterId: number | null, send: (event: LiveEventRow) => void): Promise<() => void> {
+    async subscribe(
+      audience: LiveAudience,
+      afterId: number | null,
+      send: (event: LiveEventRow) => void,
+    ): Promise<() => void> {
       const subscriber: Subscriber = { audience, lastId: 0, held: [], send };
       if (subscribers.size === 0) unsubscribeSignal = deps.liveEventsWritten?.subscribe(() => void wake()) ?? null;
       subscribers.add(subscriber);
@@ -138,9 +153,10 @@ export function createLiveHub(deps: Pick<Deps, "store" | "clock" | "liveEventsWr
         } else {
           subscriber.lastId = afterId;
           for (;;) {
-            const rows = audience.sessionId === undefined
-              ? await deps.store.liveEvents.listTenantLiveEventsAfter(audience.tenantId, subscriber.lastId, batch)
-              : await deps.store.liveEvents.listSessionLiveEventsAfter(audience.sessionId, subscriber.lastId, batch);
+            const rows =
+              audience.sessionId === undefined
+                ? await deps.store.liveEvents.listTenantLiveEventsAfter(audience.tenantId, subscriber.lastId, batch)
+                : await deps.store.liveEvents.listSessionLiveEventsAfter(audience.sessionId, subscriber.lastId, batch);
             for (const row of rows) {
               if (!concerns(audience, row)) continue;
               subscriber.send(row);

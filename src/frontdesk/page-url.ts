@@ -16,7 +16,10 @@ const isWebUrl = (value: string): boolean => {
  */
 export function pageUrlOf(given: string | undefined, referer: string | null): string | null {
   if (given !== undefined) {
-    if (!isWebUrl(given)) throw new AppError("validation_failed", 422, "page_url: must be an http or https URL", [{ field: "page_url", message: "must be an http or https URL" }]);
+    if (!isWebUrl(given))
+      throw new AppError("validation_failed", 422, "page_url: must be an http or https URL", [
+        { field: "page_url", message: "must be an http or https URL" },
+      ]);
     return given;
   }
   return referer && referer.length <= 2048 && isWebUrl(referer) ? referer : null;

@@ -13,9 +13,15 @@ const REPLY_TIME_MAX_SAMPLES = 500;
  * wait for the opening, which says nothing about how fast the team answers). Null with too few.
  */
 export async function expectedReplyMs(deps: Pick<Deps, "store" | "clock">, tenantId: string): Promise<number | null> {
-  const waits = await deps.store.desk.listReplyWaits(tenantId, deps.clock.now() - REPLY_TIME_WINDOW_MS, REPLY_TIME_MAX_SAMPLES);
+  const waits = await deps.store.desk.listReplyWaits(
+    tenantId,
+    deps.clock.now() - REPLY_TIME_WINDOW_MS,
+    REPLY_TIME_MAX_SAMPLES,
+  );
   if (waits.length < REPLY_TIME_MIN_SAMPLES) return null;
   const sorted = waits.toSorted((a, b) => a - b);
   const middle = Math.floor(sorted.length / 2);
-  return sorted.length % 2 === 1 ? (sorted[middle] ?? 0) : Math.round(((sorted[middle - 1] ?? 0) + (sorted[middle] ?? 0)) / 2);
+  return sorted.length % 2 === 1
+    ? (sorted[middle] ?? 0)
+    : Math.round(((sorted[middle - 1] ?? 0) + (sorted[middle] ?? 0)) / 2);
 }

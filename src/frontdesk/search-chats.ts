@@ -10,7 +10,16 @@ const MAX_WORDS = 8;
 
 /** The words of a search, as both stores' indexes split text: runs of letters and digits. */
 export function searchWords(query: string): string[] {
-  return [...new Set(query.normalize("NFKC").toLowerCase().split(/[^\p{L}\p{N}]+/u))].filter((word) => word.length > 0).slice(0, MAX_WORDS);
+  return [
+    ...new Set(
+      query
+        .normalize("NFKC")
+        .toLowerCase()
+        .split(/[^\p{L}\p{N}]+/u),
+    ),
+  ]
+    .filter((word) => word.length > 0)
+    .slice(0, MAX_WORDS);
 }
 
 /**
@@ -19,7 +28,9 @@ export function searchWords(query: string): string[] {
  * operator in it stays a word.
  */
 export function fullTextQuery(kind: "sqlite" | "postgres", words: readonly string[]): string {
-  return kind === "sqlite" ? words.map((word) => `"${word}"*`).join(" AND ") : words.map((word) => `'${word}':*`).join(" & ");
+  return kind === "sqlite"
+    ? words.map((word) => `"${word}"*`).join(" AND ")
+    : words.map((word) => `'${word}':*`).join(" & ");
 }
 
 /**
@@ -27,13 +38,29 @@ export function fullTextQuery(kind: "sqlite" | "postgres", words: readonly strin
  * lead's name, e-mail or phone, contain every word (as a prefix), newest first. Served by the
  * full-text indexes (FTS5 on SQLite, GIN on PostgreSQL), never by a walk of the tenant's chats.
  */
-export async function searchChats(deps: Pick<Deps, "store" | "clock">, tenantId: string, readerId: string | null, query: string, page: { limit: number; cursor?: string }): Promise<Page<InboxChat>> {
+export async function searchChats(
+  deps: Pick<Deps, "store" | "clock">,
+  tenantId: string,
+  readerId: string | null,
+  query: string,
+  page: { limit: number; cursor?: string },
+): Promise<Page<InboxChat>> {
   const words = searchWords(query);
-  if (words.length === 0) throw new AppError("validation_failed", 422, "q: needs a word (letters or digits)", [{ field: "q", message: "needs a word (letters or digits)" }]);
+  if (words.length === 0)
+    throw new AppError("validation_failed", 422, "q: needs a word (letters or digits)", [
+      { field: "q", message: "needs a word (letters or digits)" },
+    ]);
   await catchUpSearchIndex(deps);
-  const ids = await deps.store.inbox.searchSessionIds(tenantId, fullTextQuery(deps.store.kind, words), page.cursor ?? null, page.limit + 1);
+  const ids = await deps.store.inbox.searchSessionIds(
+    tenantId,
+    fullTextQuery(deps.store.kind, words),
+    page.cursor ?? null,
+    page.limit + 1,
+  );
   const shownIds = ids.slice(0, page.limit);
-  const sessions = (await Promise.all(shownIds.map((id) => deps.store.chatSessions.findSession(tenantId, id)))).filter((row): row is SessionRow => row !== null);
+  const sessions = (await Promise.all(shownIds.map((id) => deps.store.chatSessions.findSession(tenantId, id)))).filter(
+    (row): row is SessionRow => row !== null,
+  );
   const data = await describeChats(deps, tenantId, readerId, sessions);
   return { data, next_cursor: ids.length > page.limit ? (shownIds.at(-1) ?? null) : null };
 }

@@ -14,7 +14,11 @@ export interface SessionPreview {
 export const PREVIEW_CHARS = 140;
 
 /** The newest message of each of the tenant's sessions among `sessionIds` (the hand-off inbox's preview column). */
-export async function previewSessions(deps: Pick<Deps, "store">, tenantId: string, sessionIds: readonly string[]): Promise<Map<string, SessionPreview>> {
+export async function previewSessions(
+  deps: Pick<Deps, "store">,
+  tenantId: string,
+  sessionIds: readonly string[],
+): Promise<Map<string, SessionPreview>> {
   const rows = await deps.store.chatSessions.listNewestMessages(tenantId, sessionIds, PREVIEW_CHARS + 1);
   return new Map(
     rows.map((row) => [

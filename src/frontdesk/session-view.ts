@@ -7,7 +7,8 @@ import type { StoreQueries } from "../db/store.ts";
 // the transcripts (src/chat/sessions.ts re-exports these for the chat side).
 
 /** The name shown with a message: an operator's as it was when they sent it; never one for visitor and bot messages. */
-export const shownAuthorName = (row: Pick<ChatMessageRow, "role" | "authorName">): string | null => (row.role === "operator" ? row.authorName : null);
+export const shownAuthorName = (row: Pick<ChatMessageRow, "role" | "authorName">): string | null =>
+  row.role === "operator" ? row.authorName : null;
 
 export const toSessionView = (row: ChatSessionRow) => ({
   session_id: row.id,
@@ -26,7 +27,11 @@ export const toSessionView = (row: ChatSessionRow) => ({
 export type SessionView = ReturnType<typeof toSessionView>;
 
 /** The tenant's chat session; another tenant's is "not found". */
-export async function requireChat(db: Pick<StoreQueries, "chatSessions">, tenantId: string, sessionId: string): Promise<ChatSessionRow> {
+export async function requireChat(
+  db: Pick<StoreQueries, "chatSessions">,
+  tenantId: string,
+  sessionId: string,
+): Promise<ChatSessionRow> {
   const row = await db.chatSessions.findSession(tenantId, sessionId);
   if (!row) throw notFound("session");
   return row;

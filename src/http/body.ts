@@ -5,7 +5,8 @@ import { MAX_PDF_BYTES } from "../knowledge/pdf-text.ts";
 export const MAX_BODY_BYTES = 64 * 1024;
 
 const tooLarge = () => new AppError("payload_too_large", 413, `The body is larger than ${MAX_BODY_BYTES / 1024} KiB.`);
-const notJson = () => new AppError("unsupported_media_type", 415, "Send the body as JSON with Content-Type: application/json.");
+const notJson = () =>
+  new AppError("unsupported_media_type", 415, "Send the body as JSON with Content-Type: application/json.");
 
 // The exact bytes of each parsed body, for routes that verify a signature over them (the
 // payment hook): the parser consumes the body, so it keeps what it read.
@@ -28,7 +29,8 @@ async function readRawUpload(request: Request, contentType: string): Promise<Uin
   if (!/^application\/pdf\b/i.test(contentType)) return null;
   const upload = RAW_UPLOAD_ROUTES[new URL(request.url).pathname];
   if (!upload) return null;
-  const overCap = () => new AppError("payload_too_large", 413, `The file is larger than ${upload.maxBytes / 1024 / 1024} MB.`);
+  const overCap = () =>
+    new AppError("payload_too_large", 413, `The file is larger than ${upload.maxBytes / 1024 / 1024} MB.`);
   if (Number(request.headers.get("content-length") ?? "0") > upload.maxBytes) throw overCap();
   const chunks: Uint8Array[] = [];
   let size = 0;
@@ -74,4 +76,3 @@ export async function parseJsonBody(request: Request, contentType: string): Prom
   // An empty body is not JSON either: 400 invalid_json.
   return parseBodyText(bytes);
 }
-

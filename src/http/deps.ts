@@ -34,12 +34,16 @@ const LIVE_MAX_POLL_MS = 2_000;
  * tokens survive restarts and the CLI and server agree.
  */
 export function resolveJwtSecret(deps: Pick<Deps, "config">): string {
-  if (!deps.config.jwtSecret) throw new Error("the server secret is resolved when deps are built (src/cli/context.ts openCliDeps)");
+  if (!deps.config.jwtSecret)
+    throw new Error("the server secret is resolved when deps are built (src/cli/context.ts openCliDeps)");
   return deps.config.jwtSecret;
 }
 
 /** The HTTP layer's deps over `deps` (whatever else the caller's deps carry is kept: tests keep their connection). */
-export function createAppDeps<T extends Deps>(deps: T, metrics: DeliveryMetrics = createDeliveryMetrics()): AppDeps & T {
+export function createAppDeps<T extends Deps>(
+  deps: T,
+  metrics: DeliveryMetrics = createDeliveryMetrics(),
+): AppDeps & T {
   const liveEventsWritten = deps.liveEventsWritten ?? createSignal();
   return {
     ...deps,
@@ -48,7 +52,11 @@ export function createAppDeps<T extends Deps>(deps: T, metrics: DeliveryMetrics 
       { ...deps, liveEventsWritten },
       // On SQLite a look first asks data_version (other connections' commits), which reads no table.
       deps.store.kind === "sqlite"
-        ? { pollMs: LIVE_POLL_MS.sqlite, maxPollMs: LIVE_MAX_POLL_MS, changeToken: () => deps.store.tenants.findLookupVersion() }
+        ? {
+            pollMs: LIVE_POLL_MS.sqlite,
+            maxPollMs: LIVE_MAX_POLL_MS,
+            changeToken: () => deps.store.tenants.findLookupVersion(),
+          }
         : { pollMs: LIVE_POLL_MS.postgres },
     ),
     metrics,
@@ -56,7 +64,11 @@ export function createAppDeps<T extends Deps>(deps: T, metrics: DeliveryMetrics 
     rateLimiter: createRateLimiter(deps.clock, deps.config.rateLimits, deps.store.counters, {
       login_failures: { limit: deps.config.loginFailureLimit, windowMs: deps.config.loginFailureWindowMs },
     }),
-    visitorAllowance: createVisitorAllowance(deps.clock, { hourlyShare: deps.config.visitorHourlyShare, sessionsPerHour: deps.config.visitorSessionsPerHour }, deps.store.counters),
+    visitorAllowance: createVisitorAllowance(
+      deps.clock,
+      { hourlyShare: deps.config.visitorHourlyShare, sessionsPerHour: deps.config.visitorSessionsPerHour },
+      deps.store.counters,
+    ),
     instanceId: crypto.randomUUID(),
   };
 }

@@ -11,25 +11,46 @@ export interface ErrorBody {
 }
 
 export const unstorableTextError = (): AppError =>
-  new AppError("invalid_text", 400, "The request contains a character that cannot be stored (a NUL byte or invalid text).");
+  new AppError(
+    "invalid_text",
+    400,
+    "The request contains a character that cannot be stored (a NUL byte or invalid text).",
+  );
 
 /** Seconds a client is told to wait: a held lock passes quickly, a full disk needs an operator. */
 export const BUSY_RETRY_AFTER_S = 1;
 export const STORAGE_FULL_RETRY_AFTER_S = 30;
 
 export const storageBusyError = (): AppError =>
-  new AppError("busy", 503, "The database is busy with another process; try again in a moment.", undefined, { "retry-after": String(BUSY_RETRY_AFTER_S) });
-
-export const storageUnreachableError = (): AppError =>
-  new AppError("database_unavailable", 503, "The database cannot be reached right now; try again in a moment.", undefined, { "retry-after": String(BUSY_RETRY_AFTER_S) });
-
-export const storageFullError = (): AppError =>
-  new AppError("storage_full", 503, "The server cannot store anything right now: its disk is full. Nothing was saved; try again later.", undefined, {
-    "retry-after": String(STORAGE_FULL_RETRY_AFTER_S),
+  new AppError("busy", 503, "The database is busy with another process; try again in a moment.", undefined, {
+    "retry-after": String(BUSY_RETRY_AFTER_S),
   });
 
+export const storageUnreachableError = (): AppError =>
+  new AppError(
+    "database_unavailable",
+    503,
+    "The database cannot be reached right now; try again in a moment.",
+    undefined,
+    { "retry-after": String(BUSY_RETRY_AFTER_S) },
+  );
+
+export const storageFullError = (): AppError =>
+  new AppError(
+    "storage_full",
+    503,
+    "The server cannot store anything right now: its disk is full. Nothing was saved; try again later.",
+    undefined,
+    {
+      "retry-after": String(STORAGE_FULL_RETRY_AFTER_S),
+    },
+  );
+
 export const jsonResponse = (status: number, body: unknown, headers: Record<string, string> = {}): Response =>
-  new Response(JSON.stringify(body), { status, headers: { "content-type": "application/json; charset=utf-8", ...headers } });
+  new Response(JSON.stringify(body), {
+    status,
+    headers: { "content-type": "application/json; charset=utf-8", ...headers },
+  });
 
 /** The parts of a TypeBox schema that a validation message speaks of. */
 interface SchemaFacts {
@@ -51,7 +72,14 @@ const FORMAT_NAMES: Record<string, string> = { uri: "URL", email: "e-mail addres
 function numberRule(schema: SchemaFacts): string {
   const kind = schema.type === "integer" || schema.multipleOf === 1 ? "a whole number" : "a number";
   const { minimum: min, maximum: max } = schema;
-  const range = min !== undefined && max !== undefined ? ` from ${min} to ${max}` : min !== undefined ? ` of at least ${min}` : max !== undefined ? ` of at most ${max}` : "";
+  const range =
+    min !== undefined && max !== undefined
+      ? ` from ${min} to ${max}`
+      : min !== undefined
+        ? ` of at least ${min}`
+        : max !== undefined
+          ? ` of at most ${max}`
+          : "";
   return `must be ${kind}${range}`;
 }
 
@@ -69,7 +97,11 @@ function unionRule(schema: SchemaFacts): string {
   if (values.length === members.length && values.length > 0) return `must be one of: ${values.join(", ")}`;
   const numeric = members.find((member) => member.type === "number" || member.type === "integer");
   if (numeric) return numberRule(numeric);
-  if (members.some((member) => member.type === "null")) return `must be ${members.filter((member) => member.type !== "null").map((member) => member.type ?? "a value").join(" or ")} or null`;
+  if (members.some((member) => member.type === "null"))
+    return `must be ${members
+      .filter((member) => member.type !== "null")
+      .map((member) => member.type ?? "a value")
+      .join(" or ")} or null`;
   return "is not valid";
 }
 
@@ -141,7 +173,8 @@ const clip = (text: string, max: number): string => (text.length > max ? `${text
  * then the wrong type of `undefined`), and a client needs one sentence per field to fix it.
  */
 export function validationDetails(error: ValidationError): Array<{ field: string; message: string }> {
-  if (error.type === "body" && !isJsonObjectBody(error.value)) return [{ field: "(body)", message: "must be a JSON object" }];
+  if (error.type === "body" && !isJsonObjectBody(error.value))
+    return [{ field: "(body)", message: "must be a JSON object" }];
   const byField = new Map<string, string>();
   for (const issue of error.all) {
     if (!("type" in issue) || typeof issue.type !== "number") continue;
@@ -160,11 +193,17 @@ export function validationDetails(error: ValidationError): Array<{ field: string
 export function toErrorResponse(code: string | number, error: unknown, requestId: string, log: Logger): Response {
   const trouble = storageTroubleOf(error);
   const cause =
-    trouble === "busy" ? (isStorageUnreachable(error) ? storageUnreachableError() : storageBusyError())
-    : trouble === "storage_full" ? storageFullError()
-    : isUnstorableText(error) ? unstorableTextError()
-    : error instanceof Error && error.cause instanceof AppError ? error.cause
-    : error;
+    trouble === "busy"
+      ? isStorageUnreachable(error)
+        ? storageUnreachableError()
+        : storageBusyError()
+      : trouble === "storage_full"
+        ? storageFullError()
+        : isUnstorableText(error)
+          ? unstorableTextError()
+          : error instanceof Error && error.cause instanceof AppError
+            ? error.cause
+            : error;
   if (cause instanceof AppError) {
     const body: ErrorBody = { error: cause.code, message: cause.message };
     if (cause.details !== undefined) body.details = cause.details;
@@ -187,6 +226,13 @@ export function toErrorResponse(code: string | number, error: unknown, requestId
     case "INVALID_FILE_TYPE":
       return jsonResponse(400, { error: "bad_request", message: "The request is not valid." });
   }
-  log.error({ msg: "unhandled error", request_id: requestId, error: error instanceof Error ? (error.stack ?? error.message) : String(error) });
-  return jsonResponse(500, { error: "internal_error", message: `Something went wrong on our side (request ${requestId}).` });
+  log.error({
+    msg: "unhandled error",
+    request_id: requestId,
+    error: error instanceof Error ? (error.stack ?? error.message) : String(error),
+  });
+  return jsonResponse(500, {
+    error: "internal_error",
+    message: `Something went wrong on our side (request ${requestId}).`,
+  });
 }

@@ -21,7 +21,8 @@ function enqueueSafely(controller: ReadableStreamDefaultController<Uint8Array>, 
     // Closed: the hub's other streams still get the event.
   }
 }
-const frame = (event: LiveEventRow) => encoder.encode(`id: ${event.id}\nevent: ${event.kind}\ndata: ${JSON.stringify(event.data)}\n\n`);
+const frame = (event: LiveEventRow) =>
+  encoder.encode(`id: ${event.id}\nevent: ${event.kind}\ndata: ${JSON.stringify(event.data)}\n\n`);
 
 /** `Last-Event-ID` (the header, or `?last_event_id=` for clients that cannot set headers) as an id; null when absent or not one. */
 export function lastEventId(request: Request, fromQuery: string | undefined): number | null {
@@ -70,7 +71,12 @@ export function createLiveStreams(hub: LiveHub) {
           stop?.();
         },
       });
-      return new Response(body, { headers: { ...STREAM_HEADERS, ...Object.fromEntries(Object.entries(headers).map(([name, value]) => [name, String(value)])) } });
+      return new Response(body, {
+        headers: {
+          ...STREAM_HEADERS,
+          ...Object.fromEntries(Object.entries(headers).map(([name, value]) => [name, String(value)])),
+        },
+      });
     },
     /** Streams open through these routes. */
     size: () => open.size,

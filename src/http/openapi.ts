@@ -46,18 +46,27 @@ function readable(node: JsonSchema): JsonSchema {
     out = { ...rest, additionalProperties: patternProperties[MATCH_ALL] };
   }
   for (const [key, value] of Object.entries(out)) {
-    if (Array.isArray(value) && (key === "anyOf" || key === "allOf" || key === "oneOf")) out[key] = value.map((item: JsonSchema) => readable(item));
-    else if (key === "properties" && value && typeof value === "object") out[key] = Object.fromEntries(Object.entries(value).map(([name, schema]) => [name, readable(schema as JsonSchema)]));
-    else if ((key === "items" || key === "additionalProperties" || key === "not") && value && typeof value === "object") out[key] = readable(value as JsonSchema);
+    if (Array.isArray(value) && (key === "anyOf" || key === "allOf" || key === "oneOf"))
+      out[key] = value.map((item: JsonSchema) => readable(item));
+    else if (key === "properties" && value && typeof value === "object")
+      out[key] = Object.fromEntries(
+        Object.entries(value).map(([name, schema]) => [name, readable(schema as JsonSchema)]),
+      );
+    else if ((key === "items" || key === "additionalProperties" || key === "not") && value && typeof value === "object")
+      out[key] = readable(value as JsonSchema);
   }
   return out;
 }
 
-const plain = (schema: unknown): JsonSchema | undefined => (schema === undefined ? undefined : readable(JSON.parse(JSON.stringify(schema)) as JsonSchema));
+const plain = (schema: unknown): JsonSchema | undefined =>
+  schema === undefined ? undefined : readable(JSON.parse(JSON.stringify(schema)) as JsonSchema);
 
 const STATUS_TEXT: Record<string, string> = { "200": "OK", "201": "Created", "202": "Accepted", "204": "No content" };
 
-const errorResponse = (description: string) => ({ description, content: { "application/json": { schema: { $ref: "#/components/schemas/Error" } } } });
+const errorResponse = (description: string) => ({
+  description,
+  content: { "application/json": { schema: { $ref: "#/components/schemas/Error" } } },
+});
 
 function parameters(schema: JsonSchema | undefined, location: "path" | "query") {
   return Object.entries(schema?.properties ?? {}).map(([name, property]) => ({
@@ -81,7 +90,8 @@ function responses(route: RouteInfo, secured: boolean) {
   }
   if (secured) out["401"] = { $ref: "#/components/responses/Unauthorized" };
   if (route.path.includes(":")) out["404"] = { $ref: "#/components/responses/NotFound" };
-  if (route.hooks.body || route.hooks.query || route.hooks.params) out["422"] = { $ref: "#/components/responses/ValidationFailed" };
+  if (route.hooks.body || route.hooks.query || route.hooks.params)
+    out["422"] = { $ref: "#/components/responses/ValidationFailed" };
   if (route.path.startsWith("/api/v1/")) out["429"] = { $ref: "#/components/responses/RateLimited" };
   out.default = errorResponse("Any other error, in the same shape.");
   return out;
@@ -93,7 +103,14 @@ function staticOperation(route: RouteInfo) {
   return {
     summary: known?.summary ?? `${route.method} ${route.path}`,
     description: known?.description ?? "",
-    responses: { [status]: { description: STATUS_TEXT[status] ?? "OK", ...(status === "204" ? {} : { content: { [known?.type ?? "text/plain"]: { schema: known?.schema ?? { type: "string" } } } }) } },
+    responses: {
+      [status]: {
+        description: STATUS_TEXT[status] ?? "OK",
+        ...(status === "204"
+          ? {}
+          : { content: { [known?.type ?? "text/plain"]: { schema: known?.schema ?? { type: "string" } } } }),
+      },
+    },
   };
 }
 
@@ -137,14 +154,27 @@ export function buildOpenApiDocument(routes: readonly RouteInfo[], serverUrl: st
       license: { name: "MIT", identifier: "MIT" },
     },
     // "/" first: the viewer's "Try it" then calls the origin the page came from.
-    servers: [{ url: "/", description: "This server" }, ...(serverUrl ? [{ url: serverUrl, description: "PARLEY_PUBLIC_URL" }] : [])],
+    servers: [
+      { url: "/", description: "This server" },
+      ...(serverUrl ? [{ url: serverUrl, description: "PARLEY_PUBLIC_URL" }] : []),
+    ],
     tags: TAGS.map(({ name, description }) => ({ name, description })),
     paths,
     webhooks: webhookOperations(),
     components: {
       securitySchemes: {
-        bearer: { type: "http", scheme: "bearer", bearerFormat: "JWT", description: "A member's access token (POST /api/v1/auth/token) or a widget visitor token." },
-        apiKey: { type: "apiKey", in: "header", name: "X-API-Key", description: "The tenant's API key (parley apikey create)." },
+        bearer: {
+          type: "http",
+          scheme: "bearer",
+          bearerFormat: "JWT",
+          description: "A member's access token (POST /api/v1/auth/token) or a widget visitor token.",
+        },
+        apiKey: {
+          type: "apiKey",
+          in: "header",
+          name: "X-API-Key",
+          description: "The tenant's API key (parley apikey create).",
+        },
       },
       schemas: {
         Error: {
@@ -172,6 +202,12 @@ export function buildOpenApiDocument(routes: readonly RouteInfo[], serverUrl: st
 }
 
 /** `POST /api/v1/webhooks/rules-engine/rules/:id` → `post_webhooks_rules_engine_rules_id`. */
-const operationId = (method: string, path: string): string => `${method}_${path.replace(/^\/api\/v1/, "").replace(/[^a-zA-Z0-9]+/g, "_").replace(/^_|_$/g, "") || "root"}`;
+const operationId = (method: string, path: string): string =>
+  `${method}_${
+    path
+      .replace(/^\/api\/v1/, "")
+      .replace(/[^a-zA-Z0-9]+/g, "_")
+      .replace(/^_|_$/g, "") || "root"
+  }`;
 
 export type OpenApiDocument = ReturnType<typeof buildOpenApiDocument>;

@@ -20,7 +20,13 @@ export function cameOverHttps(request: Request, trustProxy: boolean): boolean {
 
 /** A Set-Cookie value carrying the token, or (token null) clearing it. */
 export function refreshCookie(token: string | null, maxAgeSeconds: number, secure: boolean): string {
-  const parts = [`${REFRESH_COOKIE}=${token ? encodeURIComponent(token) : ""}`, `Path=${COOKIE_PATH}`, `Max-Age=${token ? maxAgeSeconds : 0}`, "HttpOnly", "SameSite=Strict"];
+  const parts = [
+    `${REFRESH_COOKIE}=${token ? encodeURIComponent(token) : ""}`,
+    `Path=${COOKIE_PATH}`,
+    `Max-Age=${token ? maxAgeSeconds : 0}`,
+    "HttpOnly",
+    "SameSite=Strict",
+  ];
   if (secure) parts.push("Secure");
   return parts.join("; ");
 }

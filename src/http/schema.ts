@@ -2,7 +2,8 @@ import { t } from "elysia";
 import type { TProperties } from "@sinclair/typebox";
 
 /** A JSON object schema that refuses unknown keys (422), as DESIGN §3 asks of every body. */
-export const strictObject = <T extends TProperties>(properties: T) => t.Object(properties, { additionalProperties: false });
+export const strictObject = <T extends TProperties>(properties: T) =>
+  t.Object(properties, { additionalProperties: false });
 
 /** A Parley id (`prefix_` + Crockford base32), the only thing a cursor can be. */
 export const ID_PATTERN = "^[a-z]{2,4}_[0-9a-hjkmnp-tv-z]{10,40}$";

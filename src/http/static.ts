@@ -4,7 +4,8 @@ export const escapeHtml = (text: string): string =>
   text.replace(/[&<>"']/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[c] ?? c);
 
 /** The CSP source that allows exactly this inline stylesheet (pages carry no inline script). */
-export const styleSource = (css: string): string => `'sha256-${new Bun.CryptoHasher("sha256").update(css).digest("base64")}'`;
+export const styleSource = (css: string): string =>
+  `'sha256-${new Bun.CryptoHasher("sha256").update(css).digest("base64")}'`;
 
 /** Whether the client takes gzip: named in Accept-Encoding (or `*`) without `q=0`. */
 export function acceptsGzip(acceptEncoding: string | null): boolean {
@@ -35,7 +36,10 @@ export function scriptHandler(code: string, cacheControl: string) {
     const etag = gzip ? `"${tag}-gz"` : `"${tag}"`;
     const headers: Record<string, string> = { "cache-control": cacheControl, etag, vary: "accept-encoding" };
     const known = request.headers.get("if-none-match");
-    if (known !== null && (known.trim() === "*" || known.split(",").some((candidate) => candidate.trim().replace(/^W\//, "") === etag))) {
+    if (
+      known !== null &&
+      (known.trim() === "*" || known.split(",").some((candidate) => candidate.trim().replace(/^W\//, "") === etag))
+    ) {
       return new Response(null, { status: 304, headers });
     }
     headers["content-type"] = "application/javascript; charset=utf-8";

@@ -98,7 +98,8 @@ export type PaymentHookResult =
 
 type JsonObject = Record<string, unknown>;
 
-const isObject = (value: unknown): value is JsonObject => typeof value === "object" && value !== null && !Array.isArray(value);
+const isObject = (value: unknown): value is JsonObject =>
+  typeof value === "object" && value !== null && !Array.isArray(value);
 
 /** The value at a dotted path, or undefined when any step is missing. */
 function pathOf(object: JsonObject, path: string): unknown {
@@ -145,11 +146,18 @@ const EMAIL_PATHS = [
   "last_payment_error.payment_method.billing_details.email",
 ] as const;
 
-const FAILURE_PATHS = ["last_payment_error.code", "failure_code", "last_payment_error.decline_code", "outcome.reason"] as const;
+const FAILURE_PATHS = [
+  "last_payment_error.code",
+  "failure_code",
+  "last_payment_error.decline_code",
+  "outcome.reason",
+] as const;
 
 function occurredAt(event: JsonObject, nowMs: number): string {
   const created = event.created;
-  return typeof created === "number" && Number.isFinite(created) && created > 0 && created < 1e11 ? toIso(created * 1000) : toIso(nowMs);
+  return typeof created === "number" && Number.isFinite(created) && created > 0 && created < 1e11
+    ? toIso(created * 1000)
+    : toIso(nowMs);
 }
 
 /** Parley's event data for a Stripe event, in the key order of EVENT_CATALOG's examples. */
@@ -169,7 +177,8 @@ function paymentData(event: JsonObject, type: string, parleyEvent: EventName, no
 }
 
 const MAX_PROVIDER_ID_LENGTH = 255;
-const isBoundedId = (value: unknown): value is string => typeof value === "string" && value.trim() !== "" && value.length <= MAX_PROVIDER_ID_LENGTH;
+const isBoundedId = (value: unknown): value is string =>
+  typeof value === "string" && value.trim() !== "" && value.length <= MAX_PROVIDER_ID_LENGTH;
 
 // ISO 4217 codes as the runtime's ICU knows them (about 300): a made-up currency is refused.
 const ISO_CURRENCIES = new Set(Intl.supportedValuesOf("currency"));
@@ -180,15 +189,22 @@ const ISO_CURRENCIES = new Set(Intl.supportedValuesOf("currency"));
  * nothing is emitted, rather than passing `-5 XYZ` on to a CRM.
  */
 function checkPaymentObject(object: JsonObject, type: string): void {
-  const invalid = (message: string) => new AppError("invalid_event", 422, `The ${type} event is not valid: ${message}.`);
-  if (!isBoundedId(object.id)) throw invalid(`data.object.id must be a string of 1 to ${MAX_PROVIDER_ID_LENGTH} characters`);
+  const invalid = (message: string) =>
+    new AppError("invalid_event", 422, `The ${type} event is not valid: ${message}.`);
+  if (!isBoundedId(object.id))
+    throw invalid(`data.object.id must be a string of 1 to ${MAX_PROVIDER_ID_LENGTH} characters`);
   for (const path of [...(AMOUNT_PATHS[type] ?? []), ...GENERIC_AMOUNT_PATHS]) {
     const amount = object[path];
     if (amount === undefined || amount === null) continue;
-    if (typeof amount !== "number" || !Number.isSafeInteger(amount) || amount < 0) throw invalid(`data.object.${path} must be a non-negative whole number of minor units`);
+    if (typeof amount !== "number" || !Number.isSafeInteger(amount) || amount < 0)
+      throw invalid(`data.object.${path} must be a non-negative whole number of minor units`);
   }
   const currency = object.currency;
-  if (currency !== undefined && currency !== null && (typeof currency !== "string" || !ISO_CURRENCIES.has(currency.toUpperCase()))) {
+  if (
+    currency !== undefined &&
+    currency !== null &&
+    (typeof currency !== "string" || !ISO_CURRENCIES.has(currency.toUpperCase()))
+  ) {
     throw invalid("data.object.currency must be an ISO 4217 currency code");
   }
 }
@@ -196,7 +212,11 @@ function checkPaymentObject(object: JsonObject, type: string): void {
 function parseEvent(rawBody: string | Uint8Array): { id: string; type: string; event: JsonObject } {
   const parsed = parseRequestJson(typeof rawBody === "string" ? rawBody : Buffer.from(rawBody).toString("utf8"));
   if (!isObject(parsed) || !isBoundedId(parsed.id) || !isBoundedId(parsed.type)) {
-    throw new AppError("invalid_event", 422, `The body must be a provider event object whose id and type are strings of 1 to ${MAX_PROVIDER_ID_LENGTH} characters.`);
+    throw new AppError(
+      "invalid_event",
+      422,
+      `The body must be a provider event object whose id and type are strings of 1 to ${MAX_PROVIDER_ID_LENGTH} characters.`,
+    );
   }
   return { id: parsed.id, type: parsed.type, event: parsed };
 }
@@ -222,7 +242,12 @@ export async function handlePaymentEvent(
   const now = deps.clock.now();
   const check = verifyStripeSignature(signatureHeader, rawBody, secret, now);
   if (!check.ok) {
-    const why = check.reason === "expired" ? "its timestamp is outside the 5-minute tolerance" : check.reason === "missing" ? "the Stripe-Signature header is missing" : "it does not match the tenant's payment secret";
+    const why =
+      check.reason === "expired"
+        ? "its timestamp is outside the 5-minute tolerance"
+        : check.reason === "missing"
+          ? "the Stripe-Signature header is missing"
+          : "it does not match the tenant's payment secret";
     throw new AppError("invalid_signature", 401, `The Stripe-Signature is not valid: ${why}.`);
   }
   await onAuthenticated();
@@ -232,7 +257,8 @@ export async function handlePaymentEvent(
   if (!parleyEvent) return { received: true, ignored: true };
   // A completed checkout for a delayed payment method is not paid yet; the async_payment_*
   // event that follows reports the outcome.
-  if (type === "checkout.session.completed" && pathOf(event, "data.object.payment_status") === "unpaid") return { received: true, ignored: true };
+  if (type === "checkout.session.completed" && pathOf(event, "data.object.payment_status") === "unpaid")
+    return { received: true, ignored: true };
 
   checkPaymentObject(isObject(pathOf(event, "data.object")) ? (pathOf(event, "data.object") as JsonObject) : {}, type);
   const data = paymentData(event, type, parleyEvent, now);
@@ -242,7 +268,13 @@ export async function handlePaymentEvent(
     const seen = await tx.integrations.findPaymentEvent("stripe", id, tenantId);
     if (seen) return { received: true, duplicate: true, event_id: seen.eventId };
     const emitted = await enqueueEvent(deps, tx, { tenantId, event: parleyEvent, data });
-    await tx.integrations.insertPaymentEvent({ provider: "stripe", providerEventId: id, tenantId, eventId: emitted.eventId, receivedAt: now });
+    await tx.integrations.insertPaymentEvent({
+      provider: "stripe",
+      providerEventId: id,
+      tenantId,
+      eventId: emitted.eventId,
+      receivedAt: now,
+    });
     return { received: true, event: parleyEvent, event_id: emitted.eventId };
   });
 }

@@ -8,7 +8,12 @@ import { postOperatorMessage, type MessageView } from "../chat/sessions.ts";
  * the operator's name when they have one). The reply stands even when the relay cannot be
  * queued (WhatsApp settings gone): that is logged.
  */
-export async function postOperatorReply(deps: Deps, tenantId: string, sessionId: string, input: { text: string; authorId?: string }): Promise<MessageView> {
+export async function postOperatorReply(
+  deps: Deps,
+  tenantId: string,
+  sessionId: string,
+  input: { text: string; authorId?: string },
+): Promise<MessageView> {
   const message = await postOperatorMessage(deps, tenantId, sessionId, input);
   await relayOperatorMessageToWhatsapp(deps, tenantId, sessionId, message.text, message.author_name);
   return message;

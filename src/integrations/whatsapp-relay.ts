@@ -10,15 +10,28 @@ import { findWhatsappSettings } from "./whatsapp-settings.ts";
  * business's one number. Returns whether it was queued: false for sessions of other channels,
  * or when the tenant's WhatsApp settings are gone (logged).
  */
-export async function relayOperatorMessageToWhatsapp(deps: Deps, tenantId: string, sessionId: string, text: string, authorName: string | null = null): Promise<boolean> {
+export async function relayOperatorMessageToWhatsapp(
+  deps: Deps,
+  tenantId: string,
+  sessionId: string,
+  text: string,
+  authorName: string | null = null,
+): Promise<boolean> {
   const session = await requireSession(deps.store, tenantId, sessionId);
   if (session.channel !== "whatsapp" || !session.visitorRef) return false;
   const settings = await findWhatsappSettings(deps, tenantId);
   if (!settings) {
-    deps.log.error({ msg: "whatsapp_operator_reply_not_sent", tenant_id: tenantId, session_id: sessionId, reason: "WhatsApp is not configured for this tenant" });
+    deps.log.error({
+      msg: "whatsapp_operator_reply_not_sent",
+      tenant_id: tenantId,
+      session_id: sessionId,
+      reason: "WhatsApp is not configured for this tenant",
+    });
     return false;
   }
-  queueWhatsappReplies(deps, tenantId, settings, [{ to: session.visitorRef, reply: { text: withAuthor(text, authorName) } }]);
+  queueWhatsappReplies(deps, tenantId, settings, [
+    { to: session.visitorRef, reply: { text: withAuthor(text, authorName) } },
+  ]);
   return true;
 }
 

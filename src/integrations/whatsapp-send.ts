@@ -54,7 +54,12 @@ export function buildWhatsappMessage(to: string, reply: BotReply): Record<string
       interactive: {
         type: "button",
         body: { text: reply.text },
-        action: { buttons: options.map((option) => ({ type: "reply", reply: { id: replyId(option), title: cut(option, WHATSAPP_LIMITS.buttonTitle) } })) },
+        action: {
+          buttons: options.map((option) => ({
+            type: "reply",
+            reply: { id: replyId(option), title: cut(option, WHATSAPP_LIMITS.buttonTitle) },
+          })),
+        },
       },
     };
   }
@@ -64,7 +69,14 @@ export function buildWhatsappMessage(to: string, reply: BotReply): Record<string
     interactive: {
       type: "list",
       body: { text: reply.text },
-      action: { button: "Options", sections: [{ rows: options.map((option) => ({ id: replyId(option), title: cut(option, WHATSAPP_LIMITS.listRowTitle) })) }] },
+      action: {
+        button: "Options",
+        sections: [
+          {
+            rows: options.map((option) => ({ id: replyId(option), title: cut(option, WHATSAPP_LIMITS.listRowTitle) })),
+          },
+        ],
+      },
     },
   };
 }
@@ -72,7 +84,11 @@ export function buildWhatsappMessage(to: string, reply: BotReply): Record<string
 export type SendOutcome = { ok: true; status: number } | { ok: false; status: number | null; error: string };
 
 /** POSTs one message to `{PARLEY_WHATSAPP_API_URL}/{phone_number_id}/messages`. Never throws. */
-export async function sendWhatsappMessage(deps: Pick<Deps, "config">, settings: WhatsappSettings, message: OutboundWhatsappMessage): Promise<SendOutcome> {
+export async function sendWhatsappMessage(
+  deps: Pick<Deps, "config">,
+  settings: WhatsappSettings,
+  message: OutboundWhatsappMessage,
+): Promise<SendOutcome> {
   try {
     const response = await fetch(`${deps.config.whatsappApiUrl}/${settings.phoneNumberId}/messages`, {
       method: "POST",
@@ -85,7 +101,11 @@ export async function sendWhatsappMessage(deps: Pick<Deps, "config">, settings: 
     const excerpt = (await response.text().catch(() => "")).slice(0, 500);
     return response.ok ? { ok: true, status: response.status } : { ok: false, status: response.status, error: excerpt };
   } catch (error) {
-    return { ok: false, status: null, error: error instanceof Error ? `${error.name}: ${error.message}` : String(error) };
+    return {
+      ok: false,
+      status: null,
+      error: error instanceof Error ? `${error.name}: ${error.message}` : String(error),
+    };
   }
 }
 
@@ -96,12 +116,24 @@ const IN_FLIGHT = new Set<Promise<void>>();
  * their order, after Meta already has its 200: a slow or failing Cloud API must not make Meta
  * redeliver messages the bot has handled. Failures are logged, not retried.
  */
-export function queueWhatsappReplies(deps: Pick<Deps, "config" | "log">, tenantId: string, settings: WhatsappSettings, messages: readonly OutboundWhatsappMessage[]): void {
+export function queueWhatsappReplies(
+  deps: Pick<Deps, "config" | "log">,
+  tenantId: string,
+  settings: WhatsappSettings,
+  messages: readonly OutboundWhatsappMessage[],
+): void {
   if (messages.length === 0) return;
   const run = (async () => {
     for (const message of messages) {
       const outcome = await sendWhatsappMessage(deps, settings, message);
-      if (!outcome.ok) deps.log.error({ msg: "whatsapp_reply_failed", tenant_id: tenantId, to: message.to, status: outcome.status, error: outcome.error });
+      if (!outcome.ok)
+        deps.log.error({
+          msg: "whatsapp_reply_failed",
+          tenant_id: tenantId,
+          to: message.to,
+          status: outcome.status,
+          error: outcome.error,
+        });
     }
   })();
   IN_FLIGHT.add(run);

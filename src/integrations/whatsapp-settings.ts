@@ -42,7 +42,8 @@ const PHONE_NUMBER_ID_PATTERN = /^\d{1,32}$/;
 
 function checkLength(field: keyof typeof LIMITS, value: string): string {
   const { min, max } = LIMITS[field];
-  if (value.length < min || value.length > max || /\s/.test(value)) throw invalidField(field, `must be ${min} to ${max} characters without spaces`);
+  if (value.length < min || value.length > max || /\s/.test(value))
+    throw invalidField(field, `must be ${min} to ${max} characters without spaces`);
   return value;
 }
 
@@ -52,10 +53,15 @@ export async function setWhatsappSettings(deps: Deps, tenantId: string, input: W
   const appSecret = checkLength("app_secret", input.app_secret.trim());
   const accessToken = checkLength("access_token", input.access_token.trim());
   const phoneNumberId = input.phone_number_id.trim();
-  if (!PHONE_NUMBER_ID_PATTERN.test(phoneNumberId)) throw invalidField("phone_number_id", "must be the Cloud API phone number id: 1 to 32 digits");
+  if (!PHONE_NUMBER_ID_PATTERN.test(phoneNumberId))
+    throw invalidField("phone_number_id", "must be the Cloud API phone number id: 1 to 32 digits");
   await deps.store.transaction(async (tx) => {
     if (!(await tx.tenants.findTenantPlan(tenantId))) throw notFound("tenant");
-    await tx.integrations.upsertWhatsappCredentials(tenantId, { verifyToken, appSecret, accessToken, phoneNumberId }, deps.clock.now());
+    await tx.integrations.upsertWhatsappCredentials(
+      tenantId,
+      { verifyToken, appSecret, accessToken, phoneNumberId },
+      deps.clock.now(),
+    );
   });
 }
 
@@ -64,14 +70,24 @@ export async function setWhatsappSettings(deps: Deps, tenantId: string, input: W
  * cascade with their tenant, so one look-up answers both alike, and the hook must not tell
  * them apart.
  */
-export async function findWhatsappSettings(deps: Pick<Deps, "store">, tenantId: string): Promise<WhatsappSettings | null> {
+export async function findWhatsappSettings(
+  deps: Pick<Deps, "store">,
+  tenantId: string,
+): Promise<WhatsappSettings | null> {
   const row = await deps.store.integrations.findTenantSecrets(tenantId);
-  if (!row?.whatsappVerifyToken || !row.whatsappAppSecret || !row.whatsappAccessToken || !row.whatsappPhoneNumberId) return null;
-  return { verifyToken: row.whatsappVerifyToken, appSecret: row.whatsappAppSecret, accessToken: row.whatsappAccessToken, phoneNumberId: row.whatsappPhoneNumberId };
+  if (!row?.whatsappVerifyToken || !row.whatsappAppSecret || !row.whatsappAccessToken || !row.whatsappPhoneNumberId)
+    return null;
+  return {
+    verifyToken: row.whatsappVerifyToken,
+    appSecret: row.whatsappAppSecret,
+    accessToken: row.whatsappAccessToken,
+    phoneNumberId: row.whatsappPhoneNumberId,
+  };
 }
 
 /** The URL to paste into Meta's dashboard as the callback URL. */
-export const whatsappCallbackUrl = (deps: Pick<Deps, "config">, tenantId: string): string => `${deps.config.publicUrl}/api/v1/hooks/whatsapp/${tenantId}`;
+export const whatsappCallbackUrl = (deps: Pick<Deps, "config">, tenantId: string): string =>
+  `${deps.config.publicUrl}/api/v1/hooks/whatsapp/${tenantId}`;
 
 export async function getWhatsappSettingsStatus(deps: Deps, tenantId: string): Promise<WhatsappSettingsStatus> {
   const row = await deps.store.integrations.findTenantSecrets(tenantId);

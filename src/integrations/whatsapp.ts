@@ -27,11 +27,16 @@ export interface WhatsappHandshakeQuery {
  * tenant chose. 404 for an unknown tenant and an unconfigured one alike, then 403 for a wrong
  * token, compared in constant time.
  */
-export async function answerWhatsappHandshake(deps: Deps, tenantId: string, query: WhatsappHandshakeQuery): Promise<string> {
+export async function answerWhatsappHandshake(
+  deps: Deps,
+  tenantId: string,
+  query: WhatsappHandshakeQuery,
+): Promise<string> {
   const settings = await findWhatsappSettings(deps, tenantId);
   if (!settings) throw notFound();
   const tokenMatches = constantTimeEqual(query.verifyToken ?? "", settings.verifyToken);
-  if (query.mode !== "subscribe" || !tokenMatches) throw new AppError("forbidden", 403, "The verify token does not match the tenant's WhatsApp settings.");
+  if (query.mode !== "subscribe" || !tokenMatches)
+    throw new AppError("forbidden", 403, "The verify token does not match the tenant's WhatsApp settings.");
   if (!query.challenge) throw new AppError("invalid_handshake", 400, "hub.challenge is missing.");
   return query.challenge;
 }
@@ -39,7 +44,11 @@ export async function answerWhatsappHandshake(deps: Deps, tenantId: string, quer
 export type WhatsappSignatureCheck = { ok: true } | { ok: false; reason: "missing" | "malformed" | "mismatch" };
 
 /** Checks `X-Hub-Signature-256: sha256=<hex HMAC-SHA256(app secret, raw body)>` over the exact bytes received. */
-export function verifyWhatsappSignature(header: string | null | undefined, rawBody: string | Uint8Array, appSecret: string): WhatsappSignatureCheck {
+export function verifyWhatsappSignature(
+  header: string | null | undefined,
+  rawBody: string | Uint8Array,
+  appSecret: string,
+): WhatsappSignatureCheck {
   if (!header) return { ok: false, reason: "missing" };
   const match = /^sha256=([0-9a-fA-F]{64})$/.exec(header.trim());
   if (!match?.[1]) return { ok: false, reason: "malformed" };
@@ -55,13 +64,19 @@ export interface InboundWhatsappMessage {
 }
 
 type JsonObject = Record<string, unknown>;
-const isObject = (value: unknown): value is JsonObject => typeof value === "object" && value !== null && !Array.isArray(value);
+const isObject = (value: unknown): value is JsonObject =>
+  typeof value === "object" && value !== null && !Array.isArray(value);
 const nonEmpty = (value: unknown): value is string => typeof value === "string" && value.trim() !== "";
 
 /** A tapped quick reply: the full text Parley put in the id, else (someone else's button) its title. */
 function tappedReply(reply: unknown): string | null {
   if (!isObject(reply)) return null;
-  if (nonEmpty(reply.id) && reply.id.startsWith(QUICK_REPLY_ID_PREFIX) && reply.id.length > QUICK_REPLY_ID_PREFIX.length) return reply.id.slice(QUICK_REPLY_ID_PREFIX.length);
+  if (
+    nonEmpty(reply.id) &&
+    reply.id.startsWith(QUICK_REPLY_ID_PREFIX) &&
+    reply.id.length > QUICK_REPLY_ID_PREFIX.length
+  )
+    return reply.id.slice(QUICK_REPLY_ID_PREFIX.length);
   return nonEmpty(reply.title) ? reply.title : null;
 }
 
@@ -90,9 +105,17 @@ const WA_ID_PATTERN = /^\d{1,32}$/;
  * refused: a message of a kind the bot cannot read is acknowledged, or Meta would redeliver it
  * for a week. Messages sent to another of the business's numbers are not this tenant's to answer.
  */
-export function parseWhatsappWebhook(rawBody: string | Uint8Array, phoneNumberId: string): { messages: InboundWhatsappMessage[]; ignored: number } {
+export function parseWhatsappWebhook(
+  rawBody: string | Uint8Array,
+  phoneNumberId: string,
+): { messages: InboundWhatsappMessage[]; ignored: number } {
   const parsed = parseRequestJson(typeof rawBody === "string" ? rawBody : Buffer.from(rawBody).toString("utf8"));
-  const invalid = () => new AppError("invalid_payload", 400, "The body must be a WhatsApp Cloud API webhook: an object with an entry array of objects with changes arrays.");
+  const invalid = () =>
+    new AppError(
+      "invalid_payload",
+      400,
+      "The body must be a WhatsApp Cloud API webhook: an object with an entry array of objects with changes arrays.",
+    );
   if (!isObject(parsed) || !Array.isArray(parsed.entry)) throw invalid();
   const messages: InboundWhatsappMessage[] = [];
   let ignored = 0;
@@ -107,7 +130,14 @@ export function parseWhatsappWebhook(rawBody: string | Uint8Array, phoneNumberId
       const ours = metadataNumber === undefined || String(metadataNumber) === phoneNumberId;
       for (const message of value.messages) {
         const text = ours && isObject(message) ? textOf(message) : null;
-        if (text === null || !isObject(message) || typeof message.id !== "string" || !MESSAGE_ID_PATTERN.test(message.id) || typeof message.from !== "string" || !WA_ID_PATTERN.test(message.from)) {
+        if (
+          text === null ||
+          !isObject(message) ||
+          typeof message.id !== "string" ||
+          !MESSAGE_ID_PATTERN.test(message.id) ||
+          typeof message.from !== "string" ||
+          !WA_ID_PATTERN.test(message.from)
+        ) {
           ignored += 1;
           continue;
         }
@@ -151,7 +181,10 @@ export async function handleWhatsappWebhook(
   if (!settings || !tenant) throw notFound();
   const check = verifyWhatsappSignature(signatureHeader, rawBody, settings.appSecret);
   if (!check.ok) {
-    const why = check.reason === "missing" ? "the X-Hub-Signature-256 header is missing" : "it does not match the tenant's app secret";
+    const why =
+      check.reason === "missing"
+        ? "the X-Hub-Signature-256 header is missing"
+        : "it does not match the tenant's app secret";
     throw new AppError("invalid_signature", 401, `The X-Hub-Signature-256 is not valid: ${why}.`);
   }
   await onAuthenticated();
@@ -170,7 +203,13 @@ export async function handleWhatsappWebhook(
       const markSeen = async (tx: Transaction) => {
         if (!(await tx.integrations.insertWhatsappMessage(tenantId, message.id, deps.clock.now()))) throw ALREADY_SEEN;
       };
-      const outcome = await handleMessage(deps, { tenant, visitorRef: message.from, text: message.text, channel: "whatsapp", withinWrite: markSeen }).catch((error: unknown) => {
+      const outcome = await handleMessage(deps, {
+        tenant,
+        visitorRef: message.from,
+        text: message.text,
+        channel: "whatsapp",
+        withinWrite: markSeen,
+      }).catch((error: unknown) => {
         if (error === ALREADY_SEEN) return null;
         throw error;
       });
@@ -185,7 +224,12 @@ export async function handleWhatsappWebhook(
       // with an error would only bring the same message back. Anything else is unexpected and
       // answered 500, so Meta redelivers; the messages already handled are then duplicates.
       if (!(error instanceof AppError) || error.status >= 500) throw error;
-      deps.log.info({ msg: "whatsapp_message_refused", tenant_id: tenantId, message_id: message.id, error: error.code });
+      deps.log.info({
+        msg: "whatsapp_message_refused",
+        tenant_id: tenantId,
+        message_id: message.id,
+        error: error.code,
+      });
       result.ignored += 1;
     }
   }

@@ -96,7 +96,9 @@ function splitLongParagraph(paragraph: string): string[] {
 function packParagraphs(paragraphs: string[]): string[] {
   const chunks: string[] = [];
   let chunk = "";
-  for (const paragraph of paragraphs.flatMap((entry) => (entry.length > CHUNK_MAX_CHARS ? splitLongParagraph(entry) : [entry]))) {
+  for (const paragraph of paragraphs.flatMap((entry) =>
+    entry.length > CHUNK_MAX_CHARS ? splitLongParagraph(entry) : [entry],
+  )) {
     if (chunk !== "" && chunk.length + paragraph.length + 2 > CHUNK_TARGET_CHARS) {
       chunks.push(chunk);
       chunk = "";

@@ -72,27 +72,47 @@ export const EMBED_BATCH = 64;
  * its chunks are stored without vectors; searchKnowledge embeds them lazily later, so a
  * provider outage never loses a document.
  */
-export async function embedChunks(deps: Deps, chunks: TextChunk[], embedder: Embedder | null): Promise<Array<number[] | null>> {
+export async function embedChunks(
+  deps: Deps,
+  chunks: TextChunk[],
+  embedder: Embedder | null,
+): Promise<Array<number[] | null>> {
   const vectors: Array<number[] | null> = chunks.map(() => null);
   if (!embedder) return vectors;
   for (let start = 0; start < chunks.length; start += EMBED_BATCH) {
     const batch = chunks.slice(start, start + EMBED_BATCH);
     try {
-      const answer = await embedder.embed(batch.map((chunk) => (chunk.heading === "" ? chunk.text : `${chunk.heading}\n${chunk.text}`)));
+      const answer = await embedder.embed(
+        batch.map((chunk) => (chunk.heading === "" ? chunk.text : `${chunk.heading}\n${chunk.text}`)),
+      );
       if (answer.length !== batch.length) {
-        deps.log.error({ msg: "knowledge embedder returned the wrong number of vectors", model: embedder.model, expected: batch.length, got: answer.length });
+        deps.log.error({
+          msg: "knowledge embedder returned the wrong number of vectors",
+          model: embedder.model,
+          expected: batch.length,
+          got: answer.length,
+        });
         continue;
       }
       answer.forEach((vector, offset) => (vectors[start + offset] = vector));
     } catch (error) {
-      deps.log.error({ msg: "knowledge embedding failed; chunks stored without vectors", model: embedder.model, error: String(error) });
+      deps.log.error({
+        msg: "knowledge embedding failed; chunks stored without vectors",
+        model: embedder.model,
+        error: String(error),
+      });
     }
   }
   return vectors;
 }
 
 /** A document as it would be stored: its title, text and chunks, or a 422 naming the field; then the plan's room checked (402). */
-export async function prepareDocument(deps: Pick<Deps, "store">, tenantId: string, input: NewDocument, replacing?: { bytes: number }): Promise<{ title: string; text: string; chunks: TextChunk[]; bytes: number }> {
+export async function prepareDocument(
+  deps: Pick<Deps, "store">,
+  tenantId: string,
+  input: NewDocument,
+  replacing?: { bytes: number },
+): Promise<{ title: string; text: string; chunks: TextChunk[]; bytes: number }> {
   const title = input.title.trim();
   if (title === "") throw invalidField("title", "must not be empty");
   const text = documentText(input.content, input.format);
@@ -108,7 +128,12 @@ export async function prepareDocument(deps: Pick<Deps, "store">, tenantId: strin
  * given, and stores document and chunks in one transaction that also re-checks the plan
  * limits (two concurrent uploads cannot both squeeze past them).
  */
-export async function addDocument(deps: Deps, tenantId: string, input: NewDocument, embedder: Embedder | null): Promise<DocumentView> {
+export async function addDocument(
+  deps: Deps,
+  tenantId: string,
+  input: NewDocument,
+  embedder: Embedder | null,
+): Promise<DocumentView> {
   // The plan's room is checked before the embedding call too, so a refused document costs no provider call.
   const { title, text, chunks, bytes } = await prepareDocument(deps, tenantId, input);
   const vectors = await embedChunks(deps, chunks, embedder);
@@ -133,26 +158,54 @@ export async function addDocument(deps: Deps, tenantId: string, input: NewDocume
     });
     await tx.knowledge.insertChunks(chunkRows(tenantId, id, chunks, vectors, embedder));
   });
-  const view = { document_id: id, title, format: input.format, source_url: input.sourceUrl ?? null, source_id: input.sourceId ?? null };
+  const view = {
+    document_id: id,
+    title,
+    format: input.format,
+    source_url: input.sourceUrl ?? null,
+    source_id: input.sourceId ?? null,
+  };
   return { ...view, bytes, chunk_count: chunks.length, created_at: toIso(now) };
 }
 
 /** A document's chunks as stored, each with its vector when it has one. */
-export function chunkRows(tenantId: string, documentId: string, chunks: TextChunk[], vectors: Array<number[] | null>, embedder: Embedder | null) {
+export function chunkRows(
+  tenantId: string,
+  documentId: string,
+  chunks: TextChunk[],
+  vectors: Array<number[] | null>,
+  embedder: Embedder | null,
+) {
   return chunks.map((chunk, position) => {
     const vector = vectors[position];
-    return { tenantId, documentId, position, heading: chunk.heading, text: chunk.text, embedding: vector ? encodeVector(vector) : null, embeddingModel: vector && embedder ? embedder.model : null };
+    return {
+      tenantId,
+      documentId,
+      position,
+      heading: chunk.heading,
+      text: chunk.text,
+      embedding: vector ? encodeVector(vector) : null,
+      embeddingModel: vector && embedder ? embedder.model : null,
+    };
   });
 }
 
 /** The tenant's documents, newest first, without their text. */
-export async function listDocuments(deps: Pick<Deps, "store">, tenantId: string, page: { limit: number; cursor?: string }): Promise<Page<DocumentView>> {
+export async function listDocuments(
+  deps: Pick<Deps, "store">,
+  tenantId: string,
+  page: { limit: number; cursor?: string },
+): Promise<Page<DocumentView>> {
   const rows = await deps.store.knowledge.listDocuments(tenantId, page.cursor ?? null, page.limit + 1);
   return toPage(rows, page.limit, (row) => row.id, toView);
 }
 
 /** One document with its text and chunks; another tenant's id is a 404 like a missing one. */
-export async function getDocument(deps: Pick<Deps, "store">, tenantId: string, documentId: string): Promise<DocumentView & { content: string; chunks: ChunkView[] }> {
+export async function getDocument(
+  deps: Pick<Deps, "store">,
+  tenantId: string,
+  documentId: string,
+): Promise<DocumentView & { content: string; chunks: ChunkView[] }> {
   const row = await deps.store.knowledge.findDocument(tenantId, documentId);
   if (!row) throw notFound("document");
   const chunks = (await deps.store.knowledge.listDocumentChunks(documentId)).map((chunk) => ({

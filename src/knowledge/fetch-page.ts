@@ -28,11 +28,22 @@ export interface FetchPageOptions {
 
 export type FetchedPage =
   | { notModified: true; url: URL }
-  | { notModified: false; url: URL; body: Uint8Array; contentType: string; etag: string | null; lastModified: string | null };
+  | {
+      notModified: false;
+      url: URL;
+      body: Uint8Array;
+      contentType: string;
+      etag: string | null;
+      lastModified: string | null;
+    };
 
 export const fetchFailed = (message: string) => new AppError("url_fetch_failed", 422, message);
 const tooLarge = (maxBytes: number) =>
-  new AppError("document_too_large", 413, `The page is larger than ${maxBytes / 1024 / 1024} MB; import a smaller page or paste the relevant text.`);
+  new AppError(
+    "document_too_large",
+    413,
+    `The page is larger than ${maxBytes / 1024 / 1024} MB; import a smaller page or paste the relevant text.`,
+  );
 
 async function readCapped(response: Response, maxBytes: number): Promise<Uint8Array> {
   const declared = Number(response.headers.get("content-length") ?? "0");
@@ -58,15 +69,27 @@ async function readCapped(response: Response, maxBytes: number): Promise<Uint8Ar
  * Fetches `rawUrl`, re-checking the SSRF rules on every redirect hop; each hop connects to the
  * address its check approved (src/lib/pinned-fetch.ts), so DNS re-binding cannot slip past.
  */
-async function fetchGuarded(deps: Deps, rawUrl: string, headers: Record<string, string>, signal: AbortSignal): Promise<{ response: Response; url: URL }> {
+async function fetchGuarded(
+  deps: Deps,
+  rawUrl: string,
+  headers: Record<string, string>,
+  signal: AbortSignal,
+): Promise<{ response: Response; url: URL }> {
   let next = rawUrl;
   for (let hop = 0; hop <= MAX_REDIRECTS; hop++) {
     let response: Response;
     try {
-      response = await fetchPinned(next, { redirect: "manual", signal, headers }, { allowPrivate: deps.config.allowPrivateWebhooks, resolveHost: deps.resolveHost });
+      response = await fetchPinned(
+        next,
+        { redirect: "manual", signal, headers },
+        { allowPrivate: deps.config.allowPrivateWebhooks, resolveHost: deps.resolveHost },
+      );
     } catch (error) {
       if (!(error instanceof PinnedFetchRefused)) throw error;
-      throw invalidField("url", hop === 0 ? error.message : `redirected to ${next}, which is refused: ${error.message}`);
+      throw invalidField(
+        "url",
+        hop === 0 ? error.message : `redirected to ${next}, which is refused: ${error.message}`,
+      );
     }
     const url = new URL(next);
     const location = response.headers.get("location");
@@ -103,9 +126,17 @@ export async function fetchPage(deps: Deps, rawUrl: string, options: FetchPageOp
       throw fetchFailed(`${url.href} answered HTTP ${response.status}.`);
     }
     const contentType = response.headers.get("content-type") ?? "";
-    const cap = typeof options.maxBytes === "function" ? options.maxBytes(contentType) : (options.maxBytes ?? MAX_IMPORT_BYTES);
+    const cap =
+      typeof options.maxBytes === "function" ? options.maxBytes(contentType) : (options.maxBytes ?? MAX_IMPORT_BYTES);
     const body = await readCapped(response, cap);
-    return { notModified: false, url, body, contentType, etag: response.headers.get("etag"), lastModified: response.headers.get("last-modified") };
+    return {
+      notModified: false,
+      url,
+      body,
+      contentType,
+      etag: response.headers.get("etag"),
+      lastModified: response.headers.get("last-modified"),
+    };
   } catch (error) {
     if (error instanceof AppError) throw error;
     if (controller.signal.aborted) throw fetchFailed(`No complete answer from ${rawUrl} within ${timeoutMs / 1000} s.`);

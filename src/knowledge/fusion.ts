@@ -35,11 +35,16 @@ export const DEFAULT_FUSION: FusionName = "max";
 const RRF_K = 60;
 const CAPPED_DEPTH = 10;
 
-const reciprocal = (rank: number | undefined, depth = Number.POSITIVE_INFINITY): number => (rank !== undefined && rank <= depth ? 1 / (RRF_K + rank) : 0);
+const reciprocal = (rank: number | undefined, depth = Number.POSITIVE_INFINITY): number =>
+  rank !== undefined && rank <= depth ? 1 / (RRF_K + rank) : 0;
 
-export function fuse(candidates: readonly Candidate[], fusion: FusionName): Array<{ candidate: Candidate; score: number }> {
+export function fuse(
+  candidates: readonly Candidate[],
+  fusion: FusionName,
+): Array<{ candidate: Candidate; score: number }> {
   const bestBm25 = Math.max(0, ...candidates.map((candidate) => candidate.bm25 ?? 0));
-  const lexical = (c: Candidate): number => (c.bm25 === undefined || bestBm25 === 0 ? 0 : 0.5 * (c.coverage ?? 0) + (0.5 * c.bm25) / bestBm25);
+  const lexical = (c: Candidate): number =>
+    c.bm25 === undefined || bestBm25 === 0 ? 0 : 0.5 * (c.coverage ?? 0) + (0.5 * c.bm25) / bestBm25;
   const vector = (c: Candidate): number => Math.min(1, Math.max(0, c.similarity ?? 0));
   const scoreOf: Record<FusionName, (c: Candidate) => number> = {
     rrf: (c) => reciprocal(c.bm25Rank) + reciprocal(c.vectorRank),
@@ -47,5 +52,7 @@ export function fuse(candidates: readonly Candidate[], fusion: FusionName): Arra
     max: (c) => Math.max(lexical(c), vector(c)) + 0.1 * Math.min(lexical(c), vector(c)),
     convex: (c) => 0.5 * lexical(c) + 0.5 * vector(c),
   };
-  return candidates.map((candidate) => ({ candidate, score: scoreOf[fusion](candidate) })).sort((a, b) => b.score - a.score);
+  return candidates
+    .map((candidate) => ({ candidate, score: scoreOf[fusion](candidate) }))
+    .sort((a, b) => b.score - a.score);
 }

@@ -14,10 +14,49 @@ export interface HtmlText {
   text: string;
 }
 
-const SKIPPED = new Set(["script", "style", "noscript", "template", "svg", "iframe", "object", "canvas", "nav", "head", "select", "button"]);
+const SKIPPED = new Set([
+  "script",
+  "style",
+  "noscript",
+  "template",
+  "svg",
+  "iframe",
+  "object",
+  "canvas",
+  "nav",
+  "head",
+  "select",
+  "button",
+]);
 const BLOCKS = new Set([
-  "p", "div", "section", "article", "main", "header", "footer", "aside", "blockquote", "pre", "table", "thead", "tbody",
-  "tfoot", "tr", "ul", "ol", "dl", "dt", "dd", "figure", "figcaption", "form", "fieldset", "address", "details", "summary", "hr",
+  "p",
+  "div",
+  "section",
+  "article",
+  "main",
+  "header",
+  "footer",
+  "aside",
+  "blockquote",
+  "pre",
+  "table",
+  "thead",
+  "tbody",
+  "tfoot",
+  "tr",
+  "ul",
+  "ol",
+  "dl",
+  "dt",
+  "dd",
+  "figure",
+  "figcaption",
+  "form",
+  "fieldset",
+  "address",
+  "details",
+  "summary",
+  "hr",
 ]);
 const HEADING = /^h([1-6])$/;
 
@@ -29,7 +68,11 @@ const HEADING = /^h([1-6])$/;
 export const MAX_HTML_NESTING = 256;
 
 const tooDeep = () =>
-  new AppError("document_too_deep", 422, `The page nests elements more than ${MAX_HTML_NESTING} levels deep; import a simpler page or paste its text.`);
+  new AppError(
+    "document_too_deep",
+    422,
+    `The page nests elements more than ${MAX_HTML_NESTING} levels deep; import a simpler page or paste its text.`,
+  );
 
 export function htmlToText(html: string): HtmlText {
   const out: string[] = [];
@@ -128,7 +171,10 @@ export function htmlToText(html: string): HtmlText {
   parser.write(html);
   parser.end();
   endLine();
-  const text = out.join("\n").replace(/\n{3,}/g, "\n\n").trim();
+  const text = out
+    .join("\n")
+    .replace(/\n{3,}/g, "\n\n")
+    .trim();
   const cleanTitle = title.replace(/\s+/g, " ").trim();
   return { title: cleanTitle === "" ? null : cleanTitle, text };
 }

@@ -30,15 +30,22 @@ export function formatOf(contentType: string, url: URL): KnowledgeFormat | null 
 export const PAGE_ACCEPT = "text/html, text/markdown, application/pdf, text/plain;q=0.9";
 
 /** A PDF may be as large as an uploaded one; a page's text must fit MAX_IMPORT_BYTES. */
-export const pageBodyCap = (contentType: string): number => (/^application\/pdf\b/i.test(contentType.trim()) ? MAX_PDF_BYTES : MAX_IMPORT_BYTES);
+export const pageBodyCap = (contentType: string): number =>
+  /^application\/pdf\b/i.test(contentType.trim()) ? MAX_PDF_BYTES : MAX_IMPORT_BYTES;
 
 /**
  * A fetched body as a document to add: HTML titled by its `<title>`, a PDF by its metadata
  * title, else by the given title or the URL. A type that cannot be imported is a 422.
  */
-export async function documentFromBody(page: { url: URL; body: Uint8Array; contentType: string }, title: string | undefined): Promise<NewDocument> {
+export async function documentFromBody(
+  page: { url: URL; body: Uint8Array; contentType: string },
+  title: string | undefined,
+): Promise<NewDocument> {
   const format = formatOf(page.contentType, page.url);
-  if (format === null) throw fetchFailed(`${page.url.href} is ${page.contentType.split(";")[0]}; only HTML, Markdown, plain text and PDF can be imported.`);
+  if (format === null)
+    throw fetchFailed(
+      `${page.url.href} is ${page.contentType.split(";")[0]}; only HTML, Markdown, plain text and PDF can be imported.`,
+    );
   let content: string;
   let ownTitle: string | null;
   if (format === "pdf") {
@@ -52,8 +59,18 @@ export async function documentFromBody(page: { url: URL; body: Uint8Array; conte
 }
 
 /** Fetches the page (SSRF-guarded: src/knowledge/fetch-page.ts), turns it into text and adds it as a document whose `source_url` is the URL. */
-export async function importDocumentFromUrl(deps: Deps, tenantId: string, input: UrlImport, embedder: Embedder | null, options: ImportOptions = {}): Promise<DocumentView> {
-  const page = await fetchPage(deps, input.url, { accept: PAGE_ACCEPT, timeoutMs: options.timeoutMs, maxBytes: pageBodyCap });
+export async function importDocumentFromUrl(
+  deps: Deps,
+  tenantId: string,
+  input: UrlImport,
+  embedder: Embedder | null,
+  options: ImportOptions = {},
+): Promise<DocumentView> {
+  const page = await fetchPage(deps, input.url, {
+    accept: PAGE_ACCEPT,
+    timeoutMs: options.timeoutMs,
+    maxBytes: pageBodyCap,
+  });
   if (page.notModified) throw fetchFailed(`${input.url} answered 304 to a request that was not conditional.`);
   const document = await documentFromBody(page, input.title);
   return addDocument(deps, tenantId, { ...document, sourceUrl: input.url }, embedder);

@@ -15,7 +15,13 @@ export async function getKnowledgeUsage(db: StoreQueries, tenantId: string): Pro
   const row = await db.knowledge.findKnowledgeUsage(tenantId);
   if (!row) throw notFound("tenant");
   const plan = isPlanName(row.plan) ? row.plan : "free";
-  return { plan, documents: row.documents, bytes: row.bytes, maxDocuments: PLANS[plan].knowledgeDocuments, maxBytes: PLANS[plan].knowledgeBytes };
+  return {
+    plan,
+    documents: row.documents,
+    bytes: row.bytes,
+    maxDocuments: PLANS[plan].knowledgeDocuments,
+    maxBytes: PLANS[plan].knowledgeBytes,
+  };
 }
 
 /**
@@ -23,7 +29,12 @@ export async function getKnowledgeUsage(db: StoreQueries, tenantId: string): Pro
  * limit (`knowledge_documents` or `knowledge_bytes`), its value and the current use, so the
  * owner knows whether to delete something or upgrade.
  */
-export async function assertKnowledgeRoom(db: StoreQueries, tenantId: string, newBytes: number, replacing?: { bytes: number }): Promise<void> {
+export async function assertKnowledgeRoom(
+  db: StoreQueries,
+  tenantId: string,
+  newBytes: number,
+  replacing?: { bytes: number },
+): Promise<void> {
   const usage = await getKnowledgeUsage(db, tenantId);
   // A document replaced by its new text takes no new place, only the difference in bytes.
   if (replacing) usage.bytes -= replacing.bytes;

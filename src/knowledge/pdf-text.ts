@@ -31,8 +31,10 @@ const pageText = (items: readonly TextItem[]): string =>
     .trim();
 
 export async function pdfToText(bytes: Uint8Array, options: { timeoutMs?: number } = {}): Promise<PdfText> {
-  if (bytes.byteLength > MAX_PDF_BYTES) throw new AppError("document_too_large", 413, `The PDF is larger than ${MAX_PDF_BYTES / 1024 / 1024} MB.`);
-  if (Buffer.from(bytes.subarray(0, 1024)).indexOf("%PDF-") < 0) throw unreadable("it does not start like a PDF (%PDF-).");
+  if (bytes.byteLength > MAX_PDF_BYTES)
+    throw new AppError("document_too_large", 413, `The PDF is larger than ${MAX_PDF_BYTES / 1024 / 1024} MB.`);
+  if (Buffer.from(bytes.subarray(0, 1024)).indexOf("%PDF-") < 0)
+    throw unreadable("it does not start like a PDF (%PDF-).");
   // Loaded on the first PDF, not at start-up: PDF.js is about 2 MB of code most servers never run.
   const { getDocument } = await import("unpdf/pdfjs");
   let expired = false;
@@ -43,7 +45,8 @@ export async function pdfToText(bytes: Uint8Array, options: { timeoutMs?: number
     throw unreadable(error instanceof Error ? error.message : String(error));
   });
   try {
-    if (pdf.numPages > MAX_PDF_PAGES) throw unreadable(`it has ${pdf.numPages} pages; at most ${MAX_PDF_PAGES} are read. Split it into smaller files.`);
+    if (pdf.numPages > MAX_PDF_PAGES)
+      throw unreadable(`it has ${pdf.numPages} pages; at most ${MAX_PDF_PAGES} are read. Split it into smaller files.`);
     const info = (await pdf.getMetadata().catch(() => null))?.info as { Title?: unknown } | undefined;
     const sections: string[] = [];
     for (let number = 1; number <= pdf.numPages; number++) {

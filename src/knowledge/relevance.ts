@@ -74,7 +74,12 @@ export function wordIdf(word: QueryWord, documentFrequency: ReadonlyMap<string, 
  * fully; one that matched only by prefix or as a typo ("charge" for "change", "tempo" for
  * "temporary") counts INEXACT_CREDIT, so a near-miss cannot pass alone.
  */
-export function idfCoverage(words: readonly QueryWord[], chunkTerms: ReadonlySet<string>, matchedForms: ReadonlySet<string>, idfs: readonly number[]): number {
+export function idfCoverage(
+  words: readonly QueryWord[],
+  chunkTerms: ReadonlySet<string>,
+  matchedForms: ReadonlySet<string>,
+  idfs: readonly number[],
+): number {
   let total = 0;
   let covered = 0;
   words.forEach((word, position) => {

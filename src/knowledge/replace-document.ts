@@ -10,7 +10,13 @@ import { assertKnowledgeRoom } from "./limits.ts";
  * swapped in one transaction. The id stays, so test cases that expect it as a source still
  * point at it; the new chunks have new ids, which is how the search index sees it is stale.
  */
-export async function replaceDocument(deps: Deps, tenantId: string, old: SourceDocument, input: NewDocument, embedder: Embedder | null): Promise<void> {
+export async function replaceDocument(
+  deps: Deps,
+  tenantId: string,
+  old: SourceDocument,
+  input: NewDocument,
+  embedder: Embedder | null,
+): Promise<void> {
   const { title, text, chunks, bytes } = await prepareDocument(deps, tenantId, input, { bytes: old.bytes });
   const vectors = await embedChunks(deps, chunks, embedder);
   await deps.store.transaction(async (tx) => {

@@ -2,7 +2,15 @@ import type { Deps } from "../deps.ts";
 import { dotProduct, encodeVector, normalizeVector, type Embedder } from "./embedder.ts";
 import { DEFAULT_FUSION, fuse, type Candidate, type FusionName } from "./fusion.ts";
 import { DEFAULT_MIN_SIMILARITY, idfCoverage, MIN_COVERAGE, queryWords, wordIdf } from "./relevance.ts";
-import { embeddingText, loadProposedIndex, loadTenantIndex, type FaqVectors, type IndexEntry, type KnowledgeProposal, type TenantIndex } from "./tenant-index.ts";
+import {
+  embeddingText,
+  loadProposedIndex,
+  loadTenantIndex,
+  type FaqVectors,
+  type IndexEntry,
+  type KnowledgeProposal,
+  type TenantIndex,
+} from "./tenant-index.ts";
 
 /**
  * Ranked retrieval over a tenant's knowledge, in three steps:
@@ -67,7 +75,11 @@ interface LexicalMatch {
   coverage: number;
 }
 
-function lexicalMatches(index: TenantIndex, variants: readonly string[], context: string): Map<IndexEntry, LexicalMatch> {
+function lexicalMatches(
+  index: TenantIndex,
+  variants: readonly string[],
+  context: string,
+): Map<IndexEntry, LexicalMatch> {
   const matches = new Map<IndexEntry, LexicalMatch>();
   for (const variant of variants) {
     const words = queryWords(variant, context);
@@ -75,16 +87,24 @@ function lexicalMatches(index: TenantIndex, variants: readonly string[], context
     const idfs = words.map((word) => wordIdf(word, index.documentFrequency, index.entries.length));
     const ownWords = words.filter((word) => word.weight === 1);
     const weights = new Map(words.flatMap((word) => word.forms.map((form) => [form, word.weight] as const)));
-    const results = index.bm25.search(context ? `${variant}\n${context}` : variant, { boostTerm: (term: string) => weights.get(term) ?? 1 });
+    const results = index.bm25.search(context ? `${variant}\n${context}` : variant, {
+      boostTerm: (term: string) => weights.get(term) ?? 1,
+    });
     for (const result of results.slice(0, CANDIDATES)) {
       const entry = index.entries[result.id as number] as IndexEntry;
       // The message's own words decide alone when they match; the carried context helps a follow-up
       // whose own words say little ("how much is it?"), never hurts one that is clear on its own.
       const chunkTerms = new Set(result.terms);
       const matchedForms = new Set(result.queryTerms);
-      const coverage = Math.max(idfCoverage(ownWords, chunkTerms, matchedForms, idfs), idfCoverage(words, chunkTerms, matchedForms, idfs));
+      const coverage = Math.max(
+        idfCoverage(ownWords, chunkTerms, matchedForms, idfs),
+        idfCoverage(words, chunkTerms, matchedForms, idfs),
+      );
       const best = matches.get(entry);
-      matches.set(entry, { score: Math.max(best?.score ?? 0, result.score), coverage: Math.max(best?.coverage ?? 0, coverage) });
+      matches.set(entry, {
+        score: Math.max(best?.score ?? 0, result.score),
+        coverage: Math.max(best?.coverage ?? 0, coverage),
+      });
     }
   }
   return matches;
@@ -96,17 +116,32 @@ function lexicalMatches(index: TenantIndex, variants: readonly string[], context
  * memory. Returns the queries' unit vectors, or null when the embedder failed: the search then
  * falls back to BM25, never to an error.
  */
-async function embedQueries(deps: Deps, index: TenantIndex, faqVectors: FaqVectors, embedder: Embedder, queries: string[]): Promise<Float32Array[] | null> {
+async function embedQueries(
+  deps: Deps,
+  index: TenantIndex,
+  faqVectors: FaqVectors,
+  embedder: Embedder,
+  queries: string[],
+): Promise<Float32Array[] | null> {
   const stale = index.entries.filter((entry) => entry.vectorModel !== embedder.model).slice(0, LAZY_EMBED_BATCH);
   let vectors: number[][];
   try {
     vectors = await embedder.embed([...queries, ...stale.map(embeddingText)]);
   } catch (error) {
-    deps.log.error({ msg: "knowledge embedding failed; ranking by BM25 only", model: embedder.model, error: String(error) });
+    deps.log.error({
+      msg: "knowledge embedding failed; ranking by BM25 only",
+      model: embedder.model,
+      error: String(error),
+    });
     return null;
   }
   if (vectors.length !== stale.length + queries.length) {
-    deps.log.error({ msg: "knowledge embedder returned the wrong number of vectors", model: embedder.model, expected: stale.length + queries.length, got: vectors.length });
+    deps.log.error({
+      msg: "knowledge embedder returned the wrong number of vectors",
+      model: embedder.model,
+      expected: stale.length + queries.length,
+      got: vectors.length,
+    });
     return null;
   }
   const rows: Array<{ id: number; vector: number[] }> = [];
@@ -158,17 +193,25 @@ function toHit(candidate: Candidate, score: number): KnowledgeHit {
 }
 
 /** The tenant's relevant chunks for `query`, best first (the tenant's FAQ included); none when nothing is relevant. */
-export async function searchKnowledge(deps: Deps, tenantId: string, query: string | KnowledgeQuery, options: SearchOptions = {}): Promise<KnowledgeHit[]> {
+export async function searchKnowledge(
+  deps: Deps,
+  tenantId: string,
+  query: string | KnowledgeQuery,
+  options: SearchOptions = {},
+): Promise<KnowledgeHit[]> {
   const limit = Math.min(Math.max(1, Math.floor(options.limit ?? DEFAULT_SEARCH_LIMIT)), MAX_SEARCH_LIMIT);
   const { variants: raw, context = "" } = typeof query === "string" ? { variants: [query] } : query;
   const variants = raw.map((variant) => variant.trim()).filter((variant) => variant !== "");
-  const { index, faqVectors } = options.proposal ? await loadProposedIndex(deps, tenantId, options.proposal) : await loadTenantIndex(deps, tenantId);
+  const { index, faqVectors } = options.proposal
+    ? await loadProposedIndex(deps, tenantId, options.proposal)
+    : await loadTenantIndex(deps, tenantId);
   if (index.entries.length === 0 || variants.length === 0) return [];
   const lexical = lexicalMatches(index, variants, context);
   const bm25Ranks = ranksOf(new Map([...lexical].map(([entry, match]) => [entry, match.score])));
   const embedder = options.embedder ?? null;
   const queryVectors = embedder ? await embedQueries(deps, index, faqVectors, embedder, variants) : null;
-  const cosines = embedder && queryVectors ? similarities(index, embedder.model, queryVectors) : new Map<IndexEntry, number>();
+  const cosines =
+    embedder && queryVectors ? similarities(index, embedder.model, queryVectors) : new Map<IndexEntry, number>();
   const vectorRanks = ranksOf(cosines);
   const minSimilarity = options.minSimilarity ?? embedder?.minSimilarity ?? DEFAULT_MIN_SIMILARITY;
 
@@ -177,7 +220,14 @@ export async function searchKnowledge(deps: Deps, tenantId: string, query: strin
     const match = lexical.get(entry);
     const similarity = cosines.get(entry);
     if ((match?.coverage ?? 0) < MIN_COVERAGE && (similarity ?? -1) < minSimilarity) continue;
-    candidates.push({ entry, bm25: match?.score, bm25Rank: bm25Ranks.get(entry), coverage: match?.coverage, similarity, vectorRank: vectorRanks.get(entry) });
+    candidates.push({
+      entry,
+      bm25: match?.score,
+      bm25Rank: bm25Ranks.get(entry),
+      coverage: match?.coverage,
+      similarity,
+      vectorRank: vectorRanks.get(entry),
+    });
   }
   // Keyword-only, "max" orders by keyword strength alone: how much of the question a chunk
   // covers counts as much as its BM25 score, so a chunk answering the new part of a rewritten

@@ -38,7 +38,8 @@ export function parseSitemap(xml: string): SitemapEntries {
   const parser = new Parser(
     {
       onopentag(name) {
-        if (++depth > MAX_XML_NESTING) throw fetchFailed(`The sitemap nests elements more than ${MAX_XML_NESTING} levels deep.`);
+        if (++depth > MAX_XML_NESTING)
+          throw fetchFailed(`The sitemap nests elements more than ${MAX_XML_NESTING} levels deep.`);
         const local = name.slice(name.indexOf(":") + 1).toLowerCase();
         if (kind === null && (local === "urlset" || local === "sitemapindex")) kind = local;
         if (local === "loc") {
@@ -95,7 +96,12 @@ async function robotsFor(deps: Deps, site: URL): Promise<(path: string) => boole
  * 304 to the validators given (nothing to read). A root that is not a sitemap is a 422; a child
  * sitemap that fails is skipped with its reason.
  */
-export async function collectSitemapPages(deps: Deps, url: string, limit: number, validators: { etag: string | null; lastModified: string | null }): Promise<SitemapPages | null> {
+export async function collectSitemapPages(
+  deps: Deps,
+  url: string,
+  limit: number,
+  validators: { etag: string | null; lastModified: string | null },
+): Promise<SitemapPages | null> {
   const site = new URL(url);
   const root = await fetchPage(deps, url, { accept: "application/xml, text/xml;q=0.9", ...validators });
   if (root.notModified) return null;
@@ -104,7 +110,10 @@ export async function collectSitemapPages(deps: Deps, url: string, limit: number
   const skipped: SkippedPage[] = [];
   const seen = new Set<string>();
   let files = 0;
-  const readFile = async (page: Extract<FetchedPage, { notModified: false }>, depth: number): Promise<SitemapEntries["kind"]> => {
+  const readFile = async (
+    page: Extract<FetchedPage, { notModified: false }>,
+    depth: number,
+  ): Promise<SitemapEntries["kind"]> => {
     files++;
     const entries = parseSitemap(decodeBody(page.body, page.contentType));
     if (entries.kind === null) throw fetchFailed(`${page.url.href} is not a sitemap (no <urlset> or <sitemapindex>).`);
@@ -113,15 +122,18 @@ export async function collectSitemapPages(deps: Deps, url: string, limit: number
       seen.add(location);
       if (!sameSite(location, site)) skipped.push({ url: location, reason: "another site than the sitemap's" });
       else if (entries.kind === "sitemapindex") await readChild(location, depth + 1);
-      else if (!allowed(new URL(location).pathname + new URL(location).search)) skipped.push({ url: location, reason: "robots.txt disallows it" });
+      else if (!allowed(new URL(location).pathname + new URL(location).search))
+        skipped.push({ url: location, reason: "robots.txt disallows it" });
       else if (pages.length >= limit) skipped.push({ url: location, reason: `over the limit of ${limit} pages` });
       else pages.push(location);
     }
     return entries.kind;
   };
   const readChild = async (location: string, depth: number): Promise<void> => {
-    if (depth > MAX_SITEMAP_DEPTH) return void skipped.push({ url: location, reason: `sitemaps nested deeper than ${MAX_SITEMAP_DEPTH} levels` });
-    if (files >= MAX_SITEMAP_FILES) return void skipped.push({ url: location, reason: `over the limit of ${MAX_SITEMAP_FILES} sitemap files` });
+    if (depth > MAX_SITEMAP_DEPTH)
+      return void skipped.push({ url: location, reason: `sitemaps nested deeper than ${MAX_SITEMAP_DEPTH} levels` });
+    if (files >= MAX_SITEMAP_FILES)
+      return void skipped.push({ url: location, reason: `over the limit of ${MAX_SITEMAP_FILES} sitemap files` });
     try {
       const child = await fetchPage(deps, location, { accept: "application/xml, text/xml;q=0.9" });
       if (!child.notModified) await readFile(child, depth);
@@ -131,6 +143,7 @@ export async function collectSitemapPages(deps: Deps, url: string, limit: number
   };
   const rootKind = await readFile(root, 1);
   // An index answering 304 says nothing of the sitemaps it lists: only a urlset's validators are kept.
-  const kept = rootKind === "urlset" ? { etag: root.etag, lastModified: root.lastModified } : { etag: null, lastModified: null };
+  const kept =
+    rootKind === "urlset" ? { etag: root.etag, lastModified: root.lastModified } : { etag: null, lastModified: null };
   return { pages, skipped, root: kept };
 }

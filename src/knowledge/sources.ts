@@ -69,11 +69,25 @@ function summarise(outcomes: PageOutcome[]): SyncReport {
  * `unchanged` when none did, with failed pages summed up in `last_error`. Its next scheduled
  * sync is one tenant interval from now (none while the schedule is off).
  */
-export async function syncSource(deps: Deps, source: KnowledgeSourceRow, embedderOf: EmbedderOf): Promise<{ view: SourceView; error: unknown }> {
-  if (source.kind === "upload") throw new AppError("source_not_syncable", 409, "An uploaded document has nothing to fetch; upload it again to change it.");
+export async function syncSource(
+  deps: Deps,
+  source: KnowledgeSourceRow,
+  embedderOf: EmbedderOf,
+): Promise<{ view: SourceView; error: unknown }> {
+  if (source.kind === "upload")
+    throw new AppError(
+      "source_not_syncable",
+      409,
+      "An uploaded document has nothing to fetch; upload it again to change it.",
+    );
   const running = SYNCING.get(deps.store) ?? new Set<string>();
   SYNCING.set(deps.store, running);
-  if (running.has(source.id)) throw new AppError("sync_in_progress", 409, "This source is being synced right now; its state shows the result when it ends.");
+  if (running.has(source.id))
+    throw new AppError(
+      "sync_in_progress",
+      409,
+      "This source is being synced right now; its state shows the result when it ends.",
+    );
   running.add(source.id);
   try {
     const embedder = await embedderOf(source.tenantId);
@@ -83,11 +97,17 @@ export async function syncSource(deps: Deps, source: KnowledgeSourceRow, embedde
     const report = summarise(outcomes);
     const changed = report.counts.imported + report.counts.updated + report.counts.removed > 0;
     const failedPages = outcomes.filter((outcome) => outcome.result === "failed");
-    const everyPageFailed = failedPages.length > 0 && failedPages.length === outcomes.filter((outcome) => outcome.result !== "skipped").length;
+    const everyPageFailed =
+      failedPages.length > 0 &&
+      failedPages.length === outcomes.filter((outcome) => outcome.result !== "skipped").length;
     const status: SourceStatus = error || everyPageFailed ? "failed" : changed ? "ok" : "unchanged";
     const lastError = error
-      ? error instanceof Error ? error.message : String(error)
-      : failedPages.length > 0 ? `${failedPages.length} of ${outcomes.length} pages failed; first: ${failedPages[0]?.reason}` : null;
+      ? error instanceof Error
+        ? error.message
+        : String(error)
+      : failedPages.length > 0
+        ? `${failedPages.length} of ${outcomes.length} pages failed; first: ${failedPages[0]?.reason}`
+        : null;
     await deps.store.knowledgeSources.recordSourceSync({
       etag: validators.etag,
       lastModified: validators.lastModified,
@@ -131,7 +151,12 @@ function checkedUrl(field: string, raw: string): string {
  * (refused by the SSRF rules, unreachable, not a sitemap, over the plan) nothing is kept and its
  * error is the answer; otherwise the source is kept with each page's result, failures included.
  */
-export async function addSource(deps: Deps, tenantId: string, input: NewSource, embedderOf: EmbedderOf): Promise<SourceView> {
+export async function addSource(
+  deps: Deps,
+  tenantId: string,
+  input: NewSource,
+  embedderOf: EmbedderOf,
+): Promise<SourceView> {
   const url = checkedUrl(input.kind === "sitemap" ? "sitemap_url" : "url", input.url);
   await assertSourceRoom(deps.store, tenantId);
   const now = deps.clock.now();
@@ -166,15 +191,29 @@ export async function addSource(deps: Deps, tenantId: string, input: NewSource, 
 }
 
 /** Syncs one of the tenant's sources now (the API's and the admin page's "sync now", the CLI). */
-export async function syncSourceNow(deps: Deps, tenantId: string, sourceId: string, embedderOf: EmbedderOf): Promise<SourceView> {
+export async function syncSourceNow(
+  deps: Deps,
+  tenantId: string,
+  sourceId: string,
+  embedderOf: EmbedderOf,
+): Promise<SourceView> {
   const source = await deps.store.knowledgeSources.findSource(tenantId, sourceId);
   if (!source) throw notFound("source");
   return (await syncSource(deps, source, embedderOf)).view;
 }
 
-export async function listSources(deps: Pick<Deps, "store">, tenantId: string, page: { limit: number; cursor?: string }): Promise<Page<SourceView>> {
+export async function listSources(
+  deps: Pick<Deps, "store">,
+  tenantId: string,
+  page: { limit: number; cursor?: string },
+): Promise<Page<SourceView>> {
   const rows = await deps.store.knowledgeSources.listSources(tenantId, page.cursor ?? null, page.limit + 1);
-  return toPage(rows, page.limit, (row) => row.id, (row) => toSourceView(row, false));
+  return toPage(
+    rows,
+    page.limit,
+    (row) => row.id,
+    (row) => toSourceView(row, false),
+  );
 }
 
 export async function getSource(deps: Pick<Deps, "store">, tenantId: string, sourceId: string): Promise<SourceView> {

@@ -20,7 +20,9 @@ export interface SyncScheduleView {
   sync_interval: string;
 }
 
-export const scheduleView = (intervalMs: number | null): SyncScheduleView => ({ sync_interval: intervalMs === null ? "off" : formatDuration(intervalMs) });
+export const scheduleView = (intervalMs: number | null): SyncScheduleView => ({
+  sync_interval: intervalMs === null ? "off" : formatDuration(intervalMs),
+});
 
 export async function getSyncSchedule(deps: Pick<Deps, "store">, tenantId: string): Promise<SyncScheduleView> {
   return scheduleView(await syncIntervalOf(deps.store, tenantId));
@@ -30,12 +32,19 @@ export async function getSyncSchedule(deps: Pick<Deps, "store">, tenantId: strin
  * Sets how often the tenant's URL and sitemap sources are fetched again ("off" stops it). Every
  * source is rescheduled at once: due one interval after its last fetch.
  */
-export async function setSyncSchedule(deps: Pick<Deps, "store" | "clock">, tenantId: string, interval: string): Promise<SyncScheduleView> {
+export async function setSyncSchedule(
+  deps: Pick<Deps, "store" | "clock">,
+  tenantId: string,
+  interval: string,
+): Promise<SyncScheduleView> {
   let intervalMs: number | null = null;
   if (interval !== "off") {
     const parsed = parseDuration(interval);
     if (parsed === null || parsed < MIN_SYNC_INTERVAL_MS || parsed > MAX_SYNC_INTERVAL_MS) {
-      throw invalidField("sync_interval", `must be "off" or a duration from ${formatDuration(MIN_SYNC_INTERVAL_MS)} to ${formatDuration(MAX_SYNC_INTERVAL_MS)} (e.g. "12h", "1d", "7d")`);
+      throw invalidField(
+        "sync_interval",
+        `must be "off" or a duration from ${formatDuration(MIN_SYNC_INTERVAL_MS)} to ${formatDuration(MAX_SYNC_INTERVAL_MS)} (e.g. "12h", "1d", "7d")`,
+      );
     }
     intervalMs = parsed;
   }

@@ -56,8 +56,20 @@ function oneAtATime(): InTurn {
 }
 
 /** Fetches one page of a source and brings its document up to date; throws when the page fails. */
-async function syncPage(deps: Deps, source: KnowledgeSourceRow, url: string, existing: SourceDocument | undefined, embedder: Embedder | null, inTurn: InTurn): Promise<PageOutcome & { fetched?: PageValidators }> {
-  const page = await fetchPage(deps, url, { accept: PAGE_ACCEPT, etag: existing?.etag, lastModified: existing?.lastModified, maxBytes: pageBodyCap });
+async function syncPage(
+  deps: Deps,
+  source: KnowledgeSourceRow,
+  url: string,
+  existing: SourceDocument | undefined,
+  embedder: Embedder | null,
+  inTurn: InTurn,
+): Promise<PageOutcome & { fetched?: PageValidators }> {
+  const page = await fetchPage(deps, url, {
+    accept: PAGE_ACCEPT,
+    etag: existing?.etag,
+    lastModified: existing?.lastModified,
+    maxBytes: pageBodyCap,
+  });
   if (page.notModified) {
     if (!existing) throw fetchFailed(`${url} answered 304 to a request that was not conditional.`);
     const { etag, lastModified, contentHash } = existing;
@@ -109,12 +121,24 @@ export interface SyncResult {
 
 /** The pages a sitemap answered 304 for: those the last sync saw, whatever became of them. */
 const pagesOfLastReport = (source: KnowledgeSourceRow): string[] =>
-  source.report ? (JSON.parse(source.report) as SyncReport).pages.filter((page) => page.result !== "skipped" && page.result !== "removed").map((page) => page.url) : [];
+  source.report
+    ? (JSON.parse(source.report) as SyncReport).pages
+        .filter((page) => page.result !== "skipped" && page.result !== "removed")
+        .map((page) => page.url)
+    : [];
 
-export async function fetchSource(deps: Deps, source: KnowledgeSourceRow, embedder: Embedder | null): Promise<SyncResult> {
+export async function fetchSource(
+  deps: Deps,
+  source: KnowledgeSourceRow,
+  embedder: Embedder | null,
+): Promise<SyncResult> {
   const documents = await deps.store.knowledgeSources.listSourceDocuments(source.id);
   const byUrl = new Map(documents.map((document) => [document.sourceUrl ?? "", document]));
-  const held: PageValidators = { etag: source.etag, lastModified: source.lastModified, contentHash: source.contentHash };
+  const held: PageValidators = {
+    etag: source.etag,
+    lastModified: source.lastModified,
+    contentHash: source.contentHash,
+  };
   const url = source.url ?? "";
   if (source.kind === "url") {
     const existing = byUrl.get(url);
@@ -132,7 +156,9 @@ export async function fetchSource(deps: Deps, source: KnowledgeSourceRow, embedd
     return { validators: held, outcomes: [], error };
   }
   // On a 304 the pages are those seen last time and every page a document came from: a 304 never removes one.
-  const pages = listed?.pages ?? [...new Set([...pagesOfLastReport(source), ...documents.flatMap((document) => document.sourceUrl ?? [])])];
+  const pages = listed?.pages ?? [
+    ...new Set([...pagesOfLastReport(source), ...documents.flatMap((document) => document.sourceUrl ?? [])]),
+  ];
   const inTurn = oneAtATime();
   const outcomes = await mapBounded(pages, PAGE_CONCURRENCY, async (page) => {
     const existing = byUrl.get(page);

@@ -112,13 +112,16 @@ function buildIndex(rows: IndexedChunk[], faq: readonly FaqEntry[], faqVectors: 
   });
   // FAQ keywords are searchable too: they are how the owner said visitors ask.
   const documents = entries.map((entry, position) => {
-    const keywords = entry.rowId === null ? (faq.find((item) => `faq:${item.id}` === entry.chunkId)?.keywords ?? []) : [];
+    const keywords =
+      entry.rowId === null ? (faq.find((item) => `faq:${item.id}` === entry.chunkId)?.keywords ?? []) : [];
     return { position, title: entry.title, heading: entry.heading, text: [entry.text, ...keywords].join("\n") };
   });
   bm25.addAll(documents);
   const documentFrequency = new Map<string, number>();
   for (const document of documents) {
-    const terms = new Set(tokenizeKnowledge(`${document.title}\n${document.heading}\n${document.text}`).flatMap(knowledgeTermForms));
+    const terms = new Set(
+      tokenizeKnowledge(`${document.title}\n${document.heading}\n${document.text}`).flatMap(knowledgeTermForms),
+    );
     for (const term of terms) documentFrequency.set(term, (documentFrequency.get(term) ?? 0) + 1);
   }
   return { entries, bm25, documentFrequency };
@@ -139,7 +142,11 @@ export interface KnowledgeProposal {
  * marked as having no row, so vectors a search computes for it stay in memory: a dry run
  * writes nothing, not even the vectors a real search would store.
  */
-export async function loadProposedIndex(deps: Deps, tenantId: string, proposal: KnowledgeProposal): Promise<{ index: TenantIndex; faqVectors: FaqVectors }> {
+export async function loadProposedIndex(
+  deps: Deps,
+  tenantId: string,
+  proposal: KnowledgeProposal,
+): Promise<{ index: TenantIndex; faqVectors: FaqVectors }> {
   const faq = proposal.faq ?? (await getBotConfig(deps, tenantId)).faq;
   const removed = new Set(proposal.removedDocumentIds ?? []);
   const rows = (await deps.store.knowledge.listIndexedChunks(tenantId)).filter((row) => !removed.has(row.documentId));
@@ -154,7 +161,10 @@ export const embeddingText = (entry: Pick<IndexEntry, "heading" | "text">): stri
   entry.heading === "" ? entry.text : `${entry.heading}\n${entry.text}`;
 
 /** The tenant's index, rebuilt only when its chunks or FAQ changed since the last call. */
-export async function loadTenantIndex(deps: Deps, tenantId: string): Promise<{ index: TenantIndex; faqVectors: FaqVectors }> {
+export async function loadTenantIndex(
+  deps: Deps,
+  tenantId: string,
+): Promise<{ index: TenantIndex; faqVectors: FaqVectors }> {
   const faq = (await getBotConfig(deps, tenantId)).faq;
   const probe = await deps.store.knowledge.findChunkSignature(tenantId);
   const signature = `${probe.count}:${probe.maxId}`;

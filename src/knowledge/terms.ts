@@ -9,8 +9,8 @@ import { stem } from "../chat/engine/faq-terms.ts";
  * weigh as much as the topic in the relevance gate (relevance.ts).
  */
 const STOP_WORDS: ReadonlySet<string> = new Set(
+  // English
   (
-    // English
     "a an and are as at be been but by can could did do does for from had has have how i i'd i'm if in into is it it's its " +
     "me my of on or our please should so than that the their them then there these they this those to too us was we were " +
     "what when where which who whom why will with would you your yours hi hello hey thanks thank " +

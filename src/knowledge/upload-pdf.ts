@@ -17,7 +17,12 @@ export interface PdfUpload {
  * page, so a passage the assistant cites names its page. The file is read before anything is
  * stored; a document the plan has no room for takes its source away with it.
  */
-export async function uploadPdf(deps: Deps, tenantId: string, input: PdfUpload, embedder: Embedder | null): Promise<SourceView> {
+export async function uploadPdf(
+  deps: Deps,
+  tenantId: string,
+  input: PdfUpload,
+  embedder: Embedder | null,
+): Promise<SourceView> {
   await assertSourceRoom(deps.store, tenantId);
   const pdf = await pdfToText(input.bytes);
   const title = (input.title?.trim() || pdf.title || "Uploaded PDF").slice(0, 200);

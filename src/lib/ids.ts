@@ -2,7 +2,26 @@
 const ALPHABET = "0123456789abcdefghjkmnpqrstvwxyz";
 
 export const ID_PREFIXES = [
-  "ten", "usr", "bot", "ses", "msg", "lead", "apt", "rule", "evt", "wh", "dlq", "key", "rtf", "att", "doc", "case", "run", "unq", "cnr", "src",
+  "ten",
+  "usr",
+  "bot",
+  "ses",
+  "msg",
+  "lead",
+  "apt",
+  "rule",
+  "evt",
+  "wh",
+  "dlq",
+  "key",
+  "rtf",
+  "att",
+  "doc",
+  "case",
+  "run",
+  "unq",
+  "cnr",
+  "src",
 ] as const;
 export type IdPrefix = (typeof ID_PREFIXES)[number];
 

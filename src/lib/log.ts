@@ -11,7 +11,11 @@ export interface Logger {
  * One JSON object per line: info to stdout, errors to stderr, nothing at `silent`. A line that
  * cannot be written is dropped and counted (see std-output.ts), never thrown.
  */
-export function createLogger(level: LogLevel, now: () => number, output: { out: SafeOutput; err: SafeOutput } = standardOutput()): Logger {
+export function createLogger(
+  level: LogLevel,
+  now: () => number,
+  output: { out: SafeOutput; err: SafeOutput } = standardOutput(),
+): Logger {
   const line = (severity: string, fields: Record<string, unknown>) =>
     `${JSON.stringify({ time: new Date(now()).toISOString(), level: severity, ...fields })}\n`;
   return {

@@ -5,7 +5,12 @@ export interface Page<T> {
 }
 
 /** Turns `limit + 1` fetched rows into a page; the extra row only says that there is more. */
-export function toPage<Row, View>(rows: Row[], limit: number, idOf: (row: Row) => string, view: (row: Row) => View): Page<View> {
+export function toPage<Row, View>(
+  rows: Row[],
+  limit: number,
+  idOf: (row: Row) => string,
+  view: (row: Row) => View,
+): Page<View> {
   const data = rows.slice(0, limit);
   const last = data.at(-1);
   return { data: data.map(view), next_cursor: rows.length > limit && last !== undefined ? idOf(last) : null };

@@ -30,7 +30,10 @@ export interface PinnedFetchOptions {
 /** The URL was refused before any connection: invalid, unresolvable or a forbidden address. */
 export class PinnedFetchRefused extends Error {
   override name = "PinnedFetchRefused";
-  constructor(readonly reason: Exclude<WebhookUrlVerdict, { ok: true }>["reason"], message: string) {
+  constructor(
+    readonly reason: Exclude<WebhookUrlVerdict, { ok: true }>["reason"],
+    message: string,
+  ) {
     super(message);
   }
 }
@@ -55,7 +58,12 @@ function hostOf(url: URL): string {
  * original host. Exported for tests that check, over real sockets, that http and https servers
  * see the original host and that the certificate is verified against it.
  */
-export function pinnedRequest(url: URL, address: string, init: RequestInit, tlsCa?: string[]): { target: string; init: BunFetchRequestInit } {
+export function pinnedRequest(
+  url: URL,
+  address: string,
+  init: RequestInit,
+  tlsCa?: string[],
+): { target: string; init: BunFetchRequestInit } {
   const target = new URL(url.href);
   target.hostname = ipaddr.parse(address).kind() === "ipv6" ? `[${address}]` : address;
   const headers = new Headers(init.headers);
@@ -78,11 +86,21 @@ const errorCode = (error: unknown): string | undefined => {
  * checked address. With several addresses, the next one is tried only when the connection
  * was refused outright (nothing was sent), at most MAX_ADDRESSES_TRIED.
  */
-export async function fetchPinned(rawUrl: string | URL, init: RequestInit, options: PinnedFetchOptions): Promise<Response> {
+export async function fetchPinned(
+  rawUrl: string | URL,
+  init: RequestInit,
+  options: PinnedFetchOptions,
+): Promise<Response> {
   const dial = options.dial ?? fetch;
   // Only a host name waits (for DNS); the wait ends with the request's signal.
   const known = inspectWithoutLookup(String(rawUrl), options);
-  const verdict = "lookup" in known ? await abortable(resolveAndCheck(known, { allowPrivate: options.allowPrivate, resolve: options.resolveHost }), init.signal) : known;
+  const verdict =
+    "lookup" in known
+      ? await abortable(
+          resolveAndCheck(known, { allowPrivate: options.allowPrivate, resolve: options.resolveHost }),
+          init.signal,
+        )
+      : known;
   if (!verdict.ok) throw new PinnedFetchRefused(verdict.reason, verdict.message);
   const url = verdict.url;
   // Private targets allowed (nothing was checked), or an IP literal that was itself the

@@ -73,7 +73,10 @@ export class JsonTooComplexError extends SyntaxError {
 }
 
 /** What a text past the limits is told, or null when it is within them. */
-export function jsonShapeProblem(text: string, limits: JsonShape = { depth: MAX_JSON_DEPTH, containers: MAX_JSON_CONTAINERS }): string | null {
+export function jsonShapeProblem(
+  text: string,
+  limits: JsonShape = { depth: MAX_JSON_DEPTH, containers: MAX_JSON_CONTAINERS },
+): string | null {
   const shape = jsonShape(text, limits);
   if (shape.depth > limits.depth) return `nests arrays or objects deeper than ${limits.depth} levels`;
   if (shape.containers > limits.containers) return `holds more than ${limits.containers} arrays and objects`;

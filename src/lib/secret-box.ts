@@ -18,7 +18,8 @@ let derived: { secret: string; key: Buffer } | null = null;
 
 function serverSecret(deps: SecretHolder): string {
   // Same source as resolveJwtSecret (src/http/deps.ts): resolved into the config when deps are built.
-  if (!deps.config.jwtSecret) throw new Error("the server secret is resolved when deps are built (src/cli/context.ts openCliDeps)");
+  if (!deps.config.jwtSecret)
+    throw new Error("the server secret is resolved when deps are built (src/cli/context.ts openCliDeps)");
   return deps.config.jwtSecret;
 }
 

@@ -49,10 +49,13 @@ export function cachedResolver(resolve: ResolveHost, ttlMs: number, now: () => n
   };
 }
 
-const lookupEveryAddress: ResolveHost = async (host) => (await lookup(host, { all: true, verbatim: true })).map((entry) => entry.address);
+const lookupEveryAddress: ResolveHost = async (host) =>
+  (await lookup(host, { all: true, verbatim: true })).map((entry) => entry.address);
 
 /** The resolver used unless a test injects one; each thread (the send thread too) keeps its own answers. */
-export const resolveHostWithDns: ResolveHost = cachedResolver(lookupEveryAddress, DNS_CACHE_MS, () => performance.now());
+export const resolveHostWithDns: ResolveHost = cachedResolver(lookupEveryAddress, DNS_CACHE_MS, () =>
+  performance.now(),
+);
 
 // IPv6 forms that carry an IPv4 address: they are judged by that address, so
 // ::ffff:127.0.0.1 is loopback and 64:ff9b::93.184.216.34 (DNS64 on an IPv6-only host) is public.
@@ -102,7 +105,8 @@ export function classifyForbiddenAddress(ip: string): string | null {
 
 export const isForbiddenAddress = (ip: string): boolean => classifyForbiddenAddress(ip) !== null;
 
-const ALLOW_PRIVATE_HINT = "webhook URLs must be publicly reachable (PARLEY_ALLOW_PRIVATE_WEBHOOKS=true allows private targets in development)";
+const ALLOW_PRIVATE_HINT =
+  "webhook URLs must be publicly reachable (PARLEY_ALLOW_PRIVATE_WEBHOOKS=true allows private targets in development)";
 
 function hostOf(url: URL): string {
   // WHATWG URL keeps IPv6 literals bracketed and has already canonicalized decimal, hex and
@@ -135,7 +139,10 @@ export async function inspectWebhookUrl(rawUrl: string, options: WebhookUrlOptio
  * the parsed URL and the name to resolve (`resolveAndCheck`). A sender to an address it need
  * not resolve then starts the request without waiting for anything.
  */
-export function inspectWithoutLookup(rawUrl: string, options: Pick<WebhookUrlOptions, "allowPrivate">): WebhookUrlVerdict | PendingLookup {
+export function inspectWithoutLookup(
+  rawUrl: string,
+  options: Pick<WebhookUrlOptions, "allowPrivate">,
+): WebhookUrlVerdict | PendingLookup {
   let url: URL;
   try {
     url = new URL(rawUrl);
@@ -143,7 +150,11 @@ export function inspectWithoutLookup(rawUrl: string, options: Pick<WebhookUrlOpt
     return { ok: false, reason: "invalid", message: "must be an absolute http(s) URL" };
   }
   if (url.protocol !== "http:" && url.protocol !== "https:") {
-    return { ok: false, reason: "invalid", message: `scheme ${url.protocol.slice(0, -1)} is not allowed; use http or https` };
+    return {
+      ok: false,
+      reason: "invalid",
+      message: `scheme ${url.protocol.slice(0, -1)} is not allowed; use http or https`,
+    };
   }
   // Credentials in the URL would be stored in plain text and sent on every delivery; the
   // rule's secret and the signature are the authentication mechanism.
@@ -168,7 +179,8 @@ export async function resolveAndCheck(pending: PendingLookup, options: WebhookUr
   } catch {
     addresses = [];
   }
-  if (addresses.length === 0) return { ok: false, reason: "unresolvable", message: `cannot resolve host ${pending.lookup}` };
+  if (addresses.length === 0)
+    return { ok: false, reason: "unresolvable", message: `cannot resolve host ${pending.lookup}` };
   return checkAddresses(pending.url, pending.lookup, addresses);
 }
 
@@ -176,7 +188,11 @@ function checkAddresses(url: URL, host: string, addresses: string[]): WebhookUrl
   for (const address of addresses) {
     const forbidden = classifyForbiddenAddress(address);
     if (forbidden !== null) {
-      return { ok: false, reason: "forbidden", message: `host ${host} resolves to ${address} (${forbidden}); ${ALLOW_PRIVATE_HINT}` };
+      return {
+        ok: false,
+        reason: "forbidden",
+        message: `host ${host} resolves to ${address} (${forbidden}); ${ALLOW_PRIVATE_HINT}`,
+      };
     }
   }
   return { ok: true, url, addresses };

@@ -102,9 +102,10 @@ export function createFairShare(limits: FairShareLimits) {
         for (const [tenantId, queue] of queues) {
           if (slots >= wanted) break;
           const taken = takenByTenant.get(tenantId) ?? 0;
-          const index = taken < tenantRoom(tenantId)
-            ? queue.findIndex((row) => row.url !== null && (takenByUrl.get(row.url) ?? 0) < endpointRoom(row.url))
-            : -1;
+          const index =
+            taken < tenantRoom(tenantId)
+              ? queue.findIndex((row) => row.url !== null && (takenByUrl.get(row.url) ?? 0) < endpointRoom(row.url))
+              : -1;
           if (index === -1) {
             queues.delete(tenantId);
             continue;

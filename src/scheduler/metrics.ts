@@ -7,7 +7,13 @@ const DURATION_BUCKETS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 1
 
 /** In-process counters since start, plus queue gauges read from the database when scraped. */
 export function createDeliveryMetrics() {
-  const outcomes: Record<AttemptOutcome | "failed_attempts", number> = { succeeded: 0, retry: 0, dead: 0, stale: 0, failed_attempts: 0 };
+  const outcomes: Record<AttemptOutcome | "failed_attempts", number> = {
+    succeeded: 0,
+    retry: 0,
+    dead: 0,
+    stale: 0,
+    failed_attempts: 0,
+  };
   const bucketCounts: number[] = DURATION_BUCKETS.map(() => 0);
   let durationSum = 0;
   let durationCount = 0;
@@ -45,7 +51,9 @@ export function createDeliveryMetrics() {
         `parley_webhook_stale_results_total ${outcomes.stale}`,
         "# HELP parley_webhook_attempt_duration_seconds Duration of webhook delivery attempts.",
         "# TYPE parley_webhook_attempt_duration_seconds histogram",
-        ...DURATION_BUCKETS.map((bound, index) => `parley_webhook_attempt_duration_seconds_bucket{le="${bound}"} ${bucketCounts[index]}`),
+        ...DURATION_BUCKETS.map(
+          (bound, index) => `parley_webhook_attempt_duration_seconds_bucket{le="${bound}"} ${bucketCounts[index]}`,
+        ),
         `parley_webhook_attempt_duration_seconds_bucket{le="+Inf"} ${durationCount}`,
         `parley_webhook_attempt_duration_seconds_sum ${durationSum}`,
         `parley_webhook_attempt_duration_seconds_count ${durationCount}`,

@@ -61,8 +61,14 @@ export async function sweepRetention(deps: RetentionDeps, options: RetentionOpti
     report.events = await drain(() => purgeSpentEvents(deps, eventCutoff, batchSize));
     for (const tenant of await listTenantRetention(deps)) {
       const { chatDays, analyticsDays } = tenant;
-      if (chatDays !== null) report.sessions += await drain(() => purgeInactiveSessions(deps, tenant.tenantId, now - chatDays * DAY_MS, batchSize));
-      if (analyticsDays !== null) report.analyticsEvents += await drain(() => purgeOldAnalyticsEvents(deps, tenant.tenantId, now - analyticsDays * DAY_MS, batchSize));
+      if (chatDays !== null)
+        report.sessions += await drain(() =>
+          purgeInactiveSessions(deps, tenant.tenantId, now - chatDays * DAY_MS, batchSize),
+        );
+      if (analyticsDays !== null)
+        report.analyticsEvents += await drain(() =>
+          purgeOldAnalyticsEvents(deps, tenant.tenantId, now - analyticsDays * DAY_MS, batchSize),
+        );
     }
   } catch (error) {
     if (!(error instanceof LockBusy)) throw error;

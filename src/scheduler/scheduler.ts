@@ -65,7 +65,10 @@ export class DeliveryScheduler {
   ) {
     this.send = options.send ?? sendWebhook;
     this.metrics = options.metrics ?? createDeliveryMetrics();
-    this.fairShare = createFairShare({ tenantConcurrency: deps.config.tenantConcurrency, endpointConcurrency: deps.config.endpointConcurrency });
+    this.fairShare = createFairShare({
+      tenantConcurrency: deps.config.tenantConcurrency,
+      endpointConcurrency: deps.config.endpointConcurrency,
+    });
     this.metrics.watchFairShare(this.fairShare);
     // The lease must outlast the whole attempt (bounded by the timeout) or a slow but live
     // send would be claimed and sent again by the next tick.
@@ -80,7 +83,10 @@ export class DeliveryScheduler {
     this.running = true;
     this.unsubscribe = this.deps.deliveriesEnqueued.subscribe(() => this.wake());
     if (this.deps.deliveryHandoff) this.deps.deliveryHandoff.receiver = this.receiver;
-    this.maintenanceTimer = setInterval(() => this.housekeeping.runInBackground(), this.options.maintenanceIntervalMs ?? 10_000);
+    this.maintenanceTimer = setInterval(
+      () => this.housekeeping.runInBackground(),
+      this.options.maintenanceIntervalMs ?? 10_000,
+    );
     this.housekeeping.runInBackground();
     this.arm(0);
   }
@@ -170,7 +176,8 @@ export class DeliveryScheduler {
       } catch (error) {
         // A locked or briefly unavailable database must not kill the loop: try again next poll.
         // A lock held by another process (a CLI command, a backup) is normal: not logged.
-        if (storageTroubleOf(error) !== "busy") this.deps.log.error({ msg: "claiming deliveries failed", error: String(error) });
+        if (storageTroubleOf(error) !== "busy")
+          this.deps.log.error({ msg: "claiming deliveries failed", error: String(error) });
       } finally {
         this.claiming = null;
       }
@@ -204,7 +211,11 @@ export class DeliveryScheduler {
       picked.forEach((delivery) => this.dispatch(delivery));
       if (picked.length < deliveries.length) this.giveBack(deliveries.filter((delivery) => !picked.includes(delivery)));
     } catch (error) {
-      this.deps.log.error({ msg: "handing over deliveries failed: they are sent when their lease runs out", count: deliveries.length, error: String(error) });
+      this.deps.log.error({
+        msg: "handing over deliveries failed: they are sent when their lease runs out",
+        count: deliveries.length,
+        error: String(error),
+      });
     }
   }
 
@@ -217,10 +228,19 @@ export class DeliveryScheduler {
     const leaseToken = deliveries[0]?.leaseToken;
     if (leaseToken === undefined) return;
     const given: Promise<void> = this.deps.store.deliveryQueue
-      .releaseLeases(deliveries.map((delivery) => delivery.id), leaseToken, this.deps.clock.now())
+      .releaseLeases(
+        deliveries.map((delivery) => delivery.id),
+        leaseToken,
+        this.deps.clock.now(),
+      )
       .then(
         () => this.deps.deliveriesEnqueued.notify(),
-        (error: unknown) => this.deps.log.error({ msg: "giving back deliveries failed: they are sent when their lease runs out", count: deliveries.length, error: String(error) }),
+        (error: unknown) =>
+          this.deps.log.error({
+            msg: "giving back deliveries failed: they are sent when their lease runs out",
+            count: deliveries.length,
+            error: String(error),
+          }),
       )
       .finally(() => this.givingBack.delete(given));
     this.givingBack.add(given);
@@ -238,7 +258,9 @@ export class DeliveryScheduler {
       .mayGoNow(delivery, perSecond)
       .then((go) => (go ? this.sendNow(delivery) : undefined))
       // Neither sent nor postponed: the lease runs out and it is claimed again (late, never lost).
-      .catch((error: unknown) => this.deps.log.error({ msg: "rate check failed", webhookId: delivery.id, error: String(error) }))
+      .catch((error: unknown) =>
+        this.deps.log.error({ msg: "rate check failed", webhookId: delivery.id, error: String(error) }),
+      )
       .finally(() => {
         this.inFlight.delete(gate);
         if (this.running && this.cancelTick === null) this.arm(0);
@@ -260,10 +282,26 @@ export class DeliveryScheduler {
       allowPrivate: this.deps.config.allowPrivateWebhooks,
       resolve: this.deps.resolveHost,
     })
-      .catch((error: unknown): AttemptResult => ({ ok: false, statusCode: null, error: `internal_error: ${String(error)}`, durationMs: 0, responseExcerpt: null }))
+      .catch(
+        (error: unknown): AttemptResult => ({
+          ok: false,
+          statusCode: null,
+          error: `internal_error: ${String(error)}`,
+          durationMs: 0,
+          responseExcerpt: null,
+        }),
+      )
       .then((result) => {
         ok = result.ok;
-        this.finished.push(decideFinishedAttempt(this.deps.config, { delivery, result, startedAt, finishedAt: this.deps.clock.now(), requestHeaders: headers }));
+        this.finished.push(
+          decideFinishedAttempt(this.deps.config, {
+            delivery,
+            result,
+            startedAt,
+            finishedAt: this.deps.clock.now(),
+            requestHeaders: headers,
+          }),
+        );
         this.queueFlush();
       })
       .finally(() => {

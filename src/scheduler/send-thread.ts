@@ -58,9 +58,11 @@ export function startSendThread(log: Logger, options: SendThreadOptions = {}): S
   const counts = { thread: 0, main: 0 };
   sendStats.running++;
   const failAll = (why: string) => {
-    if (!broken && !stopped) log.error({ msg: "the webhook send thread failed; sending on the main thread", error: why });
+    if (!broken && !stopped)
+      log.error({ msg: "the webhook send thread failed; sending on the main thread", error: why });
     broken = true;
-    for (const resolve of waiting.values()) resolve({ ok: false, statusCode: null, error: `internal_error: ${why}`, durationMs: 0, responseExcerpt: null });
+    for (const resolve of waiting.values())
+      resolve({ ok: false, statusCode: null, error: `internal_error: ${why}`, durationMs: 0, responseExcerpt: null });
     waiting.clear();
   };
   worker.onmessage = (event: MessageEvent<{ id: number; result: AttemptResult }>) => {
@@ -82,7 +84,16 @@ export function startSendThread(log: Logger, options: SendThreadOptions = {}): S
       }
       sendStats.thread++;
       const id = next++;
-      const request: SendRequest = { id, input: { url: input.url, headers: input.headers, body: input.body, timeoutMs: input.timeoutMs, allowPrivate: input.allowPrivate } };
+      const request: SendRequest = {
+        id,
+        input: {
+          url: input.url,
+          headers: input.headers,
+          body: input.body,
+          timeoutMs: input.timeoutMs,
+          allowPrivate: input.allowPrivate,
+        },
+      };
       return new Promise<AttemptResult>((resolve) => {
         waiting.set(id, resolve);
         worker.postMessage(request);

@@ -25,7 +25,11 @@ function toRecord(row: TenantWithChatbot): TenantRecord | null {
  * The tenant with its chatbot, or null when there is no such tenant. Shared: do not mutate.
  * `lookupVersion`: see LookupCache.get.
  */
-export function findTenant(deps: Pick<Deps, "store">, tenantId: string, lookupVersion?: string): Promise<TenantRecord | null> {
+export function findTenant(
+  deps: Pick<Deps, "store">,
+  tenantId: string,
+  lookupVersion?: string,
+): Promise<TenantRecord | null> {
   return tenantCache.get(
     deps.store,
     tenantId,
@@ -38,14 +42,23 @@ export function findTenant(deps: Pick<Deps, "store">, tenantId: string, lookupVe
 }
 
 /** The cached tenant with the lookup version it holds for, reading nothing (LookupCache.peek). */
-export const peekTenant = (deps: Pick<Deps, "store">, tenantId: string): { value: TenantRecord; version: string } | null => tenantCache.peek(deps.store, tenantId);
+export const peekTenant = (
+  deps: Pick<Deps, "store">,
+  tenantId: string,
+): { value: TenantRecord; version: string } | null => tenantCache.peek(deps.store, tenantId);
 
-export async function requireTenant(deps: Pick<Deps, "store">, tenantId: string, lookupVersion?: string): Promise<TenantRecord> {
+export async function requireTenant(
+  deps: Pick<Deps, "store">,
+  tenantId: string,
+  lookupVersion?: string,
+): Promise<TenantRecord> {
   const tenant = await findTenant(deps, tenantId, lookupVersion);
   if (!tenant) throw notFound("tenant");
   return tenant;
 }
 
 export async function listTenants(deps: Pick<Deps, "store">): Promise<TenantRecord[]> {
-  return (await deps.store.tenants.listTenants()).map(toRecord).filter((tenant): tenant is TenantRecord => tenant !== null);
+  return (await deps.store.tenants.listTenants())
+    .map(toRecord)
+    .filter((tenant): tenant is TenantRecord => tenant !== null);
 }

@@ -33,17 +33,35 @@ const toView = (row: DeadLetterRow): DeadLetterView => ({
 
 export type { DeadLetterFilter };
 
-export async function listDeadLetters(deps: Pick<Deps, "store" | "clock">, filter: DeadLetterFilter, page: { limit: number; cursor?: string }): Promise<Page<DeadLetterView>> {
-  const rows = await deps.store.deadLetters.listLiveDeadLetters(filter, deps.clock.now(), page.cursor ?? null, page.limit + 1);
+export async function listDeadLetters(
+  deps: Pick<Deps, "store" | "clock">,
+  filter: DeadLetterFilter,
+  page: { limit: number; cursor?: string },
+): Promise<Page<DeadLetterView>> {
+  const rows = await deps.store.deadLetters.listLiveDeadLetters(
+    filter,
+    deps.clock.now(),
+    page.cursor ?? null,
+    page.limit + 1,
+  );
   return toPage(rows, page.limit, (row) => row.id, toView);
 }
 
 /** A dead letter of the tenant (or of any tenant when tenantId is null). Another tenant's is "not found". */
-export async function getDeadLetter(deps: Pick<Deps, "store" | "clock">, tenantId: string | null, deadLetterId: string): Promise<DeadLetterView> {
+export async function getDeadLetter(
+  deps: Pick<Deps, "store" | "clock">,
+  tenantId: string | null,
+  deadLetterId: string,
+): Promise<DeadLetterView> {
   return toView(await findDeadLetterRow(deps.store, deps.clock.now(), tenantId, deadLetterId));
 }
 
-async function findDeadLetterRow(store: StoreQueries, now: number, tenantId: string | null, deadLetterId: string): Promise<DeadLetterRow> {
+async function findDeadLetterRow(
+  store: StoreQueries,
+  now: number,
+  tenantId: string | null,
+  deadLetterId: string,
+): Promise<DeadLetterRow> {
   const row = await store.deadLetters.findLiveDeadLetter(deadLetterId, now);
   if (!row || (tenantId !== null && row.tenantId !== tenantId)) throw notFound("dead_letter");
   return row;
@@ -59,7 +77,11 @@ export interface RetriggerResult {
  * retention. All-or-nothing: an unknown id fails the whole call before anything changes. An
  * ordered delivery goes to the end of its stream: it waits if the stream has deliveries queued.
  */
-export async function retriggerDeadLetters(deps: Deps, tenantId: string | null, deadLetterIds: readonly string[]): Promise<RetriggerResult> {
+export async function retriggerDeadLetters(
+  deps: Deps,
+  tenantId: string | null,
+  deadLetterIds: readonly string[],
+): Promise<RetriggerResult> {
   const now = deps.clock.now();
   return deps.store.transaction(async (tx) => {
     const rows: DeadLetterRow[] = [];
@@ -79,7 +101,11 @@ export async function retriggerDeadLetters(deps: Deps, tenantId: string | null, 
       // Only a delivery that is really dead is restarted; the dead letter goes only then, so a
       // row in an unexpected state keeps its record instead of vanishing.
       if (!(await tx.deadLetters.restartDeadDelivery(row.deliveryId, now, waitsFor))) {
-        throw new AppError("dead_letter_conflict", 409, `The delivery ${row.deliveryId} of ${row.id} is not dead; nothing was re-triggered.`);
+        throw new AppError(
+          "dead_letter_conflict",
+          409,
+          `The delivery ${row.deliveryId} of ${row.id} is not dead; nothing was re-triggered.`,
+        );
       }
       await tx.deadLetters.deleteDeadLetter(row.id);
     }
@@ -90,7 +116,11 @@ export async function retriggerDeadLetters(deps: Deps, tenantId: string | null, 
 }
 
 /** Bulk form: every live dead letter matching the filter (at most `max`, newest first). */
-export async function retriggerMatchingDeadLetters(deps: Deps, filter: DeadLetterFilter, max = 10_000): Promise<RetriggerResult> {
+export async function retriggerMatchingDeadLetters(
+  deps: Deps,
+  filter: DeadLetterFilter,
+  max = 10_000,
+): Promise<RetriggerResult> {
   const ids = (await listDeadLetters(deps, filter, { limit: max })).data.map((row) => row.dead_letter_id);
   return retriggerDeadLetters(deps, filter.tenantId, ids);
 }

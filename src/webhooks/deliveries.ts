@@ -54,7 +54,11 @@ const waitingOf = (row: DeliveryRow, states: ReadonlyMap<string, DeliveryState>)
     : null;
 
 /** The states of the deliveries the waiting rows among `rows` wait for: one query for a whole page. */
-async function predecessorStates(deps: Deps, tenantId: string, rows: readonly DeliveryRow[]): Promise<Map<string, DeliveryState>> {
+async function predecessorStates(
+  deps: Deps,
+  tenantId: string,
+  rows: readonly DeliveryRow[],
+): Promise<Map<string, DeliveryState>> {
   const ids = rows.flatMap((row) => (row.status === "waiting" && row.waitsFor !== null ? [row.waitsFor] : []));
   if (ids.length === 0) return new Map();
   const states = await deps.store.deliveries.describeDeliveryStates(tenantId, ids);
@@ -71,7 +75,8 @@ const toView = (row: DeliveryRow, states: ReadonlyMap<string, DeliveryState> = n
   attempts: row.attempts,
   cycle: row.cycle,
   // A claimed row's next_attempt_at is its lease expiry, not a planned attempt.
-  next_attempt_at: row.status === "pending" && row.nextAttemptAt !== null && row.leaseToken === null ? toIso(row.nextAttemptAt) : null,
+  next_attempt_at:
+    row.status === "pending" && row.nextAttemptAt !== null && row.leaseToken === null ? toIso(row.nextAttemptAt) : null,
   last_status_code: row.lastStatusCode,
   last_error: row.lastError,
   created_at: toIso(row.createdAt),
@@ -82,18 +87,34 @@ const toView = (row: DeliveryRow, states: ReadonlyMap<string, DeliveryState> = n
 
 export type { DeliveryFilter };
 
-export async function listDeliveries(deps: Deps, tenantId: string, filter: DeliveryFilter, page: { limit: number; cursor?: string }): Promise<Page<DeliveryView>> {
+export async function listDeliveries(
+  deps: Deps,
+  tenantId: string,
+  filter: DeliveryFilter,
+  page: { limit: number; cursor?: string },
+): Promise<Page<DeliveryView>> {
   const rows = await deps.store.deliveries.listDeliveries(tenantId, filter, page.cursor ?? null, page.limit + 1);
   const states = await predecessorStates(deps, tenantId, rows);
-  return toPage(rows, page.limit, (row) => row.id, (row) => toView(row, states));
+  return toPage(
+    rows,
+    page.limit,
+    (row) => row.id,
+    (row) => toView(row, states),
+  );
 }
 
 /** One delivery with every attempt of every cycle, oldest first. */
-export async function getDelivery(deps: Deps, tenantId: string, webhookId: string): Promise<DeliveryView & { attempt_log: AttemptView[] }> {
+export async function getDelivery(
+  deps: Deps,
+  tenantId: string,
+  webhookId: string,
+): Promise<DeliveryView & { attempt_log: AttemptView[] }> {
   const row = await deps.store.deliveries.findDelivery(tenantId, webhookId);
   if (!row) throw notFound("delivery");
   const attempts = await deps.store.deliveries.listAttempts(webhookId);
-  const event = attempts.some((attempt) => attempt.requestHeaders !== null) ? await deps.store.deliveries.findEventBody(row.eventId) : null;
+  const event = attempts.some((attempt) => attempt.requestHeaders !== null)
+    ? await deps.store.deliveries.findEventBody(row.eventId)
+    : null;
   const requestOf = (headersJson: string | null): AttemptView["request"] => {
     if (headersJson === null || event === null) return null;
     const headers = JSON.parse(headersJson) as Record<string, string>;
@@ -118,12 +139,18 @@ export async function getDelivery(deps: Deps, tenantId: string, webhookId: strin
  * Enqueues a rehearsal delivery to one rule: the catalog example of its event with
  * `"test": true`, sent through the normal path (signing, retries, dead letter, re-trigger).
  */
-export async function enqueueTestDelivery(deps: Deps, tenantId: string, ruleId: string): Promise<{ webhook_id: string; event: string }> {
+export async function enqueueTestDelivery(
+  deps: Deps,
+  tenantId: string,
+  ruleId: string,
+): Promise<{ webhook_id: string; event: string }> {
   const rule = await getRuleRow(deps, tenantId, ruleId);
   if (!isEventName(rule.event)) throw new Error(`rule ${rule.id} has an unknown event ${rule.event}`);
   const event = rule.event;
   const data = { ...EVENT_CATALOG[event].example, test: true };
-  const emitted = await deps.store.transaction((tx) => enqueueEvent(deps, tx, { tenantId, event, data, onlyRuleId: rule.id }));
+  const emitted = await deps.store.transaction((tx) =>
+    enqueueEvent(deps, tx, { tenantId, event, data, onlyRuleId: rule.id }),
+  );
   const webhookId = emitted.deliveryIds[0];
   if (!webhookId) throw new Error("the test delivery was not enqueued");
   return { webhook_id: webhookId, event };

@@ -38,7 +38,8 @@ const rate = (counts: DeliveryCounts): number | null => {
   return finished === 0 ? null : Math.round((counts.succeeded / finished) * 1000) / 1000;
 };
 
-const windowStart = (deps: Deps): string => idTimeBound("wh", Math.floor(deps.clock.now() / DAY_MS) * DAY_MS - (STATS_DAYS - 1) * DAY_MS);
+const windowStart = (deps: Deps): string =>
+  idTimeBound("wh", Math.floor(deps.clock.now() / DAY_MS) * DAY_MS - (STATS_DAYS - 1) * DAY_MS);
 
 /** Per rule, over the last 30 days: how many deliveries, how many succeeded or died, and the newest one's outcome. */
 export async function summarizeRuleDeliveries(deps: Deps, tenantId: string): Promise<RuleDeliveryStats[]> {
@@ -56,11 +57,21 @@ export async function summarizeRuleDeliveries(deps: Deps, tenantId: string): Pro
 
 /** Per UTC day of creation, over the last 30 days (days without deliveries are left out). */
 export async function summarizeDailyDeliveries(deps: Deps, tenantId: string): Promise<DayDeliveryStats[]> {
-  return (await deps.store.deliveries.countDeliveriesByDay(tenantId, windowStart(deps))).map((row) => ({ day: row.day, deliveries: row.total, succeeded: row.succeeded, dead: row.dead, success_rate: rate(row) }));
+  return (await deps.store.deliveries.countDeliveriesByDay(tenantId, windowStart(deps))).map((row) => ({
+    day: row.day,
+    deliveries: row.total,
+    succeeded: row.succeeded,
+    dead: row.dead,
+    success_rate: rate(row),
+  }));
 }
 
 /** URL and attempts across cycles of the tenant's deliveries among `webhookIds` (others are left out). */
-export async function describeDeliveries(deps: Deps, tenantId: string, webhookIds: readonly string[]): Promise<Map<string, DeliveryDetails>> {
+export async function describeDeliveries(
+  deps: Deps,
+  tenantId: string,
+  webhookIds: readonly string[],
+): Promise<Map<string, DeliveryDetails>> {
   const rows = await deps.store.deliveries.describeDeliveries(tenantId, webhookIds);
   return new Map(rows.map((row) => [row.id, { url: row.url, total_attempts: row.totalAttempts }]));
 }

@@ -21,7 +21,10 @@ export interface EmittedEvent {
 
 /** The stored data: `confidence` joins it for the receiver unless the data already says it. */
 function eventDataJson(input: EmitEventInput): string {
-  const data = input.confidence === undefined || "confidence" in input.data ? input.data : { ...input.data, confidence: input.confidence };
+  const data =
+    input.confidence === undefined || "confidence" in input.data
+      ? input.data
+      : { ...input.data, confidence: input.confidence };
   return JSON.stringify(data);
 }
 
@@ -38,11 +41,22 @@ function eventDataJson(input: EmitEventInput): string {
  * A delivery of an ordered rule that has an earlier one of its stream still unfinished is written
  * waiting behind it instead (src/webhooks/ordered-streams.ts): neither due nor handed over.
  */
-export async function enqueueEvent(deps: Pick<Deps, "clock" | "deliveriesEnqueued" | "deliveryHandoff">, tx: Transaction, input: EmitEventInput): Promise<EmittedEvent> {
+export async function enqueueEvent(
+  deps: Pick<Deps, "clock" | "deliveriesEnqueued" | "deliveryHandoff">,
+  tx: Transaction,
+  input: EmitEventInput,
+): Promise<EmittedEvent> {
   const now = deps.clock.now();
   const eventId = newId("evt", now);
   const data = eventDataJson(input);
-  await tx.outbox.insertEvent({ id: eventId, tenantId: input.tenantId, event: input.event, data, confidence: input.confidence ?? null, occurredAt: now });
+  await tx.outbox.insertEvent({
+    id: eventId,
+    tenantId: input.tenantId,
+    event: input.event,
+    data,
+    confidence: input.confidence ?? null,
+    occurredAt: now,
+  });
   const targets: DeliveryTarget[] = input.onlyRuleId
     ? await tx.outbox.listRuleTarget(input.tenantId, input.onlyRuleId)
     : await tx.outbox.listMatchingTargets(input.tenantId, input.event, input.confidence ?? 1);
@@ -51,7 +65,9 @@ export async function enqueueEvent(deps: Pick<Deps, "clock" | "deliveriesEnqueue
   const lease = receiver ? { token: newId("att", now), until: now + receiver.leaseMs } : null;
   const deliveryIds: string[] = [];
   const handed: ClaimedDelivery[] = [];
-  const streamKeys = targets.map((target) => (target.ordering === "per_session" ? streamKeyOf(input.tenantId, target.url, input.data) : null));
+  const streamKeys = targets.map((target) =>
+    target.ordering === "per_session" ? streamKeyOf(input.tenantId, target.url, input.data) : null,
+  );
   await lockStreamsOf(tx, streamKeys);
   for (const [index, target] of targets.entries()) {
     const webhookId = newId("wh", now);
@@ -59,15 +75,34 @@ export async function enqueueEvent(deps: Pick<Deps, "clock" | "deliveriesEnqueue
     // Two rules with one URL put both deliveries in one stream: the second waits behind the first.
     const waitsFor = streamKey === null ? null : await placeInStream(tx, streamKey);
     await tx.outbox.insertPendingDelivery({
-      id: webhookId, tenantId: input.tenantId, eventId, ruleId: target.id, event: input.event, url: target.url, now,
-      lease: waitsFor === null ? lease : null, streamKey, waitsFor,
+      id: webhookId,
+      tenantId: input.tenantId,
+      eventId,
+      ruleId: target.id,
+      event: input.event,
+      url: target.url,
+      now,
+      lease: waitsFor === null ? lease : null,
+      streamKey,
+      waitsFor,
     });
     deliveryIds.push(webhookId);
     if (lease && waitsFor === null) {
       handed.push({
-        id: webhookId, tenantId: input.tenantId, ruleId: target.id, event: input.event, attempts: 0, cycle: 1,
-        leaseToken: lease.token, url: target.url, secret: target.secret, data, occurredAt: now,
-        previousSecret: target.previousSecret, previousSecretUntil: target.previousSecretUntil, rateLimitPerS: target.rateLimitPerS,
+        id: webhookId,
+        tenantId: input.tenantId,
+        ruleId: target.id,
+        event: input.event,
+        attempts: 0,
+        cycle: 1,
+        leaseToken: lease.token,
+        url: target.url,
+        secret: target.secret,
+        data,
+        occurredAt: now,
+        previousSecret: target.previousSecret,
+        previousSecretUntil: target.previousSecretUntil,
+        rateLimitPerS: target.rateLimitPerS,
       });
     }
   }

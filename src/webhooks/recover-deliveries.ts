@@ -45,7 +45,10 @@ export async function recoverRuleDeliveries(
     // Dead ordered deliveries re-enter their streams one by one, oldest first, each behind what
     // is queued there by then (src/webhooks/ordered-streams.ts).
     const deadOrdered = await tx.deadLetters.listRuleDeadStreamDeliveries(tenantId, ruleId, sinceMs);
-    await lockStreamsOf(tx, deadOrdered.map((dead) => dead.streamKey));
+    await lockStreamsOf(
+      tx,
+      deadOrdered.map((dead) => dead.streamKey),
+    );
     for (const dead of deadOrdered) {
       if (await tx.deadLetters.restartDeadDelivery(dead.id, now, await reenterStream(tx, dead.streamKey))) count++;
     }

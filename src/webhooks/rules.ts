@@ -68,7 +68,8 @@ async function validateRuleFields(deps: Deps, input: Partial<RuleInput>): Promis
     out.name = input.name.trim();
     if (out.name.length < 1 || out.name.length > 100) throw invalidField("name", "must be 1 to 100 characters");
   }
-  if (input.event !== undefined && !isEventName(input.event)) throw invalidField("event", `must be one of: ${EVENT_NAMES.join(", ")}`);
+  if (input.event !== undefined && !isEventName(input.event))
+    throw invalidField("event", `must be one of: ${EVENT_NAMES.join(", ")}`);
   if (input.secret !== undefined && (input.secret.length < 16 || input.secret.length > 256)) {
     throw invalidField("secret", "must be 16 to 256 characters");
   }
@@ -76,7 +77,8 @@ async function validateRuleFields(deps: Deps, input: Partial<RuleInput>): Promis
     const extra = Object.keys(input.conditions).filter((key) => key !== "min_confidence");
     if (extra.length > 0) throw invalidField("conditions", `unknown key ${extra[0]}: only min_confidence is supported`);
     const value = input.conditions.min_confidence;
-    if (value !== undefined && !(value >= 0 && value <= 1)) throw invalidField("conditions.min_confidence", "must be between 0 and 1");
+    if (value !== undefined && !(value >= 0 && value <= 1))
+      throw invalidField("conditions.min_confidence", "must be between 0 and 1");
   }
   const rate = input.rate_limit_per_s;
   if (rate !== undefined && rate !== null && !(Number.isInteger(rate) && rate >= 1 && rate <= MAX_RATE_LIMIT_PER_S)) {
@@ -87,7 +89,9 @@ async function validateRuleFields(deps: Deps, input: Partial<RuleInput>): Promis
   }
   if (input.url !== undefined) {
     if (input.url.length > 2048) throw invalidField("url", "must be at most 2048 characters");
-    out.url = (await checkWebhookUrl(input.url, { allowPrivate: deps.config.allowPrivateWebhooks, resolve: deps.resolveHost })).href;
+    out.url = (
+      await checkWebhookUrl(input.url, { allowPrivate: deps.config.allowPrivateWebhooks, resolve: deps.resolveHost })
+    ).href;
   }
   return out;
 }
@@ -96,7 +100,13 @@ const isRuleOrdering = (value: string): value is RuleOrdering => (RULE_ORDERINGS
 
 const duplicateRule = () => new AppError("rule_exists", 409, "This tenant already has a rule for that event and URL.");
 
-async function findDuplicate(store: StoreQueries, tenantId: string, event: string, url: string, exceptId?: string): Promise<boolean> {
+async function findDuplicate(
+  store: StoreQueries,
+  tenantId: string,
+  event: string,
+  url: string,
+  exceptId?: string,
+): Promise<boolean> {
   const id = await store.webhookRules.findRuleIdByTarget(tenantId, event, url);
   return id !== null && id !== exceptId;
 }
@@ -106,7 +116,12 @@ async function findDuplicate(store: StoreQueries, tenantId: string, event: strin
  * one more delivery, so an unbounded rule count is an unbounded share of the delivery pool.
  */
 const assertRuleRoom = (store: StoreQueries, tenantId: string): Promise<void> =>
-  assertPlanRoom(store, tenantId, { limit: "webhook_rules", noun: "webhook rules", max: (plan) => plan.webhookRules, count: () => store.webhookRules.countRules(tenantId) });
+  assertPlanRoom(store, tenantId, {
+    limit: "webhook_rules",
+    noun: "webhook rules",
+    max: (plan) => plan.webhookRules,
+    count: () => store.webhookRules.countRules(tenantId),
+  });
 
 export async function createRule(deps: Deps, tenantId: string, input: RuleInput): Promise<RuleView> {
   const valid = (await validateRuleFields(deps, input)) as RuleInput;
@@ -144,20 +159,30 @@ export async function getRuleRow(deps: Pick<Deps, "store">, tenantId: string, ru
   return row;
 }
 
-export async function updateRule(deps: Deps, tenantId: string, ruleId: string, patch: Partial<RuleInput>): Promise<RuleView> {
+export async function updateRule(
+  deps: Deps,
+  tenantId: string,
+  ruleId: string,
+  patch: Partial<RuleInput>,
+): Promise<RuleView> {
   const current = await getRuleRow(deps, tenantId, ruleId);
   if (Object.keys(patch).length === 0) throw invalidField("(body)", "name at least one field to change");
   const valid = await validateRuleFields(deps, patch);
   const event = valid.event ?? current.event;
   const url = valid.url ?? current.url;
-  if ((event !== current.event || url !== current.url) && (await findDuplicate(deps.store, tenantId, event, url, ruleId))) throw duplicateRule();
+  if (
+    (event !== current.event || url !== current.url) &&
+    (await findDuplicate(deps.store, tenantId, event, url, ruleId))
+  )
+    throw duplicateRule();
   const changes: Partial<RuleRow> = { updatedAt: deps.clock.now() };
   if (valid.name !== undefined) changes.name = valid.name;
   if (valid.event !== undefined) changes.event = valid.event;
   if (valid.url !== undefined) changes.url = valid.url;
   // A secret set here replaces the old one at once (revoking a leaked secret); the overlap is
   // what rotate-secret is for.
-  if (valid.secret !== undefined) Object.assign(changes, { secret: valid.secret, previousSecret: null, previousSecretUntil: null });
+  if (valid.secret !== undefined)
+    Object.assign(changes, { secret: valid.secret, previousSecret: null, previousSecretUntil: null });
   if (valid.rate_limit_per_s !== undefined) changes.rateLimitPerS = valid.rate_limit_per_s;
   // Deliveries already queued keep their place: a waiting one is still released by the one ahead.
   if (valid.ordering !== undefined) changes.ordering = valid.ordering as RuleOrdering;
@@ -173,7 +198,11 @@ export async function deleteRule(deps: Deps, tenantId: string, ruleId: string): 
   await deps.store.webhookRules.deleteRule(ruleId);
 }
 
-export async function listRules(deps: Deps, tenantId: string, options: { limit: number; cursor?: string }): Promise<Page<RuleView>> {
+export async function listRules(
+  deps: Deps,
+  tenantId: string,
+  options: { limit: number; cursor?: string },
+): Promise<Page<RuleView>> {
   const rows = await deps.store.webhookRules.listRules(tenantId, options.cursor ?? null, options.limit + 1);
   return toPage(rows, options.limit, (row) => row.id, toRuleView);
 }

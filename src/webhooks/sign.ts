@@ -47,32 +47,48 @@ type JsonEnvelope = Omit<DeliveryEnvelope, "data"> & { dataJson: string };
 
 const signedTextOf = (envelope: JsonEnvelope): string =>
   `{"event":${JSON.stringify(envelope.event)},"webhook_id":${JSON.stringify(envelope.webhookId)},"timestamp":${JSON.stringify(envelope.timestamp)},"data":${envelope.dataJson}}`;
-const withSignature = (signedText: string, signature: string): string => `${signedText.slice(0, -1)}${SIGNATURE_MEMBER}${JSON.stringify(signature)}}`;
+const withSignature = (signedText: string, signature: string): string =>
+  `${signedText.slice(0, -1)}${SIGNATURE_MEMBER}${JSON.stringify(signature)}}`;
 
 /**
  * The body an attempt sent, from the event and the signature it carried (X-Service-Signature):
  * the same bytes, since the signed text depends only on the event, whatever secret signed it.
  */
-export const rebuildDeliveryBody = (envelope: JsonEnvelope, signature: string): string => withSignature(signedTextOf(envelope), signature);
+export const rebuildDeliveryBody = (envelope: JsonEnvelope, signature: string): string =>
+  withSignature(signedTextOf(envelope), signature);
 
 /**
  * The Standard Webhooks `webhook-signature` value: `v1,` + base64 HMAC-SHA256 over
  * `id.timestamp.body`. The key is the UTF-8 bytes of the rule secret as typed; the
  * `standardwebhooks` libraries expect that key base64-encoded (see docs/webhooks.md).
  */
-export function standardWebhookSignature(secret: string, webhookId: string, unixSeconds: number, rawBody: string): string {
+export function standardWebhookSignature(
+  secret: string,
+  webhookId: string,
+  unixSeconds: number,
+  rawBody: string,
+): string {
   return `v1,${hmacSha256(secret, `${webhookId}.${unixSeconds}.${rawBody}`).toString("base64")}`;
 }
 
 /** What a claimed delivery's attempt sends: the signed body and this attempt's headers. */
-export function signedRequest(delivery: ClaimedDelivery, sendTimeMs: number): { body: string; headers: Record<string, string> } {
+export function signedRequest(
+  delivery: ClaimedDelivery,
+  sendTimeMs: number,
+): { body: string; headers: Record<string, string> } {
   const { body, signature } = serializeDeliveryJson(
     { event: delivery.event, webhookId: delivery.id, timestamp: toIso(delivery.occurredAt), dataJson: delivery.data },
     delivery.secret,
   );
   const headers = deliveryHeaders({
-    event: delivery.event, webhookId: delivery.id, attempt: delivery.attempts + 1, sendTimeMs, body, signature,
-    secret: delivery.secret, previousSecret: activePreviousSecret(delivery, sendTimeMs),
+    event: delivery.event,
+    webhookId: delivery.id,
+    attempt: delivery.attempts + 1,
+    sendTimeMs,
+    body,
+    signature,
+    secret: delivery.secret,
+    previousSecret: activePreviousSecret(delivery, sendTimeMs),
   });
   return { body, headers };
 }
@@ -95,7 +111,10 @@ export interface DeliveryHeaderInput {
  * The replaced secret if the rotation's overlap still runs at `now`, else null. Decided per
  * attempt at send time, so a retry after the overlap carries the new signature only.
  */
-export function activePreviousSecret(rule: { previousSecret?: string | null; previousSecretUntil?: number | null }, now: number): string | null {
+export function activePreviousSecret(
+  rule: { previousSecret?: string | null; previousSecretUntil?: number | null },
+  now: number,
+): string | null {
   const until = rule.previousSecretUntil ?? null;
   return rule.previousSecret && until !== null && now < until ? rule.previousSecret : null;
 }

@@ -10,7 +10,14 @@ function run(pieces: string[]): { visible: string[]; cited: number[] } {
   return { visible, cited: [...filter.cited] };
 }
 
-const hit = (document_id: string, url: string | null): KnowledgeHit => ({ chunk_id: `${document_id}:0`, document_id, title: document_id.toUpperCase(), url, text: "", score: 1 });
+const hit = (document_id: string, url: string | null): KnowledgeHit => ({
+  chunk_id: `${document_id}:0`,
+  document_id,
+  title: document_id.toUpperCase(),
+  url,
+  text: "",
+  score: 1,
+});
 
 describe("citation markers", () => {
   test("markers split across streamed pieces are removed with the space before them, and their numbers kept", () => {
@@ -25,7 +32,11 @@ describe("citation markers", () => {
   });
 
   test("sources are the cited passages' documents, in citation order, once each, with http(s) URLs only", () => {
-    const hits = [hit("doc_a", "https://a.example"), hit("doc_b", "javascript:alert(1)"), hit("doc_a", "https://a.example")];
+    const hits = [
+      hit("doc_a", "https://a.example"),
+      hit("doc_b", "javascript:alert(1)"),
+      hit("doc_a", "https://a.example"),
+    ];
     expect(citedSources(hits, new Set([2, 3, 1, 7]))).toEqual([
       { document_id: "doc_b", title: "DOC_B" },
       { document_id: "doc_a", title: "DOC_A", url: "https://a.example" },

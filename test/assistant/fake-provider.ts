@@ -12,8 +12,16 @@ export interface RecordedRequest {
   body: {
     model: string;
     stream?: boolean;
-    messages: Array<{ role: string; content: string | null; tool_call_id?: string; tool_calls?: Array<{ id: string; function: { name: string; arguments: string } }> }>;
-    tools?: Array<{ type: string; function: { name: string; parameters: { properties: Record<string, unknown>; required: string[] } } }>;
+    messages: Array<{
+      role: string;
+      content: string | null;
+      tool_call_id?: string;
+      tool_calls?: Array<{ id: string; function: { name: string; arguments: string } }>;
+    }>;
+    tools?: Array<{
+      type: string;
+      function: { name: string; parameters: { properties: Record<string, unknown>; required: string[] } };
+    }>;
     max_tokens?: number;
     input?: string[];
   };
@@ -69,10 +77,20 @@ const chunk = (delta: Record<string, unknown>, finish: string | null = null) => 
 export function answer(text: string, options: { gate?: Promise<void> } = {}): Step {
   return (request) => {
     if (!request.body.stream) {
-      return Response.json({ id: "chatcmpl-fake", object: "chat.completion", choices: [{ index: 0, message: { role: "assistant", content: text }, finish_reason: "stop" }], usage: USAGE });
+      return Response.json({
+        id: "chatcmpl-fake",
+        object: "chat.completion",
+        choices: [{ index: 0, message: { role: "assistant", content: text }, finish_reason: "stop" }],
+        usage: USAGE,
+      });
     }
     const pieces = text.match(/.{1,6}/gs) ?? [];
-    const chunks: unknown[] = [chunk({ role: "assistant", content: "" }), ...pieces.map((piece) => chunk({ content: piece })), chunk({}, "stop"), { ...chunk({}), choices: [], usage: USAGE }];
+    const chunks: unknown[] = [
+      chunk({ role: "assistant", content: "" }),
+      ...pieces.map((piece) => chunk({ content: piece })),
+      chunk({}, "stop"),
+      { ...chunk({}), choices: [], usage: USAGE },
+    ];
     return sse(chunks, options.gate, 2);
   };
 }
@@ -83,13 +101,27 @@ export function toolCall(name: string, args: unknown): Step {
   return (request) => {
     if (!request.body.stream) {
       return Response.json({
-        choices: [{ index: 0, message: { role: "assistant", content: null, tool_calls: [{ id: "call_1", type: "function", function: { name, arguments: argumentsText } }] }, finish_reason: "tool_calls" }],
+        choices: [
+          {
+            index: 0,
+            message: {
+              role: "assistant",
+              content: null,
+              tool_calls: [{ id: "call_1", type: "function", function: { name, arguments: argumentsText } }],
+            },
+            finish_reason: "tool_calls",
+          },
+        ],
         usage: USAGE,
       });
     }
     const fragments = argumentsText.match(/.{1,7}/gs) ?? [""];
     return sse([
-      chunk({ role: "assistant", content: null, tool_calls: [{ index: 0, id: "call_1", type: "function", function: { name, arguments: "" } }] }),
+      chunk({
+        role: "assistant",
+        content: null,
+        tool_calls: [{ index: 0, id: "call_1", type: "function", function: { name, arguments: "" } }],
+      }),
       ...fragments.map((fragment) => chunk({ tool_calls: [{ index: 0, function: { arguments: fragment } }] })),
       chunk({}, "tool_calls"),
       { ...chunk({}), choices: [], usage: USAGE },
@@ -97,36 +129,62 @@ export function toolCall(name: string, args: unknown): Step {
   };
 }
 
-export const httpError = (status: number): Step => () =>
-  Response.json({ error: { message: "The server had an error while processing your request.", type: "server_error", code: null } }, { status });
+export const httpError =
+  (status: number): Step =>
+  () =>
+    Response.json(
+      {
+        error: { message: "The server had an error while processing your request.", type: "server_error", code: null },
+      },
+      { status },
+    );
 
 /** Not JSON at all (non-streaming), or a broken SSE chunk (streaming). */
 export const malformed = (): Step => (request) =>
-  request.body.stream ? new Response("data: {\"choices\": [{\"delta\": {\"content\": \"Hel\n\n", { headers: { "content-type": "text/event-stream" } }) : new Response("<html>502 Bad Gateway</html>", { headers: { "content-type": "text/html" } });
+  request.body.stream
+    ? new Response('data: {"choices": [{"delta": {"content": "Hel\n\n', {
+        headers: { "content-type": "text/event-stream" },
+      })
+    : new Response("<html>502 Bad Gateway</html>", { headers: { "content-type": "text/html" } });
 
 /** A stream that starts well, then breaks off with a chunk that is not JSON. */
 export const brokenMidStream = (): Step => () =>
-  new Response(`data: ${JSON.stringify(chunk({ content: "Partial answ" }))}\n\ndata: {"choices": [{"delta\n\n`, { headers: { "content-type": "text/event-stream" } });
+  new Response(`data: ${JSON.stringify(chunk({ content: "Partial answ" }))}\n\ndata: {"choices": [{"delta\n\n`, {
+    headers: { "content-type": "text/event-stream" },
+  });
 
 /**
  * An answer cut off after `keep` characters: streamed, the connection closes with neither a
  * `finish_reason` nor `[DONE]`; as JSON, the body stops mid-document.
  */
-export const cutOff = (text: string, keep: number): Step => (request) => {
-  if (!request.body.stream) {
-    const full = JSON.stringify({ id: "chatcmpl-fake", object: "chat.completion", choices: [{ index: 0, message: { role: "assistant", content: text }, finish_reason: "stop" }], usage: USAGE });
-    return new Response(full.slice(0, full.indexOf(text) + keep), { headers: { "content-type": "application/json" } });
-  }
-  const pieces = text.slice(0, keep).match(/.{1,6}/gs) ?? [];
-  const body = [chunk({ role: "assistant", content: "" }), ...pieces.map((piece) => chunk({ content: piece }))].map((piece) => `data: ${JSON.stringify(piece)}\n\n`).join("");
-  return new Response(body, { headers: { "content-type": "text/event-stream" } });
-};
+export const cutOff =
+  (text: string, keep: number): Step =>
+  (request) => {
+    if (!request.body.stream) {
+      const full = JSON.stringify({
+        id: "chatcmpl-fake",
+        object: "chat.completion",
+        choices: [{ index: 0, message: { role: "assistant", content: text }, finish_reason: "stop" }],
+        usage: USAGE,
+      });
+      return new Response(full.slice(0, full.indexOf(text) + keep), {
+        headers: { "content-type": "application/json" },
+      });
+    }
+    const pieces = text.slice(0, keep).match(/.{1,6}/gs) ?? [];
+    const body = [chunk({ role: "assistant", content: "" }), ...pieces.map((piece) => chunk({ content: piece }))]
+      .map((piece) => `data: ${JSON.stringify(piece)}\n\n`)
+      .join("");
+    return new Response(body, { headers: { "content-type": "text/event-stream" } });
+  };
 
 /** Answers only after `ms`: longer than the configured timeout. */
-export const slow = (ms: number, text = "too late"): Step => async (request) => {
-  await Bun.sleep(ms);
-  return answer(text)(request);
-};
+export const slow =
+  (ms: number, text = "too late"): Step =>
+  async (request) => {
+    await Bun.sleep(ms);
+    return answer(text)(request);
+  };
 
 const isRewrite = (request: RecordedRequest): boolean => request.body.messages?.[0]?.content === REWRITE_INSTRUCTIONS;
 
@@ -141,21 +199,40 @@ export function startFakeProvider(): FakeProvider {
     port: 0,
     async fetch(req) {
       const path = new URL(req.url).pathname;
-      const recorded: RecordedRequest = { path, authorization: req.headers.get("authorization"), body: (await req.json()) as RecordedRequest["body"] };
+      const recorded: RecordedRequest = {
+        path,
+        authorization: req.headers.get("authorization"),
+        body: (await req.json()) as RecordedRequest["body"],
+      };
       if (isRewrite(recorded)) {
         rewriteRequests.push(recorded);
-        const next = rewriteSteps.shift() ?? (recorded.body.messages[1]?.content ?? "").split("Latest message: ").at(-1) ?? "";
+        const next =
+          rewriteSteps.shift() ?? (recorded.body.messages[1]?.content ?? "").split("Latest message: ").at(-1) ?? "";
         return typeof next === "string" ? answer(next)(recorded) : next(recorded);
       }
       if (observe) recorded.observed = await observe(recorded);
       requests.push(recorded);
       if (path.endsWith("/embeddings")) {
         // A toy embedding: letter counts, enough for a deterministic vector per text.
-        const vectorOf = (text: string) => Array.from({ length: 8 }, (_, i) => [...text.toLowerCase()].filter((c) => c.charCodeAt(0) % 8 === i).length + 1);
-        return Response.json({ object: "list", data: (recorded.body.input ?? []).map((text, index) => ({ object: "embedding", index, embedding: vectorOf(text) })), usage: { prompt_tokens: 1, total_tokens: 1 } });
+        const vectorOf = (text: string) =>
+          Array.from(
+            { length: 8 },
+            (_, i) => [...text.toLowerCase()].filter((c) => c.charCodeAt(0) % 8 === i).length + 1,
+          );
+        return Response.json({
+          object: "list",
+          data: (recorded.body.input ?? []).map((text, index) => ({
+            object: "embedding",
+            index,
+            embedding: vectorOf(text),
+          })),
+          usage: { prompt_tokens: 1, total_tokens: 1 },
+        });
       }
       const step = steps.shift();
-      return step ? step(recorded) : Response.json({ error: { message: "script exhausted", type: "server_error", code: null } }, { status: 500 });
+      return step
+        ? step(recorded)
+        : Response.json({ error: { message: "script exhausted", type: "server_error", code: null } }, { status: 500 });
     },
   });
   return {

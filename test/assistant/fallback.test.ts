@@ -2,7 +2,17 @@ import { afterEach, describe, expect, test } from "bun:test";
 import { getBotConfig } from "../../src/chat/bot-settings.ts";
 import { createRuleEngine, initialConversationState } from "../../src/chat/engine/engine.ts";
 import { FAILURE_THRESHOLD, OPEN_MS } from "../../src/assistant/circuit-breaker.ts";
-import { answer, brokenMidStream, cutOff, httpError, malformed, slow, startFakeProvider, toolCall, type FakeProvider } from "./fake-provider.ts";
+import {
+  answer,
+  brokenMidStream,
+  cutOff,
+  httpError,
+  malformed,
+  slow,
+  startFakeProvider,
+  toolCall,
+  type FakeProvider,
+} from "./fake-provider.ts";
 import { assistantFixture, type AssistantFixture, type ReplyBody } from "./setup.ts";
 
 let provider: FakeProvider;
@@ -17,7 +27,13 @@ const QUESTION = "How much is teeth whitening?";
 /** What the rule engine alone answers to the first message of a session. */
 async function ruleEngineReply(): Promise<string> {
   const config = await getBotConfig(fixture.context.deps, fixture.tenantId);
-  const output = createRuleEngine().reply({ config, state: initialConversationState(), message: QUESTION, nowMs: fixture.context.clock.now(), takenSlotStarts: [] });
+  const output = createRuleEngine().reply({
+    config,
+    state: initialConversationState(),
+    message: QUESTION,
+    nowMs: fixture.context.clock.now(),
+    takenSlotStarts: [],
+  });
   return output.reply.text;
 }
 
@@ -32,7 +48,11 @@ const FAILURES = [
   { name: "a 429 from the provider", step: httpError(429), outcome: "http_error" },
   { name: "an answer that is not JSON", step: malformed(), outcome: "malformed" },
   { name: "a reply slower than the timeout", step: slow(3000), outcome: "timeout" },
-  { name: "a call of a tool that was never offered", step: toolCall("delete_all_leads", { tenant_id: "ten_x" }), outcome: "unknown_tool" },
+  {
+    name: "a call of a tool that was never offered",
+    step: toolCall("delete_all_leads", { tenant_id: "ten_x" }),
+    outcome: "unknown_tool",
+  },
 ] as const;
 
 describe("never worse than no model: provider failures fall back to the rule engine", () => {
@@ -44,7 +64,9 @@ describe("never worse than no model: provider failures fall back to the rule eng
         provider.script(failure.step);
         const response = await fixture.send(QUESTION, streaming ? { accept: "text/event-stream" } : {});
         expect(response.status).toBe(200);
-        const body = streaming ? (JSON.parse((await response.text()).split("event: done\ndata: ")[1] ?? "null") as ReplyBody) : ((await response.json()) as ReplyBody);
+        const body = streaming
+          ? (JSON.parse((await response.text()).split("event: done\ndata: ")[1] ?? "null") as ReplyBody)
+          : ((await response.json()) as ReplyBody);
         expect(body.reply?.text).toBe(await ruleEngineReply());
         expect(body.reply?.sources).toBeUndefined();
         expect(provider.requests).toHaveLength(1);
@@ -74,12 +96,18 @@ describe("never worse than no model: provider failures fall back to the rule eng
       const response = await fixture.send(QUESTION, streaming ? { accept: "text/event-stream" } : {});
       expect(response.status).toBe(200);
       const raw = await response.text();
-      const body = (streaming ? JSON.parse(raw.split("event: done\ndata: ")[1] ?? "null") : JSON.parse(raw)) as ReplyBody;
+      const body = (
+        streaming ? JSON.parse(raw.split("event: done\ndata: ")[1] ?? "null") : JSON.parse(raw)
+      ) as ReplyBody;
       if (streaming) expect(raw).toContain(`data: {"text":"Thanks"}`); // the cut text was streamed, then replaced by done
       expect(body.reply?.text).toBe(await ruleEngineReply());
       expect(body.reply?.text).not.toContain("here is what");
       expect(await metric('parley_ai_calls_total{outcome="malformed"}')).toBe(1);
-      const transcript = (await (await fixture.context.request("GET", `/api/v1/chatbot/sessions/${fixture.sessionId}/messages`, { headers: { authorization: `Bearer ${fixture.token}` } })).json()) as { data: Array<{ text: string }> };
+      const transcript = (await (
+        await fixture.context.request("GET", `/api/v1/chatbot/sessions/${fixture.sessionId}/messages`, {
+          headers: { authorization: `Bearer ${fixture.token}` },
+        })
+      ).json()) as { data: Array<{ text: string }> };
       expect(transcript.data.map((message) => message.text)).toEqual([QUESTION, await ruleEngineReply()]);
     });
   }
@@ -120,7 +148,9 @@ describe("never worse than no model: provider failures fall back to the rule eng
     expect(await metric('parley_ai_tokens_total{kind="completion"}')).toBe(90);
     const { createApiKey } = await import("../../src/auth/api-keys.ts");
     const key = (await createApiKey(fixture.context.deps, { tenantId: fixture.tenantId, name: "usage" })).key;
-    const usage = (await (await fixture.context.request("GET", "/api/v1/usage", { headers: { "x-api-key": key } })).json()) as { used: number; ai: Record<string, unknown> };
+    const usage = (await (
+      await fixture.context.request("GET", "/api/v1/usage", { headers: { "x-api-key": key } })
+    ).json()) as { used: number; ai: Record<string, unknown> };
     expect(usage.used).toBe(2);
     expect(usage.ai).toEqual({ calls: 3, prompt_tokens: 360, completion_tokens: 90, token_cap: 20_000_000 });
   });
@@ -128,7 +158,11 @@ describe("never worse than no model: provider failures fall back to the rule eng
   test("over the plan's token cap the rule engine answers and the provider is not called", async () => {
     provider = startFakeProvider();
     fixture = await assistantFixture(provider);
-    await fixture.context.deps.store.usage.addAiUsage(fixture.tenantId, "2026-01", { calls: 9, promptTokens: 19999990, completionTokens: 10 });
+    await fixture.context.deps.store.usage.addAiUsage(fixture.tenantId, "2026-01", {
+      calls: 9,
+      promptTokens: 19999990,
+      completionTokens: 10,
+    });
     const body = (await (await fixture.send(QUESTION)).json()) as ReplyBody;
     expect(body.reply?.text).toBe(await ruleEngineReply());
     expect(provider.requests).toEqual([]);

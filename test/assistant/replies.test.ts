@@ -3,7 +3,13 @@ import { addDocument } from "../../src/knowledge/documents.ts";
 import { embedderForTenant } from "../../src/assistant/settings.ts";
 import { answer, startFakeProvider, type FakeProvider } from "./fake-provider.ts";
 import { testPostgresUrl } from "../pg/test-store.ts";
-import { assistantFixture, OTHER_TENANT_SECRET, WHITENING_ANSWER, type AssistantFixture, type ReplyBody } from "./setup.ts";
+import {
+  assistantFixture,
+  OTHER_TENANT_SECRET,
+  WHITENING_ANSWER,
+  type AssistantFixture,
+  type ReplyBody,
+} from "./setup.ts";
 
 let provider: FakeProvider;
 let fixture: AssistantFixture;
@@ -22,9 +28,15 @@ describe("assistant replies from a fake OpenAI-compatible provider", () => {
     const body = (await response.json()) as ReplyBody;
     expect(body.reply?.text).toBe("Whitening costs 249 dollars per session.");
     expect(body.status).toBe("bot");
-    expect(body.reply?.sources).toEqual([{ document_id: "faq:whitening", title: "How much does teeth whitening cost?" }]);
+    expect(body.reply?.sources).toEqual([
+      { document_id: "faq:whitening", title: "How much does teeth whitening cost?" },
+    ]);
 
-    const transcript = (await (await fixture.context.request("GET", `/api/v1/chatbot/sessions/${fixture.sessionId}/messages`, { headers: { authorization: `Bearer ${fixture.token}` } })).json()) as { data: Array<{ role: string; text: string }> };
+    const transcript = (await (
+      await fixture.context.request("GET", `/api/v1/chatbot/sessions/${fixture.sessionId}/messages`, {
+        headers: { authorization: `Bearer ${fixture.token}` },
+      })
+    ).json()) as { data: Array<{ role: string; text: string }> };
     expect(transcript.data.map((message) => [message.role, message.text])).toEqual([
       ["visitor", "How much is teeth whitening?"],
       ["bot", "Whitening costs 249 dollars per session."],
@@ -55,12 +67,18 @@ describe("assistant replies from a fake OpenAI-compatible provider", () => {
       ["assistant", "Hello! How can I help?"],
       ["user", "How much is teeth whitening?"],
     ]);
-    expect(sent?.body.tools?.map((tool) => tool.function.name)).toEqual(["capture_lead", "book_appointment", "handoff"]);
+    expect(sent?.body.tools?.map((tool) => tool.function.name)).toEqual([
+      "capture_lead",
+      "book_appointment",
+      "handoff",
+    ]);
     const lead = sent?.body.tools?.[0]?.function.parameters;
     expect(lead?.required).toEqual(["name", "phone", "email", "interest"]);
     // No tool lets the model name a tenant, session or chatbot.
     for (const tool of sent?.body.tools ?? []) {
-      expect(Object.keys(tool.function.parameters.properties).filter((key) => /tenant|session|chatbot/.test(key))).toEqual([]);
+      expect(
+        Object.keys(tool.function.parameters.properties).filter((key) => /tenant|session|chatbot/.test(key)),
+      ).toEqual([]);
     }
     expect(JSON.stringify(provider.requests)).not.toContain(OTHER_TENANT_SECRET);
     expect(JSON.stringify(provider.requests)).not.toContain(fixture.otherTenantId);
@@ -73,17 +91,30 @@ describe("assistant replies from a fake OpenAI-compatible provider", () => {
     const document = await addDocument(
       deps,
       fixture.tenantId,
-      { title: "Parking and access", content: "# Parking\n\nFree parking for patients in the blue garage on Elm Street, level 2.", format: "markdown", sourceUrl: "https://smile.example/visit" },
+      {
+        title: "Parking and access",
+        content: "# Parking\n\nFree parking for patients in the blue garage on Elm Street, level 2.",
+        format: "markdown",
+        sourceUrl: "https://smile.example/visit",
+      },
       await embedderForTenant(deps, fixture.tenantId),
     );
     provider.script(answer("Park for free in the blue garage on Elm Street [1]."));
     const body = (await (await fixture.send("Where can I park my car?")).json()) as ReplyBody;
     expect(body.reply?.text).toBe("Park for free in the blue garage on Elm Street.");
-    expect(body.reply?.sources).toEqual([{ document_id: document.document_id, title: "Parking and access", url: "https://smile.example/visit" }]);
+    expect(body.reply?.sources).toEqual([
+      { document_id: document.document_id, title: "Parking and access", url: "https://smile.example/visit" },
+    ]);
     const chat = provider.requests.find((request) => request.path.endsWith("/chat/completions"));
     expect(chat?.body.messages[0]?.content).toContain("blue garage on Elm Street, level 2");
     // The visitor's question was embedded for the vector half of the search.
-    expect(provider.requests.some((request) => request.path.endsWith("/embeddings") && request.body.input?.some((text) => text.includes("Where can I park my car?")))).toBe(true);
+    expect(
+      provider.requests.some(
+        (request) =>
+          request.path.endsWith("/embeddings") &&
+          request.body.input?.some((text) => text.includes("Where can I park my car?")),
+      ),
+    ).toBe(true);
   });
 
   test("the model call runs outside any database transaction", async () => {
@@ -115,7 +146,10 @@ describe("assistant replies from a fake OpenAI-compatible provider", () => {
   test("a tenant with ai.enabled false is answered by the rule engine and the provider is never called", async () => {
     provider = startFakeProvider();
     fixture = await assistantFixture(provider);
-    const patch = await fixture.context.request("PATCH", `/api/v1/chatbot/config?tenant_id=${fixture.tenantId}`, { body: { ai: { enabled: false } }, headers: { "x-api-key": await apiKeyFor(fixture) } });
+    const patch = await fixture.context.request("PATCH", `/api/v1/chatbot/config?tenant_id=${fixture.tenantId}`, {
+      body: { ai: { enabled: false } },
+      headers: { "x-api-key": await apiKeyFor(fixture) },
+    });
     expect(patch.status).toBe(200);
     const body = (await (await fixture.send("How much is teeth whitening?")).json()) as ReplyBody;
     expect(body.reply?.text).toContain("249 dollars");

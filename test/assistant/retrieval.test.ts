@@ -11,12 +11,23 @@ afterEach(() => {
 });
 
 const CROWNS = "# Crowns\nA porcelain crown costs 1,100 dollars and takes two visits two weeks apart.";
-const PAYMENT = "# Monthly payment plans\nYou can pay for treatments over 1,000 dollars in monthly instalments over 6, 12 or 24 months.";
+const PAYMENT =
+  "# Monthly payment plans\nYou can pay for treatments over 1,000 dollars in monthly instalments over 6, 12 or 24 months.";
 
 async function clinic(): Promise<{ crowns: string; payment: string }> {
   const deps = fixture.context.deps;
-  const crowns = await addDocument(deps, fixture.tenantId, { title: "Crowns", content: CROWNS, format: "markdown", sourceUrl: "https://smile.example/crowns" }, null);
-  const payment = await addDocument(deps, fixture.tenantId, { title: "Payment", content: PAYMENT, format: "markdown", sourceUrl: "javascript:alert(1)" }, null);
+  const crowns = await addDocument(
+    deps,
+    fixture.tenantId,
+    { title: "Crowns", content: CROWNS, format: "markdown", sourceUrl: "https://smile.example/crowns" },
+    null,
+  );
+  const payment = await addDocument(
+    deps,
+    fixture.tenantId,
+    { title: "Payment", content: PAYMENT, format: "markdown", sourceUrl: "javascript:alert(1)" },
+    null,
+  );
   return { crowns: crowns.document_id, payment: payment.document_id };
 }
 
@@ -53,7 +64,9 @@ describe("the assistant's retrieval: gate, follow-ups, languages and citations",
     const body = (await (await fixture.send("and can I pay for it monthly?")).json()) as ReplyBody;
     // The rewrite call saw the earlier turn and the new message.
     expect(provider.rewriteRequests[1]?.body.messages[1]?.content).toContain("Visitor: porcelain crown?");
-    expect(provider.rewriteRequests[1]?.body.messages[1]?.content).toContain("Latest message: and can I pay for it monthly?");
+    expect(provider.rewriteRequests[1]?.body.messages[1]?.content).toContain(
+      "Latest message: and can I pay for it monthly?",
+    );
     expect(knowledgeOf(1)).toStartWith(":\n[1] Payment\nMonthly payment plans");
     expect(body.reply?.text).toBe("Yes, in monthly instalments.");
     expect(body.reply?.sources).toEqual([{ document_id: payment, title: "Payment" }]);
@@ -89,12 +102,16 @@ describe("the assistant's retrieval: gate, follow-ups, languages and citations",
     provider.rewrites("How much is a porcelain crown and can I pay monthly?");
     // Both passages are in the prompt; the model cites only the second one it was given.
     provider.script(answer("Prices vary [2]. Ask us [3, 9] anytime."));
-    const raw = await (await fixture.send("porcelain crown price and monthly payment plans?", { accept: "text/event-stream" })).text();
+    const raw = await (
+      await fixture.send("porcelain crown price and monthly payment plans?", { accept: "text/event-stream" })
+    ).text();
     expect(knowledgeOf(0)).toContain("[1]");
     expect(knowledgeOf(0)).toContain("[2]");
     const cited = knowledgeOf(0).includes("[2] Crowns") ? crowns : null;
     const events = raw.split("\n\n").filter(Boolean);
-    const deltas = events.filter((block) => block.startsWith("event: delta")).map((block) => (JSON.parse(block.split("data: ")[1] ?? "{}") as { text: string }).text);
+    const deltas = events
+      .filter((block) => block.startsWith("event: delta"))
+      .map((block) => (JSON.parse(block.split("data: ")[1] ?? "{}") as { text: string }).text);
     const done = JSON.parse(events.at(-1)?.split("data: ")[1] ?? "null") as ReplyBody;
     expect(deltas.join("")).toBe("Prices vary. Ask us anytime.");
     expect(done.reply?.text).toBe("Prices vary. Ask us anytime.");
@@ -110,16 +127,29 @@ describe("the assistant's retrieval: gate, follow-ups, languages and citations",
     const { createApiKey } = await import("../../src/auth/api-keys.ts");
     const key = (await createApiKey(fixture.context.deps, { tenantId: fixture.tenantId, name: "admin" })).key;
     const search = async () =>
-      (await (await fixture.context.request("GET", "/api/v1/knowledge/search?q=what%27s+the+weather+like+tomorrow", { headers: { "x-api-key": key } })).json()) as { data: Array<{ similarity?: number }> };
+      (await (
+        await fixture.context.request("GET", "/api/v1/knowledge/search?q=what%27s+the+weather+like+tomorrow", {
+          headers: { "x-api-key": key },
+        })
+      ).json()) as { data: Array<{ similarity?: number }> };
     // The fake provider's toy vectors (letter counts) put every text near every other one.
     const loose = await search();
     expect(loose.data.length).toBeGreaterThan(0);
     const highest = Math.max(...loose.data.map((hit) => hit.similarity ?? 0));
     expect(highest).toBeGreaterThan(0.5);
-    const bad = await fixture.context.request("PATCH", "/api/v1/chatbot/config", { body: { ai: { min_similarity: 1.5 } }, headers: { "x-api-key": key } });
+    const bad = await fixture.context.request("PATCH", "/api/v1/chatbot/config", {
+      body: { ai: { min_similarity: 1.5 } },
+      headers: { "x-api-key": key },
+    });
     expect(bad.status).toBe(422);
-    const patched = await fixture.context.request("PATCH", "/api/v1/chatbot/config", { body: { ai: { min_similarity: Math.min(1, highest + 0.001) } }, headers: { "x-api-key": key } });
-    expect(((await patched.json()) as { ai: { min_similarity: number } }).ai.min_similarity).toBeCloseTo(Math.min(1, highest + 0.001), 6);
+    const patched = await fixture.context.request("PATCH", "/api/v1/chatbot/config", {
+      body: { ai: { min_similarity: Math.min(1, highest + 0.001) } },
+      headers: { "x-api-key": key },
+    });
+    expect(((await patched.json()) as { ai: { min_similarity: number } }).ai.min_similarity).toBeCloseTo(
+      Math.min(1, highest + 0.001),
+      6,
+    );
     expect((await search()).data).toEqual([]);
   });
 

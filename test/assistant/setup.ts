@@ -9,7 +9,8 @@ export const WHITENING_ANSWER = "Teeth whitening at Smile Dental costs 249 dolla
 export const OTHER_TENANT_SECRET = "Zebra plan costs 777 dollars for competitors only";
 
 /** No real DNS in tests: the webhook receiver is public, any other name a private address. */
-const fakeDns = async (host: string): Promise<string[]> => (host === "receiver.example" ? ["93.184.216.34"] : ["10.0.0.7"]);
+const fakeDns = async (host: string): Promise<string[]> =>
+  host === "receiver.example" ? ["93.184.216.34"] : ["10.0.0.7"];
 
 export interface AssistantFixture {
   context: TestContext;
@@ -25,12 +26,30 @@ export interface AssistantFixture {
  * knowledge) holds a distinctive answer, another tenant with a secret of its own, webhooks for
  * every event and an open widget session.
  */
-export async function assistantFixture(provider: FakeProvider, overrides: Partial<Config> = {}): Promise<AssistantFixture> {
-  const context = buildTestApp({ allowPrivateWebhooks: true, aiBaseUrl: provider.url, aiModel: "test-model", aiApiKey: "server-key-123", aiTimeoutMs: 400, ...overrides }, {}, { resolveHost: fakeDns });
+export async function assistantFixture(
+  provider: FakeProvider,
+  overrides: Partial<Config> = {},
+): Promise<AssistantFixture> {
+  const context = buildTestApp(
+    {
+      allowPrivateWebhooks: true,
+      aiBaseUrl: provider.url,
+      aiModel: "test-model",
+      aiApiKey: "server-key-123",
+      aiTimeoutMs: 400,
+      ...overrides,
+    },
+    {},
+    { resolveHost: fakeDns },
+  );
   const tenant = await createTenant(context.deps, { name: "Smile Dental", sector: "dental-clinic", plan: "pro" });
   const other = await createTenant(context.deps, { name: "Other Co", sector: "dental-clinic", plan: "pro" });
-  await updateBotConfig(context.deps, tenant.id, { faq: [{ id: "whitening", question: "How much does teeth whitening cost?", answer: WHITENING_ANSWER }] });
-  await updateBotConfig(context.deps, other.id, { faq: [{ id: "zebra", question: "How much does teeth whitening cost?", answer: OTHER_TENANT_SECRET }] });
+  await updateBotConfig(context.deps, tenant.id, {
+    faq: [{ id: "whitening", question: "How much does teeth whitening cost?", answer: WHITENING_ANSWER }],
+  });
+  await updateBotConfig(context.deps, other.id, {
+    faq: [{ id: "zebra", question: "How much does teeth whitening cost?", answer: OTHER_TENANT_SECRET }],
+  });
   await subscribeToEverything(context, tenant.id);
   const visitor = await openWidgetSession(context, tenant.id);
   return {
@@ -46,6 +65,11 @@ export async function assistantFixture(provider: FakeProvider, overrides: Partia
 export interface ReplyBody {
   session_id: string;
   message_id: string;
-  reply: { message_id: string; text: string; quick_replies?: string[]; sources?: Array<{ document_id: string; title: string; url?: string }> } | null;
+  reply: {
+    message_id: string;
+    text: string;
+    quick_replies?: string[];
+    sources?: Array<{ document_id: string; title: string; url?: string }>;
+  } | null;
   status: string;
 }

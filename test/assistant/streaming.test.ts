@@ -27,7 +27,10 @@ function parseEvents(text: string): SseEvent[] {
     .filter((block) => block.trim())
     .map((block) => {
       const lines = block.split("\n");
-      return { event: lines.find((l) => l.startsWith("event: "))?.slice(7) ?? "", data: lines.find((l) => l.startsWith("data: "))?.slice(6) ?? "" };
+      return {
+        event: lines.find((l) => l.startsWith("event: "))?.slice(7) ?? "",
+        data: lines.find((l) => l.startsWith("data: "))?.slice(6) ?? "",
+      };
     });
 }
 
@@ -38,7 +41,11 @@ function serveApp(): string {
 }
 
 const post = (base: string, body: unknown, headers: Record<string, string>) =>
-  fetch(`${base}/api/v1/chatbot/message`, { method: "POST", headers: { "content-type": "application/json", ...headers }, body: JSON.stringify(body) });
+  fetch(`${base}/api/v1/chatbot/message`, {
+    method: "POST",
+    headers: { "content-type": "application/json", ...headers },
+    body: JSON.stringify(body),
+  });
 
 describe("POST /api/v1/chatbot/message with Accept: text/event-stream over real HTTP", () => {
   test("deltas arrive before the model has finished; done holds exactly the JSON response", async () => {
@@ -50,7 +57,11 @@ describe("POST /api/v1/chatbot/message with Accept: text/event-stream over real 
     provider.script(answer(text, { gate }));
     const base = serveApp();
 
-    const response = await post(base, { tenant_id: fixture.tenantId, message: "How much is whitening?" }, { authorization: `Bearer ${fixture.token}`, accept: "text/event-stream", origin: "https://shop.example" });
+    const response = await post(
+      base,
+      { tenant_id: fixture.tenantId, message: "How much is whitening?" },
+      { authorization: `Bearer ${fixture.token}`, accept: "text/event-stream", origin: "https://shop.example" },
+    );
     expect(response.status).toBe(200);
     expect(response.headers.get("content-type")).toStartWith("text/event-stream");
     expect(response.headers.get("access-control-allow-origin")).toBe("https://shop.example");
@@ -84,7 +95,11 @@ describe("POST /api/v1/chatbot/message with Accept: text/event-stream over real 
     expect(done.reply?.text).toBe(text);
     expect(done.session_id).toBe(fixture.sessionId);
 
-    const transcript = (await (await fetch(`${base}/api/v1/chatbot/sessions/${fixture.sessionId}/messages`, { headers: { authorization: `Bearer ${fixture.token}` } })).json()) as { data: Array<{ message_id: string; text: string }> };
+    const transcript = (await (
+      await fetch(`${base}/api/v1/chatbot/sessions/${fixture.sessionId}/messages`, {
+        headers: { authorization: `Bearer ${fixture.token}` },
+      })
+    ).json()) as { data: Array<{ message_id: string; text: string }> };
     expect(transcript.data.map((m) => [m.message_id, m.text])).toEqual([
       [done.message_id, "How much is whitening?"],
       [done.reply!.message_id, text],
@@ -96,8 +111,16 @@ describe("POST /api/v1/chatbot/message with Accept: text/event-stream over real 
     const base = serveApp();
     const first = await openWidgetSession(fixture.context, fixture.tenantId);
     const second = await openWidgetSession(fixture.context, fixture.tenantId);
-    const streamed = await post(base, { tenant_id: fixture.tenantId, message: "How much is teeth whitening?" }, { authorization: `Bearer ${first.access_token}`, accept: "text/event-stream" });
-    const plain = await post(base, { tenant_id: fixture.tenantId, message: "How much is teeth whitening?" }, { authorization: `Bearer ${second.access_token}` });
+    const streamed = await post(
+      base,
+      { tenant_id: fixture.tenantId, message: "How much is teeth whitening?" },
+      { authorization: `Bearer ${first.access_token}`, accept: "text/event-stream" },
+    );
+    const plain = await post(
+      base,
+      { tenant_id: fixture.tenantId, message: "How much is teeth whitening?" },
+      { authorization: `Bearer ${second.access_token}` },
+    );
     expect(plain.headers.get("content-type")).toStartWith("application/json");
     const events = parseEvents(await streamed.text());
     expect(events.map((e) => e.event)).toEqual(["delta", "done"]);
@@ -105,17 +128,31 @@ describe("POST /api/v1/chatbot/message with Accept: text/event-stream over real 
     const done = JSON.parse(events[1]?.data ?? "null") as ReplyBody;
     expect(JSON.parse(events[0]?.data ?? "null")).toEqual({ text: plainBody.reply?.text });
     // Two sessions, so the ids differ; everything else is the same document.
-    const withoutIds = (body: ReplyBody) => ({ ...body, session_id: "", message_id: "", reply: body.reply && { ...body.reply, message_id: "" } });
+    const withoutIds = (body: ReplyBody) => ({
+      ...body,
+      session_id: "",
+      message_id: "",
+      reply: body.reply && { ...body.reply, message_id: "" },
+    });
     expect(withoutIds(done)).toEqual(withoutIds(plainBody));
   });
 
   test("an error before the stream starts is the normal JSON 4xx", async () => {
     fixture = await assistantFixture(startFakeProvider(), { aiBaseUrl: null, aiModel: null });
     const base = serveApp();
-    await createUser(fixture.context.deps, { email: "owner@other.test", tenantId: fixture.otherTenantId, role: "owner", password: "correct horse battery" });
+    await createUser(fixture.context.deps, {
+      email: "owner@other.test",
+      tenantId: fixture.otherTenantId,
+      role: "owner",
+      password: "correct horse battery",
+    });
     const { access_token } = await login(fixture.context, "owner@other.test");
     // Another tenant's session: 404, as JSON, before any stream starts.
-    const response = await post(base, { tenant_id: fixture.otherTenantId, message: "hi", session_id: fixture.sessionId }, { authorization: `Bearer ${access_token}`, accept: "text/event-stream" });
+    const response = await post(
+      base,
+      { tenant_id: fixture.otherTenantId, message: "hi", session_id: fixture.sessionId },
+      { authorization: `Bearer ${access_token}`, accept: "text/event-stream" },
+    );
     expect(response.status).toBe(404);
     expect(response.headers.get("content-type")).toStartWith("application/json");
     expect(await response.json()).toMatchObject({ error: "session_not_found" });

@@ -18,10 +18,17 @@ describe("arguments the model may not pass", () => {
   test("a handoff call naming another session or tenant is refused and hands nothing over", async () => {
     provider = startFakeProvider();
     fixture = await assistantFixture(provider);
-    provider.script(toolCall("handoff", { reason: "x", session_id: "ses_someone_else", tenant_id: "ten_other" }), answer("How else can I help?"));
+    provider.script(
+      toolCall("handoff", { reason: "x", session_id: "ses_someone_else", tenant_id: "ten_other" }),
+      answer("How else can I help?"),
+    );
     const body = (await (await fixture.send("hello")).json()) as ReplyBody;
     expect(body.status).not.toBe("handoff");
-    expect(toolResult(provider.requests[1])).toMatchObject({ ok: false, error: "invalid_arguments", problems: ["unknown fields: session_id, tenant_id"] });
+    expect(toolResult(provider.requests[1])).toMatchObject({
+      ok: false,
+      error: "invalid_arguments",
+      problems: ["unknown fields: session_id, tenant_id"],
+    });
     expect((await deliverAll(fixture.context)).filter((d) => d.event === "handoff.requested")).toEqual([]);
   });
 

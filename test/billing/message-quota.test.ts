@@ -19,29 +19,57 @@ beforeEach(async () => {
   tenant = await createTenant(deps, { name: "Quota Clinic", plan: "free" });
   // One message per session first: a session's first message also writes session.started.
   sessions = await Promise.all(
-    Array.from({ length: IN_FLIGHT }, async () => (await handleMessage(deps, { tenant, text: "hello", channel: "api" })).session_id),
+    Array.from(
+      { length: IN_FLIGHT },
+      async () => (await handleMessage(deps, { tenant, text: "hello", channel: "api" })).session_id,
+    ),
   );
 });
 afterEach(() => closeDeps(deps));
 
 /** One message on every session at once: how many were accepted, and the refusals' codes. */
 async function burst(): Promise<{ accepted: number; refused: string[] }> {
-  const outcomes = await Promise.allSettled(sessions.map((sessionId) => handleMessage(deps, { tenant, sessionId, text: "What are your opening hours?", channel: "api" })));
-  const refused = outcomes.filter((outcome) => outcome.status === "rejected").map((outcome) => ((outcome as PromiseRejectedResult).reason as AppError).code);
+  const outcomes = await Promise.allSettled(
+    sessions.map((sessionId) =>
+      handleMessage(deps, { tenant, sessionId, text: "What are your opening hours?", channel: "api" }),
+    ),
+  );
+  const refused = outcomes
+    .filter((outcome) => outcome.status === "rejected")
+    .map((outcome) => ((outcome as PromiseRejectedResult).reason as AppError).code);
   return { accepted: outcomes.length - refused.length, refused };
 }
 
 async function setCounter(messages: number, notified: boolean): Promise<void> {
   const sql = await testSql(deps);
-  await sql.run("UPDATE usage_counters SET messages = ?, threshold_notified_at = ? WHERE tenant_id = ? AND period = ?", messages, notified ? 1 : null, tenant.id, periodOf(deps.clock.now()));
+  await sql.run(
+    "UPDATE usage_counters SET messages = ?, threshold_notified_at = ? WHERE tenant_id = ? AND period = ?",
+    messages,
+    notified ? 1 : null,
+    tenant.id,
+    periodOf(deps.clock.now()),
+  );
 }
 
 async function counted(): Promise<{ messages: number; thresholdEvents: string[]; visitorMessages: number }> {
   const sql = await testSql(deps);
-  const usage = await sql.get<{ messages: number }>("SELECT messages FROM usage_counters WHERE tenant_id = ?", tenant.id);
-  const events = await sql.all<{ data: string }>("SELECT data FROM events WHERE tenant_id = ? AND event = 'quota.threshold_reached'", tenant.id);
-  const stored = await sql.get<{ n: number }>("SELECT CAST(count(*) AS INTEGER) AS n FROM chat_messages WHERE tenant_id = ? AND role = 'visitor'", tenant.id);
-  return { messages: usage?.messages ?? 0, thresholdEvents: events.map((row) => row.data), visitorMessages: stored?.n ?? 0 };
+  const usage = await sql.get<{ messages: number }>(
+    "SELECT messages FROM usage_counters WHERE tenant_id = ?",
+    tenant.id,
+  );
+  const events = await sql.all<{ data: string }>(
+    "SELECT data FROM events WHERE tenant_id = ? AND event = 'quota.threshold_reached'",
+    tenant.id,
+  );
+  const stored = await sql.get<{ n: number }>(
+    "SELECT CAST(count(*) AS INTEGER) AS n FROM chat_messages WHERE tenant_id = ? AND role = 'visitor'",
+    tenant.id,
+  );
+  return {
+    messages: usage?.messages ?? 0,
+    thresholdEvents: events.map((row) => row.data),
+    visitorMessages: stored?.n ?? 0,
+  };
 }
 
 describe("the quota's lines with many messages in flight", () => {
@@ -50,7 +78,9 @@ describe("the quota's lines with many messages in flight", () => {
     expect(await burst()).toEqual({ accepted: IN_FLIGHT, refused: [] });
     const after = await counted();
     expect(after.messages).toBe(800 + IN_FLIGHT / 2);
-    expect(after.thresholdEvents.map((data) => JSON.parse(data))).toEqual([{ tenant_id: tenant.id, plan: "free", period: periodOf(deps.clock.now()), used: 800, quota: 1000, percent: 80 }]);
+    expect(after.thresholdEvents.map((data) => JSON.parse(data))).toEqual([
+      { tenant_id: tenant.id, plan: "free", period: periodOf(deps.clock.now()), used: 800, quota: 1000, percent: 80 },
+    ]);
     expect(after.visitorMessages).toBe(IN_FLIGHT * 2);
     // Past the line, no second event.
     expect(await burst()).toEqual({ accepted: IN_FLIGHT, refused: [] });

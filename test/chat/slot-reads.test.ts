@@ -57,7 +57,9 @@ describe("a chat turn reads the booked slots only when it needs them", () => {
       });
     return new Proxy(counted(store), {
       get: (target, key) =>
-        key === "transaction" ? <T>(work: (tx: Transaction) => Promise<T>) => store.transaction((tx) => work(counted(tx))) : Reflect.get(target, key),
+        key === "transaction"
+          ? <T>(work: (tx: Transaction) => Promise<T>) => store.transaction((tx) => work(counted(tx)))
+          : Reflect.get(target, key),
     });
   }
 

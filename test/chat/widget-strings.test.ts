@@ -11,11 +11,38 @@ describe("the widget's own strings", () => {
   });
 
   test("placeholder, Send, Retry, the hand-off wait and the errors exist in Portuguese and Spanish", () => {
-    expect(stringsFor("pt")).toMatchObject({ placeholder: "Digite sua mensagem…", send: "Enviar", retry: "Tentar de novo", waiting: "Aguardando uma pessoa entrar…" });
-    expect(stringsFor("es")).toMatchObject({ placeholder: "Escribe tu mensaje…", send: "Enviar", retry: "Reintentar", waiting: "Esperando a que se una una persona…" });
+    expect(stringsFor("pt")).toMatchObject({
+      placeholder: "Digite sua mensagem…",
+      send: "Enviar",
+      retry: "Tentar de novo",
+      waiting: "Aguardando uma pessoa entrar…",
+    });
+    expect(stringsFor("es")).toMatchObject({
+      placeholder: "Escribe tu mensaje…",
+      send: "Enviar",
+      retry: "Reintentar",
+      waiting: "Esperando a que se una una persona…",
+    });
     for (const lang of ["pt", "es"] as const) {
-      for (const key of ["open", "close", "placeholder", "typing", "error", "offline", "notAllowed", "rateLimited", "failed", "retry", "waiting", "joined"] as const) {
-        expect({ lang, key, translated: STRINGS[lang][key] !== STRINGS.en[key] }).toEqual({ lang, key, translated: true });
+      for (const key of [
+        "open",
+        "close",
+        "placeholder",
+        "typing",
+        "error",
+        "offline",
+        "notAllowed",
+        "rateLimited",
+        "failed",
+        "retry",
+        "waiting",
+        "joined",
+      ] as const) {
+        expect({ lang, key, translated: STRINGS[lang][key] !== STRINGS.en[key] }).toEqual({
+          lang,
+          key,
+          translated: true,
+        });
       }
     }
   });

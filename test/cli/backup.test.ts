@@ -31,7 +31,8 @@ db.close();
 function counts(path: string) {
   const handle = new Database(path, { readonly: true });
   try {
-    const count = (table: string) => handle.prepare<{ n: number }, []>(`SELECT count(*) AS n FROM ${table}`).get()?.n ?? -1;
+    const count = (table: string) =>
+      handle.prepare<{ n: number }, []>(`SELECT count(*) AS n FROM ${table}`).get()?.n ?? -1;
     return { tenants: count("tenants"), chatbots: count("chatbots"), migrations: count("parley_migrations") };
   } finally {
     // close(true): released now, so this test process never looks like a user of the file to restore.
@@ -45,10 +46,13 @@ function counts(path: string) {
  * restore rightly refuses a database another connection still has open.
  */
 async function migrateInChild(path: string): Promise<void> {
-  const child = Bun.spawn([process.execPath, MAIN, "migrate", "--db", path], { stdout: "ignore", stderr: "inherit", env: { ...process.env, PARLEY_LOG_LEVEL: "silent" } });
+  const child = Bun.spawn([process.execPath, MAIN, "migrate", "--db", path], {
+    stdout: "ignore",
+    stderr: "inherit",
+    env: { ...process.env, PARLEY_LOG_LEVEL: "silent" },
+  });
   expect(await child.exited).toBe(0);
 }
-
 
 /** Waits until `stream` has printed `text`. */
 async function waitFor(stream: ReadableStream<Uint8Array>, text: string): Promise<void> {
@@ -69,7 +73,10 @@ beforeAll(async () => {
 describe("parley backup and restore", () => {
   test("a backup taken while another process writes is one consistent snapshot; restoring it gives back the same counts", async () => {
     const stopFile = join(dir, "stop-writing");
-    const writer = Bun.spawn([process.execPath, join(dir, "writer.ts"), db, stopFile], { stdout: "pipe", stderr: "inherit" });
+    const writer = Bun.spawn([process.execPath, join(dir, "writer.ts"), db, stopFile], {
+      stdout: "pipe",
+      stderr: "inherit",
+    });
     await waitFor(writer.stdout, "writing");
     const backup = join(dir, "snapshot.db");
     const taken = await cli(["backup", backup, "--db", db, "--json"]);

@@ -50,7 +50,19 @@ describe("parley CLI", () => {
   });
 
   test("tenant, user and apikey commands work together against one database file", async () => {
-    const created = await cli(["tenant", "create", "--name", "Smile Dental", "--sector", "dental-clinic", "--origins", "https://smile.example,https://www.smile.example/", "--json", "--db", db]);
+    const created = await cli([
+      "tenant",
+      "create",
+      "--name",
+      "Smile Dental",
+      "--sector",
+      "dental-clinic",
+      "--origins",
+      "https://smile.example,https://www.smile.example/",
+      "--json",
+      "--db",
+      db,
+    ]);
     expect(created.code).toBe(0);
     const tenant = JSON.parse(created.out);
     expect(tenant.tenant_id).toMatch(/^ten_/);
@@ -62,22 +74,44 @@ describe("parley CLI", () => {
     expect(listed.map((row: { tenant_id: string }) => row.tenant_id)).toContain(tenant.tenant_id);
     expect((await cli(["tenant", "list", "--db", db])).out).toContain("Smile Dental");
 
-    const user = await cli(["user", "create", "--email", "Ana@Smile.example", "--tenant", tenant.tenant_id, "--db", db, "--json"], { stdin: "a-long-password\n" });
+    const user = await cli(
+      ["user", "create", "--email", "Ana@Smile.example", "--tenant", tenant.tenant_id, "--db", db, "--json"],
+      { stdin: "a-long-password\n" },
+    );
     expect(user.code).toBe(0);
-    expect(JSON.parse(user.out)).toMatchObject({ user_id: expect.stringMatching(/^usr_/), tenant_id: tenant.tenant_id, email: "ana@smile.example", role: "owner", created: true });
+    expect(JSON.parse(user.out)).toMatchObject({
+      user_id: expect.stringMatching(/^usr_/),
+      tenant_id: tenant.tenant_id,
+      email: "ana@smile.example",
+      role: "owner",
+      created: true,
+    });
 
-    const again = await cli(["user", "create", "--email", "ana@smile.example", "--tenant", tenant.tenant_id, "--db", db]);
+    const again = await cli([
+      "user",
+      "create",
+      "--email",
+      "ana@smile.example",
+      "--tenant",
+      tenant.tenant_id,
+      "--db",
+      db,
+    ]);
     expect(again.code).toBe(1);
     expect(again.err).toContain("already a member");
 
-    const key = JSON.parse((await cli(["apikey", "create", "--tenant", tenant.tenant_id, "--name", "crm", "--json", "--db", db])).out);
+    const key = JSON.parse(
+      (await cli(["apikey", "create", "--tenant", tenant.tenant_id, "--name", "crm", "--json", "--db", db])).out,
+    );
     expect(key.key).toMatch(/^pk_[0-9A-Za-z]{40}$/);
     const keys = await cli(["apikey", "list", "--tenant", tenant.tenant_id, "--db", db]);
     expect(keys.out).toContain(key.key_id);
     expect(keys.out).not.toContain(key.key);
     const revoked = await cli(["apikey", "revoke", key.key_id, "--db", db]);
     expect(revoked.code).toBe(0);
-    expect(JSON.parse((await cli(["apikey", "list", "--tenant", tenant.tenant_id, "--json", "--db", db])).out)[0].revoked_at).toMatch(/^\d{4}-.*Z$/);
+    expect(
+      JSON.parse((await cli(["apikey", "list", "--tenant", tenant.tenant_id, "--json", "--db", db])).out)[0].revoked_at,
+    ).toMatch(/^\d{4}-.*Z$/);
 
     const plan = await cli(["tenant", "plan", tenant.tenant_id, "pro", "--db", db]);
     expect(plan.out).toContain("free -> pro (upgrade)");
@@ -86,15 +120,21 @@ describe("parley CLI", () => {
 
   test("a password comes from PARLEY_PASSWORD or stdin; none at all is a usage error", async () => {
     const tenant = JSON.parse((await cli(["tenant", "create", "--name", "P", "--json", "--db", db])).out);
-    const fromEnv = await cli(["user", "create", "--email", "env@p.test", "--tenant", tenant.tenant_id, "--db", db], { env: { PARLEY_PASSWORD: "env-password-1" } });
+    const fromEnv = await cli(["user", "create", "--email", "env@p.test", "--tenant", tenant.tenant_id, "--db", db], {
+      env: { PARLEY_PASSWORD: "env-password-1" },
+    });
     expect(fromEnv.code).toBe(0);
     const none = await cli(["user", "create", "--email", "none@p.test", "--tenant", tenant.tenant_id, "--db", db]);
     expect(none.code).toBe(2);
     expect(none.err).toContain("PARLEY_PASSWORD");
-    const short = await cli(["user", "create", "--email", "short@p.test", "--tenant", tenant.tenant_id, "--db", db], { stdin: "short\n" });
+    const short = await cli(["user", "create", "--email", "short@p.test", "--tenant", tenant.tenant_id, "--db", db], {
+      stdin: "short\n",
+    });
     expect(short.code).toBe(2);
     expect(short.err).toContain("password");
-    const changed = await cli(["user", "password", "--email", "env@p.test", "--db", db], { stdin: "another-password\n" });
+    const changed = await cli(["user", "password", "--email", "env@p.test", "--db", db], {
+      stdin: "another-password\n",
+    });
     expect(changed.code).toBe(0);
   });
 
@@ -107,7 +147,10 @@ describe("parley CLI", () => {
     const noTenant = await cli(["apikey", "create", "--tenant", "ten_missing", "--db", db]);
     expect(noTenant.code).toBe(1);
     expect(noTenant.err).toContain("No such tenant");
-    expect((await cli(["user", "create", "--email", "bad", "--tenant", "ten_x", "--db", db], { stdin: "password-123\n" })).code).toBe(2);
+    expect(
+      (await cli(["user", "create", "--email", "bad", "--tenant", "ten_x", "--db", db], { stdin: "password-123\n" }))
+        .code,
+    ).toBe(2);
     expect((await cli(["apikey", "revoke", "key_missing", "--db", db])).code).toBe(1);
   });
 });

@@ -21,7 +21,12 @@ let deadIds: { a: string[]; b: string[] };
 async function cli(args: string[]) {
   const out: string[] = [];
   const err: string[] = [];
-  const io: CliIo = { env: { PARLEY_LOG_LEVEL: "silent" }, out: (text) => out.push(text), err: (text) => err.push(text), readStdin: async () => "" };
+  const io: CliIo = {
+    env: { PARLEY_LOG_LEVEL: "silent" },
+    out: (text) => out.push(text),
+    err: (text) => err.push(text),
+    readStdin: async () => "",
+  };
   const code = await runCli([...args, "--db", db], io);
   return { code, out: out.join("\n"), err: err.join("\n") };
 }
@@ -33,16 +38,38 @@ beforeAll(async () => {
   deps.clock.set(Date.now() - 3_600_000);
   tenantA = (await createTenant(deps, { name: "A" })).id;
   tenantB = (await createTenant(deps, { name: "B" })).id;
-  for (const [tenantId, event] of [[tenantA, "lead.created"], [tenantA, "appointment.created"], [tenantB, "lead.created"]] as const) {
-    await createRule(deps, tenantId, { name: event, event, url: `https://hooks.example/${tenantId}/${event}`, secret: "s".repeat(16), active: true });
+  for (const [tenantId, event] of [
+    [tenantA, "lead.created"],
+    [tenantA, "appointment.created"],
+    [tenantB, "lead.created"],
+  ] as const) {
+    await createRule(deps, tenantId, {
+      name: event,
+      event,
+      url: `https://hooks.example/${tenantId}/${event}`,
+      secret: "s".repeat(16),
+      active: true,
+    });
     await deps.store.transaction((tx) => enqueueEvent(deps, tx, { tenantId, event, data: { n: 1 } }));
   }
-  const scheduler = new DeliveryScheduler(deps, { send: async () => ({ ok: false, statusCode: 410, error: "http_status: 410", durationMs: 1, responseExcerpt: "gone" }) });
+  const scheduler = new DeliveryScheduler(deps, {
+    send: async () => ({
+      ok: false,
+      statusCode: 410,
+      error: "http_status: 410",
+      durationMs: 1,
+      responseExcerpt: "gone",
+    }),
+  });
   for (const wait of [0, 30_000, 300_000, 1_800_000]) {
     deps.clock.advance(wait);
     await scheduler.runOnce();
   }
-  const ids = (tenant: string) => deps.sqlite.prepare<{ id: string }, [string]>("SELECT id FROM dead_letters WHERE tenant_id = ? ORDER BY id").all(tenant).map((row) => row.id);
+  const ids = (tenant: string) =>
+    deps.sqlite
+      .prepare<{ id: string }, [string]>("SELECT id FROM dead_letters WHERE tenant_id = ? ORDER BY id")
+      .all(tenant)
+      .map((row) => row.id);
   deadIds = { a: ids(tenantA), b: ids(tenantB) };
   deps.sqlite.close();
 });
@@ -52,7 +79,18 @@ describe("parley dlq", () => {
   test("list shows every tenant's dead letters with the documented columns, and filters", async () => {
     const table = await cli(["dlq", "list"]);
     expect(table.code).toBe(0);
-    for (const column of ["ID", "WEBHOOK_ID", "TENANT", "RULE", "EVENT", "ATTEMPTS", "LAST ERROR", "DEAD AT", "EXPIRES AT"]) expect(table.out).toContain(column);
+    for (const column of [
+      "ID",
+      "WEBHOOK_ID",
+      "TENANT",
+      "RULE",
+      "EVENT",
+      "ATTEMPTS",
+      "LAST ERROR",
+      "DEAD AT",
+      "EXPIRES AT",
+    ])
+      expect(table.out).toContain(column);
     expect(table.out).toContain("http_status: 410");
     const all = JSON.parse((await cli(["dlq", "list", "--json"])).out);
     expect(all).toHaveLength(3);
@@ -83,7 +121,9 @@ describe("parley dlq", () => {
     const before = JSON.parse((await cli(["dlq", "list", "--tenant", tenantB, "--json"])).out)[0];
     const result = await cli(["dlq", "retrigger", before.dead_letter_id, "--json"]);
     expect(result.code).toBe(0);
-    expect(JSON.parse(result.out).retriggered).toEqual([{ dead_letter_id: before.dead_letter_id, webhook_id: before.webhook_id }]);
+    expect(JSON.parse(result.out).retriggered).toEqual([
+      { dead_letter_id: before.dead_letter_id, webhook_id: before.webhook_id },
+    ]);
     expect(JSON.parse((await cli(["dlq", "list", "--tenant", tenantB, "--json"])).out)).toEqual([]);
     expect((await cli(["dlq", "retrigger", before.dead_letter_id])).code).toBe(1);
   });
@@ -99,24 +139,51 @@ describe("parley dlq", () => {
     // The three re-triggered deliveries (due now, created an hour ago) fail through a whole cycle again.
     const deps = buildDeps({ allowPrivateWebhooks: true }, {}, {}, db);
     deps.clock.set(Date.now());
-    const scheduler = new DeliveryScheduler(deps, { send: async () => ({ ok: false, statusCode: 502, error: "http_status: 502", durationMs: 1, responseExcerpt: "" }) });
+    const scheduler = new DeliveryScheduler(deps, {
+      send: async () => ({ ok: false, statusCode: 502, error: "http_status: 502", durationMs: 1, responseExcerpt: "" }),
+    });
     for (const wait of [0, 30_000, 300_000, 1_800_000]) {
       deps.clock.advance(wait);
       await scheduler.runOnce();
     }
     deps.sqlite.close();
-    const dead = JSON.parse((await cli(["dlq", "list", "--json"])).out) as Array<{ webhook_id: string; rule_id: string; tenant_id: string; event: string }>;
+    const dead = JSON.parse((await cli(["dlq", "list", "--json"])).out) as Array<{
+      webhook_id: string;
+      rule_id: string;
+      tenant_id: string;
+      event: string;
+    }>;
     expect(dead).toHaveLength(3);
     const leadOfA = dead.find((row) => row.tenant_id === tenantA && row.event === "lead.created");
     const ofB = dead.find((row) => row.tenant_id === tenantB);
 
-    const recovered = await cli(["dlq", "recover", "--rule", leadOfA?.rule_id ?? "", "--since", new Date(Date.now() - 2 * 3_600_000).toISOString(), "--json"]);
+    const recovered = await cli([
+      "dlq",
+      "recover",
+      "--rule",
+      leadOfA?.rule_id ?? "",
+      "--since",
+      new Date(Date.now() - 2 * 3_600_000).toISOString(),
+      "--json",
+    ]);
     expect(recovered.code).toBe(0);
     expect(JSON.parse(recovered.out)).toMatchObject({ rule_id: leadOfA?.rule_id, recovered: 1 });
     const left = JSON.parse((await cli(["dlq", "list", "--json"])).out) as Array<{ webhook_id: string }>;
-    expect(left.map((row) => row.webhook_id).sort()).toEqual(dead.filter((row) => row !== leadOfA).map((row) => row.webhook_id).sort());
+    expect(left.map((row) => row.webhook_id).sort()).toEqual(
+      dead
+        .filter((row) => row !== leadOfA)
+        .map((row) => row.webhook_id)
+        .sort(),
+    );
     // B's delivery was created an hour ago: a `since` ten minutes ago leaves it dead.
-    const none = await cli(["dlq", "recover", "--rule", ofB?.rule_id ?? "", "--since", new Date(Date.now() - 600_000).toISOString()]);
+    const none = await cli([
+      "dlq",
+      "recover",
+      "--rule",
+      ofB?.rule_id ?? "",
+      "--since",
+      new Date(Date.now() - 600_000).toISOString(),
+    ]);
     expect(none.out).toContain("0 failed or dead");
     expect(JSON.parse((await cli(["dlq", "list", "--json"])).out)).toHaveLength(2);
     expect((await cli(["dlq", "recover", "--rule", "rule_nope", "--since", "2026-01-15T00:00:00Z"])).code).toBe(1);

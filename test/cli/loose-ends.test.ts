@@ -65,10 +65,23 @@ describe("CLI loose ends", () => {
 
   test("--json prints the API's field names and ISO 8601 times", async () => {
     const tenant = JSON.parse((await cli(["tenant", "create", "--name", "Json", "--json", "--db", db])).out);
-    expect(Object.keys(tenant).sort()).toEqual(["allowed_origins", "chatbot_id", "created_at", "name", "plan", "sector", "tenant_id"]);
+    expect(Object.keys(tenant).sort()).toEqual([
+      "allowed_origins",
+      "chatbot_id",
+      "created_at",
+      "name",
+      "plan",
+      "sector",
+      "tenant_id",
+    ]);
     expect(new Date(tenant.created_at).toISOString()).toBe(tenant.created_at);
     const key = JSON.parse((await cli(["apikey", "create", "--tenant", tenant.tenant_id, "--json", "--db", db])).out);
-    expect(key).toMatchObject({ key_id: expect.stringMatching(/^key_/), tenant_id: tenant.tenant_id, last_used_at: null, revoked_at: null });
+    expect(key).toMatchObject({
+      key_id: expect.stringMatching(/^key_/),
+      tenant_id: tenant.tenant_id,
+      last_used_at: null,
+      revoked_at: null,
+    });
     expect(new Date(key.created_at).toISOString()).toBe(key.created_at);
     const plan = JSON.parse((await cli(["tenant", "plan", tenant.tenant_id, "pro", "--json", "--db", db])).out);
     expect(plan).toEqual({ tenant_id: tenant.tenant_id, plan: "pro", from_plan: "free", change: "upgrade" });

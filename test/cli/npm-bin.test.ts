@@ -12,8 +12,16 @@ test("package.json names an executable bin for `npx parley`", () => {
 
 test("the bin runs under Node, starts Parley with the npm-installed Bun, and passes arguments and exit codes through", async () => {
   const run = async (...args: string[]) => {
-    const child = Bun.spawn(["node", join(ROOT, "src/cli/bin.mjs"), ...args], { stdout: "pipe", stderr: "pipe", env: { PATH: process.env.PATH ?? "" } });
-    return { code: await child.exited, out: await new Response(child.stdout).text(), err: await new Response(child.stderr).text() };
+    const child = Bun.spawn(["node", join(ROOT, "src/cli/bin.mjs"), ...args], {
+      stdout: "pipe",
+      stderr: "pipe",
+      env: { PATH: process.env.PATH ?? "" },
+    });
+    return {
+      code: await child.exited,
+      out: await new Response(child.stdout).text(),
+      err: await new Response(child.stderr).text(),
+    };
   };
   const help = await run("help");
   expect(help.code).toBe(0);

@@ -54,15 +54,46 @@ function depsOver(location: string): { deps: Deps; opened: OpenedStore } {
   const opened = openStore(location);
   const clock = createFakeClock();
   clock.set(Date.now() - 3_600_000);
-  const config = loadConfig({ PARLEY_JWT_SECRET: TEST_JWT_SECRET, PARLEY_DB: location, PARLEY_ALLOW_PRIVATE_WEBHOOKS: "true" });
-  return { deps: { store: opened.store, config, clock, log: silentLogger, assistant: modelAssistant, deliveriesEnqueued: createSignal() }, opened };
+  const config = loadConfig({
+    PARLEY_JWT_SECRET: TEST_JWT_SECRET,
+    PARLEY_DB: location,
+    PARLEY_ALLOW_PRIVATE_WEBHOOKS: "true",
+  });
+  return {
+    deps: {
+      store: opened.store,
+      config,
+      clock,
+      log: silentLogger,
+      assistant: modelAssistant,
+      deliveriesEnqueued: createSignal(),
+    },
+    opened,
+  };
 }
 
 /** A dead letter made the real way: a rule, an event, and four failed attempts. */
-async function plantDeadLetter(deps: Deps & { clock: ReturnType<typeof createFakeClock> }, tenantId: string): Promise<void> {
-  await createRule(deps, tenantId, { name: "crm", event: "lead.created", url: "https://hooks.example/crm", secret: "s".repeat(16), active: true });
+async function plantDeadLetter(
+  deps: Deps & { clock: ReturnType<typeof createFakeClock> },
+  tenantId: string,
+): Promise<void> {
+  await createRule(deps, tenantId, {
+    name: "crm",
+    event: "lead.created",
+    url: "https://hooks.example/crm",
+    secret: "s".repeat(16),
+    active: true,
+  });
   await deps.store.transaction((tx) => enqueueEvent(deps, tx, { tenantId, event: "lead.created", data: { n: 1 } }));
-  const scheduler = new DeliveryScheduler(deps, { send: async () => ({ ok: false, statusCode: 410, error: "http_status: 410", durationMs: 1, responseExcerpt: "gone" }) });
+  const scheduler = new DeliveryScheduler(deps, {
+    send: async () => ({
+      ok: false,
+      statusCode: 410,
+      error: "http_status: 410",
+      durationMs: 1,
+      responseExcerpt: "gone",
+    }),
+  });
   for (const wait of [0, 30_000, 300_000, 1_800_000]) {
     deps.clock.advance(wait);
     await scheduler.runOnce();
@@ -75,7 +106,9 @@ async function pgCounts(url: string): Promise<Record<string, number>> {
   const sql = new SQL({ url, max: 1 });
   try {
     const counts: Record<string, number> = {};
-    for (const name of tableNames) counts[name] = ((await sql.unsafe(`SELECT CAST(count(*) AS INTEGER) AS n FROM ${name}`)) as Array<{ n: number }>)[0]?.n ?? -1;
+    for (const name of tableNames)
+      counts[name] =
+        ((await sql.unsafe(`SELECT CAST(count(*) AS INTEGER) AS n FROM ${name}`)) as Array<{ n: number }>)[0]?.n ?? -1;
     return counts;
   } finally {
     await sql.close();
@@ -85,7 +118,9 @@ async function pgCounts(url: string): Promise<Record<string, number>> {
 function sqliteCounts(file: string): Record<string, number> {
   const db = new Database(file, { readonly: true });
   try {
-    return Object.fromEntries(tableNames.map((name) => [name, db.query<{ n: number }, []>(`SELECT count(*) AS n FROM ${name}`).get()?.n ?? -1]));
+    return Object.fromEntries(
+      tableNames.map((name) => [name, db.query<{ n: number }, []>(`SELECT count(*) AS n FROM ${name}`).get()?.n ?? -1]),
+    );
   } finally {
     db.close();
   }
@@ -107,30 +142,77 @@ describe.skipIf(!serverUrl)("the CLI against PostgreSQL (--db postgres://…)", 
   });
 
   test("tenant, user, apikey, dlq, lead and session commands", async () => {
-    const tenant = JSON.parse((await cli(["tenant", "create", "--name", "Smile Dental", "--sector", "dental-clinic", "--json", "--db", db])).out) as { tenant_id: string };
+    const tenant = JSON.parse(
+      (await cli(["tenant", "create", "--name", "Smile Dental", "--sector", "dental-clinic", "--json", "--db", db]))
+        .out,
+    ) as { tenant_id: string };
     expect(tenant.tenant_id).toStartWith("ten_");
-    const listed = JSON.parse((await cli(["tenant", "list", "--json", "--db", db])).out) as Array<{ tenant_id: string; plan: string }>;
+    const listed = JSON.parse((await cli(["tenant", "list", "--json", "--db", db])).out) as Array<{
+      tenant_id: string;
+      plan: string;
+    }>;
     expect(listed.map((row) => row.tenant_id)).toContain(tenant.tenant_id);
     const plan = await cli(["tenant", "plan", tenant.tenant_id, "pro", "--db", db]);
     expect(plan.code).toBe(0);
-    expect((JSON.parse((await cli(["tenant", "list", "--json", "--db", db])).out) as Array<{ tenant_id: string; plan: string }>).find((row) => row.tenant_id === tenant.tenant_id)?.plan).toBe("pro");
+    expect(
+      (
+        JSON.parse((await cli(["tenant", "list", "--json", "--db", db])).out) as Array<{
+          tenant_id: string;
+          plan: string;
+        }>
+      ).find((row) => row.tenant_id === tenant.tenant_id)?.plan,
+    ).toBe("pro");
 
-    const user = await cli(["user", "create", "--email", "Ana@Smile.example", "--tenant", tenant.tenant_id, "--db", db, "--json"], { stdin: "a-long-password\n" });
+    const user = await cli(
+      ["user", "create", "--email", "Ana@Smile.example", "--tenant", tenant.tenant_id, "--db", db, "--json"],
+      { stdin: "a-long-password\n" },
+    );
     expect(user.code).toBe(0);
-    expect((await cli(["user", "create", "--email", "ana@smile.example", "--tenant", tenant.tenant_id, "--db", db])).code).toBe(1);
-    const changed = await cli(["user", "password", "--email", "ana@smile.example", "--db", db], { stdin: "another-password\n" });
+    expect(
+      (await cli(["user", "create", "--email", "ana@smile.example", "--tenant", tenant.tenant_id, "--db", db])).code,
+    ).toBe(1);
+    const changed = await cli(["user", "password", "--email", "ana@smile.example", "--db", db], {
+      stdin: "another-password\n",
+    });
     expect(changed.code).toBe(0);
-    const named = await cli(["user", "name", "--email", "ana@smile.example", "--name", " Ana Lima ", "--json", "--db", db]);
+    const named = await cli([
+      "user",
+      "name",
+      "--email",
+      "ana@smile.example",
+      "--name",
+      " Ana Lima ",
+      "--json",
+      "--db",
+      db,
+    ]);
     expect(named.code).toBe(0);
     expect(JSON.parse(named.out)).toMatchObject({ display_name: "Ana Lima" });
-    expect((await cli(["user", "name", "--email", "ana@smile.example", "--name", "x".repeat(61), "--db", db])).code).toBe(2);
-    expect((await cli(["user", "create", "--email", "bea@smile.example", "--tenant", tenant.tenant_id, "--name", "Bea", "--db", db], { stdin: "a-long-password\n" })).code).toBe(0);
+    expect(
+      (await cli(["user", "name", "--email", "ana@smile.example", "--name", "x".repeat(61), "--db", db])).code,
+    ).toBe(2);
+    expect(
+      (
+        await cli(
+          ["user", "create", "--email", "bea@smile.example", "--tenant", tenant.tenant_id, "--name", "Bea", "--db", db],
+          { stdin: "a-long-password\n" },
+        )
+      ).code,
+    ).toBe(0);
 
-    const key = JSON.parse((await cli(["apikey", "create", "--tenant", tenant.tenant_id, "--name", "crm", "--json", "--db", db])).out) as { key_id: string; key: string };
+    const key = JSON.parse(
+      (await cli(["apikey", "create", "--tenant", tenant.tenant_id, "--name", "crm", "--json", "--db", db])).out,
+    ) as { key_id: string; key: string };
     expect(key.key).toBeString();
     expect((await cli(["apikey", "list", "--tenant", tenant.tenant_id, "--db", db])).out).toContain("crm");
     expect((await cli(["apikey", "revoke", key.key_id, "--db", db])).code).toBe(0);
-    expect((JSON.parse((await cli(["apikey", "list", "--tenant", tenant.tenant_id, "--json", "--db", db])).out) as Array<{ revoked_at: string | null }>)[0]?.revoked_at).toMatch(/^\d{4}-.*Z$/);
+    expect(
+      (
+        JSON.parse((await cli(["apikey", "list", "--tenant", tenant.tenant_id, "--json", "--db", db])).out) as Array<{
+          revoked_at: string | null;
+        }>
+      )[0]?.revoked_at,
+    ).toMatch(/^\d{4}-.*Z$/);
 
     const { deps, opened } = depsOver(db);
     try {
@@ -142,7 +224,11 @@ describe.skipIf(!serverUrl)("the CLI against PostgreSQL (--db postgres://…)", 
     } finally {
       await opened.close();
     }
-    const dead = JSON.parse((await cli(["dlq", "list", "--json", "--db", db])).out) as Array<{ dead_letter_id: string; webhook_id: string; attempts: number }>;
+    const dead = JSON.parse((await cli(["dlq", "list", "--json", "--db", db])).out) as Array<{
+      dead_letter_id: string;
+      webhook_id: string;
+      attempts: number;
+    }>;
     expect(dead).toHaveLength(1);
     expect(dead[0]).toMatchObject({ attempts: 4, last_status_code: 410 });
     const shown = await cli(["dlq", "show", dead[0]!.dead_letter_id, "--db", db]);
@@ -150,7 +236,9 @@ describe.skipIf(!serverUrl)("the CLI against PostgreSQL (--db postgres://…)", 
     expect(shown.out.match(/http_status: 410/g)?.length).toBe(4);
     const retriggered = await cli(["dlq", "retrigger", dead[0]!.dead_letter_id, "--json", "--db", db]);
     expect(retriggered.code).toBe(0);
-    expect(JSON.parse(retriggered.out).retriggered).toEqual([{ dead_letter_id: dead[0]!.dead_letter_id, webhook_id: dead[0]!.webhook_id }]);
+    expect(JSON.parse(retriggered.out).retriggered).toEqual([
+      { dead_letter_id: dead[0]!.dead_letter_id, webhook_id: dead[0]!.webhook_id },
+    ]);
     expect(JSON.parse((await cli(["dlq", "list", "--json", "--db", db])).out)).toEqual([]);
 
     // Privacy requests: a session with a lead in it.
@@ -159,14 +247,32 @@ describe.skipIf(!serverUrl)("the CLI against PostgreSQL (--db postgres://…)", 
     let strangerId: string;
     try {
       const { insertMessage, startSession } = await import("../../src/chat/sessions.ts");
-      const session = await startSession(privacy.deps, privacy.deps.store, { tenantId: tenant.tenant_id, channel: "widget" });
-      await insertMessage(privacy.deps, privacy.deps.store, session, { role: "visitor", text: "I'm Ana, ana@example.com" });
+      const session = await startSession(privacy.deps, privacy.deps.store, {
+        tenantId: tenant.tenant_id,
+        channel: "widget",
+      });
+      await insertMessage(privacy.deps, privacy.deps.store, session, {
+        role: "visitor",
+        text: "I'm Ana, ana@example.com",
+      });
       await privacy.deps.store.captures.insertLead({
-        id: "lead_00000000000000ana", tenantId: tenant.tenant_id, chatbotId: session.chatbotId, sessionId: session.id, name: "Ana", phone: "+14155550132",
-        email: "ana@example.com", interest: "x", source: "widget", confidence: 1, capturedAt: 0,
+        id: "lead_00000000000000ana",
+        tenantId: tenant.tenant_id,
+        chatbotId: session.chatbotId,
+        sessionId: session.id,
+        name: "Ana",
+        phone: "+14155550132",
+        email: "ana@example.com",
+        interest: "x",
+        source: "widget",
+        confidence: 1,
+        capturedAt: 0,
       });
       sessionId = session.id;
-      const stranger = await startSession(privacy.deps, privacy.deps.store, { tenantId: tenant.tenant_id, channel: "widget" });
+      const stranger = await startSession(privacy.deps, privacy.deps.store, {
+        tenantId: tenant.tenant_id,
+        channel: "widget",
+      });
       await insertMessage(privacy.deps, privacy.deps.store, stranger, { role: "visitor", text: "just looking" });
       strangerId = stranger.id;
     } finally {
@@ -177,10 +283,21 @@ describe.skipIf(!serverUrl)("the CLI against PostgreSQL (--db postgres://…)", 
     const body = JSON.parse(exported.out);
     expect(body.leads[0]).toMatchObject({ lead_id: "lead_00000000000000ana", email: "ana@example.com" });
     expect(body.sessions.map((session: { session_id: string }) => session.session_id)).toEqual([sessionId]);
-    const erased = await cli(["lead", "erase", "lead_00000000000000ana", "--tenant", tenant.tenant_id, "--json", "--db", db]);
+    const erased = await cli([
+      "lead",
+      "erase",
+      "lead_00000000000000ana",
+      "--tenant",
+      tenant.tenant_id,
+      "--json",
+      "--db",
+      db,
+    ]);
     expect(erased.code).toBe(0);
     expect(JSON.parse(erased.out)).toMatchObject({ erased: true, leads: 1, sessions: 1, messages: 1 });
-    expect((await cli(["lead", "export", "lead_00000000000000ana", "--tenant", tenant.tenant_id, "--db", db])).code).toBe(1);
+    expect(
+      (await cli(["lead", "export", "lead_00000000000000ana", "--tenant", tenant.tenant_id, "--db", db])).code,
+    ).toBe(1);
     const sessionExport = await cli(["session", "export", strangerId, "--tenant", tenant.tenant_id, "--db", db]);
     expect(sessionExport.code).toBe(0);
     expect(sessionExport.out).toContain("just looking");
@@ -211,10 +328,22 @@ describe.skipIf(!serverUrl)("parley copy --from FILE --to postgres://…", () =>
 
   beforeAll(async () => {
     // The SQLite install, populated through the CLI and the domain code.
-    const tenant = JSON.parse((await cli(["tenant", "create", "--name", "Copied", "--json", "--db", file])).out) as { tenant_id: string };
+    const tenant = JSON.parse((await cli(["tenant", "create", "--name", "Copied", "--json", "--db", file])).out) as {
+      tenant_id: string;
+    };
     tenantId = tenant.tenant_id;
-    expect((await cli(["user", "create", "--email", "owner@copied.example", "--tenant", tenantId, "--db", file], { stdin: "the-old-password\n" })).code).toBe(0);
-    apiKey = (JSON.parse((await cli(["apikey", "create", "--tenant", tenantId, "--name", "crm", "--json", "--db", file])).out) as { key: string }).key;
+    expect(
+      (
+        await cli(["user", "create", "--email", "owner@copied.example", "--tenant", tenantId, "--db", file], {
+          stdin: "the-old-password\n",
+        })
+      ).code,
+    ).toBe(0);
+    apiKey = (
+      JSON.parse(
+        (await cli(["apikey", "create", "--tenant", tenantId, "--name", "crm", "--json", "--db", file])).out,
+      ) as { key: string }
+    ).key;
     const deps = buildDeps({ allowPrivateWebhooks: true }, {}, {}, file);
     try {
       deps.clock.set(Date.now() - 3_600_000);
@@ -222,7 +351,10 @@ describe.skipIf(!serverUrl)("parley copy --from FILE --to postgres://…", () =>
     } finally {
       closeDeps(deps);
     }
-    const dead = JSON.parse((await cli(["dlq", "list", "--json", "--db", file])).out) as Array<{ dead_letter_id: string; webhook_id: string }>;
+    const dead = JSON.parse((await cli(["dlq", "list", "--json", "--db", file])).out) as Array<{
+      dead_letter_id: string;
+      webhook_id: string;
+    }>;
     expect(dead).toHaveLength(1);
     deadLetter = dead[0]!;
     target = await freshDatabase();
@@ -251,7 +383,9 @@ describe.skipIf(!serverUrl)("parley copy --from FILE --to postgres://…", () =>
     }
     const retriggered = await cli(["dlq", "retrigger", deadLetter.dead_letter_id, "--json", "--db", target]);
     expect(retriggered.code).toBe(0);
-    expect(JSON.parse(retriggered.out).retriggered).toEqual([{ dead_letter_id: deadLetter.dead_letter_id, webhook_id: deadLetter.webhook_id }]);
+    expect(JSON.parse(retriggered.out).retriggered).toEqual([
+      { dead_letter_id: deadLetter.dead_letter_id, webhook_id: deadLetter.webhook_id },
+    ]);
   });
 
   test("a second copy into the now non-empty database is refused with exit 1 and changes nothing", async () => {
@@ -265,14 +399,30 @@ describe.skipIf(!serverUrl)("parley copy --from FILE --to postgres://…", () =>
   test("on a terminal it shows rows done / total per table; not with --json or when piped", async () => {
     const written: string[] = [];
     const io = { env: {}, out: () => {}, err: () => {}, readStdin: async () => "" };
-    expect(await copyCommand(["--from", file, "--to", await freshDatabase()], io, { isTTY: true, write: (text) => written.push(text) })).toBe(0);
+    expect(
+      await copyCommand(["--from", file, "--to", await freshDatabase()], io, {
+        isTTY: true,
+        write: (text) => written.push(text),
+      }),
+    ).toBe(0);
     const screen = written.join("");
     const source = sqliteCounts(file);
-    for (const table of ["tenants", "api_keys", "deliveries", "dead_letters"]) expect(screen).toContain(`${table}: ${source[table]} / ${source[table]} rows\n`);
+    for (const table of ["tenants", "api_keys", "deliveries", "dead_letters"])
+      expect(screen).toContain(`${table}: ${source[table]} / ${source[table]} rows\n`);
     expect(screen).toContain("chat_messages: 0 / 0 rows");
     const quiet: string[] = [];
-    expect(await copyCommand(["--from", file, "--to", await freshDatabase(), "--json"], io, { isTTY: true, write: (text) => quiet.push(text) })).toBe(0);
-    expect(await copyCommand(["--from", file, "--to", await freshDatabase()], io, { isTTY: false, write: (text) => quiet.push(text) })).toBe(0);
+    expect(
+      await copyCommand(["--from", file, "--to", await freshDatabase(), "--json"], io, {
+        isTTY: true,
+        write: (text) => quiet.push(text),
+      }),
+    ).toBe(0);
+    expect(
+      await copyCommand(["--from", file, "--to", await freshDatabase()], io, {
+        isTTY: false,
+        write: (text) => quiet.push(text),
+      }),
+    ).toBe(0);
     expect(quiet).toEqual([]);
   });
 
@@ -295,7 +445,9 @@ describe.skipIf(!serverUrl)("parley copy --from FILE --to postgres://…", () =>
 test("an unreachable PostgreSQL is said in one line naming the database, its password masked", async () => {
   const result = await cli(["tenant", "list", "--db", "postgres://parley:s3cret-pw@127.0.0.1:1/parley"]);
   expect(result.code).toBe(1);
-  expect(result.err).toStartWith("parley: cannot use the PostgreSQL database postgres://parley:***@127.0.0.1:1/parley: ");
+  expect(result.err).toStartWith(
+    "parley: cannot use the PostgreSQL database postgres://parley:***@127.0.0.1:1/parley: ",
+  );
   expect(result.err).not.toContain("s3cret-pw");
   expect(result.err.split("\n")).toHaveLength(1);
 });

@@ -26,8 +26,17 @@ beforeAll(async () => {
   await insertMessage(deps, deps.store, session, { role: "visitor", text: "I'm Ana, ana@example.com" });
   leadSession = session.id;
   await deps.store.captures.insertLead({
-    id: "lead_00000000000000ana", tenantId, chatbotId: "bot_x", sessionId: session.id, name: "Ana", phone: "+14155550132", email: "ana@example.com",
-    interest: "x", source: "widget", confidence: 1, capturedAt: 0,
+    id: "lead_00000000000000ana",
+    tenantId,
+    chatbotId: "bot_x",
+    sessionId: session.id,
+    name: "Ana",
+    phone: "+14155550132",
+    email: "ana@example.com",
+    interest: "x",
+    source: "widget",
+    confidence: 1,
+    capturedAt: 0,
   });
   const stranger = await startSession(deps, deps.store, { tenantId, channel: "widget" });
   await insertMessage(deps, deps.store, stranger, { role: "visitor", text: "just looking" });

@@ -11,11 +11,18 @@ afterEach(async () => {
 
 /** `parley serve --demo` in a child process; its stdout and stderr, line by line as they come. */
 function serve(env: Record<string, string>, dir = mkdtempSync(join(tmpdir(), "parley-banner-"))) {
-  const child = Bun.spawn([process.execPath, MAIN, "serve", "--demo", "--port", "0", "--host", "127.0.0.1", "--db", join(dir, "parley.db")], {
-    env: { PATH: process.env.PATH ?? "", PARLEY_JWT_SECRET: "banner-test-secret-0123456789abcdef-0123456789", ...env },
-    stdout: "pipe",
-    stderr: "pipe",
-  });
+  const child = Bun.spawn(
+    [process.execPath, MAIN, "serve", "--demo", "--port", "0", "--host", "127.0.0.1", "--db", join(dir, "parley.db")],
+    {
+      env: {
+        PATH: process.env.PATH ?? "",
+        PARLEY_JWT_SECRET: "banner-test-secret-0123456789abcdef-0123456789",
+        ...env,
+      },
+      stdout: "pipe",
+      stderr: "pipe",
+    },
+  );
   cleanups.push(() => rmSync(dir, { recursive: true, force: true }));
   cleanups.push(async () => {
     child.kill("SIGTERM");
@@ -49,8 +56,15 @@ test("npm start's banner links the demo page, the admin page (naming the API key
   const at = (pattern: RegExp) => server.lines.findIndex((line) => pattern.test(line));
   const firstRequest = at(/"msg":"request"/);
   expect(at(/^ {2}API key {2}pk_/)).toBeGreaterThan(-1);
-  for (const line of [new RegExp(`^ {2}demo page +${base}/ `), new RegExp(`^ {2}admin page +${base}/admin +\\(sign in with the login above, or the API key\\)$`), new RegExp(`^ {2}API reference +${base}/docs$`)]) {
-    expect({ line: line.source, before: at(line) > -1 && at(line) < firstRequest }).toEqual({ line: line.source, before: true });
+  for (const line of [
+    new RegExp(`^ {2}demo page +${base}/ `),
+    new RegExp(`^ {2}admin page +${base}/admin +\\(sign in with the login above, or the API key\\)$`),
+    new RegExp(`^ {2}API reference +${base}/docs$`),
+  ]) {
+    expect({ line: line.source, before: at(line) > -1 && at(line) < firstRequest }).toEqual({
+      line: line.source,
+      before: true,
+    });
   }
   server.child.kill("SIGTERM");
   expect(await server.stderr()).not.toContain("PARLEY_ALLOW_PRIVATE_WEBHOOKS");
@@ -72,7 +86,9 @@ test("under npm (npm start) the banner's commands read `npx parley …`, so they
   await again.until(/^Parley listening on /);
   await again.until(/^ {2}API reference/);
   expect(again.lines.join("\n")).toContain("reset it with: npx parley user password --email demo@parley.local");
-  expect(again.lines.find((line) => line.startsWith("  admin page"))).toMatch(/\(sign in with your e-mail and password, or a tenant API key — npx parley apikey create --tenant ten_\w+\)$/);
+  expect(again.lines.find((line) => line.startsWith("  admin page"))).toMatch(
+    /\(sign in with your e-mail and password, or a tenant API key — npx parley apikey create --tenant ten_\w+\)$/,
+  );
 });
 
 test("the banner's chat example works as pasted: its visitor token is real", async () => {
@@ -83,7 +99,11 @@ test("the banner's chat example works as pasted: its visitor token is real", asy
   const url = /-X POST (\S+)/.exec(line)?.[1] ?? "";
   const authorization = /-H "Authorization: ([^"]+)"/.exec(line)?.[1] ?? "";
   const body = /-d '([^']+)'/.exec(line)?.[1] ?? "";
-  const response = await fetch(url, { method: "POST", headers: { authorization, "content-type": "application/json" }, body });
+  const response = await fetch(url, {
+    method: "POST",
+    headers: { authorization, "content-type": "application/json" },
+    body,
+  });
   expect(response.status).toBe(200);
   expect(((await response.json()) as { reply: { text: string } }).reply.text.length).toBeGreaterThan(0);
   const rule = server.lines.find((candidate) => candidate.includes("/rules-engine/rules")) ?? "";

@@ -29,10 +29,23 @@ async function serverWithReceiver() {
   const { deps, dispose } = buildServerDeps({ allowPrivateWebhooks: true });
   cleanups.push(dispose);
   const tenant = await createTenant(deps, { name: "Placement" });
-  await createRule(deps, tenant.id, { name: "hook", event: "lead.created", url: `http://127.0.0.1:${receiver.port}/hook`, secret: "s".repeat(16), active: true });
+  await createRule(deps, tenant.id, {
+    name: "hook",
+    event: "lead.created",
+    url: `http://127.0.0.1:${receiver.port}/hook`,
+    secret: "s".repeat(16),
+    active: true,
+  });
   const server: RunningServer = startServer(deps);
   cleanups.push(() => server.stop());
-  const emit = () => deps.store.transaction((tx) => enqueueEvent(deps, tx, { tenantId: tenant.id, event: "lead.created", data: EVENT_CATALOG["lead.created"].example }));
+  const emit = () =>
+    deps.store.transaction((tx) =>
+      enqueueEvent(deps, tx, {
+        tenantId: tenant.id,
+        event: "lead.created",
+        data: EVENT_CATALOG["lead.created"].example,
+      }),
+    );
   const arrived = async (count: number) => {
     for (let waited = 0; waited < 5_000 && arrivals.length < count; waited += 5) await Bun.sleep(5);
     expect(arrivals).toHaveLength(count);
@@ -54,7 +67,9 @@ test("with no request waiting the main thread sends; while one waits, the send t
   const socket = connect(server.port, "127.0.0.1");
   cleanups.push(() => socket.destroy());
   await new Promise<void>((resolve) => socket.once("connect", () => resolve()));
-  socket.write("POST /api/v1/auth/token HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{");
+  socket.write(
+    "POST /api/v1/auth/token HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{",
+  );
   await Bun.sleep(50);
   await emit();
   await arrived(2);

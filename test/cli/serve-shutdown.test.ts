@@ -27,7 +27,12 @@ test("a graceful stop waits for WhatsApp replies still on their way to the Cloud
   cleanups.push(dispose);
   const server = startServer(deps);
 
-  queueWhatsappReplies(deps, "ten_x", { verifyToken: "v".repeat(8), appSecret: "a".repeat(16), accessToken: "t".repeat(16), phoneNumberId: "123" }, [{ to: "15550001111", reply: { text: "Your appointment is confirmed." } }]);
+  queueWhatsappReplies(
+    deps,
+    "ten_x",
+    { verifyToken: "v".repeat(8), appSecret: "a".repeat(16), accessToken: "t".repeat(16), phoneNumberId: "123" },
+    [{ to: "15550001111", reply: { text: "Your appointment is confirmed." } }],
+  );
   let stopped = false;
   const stopping = server.stop().then(() => {
     stopped = true;

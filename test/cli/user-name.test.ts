@@ -14,7 +14,9 @@ afterAll(() => rmSync(dir, { recursive: true, force: true }));
 const storedName = (email: string) => {
   const sqlite = new Database(db, { readonly: true });
   try {
-    return sqlite.query<{ display_name: string | null }, [string]>("SELECT display_name FROM users WHERE email = ?").get(email)?.display_name;
+    return sqlite
+      .query<{ display_name: string | null }, [string]>("SELECT display_name FROM users WHERE email = ?")
+      .get(email)?.display_name;
   } finally {
     sqlite.close();
   }
@@ -24,11 +26,18 @@ describe("parley user --name", () => {
   let tenantId = "";
 
   test("user create --name stores the display name, trimmed", async () => {
-    tenantId = JSON.parse((await cli(["tenant", "create", "--name", "Smile Dental", "--json", "--db", db])).out).tenant_id;
-    const created = await cli(["user", "create", "--email", "ana@smile.example", "--tenant", tenantId, "--name", " Ana Lima ", "--db", db], { stdin: "a-long-password\n" });
+    tenantId = JSON.parse(
+      (await cli(["tenant", "create", "--name", "Smile Dental", "--json", "--db", db])).out,
+    ).tenant_id;
+    const created = await cli(
+      ["user", "create", "--email", "ana@smile.example", "--tenant", tenantId, "--name", " Ana Lima ", "--db", db],
+      { stdin: "a-long-password\n" },
+    );
     expect(created.code).toBe(0);
     expect(storedName("ana@smile.example")).toBe("Ana Lima");
-    const unnamed = await cli(["user", "create", "--email", "bea@smile.example", "--tenant", tenantId, "--db", db], { stdin: "a-long-password\n" });
+    const unnamed = await cli(["user", "create", "--email", "bea@smile.example", "--tenant", tenantId, "--db", db], {
+      stdin: "a-long-password\n",
+    });
     expect(unnamed.code).toBe(0);
     expect(storedName("bea@smile.example")).toBeNull();
   });
@@ -50,9 +59,14 @@ describe("parley user --name", () => {
     expect(tooLong.code).toBe(2);
     expect(tooLong.err).toContain("display_name");
     expect((await cli(["user", "name", "--email", "ana@smile.example", "--name", "   ", "--db", db])).code).toBe(2);
-    expect((await cli(["user", "name", "--email", "ana@smile.example", "--name", "Ana\tLima", "--db", db])).code).toBe(2);
+    expect((await cli(["user", "name", "--email", "ana@smile.example", "--name", "Ana\tLima", "--db", db])).code).toBe(
+      2,
+    );
     expect(storedName("ana@smile.example")).toBe("Ana");
-    const badCreate = await cli(["user", "create", "--email", "cid@smile.example", "--tenant", tenantId, "--name", "\u0007", "--db", db], { stdin: "a-long-password\n" });
+    const badCreate = await cli(
+      ["user", "create", "--email", "cid@smile.example", "--tenant", tenantId, "--name", "\u0007", "--db", db],
+      { stdin: "a-long-password\n" },
+    );
     expect(badCreate.code).toBe(2);
     expect(storedName("cid@smile.example")).toBeUndefined();
     const missing = await cli(["user", "name", "--email", "nobody@smile.example", "--name", "X", "--db", db]);
@@ -61,7 +75,9 @@ describe("parley user --name", () => {
 
   test("user name needs exactly one of --name and --clear", async () => {
     expect((await cli(["user", "name", "--email", "ana@smile.example", "--db", db])).code).toBe(2);
-    expect((await cli(["user", "name", "--email", "ana@smile.example", "--name", "A", "--clear", "--db", db])).code).toBe(2);
+    expect(
+      (await cli(["user", "name", "--email", "ana@smile.example", "--name", "A", "--clear", "--db", db])).code,
+    ).toBe(2);
     const help = await cli(["user", "--help"]);
     expect(help.out).toContain("parley user name --email EMAIL (--name NAME | --clear)");
   });

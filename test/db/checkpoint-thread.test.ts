@@ -5,7 +5,12 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { openDatabase } from "../../src/db/client.ts";
 import { startCheckpointThread, walMetrics } from "../../src/db/sqlite/checkpoint-thread.ts";
-import { MIN_CHECKPOINT_DELAY_MS, nextCheckpointDelayMs, runPasses, type PassResult } from "../../src/db/sqlite/checkpoint-schedule.ts";
+import {
+  MIN_CHECKPOINT_DELAY_MS,
+  nextCheckpointDelayMs,
+  runPasses,
+  type PassResult,
+} from "../../src/db/sqlite/checkpoint-schedule.ts";
 import { buildTestApp } from "../helpers.ts";
 import type { Logger } from "../../src/lib/log.ts";
 import { silentLogger } from "../../src/lib/log.ts";
@@ -110,7 +115,11 @@ test("a busy pass (another connection checkpointing, SQLite's -1 frames) is neve
   expect(runPasses(busyFirst.pass, 3, 256)).toBeNull();
   expect(busyFirst.calls()).toBe(1);
   // A later pass busy: the cycle ends on the last pass that ran.
-  const busyLater = scriptedPass([{ log: 10_000, checkpointed: 10_000 }, "busy", { log: 10_001, checkpointed: 10_001 }]);
+  const busyLater = scriptedPass([
+    { log: 10_000, checkpointed: 10_000 },
+    "busy",
+    { log: 10_001, checkpointed: 10_001 },
+  ]);
   expect(runPasses(busyLater.pass, 3, 256)).toEqual({ log: 10_000, checkpointed: 10_000 });
   expect(busyLater.calls()).toBe(2);
 });
@@ -152,7 +161,11 @@ test("GET /metrics reports the WAL: its size at the last checkpoint, checkpoints
   const text = await (await context.request("GET", "/metrics")).text();
   expect(walMetric("parley_wal_frames", text)).toBe((last as { log: number }).log);
   expect(walMetric("parley_wal_checkpoints_total", text)).toBeGreaterThan(passesBefore);
-  for (const name of ["parley_wal_checkpoint_failures_total", "parley_wal_server_checkpoints_total", "parley_wal_server_checkpoint_seconds_total"]) {
+  for (const name of [
+    "parley_wal_checkpoint_failures_total",
+    "parley_wal_server_checkpoints_total",
+    "parley_wal_server_checkpoint_seconds_total",
+  ]) {
     expect(walMetric(name, text)).toBeGreaterThanOrEqual(0);
   }
 });
@@ -206,7 +219,11 @@ test("a WAL under the restart size is left to grow: the server's connection does
   const { path, write } = database();
   write(2_000);
   let calls = 0;
-  const thread = startCheckpointThread(path, silentLogger, { intervalMs: 20, restartFrames: 1_000_000, finishOnServer: async () => void calls++ });
+  const thread = startCheckpointThread(path, silentLogger, {
+    intervalMs: 20,
+    restartFrames: 1_000_000,
+    finishOnServer: async () => void calls++,
+  });
   cleanups.push(() => thread.stop());
   const first = await nextReport(thread, 0);
   await nextReport(thread, first.count + 1);

@@ -14,7 +14,11 @@ let watch: ReturnType<typeof watchTransactionControl>;
 
 const ruleRow = (id: string) => webhookRuleRow(tenantId, id);
 
-const ruleIds = () => deps.sqlite.prepare<{ id: string }, []>("SELECT id FROM webhook_rules ORDER BY id").all().map((row) => row.id);
+const ruleIds = () =>
+  deps.sqlite
+    .prepare<{ id: string }, []>("SELECT id FROM webhook_rules ORDER BY id")
+    .all()
+    .map((row) => row.id);
 const count = (statement: string) => watch.executed.filter((sql) => sql === statement).length;
 /** A lead.created delivery for a new rule, enqueued and claimed (each in a transaction of its own). */
 async function claimOneDelivery() {
@@ -24,10 +28,11 @@ async function claimOneDelivery() {
   if (!delivery) throw new Error("nothing was claimed");
   return delivery;
 }
-const insertOne = (id: string) => deps.store.transaction(async (tx) => {
-  await tx.webhookRules.insertRule(ruleRow(id));
-  return id;
-});
+const insertOne = (id: string) =>
+  deps.store.transaction(async (tx) => {
+    await tx.webhookRules.insertRule(ruleRow(id));
+    return id;
+  });
 
 beforeEach(async () => {
   watch = watchTransactionControl();
@@ -103,14 +108,21 @@ describe("group commit on SQLite", () => {
         tx.onCommit(() => seen.push(`${id} hook 1, committed: ${count("COMMIT")}`));
         tx.onCommit(() => seen.push(`${id} hook 2`));
       });
-    const all = ["rule_a", "rule_b"].map((id) => withHooks(id).then(() => settled.push(`${id}, committed: ${count("COMMIT")}`)));
+    const all = ["rule_a", "rule_b"].map((id) =>
+      withHooks(id).then(() => settled.push(`${id}, committed: ${count("COMMIT")}`)),
+    );
     const rolledBack = deps.store.transaction(async (tx) => {
       tx.onCommit(() => seen.push("hook of a rolled-back transaction"));
       throw new Error("no");
     });
     await expect(rolledBack).rejects.toThrow("no");
     await Promise.all(all);
-    expect(seen).toEqual(["rule_a hook 1, committed: 1", "rule_a hook 2", "rule_b hook 1, committed: 1", "rule_b hook 2"]);
+    expect(seen).toEqual([
+      "rule_a hook 1, committed: 1",
+      "rule_a hook 2",
+      "rule_b hook 1, committed: 1",
+      "rule_b hook 2",
+    ]);
     expect(settled).toEqual(["rule_a, committed: 1", "rule_b, committed: 1"]);
   });
 
@@ -124,7 +136,9 @@ describe("group commit on SQLite", () => {
       }),
     );
     const results = await Promise.allSettled(group);
-    expect(results.map((result) => (result.status === "rejected" ? String(result.reason) : "fulfilled"))).toEqual(Array(3).fill("Error: SQLITE_FULL: database or disk is full"));
+    expect(results.map((result) => (result.status === "rejected" ? String(result.reason) : "fulfilled"))).toEqual(
+      Array(3).fill("Error: SQLITE_FULL: database or disk is full"),
+    );
     expect(seen).toEqual([]);
     expect(deps.sqlite.inTransaction).toBe(false);
     expect(ruleIds()).toEqual([]);
@@ -204,8 +218,15 @@ describe("group commit on SQLite", () => {
     const delivery = await claimOneDelivery();
     const now = deps.clock.now();
     const ok = { ok: true, statusCode: 200, error: null, durationMs: 3, responseExcerpt: null };
-    const record = () => deps.store.deliveryQueue.recordAttempts(decideFinishedAttempts({ retryDelaysMs: [1000], dlqRetentionMs: 1000 }, [{ delivery, result: ok, startedAt: now, finishedAt: now }]));
-    const status = () => deps.sqlite.prepare<{ status: string }, [string]>("SELECT status FROM deliveries WHERE id = ?").get(delivery.id)?.status;
+    const record = () =>
+      deps.store.deliveryQueue.recordAttempts(
+        decideFinishedAttempts({ retryDelaysMs: [1000], dlqRetentionMs: 1000 }, [
+          { delivery, result: ok, startedAt: now, finishedAt: now },
+        ]),
+      );
+    const status = () =>
+      deps.sqlite.prepare<{ status: string }, [string]>("SELECT status FROM deliveries WHERE id = ?").get(delivery.id)
+        ?.status;
 
     watch.failOn = { statement: "COMMIT", error: new Error("disk I/O error") };
     const failed = await Promise.allSettled([insertOne("rule_b"), record()]);
@@ -229,12 +250,18 @@ describe("group commit on SQLite", () => {
     const failed = { ok: false, statusCode: 500, error: "http_500", durationMs: 3, responseExcerpt: null };
     const [inserted, recorded] = await Promise.allSettled([
       insertOne("rule_b"),
-      deps.store.deliveryQueue.recordAttempts(decideFinishedAttempts({ retryDelaysMs: [], dlqRetentionMs: 1000 }, [{ delivery: broken, result: failed, startedAt: now, finishedAt: now }])),
+      deps.store.deliveryQueue.recordAttempts(
+        decideFinishedAttempts({ retryDelaysMs: [], dlqRetentionMs: 1000 }, [
+          { delivery: broken, result: failed, startedAt: now, finishedAt: now },
+        ]),
+      ),
     ]);
     expect(recorded.status).toBe("rejected");
     expect(inserted.status).toBe("fulfilled");
     expect(ruleIds()).toContain("rule_b");
-    const row = deps.sqlite.prepare<{ status: string; attempts: number }, [string]>("SELECT status, attempts FROM deliveries WHERE id = ?").get(delivery.id);
+    const row = deps.sqlite
+      .prepare<{ status: string; attempts: number }, [string]>("SELECT status, attempts FROM deliveries WHERE id = ?")
+      .get(delivery.id);
     expect(row).toEqual({ status: "pending", attempts: 0 });
     expect(deps.sqlite.prepare<{ n: number }, []>("SELECT count(*) AS n FROM delivery_attempts").get()?.n).toBe(0);
   });
@@ -244,9 +271,16 @@ describe("group commit on SQLite", () => {
     watch.executed.length = 0;
     const now = deps.clock.now();
     const ok = { ok: true, statusCode: 200, error: null, durationMs: 3, responseExcerpt: null };
-    const recorded = deps.store.deliveryQueue.recordAttempts(decideFinishedAttempts({ retryDelaysMs: [1000], dlqRetentionMs: 1000 }, [{ delivery, result: ok, startedAt: now, finishedAt: now }]));
+    const recorded = deps.store.deliveryQueue.recordAttempts(
+      decideFinishedAttempts({ retryDelaysMs: [1000], dlqRetentionMs: 1000 }, [
+        { delivery, result: ok, startedAt: now, finishedAt: now },
+      ]),
+    );
     // Committed before this turn ends: no group was scheduled for it.
-    expect(deps.sqlite.prepare<{ status: string }, [string]>("SELECT status FROM deliveries WHERE id = ?").get(delivery.id)?.status).toBe("succeeded");
+    expect(
+      deps.sqlite.prepare<{ status: string }, [string]>("SELECT status FROM deliveries WHERE id = ?").get(delivery.id)
+        ?.status,
+    ).toBe("succeeded");
     expect(await recorded).toEqual(["succeeded"]);
     expect(watch.executed).not.toContain("SAVEPOINT parley_tx");
   });

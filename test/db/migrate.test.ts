@@ -6,7 +6,13 @@ import { getTableConfig, SQLiteTable } from "drizzle-orm/sqlite-core";
 import { mkdtempSync, readdirSync, readlinkSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { CACHE_SIZE_KIB, JOURNAL_SIZE_LIMIT_BYTES, MMAP_SIZE_BYTES, openDatabase, WAL_AUTOCHECKPOINT_PAGES } from "../../src/db/client.ts";
+import {
+  CACHE_SIZE_KIB,
+  JOURNAL_SIZE_LIMIT_BYTES,
+  MMAP_SIZE_BYTES,
+  openDatabase,
+  WAL_AUTOCHECKPOINT_PAGES,
+} from "../../src/db/client.ts";
 import { EMBEDDED_MIGRATIONS, MIGRATION_JOURNAL } from "../../src/db/embedded-migrations.ts";
 import { applyMigrations } from "../../src/db/migrate.ts";
 import { applyPgMigrations, PG_MIGRATION_JOURNAL, PG_MIGRATIONS } from "../../src/db/postgres/migrations.ts";
@@ -15,12 +21,19 @@ import * as sqliteSchema from "../../src/db/schema.ts";
 import { testPostgresUrl } from "../pg/test-store.ts";
 
 const tables = (handle: ReturnType<typeof openDatabase>) =>
-  handle.sqlite.prepare<{ name: string }, []>("SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name").all().map((row) => row.name);
+  handle.sqlite
+    .prepare<{ name: string }, []>("SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name")
+    .all()
+    .map((row) => row.name);
 
 describe("migrations", () => {
   test("every migration drizzle-kit wrote is embedded, in journal order", () => {
-    const files = readdirSync(join(import.meta.dir, "../../migrations")).filter((name) => name.endsWith(".sql")).map((name) => name.replace(/\.sql$/, ""));
-    expect(EMBEDDED_MIGRATIONS.map((migration) => migration.tag)).toEqual(MIGRATION_JOURNAL.entries.map((entry) => entry.tag));
+    const files = readdirSync(join(import.meta.dir, "../../migrations"))
+      .filter((name) => name.endsWith(".sql"))
+      .map((name) => name.replace(/\.sql$/, ""));
+    expect(EMBEDDED_MIGRATIONS.map((migration) => migration.tag)).toEqual(
+      MIGRATION_JOURNAL.entries.map((entry) => entry.tag),
+    );
     expect(EMBEDDED_MIGRATIONS.map((migration) => migration.tag)).toEqual(files.sort());
   });
 
@@ -28,7 +41,18 @@ describe("migrations", () => {
     const handle = openDatabase(":memory:");
     const result = applyMigrations(handle.sqlite, 1);
     expect(result.applied.length).toBe(EMBEDDED_MIGRATIONS.length);
-    expect(tables(handle)).toEqual(expect.arrayContaining(["tenants", "chatbots", "users", "memberships", "api_keys", "refresh_tokens", "settings", "parley_migrations"]));
+    expect(tables(handle)).toEqual(
+      expect.arrayContaining([
+        "tenants",
+        "chatbots",
+        "users",
+        "memberships",
+        "api_keys",
+        "refresh_tokens",
+        "settings",
+        "parley_migrations",
+      ]),
+    );
     handle.close();
   });
 
@@ -43,7 +67,9 @@ describe("migrations", () => {
     const result = applyMigrations(second.sqlite, 2);
     expect(result.applied).toEqual([]);
     expect(result.alreadyApplied).toBe(EMBEDDED_MIGRATIONS.length);
-    expect(second.sqlite.prepare<{ value: string }, []>("SELECT value FROM settings WHERE key = 'k'").get()?.value).toBe("v");
+    expect(
+      second.sqlite.prepare<{ value: string }, []>("SELECT value FROM settings WHERE key = 'k'").get()?.value,
+    ).toBe("v");
     second.close();
     rmSync(dir, { recursive: true, force: true });
   });
@@ -51,7 +77,8 @@ describe("migrations", () => {
   test("a file database runs in WAL mode with foreign keys on and a busy timeout", () => {
     const dir = mkdtempSync(join(tmpdir(), "parley-pragma-"));
     const handle = openDatabase(join(dir, "p.db"));
-    const pragma = (name: string) => Object.values(handle.sqlite.prepare(`PRAGMA ${name}`).get() as Record<string, unknown>)[0];
+    const pragma = (name: string) =>
+      Object.values(handle.sqlite.prepare(`PRAGMA ${name}`).get() as Record<string, unknown>)[0];
     expect(pragma("journal_mode")).toBe("wal");
     expect(pragma("foreign_keys")).toBe(1);
     expect(pragma("busy_timeout")).toBe(5000);
@@ -105,7 +132,9 @@ describe("migrations", () => {
     expect(during).toBe(before);
     expect(pragmaOf(handle, "temp_store")).toBe(2);
     // Round 1 was rolled back from that memory: every row holds round 2's value.
-    expect(sqlite.prepare<{ n: number }, [string]>("SELECT count(*) AS n FROM pages WHERE v = ?").get("y".repeat(3_002))?.n).toBe(100);
+    expect(
+      sqlite.prepare<{ n: number }, [string]>("SELECT count(*) AS n FROM pages WHERE v = ?").get("y".repeat(3_002))?.n,
+    ).toBe(100);
     handle.close();
     rmSync(dir, { recursive: true, force: true });
   });
@@ -131,15 +160,21 @@ type TablesIn<S> = { [K in keyof S as S[K] extends { $inferSelect: unknown; _: {
 type SqliteTables = TablesIn<typeof sqliteSchema>;
 type PgTables = TablesIn<typeof pgSchema>;
 type RowOf<T> = T extends { $inferSelect: infer Row } ? Row : never;
-type SameRows = { [K in keyof SqliteTables]: K extends keyof PgTables ? Equal<RowOf<SqliteTables[K]>, RowOf<PgTables[K]>> : false };
+type SameRows = {
+  [K in keyof SqliteTables]: K extends keyof PgTables ? Equal<RowOf<SqliteTables[K]>, RowOf<PgTables[K]>> : false;
+};
 export type SameTableNames = Expect<Equal<keyof SqliteTables, keyof PgTables>>;
 export type SameRowTypes = Expect<Equal<SameRows, { [K in keyof SqliteTables]: true }>>;
 
 describe("PostgreSQL migrations", () => {
   test("every migration drizzle-kit wrote for PostgreSQL is embedded, in journal order", () => {
-    const files = readdirSync(join(import.meta.dir, "../../migrations/postgres")).filter((name) => name.endsWith(".sql")).map((name) => name.replace(/\.sql$/, ""));
+    const files = readdirSync(join(import.meta.dir, "../../migrations/postgres"))
+      .filter((name) => name.endsWith(".sql"))
+      .map((name) => name.replace(/\.sql$/, ""));
     expect(PG_MIGRATION_JOURNAL.dialect).toBe("postgresql");
-    expect(PG_MIGRATIONS.map((migration) => migration.tag)).toEqual(PG_MIGRATION_JOURNAL.entries.map((entry) => entry.tag));
+    expect(PG_MIGRATIONS.map((migration) => migration.tag)).toEqual(
+      PG_MIGRATION_JOURNAL.entries.map((entry) => entry.tag),
+    );
     expect(PG_MIGRATIONS.map((migration) => migration.tag)).toEqual(files.sort());
     for (const migration of PG_MIGRATIONS) expect(migration.sql.length).toBeGreaterThan(0);
   });
@@ -150,9 +185,18 @@ describe("PostgreSQL migrations", () => {
     expect([...pgTables.keys()].sort()).toEqual([...sqliteTables.keys()].sort());
     for (const [name, table] of sqliteTables) {
       const pgTable = pgTables.get(name) as unknown as { [key: symbol]: unknown };
-      const sqliteColumns = Object.fromEntries(getTableConfig(table).columns.map((column) => [column.name, column.notNull]));
-      const pgColumns = Object.fromEntries(Object.values(pgTable[Symbol.for("drizzle:Columns")] as Record<string, { name: string; notNull: boolean }>).map((column) => [column.name, column.notNull]));
-      expect({ table: getTableConfig(table).name, columns: pgColumns }).toEqual({ table: getTableConfig(table).name, columns: sqliteColumns });
+      const sqliteColumns = Object.fromEntries(
+        getTableConfig(table).columns.map((column) => [column.name, column.notNull]),
+      );
+      const pgColumns = Object.fromEntries(
+        Object.values(pgTable[Symbol.for("drizzle:Columns")] as Record<string, { name: string; notNull: boolean }>).map(
+          (column) => [column.name, column.notNull],
+        ),
+      );
+      expect({ table: getTableConfig(table).name, columns: pgColumns }).toEqual({
+        table: getTableConfig(table).name,
+        columns: sqliteColumns,
+      });
     }
   });
 });
@@ -186,7 +230,11 @@ describe.skipIf(!testPostgresUrl())("PostgreSQL migrations against a server (PAR
       const again = await applyPgMigrations(fresh.sql, 2);
       expect(again).toEqual({ applied: [], alreadyApplied: PG_MIGRATIONS.length });
       expect([...(await fresh.sql.unsafe("SELECT value FROM settings WHERE key = 'k'"))]).toEqual([{ value: "v" }]);
-      const recorded = [...(await fresh.sql.unsafe("SELECT tag, CAST(applied_at AS INTEGER) AS applied_at FROM parley_migrations ORDER BY tag"))];
+      const recorded = [
+        ...(await fresh.sql.unsafe(
+          "SELECT tag, CAST(applied_at AS INTEGER) AS applied_at FROM parley_migrations ORDER BY tag",
+        )),
+      ];
       expect(recorded).toEqual(PG_MIGRATIONS.map((migration) => ({ tag: migration.tag, applied_at: 1 })));
     } finally {
       await fresh.drop();
@@ -204,14 +252,18 @@ describe.skipIf(!testPostgresUrl())("PostgreSQL migrations against a server (PAR
         )),
       ];
       const migrated = new Map<string, Record<string, boolean>>();
-      for (const row of rows) migrated.set(row.table_name, { ...migrated.get(row.table_name), [row.column_name]: row.is_nullable === "NO" });
+      for (const row of rows)
+        migrated.set(row.table_name, { ...migrated.get(row.table_name), [row.column_name]: row.is_nullable === "NO" });
       const expected = new Map<string, Record<string, boolean>>();
       for (const table of tablesOf(sqliteSchema, SQLiteTable).values()) {
         const config = getTableConfig(table);
         expected.set(config.name, Object.fromEntries(config.columns.map((column) => [column.name, column.notNull])));
       }
-      expect([...migrated.keys()].sort()).toEqual([...expected.keys(), "parley_migrations", ...extraPgTables(migrated)].sort());
-      for (const [name, columns] of expected) expect({ table: name, columns: migrated.get(name) }).toEqual({ table: name, columns });
+      expect([...migrated.keys()].sort()).toEqual(
+        [...expected.keys(), "parley_migrations", ...extraPgTables(migrated)].sort(),
+      );
+      for (const [name, columns] of expected)
+        expect({ table: name, columns: migrated.get(name) }).toEqual({ table: name, columns });
     } finally {
       await fresh.drop();
     }

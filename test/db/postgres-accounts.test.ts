@@ -11,7 +11,10 @@ import { openTestPgStore, testPostgresUrl, type TestPgStore } from "../pg/test-s
 // the PostgreSQL store, every result equal between the two. Runs when PARLEY_TEST_DB names a
 // PostgreSQL server.
 
-type Mine = Pick<Store, "tenants" | "users" | "apiKeys" | "refreshTokens" | "settings" | "integrations" | "analytics" | "transaction">;
+type Mine = Pick<
+  Store,
+  "tenants" | "users" | "apiKeys" | "refreshTokens" | "settings" | "integrations" | "analytics" | "transaction"
+>;
 
 const NOW = 1_700_000_000_000;
 const DAY = 86_400_000;
@@ -70,7 +73,10 @@ describe.skipIf(!testPostgresUrl())("accounts, integrations and analytics on Pos
   });
 
   test("tenants: lookup version, find, list, origins, plan, chatbots", async () => {
-    const versions = async () => ({ lite: await lite.tenants.findLookupVersion(), pg: await pg.tenants.findLookupVersion() });
+    const versions = async () => ({
+      lite: await lite.tenants.findLookupVersion(),
+      pg: await pg.tenants.findLookupVersion(),
+    });
     const changed = async (before: { lite: string; pg: string }) => {
       const after = await versions();
       return { lite: after.lite !== before.lite, pg: after.pg !== before.pg, after };
@@ -93,17 +99,31 @@ describe.skipIf(!testPostgresUrl())("accounts, integrations and analytics on Pos
     expect(await both((s) => s.tenants.anyTenantAllowsOrigin("https://a.exampl"))).toBe(false);
 
     // Before its chatbot exists: chatbotId null.
-    expect(await both((s) => s.tenants.findTenant("ten_b"))).toEqual({ ...tenant("ten_b", ["https://a.example", "https://b.example"], "pro"), chatbotId: null });
+    expect(await both((s) => s.tenants.findTenant("ten_b"))).toEqual({
+      ...tenant("ten_b", ["https://a.example", "https://b.example"], "pro"),
+      chatbotId: null,
+    });
     expect(await both((s) => s.tenants.findTenant("ten_missing"))).toBeNull();
     expect(await both((s) => s.tenants.findTenantPlan("ten_b"))).toBe("pro");
     expect(await both((s) => s.tenants.findTenantPlan("ten_missing"))).toBeNull();
 
     // Two chatbots, the second with the smaller id: findTenant reports the smallest; one has no config (the default).
-    await both((s) => s.tenants.insertChatbot({ id: "bot_z", tenantId: "ten_b", name: "Z", config: { greeting: "hi", faq: [{ q: "a", a: "b" }] }, createdAt: NOW, updatedAt: NOW }));
+    await both((s) =>
+      s.tenants.insertChatbot({
+        id: "bot_z",
+        tenantId: "ten_b",
+        name: "Z",
+        config: { greeting: "hi", faq: [{ q: "a", a: "b" }] },
+        createdAt: NOW,
+        updatedAt: NOW,
+      }),
+    );
     c = await changed(v);
     expect({ lite: c.lite, pg: c.pg }).toEqual({ lite: true, pg: true });
     v = c.after;
-    await both((s) => s.tenants.insertChatbot({ id: "bot_Y", tenantId: "ten_b", name: "Y", createdAt: NOW, updatedAt: NOW }));
+    await both((s) =>
+      s.tenants.insertChatbot({ id: "bot_Y", tenantId: "ten_b", name: "Y", createdAt: NOW, updatedAt: NOW }),
+    );
     v = await versions();
     expect((await both((s) => s.tenants.findTenant("ten_b")))?.chatbotId).toBe("bot_Y");
     await rowsBoth("SELECT id, CAST(config AS text) AS config FROM chatbots ORDER BY id");
@@ -111,7 +131,16 @@ describe.skipIf(!testPostgresUrl())("accounts, integrations and analytics on Pos
     // Tenant ids in byte order (upper case before lower case), an open tenant among them.
     await both((s) => s.tenants.insertTenant(tenant("ten_a", [])));
     await both((s) => s.tenants.insertTenant(tenant("ten_C", ["https://c.example"], "team")));
-    await both((s) => s.tenants.insertChatbot({ id: "bot_a", tenantId: "ten_a", name: "A", config: {}, createdAt: NOW, updatedAt: NOW }));
+    await both((s) =>
+      s.tenants.insertChatbot({
+        id: "bot_a",
+        tenantId: "ten_a",
+        name: "A",
+        config: {},
+        createdAt: NOW,
+        updatedAt: NOW,
+      }),
+    );
     v = await versions();
     const listed = await both((s) => s.tenants.listTenants());
     expect(listed.map((t) => [t.id, t.chatbotId])).toEqual([
@@ -126,9 +155,21 @@ describe.skipIf(!testPostgresUrl())("accounts, integrations and analytics on Pos
     c = await changed(v);
     expect({ lite: c.lite, pg: c.pg }).toEqual({ lite: true, pg: true });
     v = c.after;
-    expect(await both((s) => s.tenants.findTenant("ten_a"))).toEqual({ ...tenant("ten_a", [], "business"), updatedAt: NOW + 50, chatbotId: "bot_a" });
+    expect(await both((s) => s.tenants.findTenant("ten_a"))).toEqual({
+      ...tenant("ten_a", [], "business"),
+      updatedAt: NOW + 50,
+      chatbotId: "bot_a",
+    });
     await both((s) => s.settings.putSetting("unrelated", "1"));
-    await both((s) => s.users.insertUser({ id: "usr_unrelated", email: "u@example.com", passwordHash: "h", displayName: null, createdAt: NOW }));
+    await both((s) =>
+      s.users.insertUser({
+        id: "usr_unrelated",
+        email: "u@example.com",
+        passwordHash: "h",
+        displayName: null,
+        createdAt: NOW,
+      }),
+    );
     c = await changed(v);
     expect({ lite: c.lite, pg: c.pg }).toEqual({ lite: false, pg: false });
 
@@ -144,8 +185,22 @@ describe.skipIf(!testPostgresUrl())("accounts, integrations and analytics on Pos
   test("users and memberships", async () => {
     expect(await both((s) => s.users.findUserByEmail("ada@example.com"))).toBeNull();
     expect(await both((s) => s.users.findUser("usr_ada"))).toBeNull();
-    await both((s) => s.users.insertUser({ id: "usr_ada", email: "ada@example.com", passwordHash: "hash1", displayName: null, createdAt: NOW + 3 }));
-    expect(await both((s) => s.users.findUserByEmail("ada@example.com"))).toEqual({ id: "usr_ada", email: "ada@example.com", passwordHash: "hash1", displayName: null, createdAt: NOW + 3 });
+    await both((s) =>
+      s.users.insertUser({
+        id: "usr_ada",
+        email: "ada@example.com",
+        passwordHash: "hash1",
+        displayName: null,
+        createdAt: NOW + 3,
+      }),
+    );
+    expect(await both((s) => s.users.findUserByEmail("ada@example.com"))).toEqual({
+      id: "usr_ada",
+      email: "ada@example.com",
+      passwordHash: "hash1",
+      displayName: null,
+      createdAt: NOW + 3,
+    });
     expect(await both((s) => s.users.findUserByEmail("ADA@example.com"))).toBeNull();
     await both((s) => s.users.updatePasswordHash("usr_ada", "hash2"));
     expect((await both((s) => s.users.findUser("usr_ada")))?.passwordHash).toBe("hash2");
@@ -155,17 +210,42 @@ describe.skipIf(!testPostgresUrl())("accounts, integrations and analytics on Pos
     await both((s) => s.users.updateDisplayName("usr_ada", null));
     expect((await both((s) => s.users.findUser("usr_ada")))?.displayName).toBeNull();
     await both((s) => s.users.updateDisplayName("usr_missing", "Nobody"));
-    await both((s) => s.users.insertUser({ id: "usr_named", email: "named@example.com", passwordHash: "h", displayName: "Bea", createdAt: NOW }));
+    await both((s) =>
+      s.users.insertUser({
+        id: "usr_named",
+        email: "named@example.com",
+        passwordHash: "h",
+        displayName: "Bea",
+        createdAt: NOW,
+      }),
+    );
     expect((await both((s) => s.users.findUser("usr_named")))?.displayName).toBe("Bea");
 
     expect(await both((s) => s.users.listMemberships("usr_ada"))).toEqual([]);
-    await both((s) => s.users.insertMembership({ userId: "usr_ada", tenantId: "ten_b", role: "owner", createdAt: NOW }));
-    await both((s) => s.users.insertMembership({ userId: "usr_ada", tenantId: "ten_a", role: "agent", createdAt: NOW + 1 }));
-    await both((s) => s.users.insertMembership({ userId: "usr_ada", tenantId: "ten_C", role: "admin", createdAt: NOW + 2 }));
-    await both((s) => s.users.insertMembership({ userId: "usr_unrelated", tenantId: "ten_a", role: "owner", createdAt: NOW }));
-    expect(await both((s) => s.users.findMembership("usr_ada", "ten_a"))).toEqual({ userId: "usr_ada", tenantId: "ten_a", role: "agent", createdAt: NOW + 1 });
+    await both((s) =>
+      s.users.insertMembership({ userId: "usr_ada", tenantId: "ten_b", role: "owner", createdAt: NOW }),
+    );
+    await both((s) =>
+      s.users.insertMembership({ userId: "usr_ada", tenantId: "ten_a", role: "agent", createdAt: NOW + 1 }),
+    );
+    await both((s) =>
+      s.users.insertMembership({ userId: "usr_ada", tenantId: "ten_C", role: "admin", createdAt: NOW + 2 }),
+    );
+    await both((s) =>
+      s.users.insertMembership({ userId: "usr_unrelated", tenantId: "ten_a", role: "owner", createdAt: NOW }),
+    );
+    expect(await both((s) => s.users.findMembership("usr_ada", "ten_a"))).toEqual({
+      userId: "usr_ada",
+      tenantId: "ten_a",
+      role: "agent",
+      createdAt: NOW + 1,
+    });
     expect(await both((s) => s.users.findMembership("usr_ada", "ten_missing"))).toBeNull();
-    expect((await both((s) => s.users.listMemberships("usr_ada"))).map((m) => m.tenantId)).toEqual(["ten_C", "ten_a", "ten_b"]);
+    expect((await both((s) => s.users.listMemberships("usr_ada"))).map((m) => m.tenantId)).toEqual([
+      "ten_C",
+      "ten_a",
+      "ten_b",
+    ]);
 
     // A duplicate e-mail fails on both.
     const dup = { id: "usr_dup", email: "ada@example.com", passwordHash: "x", displayName: null, createdAt: NOW };
@@ -187,33 +267,63 @@ describe.skipIf(!testPostgresUrl())("accounts, integrations and analytics on Pos
     });
     expect(await both((s) => s.apiKeys.listTenantApiKeys("ten_a"))).toEqual([]);
     await both((s) => s.apiKeys.insertApiKey(key("key_01", "ten_a", "pk_aaaa")));
-    await both((s) => s.apiKeys.insertApiKey(key("key_02", "ten_a", "pk_bbbb", { lastUsedAt: NOW + 10, revokedAt: NOW + 20 })));
+    await both((s) =>
+      s.apiKeys.insertApiKey(key("key_02", "ten_a", "pk_bbbb", { lastUsedAt: NOW + 10, revokedAt: NOW + 20 })),
+    );
     await both((s) => s.apiKeys.insertApiKey(key("key_03", "ten_a", "pk_aaaa", { createdAt: NOW + 5 })));
     await both((s) => s.apiKeys.insertApiKey(key("key_04", "ten_b", "pk_cccc")));
-    expect((await both((s) => s.apiKeys.listTenantApiKeys("ten_a"))).map((k) => k.id)).toEqual(["key_03", "key_02", "key_01"]);
-    expect(await both((s) => s.apiKeys.findApiKey("key_02"))).toEqual(key("key_02", "ten_a", "pk_bbbb", { lastUsedAt: NOW + 10, revokedAt: NOW + 20 }));
+    expect((await both((s) => s.apiKeys.listTenantApiKeys("ten_a"))).map((k) => k.id)).toEqual([
+      "key_03",
+      "key_02",
+      "key_01",
+    ]);
+    expect(await both((s) => s.apiKeys.findApiKey("key_02"))).toEqual(
+      key("key_02", "ten_a", "pk_bbbb", { lastUsedAt: NOW + 10, revokedAt: NOW + 20 }),
+    );
     expect(await both((s) => s.apiKeys.findApiKey("key_missing"))).toBeNull();
-    expect((await both((s) => s.apiKeys.listLiveApiKeysByPrefix("pk_aaaa"))).map((k) => k.id)).toEqual(["key_01", "key_03"]);
+    expect((await both((s) => s.apiKeys.listLiveApiKeysByPrefix("pk_aaaa"))).map((k) => k.id)).toEqual([
+      "key_01",
+      "key_03",
+    ]);
     expect(await both((s) => s.apiKeys.listLiveApiKeysByPrefix("pk_bbbb"))).toEqual([]);
     await both((s) => s.apiKeys.touchApiKey("key_01", NOW + 100));
     await both((s) => s.apiKeys.revokeApiKey("key_03", NOW + 200));
-    expect(await both((s) => s.apiKeys.listLiveApiKeysByPrefix("pk_aaaa"))).toEqual([key("key_01", "ten_a", "pk_aaaa", { lastUsedAt: NOW + 100 })]);
+    expect(await both((s) => s.apiKeys.listLiveApiKeysByPrefix("pk_aaaa"))).toEqual([
+      key("key_01", "ten_a", "pk_aaaa", { lastUsedAt: NOW + 100 }),
+    ]);
     expect((await both((s) => s.apiKeys.findApiKey("key_03")))?.revokedAt).toBe(NOW + 200);
   });
 
   test("refresh tokens", async () => {
-    const token = (id: string, familyId: string, tokenHash: string) => ({ id, userId: "usr_ada", familyId, tokenHash, expiresAt: NOW + 30 * DAY, createdAt: NOW });
+    const token = (id: string, familyId: string, tokenHash: string) => ({
+      id,
+      userId: "usr_ada",
+      familyId,
+      tokenHash,
+      expiresAt: NOW + 30 * DAY,
+      createdAt: NOW,
+    });
     expect(await both((s) => s.refreshTokens.findRefreshTokenByHash("th1"))).toBeNull();
     await both((s) => s.refreshTokens.insertRefreshToken(token("rtf_1", "fam_1", "th1")));
     await both((s) => s.refreshTokens.insertRefreshToken(token("rtf_2", "fam_1", "th2")));
     await both((s) => s.refreshTokens.insertRefreshToken(token("rtf_3", "fam_2", "th3")));
-    await both((s) => s.refreshTokens.insertRefreshToken({ ...token("rtf_4", "fam_3", "th4"), userId: "usr_unrelated" }));
-    expect(await both((s) => s.refreshTokens.findRefreshTokenByHash("th1"))).toEqual({ ...token("rtf_1", "fam_1", "th1"), rotatedAt: null, revokedAt: null });
+    await both((s) =>
+      s.refreshTokens.insertRefreshToken({ ...token("rtf_4", "fam_3", "th4"), userId: "usr_unrelated" }),
+    );
+    expect(await both((s) => s.refreshTokens.findRefreshTokenByHash("th1"))).toEqual({
+      ...token("rtf_1", "fam_1", "th1"),
+      rotatedAt: null,
+      revokedAt: null,
+    });
     await both((s) => s.refreshTokens.markRefreshTokenRotated("rtf_1", NOW + 1));
     await rawBoth("UPDATE refresh_tokens SET revoked_at = $1 WHERE id = $2", [NOW + 2, "rtf_1"]);
     await both((s) => s.refreshTokens.revokeRefreshTokenFamily("fam_1", NOW + 3));
     // rtf_1 keeps its earlier revocation; rtf_2 is revoked now; fam_2 untouched.
-    expect(await both((s) => s.refreshTokens.findRefreshTokenByHash("th1"))).toEqual({ ...token("rtf_1", "fam_1", "th1"), rotatedAt: NOW + 1, revokedAt: NOW + 2 });
+    expect(await both((s) => s.refreshTokens.findRefreshTokenByHash("th1"))).toEqual({
+      ...token("rtf_1", "fam_1", "th1"),
+      rotatedAt: NOW + 1,
+      revokedAt: NOW + 2,
+    });
     expect((await both((s) => s.refreshTokens.findRefreshTokenByHash("th2")))?.revokedAt).toBe(NOW + 3);
     expect((await both((s) => s.refreshTokens.findRefreshTokenByHash("th3")))?.revokedAt).toBeNull();
     await both((s) => s.refreshTokens.revokeUserRefreshTokens("usr_ada", NOW + 4));
@@ -261,9 +371,33 @@ describe.skipIf(!testPostgresUrl())("accounts, integrations and analytics on Pos
     expect((await both((s) => s.integrations.findTenantSecrets("ten_b")))?.paymentSecret).toBeNull();
 
     expect(await both((s) => s.integrations.findPaymentEvent("stripe", "evt_x", "ten_a"))).toBeNull();
-    await both((s) => s.integrations.insertPaymentEvent({ provider: "stripe", providerEventId: "evt_x", tenantId: "ten_a", eventId: "evt_1", receivedAt: NOW }));
-    await both((s) => s.integrations.insertPaymentEvent({ provider: "stripe", providerEventId: "evt_x", tenantId: "ten_b", eventId: "evt_2", receivedAt: NOW + 10 }));
-    await both((s) => s.integrations.insertPaymentEvent({ provider: "paddle", providerEventId: "evt_y", tenantId: "ten_a", eventId: "evt_3", receivedAt: NOW + 20 }));
+    await both((s) =>
+      s.integrations.insertPaymentEvent({
+        provider: "stripe",
+        providerEventId: "evt_x",
+        tenantId: "ten_a",
+        eventId: "evt_1",
+        receivedAt: NOW,
+      }),
+    );
+    await both((s) =>
+      s.integrations.insertPaymentEvent({
+        provider: "stripe",
+        providerEventId: "evt_x",
+        tenantId: "ten_b",
+        eventId: "evt_2",
+        receivedAt: NOW + 10,
+      }),
+    );
+    await both((s) =>
+      s.integrations.insertPaymentEvent({
+        provider: "paddle",
+        providerEventId: "evt_y",
+        tenantId: "ten_a",
+        eventId: "evt_3",
+        receivedAt: NOW + 20,
+      }),
+    );
     expect(await both((s) => s.integrations.findPaymentEvent("stripe", "evt_x", "ten_b"))).toEqual({
       provider: "stripe",
       providerEventId: "evt_x",
@@ -272,7 +406,13 @@ describe.skipIf(!testPostgresUrl())("accounts, integrations and analytics on Pos
       receivedAt: NOW + 10,
     });
     expect(await both((s) => s.integrations.findPaymentEvent("paddle", "evt_x", "ten_a"))).toBeNull();
-    const dupEvent = { provider: "stripe", providerEventId: "evt_x", tenantId: "ten_a", eventId: "evt_9", receivedAt: NOW };
+    const dupEvent = {
+      provider: "stripe",
+      providerEventId: "evt_x",
+      tenantId: "ten_a",
+      eventId: "evt_9",
+      receivedAt: NOW,
+    };
     await expect(lite.integrations.insertPaymentEvent(dupEvent)).rejects.toThrow();
     await expect(pg.integrations.insertPaymentEvent(dupEvent)).rejects.toThrow();
     expect(await both((s) => s.integrations.purgePaymentEventsBefore(NOW + 10))).toBe(2);
@@ -286,7 +426,9 @@ describe.skipIf(!testPostgresUrl())("accounts, integrations and analytics on Pos
     expect(await both((s) => s.integrations.insertWhatsappMessage("ten_a", "wamid.2", NOW + 9))).toBe(true);
     expect(await both((s) => s.integrations.hasWhatsappMessage("ten_a", "wamid.1"))).toBe(true);
     expect(await both((s) => s.integrations.hasWhatsappMessage("ten_C", "wamid.1"))).toBe(false);
-    await rowsBoth("SELECT tenant_id, message_id, CAST(received_at AS double precision) AS received_at FROM whatsapp_messages ORDER BY tenant_id, message_id");
+    await rowsBoth(
+      "SELECT tenant_id, message_id, CAST(received_at AS double precision) AS received_at FROM whatsapp_messages ORDER BY tenant_id, message_id",
+    );
     expect(await both((s) => s.integrations.purgeWhatsappMessagesBefore(NOW + 5))).toBe(2);
     expect(await both((s) => s.integrations.hasWhatsappMessage("ten_a", "wamid.2"))).toBe(true);
     expect(await both((s) => s.integrations.purgeWhatsappMessagesBefore(NOW))).toBe(0);
@@ -294,7 +436,12 @@ describe.skipIf(!testPostgresUrl())("accounts, integrations and analytics on Pos
 
   test("analytics: widget events, purge, conversations, leads, appointments by UTC day", async () => {
     const base = Date.UTC(2024, 2, 10); // 2024-03-10T00:00Z
-    const event = (name: string, at: number, sessionId: string | null = null, tenantId = "ten_a"): Omit<AnalyticsEventRow, "id"> => ({
+    const event = (
+      name: string,
+      at: number,
+      sessionId: string | null = null,
+      tenantId = "ten_a",
+    ): Omit<AnalyticsEventRow, "id"> => ({
       tenantId,
       sessionId,
       name,
@@ -314,10 +461,24 @@ describe.skipIf(!testPostgresUrl())("accounts, integrations and analytics on Pos
       ]),
     );
     // Inside a transaction too (record-events.ts).
-    await both((s) => s.transaction((tx) => tx.analytics.insertAnalyticsEvents([event("quick_reply_clicked", base + 2 * DAY, "ses_2"), event("widget_loaded", base + 3 * DAY)])));
+    await both((s) =>
+      s.transaction((tx) =>
+        tx.analytics.insertAnalyticsEvents([
+          event("quick_reply_clicked", base + 2 * DAY, "ses_2"),
+          event("widget_loaded", base + 3 * DAY),
+        ]),
+      ),
+    );
     // Outside a transaction; the second row's day comes before the others' (the purge below takes it first).
-    await both((s) => s.analytics.insertAnalyticsEvents([event("widget_opened", base + DAY + 7), event("widget_closed", base - DAY - 5)]));
-    const stored = await rowsBoth<{ id: number }>("SELECT CAST(id AS integer) AS id, tenant_id, session_id, name, day, CAST(occurred_at AS double precision) AS occurred_at FROM analytics_events ORDER BY id");
+    await both((s) =>
+      s.analytics.insertAnalyticsEvents([
+        event("widget_opened", base + DAY + 7),
+        event("widget_closed", base - DAY - 5),
+      ]),
+    );
+    const stored = await rowsBoth<{ id: number }>(
+      "SELECT CAST(id AS integer) AS id, tenant_id, session_id, name, day, CAST(occurred_at AS double precision) AS occurred_at FROM analytics_events ORDER BY id",
+    );
     expect(stored.map((row) => row.id)).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11]);
 
     const widget = await both((s) => s.analytics.countWidgetEventsByDay("ten_a", "2024-03-09", "2024-03-13"));
@@ -333,11 +494,15 @@ describe.skipIf(!testPostgresUrl())("accounts, integrations and analytics on Pos
     ]);
     await both((s) => s.analytics.countWidgetEventsByDay("ten_a", "2024-03-10", "2024-03-11"));
     expect(await both((s) => s.analytics.countWidgetEventsByDay("ten_a", "2024-03-14", "2024-03-20"))).toEqual([]);
-    expect(await both((s) => s.analytics.countWidgetEventsByDay("ten_b", "2024-03-12", "2024-03-12"))).toEqual([{ day: "2024-03-12", name: "widget_loaded", n: 1 }]);
+    expect(await both((s) => s.analytics.countWidgetEventsByDay("ten_b", "2024-03-12", "2024-03-12"))).toEqual([
+      { day: "2024-03-12", name: "widget_loaded", n: 1 },
+    ]);
 
     // Purge in batches: the same rows go, in (day, id) order.
     expect(await both((s) => s.analytics.purgeAnalyticsEventsBefore("ten_a", "2024-03-11", 3))).toBe(3);
-    const afterOne = await rowsBoth<{ id: number }>("SELECT CAST(id AS integer) AS id FROM analytics_events ORDER BY id");
+    const afterOne = await rowsBoth<{ id: number }>(
+      "SELECT CAST(id AS integer) AS id FROM analytics_events ORDER BY id",
+    );
     expect(afterOne.map((row) => row.id)).toEqual([3, 4, 5, 6, 7, 8, 9, 10]);
     expect(await both((s) => s.analytics.purgeAnalyticsEventsBefore("ten_a", "2024-03-11", 3))).toBe(3);
     expect(await both((s) => s.analytics.purgeAnalyticsEventsBefore("ten_a", "2024-03-11", 3))).toBe(0);
@@ -376,7 +541,9 @@ describe.skipIf(!testPostgresUrl())("accounts, integrations and analytics on Pos
       { day: "2024-03-11", conversations: 1, handoffs: 0 },
       { day: "2024-03-12", conversations: 1, handoffs: 0 },
     ]);
-    expect(await both((s) => s.analytics.countConversationsByDay("ten_a", base + 10 * DAY, base + 11 * DAY))).toEqual([]);
+    expect(await both((s) => s.analytics.countConversationsByDay("ten_a", base + 10 * DAY, base + 11 * DAY))).toEqual(
+      [],
+    );
     await both((s) => s.analytics.countConversationsByDay("ten_a", base - DAY, base + 4 * DAY));
 
     const captured = [base - 1, base, base + 10, base + DAY - 1, base + DAY, base + 2 * DAY];
@@ -389,7 +556,12 @@ describe.skipIf(!testPostgresUrl())("accounts, integrations and analytics on Pos
       await rawBoth(
         `INSERT INTO appointments (id, tenant_id, chatbot_id, session_id, starts_at, ends_at, timezone, name, phone, email, confidence, created_at)
          VALUES ($1, 'ten_a', 'bot_a', 'ses_02', $2, $3, 'UTC', NULL, NULL, NULL, 0.8, $4)`,
-        [`apt_${index}`, base + 100 * DAY + index * 3_600_000, base + 100 * DAY + index * 3_600_000 + 1_800_000, at + (index % 2 === 0 ? DAY : 0)],
+        [
+          `apt_${index}`,
+          base + 100 * DAY + index * 3_600_000,
+          base + 100 * DAY + index * 3_600_000 + 1_800_000,
+          at + (index % 2 === 0 ? DAY : 0),
+        ],
       );
     }
     expect(await both((s) => s.analytics.countLeadsByDay("ten_a", base, base + 2 * DAY))).toEqual([

@@ -1,6 +1,13 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import type { SQL } from "bun";
-import { CLAIM_DUE, CLAIM_PLAN_SETTINGS, LEASE_IDS, LOCK_BATCH, RECORD_RESULTS, SELECT_CANDIDATES } from "../../src/db/postgres/delivery-queue.ts";
+import {
+  CLAIM_DUE,
+  CLAIM_PLAN_SETTINGS,
+  LEASE_IDS,
+  LOCK_BATCH,
+  RECORD_RESULTS,
+  SELECT_CANDIDATES,
+} from "../../src/db/postgres/delivery-queue.ts";
 import type { FairSharePicker } from "../../src/db/store.ts";
 import { openTestPgStore, testPostgresUrl, type TestPgStore } from "../pg/test-store.ts";
 
@@ -34,12 +41,19 @@ function problems(root: PlanNode, maxRowsRead: number): string[] {
   return nodesOf(root).flatMap((node) => {
     const found: string[] = [];
     const table = node["Relation Name"];
-    if (node["Node Type"] === "Seq Scan" && (table === "deliveries" || table === "events")) found.push(`Seq Scan on ${table}`);
-    if (node["Node Type"] === "Bitmap Index Scan" && node["Index Name"] === "deliveries_due_idx") found.push("Bitmap Index Scan on deliveries_due_idx");
+    if (node["Node Type"] === "Seq Scan" && (table === "deliveries" || table === "events"))
+      found.push(`Seq Scan on ${table}`);
+    if (node["Node Type"] === "Bitmap Index Scan" && node["Index Name"] === "deliveries_due_idx")
+      found.push("Bitmap Index Scan on deliveries_due_idx");
     if (node["Node Type"] === "Sort" && node["Sort Space Type"] === "Disk") found.push("Sort spilling to disk");
     if (table === "deliveries") {
-      const read = ((node["Actual Rows"] ?? 0) + (node["Rows Removed by Filter"] ?? 0) + (node["Rows Removed by Index Recheck"] ?? 0)) * (node["Actual Loops"] ?? 1);
-      if (read > maxRowsRead) found.push(`${node["Node Type"]} on deliveries read ${read} rows (at most ${maxRowsRead})`);
+      const read =
+        ((node["Actual Rows"] ?? 0) +
+          (node["Rows Removed by Filter"] ?? 0) +
+          (node["Rows Removed by Index Recheck"] ?? 0)) *
+        (node["Actual Loops"] ?? 1);
+      if (read > maxRowsRead)
+        found.push(`${node["Node Type"]} on deliveries read ${read} rows (at most ${maxRowsRead})`);
     }
     return found;
   });
@@ -52,9 +66,26 @@ describe.skipIf(!url)("the PostgreSQL claim on a never-analysed queue", () => {
     pg = await openTestPgStore(url!, 1);
     const sql = pg.sql;
     // Never analysed for the whole test: autovacuum may not get to these tables meanwhile.
-    for (const table of ["deliveries", "events", "webhook_rules"]) await sql.unsafe(`ALTER TABLE ${table} SET (autovacuum_enabled = off)`);
-    await pg.store.tenants.insertTenant({ id: "ten_a", name: "a", plan: "free", sector: "general", allowedOrigins: [], createdAt: 1, updatedAt: 1 });
-    await pg.store.tenants.insertTenant({ id: "ten_b", name: "b", plan: "free", sector: "general", allowedOrigins: [], createdAt: 1, updatedAt: 1 });
+    for (const table of ["deliveries", "events", "webhook_rules"])
+      await sql.unsafe(`ALTER TABLE ${table} SET (autovacuum_enabled = off)`);
+    await pg.store.tenants.insertTenant({
+      id: "ten_a",
+      name: "a",
+      plan: "free",
+      sector: "general",
+      allowedOrigins: [],
+      createdAt: 1,
+      updatedAt: 1,
+    });
+    await pg.store.tenants.insertTenant({
+      id: "ten_b",
+      name: "b",
+      plan: "free",
+      sector: "general",
+      allowedOrigins: [],
+      createdAt: 1,
+      updatedAt: 1,
+    });
     await sql.unsafe(`INSERT INTO webhook_rules (id, tenant_id, name, event, url, secret, active, created_at, updated_at)
       VALUES ('rule_a', 'ten_a', 'a', 'lead.created', 'https://a.example/hook', 'secret-a-0123456789', true, 1, 1),
              ('rule_b', 'ten_b', 'b', 'lead.created', 'https://b.example/hook', 'secret-b-0123456789', true, 1, 1)`);
@@ -67,7 +98,9 @@ describe.skipIf(!url)("the PostgreSQL claim on a never-analysed queue", () => {
       SELECT 'wh_' || lpad(g::text, 8, '0'), CASE WHEN g % 3 = 0 THEN 'ten_b' ELSE 'ten_a' END, 'evt_' || lpad(g::text, 8, '0'),
         CASE WHEN g % 3 = 0 THEN 'rule_b' ELSE 'rule_a' END, 'lead.created', 'https://x.example/hook', 'pending', 0, 1, 1000 + g / 4, 1, 1
       FROM generate_series(1, ${QUEUED}) g`);
-    await sql.unsafe(`UPDATE deliveries SET status = 'succeeded', next_attempt_at = NULL, completed_at = 2 WHERE id <= 'wh_00001000'`);
+    await sql.unsafe(
+      `UPDATE deliveries SET status = 'succeeded', next_attempt_at = NULL, completed_at = 2 WHERE id <= 'wh_00001000'`,
+    );
   });
   afterAll(async () => {
     await pg?.close();
@@ -82,7 +115,9 @@ describe.skipIf(!url)("the PostgreSQL claim on a never-analysed queue", () => {
     await pg.sql
       .begin(async (tx: SQL) => {
         if (claim) await tx.unsafe(CLAIM_PLAN_SETTINGS);
-        const [row] = (await tx.unsafe(`EXPLAIN (ANALYZE, FORMAT JSON) ${text}`, params)) as Array<{ "QUERY PLAN": Array<{ Plan: PlanNode }> }>;
+        const [row] = (await tx.unsafe(`EXPLAIN (ANALYZE, FORMAT JSON) ${text}`, params)) as Array<{
+          "QUERY PLAN": Array<{ Plan: PlanNode }>;
+        }>;
         root = row?.["QUERY PLAN"][0]?.Plan;
         throw new RollBack();
       })
@@ -102,10 +137,18 @@ describe.skipIf(!url)("the PostgreSQL claim on a never-analysed queue", () => {
   });
 
   test("the fair claim's window walks the due index and stops at the window, capped endpoints and tenants or not", async () => {
-    for (const [tenants, endpoints] of [[[], []], [["ten_b"], []], [[], ["https://a.example/hook"]]] as const) {
+    for (const [tenants, endpoints] of [
+      [[], []],
+      [["ten_b"], []],
+      [[], ["https://a.example/hook"]],
+    ] as const) {
       const root = await plan(SELECT_CANDIDATES, [NOW, tenants, endpoints, WINDOW]);
       // ten_b is a third of the rows: skipping it reads half a window more.
-      expect({ tenants, endpoints, problems: problems(root, WINDOW * 3) }).toEqual({ tenants, endpoints, problems: [] });
+      expect({ tenants, endpoints, problems: problems(root, WINDOW * 3) }).toEqual({
+        tenants,
+        endpoints,
+        problems: [],
+      });
     }
   });
 
@@ -133,8 +176,12 @@ describe.skipIf(!url)("the PostgreSQL claim on a never-analysed queue", () => {
       pick: (candidates, limit) => candidates.slice(0, limit),
     };
     const { claimed, more } = await pg.store.deliveryQueue.claimFairShare(NOW, 8, 60_000, picker);
-    expect(claimed.map((delivery) => delivery.id)).toEqual(Array.from({ length: 8 }, (_, i) => `wh_${String(1_001 + i).padStart(8, "0")}`));
-    expect(claimed.map((delivery) => delivery.url)).toEqual(claimed.map((delivery) => (delivery.tenantId === "ten_b" ? "https://b.example/hook" : "https://a.example/hook")));
+    expect(claimed.map((delivery) => delivery.id)).toEqual(
+      Array.from({ length: 8 }, (_, i) => `wh_${String(1_001 + i).padStart(8, "0")}`),
+    );
+    expect(claimed.map((delivery) => delivery.url)).toEqual(
+      claimed.map((delivery) => (delivery.tenantId === "ten_b" ? "https://b.example/hook" : "https://a.example/hook")),
+    );
     expect(more).toBe(true);
   });
 });

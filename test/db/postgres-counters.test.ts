@@ -30,7 +30,9 @@ describe.skipIf(!testPostgresUrl())("shared limits on PostgreSQL", () => {
   test("a sliding window admits exactly `limit` of many hits taken at once by two instances", async () => {
     const counters = [opened.store.counters!, other.counters!];
     const now = 1_000_000;
-    const results = await Promise.all(Array.from({ length: 40 }, (_, i) => counters[i % 2]!.take("auth:198.51.100.1", 5, 60_000, now + (i % 3))));
+    const results = await Promise.all(
+      Array.from({ length: 40 }, (_, i) => counters[i % 2]!.take("auth:198.51.100.1", 5, 60_000, now + (i % 3))),
+    );
     expect(results.filter((result) => result.allowed)).toHaveLength(5);
     expect(await opened.store.counters!.liveHits("auth:198.51.100.1", 60_000, now + 10)).toHaveLength(5);
   });
@@ -70,7 +72,9 @@ describe.skipIf(!testPostgresUrl())("shared limits on PostgreSQL", () => {
     expect(seen).toEqual([null, "retention ran"]);
     expect(await other.storage.exclusively("housekeeping", async () => "second ran")).toBe("second ran");
     // A failing round releases the lock too.
-    await expect(opened.store.storage.exclusively("housekeeping", async () => Promise.reject(new Error("boom")))).rejects.toThrow("boom");
+    await expect(
+      opened.store.storage.exclusively("housekeeping", async () => Promise.reject(new Error("boom"))),
+    ).rejects.toThrow("boom");
     expect(await other.storage.exclusively("housekeeping", async () => "again")).toBe("again");
   });
 
@@ -80,7 +84,11 @@ describe.skipIf(!testPostgresUrl())("shared limits on PostgreSQL", () => {
     const statuses: number[] = [];
     for (let i = 0; i < 6; i++) {
       const response = await apps[i % 2]!.handle(
-        new Request("http://localhost/api/v1/auth/token", { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ email: "x@y.test", password: "wrong-password" }) }),
+        new Request("http://localhost/api/v1/auth/token", {
+          method: "POST",
+          headers: { "content-type": "application/json" },
+          body: JSON.stringify({ email: "x@y.test", password: "wrong-password" }),
+        }),
       );
       statuses.push(response.status);
     }

@@ -29,11 +29,17 @@ describe.skipIf(!url)("a chat message on PostgreSQL", () => {
     const sql = await testSql(deps);
     let counterLocked = false;
     try {
-      await sql.get("SELECT messages FROM usage_counters WHERE tenant_id = ? AND period = ? FOR UPDATE NOWAIT", tenant.id, periodOf(deps.clock.now()));
+      await sql.get(
+        "SELECT messages FROM usage_counters WHERE tenant_id = ? AND period = ? FOR UPDATE NOWAIT",
+        tenant.id,
+        periodOf(deps.clock.now()),
+      );
     } catch {
       counterLocked = true;
     }
-    const open = await sql.get<{ n: number }>("SELECT CAST(count(*) AS INTEGER) AS n FROM pg_stat_activity WHERE datname = current_database() AND state LIKE 'idle in transaction%'");
+    const open = await sql.get<{ n: number }>(
+      "SELECT CAST(count(*) AS INTEGER) AS n FROM pg_stat_activity WHERE datname = current_database() AND state LIKE 'idle in transaction%'",
+    );
     return { counterLocked, openTransactions: open?.n ?? 0 };
   }
 
@@ -51,7 +57,9 @@ describe.skipIf(!url)("a chat message on PostgreSQL", () => {
     expect(result.reply).not.toBeNull();
     expect(seen).toEqual([{ counterLocked: false, openTransactions: 0 }]);
     const sql = await testSql(deps);
-    expect(await sql.get("SELECT messages FROM usage_counters WHERE tenant_id = ?", tenant.id)).toEqual({ messages: 2 });
+    expect(await sql.get("SELECT messages FROM usage_counters WHERE tenant_id = ?", tenant.id)).toEqual({
+      messages: 2,
+    });
   });
 
   test("a turn that writes before its end runs in a transaction, still without the counter row's lock", async () => {
@@ -83,6 +91,8 @@ describe.skipIf(!url)("a chat message on PostgreSQL", () => {
     });
     await expect(failing).rejects.toThrow("refused by the hook");
     const sql = await testSql(deps);
-    expect(await sql.get("SELECT messages FROM usage_counters WHERE tenant_id = ?", tenant.id)).toEqual({ messages: 3 });
+    expect(await sql.get("SELECT messages FROM usage_counters WHERE tenant_id = ?", tenant.id)).toEqual({
+      messages: 3,
+    });
   });
 });

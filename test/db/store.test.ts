@@ -22,7 +22,8 @@ function gate() {
 }
 
 /** The rules as the database holds them — over PostgreSQL read on a connection of its own. */
-const ruleIds = async () => (await (await testSql(deps)).all<{ id: string }>("SELECT id FROM webhook_rules ORDER BY id")).map((row) => row.id);
+const ruleIds = async () =>
+  (await (await testSql(deps)).all<{ id: string }>("SELECT id FROM webhook_rules ORDER BY id")).map((row) => row.id);
 
 /** SQLite's connection is never left inside a transaction (PostgreSQL's pool has no one connection to ask). */
 const expectNoOpenSqliteTransaction = () => {
@@ -145,47 +146,53 @@ describe("store.transaction", () => {
 
   // SQLite's gate again: deps.store inside a callback would wait for the callback's own transaction.
   // Over PostgreSQL it runs on another pooled connection, as documented in src/db/store.ts.
-  test.skipIf(onPostgres)("calling deps.store inside a transaction's callback is refused at once instead of waiting for ever, and rolls back", async () => {
-    const misuse = deps.store.transaction(async (tx) => {
-      await tx.webhookRules.insertRule(ruleRow("rule_a"));
-      await deps.store.webhookRules.countRules(tenantId);
-    });
-    await expect(misuse).rejects.toThrow("use the transaction (tx) instead");
-    const nested = deps.store.transaction(async () => deps.store.transaction(async () => "inner"));
-    await expect(nested).rejects.toThrow("transactions do not nest");
-    expect(await ruleIds()).toEqual([]);
-    // Other callers are not affected: the store works on.
-    await deps.store.webhookRules.insertRule(ruleRow("rule_b"));
-    expect(await ruleIds()).toEqual(["rule_b"]);
-  });
+  test.skipIf(onPostgres)(
+    "calling deps.store inside a transaction's callback is refused at once instead of waiting for ever, and rolls back",
+    async () => {
+      const misuse = deps.store.transaction(async (tx) => {
+        await tx.webhookRules.insertRule(ruleRow("rule_a"));
+        await deps.store.webhookRules.countRules(tenantId);
+      });
+      await expect(misuse).rejects.toThrow("use the transaction (tx) instead");
+      const nested = deps.store.transaction(async () => deps.store.transaction(async () => "inner"));
+      await expect(nested).rejects.toThrow("transactions do not nest");
+      expect(await ruleIds()).toEqual([]);
+      // Other callers are not affected: the store works on.
+      await deps.store.webhookRules.insertRule(ruleRow("rule_b"));
+      expect(await ruleIds()).toEqual(["rule_b"]);
+    },
+  );
 
   // SQLite's file lock.
-  test.skipIf(onPostgres)("BEGIN IMMEDIATE takes the write lock up front: another connection's write transaction is refused meanwhile", async () => {
-    const { mkdtempSync, rmSync } = await import("node:fs");
-    const { tmpdir } = await import("node:os");
-    const { join } = await import("node:path");
-    const { Database } = await import("bun:sqlite");
-    const dir = mkdtempSync(join(tmpdir(), "parley-store-"));
-    const fileDeps = buildDeps({}, {}, {}, join(dir, "p.db"));
-    const other = new Database(join(dir, "p.db"));
-    other.exec("PRAGMA busy_timeout = 0");
-    try {
-      const paused = gate();
-      const started = gate();
-      const open = fileDeps.store.transaction(async () => {
-        started.open();
-        await paused.opened;
-      });
-      await started.opened;
-      expect(() => other.exec("BEGIN IMMEDIATE")).toThrow();
-      paused.open();
-      await open;
-      other.exec("BEGIN IMMEDIATE");
-      other.exec("ROLLBACK");
-    } finally {
-      other.close();
-      closeDeps(fileDeps);
-      rmSync(dir, { recursive: true, force: true });
-    }
-  });
+  test.skipIf(onPostgres)(
+    "BEGIN IMMEDIATE takes the write lock up front: another connection's write transaction is refused meanwhile",
+    async () => {
+      const { mkdtempSync, rmSync } = await import("node:fs");
+      const { tmpdir } = await import("node:os");
+      const { join } = await import("node:path");
+      const { Database } = await import("bun:sqlite");
+      const dir = mkdtempSync(join(tmpdir(), "parley-store-"));
+      const fileDeps = buildDeps({}, {}, {}, join(dir, "p.db"));
+      const other = new Database(join(dir, "p.db"));
+      other.exec("PRAGMA busy_timeout = 0");
+      try {
+        const paused = gate();
+        const started = gate();
+        const open = fileDeps.store.transaction(async () => {
+          started.open();
+          await paused.opened;
+        });
+        await started.opened;
+        expect(() => other.exec("BEGIN IMMEDIATE")).toThrow();
+        paused.open();
+        await open;
+        other.exec("BEGIN IMMEDIATE");
+        other.exec("ROLLBACK");
+      } finally {
+        other.close();
+        closeDeps(fileDeps);
+        rmSync(dir, { recursive: true, force: true });
+      }
+    },
+  );
 });

@@ -21,12 +21,17 @@ interface Violation {
 async function seriousViolations(page: Page): Promise<string[]> {
   if (!(await page.evaluate(() => "axe" in window))) await page.addScriptTag({ content: AXE_SOURCE });
   const violations = (await page.evaluate(async () => {
-    const axe = (window as unknown as { axe: { run(context: Document, options: object): Promise<{ violations: unknown[] }> } }).axe;
+    const axe = (
+      window as unknown as { axe: { run(context: Document, options: object): Promise<{ violations: unknown[] }> } }
+    ).axe;
     return (await axe.run(document, { resultTypes: ["violations"] })).violations;
   })) as Violation[];
   return violations
     .filter((violation) => violation.impact === "serious" || violation.impact === "critical")
-    .map((violation) => `${violation.id} (${violation.impact}): ${violation.help} — ${violation.nodes.map((node) => JSON.stringify(node.target)).join(", ")}`);
+    .map(
+      (violation) =>
+        `${violation.id} (${violation.impact}): ${violation.help} — ${violation.nodes.map((node) => JSON.stringify(node.target)).join(", ")}`,
+    );
 }
 
 const W = (selector: string) => `parley-widget >> css=${selector}`;
@@ -37,7 +42,11 @@ describeWithBrowser("accessibility: axe-core in headless Chromium (needs /usr/bi
   let browser: Browser;
 
   beforeAll(async () => {
-    site = await startDeskSite(deps, { name: "Accessible Dental", email: "owner@a11y.example", role: "owner", displayName: "Olga" }, (url) => `data-theme="${url.searchParams.get("theme") ?? "light"}"`);
+    site = await startDeskSite(
+      deps,
+      { name: "Accessible Dental", email: "owner@a11y.example", role: "owner", displayName: "Olga" },
+      (url) => `data-theme="${url.searchParams.get("theme") ?? "light"}"`,
+    );
     browser = await launchChromium();
   });
 
@@ -49,7 +58,11 @@ describeWithBrowser("accessibility: axe-core in headless Chromium (needs /usr/bi
 
   for (const colorScheme of ["light", "dark"] as const) {
     test(`the admin page has no serious or critical violation on any tab, in ${colorScheme} mode`, async () => {
-      const context = await browser.newContext({ viewport: { width: 1280, height: 860 }, colorScheme, bypassCSP: true });
+      const context = await browser.newContext({
+        viewport: { width: 1280, height: 860 },
+        colorScheme,
+        bypassCSP: true,
+      });
       const page = await context.newPage();
       await page.goto(`${site.origin}/admin`);
       const found: Record<string, string[]> = { "sign-in": await seriousViolations(page) };

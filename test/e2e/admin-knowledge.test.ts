@@ -19,9 +19,17 @@ describeWithBrowser("the admin page's knowledge sources in headless Chromium (ne
       port: 0,
       fetch(request) {
         const path = new URL(request.url).pathname;
-        const page = (title: string, text: string) => new Response(`<html><head><title>${title}</title></head><body><p>${text}</p></body></html>`, { headers: { "content-type": "text/html" } });
-        if (path === "/sitemap.xml") return new Response(`<urlset><url><loc>http://127.0.0.1:${site.port}/hours</loc></url><url><loc>http://127.0.0.1:${site.port}/team</loc></url></urlset>`, { headers: { "content-type": "application/xml" } });
-        if (path === "/hours") return hoursStatus === 200 ? page("Hours", hoursText) : new Response("down", { status: hoursStatus });
+        const page = (title: string, text: string) =>
+          new Response(`<html><head><title>${title}</title></head><body><p>${text}</p></body></html>`, {
+            headers: { "content-type": "text/html" },
+          });
+        if (path === "/sitemap.xml")
+          return new Response(
+            `<urlset><url><loc>http://127.0.0.1:${site.port}/hours</loc></url><url><loc>http://127.0.0.1:${site.port}/team</loc></url></urlset>`,
+            { headers: { "content-type": "application/xml" } },
+          );
+        if (path === "/hours")
+          return hoursStatus === 200 ? page("Hours", hoursText) : new Response("down", { status: hoursStatus });
         if (path === "/team") return page("Team", "Dr. Silva has 20 years of experience.");
         return new Response("nope", { status: 404 });
       },
@@ -51,7 +59,11 @@ describeWithBrowser("the admin page's knowledge sources in headless Chromium (ne
     expect([cells[1], cells[2], cells[6], cells[7]]).toEqual(["sitemap", "ok", "2", "2 imported"]);
     await page.locator("#knowledge-rows tr").filter({ hasText: "Team" }).waitFor();
 
-    await page.locator("#pdf-file").setInputFiles({ name: "prices.pdf", mimeType: "application/pdf", buffer: Buffer.from(makePdf(["A cleaning costs 60 EUR."])) });
+    await page.locator("#pdf-file").setInputFiles({
+      name: "prices.pdf",
+      mimeType: "application/pdf",
+      buffer: Buffer.from(makePdf(["A cleaning costs 60 EUR."])),
+    });
     await page.getByLabel("Title (optional)").last().fill("Price list");
     await page.getByRole("button", { name: "Upload PDF" }).click();
     await page.locator("#pdf-msg").filter({ hasText: "Added Price list: 1 document" }).waitFor();
@@ -64,7 +76,11 @@ describeWithBrowser("the admin page's knowledge sources in headless Chromium (ne
     await sitemapRow.getByRole("button", { name: /^Sync .* now$/ }).click();
     await page.locator("#sources-msg").filter({ hasText: "ok; 1 updated, 1 unchanged." }).waitFor();
     hoursStatus = 503;
-    await page.locator("#source-rows tr").filter({ hasText: "/sitemap.xml" }).getByRole("button", { name: /^Sync .* now$/ }).click();
+    await page
+      .locator("#source-rows tr")
+      .filter({ hasText: "/sitemap.xml" })
+      .getByRole("button", { name: /^Sync .* now$/ })
+      .click();
     await page.locator("#sources-msg").filter({ hasText: "1 of 2 pages failed" }).waitFor();
     await page.locator("#source-rows tr").filter({ hasText: "HTTP 503" }).waitFor();
     expect(await page.locator("#knowledge-rows tr").filter({ hasText: "Hours" }).count()).toBe(1);
@@ -73,7 +89,9 @@ describeWithBrowser("the admin page's knowledge sources in headless Chromium (ne
     await page.getByRole("button", { name: "Save schedule" }).click();
     await page.locator("#schedule-msg").filter({ hasText: "no longer fetched on a schedule" }).waitFor();
     expect(await page.getByLabel("Fetch pages and sitemaps again").inputValue()).toBe("off");
-    expect(await page.locator("#source-rows tr").filter({ hasText: "/sitemap.xml" }).locator("td").nth(5).textContent()).toBe("—");
+    expect(
+      await page.locator("#source-rows tr").filter({ hasText: "/sitemap.xml" }).locator("td").nth(5).textContent(),
+    ).toBe("—");
 
     await page.getByRole("button", { name: "Delete Price list and its documents" }).click();
     await page.getByRole("button", { name: "Really delete Price list and its 1 documents?" }).click();

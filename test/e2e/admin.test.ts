@@ -29,7 +29,10 @@ interface Received {
 describeWithBrowser("the admin page in headless Chromium (needs /usr/bin/chromium)", () => {
   // A real clock (the browser waits in real time) and retries 10 ms apart, so a delivery
   // reaches the dead-letter queue in four quick scheduler runs.
-  const deps = createAppDeps({ ...buildDeps({ allowPrivateWebhooks: true, retryDelaysMs: [RETRY_MS, RETRY_MS, RETRY_MS] }), clock: systemClock });
+  const deps = createAppDeps({
+    ...buildDeps({ allowPrivateWebhooks: true, retryDelaysMs: [RETRY_MS, RETRY_MS, RETRY_MS] }),
+    clock: systemClock,
+  });
   const scheduler = new DeliveryScheduler(deps);
   let parley: { stop(): unknown; server: { port?: number } | null };
   let origin = "";
@@ -43,7 +46,11 @@ describeWithBrowser("the admin page in headless Chromium (needs /usr/bin/chromiu
       port: 0,
       hostname: "127.0.0.1",
       fetch(request) {
-        received.push({ webhookId: request.headers.get("webhook-id"), attempt: request.headers.get("x-service-attempt"), status: receiverStatus });
+        received.push({
+          webhookId: request.headers.get("webhook-id"),
+          attempt: request.headers.get("x-service-attempt"),
+          status: receiverStatus,
+        });
         return new Response(receiverStatus === 200 ? "ok" : "receiver down", { status: receiverStatus });
       },
     });
@@ -91,10 +98,21 @@ describeWithBrowser("the admin page in headless Chromium (needs /usr/bin/chromiu
 
   test("an administrator re-triggers a dead letter, and the receiver gets the same webhook_id at attempt 1", async () => {
     const { tenantId, key } = await newTenant("Dead Letters Inc");
-    const rule = await createRule(deps, tenantId, { name: "CRM hook", event: "lead.created", url: `http://127.0.0.1:${receiver.port}/hook`, secret: "receiver-secret-0123456789", active: true });
+    const rule = await createRule(deps, tenantId, {
+      name: "CRM hook",
+      event: "lead.created",
+      url: `http://127.0.0.1:${receiver.port}/hook`,
+      secret: "receiver-secret-0123456789",
+      active: true,
+    });
     const { webhook_id: webhookId } = await enqueueTestDelivery(deps, tenantId, rule.rule_id);
     await untilDead(tenantId);
-    expect(received.filter((entry) => entry.webhookId === webhookId).map((entry) => entry.attempt)).toEqual(["1", "2", "3", "4"]);
+    expect(received.filter((entry) => entry.webhookId === webhookId).map((entry) => entry.attempt)).toEqual([
+      "1",
+      "2",
+      "3",
+      "4",
+    ]);
 
     const { page, errors } = await newPage();
     await page.goto(`${origin}/admin`);
@@ -107,20 +125,36 @@ describeWithBrowser("the admin page in headless Chromium (needs /usr/bin/chromiu
     await page.getByLabel("API key").fill(key);
     await page.getByRole("button", { name: "Sign in" }).click();
     await page.getByRole("tablist").waitFor();
-    expect(await page.evaluate(() => ({ session: Object.values(sessionStorage), local: localStorage.length }))).toEqual({ session: [key], local: 0 });
+    expect(await page.evaluate(() => ({ session: Object.values(sessionStorage), local: localStorage.length }))).toEqual(
+      { session: [key], local: 0 },
+    );
     expect(await page.getByRole("tab", { name: "Overview" }).getAttribute("aria-selected")).toBe("true");
     await page.getByRole("tab", { name: "Dead letter queue" }).click();
 
     const row = page.locator("#dlq-rows tr").filter({ hasText: webhookId });
     await row.waitFor();
     const cells = await row.locator("td").allTextContents();
-    expect(cells.slice(1, 6)).toEqual([webhookId, "lead.created", "CRM hook", `http://127.0.0.1:${receiver.port}/hook`, "4"]);
+    expect(cells.slice(1, 6)).toEqual([
+      webhookId,
+      "lead.created",
+      "CRM hook",
+      `http://127.0.0.1:${receiver.port}/hook`,
+      "4",
+    ]);
     expect(cells[6]).toContain("500");
     // The hint reads the server's configured schedule and retention, not a hard-coded text.
-    await page.locator("#dlq-policy").filter({ hasText: "(4 attempts: at once, then after 0.01 s, 0.01 s and 0.01 s)" }).waitFor();
+    await page
+      .locator("#dlq-policy")
+      .filter({ hasText: "(4 attempts: at once, then after 0.01 s, 0.01 s and 0.01 s)" })
+      .waitFor();
     expect(await page.locator("#dlq-retention").textContent()).toBe(" Dead letters are kept for 7 days.");
     // Ids never wrap mid-string.
-    expect(await row.locator("code").first().evaluate((node) => getComputedStyle(node).whiteSpace)).toBe("nowrap");
+    expect(
+      await row
+        .locator("code")
+        .first()
+        .evaluate((node) => getComputedStyle(node).whiteSpace),
+    ).toBe("nowrap");
     await page.screenshot({ path: "/tmp/parley-admin-dlq-row.png" });
 
     await page.getByRole("button", { name: `Attempt log of ${webhookId}` }).click();
@@ -158,7 +192,10 @@ describeWithBrowser("the admin page in headless Chromium (needs /usr/bin/chromiu
     await page.getByRole("tab", { name: "Deliveries" }).click();
     await page.getByLabel("Status").selectOption("succeeded");
     await page.getByRole("button", { name: "Apply filter" }).filter({ visible: true }).click();
-    const succeeded = page.locator("#deliveries-rows tr").filter({ hasText: webhookId }).filter({ hasText: "succeeded" });
+    const succeeded = page
+      .locator("#deliveries-rows tr")
+      .filter({ hasText: webhookId })
+      .filter({ hasText: "succeeded" });
     await succeeded.waitFor();
     // Attempts across both cycles (4 failed, then 1 that worked), and a success is not in the error colour.
     expect(await succeeded.locator("td").nth(4).textContent()).toBe("5 (cycle 2)");
@@ -173,7 +210,13 @@ describeWithBrowser("the admin page in headless Chromium (needs /usr/bin/chromiu
   test("the dead-letter queue: bulk re-trigger says how many it will touch, and Discard (confirmed) drops one for good", async () => {
     const { tenantId, key } = await newTenant("Discard Co");
     receiverStatus = 500;
-    const rule = await createRule(deps, tenantId, { name: "ERP hook", event: "lead.created", url: `http://127.0.0.1:${receiver.port}/erp`, secret: "receiver-secret-0123456789", active: true });
+    const rule = await createRule(deps, tenantId, {
+      name: "ERP hook",
+      event: "lead.created",
+      url: `http://127.0.0.1:${receiver.port}/erp`,
+      secret: "receiver-secret-0123456789",
+      active: true,
+    });
     const { webhook_id: keep } = await enqueueTestDelivery(deps, tenantId, rule.rule_id);
     const { webhook_id: drop } = await enqueueTestDelivery(deps, tenantId, rule.rule_id);
     for (let run = 0; run < 40 && (await listDeadLetters(deps, { tenantId }, { limit: 10 })).data.length < 2; run++) {
@@ -187,20 +230,28 @@ describeWithBrowser("the admin page in headless Chromium (needs /usr/bin/chromiu
     await page.getByRole("tab", { name: "Dead letter queue" }).click();
     await page.locator("#dlq-rows tr").nth(1).waitFor();
     await page.getByRole("button", { name: "Re-trigger all matching…" }).click();
-    await page.locator("#dlq-confirm-text").filter({ hasText: "Re-trigger 2 dead letters of every event (all pages, not only this one)?" }).waitFor();
+    await page
+      .locator("#dlq-confirm-text")
+      .filter({ hasText: "Re-trigger 2 dead letters of every event (all pages, not only this one)?" })
+      .waitFor();
     expect(await page.locator("#dlq-confirm-yes").textContent()).toBe("Re-trigger all 2");
     await page.getByRole("button", { name: "Cancel" }).click();
 
     await page.getByRole("button", { name: `Discard ${drop}` }).click();
     await page.getByRole("button", { name: `Really discard ${drop}?` }).click();
-    await page.locator("#dlq-msg").filter({ hasText: `(${drop}); the delivery stays in the log as dead.` }).waitFor();
+    await page
+      .locator("#dlq-msg")
+      .filter({ hasText: `(${drop}); the delivery stays in the log as dead.` })
+      .waitFor();
     await page.locator("#dlq-rows tr").filter({ hasText: drop }).waitFor({ state: "detached" });
     expect(await page.locator("#dlq-rows tr").filter({ hasText: keep }).count()).toBe(1);
     await page.locator("#panel-dlq .scroll").evaluate((table) => table.scrollTo(0, 0));
     await page.screenshot({ path: join(SCREENSHOTS, "admin-dead-letters.png") });
     const left = (await listDeadLetters(deps, { tenantId }, { limit: 10 })).data.map((row) => row.webhook_id);
     expect(left).toEqual([keep]);
-    const log = (await (await fetch(`${origin}/api/v1/webhooks/deliveries/${drop}`, { headers: { "x-api-key": key } })).json()) as { status: string };
+    const log = (await (
+      await fetch(`${origin}/api/v1/webhooks/deliveries/${drop}`, { headers: { "x-api-key": key } })
+    ).json()) as { status: string };
     expect(log.status).toBe("dead");
 
     await page.getByRole("button", { name: "Re-trigger all matching…" }).click();
@@ -231,12 +282,24 @@ describeWithBrowser("the admin page in headless Chromium (needs /usr/bin/chromiu
     await page.getByRole("button", { name: "Create rule" }).click();
     await formMessage.filter({ hasText: "created for handoff.requested" }).waitFor();
     const row = page.locator("#rules-rows tr").filter({ hasText: "Hand-offs to Slack" });
-    expect(await row.locator("td").allTextContents()).toEqual(["Hand-offs to Slack", "handoff.requested", `http://127.0.0.1:${receiver.port}/slack`, "0.8", "active", "—", "—", "DeactivateSend testEditRotate secretDelete"]);
+    expect(await row.locator("td").allTextContents()).toEqual([
+      "Hand-offs to Slack",
+      "handoff.requested",
+      `http://127.0.0.1:${receiver.port}/slack`,
+      "0.8",
+      "active",
+      "—",
+      "—",
+      "DeactivateSend testEditRotate secretDelete",
+    ]);
 
     await page.getByRole("button", { name: "Deactivate Hand-offs to Slack" }).click();
     await row.filter({ hasText: "inactive" }).waitFor();
     await page.getByRole("button", { name: "Send a test of Hand-offs to Slack" }).click();
-    await page.locator("#rules-msg").filter({ hasText: /Test delivery wh_\w+ \(handoff\.requested\) queued/ }).waitFor();
+    await page
+      .locator("#rules-msg")
+      .filter({ hasText: /Test delivery wh_\w+ \(handoff\.requested\) queued/ })
+      .waitFor();
     // Per-rule delivery stats: the test delivery succeeds, and the Rules tab says so.
     receiverStatus = 200;
     await scheduler.runOnce();
@@ -251,7 +314,13 @@ describeWithBrowser("the admin page in headless Chromium (needs /usr/bin/chromiu
   test("rules: edit every field, rotate the secret (shown once), recover since a time, delete on the second click", async () => {
     const { tenantId, key } = await newTenant("Edit Co");
     receiverStatus = 500;
-    const rule = await createRule(deps, tenantId, { name: "CRM", event: "lead.created", url: `http://127.0.0.1:${receiver.port}/crm`, secret: "receiver-secret-0123456789", active: true });
+    const rule = await createRule(deps, tenantId, {
+      name: "CRM",
+      event: "lead.created",
+      url: `http://127.0.0.1:${receiver.port}/crm`,
+      secret: "receiver-secret-0123456789",
+      active: true,
+    });
     await enqueueTestDelivery(deps, tenantId, rule.rule_id);
     await untilDead(tenantId);
     const { page, errors } = await newPage();
@@ -271,8 +340,18 @@ describeWithBrowser("the admin page in headless Chromium (needs /usr/bin/chromiu
     await editor.getByLabel("Rule active").uncheck();
     await editor.getByRole("button", { name: "Save changes" }).click();
     await editor.locator(".notice").filter({ hasText: "Saved CRM v2." }).waitFor();
-    const saved = (await (await fetch(`${origin}/api/v1/webhooks/rules-engine/rules/${rule.rule_id}`, { headers: { "x-api-key": key } })).json()) as Record<string, unknown>;
-    expect(saved).toMatchObject({ name: "CRM v2", event: "appointment.created", url: `http://127.0.0.1:${receiver.port}/crm2`, conditions: { min_confidence: 0.5 }, active: false, rate_limit_per_s: 7, ordering: "per_session" });
+    const saved = (await (
+      await fetch(`${origin}/api/v1/webhooks/rules-engine/rules/${rule.rule_id}`, { headers: { "x-api-key": key } })
+    ).json()) as Record<string, unknown>;
+    expect(saved).toMatchObject({
+      name: "CRM v2",
+      event: "appointment.created",
+      url: `http://127.0.0.1:${receiver.port}/crm2`,
+      conditions: { min_confidence: 0.5 },
+      active: false,
+      rate_limit_per_s: 7,
+      ordering: "per_session",
+    });
 
     // Recover: the dead test delivery goes back on a fresh cycle.
     await editor.getByLabel(/^Recover failed deliveries/).fill("2020-01-01T00:00:00");
@@ -286,24 +365,46 @@ describeWithBrowser("the admin page in headless Chromium (needs /usr/bin/chromiu
     const secret = (await shown.textContent()) ?? "";
     expect(secret).toMatch(/^whsec_[0-9A-Za-z]{32}$/);
     expect(await page.locator("#rules-msg").textContent()).toContain("the old secret keeps signing until");
-    expect(JSON.stringify(await (await fetch(`${origin}/api/v1/webhooks/rules-engine/rules/${rule.rule_id}`, { headers: { "x-api-key": key } })).json())).not.toContain(secret);
+    expect(
+      JSON.stringify(
+        await (
+          await fetch(`${origin}/api/v1/webhooks/rules-engine/rules/${rule.rule_id}`, { headers: { "x-api-key": key } })
+        ).json(),
+      ),
+    ).not.toContain(secret);
 
     await page.getByRole("button", { name: "Delete CRM v2" }).click();
-    expect(await fetch(`${origin}/api/v1/webhooks/rules-engine/rules/${rule.rule_id}`, { headers: { "x-api-key": key } }).then((r) => r.status)).toBe(200);
+    expect(
+      await fetch(`${origin}/api/v1/webhooks/rules-engine/rules/${rule.rule_id}`, {
+        headers: { "x-api-key": key },
+      }).then((r) => r.status),
+    ).toBe(200);
     await page.getByRole("button", { name: "Really delete CRM v2?" }).click();
     await page.locator("#rules-msg").filter({ hasText: "Deleted CRM v2" }).waitFor();
     await page.locator("#rules-rows td.empty").waitFor();
-    expect(await fetch(`${origin}/api/v1/webhooks/rules-engine/rules/${rule.rule_id}`, { headers: { "x-api-key": key } }).then((r) => r.status)).toBe(404);
+    expect(
+      await fetch(`${origin}/api/v1/webhooks/rules-engine/rules/${rule.rule_id}`, {
+        headers: { "x-api-key": key },
+      }).then((r) => r.status),
+    ).toBe(404);
     expect(errors).toEqual([]);
   });
 
   test("an operator answers a handed-off visitor from the hand-off inbox and closes the chat", async () => {
     const { tenantId, key } = await newTenant("Smile Dental");
     const visitor = (await (
-      await fetch(`${origin}/api/v1/widget/session`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ tenant_id: tenantId }) })
+      await fetch(`${origin}/api/v1/widget/session`, {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify({ tenant_id: tenantId }),
+      })
     ).json()) as { access_token: string; session_id: string };
     const asVisitor = { authorization: `Bearer ${visitor.access_token}`, "content-type": "application/json" };
-    const sent = await fetch(`${origin}/api/v1/chatbot/message`, { method: "POST", headers: asVisitor, body: JSON.stringify({ tenant_id: tenantId, message: "can I talk to a human" }) });
+    const sent = await fetch(`${origin}/api/v1/chatbot/message`, {
+      method: "POST",
+      headers: asVisitor,
+      body: JSON.stringify({ tenant_id: tenantId, message: "can I talk to a human" }),
+    });
     expect(((await sent.json()) as { status: string }).status).toBe("handoff");
 
     const { page, errors } = await newPage();
@@ -312,7 +413,9 @@ describeWithBrowser("the admin page in headless Chromium (needs /usr/bin/chromiu
     await signIn(page, key);
     await page.getByRole("tab", { name: "Overview" }).waitFor();
     await page.locator("#chart-handoffs").waitFor();
-    expect(await page.locator("#chart-handoffs svg").getAttribute("aria-label")).toMatch(/^Hand-offs: 1 hand-off in 30 days, most on \d{4}-\d{2}-\d{2} \(1\)\.$/);
+    expect(await page.locator("#chart-handoffs svg").getAttribute("aria-label")).toMatch(
+      /^Hand-offs: 1 hand-off in 30 days, most on \d{4}-\d{2}-\d{2} \(1\)\.$/,
+    );
     expect(await page.locator("#chart-conversations rect.bar").count()).toBe(1);
     expect(await page.locator("#chart-conversations g[data-day]").count()).toBe(30);
     await page.screenshot({ path: join(SCREENSHOTS, "admin-overview.png") });
@@ -324,7 +427,11 @@ describeWithBrowser("the admin page in headless Chromium (needs /usr/bin/chromiu
 
     // A second visitor asks for a person while the tab is open: it appears without a click.
     const second = (await (
-      await fetch(`${origin}/api/v1/widget/session`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ tenant_id: tenantId }) })
+      await fetch(`${origin}/api/v1/widget/session`, {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify({ tenant_id: tenantId }),
+      })
     ).json()) as { access_token: string; session_id: string };
     await fetch(`${origin}/api/v1/chatbot/message`, {
       method: "POST",
@@ -345,7 +452,9 @@ describeWithBrowser("the admin page in headless Chromium (needs /usr/bin/chromiu
     await transcript.locator("li.operator").filter({ hasText: "Sam from the front desk" }).waitFor();
     await page.screenshot({ path: "/tmp/parley-admin-inbox.png" });
 
-    const history = (await (await fetch(`${origin}/api/v1/chatbot/sessions/${visitor.session_id}/messages`, { headers: asVisitor })).json()) as {
+    const history = (await (
+      await fetch(`${origin}/api/v1/chatbot/sessions/${visitor.session_id}/messages`, { headers: asVisitor })
+    ).json()) as {
       data: Array<{ role: string; text: string }>;
     };
     expect(history.data.at(-1)).toMatchObject({ role: "operator", text: "Hi, this is Sam from the front desk." });
@@ -353,7 +462,9 @@ describeWithBrowser("the admin page in headless Chromium (needs /usr/bin/chromiu
     await page.getByRole("button", { name: "Close chat" }).click();
     await page.locator("#convo-msg").filter({ hasText: "Chat closed." }).waitFor();
     await first.waitFor({ state: "detached" });
-    const closed = (await (await fetch(`${origin}/api/v1/chatbot/sessions/${visitor.session_id}/messages`, { headers: asVisitor })).json()) as { status: string };
+    const closed = (await (
+      await fetch(`${origin}/api/v1/chatbot/sessions/${visitor.session_id}/messages`, { headers: asVisitor })
+    ).json()) as { status: string };
     expect(closed.status).toBe("closed");
 
     // Canned replies: added, changed and deleted (on the second click) under the inbox.
@@ -371,11 +482,17 @@ describeWithBrowser("the admin page in headless Chromium (needs /usr/bin/chromiu
     await page.locator("#canned-rows td.empty").waitFor();
 
     // The visitor rates the closed chat; the Overview's CSAT chart shows it.
-    const rated = await fetch(`${origin}/api/v1/chatbot/sessions/${visitor.session_id}/rating`, { method: "POST", headers: asVisitor, body: JSON.stringify({ score: 4 }) });
+    const rated = await fetch(`${origin}/api/v1/chatbot/sessions/${visitor.session_id}/rating`, {
+      method: "POST",
+      headers: asVisitor,
+      body: JSON.stringify({ score: 4 }),
+    });
     expect(rated.status).toBe(201);
     await page.getByRole("tab", { name: "Overview" }).click();
     await page.locator("#chart-csat").waitFor();
-    expect(await page.locator("#chart-csat svg").getAttribute("aria-label")).toBe("Visitor satisfaction (CSAT): average 4 of 5 from 1 rating (1★ 0, 2★ 0, 3★ 0, 4★ 1, 5★ 0).");
+    expect(await page.locator("#chart-csat svg").getAttribute("aria-label")).toBe(
+      "Visitor satisfaction (CSAT): average 4 of 5 from 1 rating (1★ 0, 2★ 0, 3★ 0, 4★ 1, 5★ 0).",
+    );
     expect(await page.locator("#chart-csat rect.bar.s4").count()).toBe(1);
     expect(errors).toEqual([]);
   });
@@ -383,7 +500,11 @@ describeWithBrowser("the admin page in headless Chromium (needs /usr/bin/chromiu
     const page_ = Bun.serve({
       port: 0,
       hostname: "127.0.0.1",
-      fetch: () => new Response("<html><head><title>Bright Smile prices</title></head><body><h1>Implants</h1><p>An implant starts at 1,800 EUR.</p></body></html>", { headers: { "content-type": "text/html" } }),
+      fetch: () =>
+        new Response(
+          "<html><head><title>Bright Smile prices</title></head><body><h1>Implants</h1><p>An implant starts at 1,800 EUR.</p></body></html>",
+          { headers: { "content-type": "text/html" } },
+        ),
     });
     try {
       const { key } = await newTenant("Knowledge Dental");
@@ -394,7 +515,11 @@ describeWithBrowser("the admin page in headless Chromium (needs /usr/bin/chromiu
 
       await page.getByLabel("Title", { exact: true }).fill("Clinic guide");
       await page.getByLabel("Format").selectOption("markdown");
-      await page.getByLabel("Text", { exact: true }).fill("# Getting here\nFree parking behind the building.\n\n# Young patients\nWe see children from their first tooth.");
+      await page
+        .getByLabel("Text", { exact: true })
+        .fill(
+          "# Getting here\nFree parking behind the building.\n\n# Young patients\nWe see children from their first tooth.",
+        );
       await page.getByRole("button", { name: "Add document" }).click();
       await page.locator("#knowledge-text-msg").filter({ hasText: "Added Clinic guide: 2 chunks." }).waitFor();
       const row = page.locator("#knowledge-rows tr").filter({ hasText: "Clinic guide" });
@@ -442,8 +567,17 @@ describeWithBrowser("the admin page in headless Chromium (needs /usr/bin/chromiu
       hostname: "127.0.0.1",
       async fetch(request) {
         const body = (await request.json()) as { model?: unknown };
-        calls.push({ path: new URL(request.url).pathname, authorization: request.headers.get("authorization"), model: body.model });
-        return Response.json({ id: "c1", object: "chat.completion", choices: [{ index: 0, message: { role: "assistant", content: "OK" }, finish_reason: "stop" }], usage: { prompt_tokens: 5, completion_tokens: 1 } });
+        calls.push({
+          path: new URL(request.url).pathname,
+          authorization: request.headers.get("authorization"),
+          model: body.model,
+        });
+        return Response.json({
+          id: "c1",
+          object: "chat.completion",
+          choices: [{ index: 0, message: { role: "assistant", content: "OK" }, finish_reason: "stop" }],
+          usage: { prompt_tokens: 5, completion_tokens: 1 },
+        });
       },
     });
     try {
@@ -463,13 +597,30 @@ describeWithBrowser("the admin page in headless Chromium (needs /usr/bin/chromiu
       await page.locator("#ai-key-state").filter({ hasText: "An API key is stored" }).waitFor();
       expect(await page.getByLabel("Provider key (write-only)").inputValue()).toBe("");
 
-      const config = (await (await fetch(`${origin}/api/v1/chatbot/config`, { headers: { "x-api-key": key } })).json()) as { ai: Record<string, unknown> };
-      expect(config.ai).toMatchObject({ enabled: true, base_url: `http://127.0.0.1:${provider.port}/v1`, model: "tiny-model", embedding_model: "tiny-embed", temperature: 0.3, instructions: "Always answer in one sentence.", api_key_set: true });
+      const config = (await (
+        await fetch(`${origin}/api/v1/chatbot/config`, { headers: { "x-api-key": key } })
+      ).json()) as { ai: Record<string, unknown> };
+      expect(config.ai).toMatchObject({
+        enabled: true,
+        base_url: `http://127.0.0.1:${provider.port}/v1`,
+        model: "tiny-model",
+        embedding_model: "tiny-embed",
+        temperature: 0.3,
+        instructions: "Always answer in one sentence.",
+        api_key_set: true,
+      });
       expect(JSON.stringify(config)).not.toContain("sk-admin-page");
 
       await page.getByRole("button", { name: "Test connection" }).click();
-      await page.locator("#ai-msg").filter({ hasText: /Connected: tiny-model answered in \d+ ms\./ }).waitFor();
-      expect(calls.at(-1)).toEqual({ path: "/v1/chat/completions", authorization: "Bearer sk-admin-page", model: "tiny-model" });
+      await page
+        .locator("#ai-msg")
+        .filter({ hasText: /Connected: tiny-model answered in \d+ ms\./ })
+        .waitFor();
+      expect(calls.at(-1)).toEqual({
+        path: "/v1/chat/completions",
+        authorization: "Bearer sk-admin-page",
+        model: "tiny-model",
+      });
       await page.screenshot({ path: "/tmp/parley-admin-ai.png" });
 
       await page.reload();
@@ -484,7 +635,13 @@ describeWithBrowser("the admin page in headless Chromium (needs /usr/bin/chromiu
 
   test("Team: an admin reads the team without the add form, which only owners (or the API key) may use", async () => {
     const { tenantId, key } = await newTenant("Team Roles Ltd");
-    await createUser(deps, { email: "ada@roles.example", tenantId, role: "admin", password: TEST_PASSWORD, displayName: "Ada" });
+    await createUser(deps, {
+      email: "ada@roles.example",
+      tenantId,
+      role: "admin",
+      password: TEST_PASSWORD,
+      displayName: "Ada",
+    });
 
     const admin = await newPage();
     await admin.page.goto(`${origin}/admin`);
@@ -507,9 +664,20 @@ describeWithBrowser("the admin page in headless Chromium (needs /usr/bin/chromiu
   test("someone in two tenants picks one in the header; the tabs and data follow the role held there", async () => {
     const alpha = await newTenant("Alpha Picks");
     const beta = await newTenant("Beta Picks");
-    await createUser(deps, { email: "kim@picks.example", tenantId: alpha.tenantId, role: "owner", password: TEST_PASSWORD });
+    await createUser(deps, {
+      email: "kim@picks.example",
+      tenantId: alpha.tenantId,
+      role: "owner",
+      password: TEST_PASSWORD,
+    });
     await createUser(deps, { email: "kim@picks.example", tenantId: beta.tenantId, role: "agent" });
-    await createRule(deps, alpha.tenantId, { name: "Alpha CRM", event: "lead.created", url: `http://127.0.0.1:${receiver.port}/hook`, secret: "receiver-secret-0123456789", active: true });
+    await createRule(deps, alpha.tenantId, {
+      name: "Alpha CRM",
+      event: "lead.created",
+      url: `http://127.0.0.1:${receiver.port}/hook`,
+      secret: "receiver-secret-0123456789",
+      active: true,
+    });
 
     const { page, errors } = await newPage();
     await page.goto(`${origin}/admin`);
@@ -524,7 +692,11 @@ describeWithBrowser("the admin page in headless Chromium (needs /usr/bin/chromiu
 
     await picker.selectOption({ label: "Beta Picks (agent)" });
     await page.locator("#who").filter({ hasText: "(agent)" }).waitFor();
-    expect(await page.locator("[role=tab]:not([hidden])").allTextContents()).toEqual(["Hand-off inbox", "Knowledge", "My profile"]);
+    expect(await page.locator("[role=tab]:not([hidden])").allTextContents()).toEqual([
+      "Hand-off inbox",
+      "Knowledge",
+      "My profile",
+    ]);
     expect(await page.getByLabel("Tenant").inputValue()).toBe(beta.tenantId);
     expect(errors).toEqual([]);
   });

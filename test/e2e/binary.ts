@@ -22,7 +22,10 @@ export interface Sandbox {
   binary: string;
   env: Record<string, string>;
   /** Runs a CLI command of the copied binary in the sandbox and waits for it. */
-  run(args: string[], options?: { stdin?: string; env?: Record<string, string> }): { code: number; out: string; err: string };
+  run(
+    args: string[],
+    options?: { stdin?: string; env?: Record<string, string> },
+  ): { code: number; out: string; err: string };
   cleanup(): void;
 }
 
@@ -31,7 +34,12 @@ export function createSandbox(extraEnv: Record<string, string> = {}): Sandbox {
   const dir = mkdtempSync(join(tmpdir(), "parley-e2e-"));
   const binary = join(dir, "parley");
   copyFileSync(buildBinary(), binary);
-  const env: Record<string, string> = { PATH: process.env.PATH ?? "/usr/bin:/bin", HOME: dir, PARLEY_DB: join(dir, "parley.db"), ...extraEnv };
+  const env: Record<string, string> = {
+    PATH: process.env.PATH ?? "/usr/bin:/bin",
+    HOME: dir,
+    PARLEY_DB: join(dir, "parley.db"),
+    ...extraEnv,
+  };
   return {
     dir,
     binary,
@@ -77,7 +85,12 @@ async function drain(stream: ReadableStream<Uint8Array>, sink: (text: string) =>
  * pipe would block it). Everything is bounded by `timeoutMs`; a server that does not get ready
  * is stopped.
  */
-export async function startServer(sandbox: Sandbox, extraArgs: string[] = [], env: Record<string, string> = {}, options: StartOptions = {}): Promise<RunningBinary> {
+export async function startServer(
+  sandbox: Sandbox,
+  extraArgs: string[] = [],
+  env: Record<string, string> = {},
+  options: StartOptions = {},
+): Promise<RunningBinary> {
   const { port = 0, name = "server", timeoutMs = 30_000 } = options;
   const child = Bun.spawn([sandbox.binary, "serve", "--host", "127.0.0.1", "--port", String(port), ...extraArgs], {
     cwd: sandbox.dir,
@@ -93,16 +106,22 @@ export async function startServer(sandbox: Sandbox, extraArgs: string[] = [], en
   let baseUrl: string | null = null;
   try {
     while (!baseUrl) {
-      if (child.exitCode !== null || child.signalCode !== null) throw new Error(`${name} exited (${child.exitCode ?? child.signalCode}) before listening: ${text}`);
+      if (child.exitCode !== null || child.signalCode !== null)
+        throw new Error(`${name} exited (${child.exitCode ?? child.signalCode}) before listening: ${text}`);
       if (Date.now() > deadline) throw new Error(`${name} did not print its address within ${timeoutMs} ms: ${text}`);
       baseUrl = /listening on (http:\/\/\S+)/.exec(text)?.[1]?.replace(/\/$/, "") ?? null;
       if (!baseUrl) await Bun.sleep(20);
     }
     for (;;) {
-      const ready = await fetch(`${baseUrl}/readyz`, { signal: AbortSignal.timeout(2_000) }).then((response) => response.status, () => 0);
+      const ready = await fetch(`${baseUrl}/readyz`, { signal: AbortSignal.timeout(2_000) }).then(
+        (response) => response.status,
+        () => 0,
+      );
       if (ready === 200) break;
-      if (child.exitCode !== null || child.signalCode !== null) throw new Error(`${name} exited before it was ready: ${text}`);
-      if (Date.now() > deadline) throw new Error(`${name} not ready within ${timeoutMs} ms (last /readyz ${ready}): ${text}`);
+      if (child.exitCode !== null || child.signalCode !== null)
+        throw new Error(`${name} exited before it was ready: ${text}`);
+      if (Date.now() > deadline)
+        throw new Error(`${name} not ready within ${timeoutMs} ms (last /readyz ${ready}): ${text}`);
       await Bun.sleep(50);
     }
   } catch (error) {

@@ -3,7 +3,16 @@ import { existsSync } from "node:fs";
 
 /** Debian's chromium, driven by playwright-core; never a browser downloaded by a tool. */
 export const CHROMIUM = "/usr/bin/chromium";
-const CHROMIUM_ARGS = ["--no-sandbox", "--headless", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync"];
+const CHROMIUM_ARGS = [
+  "--no-sandbox",
+  "--headless",
+  "--disable-gpu",
+  "--disable-quic",
+  "--no-first-run",
+  "--disable-background-networking",
+  "--disable-component-update",
+  "--disable-sync",
+];
 
 export type BrowserSuiteMode = "run" | "skip" | "fail";
 

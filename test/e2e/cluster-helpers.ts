@@ -10,11 +10,18 @@ import { startServer, type RunningBinary, type Sandbox } from "./binary.ts";
  */
 
 /** Where the test gets PostgreSQL from, or why it cannot. */
-export function postgresSource(): { kind: "url"; url: string } | { kind: "cluster" } | { kind: "none"; reason: string } {
+export function postgresSource():
+  | { kind: "url"; url: string }
+  | { kind: "cluster" }
+  | { kind: "none"; reason: string } {
   const url = testPostgresUrl();
   if (url) return { kind: "url", url };
   if (findServerBin()) return { kind: "cluster" };
-  return { kind: "none", reason: "no PostgreSQL: PARLEY_TEST_DB is not a postgres:// URL and no initdb/pg_ctl was found (install Debian's postgresql)" };
+  return {
+    kind: "none",
+    reason:
+      "no PostgreSQL: PARLEY_TEST_DB is not a postgres:// URL and no initdb/pg_ctl was found (install Debian's postgresql)",
+  };
 }
 
 export interface TestDatabase {
@@ -58,7 +65,13 @@ export async function openTestDatabase(): Promise<TestDatabase> {
 export type ServerChild = RunningBinary & { readonly name: string };
 
 /** `parley serve` on 127.0.0.1:`port` (0 = any free one), ready (test/e2e/binary.ts's startServer), named for errors. */
-export async function spawnServer(sandbox: Sandbox, name: string, port: number, env: Record<string, string>, timeoutMs = 30_000): Promise<ServerChild> {
+export async function spawnServer(
+  sandbox: Sandbox,
+  name: string,
+  port: number,
+  env: Record<string, string>,
+  timeoutMs = 30_000,
+): Promise<ServerChild> {
   return { ...(await startServer(sandbox, [], env, { port, name, timeoutMs })), name };
 }
 
@@ -66,10 +79,16 @@ export async function spawnServer(sandbox: Sandbox, name: string, port: number, 
 export async function killHard(child: Subprocess): Promise<void> {
   process.kill(child.pid, "SIGKILL");
   await Promise.race([child.exited, Bun.sleep(5_000)]);
-  if (child.exitCode === null && child.signalCode === null) throw new Error(`process ${child.pid} survived SIGKILL for 5 s`);
+  if (child.exitCode === null && child.signalCode === null)
+    throw new Error(`process ${child.pid} survived SIGKILL for 5 s`);
 }
 
-export async function waitFor<T>(what: string, timeoutMs: number, probe: () => T | null | false | Promise<T | null | false>, intervalMs = 100): Promise<T> {
+export async function waitFor<T>(
+  what: string,
+  timeoutMs: number,
+  probe: () => T | null | false | Promise<T | null | false>,
+  intervalMs = 100,
+): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const value = await probe();

@@ -23,15 +23,24 @@ export async function startDeskSite(
   widgetAttributes: (url: URL) => string = () => "",
 ): Promise<DeskSite> {
   const tenant = await createTenant(deps, { name: person.name, sector: "dental-clinic" });
-  await createUser(deps, { email: person.email, tenantId: tenant.id, role: person.role, password: TEST_PASSWORD, displayName: person.displayName });
+  await createUser(deps, {
+    email: person.email,
+    tenantId: tenant.id,
+    role: person.role,
+    password: TEST_PASSWORD,
+    displayName: person.displayName,
+  });
   const parley = createApp(deps).listen({ port: 0, hostname: "127.0.0.1" });
   const origin = `http://127.0.0.1:${parley.server?.port}`;
   const host = Bun.serve({
     port: 0,
     hostname: "127.0.0.1",
     fetch: (request) =>
-      new Response(`<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Clinic</title></head><body><main><h1>Clinic</h1></main>
-<script src="${origin}/widget.js" data-tenant="${tenant.id}" ${widgetAttributes(new URL(request.url))} async></script></body></html>`, { headers: { "content-type": "text/html; charset=utf-8" } }),
+      new Response(
+        `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Clinic</title></head><body><main><h1>Clinic</h1></main>
+<script src="${origin}/widget.js" data-tenant="${tenant.id}" ${widgetAttributes(new URL(request.url))} async></script></body></html>`,
+        { headers: { "content-type": "text/html; charset=utf-8" } },
+      ),
   });
   return {
     tenant,

@@ -7,7 +7,10 @@ import { describeWithBrowser, serveAppToBrowser, trackPageErrors } from "./chrom
 import { buildDeps } from "../helpers.ts";
 import { createAppDeps } from "../../src/http/deps.ts";
 
-const SCALAR_BUNDLE = readFileSync(join(dirname(Bun.resolveSync("@scalar/api-reference", import.meta.dir)), "browser", "standalone.js"), "utf8");
+const SCALAR_BUNDLE = readFileSync(
+  join(dirname(Bun.resolveSync("@scalar/api-reference", import.meta.dir)), "browser", "standalone.js"),
+  "utf8",
+);
 
 describe("the compiled binary's API reference", () => {
   test("an empty directory and the binary serve /docs, Scalar's viewer and a valid OpenAPI 3.1 document", async () => {
@@ -53,7 +56,10 @@ describeWithBrowser("the API reference in headless Chromium (needs /usr/bin/chro
     expect(elsewhere).toEqual([]);
 
     // "Try it": the viewer's client sends the example request to this server (connect-src 'self').
-    await page.getByRole("button", { name: /Test Request/ }).first().click();
+    await page
+      .getByRole("button", { name: /Test Request/ })
+      .first()
+      .click();
     const answered = page.waitForResponse((response) => response.url() === `${served.origin}/api/v1/auth/token`);
     await page.getByRole("button", { name: /^Send/ }).first().click();
     expect((await answered).status()).toBe(401);

@@ -20,7 +20,9 @@ describe("the compiled binary in an empty directory", () => {
       // The CLI works on the same database file while the server runs.
       const tenant = JSON.parse(sandbox.run(["tenant", "create", "--name", "E2E Clinic", "--json"]).out);
       expect(tenant.tenant_id).toMatch(/^ten_/);
-      const user = sandbox.run(["user", "create", "--email", "e2e@clinic.test", "--tenant", tenant.tenant_id], { stdin: "e2e-password-1\n" });
+      const user = sandbox.run(["user", "create", "--email", "e2e@clinic.test", "--tenant", tenant.tenant_id], {
+        stdin: "e2e-password-1\n",
+      });
       expect(user.code).toBe(0);
       const key = JSON.parse(sandbox.run(["apikey", "create", "--tenant", tenant.tenant_id, "--json"]).out).key;
 
@@ -31,7 +33,9 @@ describe("the compiled binary in an empty directory", () => {
       });
       expect(login.status).toBe(200);
       const tokens = await login.json();
-      const me = await fetch(`${server.baseUrl}/api/v1/me`, { headers: { authorization: `Bearer ${tokens.access_token}` } });
+      const me = await fetch(`${server.baseUrl}/api/v1/me`, {
+        headers: { authorization: `Bearer ${tokens.access_token}` },
+      });
       expect((await me.json()).memberships).toEqual([{ tenant_id: tenant.tenant_id, role: "owner" }]);
       const viaKey = await fetch(`${server.baseUrl}/api/v1/tenant`, { headers: { "x-api-key": key } });
       expect((await viaKey.json()).name).toBe("E2E Clinic");

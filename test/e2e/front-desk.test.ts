@@ -18,7 +18,10 @@ const LIVE_WITHIN_MS = 4_000;
 const W = (selector: string) => `parley-widget >> css=${selector}`;
 
 describeWithBrowser("the front desk: a visitor and an agent in two browsers (needs /usr/bin/chromium)", () => {
-  const deps = createAppDeps({ ...buildDeps({ visitorSessionsPerHour: 10_000, allowPrivateWebhooks: true }), clock: systemClock });
+  const deps = createAppDeps({
+    ...buildDeps({ visitorSessionsPerHour: 10_000, allowPrivateWebhooks: true }),
+    clock: systemClock,
+  });
   const scheduler = new DeliveryScheduler(deps);
   let receiver: ReturnType<typeof Bun.serve>;
   const received: Array<{ event: string; data: Record<string, unknown> }> = [];
@@ -26,7 +29,11 @@ describeWithBrowser("the front desk: a visitor and an agent in two browsers (nee
   let browser: Browser;
 
   beforeAll(async () => {
-    site = await startDeskSite(deps, { name: "Front Desk Dental", email: "sam@desk.example", role: "agent", displayName: "Sam" }, () => `data-poll-ms="${WIDGET_POLL_MS}"`);
+    site = await startDeskSite(
+      deps,
+      { name: "Front Desk Dental", email: "sam@desk.example", role: "agent", displayName: "Sam" },
+      () => `data-poll-ms="${WIDGET_POLL_MS}"`,
+    );
     receiver = Bun.serve({
       port: 0,
       hostname: "127.0.0.1",
@@ -35,9 +42,24 @@ describeWithBrowser("the front desk: a visitor and an agent in two browsers (nee
         return new Response("ok");
       },
     });
-    await createUser(deps, { email: "kim@desk.example", tenantId: site.tenant.id, role: "agent", password: TEST_PASSWORD, displayName: "Kim" });
-    await createCannedReply(deps, site.tenant.id, { shortcut: "hours", text: "We are open Monday to Friday, 9:00 to 17:00." });
-    await createRule(deps, site.tenant.id, { name: "ratings", event: "conversation.rated", url: `http://127.0.0.1:${receiver.port}/hook`, secret: "receiver-secret-123", active: true });
+    await createUser(deps, {
+      email: "kim@desk.example",
+      tenantId: site.tenant.id,
+      role: "agent",
+      password: TEST_PASSWORD,
+      displayName: "Kim",
+    });
+    await createCannedReply(deps, site.tenant.id, {
+      shortcut: "hours",
+      text: "We are open Monday to Friday, 9:00 to 17:00.",
+    });
+    await createRule(deps, site.tenant.id, {
+      name: "ratings",
+      event: "conversation.rated",
+      url: `http://127.0.0.1:${receiver.port}/hook`,
+      secret: "receiver-secret-123",
+      active: true,
+    });
     browser = await launchChromium();
   });
 
@@ -79,13 +101,18 @@ describeWithBrowser("the front desk: a visitor and an agent in two browsers (nee
     await visitor.page.locator(W(".form input")).fill("Can I talk to a human please?");
     await visitor.page.keyboard.press("Enter");
 
-    const row = operator.page.locator("#inbox-rows tr").filter({ has: operator.page.getByRole("button", { name: /^Open the chat with ses_/ }) });
+    const row = operator.page
+      .locator("#inbox-rows tr")
+      .filter({ has: operator.page.getByRole("button", { name: /^Open the chat with ses_/ }) });
     await row.waitFor({ timeout: LIVE_WITHIN_MS });
     expect(await operator.page.title()).toBe("(1) Parley admin");
     await row.getByRole("button", { name: /^Open / }).click();
     // The agent opened the chat: the visitor sees "Seen" under their message.
     const asked = visitor.page.locator(W(".m.visitor")).filter({ hasText: "Can I talk to a human" });
-    await visitor.page.locator(W(".m.visitor + .seen")).filter({ hasText: "Seen" }).waitFor({ timeout: LIVE_WITHIN_MS });
+    await visitor.page
+      .locator(W(".m.visitor + .seen"))
+      .filter({ hasText: "Seen" })
+      .waitFor({ timeout: LIVE_WITHIN_MS });
     expect(await asked.evaluate((node) => node.nextElementSibling?.textContent)).toBe("Seen");
     await operator.page.getByLabel("Reply to the visitor").fill("Hi, Sam here. How can I help?");
     await visitor.page.locator(W(".typing")).waitFor({ state: "visible", timeout: LIVE_WITHIN_MS });
@@ -98,13 +125,18 @@ describeWithBrowser("the front desk: a visitor and an agent in two browsers (nee
     // The initial avatar, and when: relative on the bubble, the full time on hover.
     expect(await reply.locator(".who").getAttribute("data-initial")).toBe("S");
     expect(await reply.getAttribute("data-when")).toMatch(/now|this minute|minute/);
-    expect(Date.parse(new Date(Number(await reply.getAttribute("data-at"))).toISOString())).toBeGreaterThan(Date.now() - 60_000);
+    expect(Date.parse(new Date(Number(await reply.getAttribute("data-at"))).toISOString())).toBeGreaterThan(
+      Date.now() - 60_000,
+    );
     expect(await reply.getAttribute("title")).toBeTruthy();
 
     // The visitor answers; the agent's open transcript shows it without a click.
     await visitor.page.locator(W(".form input")).fill("My crown came off");
     await visitor.page.keyboard.press("Enter");
-    await operator.page.locator("#convo-log li.visitor").filter({ hasText: "My crown came off" }).waitFor({ timeout: LIVE_WITHIN_MS });
+    await operator.page
+      .locator("#convo-log li.visitor")
+      .filter({ hasText: "My crown came off" })
+      .waitFor({ timeout: LIVE_WITHIN_MS });
     // The open transcript read it, so "Seen" moves under the newest message.
     const crown = visitor.page.locator(W(".m.visitor")).filter({ hasText: "My crown came off" });
     const seenUnderNewest = () => {
@@ -116,7 +148,10 @@ describeWithBrowser("the front desk: a visitor and an agent in two browsers (nee
     expect(await visitor.page.locator(W(".seen")).count()).toBe(1);
 
     await operator.page.getByRole("button", { name: "Close chat" }).click();
-    await operator.page.locator("#inbox-rows").filter({ hasText: "No chat is waiting" }).waitFor({ timeout: LIVE_WITHIN_MS });
+    await operator.page
+      .locator("#inbox-rows")
+      .filter({ hasText: "No chat is waiting" })
+      .waitFor({ timeout: LIVE_WITHIN_MS });
     expect(await operator.page.title()).toBe("Parley admin");
 
     // The closed chat asks the visitor for a rating, by keyboard: arrows pick the score.
@@ -163,19 +198,30 @@ describeWithBrowser("the front desk: a visitor and an agent in two browsers (nee
     const kim = await signedIn("kim@desk.example");
     const visitor = await handOff("Can I talk to a human about my bill please?");
     // The only chat waiting (the first test closed its own).
-    const rowOf = (operator: { page: Page }) => operator.page.locator("#inbox-rows tr").filter({ has: operator.page.getByRole("button", { name: /^Open the chat/ }) });
+    const rowOf = (operator: { page: Page }) =>
+      operator.page
+        .locator("#inbox-rows tr")
+        .filter({ has: operator.page.getByRole("button", { name: /^Open the chat/ }) });
     await rowOf(sam).waitFor({ timeout: LIVE_WITHIN_MS });
     await rowOf(kim).waitFor({ timeout: LIVE_WITHIN_MS });
     // Nobody opened it yet: one unread message for each of them.
     expect(await rowOf(kim).locator(".badge").textContent()).toContain("1");
 
-    await rowOf(sam).getByRole("button", { name: /^Take the chat/ }).click();
+    await rowOf(sam)
+      .getByRole("button", { name: /^Take the chat/ })
+      .click();
     await rowOf(sam).filter({ hasText: "you" }).waitFor({ timeout: LIVE_WITHIN_MS });
     // Kim's inbox says so without a reload, and offers no Take.
     await rowOf(kim).filter({ hasText: "Sam" }).waitFor({ timeout: LIVE_WITHIN_MS });
-    expect(await rowOf(kim).getByRole("button", { name: /^Take the chat/ }).count()).toBe(0);
+    expect(
+      await rowOf(kim)
+        .getByRole("button", { name: /^Take the chat/ })
+        .count(),
+    ).toBe(0);
 
-    await rowOf(sam).getByRole("button", { name: /^Open / }).click();
+    await rowOf(sam)
+      .getByRole("button", { name: /^Open / })
+      .click();
     await sam.page.locator("#convo-owner").filter({ hasText: "Who has it: you." }).waitFor();
     expect(await sam.page.locator("#convo-facts").textContent()).toContain(site.hostUrl);
     const box = sam.page.getByLabel(/Reply to the visitor/);
@@ -184,7 +230,10 @@ describeWithBrowser("the front desk: a visitor and an agent in two browsers (nee
     await box.press("Enter");
     expect(await box.inputValue()).toBe("We are open Monday to Friday, 9:00 to 17:00.");
     await sam.page.getByRole("button", { name: "Send reply" }).click();
-    await visitor.page.locator(W(".m.operator")).filter({ hasText: "We are open Monday to Friday" }).waitFor({ timeout: LIVE_WITHIN_MS });
+    await visitor.page
+      .locator(W(".m.operator"))
+      .filter({ hasText: "We are open Monday to Friday" })
+      .waitFor({ timeout: LIVE_WITHIN_MS });
     // Opened: nothing unread for Sam, still one for Kim.
     await rowOf(sam).locator(".badge").waitFor({ state: "detached", timeout: LIVE_WITHIN_MS });
     expect(await rowOf(kim).locator(".badge").textContent()).toContain("1");
@@ -204,8 +253,14 @@ describeWithBrowser("the front desk: a visitor and an agent in two browsers (nee
     await visitor.page.locator(W(".launcher")).click();
     await visitor.page.locator(W(".form input")).fill("Can I talk to a human please?");
     await visitor.page.keyboard.press("Enter");
-    const weekday = await visitor.page.evaluate((iso) => new Date(iso).toLocaleString(undefined, { weekday: "long" }), backAt.toISOString());
-    await visitor.page.locator(W(".sub")).filter({ hasText: "Our team is away. We're back" }).waitFor({ timeout: LIVE_WITHIN_MS });
+    const weekday = await visitor.page.evaluate(
+      (iso) => new Date(iso).toLocaleString(undefined, { weekday: "long" }),
+      backAt.toISOString(),
+    );
+    await visitor.page
+      .locator(W(".sub"))
+      .filter({ hasText: "Our team is away. We're back" })
+      .waitFor({ timeout: LIVE_WITHIN_MS });
     expect(await visitor.page.locator(W(".sub")).textContent()).toContain(weekday);
     expect(visitor.errors).toEqual([]);
   });
@@ -221,7 +276,10 @@ describeWithBrowser("the front desk: a visitor and an agent in two browsers (nee
     await visitor.page.locator(W(".launcher")).click();
     await visitor.page.locator(W(".form input")).fill("Can I talk to a human please?");
     await visitor.page.keyboard.press("Enter");
-    await visitor.page.locator(W(".sub")).filter({ hasText: "A person will join shortly, usually within 4 minutes." }).waitFor({ timeout: LIVE_WITHIN_MS });
+    await visitor.page
+      .locator(W(".sub"))
+      .filter({ hasText: "A person will join shortly, usually within 4 minutes." })
+      .waitFor({ timeout: LIVE_WITHIN_MS });
     expect(visitor.errors).toEqual([]);
   });
 });

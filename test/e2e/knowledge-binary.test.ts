@@ -11,8 +11,14 @@ beforeAll(() => {
     port: 0,
     fetch(request) {
       const path = new URL(request.url).pathname;
-      if (path === "/sitemap.xml") return new Response(`<urlset><url><loc>http://127.0.0.1:${site.port}/menu.pdf</loc></url></urlset>`, { headers: { "content-type": "application/xml" } });
-      if (path === "/menu.pdf") return new Response(makePdf(["Lunch menu: soup of the day."]), { headers: { "content-type": "application/pdf" } });
+      if (path === "/sitemap.xml")
+        return new Response(`<urlset><url><loc>http://127.0.0.1:${site.port}/menu.pdf</loc></url></urlset>`, {
+          headers: { "content-type": "application/xml" },
+        });
+      if (path === "/menu.pdf")
+        return new Response(makePdf(["Lunch menu: soup of the day."]), {
+          headers: { "content-type": "application/pdf" },
+        });
       return new Response("nope", { status: 404 });
     },
   });
@@ -41,10 +47,17 @@ describe("knowledge sources in the compiled binary", () => {
       });
       expect(sitemap.status).toBe(201);
       expect(await sitemap.json()).toMatchObject({ status: "ok", document_count: 1 });
-      const search = await (await fetch(`${server.baseUrl}/api/v1/knowledge/search?q=mondays`, { headers: { "x-api-key": key } })).json();
+      const search = await (
+        await fetch(`${server.baseUrl}/api/v1/knowledge/search?q=mondays`, { headers: { "x-api-key": key } })
+      ).json();
       expect(search.data[0]).toMatchObject({ title: "Opening hours" });
       // Spawned without waiting synchronously: the site it fetches is served by this test process.
-      const sync = Bun.spawn([sandbox.binary, "knowledge", "sync", "--tenant", tenant.tenant_id], { cwd: sandbox.dir, env: sandbox.env, stdout: "pipe", stderr: "pipe" });
+      const sync = Bun.spawn([sandbox.binary, "knowledge", "sync", "--tenant", tenant.tenant_id], {
+        cwd: sandbox.dir,
+        env: sandbox.env,
+        stdout: "pipe",
+        stderr: "pipe",
+      });
       expect(await sync.exited).toBe(0);
       expect(await new Response(sync.stdout).text()).toMatch(/sitemap\s+\S+sitemap\.xml\s+unchanged\s+1 unchanged/);
     } finally {

@@ -25,11 +25,20 @@ async function serveWithStdout<Stdout extends number | "pipe">(stdout: Stdout) {
   const sandbox = createSandbox();
   sandboxes.push(sandbox);
   const port = freePort();
-  const child = Bun.spawn([sandbox.binary, "serve", "--host", "127.0.0.1", "--port", String(port)], { cwd: sandbox.dir, env: sandbox.env, stdin: "ignore", stdout, stderr: "ignore" });
+  const child = Bun.spawn([sandbox.binary, "serve", "--host", "127.0.0.1", "--port", String(port)], {
+    cwd: sandbox.dir,
+    env: sandbox.env,
+    stdin: "ignore",
+    stdout,
+    stderr: "ignore",
+  });
   const baseUrl = `http://127.0.0.1:${port}`;
   let ready = false;
   for (let attempt = 0; attempt < 200 && !ready; attempt++) {
-    ready = await fetch(`${baseUrl}/readyz`).then((response) => response.ok, () => false);
+    ready = await fetch(`${baseUrl}/readyz`).then(
+      (response) => response.ok,
+      () => false,
+    );
     if (!ready) await Bun.sleep(50);
   }
   if (!ready) throw new Error("server did not become ready");

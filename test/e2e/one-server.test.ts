@@ -41,7 +41,9 @@ describe("one server per SQLite file and per port", () => {
     const first = await startServer(sandbox);
     try {
       const port = new URL(first.baseUrl).port;
-      const second = sandbox.run(["serve", "--host", "127.0.0.1", "--port", port], { env: { PARLEY_DB: join(sandbox.dir, "other.db") } });
+      const second = sandbox.run(["serve", "--host", "127.0.0.1", "--port", port], {
+        env: { PARLEY_DB: join(sandbox.dir, "other.db") },
+      });
       expect(second.code).toBe(1);
       expect(second.err).toContain(`cannot listen on 127.0.0.1:${port}`);
       expect((await fetch(`${first.baseUrl}/healthz`)).status).toBe(200);

@@ -1,7 +1,16 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { SQL } from "bun";
 import { createSandbox, stopProcess, type Sandbox } from "./binary.ts";
-import { killHard, openTestDatabase, postgresSource, spawnServer, startReceiver, waitFor, type ServerChild, type TestDatabase } from "./cluster-helpers.ts";
+import {
+  killHard,
+  openTestDatabase,
+  postgresSource,
+  spawnServer,
+  startReceiver,
+  waitFor,
+  type ServerChild,
+  type TestDatabase,
+} from "./cluster-helpers.ts";
 
 /**
  * Several instances on PostgreSQL end to end: three compiled `parley serve` processes on one PostgreSQL database.
@@ -75,7 +84,8 @@ describe.skipIf(source.kind === "none")("three Parley servers on one PostgreSQL"
 
   const cli = (args: string[], env: Record<string, string> = {}) => {
     const result = sandbox!.run([...args, "--db", database!.url], { env });
-    if (result.code !== 0) throw new Error(`parley ${args.join(" ")} exited ${result.code}: ${result.err}${result.out}`);
+    if (result.code !== 0)
+      throw new Error(`parley ${args.join(" ")} exited ${result.code}: ${result.err}${result.out}`);
     return result.out;
   };
 
@@ -97,7 +107,13 @@ describe.skipIf(source.kind === "none")("three Parley servers on one PostgreSQL"
     const rule = await fetch(`${servers[0]!.baseUrl}/api/v1/webhooks/rules-engine/rules`, {
       method: "POST",
       headers: { "x-api-key": apiKey, "content-type": "application/json" },
-      body: JSON.stringify({ name: "cluster receiver", event: "lead.created", url: receiver.url, secret: "e2e-cluster-secret-0123456789", active: true }),
+      body: JSON.stringify({
+        name: "cluster receiver",
+        event: "lead.created",
+        url: receiver.url,
+        secret: "e2e-cluster-secret-0123456789",
+        active: true,
+      }),
     });
     const ruleBody = (await rule.json()) as Record<string, any>;
     if (rule.status !== 201) throw new Error(`rule creation answered ${rule.status}: ${JSON.stringify(ruleBody)}`);
@@ -249,10 +265,17 @@ describe.skipIf(source.kind === "none")("three Parley servers on one PostgreSQL"
     }
     const deliveredMs = Date.now() - began;
     // The receiver saw every id; the instances may still be recording the last answers.
-    await waitFor("no pending deliveries", 20_000, async () => (await sql!`SELECT count(*)::int AS n FROM deliveries WHERE status = 'pending'`)[0].n === 0, 250).catch(() => undefined);
+    await waitFor(
+      "no pending deliveries",
+      20_000,
+      async () => (await sql!`SELECT count(*)::int AS n FROM deliveries WHERE status = 'pending'`)[0].n === 0,
+      250,
+    ).catch(() => undefined);
 
     const byStatus = Object.fromEntries(
-      (await sql!`SELECT status, count(*)::int AS n FROM deliveries GROUP BY status`).map((row: { status: string; n: number }) => [row.status, row.n]),
+      (await sql!`SELECT status, count(*)::int AS n FROM deliveries GROUP BY status`).map(
+        (row: { status: string; n: number }) => [row.status, row.n],
+      ),
     ) as Record<string, number>;
     const deadLetters = (await sql!`SELECT count(*)::int AS n FROM dead_letters`)[0].n as number;
     let duplicates = 0;
@@ -268,7 +291,8 @@ describe.skipIf(source.kind === "none")("three Parley servers on one PostgreSQL"
     }
     // Normal latency is well under a second: a delivery completed ≥ one lease (2 × 2 s + 1 s)
     // after it was created was held by the killed instance and taken over once its lease ran out.
-    const takenOver = (await sql!`SELECT count(*)::int AS n FROM deliveries WHERE completed_at - created_at >= 5000`)[0].n as number;
+    const takenOver = (await sql!`SELECT count(*)::int AS n FROM deliveries WHERE completed_at - created_at >= 5000`)[0]
+      .n as number;
     const unknown = [...received.keys()].filter((id) => !ids.has(id)).length;
     console.log(
       `postgres-cluster: deliveries ${DELIVERIES}, unique received ${received.size} (${unknown} from requests whose 202 was lost), answered ${answered.size}, ` +

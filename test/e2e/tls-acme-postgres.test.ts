@@ -44,10 +44,20 @@ describe.skipIf(source.kind === "none")("ACME on two instances sharing PostgreSQ
     pebble = await startPebble();
     database = await openTestDatabase();
     sandbox = createSandbox({ PARLEY_DB: database.url });
-    const env = (httpPort: number) => ({ PARLEY_ACME_DOMAINS: DOMAIN, PARLEY_ACME_DIRECTORY: pebble.directoryUrl, PARLEY_ACME_CA_CERT: pebble.listenerCaPath, PARLEY_HTTP_PORT: String(httpPort) });
+    const env = (httpPort: number) => ({
+      PARLEY_ACME_DOMAINS: DOMAIN,
+      PARLEY_ACME_DIRECTORY: pebble.directoryUrl,
+      PARLEY_ACME_CA_CERT: pebble.listenerCaPath,
+      PARLEY_HTTP_PORT: String(httpPort),
+    });
     // Migrate first: two instances then start at the same moment on a ready database.
     expect(sandbox.run(["migrate"]).code).toBe(0);
-    servers.push(...(await Promise.all([startTlsServer(sandbox, env(pebble.httpPort), { port: ports[0] }), startTlsServer(sandbox, env(freePort()), { port: ports[1] })])));
+    servers.push(
+      ...(await Promise.all([
+        startTlsServer(sandbox, env(pebble.httpPort), { port: ports[0] }),
+        startTlsServer(sandbox, env(freePort()), { port: ports[1] }),
+      ])),
+    );
   }, 120_000);
 
   afterAll(async () => {
@@ -60,10 +70,18 @@ describe.skipIf(source.kind === "none")("ACME on two instances sharing PostgreSQ
   test("one instance orders, both serve the one certificate", async () => {
     const root = await pebble.root();
     const both = async () => Promise.all(ports.map((port) => servedFingerprint(port!, root).catch(() => null)));
-    expect(await eventually(async () => (await both()).every((fingerprint) => fingerprint !== null), 60_000)).toBe(true);
+    expect(await eventually(async () => (await both()).every((fingerprint) => fingerprint !== null), 60_000)).toBe(
+      true,
+    );
     const [first, second] = await both();
     expect(first).toBe(second!);
-    const orders = servers.map((server) => server.output().split("\n").filter((line) => line.includes('"msg":"ordering a TLS certificate"')).length);
+    const orders = servers.map(
+      (server) =>
+        server
+          .output()
+          .split("\n")
+          .filter((line) => line.includes('"msg":"ordering a TLS certificate"')).length,
+    );
     expect(orders.reduce((sum, count) => sum + count, 0)).toBe(1);
   }, 90_000);
 });

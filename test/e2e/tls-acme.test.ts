@@ -35,7 +35,8 @@ afterAll(async () => {
   await pebble?.stop();
 });
 
-const ordersIn = (text: string) => text.split("\n").filter((line) => line.includes('"msg":"ordering a TLS certificate"')).length;
+const ordersIn = (text: string) =>
+  text.split("\n").filter((line) => line.includes('"msg":"ordering a TLS certificate"')).length;
 
 test("the binary obtains a certificate over HTTP-01 and serves the chain Pebble's root verifies, for the domain's SNI", async () => {
   const peer = await peerCertificate(httpsPort, DOMAIN, root);
@@ -50,7 +51,10 @@ test("HTTPS responses carry HSTS for a year; plain HTTP answers 308 to https", a
   const ready = await fetch(`https://127.0.0.1:${httpsPort}/readyz`, { tls: { ca: root, serverName: DOMAIN } });
   expect(ready.status).toBe(200);
   expect(ready.headers.get("strict-transport-security")).toBe("max-age=31536000");
-  const plain = await fetch(`http://127.0.0.1:${pebble.httpPort}/admin`, { redirect: "manual", headers: { host: DOMAIN } });
+  const plain = await fetch(`http://127.0.0.1:${pebble.httpPort}/admin`, {
+    redirect: "manual",
+    headers: { host: DOMAIN },
+  });
   expect(plain.status).toBe(308);
   expect(plain.headers.get("location")).toBe(`https://${DOMAIN}:${httpsPort}/admin`);
 });

@@ -25,9 +25,19 @@ export function freePort(): number {
  * Starts `parley serve` over HTTPS on 127.0.0.1 and resolves once it printed its https address
  * (readiness is the caller's check: it knows which CA to trust). Bounded by `timeoutMs`.
  */
-export async function startTlsServer(sandbox: Sandbox, env: Record<string, string>, options: { port?: number; timeoutMs?: number } = {}): Promise<RunningTlsBinary> {
+export async function startTlsServer(
+  sandbox: Sandbox,
+  env: Record<string, string>,
+  options: { port?: number; timeoutMs?: number } = {},
+): Promise<RunningTlsBinary> {
   const { port: listenPort = 0, timeoutMs = 60_000 } = options;
-  const child = Bun.spawn([sandbox.binary, "serve", "--host", "127.0.0.1", "--port", String(listenPort)], { cwd: sandbox.dir, env: { ...sandbox.env, ...env }, stdin: "ignore", stdout: "pipe", stderr: "pipe" });
+  const child = Bun.spawn([sandbox.binary, "serve", "--host", "127.0.0.1", "--port", String(listenPort)], {
+    cwd: sandbox.dir,
+    env: { ...sandbox.env, ...env },
+    stdin: "ignore",
+    stdout: "pipe",
+    stderr: "pipe",
+  });
   let text = "";
   void drain(child.stdout, (chunk) => (text += chunk)).catch(() => undefined);
   void drain(child.stderr, (chunk) => (text += chunk)).catch(() => undefined);
@@ -55,7 +65,12 @@ export function peerCertificate(port: number, servername: string, ca: string): P
   return new Promise((resolve, reject) => {
     const socket = connect({ host: "127.0.0.1", port, servername, ca, rejectUnauthorized: false }, () => {
       const peer = socket.getPeerCertificate();
-      resolve({ subject: String(peer.subject?.CN ?? ""), issuer: String(peer.issuer?.CN ?? ""), authorized: socket.authorized, authorizationError: socket.authorizationError ? String(socket.authorizationError) : null });
+      resolve({
+        subject: String(peer.subject?.CN ?? ""),
+        issuer: String(peer.issuer?.CN ?? ""),
+        authorized: socket.authorized,
+        authorizationError: socket.authorizationError ? String(socket.authorizationError) : null,
+      });
       socket.end();
     });
     socket.setTimeout(5_000, () => socket.destroy(new Error("TLS handshake timed out")));

@@ -61,7 +61,11 @@ function startReceiver() {
   };
 }
 
-async function waitFor<T>(what: string, timeoutMs: number, probe: () => T | null | false | Promise<T | null | false>): Promise<T> {
+async function waitFor<T>(
+  what: string,
+  timeoutMs: number,
+  probe: () => T | null | false | Promise<T | null | false>,
+): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const value = await probe();
@@ -106,7 +110,13 @@ function api(server: RunningBinary, apiKey: string) {
 }
 
 async function createRuleTo(call: ReturnType<typeof api>, url: string): Promise<string> {
-  const created = await call("POST", "/rules-engine/rules", { name: "crash receiver", event: "lead.created", url, secret: SECRET, active: true });
+  const created = await call("POST", "/rules-engine/rules", {
+    name: "crash receiver",
+    event: "lead.created",
+    url,
+    secret: SECRET,
+    active: true,
+  });
   expect(created.status).toBe(201);
   return created.json.rule_id as string;
 }
@@ -122,7 +132,9 @@ describe("webhook deliveries of the compiled binary", () => {
 
     const enqueued: string[] = [];
     for (let batch = 0; batch < 20; batch++) {
-      const responses = await Promise.all(Array.from({ length: 50 }, () => call("POST", `/rules-engine/rules/${ruleId}/test`)));
+      const responses = await Promise.all(
+        Array.from({ length: 50 }, () => call("POST", `/rules-engine/rules/${ruleId}/test`)),
+      );
       for (const response of responses) {
         expect(response.status).toBe(202);
         enqueued.push(response.json.webhook_id as string);
@@ -142,7 +154,11 @@ describe("webhook deliveries of the compiled binary", () => {
     const callAgain = api(second, apiKey);
     // In-flight deliveries come back once their lease (2 × timeout + 1 s) runs out.
     await waitFor("all 1,000 webhook ids at the receiver", 45_000, () => receiver.distinctIds().size >= 1_000);
-    await waitFor("no pending deliveries", 15_000, async () => (await callAgain("GET", "/deliveries?status=pending")).json.data.length === 0);
+    await waitFor(
+      "no pending deliveries",
+      15_000,
+      async () => (await callAgain("GET", "/deliveries?status=pending")).json.data.length === 0,
+    );
 
     const seen = receiver.distinctIds();
     const missing = enqueued.filter((id) => !seen.has(id));
@@ -178,16 +194,28 @@ describe("webhook deliveries of the compiled binary", () => {
       expect(listed.code).toBe(0);
       return (JSON.parse(listed.out) as Array<Record<string, any>>).find((row) => row.webhook_id === webhookId) ?? null;
     });
-    expect(deadLetter).toMatchObject({ tenant_id: tenantId, rule_id: ruleId, event: "lead.created", attempts: 4, last_status_code: 500 });
+    expect(deadLetter).toMatchObject({
+      tenant_id: tenantId,
+      rule_id: ruleId,
+      event: "lead.created",
+      attempts: 4,
+      last_status_code: 500,
+    });
     expect(deadLetter.dead_letter_id).toMatch(/^dlq_/);
-    expect(receiver.arrivals.filter((arrival) => arrival.webhookId === webhookId).map((arrival) => arrival.attempt)).toEqual(["1", "2", "3", "4"]);
+    expect(
+      receiver.arrivals.filter((arrival) => arrival.webhookId === webhookId).map((arrival) => arrival.attempt),
+    ).toEqual(["1", "2", "3", "4"]);
 
     receiver.answerWith(200);
     const retriggered = sandbox.run(["dlq", "retrigger", deadLetter.dead_letter_id]);
     expect(retriggered.code).toBe(0);
     expect(retriggered.out).toContain(webhookId);
 
-    const redelivered = await waitFor("the re-triggered delivery", 10_000, () => receiver.arrivals.find((arrival) => arrival.answered === 200) ?? null);
+    const redelivered = await waitFor(
+      "the re-triggered delivery",
+      10_000,
+      () => receiver.arrivals.find((arrival) => arrival.answered === 200) ?? null,
+    );
     expect(redelivered.webhookId).toBe(webhookId);
     expect(redelivered.attempt).toBe("1");
     expect(JSON.parse(redelivered.body).webhook_id).toBe(webhookId);
@@ -198,7 +226,9 @@ describe("webhook deliveries of the compiled binary", () => {
       return shown.json.status === "succeeded" ? shown.json : null;
     });
     expect(delivery.cycle).toBe(2);
-    expect(delivery.attempt_log.map((row: Record<string, unknown>) => [row.cycle, row.attempt, row.ok, row.status_code])).toEqual([
+    expect(
+      delivery.attempt_log.map((row: Record<string, unknown>) => [row.cycle, row.attempt, row.ok, row.status_code]),
+    ).toEqual([
       [1, 1, false, 500],
       [1, 2, false, 500],
       [1, 3, false, 500],

@@ -22,7 +22,10 @@ const HOST_ERROR = "host page bug";
  * Checked in and shown in the README: what each widget state looks like, desktop and phone. Their
  * times differ on every run, so they are refreshed only when asked (PARLEY_SCREENSHOTS=1 npm test).
  */
-const SCREENSHOTS = process.env.PARLEY_SCREENSHOTS === "1" ? join(import.meta.dir, "../../docs/screenshots") : join(tmpdir(), "parley-widget-screenshots");
+const SCREENSHOTS =
+  process.env.PARLEY_SCREENSHOTS === "1"
+    ? join(import.meta.dir, "../../docs/screenshots")
+    : join(tmpdir(), "parley-widget-screenshots");
 const DESKTOP = { width: 1280, height: 800 };
 const PHONE = { width: 390, height: 844 };
 
@@ -34,7 +37,10 @@ describeWithBrowser("the widget in headless Chromium (needs /usr/bin/chromium)",
   // Private targets allowed: the streaming test's fake model provider listens on loopback.
   // Every page here is a new visitor from 127.0.0.1: lift the per-address session cap (20 an
   // hour, tested in test/http/visitor-quota.test.ts), or the later tests would be refused.
-  const deps = createAppDeps({ ...buildDeps({ allowPrivateWebhooks: true, visitorSessionsPerHour: 10_000 }), clock: systemClock });
+  const deps = createAppDeps({
+    ...buildDeps({ allowPrivateWebhooks: true, visitorSessionsPerHour: 10_000 }),
+    clock: systemClock,
+  });
   let parley: { stop(): unknown; server: { port?: number } | null };
   let parleyOrigin = "";
   let host: ReturnType<typeof Bun.serve>;
@@ -78,7 +84,11 @@ describeWithBrowser("the widget in headless Chromium (needs /usr/bin/chromium)",
         const js = (code: string) => new Response(code, { headers: { "content-type": "text/javascript" } });
         if (url.pathname === "/claim.js") return js(`window.Parley = { mine: true };`);
         if (url.pathname === "/bug.js") return js(`throw new Error(${JSON.stringify(HOST_ERROR)});`);
-        if (url.pathname === "/leak.css") return new Response("* { letter-spacing: 3px !important; font-size: 30px; font-family: serif; line-height: 3 }", { headers: { "content-type": "text/css" } });
+        if (url.pathname === "/leak.css")
+          return new Response(
+            "* { letter-spacing: 3px !important; font-size: 30px; font-family: serif; line-height: 3 }",
+            { headers: { "content-type": "text/css" } },
+          );
         return hostPage(url);
       },
     });
@@ -109,7 +119,10 @@ describeWithBrowser("the widget in headless Chromium (needs /usr/bin/chromium)",
   /** docs/screenshots/widget-<state>-desktop.png and -phone.png: the same page at 1280×800 and 390×844. */
   async function snap(page: Page, state: string): Promise<void> {
     const before = page.viewportSize();
-    for (const [label, size] of [["desktop", DESKTOP], ["phone", PHONE]] as const) {
+    for (const [label, size] of [
+      ["desktop", DESKTOP],
+      ["phone", PHONE],
+    ] as const) {
       await page.setViewportSize(size);
       await page.screenshot({ path: join(SCREENSHOTS, `widget-${state}-${label}.png`) });
     }
@@ -129,11 +142,22 @@ describeWithBrowser("the widget in headless Chromium (needs /usr/bin/chromium)",
     return (light + 0.05) / (dark + 0.05);
   }
   const colours = (page: Page, selector: string) =>
-    page.locator(W(selector)).first().evaluate((node) => ({ color: getComputedStyle(node).color, background: getComputedStyle(node).backgroundColor }));
+    page
+      .locator(W(selector))
+      .first()
+      .evaluate((node) => ({
+        color: getComputedStyle(node).color,
+        background: getComputedStyle(node).backgroundColor,
+      }));
   const bubbles = (page: Page, role: string) => page.locator(W(`.m.${role}`));
-  const focusedClass = (page: Page) => page.evaluate(() => document.querySelector("parley-widget")?.shadowRoot?.activeElement?.className ?? null);
+  const focusedClass = (page: Page) =>
+    page.evaluate(() => document.querySelector("parley-widget")?.shadowRoot?.activeElement?.className ?? null);
   const stored = (page: Page, tenantId: string) =>
-    page.evaluate((key) => JSON.parse(localStorage.getItem(key) ?? "null"), `parley:${tenantId}`) as Promise<{ sessionId: string; status: string; log: unknown[] } | null>;
+    page.evaluate((key) => JSON.parse(localStorage.getItem(key) ?? "null"), `parley:${tenantId}`) as Promise<{
+      sessionId: string;
+      status: string;
+      log: unknown[];
+    } | null>;
 
   test("a visitor opens the chat, asks, uses quick replies, closes with Esc and resumes after a reload", async () => {
     const { page, widgetErrors } = await newPage();
@@ -180,7 +204,9 @@ describeWithBrowser("the widget in headless Chromium (needs /usr/bin/chromium)",
     // The widget reported its telemetry for this session (best effort, so give it a moment).
     const reported = async () =>
       deps.sqlite
-        .prepare<{ name: string; n: number }, [string]>("SELECT name, count(*) AS n FROM analytics_events WHERE session_id = ? GROUP BY name")
+        .prepare<{ name: string; n: number }, [string]>(
+          "SELECT name, count(*) AS n FROM analytics_events WHERE session_id = ? GROUP BY name",
+        )
         .all(state?.sessionId ?? "");
     for (let i = 0; i < 50 && (await reported()).length < 5; i++) await Bun.sleep(20);
     const counts = Object.fromEntries((await reported()).map((row) => [row.name, row.n]));
@@ -214,14 +240,26 @@ describeWithBrowser("the widget in headless Chromium (needs /usr/bin/chromium)",
 
     // An operator with a display name is named on the bubble and in the header; the earlier
     // reply (sent without one) keeps "Agent".
-    const sam = await createUser(deps, { email: "sam@open.test", tenantId: open.id, role: "agent", password: TEST_PASSWORD, displayName: "Sam" });
+    const sam = await createUser(deps, {
+      email: "sam@open.test",
+      tenantId: open.id,
+      role: "agent",
+      password: TEST_PASSWORD,
+      displayName: "Sam",
+    });
     await page.keyboard.press("Escape");
     await postOperatorMessage(deps, open.id, state!.sessionId, { text: "Are you still there?", authorId: sam.userId });
     // Closed panels poll 5× slower: POLL_MS * 5.
-    await page.locator(W(".badge")).filter({ hasText: "1" }).waitFor({ timeout: POLL_MS * 5 * 3 });
+    await page
+      .locator(W(".badge"))
+      .filter({ hasText: "1" })
+      .waitFor({ timeout: POLL_MS * 5 * 3 });
     await page.locator(W(".launcher")).click();
     expect(await page.locator(W(".badge")).isHidden()).toBe(true);
-    expect(await page.locator(W(".m.operator")).allTextContents()).toEqual(["AgentHi, this is Sam from the front desk.", "SamAre you still there?"]);
+    expect(await page.locator(W(".m.operator")).allTextContents()).toEqual([
+      "AgentHi, this is Sam from the front desk.",
+      "SamAre you still there?",
+    ]);
     expect(await page.locator(W(".m.operator .who")).allTextContents()).toEqual(["Agent", "Sam"]);
     expect(await page.locator(W(".sub")).textContent()).toBe("You're chatting with Sam");
     expect(widgetErrors()).toEqual([]);
@@ -232,7 +270,9 @@ describeWithBrowser("the widget in headless Chromium (needs /usr/bin/chromium)",
     await goto(page, "?claim&bug");
     await page.locator(W(".launcher")).click();
     await bubbles(page, "bot").first().waitFor();
-    expect(await page.evaluate(() => JSON.stringify((window as unknown as { Parley: unknown }).Parley))).toBe('{"mine":true}');
+    expect(await page.evaluate(() => JSON.stringify((window as unknown as { Parley: unknown }).Parley))).toBe(
+      '{"mine":true}',
+    );
     expect(errors.some((message) => message.includes(HOST_ERROR))).toBe(true);
     expect(widgetErrors()).toEqual([]);
   });
@@ -276,9 +316,15 @@ describeWithBrowser("the widget in headless Chromium (needs /usr/bin/chromium)",
     expect((await answered).status()).toBe(403);
     await page.waitForFunction(() => !document.querySelector("parley-widget"));
     expect(await page.locator(W(".launcher")).count()).toBe(0);
-    expect(warnings.filter((text) => text.startsWith("[parley]"))).toEqual([expect.stringContaining("allowed origins")]);
+    expect(warnings.filter((text) => text.startsWith("[parley]"))).toEqual([
+      expect.stringContaining("allowed origins"),
+    ]);
     // No session was started for a page that may not chat.
-    expect(deps.sqlite.prepare<{ n: number }, [string]>("SELECT count(*) AS n FROM chat_sessions WHERE tenant_id = ?").get(refusing.id)?.n).toBe(0);
+    expect(
+      deps.sqlite
+        .prepare<{ n: number }, [string]>("SELECT count(*) AS n FROM chat_sessions WHERE tenant_id = ?")
+        .get(refusing.id)?.n,
+    ).toBe(0);
     expect(widgetErrors()).toEqual([]);
   });
 
@@ -303,7 +349,8 @@ describeWithBrowser("the widget in headless Chromium (needs /usr/bin/chromium)",
       await expect(live.textContent()).resolves.toBe(text.slice(0, 6));
       release();
       await page.waitForFunction(
-        ([selector, expected]) => document.querySelector("parley-widget")?.shadowRoot?.querySelectorAll(selector)[1]?.textContent === expected,
+        ([selector, expected]) =>
+          document.querySelector("parley-widget")?.shadowRoot?.querySelectorAll(selector)[1]?.textContent === expected,
         [".m.bot", text] as const,
       );
       expect(await bubbles(page, "bot").count()).toBe(2);
@@ -318,8 +365,27 @@ describeWithBrowser("the widget in headless Chromium (needs /usr/bin/chromium)",
     const provider = startFakeProvider();
     try {
       const cited = await createTenant(deps, { name: "Cited Dental", sector: "dental-clinic" });
-      await updateBotConfig(deps, cited.id, { ai: { base_url: provider.url, model: "fake-model" }, faq: [{ id: "crowns", question: "Can I pay for a porcelain crown monthly?", answer: "Yes: a porcelain crown can be paid monthly." }] });
-      await addDocument(deps, cited.id, { title: "Payment plans", content: "# Porcelain crown\nA porcelain crown costs 1,100 dollars; you can pay for it monthly.", format: "markdown", sourceUrl: "https://smile.example/pay" }, null);
+      await updateBotConfig(deps, cited.id, {
+        ai: { base_url: provider.url, model: "fake-model" },
+        faq: [
+          {
+            id: "crowns",
+            question: "Can I pay for a porcelain crown monthly?",
+            answer: "Yes: a porcelain crown can be paid monthly.",
+          },
+        ],
+      });
+      await addDocument(
+        deps,
+        cited.id,
+        {
+          title: "Payment plans",
+          content: "# Porcelain crown\nA porcelain crown costs 1,100 dollars; you can pay for it monthly.",
+          format: "markdown",
+          sourceUrl: "https://smile.example/pay",
+        },
+        null,
+      );
       provider.rewrites("Can I pay for a porcelain crown monthly?");
       provider.script(answer("A crown costs 1,100 dollars [1] and can be paid monthly [2]."));
       const { page, widgetErrors } = await newPage();
@@ -330,8 +396,14 @@ describeWithBrowser("the widget in headless Chromium (needs /usr/bin/chromium)",
       await page.keyboard.press("Enter");
       await page.locator(W(".m.bot .src")).waitFor();
       const reply = bubbles(page, "bot").nth(1);
-      await expect(reply.evaluate((node) => node.firstChild?.textContent)).resolves.toBe("A crown costs 1,100 dollars and can be paid monthly.");
-      const items = await page.locator(W(".m.bot .src > *")).evaluateAll((nodes) => nodes.map((node) => [node.tagName, node.textContent, node.getAttribute("href"), node.getAttribute("rel")]));
+      await expect(reply.evaluate((node) => node.firstChild?.textContent)).resolves.toBe(
+        "A crown costs 1,100 dollars and can be paid monthly.",
+      );
+      const items = await page
+        .locator(W(".m.bot .src > *"))
+        .evaluateAll((nodes) =>
+          nodes.map((node) => [node.tagName, node.textContent, node.getAttribute("href"), node.getAttribute("rel")]),
+        );
       expect(items).toContainEqual(["A", "Payment plans", "https://smile.example/pay", "noopener noreferrer"]);
       expect(items).toContainEqual(["SPAN", "Can I pay for a porcelain crown monthly?", null, null]);
       expect(widgetErrors()).toEqual([]);
@@ -365,8 +437,20 @@ describeWithBrowser("the widget in headless Chromium (needs /usr/bin/chromium)",
     await page.route("**/api/v1/chatbot/message", (route) => {
       refused++;
       const cors = { "access-control-allow-origin": hostOrigin, "access-control-expose-headers": "retry-after" };
-      if (refused === 1) return route.fulfill({ status: 500, contentType: "application/json", headers: cors, body: '{"error":"internal","message":"boom"}' });
-      if (refused === 2) return route.fulfill({ status: 429, contentType: "application/json", headers: { ...cors, "retry-after": "5" }, body: '{"error":"rate_limited","message":"slow down"}' });
+      if (refused === 1)
+        return route.fulfill({
+          status: 500,
+          contentType: "application/json",
+          headers: cors,
+          body: '{"error":"internal","message":"boom"}',
+        });
+      if (refused === 2)
+        return route.fulfill({
+          status: 429,
+          contentType: "application/json",
+          headers: { ...cors, "retry-after": "5" },
+          body: '{"error":"rate_limited","message":"slow down"}',
+        });
       return route.abort("internetdisconnected");
     });
     await page.locator(W(".form input")).fill("Do you do whitening?");
@@ -388,14 +472,18 @@ describeWithBrowser("the widget in headless Chromium (needs /usr/bin/chromium)",
 
     await page.reload();
     await page.locator(W(".launcher")).click();
-    expect((await stored(page, open.id))?.log).toContainEqual(expect.objectContaining({ role: "visitor", text: "Do you do whitening?", failed: true }));
+    expect((await stored(page, open.id))?.log).toContainEqual(
+      expect.objectContaining({ role: "visitor", text: "Do you do whitening?", failed: true }),
+    );
     await page.unroute("**/api/v1/chatbot/message");
     await page.locator(W(".m.visitor.failed .retry")).click();
     await bubbles(page, "bot").nth(1).waitFor();
     expect(await page.locator(W(".m.visitor.failed")).count()).toBe(0);
     expect(await bubbles(page, "visitor").allTextContents()).toEqual(["Do you do whitening?"]);
     const state = await stored(page, open.id);
-    expect(state?.log).toContainEqual(expect.objectContaining({ role: "visitor", text: "Do you do whitening?", id: expect.stringMatching(/^msg_/) }));
+    expect(state?.log).toContainEqual(
+      expect.objectContaining({ role: "visitor", text: "Do you do whitening?", id: expect.stringMatching(/^msg_/) }),
+    );
     expect(JSON.stringify(state?.log)).not.toContain('"failed":true');
     expect(widgetErrors()).toEqual([]);
   });
@@ -421,7 +509,10 @@ describeWithBrowser("the widget in headless Chromium (needs /usr/bin/chromium)",
     expect(widgetErrors()).toEqual([]);
   });
 
-  for (const [label, color] of [["light (yellow)", "#ffd400"], ["dark (navy)", "#1e3a8a"]] as const) {
+  for (const [label, color] of [
+    ["light (yellow)", "#ffd400"],
+    ["dark (navy)", "#1e3a8a"],
+  ] as const) {
     test(`text on a ${label} data-color reaches WCAG AA contrast (4.5:1) in the header, bubbles and send button`, async () => {
       const { page, widgetErrors } = await newPage(DESKTOP);
       await goto(page, `?theme=light&color=${encodeURIComponent(color)}`);
@@ -449,9 +540,19 @@ describeWithBrowser("the widget in headless Chromium (needs /usr/bin/chromium)",
     expect(await input.evaluate((node) => getComputedStyle(node).fontSize)).toBe("16px");
     for (const selector of [".launcher", ".x", ".form button", ".form input", ".quick button"]) {
       const box = await page.locator(W(selector)).first().boundingBox();
-      expect({ selector, tall: (box?.height ?? 0) >= 44, wide: (box?.width ?? 0) >= 44 }).toEqual({ selector, tall: true, wide: true });
+      expect({ selector, tall: (box?.height ?? 0) >= 44, wide: (box?.width ?? 0) >= 44 }).toEqual({
+        selector,
+        tall: true,
+        wide: true,
+      });
     }
-    const bubble = await bubbles(page, "bot").first().evaluate((node) => ({ spacing: getComputedStyle(node).letterSpacing, size: getComputedStyle(node).fontSize, family: getComputedStyle(node).fontFamily }));
+    const bubble = await bubbles(page, "bot")
+      .first()
+      .evaluate((node) => ({
+        spacing: getComputedStyle(node).letterSpacing,
+        size: getComputedStyle(node).fontSize,
+        family: getComputedStyle(node).fontFamily,
+      }));
     expect(bubble.spacing).toBe("normal");
     expect(bubble.size).toBe("14px");
     expect(bubble.family).toContain("system-ui");

@@ -14,13 +14,21 @@ export async function frontDesk(context: TestContext, name = "Desk") {
   };
   const sam = await person(`sam@${slug}.test`, "agent", "Sam");
   const kim = await person(`kim@${slug}.test`, "agent", "Kim");
-  const owner = { userId: seeded.user.userId, headers: { authorization: `Bearer ${(await login(context, seeded.email)).access_token}` } };
+  const owner = {
+    userId: seeded.user.userId,
+    headers: { authorization: `Bearer ${(await login(context, seeded.email)).access_token}` },
+  };
   const apiKey = { "x-api-key": seeded.apiKey };
   /** A widget chat whose visitor asked for a person. */
   const handedOff = async (body: Record<string, unknown> = {}, headers: Record<string, string> = {}) => {
-    const response = await context.request("POST", "/api/v1/widget/session", { body: { tenant_id: seeded.tenant.id, ...body }, headers });
+    const response = await context.request("POST", "/api/v1/widget/session", {
+      body: { tenant_id: seeded.tenant.id, ...body },
+      headers,
+    });
     const visitor = (await response.json()) as { access_token: string; session_id: string };
-    await say(context, visitor.access_token, seeded.tenant.id, "Can I talk to a human please?", { session_id: visitor.session_id });
+    await say(context, visitor.access_token, seeded.tenant.id, "Can I talk to a human please?", {
+      session_id: visitor.session_id,
+    });
     return visitor;
   };
   return { tenant: seeded.tenant, sam, kim, owner, apiKey, handedOff };

@@ -14,13 +14,32 @@ describe("the inbox for people", () => {
     const visitor = await desk.handedOff({ page_url: "https://clinic.example/prices?x=1" });
     const handedOffAt = context.clock.now();
     await context.deps.store.captures.insertLead({
-      id: "lead_01jz4k8m2q9wz7xr3t5v6b8c0d", tenantId: desk.tenant.id, chatbotId: "bot_x", sessionId: visitor.session_id, name: "Ana Lopez",
-      phone: "+447700900123", email: "ana@example.com", interest: "crowns", source: "widget", confidence: 0.9, capturedAt: handedOffAt,
+      id: "lead_01jz4k8m2q9wz7xr3t5v6b8c0d",
+      tenantId: desk.tenant.id,
+      chatbotId: "bot_x",
+      sessionId: visitor.session_id,
+      name: "Ana Lopez",
+      phone: "+447700900123",
+      email: "ana@example.com",
+      interest: "crowns",
+      source: "widget",
+      confidence: 0.9,
+      capturedAt: handedOffAt,
     });
     const startsAt = Date.UTC(2026, 0, 20, 10, 0);
     await context.deps.store.captures.insertAppointment({
-      id: "apt_01jz4k8m2q9wz7xr3t5v6b8c0d", tenantId: desk.tenant.id, chatbotId: "bot_x", sessionId: visitor.session_id, startsAt, endsAt: startsAt + 1_800_000,
-      timezone: "Europe/London", name: "Ana Lopez", phone: null, email: null, confidence: 0.9, createdAt: handedOffAt,
+      id: "apt_01jz4k8m2q9wz7xr3t5v6b8c0d",
+      tenantId: desk.tenant.id,
+      chatbotId: "bot_x",
+      sessionId: visitor.session_id,
+      startsAt,
+      endsAt: startsAt + 1_800_000,
+      timezone: "Europe/London",
+      name: "Ana Lopez",
+      phone: null,
+      email: null,
+      confidence: 0.9,
+      createdAt: handedOffAt,
     });
     context.clock.advance(90_000);
 
@@ -47,14 +66,24 @@ describe("the inbox for people", () => {
     context = newDeskApp();
     const desk = await frontDesk(context);
     const visitor = await desk.handedOff();
-    const chat = async () => (await json(await context.request("GET", `/api/v1/inbox/chats/${visitor.session_id}`, { headers: desk.sam.headers }))).body;
+    const chat = async () =>
+      (
+        await json(
+          await context.request("GET", `/api/v1/inbox/chats/${visitor.session_id}`, { headers: desk.sam.headers }),
+        )
+      ).body;
     context.clock.advance(60_000);
     expect((await chat()).waiting_seconds).toBe(60);
-    await context.request("POST", `/api/v1/sessions/${visitor.session_id}/operator-messages`, { headers: desk.sam.headers, body: { text: "Hi, Sam here." } });
+    await context.request("POST", `/api/v1/sessions/${visitor.session_id}/operator-messages`, {
+      headers: desk.sam.headers,
+      body: { text: "Hi, Sam here." },
+    });
     expect(await chat()).toMatchObject({ waiting_since: null, waiting_seconds: null });
     context.clock.advance(5_000);
     const askedAt = context.clock.now();
-    await say(context, visitor.access_token, desk.tenant.id, "Thanks, it is about my crown", { session_id: visitor.session_id });
+    await say(context, visitor.access_token, desk.tenant.id, "Thanks, it is about my crown", {
+      session_id: visitor.session_id,
+    });
     context.clock.advance(20_000);
     expect(await chat()).toMatchObject({ waiting_since: new Date(askedAt).toISOString(), waiting_seconds: 20 });
   });
@@ -64,10 +93,13 @@ describe("the inbox for people", () => {
     const desk = await frontDesk(context);
     const visitor = await desk.handedOff();
     await say(context, visitor.access_token, desk.tenant.id, "Hello?", { session_id: visitor.session_id });
-    const unreadFor = async (headers: Record<string, string>) => (await json(await context.request("GET", "/api/v1/inbox", { headers }))).body.data[0].unread;
+    const unreadFor = async (headers: Record<string, string>) =>
+      (await json(await context.request("GET", "/api/v1/inbox", { headers }))).body.data[0].unread;
     expect(await unreadFor(desk.sam.headers)).toBe(2);
 
-    const read = await json(await context.request("POST", `/api/v1/inbox/chats/${visitor.session_id}/read`, { headers: desk.sam.headers }));
+    const read = await json(
+      await context.request("POST", `/api/v1/inbox/chats/${visitor.session_id}/read`, { headers: desk.sam.headers }),
+    );
     expect(read).toMatchObject({ status: 200, body: { unread: 0 } });
     expect(await unreadFor(desk.sam.headers)).toBe(0);
     expect(await unreadFor(desk.kim.headers)).toBe(2);
@@ -75,16 +107,23 @@ describe("the inbox for people", () => {
     await say(context, visitor.access_token, desk.tenant.id, "Anyone there?", { session_id: visitor.session_id });
     expect(await unreadFor(desk.sam.headers)).toBe(1);
     // An API key has no read marks of its own.
-    expect((await context.request("POST", `/api/v1/inbox/chats/${visitor.session_id}/read`, { headers: desk.apiKey })).status).toBe(422);
+    expect(
+      (await context.request("POST", `/api/v1/inbox/chats/${visitor.session_id}/read`, { headers: desk.apiKey }))
+        .status,
+    ).toBe(422);
   });
 
   test("the page comes from the widget's page_url, else the Referer; a page_url that is not http(s) is 422", async () => {
     context = newDeskApp();
     const desk = await frontDesk(context);
     const referred = await desk.handedOff({}, { referer: "https://shop.example/" });
-    const chat = await json(await context.request("GET", `/api/v1/inbox/chats/${referred.session_id}`, { headers: desk.sam.headers }));
+    const chat = await json(
+      await context.request("GET", `/api/v1/inbox/chats/${referred.session_id}`, { headers: desk.sam.headers }),
+    );
     expect(chat.body.page_url).toBe("https://shop.example/");
-    const refused = await context.request("POST", "/api/v1/widget/session", { body: { tenant_id: desk.tenant.id, page_url: "javascript:alert(1)" } });
+    const refused = await context.request("POST", "/api/v1/widget/session", {
+      body: { tenant_id: desk.tenant.id, page_url: "javascript:alert(1)" },
+    });
     expect(refused.status).toBe(422);
     expect((await refused.json()).error).toBe("validation_failed");
   });
@@ -100,21 +139,31 @@ describe("the inbox for people", () => {
       ["POST", `/api/v1/sessions/${visitor.session_id}/assign`],
       ["POST", `/api/v1/sessions/${visitor.session_id}/reopen`],
     ] as const) {
-      const response = await context.request(method, path, { headers: other.sam.headers, body: method === "POST" ? {} : undefined });
+      const response = await context.request(method, path, {
+        headers: other.sam.headers,
+        body: method === "POST" ? {} : undefined,
+      });
       expect({ path, status: response.status }).toEqual({ path, status: 404 });
     }
-    expect((await json(await context.request("GET", "/api/v1/inbox", { headers: other.sam.headers }))).body.data).toEqual([]);
+    expect(
+      (await json(await context.request("GET", "/api/v1/inbox", { headers: other.sam.headers }))).body.data,
+    ).toEqual([]);
   });
 
   test("close and reopen: a closed chat leaves the inbox, is listed with ?status=closed, and comes back on reopen", async () => {
     context = newDeskApp();
     const desk = await frontDesk(context);
     const visitor = await desk.handedOff();
-    const ids = async (query = "") => (await json(await context.request("GET", `/api/v1/inbox${query}`, { headers: desk.sam.headers }))).body.data.map((chat: { session_id: string }) => chat.session_id);
+    const ids = async (query = "") =>
+      (await json(await context.request("GET", `/api/v1/inbox${query}`, { headers: desk.sam.headers }))).body.data.map(
+        (chat: { session_id: string }) => chat.session_id,
+      );
     await context.request("POST", `/api/v1/sessions/${visitor.session_id}/close`, { headers: desk.sam.headers });
     expect(await ids()).toEqual([]);
     expect(await ids("?status=closed")).toEqual([visitor.session_id]);
-    const reopened = await json(await context.request("POST", `/api/v1/sessions/${visitor.session_id}/reopen`, { headers: desk.sam.headers }));
+    const reopened = await json(
+      await context.request("POST", `/api/v1/sessions/${visitor.session_id}/reopen`, { headers: desk.sam.headers }),
+    );
     expect(reopened).toMatchObject({ status: 200, body: { status: "handoff", closed_at: null } });
     expect(await ids()).toEqual([visitor.session_id]);
     expect((await context.request("GET", "/api/v1/inbox?status=bot", { headers: desk.sam.headers })).status).toBe(422);

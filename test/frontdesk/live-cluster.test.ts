@@ -28,10 +28,25 @@ describe.skipIf(!testPostgresUrl())("live streams across PostgreSQL instances", 
     const liveEventsWritten = createClusterSignal(sql, LIVE_EVENTS_CHANNEL);
     signals.push(liveEventsWritten);
     const config = { ...loadConfig({ PARLEY_JWT_SECRET: TEST_JWT_SECRET }), rateLimits: false };
-    const deps = createAppDeps({ store: createPostgresStore(sql), config, clock: systemClock, log: silentLogger, assistant: modelAssistant, deliveriesEnqueued: createSignal(), liveEventsWritten, passwords: CHEAP_TEST_PASSWORDS });
+    const deps = createAppDeps({
+      store: createPostgresStore(sql),
+      config,
+      clock: systemClock,
+      log: silentLogger,
+      assistant: modelAssistant,
+      deliveriesEnqueued: createSignal(),
+      liveEventsWritten,
+      passwords: CHEAP_TEST_PASSWORDS,
+    });
     const app = createApp(deps);
     const request = (method: string, path: string, headers: Record<string, string> = {}, body?: unknown) =>
-      app.handle(new Request(`http://localhost${path}`, { method, headers: { "content-type": "application/json", ...headers }, body: body === undefined ? undefined : JSON.stringify(body) }));
+      app.handle(
+        new Request(`http://localhost${path}`, {
+          method,
+          headers: { "content-type": "application/json", ...headers },
+          body: body === undefined ? undefined : JSON.stringify(body),
+        }),
+      );
     return { deps, request, liveEventsWritten };
   }
 
@@ -50,21 +65,47 @@ describe.skipIf(!testPostgresUrl())("live streams across PostgreSQL instances", 
     const one = instance(database.sql);
     const two = instance(secondPool);
     const tenant = await createTenant(one.deps, { name: "Cluster" });
-    const agent = await createUser(one.deps, { email: "sam@cluster.test", tenantId: tenant.id, role: "agent", password: TEST_PASSWORD });
+    const agent = await createUser(one.deps, {
+      email: "sam@cluster.test",
+      tenantId: tenant.id,
+      role: "agent",
+      password: TEST_PASSWORD,
+    });
     await setDisplayName(one.deps, agent.userId, "Sam");
-    const login = (await (await two.request("POST", "/api/v1/auth/token", {}, { email: "sam@cluster.test", password: TEST_PASSWORD })).json()) as { access_token: string };
+    const login = (await (
+      await two.request("POST", "/api/v1/auth/token", {}, { email: "sam@cluster.test", password: TEST_PASSWORD })
+    ).json()) as { access_token: string };
     const operator = { authorization: `Bearer ${login.access_token}` };
-    const visitor = (await (await one.request("POST", "/api/v1/widget/session", {}, { tenant_id: tenant.id })).json()) as { access_token: string; session_id: string };
+    const visitor = (await (
+      await one.request("POST", "/api/v1/widget/session", {}, { tenant_id: tenant.id })
+    ).json()) as { access_token: string; session_id: string };
 
     const inbox = eventReader(await two.request("GET", "/api/v1/inbox/stream", operator));
     await two.liveEventsWritten.whenListening();
-    await one.request("POST", "/api/v1/chatbot/message", { authorization: `Bearer ${visitor.access_token}` }, { tenant_id: tenant.id, message: "Can I talk to a human please?" });
-    expect((await inbox.next(1, 3_000))[0]).toMatchObject({ event: "handoff.requested", data: { session_id: visitor.session_id } });
+    await one.request(
+      "POST",
+      "/api/v1/chatbot/message",
+      { authorization: `Bearer ${visitor.access_token}` },
+      { tenant_id: tenant.id, message: "Can I talk to a human please?" },
+    );
+    expect((await inbox.next(1, 3_000))[0]).toMatchObject({
+      event: "handoff.requested",
+      data: { session_id: visitor.session_id },
+    });
 
-    const widget = eventReader(await one.request("GET", `/api/v1/chatbot/sessions/${visitor.session_id}/stream`, { authorization: `Bearer ${visitor.access_token}` }));
+    const widget = eventReader(
+      await one.request("GET", `/api/v1/chatbot/sessions/${visitor.session_id}/stream`, {
+        authorization: `Bearer ${visitor.access_token}`,
+      }),
+    );
     await one.liveEventsWritten.whenListening();
-    await two.request("POST", `/api/v1/sessions/${visitor.session_id}/operator-messages`, operator, { text: "Sam here" });
-    expect((await widget.next(1, 3_000))[0]).toMatchObject({ event: "operator.message", data: { text: "Sam here", author_name: "Sam" } });
+    await two.request("POST", `/api/v1/sessions/${visitor.session_id}/operator-messages`, operator, {
+      text: "Sam here",
+    });
+    expect((await widget.next(1, 3_000))[0]).toMatchObject({
+      event: "operator.message",
+      data: { text: "Sam here", author_name: "Sam" },
+    });
     await Promise.all([inbox.close(), widget.close()]);
   });
 });

@@ -33,6 +33,9 @@ test("on SQLite, a change another process makes on the same file reaches the ope
     other.close();
   }
   // Found by the hub's own look (every 500 ms while a stream is open).
-  expect((await inbox.next(1, 3_000))[0]).toMatchObject({ event: "session.closed", data: { session_id: visitor.session_id } });
+  expect((await inbox.next(1, 3_000))[0]).toMatchObject({
+    event: "session.closed",
+    data: { session_id: visitor.session_id },
+  });
   await inbox.close();
 });

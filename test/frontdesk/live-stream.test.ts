@@ -13,7 +13,12 @@ afterEach(() => context?.close());
 async function frontDesk() {
   context = buildTestApp({ rateLimits: false });
   const { tenant } = await seedTenant(context.deps, "Live");
-  const agent = await createUser(context.deps, { email: "sam@live.test", tenantId: tenant.id, role: "agent", password: TEST_PASSWORD });
+  const agent = await createUser(context.deps, {
+    email: "sam@live.test",
+    tenantId: tenant.id,
+    role: "agent",
+    password: TEST_PASSWORD,
+  });
   await setDisplayName(context.deps, agent.userId, "Sam");
   const operator = { authorization: `Bearer ${(await login(context, "sam@live.test")).access_token}` };
   const visitor = await openWidgetSession(context, tenant.id);
@@ -32,17 +37,32 @@ describe("the live streams", () => {
 
     await say(context, visitor.access_token, tenant.id, "Can I talk to a human please?");
     const [handoff] = await inbox.next();
-    expect(handoff).toMatchObject({ event: "handoff.requested", data: { session_id: visitor.session_id, text: "Can I talk to a human please?", channel: "widget" } });
+    expect(handoff).toMatchObject({
+      event: "handoff.requested",
+      data: { session_id: visitor.session_id, text: "Can I talk to a human please?", channel: "widget" },
+    });
     // Whether a person may answer now, by the tenant's hours at the fake clock's time.
     const team = teamAvailability(await getBotConfig(context.deps, tenant.id), context.clock.now());
-    expect(handoff?.data).toMatchObject({ within_business_hours: team.withinBusinessHours, back_at: team.backAt === null ? null : new Date(team.backAt).toISOString() });
+    expect(handoff?.data).toMatchObject({
+      within_business_hours: team.withinBusinessHours,
+      back_at: team.backAt === null ? null : new Date(team.backAt).toISOString(),
+    });
 
-    const widget = eventReader(await context.request("GET", `/api/v1/chatbot/sessions/${visitor.session_id}/stream`, { headers: { authorization: `Bearer ${visitor.access_token}` } }));
+    const widget = eventReader(
+      await context.request("GET", `/api/v1/chatbot/sessions/${visitor.session_id}/stream`, {
+        headers: { authorization: `Bearer ${visitor.access_token}` },
+      }),
+    );
     await say(context, visitor.access_token, tenant.id, "It is about my crown", { session_id: visitor.session_id });
     expect((await inbox.next())[0]).toMatchObject({ event: "visitor.message", data: { text: "It is about my crown" } });
 
-    expect((await context.request("POST", `/api/v1/sessions/${visitor.session_id}/typing`, { headers: operator })).status).toBe(200);
-    await context.request("POST", `/api/v1/sessions/${visitor.session_id}/operator-messages`, { headers: operator, body: { text: "Hi, Sam here." } });
+    expect(
+      (await context.request("POST", `/api/v1/sessions/${visitor.session_id}/typing`, { headers: operator })).status,
+    ).toBe(200);
+    await context.request("POST", `/api/v1/sessions/${visitor.session_id}/operator-messages`, {
+      headers: operator,
+      body: { text: "Hi, Sam here." },
+    });
     await context.request("POST", `/api/v1/sessions/${visitor.session_id}/close`, { headers: operator });
     const seen = await widget.next(3);
     expect(seen.map((event) => event.event)).toEqual(["operator.typing", "operator.message", "session.closed"]);
@@ -66,7 +86,10 @@ describe("the live streams", () => {
     const missed = await resumed.next(2);
     expect(missed.map((event) => event.data.text)).toEqual(["Hello?", "Anyone there?"]);
     expect(Number(missed[0]?.id)).toBeGreaterThan(Number(handoff?.id));
-    await context.request("POST", `/api/v1/sessions/${visitor.session_id}/operator-messages`, { headers: operator, body: { text: "Back now" } });
+    await context.request("POST", `/api/v1/sessions/${visitor.session_id}/operator-messages`, {
+      headers: operator,
+      body: { text: "Back now" },
+    });
     expect((await resumed.next())[0]).toMatchObject({ event: "operator.message", data: { text: "Back now" } });
     await resumed.close();
   });
@@ -86,7 +109,9 @@ describe("the live streams", () => {
   test("a visitor cannot open another session's stream, and a stream needs credentials", async () => {
     const { tenant, visitor } = await frontDesk();
     const stranger = await openWidgetSession(context, tenant.id);
-    const refused = await context.request("GET", `/api/v1/chatbot/sessions/${visitor.session_id}/stream`, { headers: { authorization: `Bearer ${stranger.access_token}` } });
+    const refused = await context.request("GET", `/api/v1/chatbot/sessions/${visitor.session_id}/stream`, {
+      headers: { authorization: `Bearer ${stranger.access_token}` },
+    });
     expect(refused.status).toBe(404);
     expect((await context.request("GET", "/api/v1/inbox/stream")).status).toBe(401);
   });

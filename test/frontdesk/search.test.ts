@@ -17,20 +17,35 @@ describe("search over past conversations", () => {
     context = newDeskApp();
     const desk = await frontDesk(context);
     const crown = await desk.handedOff();
-    await say(context, crown.access_token, desk.tenant.id, "My crown came loose yesterday", { session_id: crown.session_id });
+    await say(context, crown.access_token, desk.tenant.id, "My crown came loose yesterday", {
+      session_id: crown.session_id,
+    });
     await context.request("POST", `/api/v1/sessions/${crown.session_id}/close`, { headers: desk.owner.headers });
     context.clock.advance(1000);
     const ana = await desk.handedOff();
     await context.deps.store.captures.insertLead({
-      id: "lead_01jz4k8m2q9wz7xr3t5v6b8c0d", tenantId: desk.tenant.id, chatbotId: "bot_x", sessionId: ana.session_id, name: "Ana López",
-      phone: "+447700900123", email: "ana.lopez@example.com", interest: "", source: "widget", confidence: 0.9, capturedAt: context.clock.now(),
+      id: "lead_01jz4k8m2q9wz7xr3t5v6b8c0d",
+      tenantId: desk.tenant.id,
+      chatbotId: "bot_x",
+      sessionId: ana.session_id,
+      name: "Ana López",
+      phone: "+447700900123",
+      email: "ana.lopez@example.com",
+      interest: "",
+      source: "widget",
+      confidence: 0.9,
+      capturedAt: context.clock.now(),
     });
 
     expect(idsOf((await search(desk.sam.headers, "q=crown")).body)).toEqual([crown.session_id]);
     expect(idsOf((await search(desk.sam.headers, "q=LOOSE%20cro")).body)).toEqual([crown.session_id]);
     expect(idsOf((await search(desk.sam.headers, "q=ana%20lopez")).body)).toEqual([ana.session_id]);
-    expect(idsOf((await search(desk.sam.headers, `q=${encodeURIComponent("ana.lopez@example.com")}`)).body)).toEqual([ana.session_id]);
-    expect(idsOf((await search(desk.sam.headers, `q=${encodeURIComponent("+44770090")}`)).body)).toEqual([ana.session_id]);
+    expect(idsOf((await search(desk.sam.headers, `q=${encodeURIComponent("ana.lopez@example.com")}`)).body)).toEqual([
+      ana.session_id,
+    ]);
+    expect(idsOf((await search(desk.sam.headers, `q=${encodeURIComponent("+44770090")}`)).body)).toEqual([
+      ana.session_id,
+    ]);
     // Both visitors asked for a human: newest first.
     expect(idsOf((await search(desk.sam.headers, "q=human")).body)).toEqual([ana.session_id, crown.session_id]);
     expect((await search(desk.sam.headers, "q=crown")).body.data[0]).toMatchObject({ status: "closed" });
@@ -63,10 +78,17 @@ describe("search over past conversations", () => {
     await desk.handedOff();
     for (const query of ["q=", "q=%20%2B%2B", `q=${"a".repeat(201)}`, "q=x&cursor=nope", "", "q=x&limit=101"]) {
       const answer = await search(desk.sam.headers, query);
-      expect({ query, status: answer.status, error: answer.body.error }).toEqual({ query, status: 422, error: "validation_failed" });
+      expect({ query, status: answer.status, error: answer.body.error }).toEqual({
+        query,
+        status: 422,
+        error: "validation_failed",
+      });
     }
     for (const query of ['"human', "human NEAR(talk", "human OR * AND", "talk:* & !human | (", "col:human"]) {
-      expect({ query, status: (await search(desk.sam.headers, `q=${encodeURIComponent(query)}`)).status }).toEqual({ query, status: 200 });
+      expect({ query, status: (await search(desk.sam.headers, `q=${encodeURIComponent(query)}`)).status }).toEqual({
+        query,
+        status: 200,
+      });
     }
   });
 

@@ -20,8 +20,18 @@ export function eventReader(response: Response) {
     while (end >= 0) {
       const frame = buffer.slice(0, end);
       buffer = buffer.slice(end + 2);
-      const fields = Object.fromEntries(frame.split("\n").filter((line) => line && !line.startsWith(":")).map((line) => [line.slice(0, line.indexOf(":")), line.slice(line.indexOf(":") + 1).trimStart()]));
-      if (fields.event) ready.push({ id: fields.id ?? "", event: fields.event, data: JSON.parse(fields.data ?? "{}") as Record<string, unknown> });
+      const fields = Object.fromEntries(
+        frame
+          .split("\n")
+          .filter((line) => line && !line.startsWith(":"))
+          .map((line) => [line.slice(0, line.indexOf(":")), line.slice(line.indexOf(":") + 1).trimStart()]),
+      );
+      if (fields.event)
+        ready.push({
+          id: fields.id ?? "",
+          event: fields.event,
+          data: JSON.parse(fields.data ?? "{}") as Record<string, unknown>,
+        });
       end = buffer.indexOf("\n\n");
     }
   }

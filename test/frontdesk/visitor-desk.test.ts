@@ -18,8 +18,18 @@ async function frontDesk() {
   context = buildTestApp({ rateLimits: false }, {}, { resolveHost: async () => ["93.184.216.34"] });
   context.clock.set(FRIDAY_10_SAO_PAULO);
   const { tenant, apiKey } = await seedTenant(context.deps, "Desk");
-  await updateBotConfig(context.deps, tenant.id, { appointments: { timezone: "America/Sao_Paulo", business_hours: { mon: weekday, tue: weekday, wed: weekday, thu: weekday, fri: weekday, sat: null, sun: null } } });
-  await createUser(context.deps, { email: "sam@desk.test", tenantId: tenant.id, role: "agent", password: TEST_PASSWORD });
+  await updateBotConfig(context.deps, tenant.id, {
+    appointments: {
+      timezone: "America/Sao_Paulo",
+      business_hours: { mon: weekday, tue: weekday, wed: weekday, thu: weekday, fri: weekday, sat: null, sun: null },
+    },
+  });
+  await createUser(context.deps, {
+    email: "sam@desk.test",
+    tenantId: tenant.id,
+    role: "agent",
+    password: TEST_PASSWORD,
+  });
   const agent = { authorization: `Bearer ${(await login(context, "sam@desk.test")).access_token}` };
   return { tenant, agent, admin: { "x-api-key": apiKey } };
 }
@@ -27,18 +37,27 @@ async function frontDesk() {
 async function handedOff(tenantId: string) {
   const visitor = await openWidgetSession(context, tenantId);
   const response = await say(context, visitor.access_token, tenantId, "Can I talk to a human please?");
-  return { ...visitor, reply: ((await response.json()) as { reply: { text: string } | null }).reply, auth: { authorization: `Bearer ${visitor.access_token}` } };
+  return {
+    ...visitor,
+    reply: ((await response.json()) as { reply: { text: string } | null }).reply,
+    auth: { authorization: `Bearer ${visitor.access_token}` },
+  };
 }
 
 const transcript = async (sessionId: string, headers: Record<string, string>) =>
-  (await (await context.request("GET", `/api/v1/chatbot/sessions/${sessionId}/messages`, { headers })).json()) as { seen_message_id: string | null; data: Array<{ message_id: string; role: string }> };
+  (await (await context.request("GET", `/api/v1/chatbot/sessions/${sessionId}/messages`, { headers })).json()) as {
+    seen_message_id: string | null;
+    data: Array<{ message_id: string; role: string }>;
+  };
 
 describe("seen", () => {
   test("an operator opening the chat marks the visitor's newest message seen: an operator.seen event for the widget and seen_message_id in the transcript", async () => {
     const { tenant, agent } = await frontDesk();
     const visitor = await handedOff(tenant.id);
     await say(context, visitor.access_token, tenant.id, "It is about my crown", { session_id: visitor.session_id });
-    const widget = eventReader(await context.request("GET", `/api/v1/chatbot/sessions/${visitor.session_id}/stream`, { headers: visitor.auth }));
+    const widget = eventReader(
+      await context.request("GET", `/api/v1/chatbot/sessions/${visitor.session_id}/stream`, { headers: visitor.auth }),
+    );
 
     // The visitor reading their own transcript marks nothing.
     const before = await transcript(visitor.session_id, visitor.auth);
@@ -67,7 +86,8 @@ describe("satisfaction", () => {
     const { tenant, agent, admin } = await frontDesk();
     await subscribeToEverything(context, tenant.id);
     const visitor = await handedOff(tenant.id);
-    const rate = (body: unknown, headers = visitor.auth) => context.request("POST", `/api/v1/chatbot/sessions/${visitor.session_id}/rating`, { headers, body });
+    const rate = (body: unknown, headers = visitor.auth) =>
+      context.request("POST", `/api/v1/chatbot/sessions/${visitor.session_id}/rating`, { headers, body });
 
     const open = await rate({ score: 5 });
     expect(open.status).toBe(409);
@@ -86,14 +106,24 @@ describe("satisfaction", () => {
     await deliverAll(context);
     const rated = await rate({ score: 4, comment: "  Quick and kind  " });
     expect(rated.status).toBe(201);
-    expect(await rated.json()).toMatchObject({ ok: true, session_id: visitor.session_id, score: 4, comment: "Quick and kind" });
+    expect(await rated.json()).toMatchObject({
+      ok: true,
+      session_id: visitor.session_id,
+      score: 4,
+      comment: "Quick and kind",
+    });
     const again = await rate({ score: 1 });
     expect(again.status).toBe(409);
     expect(await again.json()).toMatchObject({ error: "already_rated" });
 
     const events = (await deliverAll(context)).filter((delivery) => delivery.event === "conversation.rated");
     expect(events).toHaveLength(1);
-    expect(events[0]?.data).toMatchObject({ session_id: visitor.session_id, score: 4, comment: "Quick and kind", rated_at: new Date(FRIDAY_10_SAO_PAULO).toISOString() });
+    expect(events[0]?.data).toMatchObject({
+      session_id: visitor.session_id,
+      score: 4,
+      comment: "Quick and kind",
+      rated_at: new Date(FRIDAY_10_SAO_PAULO).toISOString(),
+    });
 
     // The CSAT, for owners and admins: an agent is refused.
     expect((await context.request("GET", "/api/v1/analytics/ratings", { headers: agent })).status).toBe(403);
@@ -105,7 +135,14 @@ describe("satisfaction", () => {
     for (const score of scores) {
       const visitor = await handedOff(tenant.id);
       await context.request("POST", `/api/v1/sessions/${visitor.session_id}/close`, { headers: agent });
-      expect((await context.request("POST", `/api/v1/chatbot/sessions/${visitor.session_id}/rating`, { headers: visitor.auth, body: { score } })).status).toBe(201);
+      expect(
+        (
+          await context.request("POST", `/api/v1/chatbot/sessions/${visitor.session_id}/rating`, {
+            headers: visitor.auth,
+            body: { score },
+          })
+        ).status,
+      ).toBe(201);
     }
     const csat = (await (await context.request("GET", "/api/v1/analytics/ratings", { headers: admin })).json()) as {
       days: Array<{ day: string; count: number; average: number | null; distribution: number[] }>;
@@ -120,13 +157,19 @@ describe("satisfaction", () => {
 
 describe("business hours and the expected reply time", () => {
   const expected = async (tenantId: string) =>
-    (await (await context.request("GET", `/api/v1/widget/config?tenant_id=${tenantId}`)).json()) as { expected_reply_s: number | null; back_at: string | null };
+    (await (await context.request("GET", `/api/v1/widget/config?tenant_id=${tenantId}`)).json()) as {
+      expected_reply_s: number | null;
+      back_at: string | null;
+    };
 
   /** A hand-off now, answered `waitS` seconds later (by the API key: a person's token lasts 15 minutes). */
   async function answeredAfter(tenantId: string, admin: Record<string, string>, waitS: number) {
     const visitor = await handedOff(tenantId);
     context.clock.advance(waitS * 1000);
-    await context.request("POST", `/api/v1/sessions/${visitor.session_id}/operator-messages`, { headers: admin, body: { text: "Hi!" } });
+    await context.request("POST", `/api/v1/sessions/${visitor.session_id}/operator-messages`, {
+      headers: admin,
+      body: { text: "Hi!" },
+    });
     context.clock.advance(60_000);
   }
 
@@ -136,7 +179,11 @@ describe("business hours and the expected reply time", () => {
     expect(await expected(tenant.id)).toEqual(expect.objectContaining({ expected_reply_s: null, back_at: null }));
     const visitor = await handedOff(tenant.id);
     context.clock.advance(180_000);
-    const reply = (text: string) => context.request("POST", `/api/v1/sessions/${visitor.session_id}/operator-messages`, { headers: admin, body: { text } });
+    const reply = (text: string) =>
+      context.request("POST", `/api/v1/sessions/${visitor.session_id}/operator-messages`, {
+        headers: admin,
+        body: { text },
+      });
     await reply("Hi!");
     // Only the first reply counts: a later one in the same chat is not a wait.
     context.clock.advance(3_600_000);
@@ -167,12 +214,17 @@ describe("business hours and the expected reply time", () => {
     expect(away.reply?.text).toMatch(/away right now/);
     expect(away.reply?.text).toMatch(/your question/);
     // The visitor's details and question are the message the team finds in the inbox, marked out of hours.
-    await say(context, away.access_token, tenant.id, "Ana, ana@example.com: can I move my Monday appointment?", { session_id: away.session_id });
+    await say(context, away.access_token, tenant.id, "Ana, ana@example.com: can I move my Monday appointment?", {
+      session_id: away.session_id,
+    });
     const inbox = (await (await context.request("GET", "/api/v1/inbox", { headers: admin })).json()) as {
       data: Array<{ session_id: string; within_business_hours: boolean | null; preview: { text: string } | null }>;
     };
     const left = inbox.data.find((chat) => chat.session_id === away.session_id);
-    expect(left).toMatchObject({ within_business_hours: false, preview: { text: "Ana, ana@example.com: can I move my Monday appointment?" } });
+    expect(left).toMatchObject({
+      within_business_hours: false,
+      preview: { text: "Ana, ana@example.com: can I move my Monday appointment?" },
+    });
     // The one handed off at 16:59 is marked within hours.
     expect(inbox.data.filter((chat) => chat.within_business_hours === true)).toHaveLength(1);
   });

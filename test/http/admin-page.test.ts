@@ -36,9 +36,13 @@ describe("GET /admin", () => {
     const html = await (await context.request("GET", "/admin")).text();
     expect(html).toContain('role="tablist"');
     expect(html.match(/role="tab"/g)).toHaveLength(11);
-    expect(html).toMatch(/<nav role="tablist"[^>]*><button type="button" role="tab" id="tab-overview" aria-controls="panel-overview" aria-selected="true"/);
+    expect(html).toMatch(
+      /<nav role="tablist"[^>]*><button type="button" role="tab" id="tab-overview" aria-controls="panel-overview" aria-selected="true"/,
+    );
     for (const [, id] of html.matchAll(/<(?:input|select|textarea)\b[^>]*\bid="([^"]+)"/g)) {
-      const wrapped = new RegExp(`<label[^>]*>[^<]*(?:<[^/][^>]*>[^<]*)*<(?:input|select|textarea)\\b[^>]*id="${id}"`).test(html);
+      const wrapped = new RegExp(
+        `<label[^>]*>[^<]*(?:<[^/][^>]*>[^<]*)*<(?:input|select|textarea)\\b[^>]*id="${id}"`,
+      ).test(html);
       expect(wrapped || html.includes(`for="${id}"`)).toBe(true);
     }
     expect(html).toContain('<th scope="col">Webhook id</th>');
@@ -58,7 +62,12 @@ describe("GET /admin.js", () => {
     expect(code).not.toContain("innerHTML");
     // Credentials never reach localStorage: it holds only the sound setting and whether a session cookie may exist;
     // the key and the chosen tenant live in the tab's sessionStorage.
-    expect([...new Set(code.match(/parley\.admin\.\w+/g))].sort()).toEqual(["parley.admin.apiKey", "parley.admin.signedIn", "parley.admin.sound", "parley.admin.tenant"]);
+    expect([...new Set(code.match(/parley\.admin\.\w+/g))].sort()).toEqual([
+      "parley.admin.apiKey",
+      "parley.admin.signedIn",
+      "parley.admin.sound",
+      "parley.admin.tenant",
+    ]);
     expect(code).toMatch(/sessionStorage\.setItem\("parley\.admin\.apiKey"/);
     expect(code).not.toMatch(/^\s*import\s/m);
     // The Overview charts are drawn by the page itself: no chart library from a CDN.

@@ -33,9 +33,14 @@ async function tenantChat(sector: string, languages: string[] = ["en", "pt", "es
 describe("the bot config's languages over HTTP", () => {
   test("a new tenant speaks English; a subset of en, pt and es is accepted; anything else is a 422", async () => {
     const { headers } = await tenantChat("dental-clinic", ["en"]);
-    const config = (await (await context.request("GET", "/api/v1/chatbot/config", { headers })).json()) as { languages: string[] };
+    const config = (await (await context.request("GET", "/api/v1/chatbot/config", { headers })).json()) as {
+      languages: string[];
+    };
     expect(config.languages).toEqual(["en"]);
-    const both = await context.request("PATCH", "/api/v1/chatbot/config", { headers, body: { languages: ["pt", "es"] } });
+    const both = await context.request("PATCH", "/api/v1/chatbot/config", {
+      headers,
+      body: { languages: ["pt", "es"] },
+    });
     expect(((await both.json()) as { languages: string[] }).languages).toEqual(["pt", "es"]);
     for (const languages of [["fr"], [], "pt"]) {
       const refused = await context.request("PATCH", "/api/v1/chatbot/config", { headers, body: { languages } });
@@ -79,9 +84,15 @@ describe("conversations over HTTP", () => {
     expect((await chat("Ana Lopez")).reply.text).toContain("to hold Tue, Jan 20, 12:00 PM");
     expect((await chat("+1 212 555 0187")).reply.text).toContain("You're booked in");
     await chat("ana@example.com");
-    const leads = (await (await context.request("GET", "/api/v1/leads", { headers })).json()) as { data: Array<{ name: string; phone: string; email: string }> };
-    expect(leads.data).toEqual([expect.objectContaining({ name: "Ana Lopez", phone: "+12125550187", email: "ana@example.com" })]);
-    const appointments = (await (await context.request("GET", "/api/v1/appointments", { headers })).json()) as { data: Array<{ name: string }> };
+    const leads = (await (await context.request("GET", "/api/v1/leads", { headers })).json()) as {
+      data: Array<{ name: string; phone: string; email: string }>;
+    };
+    expect(leads.data).toEqual([
+      expect.objectContaining({ name: "Ana Lopez", phone: "+12125550187", email: "ana@example.com" }),
+    ]);
+    const appointments = (await (await context.request("GET", "/api/v1/appointments", { headers })).json()) as {
+      data: Array<{ name: string }>;
+    };
     expect(appointments.data).toEqual([expect.objectContaining({ name: "Ana Lopez" })]);
   });
 
@@ -89,14 +100,20 @@ describe("conversations over HTTP", () => {
     const { chat, headers } = await tenantChat("dental-clinic");
     await chat("can i pay for braces in installments?");
     await chat("Ana Lopez");
-    expect((await chat("I'd rather not give my phone number, can you just email me?")).reply.text).toContain("reply by e-mail");
+    expect((await chat("I'd rather not give my phone number, can you just email me?")).reply.text).toContain(
+      "reply by e-mail",
+    );
     await chat("ana@example.com");
-    const leads = (await (await context.request("GET", "/api/v1/leads", { headers })).json()) as { data: Array<{ phone: string; email: string }> };
+    const leads = (await (await context.request("GET", "/api/v1/leads", { headers })).json()) as {
+      data: Array<{ phone: string; email: string }>;
+    };
     expect(leads.data).toEqual([expect.objectContaining({ phone: "", email: "ana@example.com" })]);
   });
 
   test("car service: '¿cuánto cuesta el cambio de aceite?' is answered in Spanish", async () => {
     const { chat } = await tenantChat("car-service");
-    expect((await chat("¿cuánto cuesta el cambio de aceite?")).reply.text).toContain("El cambio de aceite convencional cuesta 49,95 USD");
+    expect((await chat("¿cuánto cuesta el cambio de aceite?")).reply.text).toContain(
+      "El cambio de aceite convencional cuesta 49,95 USD",
+    );
   });
 });

@@ -1,12 +1,24 @@
 import { afterEach, beforeEach, describe, expect, test } from "bun:test";
 import { createHmac } from "node:crypto";
 import { revokeApiKey } from "../../src/auth/api-keys.ts";
-import { buildTestApp, login, seedTenant, TEST_JWT_SECRET, TEST_PASSWORD, testSql, type TestContext } from "../helpers.ts";
+import {
+  buildTestApp,
+  login,
+  seedTenant,
+  TEST_JWT_SECRET,
+  TEST_PASSWORD,
+  testSql,
+  type TestContext,
+} from "../helpers.ts";
 
 const b64url = (value: string | Buffer) => Buffer.from(value).toString("base64url");
 
 /** Builds a JWT by hand, so the tests do not trust the library they are checking. */
-function craftToken(header: Record<string, unknown>, payload: Record<string, unknown>, secret = TEST_JWT_SECRET): string {
+function craftToken(
+  header: Record<string, unknown>,
+  payload: Record<string, unknown>,
+  secret = TEST_JWT_SECRET,
+): string {
   const unsigned = `${b64url(JSON.stringify(header))}.${b64url(JSON.stringify(payload))}`;
   if (header.alg === "none") return `${unsigned}.`;
   return `${unsigned}.${createHmac("sha256", secret).update(unsigned).digest("base64url")}`;
@@ -22,11 +34,18 @@ beforeEach(async () => {
 afterEach(() => context.close());
 
 const me = (token: string) => context.request("GET", "/api/v1/me", { headers: { authorization: `Bearer ${token}` } });
-const validClaims = () => ({ sub: seeded.user.userId, iss: "parley", aud: "parley-api", exp: Math.floor(context.clock.now() / 1000) + 600 });
+const validClaims = () => ({
+  sub: seeded.user.userId,
+  iss: "parley",
+  aud: "parley-api",
+  exp: Math.floor(context.clock.now() / 1000) + 600,
+});
 
 describe("POST /api/v1/auth/token", () => {
   test("a good login returns an access token, a refresh token and their lifetimes", async () => {
-    const response = await context.request("POST", "/api/v1/auth/token", { body: { email: seeded.email, password: TEST_PASSWORD } });
+    const response = await context.request("POST", "/api/v1/auth/token", {
+      body: { email: seeded.email, password: TEST_PASSWORD },
+    });
     expect(response.status).toBe(200);
     const body = await response.json();
     expect(body.token_type).toBe("Bearer");
@@ -35,17 +54,28 @@ describe("POST /api/v1/auth/token", () => {
     expect(body.refresh_token).toMatch(/^rt_/);
     const whoami = await me(body.access_token);
     expect(whoami.status).toBe(200);
-    expect(await whoami.json()).toEqual({ user_id: seeded.user.userId, email: seeded.email, display_name: null, memberships: [{ tenant_id: seeded.tenant.id, role: "owner" }] });
+    expect(await whoami.json()).toEqual({
+      user_id: seeded.user.userId,
+      email: seeded.email,
+      display_name: null,
+      memberships: [{ tenant_id: seeded.tenant.id, role: "owner" }],
+    });
   });
 
   test("the e-mail is matched case-insensitively", async () => {
-    const response = await context.request("POST", "/api/v1/auth/token", { body: { email: seeded.email.toUpperCase(), password: TEST_PASSWORD } });
+    const response = await context.request("POST", "/api/v1/auth/token", {
+      body: { email: seeded.email.toUpperCase(), password: TEST_PASSWORD },
+    });
     expect(response.status).toBe(200);
   });
 
   test("a wrong password and an unknown e-mail get the same 401", async () => {
-    const wrong = await context.request("POST", "/api/v1/auth/token", { body: { email: seeded.email, password: "nope-nope-nope" } });
-    const unknown = await context.request("POST", "/api/v1/auth/token", { body: { email: "ghost@nowhere.test", password: TEST_PASSWORD } });
+    const wrong = await context.request("POST", "/api/v1/auth/token", {
+      body: { email: seeded.email, password: "nope-nope-nope" },
+    });
+    const unknown = await context.request("POST", "/api/v1/auth/token", {
+      body: { email: "ghost@nowhere.test", password: TEST_PASSWORD },
+    });
     expect(wrong.status).toBe(401);
     expect(unknown.status).toBe(401);
     expect(await wrong.json()).toEqual(await unknown.json());
@@ -59,7 +89,9 @@ describe("POST /api/v1/auth/token", () => {
       return verify(...args);
     }) as typeof verify;
     try {
-      await context.request("POST", "/api/v1/auth/token", { body: { email: "ghost@nowhere.test", password: TEST_PASSWORD } });
+      await context.request("POST", "/api/v1/auth/token", {
+        body: { email: "ghost@nowhere.test", password: TEST_PASSWORD },
+      });
       expect(calls).toBe(1);
     } finally {
       Bun.password.verify = verify;
@@ -91,7 +123,9 @@ describe("Bearer tokens", () => {
   });
 
   test("a token signed with another secret is refused", async () => {
-    expect((await me(craftToken({ alg: "HS256" }, validClaims(), "another-secret-another-secret-0123456789")))).toMatchObject({ status: 401 });
+    expect(
+      await me(craftToken({ alg: "HS256" }, validClaims(), "another-secret-another-secret-0123456789")),
+    ).toMatchObject({ status: 401 });
   });
 
   test("a token with another audience is refused", async () => {
@@ -117,23 +151,33 @@ describe("Bearer tokens", () => {
 describe("POST /api/v1/auth/refresh", () => {
   test("a refresh token is rotated: the new one works and the old one is spent", async () => {
     const first = await login(context, seeded.email);
-    const rotated = await context.request("POST", "/api/v1/auth/refresh", { body: { refresh_token: first.refresh_token } });
+    const rotated = await context.request("POST", "/api/v1/auth/refresh", {
+      body: { refresh_token: first.refresh_token },
+    });
     expect(rotated.status).toBe(200);
     const second = await rotated.json();
     expect(second.refresh_token).not.toBe(first.refresh_token);
     expect((await me(second.access_token)).status).toBe(200);
-    const third = await context.request("POST", "/api/v1/auth/refresh", { body: { refresh_token: second.refresh_token } });
+    const third = await context.request("POST", "/api/v1/auth/refresh", {
+      body: { refresh_token: second.refresh_token },
+    });
     expect(third.status).toBe(200);
   });
 
   test("reusing a rotated refresh token revokes its whole family", async () => {
     const first = await login(context, seeded.email);
-    const second = await (await context.request("POST", "/api/v1/auth/refresh", { body: { refresh_token: first.refresh_token } })).json();
-    const replay = await context.request("POST", "/api/v1/auth/refresh", { body: { refresh_token: first.refresh_token } });
+    const second = await (
+      await context.request("POST", "/api/v1/auth/refresh", { body: { refresh_token: first.refresh_token } })
+    ).json();
+    const replay = await context.request("POST", "/api/v1/auth/refresh", {
+      body: { refresh_token: first.refresh_token },
+    });
     expect(replay.status).toBe(401);
     expect((await replay.json()).error).toBe("invalid_refresh_token");
     // The newest token of the family, held by whoever rotated last, is dead too.
-    const afterReuse = await context.request("POST", "/api/v1/auth/refresh", { body: { refresh_token: second.refresh_token } });
+    const afterReuse = await context.request("POST", "/api/v1/auth/refresh", {
+      body: { refresh_token: second.refresh_token },
+    });
     expect(afterReuse.status).toBe(401);
   });
 
@@ -142,14 +186,20 @@ describe("POST /api/v1/auth/refresh", () => {
     const other = await login(context, seeded.email);
     await context.request("POST", "/api/v1/auth/refresh", { body: { refresh_token: first.refresh_token } });
     await context.request("POST", "/api/v1/auth/refresh", { body: { refresh_token: first.refresh_token } });
-    expect((await context.request("POST", "/api/v1/auth/refresh", { body: { refresh_token: other.refresh_token } })).status).toBe(200);
+    expect(
+      (await context.request("POST", "/api/v1/auth/refresh", { body: { refresh_token: other.refresh_token } })).status,
+    ).toBe(200);
   });
 
   test("an expired or unknown refresh token is refused", async () => {
     const first = await login(context, seeded.email);
     context.clock.advance(30 * 86_400_000 + 1);
-    expect((await context.request("POST", "/api/v1/auth/refresh", { body: { refresh_token: first.refresh_token } })).status).toBe(401);
-    expect((await context.request("POST", "/api/v1/auth/refresh", { body: { refresh_token: "rt_unknown" } })).status).toBe(401);
+    expect(
+      (await context.request("POST", "/api/v1/auth/refresh", { body: { refresh_token: first.refresh_token } })).status,
+    ).toBe(401);
+    expect(
+      (await context.request("POST", "/api/v1/auth/refresh", { body: { refresh_token: "rt_unknown" } })).status,
+    ).toBe(401);
   });
 });
 
@@ -177,13 +227,19 @@ describe("X-API-Key", () => {
 
   test("a key cannot name another tenant: 404, as if it did not exist", async () => {
     const other = await seedTenant(context.deps, "Other");
-    const response = await context.request("GET", `/api/v1/tenant?tenant_id=${other.tenant.id}`, { headers: { "x-api-key": seeded.apiKey } });
+    const response = await context.request("GET", `/api/v1/tenant?tenant_id=${other.tenant.id}`, {
+      headers: { "x-api-key": seeded.apiKey },
+    });
     expect(response.status).toBe(404);
   });
 
   test("only the key's hash is stored", async () => {
-    const rows = await (await testSql(context.deps)).all<{ key_hash: string; prefix: string }>("SELECT key_hash, prefix FROM api_keys");
-    expect(rows.some((row) => row.key_hash === seeded.apiKey || row.key_hash.includes(seeded.apiKey.slice(11)))).toBe(false);
+    const rows = await (await testSql(context.deps)).all<{ key_hash: string; prefix: string }>(
+      "SELECT key_hash, prefix FROM api_keys",
+    );
+    expect(rows.some((row) => row.key_hash === seeded.apiKey || row.key_hash.includes(seeded.apiKey.slice(11)))).toBe(
+      false,
+    );
     expect(rows[0]?.key_hash).toMatch(/^[0-9a-f]{64}$/);
     expect(seeded.apiKey.startsWith(rows[0]?.prefix ?? "?")).toBe(true);
   });

@@ -10,7 +10,13 @@ beforeEach(async () => {
 afterEach(() => context.close());
 
 /** Every JSON-body route so far, with a body that is valid for it; `{key}` is the tenant's API key. */
-const BODY_ROUTES: Array<{ method: string; path: string; valid: Record<string, unknown>; apiKey?: boolean; hasRequiredFields?: false }> = [
+const BODY_ROUTES: Array<{
+  method: string;
+  path: string;
+  valid: Record<string, unknown>;
+  apiKey?: boolean;
+  hasRequiredFields?: false;
+}> = [
   { method: "POST", path: "/api/v1/auth/token", valid: { email: "a@b.test", password: "whatever-pass" } },
   { method: "POST", path: "/api/v1/auth/refresh", valid: { refresh_token: "rt_x" } },
   {
@@ -19,13 +25,31 @@ const BODY_ROUTES: Array<{ method: string; path: string; valid: Record<string, u
     valid: { name: "n", event: "lead.created", url: "https://93.184.216.34/h", secret: "s".repeat(16), active: true },
     apiKey: true,
   },
-  { method: "PATCH", path: "/api/v1/webhooks/rules-engine/rules/rule_x", valid: { name: "n" }, apiKey: true, hasRequiredFields: false },
-  { method: "POST", path: "/api/v1/webhooks/dead-letters/retrigger", valid: { event: "lead.created" }, apiKey: true, hasRequiredFields: false },
+  {
+    method: "PATCH",
+    path: "/api/v1/webhooks/rules-engine/rules/rule_x",
+    valid: { name: "n" },
+    apiKey: true,
+    hasRequiredFields: false,
+  },
+  {
+    method: "POST",
+    path: "/api/v1/webhooks/dead-letters/retrigger",
+    valid: { event: "lead.created" },
+    apiKey: true,
+    hasRequiredFields: false,
+  },
   { method: "POST", path: "/api/v1/widget/session", valid: { tenant_id: "ten_x" } },
   { method: "POST", path: "/api/v1/chatbot/message", valid: { tenant_id: "ten_x", message: "hi" }, apiKey: true },
   { method: "PUT", path: "/api/v1/subscription", valid: { plan: "pro" }, apiKey: true },
   { method: "POST", path: "/api/v1/analytics/events", valid: { events: [{ name: "widget_opened" }] }, apiKey: true },
-  { method: "PATCH", path: "/api/v1/chatbot/config", valid: { greeting: "Hello there" }, apiKey: true, hasRequiredFields: false },
+  {
+    method: "PATCH",
+    path: "/api/v1/chatbot/config",
+    valid: { greeting: "Hello there" },
+    apiKey: true,
+    hasRequiredFields: false,
+  },
   { method: "POST", path: "/api/v1/sessions/ses_x/operator-messages", valid: { text: "hello" }, apiKey: true },
 ];
 
@@ -40,15 +64,26 @@ async function expectJsonError(response: Response, status: number, error: string
 
 describe.each(BODY_ROUTES)("$method $path", ({ method, path, valid, apiKey, hasRequiredFields }) => {
   const request = (options: Parameters<TestContext["request"]>[2] = {}) =>
-    context.request(method, path, { ...options, headers: { ...options.headers, ...(apiKey ? { "x-api-key": seeded.apiKey } : {}) } });
+    context.request(method, path, {
+      ...options,
+      headers: { ...options.headers, ...(apiKey ? { "x-api-key": seeded.apiKey } : {}) },
+    });
 
   test("malformed JSON answers 400 invalid_json", async () => {
-    await expectJsonError(await request({ rawBody: '{"email": ', headers: { "content-type": "application/json" } }), 400, "invalid_json");
+    await expectJsonError(
+      await request({ rawBody: '{"email": ', headers: { "content-type": "application/json" } }),
+      400,
+      "invalid_json",
+    );
   });
 
   test("a field of the wrong type answers 422 with details naming it", async () => {
     const [field] = Object.keys(valid);
-    const body = await expectJsonError(await request({ body: { ...valid, [field ?? "x"]: 42 } }), 422, "validation_failed");
+    const body = await expectJsonError(
+      await request({ body: { ...valid, [field ?? "x"]: 42 } }),
+      422,
+      "validation_failed",
+    );
     expect(body.details.filter((detail: { field: string }) => detail.field === field)).toHaveLength(1);
   });
 
@@ -76,7 +111,11 @@ describe.each(BODY_ROUTES)("$method $path", ({ method, path, valid, apiKey, hasR
   });
 
   test("a body over 64 KiB answers 413", async () => {
-    await expectJsonError(await request({ body: { ...valid, padding: "x".repeat(65 * 1024) } }), 413, "payload_too_large");
+    await expectJsonError(
+      await request({ body: { ...valid, padding: "x".repeat(65 * 1024) } }),
+      413,
+      "payload_too_large",
+    );
   });
 
   test("a body over 64 KiB without a Content-Length answers 413", async () => {
@@ -87,18 +126,35 @@ describe.each(BODY_ROUTES)("$method $path", ({ method, path, valid, apiKey, hasR
         controller.close();
       },
     });
-    const headers: Record<string, string> = { "content-type": "application/json", ...(apiKey ? { "x-api-key": seeded.apiKey } : {}) };
-    const response = await context.app.handle(new Request(`http://localhost${path}`, { method, body: stream, headers }));
+    const headers: Record<string, string> = {
+      "content-type": "application/json",
+      ...(apiKey ? { "x-api-key": seeded.apiKey } : {}),
+    };
+    const response = await context.app.handle(
+      new Request(`http://localhost${path}`, { method, body: stream, headers }),
+    );
     await expectJsonError(response, 413, "payload_too_large");
   });
 
   test("a form-encoded or text body answers 415", async () => {
-    await expectJsonError(await request({ rawBody: "email=a", headers: { "content-type": "application/x-www-form-urlencoded" } }), 415, "unsupported_media_type");
-    await expectJsonError(await request({ rawBody: JSON.stringify(valid), headers: { "content-type": "text/plain" } }), 415, "unsupported_media_type");
+    await expectJsonError(
+      await request({ rawBody: "email=a", headers: { "content-type": "application/x-www-form-urlencoded" } }),
+      415,
+      "unsupported_media_type",
+    );
+    await expectJsonError(
+      await request({ rawBody: JSON.stringify(valid), headers: { "content-type": "text/plain" } }),
+      415,
+      "unsupported_media_type",
+    );
   });
 
   test("an empty body declared as JSON answers 400 invalid_json", async () => {
-    await expectJsonError(await request({ rawBody: "", headers: { "content-type": "application/json" } }), 400, "invalid_json");
+    await expectJsonError(
+      await request({ rawBody: "", headers: { "content-type": "application/json" } }),
+      400,
+      "invalid_json",
+    );
   });
 });
 
@@ -119,7 +175,11 @@ describe("every response", () => {
 
   test("GET routes ignore unknown query keys only where allowed: /tenant refuses them", async () => {
     const { access_token } = await login(context, seeded.email);
-    await expectJsonError(await context.request("GET", "/api/v1/tenant?evil=1", { headers: { authorization: `Bearer ${access_token}` } }), 422, "validation_failed");
+    await expectJsonError(
+      await context.request("GET", "/api/v1/tenant?evil=1", { headers: { authorization: `Bearer ${access_token}` } }),
+      422,
+      "validation_failed",
+    );
   });
 });
 

@@ -4,15 +4,23 @@ import { buildTestApp, seedTenant, TEST_PASSWORD, type TestContext } from "../he
 let context: TestContext;
 afterEach(() => context?.close());
 
-const cookieOf = (response: Response) => response.headers.getSetCookie().find((cookie) => cookie.startsWith("parley_refresh=")) ?? "";
+const cookieOf = (response: Response) =>
+  response.headers.getSetCookie().find((cookie) => cookie.startsWith("parley_refresh=")) ?? "";
 const tokenIn = (cookie: string) => /^parley_refresh=([^;]*)/.exec(cookie)?.[1] ?? "";
 
 async function signIn(url = "http://localhost/api/v1/auth/session", headers: Record<string, string> = {}) {
   const { email } = await seedTenant(context.deps, "Browser");
-  return context.app.handle(new Request(url, { method: "POST", headers: { "content-type": "application/json", ...headers }, body: JSON.stringify({ email, password: TEST_PASSWORD }) }));
+  return context.app.handle(
+    new Request(url, {
+      method: "POST",
+      headers: { "content-type": "application/json", ...headers },
+      body: JSON.stringify({ email, password: TEST_PASSWORD }),
+    }),
+  );
 }
 
-const refresh = (cookie: string) => context.request("POST", "/api/v1/auth/session/refresh", { headers: { cookie: `parley_refresh=${tokenIn(cookie)}` } });
+const refresh = (cookie: string) =>
+  context.request("POST", "/api/v1/auth/session/refresh", { headers: { cookie: `parley_refresh=${tokenIn(cookie)}` } });
 
 describe("the browser session (refresh token in a cookie)", () => {
   test("signing in answers the access token only and sets an HttpOnly, SameSite=Strict cookie scoped to the session path", async () => {
@@ -27,7 +35,9 @@ describe("the browser session (refresh token in a cookie)", () => {
     expect(cookie).toContain("SameSite=Strict");
     expect(cookie).toContain("Path=/api/v1/auth/session");
     expect(cookie).not.toContain("Secure");
-    const me = await context.request("GET", "/api/v1/me", { headers: { authorization: `Bearer ${body.access_token}` } });
+    const me = await context.request("GET", "/api/v1/me", {
+      headers: { authorization: `Bearer ${body.access_token}` },
+    });
     expect(me.status).toBe(200);
   });
 
@@ -60,7 +70,9 @@ describe("the browser session (refresh token in a cookie)", () => {
     expect(none.status).toBe(401);
     expect(((await none.json()) as { error: string }).error).toBe("invalid_refresh_token");
     const cookie = cookieOf(await signIn());
-    const out = await context.request("DELETE", "/api/v1/auth/session", { headers: { cookie: `parley_refresh=${tokenIn(cookie)}` } });
+    const out = await context.request("DELETE", "/api/v1/auth/session", {
+      headers: { cookie: `parley_refresh=${tokenIn(cookie)}` },
+    });
     expect(out.status).toBe(200);
     expect(cookieOf(out)).toContain("Max-Age=0");
     expect((await refresh(cookie)).status).toBe(401);

@@ -13,7 +13,13 @@ export interface Delivered {
 /** Subscribes a tenant to every event, to one fake receiver URL. */
 export async function subscribeToEverything(context: TestContext, tenantId: string): Promise<void> {
   for (const event of EVENT_NAMES) {
-    await createRule(context.deps, tenantId, { name: event, event, url: `https://receiver.example/${tenantId}`, secret: "receiver-secret-123", active: true });
+    await createRule(context.deps, tenantId, {
+      name: event,
+      event,
+      url: `https://receiver.example/${tenantId}`,
+      secret: "receiver-secret-123",
+      active: true,
+    });
   }
 }
 
@@ -30,11 +36,30 @@ export async function deliverAll(context: TestContext): Promise<Delivered[]> {
 }
 
 export async function openWidgetSession(context: TestContext, tenantId: string, origin?: string) {
-  const response = await context.request("POST", "/api/v1/widget/session", { body: { tenant_id: tenantId }, headers: origin ? { origin } : {} });
+  const response = await context.request("POST", "/api/v1/widget/session", {
+    body: { tenant_id: tenantId },
+    headers: origin ? { origin } : {},
+  });
   if (response.status !== 201) throw new Error(`widget session failed: ${response.status} ${await response.text()}`);
-  return (await response.json()) as { access_token: string; session_id: string; greeting: string; bot_name: string; expires_in: number };
+  return (await response.json()) as {
+    access_token: string;
+    session_id: string;
+    greeting: string;
+    bot_name: string;
+    expires_in: number;
+  };
 }
 
-export async function say(context: TestContext, token: string, tenantId: string, message: string, extra: Record<string, unknown> = {}, headers: Record<string, string> = {}) {
-  return context.request("POST", "/api/v1/chatbot/message", { body: { tenant_id: tenantId, message, ...extra }, headers: { authorization: `Bearer ${token}`, ...headers } });
+export async function say(
+  context: TestContext,
+  token: string,
+  tenantId: string,
+  message: string,
+  extra: Record<string, unknown> = {},
+  headers: Record<string, string> = {},
+) {
+  return context.request("POST", "/api/v1/chatbot/message", {
+    body: { tenant_id: tenantId, message, ...extra },
+    headers: { authorization: `Bearer ${token}`, ...headers },
+  });
 }

@@ -7,13 +7,60 @@ import { deliverAll, openWidgetSession, say, subscribeToEverything } from "./cha
 let context: TestContext;
 afterEach(() => context.close());
 
-const LEAD_DATA_KEYS = ["lead_id", "chatbot_id", "session_id", "sector", "name", "phone", "email", "interest", "source", "captured_at", "confidence"];
+const LEAD_DATA_KEYS = [
+  "lead_id",
+  "chatbot_id",
+  "session_id",
+  "sector",
+  "name",
+  "phone",
+  "email",
+  "interest",
+  "source",
+  "captured_at",
+  "confidence",
+];
 
 const SECTOR_SCRIPTS = [
-  { sector: "dental-clinic", messages: ["I'd like a quote for Invisalign", "Ana Lopez", "555-123-4567", "(415) 555-0132", "ana@example", "ana@example.com"], phone: "+14155550132", name: "Ana Lopez" },
-  { sector: "real-estate", messages: ["I want to sell my house", "Harper Jones", "07911 123456", "harper@example.co.uk"], phone: "+447911123456", name: "Harper Jones" },
-  { sector: "beauty-salon", messages: ["I'm interested in a bridal package for my wedding", "I'm Chloe Nguyen, 0412 345 678, chloe@example.com.au"], phone: "+61412345678", name: "Chloe Nguyen" },
-  { sector: "car-service", messages: ["Can I get an estimate for a transmission repair?", "Marcus Reed", "(312) 555-0147", "marcus.reed@example.com"], phone: "+13125550147", name: "Marcus Reed" },
+  {
+    sector: "dental-clinic",
+    messages: [
+      "I'd like a quote for Invisalign",
+      "Ana Lopez",
+      "555-123-4567",
+      "(415) 555-0132",
+      "ana@example",
+      "ana@example.com",
+    ],
+    phone: "+14155550132",
+    name: "Ana Lopez",
+  },
+  {
+    sector: "real-estate",
+    messages: ["I want to sell my house", "Harper Jones", "07911 123456", "harper@example.co.uk"],
+    phone: "+447911123456",
+    name: "Harper Jones",
+  },
+  {
+    sector: "beauty-salon",
+    messages: [
+      "I'm interested in a bridal package for my wedding",
+      "I'm Chloe Nguyen, 0412 345 678, chloe@example.com.au",
+    ],
+    phone: "+61412345678",
+    name: "Chloe Nguyen",
+  },
+  {
+    sector: "car-service",
+    messages: [
+      "Can I get an estimate for a transmission repair?",
+      "Marcus Reed",
+      "(312) 555-0147",
+      "marcus.reed@example.com",
+    ],
+    phone: "+13125550147",
+    name: "Marcus Reed",
+  },
 ];
 
 describe("a visitor talking to a sector template's bot over HTTP", () => {
@@ -26,7 +73,14 @@ describe("a visitor talking to a sector template's bot over HTTP", () => {
       expect(visitor.greeting.length).toBeGreaterThan(0);
       let last: { reply: { text: string }; status: string; session_id: string } | null = null;
       for (const message of script.messages) {
-        const response = await say(context, visitor.access_token, tenant.id, message, {}, { origin: "https://shop.example" });
+        const response = await say(
+          context,
+          visitor.access_token,
+          tenant.id,
+          message,
+          {},
+          { origin: "https://shop.example" },
+        );
         expect(response.status).toBe(200);
         expect(response.headers.get("access-control-allow-origin")).toBe("https://shop.example");
         last = await response.json();
@@ -48,7 +102,11 @@ describe("a visitor talking to a sector template's bot over HTTP", () => {
         captured_at: new Date(context.clock.now()).toISOString(),
       });
       expect(lead?.data.confidence).toBeNumber();
-      const leads = await (await context.request("GET", "/api/v1/leads", { headers: { "x-api-key": (await createApiKey(context.deps, { tenantId: tenant.id })).key } })).json();
+      const leads = await (
+        await context.request("GET", "/api/v1/leads", {
+          headers: { "x-api-key": (await createApiKey(context.deps, { tenantId: tenant.id })).key },
+        })
+      ).json();
       expect(leads.data).toHaveLength(1);
       expect(leads.data[0].lead_id).toBe(lead?.data.lead_id);
     });
@@ -63,7 +121,12 @@ describe("a visitor talking to a sector template's bot over HTTP", () => {
     await say(context, visitor.access_token, tenant.id, "what are your opening hours?");
     const started = (await deliverAll(context)).filter((body) => body.event === "session.started");
     expect(started).toHaveLength(1);
-    expect(started[0]?.data).toEqual({ session_id: visitor.session_id, chatbot_id: tenant.chatbotId, channel: "widget", started_at: new Date(context.clock.now()).toISOString() });
+    expect(started[0]?.data).toEqual({
+      session_id: visitor.session_id,
+      chatbot_id: tenant.chatbotId,
+      channel: "widget",
+      started_at: new Date(context.clock.now()).toISOString(),
+    });
   });
 });
 
@@ -77,9 +140,18 @@ describe("appointments over HTTP (fixed clock: Thu 15 Jan 2026, 04:00 in New Yor
       await say(context, first.access_token, tenant.id, message);
     }
     const appointment = (await deliverAll(context)).find((body) => body.event === "appointment.created");
-    expect(appointment?.data).toMatchObject({ session_id: first.session_id, name: "Ana Lopez", phone: "+14155550132", starts_at: "2026-01-19T15:00:00.000Z", ends_at: "2026-01-19T15:30:00.000Z", timezone: "America/New_York" });
+    expect(appointment?.data).toMatchObject({
+      session_id: first.session_id,
+      name: "Ana Lopez",
+      phone: "+14155550132",
+      starts_at: "2026-01-19T15:00:00.000Z",
+      ends_at: "2026-01-19T15:30:00.000Z",
+      timezone: "America/New_York",
+    });
     const key = (await createApiKey(context.deps, { tenantId: tenant.id })).key;
-    const listed = await (await context.request("GET", "/api/v1/appointments", { headers: { "x-api-key": key } })).json();
+    const listed = await (
+      await context.request("GET", "/api/v1/appointments", { headers: { "x-api-key": key } })
+    ).json();
     expect(listed.data.map((row: { starts_at: string }) => row.starts_at)).toEqual(["2026-01-19T15:00:00.000Z"]);
 
     const second = await openWidgetSession(context, tenant.id);
@@ -95,28 +167,57 @@ describe("hand-off to an operator", () => {
     const seeded = await seedTenant(context.deps, "Desk");
     await subscribeToEverything(context, seeded.tenant.id);
     const visitor = await openWidgetSession(context, seeded.tenant.id);
-    const handoff = await (await say(context, visitor.access_token, seeded.tenant.id, "Can I talk to a human please?")).json();
+    const handoff = await (
+      await say(context, visitor.access_token, seeded.tenant.id, "Can I talk to a human please?")
+    ).json();
     expect(handoff.status).toBe("handoff");
     const event = (await deliverAll(context)).find((body) => body.event === "handoff.requested");
-    expect(event?.data).toMatchObject({ session_id: visitor.session_id, reason: "keyword", last_message: "Can I talk to a human please?", confidence: 0.95 });
+    expect(event?.data).toMatchObject({
+      session_id: visitor.session_id,
+      reason: "keyword",
+      last_message: "Can I talk to a human please?",
+      confidence: 0.95,
+    });
 
     const silent = await (await say(context, visitor.access_token, seeded.tenant.id, "hello? anyone?")).json();
     expect(silent).toMatchObject({ status: "handoff", reply: null });
 
     const { access_token } = await login(context, seeded.email);
     const operator = { authorization: `Bearer ${access_token}` };
-    const waiting = await (await context.request("GET", "/api/v1/sessions?status=handoff", { headers: operator })).json();
+    const waiting = await (
+      await context.request("GET", "/api/v1/sessions?status=handoff", { headers: operator })
+    ).json();
     expect(waiting.data.map((session: { session_id: string }) => session.session_id)).toEqual([visitor.session_id]);
-    const posted = await context.request("POST", `/api/v1/sessions/${visitor.session_id}/operator-messages`, { headers: operator, body: { text: "Hi, this is Sam from the front desk." } });
+    const posted = await context.request("POST", `/api/v1/sessions/${visitor.session_id}/operator-messages`, {
+      headers: operator,
+      body: { text: "Hi, this is Sam from the front desk." },
+    });
     expect(posted.status).toBe(201);
 
-    const transcript = await (await context.request("GET", `/api/v1/chatbot/sessions/${visitor.session_id}/messages`, { headers: { authorization: `Bearer ${visitor.access_token}` } })).json();
-    expect(transcript.data.map((message: { role: string }) => message.role)).toEqual(["visitor", "bot", "visitor", "operator"]);
+    const transcript = await (
+      await context.request("GET", `/api/v1/chatbot/sessions/${visitor.session_id}/messages`, {
+        headers: { authorization: `Bearer ${visitor.access_token}` },
+      })
+    ).json();
+    expect(transcript.data.map((message: { role: string }) => message.role)).toEqual([
+      "visitor",
+      "bot",
+      "visitor",
+      "operator",
+    ]);
     const lastSeen = transcript.data[2].message_id;
-    const poll = await (await context.request("GET", `/api/v1/chatbot/sessions/${visitor.session_id}/messages?after=${lastSeen}`, { headers: { authorization: `Bearer ${visitor.access_token}` } })).json();
-    expect(poll.data).toEqual([expect.objectContaining({ role: "operator", text: "Hi, this is Sam from the front desk." })]);
+    const poll = await (
+      await context.request("GET", `/api/v1/chatbot/sessions/${visitor.session_id}/messages?after=${lastSeen}`, {
+        headers: { authorization: `Bearer ${visitor.access_token}` },
+      })
+    ).json();
+    expect(poll.data).toEqual([
+      expect.objectContaining({ role: "operator", text: "Hi, this is Sam from the front desk." }),
+    ]);
 
-    const closed = await (await context.request("POST", `/api/v1/sessions/${visitor.session_id}/close`, { headers: operator })).json();
+    const closed = await (
+      await context.request("POST", `/api/v1/sessions/${visitor.session_id}/close`, { headers: operator })
+    ).json();
     expect(closed.status).toBe("closed");
     expect((await say(context, visitor.access_token, seeded.tenant.id, "still there?")).status).toBe(409);
   });
@@ -144,10 +245,22 @@ describe("who may talk to which bot", () => {
     const other = await openWidgetSession(context, a.id);
     expect((await say(context, visitor.access_token, b.id, "hi")).status).toBe(404);
     expect((await say(context, visitor.access_token, a.id, "hi", { session_id: other.session_id })).status).toBe(404);
-    expect((await context.request("GET", `/api/v1/chatbot/sessions/${other.session_id}/messages`, { headers: { authorization: `Bearer ${visitor.access_token}` } })).status).toBe(404);
+    expect(
+      (
+        await context.request("GET", `/api/v1/chatbot/sessions/${other.session_id}/messages`, {
+          headers: { authorization: `Bearer ${visitor.access_token}` },
+        })
+      ).status,
+    ).toBe(404);
     // A visitor token is no member token.
-    expect((await context.request("GET", "/api/v1/me", { headers: { authorization: `Bearer ${visitor.access_token}` } })).status).toBe(401);
-    expect((await context.request("GET", "/api/v1/leads", { headers: { authorization: `Bearer ${visitor.access_token}` } })).status).toBe(401);
+    expect(
+      (await context.request("GET", "/api/v1/me", { headers: { authorization: `Bearer ${visitor.access_token}` } }))
+        .status,
+    ).toBe(401);
+    expect(
+      (await context.request("GET", "/api/v1/leads", { headers: { authorization: `Bearer ${visitor.access_token}` } }))
+        .status,
+    ).toBe(401);
   });
 
   test("a member of tenant A cannot message tenant B's bot, but can message A's", async () => {
@@ -160,23 +273,52 @@ describe("who may talk to which bot", () => {
     expect(own.status).toBe(200);
     const reply = await own.json();
     expect(reply.session_id).toMatch(/^ses_/);
-    expect((await say(context, access_token, a.tenant.id, "and again", { session_id: reply.session_id })).status).toBe(200);
-    expect((await context.request("GET", `/api/v1/sessions?tenant_id=${b.tenant.id}`, { headers: { authorization: `Bearer ${access_token}` } })).status).toBe(404);
+    expect((await say(context, access_token, a.tenant.id, "and again", { session_id: reply.session_id })).status).toBe(
+      200,
+    );
+    expect(
+      (
+        await context.request("GET", `/api/v1/sessions?tenant_id=${b.tenant.id}`, {
+          headers: { authorization: `Bearer ${access_token}` },
+        })
+      ).status,
+    ).toBe(404);
   });
 
   test("an Origin outside the tenant's allowed origins gets 403; a listed one gets CORS headers; null is never reflected", async () => {
     context = buildTestApp();
     const tenant = await createTenant(context.deps, { name: "Locked", origins: ["https://clinic.example"] });
-    const denied = await context.request("POST", "/api/v1/widget/session", { body: { tenant_id: tenant.id }, headers: { origin: "https://evil.example" } });
+    const denied = await context.request("POST", "/api/v1/widget/session", {
+      body: { tenant_id: tenant.id },
+      headers: { origin: "https://evil.example" },
+    });
     expect(denied.status).toBe(403);
     expect((await denied.json()).error).toBe("origin_not_allowed");
-    expect((await context.request("POST", "/api/v1/widget/session", { body: { tenant_id: tenant.id }, headers: { origin: "null" } })).status).toBe(403);
-    expect((await context.request("POST", "/api/v1/widget/session", { body: { tenant_id: tenant.id } })).status).toBe(403);
+    expect(
+      (
+        await context.request("POST", "/api/v1/widget/session", {
+          body: { tenant_id: tenant.id },
+          headers: { origin: "null" },
+        })
+      ).status,
+    ).toBe(403);
+    expect((await context.request("POST", "/api/v1/widget/session", { body: { tenant_id: tenant.id } })).status).toBe(
+      403,
+    );
     const allowed = await openWidgetSession(context, tenant.id, "https://clinic.example");
-    const fromElsewhere = await say(context, allowed.access_token, tenant.id, "hi", {}, { origin: "https://evil.example" });
+    const fromElsewhere = await say(
+      context,
+      allowed.access_token,
+      tenant.id,
+      "hi",
+      {},
+      { origin: "https://evil.example" },
+    );
     expect(fromElsewhere.status).toBe(403);
 
-    const preflight = await context.request("OPTIONS", "/api/v1/chatbot/message", { headers: { origin: "https://clinic.example", "access-control-request-method": "POST" } });
+    const preflight = await context.request("OPTIONS", "/api/v1/chatbot/message", {
+      headers: { origin: "https://clinic.example", "access-control-request-method": "POST" },
+    });
     expect(preflight.status).toBe(204);
     expect(preflight.headers.get("access-control-allow-origin")).toBe("https://clinic.example");
     const badPreflight = await context.request("OPTIONS", "/api/v1/widget/session", { headers: { origin: "null" } });
@@ -187,7 +329,10 @@ describe("who may talk to which bot", () => {
   test("an open tenant accepts any origin but never reflects null", async () => {
     context = buildTestApp();
     const tenant = await createTenant(context.deps, { name: "Open" });
-    const response = await context.request("POST", "/api/v1/widget/session", { body: { tenant_id: tenant.id }, headers: { origin: "null" } });
+    const response = await context.request("POST", "/api/v1/widget/session", {
+      body: { tenant_id: tenant.id },
+      headers: { origin: "null" },
+    });
     expect(response.status).toBe(201);
     expect(response.headers.get("access-control-allow-origin")).toBeNull();
   });
@@ -215,16 +360,29 @@ describe("CRM reads are tenant-scoped", () => {
     const a = await seedTenant(context.deps, "Alpha");
     const b = await seedTenant(context.deps, "Beta");
     const visitor = await openWidgetSession(context, a.tenant.id);
-    for (const message of ["I'd like a quote", "I'm Ana Lopez, (415) 555-0132, ana@example.com"]) await say(context, visitor.access_token, a.tenant.id, message);
+    for (const message of ["I'd like a quote", "I'm Ana Lopez, (415) 555-0132, ana@example.com"])
+      await say(context, visitor.access_token, a.tenant.id, message);
     const asA = { "x-api-key": a.apiKey };
     const asB = { "x-api-key": b.apiKey };
     expect((await (await context.request("GET", "/api/v1/leads", { headers: asA })).json()).data).toHaveLength(1);
     expect((await (await context.request("GET", "/api/v1/leads", { headers: asB })).json()).data).toEqual([]);
     expect((await (await context.request("GET", "/api/v1/appointments", { headers: asB })).json()).data).toEqual([]);
     expect((await (await context.request("GET", "/api/v1/sessions", { headers: asB })).json()).data).toEqual([]);
-    expect((await context.request("GET", `/api/v1/chatbot/sessions/${visitor.session_id}/messages`, { headers: asB })).status).toBe(404);
-    expect((await context.request("POST", `/api/v1/sessions/${visitor.session_id}/operator-messages`, { headers: asB, body: { text: "hi" } })).status).toBe(404);
-    expect((await context.request("POST", `/api/v1/sessions/${visitor.session_id}/close`, { headers: asB })).status).toBe(404);
+    expect(
+      (await context.request("GET", `/api/v1/chatbot/sessions/${visitor.session_id}/messages`, { headers: asB }))
+        .status,
+    ).toBe(404);
+    expect(
+      (
+        await context.request("POST", `/api/v1/sessions/${visitor.session_id}/operator-messages`, {
+          headers: asB,
+          body: { text: "hi" },
+        })
+      ).status,
+    ).toBe(404);
+    expect(
+      (await context.request("POST", `/api/v1/sessions/${visitor.session_id}/close`, { headers: asB })).status,
+    ).toBe(404);
     expect((await context.request("GET", `/api/v1/leads?tenant_id=${a.tenant.id}`, { headers: asB })).status).toBe(404);
     expect((await context.request("GET", "/api/v1/leads?limit=abc", { headers: asA })).status).toBe(422);
     expect((await context.request("GET", "/api/v1/sessions?status=sleeping", { headers: asA })).status).toBe(422);
@@ -235,13 +393,22 @@ describe("errors on visitor routes", () => {
   test("are readable by the widget's page (CORS) but never by the null origin", async () => {
     context = buildTestApp();
     const tenant = await createTenant(context.deps, { name: "Locked", origins: ["https://clinic.example"] });
-    const refused = await context.request("POST", "/api/v1/widget/session", { body: { tenant_id: tenant.id }, headers: { origin: "https://evil.example" } });
+    const refused = await context.request("POST", "/api/v1/widget/session", {
+      body: { tenant_id: tenant.id },
+      headers: { origin: "https://evil.example" },
+    });
     expect(refused.status).toBe(403);
     expect(refused.headers.get("access-control-allow-origin")).toBe("https://evil.example");
-    const expired = await context.request("POST", "/api/v1/chatbot/message", { body: { tenant_id: tenant.id, message: "hi" }, headers: { origin: "https://clinic.example", authorization: "Bearer nope" } });
+    const expired = await context.request("POST", "/api/v1/chatbot/message", {
+      body: { tenant_id: tenant.id, message: "hi" },
+      headers: { origin: "https://clinic.example", authorization: "Bearer nope" },
+    });
     expect(expired.status).toBe(401);
     expect(expired.headers.get("access-control-allow-origin")).toBe("https://clinic.example");
-    const fromNull = await context.request("POST", "/api/v1/widget/session", { body: { tenant_id: tenant.id }, headers: { origin: "null" } });
+    const fromNull = await context.request("POST", "/api/v1/widget/session", {
+      body: { tenant_id: tenant.id },
+      headers: { origin: "null" },
+    });
     expect(fromNull.headers.get("access-control-allow-origin")).toBeNull();
     const management = await context.request("GET", "/api/v1/leads", { headers: { origin: "https://clinic.example" } });
     expect(management.headers.get("access-control-allow-origin")).toBeNull();

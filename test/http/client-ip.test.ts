@@ -13,8 +13,14 @@ function fakeServer(address: string) {
 
 test("Bun is asked for a request's address once, however often the request is asked about", () => {
   const { server, calls } = fakeServer("203.0.113.7");
-  const request = new Request("http://localhost/api/v1/chatbot/message", { headers: { "x-forwarded-for": "198.51.100.1, 192.0.2.9" } });
-  expect([clientIp(request, server, false), clientIp(request, server, false), clientIp(request, server, false)]).toEqual(["203.0.113.7", "203.0.113.7", "203.0.113.7"]);
+  const request = new Request("http://localhost/api/v1/chatbot/message", {
+    headers: { "x-forwarded-for": "198.51.100.1, 192.0.2.9" },
+  });
+  expect([
+    clientIp(request, server, false),
+    clientIp(request, server, false),
+    clientIp(request, server, false),
+  ]).toEqual(["203.0.113.7", "203.0.113.7", "203.0.113.7"]);
   expect(calls()).toBe(1);
   // Another request is another answer.
   expect(clientIp(new Request("http://localhost/"), server, false)).toBe("203.0.113.7");

@@ -23,16 +23,30 @@ describe("the reference's example requests", () => {
     const document = await openApiDocument(context);
     const refused: string[] = [];
     const routes = context.app.routes.filter(
-      (route) => route.path.startsWith("/api/v1/") && !route.path.startsWith("/api/v1/hooks/") && ["POST", "PUT", "PATCH"].includes(route.method) && !FETCHING_ROUTES.has(`${route.method} ${route.path}`),
+      (route) =>
+        route.path.startsWith("/api/v1/") &&
+        !route.path.startsWith("/api/v1/hooks/") &&
+        ["POST", "PUT", "PATCH"].includes(route.method) &&
+        !FETCHING_ROUTES.has(`${route.method} ${route.path}`),
     );
     expect(routes.length).toBeGreaterThan(20);
     for (const route of routes) {
       const { path, body } = exampleRequest(document, route.method, route.path);
       // The chat and telemetry examples name a tenant that exists nowhere but in the reference: send them as its visitor would.
-      const token = route.path.startsWith("/api/v1/chatbot/message") || route.path.startsWith("/api/v1/analytics/events") ? visitor : owner;
-      const response = await context.request(route.method, path, { headers: { authorization: `Bearer ${token}` }, body });
-      const payload = (await response.clone().json().catch(() => null)) as { error?: string; message?: string } | null;
-      if (payload?.error === "validation_failed" || payload?.error === "invalid_json") refused.push(`${route.method} ${route.path} → ${response.status} ${payload.message}`);
+      const token =
+        route.path.startsWith("/api/v1/chatbot/message") || route.path.startsWith("/api/v1/analytics/events")
+          ? visitor
+          : owner;
+      const response = await context.request(route.method, path, {
+        headers: { authorization: `Bearer ${token}` },
+        body,
+      });
+      const payload = (await response
+        .clone()
+        .json()
+        .catch(() => null)) as { error?: string; message?: string } | null;
+      if (payload?.error === "validation_failed" || payload?.error === "invalid_json")
+        refused.push(`${route.method} ${route.path} → ${response.status} ${payload.message}`);
     }
     expect(refused).toEqual([]);
   });

@@ -9,8 +9,16 @@ beforeAll(() => {
 });
 afterAll(() => context.close());
 
-type Operation = { summary?: string; description?: string; responses: Record<string, { content?: Record<string, { schema?: unknown }> }> };
-const documentOf = async () => (await (await context.request("GET", "/docs/json")).json()) as { paths: Record<string, Record<string, Operation>>; [key: string]: unknown };
+type Operation = {
+  summary?: string;
+  description?: string;
+  responses: Record<string, { content?: Record<string, { schema?: unknown }> }>;
+};
+const documentOf = async () =>
+  (await (await context.request("GET", "/docs/json")).json()) as {
+    paths: Record<string, Record<string, Operation>>;
+    [key: string]: unknown;
+  };
 
 describe("GET /docs/json", () => {
   test("is a valid OpenAPI 3.1 document (checked against the official schema)", async () => {
@@ -28,27 +36,50 @@ describe("GET /docs/json", () => {
 
   test("every /api/v1 route of the app has a summary, a description and a 2xx response schema", async () => {
     const document = await documentOf();
-    const routes = context.app.routes.filter((route) => route.path.startsWith("/api/v1/") && route.method !== "OPTIONS");
+    const routes = context.app.routes.filter(
+      (route) => route.path.startsWith("/api/v1/") && route.method !== "OPTIONS",
+    );
     expect(routes.length).toBeGreaterThan(50);
     const missing: string[] = [];
     for (const route of routes) {
       const operation = document.paths[route.path.replace(/:(\w+)/g, "{$1}")]?.[route.method.toLowerCase()];
       const success = Object.entries(operation?.responses ?? {}).find(([status]) => /^2\d\d$/.test(status));
       const schema = success ? Object.values(success[1].content ?? {})[0]?.schema : undefined;
-      if (!operation?.summary || operation.summary.startsWith(route.method) || !operation.description || !schema) missing.push(`${route.method} ${route.path}`);
+      if (!operation?.summary || operation.summary.startsWith(route.method) || !operation.description || !schema)
+        missing.push(`${route.method} ${route.path}`);
     }
     expect(missing).toEqual([]);
   });
 
   test("keeps the request schemas that validate requests: required fields, limits, enums, examples", async () => {
     const document = await documentOf();
-    for (const path of ["/api/v1/auth/token", "/api/v1/chatbot/message", "/api/v1/webhooks/rules-engine/rules", "/api/v1/webhooks/rules-engine/rules/{id}", "/api/v1/webhooks/dead-letters/{id}/retrigger", "/api/v1/analytics/summary"]) {
+    for (const path of [
+      "/api/v1/auth/token",
+      "/api/v1/chatbot/message",
+      "/api/v1/webhooks/rules-engine/rules",
+      "/api/v1/webhooks/rules-engine/rules/{id}",
+      "/api/v1/webhooks/dead-letters/{id}/retrigger",
+      "/api/v1/analytics/summary",
+    ]) {
       expect(Object.keys(document.paths)).toContain(path);
     }
     const create = document.paths["/api/v1/webhooks/rules-engine/rules"]!.post as unknown as {
-      requestBody: { content: { "application/json": { schema: { required: string[]; additionalProperties: boolean; properties: Record<string, Record<string, unknown>> } } } };
+      requestBody: {
+        content: {
+          "application/json": {
+            schema: {
+              required: string[];
+              additionalProperties: boolean;
+              properties: Record<string, Record<string, unknown>>;
+            };
+          };
+        };
+      };
       security: unknown;
-      responses: Record<string, { content: { "application/json": { schema: { properties: Record<string, unknown> } } } }>;
+      responses: Record<
+        string,
+        { content: { "application/json": { schema: { properties: Record<string, unknown> } } } }
+      >;
     };
     const body = create.requestBody.content["application/json"].schema;
     expect(body.required).toEqual(["name", "event", "url", "secret"]);
@@ -59,8 +90,16 @@ describe("GET /docs/json", () => {
     expect(body.properties.secret).toMatchObject({ minLength: 16, maxLength: 256 });
     expect(body.properties.url?.examples).toEqual(["https://crm.example.com/hooks/parley"]);
     expect(create.security).toEqual([{ apiKey: [] }]);
-    expect(Object.keys(create.responses["201"]!.content["application/json"].schema.properties)).toEqual(["ok", "rule_id", "event", "active", "created_at"]);
-    const leads = document.paths["/api/v1/leads"]!.get as unknown as { parameters: Array<{ name: string; schema: Record<string, unknown> }> };
+    expect(Object.keys(create.responses["201"]!.content["application/json"].schema.properties)).toEqual([
+      "ok",
+      "rule_id",
+      "event",
+      "active",
+      "created_at",
+    ]);
+    const leads = document.paths["/api/v1/leads"]!.get as unknown as {
+      parameters: Array<{ name: string; schema: Record<string, unknown> }>;
+    };
     expect(leads.parameters.map((parameter) => parameter.name)).toEqual(["limit", "cursor", "tenant_id"]);
     // t.Numeric is a string-or-number union for the query parser; the document shows the integer.
     expect(leads.parameters[0]?.schema).toMatchObject({ type: "integer", minimum: 1, maximum: 100 });
@@ -69,18 +108,27 @@ describe("GET /docs/json", () => {
 
   test("documents response bodies field by field, with the event enum", async () => {
     const document = await documentOf();
-    const deliveries = document.paths["/api/v1/webhooks/deliveries"]!.get!.responses["200"]!.content!["application/json"]!.schema as {
+    const deliveries = document.paths["/api/v1/webhooks/deliveries"]!.get!.responses["200"]!.content![
+      "application/json"
+    ]!.schema as {
       properties: { data: { items: { properties: Record<string, Record<string, unknown>> } }; next_cursor: unknown };
     };
     const item = deliveries.properties.data.items.properties;
     expect(item.event).toMatchObject({ type: "string", enum: [...EVENT_NAMES] });
-    expect(Object.keys(item)).toEqual(expect.arrayContaining(["webhook_id", "status", "attempts", "next_attempt_at", "last_error", "completed_at"]));
+    expect(Object.keys(item)).toEqual(
+      expect.arrayContaining(["webhook_id", "status", "attempts", "next_attempt_at", "last_error", "completed_at"]),
+    );
     const handshake = document.paths["/api/v1/hooks/whatsapp/{tenant_id}"]!.get!.responses["200"]!.content!;
     expect(Object.keys(handshake)).toEqual(["text/plain"]);
   });
 
   test("describes each outbound event as an OpenAPI webhook with its signed body and example", async () => {
-    const document = (await documentOf()) as unknown as { webhooks: Record<string, { post: { requestBody: { content: { "application/json": { example: { event: string; data: unknown } } } } } }> };
+    const document = (await documentOf()) as unknown as {
+      webhooks: Record<
+        string,
+        { post: { requestBody: { content: { "application/json": { example: { event: string; data: unknown } } } } } }
+      >;
+    };
     expect(Object.keys(document.webhooks)).toEqual([...EVENT_NAMES]);
     const lead = document.webhooks["lead.created"]!.post.requestBody.content["application/json"].example;
     expect(lead.event).toBe("lead.created");
@@ -88,7 +136,10 @@ describe("GET /docs/json", () => {
   });
 
   test("every API operation answers errors in the one documented shape", async () => {
-    const document = (await documentOf()) as unknown as { components: { schemas: { Error: { required: string[] } } }; paths: Record<string, Record<string, Operation>> };
+    const document = (await documentOf()) as unknown as {
+      components: { schemas: { Error: { required: string[] } } };
+      paths: Record<string, Record<string, Operation>>;
+    };
     expect(document.components.schemas.Error.required).toEqual(["error", "message"]);
     for (const [path, operations] of Object.entries(document.paths)) {
       if (!path.startsWith("/api/v1/")) continue;
@@ -108,7 +159,10 @@ describe("GET /docs", () => {
     expect(csp).not.toMatch(/https?:\/\/(?!localhost)/);
     const html = await response.text();
     const scripts = [...html.matchAll(/<script([^>]*)>([\s\S]*?)<\/script>/g)];
-    expect(scripts.map((script) => script[1]?.match(/src="([^"?]+)/)?.[1])).toEqual(["/docs/viewer.js", "/docs/viewer-init.js"]);
+    expect(scripts.map((script) => script[1]?.match(/src="([^"?]+)/)?.[1])).toEqual([
+      "/docs/viewer.js",
+      "/docs/viewer-init.js",
+    ]);
     for (const script of scripts) expect(script[2]).toBe("");
     expect(html).not.toMatch(/(src|href)="https?:/);
   });
@@ -116,7 +170,9 @@ describe("GET /docs", () => {
   test("lists the operations for readers without JavaScript", async () => {
     const html = await (await context.request("GET", "/docs")).text();
     const noscript = html.match(/<noscript>([\s\S]*)<\/noscript>/)?.[1] ?? "";
-    expect(noscript).toContain("POST /api/v1/chatbot/message</code> Send a chat message. Body: tenant_id, message, session_id?");
+    expect(noscript).toContain(
+      "POST /api/v1/chatbot/message</code> Send a chat message. Body: tenant_id, message, session_id?",
+    );
     expect(noscript).toContain('href="/docs/json"');
   });
 
@@ -140,6 +196,11 @@ describe("GET /docs", () => {
     const init = await (await context.request("GET", "/docs/viewer-init.js")).text();
     expect(init).toStartWith('Scalar.createApiReference("#reference", ');
     const config = JSON.parse(init.slice(init.indexOf("{"), init.lastIndexOf("}") + 1));
-    expect(config).toMatchObject({ url: "/docs/json", telemetry: false, withDefaultFonts: false, agent: { disabled: true } });
+    expect(config).toMatchObject({
+      url: "/docs/json",
+      telemetry: false,
+      withDefaultFonts: false,
+      agent: { disabled: true },
+    });
   });
 });

@@ -19,11 +19,19 @@ function appWith(logged: unknown[]) {
         { additionalProperties: false },
       ),
     })
-    .get("/broken", () => ({ id: 42, secret: "leak" }) as unknown as { id: string }, { response: { 200: t.Object({ id: t.String() }) } });
+    .get("/broken", () => ({ id: 42, secret: "leak" }) as unknown as { id: string }, {
+      response: { 200: t.Object({ id: t.String() }) },
+    });
 }
 
 const post = (app: ReturnType<typeof appWith>, body: unknown) =>
-  app.handle(new Request("http://localhost/things", { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body) }));
+  app.handle(
+    new Request("http://localhost/things", {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify(body),
+    }),
+  );
 
 describe("validation details", () => {
   test("one detail per field, in words a client can act on", async () => {
@@ -58,7 +66,10 @@ describe("response schemas", () => {
     const response = await appWith(logged).handle(new Request("http://localhost/broken"));
     expect(response.status).toBe(500);
     const text = await response.text();
-    expect(JSON.parse(text)).toEqual({ error: "internal_error", message: "Something went wrong on our side (request req-1)." });
+    expect(JSON.parse(text)).toEqual({
+      error: "internal_error",
+      message: "Something went wrong on our side (request req-1).",
+    });
     expect(text).not.toContain("leak");
     expect(logged).toHaveLength(1);
   });
@@ -67,14 +78,23 @@ describe("response schemas", () => {
 describe("storage trouble", () => {
   const answer = async (error: unknown) => {
     const response = toErrorResponse("UNKNOWN", error, "req-1", { info: () => {}, error: () => {} });
-    return { status: response.status, retryAfter: response.headers.get("retry-after"), body: (await response.json()) as { error: string; message: string } };
+    return {
+      status: response.status,
+      retryAfter: response.headers.get("retry-after"),
+      body: (await response.json()) as { error: string; message: string },
+    };
   };
 
   test("a PostgreSQL server out of reach is 503 database_unavailable, not busy with another process", async () => {
     for (const error of [
       Object.assign(new Error("Connection refused"), { code: "ERR_POSTGRES_CONNECTION_REFUSED" }),
-      new Error("query failed", { cause: Object.assign(new Error("closed"), { code: "ERR_POSTGRES_CONNECTION_CLOSED" }) }),
-      Object.assign(new Error("the database system is starting up"), { code: "ERR_POSTGRES_SERVER_ERROR", errno: "57P03" }),
+      new Error("query failed", {
+        cause: Object.assign(new Error("closed"), { code: "ERR_POSTGRES_CONNECTION_CLOSED" }),
+      }),
+      Object.assign(new Error("the database system is starting up"), {
+        code: "ERR_POSTGRES_SERVER_ERROR",
+        errno: "57P03",
+      }),
     ]) {
       const { status, retryAfter, body } = await answer(error);
       expect(status).toBe(503);
@@ -85,7 +105,9 @@ describe("storage trouble", () => {
   });
 
   test("a lock timeout is still 503 busy", async () => {
-    const { status, body } = await answer(Object.assign(new Error("lock timeout"), { code: "ERR_POSTGRES_SERVER_ERROR", errno: "55P03" }));
+    const { status, body } = await answer(
+      Object.assign(new Error("lock timeout"), { code: "ERR_POSTGRES_SERVER_ERROR", errno: "55P03" }),
+    );
     expect(status).toBe(503);
     expect(body.error).toBe("busy");
   });

@@ -15,7 +15,13 @@ let tenantId: string;
 let headersByCredential: Record<string, Record<string, string>>;
 
 context = buildTestApp({ rateLimits: false }, {}, { resolveHost: async () => ["93.184.216.34"] });
-const BODY_ROUTES = [...new Map(context.app.routes.filter((route) => ["POST", "PUT", "PATCH"].includes(route.method)).map((route) => [`${route.method} ${route.path}`, route])).values()];
+const BODY_ROUTES = [
+  ...new Map(
+    context.app.routes
+      .filter((route) => ["POST", "PUT", "PATCH"].includes(route.method))
+      .map((route) => [`${route.method} ${route.path}`, route]),
+  ).values(),
+];
 
 const arrays = (depth: number) => `${"[".repeat(depth)}${"]".repeat(depth)}`;
 const objects = (depth: number) => `${'{"a":'.repeat(depth)}1${"}".repeat(depth)}`;
@@ -27,11 +33,13 @@ function hostileBodies(tenant: string): Record<string, string> {
   const bodies: Record<string, string> = {};
   for (const depth of [100, 5_000, 30_000]) {
     bodies[`unknown key, arrays ${depth} deep`] = `${head},"x":${arrays(depth)}}`;
-    bodies[`string field, arrays ${depth} deep`] = `{"tenant_id":"${tenant}","message":${arrays(depth)},"text":${arrays(depth)}}`;
+    bodies[`string field, arrays ${depth} deep`] =
+      `{"tenant_id":"${tenant}","message":${arrays(depth)},"text":${arrays(depth)}}`;
     bodies[`unknown key, objects ${depth} deep`] = `${head},"x":${objects(depth)}}`;
     bodies[`top level, arrays ${depth} deep`] = arrays(depth);
   }
-  bodies["many shallow arrays up to the size limit"] = `${`${head},"x":[${Array.from({ length: 2_000 }, () => arrays(MAX_JSON_DEPTH - 2)).join(",")}]}`.slice(0, MAX_BODY_BYTES - 2)}]}`;
+  bodies["many shallow arrays up to the size limit"] =
+    `${`${head},"x":[${Array.from({ length: 2_000 }, () => arrays(MAX_JSON_DEPTH - 2)).join(",")}]}`.slice(0, MAX_BODY_BYTES - 2)}]}`;
   bodies["thousands of unknown keys"] = `${head},${wideKeys}}`;
   bodies["one key the size of the limit"] = `${head},"${"k".repeat(MAX_BODY_BYTES - 200)}":1}`;
   return bodies;
@@ -41,7 +49,11 @@ beforeAll(async () => {
   const seeded = await seedTenant(context.deps, "Hostile");
   tenantId = seeded.tenant.id;
   const { access_token } = await login(context, seeded.email);
-  headersByCredential = { none: {}, apiKey: { "x-api-key": seeded.apiKey }, member: { authorization: `Bearer ${access_token}` } };
+  headersByCredential = {
+    none: {},
+    apiKey: { "x-api-key": seeded.apiKey },
+    member: { authorization: `Bearer ${access_token}` },
+  };
 });
 afterAll(() => context.close());
 
@@ -62,7 +74,10 @@ describe("hostile bodies on every route", () => {
       for (const [credential, headers] of Object.entries(headersByCredential)) {
         for (const [name, rawBody] of Object.entries(hostileBodies(tenantId))) {
           const started = performance.now();
-          const response = await context.request(route.method, path, { rawBody, headers: { ...headers, "content-type": "application/json" } });
+          const response = await context.request(route.method, path, {
+            rawBody,
+            headers: { ...headers, "content-type": "application/json" },
+          });
           const text = await response.text();
           const elapsed = performance.now() - started;
           if (response.status >= 500) failures.push(`${credential}, ${name}: ${response.status} ${text.slice(0, 200)}`);
@@ -80,7 +95,10 @@ describe("hostile bodies on every route", () => {
 
 describe("the nesting limit", () => {
   test("a body nested deeper than the limit is refused with 400 invalid_json before validation", async () => {
-    const response = await context.request("POST", "/api/v1/widget/session", { rawBody: `{"tenant_id":"${tenantId}","x":${arrays(MAX_JSON_DEPTH)}}`, headers: { "content-type": "application/json" } });
+    const response = await context.request("POST", "/api/v1/widget/session", {
+      rawBody: `{"tenant_id":"${tenantId}","x":${arrays(MAX_JSON_DEPTH)}}`,
+      headers: { "content-type": "application/json" },
+    });
     expect(response.status).toBe(400);
     const body = (await response.json()) as { error: string; message: string };
     expect(body.error).toBe("invalid_json");
@@ -88,20 +106,33 @@ describe("the nesting limit", () => {
   });
 
   test("a body exactly at the limit is parsed and validated as usual", async () => {
-    const response = await context.request("POST", "/api/v1/widget/session", { rawBody: `{"tenant_id":"${tenantId}","x":${arrays(MAX_JSON_DEPTH - 1)}}`, headers: { "content-type": "application/json" } });
+    const response = await context.request("POST", "/api/v1/widget/session", {
+      rawBody: `{"tenant_id":"${tenantId}","x":${arrays(MAX_JSON_DEPTH - 1)}}`,
+      headers: { "content-type": "application/json" },
+    });
     expect(response.status).toBe(422);
-    expect(((await response.json()) as { details: Array<{ field: string; message: string }> }).details).toEqual([{ field: "x", message: "is not a known field" }]);
+    expect(((await response.json()) as { details: Array<{ field: string; message: string }> }).details).toEqual([
+      { field: "x", message: "is not a known field" },
+    ]);
   });
 
   test("a body with more arrays and objects than the limit is refused with 400 invalid_json", async () => {
     const many = Array(MAX_JSON_CONTAINERS).fill("[]").join(",");
-    const response = await context.request("POST", "/api/v1/widget/session", { rawBody: `{"tenant_id":"${tenantId}","x":[${many}]}`, headers: { "content-type": "application/json" } });
+    const response = await context.request("POST", "/api/v1/widget/session", {
+      rawBody: `{"tenant_id":"${tenantId}","x":[${many}]}`,
+      headers: { "content-type": "application/json" },
+    });
     expect(response.status).toBe(400);
-    expect(((await response.json()) as { message: string }).message).toContain(`more than ${MAX_JSON_CONTAINERS} arrays and objects`);
+    expect(((await response.json()) as { message: string }).message).toContain(
+      `more than ${MAX_JSON_CONTAINERS} arrays and objects`,
+    );
   });
 
   test("brackets inside strings do not count toward the depth", async () => {
-    const response = await context.request("POST", "/api/v1/widget/session", { rawBody: JSON.stringify({ tenant_id: tenantId, x: arrays(500) }), headers: { "content-type": "application/json" } });
+    const response = await context.request("POST", "/api/v1/widget/session", {
+      rawBody: JSON.stringify({ tenant_id: tenantId, x: arrays(500) }),
+      headers: { "content-type": "application/json" },
+    });
     expect(response.status).toBe(422);
   });
 
@@ -115,7 +146,9 @@ describe("the nesting limit", () => {
   });
 
   test("a field name as long as the body limit comes back cut short", async () => {
-    const response = await context.request("POST", "/api/v1/widget/session", { body: { tenant_id: tenantId, ["k".repeat(60_000)]: 1 } });
+    const response = await context.request("POST", "/api/v1/widget/session", {
+      body: { tenant_id: tenantId, ["k".repeat(60_000)]: 1 },
+    });
     expect(response.status).toBe(422);
     const text = await response.text();
     expect(text.length).toBeLessThan(1_024);

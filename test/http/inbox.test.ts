@@ -19,11 +19,18 @@ test("GET /api/v1/inbox lists the tenant's handed-off chats with their newest me
 
   const inbox = await (await context.request("GET", "/api/v1/inbox", { headers: { "x-api-key": a.apiKey } })).json();
   expect(inbox.data.map((session: { session_id: string }) => session.session_id)).toEqual([waiting.session_id]);
-  expect(inbox.data[0].preview).toEqual({ role: "operator", text: `${"x".repeat(139)}…`, author_name: null, created_at: expect.any(String) });
+  expect(inbox.data[0].preview).toEqual({
+    role: "operator",
+    text: `${"x".repeat(139)}…`,
+    author_name: null,
+    created_at: expect.any(String),
+  });
   expect(inbox.data[0].status).toBe("handoff");
 
   const other = await (await context.request("GET", "/api/v1/inbox", { headers: { "x-api-key": b.apiKey } })).json();
   expect(other.data).toEqual([]);
   expect((await context.request("GET", "/api/v1/inbox")).status).toBe(401);
-  expect((await context.request("GET", "/api/v1/inbox?limit=0", { headers: { "x-api-key": a.apiKey } })).status).toBe(422);
+  expect((await context.request("GET", "/api/v1/inbox?limit=0", { headers: { "x-api-key": a.apiKey } })).status).toBe(
+    422,
+  );
 });

@@ -4,7 +4,8 @@ import { createUser } from "../../src/auth/create-user.ts";
 import { PLANS } from "../../src/plans/plans.ts";
 import { CONCEPTS } from "../knowledge/fake-embedder.ts";
 
-const GUIDE = "# Opening hours\nMonday to Friday, 8:00 to 18:00.\n\n# Getting here\nFree parking behind the building.\n\n# Young patients\nWe see children from their first tooth.";
+const GUIDE =
+  "# Opening hours\nMonday to Friday, 8:00 to 18:00.\n\n# Getting here\nFree parking behind the building.\n\n# Young patients\nWe see children from their first tooth.";
 
 let context: TestContext;
 afterEach(() => context.close());
@@ -17,47 +18,83 @@ async function setup(overrides: Parameters<typeof buildTestApp>[0] = {}) {
   return { ...seeded, key };
 }
 
-const post = (headers: Record<string, string>, body: unknown) => context.request("POST", "/api/v1/knowledge/documents", { headers, body });
+const post = (headers: Record<string, string>, body: unknown) =>
+  context.request("POST", "/api/v1/knowledge/documents", { headers, body });
 
 describe("knowledge API", () => {
   test("an API key adds, lists, reads, searches and deletes a document", async () => {
     const { key } = await setup();
     const created = await post(key, { title: "Clinic guide", content: GUIDE, format: "markdown" });
     expect(created.status).toBe(201);
-    const document = (await created.json()) as { document_id: string; chunk_count: number; format: string; source_url: string | null };
+    const document = (await created.json()) as {
+      document_id: string;
+      chunk_count: number;
+      format: string;
+      source_url: string | null;
+    };
     expect(document).toMatchObject({ chunk_count: 3, format: "markdown", source_url: null });
     expect(document.document_id).toMatch(/^doc_/);
 
     const list = await (await context.request("GET", "/api/v1/knowledge/documents", { headers: key })).json();
-    expect(list).toMatchObject({ data: [{ document_id: document.document_id, title: "Clinic guide" }], next_cursor: null });
+    expect(list).toMatchObject({
+      data: [{ document_id: document.document_id, title: "Clinic guide" }],
+      next_cursor: null,
+    });
 
-    const one = (await (await context.request("GET", `/api/v1/knowledge/documents/${document.document_id}`, { headers: key })).json()) as { content: string; chunks: Array<{ heading: string }> };
+    const one = (await (
+      await context.request("GET", `/api/v1/knowledge/documents/${document.document_id}`, { headers: key })
+    ).json()) as { content: string; chunks: Array<{ heading: string }> };
     expect(one.content).toBe(GUIDE);
     expect(one.chunks.map((chunk) => chunk.heading)).toEqual(["Opening hours", "Getting here", "Young patients"]);
 
     const search = await context.request("GET", "/api/v1/knowledge/search?q=where%20can%20I%20park", { headers: key });
     expect(search.status).toBe(200);
-    const found = (await search.json()) as { query: string; embedding_model: string | null; data: Array<{ chunk_id: string; text: string; score: number; bm25_rank: number }> };
+    const found = (await search.json()) as {
+      query: string;
+      embedding_model: string | null;
+      data: Array<{ chunk_id: string; text: string; score: number; bm25_rank: number }>;
+    };
     expect(found).toMatchObject({ query: "where can I park", embedding_model: null });
-    expect(found.data[0]).toMatchObject({ chunk_id: `${document.document_id}:1`, text: "Getting here\nFree parking behind the building.", bm25_rank: 1 });
+    expect(found.data[0]).toMatchObject({
+      chunk_id: `${document.document_id}:1`,
+      text: "Getting here\nFree parking behind the building.",
+      bm25_rank: 1,
+    });
 
-    const deleted = await context.request("DELETE", `/api/v1/knowledge/documents/${document.document_id}`, { headers: key });
+    const deleted = await context.request("DELETE", `/api/v1/knowledge/documents/${document.document_id}`, {
+      headers: key,
+    });
     expect(await deleted.json()).toEqual({ ok: true, document_id: document.document_id, deleted: true });
-    expect((await context.request("GET", `/api/v1/knowledge/documents/${document.document_id}`, { headers: key })).status).toBe(404);
-    const empty = (await (await context.request("GET", "/api/v1/knowledge/search?q=parking", { headers: key })).json()) as { data: unknown[] };
+    expect(
+      (await context.request("GET", `/api/v1/knowledge/documents/${document.document_id}`, { headers: key })).status,
+    ).toBe(404);
+    const empty = (await (
+      await context.request("GET", "/api/v1/knowledge/search?q=parking", { headers: key })
+    ).json()) as { data: unknown[] };
     expect(empty.data).toEqual([]);
   });
 
   test("HTML content is stored as its text and keeps the source_url it was given", async () => {
     const { key } = await setup();
-    const created = await post(key, { title: "Prices", format: "html", source_url: "https://clinic.example/prices", content: "<h1>Prices</h1><p>Check-up &amp; X-ray: 45 EUR</p><script>track()</script>" });
+    const created = await post(key, {
+      title: "Prices",
+      format: "html",
+      source_url: "https://clinic.example/prices",
+      content: "<h1>Prices</h1><p>Check-up &amp; X-ray: 45 EUR</p><script>track()</script>",
+    });
     expect(created.status).toBe(201);
     const document = (await created.json()) as { document_id: string; source_url: string };
     expect(document.source_url).toBe("https://clinic.example/prices");
-    const stored = (await (await context.request("GET", `/api/v1/knowledge/documents/${document.document_id}`, { headers: key })).json()) as { content: string };
+    const stored = (await (
+      await context.request("GET", `/api/v1/knowledge/documents/${document.document_id}`, { headers: key })
+    ).json()) as { content: string };
     expect(stored.content).toBe("# Prices\n\nCheck-up & X-ray: 45 EUR");
-    const search = (await (await context.request("GET", "/api/v1/knowledge/search?q=x-ray", { headers: key })).json()) as { data: Array<{ url: string; text: string }> };
-    expect(search.data[0]).toEqual(expect.objectContaining({ url: "https://clinic.example/prices", text: "Prices\nCheck-up & X-ray: 45 EUR" }));
+    const search = (await (
+      await context.request("GET", "/api/v1/knowledge/search?q=x-ray", { headers: key })
+    ).json()) as { data: Array<{ url: string; text: string }> };
+    expect(search.data[0]).toEqual(
+      expect.objectContaining({ url: "https://clinic.example/prices", text: "Prices\nCheck-up & X-ray: 45 EUR" }),
+    );
   });
 
   test("an owner's Bearer token works, an agent's is refused with 403, no credential with 401", async () => {
@@ -65,7 +102,12 @@ describe("knowledge API", () => {
     const owner = await login(context, email);
     const ownerHeaders = { authorization: `Bearer ${owner.access_token}` };
     expect((await post(ownerHeaders, { title: "T", content: "Some text.", format: "text" })).status).toBe(201);
-    await createUser(context.deps, { email: "agent@clinic.test", tenantId: tenant.id, role: "agent", password: "correct horse battery" });
+    await createUser(context.deps, {
+      email: "agent@clinic.test",
+      tenantId: tenant.id,
+      role: "agent",
+      password: "correct horse battery",
+    });
     const agent = await login(context, "agent@clinic.test");
     const agentHeaders = { authorization: `Bearer ${agent.access_token}` };
     expect((await context.request("GET", "/api/v1/knowledge/documents", { headers: agentHeaders })).status).toBe(403);
@@ -77,16 +119,30 @@ describe("knowledge API", () => {
     const { key } = await setup();
     const other = await seedTenant(context.deps, "Garage");
     const otherKey = { "x-api-key": other.apiKey };
-    const document = (await (await post(key, { title: "Clinic guide", content: GUIDE, format: "markdown" })).json()) as { document_id: string };
-    const read = await context.request("GET", `/api/v1/knowledge/documents/${document.document_id}`, { headers: otherKey });
+    const document = (await (
+      await post(key, { title: "Clinic guide", content: GUIDE, format: "markdown" })
+    ).json()) as { document_id: string };
+    const read = await context.request("GET", `/api/v1/knowledge/documents/${document.document_id}`, {
+      headers: otherKey,
+    });
     expect(read.status).toBe(404);
     expect(await read.json()).toEqual({ error: "document_not_found", message: "No such document." });
-    expect((await context.request("DELETE", `/api/v1/knowledge/documents/${document.document_id}`, { headers: otherKey })).status).toBe(404);
-    const list = (await (await context.request("GET", "/api/v1/knowledge/documents", { headers: otherKey })).json()) as { data: unknown[] };
+    expect(
+      (await context.request("DELETE", `/api/v1/knowledge/documents/${document.document_id}`, { headers: otherKey }))
+        .status,
+    ).toBe(404);
+    const list = (await (
+      await context.request("GET", "/api/v1/knowledge/documents", { headers: otherKey })
+    ).json()) as { data: unknown[] };
     expect(list.data).toEqual([]);
-    const search = (await (await context.request("GET", "/api/v1/knowledge/search?q=parking%20children%20opening", { headers: otherKey })).json()) as { data: Array<{ document_id: string }> };
+    const search = (await (
+      await context.request("GET", "/api/v1/knowledge/search?q=parking%20children%20opening", { headers: otherKey })
+    ).json()) as { data: Array<{ document_id: string }> };
     expect(search.data.some((hit) => hit.document_id === document.document_id)).toBe(false);
-    expect((await context.request("GET", `/api/v1/knowledge/documents?tenant_id=${other.tenant.id}`, { headers: key })).status).toBe(404);
+    expect(
+      (await context.request("GET", `/api/v1/knowledge/documents?tenant_id=${other.tenant.id}`, { headers: key }))
+        .status,
+    ).toBe(404);
   });
 
   test("bad bodies and queries are 422 validation failures, never 500", async () => {
@@ -120,16 +176,21 @@ describe("knowledge API", () => {
     const refused = await post(key, { url: "http://127.0.0.1:9/secret" });
     expect(refused.status).toBe(422);
     expect(((await refused.json()) as { message: string }).message).toContain("loopback");
-    for (let n = 0; n < PLANS.free.knowledgeDocuments; n++) expect((await post(key, { title: `Doc ${n}`, content: `Fact ${n}.`, format: "text" })).status).toBe(201);
+    for (let n = 0; n < PLANS.free.knowledgeDocuments; n++)
+      expect((await post(key, { title: `Doc ${n}`, content: `Fact ${n}.`, format: "text" })).status).toBe(201);
     const over = await post(key, { title: "One more", content: "Fact.", format: "text" });
     expect(over.status).toBe(402);
-    expect(await over.json()).toMatchObject({ error: "plan_limit", details: { limit: "knowledge_documents", max: PLANS.free.knowledgeDocuments } });
+    expect(await over.json()).toMatchObject({
+      error: "plan_limit",
+      details: { limit: "knowledge_documents", max: PLANS.free.knowledgeDocuments },
+    });
   });
 
   test("the routes appear in the OpenAPI document", async () => {
     await setup();
     const spec = (await (await context.request("GET", "/docs/json")).json()) as { paths: Record<string, unknown> };
-    for (const path of ["/api/v1/knowledge/documents", "/api/v1/knowledge/documents/{id}", "/api/v1/knowledge/search"]) expect(spec.paths[path]).toBeDefined();
+    for (const path of ["/api/v1/knowledge/documents", "/api/v1/knowledge/documents/{id}", "/api/v1/knowledge/search"])
+      expect(spec.paths[path]).toBeDefined();
   });
 });
 
@@ -148,7 +209,11 @@ describe("knowledge API with the tenant's embedding model", () => {
         if (new URL(request.url).pathname !== "/v1/embeddings") return new Response("not found", { status: 404 });
         const body = (await request.json()) as { model: string; input: string[] };
         received.push({ ...body, authorization: request.headers.get("authorization") });
-        return Response.json({ object: "list", data: body.input.map((text, index) => ({ object: "embedding", index, embedding: vector(text) })), model: body.model });
+        return Response.json({
+          object: "list",
+          data: body.input.map((text, index) => ({ object: "embedding", index, embedding: vector(text) })),
+          model: body.model,
+        });
       },
     });
   });
@@ -158,13 +223,33 @@ describe("knowledge API with the tenant's embedding model", () => {
     const { key } = await setup({ allowPrivateWebhooks: true });
     const patched = await context.request("PATCH", "/api/v1/chatbot/config", {
       headers: key,
-      body: { ai: { enabled: true, base_url: `http://127.0.0.1:${provider.port}/v1`, model: "chat-model", embedding_model: "embed-model", api_key: "sk-tenant" } },
+      body: {
+        ai: {
+          enabled: true,
+          base_url: `http://127.0.0.1:${provider.port}/v1`,
+          model: "chat-model",
+          embedding_model: "embed-model",
+          api_key: "sk-tenant",
+        },
+      },
     });
     expect(patched.status).toBe(200);
-    const document = (await (await post(key, { title: "Clinic guide", content: GUIDE, format: "markdown" })).json()) as { document_id: string };
-    expect(received.at(-1)).toEqual({ model: "embed-model", input: ["Opening hours\nMonday to Friday, 8:00 to 18:00.", "Getting here\nFree parking behind the building.", "Young patients\nWe see children from their first tooth."], authorization: "Bearer sk-tenant" });
+    const document = (await (
+      await post(key, { title: "Clinic guide", content: GUIDE, format: "markdown" })
+    ).json()) as { document_id: string };
+    expect(received.at(-1)).toEqual({
+      model: "embed-model",
+      input: [
+        "Opening hours\nMonday to Friday, 8:00 to 18:00.",
+        "Getting here\nFree parking behind the building.",
+        "Young patients\nWe see children from their first tooth.",
+      ],
+      authorization: "Bearer sk-tenant",
+    });
     // "kids" is in no chunk: only the vector ranking can find "Young patients".
-    const search = (await (await context.request("GET", "/api/v1/knowledge/search?q=do%20you%20treat%20kids", { headers: key })).json()) as { embedding_model: string; data: Array<{ chunk_id: string; vector_rank?: number }> };
+    const search = (await (
+      await context.request("GET", "/api/v1/knowledge/search?q=do%20you%20treat%20kids", { headers: key })
+    ).json()) as { embedding_model: string; data: Array<{ chunk_id: string; vector_rank?: number }> };
     expect(search.embedding_model).toBe("embed-model");
     expect(search.data[0]).toMatchObject({ chunk_id: `${document.document_id}:2`, vector_rank: 1 });
     expect(received.at(-1)?.input).toEqual(["do you treat kids"]);

@@ -11,7 +11,10 @@ afterEach(() => context?.close());
 // Behind a trusted proxy each forwarded address is a client of its own, as an attacker with many addresses would be.
 let nextAddress = 0;
 const login = (email: string, password: string) =>
-  context.request("POST", "/api/v1/auth/token", { body: { email, password }, headers: { "x-forwarded-for": `203.0.113.${nextAddress++ % 250}` } });
+  context.request("POST", "/api/v1/auth/token", {
+    body: { email, password },
+    headers: { "x-forwarded-for": `203.0.113.${nextAddress++ % 250}` },
+  });
 
 async function guess(email: string, times: number): Promise<number[]> {
   const statuses: number[] = [];
@@ -38,7 +41,9 @@ describe("wrong passwords per account", () => {
     expect(statuses).toEqual([...Array(20).fill(401), 429]);
     const paused = await login("Nobody@Nowhere.test ", "x");
     expect(paused.status).toBe(429);
-    expect(((await paused.json()) as { message: string }).message).toStartWith("Too many wrong passwords for this account");
+    expect(((await paused.json()) as { message: string }).message).toStartWith(
+      "Too many wrong passwords for this account",
+    );
   });
 
   test("the pause ends when the oldest failure leaves the window, and other accounts are never paused", async () => {

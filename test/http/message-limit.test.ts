@@ -21,7 +21,9 @@ describe("one limit on a chat message", () => {
     const tenant = await createTenant(context.deps, { name: "Long Dental", sector: "dental-clinic" });
     const visitor = await openWidgetSession(context, tenant.id);
     const question = "What are your opening hours?";
-    const filler = "I have been meaning to write for a while about my teeth. ".repeat(60).slice(0, MESSAGE_MAX_LENGTH - question.length - 1);
+    const filler = "I have been meaning to write for a while about my teeth. "
+      .repeat(60)
+      .slice(0, MESSAGE_MAX_LENGTH - question.length - 1);
     const response = await say(context, visitor.access_token, tenant.id, `${filler} ${question}`);
     expect(response.status).toBe(200);
     const body = (await response.json()) as { reply: { text: string } };
@@ -33,7 +35,10 @@ describe("one limit on a chat message", () => {
     const visitor = await openWidgetSession(context, tenant.id);
     await say(context, visitor.access_token, tenant.id, "hello");
     const post = (text: string) =>
-      context.request("POST", `/api/v1/sessions/${visitor.session_id}/operator-messages`, { headers: { "x-api-key": apiKey }, body: { text } });
+      context.request("POST", `/api/v1/sessions/${visitor.session_id}/operator-messages`, {
+        headers: { "x-api-key": apiKey },
+        body: { text },
+      });
     expect((await post("b".repeat(MESSAGE_MAX_LENGTH))).status).toBe(201);
     expect((await post("b".repeat(MESSAGE_MAX_LENGTH + 1))).status).toBe(422);
   });

@@ -59,7 +59,9 @@ export function exampleOf(schema: JsonSchema | undefined): unknown {
     case "boolean":
       return true;
     case "string":
-      return schema.format === "date-time" ? "2026-01-15T09:00:00.000Z" : "x".repeat(Math.max(1, schema.minLength ?? 1));
+      return schema.format === "date-time"
+        ? "2026-01-15T09:00:00.000Z"
+        : "x".repeat(Math.max(1, schema.minLength ?? 1));
     default:
       return null;
   }
@@ -70,15 +72,24 @@ export async function openApiDocument(context: TestContext): Promise<OpenApiDocu
 }
 
 /** The request the reference's "Test Request" would send for a route: its path, query and body from the examples. */
-export function exampleRequest(document: OpenApiDocument, method: string, routePath: string): { path: string; body?: unknown } {
+export function exampleRequest(
+  document: OpenApiDocument,
+  method: string,
+  routePath: string,
+): { path: string; body?: unknown } {
   const operation = document.paths[routePath.replace(/:(\w+)/g, "{$1}")]?.[method.toLowerCase()];
   const parameters = operation?.parameters ?? [];
   const path = routePath.replace(/:(\w+)/g, (_, name: string) => {
-    const example = exampleOf(parameters.find((parameter) => parameter.in === "path" && parameter.name === name)?.schema);
-    return encodeURIComponent(typeof example === "string" && example !== "x" ? example : `${name}_01jz4k8m2q9wz7xr3t5v6b8c0d`);
+    const example = exampleOf(
+      parameters.find((parameter) => parameter.in === "path" && parameter.name === name)?.schema,
+    );
+    return encodeURIComponent(
+      typeof example === "string" && example !== "x" ? example : `${name}_01jz4k8m2q9wz7xr3t5v6b8c0d`,
+    );
   });
   const search = new URLSearchParams();
-  for (const parameter of parameters) if (parameter.in === "query" && parameter.required) search.set(parameter.name, String(exampleOf(parameter.schema)));
+  for (const parameter of parameters)
+    if (parameter.in === "query" && parameter.required) search.set(parameter.name, String(exampleOf(parameter.schema)));
   const json = operation?.requestBody?.content["application/json"]?.schema;
   return { path: search.size ? `${path}?${search}` : path, body: json ? exampleOf(json) : undefined };
 }

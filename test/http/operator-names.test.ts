@@ -25,7 +25,12 @@ describe("GET and PATCH /api/v1/me", () => {
   test("PATCH sets the display name, trimmed, and GET reads it back; null clears it", async () => {
     const response = await patchMe({ display_name: "  Ana Lima  " });
     expect(response.status).toBe(200);
-    expect(await response.json()).toEqual({ user_id: seeded.user.userId, email: seeded.email, display_name: "Ana Lima", memberships: [{ tenant_id: seeded.tenant.id, role: "owner" }] });
+    expect(await response.json()).toEqual({
+      user_id: seeded.user.userId,
+      email: seeded.email,
+      display_name: "Ana Lima",
+      memberships: [{ tenant_id: seeded.tenant.id, role: "owner" }],
+    });
     expect((await getMe()).display_name).toBe("Ana Lima");
 
     const cleared = await patchMe({ display_name: null });
@@ -63,13 +68,26 @@ describe("GET and PATCH /api/v1/me", () => {
 
   test("no token answers 401; a tenant API key cannot set a name (it is no user)", async () => {
     expect((await context.request("PATCH", "/api/v1/me", { body: { display_name: "Ana" } })).status).toBe(401);
-    expect((await context.request("PATCH", "/api/v1/me", { headers: { "x-api-key": seeded.apiKey }, body: { display_name: "Ana" } })).status).toBe(401);
+    expect(
+      (
+        await context.request("PATCH", "/api/v1/me", {
+          headers: { "x-api-key": seeded.apiKey },
+          body: { display_name: "Ana" },
+        })
+      ).status,
+    ).toBe(401);
   });
 });
 
 describe("operator replies carry the author's name", () => {
   const transcriptOf = async (visitor: { session_id: string; access_token: string }) =>
-    (await (await context.request("GET", `/api/v1/chatbot/sessions/${visitor.session_id}/messages`, { headers: { authorization: `Bearer ${visitor.access_token}` } })).json()).data as Array<{
+    (
+      await (
+        await context.request("GET", `/api/v1/chatbot/sessions/${visitor.session_id}/messages`, {
+          headers: { authorization: `Bearer ${visitor.access_token}` },
+        })
+      ).json()
+    ).data as Array<{
       role: string;
       text: string;
       author_name: string | null;
@@ -91,7 +109,9 @@ describe("operator replies carry the author's name", () => {
       ["bot", null],
       ["operator", "Ana"],
     ]);
-    const inbox = await (await context.request("GET", "/api/v1/inbox", { headers: { "x-api-key": seeded.apiKey } })).json();
+    const inbox = await (
+      await context.request("GET", "/api/v1/inbox", { headers: { "x-api-key": seeded.apiKey } })
+    ).json();
     expect(inbox.data[0].preview).toMatchObject({ role: "operator", author_name: "Ana" });
   });
 
@@ -111,7 +131,9 @@ describe("operator replies carry the author's name", () => {
       ["third", null],
     ]);
     const sql = await testSql(context.deps);
-    const stored = await sql.all<{ author_name: string | null }>("SELECT author_name FROM chat_messages WHERE role = 'operator' ORDER BY id");
+    const stored = await sql.all<{ author_name: string | null }>(
+      "SELECT author_name FROM chat_messages WHERE role = 'operator' ORDER BY id",
+    );
     expect(stored.map((row) => row.author_name)).toEqual(["Ana", "Ana Lima", null]);
   });
 
@@ -124,7 +146,13 @@ describe("operator replies carry the author's name", () => {
   });
 
   test("each operator's reply carries their own name", async () => {
-    const other = await createUser(context.deps, { email: "bea@acme.test", tenantId: seeded.tenant.id, role: "agent", password: TEST_PASSWORD, displayName: "Bea" });
+    const other = await createUser(context.deps, {
+      email: "bea@acme.test",
+      tenantId: seeded.tenant.id,
+      role: "agent",
+      password: TEST_PASSWORD,
+      displayName: "Bea",
+    });
     expect(other.created).toBe(true);
     const beaBearer = { authorization: `Bearer ${(await login(context, "bea@acme.test")).access_token}` };
     await patchMe({ display_name: "Ana" });

@@ -7,9 +7,17 @@ let headers: Record<string, string>;
 // Every GET route of the app whose query takes a `limit`: a new list route is covered the day it lands.
 context = buildTestApp({ rateLimits: false });
 const queryOf = (route: (typeof context.app.routes)[number]) => JSON.stringify(route.hooks?.query ?? {});
-const LIST_ROUTES = context.app.routes.filter((route) => route.method === "GET" && queryOf(route).includes('"limit"') && queryOf(route).includes('"cursor"')).map((route) => route.path);
+const LIST_ROUTES = context.app.routes
+  .filter(
+    (route) => route.method === "GET" && queryOf(route).includes('"limit"') && queryOf(route).includes('"cursor"'),
+  )
+  .map((route) => route.path);
 // Routes with a `limit` but no cursor (a ranked search): the limit is validated the same way.
-const LIMIT_ONLY_ROUTES = context.app.routes.filter((route) => route.method === "GET" && queryOf(route).includes('"limit"') && !queryOf(route).includes('"cursor"')).map((route) => route.path);
+const LIMIT_ONLY_ROUTES = context.app.routes
+  .filter(
+    (route) => route.method === "GET" && queryOf(route).includes('"limit"') && !queryOf(route).includes('"cursor"'),
+  )
+  .map((route) => route.path);
 
 const KNOWN_LIST_ROUTES = [
   "/api/v1/webhooks/rules-engine/rules",
@@ -23,7 +31,18 @@ const KNOWN_LIST_ROUTES = [
 /** What a list route needs besides paging (a search's words). */
 const REQUIRED_QUERY: Record<string, string> = { "/api/v1/inbox/search": "q=hours&" };
 
-const BAD_PAGING = ["limit=1.5", "limit=-1", "limit=0", "limit=101", "limit=1e9", "limit=abc", "limit=", "cursor=garbage", "cursor=%00", "cursor=ten_' OR 1=1 --"];
+const BAD_PAGING = [
+  "limit=1.5",
+  "limit=-1",
+  "limit=0",
+  "limit=101",
+  "limit=1e9",
+  "limit=abc",
+  "limit=",
+  "cursor=garbage",
+  "cursor=%00",
+  "cursor=ten_' OR 1=1 --",
+];
 
 beforeAll(async () => {
   const seeded = await seedTenant(context.deps, "Pager");

@@ -17,79 +17,200 @@ const sign = (body: string, secret = SECRET, timestamp = nowSec()) =>
   `t=${timestamp},v1=${createHmac("sha256", secret).update(`${timestamp}.${body}`, "utf8").digest("hex")}`;
 
 const stripeEvent = (type: string, object: Record<string, unknown>, extra: Record<string, unknown> = {}) =>
-  JSON.stringify({ id: `evt_${type.replaceAll(".", "_")}`, object: "event", api_version: "2024-06-20", created: CREATED, livemode: false, type, data: { object }, ...extra });
+  JSON.stringify({
+    id: `evt_${type.replaceAll(".", "_")}`,
+    object: "event",
+    api_version: "2024-06-20",
+    created: CREATED,
+    livemode: false,
+    type,
+    data: { object },
+    ...extra,
+  });
 
 function postHook(body: string, options: { tenantId?: string; signature?: string | null; contentType?: string } = {}) {
   const headers: Record<string, string> = { "content-type": options.contentType ?? "application/json; charset=utf-8" };
   const signature = options.signature === undefined ? sign(body) : options.signature;
   if (signature !== null) headers["stripe-signature"] = signature;
-  return context.request("POST", `/api/v1/hooks/payments/${options.tenantId ?? seeded.tenant.id}`, { rawBody: body, headers });
+  return context.request("POST", `/api/v1/hooks/payments/${options.tenantId ?? seeded.tenant.id}`, {
+    rawBody: body,
+    headers,
+  });
 }
 
-const countEvents = async () => (await (await testSql(context.deps)).get<{ n: number }>("SELECT CAST(count(*) AS INTEGER) AS n FROM events"))?.n;
+const countEvents = async () =>
+  (await (await testSql(context.deps)).get<{ n: number }>("SELECT CAST(count(*) AS INTEGER) AS n FROM events"))?.n;
 
 beforeEach(async () => {
   context = buildTestApp({ allowPrivateWebhooks: true, rateLimits: false });
   seeded = await seedTenant(context.deps, "Payco");
-  const response = await context.request("PUT", "/api/v1/integrations/payments", { body: { secret: SECRET }, headers: { "x-api-key": seeded.apiKey } });
+  const response = await context.request("PUT", "/api/v1/integrations/payments", {
+    body: { secret: SECRET },
+    headers: { "x-api-key": seeded.apiKey },
+  });
   expect(response.status).toBe(200);
   await subscribeToEverything(context, seeded.tenant.id);
 });
 afterEach(() => context.close());
 
 describe("POST /api/v1/hooks/payments/:tenant_id — mapped Stripe events", () => {
-  const cases: Array<{ type: string; object: Record<string, unknown>; event: string; data: Record<string, unknown> }> = [
-    {
-      type: "payment_intent.succeeded",
-      object: { id: "pi_3QkF2nL8x9YzAbCd1EfGh2Ij", object: "payment_intent", amount: 5000, amount_received: 4900, currency: "eur", receipt_email: "billing@example-dental.com", status: "succeeded" },
-      event: "payment.succeeded",
-      data: { payment_id: "pi_3QkF2nL8x9YzAbCd1EfGh2Ij", amount: 4900, currency: "EUR", customer_email: "billing@example-dental.com", provider: "stripe", occurred_at: CREATED_ISO },
-    },
-    {
-      type: "charge.succeeded",
-      object: { id: "ch_1", object: "charge", amount: 1999, currency: "usd", receipt_email: null, billing_details: { email: "payer@example.com", name: "Pat" } },
-      event: "payment.succeeded",
-      data: { payment_id: "ch_1", amount: 1999, currency: "USD", customer_email: "payer@example.com", provider: "stripe", occurred_at: CREATED_ISO },
-    },
-    {
-      type: "invoice.paid",
-      object: { id: "in_1", object: "invoice", amount_due: 12900, amount_paid: 12900, amount_remaining: 0, total: 12900, currency: "gbp", customer_email: "ap@example.co.uk" },
-      event: "payment.succeeded",
-      data: { payment_id: "in_1", amount: 12900, currency: "GBP", customer_email: "ap@example.co.uk", provider: "stripe", occurred_at: CREATED_ISO },
-    },
-    {
-      type: "checkout.session.completed",
-      object: { id: "cs_test_1", object: "checkout.session", amount_subtotal: 3000, amount_total: 2500, currency: "eur", customer_email: null, customer_details: { email: "buyer@example.com" }, payment_status: "paid" },
-      event: "payment.succeeded",
-      data: { payment_id: "cs_test_1", amount: 2500, currency: "EUR", customer_email: "buyer@example.com", provider: "stripe", occurred_at: CREATED_ISO },
-    },
-    {
-      type: "payment_intent.payment_failed",
-      object: {
-        id: "pi_3QkF3pM9y0ZaBcDe2FgHi3Jk",
-        object: "payment_intent",
-        amount: 4900,
-        amount_received: 0,
-        currency: "eur",
-        receipt_email: null,
-        last_payment_error: { code: "card_declined", decline_code: "insufficient_funds", payment_method: { billing_details: { email: "billing@example-dental.com" } } },
+  const cases: Array<{ type: string; object: Record<string, unknown>; event: string; data: Record<string, unknown> }> =
+    [
+      {
+        type: "payment_intent.succeeded",
+        object: {
+          id: "pi_3QkF2nL8x9YzAbCd1EfGh2Ij",
+          object: "payment_intent",
+          amount: 5000,
+          amount_received: 4900,
+          currency: "eur",
+          receipt_email: "billing@example-dental.com",
+          status: "succeeded",
+        },
+        event: "payment.succeeded",
+        data: {
+          payment_id: "pi_3QkF2nL8x9YzAbCd1EfGh2Ij",
+          amount: 4900,
+          currency: "EUR",
+          customer_email: "billing@example-dental.com",
+          provider: "stripe",
+          occurred_at: CREATED_ISO,
+        },
       },
-      event: "payment.failed",
-      data: { payment_id: "pi_3QkF3pM9y0ZaBcDe2FgHi3Jk", amount: 4900, currency: "EUR", customer_email: "billing@example-dental.com", provider: "stripe", failure_reason: "card_declined", occurred_at: CREATED_ISO },
-    },
-    {
-      type: "charge.failed",
-      object: { id: "ch_2", object: "charge", amount: 700, currency: "chf", receipt_email: null, billing_details: { email: null }, failure_code: "expired_card" },
-      event: "payment.failed",
-      data: { payment_id: "ch_2", amount: 700, currency: "CHF", customer_email: null, provider: "stripe", failure_reason: "expired_card", occurred_at: CREATED_ISO },
-    },
-    {
-      type: "invoice.payment_failed",
-      object: { id: "in_2", object: "invoice", amount_due: 12900, amount_paid: 0, currency: "eur", customer_email: "ap@example.com" },
-      event: "payment.failed",
-      data: { payment_id: "in_2", amount: 12900, currency: "EUR", customer_email: "ap@example.com", provider: "stripe", failure_reason: "unknown", occurred_at: CREATED_ISO },
-    },
-  ];
+      {
+        type: "charge.succeeded",
+        object: {
+          id: "ch_1",
+          object: "charge",
+          amount: 1999,
+          currency: "usd",
+          receipt_email: null,
+          billing_details: { email: "payer@example.com", name: "Pat" },
+        },
+        event: "payment.succeeded",
+        data: {
+          payment_id: "ch_1",
+          amount: 1999,
+          currency: "USD",
+          customer_email: "payer@example.com",
+          provider: "stripe",
+          occurred_at: CREATED_ISO,
+        },
+      },
+      {
+        type: "invoice.paid",
+        object: {
+          id: "in_1",
+          object: "invoice",
+          amount_due: 12900,
+          amount_paid: 12900,
+          amount_remaining: 0,
+          total: 12900,
+          currency: "gbp",
+          customer_email: "ap@example.co.uk",
+        },
+        event: "payment.succeeded",
+        data: {
+          payment_id: "in_1",
+          amount: 12900,
+          currency: "GBP",
+          customer_email: "ap@example.co.uk",
+          provider: "stripe",
+          occurred_at: CREATED_ISO,
+        },
+      },
+      {
+        type: "checkout.session.completed",
+        object: {
+          id: "cs_test_1",
+          object: "checkout.session",
+          amount_subtotal: 3000,
+          amount_total: 2500,
+          currency: "eur",
+          customer_email: null,
+          customer_details: { email: "buyer@example.com" },
+          payment_status: "paid",
+        },
+        event: "payment.succeeded",
+        data: {
+          payment_id: "cs_test_1",
+          amount: 2500,
+          currency: "EUR",
+          customer_email: "buyer@example.com",
+          provider: "stripe",
+          occurred_at: CREATED_ISO,
+        },
+      },
+      {
+        type: "payment_intent.payment_failed",
+        object: {
+          id: "pi_3QkF3pM9y0ZaBcDe2FgHi3Jk",
+          object: "payment_intent",
+          amount: 4900,
+          amount_received: 0,
+          currency: "eur",
+          receipt_email: null,
+          last_payment_error: {
+            code: "card_declined",
+            decline_code: "insufficient_funds",
+            payment_method: { billing_details: { email: "billing@example-dental.com" } },
+          },
+        },
+        event: "payment.failed",
+        data: {
+          payment_id: "pi_3QkF3pM9y0ZaBcDe2FgHi3Jk",
+          amount: 4900,
+          currency: "EUR",
+          customer_email: "billing@example-dental.com",
+          provider: "stripe",
+          failure_reason: "card_declined",
+          occurred_at: CREATED_ISO,
+        },
+      },
+      {
+        type: "charge.failed",
+        object: {
+          id: "ch_2",
+          object: "charge",
+          amount: 700,
+          currency: "chf",
+          receipt_email: null,
+          billing_details: { email: null },
+          failure_code: "expired_card",
+        },
+        event: "payment.failed",
+        data: {
+          payment_id: "ch_2",
+          amount: 700,
+          currency: "CHF",
+          customer_email: null,
+          provider: "stripe",
+          failure_reason: "expired_card",
+          occurred_at: CREATED_ISO,
+        },
+      },
+      {
+        type: "invoice.payment_failed",
+        object: {
+          id: "in_2",
+          object: "invoice",
+          amount_due: 12900,
+          amount_paid: 0,
+          currency: "eur",
+          customer_email: "ap@example.com",
+        },
+        event: "payment.failed",
+        data: {
+          payment_id: "in_2",
+          amount: 12900,
+          currency: "EUR",
+          customer_email: "ap@example.com",
+          provider: "stripe",
+          failure_reason: "unknown",
+          occurred_at: CREATED_ISO,
+        },
+      },
+    ];
 
   for (const { type, object, event, data } of cases) {
     test(`${type} becomes ${event} with the catalog's data shape`, async () => {
@@ -107,14 +228,25 @@ describe("POST /api/v1/hooks/payments/:tenant_id — mapped Stripe events", () =
   }
 
   test("an event without created is dated now", async () => {
-    const body = JSON.stringify({ id: "evt_nocreated", type: "charge.succeeded", data: { object: { id: "ch_3", amount: 100, currency: "eur" } } });
+    const body = JSON.stringify({
+      id: "evt_nocreated",
+      type: "charge.succeeded",
+      data: { object: { id: "ch_3", amount: 100, currency: "eur" } },
+    });
     expect((await postHook(body)).status).toBe(200);
     const [delivered] = await deliverAll(context);
     expect(delivered?.data).toMatchObject({ occurred_at: "2026-01-15T09:00:00.000Z", customer_email: null });
   });
 
   test("a checkout completed with an unpaid delayed payment is not reported as succeeded", async () => {
-    const response = await postHook(stripeEvent("checkout.session.completed", { id: "cs_2", amount_total: 2500, currency: "eur", payment_status: "unpaid" }));
+    const response = await postHook(
+      stripeEvent("checkout.session.completed", {
+        id: "cs_2",
+        amount_total: 2500,
+        currency: "eur",
+        payment_status: "unpaid",
+      }),
+    );
     expect(await response.json()).toEqual({ received: true, ignored: true });
     expect(await countEvents()).toBe(0);
   });
@@ -141,10 +273,17 @@ describe("POST /api/v1/hooks/payments/:tenant_id — mapped Stripe events", () =
 
   test("the same provider event id for another tenant is that tenant's own event", async () => {
     const other = await seedTenant(context.deps, "Otherpay");
-    await context.request("PUT", "/api/v1/integrations/payments", { body: { secret: "whsec_other_tenant_secret_42" }, headers: { "x-api-key": other.apiKey } });
+    await context.request("PUT", "/api/v1/integrations/payments", {
+      body: { secret: "whsec_other_tenant_secret_42" },
+      headers: { "x-api-key": other.apiKey },
+    });
     const body = stripeEvent("charge.succeeded", { id: "ch_shared", amount: 100, currency: "eur" });
     expect(await (await postHook(body)).json()).toMatchObject({ event: "payment.succeeded" });
-    expect(await (await postHook(body, { tenantId: other.tenant.id, signature: sign(body, "whsec_other_tenant_secret_42") })).json()).toMatchObject({ event: "payment.succeeded" });
+    expect(
+      await (
+        await postHook(body, { tenantId: other.tenant.id, signature: sign(body, "whsec_other_tenant_secret_42") })
+      ).json(),
+    ).toMatchObject({ event: "payment.succeeded" });
     expect(await countEvents()).toBe(2);
   });
 });
@@ -200,7 +339,10 @@ describe("POST /api/v1/hooks/payments/:tenant_id — refusals", () => {
 
   test("a request signed with one tenant's secret posted to another tenant's URL should return 401", async () => {
     const other = await seedTenant(context.deps, "Otherpay");
-    await context.request("PUT", "/api/v1/integrations/payments", { body: { secret: "whsec_other_tenant_secret_42" }, headers: { "x-api-key": other.apiKey } });
+    await context.request("PUT", "/api/v1/integrations/payments", {
+      body: { secret: "whsec_other_tenant_secret_42" },
+      headers: { "x-api-key": other.apiKey },
+    });
     expect((await postHook(body, { tenantId: other.tenant.id })).status).toBe(401);
     expect(await countEvents()).toBe(0);
   });
@@ -231,7 +373,11 @@ describe("POST /api/v1/hooks/payments/:tenant_id — refusals", () => {
         controller.close();
       },
     });
-    const request = new Request(`http://localhost/api/v1/hooks/payments/${seeded.tenant.id}`, { method: "POST", body: stream, headers: { "content-type": "application/json" } });
+    const request = new Request(`http://localhost/api/v1/hooks/payments/${seeded.tenant.id}`, {
+      method: "POST",
+      body: stream,
+      headers: { "content-type": "application/json" },
+    });
     const answer = await Promise.race([context.app.handle(request), Bun.sleep(2_000).then(() => null)]);
     expect(answer?.status).toBe(413);
   });
@@ -244,7 +390,11 @@ describe("POST /api/v1/hooks/payments/:tenant_id — refusals", () => {
         controller.close();
       },
     });
-    const request = new Request(`http://localhost/api/v1/hooks/payments/${seeded.tenant.id}`, { method: "POST", body: stream, headers: { "content-type": "application/json", "stripe-signature": sign(body) } });
+    const request = new Request(`http://localhost/api/v1/hooks/payments/${seeded.tenant.id}`, {
+      method: "POST",
+      body: stream,
+      headers: { "content-type": "application/json", "stripe-signature": sign(body) },
+    });
     expect((await context.app.handle(request)).status).toBe(200);
   });
 });
@@ -254,7 +404,14 @@ describe("hooks rate groups: signed events per tenant, rejects per sender", () =
     context.close();
     context = buildTestApp();
     seeded = await seedTenant(context.deps, "Busy");
-    expect((await context.request("PUT", "/api/v1/integrations/payments", { body: { secret: SECRET }, headers: { "x-api-key": seeded.apiKey } })).status).toBe(200);
+    expect(
+      (
+        await context.request("PUT", "/api/v1/integrations/payments", {
+          body: { secret: SECRET },
+          headers: { "x-api-key": seeded.apiKey },
+        })
+      ).status,
+    ).toBe(200);
   });
 
   test("500 unsigned posts to the tenant's hook never block its next signed event; the sender gets 429 after 60", async () => {
@@ -266,7 +423,9 @@ describe("hooks rate groups: signed events per tenant, rejects per sender", () =
     // A minute later the sender's bucket has drained; the signed event is counted against the
     // tenant's allowance, which the junk never touched.
     context.clock.advance(61_000);
-    const signed = await postHook(stripeEvent("payment_intent.succeeded", { id: "pi_1", amount_received: 100, currency: "usd" }));
+    const signed = await postHook(
+      stripeEvent("payment_intent.succeeded", { id: "pi_1", amount_received: 100, currency: "usd" }),
+    );
     expect(signed.status).toBe(200);
     expect(signed.headers.get("ratelimit-limit")).toBe("500");
     expect(signed.headers.get("ratelimit-remaining")).toBe("499");
@@ -274,7 +433,8 @@ describe("hooks rate groups: signed events per tenant, rejects per sender", () =
 
   test("signed events count against the tenant's 500 per 60 s; the 501st is 429 with Retry-After", async () => {
     const statuses: number[] = [];
-    for (let i = 0; i < 501; i++) statuses.push((await postHook(stripeEvent("customer.created", { id: `cus_${i}` }, { id: `evt_${i}` }))).status);
+    for (let i = 0; i < 501; i++)
+      statuses.push((await postHook(stripeEvent("customer.created", { id: `cus_${i}` }, { id: `evt_${i}` }))).status);
     expect(statuses.slice(0, 500).every((status) => status === 200)).toBe(true);
     expect(statuses[500]).toBe(429);
     const limited = await postHook(stripeEvent("customer.created", { id: "cus_x" }, { id: "evt_x" }));
@@ -284,42 +444,77 @@ describe("hooks rate groups: signed events per tenant, rejects per sender", () =
 
 describe("PUT and GET /api/v1/integrations/payments", () => {
   test("an API key sets the secret; the answer and the status never echo it", async () => {
-    const put = await context.request("PUT", "/api/v1/integrations/payments", { body: { secret: "whsec_another_secret_value_9" }, headers: { "x-api-key": seeded.apiKey } });
+    const put = await context.request("PUT", "/api/v1/integrations/payments", {
+      body: { secret: "whsec_another_secret_value_9" },
+      headers: { "x-api-key": seeded.apiKey },
+    });
     expect(put.status).toBe(200);
     const text = await put.text();
     expect(JSON.parse(text)).toEqual({ tenant_id: seeded.tenant.id, payment_secret_set: true });
     expect(text).not.toContain("whsec_");
-    const get = await context.request("GET", "/api/v1/integrations/payments", { headers: { "x-api-key": seeded.apiKey } });
+    const get = await context.request("GET", "/api/v1/integrations/payments", {
+      headers: { "x-api-key": seeded.apiKey },
+    });
     expect(await get.json()).toEqual({ payment_secret_set: true });
   });
 
   test("a tenant without a secret reads payment_secret_set: false", async () => {
     const bare = await seedTenant(context.deps, "Nosecret");
-    const get = await context.request("GET", "/api/v1/integrations/payments", { headers: { "x-api-key": bare.apiKey } });
+    const get = await context.request("GET", "/api/v1/integrations/payments", {
+      headers: { "x-api-key": bare.apiKey },
+    });
     expect(get.status).toBe(200);
     expect(await get.json()).toEqual({ payment_secret_set: false });
   });
 
   test("an owner's Bearer token works; an agent's gets 403; no credentials 401", async () => {
     const { access_token } = await login(context, seeded.email);
-    const owner = await context.request("PUT", `/api/v1/integrations/payments?tenant_id=${seeded.tenant.id}`, { body: { secret: "whsec_owner_set_this_one_1" }, headers: { authorization: `Bearer ${access_token}` } });
+    const owner = await context.request("PUT", `/api/v1/integrations/payments?tenant_id=${seeded.tenant.id}`, {
+      body: { secret: "whsec_owner_set_this_one_1" },
+      headers: { authorization: `Bearer ${access_token}` },
+    });
     expect(owner.status).toBe(200);
-    await createUser(context.deps, { email: "agent@payco.test", tenantId: seeded.tenant.id, role: "agent", password: "correct horse battery" });
+    await createUser(context.deps, {
+      email: "agent@payco.test",
+      tenantId: seeded.tenant.id,
+      role: "agent",
+      password: "correct horse battery",
+    });
     const agent = await login(context, "agent@payco.test");
-    const forbidden = await context.request("PUT", "/api/v1/integrations/payments", { body: { secret: "whsec_agent_tries_this_1" }, headers: { authorization: `Bearer ${agent.access_token}` } });
+    const forbidden = await context.request("PUT", "/api/v1/integrations/payments", {
+      body: { secret: "whsec_agent_tries_this_1" },
+      headers: { authorization: `Bearer ${agent.access_token}` },
+    });
     expect(forbidden.status).toBe(403);
-    expect((await context.request("GET", "/api/v1/integrations/payments", { headers: { authorization: `Bearer ${agent.access_token}` } })).status).toBe(403);
-    expect((await context.request("PUT", "/api/v1/integrations/payments", { body: { secret: "whsec_anonymous_secret_1" } })).status).toBe(401);
+    expect(
+      (
+        await context.request("GET", "/api/v1/integrations/payments", {
+          headers: { authorization: `Bearer ${agent.access_token}` },
+        })
+      ).status,
+    ).toBe(403);
+    expect(
+      (await context.request("PUT", "/api/v1/integrations/payments", { body: { secret: "whsec_anonymous_secret_1" } }))
+        .status,
+    ).toBe(401);
   });
 
   test("a short secret or an unknown body key should return 422; another tenant's id 404", async () => {
-    const short = await context.request("PUT", "/api/v1/integrations/payments", { body: { secret: "short" }, headers: { "x-api-key": seeded.apiKey } });
+    const short = await context.request("PUT", "/api/v1/integrations/payments", {
+      body: { secret: "short" },
+      headers: { "x-api-key": seeded.apiKey },
+    });
     expect(short.status).toBe(422);
     expect(await short.json()).toMatchObject({ error: "validation_failed", details: [{ field: "secret" }] });
-    const extra = await context.request("PUT", "/api/v1/integrations/payments", { body: { secret: SECRET, provider: "stripe" }, headers: { "x-api-key": seeded.apiKey } });
+    const extra = await context.request("PUT", "/api/v1/integrations/payments", {
+      body: { secret: SECRET, provider: "stripe" },
+      headers: { "x-api-key": seeded.apiKey },
+    });
     expect(extra.status).toBe(422);
     const other = await seedTenant(context.deps, "Otherpay");
-    const cross = await context.request("GET", `/api/v1/integrations/payments?tenant_id=${other.tenant.id}`, { headers: { "x-api-key": seeded.apiKey } });
+    const cross = await context.request("GET", `/api/v1/integrations/payments?tenant_id=${other.tenant.id}`, {
+      headers: { "x-api-key": seeded.apiKey },
+    });
     expect(cross.status).toBe(404);
   });
 });

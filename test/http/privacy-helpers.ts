@@ -4,13 +4,16 @@ import * as schema from "../../src/db/schema.ts";
 import type { TestSql } from "../helpers.ts";
 
 /** Every table of the schema; the PostgreSQL store has the same tables under the same names. */
-const TABLES = (Object.values(schema) as unknown[]).flatMap((value) => (is(value, SQLiteTable) ? [getTableName(value)] : []));
+const TABLES = (Object.values(schema) as unknown[]).flatMap((value) =>
+  is(value, SQLiteTable) ? [getTableName(value)] : [],
+);
 
 /** A column's value as text to search: strings as they are, JSON (parsed by PostgreSQL) and numbers written out. */
 function asText(value: unknown): string {
   if (typeof value === "string") return value;
   if (value instanceof Uint8Array) return Buffer.from(value).toString("utf8");
-  if (value !== null && typeof value === "object") return JSON.stringify(value, (_key, inner: unknown) => (typeof inner === "bigint" ? String(inner) : inner));
+  if (value !== null && typeof value === "object")
+    return JSON.stringify(value, (_key, inner: unknown) => (typeof inner === "bigint" ? String(inner) : inner));
   return String(value);
 }
 

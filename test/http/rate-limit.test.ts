@@ -49,7 +49,9 @@ describe("auth group: 5 per 60 s per client address", () => {
     for (let i = 0; i < 5; i++) await badLogin();
     const variants = ["/api/v1/auth/token/", "/api/v1/auth/token?x=1", "/api/v1/auth/refresh/"];
     for (const path of variants) {
-      const body = path.includes("refresh") ? { refresh_token: "not-a-token" } : { email: "x@y.test", password: "wrong-password" };
+      const body = path.includes("refresh")
+        ? { refresh_token: "not-a-token" }
+        : { email: "x@y.test", password: "wrong-password" };
       expect((await context.request("POST", path, { body })).status).toBe(429);
     }
   });
@@ -123,25 +125,45 @@ describe("failed credentials: 20 per 60 s per client address", () => {
 
   test("the 21st wrong API key answers 429, and then even a right key from that address waits", async () => {
     const seeded = await seedTenant(context.deps, "Keys");
-    const wrong = () => context.request("GET", "/api/v1/webhooks/rules-engine/rules", { headers: { "x-api-key": `pk_${"x".repeat(40)}` } });
+    const wrong = () =>
+      context.request("GET", "/api/v1/webhooks/rules-engine/rules", {
+        headers: { "x-api-key": `pk_${"x".repeat(40)}` },
+      });
     for (let i = 0; i < 20; i++) expect((await wrong()).status).toBe(401);
     const limited = await wrong();
     expect(limited.status).toBe(429);
     expect(limited.headers.get("retry-after")).toBe("60");
-    expect((await context.request("GET", "/api/v1/webhooks/rules-engine/rules", { headers: { "x-api-key": seeded.apiKey } })).status).toBe(429);
+    expect(
+      (await context.request("GET", "/api/v1/webhooks/rules-engine/rules", { headers: { "x-api-key": seeded.apiKey } }))
+        .status,
+    ).toBe(429);
     context.clock.advance(60_000);
-    expect((await context.request("GET", "/api/v1/webhooks/rules-engine/rules", { headers: { "x-api-key": seeded.apiKey } })).status).toBe(200);
+    expect(
+      (await context.request("GET", "/api/v1/webhooks/rules-engine/rules", { headers: { "x-api-key": seeded.apiKey } }))
+        .status,
+    ).toBe(200);
   });
 
   test("invalid Bearer tokens count the same way", async () => {
-    for (let i = 0; i < 20; i++) expect((await context.request("GET", "/api/v1/me", { headers: { authorization: "Bearer not-a-token" } })).status).toBe(401);
-    expect((await context.request("GET", "/api/v1/me", { headers: { authorization: "Bearer not-a-token" } })).status).toBe(429);
+    for (let i = 0; i < 20; i++)
+      expect(
+        (await context.request("GET", "/api/v1/me", { headers: { authorization: "Bearer not-a-token" } })).status,
+      ).toBe(401);
+    expect(
+      (await context.request("GET", "/api/v1/me", { headers: { authorization: "Bearer not-a-token" } })).status,
+    ).toBe(429);
   });
 
   test("a valid key is never slowed down by its own traffic: only failures count", async () => {
     const seeded = await seedTenant(context.deps, "Busy");
     for (let i = 0; i < 60; i++) {
-      expect((await context.request("GET", "/api/v1/webhooks/rules-engine/rules", { headers: { "x-api-key": seeded.apiKey } })).status).toBe(200);
+      expect(
+        (
+          await context.request("GET", "/api/v1/webhooks/rules-engine/rules", {
+            headers: { "x-api-key": seeded.apiKey },
+          })
+        ).status,
+      ).toBe(200);
     }
   });
 });
@@ -153,7 +175,10 @@ describe("auth group counts before the body is parsed", () => {
 
   test("malformed JSON to /auth/token uses up the limit like a wrong password", async () => {
     for (let i = 0; i < 5; i++) {
-      const response = await context.request("POST", "/api/v1/auth/token", { rawBody: '{"email": "x@y.test", "password": ', headers: { "content-type": "application/json" } });
+      const response = await context.request("POST", "/api/v1/auth/token", {
+        rawBody: '{"email": "x@y.test", "password": ',
+        headers: { "content-type": "application/json" },
+      });
       expect(response.status).toBe(400);
     }
     expect((await badLogin()).status).toBe(429);

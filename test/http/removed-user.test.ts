@@ -17,9 +17,20 @@ describe("a user who no longer exists", () => {
     const me = await context.request("GET", "/api/v1/me", { headers: bearer });
     expect(me.status).toBe(401);
     expect(((await me.json()) as { error: string }).error).toBe("unauthorized");
-    expect((await context.request("GET", `/api/v1/leads?tenant_id=${tenant.id}`, { headers: bearer })).status).toBe(401);
-    expect((await context.request("POST", "/api/v1/chatbot/message", { headers: bearer, body: { tenant_id: tenant.id, message: "hi" } })).status).toBe(401);
-    expect((await context.request("POST", "/api/v1/auth/refresh", { body: { refresh_token: tokens.refresh_token } })).status).toBe(401);
+    expect((await context.request("GET", `/api/v1/leads?tenant_id=${tenant.id}`, { headers: bearer })).status).toBe(
+      401,
+    );
+    expect(
+      (
+        await context.request("POST", "/api/v1/chatbot/message", {
+          headers: bearer,
+          body: { tenant_id: tenant.id, message: "hi" },
+        })
+      ).status,
+    ).toBe(401);
+    expect(
+      (await context.request("POST", "/api/v1/auth/refresh", { body: { refresh_token: tokens.refresh_token } })).status,
+    ).toBe(401);
   });
 
   test("a user without memberships who still exists keeps access to their own account", async () => {
@@ -27,7 +38,9 @@ describe("a user who no longer exists", () => {
     const { email, user } = await seedTenant(context.deps, "Alone");
     const tokens = await login(context, email);
     await (await testSql(context.deps)).run("DELETE FROM memberships WHERE user_id = ?", user.userId);
-    const me = await context.request("GET", "/api/v1/me", { headers: { authorization: `Bearer ${tokens.access_token}` } });
+    const me = await context.request("GET", "/api/v1/me", {
+      headers: { authorization: `Bearer ${tokens.access_token}` },
+    });
     expect(me.status).toBe(200);
     expect(((await me.json()) as { memberships: unknown[] }).memberships).toEqual([]);
   });

@@ -22,11 +22,27 @@ describe("one log line per request", () => {
   test("at info: method, path, status and the request id the client sees", async () => {
     const { app, lines } = appLogging("info");
     const found = await app.handle(new Request("http://localhost/healthz?probe=1"));
-    const missing = await app.handle(new Request("http://localhost/api/v1/nothing-here", { method: "POST", headers: { "x-request-id": "abc-123" } }));
+    const missing = await app.handle(
+      new Request("http://localhost/api/v1/nothing-here", { method: "POST", headers: { "x-request-id": "abc-123" } }),
+    );
     await afterResponses();
     expect(lines.filter((line) => line.msg === "request")).toEqual([
-      { msg: "request", request_id: found.headers.get("x-request-id"), method: "GET", path: "/healthz", status: 200, duration_ms: expect.any(Number) },
-      { msg: "request", request_id: "abc-123", method: "POST", path: "/api/v1/nothing-here", status: missing.status, duration_ms: expect.any(Number) },
+      {
+        msg: "request",
+        request_id: found.headers.get("x-request-id"),
+        method: "GET",
+        path: "/healthz",
+        status: 200,
+        duration_ms: expect.any(Number),
+      },
+      {
+        msg: "request",
+        request_id: "abc-123",
+        method: "POST",
+        path: "/api/v1/nothing-here",
+        status: missing.status,
+        duration_ms: expect.any(Number),
+      },
     ]);
     expect(missing.status).toBe(404);
   });

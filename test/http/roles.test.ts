@@ -41,7 +41,12 @@ beforeAll(async () => {
   // Rule URLs are checked against DNS: a fixed public address stands in for the examples' host.
   context = buildTestApp({ rateLimits: false }, {}, { resolveHost: async () => ["93.184.216.34"] });
   const { tenant, email } = await seedTenant(context.deps, "Roles");
-  await createUser(context.deps, { email: "agent@roles.test", tenantId: tenant.id, role: "agent", password: TEST_PASSWORD });
+  await createUser(context.deps, {
+    email: "agent@roles.test",
+    tenantId: tenant.id,
+    role: "agent",
+    password: TEST_PASSWORD,
+  });
   agentToken = (await login(context, "agent@roles.test")).access_token;
   ownerToken = (await login(context, email)).access_token;
   document = await openApiDocument(context);
@@ -61,9 +66,13 @@ describe("an agent at the API", () => {
     const answered: string[] = [];
     for (const route of routes) {
       const { path, body } = exampleRequest(document, route.method, route.path);
-      const response = await context.request(route.method, path, { headers: { authorization: `Bearer ${agentToken}` }, body });
+      const response = await context.request(route.method, path, {
+        headers: { authorization: `Bearer ${agentToken}` },
+        body,
+      });
       const payload = (await response.json().catch(() => null)) as { error?: string; message?: string } | null;
-      if (response.status !== 403 || payload?.error !== "forbidden" || !/owner/.test(payload.message ?? "")) answered.push(`${route.method} ${route.path} → ${response.status} ${payload?.error}`);
+      if (response.status !== 403 || payload?.error !== "forbidden" || !/owner/.test(payload.message ?? ""))
+        answered.push(`${route.method} ${route.path} → ${response.status} ${payload?.error}`);
     }
     expect(answered).toEqual([]);
   });
@@ -72,8 +81,12 @@ describe("an agent at the API", () => {
     const refused: string[] = [];
     for (const route of adminOnlyRoutes().filter((route) => !FETCHING_ROUTES.has(`${route.method} ${route.path}`))) {
       const { path, body } = exampleRequest(document, route.method, route.path);
-      const response = await context.request(route.method, path, { headers: { authorization: `Bearer ${ownerToken}` }, body });
-      if (response.status === 401 || response.status === 403 || response.status === 422) refused.push(`${route.method} ${route.path} → ${response.status} ${await response.text()}`);
+      const response = await context.request(route.method, path, {
+        headers: { authorization: `Bearer ${ownerToken}` },
+        body,
+      });
+      if (response.status === 401 || response.status === 403 || response.status === 422)
+        refused.push(`${route.method} ${route.path} → ${response.status} ${await response.text()}`);
     }
     expect(refused).toEqual([]);
   });

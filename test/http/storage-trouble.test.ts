@@ -7,9 +7,22 @@ import { join } from "node:path";
 import { storageTroubleOf } from "../../src/db/storage-errors.ts";
 import { createApp } from "../../src/http/app.ts";
 import { createAppDeps, type AppDeps } from "../../src/http/deps.ts";
-import { buildDeps, buildTestApp, closeDeps, seedTenant, watchTransactionControl, type TestContext } from "../helpers.ts";
+import {
+  buildDeps,
+  buildTestApp,
+  closeDeps,
+  seedTenant,
+  watchTransactionControl,
+  type TestContext,
+} from "../helpers.ts";
 
-const RULE = { name: "crm", event: "lead.created", url: "https://hooks.example/in", secret: "s".repeat(20), active: true };
+const RULE = {
+  name: "crm",
+  event: "lead.created",
+  url: "https://hooks.example/in",
+  secret: "s".repeat(20),
+  active: true,
+};
 const cleanups: Array<() => void> = [];
 afterEach(() => {
   while (cleanups.length > 0) cleanups.pop()?.();
@@ -31,7 +44,13 @@ function serveFile(writeWaitMs: number) {
     rmSync(dir, { recursive: true, force: true });
   });
   const request = (method: string, path: string, headers: Record<string, string> = {}, body?: unknown) =>
-    app.handle(new Request(`http://localhost${path}`, { method, headers: { "content-type": "application/json", ...headers }, body: body === undefined ? undefined : JSON.stringify(body) }));
+    app.handle(
+      new Request(`http://localhost${path}`, {
+        method,
+        headers: { "content-type": "application/json", ...headers },
+        body: body === undefined ? undefined : JSON.stringify(body),
+      }),
+    );
   return { deps, sqlite: base.sqlite, other, request };
 }
 
@@ -41,10 +60,12 @@ describe("another process holds the SQLite write lock", () => {
     const { apiKey } = await seedTenant(deps, "Busy");
     other.exec("BEGIN IMMEDIATE");
     const order: string[] = [];
-    const write = request("POST", "/api/v1/webhooks/rules-engine/rules", { "x-api-key": apiKey }, RULE).then((response) => {
-      order.push("write");
-      return response;
-    });
+    const write = request("POST", "/api/v1/webhooks/rules-engine/rules", { "x-api-key": apiKey }, RULE).then(
+      (response) => {
+        order.push("write");
+        return response;
+      },
+    );
     // Without the timer-based wait, the write would sit in a 5 s busy wait inside bun:sqlite and
     // nothing below could even start before it ended.
     const health = await request("GET", "/healthz");
@@ -63,7 +84,9 @@ describe("another process holds the SQLite write lock", () => {
     const response = await write;
     expect(response.status).toBe(201);
     expect(order.at(-1)).toBe("write");
-    const listed = (await (await request("GET", "/api/v1/webhooks/rules-engine/rules", { "x-api-key": apiKey })).json()) as { data: unknown[] };
+    const listed = (await (
+      await request("GET", "/api/v1/webhooks/rules-engine/rules", { "x-api-key": apiKey })
+    ).json()) as { data: unknown[] };
     expect(listed.data).toHaveLength(1);
   });
 
@@ -76,7 +99,9 @@ describe("another process holds the SQLite write lock", () => {
     expect(response.headers.get("retry-after")).toBe("1");
     expect(await response.json()).toMatchObject({ error: "busy" });
     other.exec("ROLLBACK");
-    const listed = (await (await request("GET", "/api/v1/webhooks/rules-engine/rules", { "x-api-key": apiKey })).json()) as { data: unknown[] };
+    const listed = (await (
+      await request("GET", "/api/v1/webhooks/rules-engine/rules", { "x-api-key": apiKey })
+    ).json()) as { data: unknown[] };
     expect(listed.data).toHaveLength(0);
   });
 });
@@ -100,7 +125,10 @@ describe("waiting for the lock costs nothing while it is free", () => {
   test("a write outside a transaction waits on timers for another process's lock, then lands; past the wait it fails busy", async () => {
     const { deps, sqlite, other } = serveFile(2_000);
     const { tenant, apiKeyId } = await seedTenant(deps, "Outside");
-    const lastUsed = () => (sqlite.prepare<{ at: number | null }, [string]>("SELECT last_used_at AS at FROM api_keys WHERE id = ?").get(apiKeyId))?.at;
+    const lastUsed = () =>
+      sqlite
+        .prepare<{ at: number | null }, [string]>("SELECT last_used_at AS at FROM api_keys WHERE id = ?")
+        .get(apiKeyId)?.at;
     other.exec("BEGIN IMMEDIATE");
     let landed = false;
     const touch = deps.store.apiKeys.touchApiKey(apiKeyId, 1_234).then(() => (landed = true));
@@ -117,10 +145,17 @@ describe("waiting for the lock costs nothing while it is free", () => {
     const { deps, sqlite, other } = serveFile(60);
     const { apiKeyId } = await seedTenant(deps, "Outside");
     other.exec("BEGIN IMMEDIATE");
-    const error = await deps.store.apiKeys.touchApiKey(apiKeyId, 1_234).then(() => null, (caught: unknown) => caught);
+    const error = await deps.store.apiKeys.touchApiKey(apiKeyId, 1_234).then(
+      () => null,
+      (caught: unknown) => caught,
+    );
     other.exec("ROLLBACK");
     expect(storageTroubleOf(error)).toBe("busy");
-    expect(sqlite.prepare<{ at: number | null }, [string]>("SELECT last_used_at AS at FROM api_keys WHERE id = ?").get(apiKeyId)?.at).not.toBe(1_234);
+    expect(
+      sqlite
+        .prepare<{ at: number | null }, [string]>("SELECT last_used_at AS at FROM api_keys WHERE id = ?")
+        .get(apiKeyId)?.at,
+    ).not.toBe(1_234);
   });
 });
 
@@ -139,7 +174,13 @@ describe("the database disk is full", () => {
     const { apiKey } = await seedTenant(context.deps, "Full");
     const headers = { "x-api-key": apiKey };
     // Larger than a page: storing it needs new pages.
-    const bigFaq = { faq: Array.from({ length: 8 }, (_, index) => ({ id: `q${index}`, question: `Question ${index}?`, answer: "é".repeat(900) })) };
+    const bigFaq = {
+      faq: Array.from({ length: 8 }, (_, index) => ({
+        id: `q${index}`,
+        question: `Question ${index}?`,
+        answer: "é".repeat(900),
+      })),
+    };
     fillDisk();
 
     const refused = await context.request("PATCH", "/api/v1/chatbot/config", { headers, body: bigFaq });
@@ -150,14 +191,18 @@ describe("the database disk is full", () => {
     expect(notReady.status).toBe(503);
     expect(await notReady.json()).toMatchObject({ error: "storage_full" });
     // Reads still work, and the refused change left nothing behind.
-    const before = (await (await context.request("GET", "/api/v1/chatbot/config", { headers })).json()) as { faq: unknown[] };
+    const before = (await (await context.request("GET", "/api/v1/chatbot/config", { headers })).json()) as {
+      faq: unknown[];
+    };
     expect(before.faq.length).not.toBe(8);
 
     freeSpace();
     expect((await context.request("GET", "/readyz")).status).toBe(200);
     const accepted = await context.request("PATCH", "/api/v1/chatbot/config", { headers, body: bigFaq });
     expect(accepted.status).toBe(200);
-    const after = (await (await context.request("GET", "/api/v1/chatbot/config", { headers })).json()) as { faq: unknown[] };
+    const after = (await (await context.request("GET", "/api/v1/chatbot/config", { headers })).json()) as {
+      faq: unknown[];
+    };
     expect(after.faq).toHaveLength(8);
   });
 });

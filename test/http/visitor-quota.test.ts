@@ -19,11 +19,21 @@ beforeEach(async () => {
 const fromAddress = (ip: string) => ({ "x-forwarded-for": ip });
 
 async function openSession(ip: string) {
-  const response = await context.request("POST", "/api/v1/widget/session", { body: { tenant_id: tenantId }, headers: fromAddress(ip) });
-  return { response, token: response.status === 201 ? ((await response.json()) as { access_token: string }).access_token : "" };
+  const response = await context.request("POST", "/api/v1/widget/session", {
+    body: { tenant_id: tenantId },
+    headers: fromAddress(ip),
+  });
+  return {
+    response,
+    token: response.status === 201 ? ((await response.json()) as { access_token: string }).access_token : "",
+  };
 }
 
-const usage = async () => (await (await context.request("GET", "/api/v1/usage", { headers: { "x-api-key": apiKey } })).json()) as { used: number; visitor_refused: number };
+const usage = async () =>
+  (await (await context.request("GET", "/api/v1/usage", { headers: { "x-api-key": apiKey } })).json()) as {
+    used: number;
+    visitor_refused: number;
+  };
 
 describe("anonymous visitors cannot drain a tenant's quota", () => {
   test("the hourly share is 2 % of the monthly quota per address, never below 10, none on unlimited plans", () => {
@@ -39,7 +49,10 @@ describe("anonymous visitors cannot drain a tenant's quota", () => {
     // 18 sessions × 3 messages from one address: the free plan's share is 20 an hour.
     for (let session = 0; session < 18; session++) {
       const { token } = await openSession(attacker);
-      for (let message = 0; message < 3; message++) statuses.push((await say(context, token, tenantId, "what are your opening hours", {}, fromAddress(attacker))).status);
+      for (let message = 0; message < 3; message++)
+        statuses.push(
+          (await say(context, token, tenantId, "what are your opening hours", {}, fromAddress(attacker))).status,
+        );
     }
     expect(statuses.filter((status) => status === 200)).toHaveLength(20);
     expect(statuses.slice(20).every((status) => status === 429)).toBe(true);
@@ -51,7 +64,9 @@ describe("anonymous visitors cannot drain a tenant's quota", () => {
 
     // A real visitor elsewhere is still served.
     const visitor = await openSession("203.0.113.50");
-    expect((await say(context, visitor.token, tenantId, "do you do whitening?", {}, fromAddress("203.0.113.50"))).status).toBe(200);
+    expect(
+      (await say(context, visitor.token, tenantId, "do you do whitening?", {}, fromAddress("203.0.113.50"))).status,
+    ).toBe(200);
 
     const counted = await usage();
     expect(counted.used).toBe(21);
@@ -68,13 +83,19 @@ describe("anonymous visitors cannot drain a tenant's quota", () => {
     expect(refused.response.status).toBe(429);
     expect(refused.response.headers.get("retry-after")).toBeTruthy();
     const other = await seedTenant(context.deps, "Garage");
-    const elsewhere = await context.request("POST", "/api/v1/widget/session", { body: { tenant_id: other.tenant.id }, headers: fromAddress("198.51.100.8") });
+    const elsewhere = await context.request("POST", "/api/v1/widget/session", {
+      body: { tenant_id: other.tenant.id },
+      headers: fromAddress("198.51.100.8"),
+    });
     expect(elsewhere.status).toBe(201);
     expect((await usage()).visitor_refused).toBe(1);
   });
 
   test("the tenant's own daily cap on anonymous messages holds across addresses and resets at midnight UTC", async () => {
-    const patched = await context.request("PATCH", "/api/v1/chatbot/config", { headers: { "x-api-key": apiKey }, body: { limits: { anonymous_daily_messages: 3 } } });
+    const patched = await context.request("PATCH", "/api/v1/chatbot/config", {
+      headers: { "x-api-key": apiKey },
+      body: { limits: { anonymous_daily_messages: 3 } },
+    });
     expect(patched.status).toBe(200);
     expect(((await patched.json()) as { limits: unknown }).limits).toEqual({ anonymous_daily_messages: 3 });
     const statuses: number[] = [];
@@ -93,18 +114,33 @@ describe("anonymous visitors cannot drain a tenant's quota", () => {
 
   test("the daily cap is validated: a positive whole number or null", async () => {
     for (const bad of [0, -1, 1.5, "10", { n: 1 }]) {
-      const response = await context.request("PATCH", "/api/v1/chatbot/config", { headers: { "x-api-key": apiKey }, body: { limits: { anonymous_daily_messages: bad } } });
+      const response = await context.request("PATCH", "/api/v1/chatbot/config", {
+        headers: { "x-api-key": apiKey },
+        body: { limits: { anonymous_daily_messages: bad } },
+      });
       expect(response.status).toBe(422);
     }
-    const unknownKey = await context.request("PATCH", "/api/v1/chatbot/config", { headers: { "x-api-key": apiKey }, body: { limits: { per_ip: 3 } } });
+    const unknownKey = await context.request("PATCH", "/api/v1/chatbot/config", {
+      headers: { "x-api-key": apiKey },
+      body: { limits: { per_ip: 3 } },
+    });
     expect(unknownKey.status).toBe(422);
-    const cleared = await context.request("PATCH", "/api/v1/chatbot/config", { headers: { "x-api-key": apiKey }, body: { limits: { anonymous_daily_messages: null } } });
+    const cleared = await context.request("PATCH", "/api/v1/chatbot/config", {
+      headers: { "x-api-key": apiKey },
+      body: { limits: { anonymous_daily_messages: null } },
+    });
     expect(cleared.status).toBe(200);
   });
 
   test("members and API callers are not anonymous: the share does not apply to them", async () => {
-    const login = await context.request("POST", "/api/v1/auth/token", { body: { email: "owner@clinic.test", password: "correct horse battery" } });
+    const login = await context.request("POST", "/api/v1/auth/token", {
+      body: { email: "owner@clinic.test", password: "correct horse battery" },
+    });
     const { access_token } = (await login.json()) as { access_token: string };
-    for (let i = 0; i < 25; i++) expect((await say(context, access_token, tenantId, "what are your opening hours", {}, fromAddress("198.51.100.9"))).status).toBe(200);
+    for (let i = 0; i < 25; i++)
+      expect(
+        (await say(context, access_token, tenantId, "what are your opening hours", {}, fromAddress("198.51.100.9")))
+          .status,
+      ).toBe(200);
   });
 });

@@ -10,7 +10,13 @@ let outcome: "fail" | "ok" = "fail";
 
 const fakeDns = async () => ["93.184.216.34"];
 const as = (key: string) => ({ "x-api-key": key });
-const rule = { name: "CRM", event: "lead.created", url: "https://crm.example.com/hooks/parley", secret: "whsec_0123456789abcdef", active: true };
+const rule = {
+  name: "CRM",
+  event: "lead.created",
+  url: "https://crm.example.com/hooks/parley",
+  secret: "whsec_0123456789abcdef",
+  active: true,
+};
 
 beforeEach(async () => {
   context = buildTestApp({ rateLimits: false }, {}, { resolveHost: fakeDns });
@@ -20,12 +26,17 @@ beforeEach(async () => {
 });
 afterEach(() => context.close());
 
-const get = async (path: string, key = a.apiKey) => (await context.request("GET", `/api/v1${path}`, { headers: as(key) })).json();
+const get = async (path: string, key = a.apiKey) =>
+  (await context.request("GET", `/api/v1${path}`, { headers: as(key) })).json();
 
 /** A rule of A with one test delivery driven to the dead-letter queue (4 failed attempts). */
 async function deadLetter() {
-  const { rule_id } = await (await context.request("POST", "/api/v1/webhooks/rules-engine/rules", { body: rule, headers: as(a.apiKey) })).json();
-  const { webhook_id } = await (await context.request("POST", `/api/v1/webhooks/rules-engine/rules/${rule_id}/test`, { headers: as(a.apiKey) })).json();
+  const { rule_id } = await (
+    await context.request("POST", "/api/v1/webhooks/rules-engine/rules", { body: rule, headers: as(a.apiKey) })
+  ).json();
+  const { webhook_id } = await (
+    await context.request("POST", `/api/v1/webhooks/rules-engine/rules/${rule_id}/test`, { headers: as(a.apiKey) })
+  ).json();
   await runCycle();
   const dead = await get("/webhooks/dead-letters");
   return { rule_id, webhook_id, dead_letter_id: dead.data[0].dead_letter_id as string };
@@ -33,7 +44,10 @@ async function deadLetter() {
 
 const scheduler = () =>
   new DeliveryScheduler(context.deps, {
-    send: async () => (outcome === "ok" ? { ok: true, statusCode: 200, error: null, durationMs: 1, responseExcerpt: "ok" } : { ok: false, statusCode: 500, error: "http_status: 500", durationMs: 1, responseExcerpt: null }),
+    send: async () =>
+      outcome === "ok"
+        ? { ok: true, statusCode: 200, error: null, durationMs: 1, responseExcerpt: "ok" }
+        : { ok: false, statusCode: 500, error: "http_status: 500", durationMs: 1, responseExcerpt: null },
   });
 
 async function runCycle() {
@@ -47,18 +61,31 @@ async function runCycle() {
 describe("DELETE /api/v1/webhooks/dead-letters/:id", () => {
   test("discards the dead letter: it leaves the queue, cannot be re-triggered, and the delivery stays dead in the log", async () => {
     const { webhook_id, dead_letter_id } = await deadLetter();
-    const response = await context.request("DELETE", `/api/v1/webhooks/dead-letters/${dead_letter_id}`, { headers: as(a.apiKey) });
+    const response = await context.request("DELETE", `/api/v1/webhooks/dead-letters/${dead_letter_id}`, {
+      headers: as(a.apiKey),
+    });
     expect(response.status).toBe(200);
     expect(await response.json()).toEqual({ dead_letter_id, webhook_id });
     expect((await get("/webhooks/dead-letters")).data).toEqual([]);
-    expect((await context.request("POST", `/api/v1/webhooks/dead-letters/${dead_letter_id}/retrigger`, { headers: as(a.apiKey) })).status).toBe(404);
-    expect((await context.request("DELETE", `/api/v1/webhooks/dead-letters/${dead_letter_id}`, { headers: as(a.apiKey) })).status).toBe(404);
+    expect(
+      (
+        await context.request("POST", `/api/v1/webhooks/dead-letters/${dead_letter_id}/retrigger`, {
+          headers: as(a.apiKey),
+        })
+      ).status,
+    ).toBe(404);
+    expect(
+      (await context.request("DELETE", `/api/v1/webhooks/dead-letters/${dead_letter_id}`, { headers: as(a.apiKey) }))
+        .status,
+    ).toBe(404);
     expect((await get(`/webhooks/deliveries/${webhook_id}`)).status).toBe("dead");
   });
 
   test("another tenant's dead letter is 404 and stays in its owner's queue", async () => {
     const { dead_letter_id } = await deadLetter();
-    const response = await context.request("DELETE", `/api/v1/webhooks/dead-letters/${dead_letter_id}`, { headers: as(b.apiKey) });
+    const response = await context.request("DELETE", `/api/v1/webhooks/dead-letters/${dead_letter_id}`, {
+      headers: as(b.apiKey),
+    });
     expect(response.status).toBe(404);
     expect(((await response.json()) as { error: string }).error).toBe("dead_letter_not_found");
     expect((await get("/webhooks/dead-letters")).data).toHaveLength(1);
@@ -70,11 +97,19 @@ describe("attempts across cycles and the destination URL", () => {
     const { webhook_id, dead_letter_id } = await deadLetter();
     const first = (await get("/webhooks/dead-letters")).data[0];
     expect(first).toMatchObject({ webhook_id, attempts: 4, total_attempts: 4, url: rule.url });
-    await context.request("POST", `/api/v1/webhooks/dead-letters/${dead_letter_id}/retrigger`, { headers: as(a.apiKey) });
+    await context.request("POST", `/api/v1/webhooks/dead-letters/${dead_letter_id}/retrigger`, {
+      headers: as(a.apiKey),
+    });
     await runCycle();
     const second = (await get("/webhooks/dead-letters")).data[0];
     expect(second).toMatchObject({ webhook_id, attempts: 4, total_attempts: 8 });
-    expect((await get("/webhooks/deliveries")).data[0]).toMatchObject({ webhook_id, cycle: 2, attempts: 4, total_attempts: 8, url: rule.url });
+    expect((await get("/webhooks/deliveries")).data[0]).toMatchObject({
+      webhook_id,
+      cycle: 2,
+      attempts: 4,
+      total_attempts: 8,
+      url: rule.url,
+    });
   });
 });
 
@@ -86,9 +121,25 @@ describe("GET /api/v1/webhooks/stats and /retry-policy", () => {
     await scheduler().runOnce();
     const stats = await get("/webhooks/stats");
     expect(stats.days).toBe(30);
-    expect(stats.rules).toEqual([expect.objectContaining({ rule_id, deliveries: 2, succeeded: 1, dead: 1, success_rate: 0.5, last_status: "succeeded", last_status_code: 200 })]);
+    expect(stats.rules).toEqual([
+      expect.objectContaining({
+        rule_id,
+        deliveries: 2,
+        succeeded: 1,
+        dead: 1,
+        success_rate: 0.5,
+        last_status: "succeeded",
+        last_status_code: 200,
+      }),
+    ]);
     expect(stats.daily).toHaveLength(1);
-    expect(stats.daily[0]).toMatchObject({ day: expect.stringMatching(/^\d{4}-\d{2}-\d{2}$/), deliveries: 2, succeeded: 1, dead: 1, success_rate: 0.5 });
+    expect(stats.daily[0]).toMatchObject({
+      day: expect.stringMatching(/^\d{4}-\d{2}-\d{2}$/),
+      deliveries: 2,
+      succeeded: 1,
+      dead: 1,
+      success_rate: 0.5,
+    });
     expect(await get("/webhooks/stats", b.apiKey)).toEqual({ days: 30, rules: [], daily: [] });
   });
 

@@ -19,9 +19,16 @@ beforeEach(async () => {
 });
 afterEach(() => context.close());
 
-const validRule = { name: "CRM", event: "lead.created", url: "https://crm.example.com/hooks/parley", secret: "whsec_0123456789abcdef", active: true };
+const validRule = {
+  name: "CRM",
+  event: "lead.created",
+  url: "https://crm.example.com/hooks/parley",
+  secret: "whsec_0123456789abcdef",
+  active: true,
+};
 const as = (key: string) => ({ "x-api-key": key });
-const createRuleAs = (key: string, body: unknown) => context.request("POST", "/api/v1/webhooks/rules-engine/rules", { body, headers: as(key) });
+const createRuleAs = (key: string, body: unknown) =>
+  context.request("POST", "/api/v1/webhooks/rules-engine/rules", { body, headers: as(key) });
 
 describe("POST /api/v1/webhooks/rules-engine/rules", () => {
   test("creates a rule and answers 201 with exactly the spec's fields", async () => {
@@ -29,12 +36,19 @@ describe("POST /api/v1/webhooks/rules-engine/rules", () => {
     expect(response.status).toBe(201);
     const body = await response.json();
     expect(Object.keys(body).sort()).toEqual(["active", "created_at", "event", "ok", "rule_id"]);
-    expect(body).toMatchObject({ ok: true, event: "lead.created", active: true, created_at: new Date(context.clock.now()).toISOString() });
+    expect(body).toMatchObject({
+      ok: true,
+      event: "lead.created",
+      active: true,
+      created_at: new Date(context.clock.now()).toISOString(),
+    });
     expect(body.rule_id).toMatch(/^rule_/);
   });
 
   test("without an API key answers 401; with a Bearer token only, too", async () => {
-    expect((await context.request("POST", "/api/v1/webhooks/rules-engine/rules", { body: validRule })).status).toBe(401);
+    expect((await context.request("POST", "/api/v1/webhooks/rules-engine/rules", { body: validRule })).status).toBe(
+      401,
+    );
   });
 
   const invalid: Array<[string, Record<string, unknown>, string]> = [
@@ -72,7 +86,9 @@ describe("POST /api/v1/webhooks/rules-engine/rules", () => {
     expect(response.status).toBe(201);
     const created = await response.json();
     expect(created.active).toBe(true);
-    const read = await context.request("GET", `/api/v1/webhooks/rules-engine/rules/${created.rule_id}`, { headers: as(a.apiKey) });
+    const read = await context.request("GET", `/api/v1/webhooks/rules-engine/rules/${created.rule_id}`, {
+      headers: as(a.apiKey),
+    });
     expect((await read.json()).active).toBe(true);
   });
 
@@ -95,7 +111,14 @@ describe("POST /api/v1/webhooks/rules-engine/rules", () => {
   });
 
   test("each field of the wrong type gets exactly one detail saying what it must be", async () => {
-    const response = await createRuleAs(a.apiKey, { name: 5, event: "lead.deleted", url: 7, secret: true, active: "yes", conditions: { min_confidence: "high" } });
+    const response = await createRuleAs(a.apiKey, {
+      name: 5,
+      event: "lead.deleted",
+      url: 7,
+      secret: true,
+      active: "yes",
+      conditions: { min_confidence: "high" },
+    });
     expect(response.status).toBe(422);
     const { details } = (await response.json()) as { details: Array<{ field: string; message: string }> };
     expect(details).toEqual([
@@ -116,7 +139,11 @@ describe("POST /api/v1/webhooks/rules-engine/rules", () => {
   });
 
   test("a value out of its limits gets one detail stating the limits", async () => {
-    const response = await createRuleAs(a.apiKey, { ...validRule, secret: "short", conditions: { min_confidence: 1.5 } });
+    const response = await createRuleAs(a.apiKey, {
+      ...validRule,
+      secret: "short",
+      conditions: { min_confidence: 1.5 },
+    });
     const { details } = (await response.json()) as { details: Array<{ field: string; message: string }> };
     expect(details).toEqual([
       { field: "secret", message: "must be 16 to 256 characters" },
@@ -135,7 +162,10 @@ describe("POST /api/v1/webhooks/rules-engine/rules", () => {
   test("loopback URLs are accepted when PARLEY_ALLOW_PRIVATE_WEBHOOKS is on", async () => {
     const permissive = buildTestApp({ rateLimits: false, allowPrivateWebhooks: true });
     const seeded = await seedTenant(permissive.deps, "Dev");
-    const response = await permissive.request("POST", "/api/v1/webhooks/rules-engine/rules", { body: { ...validRule, url: "http://127.0.0.1:9999/hook" }, headers: as(seeded.apiKey) });
+    const response = await permissive.request("POST", "/api/v1/webhooks/rules-engine/rules", {
+      body: { ...validRule, url: "http://127.0.0.1:9999/hook" },
+      headers: as(seeded.apiKey),
+    });
     expect(response.status).toBe(201);
     permissive.close();
   });
@@ -144,50 +174,108 @@ describe("POST /api/v1/webhooks/rules-engine/rules", () => {
 describe("reading, changing and deleting rules", () => {
   test("the secret is never returned, by read, list or update", async () => {
     const { rule_id } = await (await createRuleAs(a.apiKey, validRule)).json();
-    const read = await (await context.request("GET", `/api/v1/webhooks/rules-engine/rules/${rule_id}`, { headers: as(a.apiKey) })).text();
-    const list = await (await context.request("GET", "/api/v1/webhooks/rules-engine/rules", { headers: as(a.apiKey) })).text();
-    const patched = await (await context.request("PATCH", `/api/v1/webhooks/rules-engine/rules/${rule_id}`, { body: { secret: "a-new-secret-0123456789" }, headers: as(a.apiKey) })).text();
+    const read = await (
+      await context.request("GET", `/api/v1/webhooks/rules-engine/rules/${rule_id}`, { headers: as(a.apiKey) })
+    ).text();
+    const list = await (
+      await context.request("GET", "/api/v1/webhooks/rules-engine/rules", { headers: as(a.apiKey) })
+    ).text();
+    const patched = await (
+      await context.request("PATCH", `/api/v1/webhooks/rules-engine/rules/${rule_id}`, {
+        body: { secret: "a-new-secret-0123456789" },
+        headers: as(a.apiKey),
+      })
+    ).text();
     for (const text of [read, list, patched]) {
       expect(text).not.toContain(validRule.secret);
       expect(text).not.toContain("a-new-secret");
       expect(text).not.toContain('"secret"');
     }
-    expect(JSON.parse(read)).toMatchObject({ rule_id, name: "CRM", event: "lead.created", url: validRule.url, conditions: {}, active: true });
+    expect(JSON.parse(read)).toMatchObject({
+      rule_id,
+      name: "CRM",
+      event: "lead.created",
+      url: validRule.url,
+      conditions: {},
+      active: true,
+    });
   });
 
   test("PATCH changes only the given fields and validates them", async () => {
     const { rule_id } = await (await createRuleAs(a.apiKey, validRule)).json();
-    const response = await context.request("PATCH", `/api/v1/webhooks/rules-engine/rules/${rule_id}`, { body: { active: false, conditions: { min_confidence: 0.4 } }, headers: as(a.apiKey) });
+    const response = await context.request("PATCH", `/api/v1/webhooks/rules-engine/rules/${rule_id}`, {
+      body: { active: false, conditions: { min_confidence: 0.4 } },
+      headers: as(a.apiKey),
+    });
     expect(response.status).toBe(200);
-    expect(await response.json()).toMatchObject({ active: false, conditions: { min_confidence: 0.4 }, name: "CRM", url: validRule.url });
-    expect((await context.request("PATCH", `/api/v1/webhooks/rules-engine/rules/${rule_id}`, { body: { event: "nope" }, headers: as(a.apiKey) })).status).toBe(422);
-    expect((await context.request("PATCH", `/api/v1/webhooks/rules-engine/rules/${rule_id}`, { body: {}, headers: as(a.apiKey) })).status).toBe(422);
+    expect(await response.json()).toMatchObject({
+      active: false,
+      conditions: { min_confidence: 0.4 },
+      name: "CRM",
+      url: validRule.url,
+    });
+    expect(
+      (
+        await context.request("PATCH", `/api/v1/webhooks/rules-engine/rules/${rule_id}`, {
+          body: { event: "nope" },
+          headers: as(a.apiKey),
+        })
+      ).status,
+    ).toBe(422);
+    expect(
+      (
+        await context.request("PATCH", `/api/v1/webhooks/rules-engine/rules/${rule_id}`, {
+          body: {},
+          headers: as(a.apiKey),
+        })
+      ).status,
+    ).toBe(422);
   });
 
   test("the list pages with a cursor", async () => {
     for (let i = 0; i < 5; i++) await createRuleAs(a.apiKey, { ...validRule, url: `https://crm.example.com/${i}` });
-    const first = await (await context.request("GET", "/api/v1/webhooks/rules-engine/rules?limit=2", { headers: as(a.apiKey) })).json();
+    const first = await (
+      await context.request("GET", "/api/v1/webhooks/rules-engine/rules?limit=2", { headers: as(a.apiKey) })
+    ).json();
     expect(first.data).toHaveLength(2);
-    const second = await (await context.request("GET", `/api/v1/webhooks/rules-engine/rules?limit=2&cursor=${first.next_cursor}`, { headers: as(a.apiKey) })).json();
-    const third = await (await context.request("GET", `/api/v1/webhooks/rules-engine/rules?limit=2&cursor=${second.next_cursor}`, { headers: as(a.apiKey) })).json();
+    const second = await (
+      await context.request("GET", `/api/v1/webhooks/rules-engine/rules?limit=2&cursor=${first.next_cursor}`, {
+        headers: as(a.apiKey),
+      })
+    ).json();
+    const third = await (
+      await context.request("GET", `/api/v1/webhooks/rules-engine/rules?limit=2&cursor=${second.next_cursor}`, {
+        headers: as(a.apiKey),
+      })
+    ).json();
     expect(third.data).toHaveLength(1);
     expect(third.next_cursor).toBeNull();
     const urls = [...first.data, ...second.data, ...third.data].map((rule: { url: string }) => rule.url);
     expect(new Set(urls).size).toBe(5);
-    expect((await context.request("GET", "/api/v1/webhooks/rules-engine/rules?limit=500", { headers: as(a.apiKey) })).status).toBe(422);
+    expect(
+      (await context.request("GET", "/api/v1/webhooks/rules-engine/rules?limit=500", { headers: as(a.apiKey) })).status,
+    ).toBe(422);
   });
 
   test("DELETE removes the rule", async () => {
     const { rule_id } = await (await createRuleAs(a.apiKey, validRule)).json();
-    expect((await context.request("DELETE", `/api/v1/webhooks/rules-engine/rules/${rule_id}`, { headers: as(a.apiKey) })).status).toBe(200);
-    expect((await context.request("GET", `/api/v1/webhooks/rules-engine/rules/${rule_id}`, { headers: as(a.apiKey) })).status).toBe(404);
+    expect(
+      (await context.request("DELETE", `/api/v1/webhooks/rules-engine/rules/${rule_id}`, { headers: as(a.apiKey) }))
+        .status,
+    ).toBe(200);
+    expect(
+      (await context.request("GET", `/api/v1/webhooks/rules-engine/rules/${rule_id}`, { headers: as(a.apiKey) }))
+        .status,
+    ).toBe(404);
   });
 });
 
 describe("tenant isolation", () => {
   test("tenant B's key gets 404 on A's rule, its deliveries and its dead letters", async () => {
     const { rule_id } = await (await createRuleAs(a.apiKey, { ...validRule, url: "https://crm.example.com/a" })).json();
-    const { webhook_id } = await (await context.request("POST", `/api/v1/webhooks/rules-engine/rules/${rule_id}/test`, { headers: as(a.apiKey) })).json();
+    const { webhook_id } = await (
+      await context.request("POST", `/api/v1/webhooks/rules-engine/rules/${rule_id}/test`, { headers: as(a.apiKey) })
+    ).json();
     const asB = as(b.apiKey);
     for (const [method, path, body] of [
       ["GET", `/api/v1/webhooks/rules-engine/rules/${rule_id}`, undefined],
@@ -199,23 +287,49 @@ describe("tenant isolation", () => {
       const response = await context.request(method, path, { headers: asB, body });
       expect(response.status).toBe(404);
     }
-    expect((await (await context.request("GET", "/api/v1/webhooks/rules-engine/rules", { headers: asB })).json()).data).toEqual([]);
-    expect((await (await context.request("GET", "/api/v1/webhooks/deliveries", { headers: asB })).json()).data).toEqual([]);
+    expect(
+      (await (await context.request("GET", "/api/v1/webhooks/rules-engine/rules", { headers: asB })).json()).data,
+    ).toEqual([]);
+    expect((await (await context.request("GET", "/api/v1/webhooks/deliveries", { headers: asB })).json()).data).toEqual(
+      [],
+    );
 
     // Kill A's delivery, then B can neither list nor re-trigger the dead letter.
-    const scheduler = new DeliveryScheduler(context.deps, { send: async () => ({ ok: false, statusCode: 500, error: "http_status: 500", durationMs: 1, responseExcerpt: null }) });
+    const scheduler = new DeliveryScheduler(context.deps, {
+      send: async () => ({
+        ok: false,
+        statusCode: 500,
+        error: "http_status: 500",
+        durationMs: 1,
+        responseExcerpt: null,
+      }),
+    });
     for (const wait of [0, 30_000, 300_000, 1_800_000]) {
       context.clock.advance(wait);
       await scheduler.runOnce();
     }
-    const deadA = await (await context.request("GET", "/api/v1/webhooks/dead-letters", { headers: as(a.apiKey) })).json();
+    const deadA = await (
+      await context.request("GET", "/api/v1/webhooks/dead-letters", { headers: as(a.apiKey) })
+    ).json();
     expect(deadA.data).toHaveLength(1);
-    expect((await (await context.request("GET", "/api/v1/webhooks/dead-letters", { headers: asB })).json()).data).toEqual([]);
+    expect(
+      (await (await context.request("GET", "/api/v1/webhooks/dead-letters", { headers: asB })).json()).data,
+    ).toEqual([]);
     const id = deadA.data[0].dead_letter_id;
-    expect((await context.request("POST", `/api/v1/webhooks/dead-letters/${id}/retrigger`, { headers: asB })).status).toBe(404);
-    expect((await (await context.request("POST", "/api/v1/webhooks/dead-letters/retrigger", { headers: asB, body: {} })).json()).retriggered).toEqual([]);
+    expect(
+      (await context.request("POST", `/api/v1/webhooks/dead-letters/${id}/retrigger`, { headers: asB })).status,
+    ).toBe(404);
+    expect(
+      (
+        await (
+          await context.request("POST", "/api/v1/webhooks/dead-letters/retrigger", { headers: asB, body: {} })
+        ).json()
+      ).retriggered,
+    ).toEqual([]);
     // A still can.
-    const retriggered = await context.request("POST", `/api/v1/webhooks/dead-letters/${id}/retrigger`, { headers: as(a.apiKey) });
+    const retriggered = await context.request("POST", `/api/v1/webhooks/dead-letters/${id}/retrigger`, {
+      headers: as(a.apiKey),
+    });
     expect(retriggered.status).toBe(200);
     expect((await retriggered.json()).retriggered).toEqual([{ dead_letter_id: id, webhook_id }]);
   });
@@ -224,7 +338,9 @@ describe("tenant isolation", () => {
 describe("rule test deliveries, the delivery log and the catalog", () => {
   test("POST …/rules/:id/test enqueues one delivery of the rule's event flagged test: true", async () => {
     const { rule_id } = await (await createRuleAs(a.apiKey, { ...validRule, event: "appointment.created" })).json();
-    const response = await context.request("POST", `/api/v1/webhooks/rules-engine/rules/${rule_id}/test`, { headers: as(a.apiKey) });
+    const response = await context.request("POST", `/api/v1/webhooks/rules-engine/rules/${rule_id}/test`, {
+      headers: as(a.apiKey),
+    });
     expect(response.status).toBe(202);
     const { webhook_id, event } = await response.json();
     expect(event).toBe("appointment.created");
@@ -242,16 +358,40 @@ describe("rule test deliveries, the delivery log and the catalog", () => {
     expect(body.data.test).toBe(true);
     expect(body.data.appointment_id).toBeString();
 
-    const log = await (await context.request("GET", `/api/v1/webhooks/deliveries/${webhook_id}`, { headers: as(a.apiKey) })).json();
+    const log = await (
+      await context.request("GET", `/api/v1/webhooks/deliveries/${webhook_id}`, { headers: as(a.apiKey) })
+    ).json();
     expect(log).toMatchObject({ webhook_id, status: "succeeded", attempts: 1, rule_id });
     expect(log.attempt_log).toEqual([
-      { cycle: 1, attempt: 1, started_at: new Date(context.clock.now()).toISOString(), duration_ms: 2, ok: true, status_code: 204, error: null, response_excerpt: "", request: expect.any(Object) },
+      {
+        cycle: 1,
+        attempt: 1,
+        started_at: new Date(context.clock.now()).toISOString(),
+        duration_ms: 2,
+        ok: true,
+        status_code: 204,
+        error: null,
+        response_excerpt: "",
+        request: expect.any(Object),
+      },
     ]);
     expect(log.attempt_log[0].request.body).toBe(sent[0]);
-    const filtered = await (await context.request("GET", "/api/v1/webhooks/deliveries?status=succeeded&event=appointment.created", { headers: as(a.apiKey) })).json();
+    const filtered = await (
+      await context.request("GET", "/api/v1/webhooks/deliveries?status=succeeded&event=appointment.created", {
+        headers: as(a.apiKey),
+      })
+    ).json();
     expect(filtered.data.map((row: { webhook_id: string }) => row.webhook_id)).toEqual([webhook_id]);
-    expect((await (await context.request("GET", "/api/v1/webhooks/deliveries?status=dead", { headers: as(a.apiKey) })).json()).data).toEqual([]);
-    expect((await context.request("GET", "/api/v1/webhooks/deliveries?status=weird", { headers: as(a.apiKey) })).status).toBe(422);
+    expect(
+      (
+        await (
+          await context.request("GET", "/api/v1/webhooks/deliveries?status=dead", { headers: as(a.apiKey) })
+        ).json()
+      ).data,
+    ).toEqual([]);
+    expect(
+      (await context.request("GET", "/api/v1/webhooks/deliveries?status=weird", { headers: as(a.apiKey) })).status,
+    ).toBe(422);
   });
 
   test("GET /webhooks/events lists the 8 kinds with priority and an example each", async () => {
@@ -262,14 +402,50 @@ describe("rule test deliveries, the delivery log and the catalog", () => {
       expect(typeof entry.example).toBe("object");
     }
     const lead = body.data.find((entry: { event: string }) => entry.event === "lead.created");
-    expect(Object.keys(lead.example)).toEqual(expect.arrayContaining(["lead_id", "chatbot_id", "session_id", "sector", "name", "phone", "email", "interest", "source", "captured_at"]));
+    expect(Object.keys(lead.example)).toEqual(
+      expect.arrayContaining([
+        "lead_id",
+        "chatbot_id",
+        "session_id",
+        "sector",
+        "name",
+        "phone",
+        "email",
+        "interest",
+        "source",
+        "captured_at",
+      ]),
+    );
   });
 
   test("bulk re-trigger validates its filters", async () => {
-    expect((await context.request("POST", "/api/v1/webhooks/dead-letters/retrigger", { headers: as(a.apiKey), body: { since: "yesterday" } })).status).toBe(422);
-    expect((await context.request("POST", "/api/v1/webhooks/dead-letters/retrigger", { headers: as(a.apiKey), body: { event: "nope" } })).status).toBe(422);
-    expect((await context.request("POST", "/api/v1/webhooks/dead-letters/retrigger", { headers: as(a.apiKey), body: { all: true } })).status).toBe(422);
-    expect((await context.request("POST", "/api/v1/webhooks/dead-letters/retrigger", { headers: as(a.apiKey) })).status).toBe(200);
+    expect(
+      (
+        await context.request("POST", "/api/v1/webhooks/dead-letters/retrigger", {
+          headers: as(a.apiKey),
+          body: { since: "yesterday" },
+        })
+      ).status,
+    ).toBe(422);
+    expect(
+      (
+        await context.request("POST", "/api/v1/webhooks/dead-letters/retrigger", {
+          headers: as(a.apiKey),
+          body: { event: "nope" },
+        })
+      ).status,
+    ).toBe(422);
+    expect(
+      (
+        await context.request("POST", "/api/v1/webhooks/dead-letters/retrigger", {
+          headers: as(a.apiKey),
+          body: { all: true },
+        })
+      ).status,
+    ).toBe(422);
+    expect(
+      (await context.request("POST", "/api/v1/webhooks/dead-letters/retrigger", { headers: as(a.apiKey) })).status,
+    ).toBe(200);
   });
 });
 
@@ -310,12 +486,17 @@ describe("rules per tenant are capped by the plan", () => {
     const body = await refused.json();
     expect(body).toMatchObject({ error: "plan_limit", details: { limit: "webhook_rules", max, current: max } });
     expect(body.message).toContain(`free plan allows ${max} webhook rules`);
-    const listed = await context.request("GET", "/api/v1/webhooks/rules-engine/rules?limit=100", { headers: as(a.apiKey) });
+    const listed = await context.request("GET", "/api/v1/webhooks/rules-engine/rules?limit=100", {
+      headers: as(a.apiKey),
+    });
     expect((await listed.json()).data).toHaveLength(max);
 
     expect((await createRuleAs(b.apiKey, ruleNumber(0))).status).toBe(201);
 
-    expect((await context.request("DELETE", `/api/v1/webhooks/rules-engine/rules/${ids[0]}`, { headers: as(a.apiKey) })).status).toBe(200);
+    expect(
+      (await context.request("DELETE", `/api/v1/webhooks/rules-engine/rules/${ids[0]}`, { headers: as(a.apiKey) }))
+        .status,
+    ).toBe(200);
     expect((await createRuleAs(a.apiKey, ruleNumber(max))).status).toBe(201);
     expect((await createRuleAs(a.apiKey, ruleNumber(max + 1))).status).toBe(402);
 

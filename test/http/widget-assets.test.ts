@@ -58,7 +58,9 @@ describe("GET /", () => {
     expect(response.headers.get("content-type")).toBe("text/html; charset=utf-8");
     const html = await response.text();
     expect(html).toContain("parley tenant create");
-    expect(html).toContain("&lt;script src=&quot;https://chat.example.com/widget.js&quot; data-tenant=&quot;ten_…&quot;");
+    expect(html).toContain(
+      "&lt;script src=&quot;https://chat.example.com/widget.js&quot; data-tenant=&quot;ten_…&quot;",
+    );
     expect(html).not.toContain(`<script src="/widget.js"`);
   });
 
@@ -69,7 +71,9 @@ describe("GET /", () => {
     const response = await context.request("GET", "/");
     const html = await response.text();
     expect(html).toContain(`<script src="/widget.js" data-tenant="${tenant.id}" async></script>`);
-    expect(html).toContain(`data-tenant=&quot;${tenant.id}&quot; data-branding-url=&quot;https://chat.example.com&quot;`);
+    expect(html).toContain(
+      `data-tenant=&quot;${tenant.id}&quot; data-branding-url=&quot;https://chat.example.com&quot;`,
+    );
     const csp = response.headers.get("content-security-policy") ?? "";
     expect(csp).toContain("default-src 'self'");
     expect(csp).toContain("script-src 'self';");
@@ -128,8 +132,20 @@ describe("compressed assets", () => {
     const gzipTag = gzipped.headers.get("etag") ?? "";
     expect(gzipTag).not.toBe(plainTag);
     expect((await context.request("GET", "/widget.js", { headers: { "if-none-match": plainTag } })).status).toBe(304);
-    expect((await context.request("GET", "/widget.js", { headers: { "if-none-match": `W/${gzipTag}, "other"`, "accept-encoding": "gzip" } })).status).toBe(304);
+    expect(
+      (
+        await context.request("GET", "/widget.js", {
+          headers: { "if-none-match": `W/${gzipTag}, "other"`, "accept-encoding": "gzip" },
+        })
+      ).status,
+    ).toBe(304);
     // A plain ETag does not validate the gzipped representation.
-    expect((await context.request("GET", "/widget.js", { headers: { "if-none-match": plainTag, "accept-encoding": "gzip" } })).status).toBe(200);
+    expect(
+      (
+        await context.request("GET", "/widget.js", {
+          headers: { "if-none-match": plainTag, "accept-encoding": "gzip" },
+        })
+      ).status,
+    ).toBe(200);
   });
 });

@@ -6,7 +6,14 @@ import { join } from "node:path";
 import { runCli } from "../../src/cli/run.ts";
 import type { CliIo } from "../../src/cli/io.ts";
 import { openDatabase } from "../../src/db/client.ts";
-import { handlePaymentEvent, hasPaymentSecret, setPaymentSecret, verifyStripeSignature, purgeOldPaymentEvents, PAYMENT_EVENT_DEDUPE_MS } from "../../src/integrations/payments.ts";
+import {
+  handlePaymentEvent,
+  hasPaymentSecret,
+  setPaymentSecret,
+  verifyStripeSignature,
+  purgeOldPaymentEvents,
+  PAYMENT_EVENT_DEDUPE_MS,
+} from "../../src/integrations/payments.ts";
 import { AppError } from "../../src/lib/app-error.ts";
 import { buildTestApp, seedTenant, testSql, type TestContext } from "../helpers.ts";
 
@@ -40,11 +47,17 @@ describe("verifyStripeSignature", () => {
   });
 
   test("one changed byte of the body is a mismatch", () => {
-    expect(verifyStripeSignature(sign(BODY), BODY.replace("4900", "4901"), SECRET, NOW_MS)).toEqual({ ok: false, reason: "mismatch" });
+    expect(verifyStripeSignature(sign(BODY), BODY.replace("4900", "4901"), SECRET, NOW_MS)).toEqual({
+      ok: false,
+      reason: "mismatch",
+    });
   });
 
   test("a header signed with another secret is a mismatch", () => {
-    expect(verifyStripeSignature(sign(BODY, "whsec_someone_elses_secret_000"), BODY, SECRET, NOW_MS)).toEqual({ ok: false, reason: "mismatch" });
+    expect(verifyStripeSignature(sign(BODY, "whsec_someone_elses_secret_000"), BODY, SECRET, NOW_MS)).toEqual({
+      ok: false,
+      reason: "mismatch",
+    });
   });
 
   test("a timestamp changed after signing is a mismatch: it is part of the signed text", () => {
@@ -54,22 +67,33 @@ describe("verifyStripeSignature", () => {
 
   test("exactly 5 minutes old is accepted; one second more is refused as expired", () => {
     expect(verifyStripeSignature(sign(BODY, SECRET, NOW_SEC - 300), BODY, SECRET, NOW_MS)).toEqual({ ok: true });
-    expect(verifyStripeSignature(sign(BODY, SECRET, NOW_SEC - 301), BODY, SECRET, NOW_MS)).toEqual({ ok: false, reason: "expired" });
+    expect(verifyStripeSignature(sign(BODY, SECRET, NOW_SEC - 301), BODY, SECRET, NOW_MS)).toEqual({
+      ok: false,
+      reason: "expired",
+    });
   });
 
   test("a timestamp more than 5 minutes in the future is refused too", () => {
-    expect(verifyStripeSignature(sign(BODY, SECRET, NOW_SEC + 301), BODY, SECRET, NOW_MS)).toEqual({ ok: false, reason: "expired" });
+    expect(verifyStripeSignature(sign(BODY, SECRET, NOW_SEC + 301), BODY, SECRET, NOW_MS)).toEqual({
+      ok: false,
+      reason: "expired",
+    });
   });
 
   test("the tolerance is configurable", () => {
-    expect(verifyStripeSignature(sign(BODY, SECRET, NOW_SEC - 60), BODY, SECRET, NOW_MS, 30)).toEqual({ ok: false, reason: "expired" });
+    expect(verifyStripeSignature(sign(BODY, SECRET, NOW_SEC - 60), BODY, SECRET, NOW_MS, 30)).toEqual({
+      ok: false,
+      reason: "expired",
+    });
   });
 
   test("any one of several v1 entries may match (a secret being rolled)", () => {
     const good = sign(BODY).split(",")[1];
     const header = `t=${NOW_SEC},v1=${"0".repeat(64)},${good},v0=deadbeef`;
     expect(verifyStripeSignature(header, BODY, SECRET, NOW_MS)).toEqual({ ok: true });
-    expect(verifyStripeSignature(`t=${NOW_SEC},v1=${"0".repeat(64)},v1=${"f".repeat(64)}`, BODY, SECRET, NOW_MS)).toEqual({ ok: false, reason: "mismatch" });
+    expect(
+      verifyStripeSignature(`t=${NOW_SEC},v1=${"0".repeat(64)},v1=${"f".repeat(64)}`, BODY, SECRET, NOW_MS),
+    ).toEqual({ ok: false, reason: "mismatch" });
   });
 
   test("a missing header, a header without t or v1, or a non-numeric t is refused", () => {
@@ -78,7 +102,10 @@ describe("verifyStripeSignature", () => {
     const v1 = sign(BODY).split(",")[1];
     expect(verifyStripeSignature(`${v1}`, BODY, SECRET, NOW_MS)).toEqual({ ok: false, reason: "malformed" });
     expect(verifyStripeSignature(`t=${NOW_SEC}`, BODY, SECRET, NOW_MS)).toEqual({ ok: false, reason: "malformed" });
-    expect(verifyStripeSignature(`t=${NOW_SEC},v0=${"a".repeat(64)}`, BODY, SECRET, NOW_MS)).toEqual({ ok: false, reason: "malformed" });
+    expect(verifyStripeSignature(`t=${NOW_SEC},v0=${"a".repeat(64)}`, BODY, SECRET, NOW_MS)).toEqual({
+      ok: false,
+      reason: "malformed",
+    });
     expect(verifyStripeSignature(`t=soon,${v1}`, BODY, SECRET, NOW_MS)).toEqual({ ok: false, reason: "malformed" });
   });
 });
@@ -92,12 +119,21 @@ describe("payment secrets and handlePaymentEvent", () => {
   });
   afterEach(() => context.close());
 
-  const countEvents = async () => (await (await testSql(context.deps)).get<{ n: number }>("SELECT CAST(count(*) AS INTEGER) AS n FROM events"))?.n;
+  const countEvents = async () =>
+    (await (await testSql(context.deps)).get<{ n: number }>("SELECT CAST(count(*) AS INTEGER) AS n FROM events"))?.n;
 
   test("a secret must be 16 to 256 characters and the tenant must exist", async () => {
-    expect(await thrown(() => setPaymentSecret(context.deps, tenantId, "x".repeat(15)))).toMatchObject({ status: 422, code: "validation_failed" });
-    expect(await thrown(() => setPaymentSecret(context.deps, tenantId, "x".repeat(257)))).toMatchObject({ status: 422 });
-    expect(await thrown(() => setPaymentSecret(context.deps, "ten_nope", SECRET))).toMatchObject({ status: 404, code: "tenant_not_found" });
+    expect(await thrown(() => setPaymentSecret(context.deps, tenantId, "x".repeat(15)))).toMatchObject({
+      status: 422,
+      code: "validation_failed",
+    });
+    expect(await thrown(() => setPaymentSecret(context.deps, tenantId, "x".repeat(257)))).toMatchObject({
+      status: 422,
+    });
+    expect(await thrown(() => setPaymentSecret(context.deps, "ten_nope", SECRET))).toMatchObject({
+      status: 404,
+      code: "tenant_not_found",
+    });
     expect(await hasPaymentSecret(context.deps, tenantId)).toBe(false);
     await setPaymentSecret(context.deps, tenantId, "x".repeat(16));
     await setPaymentSecret(context.deps, tenantId, "y".repeat(256));
@@ -107,20 +143,30 @@ describe("payment secrets and handlePaymentEvent", () => {
   test("setting a new secret replaces the old one", async () => {
     await setPaymentSecret(context.deps, tenantId, SECRET);
     await setPaymentSecret(context.deps, tenantId, "whsec_the_rotated_secret_1234");
-    expect(await thrown(() => handlePaymentEvent(context.deps, tenantId, BODY, sign(BODY)))).toMatchObject({ status: 401, code: "invalid_signature" });
-    expect(await handlePaymentEvent(context.deps, tenantId, BODY, sign(BODY, "whsec_the_rotated_secret_1234"))).toMatchObject({ received: true, event: "payment.succeeded" });
+    expect(await thrown(() => handlePaymentEvent(context.deps, tenantId, BODY, sign(BODY)))).toMatchObject({
+      status: 401,
+      code: "invalid_signature",
+    });
+    expect(
+      await handlePaymentEvent(context.deps, tenantId, BODY, sign(BODY, "whsec_the_rotated_secret_1234")),
+    ).toMatchObject({ received: true, event: "payment.succeeded" });
   });
 
   test("an unknown tenant and a tenant without a secret get the same 404", async () => {
     const unknown = await thrown(() => handlePaymentEvent(context.deps, "ten_nope", BODY, sign(BODY)));
     const withoutSecret = await thrown(() => handlePaymentEvent(context.deps, tenantId, BODY, sign(BODY)));
     expect(unknown).toMatchObject({ status: 404, code: "tenant_not_found" });
-    expect({ code: withoutSecret.code, status: withoutSecret.status, message: withoutSecret.message }).toEqual({ code: unknown.code, status: unknown.status, message: unknown.message });
+    expect({ code: withoutSecret.code, status: withoutSecret.status, message: withoutSecret.message }).toEqual({
+      code: unknown.code,
+      status: unknown.status,
+      message: unknown.message,
+    });
   });
 
   test("signed events with a negative, fractional or absurd amount, a made-up currency or no object id are 422 and emit nothing", async () => {
     await setPaymentSecret(context.deps, tenantId, SECRET);
-    const event = (object: Record<string, unknown>) => JSON.stringify({ id: `evt_${crypto.randomUUID()}`, type: "payment_intent.succeeded", data: { object } });
+    const event = (object: Record<string, unknown>) =>
+      JSON.stringify({ id: `evt_${crypto.randomUUID()}`, type: "payment_intent.succeeded", data: { object } });
     const bad = [
       { id: "pi_1", amount_received: -500, currency: "usd" },
       { id: "pi_1", amount_received: 12.5, currency: "usd" },
@@ -134,20 +180,41 @@ describe("payment secrets and handlePaymentEvent", () => {
     ];
     for (const object of bad) {
       const body = event(object);
-      expect({ object, error: await thrown(() => handlePaymentEvent(context.deps, tenantId, body, sign(body))) }).toMatchObject({ object, error: { status: 422, code: "invalid_event" } });
+      expect({
+        object,
+        error: await thrown(() => handlePaymentEvent(context.deps, tenantId, body, sign(body))),
+      }).toMatchObject({ object, error: { status: 422, code: "invalid_event" } });
     }
     expect(await countEvents()).toBe(0);
     const good = event({ id: "pi_1", amount_received: 0, currency: "eur" });
-    expect(await handlePaymentEvent(context.deps, tenantId, good, sign(good))).toMatchObject({ received: true, event: "payment.succeeded" });
+    expect(await handlePaymentEvent(context.deps, tenantId, good, sign(good))).toMatchObject({
+      received: true,
+      event: "payment.succeeded",
+    });
     expect(await countEvents()).toBe(1);
   });
 
   test("the signature is checked before the body is parsed: unsigned garbage is 401, signed garbage 400 or 422", async () => {
     await setPaymentSecret(context.deps, tenantId, SECRET);
-    expect(await thrown(() => handlePaymentEvent(context.deps, tenantId, "not json", undefined))).toMatchObject({ status: 401 });
-    expect(await thrown(() => handlePaymentEvent(context.deps, tenantId, "not json", sign("not json")))).toMatchObject({ status: 400, code: "invalid_json" });
-    for (const body of ['{"type":"charge.succeeded"}', '{"id":"evt_1"}', "[1,2]", '{"id":7,"type":"charge.succeeded"}', `{"id":"${"e".repeat(256)}","type":"charge.succeeded"}`, '{"id":"  ","type":"charge.succeeded"}']) {
-      expect(await thrown(() => handlePaymentEvent(context.deps, tenantId, body, sign(body)))).toMatchObject({ status: 422, code: "invalid_event" });
+    expect(await thrown(() => handlePaymentEvent(context.deps, tenantId, "not json", undefined))).toMatchObject({
+      status: 401,
+    });
+    expect(await thrown(() => handlePaymentEvent(context.deps, tenantId, "not json", sign("not json")))).toMatchObject({
+      status: 400,
+      code: "invalid_json",
+    });
+    for (const body of [
+      '{"type":"charge.succeeded"}',
+      '{"id":"evt_1"}',
+      "[1,2]",
+      '{"id":7,"type":"charge.succeeded"}',
+      `{"id":"${"e".repeat(256)}","type":"charge.succeeded"}`,
+      '{"id":"  ","type":"charge.succeeded"}',
+    ]) {
+      expect(await thrown(() => handlePaymentEvent(context.deps, tenantId, body, sign(body)))).toMatchObject({
+        status: 422,
+        code: "invalid_event",
+      });
     }
     expect(await countEvents()).toBe(0);
   });
@@ -165,7 +232,12 @@ describe("payment secrets and handlePaymentEvent", () => {
   test("provider event ids are remembered 30 days, then purged by the scheduler's housekeeping", async () => {
     await setPaymentSecret(context.deps, tenantId, SECRET);
     await handlePaymentEvent(context.deps, tenantId, BODY, sign(BODY));
-    const rows = async () => (await (await testSql(context.deps)).get<{ n: number }>("SELECT CAST(count(*) AS INTEGER) AS n FROM payment_events"))?.n;
+    const rows = async () =>
+      (
+        await (
+          await testSql(context.deps)
+        ).get<{ n: number }>("SELECT CAST(count(*) AS INTEGER) AS n FROM payment_events")
+      )?.n;
     const receivedAt = context.clock.now();
     expect(await purgeOldPaymentEvents(context.deps, receivedAt + PAYMENT_EVENT_DEDUPE_MS - 1)).toBe(0);
     expect(await rows()).toBe(1);
@@ -204,27 +276,43 @@ describe("parley tenant payment-secret", () => {
   const storedSecret = (tenantId: string) => {
     const handle = openDatabase(db);
     try {
-      return handle.sqlite.prepare<{ payment_secret: string }, [string]>("SELECT payment_secret FROM tenant_secrets WHERE tenant_id = ?").get(tenantId)?.payment_secret ?? null;
+      return (
+        handle.sqlite
+          .prepare<{ payment_secret: string }, [string]>(
+            "SELECT payment_secret FROM tenant_secrets WHERE tenant_id = ?",
+          )
+          .get(tenantId)?.payment_secret ?? null
+      );
     } finally {
       handle.close();
     }
   };
 
   test("reads the secret from PARLEY_PAYMENT_SECRET or standard input, never a flag", async () => {
-    const tenant = JSON.parse((await cli(["tenant", "create", "--name", "Pay Co", "--json", "--db", db])).out) as { tenant_id: string };
+    const tenant = JSON.parse((await cli(["tenant", "create", "--name", "Pay Co", "--json", "--db", db])).out) as {
+      tenant_id: string;
+    };
 
-    const fromStdin = await cli(["tenant", "payment-secret", tenant.tenant_id, "--db", db], { stdin: "whsec_from_stdin_0123456789\nignored\n" });
+    const fromStdin = await cli(["tenant", "payment-secret", tenant.tenant_id, "--db", db], {
+      stdin: "whsec_from_stdin_0123456789\nignored\n",
+    });
     expect(fromStdin.code).toBe(0);
     expect(fromStdin.out).toContain(`https://parley.example/api/v1/hooks/payments/${tenant.tenant_id}`);
     expect(fromStdin.out).not.toContain("whsec_");
     expect(storedSecret(tenant.tenant_id)).toBe("whsec_from_stdin_0123456789");
 
-    const fromEnv = await cli(["tenant", "payment-secret", tenant.tenant_id, "--db", db, "--json"], { env: { PARLEY_PAYMENT_SECRET: "whsec_from_env_0123456789" }, stdin: "whsec_not_this_one_000000" });
+    const fromEnv = await cli(["tenant", "payment-secret", tenant.tenant_id, "--db", db, "--json"], {
+      env: { PARLEY_PAYMENT_SECRET: "whsec_from_env_0123456789" },
+      stdin: "whsec_not_this_one_000000",
+    });
     expect(fromEnv.code).toBe(0);
     expect(JSON.parse(fromEnv.out)).toEqual({ tenant_id: tenant.tenant_id, payment_secret_set: true });
     expect(storedSecret(tenant.tenant_id)).toBe("whsec_from_env_0123456789");
 
-    expect((await cli(["tenant", "payment-secret", tenant.tenant_id, "--secret", "whsec_on_the_command_line", "--db", db])).code).toBe(2);
+    expect(
+      (await cli(["tenant", "payment-secret", tenant.tenant_id, "--secret", "whsec_on_the_command_line", "--db", db]))
+        .code,
+    ).toBe(2);
   });
 
   test("no secret, a short one or a missing tenant id is a usage error; an unknown tenant a failure", async () => {
@@ -233,7 +321,9 @@ describe("parley tenant payment-secret", () => {
     const short = await cli(["tenant", "payment-secret", "ten_x", "--db", db], { stdin: "short" });
     expect(short.code).toBe(2);
     expect(short.err).toContain("16 to 256");
-    const unknown = await cli(["tenant", "payment-secret", "ten_nope", "--db", db], { stdin: "whsec_long_enough_secret_1" });
+    const unknown = await cli(["tenant", "payment-secret", "ten_nope", "--db", db], {
+      stdin: "whsec_long_enough_secret_1",
+    });
     expect(unknown.code).toBe(1);
     expect(unknown.err).toContain("No such tenant");
   });

@@ -3,7 +3,10 @@ import { CHUNK_MAX_CHARS, CHUNK_TARGET_CHARS, chunkText } from "../../src/knowle
 
 describe("chunkText", () => {
   test("markdown headings open sections and each chunk carries its heading path", () => {
-    const chunks = chunkText("# Prices\nIntro to prices.\n\n## Cleaning\nA cleaning costs 60 EUR.\n\n## Whitening\nWhitening is 250 EUR.\n\n# Parking\nFree parking behind the building.", { markdown: true });
+    const chunks = chunkText(
+      "# Prices\nIntro to prices.\n\n## Cleaning\nA cleaning costs 60 EUR.\n\n## Whitening\nWhitening is 250 EUR.\n\n# Parking\nFree parking behind the building.",
+      { markdown: true },
+    );
     expect(chunks).toEqual([
       { heading: "Prices", text: "Intro to prices." },
       { heading: "Prices › Cleaning", text: "A cleaning costs 60 EUR." },
@@ -13,7 +16,9 @@ describe("chunkText", () => {
   });
 
   test("setext headings count as headings and a heading without text of its own yields no chunk", () => {
-    const chunks = chunkText("Opening hours\n=============\n\nWeekdays\n--------\nMonday to Friday 9 to 17.", { markdown: true });
+    const chunks = chunkText("Opening hours\n=============\n\nWeekdays\n--------\nMonday to Friday 9 to 17.", {
+      markdown: true,
+    });
     expect(chunks).toEqual([{ heading: "Opening hours › Weekdays", text: "Monday to Friday 9 to 17." }]);
   });
 

@@ -23,11 +23,15 @@ describe("pages built to stall the HTML reader", () => {
   });
 
   test("open tags closed by the wrong name count as still open", () => {
-    expect(refusal(`${"<b>".repeat(MAX_HTML_NESTING + 1)}${"</i>".repeat(MAX_HTML_NESTING + 1)}`)?.code).toBe("document_too_deep");
+    expect(refusal(`${"<b>".repeat(MAX_HTML_NESTING + 1)}${"</i>".repeat(MAX_HTML_NESTING + 1)}`)?.code).toBe(
+      "document_too_deep",
+    );
   });
 
   test("nesting within the limit, and implied closes however many, read as usual", () => {
-    expect(htmlToText(`${"<div>".repeat(MAX_HTML_NESTING - 1)}deep${"</div>".repeat(MAX_HTML_NESTING - 1)}`).text).toBe("deep");
+    expect(htmlToText(`${"<div>".repeat(MAX_HTML_NESTING - 1)}deep${"</div>".repeat(MAX_HTML_NESTING - 1)}`).text).toBe(
+      "deep",
+    );
     expect(htmlToText(`<ul>${"<li>x".repeat(5_000)}</ul>`).text.split("\n")).toHaveLength(5_000);
   });
 
@@ -43,10 +47,15 @@ describe("pages built to stall the HTML reader", () => {
   test("a too-deep HTML document sent to the API is a 422, and nothing is stored", async () => {
     const { apiKey } = await seedTenant(context.deps, "Pages");
     const content = `<p>hi</p>${"<span>".repeat(MAX_HTML_NESTING + 10)}`;
-    const response = await context.request("POST", "/api/v1/knowledge/documents", { headers: { "x-api-key": apiKey }, body: { title: "Deep", content, format: "html" } });
+    const response = await context.request("POST", "/api/v1/knowledge/documents", {
+      headers: { "x-api-key": apiKey },
+      body: { title: "Deep", content, format: "html" },
+    });
     expect(response.status).toBe(422);
     expect(((await response.json()) as { error: string }).error).toBe("document_too_deep");
-    const list = (await (await context.request("GET", "/api/v1/knowledge/documents", { headers: { "x-api-key": apiKey } })).json()) as { data: unknown[] };
+    const list = (await (
+      await context.request("GET", "/api/v1/knowledge/documents", { headers: { "x-api-key": apiKey } })
+    ).json()) as { data: unknown[] };
     expect(list.data).toEqual([]);
   });
 });

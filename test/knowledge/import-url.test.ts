@@ -19,7 +19,8 @@ beforeAll(() => {
       const path = new URL(request.url).pathname;
       requests.push(path);
       if (path === "/page") return new Response(PAGE, { headers: { "content-type": "text/html; charset=utf-8" } });
-      if (path === "/faq.md") return new Response("# Parking\nBehind the building.", { headers: { "content-type": "text/markdown" } });
+      if (path === "/faq.md")
+        return new Response("# Parking\nBehind the building.", { headers: { "content-type": "text/markdown" } });
       if (path === "/hop") return new Response(null, { status: 302, headers: { location: "/page" } });
       if (path === "/to-file") return new Response(null, { status: 302, headers: { location: "file:///etc/passwd" } });
       if (path === "/loop") return new Response(null, { status: 301, headers: { location: "/loop" } });
@@ -62,9 +63,16 @@ describe("importDocumentFromUrl", () => {
   test("an HTML page is fetched, parsed into headed chunks and titled by its <title>", async () => {
     const tenantId = await tenant(true);
     const document = await importDocumentFromUrl(deps, tenantId, { url: `${base}/page` }, null);
-    expect(document).toMatchObject({ title: "Bright Smile — Prices", format: "html", source_url: `${base}/page`, chunk_count: 2 });
+    expect(document).toMatchObject({
+      title: "Bright Smile — Prices",
+      format: "html",
+      source_url: `${base}/page`,
+      chunk_count: 2,
+    });
     const stored = await getDocument(deps, tenantId, document.document_id);
-    expect(stored.content).toBe("# Prices\n\nA check-up costs 45 EUR.\n\n## Implants\n\nAn implant starts at 1,200 EUR.");
+    expect(stored.content).toBe(
+      "# Prices\n\nA check-up costs 45 EUR.\n\n## Implants\n\nAn implant starts at 1,200 EUR.",
+    );
     expect(stored.chunks.map((chunk) => chunk.heading)).toEqual(["Prices", "Prices › Implants"]);
     const hits = await searchKnowledge(deps, tenantId, "implant price");
     expect(hits[0]).toMatchObject({ document_id: document.document_id, url: `${base}/page` });
@@ -90,7 +98,13 @@ describe("importDocumentFromUrl", () => {
   test("loopback and private addresses are refused before any request unless private targets are allowed", async () => {
     const tenantId = await tenant(false);
     const before = requests.length;
-    for (const url of [`${base}/page`, "http://localhost/page", "http://10.0.0.8/", "http://169.254.169.254/latest/meta-data/", "http://[::1]/"]) {
+    for (const url of [
+      `${base}/page`,
+      "http://localhost/page",
+      "http://10.0.0.8/",
+      "http://169.254.169.254/latest/meta-data/",
+      "http://[::1]/",
+    ]) {
       const error = await refusal(importDocumentFromUrl(deps, tenantId, { url }, null));
       expect(error).toMatchObject({ code: "validation_failed", status: 422 });
       expect(error.message).toMatch(/^url: /);
@@ -110,11 +124,17 @@ describe("importDocumentFromUrl", () => {
 
   test("a body past 2 MB is abandoned with 413, a type that is no text, a broken PDF and an HTTP error with 422", async () => {
     const tenantId = await tenant(true);
-    expect(await refusal(importDocumentFromUrl(deps, tenantId, { url: `${base}/huge` }, null))).toMatchObject({ code: "document_too_large", status: 413 });
+    expect(await refusal(importDocumentFromUrl(deps, tenantId, { url: `${base}/huge` }, null))).toMatchObject({
+      code: "document_too_large",
+      status: 413,
+    });
     const image = await refusal(importDocumentFromUrl(deps, tenantId, { url: `${base}/image` }, null));
     expect(image).toMatchObject({ code: "url_fetch_failed", status: 422 });
     expect(image.message).toContain("image/gif");
-    expect(await refusal(importDocumentFromUrl(deps, tenantId, { url: `${base}/pdf` }, null))).toMatchObject({ code: "pdf_unreadable", status: 422 });
+    expect(await refusal(importDocumentFromUrl(deps, tenantId, { url: `${base}/pdf` }, null))).toMatchObject({
+      code: "pdf_unreadable",
+      status: 422,
+    });
     const missing = await refusal(importDocumentFromUrl(deps, tenantId, { url: `${base}/missing` }, null));
     expect(missing.message).toContain("HTTP 404");
     expect((await listDocuments(deps, tenantId, { limit: 10 })).data).toEqual([]);
@@ -122,7 +142,9 @@ describe("importDocumentFromUrl", () => {
 
   test("a page slower than the deadline is abandoned", async () => {
     const tenantId = await tenant(true);
-    const error = await refusal(importDocumentFromUrl(deps, tenantId, { url: `${base}/slow` }, null, { timeoutMs: 150 }));
+    const error = await refusal(
+      importDocumentFromUrl(deps, tenantId, { url: `${base}/slow` }, null, { timeoutMs: 150 }),
+    );
     expect(error).toMatchObject({ code: "url_fetch_failed", status: 422 });
     expect(error.message).toContain("within 0.15 s");
   });

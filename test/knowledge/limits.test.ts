@@ -13,9 +13,19 @@ describe("knowledge plan limits", () => {
     const { tenant } = await seedTenant(deps, "Clinic");
     const max = PLANS.free.knowledgeDocuments;
     const ids: string[] = [];
-    for (let n = 0; n < max; n++) ids.push((await addDocument(deps, tenant.id, { title: `Doc ${n}`, content: `Fact number ${n}.`, format: "text" }, null)).document_id);
-    const error = await refusal(addDocument(deps, tenant.id, { title: "One too many", content: "More.", format: "text" }, null));
-    expect(error).toMatchObject({ code: "plan_limit", status: 402, details: { limit: "knowledge_documents", max, current: max } });
+    for (let n = 0; n < max; n++)
+      ids.push(
+        (await addDocument(deps, tenant.id, { title: `Doc ${n}`, content: `Fact number ${n}.`, format: "text" }, null))
+          .document_id,
+      );
+    const error = await refusal(
+      addDocument(deps, tenant.id, { title: "One too many", content: "More.", format: "text" }, null),
+    );
+    expect(error).toMatchObject({
+      code: "plan_limit",
+      status: 402,
+      details: { limit: "knowledge_documents", max, current: max },
+    });
     expect(error.message).toContain(`free plan allows ${max} knowledge documents`);
     await deleteDocument(deps, tenant.id, ids[0] as string);
     await addDocument(deps, tenant.id, { title: "Fits again", content: "More.", format: "text" }, null);
@@ -29,7 +39,9 @@ describe("knowledge plan limits", () => {
     const paragraph = `${"word ".repeat(99)}word.\n\n`;
     const big = paragraph.repeat(Math.floor((max * 0.6) / paragraph.length));
     await addDocument(deps, tenant.id, { title: "Big", content: big, format: "text" }, null);
-    const error = await refusal(addDocument(deps, tenant.id, { title: "Big again", content: big, format: "text" }, null));
+    const error = await refusal(
+      addDocument(deps, tenant.id, { title: "Big again", content: big, format: "text" }, null),
+    );
     expect(error).toMatchObject({ code: "plan_limit", status: 402, details: { limit: "knowledge_bytes", max } });
     await changePlan(deps, tenant.id, "starter");
     await addDocument(deps, tenant.id, { title: "Big again", content: big, format: "text" }, null);

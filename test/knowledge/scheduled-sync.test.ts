@@ -8,7 +8,12 @@ import { createHousekeeping } from "../../src/scheduler/housekeeping.ts";
 
 const NO_EMBEDDER = async () => null;
 let version = 1;
-const site = Bun.serve({ hostname: "127.0.0.1", port: 0, fetch: () => new Response(`<h1>Menu</h1><p>Version ${version} of the menu.</p>`, { headers: { "content-type": "text/html" } }) });
+const site = Bun.serve({
+  hostname: "127.0.0.1",
+  port: 0,
+  fetch: () =>
+    new Response(`<h1>Menu</h1><p>Version ${version} of the menu.</p>`, { headers: { "content-type": "text/html" } }),
+});
 afterAll(() => site.stop(true));
 
 let deps: TestDeps;
@@ -20,7 +25,12 @@ describe("the scheduled re-crawl", () => {
   test("the scheduler's housekeeping syncs a source once it is due by the clock, not before", async () => {
     deps = buildDeps({ allowPrivateWebhooks: true });
     const tenantId = (await seedTenant(deps, "Bistro")).tenant.id;
-    const source = await addSource(deps, tenantId, { kind: "url", url: `http://127.0.0.1:${site.port}/menu` }, NO_EMBEDDER);
+    const source = await addSource(
+      deps,
+      tenantId,
+      { kind: "url", url: `http://127.0.0.1:${site.port}/menu` },
+      NO_EMBEDDER,
+    );
     version = 2;
     const housekeeping = createHousekeeping(deps, {});
     housekeeping.runInBackground();
@@ -31,7 +41,11 @@ describe("the scheduled re-crawl", () => {
     housekeeping.runInBackground();
     await housekeeping.settled();
     const synced = await getSource(deps, tenantId, source.source_id);
-    expect(synced).toMatchObject({ status: "ok", last_changed_at: new Date(deps.clock.now()).toISOString(), next_sync_at: new Date(deps.clock.now() + DEFAULT_SYNC_INTERVAL_MS).toISOString() });
+    expect(synced).toMatchObject({
+      status: "ok",
+      last_changed_at: new Date(deps.clock.now()).toISOString(),
+      next_sync_at: new Date(deps.clock.now() + DEFAULT_SYNC_INTERVAL_MS).toISOString(),
+    });
   });
 
   test("due sources are taken in turns by tenant, so one tenant's many sources do not go first", () => {

@@ -4,11 +4,19 @@ import { parseRobots, wildcardMatch } from "../../src/knowledge/robots.ts";
 
 describe("parseSitemap", () => {
   test("reads the locations of a urlset and of a sitemap index, with entities and namespaces", () => {
-    expect(parseSitemap(`<?xml version="1.0"?><urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9"><url><loc> https://a.example/?a=1&amp;b=2 </loc><lastmod>2026-01-01</lastmod></url></urlset>`)).toEqual({
+    expect(
+      parseSitemap(
+        `<?xml version="1.0"?><urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9"><url><loc> https://a.example/?a=1&amp;b=2 </loc><lastmod>2026-01-01</lastmod></url></urlset>`,
+      ),
+    ).toEqual({
       kind: "urlset",
       locations: ["https://a.example/?a=1&b=2"],
     });
-    expect(parseSitemap(`<sm:sitemapindex xmlns:sm="x"><sm:sitemap><sm:loc>https://a.example/one.xml</sm:loc></sm:sitemap></sm:sitemapindex>`)).toEqual({ kind: "sitemapindex", locations: ["https://a.example/one.xml"] });
+    expect(
+      parseSitemap(
+        `<sm:sitemapindex xmlns:sm="x"><sm:sitemap><sm:loc>https://a.example/one.xml</sm:loc></sm:sitemap></sm:sitemapindex>`,
+      ),
+    ).toEqual({ kind: "sitemapindex", locations: ["https://a.example/one.xml"] });
     expect(parseSitemap("<html><body>not a sitemap</body></html>").kind).toBeNull();
   });
 
@@ -19,7 +27,17 @@ describe("parseSitemap", () => {
 });
 
 describe("robots.txt", () => {
-  const robots = parseRobots(["User-agent: *", "Disallow: /private", "Allow: /private/open", "Disallow: /*.pdf$", "", "User-agent: other", "Disallow: /"].join("\n"));
+  const robots = parseRobots(
+    [
+      "User-agent: *",
+      "Disallow: /private",
+      "Allow: /private/open",
+      "Disallow: /*.pdf$",
+      "",
+      "User-agent: other",
+      "Disallow: /",
+    ].join("\n"),
+  );
 
   test("the longest matching rule of our group decides; Allow wins a tie; $ anchors the end", () => {
     expect(robots("/prices")).toBe(true);

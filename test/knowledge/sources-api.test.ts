@@ -11,29 +11,56 @@ async function setup() {
   return { ...seeded, key: { "x-api-key": seeded.apiKey } };
 }
 
-const uploadPdf = (headers: Record<string, string>, body: Uint8Array<ArrayBuffer>, query = "", type = "application/pdf") =>
-  context.app.handle(new Request(`http://localhost/api/v1/knowledge/sources/pdf${query}`, { method: "POST", headers: { ...headers, "content-type": type }, body }));
+const uploadPdf = (
+  headers: Record<string, string>,
+  body: Uint8Array<ArrayBuffer>,
+  query = "",
+  type = "application/pdf",
+) =>
+  context.app.handle(
+    new Request(`http://localhost/api/v1/knowledge/sources/pdf${query}`, {
+      method: "POST",
+      headers: { ...headers, "content-type": type },
+      body,
+    }),
+  );
 
 describe("knowledge sources API", () => {
   test("an uploaded PDF becomes an upload source with one searchable document naming its pages", async () => {
     const { key } = await setup();
-    const created = await uploadPdf(key, makePdf(["Opening hours: 9 to 18.", "Free parking behind the building."]), "?title=Clinic%20guide");
+    const created = await uploadPdf(
+      key,
+      makePdf(["Opening hours: 9 to 18.", "Free parking behind the building."]),
+      "?title=Clinic%20guide",
+    );
     expect(created.status).toBe(201);
-    const source = (await created.json()) as { source_id: string; kind: string; status: string; document_count: number; next_sync_at: string | null };
+    const source = (await created.json()) as {
+      source_id: string;
+      kind: string;
+      status: string;
+      document_count: number;
+      next_sync_at: string | null;
+    };
     expect(source).toMatchObject({ kind: "upload", status: "ok", document_count: 1, next_sync_at: null });
 
-    const search = (await (await context.request("GET", "/api/v1/knowledge/search?q=parking", { headers: key })).json()) as { data: Array<{ title: string; text: string }> };
+    const search = (await (
+      await context.request("GET", "/api/v1/knowledge/search?q=parking", { headers: key })
+    ).json()) as { data: Array<{ title: string; text: string }> };
     expect(search.data[0]).toMatchObject({ title: "Clinic guide" });
     expect(search.data[0]?.text).toContain("Page 2");
 
-    const list = (await (await context.request("GET", "/api/v1/knowledge/sources", { headers: key })).json()) as { data: Array<{ source_id: string }> };
+    const list = (await (await context.request("GET", "/api/v1/knowledge/sources", { headers: key })).json()) as {
+      data: Array<{ source_id: string }>;
+    };
     expect(list.data.map((row) => row.source_id)).toEqual([source.source_id]);
     const sync = await context.request("POST", `/api/v1/knowledge/sources/${source.source_id}/sync`, { headers: key });
     expect(sync.status).toBe(409);
 
     const deleted = await context.request("DELETE", `/api/v1/knowledge/sources/${source.source_id}`, { headers: key });
     expect(await deleted.json()).toEqual({ ok: true, source_id: source.source_id, deleted: true });
-    const documents = (await (await context.request("GET", "/api/v1/knowledge/documents", { headers: key })).json()) as { data: unknown[] };
+    const documents = (await (
+      await context.request("GET", "/api/v1/knowledge/documents", { headers: key })
+    ).json()) as { data: unknown[] };
     expect(documents.data).toEqual([]);
   });
 
@@ -42,14 +69,21 @@ describe("knowledge sources API", () => {
     const broken = await uploadPdf(key, new TextEncoder().encode("%PDF-1.4\nthis is not really a pdf"));
     expect(broken.status).toBe(422);
     expect(await broken.json()).toMatchObject({ error: "pdf_unreadable" });
-    const asJson = await context.request("POST", "/api/v1/knowledge/sources/pdf", { headers: key, body: { pdf: "..." } });
+    const asJson = await context.request("POST", "/api/v1/knowledge/sources/pdf", {
+      headers: key,
+      body: { pdf: "..." },
+    });
     expect(asJson.status).toBe(415);
 
     const mine = (await (await uploadPdf(key, makePdf(["Prices: 45 EUR."]))).json()) as { source_id: string };
     const other = await seedTenant(context.deps, "Other");
-    const theirs = await context.request("GET", `/api/v1/knowledge/sources/${mine.source_id}`, { headers: { "x-api-key": other.apiKey } });
+    const theirs = await context.request("GET", `/api/v1/knowledge/sources/${mine.source_id}`, {
+      headers: { "x-api-key": other.apiKey },
+    });
     expect(theirs.status).toBe(404);
-    const deleteTheirs = await context.request("DELETE", `/api/v1/knowledge/sources/${mine.source_id}`, { headers: { "x-api-key": other.apiKey } });
+    const deleteTheirs = await context.request("DELETE", `/api/v1/knowledge/sources/${mine.source_id}`, {
+      headers: { "x-api-key": other.apiKey },
+    });
     expect(deleteTheirs.status).toBe(404);
   });
 
@@ -65,9 +99,19 @@ describe("knowledge sources API", () => {
 
     const schedule = () => context.request("GET", "/api/v1/knowledge/sync-schedule", { headers: key });
     expect(await (await schedule()).json()).toEqual({ sync_interval: "1d" });
-    const set = await context.request("PUT", "/api/v1/knowledge/sync-schedule", { headers: key, body: { sync_interval: "off" } });
+    const set = await context.request("PUT", "/api/v1/knowledge/sync-schedule", {
+      headers: key,
+      body: { sync_interval: "off" },
+    });
     expect(await set.json()).toEqual({ sync_interval: "off" });
     expect(await (await schedule()).json()).toEqual({ sync_interval: "off" });
-    expect((await context.request("PUT", "/api/v1/knowledge/sync-schedule", { headers: key, body: { sync_interval: "soon" } })).status).toBe(422);
+    expect(
+      (
+        await context.request("PUT", "/api/v1/knowledge/sync-schedule", {
+          headers: key,
+          body: { sync_interval: "soon" },
+        })
+      ).status,
+    ).toBe(422);
   });
 });

@@ -17,7 +17,10 @@ let status = 200;
 const server = Bun.serve({
   hostname: "127.0.0.1",
   port: 0,
-  fetch: () => (status === 200 ? new Response(`<h1>Hours</h1><p>${text}</p>`, { headers: { "content-type": "text/html" } }) : new Response("down", { status })),
+  fetch: () =>
+    status === 200
+      ? new Response(`<h1>Hours</h1><p>${text}</p>`, { headers: { "content-type": "text/html" } })
+      : new Response("down", { status }),
 });
 const env = { PARLEY_ALLOW_PRIVATE_WEBHOOKS: "true" };
 let tenantId: string;
@@ -26,7 +29,9 @@ let sourceId: string;
 beforeAll(async () => {
   const deps = buildDeps({ allowPrivateWebhooks: true }, {}, {}, db);
   tenantId = (await createTenant(deps, { name: "Clinic" })).id;
-  sourceId = (await addSource(deps, tenantId, { kind: "url", url: `http://127.0.0.1:${server.port}/hours` }, NO_EMBEDDER)).source_id;
+  sourceId = (
+    await addSource(deps, tenantId, { kind: "url", url: `http://127.0.0.1:${server.port}/hours` }, NO_EMBEDDER)
+  ).source_id;
   closeDeps(deps);
 });
 afterAll(() => {
@@ -42,16 +47,23 @@ describe("parley knowledge sync", () => {
     expect(changed.out).toMatch(new RegExp(`${sourceId}\\s+url\\s+\\S+/hours\\s+ok\\s+1 updated`));
 
     status = 500;
-    const failed = await cli(["knowledge", "sync", "--tenant", tenantId, "--source", sourceId, "--json", "--db", db], { env });
+    const failed = await cli(["knowledge", "sync", "--tenant", tenantId, "--source", sourceId, "--json", "--db", db], {
+      env,
+    });
     expect(failed.code).toBe(1);
-    const report = JSON.parse(failed.out) as { data: Array<{ status: string; last_error: string; document_count: number }> };
+    const report = JSON.parse(failed.out) as {
+      data: Array<{ status: string; last_error: string; document_count: number }>;
+    };
     expect(report.data[0]).toMatchObject({ status: "failed", document_count: 1 });
     expect(report.data[0]?.last_error).toContain("HTTP 500");
   });
 
   test("an unknown action is a usage error (exit 2) and a missing source a clear error", async () => {
     expect((await cli(["knowledge", "crawl", "--tenant", tenantId, "--db", db])).code).toBe(2);
-    const missing = await cli(["knowledge", "sync", "--tenant", tenantId, "--source", "src_0000000000aaaaaaaaaaaaaaaa", "--db", db], { env });
+    const missing = await cli(
+      ["knowledge", "sync", "--tenant", tenantId, "--source", "src_0000000000aaaaaaaaaaaaaaaa", "--db", db],
+      { env },
+    );
     expect(missing.code).toBe(1);
     expect(missing.err).toContain("No such source");
   });

@@ -39,10 +39,12 @@ describe("ids", () => {
 
   test("inside one millisecond the random part counts up in base 32, carrying like digits", () => {
     // The first id of a new millisecond draws "0zzz…z"; the next one carries through every z.
-    const draw = spyOn(crypto, "getRandomValues").mockImplementation(<T extends ArrayBufferView | null>(array: T): T => {
-      if (array instanceof Uint8Array) array.set(Array.from({ length: array.length }, (_, i) => (i === 0 ? 0 : 31)));
-      return array;
-    });
+    const draw = spyOn(crypto, "getRandomValues").mockImplementation(
+      <T extends ArrayBufferView | null>(array: T): T => {
+        if (array instanceof Uint8Array) array.set(Array.from({ length: array.length }, (_, i) => (i === 0 ? 0 : 31)));
+        return array;
+      },
+    );
     try {
       const next = createIdGenerator();
       expect(next("msg", 50_000)).toEndWith("0zzzzzzzzzzzzzzz");
@@ -108,6 +110,7 @@ describe("parseIsoTime", () => {
     expect(parseIsoTime("2026-01-15")).toBe(Date.UTC(2026, 0, 15));
     expect(parseIsoTime("2026-01-15T09:00:00Z")).toBe(Date.UTC(2026, 0, 15, 9));
     expect(parseIsoTime("2026-01-15T09:00:00+01:00")).toBe(Date.UTC(2026, 0, 15, 8));
-    for (const bad of ["yesterday", "2026-13-45", "15/01/2026", "2026-01-15Tnoon", ""]) expect(parseIsoTime(bad)).toBeNull();
+    for (const bad of ["yesterday", "2026-13-45", "15/01/2026", "2026-01-15Tnoon", ""])
+      expect(parseIsoTime(bad)).toBeNull();
   });
 });

@@ -8,7 +8,9 @@ describe("rememberLast", () => {
       asked.push(text);
       return text.length;
     });
-    expect([length("abc"), length("abc"), length(""), length(""), length("abc"), length("de")]).toEqual([3, 3, 0, 0, 3, 2]);
+    expect([length("abc"), length("abc"), length(""), length(""), length("abc"), length("de")]).toEqual([
+      3, 3, 0, 0, 3, 2,
+    ]);
     expect(asked).toEqual(["abc", "", "abc", "de"]);
   });
 });

@@ -1,5 +1,11 @@
 import { describe, expect, test } from "bun:test";
-import { jsonShape, JsonTooComplexError, MAX_JSON_CONTAINERS, MAX_JSON_DEPTH, parseJsonText } from "../../src/lib/safe-json.ts";
+import {
+  jsonShape,
+  JsonTooComplexError,
+  MAX_JSON_CONTAINERS,
+  MAX_JSON_DEPTH,
+  parseJsonText,
+} from "../../src/lib/safe-json.ts";
 
 describe("jsonShape", () => {
   test("counts the deepest nesting and the number of arrays and objects together", () => {
@@ -24,7 +30,13 @@ describe("jsonShape", () => {
 describe("parseJsonText", () => {
   test("parses text at the limits", () => {
     expect(parseJsonText(`${"[".repeat(MAX_JSON_DEPTH)}${"]".repeat(MAX_JSON_DEPTH)}`)).toBeArray();
-    expect(parseJsonText(`[${Array(MAX_JSON_CONTAINERS - 1).fill("{}").join(",")}]`)).toHaveLength(MAX_JSON_CONTAINERS - 1);
+    expect(
+      parseJsonText(
+        `[${Array(MAX_JSON_CONTAINERS - 1)
+          .fill("{}")
+          .join(",")}]`,
+      ),
+    ).toHaveLength(MAX_JSON_CONTAINERS - 1);
   });
 
   test("refuses text one level too deep, or with one container too many, with a SyntaxError of its own", () => {
@@ -32,7 +44,9 @@ describe("parseJsonText", () => {
     expect(() => parseJsonText(deep)).toThrow(JsonTooComplexError);
     expect(() => parseJsonText(deep)).toThrow(SyntaxError);
     expect(() => parseJsonText(deep)).toThrow(`deeper than ${MAX_JSON_DEPTH} levels`);
-    expect(() => parseJsonText(`[${Array(MAX_JSON_CONTAINERS).fill("{}").join(",")}]`)).toThrow(`more than ${MAX_JSON_CONTAINERS} arrays and objects`);
+    expect(() => parseJsonText(`[${Array(MAX_JSON_CONTAINERS).fill("{}").join(",")}]`)).toThrow(
+      `more than ${MAX_JSON_CONTAINERS} arrays and objects`,
+    );
   });
 
   test("still throws JSON.parse's error for text that is not JSON", () => {

@@ -1,9 +1,21 @@
 import { describe, expect, test } from "bun:test";
 import { AppError } from "../../src/lib/app-error.ts";
-import { cachedResolver, checkWebhookUrl, DNS_CACHE_MAX_HOSTS, inspectWebhookUrl, inspectWithoutLookup, isForbiddenAddress, resolveAndCheck, type ResolveHost } from "../../src/lib/ssrf.ts";
+import {
+  cachedResolver,
+  checkWebhookUrl,
+  DNS_CACHE_MAX_HOSTS,
+  inspectWebhookUrl,
+  inspectWithoutLookup,
+  isForbiddenAddress,
+  resolveAndCheck,
+  type ResolveHost,
+} from "../../src/lib/ssrf.ts";
 
 // Only fake resolvers: these tests never touch real DNS.
-const resolveTo = (...addresses: string[]): ResolveHost => async () => addresses;
+const resolveTo =
+  (...addresses: string[]): ResolveHost =>
+  async () =>
+    addresses;
 const failingResolver: ResolveHost = async () => {
   throw new Error("ENOTFOUND");
 };
@@ -96,7 +108,12 @@ describe("checkWebhookUrl refuses", () => {
   });
 
   test("schemes other than http and https", async () => {
-    for (const url of ["ftp://hooks.example.com/in", "file:///etc/passwd", "javascript:alert(1)", "gopher://hooks.example.com/"]) {
+    for (const url of [
+      "ftp://hooks.example.com/in",
+      "file:///etc/passwd",
+      "javascript:alert(1)",
+      "gopher://hooks.example.com/",
+    ]) {
       expect((await refusal(url)).message).toContain("use http or https");
     }
   });
@@ -109,18 +126,30 @@ describe("checkWebhookUrl refuses", () => {
 
 describe("checkWebhookUrl accepts", () => {
   test("a hostname resolving only to a public address", async () => {
-    const url = await checkWebhookUrl("https://hooks.example.com/in?x=1", { allowPrivate: false, resolve: publicResolver });
+    const url = await checkWebhookUrl("https://hooks.example.com/in?x=1", {
+      allowPrivate: false,
+      resolve: publicResolver,
+    });
     expect(url.href).toBe("https://hooks.example.com/in?x=1");
   });
 
   test("public IPv4 and IPv6 literals, and NAT64 of a public address", async () => {
-    for (const url of ["http://93.184.216.34/hook", "http://[2606:2800:220:1:248:1893:25c8:1946]/hook", "http://[64:ff9b::5db8:d822]/hook"]) {
+    for (const url of [
+      "http://93.184.216.34/hook",
+      "http://[2606:2800:220:1:248:1893:25c8:1946]/hook",
+      "http://[64:ff9b::5db8:d822]/hook",
+    ]) {
       expect((await checkWebhookUrl(url, { allowPrivate: false, resolve: failingResolver })).href).toBe(url);
     }
   });
 
   test("loopback and private targets when allowPrivate is true", async () => {
-    for (const url of ["http://127.0.0.1:4000/hook", "http://localhost/hook", "http://[::1]/hook", "http://10.0.0.1/hook"]) {
+    for (const url of [
+      "http://127.0.0.1:4000/hook",
+      "http://localhost/hook",
+      "http://[::1]/hook",
+      "http://10.0.0.1/hook",
+    ]) {
       expect((await checkWebhookUrl(url, { allowPrivate: true, resolve: failingResolver })).href).toBe(url);
     }
   });
@@ -156,11 +185,20 @@ describe("inspectWithoutLookup (a sender's check, at once)", () => {
     if (!("lookup" in known)) throw new Error("a name was decided without DNS");
     expect(known.lookup).toBe("hooks.example.com");
     const asked: string[] = [];
-    const verdict = await resolveAndCheck(known, { allowPrivate: false, resolve: async (host) => (asked.push(host), ["93.184.216.34", "10.0.0.1"]) });
+    const verdict = await resolveAndCheck(known, {
+      allowPrivate: false,
+      resolve: async (host) => (asked.push(host), ["93.184.216.34", "10.0.0.1"]),
+    });
     expect(asked).toEqual(["hooks.example.com"]);
     expect(verdict).toMatchObject({ ok: false, reason: "forbidden" });
-    expect(await resolveAndCheck(known, { allowPrivate: false, resolve: publicResolver })).toMatchObject({ ok: true, addresses: ["93.184.216.34"] });
-    expect(await resolveAndCheck(known, { allowPrivate: false, resolve: failingResolver })).toMatchObject({ ok: false, reason: "unresolvable" });
+    expect(await resolveAndCheck(known, { allowPrivate: false, resolve: publicResolver })).toMatchObject({
+      ok: true,
+      addresses: ["93.184.216.34"],
+    });
+    expect(await resolveAndCheck(known, { allowPrivate: false, resolve: failingResolver })).toMatchObject({
+      ok: false,
+      reason: "unresolvable",
+    });
   });
 });
 
@@ -168,7 +206,20 @@ describe("isForbiddenAddress", () => {
   test("separates public unicast from every forbidden class", () => {
     expect(isForbiddenAddress("93.184.216.34")).toBe(false);
     expect(isForbiddenAddress("2606:2800:220:1:248:1893:25c8:1946")).toBe(false);
-    for (const ip of ["127.0.0.1", "10.0.0.1", "172.16.0.1", "192.168.0.1", "169.254.1.1", "100.127.255.254", "0.0.0.0", "::", "::1", "fc00::1", "fe80::1%eth0", "::ffff:192.168.0.1"]) {
+    for (const ip of [
+      "127.0.0.1",
+      "10.0.0.1",
+      "172.16.0.1",
+      "192.168.0.1",
+      "169.254.1.1",
+      "100.127.255.254",
+      "0.0.0.0",
+      "::",
+      "::1",
+      "fc00::1",
+      "fe80::1%eth0",
+      "::ffff:192.168.0.1",
+    ]) {
       expect(isForbiddenAddress(ip)).toBe(true);
     }
   });
@@ -207,7 +258,11 @@ describe("cachedResolver (the default resolver: DNS answers kept DNS_CACHE_MS)",
   test("a name re-pointed at a private address is refused at send time once its kept answer expires", async () => {
     let now = 0;
     let answer = ["93.184.216.34"];
-    const resolve = cachedResolver(async () => answer, 5_000, () => now);
+    const resolve = cachedResolver(
+      async () => answer,
+      5_000,
+      () => now,
+    );
     const check = () => inspectWebhookUrl("https://hooks.example.com/x", { allowPrivate: false, resolve });
     expect(await check()).toMatchObject({ ok: true, addresses: ["93.184.216.34"] });
     answer = ["10.0.0.7"];
@@ -230,7 +285,11 @@ describe("cachedResolver (the default resolver: DNS answers kept DNS_CACHE_MS)",
 
   test("callers get their own copy, and the cache stays bounded", async () => {
     const dns = fakeDns({});
-    const resolve = cachedResolver(async (host) => (dns.asked.push(host), ["93.184.216.34"]), 5_000, () => 0);
+    const resolve = cachedResolver(
+      async (host) => (dns.asked.push(host), ["93.184.216.34"]),
+      5_000,
+      () => 0,
+    );
     const first = await resolve("a.example.com");
     first.push("10.0.0.1");
     expect(await resolve("a.example.com")).toEqual(["93.184.216.34"]);

@@ -21,7 +21,9 @@ export function findServerBin(): string | null {
   if (onPath && existsSync(join(onPath, "..", "initdb"))) return join(onPath, "..");
   const root = "/usr/lib/postgresql";
   if (!existsSync(root)) return null;
-  const versions = readdirSync(root).filter((name) => /^\d+$/.test(name)).sort((a, b) => Number(b) - Number(a));
+  const versions = readdirSync(root)
+    .filter((name) => /^\d+$/.test(name))
+    .sort((a, b) => Number(b) - Number(a));
   for (const version of versions) {
     const bin = join(root, version, "bin");
     if (existsSync(join(bin, "initdb")) && existsSync(join(bin, "pg_ctl"))) return bin;
@@ -45,7 +47,8 @@ function run(bin: string, args: string[], asPostgres: boolean): void {
   const command = asPostgres ? "runuser" : bin;
   const argv = asPostgres ? ["-u", "postgres", "--", bin, ...args] : args;
   const result = spawnSync(command, argv, { encoding: "utf8", cwd: "/" });
-  if (result.status !== 0) throw new Error(`${bin} ${args.join(" ")} failed (${result.status}): ${result.stderr || result.stdout}`);
+  if (result.status !== 0)
+    throw new Error(`${bin} ${args.join(" ")} failed (${result.status}): ${result.stderr || result.stdout}`);
 }
 
 export interface ClusterOptions {
@@ -69,12 +72,23 @@ export async function startCluster(clusterOptions: ClusterOptions = {}): Promise
     run("chown", ["postgres:postgres", dataDir], false);
   }
   const pgdata = join(dataDir, "data");
-  run(join(bin, "initdb"), ["-D", pgdata, "-U", "parley", "--auth=trust", "-E", "UTF8", "--locale=C", "--no-sync"], asPostgres);
+  run(
+    join(bin, "initdb"),
+    ["-D", pgdata, "-U", "parley", "--auth=trust", "-E", "UTF8", "--locale=C", "--no-sync"],
+    asPostgres,
+  );
   const port = await freePort();
-  const durability = clusterOptions.durability === "durable" ? "" : "-c fsync=off -c synchronous_commit=off -c full_page_writes=off ";
-  const settings = Object.entries(clusterOptions.settings ?? {}).map(([name, value]) => ` -c ${name}=${value}`).join("");
+  const durability =
+    clusterOptions.durability === "durable" ? "" : "-c fsync=off -c synchronous_commit=off -c full_page_writes=off ";
+  const settings = Object.entries(clusterOptions.settings ?? {})
+    .map(([name, value]) => ` -c ${name}=${value}`)
+    .join("");
   const options = `-c listen_addresses=127.0.0.1 -c port=${port} -c unix_socket_directories='' ${durability}-c max_connections=300 -c shared_buffers=128MB${settings}`;
-  run(join(bin, "pg_ctl"), ["-D", pgdata, "-o", options, "-l", join(dataDir, "server.log"), "-w", "-t", "30", "start"], asPostgres);
+  run(
+    join(bin, "pg_ctl"),
+    ["-D", pgdata, "-o", options, "-l", join(dataDir, "server.log"), "-w", "-t", "30", "start"],
+    asPostgres,
+  );
   let stopped = false;
   return {
     url: `postgres://parley@127.0.0.1:${port}/postgres`,

@@ -7,9 +7,32 @@ import type { Store, StoreQueries, Transaction } from "../../src/db/store.ts";
  */
 /** Every aggregate of the seam: a new one that is not listed here fails the type check. */
 const AGGREGATES: Record<keyof StoreQueries, true> = {
-  tenants: true, users: true, apiKeys: true, refreshTokens: true, chatSessions: true, usage: true, captures: true, botConfigs: true, analytics: true,
-  integrations: true, knowledge: true, knowledgeSources: true, liveEvents: true, desk: true, inbox: true, cannedReplies: true, settings: true, privacy: true, maintenance: true, webhookRules: true, outbox: true, deliveries: true, deadLetters: true, deliveryQueue: true,
-  testSet: true, unanswered: true,
+  tenants: true,
+  users: true,
+  apiKeys: true,
+  refreshTokens: true,
+  chatSessions: true,
+  usage: true,
+  captures: true,
+  botConfigs: true,
+  analytics: true,
+  integrations: true,
+  knowledge: true,
+  knowledgeSources: true,
+  liveEvents: true,
+  desk: true,
+  inbox: true,
+  cannedReplies: true,
+  settings: true,
+  privacy: true,
+  maintenance: true,
+  webhookRules: true,
+  outbox: true,
+  deliveries: true,
+  deadLetters: true,
+  deliveryQueue: true,
+  testSet: true,
+  unanswered: true,
 };
 
 export function deferredStore(ready: Promise<Store>): Store {
@@ -18,12 +41,14 @@ export function deferredStore(ready: Promise<Store>): Store {
     aggregates[aggregate] = new Proxy(
       {},
       {
-        get: (_target, name: string) => async (...args: unknown[]) => {
-          const store = await ready;
-          const fn = (store[aggregate] as unknown as Record<string, (...a: unknown[]) => Promise<unknown>>)[name];
-          if (!fn) throw new Error(`${aggregate}.${name} is not a store function`);
-          return fn(...args);
-        },
+        get:
+          (_target, name: string) =>
+          async (...args: unknown[]) => {
+            const store = await ready;
+            const fn = (store[aggregate] as unknown as Record<string, (...a: unknown[]) => Promise<unknown>>)[name];
+            if (!fn) throw new Error(`${aggregate}.${name} is not a store function`);
+            return fn(...args);
+          },
       },
     );
   }

@@ -11,12 +11,21 @@ let tenantId: string;
 beforeEach(async () => {
   deps = buildDeps({ allowPrivateWebhooks: true });
   tenantId = (await createTenant(deps, { name: "Clinic" })).id;
-  await createRule(deps, tenantId, { name: "crm", event: "lead.created", url: "https://crm.example/hook", secret: "s".repeat(32), active: true });
+  await createRule(deps, tenantId, {
+    name: "crm",
+    event: "lead.created",
+    url: "https://crm.example/hook",
+    secret: "s".repeat(32),
+    active: true,
+  });
 });
 afterEach(() => closeDeps(deps));
 
 test("a delivery erased while its send is in flight is dropped; the rest of the batch is still recorded", async () => {
-  const emit = () => deps.store.transaction((tx) => enqueueEvent(deps, tx, { tenantId, event: "lead.created", data: { email: "ana@example.com" }, confidence: 1 }));
+  const emit = () =>
+    deps.store.transaction((tx) =>
+      enqueueEvent(deps, tx, { tenantId, event: "lead.created", data: { email: "ana@example.com" }, confidence: 1 }),
+    );
   const erased = await emit();
   const kept = await emit();
   const claimed = await deps.store.deliveryQueue.claimDueDeliveries(deps.clock.now(), 10, 60_000);
@@ -26,7 +35,12 @@ test("a delivery erased while its send is in flight is dropped; the rest of the 
   await sql.run("DELETE FROM events WHERE id = ?", erased.eventId);
   const ok = { ok: true, statusCode: 200, error: null, durationMs: 1, responseExcerpt: "echo ana@example.com" };
   const now = deps.clock.now();
-  const outcomes = await deps.store.deliveryQueue.recordAttempts(decideFinishedAttempts({ retryDelaysMs: [1000], dlqRetentionMs: 1000 }, claimed.map((delivery) => ({ delivery, result: ok, startedAt: now, finishedAt: now }))));
+  const outcomes = await deps.store.deliveryQueue.recordAttempts(
+    decideFinishedAttempts(
+      { retryDelaysMs: [1000], dlqRetentionMs: 1000 },
+      claimed.map((delivery) => ({ delivery, result: ok, startedAt: now, finishedAt: now })),
+    ),
+  );
   const byId = Object.fromEntries(claimed.map((delivery, index) => [delivery.id, outcomes[index]]));
   expect(byId[erased.deliveryIds[0] ?? ""]).toBe("stale");
   expect(byId[kept.deliveryIds[0] ?? ""]).toBe("succeeded");

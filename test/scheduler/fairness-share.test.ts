@@ -1,8 +1,17 @@
 import { describe, expect, test } from "bun:test";
-import { createFairShare, SICK_AFTER_FAILURES, SICK_ENDPOINT_CONCURRENCY, type ClaimCandidate } from "../../src/scheduler/fair-share.ts";
+import {
+  createFairShare,
+  SICK_AFTER_FAILURES,
+  SICK_ENDPOINT_CONCURRENCY,
+  type ClaimCandidate,
+} from "../../src/scheduler/fair-share.ts";
 import { ConfigError, loadConfig } from "../../src/config.ts";
 
-const row = (id: string, tenantId: string, url: string | null = `https://${tenantId}.example/hook`): ClaimCandidate => ({ id, tenantId, url });
+const row = (
+  id: string,
+  tenantId: string,
+  url: string | null = `https://${tenantId}.example/hook`,
+): ClaimCandidate => ({ id, tenantId, url });
 
 describe("picking due rows fairly", () => {
   test("tenants take turns: a tenant with one due row is not queued behind another's backlog", () => {
@@ -20,7 +29,10 @@ describe("picking due rows fairly", () => {
   test("a tenant gets no more than its cap, counting the sends it already has in flight", () => {
     const fair = createFairShare({ tenantConcurrency: 3, endpointConcurrency: 100 });
     fair.start("a", "https://a.example/hook");
-    const picked = fair.pick(Array.from({ length: 10 }, (_, n) => row(`a${n}`, "a")), 10);
+    const picked = fair.pick(
+      Array.from({ length: 10 }, (_, n) => row(`a${n}`, "a")),
+      10,
+    );
     expect(picked.map((p) => p.id)).toEqual(["a0", "a1"]);
     fair.start("a", "https://a.example/hook");
     fair.start("a", "https://a.example/hook");
@@ -31,7 +43,12 @@ describe("picking due rows fairly", () => {
   test("an endpoint gets no more than its cap across tenants; other endpoints of the same tenant still go", () => {
     const fair = createFairShare({ tenantConcurrency: 100, endpointConcurrency: 2 });
     const shared = "https://shared.example/hook";
-    const candidates = [row("a0", "a", shared), row("a1", "a", shared), row("b0", "b", shared), row("a2", "a", "https://other.example/")];
+    const candidates = [
+      row("a0", "a", shared),
+      row("a1", "a", shared),
+      row("b0", "b", shared),
+      row("a2", "a", "https://other.example/"),
+    ];
     expect(fair.pick(candidates, 10).map((p) => p.id)).toEqual(["a0", "b0", "a2"]);
   });
 
@@ -96,7 +113,10 @@ describe("the caps' settings", () => {
   test("default to 64 per tenant and 16 per endpoint, and refuse values outside 1–10,000", () => {
     const config = loadConfig({});
     expect(config).toMatchObject({ tenantConcurrency: 64, endpointConcurrency: 16 });
-    expect(loadConfig({ PARLEY_TENANT_CONCURRENCY: "8", PARLEY_ENDPOINT_CONCURRENCY: "2" })).toMatchObject({ tenantConcurrency: 8, endpointConcurrency: 2 });
+    expect(loadConfig({ PARLEY_TENANT_CONCURRENCY: "8", PARLEY_ENDPOINT_CONCURRENCY: "2" })).toMatchObject({
+      tenantConcurrency: 8,
+      endpointConcurrency: 2,
+    });
     expect(() => loadConfig({ PARLEY_ENDPOINT_CONCURRENCY: "0" })).toThrow(ConfigError);
     expect(() => loadConfig({ PARLEY_TENANT_CONCURRENCY: "lots" })).toThrow(ConfigError);
   });

@@ -62,7 +62,13 @@ afterAll(() => {
 async function tenantWithRules(deps: Deps, name: string, urls: string[]): Promise<string> {
   const tenantId = (await createTenant(deps, { name })).id;
   for (const [index, url] of urls.entries()) {
-    await createRule(deps, tenantId, { name: `rule ${index}`, event: "lead.created", url, secret: SECRET, active: true });
+    await createRule(deps, tenantId, {
+      name: `rule ${index}`,
+      event: "lead.created",
+      url,
+      secret: SECRET,
+      active: true,
+    });
   }
   return tenantId;
 }
@@ -70,7 +76,11 @@ async function tenantWithRules(deps: Deps, name: string, urls: string[]): Promis
 function emitLeads(deps: Deps, tenantId: string, count: number): Promise<string[]> {
   return deps.store.transaction(async (tx) => {
     const ids: string[] = [];
-    for (let index = 0; index < count; index++) ids.push(...(await enqueueEvent(deps, tx, { tenantId, event: "lead.created", data: { lead_id: `lead_${index}` } })).deliveryIds);
+    for (let index = 0; index < count; index++)
+      ids.push(
+        ...(await enqueueEvent(deps, tx, { tenantId, event: "lead.created", data: { lead_id: `lead_${index}` } }))
+          .deliveryIds,
+      );
     return ids;
   });
 }
@@ -86,9 +96,19 @@ async function eventually(check: () => boolean | Promise<boolean>, limitMs = 10_
 describe("fair delivery across tenants and endpoints", () => {
   test("a tenant holding thousands of deliveries for a black hole does not delay another tenant's deliveries", async () => {
     const timeoutMs = 2_000;
-    const deps = buildDeps({ allowPrivateWebhooks: true, deliveryTimeoutMs: timeoutMs, deliveryConcurrency: 64, tenantConcurrency: 16, pollIntervalMs: 250 });
+    const deps = buildDeps({
+      allowPrivateWebhooks: true,
+      deliveryTimeoutMs: timeoutMs,
+      deliveryConcurrency: 64,
+      tenantConcurrency: 16,
+      pollIntervalMs: 250,
+    });
     // Tenant A: 10 rules (the free plan's cap), each its own URL on the black hole, 300 events → 3,000 due deliveries.
-    const attacker = await tenantWithRules(deps, "A", Array.from({ length: 10 }, (_, index) => blackHole.url(`/hole/${index}`)));
+    const attacker = await tenantWithRules(
+      deps,
+      "A",
+      Array.from({ length: 10 }, (_, index) => blackHole.url(`/hole/${index}`)),
+    );
     const victim = await tenantWithRules(deps, "B", [healthy.url("/b")]);
     expect(await emitLeads(deps, attacker, 300)).toHaveLength(3_000);
     const scheduler = new DeliveryScheduler(deps);
@@ -113,7 +133,10 @@ describe("fair delivery across tenants and endpoints", () => {
       // A never held more than its share, and every one of its 3,000 deliveries is still there.
       expect(blackHole.state.maxOpen).toBeLessThanOrEqual(16);
       const sql = await testSql(deps);
-      const pending = await sql.get<{ n: number }>("SELECT CAST(count(*) AS INTEGER) AS n FROM deliveries WHERE tenant_id = ? AND status = 'pending'", attacker);
+      const pending = await sql.get<{ n: number }>(
+        "SELECT CAST(count(*) AS INTEGER) AS n FROM deliveries WHERE tenant_id = ? AND status = 'pending'",
+        attacker,
+      );
       expect(pending?.n).toBe(3_000);
     } finally {
       await scheduler.stop();
@@ -122,17 +145,30 @@ describe("fair delivery across tenants and endpoints", () => {
   }, 60_000);
 
   test("a burst of 100 deliveries to one slow receiver arrives at most PARLEY_ENDPOINT_CONCURRENCY at a time, and all succeed", async () => {
-    const deps = buildDeps({ allowPrivateWebhooks: true, deliveryTimeoutMs: 1_000, deliveryConcurrency: 512, endpointConcurrency: 5 });
+    const deps = buildDeps({
+      allowPrivateWebhooks: true,
+      deliveryTimeoutMs: 1_000,
+      deliveryConcurrency: 512,
+      endpointConcurrency: 5,
+    });
     const tenantId = await tenantWithRules(deps, "Burst", [slow.url("/burst")]);
     slow.state.maxOpen = 0;
     const ids = await emitLeads(deps, tenantId, 100);
     const scheduler = new DeliveryScheduler(deps);
     scheduler.start();
     try {
-      await eventually(async () => (await Promise.all(ids.map((id) => getDelivery(deps, tenantId, id)))).every((delivery) => delivery.status === "succeeded"), 20_000);
+      await eventually(
+        async () =>
+          (await Promise.all(ids.map((id) => getDelivery(deps, tenantId, id)))).every(
+            (delivery) => delivery.status === "succeeded",
+          ),
+        20_000,
+      );
       expect(slow.state.maxOpen).toBeLessThanOrEqual(5);
       expect(slow.state.maxOpen).toBeGreaterThanOrEqual(2);
-      expect((await Promise.all(ids.map((id) => getDelivery(deps, tenantId, id)))).map((delivery) => delivery.attempts)).toEqual(ids.map(() => 1));
+      expect(
+        (await Promise.all(ids.map((id) => getDelivery(deps, tenantId, id)))).map((delivery) => delivery.attempts),
+      ).toEqual(ids.map(() => 1));
     } finally {
       await scheduler.stop();
       closeDeps(deps);
@@ -140,7 +176,12 @@ describe("fair delivery across tenants and endpoints", () => {
   }, 60_000);
 
   test("an endpoint whose attempts keep timing out gets at most 4 sends in flight until one succeeds", async () => {
-    const deps = buildDeps({ allowPrivateWebhooks: true, deliveryTimeoutMs: 300, deliveryConcurrency: 512, endpointConcurrency: 16 });
+    const deps = buildDeps({
+      allowPrivateWebhooks: true,
+      deliveryTimeoutMs: 300,
+      deliveryConcurrency: 512,
+      endpointConcurrency: 16,
+    });
     const url = blackHole.url("/sick");
     const tenantId = await tenantWithRules(deps, "Sick", [url]);
     await emitLeads(deps, tenantId, 60);
@@ -152,7 +193,12 @@ describe("fair delivery across tenants and endpoints", () => {
       await eventually(() => scheduler.fairShare.isSick(url));
       const sql = await testSql(deps);
       const countFailed = async () =>
-        (await sql.get<{ n: number }>("SELECT CAST(count(*) AS INTEGER) AS n FROM delivery_attempts a JOIN deliveries d ON d.id = a.delivery_id WHERE d.tenant_id = ?", tenantId))?.n ?? 0;
+        (
+          await sql.get<{ n: number }>(
+            "SELECT CAST(count(*) AS INTEGER) AS n FROM delivery_attempts a JOIN deliveries d ON d.id = a.delivery_id WHERE d.tenant_id = ?",
+            tenantId,
+          )
+        )?.n ?? 0;
       await eventually(async () => (await countFailed()) >= 16);
       // From now on, sampled while the remaining 44 trickle through: never more than the sick cap.
       let most = 0;

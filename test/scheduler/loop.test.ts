@@ -13,11 +13,19 @@ beforeEach(async () => {
   // A poll interval of an hour: anything sent sooner was sent because the enqueue woke the loop.
   deps = buildDeps({ allowPrivateWebhooks: true, pollIntervalMs: 3_600_000, deliveryConcurrency: 4 });
   tenantId = (await createTenant(deps, { name: "Loop" })).id;
-  await createRule(deps, tenantId, { name: "r", event: "lead.created", url: "https://hooks.example/x", secret: "s".repeat(16), active: true });
+  await createRule(deps, tenantId, {
+    name: "r",
+    event: "lead.created",
+    url: "https://hooks.example/x",
+    secret: "s".repeat(16),
+    active: true,
+  });
 });
 afterEach(() => closeDeps(deps));
 
-const emit = async () => (await deps.store.transaction((tx) => enqueueEvent(deps, tx, { tenantId, event: "lead.created", data: {} }))).deliveryIds[0] ?? "";
+const emit = async () =>
+  (await deps.store.transaction((tx) => enqueueEvent(deps, tx, { tenantId, event: "lead.created", data: {} })))
+    .deliveryIds[0] ?? "";
 
 /** Resolves when `predicate` holds, polling every 5 ms for at most 2 s. */
 async function eventually(predicate: () => boolean | Promise<boolean>): Promise<void> {
@@ -65,7 +73,11 @@ describe("the running loop", () => {
     for (let index = 0; index < 30; index++) ids.push(await emit());
     scheduler.start();
     try {
-      await eventually(async () => (await Promise.all(ids.map((id) => getDelivery(deps, tenantId, id)))).every((delivery) => delivery.status === "succeeded"));
+      await eventually(async () =>
+        (await Promise.all(ids.map((id) => getDelivery(deps, tenantId, id)))).every(
+          (delivery) => delivery.status === "succeeded",
+        ),
+      );
       expect(peak).toBe(4);
     } finally {
       await scheduler.stop();
@@ -144,7 +156,10 @@ describe("deliveries handed to the running loop at enqueue", () => {
       });
       // Nothing left before COMMIT; the row was leased for as long as a claim would lease it.
       expect(before.sent).toEqual([]);
-      expect(before.row).toEqual({ leaseToken: expect.stringMatching(/^att_/), nextAttemptAt: deps.clock.now() + deps.config.deliveryTimeoutMs * 2 + 1_000 });
+      expect(before.row).toEqual({
+        leaseToken: expect.stringMatching(/^att_/),
+        nextAttemptAt: deps.clock.now() + deps.config.deliveryTimeoutMs * 2 + 1_000,
+      });
       expect(sent).toEqual([webhookId]);
       expect(counted.claims).toBe(0);
       await eventually(async () => (await getDelivery(deps, tenantId, webhookId)).status === "succeeded");
@@ -156,7 +171,9 @@ describe("deliveries handed to the running loop at enqueue", () => {
 
   test("a rolled-back enqueue sends nothing", async () => {
     const sent: string[] = [];
-    const scheduler = new DeliveryScheduler(deps, { send: async (input) => (sent.push(input.headers["webhook-id"] ?? ""), ok) });
+    const scheduler = new DeliveryScheduler(deps, {
+      send: async (input) => (sent.push(input.headers["webhook-id"] ?? ""), ok),
+    });
     scheduler.start();
     try {
       await Bun.sleep(20);
@@ -176,7 +193,13 @@ describe("deliveries handed to the running loop at enqueue", () => {
     closeDeps(deps);
     deps = buildDeps({ allowPrivateWebhooks: true, pollIntervalMs: 3_600_000, deliveryConcurrency: 1 });
     tenantId = (await createTenant(deps, { name: "Full" })).id;
-    await createRule(deps, tenantId, { name: "r", event: "lead.created", url: "https://hooks.example/x", secret: "s".repeat(16), active: true });
+    await createRule(deps, tenantId, {
+      name: "r",
+      event: "lead.created",
+      url: "https://hooks.example/x",
+      secret: "s".repeat(16),
+      active: true,
+    });
     let release: () => void = () => {};
     const gate = new Promise<void>((resolve) => {
       release = resolve;
@@ -218,7 +241,9 @@ describe("deliveries handed to the running loop at enqueue", () => {
     handoff.receiver = null;
     const now = deps.clock.now();
     expect(await deps.store.deliveryQueue.claimDueDeliveries(now + leaseMs - 1, 10, 60_000)).toEqual([]);
-    expect((await deps.store.deliveryQueue.claimDueDeliveries(now + leaseMs, 10, 60_000)).map((delivery) => delivery.id)).toEqual([webhookId]);
+    expect(
+      (await deps.store.deliveryQueue.claimDueDeliveries(now + leaseMs, 10, 60_000)).map((delivery) => delivery.id),
+    ).toEqual([webhookId]);
   });
 
   test("a hand-over that fails does not fail the committed request: the delivery stays leased, to be sent when the lease ends", async () => {

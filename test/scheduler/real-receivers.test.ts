@@ -51,7 +51,12 @@ async function deliverTo(url: string) {
   const tenantId = (await createTenant(deps, { name: "Receivers" })).id;
   await createRule(deps, tenantId, { name: "r", event: "lead.created", url, secret: SECRET, active: true });
   const { deliveryIds } = await deps.store.transaction((tx) =>
-    enqueueEvent(deps, tx, { tenantId, event: "lead.created", data: { lead_id: "lead_9", name: "Ana Lopez" }, confidence: 0.92 }),
+    enqueueEvent(deps, tx, {
+      tenantId,
+      event: "lead.created",
+      data: { lead_id: "lead_9", name: "Ana Lopez" },
+      confidence: 0.92,
+    }),
   );
   await new DeliveryScheduler(deps).runOnce();
   const log = await getDelivery(deps, tenantId, deliveryIds[0] ?? "");
@@ -63,7 +68,11 @@ async function deliverTo(url: string) {
 function specVerifier(secret: string, rawBody: string, header: string | null): boolean {
   if (!header?.startsWith("sha256=")) return false;
   const cut = rawBody.lastIndexOf(',"signature"');
-  const expected = Buffer.from(createHmac("sha256", secret).update(`${rawBody.slice(0, cut)}}`).digest("hex"));
+  const expected = Buffer.from(
+    createHmac("sha256", secret)
+      .update(`${rawBody.slice(0, cut)}}`)
+      .digest("hex"),
+  );
   const got = Buffer.from(header.slice(7));
   return expected.length === got.length && timingSafeEqual(expected, got);
 }
@@ -102,7 +111,12 @@ describe("deliveries to real local receivers", () => {
     const log = await deliverTo(`http://127.0.0.1:${server.port}/error`);
     expect(log.status).toBe("pending");
     expect(log.attempts).toBe(1);
-    expect(log.attempt_log[0]).toMatchObject({ ok: false, status_code: 500, error: "http_status: 500", response_excerpt: "boom" });
+    expect(log.attempt_log[0]).toMatchObject({
+      ok: false,
+      status_code: 500,
+      error: "http_status: 500",
+      response_excerpt: "boom",
+    });
   });
 
   test("a 302 fails and is never followed", async () => {

@@ -13,10 +13,21 @@ let keeper: { id: string; apiKey: string };
 let forgetter: { id: string; apiKey: string };
 
 const count = async (table: string, where: string, ...params: string[]) =>
-  (await (await testSql(context.deps)).get<{ n: number }>(`SELECT CAST(count(*) AS INTEGER) AS n FROM ${table} WHERE ${where}`, ...params))?.n ?? 0;
+  (
+    await (
+      await testSql(context.deps)
+    ).get<{ n: number }>(`SELECT CAST(count(*) AS INTEGER) AS n FROM ${table} WHERE ${where}`, ...params)
+  )?.n ?? 0;
 
 async function chat(tenantId: string, text: string, sessionId?: string): Promise<string> {
-  return (await handleMessage(context.deps, { tenant: await requireTenant(context.deps, tenantId), sessionId, text, channel: "api" })).session_id;
+  return (
+    await handleMessage(context.deps, {
+      tenant: await requireTenant(context.deps, tenantId),
+      sessionId,
+      text,
+      channel: "api",
+    })
+  ).session_id;
 }
 
 beforeEach(async () => {
@@ -33,20 +44,35 @@ describe("per-tenant chat and analytics retention", () => {
     const headers = { "x-api-key": forgetter.apiKey };
     const before = await (await context.request("GET", "/api/v1/chatbot/config", { headers })).json();
     expect(before.retention ?? null).toBeNull();
-    for (const bad of [{ chat_days: 0 }, { chat_days: 1.5 }, { analytics_days: 3651 }, { chat_days: "30" }, { transcripts: 5 }]) {
+    for (const bad of [
+      { chat_days: 0 },
+      { chat_days: 1.5 },
+      { analytics_days: 3651 },
+      { chat_days: "30" },
+      { transcripts: 5 },
+    ]) {
       const response = await context.request("PATCH", "/api/v1/chatbot/config", { headers, body: { retention: bad } });
       expect(response.status).toBe(422);
       const body = await response.json();
       expect(body.error).toBe("validation_failed");
       expect(body.message).toContain("retention.");
     }
-    const set = await context.request("PATCH", "/api/v1/chatbot/config", { headers, body: { retention: { chat_days: 30 } } });
+    const set = await context.request("PATCH", "/api/v1/chatbot/config", {
+      headers,
+      body: { retention: { chat_days: 30 } },
+    });
     expect(set.status).toBe(200);
     expect((await set.json()).retention).toEqual({ chat_days: 30, analytics_days: null });
     // A partial patch keeps the other half; null turns it off again.
-    const more = await context.request("PATCH", "/api/v1/chatbot/config", { headers, body: { retention: { analytics_days: 90 } } });
+    const more = await context.request("PATCH", "/api/v1/chatbot/config", {
+      headers,
+      body: { retention: { analytics_days: 90 } },
+    });
     expect((await more.json()).retention).toEqual({ chat_days: 30, analytics_days: 90 });
-    const off = await context.request("PATCH", "/api/v1/chatbot/config", { headers, body: { retention: { chat_days: null } } });
+    const off = await context.request("PATCH", "/api/v1/chatbot/config", {
+      headers,
+      body: { retention: { chat_days: null } },
+    });
     expect((await off.json()).retention).toEqual({ chat_days: null, analytics_days: 90 });
   });
 
@@ -59,9 +85,22 @@ describe("per-tenant chat and analytics retention", () => {
     const idle = await chat(forgetter.id, "hello");
     const active = await chat(forgetter.id, "hello");
     const kept = await chat(keeper.id, "hello");
-    await recordAnalyticsEvents(context.deps, { tenantId: forgetter.id, sessionId: idle, events: [{ name: "widget_opened" }] });
-    await recordAnalyticsEvents(context.deps, { tenantId: keeper.id, sessionId: kept, events: [{ name: "widget_opened" }] });
-    await (await testSql(context.deps)).run("INSERT INTO leads (id, tenant_id, chatbot_id, session_id, name, phone, email, interest, source, confidence, captured_at) VALUES ('lead_x', ?, 'bot_x', ?, 'Ann', '+15550100', 'ann@example.com', 'x', 'api', 1, ?)", forgetter.id, idle, start);
+    await recordAnalyticsEvents(context.deps, {
+      tenantId: forgetter.id,
+      sessionId: idle,
+      events: [{ name: "widget_opened" }],
+    });
+    await recordAnalyticsEvents(context.deps, {
+      tenantId: keeper.id,
+      sessionId: kept,
+      events: [{ name: "widget_opened" }],
+    });
+    await (await testSql(context.deps)).run(
+      "INSERT INTO leads (id, tenant_id, chatbot_id, session_id, name, phone, email, interest, source, confidence, captured_at) VALUES ('lead_x', ?, 'bot_x', ?, 'Ann', '+15550100', 'ann@example.com', 'x', 'api', 1, ?)",
+      forgetter.id,
+      idle,
+      start,
+    );
 
     context.clock.set(start + 20 * DAY);
     await chat(forgetter.id, "are you still there?", active);

@@ -27,10 +27,18 @@ const scriptedSend: SendFn = async () => {
 };
 
 const count = async (table: string, where = "1 = 1", ...params: string[]) =>
-  (await (await testSql(deps)).get<{ n: number }>(`SELECT CAST(count(*) AS INTEGER) AS n FROM ${table} WHERE ${where}`, ...params))?.n ?? 0;
+  (
+    await (
+      await testSql(deps)
+    ).get<{ n: number }>(`SELECT CAST(count(*) AS INTEGER) AS n FROM ${table} WHERE ${where}`, ...params)
+  )?.n ?? 0;
 
-async function emit(event: "lead.created" | "session.started"): Promise<{ eventId: string; deliveryId: string | undefined }> {
-  const emitted = await deps.store.transaction((tx) => enqueueEvent(deps, tx, { tenantId, event, data: { lead_id: "lead_x" }, confidence: 0.9 }));
+async function emit(
+  event: "lead.created" | "session.started",
+): Promise<{ eventId: string; deliveryId: string | undefined }> {
+  const emitted = await deps.store.transaction((tx) =>
+    enqueueEvent(deps, tx, { tenantId, event, data: { lead_id: "lead_x" }, confidence: 0.9 }),
+  );
   return { eventId: emitted.eventId, deliveryId: emitted.deliveryIds[0] };
 }
 
@@ -41,7 +49,13 @@ beforeEach(async () => {
   deps = buildDeps({ allowPrivateWebhooks: true, dlqRetentionMs: 60 * DAY, retryDelaysMs: [MINUTE] });
   answers = [];
   tenantId = (await createTenant(deps, { name: "Clinic" })).id;
-  await createRule(deps, tenantId, { name: "crm", event: "lead.created", url: "https://crm.example/hook", secret: "s".repeat(32), active: true });
+  await createRule(deps, tenantId, {
+    name: "crm",
+    event: "lead.created",
+    url: "https://crm.example/hook",
+    secret: "s".repeat(32),
+    active: true,
+  });
 });
 afterEach(() => closeDeps(deps));
 
@@ -119,25 +133,30 @@ describe("event retention (PARLEY_EVENT_RETENTION)", () => {
   });
 
   // About SQLite's file lock (BEGIN IMMEDIATE from another connection, busy_timeout 0): SQLite only.
-  test.skipIf(Boolean(testPostgresUrl()))("while another connection holds the write lock, a sweep stops quietly and the next one finishes", async () => {
-    const dir = mkdtempSync(join(tmpdir(), "parley-retention-"));
-    const fileDeps = buildDeps({}, {}, {}, join(dir, "locked.db"));
-    try {
-      const tenant = (await createTenant(fileDeps, { name: "Locked" })).id;
-      const start = fileDeps.clock.now();
-      await fileDeps.store.transaction((tx) => enqueueEvent(fileDeps, tx, { tenantId: tenant, event: "session.started", data: {} }));
-      fileDeps.clock.set(start + 31 * DAY);
-      // As the server runs: its connection never waits inside SQLite for a lock.
-      fileDeps.sqlite.exec("PRAGMA busy_timeout = 0");
-      const other = new Database(join(dir, "locked.db"));
-      other.exec("BEGIN IMMEDIATE");
-      expect(await sweepRetention(fileDeps)).toMatchObject({ events: 0, complete: false });
-      other.exec("ROLLBACK");
-      other.close(true);
-      expect(await sweepRetention(fileDeps)).toMatchObject({ events: 1, complete: true });
-    } finally {
-      fileDeps.sqlite.close();
-      rmSync(dir, { recursive: true, force: true });
-    }
-  });
+  test.skipIf(Boolean(testPostgresUrl()))(
+    "while another connection holds the write lock, a sweep stops quietly and the next one finishes",
+    async () => {
+      const dir = mkdtempSync(join(tmpdir(), "parley-retention-"));
+      const fileDeps = buildDeps({}, {}, {}, join(dir, "locked.db"));
+      try {
+        const tenant = (await createTenant(fileDeps, { name: "Locked" })).id;
+        const start = fileDeps.clock.now();
+        await fileDeps.store.transaction((tx) =>
+          enqueueEvent(fileDeps, tx, { tenantId: tenant, event: "session.started", data: {} }),
+        );
+        fileDeps.clock.set(start + 31 * DAY);
+        // As the server runs: its connection never waits inside SQLite for a lock.
+        fileDeps.sqlite.exec("PRAGMA busy_timeout = 0");
+        const other = new Database(join(dir, "locked.db"));
+        other.exec("BEGIN IMMEDIATE");
+        expect(await sweepRetention(fileDeps)).toMatchObject({ events: 0, complete: false });
+        other.exec("ROLLBACK");
+        other.close(true);
+        expect(await sweepRetention(fileDeps)).toMatchObject({ events: 1, complete: true });
+      } finally {
+        fileDeps.sqlite.close();
+        rmSync(dir, { recursive: true, force: true });
+      }
+    },
+  );
 });

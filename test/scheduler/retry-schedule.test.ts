@@ -28,7 +28,11 @@ let ruleId: string;
 
 /** A sender that records when it was called and answers from a script (true = 2xx). */
 const scriptedSend: SendFn = async (input) => {
-  calls.push({ at: deps.clock.now(), attempt: input.headers["X-Service-Attempt"], webhookId: input.headers["webhook-id"] });
+  calls.push({
+    at: deps.clock.now(),
+    attempt: input.headers["X-Service-Attempt"],
+    webhookId: input.headers["webhook-id"],
+  });
   const ok = answers.shift() ?? false;
   const result: AttemptResult = ok
     ? { ok: true, statusCode: 200, error: null, durationMs: 3, responseExcerpt: "ok" }
@@ -37,7 +41,9 @@ const scriptedSend: SendFn = async (input) => {
 };
 
 async function emitLead(): Promise<string> {
-  const { deliveryIds } = await deps.store.transaction((tx) => enqueueEvent(deps, tx, { tenantId, event: "lead.created", data: { lead_id: "lead_1" }, confidence: 0.9 }));
+  const { deliveryIds } = await deps.store.transaction((tx) =>
+    enqueueEvent(deps, tx, { tenantId, event: "lead.created", data: { lead_id: "lead_1" }, confidence: 0.9 }),
+  );
   expect(deliveryIds).toHaveLength(1);
   return deliveryIds[0] ?? "";
 }
@@ -54,7 +60,15 @@ beforeEach(async () => {
   answers = [];
   scheduler = new DeliveryScheduler(deps, { send: scriptedSend });
   tenantId = (await createTenant(deps, { name: "Clinic" })).id;
-  ruleId = (await createRule(deps, tenantId, { name: "crm", event: "lead.created", url: "https://crm.example/hook", secret: "s".repeat(32), active: true })).rule_id;
+  ruleId = (
+    await createRule(deps, tenantId, {
+      name: "crm",
+      event: "lead.created",
+      url: "https://crm.example/hook",
+      secret: "s".repeat(32),
+      active: true,
+    })
+  ).rule_id;
 });
 afterEach(() => closeDeps(deps));
 
@@ -72,11 +86,16 @@ describe("the retry schedule", () => {
     expect(await at(start, 30 * SECOND + 35 * MINUTE)).toBe(1);
     expect(await at(start, 10 * DAY)).toBe(0);
 
-    expect(calls.map((call) => call.at - start)).toEqual([0, 30 * SECOND, 30 * SECOND + 5 * MINUTE, 30 * SECOND + 35 * MINUTE]);
+    expect(calls.map((call) => call.at - start)).toEqual([
+      0,
+      30 * SECOND,
+      30 * SECOND + 5 * MINUTE,
+      30 * SECOND + 35 * MINUTE,
+    ]);
     expect(calls.map((call) => call.attempt)).toEqual(["1", "2", "3", "4"]);
     expect(new Set(calls.map((call) => call.webhookId))).toEqual(new Set([webhookId]));
 
-    const delivery = (await getDelivery(deps, tenantId, webhookId));
+    const delivery = await getDelivery(deps, tenantId, webhookId);
     expect(delivery.status).toBe("dead");
     expect(delivery.attempt_log.map((attempt) => [attempt.attempt, attempt.status_code, attempt.error])).toEqual([
       [1, 503, "http_status: 503"],
@@ -92,7 +111,11 @@ describe("the retry schedule", () => {
     // This sender takes 7 s (on the fake clock) to fail.
     const slow = new DeliveryScheduler(deps, {
       send: async (input) => {
-        calls.push({ at: deps.clock.now(), attempt: input.headers["X-Service-Attempt"], webhookId: input.headers["webhook-id"] });
+        calls.push({
+          at: deps.clock.now(),
+          attempt: input.headers["X-Service-Attempt"],
+          webhookId: input.headers["webhook-id"],
+        });
         deps.clock.advance(7 * SECOND);
         return { ok: false, statusCode: null, error: "timeout", durationMs: 7000, responseExcerpt: null };
       },
@@ -113,7 +136,7 @@ describe("the retry schedule", () => {
     await at(start, 30 * SECOND + 5 * MINUTE);
     expect(await at(start, 2 * DAY)).toBe(0);
     expect(calls).toHaveLength(3);
-    const delivery = (await getDelivery(deps, tenantId, webhookId));
+    const delivery = await getDelivery(deps, tenantId, webhookId);
     expect(delivery.status).toBe("succeeded");
     expect(delivery.attempts).toBe(3);
     expect((await listDeadLetters(deps, { tenantId }, { limit: 10 })).data).toEqual([]);
@@ -141,7 +164,9 @@ describe("the dead-letter queue", () => {
 
     deps.clock.set(deadAt + 7 * DAY + MINUTE);
     await scheduler.runOnce();
-    expect((await (await testSql(deps)).get<{ n: number }>("SELECT CAST(count(*) AS INTEGER) AS n FROM dead_letters"))?.n).toBe(0);
+    expect(
+      (await (await testSql(deps)).get<{ n: number }>("SELECT CAST(count(*) AS INTEGER) AS n FROM dead_letters"))?.n,
+    ).toBe(0);
   });
 
   test("a re-trigger starts a fresh 4-attempt cycle with the same webhook_id, and a new retention if it dies again", async () => {
@@ -149,20 +174,32 @@ describe("the dead-letter queue", () => {
     const [deadLetter] = (await listDeadLetters(deps, { tenantId }, { limit: 10 })).data;
     deps.clock.advance(2 * DAY);
     const retriggerAt = deps.clock.now();
-    expect((await retriggerDeadLetters(deps, tenantId, [deadLetter?.dead_letter_id ?? ""])).retriggered).toEqual([{ dead_letter_id: deadLetter?.dead_letter_id ?? "", webhook_id: webhookId }]);
+    expect((await retriggerDeadLetters(deps, tenantId, [deadLetter?.dead_letter_id ?? ""])).retriggered).toEqual([
+      { dead_letter_id: deadLetter?.dead_letter_id ?? "", webhook_id: webhookId },
+    ]);
     expect((await listDeadLetters(deps, { tenantId }, { limit: 10 })).data).toEqual([]);
 
     calls = [];
-    for (const offset of [0, 30 * SECOND, 30 * SECOND + 5 * MINUTE, 30 * SECOND + 35 * MINUTE]) await at(retriggerAt, offset);
+    for (const offset of [0, 30 * SECOND, 30 * SECOND + 5 * MINUTE, 30 * SECOND + 35 * MINUTE])
+      await at(retriggerAt, offset);
     expect(calls.map((call) => call.attempt)).toEqual(["1", "2", "3", "4"]);
     expect(new Set(calls.map((call) => call.webhookId))).toEqual(new Set([webhookId]));
 
     const [again] = (await listDeadLetters(deps, { tenantId }, { limit: 10 })).data;
     expect(again?.dead_letter_id).not.toBe(deadLetter?.dead_letter_id);
     expect(again?.expires_at).toBe(new Date(retriggerAt + 30 * SECOND + 35 * MINUTE + 7 * DAY).toISOString());
-    const delivery = (await getDelivery(deps, tenantId, webhookId));
+    const delivery = await getDelivery(deps, tenantId, webhookId);
     expect(delivery.cycle).toBe(2);
-    expect(delivery.attempt_log.map((attempt) => `${attempt.cycle}.${attempt.attempt}`)).toEqual(["1.1", "1.2", "1.3", "1.4", "2.1", "2.2", "2.3", "2.4"]);
+    expect(delivery.attempt_log.map((attempt) => `${attempt.cycle}.${attempt.attempt}`)).toEqual([
+      "1.1",
+      "1.2",
+      "1.3",
+      "1.4",
+      "2.1",
+      "2.2",
+      "2.3",
+      "2.4",
+    ]);
   });
 
   test("a re-triggered delivery that succeeds leaves no dead letter", async () => {
@@ -180,7 +217,9 @@ describe("the dead-letter queue", () => {
     const other = (await createTenant(deps, { name: "Other" })).id;
     const [deadLetter] = (await listDeadLetters(deps, { tenantId }, { limit: 10 })).data;
     expect((await listDeadLetters(deps, { tenantId: other }, { limit: 10 })).data).toEqual([]);
-    await expect(retriggerDeadLetters(deps, other, [deadLetter?.dead_letter_id ?? ""])).rejects.toThrow("No such dead letter");
+    await expect(retriggerDeadLetters(deps, other, [deadLetter?.dead_letter_id ?? ""])).rejects.toThrow(
+      "No such dead letter",
+    );
     expect((await listDeadLetters(deps, { tenantId }, { limit: 10 })).data).toHaveLength(1);
   });
 });
@@ -209,10 +248,16 @@ describe("leases", () => {
     deps.clock.advance(leaseMs);
     answers = [true];
     await scheduler.runOnce();
-    const outcomes = await deps.store.deliveryQueue.recordAttempts(decideFinishedAttempts(
-      { retryDelaysMs: deps.config.retryDelaysMs, dlqRetentionMs: deps.config.dlqRetentionMs },
-      [{ delivery: stale!, result: { ok: false, statusCode: 500, error: "late", durationMs: 1, responseExcerpt: null }, startedAt: 0, finishedAt: deps.clock.now() }],
-    ));
+    const outcomes = await deps.store.deliveryQueue.recordAttempts(
+      decideFinishedAttempts({ retryDelaysMs: deps.config.retryDelaysMs, dlqRetentionMs: deps.config.dlqRetentionMs }, [
+        {
+          delivery: stale!,
+          result: { ok: false, statusCode: 500, error: "late", durationMs: 1, responseExcerpt: null },
+          startedAt: 0,
+          finishedAt: deps.clock.now(),
+        },
+      ]),
+    );
     expect(outcomes).toEqual(["stale"]);
     expect((await getDelivery(deps, tenantId, webhookId)).status).toBe("succeeded");
   });
@@ -222,7 +267,7 @@ describe("leases", () => {
     await deleteRule(deps, tenantId, ruleId);
     expect(await scheduler.runOnce()).toBe(0);
     expect(calls).toEqual([]);
-    const delivery = (await getDelivery(deps, tenantId, webhookId));
+    const delivery = await getDelivery(deps, tenantId, webhookId);
     expect(delivery.status).toBe("cancelled");
     expect(delivery.last_error).toContain("rule_deleted");
   });

@@ -35,8 +35,18 @@ test("sends go out from the thread and answer with the attempt's result", async 
   const ok = receiver(200);
   const failing = receiver(503);
   const sendThread = thread();
-  const input = (url: string, id: string) => ({ url, headers: { "content-type": "application/json", "webhook-id": id }, body: `{"id":"${id}"}`, timeoutMs: 5_000, allowPrivate: true });
-  const results = await Promise.all([sendThread.send(input(ok.url, "msg_1")), sendThread.send(input(failing.url, "msg_2")), sendThread.send(input(ok.url, "msg_3"))]);
+  const input = (url: string, id: string) => ({
+    url,
+    headers: { "content-type": "application/json", "webhook-id": id },
+    body: `{"id":"${id}"}`,
+    timeoutMs: 5_000,
+    allowPrivate: true,
+  });
+  const results = await Promise.all([
+    sendThread.send(input(ok.url, "msg_1")),
+    sendThread.send(input(failing.url, "msg_2")),
+    sendThread.send(input(ok.url, "msg_3")),
+  ]);
   expect(results.map((result) => [result.ok, result.statusCode, result.error])).toEqual([
     [true, 200, null],
     [false, 503, "http_status: 503"],
@@ -59,7 +69,14 @@ test("the SSRF check runs in the thread too: a private address is refused unless
 test("a send that carries a function (a test's fake DNS) runs on the main thread", async () => {
   const ok = receiver(200);
   const sendThread = thread();
-  const result = await sendThread.send({ url: ok.url, headers: {}, body: "{}", timeoutMs: 5_000, allowPrivate: true, resolve: async () => ["127.0.0.1"] });
+  const result = await sendThread.send({
+    url: ok.url,
+    headers: {},
+    body: "{}",
+    timeoutMs: 5_000,
+    allowPrivate: true,
+    resolve: async () => ["127.0.0.1"],
+  });
   expect(result.ok).toBe(true);
   expect(sendThread.counts()).toEqual({ thread: 0, main: 1 });
 });
@@ -69,10 +86,20 @@ test("sends still waiting when the thread stops answer as failed attempts (the s
   let arrived: () => void = () => {};
   const held = new Promise<void>((resolve) => (release = resolve));
   const reached = new Promise<void>((resolve) => (arrived = resolve));
-  const server = Bun.serve({ hostname: "127.0.0.1", port: 0, fetch: async () => (arrived(), await held, new Response("late")) });
+  const server = Bun.serve({
+    hostname: "127.0.0.1",
+    port: 0,
+    fetch: async () => (arrived(), await held, new Response("late")),
+  });
   cleanups.push(() => server.stop(true));
   const sendThread = startSendThread(silentLogger);
-  const pending = sendThread.send({ url: `http://127.0.0.1:${server.port}/`, headers: {}, body: "{}", timeoutMs: 5_000, allowPrivate: true });
+  const pending = sendThread.send({
+    url: `http://127.0.0.1:${server.port}/`,
+    headers: {},
+    body: "{}",
+    timeoutMs: 5_000,
+    allowPrivate: true,
+  });
   await reached; // the thread's request is at the receiver, waiting for its answer
   await sendThread.stop();
   release();
@@ -84,7 +111,13 @@ test("with no HTTP request waiting, sends run on the main thread; while requests
   let busy = false;
   const sendThread = startSendThread(silentLogger, { mainThreadBusy: () => busy });
   cleanups.push(() => sendThread.stop());
-  const input = (id: string) => ({ url: ok.url, headers: { "webhook-id": id }, body: "{}", timeoutMs: 5_000, allowPrivate: true });
+  const input = (id: string) => ({
+    url: ok.url,
+    headers: { "webhook-id": id },
+    body: "{}",
+    timeoutMs: 5_000,
+    allowPrivate: true,
+  });
   expect((await sendThread.send(input("msg_idle"))).ok).toBe(true);
   expect(sendThread.counts()).toEqual({ thread: 0, main: 1 });
   busy = true;

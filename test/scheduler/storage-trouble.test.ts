@@ -31,7 +31,10 @@ test("results that cannot be recorded while another process holds the lock are k
   const dir = mkdtempSync(join(tmpdir(), "parley-sched-busy-"));
   const path = join(dir, "parley.db");
   // A real clock: the lease (2 × timeout + 1 s) must not run out while the test waits.
-  const deps = { ...buildDeps({ allowPrivateWebhooks: true, pollIntervalMs: 3_600_000 }, {}, {}, path), clock: systemClock };
+  const deps = {
+    ...buildDeps({ allowPrivateWebhooks: true, pollIntervalMs: 3_600_000 }, {}, {}, path),
+    clock: systemClock,
+  };
   // No wait at all: every record attempt fails with SQLITE_BUSY at once while the lock is taken
   // (the server waits PARLEY_WRITE_WAIT first; the scheduler must cope when that runs out).
   deps.store.storage.neverWaitForLocks(0);
@@ -42,7 +45,13 @@ test("results that cannot be recorded while another process holds the lock are k
     rmSync(dir, { recursive: true, force: true });
   });
   const tenantId = (await createTenant(deps, { name: "Locked" })).id;
-  await createRule(deps, tenantId, { name: "r", event: "lead.created", url: "https://hooks.example/x", secret: "s".repeat(16), active: true });
+  await createRule(deps, tenantId, {
+    name: "r",
+    event: "lead.created",
+    url: "https://hooks.example/x",
+    secret: "s".repeat(16),
+    active: true,
+  });
 
   let sends = 0;
   const scheduler = new DeliveryScheduler(deps, {
@@ -53,7 +62,9 @@ test("results that cannot be recorded while another process holds the lock are k
       return { ok: true, statusCode: 200, error: null, durationMs: 1, responseExcerpt: "" };
     },
   });
-  const webhookId = (await deps.store.transaction((tx) => enqueueEvent(deps, tx, { tenantId, event: "lead.created", data: {} }))).deliveryIds[0] ?? "";
+  const webhookId =
+    (await deps.store.transaction((tx) => enqueueEvent(deps, tx, { tenantId, event: "lead.created", data: {} })))
+      .deliveryIds[0] ?? "";
   scheduler.start();
   try {
     await eventually(() => sends === 1);

@@ -13,7 +13,13 @@ beforeEach(async () => {
   // A poll interval of an hour: the delivery below is claimed because the enqueue woke the loop.
   deps = buildDeps({ allowPrivateWebhooks: true, pollIntervalMs: 3_600_000, deliveryConcurrency: 4 });
   tenantId = (await createTenant(deps, { name: "Wake" })).id;
-  await createRule(deps, tenantId, { name: "r", event: "lead.created", url: "https://hooks.example/x", secret: "s".repeat(16), active: true });
+  await createRule(deps, tenantId, {
+    name: "r",
+    event: "lead.created",
+    url: "https://hooks.example/x",
+    secret: "s".repeat(16),
+    active: true,
+  });
 });
 afterEach(() => closeDeps(deps));
 

@@ -14,7 +14,16 @@ import { createSignal } from "../../src/lib/signal.ts";
 import type { Deps } from "../../src/deps.ts";
 import { createTenant } from "../../src/tenants/create-tenant.ts";
 import { findTenant, requireTenant } from "../../src/tenants/find-tenant.ts";
-import { buildDeps, buildTestApp, CHEAP_TEST_PASSWORDS, closeDeps, seedTenant, TEST_JWT_SECRET, testSql, type TestContext, } from "../helpers.ts";
+import {
+  buildDeps,
+  buildTestApp,
+  CHEAP_TEST_PASSWORDS,
+  closeDeps,
+  seedTenant,
+  TEST_JWT_SECRET,
+  testSql,
+  type TestContext,
+} from "../helpers.ts";
 import { testPostgresUrl } from "../pg/test-store.ts";
 import { cli } from "../cli/cli-helpers.ts";
 import { openWidgetSession, say } from "../http/chat-helpers.ts";
@@ -66,7 +75,15 @@ async function sharedDatabase(file: string): Promise<{ deps: Deps; db: string; c
   await opened.migrate(Date.now());
   const config = loadConfig({ PARLEY_JWT_SECRET: TEST_JWT_SECRET, PARLEY_DB: url.toString() });
   return {
-    deps: { store: opened.store, config, clock: createFakeClock(), log: silentLogger, assistant: modelAssistant, deliveriesEnqueued: createSignal(), passwords: CHEAP_TEST_PASSWORDS },
+    deps: {
+      store: opened.store,
+      config,
+      clock: createFakeClock(),
+      log: silentLogger,
+      assistant: modelAssistant,
+      deliveriesEnqueued: createSignal(),
+      passwords: CHEAP_TEST_PASSWORDS,
+    },
     db: url.toString(),
     async close() {
       await opened.close();
@@ -133,8 +150,14 @@ describe("the tenant and bot-config lookups are cached", () => {
     expect((await getBotConfig(deps, tenant.id)).greeting).not.toBe("Changed elsewhere");
     const second = testPostgresUrl() ? null : buildDeps({}, {}, {}, db);
     const sql = await testSql(second ?? deps);
-    const current = await sql.get<{ config: string }>("SELECT CAST(config AS TEXT) AS config FROM chatbots WHERE tenant_id = ?", tenant.id);
-    const config = { ...(JSON.parse(current?.config ?? "{}") as Record<string, unknown>), greeting: "Changed elsewhere" };
+    const current = await sql.get<{ config: string }>(
+      "SELECT CAST(config AS TEXT) AS config FROM chatbots WHERE tenant_id = ?",
+      tenant.id,
+    );
+    const config = {
+      ...(JSON.parse(current?.config ?? "{}") as Record<string, unknown>),
+      greeting: "Changed elsewhere",
+    };
     await sql.run("UPDATE chatbots SET config = ? WHERE tenant_id = ?", JSON.stringify(config), tenant.id);
     if (second) closeDeps(second);
     expect((await getBotConfig(deps, tenant.id)).greeting).toBe("Changed elsewhere");
@@ -150,11 +173,14 @@ describe("over HTTP", () => {
     context = buildTestApp();
     const seeded = await seedTenant(context.deps, "Once");
     const visitor = await openWidgetSession(context, seeded.tenant.id, "https://elsewhere.example");
-    const message = () => say(context, visitor.access_token, seeded.tenant.id, "Do you have parking?", { session_id: visitor.session_id });
+    const message = () =>
+      say(context, visitor.access_token, seeded.tenant.id, "Do you have parking?", { session_id: visitor.session_id });
     expect((await message()).status).toBe(200);
     // Through the store = outside a transaction (the turn's transaction has aggregates of its own).
     let versionReadsOutside = 0;
-    Object.assign(context.deps.store, { tenants: counting(context.deps.store.tenants, "findLookupVersion", () => (versionReadsOutside += 1)) });
+    Object.assign(context.deps.store, {
+      tenants: counting(context.deps.store.tenants, "findLookupVersion", () => (versionReadsOutside += 1)),
+    });
     const rows = countRowReads(context.deps);
     const transaction = context.deps.store.transaction.bind(context.deps.store);
     // Inside, the version comes with the message's count (usage.reserveMessage), not on its own.
@@ -195,21 +221,39 @@ describe("over HTTP", () => {
   test("a bot config another connection changed is in the very next reply, though the message read the cached one", async () => {
     const { sql, seeded } = await appWithAnotherWriter("http-other-config.db");
     const visitor = await openWidgetSession(context, seeded.tenant.id, "https://elsewhere.example");
-    const ask = async () => (await (await say(context, visitor.access_token, seeded.tenant.id, "Is there parking for bicycles?", { session_id: visitor.session_id })).json()) as { reply: { text: string } };
+    const ask = async () =>
+      (await (
+        await say(context, visitor.access_token, seeded.tenant.id, "Is there parking for bicycles?", {
+          session_id: visitor.session_id,
+        })
+      ).json()) as { reply: { text: string } };
     expect((await ask()).reply.text).not.toContain("Bike racks by the door");
 
     // The whole document, as PATCH would store it (a stored document replaces the sector's template).
     const { allowed_origins: _onTheTenantRow, ...current } = await getBotConfig(context.deps, seeded.tenant.id);
-    const faq = [{ id: "bikes", question: "Is there parking for bicycles?", answer: "Bike racks by the door.", keywords: ["parking", "bicycles"] }];
-    await sql.run("UPDATE chatbots SET config = ? WHERE tenant_id = ?", JSON.stringify({ ...current, faq }), seeded.tenant.id);
+    const faq = [
+      {
+        id: "bikes",
+        question: "Is there parking for bicycles?",
+        answer: "Bike racks by the door.",
+        keywords: ["parking", "bicycles"],
+      },
+    ];
+    await sql.run(
+      "UPDATE chatbots SET config = ? WHERE tenant_id = ?",
+      JSON.stringify({ ...current, faq }),
+      seeded.tenant.id,
+    );
     expect((await ask()).reply.text).toContain("Bike racks by the door");
   });
 
   test("allowed origins another connection changed decide the very next message, both ways", async () => {
     const { sql, seeded } = await appWithAnotherWriter("http-other-origins.db");
     const visitor = await openWidgetSession(context, seeded.tenant.id, "https://shop.example");
-    const from = (origin: string) => say(context, visitor.access_token, seeded.tenant.id, "Hello", { session_id: visitor.session_id }, { origin });
-    const setOrigins = (origins: string[]) => sql.run("UPDATE tenants SET allowed_origins = ? WHERE id = ?", JSON.stringify(origins), seeded.tenant.id);
+    const from = (origin: string) =>
+      say(context, visitor.access_token, seeded.tenant.id, "Hello", { session_id: visitor.session_id }, { origin });
+    const setOrigins = (origins: string[]) =>
+      sql.run("UPDATE tenants SET allowed_origins = ? WHERE id = ?", JSON.stringify(origins), seeded.tenant.id);
     expect((await from("https://shop.example")).status).toBe(200);
 
     // The cached tenant allows any origin; the database no longer does.
@@ -225,17 +269,44 @@ describe("over HTTP", () => {
     const seeded = await seedTenant(context.deps, "Patchy");
     const key = { "x-api-key": seeded.apiKey };
     const visitor = await openWidgetSession(context, seeded.tenant.id, "https://elsewhere.example");
-    const before = await (await say(context, visitor.access_token, seeded.tenant.id, "Is there parking for bicycles?", { session_id: visitor.session_id })).json();
+    const before = await (
+      await say(context, visitor.access_token, seeded.tenant.id, "Is there parking for bicycles?", {
+        session_id: visitor.session_id,
+      })
+    ).json();
     expect(JSON.stringify(before)).not.toContain("Bike racks by the door");
 
-    const faq = [{ id: "parking", question: "Is there parking for bicycles?", answer: "Bike racks by the door.", keywords: ["parking", "bicycles"] }];
-    expect((await context.request("PATCH", "/api/v1/chatbot/config", { headers: key, body: { faq } })).status).toBe(200);
+    const faq = [
+      {
+        id: "parking",
+        question: "Is there parking for bicycles?",
+        answer: "Bike racks by the door.",
+        keywords: ["parking", "bicycles"],
+      },
+    ];
+    expect((await context.request("PATCH", "/api/v1/chatbot/config", { headers: key, body: { faq } })).status).toBe(
+      200,
+    );
 
-    const after = await (await say(context, visitor.access_token, seeded.tenant.id, "Is there parking for bicycles?", { session_id: visitor.session_id })).json();
+    const after = await (
+      await say(context, visitor.access_token, seeded.tenant.id, "Is there parking for bicycles?", {
+        session_id: visitor.session_id,
+      })
+    ).json();
     expect(after.reply.text).toContain("Bike racks by the door");
     // The origins live on the tenant row: the origin check reads the cached tenant.
-    expect((await context.request("PATCH", "/api/v1/chatbot/config", { headers: key, body: { allowed_origins: ["https://shop.example"] } })).status).toBe(200);
-    const refused = await context.request("POST", "/api/v1/widget/session", { body: { tenant_id: seeded.tenant.id }, headers: { origin: "https://elsewhere.example" } });
+    expect(
+      (
+        await context.request("PATCH", "/api/v1/chatbot/config", {
+          headers: key,
+          body: { allowed_origins: ["https://shop.example"] },
+        })
+      ).status,
+    ).toBe(200);
+    const refused = await context.request("POST", "/api/v1/widget/session", {
+      body: { tenant_id: seeded.tenant.id },
+      headers: { origin: "https://elsewhere.example" },
+    });
     expect(refused.status).toBe(403);
     expect((await openWidgetSession(context, seeded.tenant.id, "https://shop.example")).session_id).toBeString();
   });

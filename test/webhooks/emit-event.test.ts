@@ -10,17 +10,31 @@ let tenantId: string;
 let otherTenantId: string;
 
 const rule = (tenant: string, overrides: Partial<Parameters<typeof createRule>[2]> = {}) =>
-  createRule(deps, tenant, { name: "r", event: "lead.created", url: `https://hooks.example/${crypto.randomUUID()}`, secret: "s".repeat(20), active: true, ...overrides });
+  createRule(deps, tenant, {
+    name: "r",
+    event: "lead.created",
+    url: `https://hooks.example/${crypto.randomUUID()}`,
+    secret: "s".repeat(20),
+    active: true,
+    ...overrides,
+  });
 
 const emit = (input: Partial<Parameters<typeof enqueueEvent>[2]> = {}) =>
-  deps.store.transaction((tx) => enqueueEvent(deps, tx, { tenantId, event: "lead.created", data: { lead_id: "lead_1" }, ...input }));
+  deps.store.transaction((tx) =>
+    enqueueEvent(deps, tx, { tenantId, event: "lead.created", data: { lead_id: "lead_1" }, ...input }),
+  );
 
 const deliveredRules = async (deliveryIds: string[]) => {
   const sql = await testSql(deps);
-  return Promise.all(deliveryIds.map(async (id) => (await sql.get<{ rule_id: string }>("SELECT rule_id FROM deliveries WHERE id = ?", id))?.rule_id));
+  return Promise.all(
+    deliveryIds.map(
+      async (id) => (await sql.get<{ rule_id: string }>("SELECT rule_id FROM deliveries WHERE id = ?", id))?.rule_id,
+    ),
+  );
 };
 
-const countRows = async (table: "deliveries" | "events") => (await (await testSql(deps)).get<{ n: number }>(`SELECT CAST(count(*) AS INTEGER) AS n FROM ${table}`))?.n;
+const countRows = async (table: "deliveries" | "events") =>
+  (await (await testSql(deps)).get<{ n: number }>(`SELECT CAST(count(*) AS INTEGER) AS n FROM ${table}`))?.n;
 
 beforeEach(async () => {
   deps = buildDeps({ allowPrivateWebhooks: true });
@@ -41,7 +55,16 @@ describe("enqueueEvent matching", () => {
     const made = ["rule_c", "rule_a", "rule_b"];
     for (const id of made) {
       await deps.store.webhookRules.insertRule({
-        id, tenantId, name: id, event: "lead.created", url: `https://hooks.example/${id}`, secret: "s".repeat(20), minConfidence: null, active: true, createdAt: 0, updatedAt: 0,
+        id,
+        tenantId,
+        name: id,
+        event: "lead.created",
+        url: `https://hooks.example/${id}`,
+        secret: "s".repeat(20),
+        minConfidence: null,
+        active: true,
+        createdAt: 0,
+        updatedAt: 0,
       });
     }
     const { deliveryIds } = await emit();
@@ -61,7 +84,9 @@ describe("enqueueEvent matching", () => {
     const strict = await rule(tenantId, { conditions: { min_confidence: 0.8 } });
     const loose = await rule(tenantId, { conditions: { min_confidence: 0.5 } });
     expect(await deliveredRules((await emit({ confidence: 0.6 })).deliveryIds)).toEqual([loose.rule_id]);
-    expect((await deliveredRules((await emit({ confidence: 0.8 })).deliveryIds)).sort()).toEqual([strict.rule_id, loose.rule_id].sort());
+    expect((await deliveredRules((await emit({ confidence: 0.8 })).deliveryIds)).sort()).toEqual(
+      [strict.rule_id, loose.rule_id].sort(),
+    );
     expect((await emit({ confidence: 0.4 })).deliveryIds).toEqual([]);
   });
 
@@ -73,7 +98,10 @@ describe("enqueueEvent matching", () => {
   test("the confidence is added to the event data", async () => {
     await rule(tenantId);
     const { eventId } = await emit({ confidence: 0.75 });
-    const row = await (await testSql(deps)).get<{ data: string }>("SELECT CAST(data AS TEXT) AS data FROM events WHERE id = ?", eventId);
+    const row = await (await testSql(deps)).get<{ data: string }>(
+      "SELECT CAST(data AS TEXT) AS data FROM events WHERE id = ?",
+      eventId,
+    );
     expect(JSON.parse(row?.data ?? "{}")).toEqual({ lead_id: "lead_1", confidence: 0.75 });
   });
 
@@ -101,7 +129,11 @@ describe("enqueueEvent matching", () => {
       // starts here on another pooled connection, which sees the delivery only once committed
       // (a wake-up before the commit races the COMMIT there: caught often, not always).
       const inTransaction = postgres ? null : deps.sqlite.inTransaction;
-      seenByListener.push(sql.get<{ n: number }>("SELECT CAST(count(*) AS INTEGER) AS n FROM deliveries").then((row) => ({ inTransaction, deliveries: row?.n })));
+      seenByListener.push(
+        sql
+          .get<{ n: number }>("SELECT CAST(count(*) AS INTEGER) AS n FROM deliveries")
+          .then((row) => ({ inTransaction, deliveries: row?.n })),
+      );
     });
     await emit();
     expect(await Promise.all(seenByListener)).toEqual([{ inTransaction: postgres ? null : false, deliveries: 1 }]);

@@ -97,7 +97,14 @@ test("a sender killed with SIGKILL mid-stream loses nothing and keeps each sessi
     PARLEY_DELIVERY_TIMEOUT: "2s",
   });
   const clock = createFakeClock(Date.now());
-  const deps: Deps = { store, config, clock, log: silentLogger, assistant: modelAssistant, deliveriesEnqueued: createSignal() };
+  const deps: Deps = {
+    store,
+    config,
+    clock,
+    log: silentLogger,
+    assistant: modelAssistant,
+    deliveriesEnqueued: createSignal(),
+  };
 
   let child: Subprocess | null = null;
   /** Set once the child is killed; resolves when it is gone. */

@@ -38,7 +38,9 @@ beforeAll(() => {
           return new Promise<Response>(() => undefined);
         case "/stall-body":
           // Headers and a first chunk go out, then the body never ends.
-          return new Response(new ReadableStream({ start: (controller) => controller.enqueue(new TextEncoder().encode("partial")) }));
+          return new Response(
+            new ReadableStream({ start: (controller) => controller.enqueue(new TextEncoder().encode("partial")) }),
+          );
         case "/huge":
           return new Response(FIVE_MB, { status: 200 });
         default:
@@ -54,11 +56,31 @@ afterAll(() => {
 
 function signedInput(path: string, overrides: Partial<SendWebhookInput> = {}): SendWebhookInput {
   const { body, signature } = serializeDelivery(
-    { event: "lead.created", webhookId: "wh_01jz0000000000000000000000", timestamp: "2026-01-15T09:00:00.000Z", data: { lead_id: "lead_1" } },
+    {
+      event: "lead.created",
+      webhookId: "wh_01jz0000000000000000000000",
+      timestamp: "2026-01-15T09:00:00.000Z",
+      data: { lead_id: "lead_1" },
+    },
     SECRET,
   );
-  const headers = deliveryHeaders({ event: "lead.created", webhookId: "wh_01jz0000000000000000000000", attempt: 2, sendTimeMs: 1_768_467_600_000, body, signature, secret: SECRET });
-  return { url: `http://127.0.0.1:${server.port}${path}`, headers, body, timeoutMs: 2_000, allowPrivate: true, ...overrides };
+  const headers = deliveryHeaders({
+    event: "lead.created",
+    webhookId: "wh_01jz0000000000000000000000",
+    attempt: 2,
+    sendTimeMs: 1_768_467_600_000,
+    body,
+    signature,
+    secret: SECRET,
+  });
+  return {
+    url: `http://127.0.0.1:${server.port}${path}`,
+    headers,
+    body,
+    timeoutMs: 2_000,
+    allowPrivate: true,
+    ...overrides,
+  };
 }
 
 describe("sendWebhook", () => {
@@ -76,7 +98,9 @@ describe("sendWebhook", () => {
     expect(request?.headers.get("webhook-id")).toBe("wh_01jz0000000000000000000000");
     expect(request?.headers.get("webhook-timestamp")).toBe("1768467600");
     expect(request?.headers.get("webhook-signature")).toStartWith("v1,");
-    expect(verifyServiceSignature(SECRET, request?.body ?? "", request?.headers.get("x-service-signature") ?? "")).toBe(true);
+    expect(verifyServiceSignature(SECRET, request?.body ?? "", request?.headers.get("x-service-signature") ?? "")).toBe(
+      true,
+    );
   });
 
   test("a 500 answer is a failure with its status and body excerpt", async () => {
@@ -135,14 +159,23 @@ describe("sendWebhook", () => {
   });
 
   test("with allowPrivate false a name that does not resolve is a connection error", async () => {
-    const result = await sendWebhook(signedInput("/ok", { url: "https://hooks.example.com/in", allowPrivate: false, resolve: async () => [] }));
+    const result = await sendWebhook(
+      signedInput("/ok", { url: "https://hooks.example.com/in", allowPrivate: false, resolve: async () => [] }),
+    );
     expect(result).toMatchObject({ ok: false, statusCode: null });
     expect(result.error).toStartWith("connection_error: cannot resolve host");
   });
 
   test("a name resolution that never finishes is a timeout within the attempt's deadline", async () => {
     const started = performance.now();
-    const result = await sendWebhook(signedInput("/ok", { url: "https://hooks.example.com/in", allowPrivate: false, timeoutMs: 200, resolve: () => new Promise<string[]>(() => undefined) }));
+    const result = await sendWebhook(
+      signedInput("/ok", {
+        url: "https://hooks.example.com/in",
+        allowPrivate: false,
+        timeoutMs: 200,
+        resolve: () => new Promise<string[]>(() => undefined),
+      }),
+    );
     expect(result).toMatchObject({ ok: false, statusCode: null, error: "timeout: no response within 200 ms" });
     expect(performance.now() - started).toBeLessThan(2_000);
   });
@@ -150,11 +183,24 @@ describe("sendWebhook", () => {
   test("with a name, the request is sent to the address the check approved, with the name as Host and TLS server name", async () => {
     const dialled: Array<{ url: string; host: string | null; serverName: string | undefined }> = [];
     const dial = (async (input: string | URL | Request, init?: BunFetchRequestInit) => {
-      dialled.push({ url: String(input), host: new Headers(init?.headers).get("host"), serverName: init?.tls?.serverName });
+      dialled.push({
+        url: String(input),
+        host: new Headers(init?.headers).get("host"),
+        serverName: init?.tls?.serverName,
+      });
       return new Response("ok");
     }) as typeof fetch;
-    const result = await sendWebhook(signedInput("/ok", { url: "https://hooks.example.com/in?x=1", allowPrivate: false, resolve: async () => ["93.184.216.34"], pinning: { dial } }));
+    const result = await sendWebhook(
+      signedInput("/ok", {
+        url: "https://hooks.example.com/in?x=1",
+        allowPrivate: false,
+        resolve: async () => ["93.184.216.34"],
+        pinning: { dial },
+      }),
+    );
     expect(result).toMatchObject({ ok: true, statusCode: 200, responseExcerpt: "ok" });
-    expect(dialled).toEqual([{ url: "https://93.184.216.34/in?x=1", host: "hooks.example.com", serverName: "hooks.example.com" }]);
+    expect(dialled).toEqual([
+      { url: "https://93.184.216.34/in?x=1", host: "hooks.example.com", serverName: "hooks.example.com" },
+    ]);
   });
 });

@@ -2,7 +2,12 @@ import { describe, expect, test } from "bun:test";
 import { createHmac, timingSafeEqual } from "node:crypto";
 import { readFileSync } from "node:fs";
 import { Webhook } from "standardwebhooks";
-import { deliveryHeaders, serializeDelivery, standardWebhookSignature, verifyServiceSignature } from "../../src/webhooks/sign.ts";
+import {
+  deliveryHeaders,
+  serializeDelivery,
+  standardWebhookSignature,
+  verifyServiceSignature,
+} from "../../src/webhooks/sign.ts";
 
 // The fixed vector, also printed in docs/webhooks.md. Computed once and cross-checked
 // with `openssl dgst -sha256 -hmac`; if signing changes, receivers break, so this must fail.
@@ -59,7 +64,7 @@ describe("serializeDelivery", () => {
   });
 
   test("is accepted by an independent receiver written from the spec", () => {
-    const data = { name: "Zoë \"Z\" Ünal", phone: "+4915123456789", nested: { list: [1, 2.5, null], signature: "x" } };
+    const data = { name: 'Zoë "Z" Ünal', phone: "+4915123456789", nested: { list: [1, 2.5, null], signature: "x" } };
     const { body, signature } = serializeDelivery({ ...VECTOR, data }, VECTOR.secret);
     expect(receiverAccepts(VECTOR.secret, body, signature)).toBe(true);
     expect(verifyServiceSignature(VECTOR.secret, body, signature)).toBe(true);
@@ -94,8 +99,14 @@ describe("verifyServiceSignature", () => {
 
 describe("webhook-signature", () => {
   test("matches the documented vector and the standardwebhooks library's own signer", () => {
-    expect(standardWebhookSignature(VECTOR.secret, VECTOR.webhookId, VECTOR.unixSeconds, VECTOR.body)).toBe(VECTOR.webhookSignature);
-    const librarySigned = standardVerifier(VECTOR.secret).sign(VECTOR.webhookId, new Date(VECTOR.unixSeconds * 1000), VECTOR.body);
+    expect(standardWebhookSignature(VECTOR.secret, VECTOR.webhookId, VECTOR.unixSeconds, VECTOR.body)).toBe(
+      VECTOR.webhookSignature,
+    );
+    const librarySigned = standardVerifier(VECTOR.secret).sign(
+      VECTOR.webhookId,
+      new Date(VECTOR.unixSeconds * 1000),
+      VECTOR.body,
+    );
     expect(librarySigned).toBe(VECTOR.webhookSignature);
   });
 
@@ -112,7 +123,13 @@ describe("webhook-signature", () => {
 
 describe("deliveryHeaders", () => {
   test("sets every header the spec and DESIGN §4 list", () => {
-    const headers = deliveryHeaders({ ...VECTOR, attempt: 3, sendTimeMs: VECTOR.unixSeconds * 1000 + 999, body: VECTOR.body, signature: VECTOR.signature });
+    const headers = deliveryHeaders({
+      ...VECTOR,
+      attempt: 3,
+      sendTimeMs: VECTOR.unixSeconds * 1000 + 999,
+      body: VECTOR.body,
+      signature: VECTOR.signature,
+    });
     expect(headers).toEqual({
       "content-type": "application/json",
       "user-agent": "Parley-Webhooks/1",
@@ -129,7 +146,13 @@ describe("deliveryHeaders", () => {
 describe("docs/webhooks.md", () => {
   test("prints the same test vector the code produces", () => {
     const doc = readFileSync(new URL("../../docs/webhooks.md", import.meta.url), "utf8");
-    for (const value of [VECTOR.secret, VECTOR.body, VECTOR.signature, VECTOR.webhookSignature, String(VECTOR.unixSeconds)]) {
+    for (const value of [
+      VECTOR.secret,
+      VECTOR.body,
+      VECTOR.signature,
+      VECTOR.webhookSignature,
+      String(VECTOR.unixSeconds),
+    ]) {
       expect(doc).toContain(value);
     }
   });

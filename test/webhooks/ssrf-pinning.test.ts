@@ -62,7 +62,11 @@ describe("a host name whose resolution changes between check and connect", () =>
   test("is resolved once and the request goes to the checked public address, never to the private one", async () => {
     const resolver = rebindingResolver([PUBLIC_IP], ["127.0.0.1"]);
     const { dial, dialled } = fakeDialer();
-    const response = await fetchPinned(`https://${NAME}/hooks?x=1`, { method: "POST", body: "{}" }, { allowPrivate: false, resolveHost: resolver, dial });
+    const response = await fetchPinned(
+      `https://${NAME}/hooks?x=1`,
+      { method: "POST", body: "{}" },
+      { allowPrivate: false, resolveHost: resolver, dial },
+    );
     expect(response.status).toBe(204);
     expect(resolver.calls).toBe(1);
     expect(dialled).toEqual([{ url: `https://${PUBLIC_IP}/hooks?x=1`, host: NAME, serverName: NAME }]);
@@ -90,7 +94,15 @@ describe("a host name whose resolution changes between check and connect", () =>
   test("answering the private address at check time is refused before any connection", async () => {
     const resolver = rebindingResolver(["127.0.0.1"], [PUBLIC_IP]);
     const { dial, dialled } = fakeDialer();
-    const result = await sendWebhook({ url: `http://${NAME}/hook`, headers: {}, body: "{}", timeoutMs: 2_000, allowPrivate: false, resolve: resolver, pinning: { dial } });
+    const result = await sendWebhook({
+      url: `http://${NAME}/hook`,
+      headers: {},
+      body: "{}",
+      timeoutMs: 2_000,
+      allowPrivate: false,
+      resolve: resolver,
+      pinning: { dial },
+    });
     expect(result.ok).toBe(false);
     expect(result.error).toStartWith("forbidden_address:");
     expect(dialled).toEqual([]);
@@ -98,7 +110,11 @@ describe("a host name whose resolution changes between check and connect", () =>
 
   test("a name with one public and one private address is refused whole", async () => {
     const { dial, dialled } = fakeDialer();
-    const attempt = fetchPinned(`http://${NAME}/`, {}, { allowPrivate: false, resolveHost: async () => [PUBLIC_IP, "10.0.0.7"], dial });
+    const attempt = fetchPinned(
+      `http://${NAME}/`,
+      {},
+      { allowPrivate: false, resolveHost: async () => [PUBLIC_IP, "10.0.0.7"], dial },
+    );
     await expect(attempt).rejects.toBeInstanceOf(PinnedFetchRefused);
     expect(dialled).toEqual([]);
   });
@@ -107,21 +123,38 @@ describe("a host name whose resolution changes between check and connect", () =>
 describe("fetchPinned with several checked addresses", () => {
   test("tries the next checked address only when the connection was refused", async () => {
     const { dial, dialled } = fakeDialer((url) => (url.includes(PUBLIC_IP) ? refusedError() : null));
-    const response = await fetchPinned(`http://${NAME}/`, { method: "POST", body: "x" }, { allowPrivate: false, resolveHost: async () => [PUBLIC_IP, OTHER_PUBLIC_IP], dial });
+    const response = await fetchPinned(
+      `http://${NAME}/`,
+      { method: "POST", body: "x" },
+      { allowPrivate: false, resolveHost: async () => [PUBLIC_IP, OTHER_PUBLIC_IP], dial },
+    );
     expect(response.status).toBe(204);
     expect(dialled.map((entry) => entry.url)).toEqual([`http://${PUBLIC_IP}/`, `http://${OTHER_PUBLIC_IP}/`]);
   });
 
   test("does not send again after any other error (the request may have been received)", async () => {
     const { dial, dialled } = fakeDialer(() => Object.assign(new Error("reset"), { code: "ECONNRESET" }));
-    await expect(fetchPinned(`http://${NAME}/`, { method: "POST", body: "x" }, { allowPrivate: false, resolveHost: async () => [PUBLIC_IP, OTHER_PUBLIC_IP], dial })).rejects.toThrow("reset");
+    await expect(
+      fetchPinned(
+        `http://${NAME}/`,
+        { method: "POST", body: "x" },
+        { allowPrivate: false, resolveHost: async () => [PUBLIC_IP, OTHER_PUBLIC_IP], dial },
+      ),
+    ).rejects.toThrow("reset");
     expect(dialled).toHaveLength(1);
   });
 
   test("an IPv6 address is dialled in brackets, IPv4 addresses first", async () => {
     const { dial, dialled } = fakeDialer((url) => (url.includes(PUBLIC_IP) ? refusedError() : null));
-    await fetchPinned(`https://${NAME}:8443/p`, {}, { allowPrivate: false, resolveHost: async () => ["2606:2800:220:1:248:1893:25c8:1946", PUBLIC_IP], dial });
-    expect(dialled.map((entry) => entry.url)).toEqual([`https://${PUBLIC_IP}:8443/p`, "https://[2606:2800:220:1:248:1893:25c8:1946]:8443/p"]);
+    await fetchPinned(
+      `https://${NAME}:8443/p`,
+      {},
+      { allowPrivate: false, resolveHost: async () => ["2606:2800:220:1:248:1893:25c8:1946", PUBLIC_IP], dial },
+    );
+    expect(dialled.map((entry) => entry.url)).toEqual([
+      `https://${PUBLIC_IP}:8443/p`,
+      "https://[2606:2800:220:1:248:1893:25c8:1946]:8443/p",
+    ]);
     expect(dialled.every((entry) => entry.host === `${NAME}:8443` && entry.serverName === NAME)).toBe(true);
   });
 });

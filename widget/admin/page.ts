@@ -46,7 +46,8 @@ figure.chart{margin:0;padding:.75rem 1rem;border:1px solid var(--line);border-ra
 figure.chart figcaption{font-weight:600;display:flex;justify-content:space-between;gap:1rem}figure.chart figcaption span{font-weight:400;color:var(--muted)}
 .chart svg{display:block;width:100%;height:auto;overflow:visible}.chart .bar{fill:var(--accent)}.chart .bar.ok{fill:var(--ok)}.chart .bar.dead{fill:var(--err)}.chart .bar.s1{fill:var(--err)}.chart .bar.s2{fill:#d9822b}.chart .bar.s3{fill:#c9a227}.chart .bar.s4{fill:#5aa469}.chart .bar.s5{fill:var(--ok)}.chart .axis{stroke:var(--line)}.chart text{fill:var(--muted);font-size:10px}`;
 
-const th = (names: string[]) => `<thead><tr>${names.map((name) => `<th scope="col">${name}</th>`).join("")}</tr></thead>`;
+const th = (names: string[]) =>
+  `<thead><tr>${names.map((name) => `<th scope="col">${name}</th>`).join("")}</tr></thead>`;
 
 const table = (id: string, caption: string, columns: string[]) =>
   `<div class="scroll"><table><caption class="sr">${caption}</caption>${th(columns)}<tbody id="${id}"></tbody></table></div>`;
@@ -217,7 +218,6 @@ const UNANSWERED = `<h2>Unanswered</h2>
 ${notice("unanswered-msg")}
 ${table("unanswered-rows", "Unanswered questions", ["Question", "Asked", "Languages", "First seen", "Last seen", "Example sessions", "Fix"])}`;
 
-
 const TEAM = `<h2>Team</h2>
 <p class="hint">The people who work this tenant. <strong>Agents</strong> see the hand-off inbox, their profile and knowledge search; <strong>admins</strong> and <strong>owners</strong> see everything, and owners add and remove people. Removing someone ends their access at once.</p>
 ${notice("team-msg")}
@@ -242,14 +242,29 @@ ${notice("profile-name-msg")}</fieldset></form>
 <p class="hint">Other browsers signed in as you are signed out.</p>
 ${notice("profile-password-msg")}</fieldset></form>`;
 
-const PANELS: Record<(typeof TABS)[number][0], string> = { overview: OVERVIEW, dlq: DLQ, deliveries: DELIVERIES, rules: RULES, inbox: INBOX, knowledge: KNOWLEDGE, tests: TESTS, unanswered: UNANSWERED, ai: AI, team: TEAM, profile: PROFILE };
+const PANELS: Record<(typeof TABS)[number][0], string> = {
+  overview: OVERVIEW,
+  dlq: DLQ,
+  deliveries: DELIVERIES,
+  rules: RULES,
+  inbox: INBOX,
+  knowledge: KNOWLEDGE,
+  tests: TESTS,
+  unanswered: UNANSWERED,
+  ai: AI,
+  team: TEAM,
+  profile: PROFILE,
+};
 
 export function adminHtml(): string {
   const tabs = TABS.map(
     ([id, label], index) =>
       `<button type="button" role="tab" id="tab-${id}" aria-controls="panel-${id}" aria-selected="${index === 0}" tabindex="${index === 0 ? 0 : -1}">${label}</button>`,
   ).join("");
-  const panels = TABS.map(([id], index) => `<section role="tabpanel" id="panel-${id}" aria-labelledby="tab-${id}" tabindex="0"${index === 0 ? "" : " hidden"}>${PANELS[id]}</section>`).join("\n");
+  const panels = TABS.map(
+    ([id], index) =>
+      `<section role="tabpanel" id="panel-${id}" aria-labelledby="tab-${id}" tabindex="0"${index === 0 ? "" : " hidden"}>${PANELS[id]}</section>`,
+  ).join("\n");
   return `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1">
 <meta name="referrer" content="no-referrer"><title>Parley admin</title><style>${ADMIN_CSS}</style>

@@ -72,7 +72,12 @@ export interface Api {
   /** Widget telemetry (counted in GET /api/v1/analytics/summary); best effort. */
   track(token: string, names: string[]): Promise<unknown>;
   /** The chat's live stream: resolves when it ends (the server went away, or `stop` aborted it). */
-  live(token: string, sessionId: string, onEvent: (kind: string, data: LiveData) => void, stop: AbortSignal): Promise<void>;
+  live(
+    token: string,
+    sessionId: string,
+    onEvent: (kind: string, data: LiveData) => void,
+    stop: AbortSignal,
+  ): Promise<void>;
   /** The visitor's 1–5 rating of the closed chat, once (409 after that). */
   rate(token: string, sessionId: string, score: number, comment: string): Promise<unknown>;
 }
@@ -88,7 +93,10 @@ async function request(url: string, init: RequestInit): Promise<Response> {
 const call = async <T>(url: string, init: RequestInit): Promise<T> => readJson<T>(await request(url, init));
 
 /** Calls `onFrame` with each `event:`/`data:` frame of a server-sent events body; false from it stops reading. */
-async function readFrames(body: ReadableStream<Uint8Array>, onFrame: (event: string | undefined, data: string) => boolean | void): Promise<void> {
+async function readFrames(
+  body: ReadableStream<Uint8Array>,
+  onFrame: (event: string | undefined, data: string) => boolean | void,
+): Promise<void> {
   const reader = body.getReader();
   const decoder = new TextDecoder();
   let buffer = "";
@@ -100,7 +108,8 @@ async function readFrames(body: ReadableStream<Uint8Array>, onFrame: (event: str
       const frame = buffer.slice(0, end);
       buffer = buffer.slice(end + 2);
       const data = /^data: (.*)$/m.exec(frame)?.[1];
-      if (data && onFrame(/^event: (.*)$/m.exec(frame)?.[1], data) === false) return void reader.cancel().catch(() => undefined);
+      if (data && onFrame(/^event: (.*)$/m.exec(frame)?.[1], data) === false)
+        return void reader.cancel().catch(() => undefined);
     }
     if (chunk.done) return;
   }
@@ -110,7 +119,8 @@ async function readFrames(body: ReadableStream<Uint8Array>, onFrame: (event: str
 async function callStream(url: string, init: RequestInit, onDelta: (text: string) => void): Promise<SendResult> {
   const response = await request(url, init);
   const body = response.body;
-  if (!response.ok || !body || !(response.headers.get("content-type") ?? "").includes("event-stream")) return readJson(response);
+  if (!response.ok || !body || !(response.headers.get("content-type") ?? "").includes("event-stream"))
+    return readJson(response);
   let result: SendResult | null = null;
   let failure: ApiError | null = null;
   await readFrames(body, (event, data) => {
@@ -135,7 +145,10 @@ async function readJson<T>(response: Response): Promise<T> {
 
 const json = (token: string | null, body?: unknown): RequestInit => ({
   method: body === undefined ? "GET" : "POST",
-  headers: { ...(body === undefined ? {} : { "content-type": "application/json" }), ...(token ? { authorization: `Bearer ${token}` } : {}) },
+  headers: {
+    ...(body === undefined ? {} : { "content-type": "application/json" }),
+    ...(token ? { authorization: `Bearer ${token}` } : {}),
+  },
   body: body === undefined ? undefined : JSON.stringify(body),
 });
 
@@ -153,15 +166,28 @@ export function createApi(base: string, tenantId: string, lang: string): Api {
     send: (token, text, onDelta) => {
       const init = json(token, { tenant_id: tenantId, message: text });
       if (!onDelta) return call(`${api}/chatbot/message`, init);
-      return callStream(`${api}/chatbot/message`, { ...init, headers: { ...init.headers, accept: "text/event-stream" } }, onDelta);
+      return callStream(
+        `${api}/chatbot/message`,
+        { ...init, headers: { ...init.headers, accept: "text/event-stream" } },
+        onDelta,
+      );
     },
     history: (token, sessionId, after) =>
-      call(`${api}/chatbot/sessions/${encodeURIComponent(sessionId)}/messages${after ? `?after=${encodeURIComponent(after)}` : ""}`, json(token)),
+      call(
+        `${api}/chatbot/sessions/${encodeURIComponent(sessionId)}/messages${after ? `?after=${encodeURIComponent(after)}` : ""}`,
+        json(token),
+      ),
     rate: (token, sessionId, score, comment) =>
-      call(`${api}/chatbot/sessions/${encodeURIComponent(sessionId)}/rating`, json(token, { score, ...(comment.trim() ? { comment: comment.trim() } : {}) })),
+      call(
+        `${api}/chatbot/sessions/${encodeURIComponent(sessionId)}/rating`,
+        json(token, { score, ...(comment.trim() ? { comment: comment.trim() } : {}) }),
+      ),
     track: (token, names) => call(`${api}/analytics/events`, json(token, { events: names.map((name) => ({ name })) })),
     async live(token, sessionId, onEvent, stop) {
-      const response = await request(`${api}/chatbot/sessions/${encodeURIComponent(sessionId)}/stream`, { ...json(token), signal: stop });
+      const response = await request(`${api}/chatbot/sessions/${encodeURIComponent(sessionId)}/stream`, {
+        ...json(token),
+        signal: stop,
+      });
       if (!response.ok || !response.body) throw new ApiError(response.status, "stream");
       await readFrames(response.body, (event, data) => void (event && onEvent(event, JSON.parse(data))));
     },

@@ -101,7 +101,12 @@ export function createConversation(
         // The greeting opens the first conversation, before anything typed while the session
         // was still starting (or while offline); a later session does not greet again.
         if (started.greeting && !log.some((m) => m.role === "bot" || m.role === "operator")) {
-          const greeting: StoredMessage = { id: null, role: "bot", text: started.greeting, quick: started.quick_replies };
+          const greeting: StoredMessage = {
+            id: null,
+            role: "bot",
+            text: started.greeting,
+            quick: started.quick_replies,
+          };
           log.unshift(greeting);
           showFirst(greeting);
           if (log.length === 1) renderQuickReplies(view.quick, greeting.quick ?? [], pick);
@@ -126,7 +131,15 @@ export function createConversation(
     renderQuickReplies(view.quick, [], pick);
     const mine: StoredMessage = { id: null, role: "visitor", text, at: Date.now() };
     // Without a session yet the message still needs a saved home: a placeholder with no token.
-    state ??= { token: "", expiresAt: 0, sessionId: "", lastId: null, status: "bot", botName: view.title.textContent ?? "", log: [] };
+    state ??= {
+      token: "",
+      expiresAt: 0,
+      sessionId: "",
+      lastId: null,
+      status: "bot",
+      botName: view.title.textContent ?? "",
+      log: [],
+    };
     state.log.push(mine);
     show(mine, false);
     save();
@@ -165,8 +178,17 @@ export function createConversation(
       current.status = result.status;
       dropLive();
       if (result.reply) {
-        const sources = result.reply.sources?.map((source) => (source.url ? { title: source.title, url: source.url } : { title: source.title }));
-        append(current, { id: result.reply.message_id, role: "bot", text: result.reply.text, quick: result.reply.quick_replies, at: Date.now(), ...(sources?.length ? { sources } : {}) });
+        const sources = result.reply.sources?.map((source) =>
+          source.url ? { title: source.title, url: source.url } : { title: source.title },
+        );
+        append(current, {
+          id: result.reply.message_id,
+          role: "bot",
+          text: result.reply.text,
+          quick: result.reply.quick_replies,
+          at: Date.now(),
+          ...(sources?.length ? { sources } : {}),
+        });
       }
       save();
       follow.touch();
@@ -183,7 +205,19 @@ export function createConversation(
     }
   }
 
-  const follow = createFollow({ config, api, view, s, transcript, isOpen, state: () => state, usable, busy: () => busy, append, save });
+  const follow = createFollow({
+    config,
+    api,
+    view,
+    s,
+    transcript,
+    isOpen,
+    state: () => state,
+    usable,
+    busy: () => busy,
+    append,
+    save,
+  });
 
   // After a reload the saved transcript is back on screen, with the last bot message's quick replies.
   if (state) {
@@ -208,7 +242,11 @@ export function createConversation(
       follow.schedulePoll();
     },
     resume() {
-      if (state?.token) follow.catchUp().catch(() => undefined).then(guard(follow.schedulePoll));
+      if (state?.token)
+        follow
+          .catchUp()
+          .catch(() => undefined)
+          .then(guard(follow.schedulePoll));
     },
   };
 }

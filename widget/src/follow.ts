@@ -57,7 +57,10 @@ export function createFollow(ctx: FollowContext): Follow {
     for (const message of history.data) {
       const known = current.log.find((m) => m.id === message.message_id);
       // A visitor message we sent ourselves may come back before its send answered.
-      const pending = !known && message.role === "visitor" && current.log.find((m) => m.id === null && m.role === "visitor" && m.text === message.text);
+      const pending =
+        !known &&
+        message.role === "visitor" &&
+        current.log.find((m) => m.id === null && m.role === "visitor" && m.text === message.text);
       if (pending) {
         // The server has it after all (the answer, not the message, was lost): no longer failed.
         pending.id = message.message_id;
@@ -66,7 +69,14 @@ export function createFollow(ctx: FollowContext): Follow {
           transcript.redraw(pending);
         }
       } else if (!known) {
-        ctx.append(current, { id: message.message_id, role: message.role, text: message.text, quick: message.quick_replies, author: message.author_name, at: Date.parse(message.created_at ?? "") || Date.now() });
+        ctx.append(current, {
+          id: message.message_id,
+          role: message.role,
+          text: message.text,
+          quick: message.quick_replies,
+          author: message.author_name,
+          at: Date.parse(message.created_at ?? "") || Date.now(),
+        });
         lastActivity = Date.now();
       }
       current.lastId = message.message_id;
@@ -101,19 +111,24 @@ export function createFollow(ctx: FollowContext): Follow {
     clearTimeout(pollTimer);
     catchUp().catch(() => undefined);
     api
-      .live(current.token, current.sessionId, (kind, data) => {
-        liveFailures = 0;
-        if (kind === "operator.typing") showTyping(data.author_name);
-        else if (kind === "operator.seen") {
-          current.seenId = data.message_id ?? null;
-          ctx.save();
-          transcript.renderStatus(current);
-        } else {
-          clearTimeout(typingTimer);
-          view.typing.hidden = !ctx.busy();
-          catchUp().catch(() => undefined);
-        }
-      }, controller.signal)
+      .live(
+        current.token,
+        current.sessionId,
+        (kind, data) => {
+          liveFailures = 0;
+          if (kind === "operator.typing") showTyping(data.author_name);
+          else if (kind === "operator.seen") {
+            current.seenId = data.message_id ?? null;
+            ctx.save();
+            transcript.renderStatus(current);
+          } else {
+            clearTimeout(typingTimer);
+            view.typing.hidden = !ctx.busy();
+            catchUp().catch(() => undefined);
+          }
+        },
+        controller.signal,
+      )
       .catch(() => liveFailures++)
       .finally(
         guard(() => {

@@ -29,11 +29,17 @@ export function failureNotice(error: unknown, s: Strings): string | null {
  * when the server knows it; out of hours, when the team is back, in the visitor's own time),
  * then who is answering; null otherwise.
  */
-export function handoffStatus(state: StoredState | null, s: Strings, backAt: number | null = null, replyS: number | null = null): string | null {
+export function handoffStatus(
+  state: StoredState | null,
+  s: Strings,
+  backAt: number | null = null,
+  replyS: number | null = null,
+): string | null {
   if (state?.status !== "handoff") return null;
   const operator = state.log.findLast((m) => m.role === "operator");
   if (operator) return `${s.joined} ${operator.author || s.agent}`;
-  if (backAt === null || backAt <= Date.now()) return replyS ? s.replyIn.replace("{t}", duration(replyS, s.locale)) : s.waiting;
+  if (backAt === null || backAt <= Date.now())
+    return replyS ? s.replyIn.replace("{t}", duration(replyS, s.locale)) : s.waiting;
   return `${s.back} ${new Date(backAt).toLocaleString(undefined, { weekday: "long", hour: "numeric", minute: "2-digit" })}.`;
 }
 

@@ -27,7 +27,8 @@ const EN = {
   rateSend: "Send rating",
   rateThanks: "Thank you for your feedback!",
   // For the site's developer, in the console: stays English.
-  refused: "this page's origin is not in the tenant's allowed origins (or the tenant does not exist); the chat launcher is not shown.",
+  refused:
+    "this page's origin is not in the tenant's allowed origins (or the tenant does not exist); the chat launcher is not shown.",
 };
 
 export type Strings = typeof EN;

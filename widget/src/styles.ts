@@ -3,7 +3,8 @@
  * <style> element and no style attribute, so a host CSP without 'unsafe-inline' allows it.
  */
 const LIGHT = "--bg:#fff;--fg:#1b1f24;--muted:#5b6470;--line:#e3e6ea;--bot:#f1f3f5;--shadow:0 8px 28px rgba(0,0,0,.18)";
-const DARK = "--bg:#1c1f24;--fg:#eef1f4;--muted:#a4adb8;--line:#343a42;--bot:#2a2f36;--shadow:0 8px 28px rgba(0,0,0,.5)";
+const DARK =
+  "--bg:#1c1f24;--fg:#eef1f4;--muted:#a4adb8;--line:#343a42;--bot:#2a2f36;--shadow:0 8px 28px rgba(0,0,0,.5)";
 
 export const CSS_TEXT = `
 :host{all:initial!important}

@@ -22,7 +22,12 @@ export interface Transcript {
   clearUnread(): void;
 }
 
-export function createTranscript(view: View, s: Strings, isOpen: () => boolean, retry: (message: StoredMessage) => void): Transcript {
+export function createTranscript(
+  view: View,
+  s: Strings,
+  isOpen: () => boolean,
+  retry: (message: StoredMessage) => void,
+): Transcript {
   /** Each bubble on screen, by its message: a failed send is redrawn in place. */
   const nodes = new WeakMap<StoredMessage, HTMLElement>();
   let unread = 0;
@@ -48,7 +53,8 @@ export function createTranscript(view: View, s: Strings, isOpen: () => boolean, 
     view.log.insertBefore(node, view.typing);
     if (message.role === "visitor") dropSeen();
     // Each new message refreshes every relative time on screen: no timer runs for it.
-    for (const bubble of view.log.querySelectorAll<HTMLElement>("[data-at]")) bubble.dataset.when = relativeTime(Number(bubble.dataset.at));
+    for (const bubble of view.log.querySelectorAll<HTMLElement>("[data-at]"))
+      bubble.dataset.when = relativeTime(Number(bubble.dataset.at));
     if (arriving && !isOpen() && (message.role === "bot" || message.role === "operator")) {
       unread++;
       updateBadge();

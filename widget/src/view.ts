@@ -32,7 +32,10 @@ function chatIcon(): SVGSVGElement {
   svg.setAttribute("viewBox", "0 0 24 24");
   svg.setAttribute("aria-hidden", "true");
   const path = document.createElementNS(ns, "path");
-  path.setAttribute("d", "M4 3h16a2 2 0 0 1 2 2v11a2 2 0 0 1-2 2H9l-5 4v-4a2 2 0 0 1-2-2V5a2 2 0 0 1 2-2zm3 6.5a1.5 1.5 0 1 0 0 .01zm5 0a1.5 1.5 0 1 0 0 .01zm5 0a1.5 1.5 0 1 0 0 .01z");
+  path.setAttribute(
+    "d",
+    "M4 3h16a2 2 0 0 1 2 2v11a2 2 0 0 1-2 2H9l-5 4v-4a2 2 0 0 1-2-2V5a2 2 0 0 1 2-2zm3 6.5a1.5 1.5 0 1 0 0 .01zm5 0a1.5 1.5 0 1 0 0 .01zm5 0a1.5 1.5 0 1 0 0 .01z",
+  );
   svg.append(path);
   return svg;
 }
@@ -95,7 +98,11 @@ export function buildView(s: Strings, themeClass: string, position: string, pane
 }
 
 /** One bubble; the text is a text node, never markup. A failed visitor message carries its Retry button. */
-export function messageNode(message: StoredMessage, s: Strings, onRetry?: (message: StoredMessage) => void): HTMLDivElement {
+export function messageNode(
+  message: StoredMessage,
+  s: Strings,
+  onRetry?: (message: StoredMessage) => void,
+): HTMLDivElement {
   const node = el("div", `m ${message.role}${message.failed ? " failed" : ""}`);
   if (message.role === "operator") {
     const name = message.author || s.agent;
@@ -120,7 +127,12 @@ export function messageNode(message: StoredMessage, s: Strings, onRetry?: (messa
   return node;
 }
 
-const RELATIVE_STEPS: Array<[Intl.RelativeTimeFormatUnit, number]> = [["minute", 60], ["hour", 24], ["day", 7], ["week", Infinity]];
+const RELATIVE_STEPS: Array<[Intl.RelativeTimeFormatUnit, number]> = [
+  ["minute", 60],
+  ["hour", 24],
+  ["day", 7],
+  ["week", Infinity],
+];
 
 /** "now", "5 minutes ago", "yesterday" in the browser's language. */
 export function relativeTime(at: number, now = Date.now()): string {
@@ -151,7 +163,11 @@ function sourcesNode(sources: NonNullable<StoredMessage["sources"]>): HTMLElemen
 }
 
 /** Replaces the quick-reply row; each button sends its own label. */
-export function renderQuickReplies(container: HTMLDivElement, replies: readonly string[], onPick: (text: string) => void): void {
+export function renderQuickReplies(
+  container: HTMLDivElement,
+  replies: readonly string[],
+  onPick: (text: string) => void,
+): void {
   container.replaceChildren();
   for (const reply of replies) {
     const button = el("button", "", reply);

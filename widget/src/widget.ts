@@ -34,7 +34,14 @@ export function mountWidget(config: WidgetConfig, host: HTMLElement): WidgetCont
   const isPanelOpen = () => isOpen;
   // A bubble's Retry reaches the conversation, which is created just below (clicks come later).
   const transcript = createTranscript(view, s, isPanelOpen, (message) => retry(message));
-  const { current, send, retry, track, schedulePoll, opened, resume } = createConversation(config, api, view, s, transcript, isPanelOpen);
+  const { current, send, retry, track, schedulePoll, opened, resume } = createConversation(
+    config,
+    api,
+    view,
+    s,
+    transcript,
+    isPanelOpen,
+  );
 
   function open(): void {
     if (isOpen) return;

@@ -1,5 +1,12 @@
 import { invalidField } from "../../lib/validate.ts";
-import { rejectUnknownKeys, requireBoolean, requireInteger, requireNumber, requireString, type JsonObject } from "./config-fields.ts";
+import {
+  rejectUnknownKeys,
+  requireBoolean,
+  requireInteger,
+  requireNumber,
+  requireString,
+  type JsonObject,
+} from "./config-fields.ts";
 
 /**
  * The `ai` section of the bot configuration: a tenant's override of the server-wide provider.
@@ -36,7 +43,17 @@ export const DEFAULT_AI_CONFIG: AiConfig = Object.freeze({
   api_key_sealed: null,
 });
 
-const AI_KEYS = ["enabled", "base_url", "model", "api_key", "embedding_model", "instructions", "temperature", "max_reply_tokens", "min_similarity"] as const;
+const AI_KEYS = [
+  "enabled",
+  "base_url",
+  "model",
+  "api_key",
+  "embedding_model",
+  "instructions",
+  "temperature",
+  "max_reply_tokens",
+  "min_similarity",
+] as const;
 
 const nullable = <T>(value: unknown, read: (value: unknown) => T): T | null => (value === null ? null : read(value));
 
@@ -49,8 +66,10 @@ function requireBaseUrl(value: unknown): string {
   } catch {
     throw invalidField("ai.base_url", "must be an absolute http(s) URL such as https://api.openai.com/v1");
   }
-  if (parsed.protocol !== "http:" && parsed.protocol !== "https:") throw invalidField("ai.base_url", "must be an http(s) URL");
-  if (parsed.username || parsed.password) throw invalidField("ai.base_url", "must not contain a username or password; use ai.api_key");
+  if (parsed.protocol !== "http:" && parsed.protocol !== "https:")
+    throw invalidField("ai.base_url", "must be an http(s) URL");
+  if (parsed.username || parsed.password)
+    throw invalidField("ai.base_url", "must not contain a username or password; use ai.api_key");
   if (parsed.search || parsed.hash) throw invalidField("ai.base_url", "must not have a query or fragment");
   return parsed.origin + parsed.pathname.replace(/\/+$/, "");
 }
@@ -59,17 +78,31 @@ function requireBaseUrl(value: unknown): string {
  * Merges a PATCH's `ai` object into `current` (never mutated). `sealApiKey` encrypts a new
  * key; `"api_key": null` forgets the stored one.
  */
-export function mergeAiConfig(patch: JsonObject, current: AiConfig | undefined, sealApiKey?: (plain: string) => string): AiConfig {
+export function mergeAiConfig(
+  patch: JsonObject,
+  current: AiConfig | undefined,
+  sealApiKey?: (plain: string) => string,
+): AiConfig {
   rejectUnknownKeys(patch, AI_KEYS, "ai");
   const next: AiConfig = { ...DEFAULT_AI_CONFIG, ...current };
   if ("enabled" in patch) next.enabled = requireBoolean(patch.enabled, "ai.enabled");
   if ("base_url" in patch) next.base_url = nullable(patch.base_url, requireBaseUrl);
   if ("model" in patch) next.model = nullable(patch.model, (value) => requireString(value, "ai.model", 1, 200));
-  if ("embedding_model" in patch) next.embedding_model = nullable(patch.embedding_model, (value) => requireString(value, "ai.embedding_model", 1, 200));
-  if ("instructions" in patch) next.instructions = patch.instructions === null ? "" : requireString(patch.instructions, "ai.instructions", 0, 4000);
-  if ("temperature" in patch) next.temperature = nullable(patch.temperature, (value) => requireNumber(value, "ai.temperature", 0, 2));
-  if ("max_reply_tokens" in patch) next.max_reply_tokens = nullable(patch.max_reply_tokens, (value) => requireInteger(value, "ai.max_reply_tokens", 16, 4096));
-  if ("min_similarity" in patch) next.min_similarity = nullable(patch.min_similarity, (value) => requireNumber(value, "ai.min_similarity", 0, 1));
+  if ("embedding_model" in patch)
+    next.embedding_model = nullable(patch.embedding_model, (value) =>
+      requireString(value, "ai.embedding_model", 1, 200),
+    );
+  if ("instructions" in patch)
+    next.instructions =
+      patch.instructions === null ? "" : requireString(patch.instructions, "ai.instructions", 0, 4000);
+  if ("temperature" in patch)
+    next.temperature = nullable(patch.temperature, (value) => requireNumber(value, "ai.temperature", 0, 2));
+  if ("max_reply_tokens" in patch)
+    next.max_reply_tokens = nullable(patch.max_reply_tokens, (value) =>
+      requireInteger(value, "ai.max_reply_tokens", 16, 4096),
+    );
+  if ("min_similarity" in patch)
+    next.min_similarity = nullable(patch.min_similarity, (value) => requireNumber(value, "ai.min_similarity", 0, 1));
   if ("api_key" in patch) {
     if (patch.api_key === null) next.api_key_sealed = null;
     else {

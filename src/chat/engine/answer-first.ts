@@ -13,7 +13,6 @@ import { findUrgentEntry } from "./urgent.ts";
  * their open question after the answer (see `withStep`).
  */
 
-
 const CHANGE_KEYWORDS = new Set(["cancel", "cancellation", "reschedule", "rearrange"]);
 
 /** An answer that opens with "Yes" for a question holding words the entry never mentions reads as a false yes. */
@@ -27,7 +26,9 @@ function withoutOpeningYes(answer: string): string {
 /** An unknown word one letter off a word of the entry is a typo of it ("nals"), not a new topic. */
 function isTypoOf(term: string, entry: FaqMatch["entry"]): boolean {
   const text = `${entry.question} ${(entry.keywords ?? []).join(" ")} ${entry.answer}`;
-  return meaningfulWords(text).some((forms) => forms.some((form) => editDistanceAtMost(term, form, 1) || form.startsWith(term)));
+  return meaningfulWords(text).some((forms) =>
+    forms.some((form) => editDistanceAtMost(term, form, 1) || form.startsWith(term)),
+  );
 }
 
 /**
@@ -62,12 +63,16 @@ export function isOpenAt(config: Turn["config"], nowMs: number): boolean {
  */
 export function answerNotKnown(turn: Turn): TurnReply {
   const { config, state } = turn;
-  if (state.handedOff) return { text: `${turn.say.notKnown} ${turn.say.handoff.already}`, confidence: CONFIDENCE.flowReprompt };
+  if (state.handedOff)
+    return { text: `${turn.say.notKnown} ${turn.say.handoff.already}`, confidence: CONFIDENCE.flowReprompt };
   const takeMessage = config.lead.enabled && !state.leadCaptured && !isOpenAt(config, turn.nowMs);
   state.personOffered = takeMessage ? "message" : "keyword";
   const offer = takeMessage ? turn.say.notKnownMessage : turn.say.notKnownPerson;
   // Entries that matched a little (a typo, one word of two) are offered as buttons, never answered.
-  const nearby = turn.faq && turn.faq.confidence > 0 ? searchFaq(config.faq, turn.message, 3).filter((match) => match.confidence > 0) : [];
+  const nearby =
+    turn.faq && turn.faq.confidence > 0
+      ? searchFaq(config.faq, turn.message, 3).filter((match) => match.confidence > 0)
+      : [];
   const quickReplies = [...nearby.map((match) => match.entry.question), turn.say.quick.human];
   return { text: `${turn.say.notKnown} ${offer}`, quickReplies, confidence: CONFIDENCE.flowReprompt };
 }
@@ -110,7 +115,9 @@ export function answerQuestions(turn: Turn): TurnReply | null {
 export function answerAppointmentChange(turn: Turn): TurnReply {
   const { config, state } = turn;
   const policy =
-    searchFaq(config.faq, turn.message, 3).find((match) => (match.entry.keywords ?? []).some((keyword) => CHANGE_KEYWORDS.has(keyword.toLowerCase())))?.entry ??
+    searchFaq(config.faq, turn.message, 3).find((match) =>
+      (match.entry.keywords ?? []).some((keyword) => CHANGE_KEYWORDS.has(keyword.toLowerCase())),
+    )?.entry ??
     config.faq.find((entry) => (entry.keywords ?? []).some((keyword) => CHANGE_KEYWORDS.has(keyword.toLowerCase())));
   if (policy) state.lastTopic = policy.question;
   state.personOffered = "keyword";
@@ -129,8 +136,16 @@ export function answerUrgent(turn: Turn): TurnReply {
   if (entry) state.lastTopic = entry.question;
   state.interest ??= turn.message;
   // "I chipped my tooth" asked nothing: the entry's "Yes. For severe pain…" would answer no question.
-  const answer = entry ? (looksLikeQuestion(turn.message) ? entry.answer : withoutOpeningYes(entry.answer)) : turn.say.urgentNoAnswer;
+  const answer = entry
+    ? looksLikeQuestion(turn.message)
+      ? entry.answer
+      : withoutOpeningYes(entry.answer)
+    : turn.say.urgentNoAnswer;
   if (state.handedOff) return { text: `${answer}\n\n${turn.say.handoff.already}`, confidence: CONFIDENCE.urgent };
   state.personOffered = "urgent";
-  return { text: `${answer}\n\n${turn.say.urgentOffer}`, quickReplies: [turn.say.quick.human], confidence: CONFIDENCE.urgent };
+  return {
+    text: `${answer}\n\n${turn.say.urgentOffer}`,
+    quickReplies: [turn.say.quick.human],
+    confidence: CONFIDENCE.urgent,
+  };
 }

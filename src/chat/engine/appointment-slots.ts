@@ -70,7 +70,10 @@ export function proposeSlots(
   // A request beyond the booking horizon gets the last bookable days, not nothing.
   fromMs = Math.min(fromMs, nowMs + settings.max_days_ahead * DAY_MS);
   const scanFromMs = Math.max(earliestMs, fromMs - DAY_MS);
-  const scanUntilMs = Math.min(nowMs + settings.max_days_ahead * DAY_MS, Math.max(fromMs, earliestMs) + PROPOSAL_SCAN_DAYS * DAY_MS);
+  const scanUntilMs = Math.min(
+    nowMs + settings.max_days_ahead * DAY_MS,
+    Math.max(fromMs, earliestMs) + PROPOSAL_SCAN_DAYS * DAY_MS,
+  );
   const firstDate = wallClockAt(scanFromMs, settings.timezone);
   const slotMs = settings.slot_minutes * MINUTE_MS;
   const candidates: number[] = [];
@@ -84,17 +87,23 @@ export function proposeSlots(
     if (!hours) continue;
     const startOfDay = dayStartWithOffset(date, dayStartMs, settings.timezone);
     const closeMinute = clockToMinutes(hours.close);
-    for (let minute = clockToMinutes(hours.open); minute + settings.slot_minutes <= closeMinute; minute += settings.slot_minutes) {
+    for (
+      let minute = clockToMinutes(hours.open);
+      minute + settings.slot_minutes <= closeMinute;
+      minute += settings.slot_minutes
+    ) {
       if (!isInWindow(minute, window)) continue;
-      const startMs = startOfDay.fixedOffsetMs !== null
-        ? startOfDay.fixedOffsetMs + minute * MINUTE_MS
-        : epochFromWallClock({ ...date, hour: Math.floor(minute / 60), minute: minute % 60 }, settings.timezone);
+      const startMs =
+        startOfDay.fixedOffsetMs !== null
+          ? startOfDay.fixedOffsetMs + minute * MINUTE_MS
+          : epochFromWallClock({ ...date, hour: Math.floor(minute / 60), minute: minute % 60 }, settings.timezone);
       if (startMs < scanFromMs || startMs > scanUntilMs) continue;
       // Opening hours and alignment hold by construction on a day without a clock change,
       // so only time and overlap are checked; a clock-change day gets the full check.
-      const free = startOfDay.fixedOffsetMs !== null
-        ? startMs >= earliestMs && !takenStarts.some((taken) => Math.abs(taken - startMs) < slotMs)
-        : checkSlot({ startMs, config, nowMs, takenStarts }).ok;
+      const free =
+        startOfDay.fixedOffsetMs !== null
+          ? startMs >= earliestMs && !takenStarts.some((taken) => Math.abs(taken - startMs) < slotMs)
+          : checkSlot({ startMs, config, nowMs, takenStarts }).ok;
       if (!free) continue;
       candidates.push(startMs);
       if (startMs >= fromMs) atOrAfter += 1;
@@ -111,7 +120,11 @@ export function proposeSlots(
  * Wall-clock midnight of `date` as an instant, usable as "midnight + minutes" for every slot
  * when the zone's offset is the same at both ends of the day; null on a clock-change day.
  */
-function dayStartWithOffset(date: { year: number; month: number; day: number }, dayStartMs: number, timeZone: string): { fixedOffsetMs: number | null } {
+function dayStartWithOffset(
+  date: { year: number; month: number; day: number },
+  dayStartMs: number,
+  timeZone: string,
+): { fixedOffsetMs: number | null } {
   const nextDayStartMs = epochFromWallClock({ ...addCalendarDays(date, 1), hour: 0, minute: 0 }, timeZone);
   return { fixedOffsetMs: nextDayStartMs - dayStartMs === DAY_MS ? dayStartMs : null };
 }

@@ -45,7 +45,11 @@ function refuse(turn: Turn, reason: SlotRefusal, startMs: number, prefix = "", d
   state.focusDayMs = reason === "past" || reason === "too_far" ? null : startMs;
   const slots = proposeSlots(startMs, config, nowMs, takenSlotStarts);
   return {
-    text: joinText(prefix, slotRefusalText(reason, startMs, config, turn.say, dayOnly), proposalsText(slots, config, turn.say)),
+    text: joinText(
+      prefix,
+      slotRefusalText(reason, startMs, config, turn.say, dayOnly),
+      proposalsText(slots, config, turn.say),
+    ),
     quickReplies: slotLabels(turn, slots),
     confidence: CONFIDENCE.slotRefused,
   };
@@ -78,7 +82,9 @@ function offerTimes(turn: Turn, options: OfferOptions = {}): TurnReply {
   const dayMs = options.dayMs;
   if (dayMs !== undefined && slots.some((slot) => sameLocalDay(slot, dayMs, config.appointments.timezone))) {
     // Nearest-first also finds the evening before; the visitor named this day.
-    const onDay = proposeSlots(fromMs, config, nowMs, taken, 6, options.window ?? null).filter((slot) => sameLocalDay(slot, dayMs, config.appointments.timezone));
+    const onDay = proposeSlots(fromMs, config, nowMs, taken, 6, options.window ?? null).filter((slot) =>
+      sameLocalDay(slot, dayMs, config.appointments.timezone),
+    );
     slots = onDay.slice(0, 3);
   }
   let note = "";
@@ -88,7 +94,11 @@ function offerTimes(turn: Turn, options: OfferOptions = {}): TurnReply {
   }
   state.offeredSlots = slots;
   return {
-    text: joinText(options.prefix ?? "", note || (options.intro ?? turn.say.askTime), proposalsText(slots, config, turn.say)),
+    text: joinText(
+      options.prefix ?? "",
+      note || (options.intro ?? turn.say.askTime),
+      proposalsText(slots, config, turn.say),
+    ),
     quickReplies: slotLabels(turn, slots),
     confidence: CONFIDENCE.slotOffered,
   };
@@ -112,13 +122,18 @@ function handleDayRequest(turn: Turn, dayMs: number, prefix: string, window: Tim
   const openMinutes = (openHour ?? 0) * 60 + (openMinute ?? 0);
   // "before 3 pm" / "anything earlier?": the times just before, not the first of the day.
   const beforeOnly = window !== null && window.fromMinute === 0 && /^(?:before|earlier|no later)/i.test(window.text);
-  const fromMinutes = beforeOnly ? Math.max(openMinutes, window.toMinute - config.appointments.slot_minutes) : Math.max(openMinutes, window?.fromMinute ?? 0);
+  const fromMinutes = beforeOnly
+    ? Math.max(openMinutes, window.toMinute - config.appointments.slot_minutes)
+    : Math.max(openMinutes, window?.fromMinute ?? 0);
   const fromMs = epochFromWallClock({ ...day, hour: Math.floor(fromMinutes / 60), minute: fromMinutes % 60 }, timeZone);
   const dayText = formatDay(dayMs, timeZone, turn.say.locale);
   const when = window ? `${dayText} ${describeWindow(window, turn.say.window)}` : dayText;
   // "saturday after 3" when Saturday closes at 2: say so before offering other days.
   const closeMinutes = clockToMinutes(hours.close);
-  const dayHasWindow = !window || Math.max(openMinutes, window.fromMinute) + config.appointments.slot_minutes <= Math.min(closeMinutes, window.toMinute);
+  const dayHasWindow =
+    !window ||
+    Math.max(openMinutes, window.fromMinute) + config.appointments.slot_minutes <=
+      Math.min(closeMinutes, window.toMinute);
   const intro = dayHasWindow ? turn.say.haveOn(when) : turn.say.noFreeOn(when);
   const reply = offerTimes(turn, { fromMs, prefix, intro, window, dayMs });
   state.focusDayMs = dayMs;
@@ -145,7 +160,11 @@ export function handleAppointmentRequest(turn: Turn, request: AppointmentRequest
     if (request.hasDate) return handleDayRequest(turn, request.startMs, prefix, window);
     // "anything after 5?" while a day is under discussion means that day.
     if (state.focusDayMs !== null) return handleDayRequest(turn, state.focusDayMs, prefix, window);
-    return offerTimes(turn, { prefix, window, intro: window ? turn.say.haveWindow(describeWindow(window, turn.say.window)) : undefined });
+    return offerTimes(turn, {
+      prefix,
+      window,
+      intro: window ? turn.say.haveWindow(describeWindow(window, turn.say.window)) : undefined,
+    });
   }
   const { startMs } = onFocusDay(request, state.focusDayMs, config.appointments.timezone);
   const check = checkSlot({ startMs, config, nowMs, takenStarts: takenSlotStarts });
@@ -216,12 +235,14 @@ export function handleConfirmation(turn: Turn): TurnReply | null {
     resetFlow(state);
     return null;
   }
-  if (turn.appointmentRequest && !turn.appointmentChange) return handleAppointmentRequest(turn, turn.appointmentRequest);
+  if (turn.appointmentRequest && !turn.appointmentChange)
+    return handleAppointmentRequest(turn, turn.appointmentRequest);
   const followUp = bareTimeRequest(turn) ?? shiftedDayRequest(turn);
   if (followUp) return handleAppointmentRequest(turn, followUp);
   if (isAffirmative(message)) return confirmBooking(turn);
   if (isNegative(message) || wantsToStopFlow(message)) {
-    if (OTHER_TIME.test(message)) return offerTimes(turn, { fromMs: pending, intro: turn.say.otherTime, exclude: pending });
+    if (OTHER_TIME.test(message))
+      return offerTimes(turn, { fromMs: pending, intro: turn.say.otherTime, exclude: pending });
     resetFlow(state);
     return { text: turn.say.bookingStopped, confidence: CONFIDENCE.smallTalk };
   }
@@ -242,7 +263,8 @@ export function handleConfirmation(turn: Turn): TurnReply | null {
 /** A message after the bot asked "which day and time?". Null when the visitor has moved on. */
 export function handleBookingPrompt(turn: Turn): TurnReply | null {
   const { state, message, config, nowMs, takenSlotStarts } = turn;
-  if (turn.appointmentRequest && !turn.appointmentChange) return handleAppointmentRequest(turn, turn.appointmentRequest);
+  if (turn.appointmentRequest && !turn.appointmentChange)
+    return handleAppointmentRequest(turn, turn.appointmentRequest);
   const followUp = bareTimeRequest(turn) ?? shiftedDayRequest(turn);
   if (followUp) return handleAppointmentRequest(turn, followUp);
   if (wantsToStopFlow(message) || isNegative(message)) {
@@ -260,5 +282,9 @@ export function handleBookingPrompt(turn: Turn): TurnReply | null {
   const quickReplies = slotLabels(turn, slots);
   const answered = turn.appointmentChange ? answerAppointmentChange(turn) : answerQuestions(turn);
   if (answered) return { ...withStep(answered, turn.say.whenCome), quickReplies };
-  return { text: joinText(turn.say.askTimeAgain, proposalsText(slots, config, turn.say)), quickReplies, confidence: CONFIDENCE.flowReprompt };
+  return {
+    text: joinText(turn.say.askTimeAgain, proposalsText(slots, config, turn.say)),
+    quickReplies,
+    confidence: CONFIDENCE.flowReprompt,
+  };
 }

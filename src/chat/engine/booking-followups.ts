@@ -12,8 +12,10 @@ import type { Turn } from "./turn.ts";
 const BARE_TIME =
   /^(?:(?:ok|okay|yes|yeah|sure|maybe|then|how about|what about|can we do|could we do|let'?s do|lets do|at|say|or|e|y|às|as|a las|pode ser|puede ser|que tal|qué tal)[\s,]+)*(\d{1,2})(?:(?::|h)(\d{2}))?\s*(am|pm|a\.m\.|p\.m\.|o'?clock|h|horas)?(?:[\s,]+(?:please|pls|then|works|is fine|is good|ok|por favor|então|entonces))*\s*[?.!]*$/iu;
 /** "any later?", "mais tarde?", "¿algo más tarde?"; "earlier", "mais cedo", "más temprano". */
-const LATER = /\b(?:later|after that|in the evening instead)\b|(?<!\p{L})(?:mais tarde|más tarde|mas tarde|depois disso|después de eso)(?!\p{L})/iu;
-const EARLIER = /\b(?:earlier|sooner|before that)\b|(?<!\p{L})(?:mais cedo|más temprano|mas temprano|antes disso|antes de eso)(?!\p{L})/iu;
+const LATER =
+  /\b(?:later|after that|in the evening instead)\b|(?<!\p{L})(?:mais tarde|más tarde|mas tarde|depois disso|después de eso)(?!\p{L})/iu;
+const EARLIER =
+  /\b(?:earlier|sooner|before that)\b|(?<!\p{L})(?:mais cedo|más temprano|mas temprano|antes disso|antes de eso)(?!\p{L})/iu;
 const DAY_END = 24 * 60;
 
 /** "ok 2" on the day being discussed (or the slot on offer); null when the message is not a bare time. */
@@ -24,14 +26,22 @@ export function bareTimeRequest(turn: Turn): AppointmentRequest | null {
   let hour = Number(match[1]);
   const minute = match[2] ? Number(match[2]) : 0;
   // "15h" and "15 horas" are 24-hour clocks: no meridiem, and 15 stays 15.
-  const meridiem = match[3]?.toLowerCase().replace(/\./g, "").replace(/^(?:h|horas)$/, "");
+  const meridiem = match[3]
+    ?.toLowerCase()
+    .replace(/\./g, "")
+    .replace(/^(?:h|horas)$/, "");
   if (hour > 23 || minute > 59) return null;
   if (meridiem === "pm" && hour < 12) hour += 12;
   else if (meridiem === "am" && hour === 12) hour = 0;
   else if ((!meridiem || meridiem.startsWith("o")) && hour >= 1 && hour <= 7) hour += 12;
   const timeZone = turn.config.appointments.timezone;
   const { year, month, day } = wallClockAt(dayMs, timeZone);
-  return { startMs: epochFromWallClock({ year, month, day, hour, minute }, timeZone), hasTime: true, hasDate: true, matchedText: match[0] };
+  return {
+    startMs: epochFromWallClock({ year, month, day, hour, minute }, timeZone),
+    hasTime: true,
+    hasDate: true,
+    matchedText: match[0],
+  };
 }
 
 /** "any later?": the day of the times on offer, after the last of them (or before the first). */

@@ -97,10 +97,33 @@ export const SUPPORTED_LANGUAGES = LANGUAGES;
 export const MAX_FAQ_ENTRIES = 200;
 export const MAX_STARTER_QUICK_REPLIES = 6;
 
-const TOP_LEVEL_KEYS = ["bot_name", "greeting", "sector", "language", "languages", "faq", "lead", "appointments", "handoff", "allowed_origins", "ai", "retention", "limits", "starter_quick_replies"] as const;
+const TOP_LEVEL_KEYS = [
+  "bot_name",
+  "greeting",
+  "sector",
+  "language",
+  "languages",
+  "faq",
+  "lead",
+  "appointments",
+  "handoff",
+  "allowed_origins",
+  "ai",
+  "retention",
+  "limits",
+  "starter_quick_replies",
+] as const;
 const LIMIT_KEYS = ["anonymous_daily_messages"] as const;
 const LEAD_KEYS = ["enabled", "default_country", "intent_keywords", "require_phone"] as const;
-const APPOINTMENT_KEYS = ["enabled", "timezone", "business_hours", "slot_minutes", "lead_time_minutes", "max_days_ahead", "intent_keywords"] as const;
+const APPOINTMENT_KEYS = [
+  "enabled",
+  "timezone",
+  "business_hours",
+  "slot_minutes",
+  "lead_time_minutes",
+  "max_days_ahead",
+  "intent_keywords",
+] as const;
 const HANDOFF_KEYS = ["keywords", "low_confidence_threshold", "max_low_confidence_turns"] as const;
 const RETENTION_KEYS = ["chat_days", "analytics_days"] as const;
 const FAQ_KEYS = ["id", "question", "answer", "keywords", "language"] as const;
@@ -112,7 +135,11 @@ const FAQ_ID_PATTERN = /^[A-Za-z0-9_-]{1,64}$/;
  * `business_hours` days replace what they name. Throws a 422 naming the first bad field.
  * `current` is never mutated.
  */
-export function validateBotConfigPatch(patch: unknown, current: BotConfig, sealApiKey?: (plain: string) => string): BotConfig {
+export function validateBotConfigPatch(
+  patch: unknown,
+  current: BotConfig,
+  sealApiKey?: (plain: string) => string,
+): BotConfig {
   const body = requireObject(patch, "body");
   rejectUnknownKeys(body, TOP_LEVEL_KEYS, "");
   const next = structuredClone(current);
@@ -128,9 +155,15 @@ export function validateBotConfigPatch(patch: unknown, current: BotConfig, sealA
   if ("handoff" in body) mergeHandoff(requireObject(body.handoff, "handoff"), next);
   if ("allowed_origins" in body) next.allowed_origins = requireOriginList(body.allowed_origins);
   if ("ai" in body) next.ai = mergeAiConfig(requireObject(body.ai, "ai"), current.ai, sealApiKey);
-  if ("retention" in body) next.retention = mergeRetention(requireObject(body.retention, "retention"), current.retention);
+  if ("retention" in body)
+    next.retention = mergeRetention(requireObject(body.retention, "retention"), current.retention);
   if ("limits" in body) next.limits = mergeLimits(requireObject(body.limits, "limits"), current.limits);
-  if ("starter_quick_replies" in body) next.starter_quick_replies = requireKeywordList(body.starter_quick_replies, "starter_quick_replies", MAX_STARTER_QUICK_REPLIES);
+  if ("starter_quick_replies" in body)
+    next.starter_quick_replies = requireKeywordList(
+      body.starter_quick_replies,
+      "starter_quick_replies",
+      MAX_STARTER_QUICK_REPLIES,
+    );
   return next;
 }
 
@@ -140,7 +173,8 @@ function requireLanguage(value: unknown, field: string): Lang {
 }
 
 function requireLanguageList(value: unknown): Lang[] {
-  if (!Array.isArray(value) || value.length === 0) throw invalidField("languages", `must be a non-empty array of: ${SUPPORTED_LANGUAGES.join(", ")}`);
+  if (!Array.isArray(value) || value.length === 0)
+    throw invalidField("languages", `must be a non-empty array of: ${SUPPORTED_LANGUAGES.join(", ")}`);
   return [...new Set(value.map((item, index) => requireLanguage(item, `languages[${index}]`)))];
 }
 
@@ -171,8 +205,10 @@ function requireFaqList(value: unknown): FaqEntry[] {
 function mergeLead(patch: JsonObject, next: BotConfig): void {
   rejectUnknownKeys(patch, LEAD_KEYS, "lead");
   if ("enabled" in patch) next.lead.enabled = requireBoolean(patch.enabled, "lead.enabled");
-  if ("default_country" in patch) next.lead.default_country = requireCountry(patch.default_country, "lead.default_country");
-  if ("intent_keywords" in patch) next.lead.intent_keywords = requireKeywordList(patch.intent_keywords, "lead.intent_keywords", 50);
+  if ("default_country" in patch)
+    next.lead.default_country = requireCountry(patch.default_country, "lead.default_country");
+  if ("intent_keywords" in patch)
+    next.lead.intent_keywords = requireKeywordList(patch.intent_keywords, "lead.intent_keywords", 50);
   if ("require_phone" in patch) next.lead.require_phone = requireBoolean(patch.require_phone, "lead.require_phone");
 }
 
@@ -181,12 +217,17 @@ function mergeAppointments(patch: JsonObject, next: BotConfig): void {
   const target = next.appointments;
   if ("enabled" in patch) target.enabled = requireBoolean(patch.enabled, "appointments.enabled");
   if ("timezone" in patch) target.timezone = requireTimezone(patch.timezone, "appointments.timezone");
-  if ("slot_minutes" in patch) target.slot_minutes = requireInteger(patch.slot_minutes, "appointments.slot_minutes", 5, 240);
+  if ("slot_minutes" in patch)
+    target.slot_minutes = requireInteger(patch.slot_minutes, "appointments.slot_minutes", 5, 240);
   // Up to a week of notice: beyond that the business should close the calendar instead.
-  if ("lead_time_minutes" in patch) target.lead_time_minutes = requireInteger(patch.lead_time_minutes, "appointments.lead_time_minutes", 0, 10_080);
-  if ("max_days_ahead" in patch) target.max_days_ahead = requireInteger(patch.max_days_ahead, "appointments.max_days_ahead", 1, 365);
-  if ("intent_keywords" in patch) target.intent_keywords = requireKeywordList(patch.intent_keywords, "appointments.intent_keywords", 50);
-  if ("business_hours" in patch) mergeBusinessHours(requireObject(patch.business_hours, "appointments.business_hours"), target.business_hours);
+  if ("lead_time_minutes" in patch)
+    target.lead_time_minutes = requireInteger(patch.lead_time_minutes, "appointments.lead_time_minutes", 0, 10_080);
+  if ("max_days_ahead" in patch)
+    target.max_days_ahead = requireInteger(patch.max_days_ahead, "appointments.max_days_ahead", 1, 365);
+  if ("intent_keywords" in patch)
+    target.intent_keywords = requireKeywordList(patch.intent_keywords, "appointments.intent_keywords", 50);
+  if ("business_hours" in patch)
+    mergeBusinessHours(requireObject(patch.business_hours, "appointments.business_hours"), target.business_hours);
 }
 
 function mergeBusinessHours(patch: JsonObject, target: BusinessHours): void {
@@ -203,7 +244,8 @@ function mergeBusinessHours(patch: JsonObject, target: BusinessHours): void {
     rejectUnknownKeys(value, ["open", "close"], `${prefix}.${day}`);
     const open = requireClockTime(value.open, `${prefix}.${day}.open`);
     const close = requireClockTime(value.close, `${prefix}.${day}.close`);
-    if (clockToMinutes(open) >= clockToMinutes(close)) throw invalidField(`${prefix}.${day}.close`, "must be later than open");
+    if (clockToMinutes(open) >= clockToMinutes(close))
+      throw invalidField(`${prefix}.${day}.close`, "must be later than open");
     target[day] = { open, close };
   }
 }
@@ -212,18 +254,32 @@ function mergeHandoff(patch: JsonObject, next: BotConfig): void {
   rejectUnknownKeys(patch, HANDOFF_KEYS, "handoff");
   if ("keywords" in patch) next.handoff.keywords = requireKeywordList(patch.keywords, "handoff.keywords", 50);
   if ("low_confidence_threshold" in patch) {
-    next.handoff.low_confidence_threshold = requireNumber(patch.low_confidence_threshold, "handoff.low_confidence_threshold", 0, 1);
+    next.handoff.low_confidence_threshold = requireNumber(
+      patch.low_confidence_threshold,
+      "handoff.low_confidence_threshold",
+      0,
+      1,
+    );
   }
   if ("max_low_confidence_turns" in patch) {
-    next.handoff.max_low_confidence_turns = requireInteger(patch.max_low_confidence_turns, "handoff.max_low_confidence_turns", 1, 10);
+    next.handoff.max_low_confidence_turns = requireInteger(
+      patch.max_low_confidence_turns,
+      "handoff.max_low_confidence_turns",
+      1,
+      10,
+    );
   }
 }
 
 function mergeRetention(patch: JsonObject, current: RetentionSettings | undefined): RetentionSettings {
   rejectUnknownKeys(patch, RETENTION_KEYS, "retention");
-  const next: RetentionSettings = { chat_days: current?.chat_days ?? null, analytics_days: current?.analytics_days ?? null };
+  const next: RetentionSettings = {
+    chat_days: current?.chat_days ?? null,
+    analytics_days: current?.analytics_days ?? null,
+  };
   for (const key of RETENTION_KEYS) {
-    if (key in patch) next[key] = patch[key] === null ? null : requireInteger(patch[key], `retention.${key}`, 1, MAX_RETENTION_DAYS);
+    if (key in patch)
+      next[key] = patch[key] === null ? null : requireInteger(patch[key], `retention.${key}`, 1, MAX_RETENTION_DAYS);
   }
   return next;
 }
@@ -233,7 +289,8 @@ function mergeLimits(patch: JsonObject, current: VisitorLimits | undefined): Vis
   const next: VisitorLimits = { anonymous_daily_messages: current?.anonymous_daily_messages ?? null };
   if ("anonymous_daily_messages" in patch) {
     const cap = patch.anonymous_daily_messages;
-    next.anonymous_daily_messages = cap === null ? null : requireInteger(cap, "limits.anonymous_daily_messages", 1, 10_000_000);
+    next.anonymous_daily_messages =
+      cap === null ? null : requireInteger(cap, "limits.anonymous_daily_messages", 1, 10_000_000);
   }
   return next;
 }

@@ -97,7 +97,8 @@ export function requireTimezone(value: unknown, field: string): string {
 const CLOCK_PATTERN = /^([01]\d|2[0-3]):([0-5]\d)$/;
 
 export function requireClockTime(value: unknown, field: string): string {
-  if (typeof value !== "string" || !CLOCK_PATTERN.test(value)) throw invalidField(field, "must be a time HH:MM (24-hour)");
+  if (typeof value !== "string" || !CLOCK_PATTERN.test(value))
+    throw invalidField(field, "must be a time HH:MM (24-hour)");
   return value;
 }
 
@@ -116,7 +117,8 @@ export function requireOrigin(value: unknown, field: string): string {
   } catch {
     throw invalidField(field, "must be an origin such as https://example.com");
   }
-  if (parsed.protocol !== "http:" && parsed.protocol !== "https:") throw invalidField(field, "must be an http(s) origin");
+  if (parsed.protocol !== "http:" && parsed.protocol !== "https:")
+    throw invalidField(field, "must be an http(s) origin");
   if (parsed.pathname !== "/" || parsed.search || parsed.hash || parsed.username || parsed.password) {
     throw invalidField(field, "must be only scheme, host and port, such as https://example.com");
   }

@@ -9,7 +9,8 @@ import tldList from "tlds/index.json" with { type: "json" };
  */
 
 // Label rules catch "ana@example..com" and "ana@example"; the TLD check catches "gmail.con".
-const EMAIL_PATTERN = /^[a-z0-9!#$%&'*+/=?^_`{|}~-]+(?:\.[a-z0-9!#$%&'*+/=?^_`{|}~-]+)*@(?:[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?\.)+([a-z]{2,63}|xn--[a-z0-9-]{1,59})$/i;
+const EMAIL_PATTERN =
+  /^[a-z0-9!#$%&'*+/=?^_`{|}~-]+(?:\.[a-z0-9!#$%&'*+/=?^_`{|}~-]+)*@(?:[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?\.)+([a-z]{2,63}|xn--[a-z0-9-]{1,59})$/i;
 const MAX_EMAIL_LENGTH = 254;
 const KNOWN_TLDS: ReadonlySet<string> = new Set((tldList as string[]).map((tld) => tld.toLowerCase()));
 

@@ -98,8 +98,10 @@ const MODES: readonly ConversationMode[] = ["idle", "collecting_lead", "booking"
 const FIELDS: readonly ContactField[] = ["name", "phone", "email"];
 
 const stringOrNull = (value: unknown): string | null => (typeof value === "string" ? value : null);
-const numberOrNull = (value: unknown): number | null => (typeof value === "number" && Number.isFinite(value) ? value : null);
-const count = (value: unknown): number => (typeof value === "number" && Number.isInteger(value) && value >= 0 ? value : 0);
+const numberOrNull = (value: unknown): number | null =>
+  typeof value === "number" && Number.isFinite(value) ? value : null;
+const count = (value: unknown): number =>
+  typeof value === "number" && Number.isInteger(value) && value >= 0 ? value : 0;
 
 /**
  * Reads a stored state back defensively: a row written by an older version, or damaged,
@@ -131,9 +133,16 @@ export function restoreConversationState(stored: unknown): ConversationState {
     bookedStartMs: numberOrNull(raw.bookedStartMs),
     lowConfidenceTurns: count(raw.lowConfidenceTurns),
     handedOff: raw.handedOff === true,
-    offeredSlots: Array.isArray(raw.offeredSlots) ? raw.offeredSlots.filter((slot): slot is number => typeof slot === "number" && Number.isFinite(slot)).slice(0, 10) : [],
+    offeredSlots: Array.isArray(raw.offeredSlots)
+      ? raw.offeredSlots
+          .filter((slot): slot is number => typeof slot === "number" && Number.isFinite(slot))
+          .slice(0, 10)
+      : [],
     phoneDeclined: raw.phoneDeclined === true,
     lang: isLang(raw.lang) ? raw.lang : null,
-    personOffered: raw.personOffered === "urgent" || raw.personOffered === "keyword" || raw.personOffered === "message" ? raw.personOffered : null,
+    personOffered:
+      raw.personOffered === "urgent" || raw.personOffered === "keyword" || raw.personOffered === "message"
+        ? raw.personOffered
+        : null,
   };
 }

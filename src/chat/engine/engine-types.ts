@@ -25,10 +25,29 @@ export interface EngineReply {
 
 export type EngineAction =
   | { type: "lead_captured"; name: string; phone: string; email: string; interest: string; confidence: number }
-  | { type: "appointment_booked"; startMs: number; endMs: number; name?: string; phone?: string; email?: string; confidence: number }
+  | {
+      type: "appointment_booked";
+      startMs: number;
+      endMs: number;
+      name?: string;
+      phone?: string;
+      email?: string;
+      confidence: number;
+    }
   /** Contact details corrected after the session's lead was captured: the lead row is updated (no webhook event). */
-  | { type: "lead_updated"; name: string; phone: string; email: string; fields: Array<"name" | "phone" | "email">; confidence: number }
-  | { type: "handoff"; reason: "keyword" | "low_confidence" | "assistant" | "urgent" | "complaint"; confidence: number };
+  | {
+      type: "lead_updated";
+      name: string;
+      phone: string;
+      email: string;
+      fields: Array<"name" | "phone" | "email">;
+      confidence: number;
+    }
+  | {
+      type: "handoff";
+      reason: "keyword" | "low_confidence" | "assistant" | "urgent" | "complaint";
+      confidence: number;
+    };
 
 export interface EngineOutput {
   reply: EngineReply;

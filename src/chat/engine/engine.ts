@@ -6,8 +6,21 @@ import { findBestFaqForQuestion, hasOwnTopic, questionAspect } from "./faq-inten
 import { meaningfulWords } from "./faq-terms.ts";
 import { answerParts, withEqualRunnerUp } from "./faq-parts.ts";
 import { handleHandoffKeyword, handleIdleMessage, handOff } from "./idle-flow.ts";
-import { detectAppointmentIntent, isAffirmative, isAppointmentChange, isNegative, normalizeForMatching } from "./intents.ts";
-import { applyContactFindings, captureLeadIfComplete, startCollection, handleLeadCollection, reportLeadUpdate, resetFlow } from "./lead-flow.ts";
+import {
+  detectAppointmentIntent,
+  isAffirmative,
+  isAppointmentChange,
+  isNegative,
+  normalizeForMatching,
+} from "./intents.ts";
+import {
+  applyContactFindings,
+  captureLeadIfComplete,
+  startCollection,
+  handleLeadCollection,
+  reportLeadUpdate,
+  resetFlow,
+} from "./lead-flow.ts";
 import { parseAppointmentRequest } from "./parse-appointment.ts";
 import { detectUrgency } from "./urgent.ts";
 import { detectLanguage } from "./language.ts";
@@ -49,7 +62,9 @@ function replyUnlessSlotsNeeded(input: Omit<EngineInput, "takenSlotStarts">): En
   }
 }
 
-function replyByRules(input: Omit<EngineInput, "takenSlotStarts"> & { takenSlotStarts: readonly number[] | null }): EngineOutput {
+function replyByRules(
+  input: Omit<EngineInput, "takenSlotStarts"> & { takenSlotStarts: readonly number[] | null },
+): EngineOutput {
   const { config, nowMs } = input;
   const state = copyConversationState(input.state);
   state.turns += 1;
@@ -76,7 +91,8 @@ function replyByRules(input: Omit<EngineInput, "takenSlotStarts"> & { takenSlotS
   // Hours; "Jane Park" has a word no FAQ entry knows, so it stays a name.
   // Unasked, one word ("any later?") is too little to be a name: a full name is needed.
   const allowPromptedName =
-    (!faq || faq.confidence < STRONG_FAQ_CONFIDENCE || faq.unknownWords > 0) && !(confirming && !(contact.name?.value.includes(" ") ?? false));
+    (!faq || faq.confidence < STRONG_FAQ_CONFIDENCE || faq.unknownWords > 0) &&
+    !(confirming && !(contact.name?.value.includes(" ") ?? false));
   const known = { ...state.lead };
   const newFields = applyContactFindings(state, contact, allowPromptedName);
   const normalized = normalizeForMatching(message);
@@ -110,7 +126,10 @@ function replyByRules(input: Omit<EngineInput, "takenSlotStarts"> & { takenSlotS
   reportLeadUpdate(turn, input.state.leadCaptured);
   const confidence = Math.min(1, Math.max(0, reply.confidence));
   return {
-    reply: reply.quickReplies && reply.quickReplies.length > 0 ? { text: reply.text, quick_replies: reply.quickReplies } : { text: reply.text },
+    reply:
+      reply.quickReplies && reply.quickReplies.length > 0
+        ? { text: reply.text, quick_replies: reply.quickReplies }
+        : { text: reply.text },
     confidence,
     state,
     actions: turn.actions,
@@ -162,7 +181,10 @@ function withoutContact(message: string, name: string | null): string {
   // The e-mail pattern scans every word for an "@"; most messages have none.
   let text = (message.includes("@") ? message.replace(EMAIL_TOKEN, " ") : message).replace(PHONE_RUN, " ");
   for (const word of name?.split(/\s+/) ?? []) {
-    text = text.replace(new RegExp(`(?<![\\p{L}])${word.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}(?![\\p{L}])`, "giu"), " ");
+    text = text.replace(
+      new RegExp(`(?<![\\p{L}])${word.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}(?![\\p{L}])`, "giu"),
+      " ",
+    );
   }
   const cleaned = text.replace(/\s+/g, " ").trim();
   return cleaned.length > 0 ? cleaned : message;

@@ -65,7 +65,10 @@ function emailProblemOf(token: string): EmailProblem {
   return /^[a-z]{2,63}$/i.test(tld) && !isKnownTld(tld) ? "unknown_tld" : "invalid";
 }
 
-function findEmail(message: string, expecting: boolean): { email: string | null; invalid: InvalidContactAttempt[]; raw: string[] } {
+function findEmail(
+  message: string,
+  expecting: boolean,
+): { email: string | null; invalid: InvalidContactAttempt[]; raw: string[] } {
   // Without an "@" nothing below finds anything unless an address was asked for.
   if (!expecting && !message.includes("@")) return { email: null, invalid: [], raw: [] };
   const invalid: InvalidContactAttempt[] = [];
@@ -91,7 +94,11 @@ function findEmail(message: string, expecting: boolean): { email: string | null;
   return { email, invalid, raw };
 }
 
-function findPhone(text: string, country: CountryCode, expecting: boolean): { phone: string | null; invalid: InvalidContactAttempt[]; raw: string[] } {
+function findPhone(
+  text: string,
+  country: CountryCode,
+  expecting: boolean,
+): { phone: string | null; invalid: InvalidContactAttempt[]; raw: string[] } {
   const raw: string[] = [];
   for (const found of findPhoneNumbersInText(text, country)) {
     if (found.number.isValid()) {
@@ -110,7 +117,11 @@ function findPhone(text: string, country: CountryCode, expecting: boolean): { ph
     const phone = normalizePhoneNumber(candidate, country);
     if (phone) return { phone, invalid: [], raw };
     const lengthResult = validatePhoneNumberLength(candidate, country);
-    invalid.push({ field: "phone", text: candidate, problem: (lengthResult && PHONE_PROBLEM_BY_LENGTH_RESULT[lengthResult]) ?? "invalid" });
+    invalid.push({
+      field: "phone",
+      text: candidate,
+      problem: (lengthResult && PHONE_PROBLEM_BY_LENGTH_RESULT[lengthResult]) ?? "invalid",
+    });
   }
   return { phone: null, invalid, raw };
 }
@@ -121,10 +132,17 @@ export function extractContact(message: string, options: ExtractContactOptions):
   const emailPart = findEmail(message, options.expecting === "email");
   let rest = message;
   for (const token of emailPart.raw) rest = rest.replace(token, " ");
-  const phonePart = /\d/.test(rest) ? findPhone(rest, country, options.expecting === "phone") : { phone: null, invalid: [], raw: [] };
+  const phonePart = /\d/.test(rest)
+    ? findPhone(rest, country, options.expecting === "phone")
+    : { phone: null, invalid: [], raw: [] };
   for (const token of phonePart.raw) rest = rest.replace(token, " ");
 
   const carriedContact = emailPart.email !== null || phonePart.phone !== null;
   const name = extractName(message, rest, options.expecting === "name" || carriedContact);
-  return { name, phone: phonePart.phone, email: emailPart.email, invalid: [...phonePart.invalid, ...emailPart.invalid] };
+  return {
+    name,
+    phone: phonePart.phone,
+    email: emailPart.email,
+    invalid: [...phonePart.invalid, ...emailPart.invalid],
+  };
 }

@@ -18,14 +18,18 @@ export const NAME_CONFIDENCE = { explicit: 0.95, prompted: 0.9, introduced: 0.8 
 
 const NAME_WORD = "[\\p{L}][\\p{L}'’.-]*";
 const CAPITALISED_WORD = "\\p{Lu}[\\p{L}'’.-]*";
-const EXPLICIT_PATTERN = new RegExp(`(?<![\\p{L}])(?:my name is|my name's|name is|name's|meu nome é|meu nome e|me chamo|mi nombre es|me llamo)\\s*:?\\s+((?:${NAME_WORD})(?:\\s+${NAME_WORD}){0,3})`, "iu");
+const EXPLICIT_PATTERN = new RegExp(
+  `(?<![\\p{L}])(?:my name is|my name's|name is|name's|meu nome é|meu nome e|me chamo|mi nombre es|me llamo)\\s*:?\\s+((?:${NAME_WORD})(?:\\s+${NAME_WORD}){0,3})`,
+  "iu",
+);
 // The lead-in is case-insensitive but the name must be capitalised, hence the inline groups.
 const INTRODUCED_PATTERN = new RegExp(
   `(?:^|[\\s,.!])(?:[Ii]['’]?m|[Ii] am|[Tt]his is)\\s+((?:${CAPITALISED_WORD})(?:\\s+${CAPITALISED_WORD}){0,3})`,
   "u",
 );
 const BARE_NAME_PATTERN = new RegExp(`^(?:${NAME_WORD})(?:\\s+${NAME_WORD}){0,2}$`, "u");
-const BARE_LEAD_IN = /^(?:(?:sure|ok|okay|yes|yeah|yep|hi|hello|hey|sorry|oops|actually|thanks)[\s,!.]+)*(?:it['’]?s|its|i['’]?m|im|name\s*:)?\s*/i;
+const BARE_LEAD_IN =
+  /^(?:(?:sure|ok|okay|yes|yeah|yep|hi|hello|hey|sorry|oops|actually|thanks)[\s,!.]+)*(?:it['’]?s|its|i['’]?m|im|name\s*:)?\s*/i;
 const MAX_NAME_LENGTH = 80;
 
 /**
@@ -75,7 +79,10 @@ function trimToName(words: readonly string[]): string | null {
 /** "ana lopez" -> "Ana Lopez"; names typed with capitals keep them (McDonald, van der Berg). */
 function capitaliseIfLowercase(name: string): string {
   if (name !== name.toLowerCase()) return name;
-  return name.replace(/(^|[\s'’-])(\p{L})/gu, (_, separator: string, letter: string) => separator + letter.toUpperCase());
+  return name.replace(
+    /(^|[\s'’-])(\p{L})/gu,
+    (_, separator: string, letter: string) => separator + letter.toUpperCase(),
+  );
 }
 
 /**

@@ -15,8 +15,12 @@ export const MAX_ANSWERS = 3;
 /** A part is shorter than a message, so one matched word weighs more: the bar is a little higher. */
 export const PART_MIN_CONFIDENCE = 0.4;
 
-const QUESTION_WORD = "(?:what|whats|what's|when|where|wheres|how|hows|why|who|which|do|does|did|can|could|is|are|will|would|should|may|any|and|also|plus)";
-const SPLIT = new RegExp(`[?!;]+|\\.(?:\\s+|$)|,\\s*(?=${QUESTION_WORD}\\b)|\\s+(?:and|also|plus|&)\\s+(?=(?:also\\s+)?${QUESTION_WORD}\\b)|\\s+(?:and also|also)\\s+`, "i");
+const QUESTION_WORD =
+  "(?:what|whats|what's|when|where|wheres|how|hows|why|who|which|do|does|did|can|could|is|are|will|would|should|may|any|and|also|plus)";
+const SPLIT = new RegExp(
+  `[?!;]+|\\.(?:\\s+|$)|,\\s*(?=${QUESTION_WORD}\\b)|\\s+(?:and|also|plus|&)\\s+(?=(?:also\\s+)?${QUESTION_WORD}\\b)|\\s+(?:and also|also)\\s+`,
+  "i",
+);
 
 export interface QuestionPart {
   /** The words of the part as typed. */
@@ -37,7 +41,8 @@ export function splitQuestions(message: string): QuestionPart[] {
     const previous = parts[parts.length - 1];
     const words = meaningfulWords(text);
     const aspect = questionAspect(text);
-    if (previous && aspect !== null && !hasOwnTopic(words)) parts.push({ text, searchText: `${text} ${previous.text}` });
+    if (previous && aspect !== null && !hasOwnTopic(words))
+      parts.push({ text, searchText: `${text} ${previous.text}` });
     else if (words.length > 0) parts.push({ text, searchText: text });
   }
   return parts;
@@ -69,7 +74,12 @@ export interface PartAnswers {
  * Answers for each part of the message. `whole` is the best match for the whole message:
  * when parts give fewer than two answers, the whole message decides (it has more context).
  */
-export function answerParts(faq: readonly FaqEntry[], message: string, whole: FaqMatch | null, threshold: number): PartAnswers {
+export function answerParts(
+  faq: readonly FaqEntry[],
+  message: string,
+  whole: FaqMatch | null,
+  threshold: number,
+): PartAnswers {
   const wholeMatches = whole && whole.confidence >= threshold ? [whole] : [];
   // Most messages are one piece, and are not split: without a second part, the whole message decides.
   const parts = isOnePiece(message) ? [] : splitQuestions(message);
@@ -79,7 +89,8 @@ export function answerParts(faq: readonly FaqEntry[], message: string, whole: Fa
   for (const part of parts) {
     const aspect = questionAspect(part.text);
     // "…how much to diagnose and how long does it take": an answer already given may hold the duration.
-    if (part.searchText !== part.text && aspect && matches.some((known) => answerHasAspect(known.entry, aspect))) continue;
+    if (part.searchText !== part.text && aspect && matches.some((known) => answerHasAspect(known.entry, aspect)))
+      continue;
     const match = bestForPart(faq, part, threshold, matches);
     const repeated = match !== null && matches.some((known) => known.entry.id === match.entry.id);
     if (match && match.confidence >= Math.max(threshold, PART_MIN_CONFIDENCE) && !repeated) {
@@ -93,7 +104,10 @@ export function answerParts(faq: readonly FaqEntry[], message: string, whole: Fa
   // The part that found the whole message's entry knows which unknown words belong to that question.
   const wholeMatch = wholeMatches[0];
   const fromPart = wholeMatch && matches.find((match) => match.entry.id === wholeMatch.entry.id);
-  const single = wholeMatch && fromPart ? { ...wholeMatch, unknownTerms: fromPart.unknownTerms, matchedWords: fromPart.matchedWords } : (wholeMatch ?? matches[0]);
+  const single =
+    wholeMatch && fromPart
+      ? { ...wholeMatch, unknownTerms: fromPart.unknownTerms, matchedWords: fromPart.matchedWords }
+      : (wholeMatch ?? matches[0]);
   return { matches: single ? [single] : [], unanswered: single ? unanswered : [] };
 }
 
@@ -113,14 +127,20 @@ export function withEqualRunnerUp(faq: readonly FaqEntry[], message: string, ans
  * "…oil change and how long will it take?": the borrowed topic finds the oil-change entry again,
  * which holds no duration; the part alone ("how long will it take") then finds the entry that does.
  */
-function bestForPart(faq: readonly FaqEntry[], part: QuestionPart, threshold: number, answered: readonly FaqMatch[]): FaqMatch | null {
+function bestForPart(
+  faq: readonly FaqEntry[],
+  part: QuestionPart,
+  threshold: number,
+  answered: readonly FaqMatch[],
+): FaqMatch | null {
   const match = findBestFaqForQuestion(faq, part.searchText, threshold, part.text);
   const aspect = part.searchText === part.text ? null : questionAspect(part.text);
   if (!aspect) return match;
   const isNew = match !== null && !answered.some((known) => known.entry.id === match.entry.id);
   if (isNew && match.confidence >= PART_MIN_CONFIDENCE && answerHasAspect(match.entry, aspect)) return match;
   const own = findBestFaqForQuestion(faq, part.text, threshold);
-  const ownFits = own !== null && own.confidence >= Math.max(threshold, PART_MIN_CONFIDENCE) && answerHasAspect(own.entry, aspect);
+  const ownFits =
+    own !== null && own.confidence >= Math.max(threshold, PART_MIN_CONFIDENCE) && answerHasAspect(own.entry, aspect);
   return ownFits && own.confidence > (match?.confidence ?? 0) ? own : match;
 }
 

@@ -1,7 +1,17 @@
 import MiniSearch, { type SearchResult } from "minisearch";
 import type { FaqEntry } from "./bot-config.ts";
 import { containsPhrase, normalizeForMatching } from "./intents.ts";
-import { ACTION_TERMS, GENERIC_TOPIC_WORDS, allowsPrefix, fuzzyFraction, meaningfulWords, phraseWords, termForms, termMatch, tokenize } from "./faq-terms.ts";
+import {
+  ACTION_TERMS,
+  GENERIC_TOPIC_WORDS,
+  allowsPrefix,
+  fuzzyFraction,
+  meaningfulWords,
+  phraseWords,
+  termForms,
+  termMatch,
+  tokenize,
+} from "./faq-terms.ts";
 
 export { normalizeTerm } from "./faq-terms.ts";
 
@@ -103,14 +113,23 @@ function buildIndex(faq: readonly FaqEntry[]): FaqIndex {
   const phrases = faq.map((entry): EntryPhrases => {
     const multiWord = (entry.keywords ?? []).filter((keyword) => phraseWords(keyword).length > 1);
     const isStopOnly = (keyword: string): boolean => tokenize(keyword).every((token) => termForms(token).length === 0);
-    return { phrases: multiWord.filter((keyword) => !isStopOnly(keyword)).map(phraseWords), stopPhrases: multiWord.filter(isStopOnly) };
+    return {
+      phrases: multiWord.filter((keyword) => !isStopOnly(keyword)).map(phraseWords),
+      stopPhrases: multiWord.filter(isStopOnly),
+    };
   });
   search.addAll(
     faq.map((entry, position) => {
       const keywords = entry.keywords ?? [];
       const single = keywords.filter((keyword) => phraseWords(keyword).length <= 1);
       const multi = keywords.filter((keyword) => phraseWords(keyword).length > 1);
-      return { position, question: entry.question, keywords: single.join(" "), phrases: multi.join(" "), answer: entry.answer };
+      return {
+        position,
+        question: entry.question,
+        keywords: single.join(" "),
+        phrases: multi.join(" "),
+        answer: entry.answer,
+      };
     }),
   );
   return { search, phrases, recent: new Map() };
@@ -168,7 +187,11 @@ function wholePhraseTerms(phrases: EntryPhrases, query: Query): Set<string> {
   return covered;
 }
 
-function scoreEntry(result: SearchResult, phrases: EntryPhrases, query: Query): { confidence: number; matchedWords: number } {
+function scoreEntry(
+  result: SearchResult,
+  phrases: EntryPhrases,
+  query: Query,
+): { confidence: number; matchedWords: number } {
   const whole = wholePhraseTerms(phrases, query);
   let total = 0;
   let matchedWords = 0;
@@ -177,9 +200,19 @@ function scoreEntry(result: SearchResult, phrases: EntryPhrases, query: Query): 
     if (query.ignored[position]) return;
     let best = 0;
     for (const [docTerm, fields] of Object.entries(result.match)) {
-      const factor = forms[0] === docTerm ? 1 : forms.includes(docTerm) ? STEM_FACTOR : matchesAnyForm(forms, docTerm) ? INEXACT_FACTOR : 0;
+      const factor =
+        forms[0] === docTerm
+          ? 1
+          : forms.includes(docTerm)
+            ? STEM_FACTOR
+            : matchesAnyForm(forms, docTerm)
+              ? INEXACT_FACTOR
+              : 0;
       if (factor === 0) continue;
-      const quality = Math.max(0, ...fields.map((field) => (field === "phrases" && whole.has(docTerm) ? 1 : (FIELD_QUALITY[field] ?? 0))));
+      const quality = Math.max(
+        0,
+        ...fields.map((field) => (field === "phrases" && whole.has(docTerm) ? 1 : (FIELD_QUALITY[field] ?? 0))),
+      );
       best = Math.max(best, quality * factor);
     }
     total += best;
@@ -188,7 +221,10 @@ function scoreEntry(result: SearchResult, phrases: EntryPhrases, query: Query): 
   });
   // Unknown words only dilute a little once a topic word matched for sure: "where is the
   // nearest hospital" (only "where") or "who won last night" ("night" ~ "light") stay weak.
-  let weight = query.known.reduce((sum, isKnown, position) => sum + (query.ignored[position] ? 0 : isKnown || !anchored ? 1 : UNKNOWN_WORD_WEIGHT), 0);
+  let weight = query.known.reduce(
+    (sum, isKnown, position) => sum + (query.ignored[position] ? 0 : isKnown || !anchored ? 1 : UNKNOWN_WORD_WEIGHT),
+    0,
+  );
   for (const stopPhrase of phrases.stopPhrases) {
     if (!containsPhrase(query.normalized, stopPhrase)) continue;
     total += 1;
@@ -204,7 +240,10 @@ function rankPositions(index: FaqIndex, message: string): RankedPosition[] {
   const words = meaningfulWords(message);
   const results = words.length === 0 ? [] : index.search.search(words.flat().join(" "));
   const docTerms = [...new Set(results.flatMap((result) => Object.keys(result.match)))];
-  const known = words.map((forms) => forms.some((form) => ACTION_TERMS.has(form)) || docTerms.some((docTerm) => matchesAnyForm(forms, docTerm)));
+  const known = words.map(
+    (forms) =>
+      forms.some((form) => ACTION_TERMS.has(form)) || docTerms.some((docTerm) => matchesAnyForm(forms, docTerm)),
+  );
   const generic = words.map((forms) => forms.some((form) => GENERIC_TOPIC_WORDS.has(form)));
   const query: Query = {
     words,

@@ -3,7 +3,15 @@ import { finalizeBooking, handleAppointmentRequest } from "./booking-flow.ts";
 import { meaningfulWords } from "./faq-terms.ts";
 import { searchFaq } from "./faq-search.ts";
 import { detectPersonRequest } from "./handoff-phrases.ts";
-import { detectLeadIntent, isDismissal, isExplicitBookingRequest, isGoodbye, isPureGreeting, isThanks, looksLikeQuestion } from "./intents.ts";
+import {
+  detectLeadIntent,
+  isDismissal,
+  isExplicitBookingRequest,
+  isGoodbye,
+  isPureGreeting,
+  isThanks,
+  looksLikeQuestion,
+} from "./intents.ts";
 import { acknowledgeContact, repeatsKnownContact } from "./known-contact.ts";
 import { relevantInvalidAttempt, resetFlow, startCollection } from "./lead-flow.ts";
 import { greetingText, menuQuickReplies } from "./replies.ts";
@@ -23,7 +31,11 @@ export function handOff(turn: Turn, reason: "keyword" | "low_confidence" | "urge
   // visitor writes next (details, question) is the message the team finds when back.
   const team = teamAvailability(turn.config, turn.nowMs);
   const away = !team.withinBusinessHours && team.backAt !== null;
-  if (state.handedOff) return { text: away ? turn.say.handoffAway.already : turn.say.handoff.already, confidence: CONFIDENCE.alreadyHandedOff };
+  if (state.handedOff)
+    return {
+      text: away ? turn.say.handoffAway.already : turn.say.handoff.already,
+      confidence: CONFIDENCE.alreadyHandedOff,
+    };
   state.handedOff = true;
   const confidence = reason === "low_confidence" ? CONFIDENCE.handoffLowConfidence : CONFIDENCE.handoffKeyword;
   turn.actions.push({ type: "handoff", reason, confidence });
@@ -55,7 +67,12 @@ function fallback(turn: Turn): TurnReply {
   }
   if (looksLikeQuestion(turn.message)) return { ...answerNotKnown(turn), confidence, lowConfidence: true };
   const nearby = searchFaq(config.faq, turn.message, 3).map((match) => match.entry.question);
-  return { text: turn.say.fallback, quickReplies: menuQuickReplies(config, turn.say, turn.lang, nearby), confidence, lowConfidence: true };
+  return {
+    text: turn.say.fallback,
+    quickReplies: menuQuickReplies(config, turn.say, turn.lang, nearby),
+    confidence,
+    lowConfidence: true,
+  };
 }
 
 /** Half the visitor's words matched an entry: enough to answer before taking details. */
@@ -89,7 +106,8 @@ function hasSolidAnswer(turn: Turn, isQuestion: boolean): boolean {
 export function handleIdleMessage(turn: Turn): TurnReply {
   const { config, state, message } = turn;
   const isQuestion = looksLikeQuestion(message);
-  const faqFirst = isQuestion && !isExplicitBookingRequest(message) && (hasStrongFaqAnswer(turn) || turn.answers.matches.length > 1);
+  const faqFirst =
+    isQuestion && !isExplicitBookingRequest(message) && (hasStrongFaqAnswer(turn) || turn.answers.matches.length > 1);
   const request = turn.appointmentRequest;
 
   if (turn.appointmentChange) return answerAppointmentChange(turn);
@@ -98,7 +116,8 @@ export function handleIdleMessage(turn: Turn): TurnReply {
     const daypart = request?.hasDate && Boolean(request.window);
     // "next wednesday" on its own (after "i need a cleaning") can only be a day to come in.
     const dateOnly = request?.hasDate && meaningfulWords(message.replace(request.matchedText, " ")).length === 0;
-    if (request && (turn.appointmentIntent || request.hasTime || daypart || dateOnly)) return handleAppointmentRequest(turn, request);
+    if (request && (turn.appointmentIntent || request.hasTime || daypart || dateOnly))
+      return handleAppointmentRequest(turn, request);
     if (turn.appointmentIntent && !faqFirst) return handleAppointmentRequest(turn, null);
   } else if (turn.appointmentIntent && !faqFirst && config.lead.enabled && !state.leadCaptured) {
     return startCollection(turn, finalizeBooking, { purpose: "lead", prefix: turn.say.bookingDisabled });
@@ -127,7 +146,12 @@ export function handleIdleMessage(turn: Turn): TurnReply {
     }
   }
 
-  if (isPureGreeting(message)) return { text: greetingText(config, turn.say, turn.lang), quickReplies: menuQuickReplies(config, turn.say, turn.lang), confidence: CONFIDENCE.smallTalk };
+  if (isPureGreeting(message))
+    return {
+      text: greetingText(config, turn.say, turn.lang),
+      quickReplies: menuQuickReplies(config, turn.say, turn.lang),
+      confidence: CONFIDENCE.smallTalk,
+    };
   if (isGoodbye(message)) return { text: turn.say.goodbye, confidence: CONFIDENCE.smallTalk };
   if (isThanks(message)) return { text: turn.say.thanks, confidence: CONFIDENCE.smallTalk };
   if (isDismissal(message)) return { text: turn.say.dismissed, confidence: CONFIDENCE.smallTalk };

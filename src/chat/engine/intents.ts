@@ -120,6 +120,7 @@ export function findPhrase(normalizedMessage: string, phrases: readonly string[]
 }
 
 /** Buying signals in any sector; the tenant adds its own in `lead.intent_keywords`. */
+// biome-ignore format: a phrase list reads as a paragraph per language; one phrase a line would triple the file
 export const LEAD_INTENT_PHRASES = [
   "price", "pricing", "quote", "quotation", "cost", "how much", "estimate", "call me", "call me back",
   "contact me", "get in touch", "reach me", "interested", "buy", "buying", "purchase", "rent", "renting",
@@ -130,6 +131,7 @@ export const LEAD_INTENT_PHRASES = [
 ] as const;
 
 /** "I want to come in" in any sector; the tenant adds its own in `appointments.intent_keywords`. */
+// biome-ignore format: a phrase list reads as a paragraph per language; one phrase a line would triple the file
 export const APPOINTMENT_INTENT_PHRASES = [
   "book", "booking", "appointment", "schedule", "visit", "viewing", "reserve", "reservation",
   "slot", "availability", "available times", "make an appointment", "book in", "come in", "bring it in",
@@ -142,39 +144,64 @@ export const APPOINTMENT_INTENT_PHRASES = [
  * Changing or cancelling an existing booking is not a new booking: the bot cannot see the
  * calendar's owner, so these go to the FAQ (cancellation policy) or a person instead.
  */
-const CHANGE_BOOKING = /\b(?:cancel|cancell?ing|reschedul\w*|postpone)\b|(?<!\p{L})(?:cancelar|desmarcar|remarcar|reagendar|anular|reprogramar)(?!\p{L})/iu;
+const CHANGE_BOOKING =
+  /\b(?:cancel|cancell?ing|reschedul\w*|postpone)\b|(?<!\p{L})(?:cancelar|desmarcar|remarcar|reagendar|anular|reprogramar)(?!\p{L})/iu;
 
 const GREETING = /^(?:hi|hii+|hello|hey|hiya|howdy|yo|greetings|good (?:morning|afternoon|evening|day))\b/i;
 const GREETING_FILLER = /\b(?:hi|hello|hey|hiya|there|good|morning|afternoon|evening|day|all|team|bot|assistant)\b/gi;
 const THANKS = /\b(?:thanks|thank you|thank u|thx|ty|cheers|much appreciated)\b/i;
-const GOODBYE = /\b(?:bye|goodbye|good bye|see you|see ya|that's all|that is all|nothing else|have a good (?:day|one))\b/i;
+const GOODBYE =
+  /\b(?:bye|goodbye|good bye|see you|see ya|that's all|that is all|nothing else|have a good (?:day|one))\b/i;
 const AFFIRMATIVE =
   /^(?:yes|yeah|yea|yep|yup|sure|ok|okay|confirm|confirmed|correct|right|perfect|great|sounds good|please do|go ahead|book it|do it|that works|works for me|absolutely|definitely|y)\b/i;
-const NEGATIVE = /^(?:no|nope|nah|not really|n)\b|\b(?:another time|other time|different time|pick another|don't book|do not book)\b/i;
-const CANCEL_FLOW = /\b(?:cancel|never ?mind|forget it|stop|not now|no thanks|no thank you|don't want|do not want|skip)\b/i;
+const NEGATIVE =
+  /^(?:no|nope|nah|not really|n)\b|\b(?:another time|other time|different time|pick another|don't book|do not book)\b/i;
+const CANCEL_FLOW =
+  /\b(?:cancel|never ?mind|forget it|stop|not now|no thanks|no thank you|don't want|do not want|skip)\b/i;
 const QUESTION_START =
   /^(?:(?:hi|hey|hello|ok|so|and|also|sorry|quick question)[\s,!.:]+)*(?:what|whats|what's|when|where|wheres|where's|how|hows|how's|why|who|which|do|does|did|can|could|is|are|will|would|should|may|any)\b/i;
 
 /** The same small talk in Portuguese and Spanish; JavaScript's \b does not see "á" as a letter, hence the look-arounds. */
 const END = "(?![\\p{L}\\p{N}])";
-const GREETING_PT_ES = new RegExp(`^(?:oi|olá|ola|hola|buenas|bom dia|boa tarde|boa noite|buenos d[ií]as|buenas tardes|buenas noches|e a[ií]|alô|alo)${END}`, "iu");
-const GREETING_FILLER_PT_ES = /(?<!\p{L})(?:oi|olá|ola|hola|buenas|buenos|bom|boa|dia|días|dias|tarde|tardes|noite|noches|tudo|bem|qué|que|tal|como|vai|pessoal|gente|equipe|equipo)(?!\p{L})/giu;
-const THANKS_PT_ES = new RegExp(`(?<!\\p{L})(?:obrigad[oa]|brigad[oa]|valeu|agrade[çc]o|gracias|agradecid[oa])${END}`, "iu");
-const GOODBYE_PT_ES = new RegExp(`(?<!\\p{L})(?:tchau|até logo|até mais|até breve|adeus|adiós|adios|hasta luego|hasta pronto|chao|chau|nos vemos)${END}`, "iu");
+const GREETING_PT_ES = new RegExp(
+  `^(?:oi|olá|ola|hola|buenas|bom dia|boa tarde|boa noite|buenos d[ií]as|buenas tardes|buenas noches|e a[ií]|alô|alo)${END}`,
+  "iu",
+);
+const GREETING_FILLER_PT_ES =
+  /(?<!\p{L})(?:oi|olá|ola|hola|buenas|buenos|bom|boa|dia|días|dias|tarde|tardes|noite|noches|tudo|bem|qué|que|tal|como|vai|pessoal|gente|equipe|equipo)(?!\p{L})/giu;
+const THANKS_PT_ES = new RegExp(
+  `(?<!\\p{L})(?:obrigad[oa]|brigad[oa]|valeu|agrade[çc]o|gracias|agradecid[oa])${END}`,
+  "iu",
+);
+const GOODBYE_PT_ES = new RegExp(
+  `(?<!\\p{L})(?:tchau|até logo|até mais|até breve|adeus|adiós|adios|hasta luego|hasta pronto|chao|chau|nos vemos)${END}`,
+  "iu",
+);
 const AFFIRMATIVE_PT_ES = new RegExp(
   `^(?:sim|claro|pode ser|pode sim|pode|isso|certo|perfeito|beleza|fechado|ótimo|otimo|combinado|sí|si|vale|dale|de acuerdo|perfecto|correcto|por supuesto|bueno)${END}`,
   "iu",
 );
-const NEGATIVE_PT_ES = new RegExp(`^(?:não|nao)${END}|(?<!\\p{L})(?:outro horário|outro horario|outro dia|outra hora|otra hora|otro día|otro dia|otro horario)${END}`, "iu");
-const CANCEL_FLOW_PT_ES = new RegExp(`(?<!\\p{L})(?:deixa pra lá|deixa para lá|esquece|não quero|nao quero|agora não|déjalo|dejalo|olvídalo|olvidalo|no quiero|ahora no)${END}`, "iu");
-const DISMISSAL_PT_ES = new RegExp(`^(?:não|nao|nada|só isso|so isso|nada más|nada mas|eso es todo|no gracias|não obrigad[oa])${END}`, "iu");
+const NEGATIVE_PT_ES = new RegExp(
+  `^(?:não|nao)${END}|(?<!\\p{L})(?:outro horário|outro horario|outro dia|outra hora|otra hora|otro día|otro dia|otro horario)${END}`,
+  "iu",
+);
+const CANCEL_FLOW_PT_ES = new RegExp(
+  `(?<!\\p{L})(?:deixa pra lá|deixa para lá|esquece|não quero|nao quero|agora não|déjalo|dejalo|olvídalo|olvidalo|no quiero|ahora no)${END}`,
+  "iu",
+);
+const DISMISSAL_PT_ES = new RegExp(
+  `^(?:não|nao|nada|só isso|so isso|nada más|nada mas|eso es todo|no gracias|não obrigad[oa])${END}`,
+  "iu",
+);
 const QUESTION_START_PT_ES = new RegExp(
   `^(?:(?:oi|olá|ola|hola|buenas|e|y|bom dia|boa tarde|buenos días)[\\s,!.:]+)*(?:quanto|quanta|quantos|quantas|qual|quais|quando|onde|como|vocês|voces|você|voce|tem|têm|aceitam|fazem|faz|pode|podem|posso|há|cuánto|cuanto|cuánta|cuanta|cuál|cual|cuáles|cuándo|cuando|dónde|donde|cómo|tienen|tiene|aceptan|hacen|hace|puedo|pueden|hay)${END}`,
   "iu",
 );
 
 export function detectLeadIntent(normalizedMessage: string, config: BotConfig): string | null {
-  return findPhrase(normalizedMessage, LEAD_INTENT_PHRASES) ?? findPhrase(normalizedMessage, config.lead.intent_keywords);
+  return (
+    findPhrase(normalizedMessage, LEAD_INTENT_PHRASES) ?? findPhrase(normalizedMessage, config.lead.intent_keywords)
+  );
 }
 
 export function detectAppointmentIntent(message: string, normalizedMessage: string, config: BotConfig): boolean {
@@ -195,18 +222,23 @@ export function isPureGreeting(message: string): boolean {
 
 /** Short thanks or goodbye only; a long message, or a question, that says "thanks" at the end is about something else. */
 export function isThanks(message: string): boolean {
-  return (THANKS.test(message) || THANKS_PT_ES.test(message)) && message.split(/\s+/).length <= 6 && !/[?¿]/.test(message);
+  return (
+    (THANKS.test(message) || THANKS_PT_ES.test(message)) && message.split(/\s+/).length <= 6 && !/[?¿]/.test(message)
+  );
 }
 
 export function isGoodbye(message: string): boolean {
   return (GOODBYE.test(message) || GOODBYE_PT_ES.test(message)) && message.split(/\s+/).length <= 8;
 }
 
-const DISMISSAL = /^(?:no|nope|nah|never ?mind|nvm|forget it|no thanks|no thank you|nothing|that'?s it|that'?s all|all good|not now|not really)\b/i;
+const DISMISSAL =
+  /^(?:no|nope|nah|never ?mind|nvm|forget it|no thanks|no thank you|nothing|that'?s it|that'?s all|all good|not now|not really)\b/i;
 
 /** "never mind", "no thanks", "nothing": outside any flow, a polite close rather than a question. */
 export function isDismissal(message: string): boolean {
-  return (DISMISSAL.test(message.trim()) || DISMISSAL_PT_ES.test(message.trim())) && message.trim().split(/\s+/).length <= 4;
+  return (
+    (DISMISSAL.test(message.trim()) || DISMISSAL_PT_ES.test(message.trim())) && message.trim().split(/\s+/).length <= 4
+  );
 }
 
 export function isAffirmative(message: string): boolean {
@@ -239,11 +271,17 @@ export function isExplicitBookingRequest(message: string): boolean {
 }
 
 /** Asked twice a turn: by the booking-intent test, then for the turn itself. */
-export const isAppointmentChange = rememberLast((message) => APPOINTMENT_CHANGE.test(message) || APPOINTMENT_CHANGE_PT_ES.test(message));
+export const isAppointmentChange = rememberLast(
+  (message) => APPOINTMENT_CHANGE.test(message) || APPOINTMENT_CHANGE_PT_ES.test(message),
+);
 
 export function wantsToStopFlow(message: string): boolean {
   if (isAppointmentChange(message)) return false;
-  return CANCEL_FLOW.test(message) || CANCEL_FLOW_PT_ES.test(message) || /^(?:no|nope|nah|não|nao)(?![\p{L}])/iu.test(message.trim());
+  return (
+    CANCEL_FLOW.test(message) ||
+    CANCEL_FLOW_PT_ES.test(message) ||
+    /^(?:no|nope|nah|não|nao)(?![\p{L}])/iu.test(message.trim())
+  );
 }
 
 export function looksLikeQuestion(message: string): boolean {

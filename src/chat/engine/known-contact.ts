@@ -65,8 +65,13 @@ export function isBareKnownName(message: string, name: string | null): boolean {
   // Asked on every message once a lead is in. A bare form that is either name has `firstName`
   // as its first word; in ASCII text that word is the message's first run of letters, ' and -.
   // Most messages differ there, and are refused without the Unicode replaces below.
-  if (firstName !== "" && !NOT_ASCII.test(message) && FIRST_WORD_ASCII.exec(message)?.[0].toLowerCase() !== firstName) return false;
-  const bare = message.replace(/[^\p{L}\s'’-]+/gu, " ").replace(/\s+/g, " ").trim().toLowerCase();
+  if (firstName !== "" && !NOT_ASCII.test(message) && FIRST_WORD_ASCII.exec(message)?.[0].toLowerCase() !== firstName)
+    return false;
+  const bare = message
+    .replace(/[^\p{L}\s'’-]+/gu, " ")
+    .replace(/\s+/g, " ")
+    .trim()
+    .toLowerCase();
   return bare === knownName || bare === firstName;
 }
 

@@ -45,7 +45,9 @@ const MAX_INTEREST_LENGTH = 200;
 export function missingFields(state: ConversationState, purpose: CollectionPurpose, config: BotConfig): ContactField[] {
   // A phone given anyway still serves a booking.
   const withoutPhone = phoneWaived(state, config) && !(purpose === "booking" && state.lead.phone !== null);
-  return (withoutPhone ? REQUIRED_WITHOUT_PHONE : REQUIRED_FIELDS)[purpose].filter((field) => state.lead[field] === null);
+  return (withoutPhone ? REQUIRED_WITHOUT_PHONE : REQUIRED_FIELDS)[purpose].filter(
+    (field) => state.lead[field] === null,
+  );
 }
 
 export function resetFlow(state: ConversationState): void {
@@ -63,14 +65,27 @@ export function resetFlow(state: ConversationState): void {
  * and e-mail win (visitors correct typos by retyping); a name is replaced only by one found
  * at least as surely, so "I'm Ana" cannot overwrite "my name is Ana Lopez".
  */
-export function applyContactFindings(state: ConversationState, contact: ContactFindings, allowPromptedName: boolean): ContactField[] {
+export function applyContactFindings(
+  state: ConversationState,
+  contact: ContactFindings,
+  allowPromptedName: boolean,
+): ContactField[] {
   const changed: ContactField[] = [];
   const name = contact.name;
   const nameAllowed = name !== null && (allowPromptedName || name.confidence !== NAME_CONFIDENCE.prompted);
   // A known name is replaced only by one stated outright ("actually my name is …") or asked for:
   // a bare word beside an e-mail ("oops tom@…") or an "I'm …" cannot overwrite it.
-  const replaceable = state.lead.name === null || state.awaiting === "name" || (name !== null && name.confidence === NAME_CONFIDENCE.explicit);
-  if (name && nameAllowed && replaceable && name.value !== state.lead.name && (name.confidence >= state.lead.nameConfidence || state.awaiting === "name")) {
+  const replaceable =
+    state.lead.name === null ||
+    state.awaiting === "name" ||
+    (name !== null && name.confidence === NAME_CONFIDENCE.explicit);
+  if (
+    name &&
+    nameAllowed &&
+    replaceable &&
+    name.value !== state.lead.name &&
+    (name.confidence >= state.lead.nameConfidence || state.awaiting === "name")
+  ) {
     state.lead.name = name.value;
     state.lead.nameConfidence = name.confidence;
     changed.push("name");
@@ -89,7 +104,9 @@ export function applyContactFindings(state: ConversationState, contact: ContactF
 /** A failed attempt matters for a field still missing, or the one just asked for (a correction). */
 export function relevantInvalidAttempt(turn: Turn): InvalidContactAttempt | null {
   const { state, contact } = turn;
-  return contact.invalid.find((attempt) => state.lead[attempt.field] === null || state.awaiting === attempt.field) ?? null;
+  return (
+    contact.invalid.find((attempt) => state.lead[attempt.field] === null || state.awaiting === attempt.field) ?? null
+  );
 }
 
 function interestOf(state: ConversationState): string {
@@ -105,9 +122,17 @@ function interestOf(state: ConversationState): string {
 export function captureLeadIfComplete(turn: Turn): boolean {
   const { state, config } = turn;
   const { name, phone, email } = state.lead;
-  if (!config.lead.enabled || state.leadCaptured || !name || !email || (!phone && !phoneWaived(state, config))) return false;
+  if (!config.lead.enabled || state.leadCaptured || !name || !email || (!phone && !phoneWaived(state, config)))
+    return false;
   state.leadCaptured = true;
-  turn.actions.push({ type: "lead_captured", name, phone: phone ?? "", email, interest: interestOf(state), confidence: state.lead.nameConfidence });
+  turn.actions.push({
+    type: "lead_captured",
+    name,
+    phone: phone ?? "",
+    email,
+    interest: interestOf(state),
+    confidence: state.lead.nameConfidence,
+  });
   return true;
 }
 
@@ -119,7 +144,14 @@ export function captureLeadIfComplete(turn: Turn): boolean {
 export function reportLeadUpdate(turn: Turn, capturedBefore: boolean): void {
   const { name, phone, email } = turn.state.lead;
   if (!capturedBefore || turn.newFields.length === 0 || !name || !phone || !email) return;
-  turn.actions.push({ type: "lead_updated", name, phone, email, fields: [...turn.newFields], confidence: turn.state.lead.nameConfidence });
+  turn.actions.push({
+    type: "lead_updated",
+    name,
+    phone,
+    email,
+    fields: [...turn.newFields],
+    confidence: turn.state.lead.nameConfidence,
+  });
 }
 
 function joinText(...parts: string[]): string {
@@ -155,7 +187,11 @@ export function continueCollection(turn: Turn, completeBooking: CompleteBooking,
  * Enters the collection. A soft start (a price question that the FAQ already answered) may be
  * ignored once without a reminder: the visitor asked a question, not for a sales call.
  */
-export function startCollection(turn: Turn, completeBooking: CompleteBooking, options: { purpose: CollectionPurpose; prefix?: string; soft?: boolean }): TurnReply {
+export function startCollection(
+  turn: Turn,
+  completeBooking: CompleteBooking,
+  options: { purpose: CollectionPurpose; prefix?: string; soft?: boolean },
+): TurnReply {
   const { state } = turn;
   state.mode = "collecting_lead";
   state.purpose = options.purpose;
@@ -178,7 +214,11 @@ function answerPhoneDeclined(turn: Turn, completeBooking: CompleteBooking): Turn
 /** The tenant needs a phone the visitor would rather not give: said once, and the form stops (details kept). */
 function phoneNeeded(turn: Turn, prefix: string): TurnReply {
   resetFlow(turn.state);
-  return { text: joinText(prefix, turn.say.phoneNeeded), quickReplies: [turn.say.quick.human], confidence: CONFIDENCE.flowStep };
+  return {
+    text: joinText(prefix, turn.say.phoneNeeded),
+    quickReplies: [turn.say.quick.human],
+    confidence: CONFIDENCE.flowStep,
+  };
 }
 
 /**
@@ -203,7 +243,8 @@ export function handleLeadCollection(turn: Turn, completeBooking: CompleteBookin
   // "ok book me in saturday afternoon" is a booking, not an "ok" to the question.
   const wantsBooking = turn.appointmentIntent || turn.appointmentRequest?.hasTime === true;
   // "ok can i bring it in tomorrow morning" starts with "ok" but asks something else.
-  if (!wantsBooking && isAffirmative(message) && !looksLikeQuestion(message) && !turn.appointmentRequest) return { text: askFieldText(awaiting, state.lead, turn.say), confidence: CONFIDENCE.flowStep };
+  if (!wantsBooking && isAffirmative(message) && !looksLikeQuestion(message) && !turn.appointmentRequest)
+    return { text: askFieldText(awaiting, state.lead, turn.say), confidence: CONFIDENCE.flowStep };
   if (wantsBooking || state.ignoredPrompts + 1 >= MAX_IGNORED_PROMPTS) {
     resetFlow(state);
     return null;

@@ -41,10 +41,17 @@ const PARSERS: Record<Exclude<Lang, "en">, chrono.Chrono> = { pt: chrono.pt.casu
  * are English in every language, and "mañana a las 3" means nothing to the English parser.
  */
 function readDate(text: string, reference: chrono.ParsingReference, lang: Lang): chrono.ParsedResult | undefined {
-  const usable = (results: chrono.ParsedResult[]) => results.find((candidate) => !isBareNow(candidate) && !isPeriodOnly(candidate));
+  const usable = (results: chrono.ParsedResult[]) =>
+    results.find((candidate) => !isBareNow(candidate) && !isPeriodOnly(candidate));
   const english = usable(chrono.parse(text, reference, { forwardDate: true }));
   if (lang === "en") return english;
-  const local = usable(PARSERS[lang].parse(text.replace(HOUR_H, (_, hour: string, minute?: string) => `${hour}:${minute ?? "00"}`), reference, { forwardDate: true }));
+  const local = usable(
+    PARSERS[lang].parse(
+      text.replace(HOUR_H, (_, hour: string, minute?: string) => `${hour}:${minute ?? "00"}`),
+      reference,
+      { forwardDate: true },
+    ),
+  );
   if (!english) return local;
   return local && local.text.length > english.text.length ? local : english;
 }
@@ -62,7 +69,12 @@ const AFTERNOON_GUESS_HOURS = { from: 1, to: 7 } as const;
  * offset in force *on that day*, so "3pm" on a date after a DST change is still 15:00 local.
  * An explicit zone in the text ("3pm PST") wins over the tenant's zone.
  */
-export function parseAppointmentRequest(message: string, config: BotConfig, nowMs: number, lang: Lang = "en"): AppointmentRequest | null {
+export function parseAppointmentRequest(
+  message: string,
+  config: BotConfig,
+  nowMs: number,
+  lang: Lang = "en",
+): AppointmentRequest | null {
   const text = (message.includes("@") ? message.replace(EMAIL_LIKE, " ") : message).replace(PHONE_LIKE, " ");
   if (!DATE_HINT.test(text) && !(lang !== "en" && DATE_HINT_PT_ES.test(text))) return null;
   const window = findTimeWindow(text);
@@ -71,7 +83,8 @@ export function parseAppointmentRequest(message: string, config: BotConfig, nowM
   // "after 5" is a window, not a 5 o'clock appointment: chrono only sees the rest.
   const dateText = window ? text.replace(window.text, " ") : text;
   const result = readDate(dateText, reference, lang);
-  if (!result) return window ? { startMs: nowMs, hasTime: false, hasDate: false, matchedText: window.text, window } : null;
+  if (!result)
+    return window ? { startMs: nowMs, hasTime: false, hasDate: false, matchedText: window.text, window } : null;
 
   const start = result.start;
   // "thursday afternoon" implies 3 pm to chrono; to a visitor it is a window, not a time.
@@ -89,18 +102,26 @@ export function parseAppointmentRequest(message: string, config: BotConfig, nowM
     hour: start.get("hour") ?? 0,
     minute: start.get("minute") ?? 0,
   };
-  if (hasTime && !start.isCertain("meridiem") && wall.hour >= AFTERNOON_GUESS_HOURS.from && wall.hour <= AFTERNOON_GUESS_HOURS.to) {
+  if (
+    hasTime &&
+    !start.isCertain("meridiem") &&
+    wall.hour >= AFTERNOON_GUESS_HOURS.from &&
+    wall.hour <= AFTERNOON_GUESS_HOURS.to
+  ) {
     wall = { ...wall, hour: wall.hour + 12 };
     // chrono may have pushed a bare "at 3" to tomorrow because 03:00 today had passed;
     // 15:00 today may not have, so the day is chosen again for the corrected hour.
-    if (!start.isCertain("day") && !start.isCertain("weekday")) wall = { ...wall, ...nextOccurrenceDate(wall, nowMs, timeZone) };
+    if (!start.isCertain("day") && !start.isCertain("weekday"))
+      wall = { ...wall, ...nextOccurrenceDate(wall, nowMs, timeZone) };
   }
   return { startMs: epochFromWallClock(wall, timeZone), hasTime, hasDate, matchedText: result.text, window };
 }
 
 /** "this afternoon" alone is read by findTimeWindow; chrono would make it a time today. */
 function isPeriodOnly(result: chrono.ParsedResult): boolean {
-  return /^(?:this |the |in the )?(?:morning|afternoon|evening|night|tonight)$|^(?:[àa] |de |pela |por la |en la )?(?:manh[ãa]|tarde|noite|noche)$/i.test(result.text.trim());
+  return /^(?:this |the |in the )?(?:morning|afternoon|evening|night|tonight)$|^(?:[àa] |de |pela |por la |en la )?(?:manh[ãa]|tarde|noite|noche)$/i.test(
+    result.text.trim(),
+  );
 }
 
 /** "now" and "right now" are urgency, not a date: "I need help now" is not a booking. */
@@ -108,7 +129,11 @@ function isBareNow(result: chrono.ParsedResult): boolean {
   return /^(?:right\s+)?now$/i.test(result.text.trim());
 }
 
-function nextOccurrenceDate(wall: { hour: number; minute: number }, nowMs: number, timeZone: string): { year: number; month: number; day: number } {
+function nextOccurrenceDate(
+  wall: { hour: number; minute: number },
+  nowMs: number,
+  timeZone: string,
+): { year: number; month: number; day: number } {
   const { year, month, day } = wallClockAt(nowMs, timeZone);
   const today = { year, month, day };
   const todayAt = epochFromWallClock({ ...today, hour: wall.hour, minute: wall.minute }, timeZone);

@@ -13,7 +13,12 @@ import { formatDay, formatSlot, formatSlotWithZone, wallClockAt, zoneLabel } fro
  */
 
 /** The menu offered with greetings and fallbacks: a few FAQ questions (in the visitor's language when the FAQ has them), booking, a person. */
-export function menuQuickReplies(config: BotConfig, say: Phrases, lang: Lang = config.language, questions: readonly string[] = []): string[] {
+export function menuQuickReplies(
+  config: BotConfig,
+  say: Phrases,
+  lang: Lang = config.language,
+  questions: readonly string[] = [],
+): string[] {
   // The first three distinct questions: `questions`, then the FAQ's, in order (a greeting asks on every visit).
   const menu: string[] = [];
   for (const question of questions) if (menu.length < 3 && !menu.includes(question)) menu.push(question);
@@ -88,9 +93,17 @@ function formatNotice(minutes: number, say: Phrases): string {
 }
 
 /** Why a time cannot be booked; `dayOnly` names the day alone, for requests like "yesterday". */
-export function slotRefusalText(reason: SlotRefusal, startMs: number, config: BotConfig, say: Phrases, dayOnly = false): string {
+export function slotRefusalText(
+  reason: SlotRefusal,
+  startMs: number,
+  config: BotConfig,
+  say: Phrases,
+  dayOnly = false,
+): string {
   const settings = config.appointments;
-  const when = dayOnly ? formatDay(startMs, settings.timezone, say.locale) : formatSlotWithZone(startMs, settings.timezone);
+  const when = dayOnly
+    ? formatDay(startMs, settings.timezone, say.locale)
+    : formatSlotWithZone(startMs, settings.timezone);
   switch (reason) {
     case "past":
       return say.refusal.past(when);

@@ -25,5 +25,8 @@ export function widgetWelcome(config: BotConfig, lang?: string): { greeting: str
     return { greeting: config.greeting, quickReplies: starterQuickReplies(config) };
   }
   const say = PHRASES[visitor];
-  return { greeting: say.greeting(config.bot_name), quickReplies: config.starter_quick_replies ?? menuQuickReplies(config, say, visitor) };
+  return {
+    greeting: say.greeting(config.bot_name),
+    quickReplies: config.starter_quick_replies ?? menuQuickReplies(config, say, visitor),
+  };
 }

@@ -19,14 +19,18 @@ export function teamAvailability(config: Pick<BotConfig, "appointments">, nowMs:
   const wall = wallClockAt(nowMs, timezone);
   const today = hours[wall.weekday];
   const minute = wall.hour * 60 + wall.minute;
-  if (today && minute >= clockToMinutes(today.open) && minute < clockToMinutes(today.close)) return { withinBusinessHours: true, backAt: null };
+  if (today && minute >= clockToMinutes(today.open) && minute < clockToMinutes(today.close))
+    return { withinBusinessHours: true, backAt: null };
   // Today's opening if it is still ahead, else the first day of the next week that has hours.
   for (let ahead = 0; ahead <= 7; ahead++) {
     const date = addCalendarDays(wall, ahead);
     const day = hours[weekdayOfDate(date)];
     if (!day || (ahead === 0 && minute >= clockToMinutes(day.open))) continue;
     const open = clockToMinutes(day.open);
-    return { withinBusinessHours: false, backAt: epochFromWallClock({ ...date, hour: Math.floor(open / 60), minute: open % 60 }, timezone) };
+    return {
+      withinBusinessHours: false,
+      backAt: epochFromWallClock({ ...date, hour: Math.floor(open / 60), minute: open % 60 }, timezone),
+    };
   }
   return { withinBusinessHours: false, backAt: null };
 }

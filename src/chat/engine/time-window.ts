@@ -29,8 +29,10 @@ const NAMED_PERIODS: ReadonlyArray<{ pattern: RegExp; from: number; to: number }
   { pattern: /(?<!\p{L})(?:[àa] |de |pela |na |por la |en la )no(?:ite|che)(?!\p{L})/iu, from: 17 * 60, to: DAY_END },
 ];
 /** "after 5", "after 5pm", "from 4:30", "later than 3", "depois das 17h", "después de las 5"; "before 10am", "antes das 10". */
-const AFTER = /\b(?:after|from|later than|no earlier than|depois das|depois de|a partir das|después de las|a partir de las)\s+(\d{1,2})(?:[:h](\d{2}))?\s*(am|pm|a\.m\.|p\.m\.)?(?!\s*(?:days?|weeks?|months?|mins?|minutes?|hours?|%|\d))/i;
-const BEFORE = /\b(?:before|earlier than|no later than|antes das|antes de las)\s+(\d{1,2})(?:[:h](\d{2}))?\s*(am|pm|a\.m\.|p\.m\.)?(?!\s*(?:days?|weeks?|months?|mins?|minutes?|hours?|%|\d))/i;
+const AFTER =
+  /\b(?:after|from|later than|no earlier than|depois das|depois de|a partir das|después de las|a partir de las)\s+(\d{1,2})(?:[:h](\d{2}))?\s*(am|pm|a\.m\.|p\.m\.)?(?!\s*(?:days?|weeks?|months?|mins?|minutes?|hours?|%|\d))/i;
+const BEFORE =
+  /\b(?:before|earlier than|no later than|antes das|antes de las)\s+(\d{1,2})(?:[:h](\d{2}))?\s*(am|pm|a\.m\.|p\.m\.)?(?!\s*(?:days?|weeks?|months?|mins?|minutes?|hours?|%|\d))/i;
 
 /** 1–7 without am/pm is afternoon, as for "at 3"; nobody books at 3 in the morning. */
 function minuteOf(hourText: string, minuteText: string | undefined, meridiem: string | undefined): number | null {

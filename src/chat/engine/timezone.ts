@@ -30,7 +30,12 @@ const WEEKDAY_BY_SHORT_NAME: Record<string, Weekday> = {
   Sun: "sun",
 };
 
-function cachedFormatter(cache: Map<string, Intl.DateTimeFormat>, timeZone: string, options: Intl.DateTimeFormatOptions, locale = "en-US"): Intl.DateTimeFormat {
+function cachedFormatter(
+  cache: Map<string, Intl.DateTimeFormat>,
+  timeZone: string,
+  options: Intl.DateTimeFormatOptions,
+  locale = "en-US",
+): Intl.DateTimeFormat {
   const key = locale === "en-US" ? timeZone : `${locale} ${timeZone}`;
   let formatter = cache.get(key);
   if (!formatter) {
@@ -146,7 +151,10 @@ export function epochFromWallClock(
 }
 
 /** The calendar date `days` after the given one (month and year roll over). */
-export function addCalendarDays(date: { year: number; month: number; day: number }, days: number): { year: number; month: number; day: number } {
+export function addCalendarDays(
+  date: { year: number; month: number; day: number },
+  days: number,
+): { year: number; month: number; day: number } {
   const shifted = new Date(Date.UTC(date.year, date.month - 1, date.day) + days * DAY_MS);
   return { year: shifted.getUTCFullYear(), month: shifted.getUTCMonth() + 1, day: shifted.getUTCDate() };
 }
@@ -178,7 +186,12 @@ export function formatSlot(epochMs: number, timeZone: string): string {
 
 /** "Monday, January 19" ("segunda-feira, 19 de janeiro" in pt-BR) in the tenant's zone, for "here is what's free that day". */
 export function formatDay(epochMs: number, timeZone: string, locale = "en-US"): string {
-  const formatter = cachedFormatter(DAY_FORMATTERS, timeZone, { weekday: "long", month: "long", day: "numeric" }, locale);
+  const formatter = cachedFormatter(
+    DAY_FORMATTERS,
+    timeZone,
+    { weekday: "long", month: "long", day: "numeric" },
+    locale,
+  );
   return formatter.format(epochMs);
 }
 

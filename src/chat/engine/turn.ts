@@ -89,5 +89,8 @@ export function hasFaqAnswer(turn: Turn): boolean {
 }
 
 export function hasStrongFaqAnswer(turn: Turn): boolean {
-  return turn.faq !== null && turn.faq.confidence >= Math.max(STRONG_FAQ_CONFIDENCE, turn.config.handoff.low_confidence_threshold);
+  return (
+    turn.faq !== null &&
+    turn.faq.confidence >= Math.max(STRONG_FAQ_CONFIDENCE, turn.config.handoff.low_confidence_threshold)
+  );
 }

@@ -16,12 +16,14 @@ import type { Lang } from "./language.ts";
  */
 
 /** "right away", "immediately", "please help" are left out: "a quote right away" is not an emergency. */
+// biome-ignore format: a phrase list reads as a paragraph per language; one phrase a line would triple the file
 const COMMON_SIGNALS = [
   "emergency", "emergencies", "urgent", "urgently", "asap", "as soon as possible", "accident",
   "urgente", "urgência", "urgencia", "emergência", "emergencia", "socorro", "acidente", "accidente",
   "o mais rápido possível", "lo antes posible", "cuanto antes",
 ] as const;
 
+// biome-ignore format: a phrase list reads as a paragraph per language; one phrase a line would triple the file
 const SECTOR_SIGNALS: Readonly<Record<string, readonly string[]>> = {
   "dental-clinic": [
     "pain", "in pain", "toothache", "tooth ache", "killing me", "hurts", "hurting", "really hurts", "throbbing",
@@ -59,6 +61,7 @@ const SECTOR_SIGNALS: Readonly<Record<string, readonly string[]>> = {
 };
 
 /** Symptoms that mean urgency in any business, for a custom sector. */
+// biome-ignore format: a phrase list reads as a paragraph per language; one phrase a line would triple the file
 const GENERIC_SIGNALS = ["in pain", "bleeding", "swollen", "burst pipe", "broke down", "broken down", "flooding", "locked out", "gas smell", "smell gas", "allergic reaction to"] as const;
 
 const ASKS_ABOUT_SYMPTOM = /^ (?:does|do|will|would|is|are|can|could|should|how|é normal|es normal|causa|pode|puede) /;
@@ -87,7 +90,16 @@ export function detectUrgency(normalized: string, config: BotConfig): string | n
 }
 
 const URGENT_ENTRY_IDS = new Set(["emergency", "emergencies", "urgent", "breakdown", "emergency-repairs", "reaction"]);
-const URGENT_KEYWORDS = new Set(["emergency", "urgent", "emergencies", "urgente", "emergência", "emergencia", "urgência", "urgencia"]);
+const URGENT_KEYWORDS = new Set([
+  "emergency",
+  "urgent",
+  "emergencies",
+  "urgente",
+  "emergência",
+  "emergencia",
+  "urgência",
+  "urgencia",
+]);
 
 /**
  * The business's urgent answer: the FAQ entry whose id is "emergency" / "urgent" (or a sector
@@ -95,11 +107,17 @@ const URGENT_KEYWORDS = new Set(["emergency", "urgent", "emergencies", "urgente"
  * "emergência", "emergencia"), in the visitor's language when the FAQ has one. An owner adds
  * one by giving an entry the keyword "urgent".
  */
-export function findUrgentEntry(faq: readonly FaqEntry[], lang: Lang = "en", configLanguage: Lang = "en"): FaqEntry | null {
+export function findUrgentEntry(
+  faq: readonly FaqEntry[],
+  lang: Lang = "en",
+  configLanguage: Lang = "en",
+): FaqEntry | null {
   const isUrgent = (entry: FaqEntry): boolean =>
-    URGENT_ENTRY_IDS.has(entry.id.toLowerCase()) || (entry.keywords ?? []).some((keyword) => URGENT_KEYWORDS.has(keyword.toLowerCase()));
+    URGENT_ENTRY_IDS.has(entry.id.toLowerCase()) ||
+    (entry.keywords ?? []).some((keyword) => URGENT_KEYWORDS.has(keyword.toLowerCase()));
   // The visitor's language first: a breakdown in Portuguese gets the Portuguese tow number text.
   const urgent = faq.filter(isUrgent);
-  const byId = (entries: FaqEntry[]) => entries.find((entry) => URGENT_ENTRY_IDS.has(entry.id.toLowerCase())) ?? entries[0] ?? null;
+  const byId = (entries: FaqEntry[]) =>
+    entries.find((entry) => URGENT_ENTRY_IDS.has(entry.id.toLowerCase())) ?? entries[0] ?? null;
   return byId(urgent.filter((entry) => (entry.language ?? configLanguage) === lang)) ?? byId(urgent);
 }

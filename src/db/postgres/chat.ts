@@ -19,11 +19,15 @@ export function fromJson<T>(value: unknown): T {
 }
 
 /** `$n::text::json` of a value (null stays SQL NULL). */
-const toJsonText = (value: unknown): string | null => (value === null || value === undefined ? null : JSON.stringify(value));
+const toJsonText = (value: unknown): string | null =>
+  value === null || value === undefined ? null : JSON.stringify(value);
 
 type RawMessage = Omit<ChatMessageRow, "quickReplies"> & { quickReplies: unknown };
 
-const toMessage = (row: RawMessage): ChatMessageRow => ({ ...row, quickReplies: row.quickReplies === null ? null : fromJson<string[]>(row.quickReplies) });
+const toMessage = (row: RawMessage): ChatMessageRow => ({
+  ...row,
+  quickReplies: row.quickReplies === null ? null : fromJson<string[]>(row.quickReplies),
+});
 
 /**
  * A list page with optional filters, one statement text per combination (as
@@ -45,7 +49,10 @@ function listPage(
     conditions.push(`${condition} $${params.length}`);
   }
   params.push(limit);
-  return { text: `SELECT ${columns} FROM ${table} WHERE ${conditions.join(" AND ")} ORDER BY id DESC LIMIT $${params.length}`, params };
+  return {
+    text: `SELECT ${columns} FROM ${table} WHERE ${conditions.join(" AND ")} ORDER BY id DESC LIMIT $${params.length}`,
+    params,
+  };
 }
 
 /**
@@ -62,7 +69,9 @@ function listPage(
  * order, so the turn's own (synchronous) commit, later, makes the reservation durable first; a
  * crash can only drop reservations of turns that never committed.
  */
-const reserveMessageSql = (sessionColumns: string): string => `WITH unflushed AS (SELECT set_config('synchronous_commit', 'off', true) AS off),
+const reserveMessageSql = (
+  sessionColumns: string,
+): string => `WITH unflushed AS (SELECT set_config('synchronous_commit', 'off', true) AS off),
   counted AS (
     INSERT INTO usage_counters AS u (tenant_id, period, messages)
     SELECT $1, $2, 1 WHERE $3::bigint IS NULL OR (1 <= $3::bigint AND 100 < $3::bigint * $4::bigint)
@@ -79,40 +88,77 @@ export function pgChatSessions(db: PgExec): ChatSessionQueries {
   const columns = pgColumns(chatSessions);
   const messageColumns = pgColumns(chatMessages);
   return {
-    findSession: (tenantId, sessionId) => db.get<ChatSessionRow>(`SELECT ${columns} FROM chat_sessions WHERE id = $1 AND tenant_id = $2`, [sessionId, tenantId]),
+    findSession: (tenantId, sessionId) =>
+      db.get<ChatSessionRow>(`SELECT ${columns} FROM chat_sessions WHERE id = $1 AND tenant_id = $2`, [
+        sessionId,
+        tenantId,
+      ]),
     findOpenVisitorSession: (tenantId, channel, visitorRef) =>
       db.get<ChatSessionRow>(
         `SELECT ${columns} FROM chat_sessions WHERE tenant_id = $1 AND channel = $2 AND visitor_ref = $3 AND status != 'closed' ORDER BY id DESC LIMIT 1`,
         [tenantId, channel, visitorRef],
       ),
     listSessions: (tenantId, status: SessionStatus | null, beforeId, limit) => {
-      const page = listPage(columns, "chat_sessions", tenantId, [["status =", status], ["id <", beforeId]], limit);
+      const page = listPage(
+        columns,
+        "chat_sessions",
+        tenantId,
+        [
+          ["status =", status],
+          ["id <", beforeId],
+        ],
+        limit,
+      );
       return db.all<ChatSessionRow>(page.text, page.params);
     },
     insertSession: async (row) => {
       await db.run(
         `INSERT INTO chat_sessions (id, tenant_id, chatbot_id, channel, status, state, visitor_ref, origin, message_count, handoff_reason, created_at, updated_at, closed_at)
          VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13)`,
-        [row.id, row.tenantId, row.chatbotId, row.channel, row.status, row.state, row.visitorRef, row.origin, row.messageCount, row.handoffReason, row.createdAt, row.updatedAt, row.closedAt],
+        [
+          row.id,
+          row.tenantId,
+          row.chatbotId,
+          row.channel,
+          row.status,
+          row.state,
+          row.visitorRef,
+          row.origin,
+          row.messageCount,
+          row.handoffReason,
+          row.createdAt,
+          row.updatedAt,
+          row.closedAt,
+        ],
       );
     },
     updateSessionTurn: async (sessionId, turn) => {
-      await db.run("UPDATE chat_sessions SET status = COALESCE($1, status), state = $2, message_count = $3, handoff_reason = $4, updated_at = $5 WHERE id = $6", [
-        turn.status,
-        turn.state,
-        turn.messageCount,
-        turn.handoffReason,
-        turn.updatedAt,
-        sessionId,
-      ]);
+      await db.run(
+        "UPDATE chat_sessions SET status = COALESCE($1, status), state = $2, message_count = $3, handoff_reason = $4, updated_at = $5 WHERE id = $6",
+        [turn.status, turn.state, turn.messageCount, turn.handoffReason, turn.updatedAt, sessionId],
+      );
     },
     closeSession: async (sessionId, closedAt) => {
-      await db.run("UPDATE chat_sessions SET status = 'closed', closed_at = $1, updated_at = $1 WHERE id = $2", [closedAt, sessionId]);
+      await db.run("UPDATE chat_sessions SET status = 'closed', closed_at = $1, updated_at = $1 WHERE id = $2", [
+        closedAt,
+        sessionId,
+      ]);
     },
     insertMessage: async (row) => {
       await db.run(
         "INSERT INTO chat_messages (id, session_id, tenant_id, role, text, quick_replies, confidence, author_id, author_name, created_at) VALUES ($1, $2, $3, $4, $5, $6::text::json, $7, $8, $9, $10)",
-        [row.id, row.sessionId, row.tenantId, row.role, row.text, toJsonText(row.quickReplies), row.confidence, row.authorId, row.authorName, row.createdAt],
+        [
+          row.id,
+          row.sessionId,
+          row.tenantId,
+          row.role,
+          row.text,
+          toJsonText(row.quickReplies),
+          row.confidence,
+          row.authorId,
+          row.authorName,
+          row.createdAt,
+        ],
       );
     },
     // One statement: the messages from a JSON array and the session's turn as data-modifying
@@ -127,18 +173,20 @@ export function pgChatSessions(db: PgExec): ChatSessionQueries {
          )
          UPDATE chat_sessions SET status = COALESCE($2, status), state = $3, message_count = $4, handoff_reason = $5, updated_at = $6 WHERE id = $7`,
         [
-          JSON.stringify(turn.messages.map((message) => ({
-            id: message.id,
-            session_id: message.sessionId,
-            tenant_id: message.tenantId,
-            role: message.role,
-            text: message.text,
-            quick_replies: message.quickReplies,
-            confidence: message.confidence,
-            author_id: message.authorId,
-            author_name: message.authorName,
-            created_at: message.createdAt,
-          }))),
+          JSON.stringify(
+            turn.messages.map((message) => ({
+              id: message.id,
+              session_id: message.sessionId,
+              tenant_id: message.tenantId,
+              role: message.role,
+              text: message.text,
+              quick_replies: message.quickReplies,
+              confidence: message.confidence,
+              author_id: message.authorId,
+              author_name: message.authorName,
+              created_at: message.createdAt,
+            })),
+          ),
           turn.update.status,
           turn.update.state,
           turn.update.messageCount,
@@ -154,7 +202,12 @@ export function pgChatSessions(db: PgExec): ChatSessionQueries {
         [sessionId, limit],
       ),
     listMessagesAfter: async (sessionId, afterId) =>
-      (await db.all<RawMessage>(`SELECT ${messageColumns} FROM chat_messages WHERE session_id = $1 AND id > $2 ORDER BY id LIMIT 500`, [sessionId, afterId])).map(toMessage),
+      (
+        await db.all<RawMessage>(
+          `SELECT ${messageColumns} FROM chat_messages WHERE session_id = $1 AND id > $2 ORDER BY id LIMIT 500`,
+          [sessionId, afterId],
+        )
+      ).map(toMessage),
     // One index seek per session (chat_messages_session_idx): its newest message. SQLite's
     // substr(x, 1, n) with n < 0 is '' where PostgreSQL's refuses: greatest(n, 0).
     listNewestMessages: async (tenantId, sessionIds, maxChars) =>
@@ -178,16 +231,32 @@ export function pgUsage(db: PgExec): UsageQueries {
     // Committed at once, outside the turn's transaction: the tenant's counter row is locked for
     // this statement only, not until the turn commits. A rollback of the turn takes it back.
     reserveMessage: async (tenantId, period, limits, sessionId) => {
-      type Reserved = ChatSessionRow & { counted: number | null; current: number | null; version: number | null; unflushed: string };
+      type Reserved = ChatSessionRow & {
+        counted: number | null;
+        current: number | null;
+        version: number | null;
+        unflushed: string;
+      };
       const row = await db.independent<Reserved>(
         reserveSql,
         [tenantId, period, limits.quota, limits.thresholdPercent, sessionId],
-        (reserved) => (reserved?.counted == null ? null : { text: "UPDATE usage_counters SET messages = messages - 1 WHERE tenant_id = $1 AND period = $2", params: [tenantId, period] }),
+        (reserved) =>
+          reserved?.counted == null
+            ? null
+            : {
+                text: "UPDATE usage_counters SET messages = messages - 1 WHERE tenant_id = $1 AND period = $2",
+                params: [tenantId, period],
+              },
       );
       if (!row) throw new Error("the usage reservation returned no row");
       const { counted, current, version, unflushed: _, ...session } = row;
       const reserved = counted !== null;
-      return { reserved, messages: reserved ? null : (current ?? 0), lookupVersion: String(version ?? 0), session: session.id === null ? null : session };
+      return {
+        reserved,
+        messages: reserved ? null : (current ?? 0),
+        lookupVersion: String(version ?? 0),
+        session: session.id === null ? null : session,
+      };
     },
     // One statement: concurrent increments from several instances are each counted once. Its
     // twin on SQLite is an upsert and a read (src/db/sqlite/chat.ts).

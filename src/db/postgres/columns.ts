@@ -24,6 +24,10 @@ const memo = new WeakMap<Table, Map<string, string>>();
 function listColumns(table: Table, alias?: string): string {
   const prefix = alias ? `${alias}.` : "";
   return Object.entries(getTableColumns(table))
-    .map(([key, column]) => (column.getSQLType() === "bigint" ? `${prefix}${column.name}::float8 AS "${key}"` : `${prefix}${column.name} AS "${key}"`))
+    .map(([key, column]) =>
+      column.getSQLType() === "bigint"
+        ? `${prefix}${column.name}::float8 AS "${key}"`
+        : `${prefix}${column.name} AS "${key}"`,
+    )
     .join(", ");
 }

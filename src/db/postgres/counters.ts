@@ -24,7 +24,10 @@ export function pgCounters(db: PgExec): SharedCounters {
       return { allowed: row?.allowed ?? false, hits: row?.hits ?? [] };
     },
     async liveHits(key, windowMs, now) {
-      const row = await db.get<{ hits: number[] }>("SELECT hits::float8[] AS hits FROM parley_rate_windows WHERE key = $1", [key]);
+      const row = await db.get<{ hits: number[] }>(
+        "SELECT hits::float8[] AS hits FROM parley_rate_windows WHERE key = $1",
+        [key],
+      );
       return (row?.hits ?? []).filter((hit) => hit > now - windowMs);
     },
     async addToWindow(key, windowMs, now) {
@@ -39,7 +42,10 @@ export function pgCounters(db: PgExec): SharedCounters {
     },
     async windowCount(key, windowMs, now) {
       const windowStart = Math.floor(now / windowMs) * windowMs;
-      const row = await db.get<{ count: number }>("SELECT count FROM parley_counters WHERE key = $1 AND window_start = $2::bigint", [key, windowStart]);
+      const row = await db.get<{ count: number }>(
+        "SELECT count FROM parley_counters WHERE key = $1 AND window_start = $2::bigint",
+        [key, windowStart],
+      );
       return row?.count ?? 0;
     },
     async purgeExpired(now) {

@@ -1,5 +1,11 @@
 import { newId } from "../../lib/ids.ts";
-import type { AttemptOutcome, ClaimedDelivery, DeliveryQueueQueries, FairClaim, RecordedAttempt } from "../store-webhooks.ts";
+import type {
+  AttemptOutcome,
+  ClaimedDelivery,
+  DeliveryQueueQueries,
+  FairClaim,
+  RecordedAttempt,
+} from "../store-webhooks.ts";
 import { CLAIM_WINDOW, RULE_DELETED, splitClaims, type CandidateRow, type DueRow } from "../delivery-queue-rows.ts";
 import { requestHeadersJson } from "../delivery-queue-rows.ts";
 import type { PgExec } from "./exec.ts";
@@ -184,7 +190,12 @@ export function pgDeliveryQueue(db: PgExec): DeliveryQueueQueries {
       db.transaction(async (tx): Promise<FairClaim> => {
         const window = Math.max(1, Math.min(limit, CLAIM_WINDOW));
         await tx.run(CLAIM_PLAN_SETTINGS);
-        const candidates = await tx.all<CandidateRow>(SELECT_CANDIDATES, [now, fair.fullTenants(), fair.fullEndpoints(), window]);
+        const candidates = await tx.all<CandidateRow>(SELECT_CANDIDATES, [
+          now,
+          fair.fullTenants(),
+          fair.fullEndpoints(),
+          window,
+        ]);
         if (candidates.length === 0) return { claimed: [], more: false };
         const picked = fair.pick(candidates, limit);
         const more = picked.length < candidates.length || candidates.length === window;
@@ -206,12 +217,22 @@ export function pgDeliveryQueue(db: PgExec): DeliveryQueueQueries {
 
     releaseLeases: (ids, leaseToken, now) => db.run(RELEASE_LEASES, [ids, leaseToken, now]),
 
-    queueGauges: async (now) => (await db.get<{ due: number; pending: number; deadLetters: number }>(GAUGES, [now])) ?? { due: 0, pending: 0, deadLetters: 0 },
+    queueGauges: async (now) =>
+      (await db.get<{ due: number; pending: number; deadLetters: number }>(GAUGES, [now])) ?? {
+        due: 0,
+        pending: 0,
+        deadLetters: 0,
+      },
   };
 }
 
 /** Cancels rows whose rule is gone (one statement) and turns the rest into claims carrying the lease token. */
-async function claimedFrom(tx: PgExec, rows: readonly DueRow[], leaseToken: string, now: number): Promise<ClaimedDelivery[]> {
+async function claimedFrom(
+  tx: PgExec,
+  rows: readonly DueRow[],
+  leaseToken: string,
+  now: number,
+): Promise<ClaimedDelivery[]> {
   const { claimed, orphaned } = splitClaims(rows, leaseToken);
   if (orphaned.length > 0) {
     await tx.run(CANCEL, [RULE_DELETED, now, orphaned]);
@@ -222,7 +243,10 @@ async function claimedFrom(tx: PgExec, rows: readonly DueRow[], leaseToken: stri
 
 /** The orphans' successors in their streams (if any wait) are due now, under their streams' locks. */
 async function releaseSuccessors(tx: PgExec, endedIds: readonly string[], now: number): Promise<void> {
-  const streams = await tx.all<{ stream_key: string }>("SELECT stream_key FROM deliveries WHERE id = ANY($1::text[]) AND stream_key IS NOT NULL", [endedIds]);
+  const streams = await tx.all<{ stream_key: string }>(
+    "SELECT stream_key FROM deliveries WHERE id = ANY($1::text[]) AND stream_key IS NOT NULL",
+    [endedIds],
+  );
   if (streams.length === 0) return;
   await tx.run(LOCK_STREAMS, [streams.map((row) => row.stream_key)]);
   await tx.run(RELEASE_SUCCESSORS, [endedIds, now]);
@@ -246,13 +270,41 @@ async function recordBatch(tx: PgExec, attempts: readonly RecordedAttempt[]): Pr
   const ended = { ids: [] as string[], streams: [] as string[] };
 
   // One array per column of each statement, filled in batch order.
-  const log = { id: [] as string[], deliveryId: [] as string[], cycle: [] as number[], attempt: [] as number[], startedAt: [] as number[],
-    durationMs: [] as number[], ok: [] as boolean[], statusCode: [] as (number | null)[], error: [] as (string | null)[], excerpt: [] as (string | null)[],
-    requestHeaders: [] as (string | null)[] };
-  const change = { id: [] as string[], leaseToken: [] as string[], outcome: [] as AttemptOutcome[], attempt: [] as number[],
-    nextAttemptAt: [] as (number | null)[], statusCode: [] as (number | null)[], error: [] as (string | null)[], finishedAt: [] as number[] };
-  const dead = { id: [] as string[], deliveryId: [] as string[], tenantId: [] as string[], ruleId: [] as string[], event: [] as string[],
-    attempts: [] as number[], statusCode: [] as (number | null)[], error: [] as (string | null)[], deadAt: [] as number[], expiresAt: [] as number[] };
+  const log = {
+    id: [] as string[],
+    deliveryId: [] as string[],
+    cycle: [] as number[],
+    attempt: [] as number[],
+    startedAt: [] as number[],
+    durationMs: [] as number[],
+    ok: [] as boolean[],
+    statusCode: [] as (number | null)[],
+    error: [] as (string | null)[],
+    excerpt: [] as (string | null)[],
+    requestHeaders: [] as (string | null)[],
+  };
+  const change = {
+    id: [] as string[],
+    leaseToken: [] as string[],
+    outcome: [] as AttemptOutcome[],
+    attempt: [] as number[],
+    nextAttemptAt: [] as (number | null)[],
+    statusCode: [] as (number | null)[],
+    error: [] as (string | null)[],
+    finishedAt: [] as number[],
+  };
+  const dead = {
+    id: [] as string[],
+    deliveryId: [] as string[],
+    tenantId: [] as string[],
+    ruleId: [] as string[],
+    event: [] as string[],
+    attempts: [] as number[],
+    statusCode: [] as (number | null)[],
+    error: [] as (string | null)[],
+    deadAt: [] as number[],
+    expiresAt: [] as number[],
+  };
 
   const outcomes = attempts.map((recorded): AttemptOutcome => {
     const { delivery, result, startedAt, finishedAt, decision } = recorded;
@@ -304,14 +356,34 @@ async function recordBatch(tx: PgExec, attempts: readonly RecordedAttempt[]): Pr
   });
 
   if (log.id.length > 0) {
-    await tx.run(INSERT_ATTEMPTS, [log.id, log.deliveryId, log.cycle, log.attempt, log.startedAt, log.durationMs, log.ok, log.statusCode, log.error, log.excerpt, log.requestHeaders]);
+    await tx.run(INSERT_ATTEMPTS, [
+      log.id,
+      log.deliveryId,
+      log.cycle,
+      log.attempt,
+      log.startedAt,
+      log.durationMs,
+      log.ok,
+      log.statusCode,
+      log.error,
+      log.excerpt,
+      log.requestHeaders,
+    ]);
   }
   if (change.id.length > 0) {
     const changed = await tx.run(RECORD_RESULTS, [
-      change.id, change.leaseToken, change.outcome, change.attempt, change.nextAttemptAt, change.statusCode, change.error, change.finishedAt,
+      change.id,
+      change.leaseToken,
+      change.outcome,
+      change.attempt,
+      change.nextAttemptAt,
+      change.statusCode,
+      change.error,
+      change.finishedAt,
     ]);
     // The rows are locked and their tokens were read in this transaction: anything else is a bug.
-    if (changed !== change.id.length) throw new Error(`recordAttempts: ${changed} of ${change.id.length} locked deliveries changed`);
+    if (changed !== change.id.length)
+      throw new Error(`recordAttempts: ${changed} of ${change.id.length} locked deliveries changed`);
   }
   if (ended.ids.length > 0) {
     await tx.run(LOCK_STREAMS, [ended.streams]);
@@ -319,7 +391,16 @@ async function recordBatch(tx: PgExec, attempts: readonly RecordedAttempt[]): Pr
   }
   if (dead.id.length > 0) {
     await tx.run(INSERT_DEAD_LETTERS, [
-      dead.id, dead.deliveryId, dead.tenantId, dead.ruleId, dead.event, dead.attempts, dead.statusCode, dead.error, dead.deadAt, dead.expiresAt,
+      dead.id,
+      dead.deliveryId,
+      dead.tenantId,
+      dead.ruleId,
+      dead.event,
+      dead.attempts,
+      dead.statusCode,
+      dead.error,
+      dead.deadAt,
+      dead.expiresAt,
     ]);
   }
   return outcomes;

@@ -36,14 +36,15 @@ export interface Undo {
   params: readonly unknown[];
 }
 
-type Client = Pick<SQL, "unsafe" | "notify"> & Partial<Pick<SQL, "begin">> & { savepoint?: TransactionSQL["savepoint"] };
+type Client = Pick<SQL, "unsafe" | "notify"> &
+  Partial<Pick<SQL, "begin">> & { savepoint?: TransactionSQL["savepoint"] };
 
 export function pgExec(client: Client, inTransaction: boolean): PgExec {
   const query = <T>(text: string, params: readonly unknown[] = []) => client.unsafe<T[]>(text, params as unknown[]);
   return {
     inTransaction,
     all: async <T>(text: string, params?: readonly unknown[]) => [...(await query<T>(text, params))],
-    get: async <T>(text: string, params?: readonly unknown[]) => ((await query<T>(text, params))[0] ?? null),
+    get: async <T>(text: string, params?: readonly unknown[]) => (await query<T>(text, params))[0] ?? null,
     run: async (text, params) => (await query<unknown>(text, params)).count,
     transaction<T>(work: (exec: PgExec) => Promise<T>): Promise<T> {
       if (inTransaction) return client.savepoint!((sp: SQL) => work(pgExec(sp, true))) as Promise<T>;
@@ -53,7 +54,8 @@ export function pgExec(client: Client, inTransaction: boolean): PgExec {
     // Inside a plain transaction it would not commit on its own (and its settings would last
     // for the whole transaction): only the store's transactions (lazy-transaction.ts) take one.
     independent: async <T>(text: string, params: readonly unknown[]) => {
-      if (inTransaction) throw new Error("an independent statement runs outside a transaction or through store.transaction");
+      if (inTransaction)
+        throw new Error("an independent statement runs outside a transaction or through store.transaction");
       return (await query<T>(text, params))[0] ?? null;
     },
     last: async (text, params) => (await query<unknown>(text, params)).count,
@@ -66,7 +68,10 @@ export function pgExec(client: Client, inTransaction: boolean): PgExec {
  * aggregate function goes through here, so one check covers them all.
  */
 export function whileOpen(exec: PgExec, isOpen: () => boolean): PgExec {
-  const ended = () => Promise.reject(new Error("a store call was made through a transaction that has already ended: use tx only inside its callback"));
+  const ended = () =>
+    Promise.reject(
+      new Error("a store call was made through a transaction that has already ended: use tx only inside its callback"),
+    );
   return {
     inTransaction: exec.inTransaction,
     all: (text, params) => (isOpen() ? exec.all(text, params) : ended()),

@@ -16,7 +16,8 @@ export interface LazyTransaction {
 
 /** Read-only and lock-free: may run on the pool before the transaction has written. */
 const PLAIN_READ = /^\s*SELECT\b/i;
-const LOCKS_OR_ACTS = /\bFOR\s+(NO\s+KEY\s+UPDATE|UPDATE|KEY\s+SHARE|SHARE)\b|pg_advisory|pg_notify|nextval|set_config/i;
+const LOCKS_OR_ACTS =
+  /\bFOR\s+(NO\s+KEY\s+UPDATE|UPDATE|KEY\s+SHARE|SHARE)\b|pg_advisory|pg_notify|nextval|set_config/i;
 const isPlainRead = (text: string): boolean => PLAIN_READ.test(text) && !LOCKS_OR_ACTS.test(text);
 
 /** Thrown inside the begun transaction to roll it back; never reaches a caller. */
@@ -38,8 +39,9 @@ export function lazyTransaction(pool: PgExec): LazyTransaction {
       });
       outcome.catch(reject);
     }));
-  const afterLast = () => Promise.reject(new Error("finishTurn was this transaction's last write: nothing may follow it"));
-  const reading = (text: string): Promise<PgExec> => (begun ?? (isPlainRead(text) ? Promise.resolve(pool) : begin()));
+  const afterLast = () =>
+    Promise.reject(new Error("finishTurn was this transaction's last write: nothing may follow it"));
+  const reading = (text: string): Promise<PgExec> => begun ?? (isPlainRead(text) ? Promise.resolve(pool) : begin());
 
   const exec: PgExec = {
     inTransaction: true,

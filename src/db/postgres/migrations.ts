@@ -40,7 +40,9 @@ const MIGRATION_LOCK = 72_616_001;
  * Running it again is a no-op.
  */
 export async function applyPgMigrations(sql: SQL, nowMs: number): Promise<MigrationResult> {
-  await sql.unsafe("CREATE TABLE IF NOT EXISTS parley_migrations (tag text PRIMARY KEY NOT NULL, applied_at bigint NOT NULL)");
+  await sql.unsafe(
+    "CREATE TABLE IF NOT EXISTS parley_migrations (tag text PRIMARY KEY NOT NULL, applied_at bigint NOT NULL)",
+  );
   const applied: string[] = [];
   let alreadyApplied = 0;
   for (const migration of PG_MIGRATIONS) {

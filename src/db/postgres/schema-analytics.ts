@@ -7,13 +7,13 @@ export const analyticsEvents = pgTable(
   "analytics_events",
   {
     id: bigint("id", { mode: "number" }).primaryKey().generatedByDefaultAsIdentity(),
-    tenantId: text("tenant_id").notNull().references(() => tenants.id, { onDelete: "cascade" }),
+    tenantId: text("tenant_id")
+      .notNull()
+      .references(() => tenants.id, { onDelete: "cascade" }),
     sessionId: text("session_id"),
     name: text("name").notNull(),
     day: text("day").notNull(),
     occurredAt: bigint("occurred_at", { mode: "number" }).notNull(),
   },
-  (table) => [
-    index("analytics_events_tenant_day_idx").on(table.tenantId, table.day),
-  ],
+  (table) => [index("analytics_events_tenant_day_idx").on(table.tenantId, table.day)],
 );

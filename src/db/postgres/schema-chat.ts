@@ -1,4 +1,14 @@
-import { bigint, doublePrecision, index, integer, json, pgTable, primaryKey, text, uniqueIndex } from "drizzle-orm/pg-core";
+import {
+  bigint,
+  doublePrecision,
+  index,
+  integer,
+  json,
+  pgTable,
+  primaryKey,
+  text,
+  uniqueIndex,
+} from "drizzle-orm/pg-core";
 import { chatbots, tenants } from "./schema.ts";
 
 // The PostgreSQL twin of src/db/schema-chat.ts (see ./schema.ts).
@@ -7,10 +17,14 @@ export const chatSessions = pgTable(
   "chat_sessions",
   {
     id: text("id").primaryKey(),
-    tenantId: text("tenant_id").notNull().references(() => tenants.id, { onDelete: "cascade" }),
-    chatbotId: text("chatbot_id").notNull().references(() => chatbots.id, { onDelete: "cascade" }),
+    tenantId: text("tenant_id")
+      .notNull()
+      .references(() => tenants.id, { onDelete: "cascade" }),
+    chatbotId: text("chatbot_id")
+      .notNull()
+      .references(() => chatbots.id, { onDelete: "cascade" }),
     channel: text("channel").notNull(),
-    status: text("status", { enum: ["bot","handoff","closed"] as const }).notNull(),
+    status: text("status", { enum: ["bot", "handoff", "closed"] as const }).notNull(),
     state: text("state").notNull(),
     visitorRef: text("visitor_ref"),
     origin: text("origin"),
@@ -32,9 +46,11 @@ export const chatMessages = pgTable(
   "chat_messages",
   {
     id: text("id").primaryKey(),
-    sessionId: text("session_id").notNull().references(() => chatSessions.id, { onDelete: "cascade" }),
+    sessionId: text("session_id")
+      .notNull()
+      .references(() => chatSessions.id, { onDelete: "cascade" }),
     tenantId: text("tenant_id").notNull(),
-    role: text("role", { enum: ["visitor","bot","operator"] as const }).notNull(),
+    role: text("role", { enum: ["visitor", "bot", "operator"] as const }).notNull(),
     text: text("text").notNull(),
     quickReplies: json("quick_replies").$type<string[]>(),
     confidence: doublePrecision("confidence"),
@@ -42,16 +58,16 @@ export const chatMessages = pgTable(
     authorName: text("author_name"),
     createdAt: bigint("created_at", { mode: "number" }).notNull(),
   },
-  (table) => [
-    index("chat_messages_session_idx").on(table.sessionId, table.id),
-  ],
+  (table) => [index("chat_messages_session_idx").on(table.sessionId, table.id)],
 );
 
 export const leads = pgTable(
   "leads",
   {
     id: text("id").primaryKey(),
-    tenantId: text("tenant_id").notNull().references(() => tenants.id, { onDelete: "cascade" }),
+    tenantId: text("tenant_id")
+      .notNull()
+      .references(() => tenants.id, { onDelete: "cascade" }),
     chatbotId: text("chatbot_id").notNull(),
     sessionId: text("session_id").notNull(),
     name: text("name").notNull(),
@@ -73,7 +89,9 @@ export const appointments = pgTable(
   "appointments",
   {
     id: text("id").primaryKey(),
-    tenantId: text("tenant_id").notNull().references(() => tenants.id, { onDelete: "cascade" }),
+    tenantId: text("tenant_id")
+      .notNull()
+      .references(() => tenants.id, { onDelete: "cascade" }),
     chatbotId: text("chatbot_id").notNull(),
     sessionId: text("session_id").notNull(),
     startsAt: bigint("starts_at", { mode: "number" }).notNull(),
@@ -96,7 +114,9 @@ export const appointments = pgTable(
 export const usageCounters = pgTable(
   "usage_counters",
   {
-    tenantId: text("tenant_id").notNull().references(() => tenants.id, { onDelete: "cascade" }),
+    tenantId: text("tenant_id")
+      .notNull()
+      .references(() => tenants.id, { onDelete: "cascade" }),
     period: text("period").notNull(),
     messages: integer("messages").notNull().default(0),
     thresholdNotifiedAt: bigint("threshold_notified_at", { mode: "number" }),
@@ -105,7 +125,5 @@ export const usageCounters = pgTable(
     aiCompletionTokens: bigint("ai_completion_tokens", { mode: "number" }).notNull().default(0),
     visitorRefused: integer("visitor_refused").notNull().default(0),
   },
-  (table) => [
-    primaryKey({ columns: [table.tenantId, table.period] }),
-  ],
+  (table) => [primaryKey({ columns: [table.tenantId, table.period] })],
 );

@@ -7,8 +7,12 @@ import { chatSessions } from "./schema-chat.ts";
 export const handoffs = pgTable(
   "handoffs",
   {
-    sessionId: text("session_id").primaryKey().references(() => chatSessions.id, { onDelete: "cascade" }),
-    tenantId: text("tenant_id").notNull().references(() => tenants.id, { onDelete: "cascade" }),
+    sessionId: text("session_id")
+      .primaryKey()
+      .references(() => chatSessions.id, { onDelete: "cascade" }),
+    tenantId: text("tenant_id")
+      .notNull()
+      .references(() => tenants.id, { onDelete: "cascade" }),
     handoffAt: bigint("handoff_at", { mode: "number" }).notNull(),
     withinBusinessHours: boolean("within_business_hours").notNull(),
     firstReplyAt: bigint("first_reply_at", { mode: "number" }),
@@ -20,8 +24,12 @@ export const handoffs = pgTable(
 export const sessionRatings = pgTable(
   "session_ratings",
   {
-    sessionId: text("session_id").primaryKey().references(() => chatSessions.id, { onDelete: "cascade" }),
-    tenantId: text("tenant_id").notNull().references(() => tenants.id, { onDelete: "cascade" }),
+    sessionId: text("session_id")
+      .primaryKey()
+      .references(() => chatSessions.id, { onDelete: "cascade" }),
+    tenantId: text("tenant_id")
+      .notNull()
+      .references(() => tenants.id, { onDelete: "cascade" }),
     score: integer("score").notNull(),
     comment: text("comment"),
     createdAt: bigint("created_at", { mode: "number" }).notNull(),

@@ -10,7 +10,9 @@ export const sessionDesk = pgTable(
     sessionId: text("session_id")
       .primaryKey()
       .references(() => chatSessions.id, { onDelete: "cascade" }),
-    tenantId: text("tenant_id").notNull().references(() => tenants.id, { onDelete: "cascade" }),
+    tenantId: text("tenant_id")
+      .notNull()
+      .references(() => tenants.id, { onDelete: "cascade" }),
     pageUrl: text("page_url"),
     handoffAt: bigint("handoff_at", { mode: "number" }),
     assignedTo: text("assigned_to").references(() => users.id, { onDelete: "set null" }),
@@ -39,7 +41,9 @@ export const cannedReplies = pgTable(
   "canned_replies",
   {
     id: text("id").primaryKey(),
-    tenantId: text("tenant_id").notNull().references(() => tenants.id, { onDelete: "cascade" }),
+    tenantId: text("tenant_id")
+      .notNull()
+      .references(() => tenants.id, { onDelete: "cascade" }),
     shortcut: text("shortcut").notNull(),
     text: text("text").notNull(),
     createdAt: bigint("created_at", { mode: "number" }).notNull(),

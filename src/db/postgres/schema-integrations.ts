@@ -3,25 +3,26 @@ import { tenants } from "./schema.ts";
 
 // The PostgreSQL twin of src/db/schema-integrations.ts (see ./schema.ts).
 
-export const tenantSecrets = pgTable(
-  "tenant_secrets",
-  {
-    tenantId: text("tenant_id").primaryKey().references(() => tenants.id, { onDelete: "cascade" }),
-    paymentSecret: text("payment_secret"),
-    whatsappVerifyToken: text("whatsapp_verify_token"),
-    whatsappAppSecret: text("whatsapp_app_secret"),
-    whatsappAccessToken: text("whatsapp_access_token"),
-    whatsappPhoneNumberId: text("whatsapp_phone_number_id"),
-    updatedAt: bigint("updated_at", { mode: "number" }).notNull(),
-  },
-);
+export const tenantSecrets = pgTable("tenant_secrets", {
+  tenantId: text("tenant_id")
+    .primaryKey()
+    .references(() => tenants.id, { onDelete: "cascade" }),
+  paymentSecret: text("payment_secret"),
+  whatsappVerifyToken: text("whatsapp_verify_token"),
+  whatsappAppSecret: text("whatsapp_app_secret"),
+  whatsappAccessToken: text("whatsapp_access_token"),
+  whatsappPhoneNumberId: text("whatsapp_phone_number_id"),
+  updatedAt: bigint("updated_at", { mode: "number" }).notNull(),
+});
 
 export const paymentEvents = pgTable(
   "payment_events",
   {
     provider: text("provider").notNull(),
     providerEventId: text("provider_event_id").notNull(),
-    tenantId: text("tenant_id").notNull().references(() => tenants.id, { onDelete: "cascade" }),
+    tenantId: text("tenant_id")
+      .notNull()
+      .references(() => tenants.id, { onDelete: "cascade" }),
     eventId: text("event_id").notNull(),
     receivedAt: bigint("received_at", { mode: "number" }).notNull(),
   },
@@ -35,7 +36,9 @@ export const paymentEvents = pgTable(
 export const whatsappMessages = pgTable(
   "whatsapp_messages",
   {
-    tenantId: text("tenant_id").notNull().references(() => tenants.id, { onDelete: "cascade" }),
+    tenantId: text("tenant_id")
+      .notNull()
+      .references(() => tenants.id, { onDelete: "cascade" }),
     messageId: text("message_id").notNull(),
     receivedAt: bigint("received_at", { mode: "number" }).notNull(),
   },

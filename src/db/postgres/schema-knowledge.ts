@@ -10,7 +10,9 @@ export const knowledgeSources = pgTable(
   "knowledge_sources",
   {
     id: text("id").primaryKey(),
-    tenantId: text("tenant_id").notNull().references(() => tenants.id, { onDelete: "cascade" }),
+    tenantId: text("tenant_id")
+      .notNull()
+      .references(() => tenants.id, { onDelete: "cascade" }),
     kind: text("kind", { enum: ["url", "sitemap", "upload"] as const }).notNull(),
     url: text("url"),
     title: text("title"),
@@ -25,11 +27,16 @@ export const knowledgeSources = pgTable(
     report: text("report"),
     createdAt: bigint("created_at", { mode: "number" }).notNull(),
   },
-  (table) => [index("knowledge_sources_tenant_idx").on(table.tenantId, table.id), index("knowledge_sources_due_idx").on(table.nextSyncAt)],
+  (table) => [
+    index("knowledge_sources_tenant_idx").on(table.tenantId, table.id),
+    index("knowledge_sources_due_idx").on(table.nextSyncAt),
+  ],
 );
 
 export const knowledgeSettings = pgTable("knowledge_settings", {
-  tenantId: text("tenant_id").primaryKey().references(() => tenants.id, { onDelete: "cascade" }),
+  tenantId: text("tenant_id")
+    .primaryKey()
+    .references(() => tenants.id, { onDelete: "cascade" }),
   syncIntervalMs: bigint("sync_interval_ms", { mode: "number" }),
   updatedAt: bigint("updated_at", { mode: "number" }).notNull(),
 });
@@ -38,9 +45,11 @@ export const knowledgeDocuments = pgTable(
   "knowledge_documents",
   {
     id: text("id").primaryKey(),
-    tenantId: text("tenant_id").notNull().references(() => tenants.id, { onDelete: "cascade" }),
+    tenantId: text("tenant_id")
+      .notNull()
+      .references(() => tenants.id, { onDelete: "cascade" }),
     title: text("title").notNull(),
-    format: text("format", { enum: ["text","markdown","html","pdf"] as const }).notNull(),
+    format: text("format", { enum: ["text", "markdown", "html", "pdf"] as const }).notNull(),
     sourceUrl: text("source_url"),
     sourceId: text("source_id").references(() => knowledgeSources.id, { onDelete: "cascade" }),
     etag: text("etag"),
@@ -61,8 +70,12 @@ export const knowledgeChunks = pgTable(
   "knowledge_chunks",
   {
     id: bigint("id", { mode: "number" }).primaryKey().generatedByDefaultAsIdentity(),
-    tenantId: text("tenant_id").notNull().references(() => tenants.id, { onDelete: "cascade" }),
-    documentId: text("document_id").notNull().references(() => knowledgeDocuments.id, { onDelete: "cascade" }),
+    tenantId: text("tenant_id")
+      .notNull()
+      .references(() => tenants.id, { onDelete: "cascade" }),
+    documentId: text("document_id")
+      .notNull()
+      .references(() => knowledgeDocuments.id, { onDelete: "cascade" }),
     position: integer("position").notNull(),
     heading: text("heading").notNull(),
     text: text("text").notNull(),

@@ -8,8 +8,12 @@ export const liveEvents = pgTable(
   "live_events",
   {
     id: bigint("id", { mode: "number" }).primaryKey().generatedByDefaultAsIdentity(),
-    tenantId: text("tenant_id").notNull().references(() => tenants.id, { onDelete: "cascade" }),
-    sessionId: text("session_id").notNull().references(() => chatSessions.id, { onDelete: "cascade" }),
+    tenantId: text("tenant_id")
+      .notNull()
+      .references(() => tenants.id, { onDelete: "cascade" }),
+    sessionId: text("session_id")
+      .notNull()
+      .references(() => chatSessions.id, { onDelete: "cascade" }),
     kind: text("kind").notNull(),
     data: json("data").$type<Record<string, unknown>>().notNull(),
     createdAt: bigint("created_at", { mode: "number" }).notNull(),

@@ -8,7 +8,9 @@ export const webhookRules = pgTable(
   "webhook_rules",
   {
     id: text("id").primaryKey(),
-    tenantId: text("tenant_id").notNull().references(() => tenants.id, { onDelete: "cascade" }),
+    tenantId: text("tenant_id")
+      .notNull()
+      .references(() => tenants.id, { onDelete: "cascade" }),
     name: text("name").notNull(),
     event: text("event").notNull(),
     url: text("url").notNull(),
@@ -20,7 +22,9 @@ export const webhookRules = pgTable(
     previousSecret: text("previous_secret"),
     previousSecretUntil: bigint("previous_secret_until", { mode: "number" }),
     rateLimitPerS: integer("rate_limit_per_s"),
-    ordering: text("ordering", { enum: ["none", "per_session"] as const }).notNull().default("none"),
+    ordering: text("ordering", { enum: ["none", "per_session"] as const })
+      .notNull()
+      .default("none"),
   },
   (table) => [
     uniqueIndex("webhook_rules_tenant_event_url_idx").on(table.tenantId, table.event, table.url),
@@ -32,7 +36,9 @@ export const events = pgTable(
   "events",
   {
     id: text("id").primaryKey(),
-    tenantId: text("tenant_id").notNull().references(() => tenants.id, { onDelete: "cascade" }),
+    tenantId: text("tenant_id")
+      .notNull()
+      .references(() => tenants.id, { onDelete: "cascade" }),
     event: text("event").notNull(),
     data: text("data").notNull(),
     confidence: doublePrecision("confidence"),
@@ -48,8 +54,12 @@ export const deliveries = pgTable(
   "deliveries",
   {
     id: text("id").primaryKey(),
-    tenantId: text("tenant_id").notNull().references(() => tenants.id, { onDelete: "cascade" }),
-    eventId: text("event_id").notNull().references(() => events.id, { onDelete: "cascade" }),
+    tenantId: text("tenant_id")
+      .notNull()
+      .references(() => tenants.id, { onDelete: "cascade" }),
+    eventId: text("event_id")
+      .notNull()
+      .references(() => events.id, { onDelete: "cascade" }),
     ruleId: text("rule_id").references(() => webhookRules.id, { onDelete: "set null" }),
     event: text("event").notNull(),
     url: text("url").notNull(),
@@ -86,7 +96,9 @@ export const deliveryAttempts = pgTable(
   "delivery_attempts",
   {
     id: text("id").primaryKey(),
-    deliveryId: text("delivery_id").notNull().references(() => deliveries.id, { onDelete: "cascade" }),
+    deliveryId: text("delivery_id")
+      .notNull()
+      .references(() => deliveries.id, { onDelete: "cascade" }),
     cycle: integer("cycle").notNull(),
     attempt: integer("attempt").notNull(),
     startedAt: bigint("started_at", { mode: "number" }).notNull(),
@@ -97,17 +109,19 @@ export const deliveryAttempts = pgTable(
     responseExcerpt: text("response_excerpt"),
     requestHeaders: text("request_headers"),
   },
-  (table) => [
-    index("delivery_attempts_delivery_idx").on(table.deliveryId, table.startedAt),
-  ],
+  (table) => [index("delivery_attempts_delivery_idx").on(table.deliveryId, table.startedAt)],
 );
 
 export const deadLetters = pgTable(
   "dead_letters",
   {
     id: text("id").primaryKey(),
-    deliveryId: text("delivery_id").notNull().references(() => deliveries.id, { onDelete: "cascade" }),
-    tenantId: text("tenant_id").notNull().references(() => tenants.id, { onDelete: "cascade" }),
+    deliveryId: text("delivery_id")
+      .notNull()
+      .references(() => deliveries.id, { onDelete: "cascade" }),
+    tenantId: text("tenant_id")
+      .notNull()
+      .references(() => tenants.id, { onDelete: "cascade" }),
     ruleId: text("rule_id"),
     event: text("event").notNull(),
     attempts: integer("attempts").notNull(),

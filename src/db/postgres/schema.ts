@@ -8,51 +8,49 @@ import { bigint, index, json, pgTable, primaryKey, text, uniqueIndex } from "dri
 // these infer the same shapes. Migrations: migrations/postgres (drizzle-kit, dialect postgresql);
 // 0001 (custom) gives every text column COLLATE "C" so ids sort byte by byte, as on SQLite.
 
-export const tenants = pgTable(
-  "tenants",
-  {
-    id: text("id").primaryKey(),
-    name: text("name").notNull(),
-    plan: text("plan").notNull().default("free"),
-    sector: text("sector").notNull().default("general"),
-    allowedOrigins: json("allowed_origins").$type<string[]>().notNull().default([]),
-    createdAt: bigint("created_at", { mode: "number" }).notNull(),
-    updatedAt: bigint("updated_at", { mode: "number" }).notNull(),
-  },
-);
+export const tenants = pgTable("tenants", {
+  id: text("id").primaryKey(),
+  name: text("name").notNull(),
+  plan: text("plan").notNull().default("free"),
+  sector: text("sector").notNull().default("general"),
+  allowedOrigins: json("allowed_origins").$type<string[]>().notNull().default([]),
+  createdAt: bigint("created_at", { mode: "number" }).notNull(),
+  updatedAt: bigint("updated_at", { mode: "number" }).notNull(),
+});
 
 export const chatbots = pgTable(
   "chatbots",
   {
     id: text("id").primaryKey(),
-    tenantId: text("tenant_id").notNull().references(() => tenants.id, { onDelete: "cascade" }),
+    tenantId: text("tenant_id")
+      .notNull()
+      .references(() => tenants.id, { onDelete: "cascade" }),
     name: text("name").notNull(),
     config: json("config").$type<Record<string, unknown>>().notNull().default({}),
     createdAt: bigint("created_at", { mode: "number" }).notNull(),
     updatedAt: bigint("updated_at", { mode: "number" }).notNull(),
   },
-  (table) => [
-    index("chatbots_tenant_idx").on(table.tenantId),
-  ],
+  (table) => [index("chatbots_tenant_idx").on(table.tenantId)],
 );
 
-export const users = pgTable(
-  "users",
-  {
-    id: text("id").primaryKey(),
-    email: text("email").notNull().unique(),
-    passwordHash: text("password_hash").notNull(),
-    displayName: text("display_name"),
-    createdAt: bigint("created_at", { mode: "number" }).notNull(),
-  },
-);
+export const users = pgTable("users", {
+  id: text("id").primaryKey(),
+  email: text("email").notNull().unique(),
+  passwordHash: text("password_hash").notNull(),
+  displayName: text("display_name"),
+  createdAt: bigint("created_at", { mode: "number" }).notNull(),
+});
 
 export const memberships = pgTable(
   "memberships",
   {
-    userId: text("user_id").notNull().references(() => users.id, { onDelete: "cascade" }),
-    tenantId: text("tenant_id").notNull().references(() => tenants.id, { onDelete: "cascade" }),
-    role: text("role", { enum: ["owner","admin","agent"] as const }).notNull(),
+    userId: text("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    tenantId: text("tenant_id")
+      .notNull()
+      .references(() => tenants.id, { onDelete: "cascade" }),
+    role: text("role", { enum: ["owner", "admin", "agent"] as const }).notNull(),
     createdAt: bigint("created_at", { mode: "number" }).notNull(),
   },
   (table) => [
@@ -65,7 +63,9 @@ export const apiKeys = pgTable(
   "api_keys",
   {
     id: text("id").primaryKey(),
-    tenantId: text("tenant_id").notNull().references(() => tenants.id, { onDelete: "cascade" }),
+    tenantId: text("tenant_id")
+      .notNull()
+      .references(() => tenants.id, { onDelete: "cascade" }),
     name: text("name").notNull(),
     prefix: text("prefix").notNull(),
     keyHash: text("key_hash").notNull(),
@@ -73,17 +73,16 @@ export const apiKeys = pgTable(
     lastUsedAt: bigint("last_used_at", { mode: "number" }),
     revokedAt: bigint("revoked_at", { mode: "number" }),
   },
-  (table) => [
-    index("api_keys_prefix_idx").on(table.prefix),
-    index("api_keys_tenant_idx").on(table.tenantId),
-  ],
+  (table) => [index("api_keys_prefix_idx").on(table.prefix), index("api_keys_tenant_idx").on(table.tenantId)],
 );
 
 export const refreshTokens = pgTable(
   "refresh_tokens",
   {
     id: text("id").primaryKey(),
-    userId: text("user_id").notNull().references(() => users.id, { onDelete: "cascade" }),
+    userId: text("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
     familyId: text("family_id").notNull(),
     tokenHash: text("token_hash").notNull(),
     expiresAt: bigint("expires_at", { mode: "number" }).notNull(),
@@ -97,13 +96,10 @@ export const refreshTokens = pgTable(
   ],
 );
 
-export const settings = pgTable(
-  "settings",
-  {
-    key: text("key").primaryKey(),
-    value: text("value").notNull(),
-  },
-);
+export const settings = pgTable("settings", {
+  key: text("key").primaryKey(),
+  value: text("value").notNull(),
+});
 
 export * from "./schema-webhooks.ts";
 export * from "./schema-chat.ts";

@@ -82,7 +82,10 @@ export function createPostgresStore(sql: SQL): Store {
       const hooks: Array<() => void> = [];
       const lazy = lazyTransaction(pool);
       let open = true;
-      const tx: Transaction = { ...pgQueries(whileOpen(lazy.exec, () => open)), onCommit: (hook) => void hooks.push(hook) };
+      const tx: Transaction = {
+        ...pgQueries(whileOpen(lazy.exec, () => open)),
+        onCommit: (hook) => void hooks.push(hook),
+      };
       try {
         let result: T;
         try {
@@ -106,7 +109,9 @@ export function createPostgresStore(sql: SQL): Store {
     probeWrite: async () => {
       try {
         await pool.transaction(async (exec) => {
-          await exec.run("INSERT INTO settings (key, value) VALUES ('parley_probe', '1') ON CONFLICT (key) DO UPDATE SET value = '1'");
+          await exec.run(
+            "INSERT INTO settings (key, value) VALUES ('parley_probe', '1') ON CONFLICT (key) DO UPDATE SET value = '1'",
+          );
           await exec.run("DELETE FROM settings WHERE key = 'parley_probe'");
         });
         return "ok";
@@ -127,7 +132,9 @@ export function createPostgresStore(sql: SQL): Store {
     exclusively: async (lock, work) => {
       let skipped = false;
       const result = await pool.transaction(async (exec) => {
-        const got = await exec.get<{ locked: boolean }>("SELECT pg_try_advisory_xact_lock(hashtext($1)) AS locked", [`parley:${lock}`]);
+        const got = await exec.get<{ locked: boolean }>("SELECT pg_try_advisory_xact_lock(hashtext($1)) AS locked", [
+          `parley:${lock}`,
+        ]);
         if (!got?.locked) {
           skipped = true;
           return null;

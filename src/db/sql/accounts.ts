@@ -1,7 +1,13 @@
 import { apiKeys, memberships, refreshTokens, users } from "../schema.ts";
 import type { Ops } from "../statements.ts";
 import { asNumber, many, one, write } from "../statements.ts";
-import type { ApiKeyQueries, RefreshTokenQueries, SettingQueries, TenantMember, UserQueries } from "../store-accounts.ts";
+import type {
+  ApiKeyQueries,
+  RefreshTokenQueries,
+  SettingQueries,
+  TenantMember,
+  UserQueries,
+} from "../store-accounts.ts";
 
 // The auth aggregates, one statement each, for both stores (src/db/statements.ts). The tenants
 // aggregate differs per store (the lookup version) and stays in each.

@@ -59,7 +59,13 @@ export const DEAD_LETTER_OPS: Ops<DeadLetterQueries> = {
     `UPDATE deliveries SET status = $3, attempts = 0, cycle = cycle + 1, next_attempt_at = $4, lease_token = NULL, waits_for = $5,
        last_status_code = NULL, last_error = NULL, completed_at = NULL, updated_at = $1
      WHERE id = $2 AND status = 'dead'`,
-    (deliveryId, now, waitsFor = null) => [now, deliveryId, waitsFor ? "waiting" : "pending", waitsFor ? null : now, waitsFor],
+    (deliveryId, now, waitsFor = null) => [
+      now,
+      deliveryId,
+      waitsFor ? "waiting" : "pending",
+      waitsFor ? null : now,
+      waitsFor,
+    ],
     (changes) => changes > 0,
   ),
   listRuleDeadStreamDeliveries: many(

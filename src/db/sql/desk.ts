@@ -7,7 +7,10 @@ import type { DeskQueries, HandoffRow } from "../store-desk.ts";
 // last visitor message is a backward walk of chat_messages_session_idx.
 
 /** SQLite answers the boolean as 0/1. */
-const readHandoff = (row: HandoffRow): HandoffRow => ({ ...row, withinBusinessHours: asBoolean(row.withinBusinessHours) });
+const readHandoff = (row: HandoffRow): HandoffRow => ({
+  ...row,
+  withinBusinessHours: asBoolean(row.withinBusinessHours),
+});
 
 export const DESK_OPS: Ops<DeskQueries> = {
   insertHandoff: write(
@@ -15,7 +18,10 @@ export const DESK_OPS: Ops<DeskQueries> = {
      ON CONFLICT (session_id) DO NOTHING`,
     (row) => [row.sessionId, row.tenantId, row.handoffAt, row.withinBusinessHours],
   ),
-  recordFirstReply: write("UPDATE handoffs SET first_reply_at = $2 WHERE session_id = $1 AND first_reply_at IS NULL", (sessionId, repliedAt) => [sessionId, repliedAt]),
+  recordFirstReply: write(
+    "UPDATE handoffs SET first_reply_at = $2 WHERE session_id = $1 AND first_reply_at IS NULL",
+    (sessionId, repliedAt) => [sessionId, repliedAt],
+  ),
   findHandoff: one(
     (d) => `SELECT ${d.columns(handoffs)} FROM handoffs WHERE session_id = $1`,
     (sessionId) => [sessionId],
@@ -53,6 +59,7 @@ export const DESK_OPS: Ops<DeskQueries> = {
     (d) => `SELECT ${d.utcDay("created_at")} AS day, score, count(*) AS n FROM session_ratings
      WHERE tenant_id = $1 AND created_at >= $2 AND created_at < $3 GROUP BY day, score ORDER BY day, score`,
     (tenantId, fromMs, toMs) => [tenantId, fromMs, toMs],
-    (rows: Array<{ day: string; score: unknown; n: unknown }>) => rows.map((row) => ({ day: row.day, score: asNumber(row.score), n: asNumber(row.n) })),
+    (rows: Array<{ day: string; score: unknown; n: unknown }>) =>
+      rows.map((row) => ({ day: row.day, score: asNumber(row.score), n: asNumber(row.n) })),
   ),
 };

@@ -10,7 +10,8 @@ import type { CannedReplyQueries, CannedReplyRow, InboxQueries, InboxDetailRow }
 const num = (d: Dialect, expression: string) => (d.name === "postgres" ? `(${expression})::float8` : expression);
 
 /** The same text the PostgreSQL GIN indexes were built on: punctuation and spaces folded to one space. */
-const pgWords = (expression: string) => `to_tsvector('simple', regexp_replace(${expression}, '[[:space:][:punct:]]+', ' ', 'g'))`;
+const pgWords = (expression: string) =>
+  `to_tsvector('simple', regexp_replace(${expression}, '[[:space:][:punct:]]+', ' ', 'g'))`;
 
 // Sessions whose messages or lead match, newest first: every match of the tenant, then a sort
 // of their session ids (the FTS index finds the matches; a tenant's sessions are never walked).
@@ -55,7 +56,10 @@ const inboxDetailSql = (d: Dialect) => `
 const numberOrNull = (value: unknown): number | null => (value === null || value === undefined ? null : Number(value));
 
 export const INBOX_OPS: Ops<InboxQueries> = {
-  findDesk: one((d) => `SELECT ${d.columns(sessionDesk)} FROM session_desk WHERE session_id = $1`, (sessionId) => [sessionId]),
+  findDesk: one(
+    (d) => `SELECT ${d.columns(sessionDesk)} FROM session_desk WHERE session_id = $1`,
+    (sessionId) => [sessionId],
+  ),
   recordPageUrl: write(
     `INSERT INTO session_desk (session_id, tenant_id, page_url) VALUES ($1, $2, $3)
      ON CONFLICT (session_id) DO UPDATE SET page_url = excluded.page_url`,
@@ -121,7 +125,10 @@ export const CANNED_REPLY_OPS: Ops<CannedReplyQueries> = {
     (d) => `SELECT ${d.columns(cannedReplies)} FROM canned_replies WHERE tenant_id = $1 ORDER BY shortcut`,
     (tenantId) => [tenantId],
   ),
-  findCannedReply: one((d) => `SELECT ${d.columns(cannedReplies)} FROM canned_replies WHERE tenant_id = $1 AND id = $2`, (tenantId, id) => [tenantId, id]),
+  findCannedReply: one(
+    (d) => `SELECT ${d.columns(cannedReplies)} FROM canned_replies WHERE tenant_id = $1 AND id = $2`,
+    (tenantId, id) => [tenantId, id],
+  ),
   countCannedReplies: one(
     "SELECT count(*) AS n FROM canned_replies WHERE tenant_id = $1",
     (tenantId) => [tenantId],
@@ -139,5 +146,8 @@ export const CANNED_REPLY_OPS: Ops<CannedReplyQueries> = {
      AND NOT EXISTS (SELECT 1 FROM canned_replies AS other WHERE other.tenant_id = $1 AND other.shortcut = $3 AND other.id <> $2)`,
     (tenantId, id, change) => [tenantId, id, change.shortcut, change.text, change.updatedAt],
   ),
-  deleteCannedReply: write("DELETE FROM canned_replies WHERE tenant_id = $1 AND id = $2", (tenantId, id) => [tenantId, id]),
+  deleteCannedReply: write("DELETE FROM canned_replies WHERE tenant_id = $1 AND id = $2", (tenantId, id) => [
+    tenantId,
+    id,
+  ]),
 };

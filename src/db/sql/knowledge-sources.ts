@@ -5,7 +5,10 @@ import type { KnowledgeSourceQueries, KnowledgeSourceWithCount } from "../store-
 // Knowledge sources and the tenant's sync schedule, one statement each, for both stores (src/db/statements.ts).
 
 const DOCUMENT_COUNT = `(SELECT count(*) FROM knowledge_documents d WHERE d.source_id = s.id) AS "documentCount"`;
-const withCount = (row: KnowledgeSourceWithCount): KnowledgeSourceWithCount => ({ ...row, documentCount: asNumber(row.documentCount) });
+const withCount = (row: KnowledgeSourceWithCount): KnowledgeSourceWithCount => ({
+  ...row,
+  documentCount: asNumber(row.documentCount),
+});
 
 export const KNOWLEDGE_SOURCE_OPS: Ops<KnowledgeSourceQueries> = {
   insertSource: write(
@@ -40,7 +43,8 @@ export const KNOWLEDGE_SOURCE_OPS: Ops<KnowledgeSourceQueries> = {
     (rows: KnowledgeSourceWithCount[]) => rows.map(withCount),
   ),
   findSource: one(
-    (d) => `SELECT ${d.columns(knowledgeSources, "s")}, ${DOCUMENT_COUNT} FROM knowledge_sources s WHERE s.id = $1 AND s.tenant_id = $2`,
+    (d) =>
+      `SELECT ${d.columns(knowledgeSources, "s")}, ${DOCUMENT_COUNT} FROM knowledge_sources s WHERE s.id = $1 AND s.tenant_id = $2`,
     (tenantId, sourceId) => [sourceId, tenantId],
     (row: KnowledgeSourceWithCount | null) => row && withCount(row),
   ),
@@ -73,7 +77,8 @@ export const KNOWLEDGE_SOURCE_OPS: Ops<KnowledgeSourceQueries> = {
   ),
   // A range of knowledge_sources_due_idx.
   listDueSources: many(
-    (d) => `SELECT ${d.columns(knowledgeSources)} FROM knowledge_sources WHERE next_sync_at <= $1 ORDER BY next_sync_at LIMIT $2`,
+    (d) =>
+      `SELECT ${d.columns(knowledgeSources)} FROM knowledge_sources WHERE next_sync_at <= $1 ORDER BY next_sync_at LIMIT $2`,
     (now, limit) => [now, limit],
   ),
   listSourceDocuments: many(
@@ -89,14 +94,25 @@ export const KNOWLEDGE_SOURCE_OPS: Ops<KnowledgeSourceQueries> = {
     `UPDATE knowledge_documents SET title = $2, format = $3, content = $4, bytes = $5, chunk_count = $6,
             etag = $7, last_modified = $8, content_hash = $9
       WHERE id = $1`,
-    (row) => [row.id, row.title, row.format, row.content, row.bytes, row.chunkCount, row.etag, row.lastModified, row.contentHash],
+    (row) => [
+      row.id,
+      row.title,
+      row.format,
+      row.content,
+      row.bytes,
+      row.chunkCount,
+      row.etag,
+      row.lastModified,
+      row.contentHash,
+    ],
   ),
   deleteDocumentChunks: write("DELETE FROM knowledge_chunks WHERE document_id = $1", (documentId) => [documentId]),
   deleteDocumentById: write("DELETE FROM knowledge_documents WHERE id = $1", (documentId) => [documentId]),
   findSyncInterval: one(
     `SELECT sync_interval_ms AS "syncIntervalMs" FROM knowledge_settings WHERE tenant_id = $1`,
     (tenantId) => [tenantId],
-    (row: { syncIntervalMs: unknown } | null) => (row ? (row.syncIntervalMs === null ? null : asNumber(row.syncIntervalMs)) : undefined),
+    (row: { syncIntervalMs: unknown } | null) =>
+      row ? (row.syncIntervalMs === null ? null : asNumber(row.syncIntervalMs)) : undefined,
   ),
   upsertSyncInterval: write(
     `INSERT INTO knowledge_settings (tenant_id, sync_interval_ms, updated_at) VALUES ($1, $2, $3)
@@ -107,5 +123,7 @@ export const KNOWLEDGE_SOURCE_OPS: Ops<KnowledgeSourceQueries> = {
     `UPDATE knowledge_sources SET next_sync_at = coalesce(last_fetched_at, created_at) + $2 WHERE tenant_id = $1 AND kind <> 'upload'`,
     (tenantId, intervalMs) => [tenantId, intervalMs],
   ),
-  unscheduleSources: write("UPDATE knowledge_sources SET next_sync_at = NULL WHERE tenant_id = $1", (tenantId) => [tenantId]),
+  unscheduleSources: write("UPDATE knowledge_sources SET next_sync_at = NULL WHERE tenant_id = $1", (tenantId) => [
+    tenantId,
+  ]),
 };

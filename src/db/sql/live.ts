@@ -8,7 +8,8 @@ import type { LiveEventQueries, LiveEventRow } from "../store-live.ts";
 
 export const LIVE_EVENT_OPS: Ops<LiveEventQueries> = {
   insertLiveEvent: write(
-    (d) => `INSERT INTO live_events (tenant_id, session_id, kind, data, created_at) VALUES ($1, $2, $3, ${d.json("$4")}, $5)`,
+    (d) =>
+      `INSERT INTO live_events (tenant_id, session_id, kind, data, created_at) VALUES ($1, $2, $3, ${d.json("$4")}, $5)`,
     (row) => [row.tenantId, row.sessionId, row.kind, JSON.stringify(row.data), row.createdAt],
   ),
   listLiveEventsAfter: many(
@@ -36,5 +37,9 @@ export const LIVE_EVENT_OPS: Ops<LiveEventQueries> = {
 
 /** SQLite hands the json column back as text; PostgreSQL parses it. */
 function parseRows(rows: LiveEventRow[]): LiveEventRow[] {
-  return rows.map((row) => ({ ...row, id: asNumber(row.id), data: typeof row.data === "string" ? (JSON.parse(row.data) as LiveEventRow["data"]) : row.data }));
+  return rows.map((row) => ({
+    ...row,
+    id: asNumber(row.id),
+    data: typeof row.data === "string" ? (JSON.parse(row.data) as LiveEventRow["data"]) : row.data,
+  }));
 }

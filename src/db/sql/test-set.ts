@@ -5,7 +5,6 @@ import type { ChatbotTestRow, ChatbotTestRunRow, TestSetQueries, UnansweredQueri
 
 // The owner's test set, one statement each, for both stores (src/db/statements.ts).
 
-
 const caseOf = (row: ChatbotTestRow): ChatbotTestRow => ({
   ...row,
   turns: parsedJson(row.turns),

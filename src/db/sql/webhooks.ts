@@ -26,14 +26,18 @@ import type {
 // (src/db/statements.ts). Dead letters are in dead-letters.ts; the scheduler's queue (claims,
 // results) differs per store: src/db/{sqlite,postgres}/delivery-queue.ts.
 
-type RawRule = Omit<WebhookRuleRow, "active" | "previousSecretUntil"> & { active: number | boolean; previousSecretUntil: unknown };
+type RawRule = Omit<WebhookRuleRow, "active" | "previousSecretUntil"> & {
+  active: number | boolean;
+  previousSecretUntil: unknown;
+};
 const toRule = (row: RawRule): WebhookRuleRow => ({
   ...row,
   active: asBoolean(row.active),
   previousSecretUntil: asNullableNumber(row.previousSecretUntil),
 });
 /** PostgreSQL answers bigint as a string. */
-const asNullableNumber = (value: unknown): number | null => (value === null || value === undefined ? null : Number(value));
+const asNullableNumber = (value: unknown): number | null =>
+  value === null || value === undefined ? null : Number(value);
 
 const RULE_COLUMNS = new Map(Object.entries(getTableColumns(webhookRules)).map(([key, column]) => [key, column.name]));
 const ruleChanges = (changes: object) => Object.entries(changes).filter(([, value]) => value !== undefined);
@@ -45,7 +49,7 @@ export const WEBHOOK_RULE_OPS: Ops<WebhookRuleQueries> = {
     (row: RawRule | null) => row && toRule(row),
   ),
   findRuleTenantId: one(
-    "SELECT tenant_id AS \"tenantId\" FROM webhook_rules WHERE id = $1",
+    'SELECT tenant_id AS "tenantId" FROM webhook_rules WHERE id = $1',
     (ruleId) => [ruleId],
     (row: { tenantId: string } | null) => row?.tenantId ?? null,
   ),
@@ -105,7 +109,10 @@ export const WEBHOOK_RULE_OPS: Ops<WebhookRuleQueries> = {
 const TARGET_COLUMNS = `id, url, secret, previous_secret AS "previousSecret", previous_secret_until AS "previousSecretUntil",
   rate_limit_per_s AS "rateLimitPerS", ordering`;
 type RawTarget = Omit<DeliveryTarget, "previousSecretUntil"> & { previousSecretUntil: unknown };
-const toTarget = (row: RawTarget): DeliveryTarget => ({ ...row, previousSecretUntil: asNullableNumber(row.previousSecretUntil) });
+const toTarget = (row: RawTarget): DeliveryTarget => ({
+  ...row,
+  previousSecretUntil: asNullableNumber(row.previousSecretUntil),
+});
 
 /** Ids (ASCII) in byte order: SQLite's BINARY and PostgreSQL's "C". */
 const byId = (a: { id: string }, b: { id: string }): number => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0);
@@ -220,7 +227,8 @@ export const DELIVERY_OPS: Ops<DeliveryQueries> = {
   findEventBody: one(
     `SELECT data, occurred_at AS "occurredAt" FROM events WHERE id = $1`,
     (eventId) => [eventId],
-    (row: { data: string; occurredAt: unknown } | null) => row && { data: row.data, occurredAt: Number(row.occurredAt) },
+    (row: { data: string; occurredAt: unknown } | null) =>
+      row && { data: row.data, occurredAt: Number(row.occurredAt) },
   ),
   postponeLeasedDelivery: write(
     `UPDATE deliveries SET next_attempt_at = $3, lease_token = NULL, updated_at = $4

@@ -13,7 +13,10 @@ import { sqliteOps } from "./statements.ts";
 
 type RawMessage = Omit<ChatMessageRow, "quickReplies"> & { quickReplies: string | null };
 
-const toMessage = (row: RawMessage): ChatMessageRow => ({ ...row, quickReplies: row.quickReplies === null ? null : (JSON.parse(row.quickReplies) as string[]) });
+const toMessage = (row: RawMessage): ChatMessageRow => ({
+  ...row,
+  quickReplies: row.quickReplies === null ? null : (JSON.parse(row.quickReplies) as string[]),
+});
 
 // The chat hot path (every message): raw prepared statements, prepared once per connection.
 
@@ -28,20 +31,32 @@ export function sessionListSql(given: Record<SessionListFilter, boolean>): strin
 
 export function sqliteChatSessions(sqlite: Database): SyncOf<ChatSessionQueries> {
   const columns = selectColumns(chatSessions);
-  const byId = sqlite.prepare<ChatSessionRow, [string, string]>(`SELECT ${columns} FROM chat_sessions WHERE id = ? AND tenant_id = ?`);
+  const byId = sqlite.prepare<ChatSessionRow, [string, string]>(
+    `SELECT ${columns} FROM chat_sessions WHERE id = ? AND tenant_id = ?`,
+  );
   const byVisitor = sqlite.prepare<ChatSessionRow, [string, string, string]>(
     `SELECT ${columns} FROM chat_sessions WHERE tenant_id = ? AND channel = ? AND visitor_ref = ? AND status != 'closed' ORDER BY id DESC LIMIT 1`,
   );
-  const list = prepareVariants<SessionListFilter, ChatSessionRow, [string, string | null, string | null, number]>(sqlite, SESSION_LIST_FILTERS, sessionListSql);
+  const list = prepareVariants<SessionListFilter, ChatSessionRow, [string, string | null, string | null, number]>(
+    sqlite,
+    SESSION_LIST_FILTERS,
+    sessionListSql,
+  );
   const insert = sqlite.prepare(
     `INSERT INTO chat_sessions (id, tenant_id, chatbot_id, channel, status, state, visitor_ref, origin, message_count, handoff_reason, created_at, updated_at, closed_at)
      VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
   );
   // Two statements: SET status (even to the same value) rewrites the status index entry, which
   // costs more than the rest of the update, and most turns leave the status as it was.
-  const update = sqlite.prepare("UPDATE chat_sessions SET status = ?, state = ?, message_count = ?, handoff_reason = ?, updated_at = ? WHERE id = ?");
-  const updateKeepingStatus = sqlite.prepare("UPDATE chat_sessions SET state = ?, message_count = ?, handoff_reason = ?, updated_at = ? WHERE id = ?");
-  const close = sqlite.prepare("UPDATE chat_sessions SET status = 'closed', closed_at = ?, updated_at = ? WHERE id = ?");
+  const update = sqlite.prepare(
+    "UPDATE chat_sessions SET status = ?, state = ?, message_count = ?, handoff_reason = ?, updated_at = ? WHERE id = ?",
+  );
+  const updateKeepingStatus = sqlite.prepare(
+    "UPDATE chat_sessions SET state = ?, message_count = ?, handoff_reason = ?, updated_at = ? WHERE id = ?",
+  );
+  const close = sqlite.prepare(
+    "UPDATE chat_sessions SET status = 'closed', closed_at = ?, updated_at = ? WHERE id = ?",
+  );
   const insertMessage = sqlite.prepare(
     "INSERT INTO chat_messages (id, session_id, tenant_id, role, text, quick_replies, confidence, author_id, author_name, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
   );
@@ -52,7 +67,10 @@ export function sqliteChatSessions(sqlite: Database): SyncOf<ChatSessionQueries>
     "SELECT role, text FROM (SELECT id, role, text FROM chat_messages WHERE session_id = ? ORDER BY id DESC LIMIT ?) ORDER BY id",
   );
   // One index seek per session (chat_messages_session_idx): its newest message.
-  const newest = sqlite.prepare<Pick<ChatMessageRow, "sessionId" | "role" | "text" | "authorName" | "createdAt">, [string, string, number]>(
+  const newest = sqlite.prepare<
+    Pick<ChatMessageRow, "sessionId" | "role" | "text" | "authorName" | "createdAt">,
+    [string, string, number]
+  >(
     `SELECT s.id AS "sessionId", m.role, substr(m.text, 1, ?3) AS text, m.author_name AS "authorName", m.created_at AS "createdAt"
      FROM chat_sessions AS s
      JOIN chat_messages AS m ON m.id = (SELECT max(id) FROM chat_messages WHERE session_id = s.id)
@@ -60,18 +78,45 @@ export function sqliteChatSessions(sqlite: Database): SyncOf<ChatSessionQueries>
   );
   const addMessage = (row: ChatMessageRow): void => {
     const quickReplies = row.quickReplies === null ? null : JSON.stringify(row.quickReplies);
-    insertMessage.run(row.id, row.sessionId, row.tenantId, row.role, row.text, quickReplies, row.confidence, row.authorId, row.authorName, row.createdAt);
+    insertMessage.run(
+      row.id,
+      row.sessionId,
+      row.tenantId,
+      row.role,
+      row.text,
+      quickReplies,
+      row.confidence,
+      row.authorId,
+      row.authorName,
+      row.createdAt,
+    );
   };
   const updateTurn = (sessionId: string, turn: SessionTurnUpdate): void => {
-    if (turn.status === null) updateKeepingStatus.run(turn.state, turn.messageCount, turn.handoffReason, turn.updatedAt, sessionId);
+    if (turn.status === null)
+      updateKeepingStatus.run(turn.state, turn.messageCount, turn.handoffReason, turn.updatedAt, sessionId);
     else update.run(turn.status, turn.state, turn.messageCount, turn.handoffReason, turn.updatedAt, sessionId);
   };
   return {
     findSession: (tenantId, sessionId) => byId.get(sessionId, tenantId),
     findOpenVisitorSession: (tenantId, channel, visitorRef) => byVisitor.get(tenantId, channel, visitorRef),
-    listSessions: (tenantId, status, beforeId, limit) => list({ status: status !== null, before: beforeId !== null }).all(tenantId, status, beforeId, limit),
+    listSessions: (tenantId, status, beforeId, limit) =>
+      list({ status: status !== null, before: beforeId !== null }).all(tenantId, status, beforeId, limit),
     insertSession: (row) => {
-      insert.run(row.id, row.tenantId, row.chatbotId, row.channel, row.status, row.state, row.visitorRef, row.origin, row.messageCount, row.handoffReason, row.createdAt, row.updatedAt, row.closedAt);
+      insert.run(
+        row.id,
+        row.tenantId,
+        row.chatbotId,
+        row.channel,
+        row.status,
+        row.state,
+        row.visitorRef,
+        row.origin,
+        row.messageCount,
+        row.handoffReason,
+        row.createdAt,
+        row.updatedAt,
+        row.closedAt,
+      );
     },
     updateSessionTurn: updateTurn,
     closeSession: (sessionId, closedAt) => {
@@ -84,7 +129,8 @@ export function sqliteChatSessions(sqlite: Database): SyncOf<ChatSessionQueries>
     },
     listRecentMessages: (sessionId, limit) => recent.all(sessionId, limit),
     listMessagesAfter: (sessionId, afterId) => messagesAfter.all(sessionId, afterId).map(toMessage),
-    listNewestMessages: (tenantId, sessionIds, maxChars) => (sessionIds.length === 0 ? [] : newest.all(tenantId, JSON.stringify(sessionIds), maxChars)),
+    listNewestMessages: (tenantId, sessionIds, maxChars) =>
+      sessionIds.length === 0 ? [] : newest.all(tenantId, JSON.stringify(sessionIds), maxChars),
   };
 }
 
@@ -109,12 +155,15 @@ export function sqliteUsage(sqlite: Database): SyncOf<UsageQueries> {
      WHERE ?3 IS NULL OR (messages + 1 <= ?3 AND (threshold_notified_at IS NOT NULL OR (messages + 1) * 100 < ?3 * ?4))`,
   );
   const lookupVersion = lookupVersionReader(sqlite);
-  const session = sqlite.prepare<ChatSessionRow, [string, string]>(`SELECT ${selectColumns(chatSessions)} FROM chat_sessions WHERE id = ? AND tenant_id = ?`);
+  const session = sqlite.prepare<ChatSessionRow, [string, string]>(
+    `SELECT ${selectColumns(chatSessions)} FROM chat_sessions WHERE id = ? AND tenant_id = ?`,
+  );
   return {
     ...sqliteOps(sqlite, USAGE_OPS),
     reserveMessage: (tenantId, period, limits, sessionId) => {
       const firstIsClear = limits.quota === null || 100 < limits.quota * limits.thresholdPercent;
-      const reserved = firstIsClear && reserve.run(tenantId, period, limits.quota, limits.thresholdPercent).changes === 1;
+      const reserved =
+        firstIsClear && reserve.run(tenantId, period, limits.quota, limits.thresholdPercent).changes === 1;
       return {
         reserved,
         messages: reserved ? null : (counted.get(tenantId, period)?.messages ?? 0),

@@ -28,7 +28,11 @@ export type PassResult = { log: number; checkpointed: number } | "busy";
  * pass was busy has nothing to report (SQLite answers -1 frames then: not the WAL's size, and
  * not a checkpoint).
  */
-export function runPasses(pass: () => PassResult, maxPasses: number, catchUpFrames: number): { log: number; checkpointed: number } | null {
+export function runPasses(
+  pass: () => PassResult,
+  maxPasses: number,
+  catchUpFrames: number,
+): { log: number; checkpointed: number } | null {
   const first = pass();
   if (first === "busy") return null;
   let report = first;

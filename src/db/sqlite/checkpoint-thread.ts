@@ -17,7 +17,14 @@ export const RESTART_FRAMES = 1_000;
  * process: one server per process, so these are process-wide, like the dropped-log-lines
  * counter. Empty until a thread has run (PostgreSQL, an in-memory database).
  */
-const walStats = { running: false, frames: 0, checkpoints: 0, failures: 0, serverCheckpoints: 0, serverCheckpointSeconds: 0 };
+const walStats = {
+  running: false,
+  frames: 0,
+  checkpoints: 0,
+  failures: 0,
+  serverCheckpoints: 0,
+  serverCheckpointSeconds: 0,
+};
 
 const metric = (name: string, type: "gauge" | "counter", help: string, value: number | string): string =>
   `# HELP ${name} ${help}\n# TYPE ${name} ${type}\n${name} ${value}\n`;
@@ -25,10 +32,30 @@ const metric = (name: string, type: "gauge" | "counter", help: string, value: nu
 export function walMetrics(): string {
   if (!walStats.running) return "";
   return [
-    metric("parley_wal_frames", "gauge", "Pages (4 KiB each) in SQLite's WAL file at the last checkpoint; it falls back when the WAL starts over.", walStats.frames),
-    metric("parley_wal_checkpoints_total", "counter", "WAL checkpoints run by the checkpoint thread.", walStats.checkpoints),
-    metric("parley_wal_checkpoint_failures_total", "counter", "WAL checkpoints that failed (each failure is also logged, once per run of failures).", walStats.failures),
-    metric("parley_wal_server_checkpoints_total", "counter", "Caught-up checkpoints finished on the server's connection, after which the WAL starts over.", walStats.serverCheckpoints),
+    metric(
+      "parley_wal_frames",
+      "gauge",
+      "Pages (4 KiB each) in SQLite's WAL file at the last checkpoint; it falls back when the WAL starts over.",
+      walStats.frames,
+    ),
+    metric(
+      "parley_wal_checkpoints_total",
+      "counter",
+      "WAL checkpoints run by the checkpoint thread.",
+      walStats.checkpoints,
+    ),
+    metric(
+      "parley_wal_checkpoint_failures_total",
+      "counter",
+      "WAL checkpoints that failed (each failure is also logged, once per run of failures).",
+      walStats.failures,
+    ),
+    metric(
+      "parley_wal_server_checkpoints_total",
+      "counter",
+      "Caught-up checkpoints finished on the server's connection, after which the WAL starts over.",
+      walStats.serverCheckpoints,
+    ),
     metric(
       "parley_wal_server_checkpoint_seconds_total",
       "counter",
@@ -78,8 +105,17 @@ export interface CheckpointThreadOptions {
  * set well above what one cycle writes at full load, and a cycle that gets near half of it
  * brings the next one forward).
  */
-export function startCheckpointThread(path: string, log: Logger, options: CheckpointThreadOptions = {}): CheckpointThread {
-  const { intervalMs = CHECKPOINT_INTERVAL_MS, fastFrames = WAL_AUTOCHECKPOINT_PAGES / 2, restartFrames = RESTART_FRAMES, finishOnServer } = options;
+export function startCheckpointThread(
+  path: string,
+  log: Logger,
+  options: CheckpointThreadOptions = {},
+): CheckpointThread {
+  const {
+    intervalMs = CHECKPOINT_INTERVAL_MS,
+    fastFrames = WAL_AUTOCHECKPOINT_PAGES / 2,
+    restartFrames = RESTART_FRAMES,
+    finishOnServer,
+  } = options;
   let finishing: Promise<void> | null = null;
   let stopping = false;
   const catchUpOnServer = () => {
@@ -90,12 +126,16 @@ export function startCheckpointThread(path: string, log: Logger, options: Checkp
         walStats.serverCheckpoints++;
         walStats.serverCheckpointSeconds += (performance.now() - started) / 1000;
       })
-      .catch((error: unknown) => log.error({ msg: "finishing a WAL checkpoint on the server's connection failed", error: String(error) }))
+      .catch((error: unknown) =>
+        log.error({ msg: "finishing a WAL checkpoint on the server's connection failed", error: String(error) }),
+      )
       .finally(() => {
         finishing = null;
       });
   };
-  const worker = new Worker(workerEntry("db/sqlite/checkpoint-worker", new URL("./checkpoint-worker.ts", import.meta.url)));
+  const worker = new Worker(
+    workerEntry("db/sqlite/checkpoint-worker", new URL("./checkpoint-worker.ts", import.meta.url)),
+  );
   let count = 0;
   let last: CheckpointReport | null = null;
   let failing = false;
@@ -117,7 +157,11 @@ export function startCheckpointThread(path: string, log: Logger, options: Checkp
     if (!failing) log.error({ msg: "WAL checkpoint failed", error: report.error });
     failing = true;
   };
-  worker.onerror = (event) => log.error({ msg: "the WAL checkpoint thread failed; SQLite's automatic checkpoint still bounds the WAL", error: event.message });
+  worker.onerror = (event) =>
+    log.error({
+      msg: "the WAL checkpoint thread failed; SQLite's automatic checkpoint still bounds the WAL",
+      error: event.message,
+    });
   worker.postMessage({ start: { path, intervalMs, fastFrames } } satisfies CheckpointMessage);
   walStats.running = true;
   return {

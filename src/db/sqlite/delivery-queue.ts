@@ -102,7 +102,9 @@ function prepareStatements(sqlite: Database) {
     releaseSuccessor: sqlite.prepare(
       "UPDATE deliveries SET status = 'pending', waits_for = NULL, next_attempt_at = ?2, updated_at = ?2 WHERE waits_for = ?1 AND status = 'waiting'",
     ),
-    countDue: sqlite.prepare<{ n: number }, [number]>("SELECT count(*) AS n FROM deliveries WHERE status = 'pending' AND next_attempt_at <= ?"),
+    countDue: sqlite.prepare<{ n: number }, [number]>(
+      "SELECT count(*) AS n FROM deliveries WHERE status = 'pending' AND next_attempt_at <= ?",
+    ),
     countPending: sqlite.prepare<{ n: number }, []>("SELECT count(*) AS n FROM deliveries WHERE status = 'pending'"),
     countDeadLetters: sqlite.prepare<{ n: number }, []>("SELECT count(*) AS n FROM dead_letters"),
   };
@@ -141,7 +143,9 @@ export function sqliteDeliveryQueue(sqlite: Database): SyncOf<DeliveryQueueQueri
           const fullTenants = fair.fullTenants();
           const fullEndpoints = fair.fullEndpoints();
           const capped = fullTenants.length > 0 || fullEndpoints.length > 0;
-          const candidates = sql.selectCandidates({ capped }).all(now, JSON.stringify(fullTenants), JSON.stringify(fullEndpoints), window);
+          const candidates = sql
+            .selectCandidates({ capped })
+            .all(now, JSON.stringify(fullTenants), JSON.stringify(fullEndpoints), window);
           if (candidates.length === 0) return { claimed: [], more: false };
           const picked = fair.pick(candidates, limit);
           const more = picked.length < candidates.length || candidates.length === window;
@@ -164,25 +168,65 @@ export function sqliteDeliveryQueue(sqlite: Database): SyncOf<DeliveryQueueQueri
             const { delivery, result, startedAt, finishedAt, decision } = recorded;
             const attempt = delivery.attempts + 1;
             sql.insertAttempt.run(
-              newId("att", startedAt), delivery.id, delivery.cycle, attempt, startedAt, result.durationMs,
-              result.ok ? 1 : 0, result.statusCode, result.error, result.responseExcerpt, requestHeadersJson(recorded),
+              newId("att", startedAt),
+              delivery.id,
+              delivery.cycle,
+              attempt,
+              startedAt,
+              result.durationMs,
+              result.ok ? 1 : 0,
+              result.statusCode,
+              result.error,
+              result.responseExcerpt,
+              requestHeadersJson(recorded),
             );
             if (decision.outcome === "succeeded") {
-              const changed = sql.markSucceeded.run(attempt, result.statusCode, finishedAt, finishedAt, delivery.id, delivery.leaseToken).changes;
+              const changed = sql.markSucceeded.run(
+                attempt,
+                result.statusCode,
+                finishedAt,
+                finishedAt,
+                delivery.id,
+                delivery.leaseToken,
+              ).changes;
               if (changed === 0) return "stale";
               sql.releaseSuccessor.run(delivery.id, finishedAt);
               return "succeeded";
             }
             if (decision.outcome === "retry") {
-              const changed = sql.markRetry.run(attempt, decision.nextAttemptAt, result.statusCode, result.error, finishedAt, delivery.id, delivery.leaseToken).changes;
+              const changed = sql.markRetry.run(
+                attempt,
+                decision.nextAttemptAt,
+                result.statusCode,
+                result.error,
+                finishedAt,
+                delivery.id,
+                delivery.leaseToken,
+              ).changes;
               return changed > 0 ? "retry" : "stale";
             }
-            const changed = sql.markDead.run(attempt, result.statusCode, result.error, finishedAt, finishedAt, delivery.id, delivery.leaseToken).changes;
+            const changed = sql.markDead.run(
+              attempt,
+              result.statusCode,
+              result.error,
+              finishedAt,
+              finishedAt,
+              delivery.id,
+              delivery.leaseToken,
+            ).changes;
             if (changed === 0) return "stale";
             sql.releaseSuccessor.run(delivery.id, finishedAt);
             sql.insertDeadLetter.run(
-              newId("dlq", finishedAt), delivery.id, delivery.tenantId, delivery.ruleId, delivery.event, attempt,
-              result.statusCode, result.error, finishedAt, decision.expiresAt,
+              newId("dlq", finishedAt),
+              delivery.id,
+              delivery.tenantId,
+              delivery.ruleId,
+              delivery.event,
+              attempt,
+              result.statusCode,
+              result.error,
+              finishedAt,
+              decision.expiresAt,
             );
             return "dead";
           }),

@@ -63,7 +63,9 @@ function createGate(): TransactionGate {
 type SyncFunctions = Record<string, (...args: never[]) => unknown>;
 
 /** The synchronous shape of an async aggregate: what a SQLite implementation provides. */
-export type SyncOf<T> = { [K in keyof T]: T[K] extends (...args: infer A) => Promise<infer R> ? (...args: A) => R : never };
+export type SyncOf<T> = {
+  [K in keyof T]: T[K] extends (...args: infer A) => Promise<infer R> ? (...args: A) => R : never;
+};
 
 /**
  * Wraps an aggregate's synchronous SQLite functions for use outside a transaction: each call
@@ -82,7 +84,10 @@ export function outsideTransaction<T>(sync: SyncOf<T>, gate: TransactionGate, lo
       });
     wrapped[name] = (...args: unknown[]) => {
       // Waiting here from inside the open transaction's own callback would wait for ever.
-      if (gate.held && gate.calledFromInside()) return Promise.reject(new Error(`${name} was called through the store inside a transaction: use the transaction (tx) instead`));
+      if (gate.held && gate.calledFromInside())
+        return Promise.reject(
+          new Error(`${name} was called through the store inside a transaction: use the transaction (tx) instead`),
+        );
       if (gate.held) return later(args);
       try {
         return Promise.resolve(call(...args));
@@ -111,7 +116,8 @@ export function insideTransactionPrototype<T>(sync: SyncOf<T>): T {
   for (const [name, fn] of Object.entries(sync as SyncFunctions)) {
     const call = fn as (...args: unknown[]) => unknown;
     prototype[name] = function (this: TransactionBound, ...args: unknown[]) {
-      if (!this.isOpen()) return Promise.reject(new Error(`${name} was called through a transaction that has already ended`));
+      if (!this.isOpen())
+        return Promise.reject(new Error(`${name} was called through a transaction that has already ended`));
       try {
         return Promise.resolve(call(...args));
       } catch (error) {

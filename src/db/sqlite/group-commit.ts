@@ -136,7 +136,10 @@ export function createGroupCommit(sqlite: Database, gate: TransactionGate, sync:
   function transaction<T>(work: (tx: Transaction) => Promise<T>): Promise<T> {
     // Misuse from inside a callback (always an async function): thrown at once, so it fails
     // that callback directly rather than through a promise rejected in the runner's turn.
-    if (gate.held && gate.calledFromInside()) throw new Error("store.transaction was called inside a transaction: transactions do not nest, use the open one (tx)");
+    if (gate.held && gate.calledFromInside())
+      throw new Error(
+        "store.transaction was called inside a transaction: transactions do not nest, use the open one (tx)",
+      );
     return new Promise<T>((resolve, reject) => {
       queue.push({ work, resolve: resolve as (value: unknown) => void, reject, hooks: [] });
       schedule();
@@ -166,7 +169,9 @@ function transactionBinder(sync: SyncQueries) {
     const functions = insideTransactionPrototype(sync[key] as SyncOf<StoreQueries[typeof key]>) as object;
     Object.defineProperty(prototype, key, {
       get(this: TransactionState) {
-        return (this.bound[key] ??= Object.assign(Object.create(functions) as TransactionBound, { isOpen: this.isOpen }));
+        return (this.bound[key] ??= Object.assign(Object.create(functions) as TransactionBound, {
+          isOpen: this.isOpen,
+        }));
       },
     });
   }

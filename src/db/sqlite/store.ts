@@ -122,7 +122,9 @@ export function createSqliteStore(handle: { sqlite: Database }): Store {
   const deliveryQueue: StoreQueries["deliveryQueue"] = {
     ...outside.deliveryQueue,
     recordAttempts: (attempts) =>
-      transaction.forming() ? transaction(async () => recordAttempts(attempts)) : outside.deliveryQueue.recordAttempts(attempts),
+      transaction.forming()
+        ? transaction(async () => recordAttempts(attempts))
+        : outside.deliveryQueue.recordAttempts(attempts),
   };
 
   return { kind: "sqlite", storage, counters: null, ...outside, deliveryQueue, transaction };

@@ -10,7 +10,8 @@ const ORIGIN_PATTERN = /^https?:\/\/[^/\s]+$/;
 const EXPOSED_HEADERS = "retry-after, ratelimit-limit, ratelimit-remaining, ratelimit-reset, x-request-id";
 
 /** A real http(s) origin; never "null", which many unrelated contexts share. */
-export const isReflectableOrigin = (origin: string | null): origin is string => origin !== null && ORIGIN_PATTERN.test(origin);
+export const isReflectableOrigin = (origin: string | null): origin is string =>
+  origin !== null && ORIGIN_PATTERN.test(origin);
 
 /** Lets the browser read this response from `origin` (only ever a concrete, allowed origin). */
 export function allowOrigin(headers: Record<string, string | number>, origin: string | null): void {
@@ -25,7 +26,11 @@ export function allowOrigin(headers: Record<string, string | number>, origin: st
 export async function preflightResponse(deps: AppDeps, request: Request): Promise<Response> {
   const origin = request.headers.get("origin");
   if (!isReflectableOrigin(origin) || !(await isOriginAllowedAnywhere(deps, origin))) {
-    return jsonResponse(403, { error: "origin_not_allowed", message: "This origin may not use the chat widget." }, { vary: "Origin" });
+    return jsonResponse(
+      403,
+      { error: "origin_not_allowed", message: "This origin may not use the chat widget." },
+      { vary: "Origin" },
+    );
   }
   return new Response(null, {
     status: 204,
@@ -44,11 +49,18 @@ export async function preflightResponse(deps: AppDeps, request: Request): Promis
  * A visitor may only use its own session, and only from an origin its tenant allows; the
  * browser may read the answer only from such an origin.
  */
-export function checkVisitorAccess(tenant: TenantRecord, principal: Principal, request: Request, headers: Record<string, string | number>, sessionId: string | undefined): void {
+export function checkVisitorAccess(
+  tenant: TenantRecord,
+  principal: Principal,
+  request: Request,
+  headers: Record<string, string | number>,
+  sessionId: string | undefined,
+): void {
   if (principal.kind !== "visitor") return;
   if (sessionId !== undefined && sessionId !== principal.sessionId) throw notFound("session");
   const origin = request.headers.get("origin");
-  if (!isOriginAllowed(tenant.allowedOrigins, origin)) throw new AppError("origin_not_allowed", 403, "This site is not in the tenant's allowed origins.");
+  if (!isOriginAllowed(tenant.allowedOrigins, origin))
+    throw new AppError("origin_not_allowed", 403, "This site is not in the tenant's allowed origins.");
   allowOrigin(headers, origin);
 }
 

@@ -31,7 +31,8 @@ export function hookGate(deps: AppDeps, context: HookRequest, tenantId: string):
       try {
         return await work();
       } catch (error) {
-        if (error instanceof AppError && (error.status === 401 || error.status === 403 || error.status === 404)) await deps.rateLimiter.check("hook_rejects", ip, {});
+        if (error instanceof AppError && (error.status === 401 || error.status === 403 || error.status === 404))
+          await deps.rateLimiter.check("hook_rejects", ip, {});
         throw error;
       }
     },

@@ -56,9 +56,16 @@ export function createRateLimiter(
 ) {
   const windows = createWindowLimiter(clock, shared);
   const groups: Record<RateGroup, GroupLimit> = { ...RATE_GROUPS, ...overrides };
-  const refuse = (decision: WindowDecision, limitHeaders: Record<string, string>, what = "Too many requests"): AppError => {
+  const refuse = (
+    decision: WindowDecision,
+    limitHeaders: Record<string, string>,
+    what = "Too many requests",
+  ): AppError => {
     const retryAfter = String(seconds(decision.retryAfterMs));
-    return new AppError("rate_limited", 429, `${what}; try again in ${retryAfter} s.`, undefined, { ...limitHeaders, "retry-after": retryAfter });
+    return new AppError("rate_limited", 429, `${what}; try again in ${retryAfter} s.`, undefined, {
+      ...limitHeaders,
+      "retry-after": retryAfter,
+    });
   };
   return {
     async check(group: RateGroup, key: string, headers: Record<string, string | number>): Promise<void> {

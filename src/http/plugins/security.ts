@@ -54,7 +54,8 @@ async function authenticateBearer(deps: AppDeps, headers: Headers): Promise<User
   const memberships = await listMemberships(deps, claims.sub);
   // A removed user's memberships go with the user: only then is the user looked up, so the
   // usual request pays nothing, and a removed user's unexpired token stops working at once.
-  if (memberships.length === 0 && !(await deps.store.users.findUser(claims.sub))) throw unauthorized("The access token's user no longer exists.");
+  if (memberships.length === 0 && !(await deps.store.users.findUser(claims.sub)))
+    throw unauthorized("The access token's user no longer exists.");
   return { kind: "user", userId: claims.sub, memberships: chosenTenant(memberships, headers), subject: claims.sub };
 }
 
@@ -101,7 +102,11 @@ interface CallerContext {
  * keys or bad tokens in a minute gets 429 before its next guess is even looked at. Only
  * failures count, so a busy integration with a valid key is never slowed down.
  */
-async function guardCredentials<T>(deps: AppDeps, context: CallerContext, authenticate: () => T | Promise<T>): Promise<T> {
+async function guardCredentials<T>(
+  deps: AppDeps,
+  context: CallerContext,
+  authenticate: () => T | Promise<T>,
+): Promise<T> {
   // Limits lifted (PARLEY_RATE_LIMITS=off): nothing counts by address, so it is not asked for.
   if (!deps.config.rateLimits) return authenticate();
   const ip = clientIp(context.request, context.server, deps.config.trustProxy);
@@ -138,33 +143,49 @@ export function securityPlugin(deps: AppDeps) {
   return new Elysia({ name: "parley-security", seed: deps.instanceId }).macro({
     bearer: {
       async resolve({ request, server }) {
-        return { principal: (await guardCredentials(deps, { request, server }, () => authenticateBearer(deps, request.headers))) as Principal };
+        return {
+          principal: (await guardCredentials(deps, { request, server }, () =>
+            authenticateBearer(deps, request.headers),
+          )) as Principal,
+        };
       },
     },
     apiKey: {
       async resolve({ request, server }) {
-        return { principal: (await guardCredentials(deps, { request, server }, () => authenticateApiKey(deps, request.headers))) as Principal };
+        return {
+          principal: (await guardCredentials(deps, { request, server }, () =>
+            authenticateApiKey(deps, request.headers),
+          )) as Principal,
+        };
       },
     },
     /** Either credential: X-API-Key when present, else Bearer. */
     tenantAccess: {
       async resolve({ request, server }) {
         const { headers } = request;
-        const principal = await guardCredentials<Principal>(deps, { request, server }, () => (headers.get("x-api-key") ? authenticateApiKey(deps, headers) : authenticateBearer(deps, headers)));
+        const principal = await guardCredentials<Principal>(deps, { request, server }, () =>
+          headers.get("x-api-key") ? authenticateApiKey(deps, headers) : authenticateBearer(deps, headers),
+        );
         return { principal };
       },
     },
     /** Chat routes: a member's token or a visitor's token. */
     chatAccess: {
       async resolve({ request, server }) {
-        return { principal: (await guardCredentials(deps, { request, server }, () => authenticateBearerOrVisitor(deps, request.headers))) as Principal };
+        return {
+          principal: (await guardCredentials(deps, { request, server }, () =>
+            authenticateBearerOrVisitor(deps, request.headers),
+          )) as Principal,
+        };
       },
     },
     /** Anything: X-API-Key, a member's token or a visitor's token. */
     anyAccess: {
       async resolve({ request, server }) {
         const { headers } = request;
-        const principal = await guardCredentials<Principal>(deps, { request, server }, () => (headers.get("x-api-key") ? authenticateApiKey(deps, headers) : authenticateBearerOrVisitor(deps, headers)));
+        const principal = await guardCredentials<Principal>(deps, { request, server }, () =>
+          headers.get("x-api-key") ? authenticateApiKey(deps, headers) : authenticateBearerOrVisitor(deps, headers),
+        );
         return { principal };
       },
     },
@@ -173,7 +194,11 @@ export function securityPlugin(deps: AppDeps) {
         // Destructured, like every hook here: Elysia parses only the parts of a request its
         // hooks name (a hook given the whole context makes it parse cookies and the query too).
         async beforeHandle({ request, server, set, params, principal }: RateContext) {
-          await deps.rateLimiter.check(group, rateKey(deps, group, { request, server, set, params, principal }), set.headers);
+          await deps.rateLimiter.check(
+            group,
+            rateKey(deps, group, { request, server, set, params, principal }),
+            set.headers,
+          );
         },
       };
     },
@@ -187,19 +212,31 @@ export function securityPlugin(deps: AppDeps) {
  */
 export function tenantOf(principal: Principal, requestedTenantId?: string, roles?: readonly MembershipRole[]): string {
   if (principal.kind === "visitor") {
-    if (roles || (requestedTenantId && requestedTenantId !== principal.tenantId)) throw new AppError("tenant_not_found", 404, "No such tenant.");
+    if (roles || (requestedTenantId && requestedTenantId !== principal.tenantId))
+      throw new AppError("tenant_not_found", 404, "No such tenant.");
     return principal.tenantId;
   }
   if (principal.kind === "api_key") {
-    if (requestedTenantId && requestedTenantId !== principal.tenantId) throw new AppError("tenant_not_found", 404, "No such tenant.");
+    if (requestedTenantId && requestedTenantId !== principal.tenantId)
+      throw new AppError("tenant_not_found", 404, "No such tenant.");
     return principal.tenantId;
   }
-  const tenantId = requestedTenantId ?? (principal.memberships.length === 1 ? principal.memberships[0]?.tenantId : undefined);
-  if (!tenantId) throw new AppError("tenant_required", 422, "This account belongs to several tenants: name one with the X-Tenant-Id header (or tenant_id).");
+  const tenantId =
+    requestedTenantId ?? (principal.memberships.length === 1 ? principal.memberships[0]?.tenantId : undefined);
+  if (!tenantId)
+    throw new AppError(
+      "tenant_required",
+      422,
+      "This account belongs to several tenants: name one with the X-Tenant-Id header (or tenant_id).",
+    );
   const membership = principal.memberships.find((candidate) => candidate.tenantId === tenantId);
   if (!membership) throw new AppError("tenant_not_found", 404, "No such tenant.");
   if (roles && !roles.includes(membership.role)) {
-    throw new AppError("forbidden", 403, `This needs the ${roles.join(" or ")} role in ${tenantId}; you are ${membership.role}. Ask an owner of the tenant.`);
+    throw new AppError(
+      "forbidden",
+      403,
+      `This needs the ${roles.join(" or ")} role in ${tenantId}; you are ${membership.role}. Ask an owner of the tenant.`,
+    );
   }
   return tenantId;
 }

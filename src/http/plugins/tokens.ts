@@ -25,13 +25,23 @@ export function createTokenService(secret: string, clock: Clock) {
   const signer = jwt({ name: "accessJwt", secret, alg: "HS256", iss: TOKEN_ISSUER }).decorator.accessJwt;
   const nowSeconds = () => Math.floor(clock.now() / 1000);
   // One map per audience, keyed by the token itself (no key string built per request).
-  const verifiedByAudience = new Map<string, Map<string, { claims: AccessClaims & Record<string, unknown>; expiresAtMs: number }>>();
+  const verifiedByAudience = new Map<
+    string,
+    Map<string, { claims: AccessClaims & Record<string, unknown>; expiresAtMs: number }>
+  >();
 
   return {
-    async signAccess(claims: AccessClaims & Record<string, string>, audience = API_AUDIENCE, ttlSeconds = ACCESS_TOKEN_TTL_S) {
+    async signAccess(
+      claims: AccessClaims & Record<string, string>,
+      audience = API_AUDIENCE,
+      ttlSeconds = ACCESS_TOKEN_TTL_S,
+    ) {
       return signer.sign({ ...claims, aud: audience, exp: nowSeconds() + ttlSeconds, iat: false });
     },
-    async verifyAccess(token: string, audience = API_AUDIENCE): Promise<(AccessClaims & Record<string, unknown>) | null> {
+    async verifyAccess(
+      token: string,
+      audience = API_AUDIENCE,
+    ): Promise<(AccessClaims & Record<string, unknown>) | null> {
       // A token verified once verifies the same way until it expires: remember the result so
       // a chat visitor's 60 messages a minute pay for one HMAC check, not 60.
       let verified = verifiedByAudience.get(audience);

@@ -10,7 +10,12 @@ export async function admitVisitorSession(deps: AppDeps, tenantId: string, ip: (
   if (deps.config.rateLimits) await deps.visitorAllowance.admitSession(deps, tenantId, ip());
 }
 
-export async function admitVisitorMessage(deps: AppDeps, tenant: TenantRecord, config: BotConfig, ip: () => string): Promise<void> {
+export async function admitVisitorMessage(
+  deps: AppDeps,
+  tenant: TenantRecord,
+  config: BotConfig,
+  ip: () => string,
+): Promise<void> {
   if (!deps.config.rateLimits) return;
   const dailyCap = config.limits?.anonymous_daily_messages ?? null;
   await deps.visitorAllowance.admitMessage(deps, tenant, ip(), dailyCap);

@@ -12,13 +12,24 @@ export const AccountModel = {
   meResponse: t.Object({
     user_id: idOf("usr"),
     email: t.Nullable(t.String({ examples: ["owner@acme.example"] })),
-    display_name: t.Nullable(t.String({ description: "Shown to visitors on this user's replies; null = the widget's \"Agent\".", examples: ["Ana"] })),
+    display_name: t.Nullable(
+      t.String({
+        description: "Shown to visitors on this user's replies; null = the widget's \"Agent\".",
+        examples: ["Ana"],
+      }),
+    ),
     memberships: t.Array(t.Object({ tenant_id: idOf("ten"), role: t.String({ enum: ["owner", "admin", "agent"] }) })),
   }),
   meBody: t.Object(
     {
       // The 1–60 characters are counted after trimming, by the verb (parseDisplayName); this only bounds the body.
-      display_name: t.Nullable(t.String({ maxLength: DISPLAY_NAME_MAX_LENGTH * 4, description: "1–60 characters after trimming, no control characters; null clears it.", examples: ["Ana"] })),
+      display_name: t.Nullable(
+        t.String({
+          maxLength: DISPLAY_NAME_MAX_LENGTH * 4,
+          description: "1–60 characters after trimming, no control characters; null clears it.",
+          examples: ["Ana"],
+        }),
+      ),
     },
     { additionalProperties: false },
   ),
@@ -33,7 +44,10 @@ export const AccountModel = {
   }),
 } as const;
 
-const meView = (principal: { userId: string; memberships: ReadonlyArray<{ tenantId: string; role: string }> }, profile: { email: string | null; displayName: string | null }) => ({
+const meView = (
+  principal: { userId: string; memberships: ReadonlyArray<{ tenantId: string; role: string }> },
+  profile: { email: string | null; displayName: string | null },
+) => ({
   user_id: principal.userId,
   email: profile.email,
   display_name: profile.displayName,
@@ -53,7 +67,11 @@ export function accountRoutes(deps: AppDeps) {
       {
         bearer: true,
         rateLimit: "management",
-        detail: { summary: "Who am I", description: "The user behind a Bearer token, their display name, and the tenants they belong to, with their role." },
+        detail: {
+          summary: "Who am I",
+          description:
+            "The user behind a Bearer token, their display name, and the tenants they belong to, with their role.",
+        },
         response: { 200: AccountModel.meResponse },
       },
     )
@@ -69,7 +87,8 @@ export function accountRoutes(deps: AppDeps) {
         body: AccountModel.meBody,
         detail: {
           summary: "Set my display name",
-          description: "The name visitors see on this user's operator replies (null clears it: the widget then shows its localised \"Agent\"). Replies already sent keep the name they were sent with. 422 when empty after trimming, longer than 60 characters or holding control characters.",
+          description:
+            'The name visitors see on this user\'s operator replies (null clears it: the widget then shows its localised "Agent"). Replies already sent keep the name they were sent with. 422 when empty after trimming, longer than 60 characters or holding control characters.',
         },
         response: { 200: AccountModel.meResponse },
       },
@@ -83,7 +102,11 @@ export function accountRoutes(deps: AppDeps) {
         tenantAccess: true,
         rateLimit: "management",
         query: AccountModel.tenantQuery,
-        detail: { summary: "Read the tenant", description: "Name, plan, sector, chatbot id and allowed origins. A member of several tenants names one with the X-Tenant-Id header or ?tenant_id=." },
+        detail: {
+          summary: "Read the tenant",
+          description:
+            "Name, plan, sector, chatbot id and allowed origins. A member of several tenants names one with the X-Tenant-Id header or ?tenant_id=.",
+        },
         response: { 200: AccountModel.tenantResponse },
       },
     );

@@ -21,12 +21,26 @@ const dayCounts = {
 export const AnalyticsModel = {
   eventsBody: strictObject({
     tenant_id: t.Optional(t.String({ maxLength: 64 })),
-    events: t.Array(strictObject({ name: t.String({ maxLength: 40, description: "widget_loaded, widget_opened, widget_closed, message_sent or quick_reply_clicked.", examples: ["widget_opened"] }), at: t.Optional(t.String({ maxLength: 40 })) }), { minItems: 1, maxItems: MAX_EVENTS_PER_REQUEST }),
+    events: t.Array(
+      strictObject({
+        name: t.String({
+          maxLength: 40,
+          description: "widget_loaded, widget_opened, widget_closed, message_sent or quick_reply_clicked.",
+          examples: ["widget_opened"],
+        }),
+        at: t.Optional(t.String({ maxLength: 40 })),
+      }),
+      { minItems: 1, maxItems: MAX_EVENTS_PER_REQUEST },
+    ),
   }),
   summaryQuery: strictObject({
     tenant_id: t.Optional(t.String({ maxLength: 64 })),
-    from: t.Optional(t.String({ maxLength: 10, description: "First UTC day (default: 29 days before to).", examples: ["2026-01-01"] })),
-    to: t.Optional(t.String({ maxLength: 10, description: "Last UTC day, inclusive (default: today).", examples: ["2026-01-30"] })),
+    from: t.Optional(
+      t.String({ maxLength: 10, description: "First UTC day (default: 29 days before to).", examples: ["2026-01-01"] }),
+    ),
+    to: t.Optional(
+      t.String({ maxLength: 10, description: "Last UTC day, inclusive (default: today).", examples: ["2026-01-30"] }),
+    ),
   }),
   eventsResponse: t.Object({ accepted: t.Integer({ description: "Events stored." }) }),
   summaryResponse: t.Object({
@@ -49,21 +63,41 @@ export function analyticsRoutes(deps: AppDeps) {
         const tenant = await requireTenant(deps, tenantOf(principal, body.tenant_id));
         checkVisitorAccess(tenant, principal, request, set.headers, undefined);
         set.status = 202;
-        return recordAnalyticsEvents(deps, { tenantId: tenant.id, sessionId: principal.kind === "visitor" ? principal.sessionId : null, events: body.events });
+        return recordAnalyticsEvents(deps, {
+          tenantId: tenant.id,
+          sessionId: principal.kind === "visitor" ? principal.sessionId : null,
+          events: body.events,
+        });
       },
       {
         chatAccess: true,
         rateLimit: "analytics",
         body: AnalyticsModel.eventsBody,
-        detail: { summary: "Record widget telemetry", description: "The widget's own events (opened, message sent, quick reply used …), up to a batch per request. 202." },
+        detail: {
+          summary: "Record widget telemetry",
+          description:
+            "The widget's own events (opened, message sent, quick reply used …), up to a batch per request. 202.",
+        },
         response: { 202: AnalyticsModel.eventsResponse },
       },
     )
-    .get("/summary", ({ principal, query }) => summarizeAnalytics(deps, tenantOf(principal, query.tenant_id, MANAGER_ROLES), { from: query.from, to: query.to }), {
-      tenantAccess: true,
-      rateLimit: "analytics",
-      query: AnalyticsModel.summaryQuery,
-      detail: { summary: "Analytics summary", description: "Per UTC day from..to (default the last 30): conversations, leads, appointments, hand-offs, widget telemetry and conversion rates, with totals." },
-      response: { 200: AnalyticsModel.summaryResponse },
-    });
+    .get(
+      "/summary",
+      ({ principal, query }) =>
+        summarizeAnalytics(deps, tenantOf(principal, query.tenant_id, MANAGER_ROLES), {
+          from: query.from,
+          to: query.to,
+        }),
+      {
+        tenantAccess: true,
+        rateLimit: "analytics",
+        query: AnalyticsModel.summaryQuery,
+        detail: {
+          summary: "Analytics summary",
+          description:
+            "Per UTC day from..to (default the last 30): conversations, leads, appointments, hand-offs, widget telemetry and conversion rates, with totals.",
+        },
+        response: { 200: AnalyticsModel.summaryResponse },
+      },
+    );
 }

@@ -18,11 +18,22 @@ const subscriptionSchema = t.Object({
 
 export const BillingModel = {
   tenantQuery: strictObject({ tenant_id: t.Optional(t.String({ maxLength: 64 })) }),
-  subscriptionBody: strictObject({ plan: t.Union(PLAN_NAMES.map((plan) => t.Literal(plan)), { description: "The new plan.", examples: ["pro"] }) }),
+  subscriptionBody: strictObject({
+    plan: t.Union(
+      PLAN_NAMES.map((plan) => t.Literal(plan)),
+      { description: "The new plan.", examples: ["pro"] },
+    ),
+  }),
   subscriptionView: subscriptionSchema,
   changeResponse: t.Composite([
     subscriptionSchema,
-    t.Object({ from_plan: planText, change: t.String({ enum: ["upgrade", "downgrade", "cancellation", "none"], description: "What subscription.changed reports." }) }),
+    t.Object({
+      from_plan: planText,
+      change: t.String({
+        enum: ["upgrade", "downgrade", "cancellation", "none"],
+        description: "What subscription.changed reports.",
+      }),
+    }),
   ]),
   usageResponse: t.Object({
     tenant_id: idOf("ten"),
@@ -33,26 +44,44 @@ export const BillingModel = {
     percent: t.Nullable(t.Number()),
     remaining: t.Nullable(t.Integer()),
     resets_at: isoTime(),
-    ai: t.Object({ calls: t.Integer(), prompt_tokens: t.Integer(), completion_tokens: t.Integer(), token_cap: t.Nullable(t.Integer()) }),
+    ai: t.Object({
+      calls: t.Integer(),
+      prompt_tokens: t.Integer(),
+      completion_tokens: t.Integer(),
+      token_cap: t.Nullable(t.Integer()),
+    }),
     visitor_refused: t.Integer({ description: "Anonymous visitor messages and sessions refused this period." }),
   }),
 } as const;
 
 async function subscriptionView(deps: AppDeps, tenantId: string) {
   const tenant = await requireTenant(deps, tenantId);
-  return { tenant_id: tenant.id, plan: tenant.plan, monthly_messages: PLANS[tenant.plan].monthlyMessages, plans: PLAN_NAMES.map((name) => ({ plan: name, monthly_messages: PLANS[name].monthlyMessages })) };
+  return {
+    tenant_id: tenant.id,
+    plan: tenant.plan,
+    monthly_messages: PLANS[tenant.plan].monthlyMessages,
+    plans: PLAN_NAMES.map((name) => ({ plan: name, monthly_messages: PLANS[name].monthlyMessages })),
+  };
 }
 
 export function billingRoutes(deps: AppDeps) {
   return new Elysia({ prefix: "/api/v1" })
     .use(securityPlugin(deps))
-    .get("/subscription", ({ principal, query }) => subscriptionView(deps, tenantOf(principal, query.tenant_id, ["owner"])), {
-      tenantAccess: true,
-      rateLimit: "management",
-      query: BillingModel.tenantQuery,
-      detail: { summary: "Read the subscription", description: "The tenant's plan, its monthly quota and the plans on offer. The API key, or the owner's Bearer token." },
-      response: { 200: BillingModel.subscriptionView },
-    })
+    .get(
+      "/subscription",
+      ({ principal, query }) => subscriptionView(deps, tenantOf(principal, query.tenant_id, ["owner"])),
+      {
+        tenantAccess: true,
+        rateLimit: "management",
+        query: BillingModel.tenantQuery,
+        detail: {
+          summary: "Read the subscription",
+          description:
+            "The tenant's plan, its monthly quota and the plans on offer. The API key, or the owner's Bearer token.",
+        },
+        response: { 200: BillingModel.subscriptionView },
+      },
+    )
     .put(
       "/subscription",
       async ({ principal, query, body }) => {
@@ -65,7 +94,10 @@ export function billingRoutes(deps: AppDeps) {
         rateLimit: "management",
         query: BillingModel.tenantQuery,
         body: BillingModel.subscriptionBody,
-        detail: { summary: "Change the plan", description: "Emits subscription.changed (upgrade, downgrade or cancellation) to the tenant's rules." },
+        detail: {
+          summary: "Change the plan",
+          description: "Emits subscription.changed (upgrade, downgrade or cancellation) to the tenant's rules.",
+        },
         response: { 200: BillingModel.changeResponse },
       },
     )
@@ -79,7 +111,11 @@ export function billingRoutes(deps: AppDeps) {
         tenantAccess: true,
         rateLimit: "management",
         query: BillingModel.tenantQuery,
-        detail: { summary: "Read this month's usage", description: "Messages used against the quota (quota.threshold_reached fires at 80 %), the assistant's token use and refused visitor traffic." },
+        detail: {
+          summary: "Read this month's usage",
+          description:
+            "Messages used against the quota (quota.threshold_reached fires at 80 %), the assistant's token use and refused visitor traffic.",
+        },
         response: { 200: BillingModel.usageResponse },
       },
     );

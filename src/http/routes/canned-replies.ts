@@ -13,9 +13,25 @@ import {
   updateCannedReply,
 } from "../../frontdesk/canned-replies.ts";
 
-const shortcut = t.String({ minLength: 1, maxLength: SHORTCUT_MAX, pattern: SHORTCUT_PATTERN, description: "Typed after / in the reply box.", examples: ["hours"] });
-const text = t.String({ minLength: 1, maxLength: CANNED_TEXT_MAX, examples: ["We're open Monday to Friday, 9:00 to 17:00."] });
-const cannedReplyView = t.Object({ canned_reply_id: idOf("cnr"), shortcut: t.String(), text: t.String(), created_at: isoTime(), updated_at: isoTime() });
+const shortcut = t.String({
+  minLength: 1,
+  maxLength: SHORTCUT_MAX,
+  pattern: SHORTCUT_PATTERN,
+  description: "Typed after / in the reply box.",
+  examples: ["hours"],
+});
+const text = t.String({
+  minLength: 1,
+  maxLength: CANNED_TEXT_MAX,
+  examples: ["We're open Monday to Friday, 9:00 to 17:00."],
+});
+const cannedReplyView = t.Object({
+  canned_reply_id: idOf("cnr"),
+  shortcut: t.String(),
+  text: t.String(),
+  created_at: isoTime(),
+  updated_at: isoTime(),
+});
 
 export const CannedReplyModel = {
   createBody: strictObject({ shortcut, text }),
@@ -46,23 +62,36 @@ export function cannedReplyRoutes(deps: AppDeps) {
         tenantAccess: true,
         rateLimit: "management",
         body: CannedReplyModel.createBody,
-        detail: { summary: "Add a canned reply", description: "Owners and admins. 201; a shortcut the tenant has already is 409 shortcut_taken, the 201st reply 409 limit_reached." },
+        detail: {
+          summary: "Add a canned reply",
+          description:
+            "Owners and admins. 201; a shortcut the tenant has already is 409 shortcut_taken, the 201st reply 409 limit_reached.",
+        },
         response: { 201: CannedReplyModel.view },
       },
     )
-    .patch("/:id", ({ principal, params, body }) => updateCannedReply(deps, tenantOf(principal, undefined, MANAGER_ROLES), params.id, body), {
-      tenantAccess: true,
-      rateLimit: "management",
-      params: idParams,
-      body: CannedReplyModel.updateBody,
-      detail: { summary: "Change a canned reply", description: "Owners and admins; another tenant's reply is 404." },
-      response: { 200: CannedReplyModel.view },
-    })
-    .delete("/:id", ({ principal, params }) => deleteCannedReply(deps, tenantOf(principal, undefined, MANAGER_ROLES), params.id), {
-      tenantAccess: true,
-      rateLimit: "management",
-      params: idParams,
-      detail: { summary: "Delete a canned reply", description: "Owners and admins; another tenant's reply is 404." },
-      response: { 200: CannedReplyModel.deleteResponse },
-    });
+    .patch(
+      "/:id",
+      ({ principal, params, body }) =>
+        updateCannedReply(deps, tenantOf(principal, undefined, MANAGER_ROLES), params.id, body),
+      {
+        tenantAccess: true,
+        rateLimit: "management",
+        params: idParams,
+        body: CannedReplyModel.updateBody,
+        detail: { summary: "Change a canned reply", description: "Owners and admins; another tenant's reply is 404." },
+        response: { 200: CannedReplyModel.view },
+      },
+    )
+    .delete(
+      "/:id",
+      ({ principal, params }) => deleteCannedReply(deps, tenantOf(principal, undefined, MANAGER_ROLES), params.id),
+      {
+        tenantAccess: true,
+        rateLimit: "management",
+        params: idParams,
+        detail: { summary: "Delete a canned reply", description: "Owners and admins; another tenant's reply is 404." },
+        response: { 200: CannedReplyModel.deleteResponse },
+      },
+    );
 }

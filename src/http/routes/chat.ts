@@ -10,7 +10,12 @@ import { handleMessage, type MessageResult } from "../../chat/handle-message.ts"
 import { MESSAGE_MAX_LENGTH } from "../../chat/engine/turn.ts";
 import { listMessages } from "../../chat/sessions.ts";
 import { markSeenByOperator } from "../../frontdesk/handoff-marks.ts";
-import { getBotConfig, peekTenantWithConfig, requireTenantWithConfig, updateBotConfig } from "../../chat/bot-settings.ts";
+import {
+  getBotConfig,
+  peekTenantWithConfig,
+  requireTenantWithConfig,
+  updateBotConfig,
+} from "../../chat/bot-settings.ts";
 import type { BotConfig } from "../../chat/engine/bot-config.ts";
 import type { TenantRecord } from "../../tenants/create-tenant.ts";
 import { readLookupVersion, StaleLookupError } from "../../tenants/lookup-cache.ts";
@@ -29,27 +34,49 @@ const botConfigSchema = t.Object({
   bot_name: t.String({ examples: ["Ava"] }),
   greeting: t.String(),
   sector: t.String({ examples: ["dental"] }),
-  language: t.String({ examples: ["en"], description: "The language of the greeting and of FAQ entries that name none: en, pt or es." }),
-  languages: t.Array(t.String(), { examples: [["en", "pt", "es"]], description: "Languages spoken with visitors, detected per message. Default [\"en\"]." }),
+  language: t.String({
+    examples: ["en"],
+    description: "The language of the greeting and of FAQ entries that name none: en, pt or es.",
+  }),
+  languages: t.Array(t.String(), {
+    examples: [["en", "pt", "es"]],
+    description: 'Languages spoken with visitors, detected per message. Default ["en"].',
+  }),
   faq: t.Array(
-    t.Object({ id: t.String(), question: t.String(), answer: t.String(), keywords: t.Optional(stringList), language: t.Optional(t.String({ examples: ["pt"] })) }),
+    t.Object({
+      id: t.String(),
+      question: t.String(),
+      answer: t.String(),
+      keywords: t.Optional(stringList),
+      language: t.Optional(t.String({ examples: ["pt"] })),
+    }),
   ),
   lead: t.Object({
     enabled: t.Boolean(),
     default_country: t.String({ examples: ["GB"] }),
     intent_keywords: stringList,
-    require_phone: t.Optional(t.Boolean({ description: "false: a visitor may leave name and e-mail only. Absent = true." })),
+    require_phone: t.Optional(
+      t.Boolean({ description: "false: a visitor may leave name and e-mail only. Absent = true." }),
+    ),
   }),
   appointments: t.Object({
     enabled: t.Boolean(),
     timezone: t.String({ examples: ["Europe/London"] }),
-    business_hours: t.Record(t.String(), t.Nullable(t.Object({ open: t.String({ examples: ["09:00"] }), close: t.String({ examples: ["17:30"] }) })), { description: "mon … sun; null = closed." }),
+    business_hours: t.Record(
+      t.String(),
+      t.Nullable(t.Object({ open: t.String({ examples: ["09:00"] }), close: t.String({ examples: ["17:30"] }) })),
+      { description: "mon … sun; null = closed." },
+    ),
     slot_minutes: t.Integer(),
     lead_time_minutes: t.Integer(),
     max_days_ahead: t.Integer(),
     intent_keywords: stringList,
   }),
-  handoff: t.Object({ keywords: stringList, low_confidence_threshold: t.Number(), max_low_confidence_turns: t.Integer() }),
+  handoff: t.Object({
+    keywords: stringList,
+    low_confidence_threshold: t.Number(),
+    max_low_confidence_turns: t.Integer(),
+  }),
   allowed_origins: t.Array(t.String(), { description: "Sites whose widget may talk to this tenant; empty = any." }),
   ai: t.Object({
     enabled: t.Boolean(),
@@ -59,10 +86,14 @@ const botConfigSchema = t.Object({
     instructions: t.String(),
     temperature: t.Nullable(t.Number()),
     max_reply_tokens: t.Nullable(t.Integer()),
-    min_similarity: t.Nullable(t.Number({ description: "Cosine at which a passage is relevant by meaning alone; null = 0.5." })),
+    min_similarity: t.Nullable(
+      t.Number({ description: "Cosine at which a passage is relevant by meaning alone; null = 0.5." }),
+    ),
     api_key_set: t.Boolean({ description: "The key itself is write-only." }),
   }),
-  retention: t.Optional(t.Nullable(t.Object({ chat_days: t.Nullable(t.Integer()), analytics_days: t.Nullable(t.Integer()) }))),
+  retention: t.Optional(
+    t.Nullable(t.Object({ chat_days: t.Nullable(t.Integer()), analytics_days: t.Nullable(t.Integer()) })),
+  ),
   limits: t.Optional(t.Nullable(t.Object({ anonymous_daily_messages: t.Nullable(t.Integer()) }))),
 });
 
@@ -83,7 +114,9 @@ export const ChatModel = {
         text: t.String(),
         quick_replies: t.Optional(t.Array(t.String())),
         // Assistant replies: the knowledge documents the model was given.
-        sources: t.Optional(t.Array(t.Object({ document_id: t.String(), title: t.String(), url: t.Optional(t.String()) }))),
+        sources: t.Optional(
+          t.Array(t.Object({ document_id: t.String(), title: t.String(), url: t.Optional(t.String()) })),
+        ),
       }),
     ]),
     status: t.Union([t.Literal("bot"), t.Literal("handoff"), t.Literal("closed")]),
@@ -94,11 +127,18 @@ export const ChatModel = {
   transcriptResponse: t.Object({
     session_id: idOf("ses"),
     status: oneOf(SESSION_STATUSES),
-    seen_message_id: t.Nullable(t.String({ description: "The visitor's newest message a person has opened the chat after (the widget's \"Seen\"); null until then." })),
+    seen_message_id: t.Nullable(
+      t.String({
+        description:
+          "The visitor's newest message a person has opened the chat after (the widget's \"Seen\"); null until then.",
+      }),
+    ),
     data: t.Array(messageView, { description: "Oldest first, at most 500; poll with ?after=<last message_id>." }),
   }),
   // The config document is validated key by key by the chat domain (validateBotConfigPatch).
-  configPatch: t.Record(t.String(), t.Unknown(), { description: "Any subset of the configuration document; nested objects are merged, arrays replaced." }),
+  configPatch: t.Record(t.String(), t.Unknown(), {
+    description: "Any subset of the configuration document; nested objects are merged, arrays replaced.",
+  }),
   botConfigView: botConfigSchema,
   dryRunView: t.Composite([dryRunSchema, t.Object({ config: botConfigSchema })]),
   aiTestResponse: t.Object({
@@ -120,14 +160,26 @@ export function chatRoutes(deps: AppDeps) {
         const tenantId = tenantOf(principal, body.tenant_id);
         const streaming = wantsEventStream(request.headers.get("accept"));
         let admitted = false;
-        const reply = async (lookups: { tenant: TenantRecord; config: BotConfig; version?: string }): Promise<MessageResult | Response> => {
+        const reply = async (lookups: {
+          tenant: TenantRecord;
+          config: BotConfig;
+          version?: string;
+        }): Promise<MessageResult | Response> => {
           const { tenant, config } = lookups;
           checkVisitorAccess(tenant, principal, request, set.headers, body.session_id);
           // Counted once, even when the turn runs again below.
-          if (principal.kind === "visitor" && !admitted) await admitVisitorMessage(deps, tenant, config, () => clientIp(request, server, deps.config.trustProxy));
+          if (principal.kind === "visitor" && !admitted)
+            await admitVisitorMessage(deps, tenant, config, () => clientIp(request, server, deps.config.trustProxy));
           admitted = true;
           const sessionId = principal.kind === "visitor" ? principal.sessionId : body.session_id;
-          const input = { tenant, config, sessionId, text: body.message, channel: principal.kind === "visitor" ? "widget" : "api", lookupVersion: lookups.version } as const;
+          const input = {
+            tenant,
+            config,
+            sessionId,
+            text: body.message,
+            channel: principal.kind === "visitor" ? "widget" : "api",
+            lookupVersion: lookups.version,
+          } as const;
           if (!streaming) return handleMessage(deps, input);
           return streamMessageReply((onDelta) => handleMessage(deps, input, { onDelta }), deps.log);
         };
@@ -139,7 +191,8 @@ export function chatRoutes(deps: AppDeps) {
         const cached = streaming ? null : peekTenantWithConfig(deps, tenantId);
         const answer = cached
           ? reply(cached).catch(async (error: unknown) => {
-              if (error instanceof StaleLookupError || (await readLookupVersion(deps.store)) !== cached.version) return exactly();
+              if (error instanceof StaleLookupError || (await readLookupVersion(deps.store)) !== cached.version)
+                return exactly();
               throw error;
             })
           : exactly();
@@ -173,18 +226,28 @@ export function chatRoutes(deps: AppDeps) {
         query: ChatModel.transcriptQuery,
         detail: {
           summary: "Read a transcript",
-          description: "The session's messages after ?after= (exclusive): the widget's resume and its poll for operator replies. A member reading a handed-off chat marks the visitor's newest message seen.",
+          description:
+            "The session's messages after ?after= (exclusive): the widget's resume and its poll for operator replies. A member reading a handed-off chat marks the visitor's newest message seen.",
         },
         response: { 200: ChatModel.transcriptResponse },
       },
     )
-    .get("/config", async ({ principal, query }) => botConfigView(await getBotConfig(deps, tenantOf(principal, query.tenant_id, MANAGER_ROLES))), {
-      tenantAccess: true,
-      rateLimit: "management",
-      query: ChatModel.tenantQuery,
-      detail: { summary: "Read the bot configuration", description: "Greeting, FAQ, lead and appointment settings, hand-off keywords, allowed origins, the assistant's model settings. Owner or admin, or the API key." },
-      response: { 200: ChatModel.botConfigView },
-    })
+    .get(
+      "/config",
+      async ({ principal, query }) =>
+        botConfigView(await getBotConfig(deps, tenantOf(principal, query.tenant_id, MANAGER_ROLES))),
+      {
+        tenantAccess: true,
+        rateLimit: "management",
+        query: ChatModel.tenantQuery,
+        detail: {
+          summary: "Read the bot configuration",
+          description:
+            "Greeting, FAQ, lead and appointment settings, hand-off keywords, allowed origins, the assistant's model settings. Owner or admin, or the API key.",
+        },
+        response: { 200: ChatModel.botConfigView },
+      },
+    )
     .patch(
       "/config",
       async ({ principal, query, body }) => {
@@ -209,11 +272,19 @@ export function chatRoutes(deps: AppDeps) {
         response: { 200: t.Union([ChatModel.botConfigView, ChatModel.dryRunView]) },
       },
     )
-    .post("/ai/test", ({ principal, query }) => testAiConnection(deps, tenantOf(principal, query.tenant_id, MANAGER_ROLES)), {
-      tenantAccess: true,
-      rateLimit: "management",
-      query: ChatModel.tenantQuery,
-      detail: { summary: "Test the model connection", description: "One tiny completion with the tenant's effective model settings; a failure is ok: false with the provider's reason, not an HTTP error." },
-      response: { 200: ChatModel.aiTestResponse },
-    });
+    .post(
+      "/ai/test",
+      ({ principal, query }) => testAiConnection(deps, tenantOf(principal, query.tenant_id, MANAGER_ROLES)),
+      {
+        tenantAccess: true,
+        rateLimit: "management",
+        query: ChatModel.tenantQuery,
+        detail: {
+          summary: "Test the model connection",
+          description:
+            "One tiny completion with the tenant's effective model settings; a failure is ok: false with the provider's reason, not an HTTP error.",
+        },
+        response: { 200: ChatModel.aiTestResponse },
+      },
+    );
 }

@@ -216,7 +216,8 @@ export function chatbotTestRoutes(deps: AppDeps) {
     })
     .get(
       "/runs/:id",
-      ({ principal, params, query }) => getTestRun(deps, tenantOf(principal, query.tenant_id, MANAGER_ROLES), params.id),
+      ({ principal, params, query }) =>
+        getTestRun(deps, tenantOf(principal, query.tenant_id, MANAGER_ROLES), params.id),
       {
         ...access,
         params: idParams,

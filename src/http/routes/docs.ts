@@ -31,7 +31,9 @@ const VIEWER_INIT_JS = `Scalar.createApiReference("#reference", ${JSON.stringify
 interface Operation {
   summary?: string;
   parameters?: Array<{ name: string; in: string }>;
-  requestBody?: { content: { "application/json": { schema: { properties?: Record<string, unknown>; required?: string[] } } } };
+  requestBody?: {
+    content: { "application/json": { schema: { properties?: Record<string, unknown>; required?: string[] } } };
+  };
 }
 
 /** The operations as a plain list, for readers without JavaScript (inside <noscript>). */
@@ -41,9 +43,19 @@ function operationList(document: OpenApiDocument): string {
     for (const [method, raw] of Object.entries(operations)) {
       const operation = raw as Operation;
       const body = operation.requestBody?.content["application/json"].schema;
-      const fields = Object.keys(body?.properties ?? {}).map((name) => `${name}${body?.required?.includes(name) ? "" : "?"}`);
-      const query = (operation.parameters ?? []).filter((parameter) => parameter.in === "query").map((parameter) => parameter.name);
-      const notes = [operation.summary ?? "", fields.length ? `Body: ${fields.join(", ")}` : "", query.length ? `Query: ${query.join(", ")}` : ""].filter(Boolean).join(". ");
+      const fields = Object.keys(body?.properties ?? {}).map(
+        (name) => `${name}${body?.required?.includes(name) ? "" : "?"}`,
+      );
+      const query = (operation.parameters ?? [])
+        .filter((parameter) => parameter.in === "query")
+        .map((parameter) => parameter.name);
+      const notes = [
+        operation.summary ?? "",
+        fields.length ? `Body: ${fields.join(", ")}` : "",
+        query.length ? `Query: ${query.join(", ")}` : "",
+      ]
+        .filter(Boolean)
+        .join(". ");
       items.push(`<li><code>${method.toUpperCase()} ${escapeHtml(path)}</code> ${escapeHtml(notes)}</li>`);
     }
   }
@@ -73,5 +85,16 @@ export function docsRoutes(deps: AppDeps, routes: () => readonly RouteInfo[]) {
     .get("/docs/json", () => build())
     .get("/docs/viewer.js", scriptHandler(VIEWER_JS, DOCS_CACHE))
     .get("/docs/viewer-init.js", scriptHandler(VIEWER_INIT_JS, DOCS_CACHE))
-    .get("/docs", () => new Response(docsPage(build()), { headers: { "content-type": "text/html; charset=utf-8", "content-security-policy": csp, "cache-control": "no-cache", "referrer-policy": "no-referrer" } }));
+    .get(
+      "/docs",
+      () =>
+        new Response(docsPage(build()), {
+          headers: {
+            "content-type": "text/html; charset=utf-8",
+            "content-security-policy": csp,
+            "cache-control": "no-cache",
+            "referrer-policy": "no-referrer",
+          },
+        }),
+    );
 }

@@ -12,7 +12,11 @@ export function healthRoutes(deps: AppDeps) {
         // A lock held by another process (a CLI command, a backup) passes, so it is not "not ready".
         const probe = await deps.store.storage.probeWrite();
         if (probe === "storage_full") {
-          return jsonResponse(503, { error: "storage_full", message: "The database cannot write: its disk is full." }, { "retry-after": String(STORAGE_FULL_RETRY_AFTER_S) });
+          return jsonResponse(
+            503,
+            { error: "storage_full", message: "The database cannot write: its disk is full." },
+            { "retry-after": String(STORAGE_FULL_RETRY_AFTER_S) },
+          );
         }
         // An expiring certificate still serves: ready, with the warning in the detail.
         const tls = deps.tls ? tlsReadinessDetail(deps.tls, deps.clock.now()) : null;

@@ -10,10 +10,32 @@ import { inboxChatView } from "./inbox-schemas.ts";
 import { pageOf } from "../response-schemas.ts";
 
 export const InboxModel = {
-  query: strictObject({ ...pageFields, status: t.Optional(t.Union([t.Literal("handoff"), t.Literal("closed")], { description: "handoff (default): waiting for or talking to a person; closed." })) }),
-  searchQuery: strictObject({ ...pageFields, q: t.String({ minLength: 1, maxLength: SEARCH_QUERY_MAX, description: "Words of a visitor's name, e-mail, phone or of the messages (each word matches as a prefix).", examples: ["ana"] }) }),
+  query: strictObject({
+    ...pageFields,
+    status: t.Optional(
+      t.Union([t.Literal("handoff"), t.Literal("closed")], {
+        description: "handoff (default): waiting for or talking to a person; closed.",
+      }),
+    ),
+  }),
+  searchQuery: strictObject({
+    ...pageFields,
+    q: t.String({
+      minLength: 1,
+      maxLength: SEARCH_QUERY_MAX,
+      description: "Words of a visitor's name, e-mail, phone or of the messages (each word matches as a prefix).",
+      examples: ["ana"],
+    }),
+  }),
   assignBody: strictObject({
-    user_id: t.Optional(t.Nullable(t.String({ maxLength: 64, description: "Whom to give the chat to (owners and admins); omitted: me (Take); null: nobody (release)." }))),
+    user_id: t.Optional(
+      t.Nullable(
+        t.String({
+          maxLength: 64,
+          description: "Whom to give the chat to (owners and admins); omitted: me (Take); null: nobody (release).",
+        }),
+      ),
+    ),
   }),
   chat: inboxChatView,
   page: pageOf(inboxChatView),
@@ -23,7 +45,10 @@ export const InboxModel = {
 function deskActor(principal: Principal, tenantId: string): DeskActor {
   if (principal.kind !== "user") return { userId: null, manager: true };
   const role = principal.memberships.find((membership) => membership.tenantId === tenantId)?.role;
-  return { userId: principal.userId, manager: role !== undefined && (MANAGER_ROLES as readonly string[]).includes(role) };
+  return {
+    userId: principal.userId,
+    manager: role !== undefined && (MANAGER_ROLES as readonly string[]).includes(role),
+  };
 }
 
 const readerOf = (principal: Principal) => (principal.kind === "user" ? principal.userId : null);
@@ -32,41 +57,76 @@ const readerOf = (principal: Principal) => (principal.kind === "user" ? principa
 export function inboxRoutes(deps: AppDeps) {
   return new Elysia({ prefix: "/api/v1" })
     .use(securityPlugin(deps))
-    .get("/inbox", ({ principal, query }) => listInbox(deps, tenantOf(principal), readerOf(principal), { status: query.status ?? "handoff" }, { limit: query.limit ?? 50, cursor: query.cursor }), {
-      tenantAccess: true,
-      rateLimit: "management",
-      query: InboxModel.query,
-      detail: {
-        summary: "The hand-off inbox",
-        description: "Chats waiting for a person (status handoff; ?status=closed for closed ones), newest first: the newest message, the visitor's name, contact, lead and appointment, language, page, how long they have waited, the unread count for the caller, and who has the chat.",
+    .get(
+      "/inbox",
+      ({ principal, query }) =>
+        listInbox(
+          deps,
+          tenantOf(principal),
+          readerOf(principal),
+          { status: query.status ?? "handoff" },
+          { limit: query.limit ?? 50, cursor: query.cursor },
+        ),
+      {
+        tenantAccess: true,
+        rateLimit: "management",
+        query: InboxModel.query,
+        detail: {
+          summary: "The hand-off inbox",
+          description:
+            "Chats waiting for a person (status handoff; ?status=closed for closed ones), newest first: the newest message, the visitor's name, contact, lead and appointment, language, page, how long they have waited, the unread count for the caller, and who has the chat.",
+        },
+        response: { 200: InboxModel.page },
       },
-      response: { 200: InboxModel.page },
-    })
-    .get("/inbox/search", ({ principal, query }) => searchChats(deps, tenantOf(principal), readerOf(principal), query.q, { limit: query.limit ?? 20, cursor: query.cursor }), {
-      tenantAccess: true,
-      rateLimit: "management",
-      query: InboxModel.searchQuery,
-      detail: { summary: "Search past conversations", description: "The tenant's chats (any status) whose visitor or operator messages, or lead name, e-mail or phone, contain every word of q (as a prefix), newest first, cursor paged." },
-      response: { 200: InboxModel.page },
-    })
-    .get("/inbox/chats/:id", ({ principal, params }) => getInboxChat(deps, tenantOf(principal), readerOf(principal), params.id), {
-      tenantAccess: true,
-      rateLimit: "management",
-      params: idParams,
-      detail: { summary: "One chat of the inbox", description: "As in the inbox list; another tenant's chat is 404." },
-      response: { 200: InboxModel.chat },
-    })
+    )
+    .get(
+      "/inbox/search",
+      ({ principal, query }) =>
+        searchChats(deps, tenantOf(principal), readerOf(principal), query.q, {
+          limit: query.limit ?? 20,
+          cursor: query.cursor,
+        }),
+      {
+        tenantAccess: true,
+        rateLimit: "management",
+        query: InboxModel.searchQuery,
+        detail: {
+          summary: "Search past conversations",
+          description:
+            "The tenant's chats (any status) whose visitor or operator messages, or lead name, e-mail or phone, contain every word of q (as a prefix), newest first, cursor paged.",
+        },
+        response: { 200: InboxModel.page },
+      },
+    )
+    .get(
+      "/inbox/chats/:id",
+      ({ principal, params }) => getInboxChat(deps, tenantOf(principal), readerOf(principal), params.id),
+      {
+        tenantAccess: true,
+        rateLimit: "management",
+        params: idParams,
+        detail: {
+          summary: "One chat of the inbox",
+          description: "As in the inbox list; another tenant's chat is 404.",
+        },
+        response: { 200: InboxModel.chat },
+      },
+    )
     .post(
       "/inbox/chats/:id/read",
       ({ principal, params }) => {
-        if (principal.kind !== "user") throw new AppError("user_required", 422, "Read marks are per person: sign in as a user.");
+        if (principal.kind !== "user")
+          throw new AppError("user_required", 422, "Read marks are per person: sign in as a user.");
         return markChatRead(deps, tenantOf(principal), principal.userId, params.id);
       },
       {
         tenantAccess: true,
         rateLimit: "management",
         params: idParams,
-        detail: { summary: "Mark a chat read", description: "The caller has seen the chat's messages so far: its unread count for them drops to 0." },
+        detail: {
+          summary: "Mark a chat read",
+          description: "The caller has seen the chat's messages so far: its unread count for them drops to 0.",
+        },
         response: { 200: InboxModel.chat },
       },
     )
@@ -89,11 +149,19 @@ export function inboxRoutes(deps: AppDeps) {
         response: { 200: InboxModel.chat },
       },
     )
-    .post("/sessions/:id/reopen", ({ principal, params }) => reopenChat(deps, tenantOf(principal), readerOf(principal), params.id), {
-      tenantAccess: true,
-      rateLimit: "management",
-      params: idParams,
-      detail: { summary: "Reopen a closed chat", description: "Back to the inbox (status handoff); an open chat is answered as it is, one the bot still handles is 409. Emits session.reopened." },
-      response: { 200: InboxModel.chat },
-    });
+    .post(
+      "/sessions/:id/reopen",
+      ({ principal, params }) => reopenChat(deps, tenantOf(principal), readerOf(principal), params.id),
+      {
+        tenantAccess: true,
+        rateLimit: "management",
+        params: idParams,
+        detail: {
+          summary: "Reopen a closed chat",
+          description:
+            "Back to the inbox (status handoff); an open chat is answered as it is, one the bot still handles is 409. Emits session.reopened.",
+        },
+        response: { 200: InboxModel.chat },
+      },
+    );
 }

@@ -15,14 +15,21 @@ import { deletedResponse, idOf, nullableIsoTime, nullableString, isoTime, oneOf,
 
 const tenantIdField = t.Optional(t.String({ maxLength: 64 }));
 
-const pageOutcome = t.Object({ url: t.String(), result: oneOf(PAGE_RESULTS), reason: t.Optional(t.String()), document_id: t.Optional(t.String()) });
+const pageOutcome = t.Object({
+  url: t.String(),
+  result: oneOf(PAGE_RESULTS),
+  reason: t.Optional(t.String()),
+  document_id: t.Optional(t.String()),
+});
 
 const sourceView = t.Object({
   source_id: idOf("src"),
   kind: oneOf(SOURCE_KINDS),
   url: nullableString("The page or sitemap fetched; null for an upload."),
   title: nullableString(),
-  status: oneOf(SOURCE_STATUSES, { description: "How the last sync ended: ok (something changed), unchanged, failed (see last_error), pending." }),
+  status: oneOf(SOURCE_STATUSES, {
+    description: "How the last sync ended: ok (something changed), unchanged, failed (see last_error), pending.",
+  }),
   last_error: nullableString("Why the last sync failed, or which pages did."),
   etag: nullableString("The ETag the next sync sends as If-None-Match."),
   last_modified: nullableString("The Last-Modified the next sync sends as If-Modified-Since."),
@@ -38,13 +45,36 @@ const sourceView = t.Object({
 
 export const KnowledgeSourceModel = {
   createBody: strictObject({
-    url: t.Optional(t.String({ minLength: 1, maxLength: 2_000, description: "A page (HTML, Markdown, text or PDF) kept in sync.", examples: ["https://example.com/prices"] })),
-    sitemap_url: t.Optional(t.String({ minLength: 1, maxLength: 2_000, description: "A sitemap.xml (or sitemap index) whose pages are imported and kept in sync." })),
-    title: t.Optional(t.String({ minLength: 1, maxLength: 200, description: "With url: the document's title (default: the page's own)." })),
+    url: t.Optional(
+      t.String({
+        minLength: 1,
+        maxLength: 2_000,
+        description: "A page (HTML, Markdown, text or PDF) kept in sync.",
+        examples: ["https://example.com/prices"],
+      }),
+    ),
+    sitemap_url: t.Optional(
+      t.String({
+        minLength: 1,
+        maxLength: 2_000,
+        description: "A sitemap.xml (or sitemap index) whose pages are imported and kept in sync.",
+      }),
+    ),
+    title: t.Optional(
+      t.String({
+        minLength: 1,
+        maxLength: 200,
+        description: "With url: the document's title (default: the page's own).",
+      }),
+    ),
   }),
   pdfQuery: strictObject({ title: t.Optional(t.String({ minLength: 1, maxLength: 200 })), tenant_id: tenantIdField }),
-  scheduleBody: strictObject({ sync_interval: t.String({ minLength: 1, maxLength: 16, examples: ["1d", "12h", "off"] }) }),
-  schedule: t.Object({ sync_interval: t.String({ description: "How often URL and sitemap sources are fetched again, or off." }) }),
+  scheduleBody: strictObject({
+    sync_interval: t.String({ minLength: 1, maxLength: 16, examples: ["1d", "12h", "off"] }),
+  }),
+  schedule: t.Object({
+    sync_interval: t.String({ description: "How often URL and sitemap sources are fetched again, or off." }),
+  }),
   sourceView,
   sourcePage: pageOf(sourceView),
   deleteResponse: deletedResponse("source_id", "src"),
@@ -56,7 +86,8 @@ type CreateBody = (typeof KnowledgeSourceModel.createBody)["static"];
 
 /** `{url}` or `{sitemap_url}`, exactly one. */
 function newSourceOf(body: CreateBody) {
-  if (body.url !== undefined && body.sitemap_url !== undefined) throw invalidField("sitemap_url", "send either url or sitemap_url, not both");
+  if (body.url !== undefined && body.sitemap_url !== undefined)
+    throw invalidField("sitemap_url", "send either url or sitemap_url, not both");
   if (body.sitemap_url !== undefined) {
     if (body.title !== undefined) throw invalidField("title", "a sitemap's documents take their pages' titles");
     return { kind: "sitemap" as const, url: body.sitemap_url };
@@ -74,7 +105,12 @@ export function knowledgeSourceRoutes(deps: AppDeps) {
     .post(
       "/sources",
       async ({ principal, query, body, set }) => {
-        const source = await addSource(deps, tenantOf(principal, query.tenant_id, MANAGER_ROLES), newSourceOf(body), embedderOf);
+        const source = await addSource(
+          deps,
+          tenantOf(principal, query.tenant_id, MANAGER_ROLES),
+          newSourceOf(body),
+          embedderOf,
+        );
         set.status = 201;
         return source;
       },
@@ -94,7 +130,12 @@ export function knowledgeSourceRoutes(deps: AppDeps) {
       "/sources/pdf",
       async ({ principal, query, body, set }) => {
         const tenantId = tenantOf(principal, query.tenant_id, MANAGER_ROLES);
-        if (!(body instanceof Uint8Array)) throw new AppError("unsupported_media_type", 415, "Send the PDF itself as the body, with Content-Type: application/pdf.");
+        if (!(body instanceof Uint8Array))
+          throw new AppError(
+            "unsupported_media_type",
+            415,
+            "Send the PDF itself as the body, with Content-Type: application/pdf.",
+          );
         const source = await uploadPdf(deps, tenantId, { bytes: body, title: query.title }, await embedderOf(tenantId));
         set.status = 201;
         return source;
@@ -105,31 +146,57 @@ export function knowledgeSourceRoutes(deps: AppDeps) {
         response: { 201: sourceView },
         detail: {
           summary: "Upload a PDF",
-          requestBody: { required: true, content: { "application/pdf": { schema: { type: "string", format: "binary" } } } },
+          requestBody: {
+            required: true,
+            content: { "application/pdf": { schema: { type: "string", format: "binary" } } },
+          },
           description: `The body is the file (Content-Type: application/pdf, at most ${MAX_PDF_BYTES / 1024 / 1024} MB). Its text becomes one document, a section per page; a file that cannot be read is a 422 pdf_unreadable.`,
         },
       },
     )
-    .get("/sources", ({ principal, query }) => listSources(deps, tenantOf(principal, query.tenant_id, MANAGER_ROLES), { limit: query.limit ?? 50, cursor: query.cursor }), {
-      ...manager,
-      query: KnowledgeSourceModel.pageQuery,
-      response: { 200: KnowledgeSourceModel.sourcePage },
-      detail: { summary: "List knowledge sources", description: "Newest first, with each one's sync state and result counts." },
-    })
-    .get("/sources/:id", ({ principal, params, query }) => getSource(deps, tenantOf(principal, query.tenant_id, MANAGER_ROLES), params.id), {
-      ...manager,
-      params: idParams,
-      query: KnowledgeSourceModel.tenantQuery,
-      response: { 200: sourceView },
-      detail: { summary: "Read a knowledge source", description: "With the last sync's result for each page." },
-    })
-    .post("/sources/:id/sync", ({ principal, params, query }) => syncSourceNow(deps, tenantOf(principal, query.tenant_id, MANAGER_ROLES), params.id, embedderOf), {
-      ...manager,
-      params: idParams,
-      query: KnowledgeSourceModel.tenantQuery,
-      response: { 200: sourceView },
-      detail: { summary: "Sync a knowledge source now", description: "Fetches it at once, as the schedule would; 409 for an upload or while it is syncing." },
-    })
+    .get(
+      "/sources",
+      ({ principal, query }) =>
+        listSources(deps, tenantOf(principal, query.tenant_id, MANAGER_ROLES), {
+          limit: query.limit ?? 50,
+          cursor: query.cursor,
+        }),
+      {
+        ...manager,
+        query: KnowledgeSourceModel.pageQuery,
+        response: { 200: KnowledgeSourceModel.sourcePage },
+        detail: {
+          summary: "List knowledge sources",
+          description: "Newest first, with each one's sync state and result counts.",
+        },
+      },
+    )
+    .get(
+      "/sources/:id",
+      ({ principal, params, query }) => getSource(deps, tenantOf(principal, query.tenant_id, MANAGER_ROLES), params.id),
+      {
+        ...manager,
+        params: idParams,
+        query: KnowledgeSourceModel.tenantQuery,
+        response: { 200: sourceView },
+        detail: { summary: "Read a knowledge source", description: "With the last sync's result for each page." },
+      },
+    )
+    .post(
+      "/sources/:id/sync",
+      ({ principal, params, query }) =>
+        syncSourceNow(deps, tenantOf(principal, query.tenant_id, MANAGER_ROLES), params.id, embedderOf),
+      {
+        ...manager,
+        params: idParams,
+        query: KnowledgeSourceModel.tenantQuery,
+        response: { 200: sourceView },
+        detail: {
+          summary: "Sync a knowledge source now",
+          description: "Fetches it at once, as the schedule would; 409 for an upload or while it is syncing.",
+        },
+      },
+    )
     .delete(
       "/sources/:id",
       async ({ principal, params, query }) => {
@@ -144,17 +211,32 @@ export function knowledgeSourceRoutes(deps: AppDeps) {
         detail: { summary: "Delete a knowledge source", description: "With every document it produced." },
       },
     )
-    .get("/sync-schedule", ({ principal, query }) => getSyncSchedule(deps, tenantOf(principal, query.tenant_id, MANAGER_ROLES)), {
-      ...manager,
-      query: KnowledgeSourceModel.tenantQuery,
-      response: { 200: KnowledgeSourceModel.schedule },
-      detail: { summary: "Read the re-crawl schedule", description: "How often URL and sitemap sources are fetched again (default 1d)." },
-    })
-    .put("/sync-schedule", ({ principal, query, body }) => setSyncSchedule(deps, tenantOf(principal, query.tenant_id, MANAGER_ROLES), body.sync_interval), {
-      ...manager,
-      query: KnowledgeSourceModel.tenantQuery,
-      body: KnowledgeSourceModel.scheduleBody,
-      response: { 200: KnowledgeSourceModel.schedule },
-      detail: { summary: "Set the re-crawl schedule", description: 'A duration from 1h to 30d ("12h", "1d", "7d"), or "off".' },
-    });
+    .get(
+      "/sync-schedule",
+      ({ principal, query }) => getSyncSchedule(deps, tenantOf(principal, query.tenant_id, MANAGER_ROLES)),
+      {
+        ...manager,
+        query: KnowledgeSourceModel.tenantQuery,
+        response: { 200: KnowledgeSourceModel.schedule },
+        detail: {
+          summary: "Read the re-crawl schedule",
+          description: "How often URL and sitemap sources are fetched again (default 1d).",
+        },
+      },
+    )
+    .put(
+      "/sync-schedule",
+      ({ principal, query, body }) =>
+        setSyncSchedule(deps, tenantOf(principal, query.tenant_id, MANAGER_ROLES), body.sync_interval),
+      {
+        ...manager,
+        query: KnowledgeSourceModel.tenantQuery,
+        body: KnowledgeSourceModel.scheduleBody,
+        response: { 200: KnowledgeSourceModel.schedule },
+        detail: {
+          summary: "Set the re-crawl schedule",
+          description: 'A duration from 1h to 30d ("12h", "1d", "7d"), or "off".',
+        },
+      },
+    );
 }

@@ -22,7 +22,9 @@ const documentView = t.Object({
   title: t.String({ examples: ["Opening hours and prices"] }),
   format: oneOf(KNOWLEDGE_FORMATS),
   source_url: t.Union([t.String(), t.Null()], { description: "Where the text came from, cited by the assistant." }),
-  source_id: t.Union([t.String(), t.Null()], { description: "The knowledge source that produced it (deleted with it); null when added by hand." }),
+  source_id: t.Union([t.String(), t.Null()], {
+    description: "The knowledge source that produced it (deleted with it); null when added by hand.",
+  }),
   bytes: t.Integer(),
   chunk_count: t.Integer({ description: "Passages the text was split into for search." }),
   created_at: isoTime(),
@@ -32,20 +34,60 @@ export const KnowledgeModel = {
   // One object rather than a union, so a mistake gets a message naming the field (a union's
   // error only says that neither shape matched); which fields go together is checked below.
   createBody: strictObject({
-    title: t.Optional(t.String({ minLength: 1, maxLength: 200, description: "Required with content; optional with url (default: the page's <title>).", examples: ["Opening hours"] })),
-    content: t.Optional(t.String({ minLength: 1, maxLength: 65_536, description: "The text itself; send either content (with title and format) or url.", examples: ["# Opening hours\nMonday to Friday, 9:00 to 18:00."] })),
-    format: t.Optional(t.Union(TEXT_FORMATS.map((format) => t.Literal(format)), { description: "How content is written; required with content.", examples: ["markdown"] })),
-    source_url: t.Optional(t.String({ format: "uri", maxLength: 2_000, description: "Where content came from, cited by the assistant; only with content." })),
-    url: t.Optional(t.String({ minLength: 1, maxLength: 2_000, description: "A page the server fetches (SSRF-guarded, 10 s, at most 2 MB)." })),
+    title: t.Optional(
+      t.String({
+        minLength: 1,
+        maxLength: 200,
+        description: "Required with content; optional with url (default: the page's <title>).",
+        examples: ["Opening hours"],
+      }),
+    ),
+    content: t.Optional(
+      t.String({
+        minLength: 1,
+        maxLength: 65_536,
+        description: "The text itself; send either content (with title and format) or url.",
+        examples: ["# Opening hours\nMonday to Friday, 9:00 to 18:00."],
+      }),
+    ),
+    format: t.Optional(
+      t.Union(
+        TEXT_FORMATS.map((format) => t.Literal(format)),
+        { description: "How content is written; required with content.", examples: ["markdown"] },
+      ),
+    ),
+    source_url: t.Optional(
+      t.String({
+        format: "uri",
+        maxLength: 2_000,
+        description: "Where content came from, cited by the assistant; only with content.",
+      }),
+    ),
+    url: t.Optional(
+      t.String({
+        minLength: 1,
+        maxLength: 2_000,
+        description: "A page the server fetches (SSRF-guarded, 10 s, at most 2 MB).",
+      }),
+    ),
   }),
   documentView,
   documentDetail: t.Composite([
     documentView,
     t.Object({
       content: t.String({ description: "The stored text (HTML is kept as its text)." }),
-      chunks: t.Array(t.Object({ chunk_id: t.String(), position: t.Integer(), heading: t.String(), text: t.String(), embedding_model: t.Nullable(t.String()) }), {
-        description: "The passages the assistant searches.",
-      }),
+      chunks: t.Array(
+        t.Object({
+          chunk_id: t.String(),
+          position: t.Integer(),
+          heading: t.String(),
+          text: t.String(),
+          embedding_model: t.Nullable(t.String()),
+        }),
+        {
+          description: "The passages the assistant searches.",
+        },
+      ),
     }),
   ]),
   documentPage: pageOf(documentView),
@@ -71,7 +113,11 @@ export const KnowledgeModel = {
         score: t.Number(),
         bm25_rank: t.Optional(t.Integer()),
         vector_rank: t.Optional(t.Integer()),
-        coverage: t.Optional(t.Number({ description: "Share of the question's IDF weight the passage matches (the relevance gate keeps ≥ 0.3)." })),
+        coverage: t.Optional(
+          t.Number({
+            description: "Share of the question's IDF weight the passage matches (the relevance gate keeps ≥ 0.3).",
+          }),
+        ),
         similarity: t.Optional(t.Number({ description: "Cosine of the passage's vector to the question's." })),
       }),
     ),
@@ -80,13 +126,16 @@ export const KnowledgeModel = {
 
 type CreateBody = (typeof KnowledgeModel.createBody)["static"];
 
-type Source = { url: string; title?: string } | { url?: undefined; title: string; content: string; format: KnowledgeFormat; sourceUrl?: string };
+type Source =
+  | { url: string; title?: string }
+  | { url?: undefined; title: string; content: string; format: KnowledgeFormat; sourceUrl?: string };
 
 /** `{url}` or `{title, content, format}`, never both: a 422 naming the field otherwise. */
 function sourceOf(body: CreateBody): Source {
   if (body.url !== undefined) {
     for (const field of ["content", "format", "source_url"] as const) {
-      if (body[field] !== undefined) throw invalidField(field, "send either url (the server fetches the page) or content, not both");
+      if (body[field] !== undefined)
+        throw invalidField(field, "send either url (the server fetches the page) or content, not both");
     }
     return { url: body.url, title: body.title };
   }
@@ -107,12 +156,15 @@ export function knowledgeRoutes(deps: AppDeps) {
         const tenantId = tenantOf(principal, query.tenant_id, MANAGER_ROLES);
         const source = sourceOf(body);
         if (query.dry_run) {
-          if (source.url !== undefined) throw invalidField("url", "a dry run takes content (with title and format), not a page to fetch");
+          if (source.url !== undefined)
+            throw invalidField("url", "a dry run takes content (with title and format), not a page to fetch");
           return dryRunAddDocument(deps, tenantId, source);
         }
         const embedder = await embedderForTenant(deps, tenantId);
         const document =
-          source.url !== undefined ? await importDocumentFromUrl(deps, tenantId, source, embedder) : await addDocument(deps, tenantId, source, embedder);
+          source.url !== undefined
+            ? await importDocumentFromUrl(deps, tenantId, source, embedder)
+            : await addDocument(deps, tenantId, source, embedder);
         set.status = 201;
         return document;
       },
@@ -129,21 +181,34 @@ export function knowledgeRoutes(deps: AppDeps) {
         },
       },
     )
-    .get("/documents", ({ principal, query }) => listDocuments(deps, tenantOf(principal, query.tenant_id, MANAGER_ROLES), { limit: query.limit ?? 50, cursor: query.cursor }), {
-      tenantAccess: true,
-      rateLimit: "management",
-      query: KnowledgeModel.pageQuery,
-      detail: { summary: "List knowledge documents", description: "Newest first, cursor paged; without their text." },
-      response: { 200: KnowledgeModel.documentPage },
-    })
-    .get("/documents/:id", ({ principal, params, query }) => getDocument(deps, tenantOf(principal, query.tenant_id, MANAGER_ROLES), params.id), {
-      tenantAccess: true,
-      rateLimit: "management",
-      params: idParams,
-      query: KnowledgeModel.tenantQuery,
-      detail: { summary: "Read a knowledge document", description: "With its passages (chunks)." },
-      response: { 200: KnowledgeModel.documentDetail },
-    })
+    .get(
+      "/documents",
+      ({ principal, query }) =>
+        listDocuments(deps, tenantOf(principal, query.tenant_id, MANAGER_ROLES), {
+          limit: query.limit ?? 50,
+          cursor: query.cursor,
+        }),
+      {
+        tenantAccess: true,
+        rateLimit: "management",
+        query: KnowledgeModel.pageQuery,
+        detail: { summary: "List knowledge documents", description: "Newest first, cursor paged; without their text." },
+        response: { 200: KnowledgeModel.documentPage },
+      },
+    )
+    .get(
+      "/documents/:id",
+      ({ principal, params, query }) =>
+        getDocument(deps, tenantOf(principal, query.tenant_id, MANAGER_ROLES), params.id),
+      {
+        tenantAccess: true,
+        rateLimit: "management",
+        params: idParams,
+        query: KnowledgeModel.tenantQuery,
+        detail: { summary: "Read a knowledge document", description: "With its passages (chunks)." },
+        response: { 200: KnowledgeModel.documentDetail },
+      },
+    )
     .delete(
       "/documents/:id",
       async ({ principal, params, query }) => {
@@ -157,7 +222,11 @@ export function knowledgeRoutes(deps: AppDeps) {
         rateLimit: "management",
         params: idParams,
         query: KnowledgeModel.changeQuery,
-        detail: { summary: "Delete a knowledge document", description: "The assistant stops citing it at once. With ?dry_run=true nothing is deleted: the test set runs with and without the document." },
+        detail: {
+          summary: "Delete a knowledge document",
+          description:
+            "The assistant stops citing it at once. With ?dry_run=true nothing is deleted: the test set runs with and without the document.",
+        },
         response: { 200: t.Union([KnowledgeModel.deleteResponse, dryRunSchema]) },
       },
     )
@@ -175,7 +244,11 @@ export function knowledgeRoutes(deps: AppDeps) {
         rateLimit: "management",
         query: KnowledgeModel.searchQuery,
         response: { 200: KnowledgeModel.searchResponse },
-        detail: { summary: "Search the knowledge base", description: "The passages the assistant would be given for this question: BM25, fused with vector ranks when an embedding model is set. Any member, agents included." },
+        detail: {
+          summary: "Search the knowledge base",
+          description:
+            "The passages the assistant would be given for this question: BM25, fused with vector ranks when an embedding model is set. Any member, agents included.",
+        },
       },
     );
 }

@@ -11,7 +11,9 @@ import { LIVE_EVENT_KINDS } from "../../frontdesk/live-events.ts";
 
 const streamQuery = strictObject({
   tenant_id: t.Optional(t.String({ maxLength: 64 })),
-  last_event_id: t.Optional(t.String({ maxLength: 20, description: "For clients that cannot send the Last-Event-ID header." })),
+  last_event_id: t.Optional(
+    t.String({ maxLength: 20, description: "For clients that cannot send the Last-Event-ID header." }),
+  ),
 });
 const streamResponse = t.String({
   description: `text/event-stream: \`id:\` (send it back as Last-Event-ID to resume), \`event:\` one of ${LIVE_EVENT_KINDS.join(", ")}, \`data:\` a JSON object with session_id.`,
@@ -24,17 +26,22 @@ export function liveRoutes(deps: AppDeps) {
   const streams = createLiveStreams(deps.liveHub);
   return new Elysia({ prefix: "/api/v1" })
     .use(securityPlugin(deps))
-    .get("/inbox/stream", ({ principal, query, request }) => streams.respond({ tenantId: tenantOf(principal, query.tenant_id) }, lastEventId(request, query.last_event_id)), {
-      tenantAccess: true,
-      rateLimit: "management",
-      query: LiveModel.streamQuery,
-      detail: {
-        summary: "The inbox, live",
-        description:
-          "Server-sent events for the tenant's operators: handoff.requested, visitor.message (in a chat waiting for a person), operator.message, session.closed. Resume with Last-Event-ID; events are kept an hour. Any member.",
+    .get(
+      "/inbox/stream",
+      ({ principal, query, request }) =>
+        streams.respond({ tenantId: tenantOf(principal, query.tenant_id) }, lastEventId(request, query.last_event_id)),
+      {
+        tenantAccess: true,
+        rateLimit: "management",
+        query: LiveModel.streamQuery,
+        detail: {
+          summary: "The inbox, live",
+          description:
+            "Server-sent events for the tenant's operators: handoff.requested, visitor.message (in a chat waiting for a person), operator.message, session.closed. Resume with Last-Event-ID; events are kept an hour. Any member.",
+        },
+        response: { 200: LiveModel.streamResponse },
       },
-      response: { 200: LiveModel.streamResponse },
-    })
+    )
     .options("/chatbot/sessions/:id/stream", ({ request }) => preflightResponse(deps, request))
     .get(
       "/chatbot/sessions/:id/stream",
@@ -42,7 +49,11 @@ export function liveRoutes(deps: AppDeps) {
         const tenant = await requireTenant(deps, tenantOf(principal, query.tenant_id));
         checkVisitorAccess(tenant, principal, request, set.headers, params.id);
         await requireSession(deps.store, tenant.id, params.id);
-        return streams.respond({ tenantId: tenant.id, sessionId: params.id }, lastEventId(request, query.last_event_id), set.headers);
+        return streams.respond(
+          { tenantId: tenant.id, sessionId: params.id },
+          lastEventId(request, query.last_event_id),
+          set.headers,
+        );
       },
       {
         anyAccess: true,
@@ -60,7 +71,12 @@ export function liveRoutes(deps: AppDeps) {
     .post(
       "/sessions/:id/typing",
       async ({ principal, params, query }) => {
-        await recordOperatorTyping(deps, tenantOf(principal, query.tenant_id), params.id, principal.kind === "user" ? principal.userId : undefined);
+        await recordOperatorTyping(
+          deps,
+          tenantOf(principal, query.tenant_id),
+          params.id,
+          principal.kind === "user" ? principal.userId : undefined,
+        );
         return { ok: true as const };
       },
       {
@@ -68,7 +84,11 @@ export function liveRoutes(deps: AppDeps) {
         rateLimit: "management",
         params: idParams,
         query: strictObject({ tenant_id: t.Optional(t.String({ maxLength: 64 })) }),
-        detail: { summary: "Say an operator is typing", description: "The visitor's widget shows the operator typing for a few seconds; send again while typing continues (the page does every 3 s at most)." },
+        detail: {
+          summary: "Say an operator is typing",
+          description:
+            "The visitor's widget shows the operator typing for a few seconds; send again while typing continues (the page does every 3 s at most).",
+        },
         response: { 200: t.Object({ ok: t.Literal(true) }) },
       },
     );

@@ -20,6 +20,15 @@ function processMetrics(): string {
 export function metricsRoutes(deps: AppDeps) {
   return new Elysia().get(
     "/metrics",
-    async () => new Response((await deps.metrics.render(deps.store, deps.clock)) + assistantMetricsFor(deps.store).render() + processMetrics() + walMetrics() + sendThreadMetrics() + (deps.tls ? renderTlsMetrics(deps.tls, deps.clock.now()) : ""), { headers: { "content-type": "text/plain; version=0.0.4; charset=utf-8" } }),
+    async () =>
+      new Response(
+        (await deps.metrics.render(deps.store, deps.clock)) +
+          assistantMetricsFor(deps.store).render() +
+          processMetrics() +
+          walMetrics() +
+          sendThreadMetrics() +
+          (deps.tls ? renderTlsMetrics(deps.tls, deps.clock.now()) : ""),
+        { headers: { "content-type": "text/plain; version=0.0.4; charset=utf-8" } },
+      ),
   );
 }

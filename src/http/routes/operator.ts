@@ -44,7 +44,13 @@ export const OperatorModel = {
     tenant_id: t.Optional(t.String({ maxLength: 64 })),
     status: t.Optional(t.Union(SESSION_STATUSES.map((status) => t.Literal(status)))),
   }),
-  operatorMessageBody: strictObject({ text: t.String({ minLength: 1, maxLength: MESSAGE_MAX_LENGTH, examples: ["Hi, I'm Sam from the front desk — how can I help?"] }) }),
+  operatorMessageBody: strictObject({
+    text: t.String({
+      minLength: 1,
+      maxLength: MESSAGE_MAX_LENGTH,
+      examples: ["Hi, I'm Sam from the front desk — how can I help?"],
+    }),
+  }),
   sessionPage: pageOf(sessionView),
   sessionView,
   messageView,
@@ -57,18 +63,29 @@ export function operatorRoutes(deps: AppDeps) {
   const page = (query: { limit?: number; cursor?: string }) => ({ limit: query.limit ?? 50, cursor: query.cursor });
   return new Elysia({ prefix: "/api/v1" })
     .use(securityPlugin(deps))
-    .get("/sessions", ({ principal, query }) => listSessions(deps, tenantOf(principal, query.tenant_id), { status: query.status }, page(query)), {
-      tenantAccess: true,
-      rateLimit: "management",
-      query: OperatorModel.sessionsQuery,
-      detail: { summary: "List chat sessions", description: "Newest first, cursor paged; ?status=handoff is the operator's queue." },
-      response: { 200: OperatorModel.sessionPage },
-    })
+    .get(
+      "/sessions",
+      ({ principal, query }) =>
+        listSessions(deps, tenantOf(principal, query.tenant_id), { status: query.status }, page(query)),
+      {
+        tenantAccess: true,
+        rateLimit: "management",
+        query: OperatorModel.sessionsQuery,
+        detail: {
+          summary: "List chat sessions",
+          description: "Newest first, cursor paged; ?status=handoff is the operator's queue.",
+        },
+        response: { 200: OperatorModel.sessionPage },
+      },
+    )
     .post(
       "/sessions/:id/operator-messages",
       async ({ principal, params, query, body, set }) => {
         const tenantId = tenantOf(principal, query.tenant_id);
-        const message = await postOperatorReply(deps, tenantId, params.id, { text: body.text, authorId: principal.kind === "user" ? principal.userId : undefined });
+        const message = await postOperatorReply(deps, tenantId, params.id, {
+          text: body.text,
+          authorId: principal.kind === "user" ? principal.userId : undefined,
+        });
         set.status = 201;
         return message;
       },
@@ -80,31 +97,54 @@ export function operatorRoutes(deps: AppDeps) {
         body: OperatorModel.operatorMessageBody,
         detail: {
           summary: "Reply as an operator",
-          description: "Posts a person's reply into the session (the widget shows it on its next poll; a WhatsApp session gets it on WhatsApp). A session the bot still handles is taken over. 201; a closed session is 409.",
+          description:
+            "Posts a person's reply into the session (the widget shows it on its next poll; a WhatsApp session gets it on WhatsApp). A session the bot still handles is taken over. 201; a closed session is 409.",
         },
         response: { 201: OperatorModel.messageView },
       },
     )
-    .post("/sessions/:id/close", ({ principal, params, query }) => closeSession(deps, tenantOf(principal, query.tenant_id), params.id), {
-      tenantAccess: true,
-      rateLimit: "management",
-      params: idParams,
-      query: OperatorModel.tenantQuery,
-      detail: { summary: "Close a session", description: "Ends the conversation; closing a closed session changes nothing." },
-      response: { 200: OperatorModel.sessionView },
-    })
-    .get("/leads", ({ principal, query }) => listLeads(deps, tenantOf(principal, query.tenant_id, MANAGER_ROLES), page(query)), {
-      tenantAccess: true,
-      rateLimit: "management",
-      query: OperatorModel.pageQuery,
-      detail: { summary: "List leads", description: "Contacts the bot captured (name, E.164 phone, e-mail), newest first." },
-      response: { 200: OperatorModel.leadPage },
-    })
-    .get("/appointments", ({ principal, query }) => listAppointments(deps, tenantOf(principal, query.tenant_id, MANAGER_ROLES), page(query)), {
-      tenantAccess: true,
-      rateLimit: "management",
-      query: OperatorModel.pageQuery,
-      detail: { summary: "List appointments", description: "Bookings the bot made, newest first, with their time zone." },
-      response: { 200: OperatorModel.appointmentPage },
-    });
+    .post(
+      "/sessions/:id/close",
+      ({ principal, params, query }) => closeSession(deps, tenantOf(principal, query.tenant_id), params.id),
+      {
+        tenantAccess: true,
+        rateLimit: "management",
+        params: idParams,
+        query: OperatorModel.tenantQuery,
+        detail: {
+          summary: "Close a session",
+          description: "Ends the conversation; closing a closed session changes nothing.",
+        },
+        response: { 200: OperatorModel.sessionView },
+      },
+    )
+    .get(
+      "/leads",
+      ({ principal, query }) => listLeads(deps, tenantOf(principal, query.tenant_id, MANAGER_ROLES), page(query)),
+      {
+        tenantAccess: true,
+        rateLimit: "management",
+        query: OperatorModel.pageQuery,
+        detail: {
+          summary: "List leads",
+          description: "Contacts the bot captured (name, E.164 phone, e-mail), newest first.",
+        },
+        response: { 200: OperatorModel.leadPage },
+      },
+    )
+    .get(
+      "/appointments",
+      ({ principal, query }) =>
+        listAppointments(deps, tenantOf(principal, query.tenant_id, MANAGER_ROLES), page(query)),
+      {
+        tenantAccess: true,
+        rateLimit: "management",
+        query: OperatorModel.pageQuery,
+        detail: {
+          summary: "List appointments",
+          description: "Bookings the bot made, newest first, with their time zone.",
+        },
+        response: { 200: OperatorModel.appointmentPage },
+      },
+    );
 }

@@ -12,14 +12,20 @@ const csatDay = t.Object({
   day: t.String({ examples: ["2026-01-15"] }),
   count: t.Number(),
   average: t.Nullable(t.Number({ description: "Mean score, two decimals; null without ratings." })),
-  distribution: t.Array(t.Number(), { minItems: 5, maxItems: 5, description: "How many ratings gave 1, 2, 3, 4 and 5." }),
+  distribution: t.Array(t.Number(), {
+    minItems: 5,
+    maxItems: 5,
+    description: "How many ratings gave 1, 2, 3, 4 and 5.",
+  }),
 });
 
 export const RatingModel = {
   rateBody: strictObject({
     // A number, not an integer, in the schema: the verb answers 2.5 with a clear 422 naming score.
     score: t.Number({ description: "1 (poor) to 5 (great).", examples: [5] }),
-    comment: t.Optional(t.Nullable(t.String({ maxLength: RATING_COMMENT_MAX_LENGTH, examples: ["Quick and friendly, thanks!"] }))),
+    comment: t.Optional(
+      t.Nullable(t.String({ maxLength: RATING_COMMENT_MAX_LENGTH, examples: ["Quick and friendly, thanks!"] })),
+    ),
   }),
   rateResponse: t.Object({
     ok: t.Literal(true),
@@ -60,11 +66,19 @@ export function ratingRoutes(deps: AppDeps) {
         response: { 201: RatingModel.rateResponse },
       },
     )
-    .get("/analytics/ratings", ({ principal, query }) => summarizeRatings(deps, tenantOf(principal, query.tenant_id, MANAGER_ROLES)), {
-      tenantAccess: true,
-      rateLimit: "management",
-      query: RatingModel.csatQuery,
-      detail: { summary: "Visitor satisfaction (CSAT)", description: "The last 30 UTC days of visitors' ratings: per day and in total, the count, the average and the 1–5 distribution. Owner or admin, or the API key." },
-      response: { 200: RatingModel.csatResponse },
-    });
+    .get(
+      "/analytics/ratings",
+      ({ principal, query }) => summarizeRatings(deps, tenantOf(principal, query.tenant_id, MANAGER_ROLES)),
+      {
+        tenantAccess: true,
+        rateLimit: "management",
+        query: RatingModel.csatQuery,
+        detail: {
+          summary: "Visitor satisfaction (CSAT)",
+          description:
+            "The last 30 UTC days of visitors' ratings: per day and in total, the count, the average and the 1–5 distribution. Owner or admin, or the API key.",
+        },
+        response: { 200: RatingModel.csatResponse },
+      },
+    );
 }

@@ -63,15 +63,19 @@ export function unansweredRoutes(deps: AppDeps) {
   const access = { tenantAccess: true, rateLimit: "management", query: UnansweredModel.tenantQuery } as const;
   return new Elysia({ prefix: "/api/v1/chatbot/unanswered" })
     .use(securityPlugin(deps))
-    .get("/", ({ principal, query }) => listUnansweredGroups(deps, tenantOf(principal, query.tenant_id, MANAGER_ROLES)), {
-      ...access,
-      response: { 200: UnansweredModel.groupList },
-      detail: {
-        summary: "List unanswered questions",
-        description:
-          "Questions the bot could not answer (rule-engine fallback, an assistant answer citing nothing, a hand-off for want of an answer), grouped by similarity, the most recently asked group first.",
+    .get(
+      "/",
+      ({ principal, query }) => listUnansweredGroups(deps, tenantOf(principal, query.tenant_id, MANAGER_ROLES)),
+      {
+        ...access,
+        response: { 200: UnansweredModel.groupList },
+        detail: {
+          summary: "List unanswered questions",
+          description:
+            "Questions the bot could not answer (rule-engine fallback, an assistant answer citing nothing, a hand-off for want of an answer), grouped by similarity, the most recently asked group first.",
+        },
       },
-    })
+    )
     .post(
       "/:id/faq",
       ({ principal, params, query, body }) =>
@@ -106,7 +110,8 @@ export function unansweredRoutes(deps: AppDeps) {
     )
     .post(
       "/:id/dismiss",
-      ({ principal, params, query }) => dismissGroup(deps, tenantOf(principal, query.tenant_id, MANAGER_ROLES), params.id),
+      ({ principal, params, query }) =>
+        dismissGroup(deps, tenantOf(principal, query.tenant_id, MANAGER_ROLES), params.id),
       {
         ...access,
         params: idParams,

@@ -8,7 +8,12 @@ import { DELIVERY_STATUSES } from "../../db/schema.ts";
 import { EVENT_NAMES } from "../../webhooks/events.ts";
 import { invalidField } from "../../lib/validate.ts";
 import { parseIsoTime } from "../../lib/clock.ts";
-import { describeDeliveries, STATS_DAYS, summarizeDailyDeliveries, summarizeRuleDeliveries } from "../../webhooks/delivery-stats.ts";
+import {
+  describeDeliveries,
+  STATS_DAYS,
+  summarizeDailyDeliveries,
+  summarizeRuleDeliveries,
+} from "../../webhooks/delivery-stats.ts";
 import { discardDeadLetter } from "../../webhooks/discard-dead-letter.ts";
 import type { Page } from "../../lib/page.ts";
 import { enumText, idOf, isoTime, nullableIsoTime, nullableString, pageOf } from "../response-schemas.ts";
@@ -31,7 +36,9 @@ const deliveryView = t.Object({
   last_error: nullableString(),
   created_at: isoTime(),
   completed_at: nullableIsoTime(),
-  ordered: t.Boolean({ description: "In an ordered stream: its rule's ordering is per_session and the event has a session." }),
+  ordered: t.Boolean({
+    description: "In an ordered stream: its rule's ordering is per_session and the event has a session.",
+  }),
   waiting: t.Nullable(
     t.Object({
       waits_for: idOf("wh", "The delivery of the same stream this one is sent after."),
@@ -63,10 +70,20 @@ export const DeliveryModel = {
     event: t.Optional(eventName),
     rule_id: t.Optional(t.String({ maxLength: 64 })),
   }),
-  deadLetterQuery: strictObject({ ...pageFields, event: t.Optional(eventName), since: t.Optional(t.String({ maxLength: 40 })) }),
+  deadLetterQuery: strictObject({
+    ...pageFields,
+    event: t.Optional(eventName),
+    since: t.Optional(t.String({ maxLength: 40 })),
+  }),
   bulkRetriggerBody: strictObject({
     event: t.Optional(eventName),
-    since: t.Optional(t.String({ maxLength: 40, description: "Only dead letters that died at or after this ISO 8601 time.", examples: ["2026-01-15T09:00:00Z"] })),
+    since: t.Optional(
+      t.String({
+        maxLength: 40,
+        description: "Only dead letters that died at or after this ISO 8601 time.",
+        examples: ["2026-01-15T09:00:00Z"],
+      }),
+    ),
   }),
   deliveryPage: pageOf(deliveryView),
   deliveryDetail: t.Composite([
@@ -95,7 +112,9 @@ export const DeliveryModel = {
   ]),
   deadLetterPage: pageOf(deadLetterView),
   retriggerResponse: t.Object({
-    retriggered: t.Array(t.Object({ dead_letter_id: idOf("dlq"), webhook_id: idOf("wh") }), { description: "Each moved back to a fresh 4-attempt cycle, same webhook_id." }),
+    retriggered: t.Array(t.Object({ dead_letter_id: idOf("dlq"), webhook_id: idOf("wh") }), {
+      description: "Each moved back to a fresh 4-attempt cycle, same webhook_id.",
+    }),
   }),
   discardResponse: t.Object({ dead_letter_id: idOf("dlq"), webhook_id: idOf("wh") }),
   statsResponse: t.Object({
@@ -112,7 +131,15 @@ export const DeliveryModel = {
         last_at: isoTime(),
       }),
     ),
-    daily: t.Array(t.Object({ day: t.String({ format: "date" }), deliveries: t.Integer(), succeeded: t.Integer(), dead: t.Integer(), success_rate: t.Nullable(t.Number()) })),
+    daily: t.Array(
+      t.Object({
+        day: t.String({ format: "date" }),
+        deliveries: t.Integer(),
+        succeeded: t.Integer(),
+        dead: t.Integer(),
+        success_rate: t.Nullable(t.Number()),
+      }),
+    ),
   }),
   retryPolicyResponse: t.Object({
     attempts_per_cycle: t.Integer({ examples: [4] }),
@@ -124,9 +151,20 @@ export const DeliveryModel = {
 } as const;
 
 /** Adds each row's URL and its attempts across every cycle (the admin page shows both). */
-async function withDetails<T extends { webhook_id: string }>(deps: AppDeps, tenantId: string, page: Page<T>): Promise<Page<T & { url: string; total_attempts: number }>> {
-  const details = await describeDeliveries(deps, tenantId, page.data.map((row) => row.webhook_id));
-  return { ...page, data: page.data.map((row) => ({ url: "", total_attempts: 0, ...row, ...details.get(row.webhook_id) })) };
+async function withDetails<T extends { webhook_id: string }>(
+  deps: AppDeps,
+  tenantId: string,
+  page: Page<T>,
+): Promise<Page<T & { url: string; total_attempts: number }>> {
+  const details = await describeDeliveries(
+    deps,
+    tenantId,
+    page.data.map((row) => row.webhook_id),
+  );
+  return {
+    ...page,
+    data: page.data.map((row) => ({ url: "", total_attempts: 0, ...row, ...details.get(row.webhook_id) })),
+  };
 }
 
 const seconds = (ms: number) => ms / 1000;
@@ -148,60 +186,112 @@ export function webhookDeliveryRoutes(deps: AppDeps) {
         withDetails(
           deps,
           tenantOf(principal, undefined, MANAGER_ROLES),
-          await listDeliveries(deps, tenantOf(principal, undefined, MANAGER_ROLES), { status: query.status, event: query.event, ruleId: query.rule_id }, { limit: query.limit ?? 50, cursor: query.cursor }),
+          await listDeliveries(
+            deps,
+            tenantOf(principal, undefined, MANAGER_ROLES),
+            { status: query.status, event: query.event, ruleId: query.rule_id },
+            { limit: query.limit ?? 50, cursor: query.cursor },
+          ),
         ),
       {
         tenantAccess: true,
         rateLimit: "management",
         query: DeliveryModel.listQuery,
-        detail: { summary: "List webhook deliveries", description: "Newest first, cursor paged; filter by status, event or rule." },
+        detail: {
+          summary: "List webhook deliveries",
+          description: "Newest first, cursor paged; filter by status, event or rule.",
+        },
         response: { 200: DeliveryModel.deliveryPage },
       },
     )
-    .get("/deliveries/:webhook_id", ({ principal, params }) => getDelivery(deps, tenantOf(principal, undefined, MANAGER_ROLES), params.webhook_id), {
-      tenantAccess: true,
-      rateLimit: "management",
-      params: t.Object({ webhook_id: t.String({ maxLength: 64 }) }),
-      detail: { summary: "Read a delivery with its attempt log", description: "Every attempt of every cycle: status code, error, duration and the first 1 KiB of the answer." },
-      response: { 200: DeliveryModel.deliveryDetail },
-    })
+    .get(
+      "/deliveries/:webhook_id",
+      ({ principal, params }) => getDelivery(deps, tenantOf(principal, undefined, MANAGER_ROLES), params.webhook_id),
+      {
+        tenantAccess: true,
+        rateLimit: "management",
+        params: t.Object({ webhook_id: t.String({ maxLength: 64 }) }),
+        detail: {
+          summary: "Read a delivery with its attempt log",
+          description: "Every attempt of every cycle: status code, error, duration and the first 1 KiB of the answer.",
+        },
+        response: { 200: DeliveryModel.deliveryDetail },
+      },
+    )
     .get(
       "/dead-letters",
       async ({ principal, query }) =>
         withDetails(
           deps,
           tenantOf(principal, undefined, MANAGER_ROLES),
-          await listDeadLetters(deps, { tenantId: tenantOf(principal, undefined, MANAGER_ROLES), event: query.event, sinceMs: parseSince(query.since) }, { limit: query.limit ?? 50, cursor: query.cursor }),
+          await listDeadLetters(
+            deps,
+            {
+              tenantId: tenantOf(principal, undefined, MANAGER_ROLES),
+              event: query.event,
+              sinceMs: parseSince(query.since),
+            },
+            { limit: query.limit ?? 50, cursor: query.cursor },
+          ),
         ),
       {
         tenantAccess: true,
         rateLimit: "management",
         query: DeliveryModel.deadLetterQuery,
-        detail: { summary: "List dead letters", description: "Deliveries whose four attempts all failed, kept for the retention period; filter by event or since." },
+        detail: {
+          summary: "List dead letters",
+          description:
+            "Deliveries whose four attempts all failed, kept for the retention period; filter by event or since.",
+        },
         response: { 200: DeliveryModel.deadLetterPage },
       },
     )
-    .post("/dead-letters/retrigger", ({ principal, body }) => retriggerMatchingDeadLetters(deps, { tenantId: tenantOf(principal, undefined, MANAGER_ROLES), event: body.event, sinceMs: parseSince(body.since) }), {
-      tenantAccess: true,
-      rateLimit: "management",
-      body: DeliveryModel.bulkRetriggerBody,
-      detail: { summary: "Re-trigger dead letters in bulk", description: "Every dead letter matching event and since goes back to a fresh 4-attempt cycle with the same webhook_id." },
-      response: { 200: DeliveryModel.retriggerResponse },
-    })
-    .post("/dead-letters/:id/retrigger", ({ principal, params }) => retriggerDeadLetters(deps, tenantOf(principal, undefined, MANAGER_ROLES), [params.id]), {
-      tenantAccess: true,
-      rateLimit: "management",
-      params: idParams,
-      detail: { summary: "Re-trigger one dead letter", description: "A fresh 4-attempt cycle with the same webhook_id; if it fails again it returns with a new retention." },
-      response: { 200: DeliveryModel.retriggerResponse },
-    })
-    .delete("/dead-letters/:id", ({ principal, params }) => discardDeadLetter(deps, tenantOf(principal, undefined, MANAGER_ROLES), params.id), {
-      tenantAccess: true,
-      rateLimit: "management",
-      params: idParams,
-      detail: { summary: "Discard a dead letter", description: "Deletes it without sending it again." },
-      response: { 200: DeliveryModel.discardResponse },
-    })
+    .post(
+      "/dead-letters/retrigger",
+      ({ principal, body }) =>
+        retriggerMatchingDeadLetters(deps, {
+          tenantId: tenantOf(principal, undefined, MANAGER_ROLES),
+          event: body.event,
+          sinceMs: parseSince(body.since),
+        }),
+      {
+        tenantAccess: true,
+        rateLimit: "management",
+        body: DeliveryModel.bulkRetriggerBody,
+        detail: {
+          summary: "Re-trigger dead letters in bulk",
+          description:
+            "Every dead letter matching event and since goes back to a fresh 4-attempt cycle with the same webhook_id.",
+        },
+        response: { 200: DeliveryModel.retriggerResponse },
+      },
+    )
+    .post(
+      "/dead-letters/:id/retrigger",
+      ({ principal, params }) => retriggerDeadLetters(deps, tenantOf(principal, undefined, MANAGER_ROLES), [params.id]),
+      {
+        tenantAccess: true,
+        rateLimit: "management",
+        params: idParams,
+        detail: {
+          summary: "Re-trigger one dead letter",
+          description:
+            "A fresh 4-attempt cycle with the same webhook_id; if it fails again it returns with a new retention.",
+        },
+        response: { 200: DeliveryModel.retriggerResponse },
+      },
+    )
+    .delete(
+      "/dead-letters/:id",
+      ({ principal, params }) => discardDeadLetter(deps, tenantOf(principal, undefined, MANAGER_ROLES), params.id),
+      {
+        tenantAccess: true,
+        rateLimit: "management",
+        params: idParams,
+        detail: { summary: "Discard a dead letter", description: "Deletes it without sending it again." },
+        response: { 200: DeliveryModel.discardResponse },
+      },
+    )
     .get(
       "/stats",
       async ({ principal }) => ({
@@ -212,7 +302,10 @@ export function webhookDeliveryRoutes(deps: AppDeps) {
       {
         tenantAccess: true,
         rateLimit: "management",
-        detail: { summary: "Delivery statistics", description: "Per rule (success rate, last status) and per day over the last 30 days." },
+        detail: {
+          summary: "Delivery statistics",
+          description: "Per rule (success rate, last status) and per day over the last 30 days.",
+        },
         response: { 200: DeliveryModel.statsResponse },
       },
     )
@@ -231,7 +324,11 @@ export function webhookDeliveryRoutes(deps: AppDeps) {
       {
         tenantAccess: true,
         rateLimit: "management",
-        detail: { summary: "The retry policy", description: "This server's retry delays, delivery timeout and retention (PARLEY_RETRY_DELAYS, PARLEY_DELIVERY_TIMEOUT, PARLEY_DLQ_RETENTION)." },
+        detail: {
+          summary: "The retry policy",
+          description:
+            "This server's retry delays, delivery timeout and retention (PARLEY_RETRY_DELAYS, PARLEY_DELIVERY_TIMEOUT, PARLEY_DLQ_RETENTION).",
+        },
         response: { 200: DeliveryModel.retryPolicyResponse },
       },
     );

@@ -27,7 +27,9 @@ function demoPage(baseUrl: string, demoTenantId: string | null): string {
   const intro = demoTenantId
     ? `<p>The chat button in the corner is the widget of the demo tenant <code>${escapeHtml(demoTenantId)}</code>. Ask about prices, opening hours or an appointment, or ask for a human.</p>`
     : `<p>No demo tenant yet. Start the server with <code>parley serve --demo</code>, or create a tenant with <code>parley tenant create --name "Acme" --origins https://your-site.example</code> and use its id below.</p>`;
-  const embed = demoTenantId ? `<script src="/widget.js" data-tenant="${escapeHtml(demoTenantId)}" async></script>` : "";
+  const embed = demoTenantId
+    ? `<script src="/widget.js" data-tenant="${escapeHtml(demoTenantId)}" async></script>`
+    : "";
   const next = `<p><a href="/admin">Admin page</a> (sign in with a tenant API key — the demo's is printed once, at the first <code>npm start</code>): dead letters, deliveries, rules, the hand-off inbox, charts. <a href="/docs">API reference</a>: every route of <code>/api/v1</code>.</p>`;
   return `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1">
@@ -41,15 +43,24 @@ ${embed}</body></html>`;
 }
 
 export function widgetAssetRoutes(deps: AppDeps) {
-  return new Elysia()
-    .get("/widget.js", scriptHandler(WIDGET_JS, "public, max-age=300"))
-    // Browsers ask for it on every page; an empty answer beats a 404 in the console.
-    .get("/favicon.ico", () => new Response(null, { status: 204, headers: { "cache-control": "public, max-age=86400" } }))
-    .get("/", async ({ request }) => {
-      const demoId = await deps.store.settings.findSetting("demo_tenant_id");
-      const tenantId = demoId && (await findTenant(deps, demoId)) ? demoId : null;
-      return new Response(demoPage(baseUrlFor(deps, request), tenantId), {
-        headers: { "content-type": "text/html; charset=utf-8", "content-security-policy": DEMO_CSP, "cache-control": "no-store" },
-      });
-    });
+  return (
+    new Elysia()
+      .get("/widget.js", scriptHandler(WIDGET_JS, "public, max-age=300"))
+      // Browsers ask for it on every page; an empty answer beats a 404 in the console.
+      .get(
+        "/favicon.ico",
+        () => new Response(null, { status: 204, headers: { "cache-control": "public, max-age=86400" } }),
+      )
+      .get("/", async ({ request }) => {
+        const demoId = await deps.store.settings.findSetting("demo_tenant_id");
+        const tenantId = demoId && (await findTenant(deps, demoId)) ? demoId : null;
+        return new Response(demoPage(baseUrlFor(deps, request), tenantId), {
+          headers: {
+            "content-type": "text/html; charset=utf-8",
+            "content-security-policy": DEMO_CSP,
+            "cache-control": "no-store",
+          },
+        });
+      })
+  );
 }

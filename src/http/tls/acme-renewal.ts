@@ -1,6 +1,12 @@
 import type { Deps } from "../../deps.ts";
 import { orderCertificate } from "./acme-order.ts";
-import { findLastAttempt, findStoredCertificate, saveCertificate, saveLastAttempt, type StoredCertificate } from "./acme-store.ts";
+import {
+  findLastAttempt,
+  findStoredCertificate,
+  saveCertificate,
+  saveLastAttempt,
+  type StoredCertificate,
+} from "./acme-store.ts";
 import { CertificatePairError, parseCertificatePair, type CertificatePair } from "./certificate-pair.ts";
 import { expiryWarning, type TlsStatus } from "./tls-status.ts";
 
@@ -65,7 +71,12 @@ export function createAcmeRenewal(deps: Deps, status: TlsStatus, options: Renewa
     options.apply(pair);
     status.served = pair;
     if (!first) status.renewals += 1;
-    deps.log.info({ msg: "TLS certificate in service", domains: pair.dnsNames, issuer: pair.issuer, not_after: new Date(pair.notAfterMs).toISOString() });
+    deps.log.info({
+      msg: "TLS certificate in service",
+      domains: pair.dnsNames,
+      issuer: pair.issuer,
+      not_after: new Date(pair.notAfterMs).toISOString(),
+    });
   };
 
   async function orderUnderLock(force: boolean, nowMs: number): Promise<RenewalOutcome> {
@@ -78,7 +89,11 @@ export function createAcmeRenewal(deps: Deps, status: TlsStatus, options: Renewa
       const last = await findLastAttempt(deps);
       status.lastAttemptMs = nowMs;
       try {
-        deps.log.info({ msg: "ordering a TLS certificate", domains: deps.config.acmeDomains, directory: deps.config.acmeDirectory });
+        deps.log.info({
+          msg: "ordering a TLS certificate",
+          domains: deps.config.acmeDomains,
+          directory: deps.config.acmeDirectory,
+        });
         const certificate = await order(deps);
         const pair = parseCertificatePair(certificate.cert, certificate.key, deps.clock.now());
         await saveCertificate(deps, certificate);
@@ -87,12 +102,16 @@ export function createAcmeRenewal(deps: Deps, status: TlsStatus, options: Renewa
         serve(pair);
         return "ordered";
       } catch (error) {
-        const message = error instanceof Error ? error.message.split("\n")[0] ?? "" : String(error);
+        const message = error instanceof Error ? (error.message.split("\n")[0] ?? "") : String(error);
         const failures = (last && !last.ok ? last.failures : 0) + 1;
         await saveLastAttempt(deps, { atMs: nowMs, ok: false, error: message, failures });
         status.failures += 1;
         status.lastError = { atMs: nowMs, message };
-        deps.log.error({ msg: "TLS certificate order failed; the current certificate keeps serving", reason: message, retry_in_ms: retryDelayMs(failures) });
+        deps.log.error({
+          msg: "TLS certificate order failed; the current certificate keeps serving",
+          reason: message,
+          retry_in_ms: retryDelayMs(failures),
+        });
         return "failed";
       }
     });

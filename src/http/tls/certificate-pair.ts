@@ -36,12 +36,15 @@ function dnsNamesOf(leaf: X509Certificate): string[] {
  */
 export function parseCertificatePair(cert: string, key: string, nowMs: number): CertificatePair {
   const blocks = cert.match(PEM_CERTIFICATE);
-  if (!blocks?.[0]) throw new CertificatePairError("the certificate file holds no PEM certificate (-----BEGIN CERTIFICATE-----)");
+  if (!blocks?.[0])
+    throw new CertificatePairError("the certificate file holds no PEM certificate (-----BEGIN CERTIFICATE-----)");
   let leaf: X509Certificate;
   try {
     leaf = new X509Certificate(blocks[0]);
   } catch (error) {
-    throw new CertificatePairError(`the certificate cannot be read: ${error instanceof Error ? error.message : String(error)}`);
+    throw new CertificatePairError(
+      `the certificate cannot be read: ${error instanceof Error ? error.message : String(error)}`,
+    );
   }
   let privateKey: ReturnType<typeof createPrivateKey>;
   try {
@@ -49,9 +52,11 @@ export function parseCertificatePair(cert: string, key: string, nowMs: number): 
   } catch {
     throw new CertificatePairError("the key file holds no readable unencrypted PEM private key");
   }
-  if (!leaf.checkPrivateKey(privateKey)) throw new CertificatePairError(`the key does not belong to the certificate (${leaf.subject.replace(/\n/g, ", ")})`);
+  if (!leaf.checkPrivateKey(privateKey))
+    throw new CertificatePairError(`the key does not belong to the certificate (${leaf.subject.replace(/\n/g, ", ")})`);
   const notAfterMs = Date.parse(leaf.validTo);
-  if (notAfterMs <= nowMs) throw new CertificatePairError(`the certificate expired on ${new Date(notAfterMs).toISOString()}`);
+  if (notAfterMs <= nowMs)
+    throw new CertificatePairError(`the certificate expired on ${new Date(notAfterMs).toISOString()}`);
   return {
     cert: `${blocks.join("\n")}\n`,
     key,
@@ -71,7 +76,9 @@ export function readCertificatePair(certPath: string, keyPath: string, nowMs: nu
       return readFileSync(path, "utf8");
     } catch (error) {
       const code = (error as NodeJS.ErrnoException).code;
-      throw new CertificatePairError(`cannot read the ${what} ${path}: ${code === "ENOENT" ? "no such file" : code === "EACCES" ? "permission denied" : String(error)}`);
+      throw new CertificatePairError(
+        `cannot read the ${what} ${path}: ${code === "ENOENT" ? "no such file" : code === "EACCES" ? "permission denied" : String(error)}`,
+      );
     }
   };
   const cert = read(certPath, "certificate file");
@@ -79,7 +86,8 @@ export function readCertificatePair(certPath: string, keyPath: string, nowMs: nu
   try {
     return parseCertificatePair(cert, key, nowMs);
   } catch (error) {
-    if (error instanceof CertificatePairError) throw new CertificatePairError(`${certPath} + ${keyPath}: ${error.message}`);
+    if (error instanceof CertificatePairError)
+      throw new CertificatePairError(`${certPath} + ${keyPath}: ${error.message}`);
     throw error;
   }
 }

@@ -19,16 +19,24 @@ function jsonError(status: number, error: string, message: string): Response {
  * Plain HTTP while TLS is on: every request is sent to the same path on https:// with 308
  * (method and body kept), except ACME HTTP-01 challenges, which the CA fetches over plain HTTP.
  */
-export async function redirectToHttps(request: Request, options: Pick<RedirectOptions, "httpsPort" | "challenge">): Promise<Response> {
+export async function redirectToHttps(
+  request: Request,
+  options: Pick<RedirectOptions, "httpsPort" | "challenge">,
+): Promise<Response> {
   const url = new URL(request.url);
   if (url.pathname.startsWith(CHALLENGE_PREFIX)) {
     const answer = await options.challenge(url.pathname.slice(CHALLENGE_PREFIX.length));
-    return answer === null ? jsonError(404, "not_found", "No such ACME challenge.") : new Response(answer, { headers: { "content-type": "text/plain" } });
+    return answer === null
+      ? jsonError(404, "not_found", "No such ACME challenge.")
+      : new Response(answer, { headers: { "content-type": "text/plain" } });
   }
   const host = hostWithoutPort(request.headers.get("host") ?? "");
   if (host === null) return jsonError(400, "invalid_host", "A Host header naming this server is required.");
   const port = options.httpsPort === 443 ? "" : `:${options.httpsPort}`;
-  return new Response(null, { status: 308, headers: { location: `https://${host}${port}${url.pathname}${url.search}` } });
+  return new Response(null, {
+    status: 308,
+    headers: { location: `https://${host}${port}${url.pathname}${url.search}` },
+  });
 }
 
 /** The host name of a Host header, or null when it is missing or not a plain name or address. */
@@ -38,5 +46,11 @@ function hostWithoutPort(header: string): string | null {
 }
 
 export function listenRedirect(options: RedirectOptions): Server<undefined> {
-  return Bun.serve<undefined>({ port: options.port, hostname: options.hostname, reusePort: false, development: false, fetch: (request) => redirectToHttps(request, options) });
+  return Bun.serve<undefined>({
+    port: options.port,
+    hostname: options.hostname,
+    reusePort: false,
+    development: false,
+    fetch: (request) => redirectToHttps(request, options),
+  });
 }

@@ -11,7 +11,11 @@ export function secureResponse(response: Response, hstsSeconds: number): Respons
     applySecurity(target.headers, hstsSeconds, insecure ? cookies : null);
   } catch {
     // Immutable headers (Response.redirect, Response.error): copy into a response we own.
-    target = new Response(response.body, { status: response.status, statusText: response.statusText, headers: new Headers(response.headers) });
+    target = new Response(response.body, {
+      status: response.status,
+      statusText: response.statusText,
+      headers: new Headers(response.headers),
+    });
     applySecurity(target.headers, hstsSeconds, insecure ? cookies : null);
   }
   return target;
@@ -21,5 +25,6 @@ function applySecurity(headers: Headers, hstsSeconds: number, cookies: string[] 
   if (hstsSeconds > 0) headers.set("strict-transport-security", `max-age=${hstsSeconds}`);
   if (!cookies) return;
   headers.delete("set-cookie");
-  for (const cookie of cookies) headers.append("set-cookie", /;\s*secure\b/i.test(cookie) ? cookie : `${cookie}; Secure`);
+  for (const cookie of cookies)
+    headers.append("set-cookie", /;\s*secure\b/i.test(cookie) ? cookie : `${cookie}; Secure`);
 }

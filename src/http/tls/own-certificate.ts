@@ -17,7 +17,12 @@ export type ReloadOutcome = "replaced" | "unchanged" | "failed";
  * (half-written by a renewal, mismatched, expired) keeps the old certificate in service and is
  * reported in the log and /metrics until a good pair arrives.
  */
-export function reloadOwnCertificate(files: OwnFiles, deps: { clock: Clock; log: Logger }, status: TlsStatus, apply: (pair: CertificatePair) => void): ReloadOutcome {
+export function reloadOwnCertificate(
+  files: OwnFiles,
+  deps: { clock: Clock; log: Logger },
+  status: TlsStatus,
+  apply: (pair: CertificatePair) => void,
+): ReloadOutcome {
   const nowMs = deps.clock.now();
   status.lastAttemptMs = nowMs;
   let pair: CertificatePair;
@@ -35,7 +40,11 @@ export function reloadOwnCertificate(files: OwnFiles, deps: { clock: Clock; log:
   apply(pair);
   status.served = pair;
   status.renewals += 1;
-  deps.log.info({ msg: "TLS certificate reloaded", subject: pair.subject, not_after: new Date(pair.notAfterMs).toISOString() });
+  deps.log.info({
+    msg: "TLS certificate reloaded",
+    subject: pair.subject,
+    not_after: new Date(pair.notAfterMs).toISOString(),
+  });
   return "replaced";
 }
 

@@ -35,11 +35,13 @@ export interface TlsServeInput {
 
 /** The operator's own pair at start-up: a pair that cannot be served stops start-up (exit 2). */
 export function readStartupPair(config: Config, nowMs: number): CertificatePair {
-  if (!config.tlsCertPath || !config.tlsKeyPath) throw new Error("readStartupPair needs PARLEY_TLS_CERT and PARLEY_TLS_KEY");
+  if (!config.tlsCertPath || !config.tlsKeyPath)
+    throw new Error("readStartupPair needs PARLEY_TLS_CERT and PARLEY_TLS_KEY");
   try {
     return readCertificatePair(config.tlsCertPath, config.tlsKeyPath, nowMs);
   } catch (error) {
-    if (error instanceof CertificatePairError) throw new ConfigError(`PARLEY_TLS_CERT/PARLEY_TLS_KEY: ${error.message}`);
+    if (error instanceof CertificatePairError)
+      throw new ConfigError(`PARLEY_TLS_CERT/PARLEY_TLS_KEY: ${error.message}`);
     throw error;
   }
 }
@@ -65,7 +67,14 @@ function startListeners(input: TlsServeInput, first: CertificatePair | null): Li
   let redirect: Server<undefined>;
   try {
     redirect = bindOrExplain(config.host, config.httpPort, () =>
-      listenRedirect({ port: config.httpPort, hostname: config.host, get httpsPort() { return httpsPort(); }, challenge: input.challenge ?? (() => null) }),
+      listenRedirect({
+        port: config.httpPort,
+        hostname: config.host,
+        get httpsPort() {
+          return httpsPort();
+        },
+        challenge: input.challenge ?? (() => null),
+      }),
     );
   } catch (error) {
     void https?.stop();
@@ -124,7 +133,11 @@ export function serveOwnCertificate(input: TlsServeInput, status: TlsStatus): Tl
  * HTTPS with certificates obtained over ACME: a stored one serves at once; without one, HTTPS
  * starts when the first order succeeds (plain HTTP answers the CA meanwhile).
  */
-export function serveAcmeCertificate(input: TlsServeInput, deps: Deps, status: TlsStatus): TlsServing & { readonly renewal: AcmeRenewal } {
+export function serveAcmeCertificate(
+  input: TlsServeInput,
+  deps: Deps,
+  status: TlsStatus,
+): TlsServing & { readonly renewal: AcmeRenewal } {
   const listeners = startListeners({ ...input, challenge: (token) => findChallengeAnswer(deps, token) }, null);
   const renewal = createAcmeRenewal(deps, status, { apply: (pair) => listeners.apply(pair) });
   renewal.start();

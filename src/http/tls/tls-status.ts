@@ -21,7 +21,10 @@ export function createTlsStatus(source: TlsStatus["source"], served: Certificate
 }
 
 /** /readyz detail while the served certificate expires within 7 days (still ready: it serves). */
-export function tlsReadinessDetail(status: TlsStatus, nowMs: number): { certificate_expires_at: string; certificate_expires_in_days: number } | null {
+export function tlsReadinessDetail(
+  status: TlsStatus,
+  nowMs: number,
+): { certificate_expires_at: string; certificate_expires_in_days: number } | null {
   const served = status.served;
   if (!served || served.notAfterMs - nowMs > EXPIRY_WARNING_MS) return null;
   return {
@@ -37,7 +40,11 @@ export function expiryWarning(status: TlsStatus, log: Logger): (nowMs: number) =
     const expiring = tlsReadinessDetail(status, nowMs);
     if (!expiring || (warnedAtMs !== null && nowMs - warnedAtMs < DAY_MS)) return;
     warnedAtMs = nowMs;
-    log.error({ msg: "TLS certificate expires soon and is not renewed yet", ...expiring, last_error: status.lastError?.message ?? null });
+    log.error({
+      msg: "TLS certificate expires soon and is not renewed yet",
+      ...expiring,
+      last_error: status.lastError?.message ?? null,
+    });
   };
 }
 

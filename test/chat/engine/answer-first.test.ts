@@ -4,7 +4,8 @@ import { converse } from "./conversation.ts";
 
 const DENTAL = configForSector("dental-clinic");
 const CARS = configForSector("car-service");
-const answerOf = (config: typeof DENTAL, id: string): string => config.faq.find((entry) => entry.id === id)?.answer ?? `no entry ${id}`;
+const answerOf = (config: typeof DENTAL, id: string): string =>
+  config.faq.find((entry) => entry.id === id)?.answer ?? `no entry ${id}`;
 
 describe("a question the FAQ answers is answered before any lead or booking step", () => {
   test("'can i pay for braces in installments?' gets the payment plans before any detail is asked", () => {
@@ -22,7 +23,9 @@ describe("a question the FAQ answers is answered before any lead or booking step
   });
 
   test("a buying wish that no entry is about still goes to the details: renting a flat is not the documents answer", () => {
-    const reply = converse(configForSector("real-estate"), ["I want to rent a 2 bedroom flat under 1500 a month, what do you have?"]).last;
+    const reply = converse(configForSector("real-estate"), [
+      "I want to rent a 2 bedroom flat under 1500 a month, what do you have?",
+    ]).last;
     expect(reply).not.toContain("photo ID");
     expect(reply).toContain("Could I get your name");
   });

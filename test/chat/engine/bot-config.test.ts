@@ -25,7 +25,14 @@ function rejectedField(patch: unknown): string {
 describe("validateBotConfigPatch", () => {
   test("a partial patch merges into the current config and leaves the rest alone", () => {
     const current = base();
-    const next = validateBotConfigPatch({ greeting: "Welcome!", lead: { enabled: false }, appointments: { business_hours: { sun: { open: "10:00", close: "12:00" } } } }, current);
+    const next = validateBotConfigPatch(
+      {
+        greeting: "Welcome!",
+        lead: { enabled: false },
+        appointments: { business_hours: { sun: { open: "10:00", close: "12:00" } } },
+      },
+      current,
+    );
     expect(next.greeting).toBe("Welcome!");
     expect(next.lead.enabled).toBe(false);
     expect(next.lead.default_country).toBe("US");
@@ -42,13 +49,19 @@ describe("validateBotConfigPatch", () => {
   });
 
   test("a day can be closed with null and strings are trimmed", () => {
-    const next = validateBotConfigPatch({ bot_name: "  Zed  ", appointments: { business_hours: { sat: null } } }, base());
+    const next = validateBotConfigPatch(
+      { bot_name: "  Zed  ", appointments: { business_hours: { sat: null } } },
+      base(),
+    );
     expect(next.bot_name).toBe("Zed");
     expect(next.appointments.business_hours.sat).toBeNull();
   });
 
   test("origins are normalised to scheme, host and port and deduplicated", () => {
-    const next = validateBotConfigPatch({ allowed_origins: ["https://Smile.example/", "https://smile.example", "http://localhost:5173"] }, base());
+    const next = validateBotConfigPatch(
+      { allowed_origins: ["https://Smile.example/", "https://smile.example", "http://localhost:5173"] },
+      base(),
+    );
     expect(next.allowed_origins).toEqual(["https://smile.example", "http://localhost:5173"]);
   });
 
@@ -60,7 +73,9 @@ describe("validateBotConfigPatch", () => {
   test("unknown keys are refused at every level", () => {
     expect(rejectedField({ colour: "red" })).toBe("colour");
     expect(rejectedField({ lead: { enabled: true, webhook: "x" } })).toBe("lead.webhook");
-    expect(rejectedField({ appointments: { business_hours: { funday: null } } })).toBe("appointments.business_hours.funday");
+    expect(rejectedField({ appointments: { business_hours: { funday: null } } })).toBe(
+      "appointments.business_hours.funday",
+    );
     expect(rejectedField({ faq: [{ id: "a", question: "q", answer: "a", weight: 2 }] })).toBe("faq[0].weight");
   });
 
@@ -74,7 +89,9 @@ describe("validateBotConfigPatch", () => {
 
   test("a time zone Intl does not know is refused", () => {
     expect(rejectedField({ appointments: { timezone: "Mars/Olympus_Mons" } })).toBe("appointments.timezone");
-    expect(validateBotConfigPatch({ appointments: { timezone: "Europe/Lisbon" } }, base()).appointments.timezone).toBe("Europe/Lisbon");
+    expect(validateBotConfigPatch({ appointments: { timezone: "Europe/Lisbon" } }, base()).appointments.timezone).toBe(
+      "Europe/Lisbon",
+    );
   });
 
   test("a country that is not an upper-case ISO-3166 code is refused", () => {
@@ -91,25 +108,48 @@ describe("validateBotConfigPatch", () => {
   });
 
   test("opening hours must be HH:MM with opening before closing", () => {
-    expect(rejectedField({ appointments: { business_hours: { mon: { open: "9:00", close: "17:00" } } } })).toBe("appointments.business_hours.mon.open");
-    expect(rejectedField({ appointments: { business_hours: { mon: { open: "09:00", close: "24:00" } } } })).toBe("appointments.business_hours.mon.close");
-    expect(rejectedField({ appointments: { business_hours: { tue: { open: "17:00", close: "09:00" } } } })).toBe("appointments.business_hours.tue.close");
-    expect(rejectedField({ appointments: { business_hours: { wed: { open: "10:00", close: "10:00" } } } })).toBe("appointments.business_hours.wed.close");
-    expect(rejectedField({ appointments: { business_hours: { thu: "09:00-17:00" } } })).toBe("appointments.business_hours.thu");
+    expect(rejectedField({ appointments: { business_hours: { mon: { open: "9:00", close: "17:00" } } } })).toBe(
+      "appointments.business_hours.mon.open",
+    );
+    expect(rejectedField({ appointments: { business_hours: { mon: { open: "09:00", close: "24:00" } } } })).toBe(
+      "appointments.business_hours.mon.close",
+    );
+    expect(rejectedField({ appointments: { business_hours: { tue: { open: "17:00", close: "09:00" } } } })).toBe(
+      "appointments.business_hours.tue.close",
+    );
+    expect(rejectedField({ appointments: { business_hours: { wed: { open: "10:00", close: "10:00" } } } })).toBe(
+      "appointments.business_hours.wed.close",
+    );
+    expect(rejectedField({ appointments: { business_hours: { thu: "09:00-17:00" } } })).toBe(
+      "appointments.business_hours.thu",
+    );
   });
 
   test("more than 200 FAQ entries are refused", () => {
-    const faq = Array.from({ length: 201 }, (_, index) => ({ id: `q${index}`, question: `Question ${index}?`, answer: "Answer." }));
+    const faq = Array.from({ length: 201 }, (_, index) => ({
+      id: `q${index}`,
+      question: `Question ${index}?`,
+      answer: "Answer.",
+    }));
     expect(rejectedField({ faq })).toBe("faq");
     expect(validateBotConfigPatch({ faq: faq.slice(0, 200) }, base()).faq).toHaveLength(200);
   });
 
   test("FAQ entries need a unique id, a question and an answer of bounded length", () => {
-    expect(rejectedField({ faq: [{ id: "a", question: "Q?", answer: "A." }, { id: "a", question: "Q2?", answer: "A2." }] })).toBe("faq[1].id");
+    expect(
+      rejectedField({
+        faq: [
+          { id: "a", question: "Q?", answer: "A." },
+          { id: "a", question: "Q2?", answer: "A2." },
+        ],
+      }),
+    ).toBe("faq[1].id");
     expect(rejectedField({ faq: [{ id: "has space", question: "Q?", answer: "A." }] })).toBe("faq[0].id");
     expect(rejectedField({ faq: [{ id: "a", question: "   ", answer: "A." }] })).toBe("faq[0].question");
     expect(rejectedField({ faq: [{ id: "a", question: "Q?", answer: "x".repeat(2001) }] })).toBe("faq[0].answer");
-    expect(rejectedField({ faq: [{ id: "a", question: "Q?", answer: "A.", keywords: [""] }] })).toBe("faq[0].keywords[0]");
+    expect(rejectedField({ faq: [{ id: "a", question: "Q?", answer: "A.", keywords: [""] }] })).toBe(
+      "faq[0].keywords[0]",
+    );
   });
 
   test("strings longer than their bound are refused", () => {
@@ -121,7 +161,9 @@ describe("validateBotConfigPatch", () => {
   test("hand-off numbers must be in range", () => {
     expect(rejectedField({ handoff: { low_confidence_threshold: 1.5 } })).toBe("handoff.low_confidence_threshold");
     expect(rejectedField({ handoff: { max_low_confidence_turns: 0 } })).toBe("handoff.max_low_confidence_turns");
-    expect(validateBotConfigPatch({ handoff: { low_confidence_threshold: 0.5 } }, base()).handoff.low_confidence_threshold).toBe(0.5);
+    expect(
+      validateBotConfigPatch({ handoff: { low_confidence_threshold: 0.5 } }, base()).handoff.low_confidence_threshold,
+    ).toBe(0.5);
   });
 
   test("booking limits must be whole numbers in range", () => {

@@ -1,6 +1,12 @@
 import { expect } from "bun:test";
 import type { BotConfig } from "../../../src/chat/engine/bot-config.ts";
-import { createRuleEngine, initialConversationState, type ConversationState, type EngineAction, type EngineOutput } from "../../../src/chat/engine/engine.ts";
+import {
+  createRuleEngine,
+  initialConversationState,
+  type ConversationState,
+  type EngineAction,
+  type EngineOutput,
+} from "../../../src/chat/engine/engine.ts";
 
 /** Thursday 15 January 2026, 09:00 UTC (04:00 in New York): the fixed "now" of the chat tests. */
 export const NOW_MS = Date.UTC(2026, 0, 15, 9, 0);
@@ -55,6 +61,9 @@ export function converse(
   };
 }
 
-export function actionsOfType<T extends EngineAction["type"]>(actions: readonly EngineAction[], type: T): Extract<EngineAction, { type: T }>[] {
+export function actionsOfType<T extends EngineAction["type"]>(
+  actions: readonly EngineAction[],
+  type: T,
+): Extract<EngineAction, { type: T }>[] {
   return actions.filter((action): action is Extract<EngineAction, { type: T }> => action.type === type);
 }

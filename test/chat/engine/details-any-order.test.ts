@@ -14,7 +14,9 @@ describe("details given in answer to an open booking offer", () => {
     expect(chat.outputs[1]?.reply.text).not.toContain("Could I get your name");
     const [booking] = actionsOfType(chat.actions, "appointment_booked");
     expect(booking).toMatchObject({ name: "Ana Lopez", phone: "+12125550187" });
-    expect(actionsOfType(chat.actions, "lead_captured")).toEqual([expect.objectContaining({ name: "Ana Lopez", phone: "+12125550187", email: "ana@example.com" })]);
+    expect(actionsOfType(chat.actions, "lead_captured")).toEqual([
+      expect.objectContaining({ name: "Ana Lopez", phone: "+12125550187", email: "ana@example.com" }),
+    ]);
     expect(chat.outputs.filter((output) => output.reply.text.includes("Could I get your name"))).toHaveLength(0);
   });
 
@@ -38,8 +40,15 @@ describe("details given in answer to an open booking offer", () => {
 
 describe("details in any order in a lead form or unprompted", () => {
   test("e-mail, then 'my name is', then the phone: one lead with all three", () => {
-    const chat = converse(CARS, ["i need a quote for brakes", "ana@example.com", "my name is Ana Lopez", "312 555 0142"]);
-    expect(actionsOfType(chat.actions, "lead_captured")).toEqual([expect.objectContaining({ name: "Ana Lopez", phone: "+13125550142", email: "ana@example.com" })]);
+    const chat = converse(CARS, [
+      "i need a quote for brakes",
+      "ana@example.com",
+      "my name is Ana Lopez",
+      "312 555 0142",
+    ]);
+    expect(actionsOfType(chat.actions, "lead_captured")).toEqual([
+      expect.objectContaining({ name: "Ana Lopez", phone: "+13125550142", email: "ana@example.com" }),
+    ]);
   });
 
   test("all three unprompted in one message with a question: the answer, then the thanks", () => {
@@ -57,7 +66,9 @@ describe("a visitor who would rather not give a phone number", () => {
     expect(chat.outputs[2]?.reply.text).toContain("reply by e-mail");
     expect(chat.outputs[2]?.reply.text).toContain("your e-mail address");
     expect(chat.outputs[2]?.reply.text).not.toContain("phone number to reach you");
-    expect(actionsOfType(chat.actions, "lead_captured")).toEqual([expect.objectContaining({ name: "Ana Lopez", phone: "", email: "ana@example.com" })]);
+    expect(actionsOfType(chat.actions, "lead_captured")).toEqual([
+      expect.objectContaining({ name: "Ana Lopez", phone: "", email: "ana@example.com" }),
+    ]);
     expect(chat.last).toContain("reply to you at ana@example.com");
   });
 
@@ -71,7 +82,9 @@ describe("a visitor who would rather not give a phone number", () => {
 
   test("a booking where the tenant allows it is held with the name and e-mail", () => {
     const chat = converse(DENTAL, [BOOK, "yes", "Ana Lopez", "no phone please, just email me", "ana@example.com"]);
-    expect(actionsOfType(chat.actions, "appointment_booked")).toEqual([expect.objectContaining({ name: "Ana Lopez", email: "ana@example.com" })]);
+    expect(actionsOfType(chat.actions, "appointment_booked")).toEqual([
+      expect.objectContaining({ name: "Ana Lopez", email: "ana@example.com" }),
+    ]);
   });
 
   test("require_phone is validated as a boolean", () => {
@@ -82,10 +95,16 @@ describe("a visitor who would rather not give a phone number", () => {
 
 describe("a phone declined before it was asked for", () => {
   test("'a quote for whitening, but just email me': the name, then the e-mail, never the phone", () => {
-    const chat = converse(DENTAL, ["can i get a quote for whitening? please just email me", "Ana Lopez", "ana@example.com"]);
+    const chat = converse(DENTAL, [
+      "can i get a quote for whitening? please just email me",
+      "Ana Lopez",
+      "ana@example.com",
+    ]);
     expect(chat.outputs[1]?.reply.text).toContain("your e-mail address");
     expect(chat.outputs.some((output) => output.reply.text.includes("phone number to reach you"))).toBe(false);
-    expect(actionsOfType(chat.actions, "lead_captured")).toEqual([expect.objectContaining({ phone: "", email: "ana@example.com" })]);
+    expect(actionsOfType(chat.actions, "lead_captured")).toEqual([
+      expect.objectContaining({ phone: "", email: "ana@example.com" }),
+    ]);
   });
 
   test("where a phone is required the form stops when it comes to the phone, saying why", () => {

@@ -11,20 +11,40 @@ const THIRTY_MINUTES = 30 * 60_000;
 
 describe("booking an appointment", () => {
   test("a valid time is offered, confirmed, and booked once name and phone are known", () => {
-    const chat = converse(DENTAL, ["I'd like to book an appointment", "Monday at 10am", "yes", "Ana Lopez", "(415) 555-0132"]);
+    const chat = converse(DENTAL, [
+      "I'd like to book an appointment",
+      "Monday at 10am",
+      "yes",
+      "Ana Lopez",
+      "(415) 555-0132",
+    ]);
     expect(chat.outputs[0]?.reply.quick_replies).toHaveLength(3);
-    expect(chat.outputs[1]?.reply).toEqual({ text: "Mon, Jan 19, 10:00 AM (New York time) is available. Shall I book it for you?", quick_replies: ["Yes, book it", "Pick another time"] });
+    expect(chat.outputs[1]?.reply).toEqual({
+      text: "Mon, Jan 19, 10:00 AM (New York time) is available. Shall I book it for you?",
+      quick_replies: ["Yes, book it", "Pick another time"],
+    });
     expect(chat.outputs[2]?.reply.text).toMatch(/to hold Mon, Jan 19, 10:00 AM.*your name/);
     expect(chat.outputs[3]?.reply.text).toContain("phone number");
     expect(chat.outputs[4]?.reply.text).toContain("You're booked in for Mon, Jan 19, 10:00 AM (New York time), Ana!");
     expect(chat.actions).toEqual([
-      { type: "appointment_booked", startMs: MONDAY_10AM, endMs: MONDAY_10AM + THIRTY_MINUTES, name: "Ana Lopez", phone: "+14155550132", confidence: 0.95 },
+      {
+        type: "appointment_booked",
+        startMs: MONDAY_10AM,
+        endMs: MONDAY_10AM + THIRTY_MINUTES,
+        name: "Ana Lopez",
+        phone: "+14155550132",
+        confidence: 0.95,
+      },
     ]);
     expect(chat.state.bookedStartMs).toBe(MONDAY_10AM);
   });
 
   test("contact details already known are attached and not asked for again", () => {
-    const chat = converse(DENTAL, ["I'm Ana Lopez, 415-555-0132, ana@example.com", "Can I come in tomorrow at 10am?", "yes"]);
+    const chat = converse(DENTAL, [
+      "I'm Ana Lopez, 415-555-0132, ana@example.com",
+      "Can I come in tomorrow at 10am?",
+      "yes",
+    ]);
     const booked = actionsOfType(chat.actions, "appointment_booked");
     expect(booked).toEqual([
       {
@@ -43,14 +63,20 @@ describe("booking an appointment", () => {
   test("giving the e-mail during a booking also completes the lead, once", () => {
     const chat = converse(DENTAL, ["Monday at 10am", "yes", "Ana Lopez, ana@example.com", "415 555 0132"]);
     expect(chat.outputs[3]?.actions.map((action) => action.type)).toEqual(["appointment_booked", "lead_captured"]);
-    expect(actionsOfType(chat.actions, "lead_captured")[0]?.interest).toBe("Appointment on Mon, Jan 19, 10:00 AM (New York time)");
+    expect(actionsOfType(chat.actions, "lead_captured")[0]?.interest).toBe(
+      "Appointment on Mon, Jan 19, 10:00 AM (New York time)",
+    );
   });
 
   test("a time in the past is refused with the nearest free times as quick replies", () => {
     const chat = converse(DENTAL, ["Can I come in yesterday at 3pm?"]);
     const output = chat.outputs[0];
     expect(output?.reply.text).toMatch(/Wed, Jan 14, 3:00 PM \(New York time\) has already passed/);
-    expect(output?.reply.quick_replies).toEqual(["Thu, Jan 15, 8:00 AM", "Thu, Jan 15, 8:30 AM", "Thu, Jan 15, 9:00 AM"]);
+    expect(output?.reply.quick_replies).toEqual([
+      "Thu, Jan 15, 8:00 AM",
+      "Thu, Jan 15, 8:30 AM",
+      "Thu, Jan 15, 9:00 AM",
+    ]);
     expect(chat.actions).toEqual([]);
     expect(chat.state.mode).toBe("booking");
   });
@@ -58,20 +84,39 @@ describe("booking an appointment", () => {
   test("a closed day is refused with the nearest open slots", () => {
     const chat = converse(DENTAL, ["book me in on Sunday at 10am"]);
     expect(chat.last).toMatch(/We're closed on Sundays/);
-    expect(chat.outputs[0]?.reply.quick_replies).toEqual(["Sat, Jan 17, 12:00 PM", "Sat, Jan 17, 12:30 PM", "Mon, Jan 19, 8:00 AM"]);
+    expect(chat.outputs[0]?.reply.quick_replies).toEqual([
+      "Sat, Jan 17, 12:00 PM",
+      "Sat, Jan 17, 12:30 PM",
+      "Mon, Jan 19, 8:00 AM",
+    ]);
   });
 
   test("a time after closing is refused with the hours of that day", () => {
     const chat = converse(DENTAL, ["Can I book Friday at 4pm?"]);
-    expect(chat.last).toMatch(/On Fridays we're open 8 am–2 pm, so Fri, Jan 16, 4:00 PM \(New York time\) is outside our hours/);
-    expect(chat.outputs[0]?.reply.quick_replies).toEqual(["Fri, Jan 16, 12:30 PM", "Fri, Jan 16, 1:00 PM", "Fri, Jan 16, 1:30 PM"]);
+    expect(chat.last).toMatch(
+      /On Fridays we're open 8 am–2 pm, so Fri, Jan 16, 4:00 PM \(New York time\) is outside our hours/,
+    );
+    expect(chat.outputs[0]?.reply.quick_replies).toEqual([
+      "Fri, Jan 16, 12:30 PM",
+      "Fri, Jan 16, 1:00 PM",
+      "Fri, Jan 16, 1:30 PM",
+    ]);
   });
 
   test("a taken slot is refused, and a proposed slot tapped as a quick reply can be booked", () => {
     const taken = [MONDAY_10AM];
-    const chat = converse(DENTAL, ["Monday at 10am please", "Mon, Jan 19, 10:30 AM", "Yes, book it", "my name is Ana Lopez and my number is 415 555 0132"], {
-      takenSlotStarts: taken,
-    });
+    const chat = converse(
+      DENTAL,
+      [
+        "Monday at 10am please",
+        "Mon, Jan 19, 10:30 AM",
+        "Yes, book it",
+        "my name is Ana Lopez and my number is 415 555 0132",
+      ],
+      {
+        takenSlotStarts: taken,
+      },
+    );
     expect(chat.outputs[0]?.reply.text).toMatch(/Mon, Jan 19, 10:00 AM \(New York time\) is already taken/);
     const proposals = chat.outputs[0]?.reply.quick_replies ?? [];
     expect(proposals).toEqual(["Mon, Jan 19, 9:00 AM", "Mon, Jan 19, 9:30 AM", "Mon, Jan 19, 10:30 AM"]);
@@ -105,7 +150,9 @@ describe("booking an appointment", () => {
 
   test("a booking across the spring clock change lands at 3 pm local summer time", () => {
     const beforeChange = Date.UTC(2026, 2, 5, 15, 0); // Thursday 5 March, 10:00 EST
-    const chat = converse(DENTAL, ["Can I book March 10 at 3pm?", "yes", "Ana", "415 555 0132"], { nowMs: beforeChange });
+    const chat = converse(DENTAL, ["Can I book March 10 at 3pm?", "yes", "Ana", "415 555 0132"], {
+      nowMs: beforeChange,
+    });
     expect(chat.outputs[0]?.reply.text).toContain("Tue, Mar 10, 3:00 PM (New York time) is available");
     expect(actionsOfType(chat.actions, "appointment_booked")[0]?.startMs).toBe(Date.UTC(2026, 2, 10, 19, 0));
   });
@@ -128,11 +175,21 @@ describe("booking an appointment", () => {
   test("a day without a time offers that day's free slots from opening time", () => {
     const chat = converse(DENTAL, ["Can I book an appointment next Monday?"]);
     expect(chat.last).toMatch(/Here's what I have on Monday, January 19/);
-    expect(chat.outputs[0]?.reply.quick_replies).toEqual(["Mon, Jan 19, 8:00 AM", "Mon, Jan 19, 8:30 AM", "Mon, Jan 19, 9:00 AM"]);
+    expect(chat.outputs[0]?.reply.quick_replies).toEqual([
+      "Mon, Jan 19, 8:00 AM",
+      "Mon, Jan 19, 8:30 AM",
+      "Mon, Jan 19, 9:00 AM",
+    ]);
   });
 
   test("a bare time after talking about a day means that day", () => {
-    const chat = converse(DENTAL, ["Can I book an appointment next Monday?", "10am works", "yes", "Ana", "415 555 0132"]);
+    const chat = converse(DENTAL, [
+      "Can I book an appointment next Monday?",
+      "10am works",
+      "yes",
+      "Ana",
+      "415 555 0132",
+    ]);
     expect(chat.outputs[1]?.reply.text).toMatch(/Mon, Jan 19, 10:00 AM \(New York time\) is available/);
     expect(actionsOfType(chat.actions, "appointment_booked")[0]?.startMs).toBe(MONDAY_10AM);
   });

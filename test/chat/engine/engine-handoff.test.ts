@@ -93,7 +93,9 @@ describe("hand-off to a person", () => {
   });
 
   test("a session is handed off only once", () => {
-    const chat = converse(DENTAL, ["human please", "hello? operator?", "blah", "blah blah"], { nowMs: OFFICE_HOURS_MS });
+    const chat = converse(DENTAL, ["human please", "hello? operator?", "blah", "blah blah"], {
+      nowMs: OFFICE_HOURS_MS,
+    });
     expect(actionsOfType(chat.actions, "handoff")).toHaveLength(1);
     expect(chat.outputs[1]?.reply.text).toMatch(/already been notified/);
   });
@@ -113,7 +115,11 @@ describe("hand-off to a person", () => {
     expect(chat.outputs[0]?.reply.text).toMatch(/your name, your phone number or e-mail and your question/);
     expect(chat.outputs[0]?.reply.text).not.toMatch(/join this chat|as soon as they can/);
     expect(chat.last).toMatch(/first thing when they're back/);
-    const spanish = converse(validateBotConfigPatch({ languages: ["en", "es"] }, DENTAL), ["quiero hablar con una persona"], { nowMs: NOW_MS });
+    const spanish = converse(
+      validateBotConfigPatch({ languages: ["en", "es"] }, DENTAL),
+      ["quiero hablar con una persona"],
+      { nowMs: NOW_MS },
+    );
     expect(spanish.last).toMatch(/no está ahora mismo/);
   });
 

@@ -82,7 +82,14 @@ for (const scenario of SCENARIOS) {
 
       const leads = actionsOfType(chat.actions, "lead_captured");
       expect(leads).toEqual([
-        { type: "lead_captured", name: scenario.name, phone: scenario.e164, email: scenario.email.toLowerCase(), interest: scenario.intent, confidence: 0.9 },
+        {
+          type: "lead_captured",
+          name: scenario.name,
+          phone: scenario.e164,
+          email: scenario.email.toLowerCase(),
+          interest: scenario.intent,
+          confidence: 0.9,
+        },
       ]);
       expect(chat.outputs[5]?.actions).toHaveLength(1);
       expect(chat.state.mode).toBe("idle");
@@ -92,7 +99,11 @@ for (const scenario of SCENARIOS) {
       const chat = converse(config, [scenario.intent, `I'm ${scenario.name}, ${scenario.phone}, ${scenario.email}`]);
       const leads = actionsOfType(chat.actions, "lead_captured");
       expect(leads).toHaveLength(1);
-      expect(leads[0]).toMatchObject({ name: scenario.name, phone: scenario.e164, email: scenario.email.toLowerCase() });
+      expect(leads[0]).toMatchObject({
+        name: scenario.name,
+        phone: scenario.e164,
+        email: scenario.email.toLowerCase(),
+      });
       expect(chat.outputs[1]?.actions).toHaveLength(1);
     });
 
@@ -112,7 +123,14 @@ describe("lead capture rules", () => {
   test("contact details sent without any question start and finish a lead", () => {
     const chat = converse(dental, ["Hi, this is Ana Lopez — 415 555 0132, ana@example.com"]);
     expect(actionsOfType(chat.actions, "lead_captured")).toEqual([
-      { type: "lead_captured", name: "Ana Lopez", phone: "+14155550132", email: "ana@example.com", interest: "General enquiry", confidence: 0.8 },
+      {
+        type: "lead_captured",
+        name: "Ana Lopez",
+        phone: "+14155550132",
+        email: "ana@example.com",
+        interest: "General enquiry",
+        confidence: 0.8,
+      },
     ]);
   });
 
@@ -128,7 +146,12 @@ describe("lead capture rules", () => {
   });
 
   test("saying no thanks stops the questions and no lead is made", () => {
-    const chat = converse(dental, ["I'd like a quote for implants", "Ana", "no thanks", "what are your opening hours?"]);
+    const chat = converse(dental, [
+      "I'd like a quote for implants",
+      "Ana",
+      "no thanks",
+      "what are your opening hours?",
+    ]);
     expect(chat.outputs[2]?.reply.text).toMatch(/won't take your details/);
     expect(chat.outputs[3]?.reply.text).toMatch(/Monday to Thursday/);
     expect(chat.actions).toEqual([]);
@@ -176,7 +199,9 @@ describe("contact details after the lead was captured", () => {
 
   test("changed details are confirmed and stored without a second lead", () => {
     const chat = converse(dental, [sentence, "my email is ana.lopez@example.com", "Ana Lopez, (415) 555-0199"]);
-    expect(chat.outputs[1]?.reply.text).toBe("Thanks, Ana — I've updated your e-mail to ana.lopez@example.com. Anything else I can help with?");
+    expect(chat.outputs[1]?.reply.text).toBe(
+      "Thanks, Ana — I've updated your e-mail to ana.lopez@example.com. Anything else I can help with?",
+    );
     expect(chat.outputs[2]?.reply.text).toMatch(/updated your phone number to \+1 415 555 0199/);
     expect(chat.outputs[2]?.confidence).toBe(0.9);
     expect(chat.state.lead).toMatchObject({ phone: "+14155550199", email: "ana.lopez@example.com" });
@@ -191,9 +216,22 @@ describe("contact details after the lead was captured", () => {
   });
 
   test("details repeated after a booking are acknowledged, and repeated after an abandoned collection resume it", () => {
-    const booked = converse(dental, ["Monday at 10am", "yes", "Ana Lopez", "(415) 555-0132", "Ana Lopez, (415) 555-0132"]);
+    const booked = converse(dental, [
+      "Monday at 10am",
+      "yes",
+      "Ana Lopez",
+      "(415) 555-0132",
+      "Ana Lopez, (415) 555-0132",
+    ]);
     expect(booked.last).toMatch(/already have your details, Ana/);
-    const abandoned = converse(dental, ["I'd like a quote for implants", "Ana Lopez", "415 555 0132", "what is the meaning of life", "blah blah", "Ana Lopez, 415 555 0132"]);
+    const abandoned = converse(dental, [
+      "I'd like a quote for implants",
+      "Ana Lopez",
+      "415 555 0132",
+      "what is the meaning of life",
+      "blah blah",
+      "Ana Lopez, 415 555 0132",
+    ]);
     expect(abandoned.outputs[4]?.state.mode).toBe("idle");
     expect(abandoned.last).toBe("Great. And your e-mail address?");
     expect(abandoned.state.lowConfidenceTurns).toBe(0);

@@ -19,9 +19,21 @@ const seeded = (start: number) => {
 describe("the engine's state copy", () => {
   test("the input state is never changed, though the output's lead, mode and slots are", () => {
     const engine = createRuleEngine();
-    const input: ConversationState = { ...initialConversationState(), mode: "collecting_lead", purpose: "lead", awaiting: "name", offeredSlots: [NOW_MS + 3_600_000] };
+    const input: ConversationState = {
+      ...initialConversationState(),
+      mode: "collecting_lead",
+      purpose: "lead",
+      awaiting: "name",
+      offeredSlots: [NOW_MS + 3_600_000],
+    };
     const snapshot = structuredClone(input);
-    const output = engine.reply({ config: DENTAL, state: input, message: "I'm Ana Lopez, ana@example.com, +1 415 555 0132", nowMs: NOW_MS, takenSlotStarts: [] });
+    const output = engine.reply({
+      config: DENTAL,
+      state: input,
+      message: "I'm Ana Lopez, ana@example.com, +1 415 555 0132",
+      nowMs: NOW_MS,
+      takenSlotStarts: [],
+    });
     expect(output.state.lead.email).toBe("ana@example.com");
     expect(output.state.turns).toBe(1);
     expect(input).toEqual(snapshot);
@@ -61,13 +73,36 @@ describe("phrase matching with phrases normalised once", () => {
       ["call me", "call me back", "viewing", "book in", "book"],
       [],
     ];
-    const words = ["call", "me", "back", "book", "books", "booking", "viewing", "viewings", "in", "pain", "pains", "don't", "price", "prices", "a", "as", "asap", "facebook", "mes"];
-    const scan = (message: string, phrases: readonly string[]) => phrases.find((phrase) => containsPhrase(message, phrase)) ?? null;
+    const words = [
+      "call",
+      "me",
+      "back",
+      "book",
+      "books",
+      "booking",
+      "viewing",
+      "viewings",
+      "in",
+      "pain",
+      "pains",
+      "don't",
+      "price",
+      "prices",
+      "a",
+      "as",
+      "asap",
+      "facebook",
+      "mes",
+    ];
+    const scan = (message: string, phrases: readonly string[]) =>
+      phrases.find((phrase) => containsPhrase(message, phrase)) ?? null;
     const next = seeded(7);
     let matched = 0;
     for (let round = 0; round < 3_000; round++) {
       const length = 1 + Math.floor(next() * 6);
-      const message = normalizeForMatching(Array.from({ length }, () => words[Math.floor(next() * words.length)]).join(" "));
+      const message = normalizeForMatching(
+        Array.from({ length }, () => words[Math.floor(next() * words.length)]).join(" "),
+      );
       for (const list of lists) {
         const expected = scan(message, list);
         if (expected !== null) matched++;
@@ -81,15 +116,43 @@ describe("phrase matching with phrases normalised once", () => {
 describe("the engine's early answers agree with the full work", () => {
   test("a message of one piece gets the whole message's answer, as its split would give it", () => {
     const fragments = [
-      "what are your hours", "how much is it", "and", "also", "do you take insurance", "where can I park", ",", "?", "!", ".", " ", "and how long does it take",
-      "plus", "whitening", "thanks", "..", ";", "&", "AND", "Also", "\t", "?!", "x.", "how", "do", "and also", ",what",
+      "what are your hours",
+      "how much is it",
+      "and",
+      "also",
+      "do you take insurance",
+      "where can I park",
+      ",",
+      "?",
+      "!",
+      ".",
+      " ",
+      "and how long does it take",
+      "plus",
+      "whitening",
+      "thanks",
+      "..",
+      ";",
+      "&",
+      "AND",
+      "Also",
+      "\t",
+      "?!",
+      "x.",
+      "how",
+      "do",
+      "and also",
+      ",what",
     ];
     const next = seeded(11);
     const faq = DENTAL.faq;
     const threshold = DENTAL.handoff.low_confidence_threshold;
     const seen = { onePiece: 0, multiPart: 0 };
     for (let round = 0; round < 4_000; round++) {
-      const message = Array.from({ length: 1 + Math.floor(next() * 5) }, () => fragments[Math.floor(next() * fragments.length)]).join(next() < 0.8 ? " " : "");
+      const message = Array.from(
+        { length: 1 + Math.floor(next() * 5) },
+        () => fragments[Math.floor(next() * fragments.length)],
+      ).join(next() < 0.8 ? " " : "");
       const parts = splitQuestions(message).length;
       if (parts >= 2) seen.multiPart++;
       if (!isOnePiece(message)) continue;
@@ -97,7 +160,10 @@ describe("the engine's early answers agree with the full work", () => {
       expect({ message, parts: Math.min(parts, 2) }).toEqual({ message, parts: Math.min(parts, 1) });
       const whole = findBestFaqForQuestion(faq, message, threshold);
       const wholeMatches = whole && whole.confidence >= threshold ? [whole] : [];
-      expect({ message, answers: answerParts(faq, message, whole, threshold) }).toEqual({ message, answers: { matches: wholeMatches, unanswered: [] } });
+      expect({ message, answers: answerParts(faq, message, whole, threshold) }).toEqual({
+        message,
+        answers: { matches: wholeMatches, unanswered: [] },
+      });
     }
     expect(seen.onePiece).toBeGreaterThan(200);
     expect(seen.multiPart).toBeGreaterThan(200);
@@ -107,15 +173,63 @@ describe("the engine's early answers agree with the full work", () => {
     const full = (message: string, name: string | null) => {
       if (!name) return false;
       const knownName = name.toLowerCase();
-      const bare = message.replace(/[^\p{L}\s'’-]+/gu, " ").replace(/\s+/g, " ").trim().toLowerCase();
+      const bare = message
+        .replace(/[^\p{L}\s'’-]+/gu, " ")
+        .replace(/\s+/g, " ")
+        .trim()
+        .toLowerCase();
       return bare === knownName || bare === knownName.split(" ")[0];
     };
-    const names = ["Ana Lopez", "ana", "O'Neil", "Émile Zola", "Zoë Kim", "-x", "Bo", " Ana", "Ana\tLopez", "Ana-Maria Li", null, ""];
-    const pieces = ["ana", "Ana", "ANA", "anas", "lopez", "Lopez!", "o'neil", "O'NEIL", "'", "-", "émile", "Émile", "zola", "zoë", "kim", "bo", "Bo.", "hi", "123", "?", "  ", "\t", "ok", "İ", "x", "ana-maria", "li"];
+    const names = [
+      "Ana Lopez",
+      "ana",
+      "O'Neil",
+      "Émile Zola",
+      "Zoë Kim",
+      "-x",
+      "Bo",
+      " Ana",
+      "Ana\tLopez",
+      "Ana-Maria Li",
+      null,
+      "",
+    ];
+    const pieces = [
+      "ana",
+      "Ana",
+      "ANA",
+      "anas",
+      "lopez",
+      "Lopez!",
+      "o'neil",
+      "O'NEIL",
+      "'",
+      "-",
+      "émile",
+      "Émile",
+      "zola",
+      "zoë",
+      "kim",
+      "bo",
+      "Bo.",
+      "hi",
+      "123",
+      "?",
+      "  ",
+      "\t",
+      "ok",
+      "İ",
+      "x",
+      "ana-maria",
+      "li",
+    ];
     const next = seeded(5);
     let bareNames = 0;
     for (let round = 0; round < 5_000; round++) {
-      const message = Array.from({ length: 1 + Math.floor(next() * 3) }, () => pieces[Math.floor(next() * pieces.length)]).join(next() < 0.7 ? " " : "");
+      const message = Array.from(
+        { length: 1 + Math.floor(next() * 3) },
+        () => pieces[Math.floor(next() * pieces.length)],
+      ).join(next() < 0.7 ? " " : "");
       for (const name of names) {
         const expected = full(message, name);
         if (expected) bareNames++;

@@ -1,5 +1,9 @@
 import { describe, expect, test } from "bun:test";
-import { createRuleEngine, initialConversationState, restoreConversationState } from "../../../src/chat/engine/engine.ts";
+import {
+  createRuleEngine,
+  initialConversationState,
+  restoreConversationState,
+} from "../../../src/chat/engine/engine.ts";
 import { configForSector, SECTOR_SLUGS } from "../../../src/chat/engine/sector-templates.ts";
 import { converse, NOW_MS } from "./conversation.ts";
 
@@ -66,8 +70,21 @@ describe("rule engine", () => {
 
   test("every reply of a long conversation carries a confidence between 0 and 1 in every sector", () => {
     const script = [
-      "hi", "what are your hours?", "asdf", "how much?", "Ana Lopez", "nope", "book an appointment",
-      "tomorrow at 11am", "yes", "Ana", "+1 415 555 0132", "ana@example.com", "human", "thanks", "bye",
+      "hi",
+      "what are your hours?",
+      "asdf",
+      "how much?",
+      "Ana Lopez",
+      "nope",
+      "book an appointment",
+      "tomorrow at 11am",
+      "yes",
+      "Ana",
+      "+1 415 555 0132",
+      "ana@example.com",
+      "human",
+      "thanks",
+      "bye",
     ];
     for (const slug of SECTOR_SLUGS) {
       for (const output of converse(configForSector(slug), script).outputs) {
@@ -82,6 +99,8 @@ describe("rule engine", () => {
     const state = converse(DENTAL, ["Monday at 10am"]).state;
     expect(restoreConversationState(JSON.parse(JSON.stringify(state)))).toEqual(state);
     expect(restoreConversationState(null)).toEqual(initialConversationState());
-    expect(restoreConversationState({ mode: "dancing", turns: -3, lead: "x", pendingStartMs: "soon" })).toEqual(initialConversationState());
+    expect(restoreConversationState({ mode: "dancing", turns: -3, lead: "x", pendingStartMs: "soon" })).toEqual(
+      initialConversationState(),
+    );
   });
 });

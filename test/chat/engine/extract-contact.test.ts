@@ -21,7 +21,10 @@ describe("extractContact: names", () => {
   });
 
   test("a bare answer counts as a name only when the bot asked for one", () => {
-    expect(extractContact("Ana Lopez", { ...US, expecting: "name" }).name).toEqual({ value: "Ana Lopez", confidence: 0.9 });
+    expect(extractContact("Ana Lopez", { ...US, expecting: "name" }).name).toEqual({
+      value: "Ana Lopez",
+      confidence: 0.9,
+    });
     expect(extractContact("it's ana", { ...US, expecting: "name" }).name?.value).toBe("Ana");
     expect(extractContact("Ana Lopez", US).name).toBeNull();
     expect(extractContact("Ana Lopez", { ...US, expecting: "phone" }).name).toBeNull();
@@ -58,7 +61,9 @@ describe("extractContact: phones", () => {
   });
 
   test("a number with digits missing is reported as too short", () => {
-    expect(extractContact("415-555-013", US).invalid).toEqual([{ field: "phone", text: "415-555-013", problem: "too_short" }]);
+    expect(extractContact("415-555-013", US).invalid).toEqual([
+      { field: "phone", text: "415-555-013", problem: "too_short" },
+    ]);
   });
 
   test("a few digits only count as a phone attempt when a phone was asked for", () => {
@@ -82,7 +87,9 @@ describe("extractContact: e-mails", () => {
   });
 
   test("an address without a domain or with a broken one is reported", () => {
-    expect(extractContact("ana@example", US).invalid).toEqual([{ field: "email", text: "ana@example", problem: "missing_domain" }]);
+    expect(extractContact("ana@example", US).invalid).toEqual([
+      { field: "email", text: "ana@example", problem: "missing_domain" },
+    ]);
     expect(extractContact("ana@example..com", US).invalid[0]?.problem).toBe("invalid");
     expect(extractContact("ana@@example.com", US).invalid[0]?.field).toBe("email");
   });
@@ -91,7 +98,9 @@ describe("extractContact: e-mails", () => {
     expect(extractContact("ana.example.com", { ...US, expecting: "email" }).invalid).toEqual([
       { field: "email", text: "ana.example.com", problem: "missing_at" },
     ]);
-    expect(extractContact("ana at example dot com", { ...US, expecting: "email" }).invalid[0]?.problem).toBe("missing_at");
+    expect(extractContact("ana at example dot com", { ...US, expecting: "email" }).invalid[0]?.problem).toBe(
+      "missing_at",
+    );
     expect(extractContact("see example.com", US).invalid).toEqual([]);
   });
 });

@@ -58,7 +58,13 @@ describe("every FAQ question of every template, reworded three ways, gets its ow
       for (const [style, reword] of Object.entries(REWORDINGS)) {
         const message = style === "wrapped" ? wrapped(entry.question, entry.language) : reword(entry.question);
         test(`${slug}/${entry.id} (${style}): "${message}"`, () => {
-          const output = engine.reply({ config, state: initialConversationState(), message, nowMs: NOW_MS, takenSlotStarts: [] });
+          const output = engine.reply({
+            config,
+            state: initialConversationState(),
+            message,
+            nowMs: NOW_MS,
+            takenSlotStarts: [],
+          });
           expect(output.reply.text).toContain(entry.answer);
         });
       }

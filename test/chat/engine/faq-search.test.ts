@@ -41,7 +41,7 @@ describe("FAQ search", () => {
     expect(findBestFaq(CAR_FAQ, "can I finance a big repair?")?.entry.id).toBe("financing");
   });
 
-  test("a keyword made of stop words (\"how much\") tips a message between two entries", () => {
+  test('a keyword made of stop words ("how much") tips a message between two entries', () => {
     expect(findBestFaq(DENTAL_FAQ, "how much is a teeth cleaning?")?.entry.id).toBe("cleaning-price");
     expect(findBestFaq(DENTAL_FAQ, "how much is teeth whitening?")?.entry.id).toBe("whitening");
   });
@@ -54,7 +54,10 @@ describe("FAQ search", () => {
   });
 
   test("a long message matching one incidental word is not a confident answer", () => {
-    const match = findBestFaq(configForSector("real-estate").faq, "I am looking for a 2 bedroom flat in Richmond near the river");
+    const match = findBestFaq(
+      configForSector("real-estate").faq,
+      "I am looking for a 2 bedroom flat in Richmond near the river",
+    );
     expect(match === null || match.confidence < 0.35).toBe(true);
   });
 

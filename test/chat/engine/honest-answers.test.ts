@@ -53,7 +53,9 @@ describe("an answer never opens with a yes the question did not earn", () => {
   });
 
   test("a report of pain is not a question: the urgent answer drops its 'Yes.'; asked as a question it keeps it", () => {
-    expect(converse(DENTAL, ["I fell and chipped my tooth"]).last).toStartWith("For severe pain, swelling or a broken tooth");
+    expect(converse(DENTAL, ["I fell and chipped my tooth"]).last).toStartWith(
+      "For severe pain, swelling or a broken tooth",
+    );
     expect(converse(DENTAL, ["my tooth is broken, can you see me today?"]).last).toStartWith("Yes. For severe pain");
     const spanish = { ...DENTAL, languages: ["en", "pt", "es"] as ("en" | "pt" | "es")[] };
     expect(converse(spanish, ["me duele mucho la muela"]).last).toStartWith("Si tienes dolor fuerte");

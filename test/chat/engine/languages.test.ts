@@ -5,11 +5,13 @@ import { configForSector } from "../../../src/chat/engine/sector-templates.ts";
 import { actionsOfType, converse, OFFICE_HOURS_MS } from "./conversation.ts";
 
 const ALL = ["en", "pt", "es"] as const;
-const speaking = (sector: string): BotConfig => validateBotConfigPatch({ languages: [...ALL] }, configForSector(sector));
+const speaking = (sector: string): BotConfig =>
+  validateBotConfigPatch({ languages: [...ALL] }, configForSector(sector));
 const DENTAL = speaking("dental-clinic");
 const CARS = speaking("car-service");
 const SALON = speaking("beauty-salon");
-const answerOf = (config: BotConfig, id: string): string => config.faq.find((entry) => entry.id === id)?.answer ?? `no entry ${id}`;
+const answerOf = (config: BotConfig, id: string): string =>
+  config.faq.find((entry) => entry.id === id)?.answer ?? `no entry ${id}`;
 
 describe("the visitor's language, per message", () => {
   test("stop words and letters tell the three apart", () => {
@@ -30,7 +32,9 @@ describe("the visitor's language, per message", () => {
     expect(validateBotConfigPatch({ languages: ["es", "en", "es"] }, DENTAL).languages).toEqual(["es", "en"]);
     expect(() => validateBotConfigPatch({ languages: ["fr"] }, DENTAL)).toThrow(/languages\[0\]/);
     expect(() => validateBotConfigPatch({ languages: [] }, DENTAL)).toThrow(/languages/);
-    expect(() => validateBotConfigPatch({ faq: [{ id: "x", question: "q", answer: "a", language: "de" }] }, DENTAL)).toThrow(/faq\[0\].language/);
+    expect(() =>
+      validateBotConfigPatch({ faq: [{ id: "x", question: "q", answer: "a", language: "de" }] }, DENTAL),
+    ).toThrow(/faq\[0\].language/);
   });
 });
 
@@ -104,19 +108,33 @@ describe("emergencies in Portuguese and Spanish reach the urgent answer in that 
 
 describe("booking and contact details in Portuguese and Spanish", () => {
   test("dental, pt: 'amanhã à tarde' offers tomorrow afternoon; 'sim', name and phone book it", () => {
-    const chat = converse(DENTAL, ["quero marcar uma limpeza amanhã à tarde", "Fri, Jan 16, 1:00 PM", "sim", "meu nome é Ana Souza", "(212) 555-0187"]);
+    const chat = converse(DENTAL, [
+      "quero marcar uma limpeza amanhã à tarde",
+      "Fri, Jan 16, 1:00 PM",
+      "sim",
+      "meu nome é Ana Souza",
+      "(212) 555-0187",
+    ]);
     expect(chat.outputs[0]?.reply.quick_replies?.[0]).toBe("Fri, Jan 16, 12:00 PM");
     expect(chat.outputs[0]?.reply.text).toContain("sexta-feira, 16 de janeiro à tarde");
     expect(chat.outputs[1]?.reply.text).toContain("Posso agendar para você?");
-    expect(actionsOfType(chat.actions, "appointment_booked")).toEqual([expect.objectContaining({ name: "Ana Souza", phone: "+12125550187" })]);
+    expect(actionsOfType(chat.actions, "appointment_booked")).toEqual([
+      expect.objectContaining({ name: "Ana Souza", phone: "+12125550187" }),
+    ]);
     expect(chat.last).toContain("Agendado para Fri, Jan 16, 1:00 PM");
   });
 
   test("car, es: 'mañana a las 3' is 3 pm tomorrow; 'sí' and the details in one message book it", () => {
-    const chat = converse(CARS, ["quiero reservar un cambio de aceite mañana a las 3", "sí", "me llamo Luis García, 312 555 0142"]);
+    const chat = converse(CARS, [
+      "quiero reservar un cambio de aceite mañana a las 3",
+      "sí",
+      "me llamo Luis García, 312 555 0142",
+    ]);
     expect(chat.outputs[0]?.reply.text).toContain("Fri, Jan 16, 3:00 PM");
     expect(chat.outputs[1]?.reply.text).toContain("solo necesito un par de datos");
-    expect(actionsOfType(chat.actions, "appointment_booked")).toEqual([expect.objectContaining({ name: "Luis García", phone: "+13125550142" })]);
+    expect(actionsOfType(chat.actions, "appointment_booked")).toEqual([
+      expect.objectContaining({ name: "Luis García", phone: "+13125550142" }),
+    ]);
   });
 
   test("salon, pt: 'sábado de manhã' offers Saturday morning times", () => {
@@ -126,24 +144,51 @@ describe("booking and contact details in Portuguese and Spanish", () => {
   });
 
   test("dental, es: a quote with the e-mail first, then the name, then no phone", () => {
-    const chat = converse(DENTAL, ["quiero un presupuesto de blanqueamiento", "luis@example.com", "me llamo Luis García", "prefiero no dar mi teléfono"]);
+    const chat = converse(DENTAL, [
+      "quiero un presupuesto de blanqueamiento",
+      "luis@example.com",
+      "me llamo Luis García",
+      "prefiero no dar mi teléfono",
+    ]);
     expect(chat.outputs[1]?.reply.text).toContain("¿Me dices tu nombre");
-    expect(actionsOfType(chat.actions, "lead_captured")).toEqual([expect.objectContaining({ name: "Luis García", email: "luis@example.com", phone: "" })]);
+    expect(actionsOfType(chat.actions, "lead_captured")).toEqual([
+      expect.objectContaining({ name: "Luis García", email: "luis@example.com", phone: "" }),
+    ]);
     expect(chat.last).toContain("te responderán a luis@example.com");
   });
 
   test("car, pt: a lead with the phone asked in Portuguese and a corrected e-mail", () => {
-    const chat = converse(CARS, ["quero um orçamento de freios", "Ana Souza", "312 555 0142", "ana@exemplo", "ana@example.com"]);
+    const chat = converse(CARS, [
+      "quero um orçamento de freios",
+      "Ana Souza",
+      "312 555 0142",
+      "ana@exemplo",
+      "ana@example.com",
+    ]);
     expect(chat.outputs[1]?.reply.text).toContain("Qual o melhor telefone");
     expect(chat.outputs[3]?.reply.text).toContain("e-mail");
-    expect(actionsOfType(chat.actions, "lead_captured")).toEqual([expect.objectContaining({ name: "Ana Souza", phone: "+13125550142", email: "ana@example.com" })]);
+    expect(actionsOfType(chat.actions, "lead_captured")).toEqual([
+      expect.objectContaining({ name: "Ana Souza", phone: "+13125550142", email: "ana@example.com" }),
+    ]);
   });
 });
 
 describe("the same visit in Portuguese and Spanish on three templates", () => {
   const VISITS = {
-    pt: { handoff: "quero falar com um atendente", book: "quero agendar amanhã às 10h", yes: "sim", details: "meu nome é Ana Souza, %PHONE%", booked: "Agendado para" },
-    es: { handoff: "quiero hablar con una persona", book: "quiero reservar una cita mañana a las 10", yes: "sí", details: "me llamo Ana Soto, %PHONE%", booked: "¡Reservado para" },
+    pt: {
+      handoff: "quero falar com um atendente",
+      book: "quero agendar amanhã às 10h",
+      yes: "sim",
+      details: "meu nome é Ana Souza, %PHONE%",
+      booked: "Agendado para",
+    },
+    es: {
+      handoff: "quiero hablar con una persona",
+      book: "quiero reservar una cita mañana a las 10",
+      yes: "sí",
+      details: "me llamo Ana Soto, %PHONE%",
+      booked: "¡Reservado para",
+    },
   } as const;
   const TEMPLATES: Array<[BotConfig, string]> = [
     [DENTAL, "212 555 0187"],
@@ -167,7 +212,10 @@ describe("the same visit in Portuguese and Spanish on three templates", () => {
 
 describe("the slot buttons in Portuguese and Spanish", () => {
   test("'Escolher outro horário' and 'Elegir otra hora' offer other times instead of stopping", () => {
-    const visits: Array<[string, string]> = [["quero agendar amanhã às 10h", "Escolher outro horário"], ["quiero reservar una cita mañana a las 10", "Elegir otra hora"]];
+    const visits: Array<[string, string]> = [
+      ["quero agendar amanhã às 10h", "Escolher outro horário"],
+      ["quiero reservar una cita mañana a las 10", "Elegir otra hora"],
+    ];
     for (const [book, other] of visits) {
       const chat = converse(DENTAL, [book, other]);
       expect(chat.outputs[0]?.reply.quick_replies).toContain(other);
@@ -186,24 +234,44 @@ describe("short replies while times are on offer, in Portuguese and Spanish", ()
   });
 
   test("'¿y a las 11?' and '¿algo más temprano?' in Spanish", () => {
-    expect(converse(DENTAL, ["quiero reservar una cita mañana a las 10", "¿y a las 11?"]).last).toContain("Fri, Jan 16, 11:00 AM");
-    expect(converse(DENTAL, ["quiero reservar una cita mañana a las 10", "¿algo más temprano?"]).last).toMatch(/Fri, Jan 16, (?:8:00|8:30|9:00|9:30) AM/);
+    expect(converse(DENTAL, ["quiero reservar una cita mañana a las 10", "¿y a las 11?"]).last).toContain(
+      "Fri, Jan 16, 11:00 AM",
+    );
+    expect(converse(DENTAL, ["quiero reservar una cita mañana a las 10", "¿algo más temprano?"]).last).toMatch(
+      /Fri, Jan 16, (?:8:00|8:30|9:00|9:30) AM/,
+    );
   });
 });
 
 describe("parts of the day in Portuguese and Spanish", () => {
   test("'depois das 15h' and 'después de las 3' offer times from 3 pm", () => {
-    expect(converse(DENTAL, ["quero agendar segunda depois das 15h"]).outputs[0]?.reply.quick_replies?.[0]).toBe("Mon, Jan 19, 3:00 PM");
-    expect(converse(DENTAL, ["quiero una cita el lunes después de las 3"]).outputs[0]?.reply.quick_replies?.[0]).toBe("Mon, Jan 19, 3:00 PM");
+    expect(converse(DENTAL, ["quero agendar segunda depois das 15h"]).outputs[0]?.reply.quick_replies?.[0]).toBe(
+      "Mon, Jan 19, 3:00 PM",
+    );
+    expect(converse(DENTAL, ["quiero una cita el lunes después de las 3"]).outputs[0]?.reply.quick_replies?.[0]).toBe(
+      "Mon, Jan 19, 3:00 PM",
+    );
   });
 });
 
 describe("contact corrections in Portuguese and Spanish", () => {
   test("'desculpa, meu número certo é …' and 'perdón, mi número es …' update the lead and say so", () => {
-    const pt = converse(CARS, ["quero um orçamento de freios", "Ana Souza", "312 555 0142", "ana@example.com", "desculpa, meu número certo é 312 555 0199"]);
+    const pt = converse(CARS, [
+      "quero um orçamento de freios",
+      "Ana Souza",
+      "312 555 0142",
+      "ana@example.com",
+      "desculpa, meu número certo é 312 555 0199",
+    ]);
     expect(pt.last).toContain("atualizei seu telefone para +1 312 555 0199");
     expect(actionsOfType(pt.actions, "lead_updated")).toHaveLength(1);
-    const es = converse(DENTAL, ["quiero un presupuesto de blanqueamiento", "Luis Soto", "212 555 0187", "luis@example.com", "perdón, mi número es 212 555 0199"]);
+    const es = converse(DENTAL, [
+      "quiero un presupuesto de blanqueamiento",
+      "Luis Soto",
+      "212 555 0187",
+      "luis@example.com",
+      "perdón, mi número es 212 555 0199",
+    ]);
     expect(es.last).toContain("he cambiado tu teléfono a +1 212 555 0199");
   });
 });

@@ -60,7 +60,12 @@ describe("parseAppointmentRequest", () => {
   });
 
   test("messages without a date, with 'now', or with only a phone number have no request", () => {
-    for (const message of ["how much is a cleaning?", "I need help now", "my number is 0412 345 678", "ana2026@example.com"]) {
+    for (const message of [
+      "how much is a cleaning?",
+      "I need help now",
+      "my number is 0412 345 678",
+      "ana2026@example.com",
+    ]) {
       expect(parseAppointmentRequest(message, DENTAL, NOW_MS)).toBeNull();
     }
   });
@@ -74,7 +79,8 @@ describe("parseAppointmentRequest", () => {
 
 describe("checkSlot", () => {
   const monday10 = Date.UTC(2026, 0, 19, 15, 0);
-  const check = (startMs: number, takenStarts: number[] = [], nowMs = NOW_MS) => checkSlot({ startMs, config: DENTAL, nowMs, takenStarts });
+  const check = (startMs: number, takenStarts: number[] = [], nowMs = NOW_MS) =>
+    checkSlot({ startMs, config: DENTAL, nowMs, takenStarts });
 
   test("an aligned free time within opening hours is ok", () => {
     expect(check(monday10)).toEqual({ ok: true });
@@ -83,7 +89,10 @@ describe("checkSlot", () => {
 
   test("each kind of refusal has its reason", () => {
     expect(check(Date.UTC(2026, 0, 14, 15, 0))).toEqual({ ok: false, reason: "past" });
-    expect(check(Date.UTC(2026, 0, 15, 15, 0), [], Date.UTC(2026, 0, 15, 14, 0))).toEqual({ ok: false, reason: "too_soon" });
+    expect(check(Date.UTC(2026, 0, 15, 15, 0), [], Date.UTC(2026, 0, 15, 14, 0))).toEqual({
+      ok: false,
+      reason: "too_soon",
+    });
     expect(check(Date.UTC(2026, 2, 17, 15, 0))).toEqual({ ok: false, reason: "too_far" });
     expect(check(Date.UTC(2026, 0, 18, 15, 0))).toEqual({ ok: false, reason: "closed" }); // Sunday
     expect(check(Date.UTC(2026, 0, 16, 19, 0))).toEqual({ ok: false, reason: "closed" }); // Friday 14:00, after closing
@@ -119,23 +128,36 @@ describe("proposeSlots", () => {
   });
 
   test("a time in the past is answered with the first bookable slots", () => {
-    expect(proposeSlots(Date.UTC(2026, 0, 14, 15, 0), DENTAL, NOW_MS, [], 2).map(ny)).toEqual(["Thu, Jan 15, 8:00 AM", "Thu, Jan 15, 8:30 AM"]);
+    expect(proposeSlots(Date.UTC(2026, 0, 14, 15, 0), DENTAL, NOW_MS, [], 2).map(ny)).toEqual([
+      "Thu, Jan 15, 8:00 AM",
+      "Thu, Jan 15, 8:30 AM",
+    ]);
   });
 
   test("slots on a clock-change day are at the right wall-clock times", () => {
-    const sundays = validateBotConfigPatch({ appointments: { business_hours: { sun: { open: "10:00", close: "14:00" } } } }, DENTAL);
+    const sundays = validateBotConfigPatch(
+      { appointments: { business_hours: { sun: { open: "10:00", close: "14:00" } } } },
+      DENTAL,
+    );
     const springForward = Date.UTC(2026, 2, 8, 14, 0); // Sunday 8 March, 10:00 EDT
-    expect(proposeSlots(springForward, sundays, Date.UTC(2026, 2, 5, 15, 0), [], 2)).toEqual([springForward, springForward + 30 * 60_000]);
+    expect(proposeSlots(springForward, sundays, Date.UTC(2026, 2, 5, 15, 0), [], 2)).toEqual([
+      springForward,
+      springForward + 30 * 60_000,
+    ]);
     // Sydney, Sunday 5 April 2026: summer time ends at 03:00, the salon opens at 10:00 AEST.
     const salonOpen = Date.UTC(2026, 3, 5, 0, 0);
-    expect(proposeSlots(salonOpen, SALON, Date.UTC(2026, 3, 1, 0, 0), [], 2)).toEqual([salonOpen, salonOpen + 30 * 60_000]);
+    expect(proposeSlots(salonOpen, SALON, Date.UTC(2026, 3, 1, 0, 0), [], 2)).toEqual([
+      salonOpen,
+      salonOpen + 30 * 60_000,
+    ]);
   });
 
   test("every proposal passes checkSlot", () => {
     const taken = [Date.UTC(2026, 0, 16, 13, 0), Date.UTC(2026, 0, 16, 13, 30)];
     const slots = proposeSlots(Date.UTC(2026, 0, 16, 13, 0), DENTAL, NOW_MS, taken, 5);
     expect(slots).toHaveLength(5);
-    for (const startMs of slots) expect(checkSlot({ startMs, config: DENTAL, nowMs: NOW_MS, takenStarts: taken })).toEqual({ ok: true });
+    for (const startMs of slots)
+      expect(checkSlot({ startMs, config: DENTAL, nowMs: NOW_MS, takenStarts: taken })).toEqual({ ok: true });
   });
 
   test("a fully booked horizon offers nothing", () => {

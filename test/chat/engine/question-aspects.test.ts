@@ -13,9 +13,24 @@ import { converse } from "./conversation.ts";
 function splitPriceAndDuration(): BotConfig {
   const config = configForSector("general");
   config.faq = [
-    { id: "cleaning-price", question: "How much does a cleaning cost?", answer: "A cleaning is $120 without insurance.", keywords: ["cleaning", "price", "cost", "how much"] },
-    { id: "visit-length", question: "How long is a visit?", answer: "Most visits take about 45 minutes; a first visit about an hour.", keywords: ["how long", "visit", "appointment length"] },
-    { id: "hours", question: "What are your opening hours?", answer: "Monday to Friday, 9 to 5.", keywords: ["hours", "open"] },
+    {
+      id: "cleaning-price",
+      question: "How much does a cleaning cost?",
+      answer: "A cleaning is $120 without insurance.",
+      keywords: ["cleaning", "price", "cost", "how much"],
+    },
+    {
+      id: "visit-length",
+      question: "How long is a visit?",
+      answer: "Most visits take about 45 minutes; a first visit about an hour.",
+      keywords: ["how long", "visit", "appointment length"],
+    },
+    {
+      id: "hours",
+      question: "What are your opening hours?",
+      answer: "Monday to Friday, 9 to 5.",
+      keywords: ["hours", "open"],
+    },
   ];
   return config;
 }
@@ -30,17 +45,21 @@ describe("duration or price: what the question asks decides between close entrie
   });
 
   test("'how much is a cleaning' still gets the price", () => {
-    expect(findBestFaqForQuestion(splitPriceAndDuration().faq, "how much is a cleaning", 0.35)?.entry.id).toBe("cleaning-price");
+    expect(findBestFaqForQuestion(splitPriceAndDuration().faq, "how much is a cleaning", 0.35)?.entry.id).toBe(
+      "cleaning-price",
+    );
   });
 });
 
 describe("splitting a message into questions", () => {
   test("at question marks, 'and' + a question word, commas + a question word", () => {
-    expect(splitQuestions("whats the price for whitening and do you do it on saturdays").map((part) => part.text)).toEqual([
-      "whats the price for whitening",
-      "do you do it on saturdays",
+    expect(
+      splitQuestions("whats the price for whitening and do you do it on saturdays").map((part) => part.text),
+    ).toEqual(["whats the price for whitening", "do you do it on saturdays"]);
+    expect(splitQuestions("I'm a new patient, do you accept walk-ins?").map((part) => part.text)).toEqual([
+      "I'm a new patient",
+      "do you accept walk-ins",
     ]);
-    expect(splitQuestions("I'm a new patient, do you accept walk-ins?").map((part) => part.text)).toEqual(["I'm a new patient", "do you accept walk-ins"]);
   });
 
   test("a follow-up without a topic borrows the previous part's words", () => {
@@ -49,7 +68,9 @@ describe("splitting a message into questions", () => {
   });
 
   test("'salt and pepper' style 'and' inside one question is not a split", () => {
-    expect(splitQuestions("do you do cut and colour on sundays?").map((part) => part.text)).toEqual(["do you do cut and colour on sundays"]);
+    expect(splitQuestions("do you do cut and colour on sundays?").map((part) => part.text)).toEqual([
+      "do you do cut and colour on sundays",
+    ]);
   });
 });
 
@@ -66,7 +87,8 @@ describe("time windows", () => {
 });
 
 describe("urgent signals per sector", () => {
-  const urgent = (sector: string, message: string): string | null => detectUrgency(normalizeForMatching(message), configForSector(sector));
+  const urgent = (sector: string, message: string): string | null =>
+    detectUrgency(normalizeForMatching(message), configForSector(sector));
 
   test("each sector's own emergencies are urgent", () => {
     expect(urgent("dental-clinic", "my tooth is killing me")).toBe("killing me");

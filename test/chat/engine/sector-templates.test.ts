@@ -5,7 +5,13 @@ import { configForSector, SECTOR_SLUGS, SECTOR_TEMPLATES } from "../../../src/ch
 
 describe("sector templates", () => {
   test("the four sectors and the general fallback are available", () => {
-    expect([...SECTOR_SLUGS].sort()).toEqual(["beauty-salon", "car-service", "dental-clinic", "general", "real-estate"]);
+    expect([...SECTOR_SLUGS].sort()).toEqual([
+      "beauty-salon",
+      "car-service",
+      "dental-clinic",
+      "general",
+      "real-estate",
+    ]);
   });
 
   for (const slug of SECTOR_SLUGS) {
@@ -18,7 +24,8 @@ describe("sector templates", () => {
       const english = template.faq.filter((entry) => entry.language === undefined);
       expect(english.length).toBeGreaterThanOrEqual(6);
       expect(english.length).toBeLessThanOrEqual(12);
-      for (const lang of ["pt", "es"]) expect(template.faq.filter((entry) => entry.language === lang).length).toBeLessThanOrEqual(12);
+      for (const lang of ["pt", "es"])
+        expect(template.faq.filter((entry) => entry.language === lang).length).toBeLessThanOrEqual(12);
       expect(template.handoff.low_confidence_threshold).toBe(0.35);
       expect(template.handoff.max_low_confidence_turns).toBe(2);
       expect(template.handoff.keywords).toContain("human");

@@ -8,7 +8,14 @@ import { createFakeClock } from "../../../src/lib/clock.ts";
 function officeHours(timezone: string): BotConfig {
   const config = configForSector("general");
   const weekday = { open: "09:00", close: "17:00" };
-  return { ...config, appointments: { ...config.appointments, timezone, business_hours: { mon: weekday, tue: weekday, wed: weekday, thu: weekday, fri: weekday, sat: null, sun: null } } };
+  return {
+    ...config,
+    appointments: {
+      ...config.appointments,
+      timezone,
+      business_hours: { mon: weekday, tue: weekday, wed: weekday, thu: weekday, fri: weekday, sat: null, sun: null },
+    },
+  };
 }
 
 // 2026-11-27 is a Friday; São Paulo is UTC−3 all year, Los Angeles UTC−8 in November.
@@ -25,14 +32,20 @@ describe("when the team is in (business hours in the tenant's time zone)", () =>
     const clock = createFakeClock(Date.UTC(2026, 10, 27, 19, 59)); // Friday 16:59
     expect(teamAvailability(SAO_PAULO, clock.now()).withinBusinessHours).toBe(true);
     clock.advance(60_000); // 17:00
-    expect(teamAvailability(SAO_PAULO, clock.now())).toEqual({ withinBusinessHours: false, backAt: MONDAY_9_SAO_PAULO });
+    expect(teamAvailability(SAO_PAULO, clock.now())).toEqual({
+      withinBusinessHours: false,
+      backAt: MONDAY_9_SAO_PAULO,
+    });
   });
 
   test("the weekend waits for Monday; the opening minute is inside, the one before waits for it", () => {
     const clock = createFakeClock(Date.UTC(2026, 10, 29, 15, 0)); // Sunday noon
     expect(teamAvailability(SAO_PAULO, clock.now()).backAt).toBe(MONDAY_9_SAO_PAULO);
     clock.set(MONDAY_9_SAO_PAULO - 60_000); // Monday 08:59
-    expect(teamAvailability(SAO_PAULO, clock.now())).toEqual({ withinBusinessHours: false, backAt: MONDAY_9_SAO_PAULO });
+    expect(teamAvailability(SAO_PAULO, clock.now())).toEqual({
+      withinBusinessHours: false,
+      backAt: MONDAY_9_SAO_PAULO,
+    });
     clock.set(MONDAY_9_SAO_PAULO);
     expect(teamAvailability(SAO_PAULO, clock.now()).withinBusinessHours).toBe(true);
   });
@@ -40,12 +53,24 @@ describe("when the team is in (business hours in the tenant's time zone)", () =>
   test("the same instant is after hours in São Paulo and office hours in Los Angeles", () => {
     const instant = Date.UTC(2026, 10, 27, 21, 0); // 18:00 in São Paulo, 13:00 in Los Angeles
     expect(teamAvailability(SAO_PAULO, instant).withinBusinessHours).toBe(false);
-    expect(teamAvailability(officeHours("America/Los_Angeles"), instant)).toEqual({ withinBusinessHours: true, backAt: null });
+    expect(teamAvailability(officeHours("America/Los_Angeles"), instant)).toEqual({
+      withinBusinessHours: true,
+      backAt: null,
+    });
   });
 
   test("a business with no hours on any day is never in, and promises no return", () => {
     const config = officeHours("UTC");
-    const closed = { ...config, appointments: { ...config.appointments, business_hours: { mon: null, tue: null, wed: null, thu: null, fri: null, sat: null, sun: null } } };
-    expect(teamAvailability(closed, Date.UTC(2026, 10, 27, 12, 0))).toEqual({ withinBusinessHours: false, backAt: null });
+    const closed = {
+      ...config,
+      appointments: {
+        ...config.appointments,
+        business_hours: { mon: null, tue: null, wed: null, thu: null, fri: null, sat: null, sun: null },
+      },
+    };
+    expect(teamAvailability(closed, Date.UTC(2026, 10, 27, 12, 0))).toEqual({
+      withinBusinessHours: false,
+      backAt: null,
+    });
   });
 });

@@ -16,10 +16,20 @@ let deps: TestDeps;
 
 beforeAll(async () => {
   pebble = await startPebble();
-  deps = buildDeps({ acmeDomains: [DOMAIN], acmeEmail: "ops@parley.test", acmeDirectory: pebble.directoryUrl, acmeCaCertPath: pebble.listenerCaPath });
+  deps = buildDeps({
+    acmeDomains: [DOMAIN],
+    acmeEmail: "ops@parley.test",
+    acmeDirectory: pebble.directoryUrl,
+    acmeCaCertPath: pebble.listenerCaPath,
+  });
   deps.clock.set(Date.now());
   // What every instance's plain-HTTP listener does: answer from the database.
-  challengeServer = Bun.serve({ port: pebble.httpPort, hostname: "127.0.0.1", fetch: (request) => redirectToHttps(request, { httpsPort: 443, challenge: (token) => findChallengeAnswer(deps, token) }) });
+  challengeServer = Bun.serve({
+    port: pebble.httpPort,
+    hostname: "127.0.0.1",
+    fetch: (request) =>
+      redirectToHttps(request, { httpsPort: 443, challenge: (token) => findChallengeAnswer(deps, token) }),
+  });
 }, 30_000);
 
 afterAll(async () => {
@@ -69,7 +79,10 @@ describe("against Pebble", () => {
   test("a new process serves the stored certificate without ordering", async () => {
     const fresh = createTlsStatus("acme");
     const servedHere: CertificatePair[] = [];
-    const outcome = await createAcmeRenewal(deps, fresh, { apply: (pair) => servedHere.push(pair), order: () => Promise.reject(new Error("must not order")) }).runOnce();
+    const outcome = await createAcmeRenewal(deps, fresh, {
+      apply: (pair) => servedHere.push(pair),
+      order: () => Promise.reject(new Error("must not order")),
+    }).runOnce();
     expect(outcome).toBe("current");
     expect(servedHere.map((pair) => pair.fingerprint)).toEqual([applied[0]?.fingerprint ?? ""]);
   });
@@ -110,6 +123,8 @@ describe("against Pebble", () => {
     expect(await failing.runOnce()).toBe("waiting");
     const metrics = renderTlsMetrics(status, deps.clock.now());
     expect(metrics).toContain("parley_tls_certificate_failures_total 2");
-    expect(metrics).toContain('parley_tls_certificate_last_error{reason="urn:ietf:params:acme:error:connection: the CA could not reach the server"} 1');
+    expect(metrics).toContain(
+      'parley_tls_certificate_last_error{reason="urn:ietf:params:acme:error:connection: the CA could not reach the server"} 1',
+    );
   });
 });

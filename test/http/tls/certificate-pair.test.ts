@@ -1,7 +1,11 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { CertificatePairError, parseCertificatePair, readCertificatePair } from "../../../src/http/tls/certificate-pair.ts";
+import {
+  CertificatePairError,
+  parseCertificatePair,
+  readCertificatePair,
+} from "../../../src/http/tls/certificate-pair.ts";
 import { certificateDir, makeSelfSigned, type MadePair } from "./openssl.ts";
 
 const dir = certificateDir();
@@ -24,7 +28,9 @@ describe("parseCertificatePair", () => {
   });
 
   test("a key of another certificate is refused with a line naming the certificate", () => {
-    expect(() => parseCertificatePair(alpha.cert, beta.key, Date.now())).toThrow("the key does not belong to the certificate (CN=alpha.test)");
+    expect(() => parseCertificatePair(alpha.cert, beta.key, Date.now())).toThrow(
+      "the key does not belong to the certificate (CN=alpha.test)",
+    );
   });
 
   test("an expired certificate is refused", () => {
@@ -33,7 +39,9 @@ describe("parseCertificatePair", () => {
 
   test("text that is no certificate or no key is refused", () => {
     expect(() => parseCertificatePair("hello", alpha.key, Date.now())).toThrow(CertificatePairError);
-    expect(() => parseCertificatePair(alpha.cert, "not a key", Date.now())).toThrow("no readable unencrypted PEM private key");
+    expect(() => parseCertificatePair(alpha.cert, "not a key", Date.now())).toThrow(
+      "no readable unencrypted PEM private key",
+    );
   });
 
   test("a chain keeps every certificate, leaf first", () => {
@@ -45,12 +53,16 @@ describe("parseCertificatePair", () => {
 
 describe("readCertificatePair", () => {
   test("a missing file names the file", () => {
-    expect(() => readCertificatePair(join(dir.dir, "nope.crt"), alpha.keyPath, Date.now())).toThrow(/cannot read the certificate file .*nope\.crt: no such file/);
+    expect(() => readCertificatePair(join(dir.dir, "nope.crt"), alpha.keyPath, Date.now())).toThrow(
+      /cannot read the certificate file .*nope\.crt: no such file/,
+    );
   });
 
   test("a mismatch names both files", () => {
     const keyPath = join(dir.dir, "other.key");
     writeFileSync(keyPath, beta.key);
-    expect(() => readCertificatePair(alpha.certPath, keyPath, Date.now())).toThrow(`${alpha.certPath} + ${keyPath}: the key does not belong`);
+    expect(() => readCertificatePair(alpha.certPath, keyPath, Date.now())).toThrow(
+      `${alpha.certPath} + ${keyPath}: the key does not belong`,
+    );
   });
 });

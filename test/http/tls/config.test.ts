@@ -18,9 +18,15 @@ describe("TLS settings", () => {
   });
 
   test("the first ACME domain is the public URL's host", () => {
-    expect(loadConfig({ PARLEY_ACME_DOMAINS: "Chat.Example.com, www.example.com", PARLEY_PORT: "443" }).publicUrl).toBe("https://chat.example.com");
-    expect(loadConfig({ PARLEY_ACME_DOMAINS: "chat.example.com", PARLEY_PORT: "8443" }).acmeDomains).toEqual(["chat.example.com"]);
-    expect(loadConfig({ PARLEY_ACME_DOMAINS: "chat.example.com", PARLEY_PUBLIC_URL: "https://other.example.com" }).publicUrl).toBe("https://other.example.com");
+    expect(loadConfig({ PARLEY_ACME_DOMAINS: "Chat.Example.com, www.example.com", PARLEY_PORT: "443" }).publicUrl).toBe(
+      "https://chat.example.com",
+    );
+    expect(loadConfig({ PARLEY_ACME_DOMAINS: "chat.example.com", PARLEY_PORT: "8443" }).acmeDomains).toEqual([
+      "chat.example.com",
+    ]);
+    expect(
+      loadConfig({ PARLEY_ACME_DOMAINS: "chat.example.com", PARLEY_PUBLIC_URL: "https://other.example.com" }).publicUrl,
+    ).toBe("https://other.example.com");
   });
 
   test("PARLEY_HSTS takes a duration, 0 turns it off", () => {
@@ -30,10 +36,20 @@ describe("TLS settings", () => {
   });
 
   test("mistakes stop start-up with one line", () => {
-    expect(() => loadConfig({ PARLEY_TLS_CERT: "/etc/c.pem" })).toThrow("PARLEY_TLS_CERT and PARLEY_TLS_KEY go together");
-    expect(() => loadConfig({ PARLEY_ACME_DOMAINS: "chat.example.com,not a domain" })).toThrow("PARLEY_ACME_DOMAINS: not a domain is not a domain name");
-    expect(() => loadConfig({ PARLEY_ACME_DOMAINS: "a.example.com", PARLEY_TLS_CERT: "c", PARLEY_TLS_KEY: "k" })).toThrow("exclude each other");
-    expect(() => loadConfig({ PARLEY_ACME_EMAIL: "nobody" })).toThrow("PARLEY_ACME_EMAIL=nobody is not an e-mail address");
-    expect(() => loadConfig({ PARLEY_HTTP_PORT: "70000" })).toThrow("PARLEY_HTTP_PORT=70000 must be between 0 and 65535");
+    expect(() => loadConfig({ PARLEY_TLS_CERT: "/etc/c.pem" })).toThrow(
+      "PARLEY_TLS_CERT and PARLEY_TLS_KEY go together",
+    );
+    expect(() => loadConfig({ PARLEY_ACME_DOMAINS: "chat.example.com,not a domain" })).toThrow(
+      "PARLEY_ACME_DOMAINS: not a domain is not a domain name",
+    );
+    expect(() =>
+      loadConfig({ PARLEY_ACME_DOMAINS: "a.example.com", PARLEY_TLS_CERT: "c", PARLEY_TLS_KEY: "k" }),
+    ).toThrow("exclude each other");
+    expect(() => loadConfig({ PARLEY_ACME_EMAIL: "nobody" })).toThrow(
+      "PARLEY_ACME_EMAIL=nobody is not an e-mail address",
+    );
+    expect(() => loadConfig({ PARLEY_HTTP_PORT: "70000" })).toThrow(
+      "PARLEY_HTTP_PORT=70000 must be between 0 and 65535",
+    );
   });
 });

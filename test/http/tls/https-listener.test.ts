@@ -56,7 +56,8 @@ test("a replaced certificate is shown to the next connection while an open respo
     pair: first,
     serveOptions: { maxRequestBodySize: 1024, development: false },
     onServer: (server) => servers.push(server),
-    fetch: (request) => (new URL(request.url).pathname === "/stream" ? new Response(stream.body()) : new Response("plain")),
+    fetch: (request) =>
+      new URL(request.url).pathname === "/stream" ? new Response(stream.body()) : new Response("plain"),
   });
   try {
     expect(await servedName(listener.port)).toBe("first.test");
@@ -93,7 +94,14 @@ test("a second listener cannot join a port the HTTPS server holds", async () => 
     fetch: () => new Response("plain"),
   });
   try {
-    const options = { port: listener.port, hostname: "127.0.0.1", pair: first, serveOptions: { maxRequestBodySize: 1024, development: false }, onServer: () => {}, fetch: () => new Response("x") };
+    const options = {
+      port: listener.port,
+      hostname: "127.0.0.1",
+      pair: first,
+      serveOptions: { maxRequestBodySize: 1024, development: false },
+      onServer: () => {},
+      fetch: () => new Response("x"),
+    };
     expect(() => listenHttps(options)).toThrow();
   } finally {
     await listener.stop();

@@ -19,8 +19,32 @@ export function certificateDir(): { dir: string; cleanup(): void } {
 export async function makeSelfSigned(dir: string, name: string, options: { days?: number } = {}): Promise<MadePair> {
   const certPath = join(dir, `${name}.crt`);
   const keyPath = join(dir, `${name}.key`);
-  const args = ["req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:P-256", "-nodes", "-keyout", keyPath, "-out", certPath];
-  const result = Bun.spawnSync(["openssl", ...args, "-days", String(options.days ?? 30), "-subj", `/CN=${name}`, "-addext", "subjectAltName=DNS:localhost"], { stdout: "pipe", stderr: "pipe" });
+  const args = [
+    "req",
+    "-x509",
+    "-newkey",
+    "ec",
+    "-pkeyopt",
+    "ec_paramgen_curve:P-256",
+    "-nodes",
+    "-keyout",
+    keyPath,
+    "-out",
+    certPath,
+  ];
+  const result = Bun.spawnSync(
+    [
+      "openssl",
+      ...args,
+      "-days",
+      String(options.days ?? 30),
+      "-subj",
+      `/CN=${name}`,
+      "-addext",
+      "subjectAltName=DNS:localhost",
+    ],
+    { stdout: "pipe", stderr: "pipe" },
+  );
   if (result.exitCode !== 0) throw new Error(`openssl failed: ${result.stderr.toString()}`);
   return { certPath, keyPath, cert: await Bun.file(certPath).text(), key: await Bun.file(keyPath).text() };
 }

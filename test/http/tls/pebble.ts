@@ -37,23 +37,82 @@ export async function startPebble(options: { httpPort?: number } = {}): Promise<
   const dir = mkdtempSync(join(tmpdir(), "parley-pebble-"));
   const listenerCaPath = join(dir, "listener.crt");
   const keyPath = join(dir, "listener.key");
-  const made = Bun.spawnSync(["openssl", "req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:P-256", "-nodes", "-keyout", keyPath, "-out", listenerCaPath, "-days", "2", "-subj", "/CN=pebble listener", "-addext", "subjectAltName=DNS:localhost,IP:127.0.0.1"], { stdout: "pipe", stderr: "pipe" });
+  const made = Bun.spawnSync(
+    [
+      "openssl",
+      "req",
+      "-x509",
+      "-newkey",
+      "ec",
+      "-pkeyopt",
+      "ec_paramgen_curve:P-256",
+      "-nodes",
+      "-keyout",
+      keyPath,
+      "-out",
+      listenerCaPath,
+      "-days",
+      "2",
+      "-subj",
+      "/CN=pebble listener",
+      "-addext",
+      "subjectAltName=DNS:localhost,IP:127.0.0.1",
+    ],
+    { stdout: "pipe", stderr: "pipe" },
+  );
   if (made.exitCode !== 0) throw new Error(`openssl failed: ${made.stderr.toString()}`);
   const [acmePort, managementPort, dnsPort, challengeManagementPort] = [freePort(), freePort(), freePort(), freePort()];
   const httpPort = options.httpPort ?? freePort();
-  const config = { pebble: { listenAddress: `127.0.0.1:${acmePort}`, managementListenAddress: `127.0.0.1:${managementPort}`, certificate: listenerCaPath, privateKey: keyPath, httpPort, tlsPort: freePort(), ocspResponderURL: "", externalAccountBindingRequired: false } };
+  const config = {
+    pebble: {
+      listenAddress: `127.0.0.1:${acmePort}`,
+      managementListenAddress: `127.0.0.1:${managementPort}`,
+      certificate: listenerCaPath,
+      privateKey: keyPath,
+      httpPort,
+      tlsPort: freePort(),
+      ocspResponderURL: "",
+      externalAccountBindingRequired: false,
+    },
+  };
   writeFileSync(join(dir, "pebble.json"), JSON.stringify(config));
   let text = "";
   const spawn = (command: string[], env: Record<string, string> = {}) => {
-    const child = Bun.spawn(command, { cwd: dir, env: { PATH: process.env.PATH ?? "/usr/bin:/bin", ...env }, stdin: "ignore", stdout: "pipe", stderr: "pipe" });
+    const child = Bun.spawn(command, {
+      cwd: dir,
+      env: { PATH: process.env.PATH ?? "/usr/bin:/bin", ...env },
+      stdin: "ignore",
+      stdout: "pipe",
+      stderr: "pipe",
+    });
     void drain(child.stdout, (chunk) => (text += chunk)).catch(() => undefined);
     void drain(child.stderr, (chunk) => (text += chunk)).catch(() => undefined);
     return child;
   };
   const children: Subprocess[] = [
-    spawn(["pebble-challtestsrv", "-defaultIPv4", "127.0.0.1", "-defaultIPv6", "", "-dns01", `127.0.0.1:${dnsPort}`, "-http01", "", "-https01", "", "-tlsalpn01", "", "-management", `127.0.0.1:${challengeManagementPort}`]),
+    spawn([
+      "pebble-challtestsrv",
+      "-defaultIPv4",
+      "127.0.0.1",
+      "-defaultIPv6",
+      "",
+      "-dns01",
+      `127.0.0.1:${dnsPort}`,
+      "-http01",
+      "",
+      "-https01",
+      "",
+      "-tlsalpn01",
+      "",
+      "-management",
+      `127.0.0.1:${challengeManagementPort}`,
+    ]),
     // No random nonce rejections or validation sleeps: the test is about Parley, not retries.
-    spawn(["pebble", "-config", join(dir, "pebble.json"), "-dnsserver", `127.0.0.1:${dnsPort}`], { PEBBLE_VA_NOSLEEP: "1", PEBBLE_WFE_NONCEREJECT: "0", PEBBLE_AUTHZREUSE: "0" }),
+    spawn(["pebble", "-config", join(dir, "pebble.json"), "-dnsserver", `127.0.0.1:${dnsPort}`], {
+      PEBBLE_VA_NOSLEEP: "1",
+      PEBBLE_WFE_NONCEREJECT: "0",
+      PEBBLE_AUTHZREUSE: "0",
+    }),
   ];
   const listenerCa = await Bun.file(listenerCaPath).text();
   const stop = async () => {
@@ -65,7 +124,10 @@ export async function startPebble(options: { httpPort?: number } = {}): Promise<
   const directoryUrl = `https://127.0.0.1:${acmePort}/dir`;
   const deadline = Date.now() + 20_000;
   for (;;) {
-    const status = await fetch(directoryUrl, { tls: { ca: listenerCa }, signal: AbortSignal.timeout(2_000) }).then((response) => response.status, () => 0);
+    const status = await fetch(directoryUrl, { tls: { ca: listenerCa }, signal: AbortSignal.timeout(2_000) }).then(
+      (response) => response.status,
+      () => 0,
+    );
     if (status === 200) break;
     if (Date.now() > deadline) {
       await stop();

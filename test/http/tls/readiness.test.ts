@@ -30,7 +30,10 @@ test("/readyz shows the certificate only once it expires within 7 days, and stay
   deps.clock.advance(24 * 86_400_000);
   const response = await get("/readyz");
   expect(response.status).toBe(200);
-  expect(await response.json()).toEqual({ status: "ready", tls: { certificate_expires_at: new Date(status.served!.notAfterMs).toISOString(), certificate_expires_in_days: 6 } });
+  expect(await response.json()).toEqual({
+    status: "ready",
+    tls: { certificate_expires_at: new Date(status.served!.notAfterMs).toISOString(), certificate_expires_in_days: 6 },
+  });
 });
 
 test("/metrics gives the seconds until expiry by the injected clock", async () => {
@@ -54,7 +57,10 @@ test("an expiring certificate is logged once a day, not before its last 7 days",
   warn(notAfter - 6 * 86_400_000);
   warn(notAfter - 6 * 86_400_000 + 3_600_000);
   expect(lines).toHaveLength(1);
-  expect(lines[0]).toMatchObject({ msg: "TLS certificate expires soon and is not renewed yet", certificate_expires_in_days: 6 });
+  expect(lines[0]).toMatchObject({
+    msg: "TLS certificate expires soon and is not renewed yet",
+    certificate_expires_in_days: 6,
+  });
   warn(notAfter - 5 * 86_400_000);
   expect(lines).toHaveLength(2);
 });

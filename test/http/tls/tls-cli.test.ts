@@ -11,7 +11,11 @@ beforeAll(async () => {
 });
 afterAll(() => dir.cleanup());
 
-const env = (extra: Record<string, string> = {}) => ({ PARLEY_DB: join(dir.dir, "parley.db"), PARLEY_JWT_SECRET: "tls-cli-test-secret-0123456789abcdef-0123456789", ...extra });
+const env = (extra: Record<string, string> = {}) => ({
+  PARLEY_DB: join(dir.dir, "parley.db"),
+  PARLEY_JWT_SECRET: "tls-cli-test-secret-0123456789abcdef-0123456789",
+  ...extra,
+});
 
 test("tls status without TLS settings is a usage error that says what to set", async () => {
   const result = await cli(["tls", "status"], { env: env() });
@@ -20,15 +24,25 @@ test("tls status without TLS settings is a usage error that says what to set", a
 });
 
 test("tls status with own files shows their names, issuer and expiry", async () => {
-  const result = await cli(["tls", "status", "--json"], { env: env({ PARLEY_TLS_CERT: pair.certPath, PARLEY_TLS_KEY: pair.keyPath }) });
+  const result = await cli(["tls", "status", "--json"], {
+    env: env({ PARLEY_TLS_CERT: pair.certPath, PARLEY_TLS_KEY: pair.keyPath }),
+  });
   expect(result.code).toBe(0);
   const view = JSON.parse(result.out);
-  expect(view).toMatchObject({ source: "files", domains: ["localhost"], issuer: "CN=status.test", renewal_due: null, last_attempt: null });
+  expect(view).toMatchObject({
+    source: "files",
+    domains: ["localhost"],
+    issuer: "CN=status.test",
+    renewal_due: null,
+    last_attempt: null,
+  });
   expect(Date.parse(view.not_after) - Date.now()).toBeGreaterThan(9 * 86_400_000);
 });
 
 test("tls renew with own files says who renews them", async () => {
-  const result = await cli(["tls", "renew"], { env: env({ PARLEY_TLS_CERT: pair.certPath, PARLEY_TLS_KEY: pair.keyPath }) });
+  const result = await cli(["tls", "renew"], {
+    env: env({ PARLEY_TLS_CERT: pair.certPath, PARLEY_TLS_KEY: pair.keyPath }),
+  });
   expect(result.code).toBe(2);
   expect(result.err).toContain("own certificate files are renewed by the tool that makes them");
 });

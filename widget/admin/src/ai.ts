@@ -22,7 +22,9 @@ export function wireAi() {
     // The key is write-only: the server says whether one is stored, never what it is.
     input("ai-api-key").value = "";
     input("ai-forget-key").checked = false;
-    byId("ai-key-state").textContent = ai.api_key_set ? "An API key is stored. Leave the field empty to keep it." : "No API key is stored for this tenant.";
+    byId("ai-key-state").textContent = ai.api_key_set
+      ? "An API key is stored. Leave the field empty to keep it."
+      : "No API key is stored for this tenant.";
   }
 
   async function load() {
@@ -53,7 +55,11 @@ export function wireAi() {
       try {
         // The test set first, against the proposed settings: a change that breaks a case asks before it is saved.
         if (button.dataset.armed !== "true") {
-          const trial = await api<{ summary: string; changes: Array<{ after: string }> }>("PATCH", "/chatbot/config?dry_run=true", { ai });
+          const trial = await api<{ summary: string; changes: Array<{ after: string }> }>(
+            "PATCH",
+            "/chatbot/config?dry_run=true",
+            { ai },
+          );
           if (trial.changes.some((change) => change.after === "failed")) {
             button.dataset.armed = "true";
             button.textContent = "Save anyway";
@@ -82,7 +88,10 @@ export function wireAi() {
   test.addEventListener("click", () => {
     void busy(test, async () => {
       try {
-        const result = await api<{ ok: boolean; model: string | null; latency_ms: number; error?: string }>("POST", "/chatbot/ai/test");
+        const result = await api<{ ok: boolean; model: string | null; latency_ms: number; error?: string }>(
+          "POST",
+          "/chatbot/ai/test",
+        );
         if (result.ok) say(message, "ok", `Connected: ${result.model} answered in ${result.latency_ms} ms.`);
         else say(message, "error", `The provider did not answer: ${result.error ?? "unknown error"}`);
       } catch (error) {

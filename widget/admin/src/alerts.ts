@@ -18,7 +18,10 @@ export function showWaiting(count: number): void {
 function chime(): void {
   try {
     audio ??= new AudioContext();
-    for (const [offset, pitch] of [[0, 880], [0.18, 1320]] as const) {
+    for (const [offset, pitch] of [
+      [0, 880],
+      [0.18, 1320],
+    ] as const) {
       const tone = audio.createOscillator();
       const volume = audio.createGain();
       tone.frequency.value = pitch;
@@ -35,7 +38,12 @@ function chime(): void {
 
 export function alertHandoff(text: string | undefined): void {
   if (soundOn.get()) chime();
-  if (document.visibilityState === "visible" || typeof Notification === "undefined" || Notification.permission !== "granted") return;
+  if (
+    document.visibilityState === "visible" ||
+    typeof Notification === "undefined" ||
+    Notification.permission !== "granted"
+  )
+    return;
   new Notification("A visitor is waiting for a person", { body: text ?? "", tag: "parley-handoff" });
 }
 
@@ -43,5 +51,7 @@ export function alertHandoff(text: string | undefined): void {
 export async function askForNotifications(): Promise<string> {
   if (typeof Notification === "undefined") return "This browser has no notifications.";
   const answer = await Notification.requestPermission();
-  return answer === "granted" ? "Browser notifications are on for new hand-offs while this tab is in the background." : "Notifications are blocked for this page in the browser's settings.";
+  return answer === "granted"
+    ? "Browser notifications are on for new hand-offs while this tab is in the background."
+    : "Notifications are blocked for this page in the browser's settings.";
 }

@@ -45,12 +45,24 @@ export const person = {
 async function sessionCall<T>(method: string, path: string, body?: unknown): Promise<T> {
   let response: Response;
   try {
-    response = await fetch(`/api/v1/auth/session${path}`, { method, headers: body === undefined ? {} : { "content-type": "application/json" }, body: body === undefined ? undefined : JSON.stringify(body), credentials: "same-origin", cache: "no-store" });
+    response = await fetch(`/api/v1/auth/session${path}`, {
+      method,
+      headers: body === undefined ? {} : { "content-type": "application/json" },
+      body: body === undefined ? undefined : JSON.stringify(body),
+      credentials: "same-origin",
+      cache: "no-store",
+    });
   } catch {
     throw new ApiError(0, "Could not reach the server. Check the connection and try again.");
   }
   const parsed = (await response.json().catch(() => null)) as (T & { error?: string; message?: string }) | null;
-  if (!response.ok) throw new ApiError(response.status, response.status === 401 && body !== undefined ? "E-mail or password is wrong." : explain(response, parsed).message);
+  if (!response.ok)
+    throw new ApiError(
+      response.status,
+      response.status === 401 && body !== undefined
+        ? "E-mail or password is wrong."
+        : explain(response, parsed).message,
+    );
   return parsed as T;
 }
 
@@ -58,7 +70,9 @@ async function sessionCall<T>(method: string, path: string, body?: unknown): Pro
 export function credentials(): Record<string, string> {
   if (!accessToken) return { "x-api-key": apiKey.get() ?? "" };
   const chosen = tenant.get();
-  return chosen ? { authorization: `Bearer ${accessToken}`, "x-tenant-id": chosen } : { authorization: `Bearer ${accessToken}` };
+  return chosen
+    ? { authorization: `Bearer ${accessToken}`, "x-tenant-id": chosen }
+    : { authorization: `Bearer ${accessToken}` };
 }
 
 const TENANT_STORAGE = "parley.admin.tenant";
@@ -66,7 +80,8 @@ const TENANT_STORAGE = "parley.admin.tenant";
 /** The tenant a person in several tenants works on in this tab (sessionStorage: survives a reload, not the tab). */
 export const tenant = {
   get: (): string | null => sessionStorage.getItem(TENANT_STORAGE),
-  set: (tenantId: string | null): void => (tenantId ? sessionStorage.setItem(TENANT_STORAGE, tenantId) : sessionStorage.removeItem(TENANT_STORAGE)),
+  set: (tenantId: string | null): void =>
+    tenantId ? sessionStorage.setItem(TENANT_STORAGE, tenantId) : sessionStorage.removeItem(TENANT_STORAGE),
 };
 
 /** The key lives in sessionStorage only: it dies with the tab and never reaches a cookie or the URL. */
@@ -97,10 +112,14 @@ export interface Page<T> {
   next_cursor: string | null;
 }
 
-function explain(response: Response, body: { error?: string; message?: string; details?: FieldError[] } | null): ApiError {
+function explain(
+  response: Response,
+  body: { error?: string; message?: string; details?: FieldError[] } | null,
+): ApiError {
   const status = response.status;
   if (status === 401 && asPerson) return new ApiError(status, "Your session has ended: sign out and sign in again.");
-  if (status === 401) return new ApiError(status, "The API key is invalid or revoked. Sign out and sign in with a valid key.");
+  if (status === 401)
+    return new ApiError(status, "The API key is invalid or revoked. Sign out and sign in with a valid key.");
   if (status === 429) {
     const wait = response.headers.get("retry-after");
     return new ApiError(status, `Too many requests: try again in ${wait ?? "a few"} second${wait === "1" ? "" : "s"}.`);
@@ -114,7 +133,8 @@ export async function api<T>(method: string, path: string, body?: unknown): Prom
   // An access token lives 15 minutes: a person's session renews it from the cookie and tries once more.
   if (response.status === 401 && accessToken && (await person.resume())) response = await send(method, path, body);
   const parsed = (await response.json().catch(() => null)) as T | null;
-  if (!response.ok) throw explain(response, parsed as { error?: string; message?: string; details?: FieldError[] } | null);
+  if (!response.ok)
+    throw explain(response, parsed as { error?: string; message?: string; details?: FieldError[] } | null);
   return parsed as T;
 }
 
@@ -132,7 +152,13 @@ async function send(method: string, path: string, body?: unknown): Promise<Respo
   const file = body instanceof Blob ? body : null;
   if (body !== undefined) headers["content-type"] = file ? file.type || "application/octet-stream" : "application/json";
   try {
-    return await fetch(`/api/v1${path}`, { method, headers, body: body === undefined ? undefined : (file ?? JSON.stringify(body)), credentials: "omit", cache: "no-store" });
+    return await fetch(`/api/v1${path}`, {
+      method,
+      headers,
+      body: body === undefined ? undefined : (file ?? JSON.stringify(body)),
+      credentials: "omit",
+      cache: "no-store",
+    });
   } catch {
     throw new ApiError(0, "Could not reach the server. Check the connection and try again.");
   }

@@ -44,7 +44,13 @@ export function wireCannedPicker(field: HTMLTextAreaElement) {
       ...shown.map((reply, index) =>
         h(
           "li",
-          { id: `canned-opt-${index}`, role: "option", "aria-selected": String(index === active), onmousedown: (event) => event.preventDefault(), onclick: () => insert(index) },
+          {
+            id: `canned-opt-${index}`,
+            role: "option",
+            "aria-selected": String(index === active),
+            onmousedown: (event) => event.preventDefault(),
+            onclick: () => insert(index),
+          },
           h("strong", {}, `/${reply.shortcut}`),
           " ",
           reply.text.length > 90 ? `${reply.text.slice(0, 89)}…` : reply.text,
@@ -117,8 +123,20 @@ export function wireCannedEditor(afterChange: () => void) {
         h(
           "div",
           { class: "acts" },
-          h("button", { type: "button", "aria-label": `Edit /${reply.shortcut}`, onclick: () => editing(reply) }, "Edit"),
-          h("button", { type: "button", "aria-label": `Delete /${reply.shortcut}`, onclick: (event) => remove(event.currentTarget as HTMLButtonElement, reply) }, "Delete"),
+          h(
+            "button",
+            { type: "button", "aria-label": `Edit /${reply.shortcut}`, onclick: () => editing(reply) },
+            "Edit",
+          ),
+          h(
+            "button",
+            {
+              type: "button",
+              "aria-label": `Delete /${reply.shortcut}`,
+              onclick: (event) => remove(event.currentTarget as HTMLButtonElement, reply),
+            },
+            "Delete",
+          ),
         ),
       ]),
       "No canned replies yet.",

@@ -19,7 +19,11 @@ export interface Bar {
   label: string;
 }
 
-function svg<K extends keyof SVGElementTagNameMap>(tag: K, attributes: Record<string, string | number>, text?: string): SVGElementTagNameMap[K] {
+function svg<K extends keyof SVGElementTagNameMap>(
+  tag: K,
+  attributes: Record<string, string | number>,
+  text?: string,
+): SVGElementTagNameMap[K] {
   const node = document.createElementNS(NS, tag);
   for (const [name, value] of Object.entries(attributes)) node.setAttribute(name, String(value));
   if (text !== undefined) node.textContent = text;
@@ -27,13 +31,26 @@ function svg<K extends keyof SVGElementTagNameMap>(tag: K, attributes: Record<st
 }
 
 /** A figure with a caption, a headline number and a bar per day; `max` fixes the scale (100 for percentages). */
-export function barChart(options: { id: string; title: string; headline: string; summary: string; bars: Bar[]; max?: number; unit?: string }): HTMLElement {
+export function barChart(options: {
+  id: string;
+  title: string;
+  headline: string;
+  summary: string;
+  bars: Bar[];
+  max?: number;
+  unit?: string;
+}): HTMLElement {
   const { bars } = options;
-  const top = options.max ?? Math.max(1, ...bars.map((bar) => bar.segments.reduce((sum, segment) => sum + segment.value, 0)));
+  const top =
+    options.max ?? Math.max(1, ...bars.map((bar) => bar.segments.reduce((sum, segment) => sum + segment.value, 0)));
   const plotWidth = WIDTH - LEFT;
   const plotHeight = HEIGHT - BOTTOM - TOP;
   const step = plotWidth / Math.max(1, bars.length);
-  const chart = svg("svg", { viewBox: `0 0 ${WIDTH} ${HEIGHT}`, role: "img", "aria-label": `${options.title}: ${options.summary}` });
+  const chart = svg("svg", {
+    viewBox: `0 0 ${WIDTH} ${HEIGHT}`,
+    role: "img",
+    "aria-label": `${options.title}: ${options.summary}`,
+  });
   const unit = options.unit ?? "";
   chart.append(
     svg("line", { class: "axis", x1: LEFT, y1: TOP + plotHeight, x2: WIDTH, y2: TOP + plotHeight }),
@@ -48,7 +65,15 @@ export function barChart(options: { id: string; title: string; headline: string;
       const height = (segment.value / top) * plotHeight;
       if (height <= 0) continue;
       base -= height;
-      group.append(svg("rect", { class: `bar ${segment.kind}`, x: (LEFT + index * step + 1).toFixed(1), y: base.toFixed(1), width: Math.max(1, step - 2).toFixed(1), height: height.toFixed(1) }));
+      group.append(
+        svg("rect", {
+          class: `bar ${segment.kind}`,
+          x: (LEFT + index * step + 1).toFixed(1),
+          y: base.toFixed(1),
+          width: Math.max(1, step - 2).toFixed(1),
+          height: height.toFixed(1),
+        }),
+      );
     }
     chart.append(group);
   });
@@ -60,5 +85,10 @@ export function barChart(options: { id: string; title: string; headline: string;
     const x = index === 0 ? LEFT : index === bars.length - 1 ? WIDTH : LEFT + (index + 0.5) * step;
     chart.append(svg("text", { x: x.toFixed(1), y: HEIGHT - 4, "text-anchor": anchor }, bar.day.slice(5)));
   }
-  return h("figure", { class: "chart", id: options.id }, h("figcaption", {}, options.title, h("span", { class: "headline" }, options.headline)), chart);
+  return h(
+    "figure",
+    { class: "chart", id: options.id },
+    h("figcaption", {}, options.title, h("span", { class: "headline" }, options.headline)),
+    chart,
+  );
 }

@@ -9,7 +9,10 @@ export function wireDeliveries() {
   const list = pager(byId("deliveries-prev"), byId("deliveries-next"), byId("deliveries-page"), async (cursor) => {
     try {
       const status = byId<HTMLSelectElement>("deliveries-status").value;
-      const page = await api<Page<ListedDelivery>>("GET", `/webhooks/deliveries${query({ status, cursor, limit: "25" })}`);
+      const page = await api<Page<ListedDelivery>>(
+        "GET",
+        `/webhooks/deliveries${query({ status, cursor, limit: "25" })}`,
+      );
       fillRows(
         byId("deliveries-rows"),
         page.data.map((row) => [
@@ -23,7 +26,15 @@ export function wireDeliveries() {
           lastResult(row.last_status_code, row.last_error, row.status === "succeeded"),
           when(row.created_at),
           when(row.next_attempt_at),
-          h("button", { type: "button", "aria-label": `Attempt log of ${row.webhook_id}`, onclick: () => showAttemptLog(row.webhook_id) }, "Attempt log"),
+          h(
+            "button",
+            {
+              type: "button",
+              "aria-label": `Attempt log of ${row.webhook_id}`,
+              onclick: () => showAttemptLog(row.webhook_id),
+            },
+            "Attempt log",
+          ),
         ]),
         status ? `No ${status} deliveries.` : "No deliveries yet.",
       );

@@ -1,6 +1,19 @@
 /** Webhooks › Dead letter queue: the spec's "manual re-trigger by an administrator". */
 import { api, query, type Page } from "./api.ts";
-import { armedForSecondClick, busy, byId, code, duration, fillRows, h, idCode, pager, say, sayError, when } from "./dom.ts";
+import {
+  armedForSecondClick,
+  busy,
+  byId,
+  code,
+  duration,
+  fillRows,
+  h,
+  idCode,
+  pager,
+  say,
+  sayError,
+  when,
+} from "./dom.ts";
 import { lastResult, showAttemptLog } from "./log.ts";
 import { describeAttempts, retryPolicy } from "./policy.ts";
 import { ruleNames } from "./rules.ts";
@@ -45,7 +58,11 @@ export function wireDeadLetters() {
     await busy(button, async () => {
       try {
         await api("DELETE", `/webhooks/dead-letters/${encodeURIComponent(row.dead_letter_id)}`);
-        say(message, "ok", `Discarded ${row.dead_letter_id} (${row.webhook_id}); the delivery stays in the log as dead.`);
+        say(
+          message,
+          "ok",
+          `Discarded ${row.dead_letter_id} (${row.webhook_id}); the delivery stays in the log as dead.`,
+        );
         await list.reload();
       } catch (error) {
         sayError(message, error);
@@ -56,14 +73,30 @@ export function wireDeadLetters() {
   const list = pager(byId("dlq-prev"), byId("dlq-next"), byId("dlq-page"), async (cursor) => {
     try {
       const [page, names] = await Promise.all([
-        api<Page<ListedDeadLetter>>("GET", `/webhooks/dead-letters${query({ event: event(), since: since(), cursor, limit: "25" })}`),
+        api<Page<ListedDeadLetter>>(
+          "GET",
+          `/webhooks/dead-letters${query({ event: event(), since: since(), cursor, limit: "25" })}`,
+        ),
         ruleNames(),
       ]);
       fillRows(
         byId("dlq-rows"),
         page.data.map((row) => {
-          const again: HTMLButtonElement = h("button", { type: "button", "aria-label": `Re-trigger ${row.webhook_id}`, onclick: () => retrigger(again, `/webhooks/dead-letters/${encodeURIComponent(row.dead_letter_id)}/retrigger`) }, "Re-trigger");
-          const drop: HTMLButtonElement = h("button", { type: "button", "aria-label": `Discard ${row.webhook_id}`, onclick: () => discard(drop, row) }, "Discard");
+          const again: HTMLButtonElement = h(
+            "button",
+            {
+              type: "button",
+              "aria-label": `Re-trigger ${row.webhook_id}`,
+              onclick: () =>
+                retrigger(again, `/webhooks/dead-letters/${encodeURIComponent(row.dead_letter_id)}/retrigger`),
+            },
+            "Re-trigger",
+          );
+          const drop: HTMLButtonElement = h(
+            "button",
+            { type: "button", "aria-label": `Discard ${row.webhook_id}`, onclick: () => discard(drop, row) },
+            "Discard",
+          );
           return [
             idCode(row.dead_letter_id),
             idCode(row.webhook_id),
@@ -74,7 +107,21 @@ export function wireDeadLetters() {
             lastResult(row.last_status_code, row.last_error),
             when(row.dead_at),
             when(row.expires_at),
-            h("div", { class: "acts" }, again, drop, h("button", { type: "button", "aria-label": `Attempt log of ${row.webhook_id}`, onclick: () => showAttemptLog(row.webhook_id) }, "Attempt log")),
+            h(
+              "div",
+              { class: "acts" },
+              again,
+              drop,
+              h(
+                "button",
+                {
+                  type: "button",
+                  "aria-label": `Attempt log of ${row.webhook_id}`,
+                  onclick: () => showAttemptLog(row.webhook_id),
+                },
+                "Attempt log",
+              ),
+            ),
           ];
         }),
         "No dead letters. Everything was delivered, or re-triggered.",
@@ -97,7 +144,10 @@ export function wireDeadLetters() {
     let count = 0;
     let cursor: string | null = null;
     do {
-      const page: Page<ListedDeadLetter> = await api("GET", `/webhooks/dead-letters${query({ event: event(), since: since(), cursor, limit: "100" })}`);
+      const page: Page<ListedDeadLetter> = await api(
+        "GET",
+        `/webhooks/dead-letters${query({ event: event(), since: since(), cursor, limit: "100" })}`,
+      );
       count += page.data.length;
       cursor = page.next_cursor;
     } while (cursor && count < COUNT_LIMIT);
@@ -108,11 +158,20 @@ export function wireDeadLetters() {
     void busy(clicked.currentTarget as HTMLButtonElement, async () => {
       try {
         const count = await countMatching();
-        const scope = [event() ? `of event ${event()}` : "of every event", since() ? `that died since ${new Date(since() ?? "").toLocaleString()}` : ""].filter(Boolean).join(" ");
+        const scope = [
+          event() ? `of event ${event()}` : "of every event",
+          since() ? `that died since ${new Date(since() ?? "").toLocaleString()}` : "",
+        ]
+          .filter(Boolean)
+          .join(" ");
         if (count === 0) return say(message, "ok", `No dead letter ${scope} matches: nothing to re-trigger.`);
-        const howMany = count > COUNT_LIMIT ? `more than ${COUNT_LIMIT} dead letters` : `${count} dead letter${count === 1 ? "" : "s"}`;
+        const howMany =
+          count > COUNT_LIMIT
+            ? `more than ${COUNT_LIMIT} dead letters`
+            : `${count} dead letter${count === 1 ? "" : "s"}`;
         byId("dlq-confirm-text").textContent = `Re-trigger ${howMany} ${scope} (all pages, not only this one)?`;
-        byId("dlq-confirm-yes").textContent = count === 1 ? "Re-trigger it" : `Re-trigger ${count > COUNT_LIMIT ? "them" : `all ${count}`}`;
+        byId("dlq-confirm-yes").textContent =
+          count === 1 ? "Re-trigger it" : `Re-trigger ${count > COUNT_LIMIT ? "them" : `all ${count}`}`;
         confirmBar.hidden = false;
         byId("dlq-confirm-yes").focus();
       } catch (error) {

@@ -4,14 +4,20 @@ import { ApiError } from "./api.ts";
 type Child = Node | string | number | null | undefined | false;
 type Prop = string | number | boolean | null | undefined | ((event: Event) => unknown);
 
-export function h<K extends keyof HTMLElementTagNameMap>(tag: K, props: Record<string, Prop> = {}, ...children: Child[]): HTMLElementTagNameMap[K] {
+export function h<K extends keyof HTMLElementTagNameMap>(
+  tag: K,
+  props: Record<string, Prop> = {},
+  ...children: Child[]
+): HTMLElementTagNameMap[K] {
   const element = document.createElement(tag);
   for (const [name, value] of Object.entries(props)) {
     if (typeof value === "function") element.addEventListener(name.slice(2), (event) => void run(() => value(event)));
     else if (typeof value === "boolean") element.toggleAttribute(name, value);
     else if (value !== null && value !== undefined) element.setAttribute(name, String(value));
   }
-  for (const child of children) if (child !== null && child !== undefined && child !== false) element.append(typeof child === "number" ? String(child) : child);
+  for (const child of children)
+    if (child !== null && child !== undefined && child !== false)
+      element.append(typeof child === "number" ? String(child) : child);
   return element;
 }
 
@@ -27,7 +33,10 @@ export function say(target: HTMLElement, kind: "ok" | "error" | "", text: string
 
 /** Shows what went wrong in `target`: the API's own message, and each field it named. */
 export function sayError(target: HTMLElement, error: unknown): void {
-  const details = error instanceof ApiError && error.details.length > 0 ? h("ul", {}, ...error.details.map((d) => h("li", {}, `${d.field}: ${d.message}`))) : undefined;
+  const details =
+    error instanceof ApiError && error.details.length > 0
+      ? h("ul", {}, ...error.details.map((d) => h("li", {}, `${d.field}: ${d.message}`)))
+      : undefined;
   say(target, "error", error instanceof Error ? error.message : String(error), details);
 }
 
@@ -41,7 +50,13 @@ export async function run(fn: () => unknown): Promise<void> {
 }
 
 export const when = (iso: string | null): Node | string =>
-  iso ? h("time", { datetime: iso, title: iso }, new Date(iso).toLocaleString(undefined, { dateStyle: "short", timeStyle: "medium" })) : "—";
+  iso
+    ? h(
+        "time",
+        { datetime: iso, title: iso },
+        new Date(iso).toLocaleString(undefined, { dateStyle: "short", timeStyle: "medium" }),
+      )
+    : "—";
 
 export const code = (text: string | null): Node | string => (text ? h("code", {}, text) : "—");
 
@@ -60,7 +75,9 @@ export function duration(seconds: number): string {
 export function fillRows(body: HTMLTableSectionElement, rows: Array<Array<Node | string>>, emptyText: string): void {
   const columns = body.closest("table")?.querySelectorAll("thead th").length ?? 1;
   body.replaceChildren(
-    ...(rows.length > 0 ? rows.map((cells) => h("tr", {}, ...cells.map((cell) => h("td", {}, cell)))) : [h("tr", {}, h("td", { colspan: columns, class: "empty" }, emptyText))]),
+    ...(rows.length > 0
+      ? rows.map((cells) => h("tr", {}, ...cells.map((cell) => h("td", {}, cell))))
+      : [h("tr", {}, h("td", { colspan: columns, class: "empty" }, emptyText))]),
   );
 }
 
@@ -81,7 +98,12 @@ export async function busy(button: HTMLButtonElement, load: () => Promise<unknow
  * as a success (and the form is cleared, unless it holds a setting), a failure is said as an
  * error, both in `target`.
  */
-export function onSubmit(form: HTMLFormElement, target: HTMLElement, work: () => Promise<string>, options: { keepValues?: boolean } = {}): void {
+export function onSubmit(
+  form: HTMLFormElement,
+  target: HTMLElement,
+  work: () => Promise<string>,
+  options: { keepValues?: boolean } = {},
+): void {
   form.addEventListener("submit", (submitted) => {
     submitted.preventDefault();
     const button = form.querySelector<HTMLButtonElement>("button[type=submit]");
@@ -102,7 +124,12 @@ export function onSubmit(form: HTMLFormElement, target: HTMLElement, work: () =>
  * Cursor paging over a list endpoint: the cursors of the pages seen so far make "Previous"
  * possible although the API only hands out the next cursor.
  */
-export function pager(prev: HTMLButtonElement, next: HTMLButtonElement, label: HTMLElement, load: (cursor: string | null) => Promise<string | null>) {
+export function pager(
+  prev: HTMLButtonElement,
+  next: HTMLButtonElement,
+  label: HTMLElement,
+  load: (cursor: string | null) => Promise<string | null>,
+) {
   const cursors: Array<string | null> = [null];
   let nextCursor: string | null = null;
   const show = async () => {
@@ -111,11 +138,30 @@ export function pager(prev: HTMLButtonElement, next: HTMLButtonElement, label: H
     next.disabled = !nextCursor;
     label.textContent = `Page ${cursors.length}`;
   };
-  prev.addEventListener("click", () => void run(async () => { cursors.pop(); await show(); }));
-  next.addEventListener("click", () => void run(async () => { if (nextCursor) { cursors.push(nextCursor); await show(); } }));
+  prev.addEventListener(
+    "click",
+    () =>
+      void run(async () => {
+        cursors.pop();
+        await show();
+      }),
+  );
+  next.addEventListener(
+    "click",
+    () =>
+      void run(async () => {
+        if (nextCursor) {
+          cursors.push(nextCursor);
+          await show();
+        }
+      }),
+  );
   return {
     /** Back to the first page (new filter, or after a change). */
-    reset: async () => { cursors.length = 1; await show(); },
+    reset: async () => {
+      cursors.length = 1;
+      await show();
+    },
     reload: show,
   };
 }

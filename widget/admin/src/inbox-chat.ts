@@ -7,7 +7,8 @@ import { wireCannedPicker } from "./canned.ts";
 const ROLE_LABELS: Record<Message["role"], string> = { visitor: "Visitor", bot: "Bot", operator: "Operator" };
 
 /** "Operator (Ana)" when the reply was sent by an operator with a display name. */
-export const whoWrote = (entry: { role: Message["role"]; author_name: string | null }) => `${ROLE_LABELS[entry.role] ?? entry.role}${entry.author_name ? ` (${entry.author_name})` : ""}`;
+export const whoWrote = (entry: { role: Message["role"]; author_name: string | null }) =>
+  `${ROLE_LABELS[entry.role] ?? entry.role}${entry.author_name ? ` (${entry.author_name})` : ""}`;
 
 /** "45 s", "12 min", "2 h 5 min": how long a visitor has waited. */
 export function waited(seconds: number | null): string {
@@ -19,7 +20,11 @@ export function waited(seconds: number | null): string {
 
 /** "Sam", "you", or "nobody yet": who has a chat, as the signed-in person reads it. */
 export const holderOf = (chat: InboxChat, me: string | null) =>
-  chat.assigned_to === null ? "nobody yet" : chat.assigned_to.user_id === me ? "you" : (chat.assigned_to.display_name ?? "another person");
+  chat.assigned_to === null
+    ? "nobody yet"
+    : chat.assigned_to.user_id === me
+      ? "you"
+      : (chat.assigned_to.display_name ?? "another person");
 
 export function wireConversation(options: { me: () => string | null; changed: () => Promise<void> }) {
   const section = byId("convo");
@@ -35,9 +40,19 @@ export function wireConversation(options: { me: () => string | null; changed: ()
       ["Visitor", current.visitor_name ?? "Not given"],
       ["E-mail", current.lead?.email || "—"],
       ["Phone", current.lead?.phone || "—"],
-      ["Appointment", current.appointment ? h("span", {}, when(current.appointment.starts_at), ` (${current.appointment.timezone})`) : "—"],
+      [
+        "Appointment",
+        current.appointment
+          ? h("span", {}, when(current.appointment.starts_at), ` (${current.appointment.timezone})`)
+          : "—",
+      ],
       ["Language", current.language ?? "—"],
-      ["Page", current.page_url ? h("a", { href: current.page_url, target: "_blank", rel: "noopener noreferrer" }, current.page_url) : "—"],
+      [
+        "Page",
+        current.page_url
+          ? h("a", { href: current.page_url, target: "_blank", rel: "noopener noreferrer" }, current.page_url)
+          : "—",
+      ],
       ["Waiting", waited(current.waiting_seconds)],
       ["Channel", `${current.channel}${current.handoff_reason ? ` · handed over: ${current.handoff_reason}` : ""}`],
     ];
@@ -46,7 +61,8 @@ export function wireConversation(options: { me: () => string | null; changed: ()
     const holder = holderOf(current, me);
     byId("convo-owner").textContent = `Who has it: ${holder}.`;
     const closed = current.status === "closed";
-    byId("convo-take").hidden = closed || (current.assigned_to !== null && current.assigned_to.user_id === me) || me === null;
+    byId("convo-take").hidden =
+      closed || (current.assigned_to !== null && current.assigned_to.user_id === me) || me === null;
     byId("convo-release").hidden = closed || current.assigned_to === null || current.assigned_to.user_id !== me;
     byId("convo-close").hidden = closed;
     byId("convo-reopen").hidden = !closed;
@@ -64,9 +80,21 @@ export function wireConversation(options: { me: () => string | null; changed: ()
 
   async function loadTranscript() {
     if (!openId) return;
-    const transcript = await api<{ status: string; data: Message[] }>("GET", `/chatbot/sessions/${encodeURIComponent(openId)}/messages`);
+    const transcript = await api<{ status: string; data: Message[] }>(
+      "GET",
+      `/chatbot/sessions/${encodeURIComponent(openId)}/messages`,
+    );
     const log = byId("convo-log");
-    log.replaceChildren(...transcript.data.map((entry) => h("li", { class: entry.role }, h("span", { class: "who" }, whoWrote(entry), " · ", when(entry.created_at)), entry.text)));
+    log.replaceChildren(
+      ...transcript.data.map((entry) =>
+        h(
+          "li",
+          { class: entry.role },
+          h("span", { class: "who" }, whoWrote(entry), " · ", when(entry.created_at)),
+          entry.text,
+        ),
+      ),
+    );
     log.scrollTop = log.scrollHeight;
   }
 
@@ -94,10 +122,18 @@ export function wireConversation(options: { me: () => string | null; changed: ()
   }
 
   const clicked = (event: Event) => event.currentTarget as HTMLButtonElement;
-  byId("convo-take").addEventListener("click", (event) => act(clicked(event), "POST", "/sessions/:id/assign", {}, "You have this chat."));
-  byId("convo-release").addEventListener("click", (event) => act(clicked(event), "POST", "/sessions/:id/assign", { user_id: null }, "Released: anyone may take it."));
-  byId("convo-close").addEventListener("click", (event) => act(clicked(event), "POST", "/sessions/:id/close", undefined, "Chat closed."));
-  byId("convo-reopen").addEventListener("click", (event) => act(clicked(event), "POST", "/sessions/:id/reopen", undefined, "Chat reopened."));
+  byId("convo-take").addEventListener("click", (event) =>
+    act(clicked(event), "POST", "/sessions/:id/assign", {}, "You have this chat."),
+  );
+  byId("convo-release").addEventListener("click", (event) =>
+    act(clicked(event), "POST", "/sessions/:id/assign", { user_id: null }, "Released: anyone may take it."),
+  );
+  byId("convo-close").addEventListener("click", (event) =>
+    act(clicked(event), "POST", "/sessions/:id/close", undefined, "Chat closed."),
+  );
+  byId("convo-reopen").addEventListener("click", (event) =>
+    act(clicked(event), "POST", "/sessions/:id/reopen", undefined, "Chat reopened."),
+  );
   byId("convo-reload").addEventListener("click", () => void reload());
   assignee.addEventListener("change", () => {
     const chosen = assignee.value || null;
@@ -137,8 +173,14 @@ export function wireConversation(options: { me: () => string | null; changed: ()
   /** The team in the "Assign to" list (owners and admins read it; an agent's page hides the list). */
   async function loadTeam() {
     try {
-      const team = await api<{ data: Array<{ user_id: string; email: string; display_name: string | null }> }>("GET", "/users");
-      assignee.replaceChildren(h("option", { value: "" }, "Nobody"), ...team.data.map((member) => h("option", { value: member.user_id }, member.display_name ?? member.email)));
+      const team = await api<{ data: Array<{ user_id: string; email: string; display_name: string | null }> }>(
+        "GET",
+        "/users",
+      );
+      assignee.replaceChildren(
+        h("option", { value: "" }, "Nobody"),
+        ...team.data.map((member) => h("option", { value: member.user_id }, member.display_name ?? member.email)),
+      );
     } catch {
       // An agent may not read the team: the list stays hidden.
     }

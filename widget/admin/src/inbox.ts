@@ -16,9 +16,17 @@ function previewCell(chat: InboxChat): Node | string {
 }
 
 const visitorCell = (chat: InboxChat) =>
-  h("span", {}, h("strong", {}, chat.visitor_name ?? "Visitor"), chat.language ? ` (${chat.language})` : "", h("br"), idCode(chat.session_id));
+  h(
+    "span",
+    {},
+    h("strong", {}, chat.visitor_name ?? "Visitor"),
+    chat.language ? ` (${chat.language})` : "",
+    h("br"),
+    idCode(chat.session_id),
+  );
 
-const unreadCell = (chat: InboxChat) => (chat.unread > 0 ? h("span", { class: "badge" }, String(chat.unread), h("span", { class: "sr" }, " unread")) : "0");
+const unreadCell = (chat: InboxChat) =>
+  chat.unread > 0 ? h("span", { class: "badge" }, String(chat.unread), h("span", { class: "sr" }, " unread")) : "0";
 
 /** `me()`: the signed-in person's user id (null with an API key), to tell "you" from the others. */
 export function wireInbox(me: () => string | null) {
@@ -40,7 +48,9 @@ export function wireInbox(me: () => string | null) {
 
   const list = pager(byId("inbox-prev"), byId("inbox-next"), byId("inbox-page"), async (cursor) => {
     try {
-      const path = searching ? `/inbox/search${query({ q: searching, cursor, limit: "25" })}` : `/inbox${query({ status: status.value, cursor, limit: "25" })}`;
+      const path = searching
+        ? `/inbox/search${query({ q: searching, cursor, limit: "25" })}`
+        : `/inbox${query({ status: status.value, cursor, limit: "25" })}`;
       const page = await api<Page<InboxChat>>("GET", path);
       if (!cursor && !searching && status.value === "handoff") showWaiting(page.data.length);
       fillRows(
@@ -55,13 +65,33 @@ export function wireInbox(me: () => string | null) {
           h(
             "div",
             { class: "acts" },
-            h("button", { type: "button", "aria-label": `Open the chat with ${chat.visitor_name ?? chat.session_id}`, onclick: () => conversation.open(chat.session_id) }, "Open"),
+            h(
+              "button",
+              {
+                type: "button",
+                "aria-label": `Open the chat with ${chat.visitor_name ?? chat.session_id}`,
+                onclick: () => conversation.open(chat.session_id),
+              },
+              "Open",
+            ),
             chat.assigned_to === null && chat.status === "handoff" && me() !== null
-              ? h("button", { type: "button", "aria-label": `Take the chat with ${chat.visitor_name ?? chat.session_id}`, onclick: take(chat) }, "Take")
+              ? h(
+                  "button",
+                  {
+                    type: "button",
+                    "aria-label": `Take the chat with ${chat.visitor_name ?? chat.session_id}`,
+                    onclick: take(chat),
+                  },
+                  "Take",
+                )
               : null,
           ),
         ]),
-        searching ? `No conversation matches "${searching}".` : status.value === "closed" ? "No closed chat." : "No chat is waiting for a person.",
+        searching
+          ? `No conversation matches "${searching}".`
+          : status.value === "closed"
+            ? "No closed chat."
+            : "No chat is waiting for a person.",
       );
       return page.next_cursor;
     } catch (error) {
@@ -93,7 +123,10 @@ export function wireInbox(me: () => string | null) {
   const sound = byId<HTMLInputElement>("inbox-sound");
   sound.checked = soundOn.get();
   sound.addEventListener("change", () => soundOn.set(sound.checked));
-  byId("inbox-notify").addEventListener("click", () => void askForNotifications().then((text) => say(message, "ok", text)));
+  byId("inbox-notify").addEventListener(
+    "click",
+    () => void askForNotifications().then((text) => say(message, "ok", text)),
+  );
 
   // Live: every event reloads the list (the title's count with it) and the open chat if it is
   // that chat's. A busy reply form is never touched.
@@ -126,7 +159,11 @@ export function wireInbox(me: () => string | null) {
   return {
     show: async () => {
       if (!live) scheduleRefresh();
-      await Promise.all([list.reset(), conversation.prepare(), document.body.dataset.role === "agent" ? null : editor.show().catch(() => undefined)]);
+      await Promise.all([
+        list.reset(),
+        conversation.prepare(),
+        document.body.dataset.role === "agent" ? null : editor.show().catch(() => undefined),
+      ]);
     },
     /** Signed in: the stream runs whatever tab is shown, so the title and the alerts work from anywhere. */
     goLive: () => openInboxStream(onLive, onState),

@@ -71,7 +71,12 @@ function start() {
     // The WAI-ARIA tabs pattern: arrows move between the visible tabs, Home/End jump to the ends.
     tab.addEventListener("keydown", (pressed) => {
       const index = tabs.indexOf(tab);
-      const moves: Record<string, number> = { ArrowRight: index + 1, ArrowLeft: index - 1 + tabs.length, Home: 0, End: tabs.length - 1 };
+      const moves: Record<string, number> = {
+        ArrowRight: index + 1,
+        ArrowLeft: index - 1 + tabs.length,
+        Home: 0,
+        End: tabs.length - 1,
+      };
       const target = moves[pressed.key];
       if (target === undefined) return;
       pressed.preventDefault();
@@ -84,7 +89,10 @@ function start() {
     const catalog = await api<{ data: Array<{ event: string; description: string }> }>("GET", "/webhooks/events");
     for (const id of ["dlq-event", "rule-event"]) {
       const select = byId<HTMLSelectElement>(id);
-      select.replaceChildren(select.options[0] ?? "", ...catalog.data.map((entry) => h("option", { value: entry.event, title: entry.description }, entry.event)));
+      select.replaceChildren(
+        select.options[0] ?? "",
+        ...catalog.data.map((entry) => h("option", { value: entry.event, title: entry.description }, entry.event)),
+      );
     }
   }
 
@@ -93,8 +101,14 @@ function start() {
     const picker = byId<HTMLSelectElement>("tenant-pick");
     const named = await Promise.all(
       memberships.map(async (membership) => {
-        const found = await api<{ name: string }>("GET", `/tenant${query({ tenant_id: membership.tenant_id })}`).catch(() => null);
-        return h("option", { value: membership.tenant_id }, `${found?.name ?? membership.tenant_id} (${membership.role})`);
+        const found = await api<{ name: string }>("GET", `/tenant${query({ tenant_id: membership.tenant_id })}`).catch(
+          () => null,
+        );
+        return h(
+          "option",
+          { value: membership.tenant_id },
+          `${found?.name ?? membership.tenant_id} (${membership.role})`,
+        );
       }),
     );
     picker.replaceChildren(...named);

@@ -9,7 +9,9 @@ const value = (id: string) => byId<HTMLInputElement>(id).value.trim();
 const size = (bytes: number): string => (bytes < 1024 ? `${bytes} B` : `${(bytes / 1024).toFixed(1)} KiB`);
 
 const source = (hit: Hit): Node | string =>
-  hit.document_id.startsWith("faq:") ? `FAQ: ${hit.title}` : h("span", {}, hit.title, hit.url ? h("br") : null, hit.url ? code(hit.url) : null);
+  hit.document_id.startsWith("faq:")
+    ? `FAQ: ${hit.title}`
+    : h("span", {}, hit.title, hit.url ? h("br") : null, hit.url ? code(hit.url) : null);
 
 export function wireKnowledge() {
   const message = byId("knowledge-msg");
@@ -21,8 +23,24 @@ export function wireKnowledge() {
         byId("knowledge-rows"),
         page.data.map((document) => {
           // Two steps instead of a blocking confirm(): the first click asks, the second deletes.
-          const remove: HTMLButtonElement = h("button", { type: "button", "aria-label": `Delete ${document.title}`, onclick: () => deleteDocument(remove, document) }, "Delete");
-          return [document.title, document.format, code(document.source_url), String(document.chunk_count), size(document.bytes), when(document.created_at), h("div", { class: "acts" }, remove)];
+          const remove: HTMLButtonElement = h(
+            "button",
+            {
+              type: "button",
+              "aria-label": `Delete ${document.title}`,
+              onclick: () => deleteDocument(remove, document),
+            },
+            "Delete",
+          );
+          return [
+            document.title,
+            document.format,
+            code(document.source_url),
+            String(document.chunk_count),
+            size(document.bytes),
+            when(document.created_at),
+            h("div", { class: "acts" }, remove),
+          ];
         }),
         "No documents yet: add text or import a page above. The FAQ entries are searched too.",
       );
@@ -76,7 +94,10 @@ export function wireKnowledge() {
     fillRows(byId<HTMLTableSectionElement>("knowledge-hits"), [], "");
     void busy(button, async () => {
       try {
-        const result = await api<{ embedding_model: string | null; data: Hit[] }>("GET", `/knowledge/search${query({ q: question, limit: "8" })}`);
+        const result = await api<{ embedding_model: string | null; data: Hit[] }>(
+          "GET",
+          `/knowledge/search${query({ q: question, limit: "8" })}`,
+        );
         fillRows(
           byId<HTMLTableSectionElement>("knowledge-hits"),
           result.data.map((hit, index) => [
@@ -89,7 +110,9 @@ export function wireKnowledge() {
           ]),
           "Nothing in the knowledge matches this question.",
         );
-        const mode = result.embedding_model ? `BM25 and vectors from ${result.embedding_model}, fused by rank` : "BM25 only (no embedding model is set)";
+        const mode = result.embedding_model
+          ? `BM25 and vectors from ${result.embedding_model}, fused by rank`
+          : "BM25 only (no embedding model is set)";
         say(target, "ok", `${result.data.length} chunk${result.data.length === 1 ? "" : "s"} found; ranking: ${mode}.`);
       } catch (error) {
         sayError(target, error);
@@ -100,5 +123,10 @@ export function wireKnowledge() {
   const sources = wireKnowledgeSources(() => list.reset());
 
   // Agents search only: the documents and sources are for owners and admins (the API refuses agents the lists).
-  return { show: async () => (document.body.dataset.role === "agent" ? undefined : Promise.all([list.reset(), sources.show()]).then(() => undefined)) };
+  return {
+    show: async () =>
+      document.body.dataset.role === "agent"
+        ? undefined
+        : Promise.all([list.reset(), sources.show()]).then(() => undefined),
+  };
 }

@@ -22,7 +22,12 @@ export function openInboxStream(onEvent: (event: LiveEvent) => void, onState: (u
     controller = new AbortController();
     const headers: Record<string, string> = credentials();
     if (lastId) headers["last-event-id"] = lastId;
-    const response = await fetch("/api/v1/inbox/stream", { headers, signal: controller.signal, credentials: "omit", cache: "no-store" });
+    const response = await fetch("/api/v1/inbox/stream", {
+      headers,
+      signal: controller.signal,
+      credentials: "omit",
+      cache: "no-store",
+    });
     if (response.status === 401 && person.signedIn() && (await person.resume())) return;
     if (!response.ok || !response.body) throw new Error(`stream: HTTP ${response.status}`);
     onState(true);

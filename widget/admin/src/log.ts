@@ -15,8 +15,15 @@ export function lastResult(statusCode: number | null, error: string | null, succ
 /** The request an attempt sent, headers then body, folded away: it is long. */
 function requestSent(request: Attempt["request"]): Node | string {
   if (!request) return "—";
-  const headers = Object.entries(request.headers).map(([name, value]) => `${name}: ${value}`).join("\n");
-  return h("details", {}, h("summary", {}, "POST, headers and body"), h("pre", { class: "pre" }, h("code", {}, `${headers}\n\n${request.body}`)));
+  const headers = Object.entries(request.headers)
+    .map(([name, value]) => `${name}: ${value}`)
+    .join("\n");
+  return h(
+    "details",
+    {},
+    h("summary", {}, "POST, headers and body"),
+    h("pre", { class: "pre" }, h("code", {}, `${headers}\n\n${request.body}`)),
+  );
 }
 
 export async function showAttemptLog(webhookId: string): Promise<void> {
@@ -29,14 +36,20 @@ export async function showAttemptLog(webhookId: string): Promise<void> {
   say(message, "ok", "Loading…");
   if (!dialog.open) dialog.showModal();
   try {
-    const delivery = await api<Delivery & { attempt_log: Attempt[] }>("GET", `/webhooks/deliveries/${encodeURIComponent(webhookId)}`);
+    const delivery = await api<Delivery & { attempt_log: Attempt[] }>(
+      "GET",
+      `/webhooks/deliveries/${encodeURIComponent(webhookId)}`,
+    );
     const facts: Array<[string, Node | string]> = [
       ["Event", delivery.event],
       ["Status", delivery.waiting ? `${delivery.status}: ${delivery.waiting.reason}` : delivery.status],
       ["Ordering", delivery.ordered ? "in its session's ordered stream" : "none"],
       ["URL", code(delivery.url)],
       ["Rule", code(delivery.rule_id)],
-      ["Cycle / attempts in it / attempts in all", `${delivery.cycle} / ${delivery.attempts} / ${delivery.attempt_log.length}`],
+      [
+        "Cycle / attempts in it / attempts in all",
+        `${delivery.cycle} / ${delivery.attempts} / ${delivery.attempt_log.length}`,
+      ],
       ["Created", when(delivery.created_at)],
       ["Next attempt", when(delivery.next_attempt_at)],
     ];

@@ -17,7 +17,11 @@ const plural = (count: number, noun: string) => `${count} ${noun}${count === 1 ?
 
 function countChart(days: Day[], spec: (typeof COUNTS)[number]) {
   const total = days.reduce((sum, day) => sum + day[spec.key], 0);
-  const bars: Bar[] = days.map((day) => ({ day: day.day, segments: [{ value: day[spec.key], kind: "" }], label: `${day.day}: ${plural(day[spec.key], spec.noun)}` }));
+  const bars: Bar[] = days.map((day) => ({
+    day: day.day,
+    segments: [{ value: day[spec.key], kind: "" }],
+    label: `${day.day}: ${plural(day[spec.key], spec.noun)}`,
+  }));
   const busiest = days.reduce<Day | null>((best, day) => (!best || day[spec.key] > best[spec.key] ? day : best), null);
   const summary = `${plural(total, spec.noun)} in ${days.length} days${busiest && busiest[spec.key] > 0 ? `, most on ${busiest.day} (${busiest[spec.key]})` : ""}.`;
   return barChart({ id: `chart-${spec.key}`, title: spec.title, headline: String(total), summary, bars });
@@ -31,14 +35,32 @@ function webhookChart(days: Day[], stats: WebhookStats) {
     const finished = row ? row.succeeded + row.dead : 0;
     if (!row || finished === 0) return { day: day.day, segments: [], label: `${day.day}: no finished deliveries` };
     const ok = (row.succeeded / finished) * 100;
-    return { day: day.day, segments: [{ value: ok, kind: "ok" }, { value: 100 - ok, kind: "dead" }], label: `${day.day}: ${Math.round(ok)} % of ${finished} delivered` };
+    return {
+      day: day.day,
+      segments: [
+        { value: ok, kind: "ok" },
+        { value: 100 - ok, kind: "dead" },
+      ],
+      label: `${day.day}: ${Math.round(ok)} % of ${finished} delivered`,
+    };
   });
   const succeeded = stats.daily.reduce((sum, row) => sum + row.succeeded, 0);
   const finished = succeeded + stats.daily.reduce((sum, row) => sum + row.dead, 0);
   const rate = finished === 0 ? null : Math.round((succeeded / finished) * 100);
   const headline = rate === null ? "no deliveries" : `${rate} %`;
-  const summary = rate === null ? "no webhook delivery finished in this period." : `${rate} % of ${finished} finished ${finished === 1 ? "delivery" : "deliveries"} succeeded (${succeeded}).`;
-  return barChart({ id: "chart-webhooks", title: "Webhook success rate", headline, summary, bars, max: 100, unit: " %" });
+  const summary =
+    rate === null
+      ? "no webhook delivery finished in this period."
+      : `${rate} % of ${finished} finished ${finished === 1 ? "delivery" : "deliveries"} succeeded (${succeeded}).`;
+  return barChart({
+    id: "chart-webhooks",
+    title: "Webhook success rate",
+    headline,
+    summary,
+    bars,
+    max: 100,
+    unit: " %",
+  });
 }
 
 const scores = (distribution: number[]) => distribution.map((n, i) => `${i + 1}★ ${n}`).join(", ");
@@ -48,11 +70,17 @@ function csatChart(csat: Csat) {
   const bars: Bar[] = csat.days.map((day) => ({
     day: day.day,
     segments: day.distribution.map((value, i) => ({ value, kind: `s${i + 1}` })),
-    label: day.count === 0 ? `${day.day}: no ratings` : `${day.day}: average ${day.average} from ${plural(day.count, "rating")} (${scores(day.distribution)})`,
+    label:
+      day.count === 0
+        ? `${day.day}: no ratings`
+        : `${day.day}: average ${day.average} from ${plural(day.count, "rating")} (${scores(day.distribution)})`,
   }));
   const { total } = csat;
   const headline = total.average === null ? "no ratings" : `${total.average} / 5`;
-  const summary = total.count === 0 ? "no visitor rated a chat in this period." : `average ${total.average} of 5 from ${plural(total.count, "rating")} (${scores(total.distribution)}).`;
+  const summary =
+    total.count === 0
+      ? "no visitor rated a chat in this period."
+      : `average ${total.average} of 5 from ${plural(total.count, "rating")} (${scores(total.distribution)}).`;
   return barChart({ id: "chart-csat", title: "Visitor satisfaction (CSAT)", headline, summary, bars });
 }
 
@@ -60,8 +88,16 @@ export function wireOverview() {
   const message = byId("overview-msg");
   async function show() {
     try {
-      const [summary, stats, csat] = await Promise.all([api<AnalyticsSummary>("GET", "/analytics/summary"), api<WebhookStats>("GET", "/webhooks/stats"), api<Csat>("GET", "/analytics/ratings")]);
-      byId("overview-charts").replaceChildren(...COUNTS.map((spec) => countChart(summary.days, spec)), webhookChart(summary.days, stats), csatChart(csat));
+      const [summary, stats, csat] = await Promise.all([
+        api<AnalyticsSummary>("GET", "/analytics/summary"),
+        api<WebhookStats>("GET", "/webhooks/stats"),
+        api<Csat>("GET", "/analytics/ratings"),
+      ]);
+      byId("overview-charts").replaceChildren(
+        ...COUNTS.map((spec) => countChart(summary.days, spec)),
+        webhookChart(summary.days, stats),
+        csatChart(csat),
+      );
       say(message, "", "");
     } catch (error) {
       sayError(message, error);

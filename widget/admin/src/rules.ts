@@ -10,12 +10,17 @@ type RuleStats = WebhookStats["rules"][number];
 function successCell(stats: RuleStats | undefined): Node | string {
   if (!stats || stats.success_rate === null) return stats ? `— (${stats.deliveries} pending)` : "—";
   const finished = stats.succeeded + stats.dead;
-  return h("span", { class: stats.dead === 0 ? "ok-text" : "err-text" }, `${Math.round(stats.success_rate * 100)} % (${stats.succeeded} of ${finished})`);
+  return h(
+    "span",
+    { class: stats.dead === 0 ? "ok-text" : "err-text" },
+    `${Math.round(stats.success_rate * 100)} % (${stats.succeeded} of ${finished})`,
+  );
 }
 
 function lastCell(stats: RuleStats | undefined): Node | string {
   if (!stats) return "—";
-  const kind = stats.last_status === "succeeded" ? "ok-text" : stats.last_status === "dead" ? "err-text" : "pending-text";
+  const kind =
+    stats.last_status === "succeeded" ? "ok-text" : stats.last_status === "dead" ? "err-text" : "pending-text";
   const httpStatus = stats.last_status_code === null ? "" : ` · HTTP ${stats.last_status_code}`;
   return h("span", {}, h("span", { class: kind }, `${stats.last_status}${httpStatus}`), " · ", when(stats.last_at));
 }
@@ -48,13 +53,41 @@ export function wireRules() {
         page.data.map((rule) => {
           const toggle: HTMLButtonElement = h(
             "button",
-            { type: "button", "aria-label": `${rule.active ? "Deactivate" : "Activate"} ${rule.name}`, onclick: () => setActive(toggle, rule, !rule.active) },
+            {
+              type: "button",
+              "aria-label": `${rule.active ? "Deactivate" : "Activate"} ${rule.name}`,
+              onclick: () => setActive(toggle, rule, !rule.active),
+            },
             rule.active ? "Deactivate" : "Activate",
           );
-          const test: HTMLButtonElement = h("button", { type: "button", "aria-label": `Send a test of ${rule.name}`, onclick: () => sendTest(test, rule) }, "Send test");
-          const edit = h("button", { type: "button", "aria-label": `Edit ${rule.name}`, onclick: () => openRuleEditor(byId("rule-edit"), rule, list.reload) }, "Edit");
-          const rotate: HTMLButtonElement = h("button", { type: "button", "aria-label": `Rotate the secret of ${rule.name}`, onclick: () => rotateRuleSecret(rotate, rule, message) }, "Rotate secret");
-          const remove: HTMLButtonElement = h("button", { type: "button", "aria-label": `Delete ${rule.name}`, onclick: () => deleteRule(remove, rule) }, "Delete");
+          const test: HTMLButtonElement = h(
+            "button",
+            { type: "button", "aria-label": `Send a test of ${rule.name}`, onclick: () => sendTest(test, rule) },
+            "Send test",
+          );
+          const edit = h(
+            "button",
+            {
+              type: "button",
+              "aria-label": `Edit ${rule.name}`,
+              onclick: () => openRuleEditor(byId("rule-edit"), rule, list.reload),
+            },
+            "Edit",
+          );
+          const rotate: HTMLButtonElement = h(
+            "button",
+            {
+              type: "button",
+              "aria-label": `Rotate the secret of ${rule.name}`,
+              onclick: () => rotateRuleSecret(rotate, rule, message),
+            },
+            "Rotate secret",
+          );
+          const remove: HTMLButtonElement = h(
+            "button",
+            { type: "button", "aria-label": `Delete ${rule.name}`, onclick: () => deleteRule(remove, rule) },
+            "Delete",
+          );
           return [
             rule.name,
             rule.event,
@@ -106,8 +139,15 @@ export function wireRules() {
   async function sendTest(button: HTMLButtonElement, rule: Rule) {
     await busy(button, async () => {
       try {
-        const sent = await api<{ webhook_id: string; event: string }>("POST", `/webhooks/rules-engine/rules/${encodeURIComponent(rule.rule_id)}/test`);
-        say(message, "ok", `Test delivery ${sent.webhook_id} (${sent.event}) queued for ${rule.name}; see it under Deliveries.`);
+        const sent = await api<{ webhook_id: string; event: string }>(
+          "POST",
+          `/webhooks/rules-engine/rules/${encodeURIComponent(rule.rule_id)}/test`,
+        );
+        say(
+          message,
+          "ok",
+          `Test delivery ${sent.webhook_id} (${sent.event}) queued for ${rule.name}; see it under Deliveries.`,
+        );
       } catch (error) {
         sayError(message, error);
       }

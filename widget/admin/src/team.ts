@@ -27,7 +27,17 @@ export function wireTeam(role: () => string | null) {
           member.display_name ?? "—",
           member.role,
           when(member.added_at),
-          owner ? h("button", { type: "button", "aria-label": `Remove ${member.email}`, onclick: (clicked: Event) => remove(member, clicked.currentTarget as HTMLButtonElement) }, "Remove") : "—",
+          owner
+            ? h(
+                "button",
+                {
+                  type: "button",
+                  "aria-label": `Remove ${member.email}`,
+                  onclick: (clicked: Event) => remove(member, clicked.currentTarget as HTMLButtonElement),
+                },
+                "Remove",
+              )
+            : "—",
         ]),
         "Nobody yet.",
       );
@@ -53,7 +63,10 @@ export function wireTeam(role: () => string | null) {
     submitted.preventDefault();
     const button = (submitted.target as HTMLFormElement).querySelector<HTMLButtonElement>("button[type=submit]");
     const field = (id: string) => byId<HTMLInputElement>(id).value.trim();
-    const body: Record<string, string> = { email: field("team-email"), role: byId<HTMLSelectElement>("team-role").value };
+    const body: Record<string, string> = {
+      email: field("team-email"),
+      role: byId<HTMLSelectElement>("team-role").value,
+    };
     if (field("team-name")) body.display_name = field("team-name");
     if (byId<HTMLInputElement>("team-password").value) body.password = byId<HTMLInputElement>("team-password").value;
     if (!button) return;

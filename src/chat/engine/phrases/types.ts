@@ -77,7 +77,14 @@ export interface Phrases {
   /** The locale days are written in, in sentences ("sexta-feira, 16 de janeiro"). */
   locale: string;
   /** A part of the day, named back to the visitor; `clock` is "5 pm". */
-  window: { morning: string; afternoon: string; evening: string; after: (clock: string) => string; before: (clock: string) => string; between: (from: string, to: string) => string };
+  window: {
+    morning: string;
+    afternoon: string;
+    evening: string;
+    after: (clock: string) => string;
+    before: (clock: string) => string;
+    between: (from: string, to: string) => string;
+  };
   /** "a day's", "2 hours'" notice. */
   notice: (amount: number, unit: "day" | "hour" | "minute") => string;
 }

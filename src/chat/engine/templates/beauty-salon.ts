@@ -1,6 +1,10 @@
 import type { BotConfig } from "../bot-config.ts";
 import { BEAUTY_SALON_FAQ_PT_ES } from "./beauty-salon-faq-pt-es.ts";
-import { COMMON_HANDOFF_KEYWORDS, DEFAULT_LOW_CONFIDENCE_THRESHOLD, DEFAULT_MAX_LOW_CONFIDENCE_TURNS } from "./shared.ts";
+import {
+  COMMON_HANDOFF_KEYWORDS,
+  DEFAULT_LOW_CONFIDENCE_THRESHOLD,
+  DEFAULT_MAX_LOW_CONFIDENCE_TURNS,
+} from "./shared.ts";
 
 /** A Sydney hair and beauty salon: southern-hemisphere daylight saving, closed Mondays. */
 export const BEAUTY_SALON_TEMPLATE: BotConfig = {
@@ -113,7 +117,13 @@ export const BEAUTY_SALON_TEMPLATE: BotConfig = {
     intent_keywords: ["book in", "blow dry", "blowout", "manicure", "pedicure", "facial", "wax", "appointment for"],
   },
   handoff: {
-    keywords: [...COMMON_HANDOFF_KEYWORDS, "speak to a stylist", "talk to a stylist", "speak to the manager", "talk to the manager"],
+    keywords: [
+      ...COMMON_HANDOFF_KEYWORDS,
+      "speak to a stylist",
+      "talk to a stylist",
+      "speak to the manager",
+      "talk to the manager",
+    ],
     low_confidence_threshold: DEFAULT_LOW_CONFIDENCE_THRESHOLD,
     max_low_confidence_turns: DEFAULT_MAX_LOW_CONFIDENCE_TURNS,
   },

@@ -29,7 +29,8 @@ export const CAR_SERVICE_FAQ_PT_ES: FaqEntry[] = [
     id: "location-pt",
     language: "pt",
     question: "Onde fica a oficina?",
-    answer: "Ficamos na 2150 N Elston Ave, Chicago, IL 60614, perto da saída Fullerton da I-90/94, com estacionamento grátis para clientes.",
+    answer:
+      "Ficamos na 2150 N Elston Ave, Chicago, IL 60614, perto da saída Fullerton da I-90/94, com estacionamento grátis para clientes.",
     keywords: ["endereço", "endereco", "onde", "fica", "localização", "estacionamento"],
   },
   {
@@ -44,7 +45,8 @@ export const CAR_SERVICE_FAQ_PT_ES: FaqEntry[] = [
     id: "brakes-pt",
     language: "pt",
     question: "Quanto custa trocar as pastilhas de freio?",
-    answer: "A troca de pastilhas custa normalmente de US$ 189 a US$ 289 por eixo, conforme o veículo. Se os discos também precisarem de troca, mostramos e fazemos o orçamento antes.",
+    answer:
+      "A troca de pastilhas custa normalmente de US$ 189 a US$ 289 por eixo, conforme o veículo. Se os discos também precisarem de troca, mostramos e fazemos o orçamento antes.",
     keywords: ["freio", "freios", "pastilhas", "discos", "barulho"],
   },
   {
@@ -74,7 +76,8 @@ export const CAR_SERVICE_FAQ_PT_ES: FaqEntry[] = [
     id: "location-es",
     language: "es",
     question: "¿Dónde está el taller y tienen estacionamiento?",
-    answer: "Estamos en 2150 N Elston Ave, Chicago, IL 60614, junto a la salida Fullerton de la I-90/94, con estacionamiento gratis para clientes.",
+    answer:
+      "Estamos en 2150 N Elston Ave, Chicago, IL 60614, junto a la salida Fullerton de la I-90/94, con estacionamiento gratis para clientes.",
     keywords: ["dirección", "direccion", "dónde", "ubicación", "estacionamiento", "aparcamiento", "parking"],
   },
   {
@@ -89,7 +92,8 @@ export const CAR_SERVICE_FAQ_PT_ES: FaqEntry[] = [
     id: "brakes-es",
     language: "es",
     question: "¿Cuánto cuestan las pastillas de freno?",
-    answer: "Cambiar las pastillas cuesta normalmente de 189 a 289 USD por eje, según el vehículo. Si los discos también hay que cambiarlos, te los enseñamos y te damos presupuesto antes.",
+    answer:
+      "Cambiar las pastillas cuesta normalmente de 189 a 289 USD por eje, según el vehículo. Si los discos también hay que cambiarlos, te los enseñamos y te damos presupuesto antes.",
     keywords: ["freno", "frenos", "pastillas", "discos", "ruido"],
   },
 ];

@@ -1,6 +1,10 @@
 import type { BotConfig } from "../bot-config.ts";
 import { CAR_SERVICE_FAQ_PT_ES } from "./car-service-faq-pt-es.ts";
-import { COMMON_HANDOFF_KEYWORDS, DEFAULT_LOW_CONFIDENCE_THRESHOLD, DEFAULT_MAX_LOW_CONFIDENCE_TURNS } from "./shared.ts";
+import {
+  COMMON_HANDOFF_KEYWORDS,
+  DEFAULT_LOW_CONFIDENCE_THRESHOLD,
+  DEFAULT_MAX_LOW_CONFIDENCE_TURNS,
+} from "./shared.ts";
 
 /** An independent auto repair shop in Chicago: hour-long service slots, early opening. */
 export const CAR_SERVICE_TEMPLATE: BotConfig = {
@@ -69,7 +73,8 @@ export const CAR_SERVICE_TEMPLATE: BotConfig = {
     {
       id: "location",
       question: "Where is the shop located?",
-      answer: "We're at 2150 N Elston Ave, Chicago, IL 60614, just off I-90/94 at the Fullerton exit, with free customer parking.",
+      answer:
+        "We're at 2150 N Elston Ave, Chicago, IL 60614, just off I-90/94 at the Fullerton exit, with free customer parking.",
       keywords: ["address", "location", "located", "directions", "where", "parking"],
     },
     {
@@ -77,7 +82,17 @@ export const CAR_SERVICE_TEMPLATE: BotConfig = {
       question: "My car broke down — can you help?",
       answer:
         "Call us on (312) 555-0142 and we'll send our tow partner, usually within an hour in Chicago (free towing to our shop within 10 miles when we do the repair). If you're on a highway or anyone is hurt, get to safety and call 911 first.",
-      keywords: ["breakdown", "broke down", "broken down", "tow", "towing", "won't start", "stranded", "emergency", "accident"],
+      keywords: [
+        "breakdown",
+        "broke down",
+        "broken down",
+        "tow",
+        "towing",
+        "won't start",
+        "stranded",
+        "emergency",
+        "accident",
+      ],
     },
     {
       id: "cancellation",
@@ -109,10 +124,25 @@ export const CAR_SERVICE_TEMPLATE: BotConfig = {
     slot_minutes: 60,
     lead_time_minutes: 120,
     max_days_ahead: 30,
-    intent_keywords: ["drop off", "drop my car", "bring my car", "bring in my car", "book my car", "inspection", "service appointment"],
+    intent_keywords: [
+      "drop off",
+      "drop my car",
+      "bring my car",
+      "bring in my car",
+      "book my car",
+      "inspection",
+      "service appointment",
+    ],
   },
   handoff: {
-    keywords: [...COMMON_HANDOFF_KEYWORDS, "agent", "talk to a mechanic", "speak to a mechanic", "service advisor", "speak to the manager"],
+    keywords: [
+      ...COMMON_HANDOFF_KEYWORDS,
+      "agent",
+      "talk to a mechanic",
+      "speak to a mechanic",
+      "service advisor",
+      "speak to the manager",
+    ],
     low_confidence_threshold: DEFAULT_LOW_CONFIDENCE_THRESHOLD,
     max_low_confidence_turns: DEFAULT_MAX_LOW_CONFIDENCE_TURNS,
   },

@@ -6,8 +6,19 @@ export const DENTAL_CLINIC_FAQ_PT_ES: FaqEntry[] = [
     id: "hours-pt",
     language: "pt",
     question: "Qual é o horário de funcionamento?",
-    answer: "Atendemos de segunda a quinta das 8h às 17h, sexta das 8h às 14h e sábado das 9h às 13h. Fechamos aos domingos e feriados.",
-    keywords: ["horário", "horario", "funcionamento", "abrem", "abertos", "fecham", "sábado", "domingo", "fim de semana"],
+    answer:
+      "Atendemos de segunda a quinta das 8h às 17h, sexta das 8h às 14h e sábado das 9h às 13h. Fechamos aos domingos e feriados.",
+    keywords: [
+      "horário",
+      "horario",
+      "funcionamento",
+      "abrem",
+      "abertos",
+      "fecham",
+      "sábado",
+      "domingo",
+      "fim de semana",
+    ],
   },
   {
     id: "cleaning-price-pt",
@@ -61,7 +72,8 @@ export const DENTAL_CLINIC_FAQ_PT_ES: FaqEntry[] = [
     id: "hours-es",
     language: "es",
     question: "¿Cuál es su horario?",
-    answer: "Abrimos de lunes a jueves de 8 a 17 h, el viernes de 8 a 14 h y el sábado de 9 a 13 h. Cerramos los domingos y festivos.",
+    answer:
+      "Abrimos de lunes a jueves de 8 a 17 h, el viernes de 8 a 14 h y el sábado de 9 a 13 h. Cerramos los domingos y festivos.",
     keywords: ["horario", "abren", "abiertos", "cierran", "sábado", "domingo", "fin de semana"],
   },
   {

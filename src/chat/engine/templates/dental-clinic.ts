@@ -1,6 +1,10 @@
 import type { BotConfig } from "../bot-config.ts";
 import { DENTAL_CLINIC_FAQ_PT_ES } from "./dental-clinic-faq-pt-es.ts";
-import { COMMON_HANDOFF_KEYWORDS, DEFAULT_LOW_CONFIDENCE_THRESHOLD, DEFAULT_MAX_LOW_CONFIDENCE_TURNS } from "./shared.ts";
+import {
+  COMMON_HANDOFF_KEYWORDS,
+  DEFAULT_LOW_CONFIDENCE_THRESHOLD,
+  DEFAULT_MAX_LOW_CONFIDENCE_TURNS,
+} from "./shared.ts";
 
 export const DENTAL_CLINIC_TEMPLATE: BotConfig = {
   bot_name: "Ava",
@@ -50,7 +54,16 @@ export const DENTAL_CLINIC_TEMPLATE: BotConfig = {
       question: "Do you offer payment plans or financing?",
       answer:
         "Yes — treatment over $500 can be split into 6 or 12 interest-free monthly payments through CareCredit or our in-house plan. We accept all major cards and HSA/FSA cards.",
-      keywords: ["financing", "payment plan", "installments", "monthly payments", "carecredit", "hsa", "fsa", "credit card"],
+      keywords: [
+        "financing",
+        "payment plan",
+        "installments",
+        "monthly payments",
+        "carecredit",
+        "hsa",
+        "fsa",
+        "credit card",
+      ],
     },
     {
       id: "cancellation",
@@ -78,14 +91,32 @@ export const DENTAL_CLINIC_TEMPLATE: BotConfig = {
       question: "Do you accept walk-ins?",
       answer:
         "We see dental emergencies the same day, walk-in or not. For check-ups and cleanings please book ahead — we fit walk-ins in only when there's a gap, so booking saves you a wait.",
-      keywords: ["walk-in", "walk-ins", "walkin", "walk in", "without an appointment", "drop in", "just turn up", "no appointment"],
+      keywords: [
+        "walk-in",
+        "walk-ins",
+        "walkin",
+        "walk in",
+        "without an appointment",
+        "drop in",
+        "just turn up",
+        "no appointment",
+      ],
     },
     {
       id: "orthodontics",
       question: "Do you do Invisalign or braces?",
       answer:
         "Yes — we offer Invisalign clear aligners (usually $3,500–$6,000) and fixed braces (from $4,000), and the first orthodontic consultation is free. Most cases take 12–18 months, and payment plans are available.",
-      keywords: ["invisalign", "aligners", "clear aligners", "braces", "orthodontics", "orthodontist", "straighten", "crooked teeth"],
+      keywords: [
+        "invisalign",
+        "aligners",
+        "clear aligners",
+        "braces",
+        "orthodontics",
+        "orthodontist",
+        "straighten",
+        "crooked teeth",
+      ],
     },
     {
       id: "implants",

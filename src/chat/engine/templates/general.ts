@@ -1,10 +1,15 @@
 import type { BotConfig } from "../bot-config.ts";
-import { COMMON_HANDOFF_KEYWORDS, DEFAULT_LOW_CONFIDENCE_THRESHOLD, DEFAULT_MAX_LOW_CONFIDENCE_TURNS } from "./shared.ts";
+import {
+  COMMON_HANDOFF_KEYWORDS,
+  DEFAULT_LOW_CONFIDENCE_THRESHOLD,
+  DEFAULT_MAX_LOW_CONFIDENCE_TURNS,
+} from "./shared.ts";
 
 /** The fallback for any business: neutral wording the owner is expected to edit. */
 export const GENERAL_TEMPLATE: BotConfig = {
   bot_name: "Assistant",
-  greeting: "Hi! I'm the virtual assistant. Ask me a question, leave your details for a call back, or book a time to talk.",
+  greeting:
+    "Hi! I'm the virtual assistant. Ask me a question, leave your details for a call back, or book a time to talk.",
   sector: "general",
   language: "en",
   languages: ["en"],
@@ -12,7 +17,8 @@ export const GENERAL_TEMPLATE: BotConfig = {
     {
       id: "hours",
       question: "What are your opening hours?",
-      answer: "We're open Monday to Friday, 9 am to 5 pm. Messages sent outside these hours are answered the next business day.",
+      answer:
+        "We're open Monday to Friday, 9 am to 5 pm. Messages sent outside these hours are answered the next business day.",
       keywords: ["hours", "open", "opening times", "closed", "weekend"],
     },
     {
@@ -43,7 +49,8 @@ export const GENERAL_TEMPLATE: BotConfig = {
     {
       id: "urgent",
       question: "I have an urgent problem — who can help?",
-      answer: "For anything urgent, call us during opening hours and we'll put you straight through to someone who can help.",
+      answer:
+        "For anything urgent, call us during opening hours and we'll put you straight through to someone who can help.",
       keywords: ["urgent", "emergency", "asap", "right away"],
     },
     {

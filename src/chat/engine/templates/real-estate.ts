@@ -1,5 +1,9 @@
 import type { BotConfig } from "../bot-config.ts";
-import { COMMON_HANDOFF_KEYWORDS, DEFAULT_LOW_CONFIDENCE_THRESHOLD, DEFAULT_MAX_LOW_CONFIDENCE_TURNS } from "./shared.ts";
+import {
+  COMMON_HANDOFF_KEYWORDS,
+  DEFAULT_LOW_CONFIDENCE_THRESHOLD,
+  DEFAULT_MAX_LOW_CONFIDENCE_TURNS,
+} from "./shared.ts";
 
 /**
  * A UK estate and letting agency. Its hand-off keywords leave out a bare "agent": visitors
@@ -16,7 +20,8 @@ export const REAL_ESTATE_TEMPLATE: BotConfig = {
     {
       id: "hours",
       question: "What are your office opening hours?",
-      answer: "Our office is open Monday to Friday 9 am–6 pm and Saturday 10 am–4 pm. We're closed on Sundays and bank holidays.",
+      answer:
+        "Our office is open Monday to Friday 9 am–6 pm and Saturday 10 am–4 pm. We're closed on Sundays and bank holidays.",
       keywords: ["hours", "open", "opening times", "closed", "saturday", "sunday"],
     },
     {
@@ -80,7 +85,18 @@ export const REAL_ESTATE_TEMPLATE: BotConfig = {
       question: "Who do I call for an emergency repair in my rental?",
       answer:
         "For a property we manage, call our 24-hour maintenance line on 020 7946 0999 — for a burst pipe, turn the water off at the stopcock first. If you smell gas, leave the property and call the National Gas Emergency line on 0800 111 999.",
-      keywords: ["emergency", "repair", "maintenance", "burst pipe", "leak", "flooding", "boiler", "no heating", "locked out", "landlord"],
+      keywords: [
+        "emergency",
+        "repair",
+        "maintenance",
+        "burst pipe",
+        "leak",
+        "flooding",
+        "boiler",
+        "no heating",
+        "locked out",
+        "landlord",
+      ],
     },
     {
       id: "cancellation",
@@ -94,7 +110,15 @@ export const REAL_ESTATE_TEMPLATE: BotConfig = {
     enabled: true,
     require_phone: true,
     default_country: "GB",
-    intent_keywords: ["valuation", "sell my house", "sell my home", "sell my flat", "list my property", "make an offer", "let my property"],
+    intent_keywords: [
+      "valuation",
+      "sell my house",
+      "sell my home",
+      "sell my flat",
+      "list my property",
+      "make an offer",
+      "let my property",
+    ],
   },
   appointments: {
     enabled: true,
@@ -114,7 +138,13 @@ export const REAL_ESTATE_TEMPLATE: BotConfig = {
     intent_keywords: ["viewing", "view the property", "see the property", "see the flat", "see the house"],
   },
   handoff: {
-    keywords: [...COMMON_HANDOFF_KEYWORDS, "speak to a negotiator", "talk to a negotiator", "speak to the manager", "branch manager"],
+    keywords: [
+      ...COMMON_HANDOFF_KEYWORDS,
+      "speak to a negotiator",
+      "talk to a negotiator",
+      "speak to the manager",
+      "branch manager",
+    ],
     low_confidence_threshold: DEFAULT_LOW_CONFIDENCE_THRESHOLD,
     max_low_confidence_turns: DEFAULT_MAX_LOW_CONFIDENCE_TURNS,
   },

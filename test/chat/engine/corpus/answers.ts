@@ -13,29 +13,56 @@ export const ANSWERS: CorpusConversation[] = [
   {
     name: "medicaid is not answered with the new-patients entry",
     sector: "dental-clinic",
-    turns: [{ say: "do you accept medicaid?", intent: "no-answer", has: [NO_INFO, "leave them a message"], lacks: ["new patients", /^Yes/] }],
+    turns: [
+      {
+        say: "do you accept medicaid?",
+        intent: "no-answer",
+        has: [NO_INFO, "leave them a message"],
+        lacks: ["new patients", /^Yes/],
+      },
+    ],
   },
   {
     name: "electric cars are not answered with the shuttle entry",
     sector: "car-service",
-    turns: [{ say: "do you work on electric cars like teslas?", intent: "no-answer", has: [NO_INFO], lacks: ["shuttle"] }],
+    turns: [
+      { say: "do you work on electric cars like teslas?", intent: "no-answer", has: [NO_INFO], lacks: ["shuttle"] },
+    ],
   },
   {
     name: "braces in installments: the payment plans before any detail",
     sector: "dental-clinic",
-    turns: [{ say: "can i pay for braces in installments?", intent: "faq", has: ["6 or 12 interest-free monthly payments"], lacks: [/^I'd be happy/] }],
+    turns: [
+      {
+        say: "can i pay for braces in installments?",
+        intent: "faq",
+        has: ["6 or 12 interest-free monthly payments"],
+        lacks: [/^I'd be happy/],
+      },
+    ],
   },
   {
     name: "full synthetic price and how long: both answered first",
     sector: "car-service",
-    turns: [{ say: "how much for a full synthetic oil change and how long will it take?", intent: "multi-question", has: ["full synthetic $89.95", "An oil change takes about 45 minutes"] }],
+    turns: [
+      {
+        say: "how much for a full synthetic oil change and how long will it take?",
+        intent: "multi-question",
+        has: ["full synthetic $89.95", "An oil change takes about 45 minutes"],
+      },
+    ],
   },
   {
     name: "in-office whitening, then 'and the take-home one?'",
     sector: "dental-clinic",
     turns: [
       { say: "how much is in-office whitening?", intent: "faq", has: ["costs $450"] },
-      { say: "and the take-home one?", intent: "follow-up", has: ["take-home trays with gel are $250"], lacks: ["not sure"] },
+      {
+        say: "and the take-home one?",
+        intent: "follow-up",
+        has: ["take-home trays with gel are $250"],
+        lacks: ["not sure"],
+      },
     ],
   },
   {
@@ -53,7 +80,12 @@ export const ANSWERS: CorpusConversation[] = [
     turns: [
       { say: "i want a quote for invisalign", intent: "lead", has: ["Could I get your name"] },
       { say: "Ana Lopez", intent: "lead" },
-      { say: "I'd rather not give my phone number, can you just email me?", intent: "lead", has: ["reply by e-mail", "your e-mail address"], lacks: ["phone number to reach you"] },
+      {
+        say: "I'd rather not give my phone number, can you just email me?",
+        intent: "lead",
+        has: ["reply by e-mail", "your e-mail address"],
+        lacks: ["phone number to reach you"],
+      },
       { say: "ana@example.com", intent: "lead", actions: ["lead_captured"] },
     ],
   },
@@ -72,7 +104,11 @@ export const ANSWERS: CorpusConversation[] = [
     sector: "car-service",
     languages: [...THREE],
     turns: [
-      { say: "meu carro quebrou na estrada, preciso de um guincho urgente", intent: "urgent", has: ["(312) 555-0142", "Falar com uma pessoa"] },
+      {
+        say: "meu carro quebrou na estrada, preciso de um guincho urgente",
+        intent: "urgent",
+        has: ["(312) 555-0142", "Falar com uma pessoa"],
+      },
       { say: "sim", intent: "handoff", actions: ["handoff"] },
     ],
   },
@@ -95,7 +131,9 @@ export const ANSWERS: CorpusConversation[] = [
     name: "pt: a women's cut price at the salon",
     sector: "beauty-salon",
     languages: [...THREE],
-    turns: [{ say: "quanto custa um corte feminino?", intent: "faq", has: ["Corte feminino com escova a partir de US$ 85"] }],
+    turns: [
+      { say: "quanto custa um corte feminino?", intent: "faq", has: ["Corte feminino com escova a partir de US$ 85"] },
+    ],
   },
   {
     name: "es: a booking tomorrow afternoon with the details in one message",
@@ -104,13 +142,25 @@ export const ANSWERS: CorpusConversation[] = [
     turns: [
       { say: "quiero una cita mañana por la tarde", intent: "time-window", has: ["Fri, Jan 16, 12:00 PM"] },
       { say: "Fri, Jan 16, 1:00 PM", intent: "booking", has: ["¿Te la reservo?"] },
-      { say: "me llamo Luis García, 212 555 0142", intent: "booking", actions: ["appointment_booked"], has: ["¡Reservado para Fri, Jan 16, 1:00 PM"] },
+      {
+        say: "me llamo Luis García, 212 555 0142",
+        intent: "booking",
+        actions: ["appointment_booked"],
+        has: ["¡Reservado para Fri, Jan 16, 1:00 PM"],
+      },
     ],
   },
   {
     name: "es: a complaint hands off with an apology",
     sector: "beauty-salon",
     languages: [...THREE],
-    turns: [{ say: "esto es inaceptable, exijo un reembolso", intent: "handoff", actions: ["handoff"], has: ["Lamento mucho"] }],
+    turns: [
+      {
+        say: "esto es inaceptable, exijo un reembolso",
+        intent: "handoff",
+        actions: ["handoff"],
+        has: ["Lamento mucho"],
+      },
+    ],
   },
 ];

@@ -1,4 +1,12 @@
-import { answer, ASKS_EMAIL, ASKS_NAME, ASKS_PHONE, PERSON_OFFERED, STILL_NEED, type CorpusConversation } from "./types.ts";
+import {
+  answer,
+  ASKS_EMAIL,
+  ASKS_NAME,
+  ASKS_PHONE,
+  PERSON_OFFERED,
+  STILL_NEED,
+  type CorpusConversation,
+} from "./types.ts";
 
 const A = (id: string): string => answer("beauty-salon", id);
 
@@ -7,13 +15,24 @@ export const BEAUTY_SALON_CORPUS: CorpusConversation[] = [
   {
     name: "gel manicure price, lash lifts and parking in one message",
     sector: "beauty-salon",
-    turns: [{ say: "hi! how much is a gel mani and do you do lash lifts? also is there parking", intent: "multi-question", has: [A("nails"), A("brows-lashes"), A("location")] }],
+    turns: [
+      {
+        say: "hi! how much is a gel mani and do you do lash lifts? also is there parking",
+        intent: "multi-question",
+        has: [A("nails"), A("brows-lashes"), A("location")],
+      },
+    ],
   },
   {
     name: "a reaction after a brow tint is urgent",
     sector: "beauty-salon",
     turns: [
-      { say: "i had my brows tinted yesterday and now my skin is burning and swollen", intent: "urgent", has: [A("reaction"), PERSON_OFFERED], lacks: [ASKS_NAME] },
+      {
+        say: "i had my brows tinted yesterday and now my skin is burning and swollen",
+        intent: "urgent",
+        has: [A("reaction"), PERSON_OFFERED],
+        lacks: [ASKS_NAME],
+      },
       { say: "yes pls", intent: "handoff", actions: ["handoff"] },
     ],
   },
@@ -23,7 +42,12 @@ export const BEAUTY_SALON_CORPUS: CorpusConversation[] = [
     turns: [
       { say: "how much is your bridal package", intent: "lead", has: [A("bridal"), "personalised quote"] },
       { say: "my name is Emily Nguyen", intent: "lead", has: ["Thanks, Emily", ASKS_PHONE] },
-      { say: "do i need a patch test for lash tint?", intent: "mid-form-question", has: [/patch test/, "48 hours", ASKS_PHONE], lacks: [STILL_NEED] },
+      {
+        say: "do i need a patch test for lash tint?",
+        intent: "mid-form-question",
+        has: [/patch test/, "48 hours", ASKS_PHONE],
+        lacks: [STILL_NEED],
+      },
       { say: "0412 345 678", intent: "lead", has: [ASKS_EMAIL] },
       { say: "emily.nguyen@gmail.com", intent: "lead", has: ["Thank you, Emily!"], actions: ["lead_captured"] },
     ],
@@ -32,19 +56,37 @@ export const BEAUTY_SALON_CORPUS: CorpusConversation[] = [
     name: "thursday evening haircut: late-night slots in Sydney time",
     sector: "beauty-salon",
     turns: [
-      { say: "can i book a haircut thursday evening", intent: "time-window", has: ["in the evening", "5:00 PM", "(Sydney time)"], lacks: ["9:00 AM", "12:00 PM"] },
+      {
+        say: "can i book a haircut thursday evening",
+        intent: "time-window",
+        has: ["in the evening", "5:00 PM", "(Sydney time)"],
+        lacks: ["9:00 AM", "12:00 PM"],
+      },
       { say: "7:30pm", intent: "booking", has: ["7:30 PM (Sydney time) is available"] },
     ],
   },
   {
     name: "moving a booking to next week is a change, explained with the salon's policy",
     sector: "beauty-salon",
-    turns: [{ say: "hey can i move my booking to next week", intent: "appointment-change", has: [A("cancellation"), "Talk to a person"], lacks: ["Here's what I have"] }],
+    turns: [
+      {
+        say: "hey can i move my booking to next week",
+        intent: "appointment-change",
+        has: [A("cancellation"), "Talk to a person"],
+        lacks: ["Here's what I have"],
+      },
+    ],
   },
   {
     name: "gift vouchers and afterpay asked together",
     sector: "beauty-salon",
-    turns: [{ say: "do you sell gift cards and can i pay with afterpay?", intent: "multi-question", has: [A("vouchers"), A("payment")] }],
+    turns: [
+      {
+        say: "do you sell gift cards and can i pay with afterpay?",
+        intent: "multi-question",
+        has: [A("vouchers"), A("payment")],
+      },
+    ],
   },
   {
     name: "closed on monday, lower case",

@@ -8,7 +8,8 @@ import { LONGER_CHATS } from "./longer-chats.ts";
 import { REAL_ESTATE_CORPUS } from "./real-estate.ts";
 import type { CorpusConversation } from "./types.ts";
 
-const bySector = (sector: string): CorpusConversation[] => [...LONGER_CHATS, ...FOLLOW_UPS, ...ANSWERS].filter((conversation) => conversation.sector === sector);
+const bySector = (sector: string): CorpusConversation[] =>
+  [...LONGER_CHATS, ...FOLLOW_UPS, ...ANSWERS].filter((conversation) => conversation.sector === sector);
 
 /** The corpus by sector slug; every sector template has conversations. */
 export const CORPUS: Record<string, CorpusConversation[]> = {

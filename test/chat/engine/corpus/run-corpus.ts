@@ -1,4 +1,8 @@
-import { createRuleEngine, initialConversationState, type ConversationState } from "../../../../src/chat/engine/engine.ts";
+import {
+  createRuleEngine,
+  initialConversationState,
+  type ConversationState,
+} from "../../../../src/chat/engine/engine.ts";
 import { configForSector } from "../../../../src/chat/engine/sector-templates.ts";
 import type { CorpusConversation, CorpusTurn } from "./types.ts";
 
@@ -29,22 +33,37 @@ export function runConversation(conversation: CorpusConversation): TurnResult[] 
   const config = conversation.languages ? { ...template, languages: conversation.languages } : template;
   let state: ConversationState = initialConversationState();
   return conversation.turns.map((turn) => {
-    const output = engine.reply({ config, state, message: turn.say, nowMs: conversation.at ?? CORPUS_NOW_MS, takenSlotStarts: [] });
+    const output = engine.reply({
+      config,
+      state,
+      message: turn.say,
+      nowMs: conversation.at ?? CORPUS_NOW_MS,
+      takenSlotStarts: [],
+    });
     // What the chat endpoint tries first: unless it says the booked slots are needed, the same answer.
-    const withoutSlots = engine.replyUnlessSlotsNeeded?.({ config, state, message: turn.say, nowMs: conversation.at ?? CORPUS_NOW_MS });
+    const withoutSlots = engine.replyUnlessSlotsNeeded?.({
+      config,
+      state,
+      message: turn.say,
+      nowMs: conversation.at ?? CORPUS_NOW_MS,
+    });
     state = JSON.parse(JSON.stringify(output.state)) as ConversationState;
     const text = output.reply.text;
     const problems: string[] = [];
-    if (withoutSlots && !Bun.deepEquals(withoutSlots, output)) problems.push("answered differently without the booked slots");
+    if (withoutSlots && !Bun.deepEquals(withoutSlots, output))
+      problems.push("answered differently without the booked slots");
     for (const pattern of turn.has ?? []) if (!matches(text, pattern)) problems.push(`missing ${describe(pattern)}`);
-    for (const pattern of turn.lacks ?? []) if (matches(text, pattern)) problems.push(`should not say ${describe(pattern)}`);
+    for (const pattern of turn.lacks ?? [])
+      if (matches(text, pattern)) problems.push(`should not say ${describe(pattern)}`);
     if (turn.actions) {
       const types = output.actions.map((action) => action.type);
-      if (JSON.stringify(types) !== JSON.stringify(turn.actions)) problems.push(`actions ${JSON.stringify(types)}, expected ${JSON.stringify(turn.actions)}`);
+      if (JSON.stringify(types) !== JSON.stringify(turn.actions))
+        problems.push(`actions ${JSON.stringify(types)}, expected ${JSON.stringify(turn.actions)}`);
     }
     // Whatever the turn checks: a time of day shown to the visitor always says whose time it is.
     if (CLOCK_TIME.test(text) && !ZONE_NAMED.test(text)) problems.push("a time is shown without its time zone");
-    if (turn.quick && !(output.reply.quick_replies ?? []).includes(turn.quick)) problems.push(`quick reply ${JSON.stringify(turn.quick)} not offered`);
+    if (turn.quick && !(output.reply.quick_replies ?? []).includes(turn.quick))
+      problems.push(`quick reply ${JSON.stringify(turn.quick)} not offered`);
     return { turn, reply: text, problems };
   });
 }
