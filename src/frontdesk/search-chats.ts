@@ -3,6 +3,7 @@ import type { ChatSessionRow as SessionRow } from "../db/store.ts";
 import { AppError } from "../lib/app-error.ts";
 import type { Page } from "../lib/page.ts";
 import { describeChats, type InboxChat } from "./inbox-view.ts";
+import { tenantKey, textWords } from "../db/search-terms.ts";
 import { catchUpSearchIndex } from "./search-index.ts";
 
 export const SEARCH_QUERY_MAX = 200;
@@ -10,16 +11,17 @@ const MAX_WORDS = 8;
 
 /** The words of a search, as both stores' indexes split text: runs of letters and digits. */
 export function searchWords(query: string): string[] {
-  return [...new Set(query.normalize("NFKC").toLowerCase().split(/[^\p{L}\p{N}]+/u))].filter((word) => word.length > 0).slice(0, MAX_WORDS);
+  return [...new Set(textWords(query))].slice(0, MAX_WORDS);
 }
 
 /**
- * The full-text query for the store's index, every word a prefix and all required. Each word
- * is only letters and digits, and still quoted: an FTS5 keyword (AND, NEAR) or a tsquery
- * operator in it stays a word.
+ * The full-text query for the store's index, every word a prefix of the tenant's terms (its key,
+ * then the word: src/db/search-terms.ts) and all required. Each word is only letters and digits,
+ * and still quoted: an FTS5 keyword (AND, NEAR) or a tsquery operator in it stays a word.
  */
-export function fullTextQuery(kind: "sqlite" | "postgres", words: readonly string[]): string {
-  return kind === "sqlite" ? words.map((word) => `"${word}"*`).join(" AND ") : words.map((word) => `'${word}':*`).join(" & ");
+export function fullTextQuery(kind: "sqlite" | "postgres", tenantId: string, words: readonly string[]): string {
+  const key = tenantKey(tenantId);
+  return kind === "sqlite" ? words.map((word) => `"${key}${word}"*`).join(" AND ") : words.map((word) => `'${key}${word}':*`).join(" & ");
 }
 
 /**
@@ -31,7 +33,7 @@ export async function searchChats(deps: Pick<Deps, "store" | "clock">, tenantId:
   const words = searchWords(query);
   if (words.length === 0) throw new AppError("validation_failed", 422, "q: needs a word (letters or digits)", [{ field: "q", message: "needs a word (letters or digits)" }]);
   await catchUpSearchIndex(deps);
-  const ids = await deps.store.inbox.searchSessionIds(tenantId, fullTextQuery(deps.store.kind, words), page.cursor ?? null, page.limit + 1);
+  const ids = await deps.store.inbox.searchSessionIds(tenantId, fullTextQuery(deps.store.kind, tenantId, words), page.cursor ?? null, page.limit + 1);
   const shownIds = ids.slice(0, page.limit);
   const sessions = (await Promise.all(shownIds.map((id) => deps.store.chatSessions.findSession(tenantId, id)))).filter((row): row is SessionRow => row !== null);
   const data = await describeChats(deps, tenantId, readerId, sessions);
