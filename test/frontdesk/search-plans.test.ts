@@ -136,4 +136,32 @@ describe.skipIf(!testPostgresUrl())("search query plans on PostgreSQL (PARLEY_TE
       closeDeps(deps);
     }
   });
+
+  test("the indexes hold each tenant's terms behind its key: a search finds only its tenant's matches", async () => {
+    const deps = buildDeps();
+    try {
+      const sql = await testSql(deps);
+      const terms = await sql.all<{ terms: string }>("SELECT parley_search_terms('ten_01ab_c', 'Ana López, +44 7700!')::text AS terms");
+      expect(terms).toEqual([{ terms: "'01abc44' '01abc7700' '01abcana' '01abclópez'" }]);
+      const big = await seedTenant(deps, "Big");
+      const small = await seedTenant(deps, "Small");
+      let smallSession = "";
+      for (const { tenant } of [big, small]) {
+        const session = await startSession(deps, deps.store, { tenantId: tenant.id, channel: "widget" });
+        if (tenant === small.tenant) smallSession = session.id;
+        await sql.run(
+          `INSERT INTO chat_messages (id, session_id, tenant_id, role, text, created_at)
+           SELECT 'msg_' || $3 || lpad(n::text, 20, '0'), $1, $2, 'visitor', 'your opening hours ' || n, n FROM generate_series(1, $4::int) AS n`,
+          session.id,
+          tenant.id,
+          tenant.id.slice(-5),
+          tenant === big.tenant ? 2000 : 2,
+        );
+      }
+      const found = await deps.store.inbox.searchSessionIds(small.tenant.id, fullTextQuery("postgres", small.tenant.id, ["hour"]), null, 10);
+      expect(found).toEqual([smallSession]);
+    } finally {
+      closeDeps(deps);
+    }
+  });
 });
