@@ -166,7 +166,7 @@ async function main(): Promise<void> {
     const indexed = await catchUpSearchIndex(deps);
     const indexS = (performance.now() - started) / 1000;
     deps.sqlite.exec("ANALYZE");
-    console.error(`filled in ${filledS.toFixed(1)} s; indexed ${indexed} messages in ${indexS.toFixed(1)} s`);
+    console.error(`filled in ${filledS.toFixed(1)} s; indexed ${indexed} messages and leads in ${indexS.toFixed(1)} s`);
 
     const cases: Array<[string, (tenantId: string) => () => Promise<{ data: unknown[] }>, number, boolean]> = [
       ["GET /api/v1/inbox (20 hand-offs per tenant)", (tenantId) => () => listInbox(deps, tenantId, null, { status: "handoff" }, { limit: PAGE }), PAGE, true],
@@ -183,7 +183,7 @@ async function main(): Promise<void> {
       console.error(`${label}: ${formatMs(bigMs)} vs ${formatMs(smallMs)}`);
     }
     rows.push(writeRow);
-    rows.push(["catch-up of the search index after the fill", `${indexed.toLocaleString("en-US")} messages in ${indexS.toFixed(1)} s`, "—", "—", "—", "info"]);
+    rows.push(["catch-up of the search index after the fill", `${indexed.toLocaleString("en-US")} messages and leads in ${indexS.toFixed(1)} s`, "—", "—", "—", "info"]);
     console.log(markdownTable(["first page of 20 (domain verb behind the endpoint)", `${BIG.toLocaleString("en-US")} messages`, `${SMALL.toLocaleString("en-US")} messages (same run)`, "ratio", "budget", "verdict"], rows));
   } finally {
     deps.dispose();
