@@ -35,7 +35,12 @@ CREATE UNIQUE INDEX "canned_replies_shortcut_idx" ON "canned_replies" USING btre
 CREATE INDEX "session_desk_assigned_idx" ON "session_desk" USING btree ("tenant_id","assigned_to");--> statement-breakpoint
 CREATE INDEX "appointments_session_idx" ON "appointments" USING btree ("session_id");--> statement-breakpoint
 CREATE INDEX "leads_session_idx" ON "leads" USING btree ("session_id");--> statement-breakpoint
-CREATE INDEX "chat_messages_search_idx" ON "chat_messages" USING gin (to_tsvector('simple', regexp_replace("text", '[[:space:][:punct:]]+', ' ', 'g'))) WHERE "role" <> 'bot';--> statement-breakpoint
-CREATE INDEX "leads_search_idx" ON "leads" USING gin (to_tsvector('simple', regexp_replace("name" || ' ' || "email" || ' ' || "phone", '[[:space:][:punct:]]+', ' ', 'g')));
+CREATE FUNCTION "parley_search_terms"("tenant_id" text, "body" text) RETURNS tsvector LANGUAGE sql IMMUTABLE PARALLEL SAFE AS $$
+	SELECT array_to_tsvector(ARRAY(
+		SELECT lower(regexp_replace(substr($1, 5), '[^A-Za-z0-9]', '', 'g')) || t.lexeme
+		FROM unnest(to_tsvector('simple', regexp_replace($2, '[[:space:][:punct:]]+', ' ', 'g'))) AS t))
+$$;--> statement-breakpoint
+CREATE INDEX "chat_messages_search_idx" ON "chat_messages" USING gin ("parley_search_terms"("tenant_id", "text")) WHERE "role" <> 'bot';--> statement-breakpoint
+CREATE INDEX "leads_search_idx" ON "leads" USING gin ("parley_search_terms"("tenant_id", "name" || ' ' || "email" || ' ' || "phone"));
 --> statement-breakpoint
 INSERT INTO "session_desk" ("session_id", "tenant_id", "handoff_at") SELECT "id", "tenant_id", "updated_at" FROM "chat_sessions" WHERE "status" = 'handoff';

@@ -57,12 +57,13 @@ export interface InboxQueries {
    */
   searchSessionIds(tenantId: string, match: string, beforeId: string | null, limit: number): Promise<string[]>;
   /**
-   * SQLite: adds up to `limit` queued messages to the search index; answers how many. The chat
-   * write only queues a message (an FTS5 insert inside the chat's savepoints cost more than the
-   * rest of the turn); the index is caught up by housekeeping and before each search.
-   * PostgreSQL: its GIN index is kept by the database, nothing is queued (0).
+   * SQLite: adds up to `limit` queued messages and leads (messages first, oldest first) to the
+   * search index, in one transaction; answers how many. A chat write only queues its message (an
+   * FTS5 insert inside the chat's savepoints cost more than the rest of the turn), and the terms
+   * are made in JavaScript (src/db/search-terms.ts); the index is caught up by housekeeping and
+   * before each search. PostgreSQL: its GIN indexes are kept by the database, nothing is queued (0).
    */
-  indexPendingMessages(limit: number): Promise<number>;
+  indexPending(limit: number): Promise<number>;
 }
 
 export interface CannedReplyQueries {

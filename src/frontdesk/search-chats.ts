@@ -3,6 +3,7 @@ import type { ChatSessionRow as SessionRow } from "../db/store.ts";
 import { AppError } from "../lib/app-error.ts";
 import type { Page } from "../lib/page.ts";
 import { describeChats, type InboxChat } from "./inbox-view.ts";
+import { tenantKey, textWords } from "../db/search-terms.ts";
 import { catchUpSearchIndex } from "./search-index.ts";
 
 export const SEARCH_QUERY_MAX = 200;
@@ -10,27 +11,19 @@ const MAX_WORDS = 8;
 
 /** The words of a search, as both stores' indexes split text: runs of letters and digits. */
 export function searchWords(query: string): string[] {
-  return [
-    ...new Set(
-      query
-        .normalize("NFKC")
-        .toLowerCase()
-        .split(/[^\p{L}\p{N}]+/u),
-    ),
-  ]
-    .filter((word) => word.length > 0)
-    .slice(0, MAX_WORDS);
+  return [...new Set(textWords(query))].slice(0, MAX_WORDS);
 }
 
 /**
- * The full-text query for the store's index, every word a prefix and all required. Each word
- * is only letters and digits, and still quoted: an FTS5 keyword (AND, NEAR) or a tsquery
- * operator in it stays a word.
+ * The full-text query for the store's index, every word a prefix of the tenant's terms (its key,
+ * then the word: src/db/search-terms.ts) and all required. Each word is only letters and digits,
+ * and still quoted: an FTS5 keyword (AND, NEAR) or a tsquery operator in it stays a word.
  */
-export function fullTextQuery(kind: "sqlite" | "postgres", words: readonly string[]): string {
+export function fullTextQuery(kind: "sqlite" | "postgres", tenantId: string, words: readonly string[]): string {
+  const key = tenantKey(tenantId);
   return kind === "sqlite"
-    ? words.map((word) => `"${word}"*`).join(" AND ")
-    : words.map((word) => `'${word}':*`).join(" & ");
+    ? words.map((word) => `"${key}${word}"*`).join(" AND ")
+    : words.map((word) => `'${key}${word}':*`).join(" & ");
 }
 
 /**
@@ -53,7 +46,7 @@ export async function searchChats(
   await catchUpSearchIndex(deps);
   const ids = await deps.store.inbox.searchSessionIds(
     tenantId,
-    fullTextQuery(deps.store.kind, words),
+    fullTextQuery(deps.store.kind, tenantId, words),
     page.cursor ?? null,
     page.limit + 1,
   );

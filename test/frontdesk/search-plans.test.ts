@@ -8,6 +8,7 @@ import { buildDeps, closeDeps, seedTenant, testSql } from "../helpers.ts";
 import { testPostgresUrl } from "../pg/test-store.ts";
 import { startSession } from "../../src/chat/sessions.ts";
 import { catchUpSearchIndex, INDEX_BATCH } from "../../src/frontdesk/search-index.ts";
+import { fullTextQuery } from "../../src/frontdesk/search-chats.ts";
 
 // The search's plans on both stores: the full-text indexes find the matches; no statement walks
 // a tenant's messages, leads or sessions (the list budget must hold at 1M messages).
@@ -43,19 +44,22 @@ describe("search query plans on SQLite", () => {
       INSERT INTO chat_sessions (id, tenant_id, chatbot_id, channel, status, state, created_at, updated_at) VALUES ('ses_b', 'ten_a', 'bot_a', 'widget', 'handoff', '{}', 1, 1);
       INSERT INTO chat_messages (id, session_id, tenant_id, role, text, created_at) VALUES ('msg_1', 'ses_a', 'ten_a', 'visitor', 'zebra crossing', 1), ('msg_2', 'ses_a', 'ten_a', 'bot', 'giraffe reply', 1);
       INSERT INTO leads (id, tenant_id, chatbot_id, session_id, name, phone, email, interest, source, confidence, captured_at) VALUES ('lead_1', 'ten_a', 'bot_a', 'ses_a', 'Anabel', '+441', 'x@x.test', '', 'widget', 1, 1);`);
-    const search = (match: string) => handle.store.inbox.searchSessionIds("ten_a", match, null, 10);
+    const search = (word: string) =>
+      handle.store.inbox.searchSessionIds("ten_a", fullTextQuery("sqlite", "ten_a", [word]), null, 10);
     const consistent = () =>
       db.exec(
         "INSERT INTO chat_messages_fts (chat_messages_fts) VALUES ('integrity-check'); INSERT INTO leads_fts (leads_fts) VALUES ('integrity-check')",
       );
-    expect(await search('"zebra"*')).toEqual([]); // queued, not indexed yet
-    expect(await catchUpSearchIndex(deps)).toBe(1); // the visitor's message; bot messages are never queued
-    expect(await search('"zebra"*')).toEqual(["ses_a"]);
-    expect(await search('"giraffe"*')).toEqual([]);
-    expect(await search('"anabel"*')).toEqual(["ses_a"]); // leads are indexed as they are written
+    expect(await search("zebra")).toEqual([]); // queued, not indexed yet
+    expect(await search("anabel")).toEqual([]);
+    expect(await catchUpSearchIndex(deps)).toBe(2); // the visitor's message and the lead; bot messages are never queued
+    expect(await search("zebra")).toEqual(["ses_a"]);
+    expect(await search("giraffe")).toEqual([]);
+    expect(await search("anabel")).toEqual(["ses_a"]);
     db.exec("UPDATE leads SET name = 'Beatriz' WHERE id = 'lead_1'");
-    expect(await search('"anabel"*')).toEqual([]);
-    expect(await search('"beatriz"*')).toEqual(["ses_a"]);
+    expect(await search("anabel")).toEqual([]); // a changed lead leaves the index at once, and is queued again
+    expect(await catchUpSearchIndex(deps)).toBe(1);
+    expect(await search("beatriz")).toEqual(["ses_a"]);
     // A message deleted before the catch-up leaves nothing to index; one deleted after leaves the index.
     db.exec(
       "INSERT INTO chat_messages (id, session_id, tenant_id, role, text, created_at) VALUES ('msg_3', 'ses_b', 'ten_a', 'visitor', 'okapi', 1)",
@@ -63,8 +67,11 @@ describe("search query plans on SQLite", () => {
     db.exec("DELETE FROM chat_sessions WHERE id = 'ses_b'");
     expect(await catchUpSearchIndex(deps)).toBe(0);
     db.exec("DELETE FROM chat_sessions WHERE id = 'ses_a'");
-    expect(await search('"zebra"*')).toEqual([]);
+    expect(await search("zebra")).toEqual([]);
     expect(db.prepare("SELECT count(*) AS n FROM chat_messages_fts").get()).toEqual({ n: 0 });
+    db.exec("DELETE FROM leads WHERE id = 'lead_1'");
+    expect(await search("beatriz")).toEqual([]);
+    expect(db.prepare("SELECT count(*) AS n FROM leads_fts").get()).toEqual({ n: 0 });
     consistent();
   });
 
@@ -77,12 +84,54 @@ describe("search query plans on SQLite", () => {
       "INSERT INTO chat_messages (id, session_id, tenant_id, role, text, created_at) VALUES (?, 'ses_c', 'ten_c', 'visitor', ?, 1)",
     );
     for (let i = 0; i < INDEX_BATCH + 10; i++) insert.run(`msg_c${String(i).padStart(6, "0")}`, `word${i}`);
-    expect(await handle.store.inbox.indexPendingMessages(10)).toBe(10);
-    expect(await handle.store.inbox.searchSessionIds("ten_c", '"word9"', null, 10)).toEqual(["ses_c"]);
-    expect(await handle.store.inbox.searchSessionIds("ten_c", `"word${INDEX_BATCH}"`, null, 10)).toEqual([]);
+    const search = (word: string) => handle.store.inbox.searchSessionIds("ten_c", `"c${word}"`, null, 10);
+    expect(await handle.store.inbox.indexPending(10)).toBe(10);
+    expect(await search("word9")).toEqual(["ses_c"]);
+    expect(await search(`word${INDEX_BATCH}`)).toEqual([]);
     expect(await catchUpSearchIndex({ store: handle.store })).toBe(INDEX_BATCH);
-    expect(await handle.store.inbox.searchSessionIds("ten_c", `"word${INDEX_BATCH}"`, null, 10)).toEqual(["ses_c"]);
+    expect(await search(`word${INDEX_BATCH}`)).toEqual(["ses_c"]);
     db.exec("INSERT INTO chat_messages_fts (chat_messages_fts) VALUES ('integrity-check')");
+  });
+
+  test("a tenant's search reads only its own terms: another tenant's common word is not in its way", async () => {
+    const db = handle.sqlite;
+    const big = "ten_01aaaaaaaaaaaaaaaaaaaaaaaa";
+    const small = "ten_01bbbbbbbbbbbbbbbbbbbbbbbb";
+    for (const [tenant, messages] of [
+      [big, 3000],
+      [small, 3],
+    ] as const) {
+      db.exec(`INSERT INTO tenants (id, name, created_at, updated_at) VALUES ('${tenant}', 'T', 1, 1);
+        INSERT INTO chatbots (id, tenant_id, name, created_at, updated_at) VALUES ('bot_${tenant}', '${tenant}', 'Bot', 1, 1);`);
+      const session = db.prepare(
+        `INSERT INTO chat_sessions (id, tenant_id, chatbot_id, channel, status, state, created_at, updated_at) VALUES (?, '${tenant}', 'bot_${tenant}', 'widget', 'closed', '{}', 1, 1)`,
+      );
+      const message = db.prepare(
+        `INSERT INTO chat_messages (id, session_id, tenant_id, role, text, created_at) VALUES (?, ?, '${tenant}', 'visitor', 'What are your opening hours?', 1)`,
+      );
+      for (let i = 0; i < messages; i++) {
+        const id = `${tenant.slice(4, 8)}${String(i).padStart(5, "0")}`;
+        session.run(`ses_${id}`);
+        message.run(`msg_${id}`, `ses_${id}`);
+      }
+    }
+    await catchUpSearchIndex({ store: handle.store });
+    const found = await handle.store.inbox.searchSessionIds(small, fullTextQuery("sqlite", small, ["hour"]), null, 10);
+    expect(found).toEqual(["ses_01bb00002", "ses_01bb00001", "ses_01bb00000"]);
+    // The index's terms: every tenant's word is its own term, so the small tenant's prefix query
+    // "…bbbhour"* reads the documents of its 3 messages, not the 3,000 of the other tenant.
+    db.exec("CREATE VIRTUAL TABLE temp.message_terms USING fts5vocab(main, chat_messages_fts, 'row')");
+    const documents = (prefix: string) =>
+      db
+        .prepare<{ term: string; doc: number }, [string, string]>(
+          "SELECT term, doc FROM temp.message_terms WHERE term >= ?1 AND term < ?2",
+        )
+        .all(prefix, `${prefix}\u{10ffff}`);
+    expect(documents("01bbbbbbbbbbbbbbbbbbbbbbbbhour")).toEqual([{ term: "01bbbbbbbbbbbbbbbbbbbbbbbbhours", doc: 3 }]);
+    expect(documents("01aaaaaaaaaaaaaaaaaaaaaaaahour")).toEqual([
+      { term: "01aaaaaaaaaaaaaaaaaaaaaaaahours", doc: 3000 },
+    ]);
+    expect(documents("hour")).toEqual([]); // no word is indexed without its tenant
   });
 });
 
@@ -111,7 +160,7 @@ describe.skipIf(!testPostgresUrl())("search query plans on PostgreSQL (PARLEY_TE
         await sql.all<{ "QUERY PLAN": string }>(
           `EXPLAIN ${searchSql(POSTGRES, { before: true })}`,
           tenant.id,
-          "'zebra':*",
+          fullTextQuery("postgres", tenant.id, ["zebra"]),
           "ses_zzz",
           20,
         )
@@ -121,6 +170,41 @@ describe.skipIf(!testPostgresUrl())("search query plans on PostgreSQL (PARLEY_TE
       expect(plan).toContain("chat_messages_search_idx");
       expect(plan).toContain("leads_search_idx");
       expect(plan).not.toMatch(/Seq Scan on (chat_messages|leads)/);
+    } finally {
+      closeDeps(deps);
+    }
+  });
+
+  test("the indexes hold each tenant's terms behind its key: a search finds only its tenant's matches", async () => {
+    const deps = buildDeps();
+    try {
+      const sql = await testSql(deps);
+      const terms = await sql.all<{ terms: string }>(
+        "SELECT parley_search_terms('ten_01ab_c', 'Ana López, +44 7700!')::text AS terms",
+      );
+      expect(terms).toEqual([{ terms: "'01abc44' '01abc7700' '01abcana' '01abclópez'" }]);
+      const big = await seedTenant(deps, "Big");
+      const small = await seedTenant(deps, "Small");
+      let smallSession = "";
+      for (const { tenant } of [big, small]) {
+        const session = await startSession(deps, deps.store, { tenantId: tenant.id, channel: "widget" });
+        if (tenant === small.tenant) smallSession = session.id;
+        await sql.run(
+          `INSERT INTO chat_messages (id, session_id, tenant_id, role, text, created_at)
+           SELECT 'msg_' || $3 || lpad(n::text, 20, '0'), $1, $2, 'visitor', 'your opening hours ' || n, n FROM generate_series(1, $4::int) AS n`,
+          session.id,
+          tenant.id,
+          tenant.id.slice(-5),
+          tenant === big.tenant ? 2000 : 2,
+        );
+      }
+      const found = await deps.store.inbox.searchSessionIds(
+        small.tenant.id,
+        fullTextQuery("postgres", small.tenant.id, ["hour"]),
+        null,
+        10,
+      );
+      expect(found).toEqual([smallSession]);
     } finally {
       closeDeps(deps);
     }

@@ -92,9 +92,11 @@ describe("search over past conversations", () => {
     }
   });
 
-  test("the query keeps letters and digits of any script and quotes each word", () => {
+  test("the query keeps letters and digits of any script and quotes each word behind the tenant's key", () => {
     expect(searchWords("  Ana  López, +44 7700! ana ")).toEqual(["ana", "lópez", "44", "7700"]);
-    expect(fullTextQuery("sqlite", ["ana", "near"])).toBe('"ana"* AND "near"*');
-    expect(fullTextQuery("postgres", ["ana", "44"])).toBe("'ana':* & '44':*");
+    expect(fullTextQuery("sqlite", "ten_01jz4k8m2q9wz7xr3t5v6b8c0d", ["ana", "near"])).toBe(
+      '"01jz4k8m2q9wz7xr3t5v6b8c0dana"* AND "01jz4k8m2q9wz7xr3t5v6b8c0dnear"*',
+    );
+    expect(fullTextQuery("postgres", "ten_A_b", ["ana", "44"])).toBe("'abana':* & 'ab44':*");
   });
 });

@@ -39,7 +39,8 @@ export function pgQueries(exec: PgExec): StoreQueries {
     knowledgeSources: pgOps(exec, KNOWLEDGE_SOURCE_OPS),
     liveEvents: pgOps(exec, LIVE_EVENT_OPS),
     desk: pgOps(exec, DESK_OPS),
-    inbox: pgOps(exec, INBOX_OPS),
+    // Its GIN indexes are kept by the database: nothing is queued for a catch-up.
+    inbox: { ...pgOps(exec, INBOX_OPS), indexPending: async () => 0 },
     cannedReplies: pgOps(exec, CANNED_REPLY_OPS),
     settings: pgOps(exec, SETTING_OPS),
     privacy: pgPrivacy(exec),

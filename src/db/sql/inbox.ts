@@ -3,18 +3,18 @@ import { asNumber, type Dialect, filtered, many, one, type Ops, write } from "..
 import type { CannedReplyQueries, CannedReplyRow, InboxQueries, InboxDetailRow } from "../store-inbox.ts";
 
 // The front desk's inbox statements for both stores (src/db/statements.ts). Search is the one
-// statement whose SQL differs by dialect: FTS5 tables on SQLite, GIN to_tsvector indexes on
-// PostgreSQL (migrations 0016 / postgres 0006).
+// statement whose SQL differs by dialect: FTS5 tables on SQLite, GIN indexes on PostgreSQL, both
+// of tenant-scoped terms (src/db/search-terms.ts; migrations 0018 / postgres 0008).
 
 /** A bigint expression read back as a number (PostgreSQL answers int8 as a string). */
 const num = (d: Dialect, expression: string) => (d.name === "postgres" ? `(${expression})::float8` : expression);
 
-/** The same text the PostgreSQL GIN indexes were built on: punctuation and spaces folded to one space. */
-const pgWords = (expression: string) =>
-  `to_tsvector('simple', regexp_replace(${expression}, '[[:space:][:punct:]]+', ' ', 'g'))`;
+/** The expression the PostgreSQL GIN indexes were built on (it must be the same to use them): the tenant's terms of a text. */
+const pgTerms = (tenantId: string, text: string) => `parley_search_terms(${tenantId}, ${text})`;
 
 // Sessions whose messages or lead match, newest first: every match of the tenant, then a sort
 // of their session ids (the FTS index finds the matches; a tenant's sessions are never walked).
+// The terms are the tenant's already; the tenant_id check keeps ids of any shape apart.
 export const searchSql = (d: Dialect, given: { before: boolean }): string => {
   const before = given.before ? " WHERE session_id < $3" : "";
   const hits =
@@ -25,10 +25,10 @@ export const searchSql = (d: Dialect, given: { before: boolean }): string => {
          SELECT l.session_id FROM leads_fts AS lf JOIN leads AS l ON l.rowid = lf.rowid
            WHERE leads_fts MATCH $2 AND l.tenant_id = $1`
       : `SELECT m.session_id FROM chat_messages AS m
-           WHERE ${pgWords("m.text")} @@ to_tsquery('simple', $2) AND m.role <> 'bot' AND m.tenant_id = $1
+           WHERE ${pgTerms("m.tenant_id", "m.text")} @@ to_tsquery('simple', $2) AND m.role <> 'bot' AND m.tenant_id = $1
          UNION
          SELECT l.session_id FROM leads AS l
-           WHERE ${pgWords(`l.name || ' ' || l.email || ' ' || l.phone`)} @@ to_tsquery('simple', $2) AND l.tenant_id = $1`;
+           WHERE ${pgTerms("l.tenant_id", `l.name || ' ' || l.email || ' ' || l.phone`)} @@ to_tsquery('simple', $2) AND l.tenant_id = $1`;
   return `SELECT session_id AS "sessionId" FROM (${hits}) AS hits${before} ORDER BY session_id DESC LIMIT $4`;
 };
 
@@ -55,7 +55,8 @@ const inboxDetailSql = (d: Dialect) => `
 
 const numberOrNull = (value: unknown): number | null => (value === null || value === undefined ? null : Number(value));
 
-export const INBOX_OPS: Ops<InboxQueries> = {
+/** Every inbox statement but the catch-up of the search index, which is SQLite's alone (src/db/sqlite/inbox.ts). */
+export const INBOX_OPS: Ops<Omit<InboxQueries, "indexPending">> = {
   findDesk: one(
     (d) => `SELECT ${d.columns(sessionDesk)} FROM session_desk WHERE session_id = $1`,
     (sessionId) => [sessionId],
@@ -107,16 +108,6 @@ export const INBOX_OPS: Ops<InboxQueries> = {
     searchSql,
     (tenantId, match, beforeId, limit) => [tenantId, match, beforeId, limit],
     (rows: Array<{ sessionId: string }>) => rows.map((row) => row.sessionId),
-  ),
-  // One statement, one FTS5 segment: removing a queued row indexes its message (the trigger
-  // chat_messages_fts_index, migration 0016), oldest first.
-  indexPendingMessages: write(
-    (d) =>
-      d.name === "sqlite"
-        ? `DELETE FROM chat_messages_fts_pending WHERE message_rowid IN
-             (SELECT message_rowid FROM chat_messages_fts_pending ORDER BY message_rowid LIMIT $1)`
-        : "SELECT 0 WHERE $1::int IS NULL",
-    (limit) => [limit],
   ),
 };
 

@@ -10,7 +10,8 @@ import { sqliteBotConfigs, sqliteChatSessions, sqliteUsage } from "./chat.ts";
 import { CAPTURE_OPS } from "../sql/chat.ts";
 import { LIVE_EVENT_OPS } from "../sql/live.ts";
 import { DESK_OPS } from "../sql/desk.ts";
-import { CANNED_REPLY_OPS, INBOX_OPS } from "../sql/inbox.ts";
+import { CANNED_REPLY_OPS } from "../sql/inbox.ts";
+import { sqliteInbox } from "./inbox.ts";
 import { API_KEY_OPS, REFRESH_TOKEN_OPS, SETTING_OPS, USER_OPS } from "../sql/accounts.ts";
 import { TEST_SET_OPS, UNANSWERED_OPS } from "../sql/test-set.ts";
 import { sqliteOps } from "./statements.ts";
@@ -43,7 +44,7 @@ export function createSqliteStore(handle: { sqlite: Database }): Store {
     knowledgeSources: sqliteOps(sqlite, KNOWLEDGE_SOURCE_OPS),
     liveEvents: sqliteOps(sqlite, LIVE_EVENT_OPS),
     desk: sqliteOps(sqlite, DESK_OPS),
-    inbox: sqliteOps(sqlite, INBOX_OPS),
+    inbox: sqliteInbox(sqlite),
     cannedReplies: sqliteOps(sqlite, CANNED_REPLY_OPS),
     settings: sqliteOps(sqlite, SETTING_OPS),
     privacy: sqlitePrivacy(sqlite),
