@@ -266,6 +266,8 @@ export type AttemptOutcome = "succeeded" | "retry" | "dead" | "stale";
 export interface QueueGauges {
   due: number;
   pending: number;
+  /** Ordered deliveries held behind an earlier delivery of their stream. */
+  waiting: number;
   deadLetters: number;
 }
 

@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, test } from "bun:test";
 import { periodOf } from "../../src/billing/usage.ts";
 import { handleMessage } from "../../src/chat/handle-message.ts";
-import { AppError } from "../../src/lib/app-error.ts";
+import type { AppError } from "../../src/lib/app-error.ts";
 import { createTenant, type TenantRecord } from "../../src/tenants/create-tenant.ts";
 import { buildDeps, closeDeps, testSql, type TestDeps } from "../helpers.ts";
 

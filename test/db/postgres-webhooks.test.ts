@@ -277,6 +277,7 @@ describe.skipIf(!url)("PostgreSQL webhook aggregates match SQLite", () => {
     expect(await same((s) => s.store.deliveryQueue.queueGauges(T0 - DAY))).toEqual({
       due: 5,
       pending: 7,
+      waiting: 0,
       deadLetters: 0,
     });
     const claimed = await same(
@@ -461,6 +462,7 @@ describe.skipIf(!url)("PostgreSQL webhook aggregates match SQLite", () => {
     expect(await same((s) => s.store.deliveryQueue.queueGauges(T0 + 10 * DAY))).toEqual({
       due: 2,
       pending: 2,
+      waiting: 0,
       deadLetters: 2,
     });
     expect(
@@ -587,7 +589,12 @@ describe.skipIf(!url)("PostgreSQL webhook aggregates match SQLite", () => {
     expect(await same((s) => s.store.deadLetters.purgeExpiredDeadLetters(T0 + 3 * DAY + 1))).toBe(1);
     expect(await same((s) => s.store.deadLetters.purgeExpiredDeadLetters(T0 + 30 * DAY))).toBe(0);
     await same((s) => s.store.deadLetters.deleteDeadLetter(newest!(s)));
-    expect(await same((s) => s.store.deliveryQueue.queueGauges(T0))).toEqual({ due: 0, pending: 3, deadLetters: 0 });
+    expect(await same((s) => s.store.deliveryQueue.queueGauges(T0))).toEqual({
+      due: 0,
+      pending: 3,
+      waiting: 0,
+      deadLetters: 0,
+    });
 
     // Purges: finished deliveries (succeeded, cancelled, dead without a letter), then spent events.
     expect(await same((s) => s.store.deliveries.purgeSpentDeliveries(T0 - DAY, 10))).toBe(1); // wh_02 (cancelled at T0 - DAY)

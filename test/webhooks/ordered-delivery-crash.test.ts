@@ -194,7 +194,7 @@ test("a sender killed with SIGKILL mid-stream loses nothing and keeps each sessi
     });
   }
   const gauges = await store.deliveryQueue.queueGauges(clock.now());
-  expect(gauges).toEqual({ due: 0, pending: 0, deadLetters: 0 });
+  expect(gauges).toEqual({ due: 0, pending: 0, waiting: 0, deadLetters: 0 });
   expect(await store.deliveries.listDeliveries(tenantId, { status: "waiting" }, null, 10)).toEqual([]);
   expect(await store.deliveries.listDeliveries(tenantId, { status: "succeeded" }, null, 100)).toHaveLength(total);
 }, 60_000);

@@ -106,6 +106,11 @@ describe("ordered delivery (ordering: per_session)", () => {
     await drain();
     expect(sentIds()).toEqual([first, first]);
     expect((await delivery(second)).status).toBe("waiting");
+    // The metrics gauge counts it (parley_webhook_waiting_deliveries).
+    expect(await context.deps.store.deliveryQueue.queueGauges(context.clock.now())).toMatchObject({
+      waiting: 1,
+      pending: 1,
+    });
 
     context.clock.advance(SECOND);
     await drain();

@@ -4,6 +4,7 @@ import type {
   ClaimedDelivery,
   DeliveryQueueQueries,
   FairClaim,
+  QueueGauges,
   RecordedAttempt,
 } from "../store-webhooks.ts";
 import { CLAIM_WINDOW, RULE_DELETED, splitClaims, type CandidateRow, type DueRow } from "../delivery-queue-rows.ts";
@@ -164,6 +165,7 @@ const LOCK_STREAMS = lockStreamsSql(POSTGRES);
 const GAUGES = `
   SELECT (SELECT count(*)::int FROM deliveries d WHERE d.status = 'pending' AND d.next_attempt_at <= $1 AND ${LEASE_OVER("$1")}) AS due,
     (SELECT count(*)::int FROM deliveries WHERE status = 'pending') AS pending,
+    (SELECT count(*)::int FROM deliveries WHERE waits_for IS NOT NULL) AS waiting,
     (SELECT count(*)::int FROM dead_letters) AS "deadLetters"`;
 
 export function pgDeliveryQueue(db: PgExec): DeliveryQueueQueries {
@@ -218,11 +220,7 @@ export function pgDeliveryQueue(db: PgExec): DeliveryQueueQueries {
     releaseLeases: (ids, leaseToken, now) => db.run(RELEASE_LEASES, [ids, leaseToken, now]),
 
     queueGauges: async (now) =>
-      (await db.get<{ due: number; pending: number; deadLetters: number }>(GAUGES, [now])) ?? {
-        due: 0,
-        pending: 0,
-        deadLetters: 0,
-      },
+      (await db.get<QueueGauges>(GAUGES, [now])) ?? { due: 0, pending: 0, waiting: 0, deadLetters: 0 },
   };
 }
 

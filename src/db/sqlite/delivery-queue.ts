@@ -106,6 +106,8 @@ function prepareStatements(sqlite: Database) {
       "SELECT count(*) AS n FROM deliveries WHERE status = 'pending' AND next_attempt_at <= ?",
     ),
     countPending: sqlite.prepare<{ n: number }, []>("SELECT count(*) AS n FROM deliveries WHERE status = 'pending'"),
+    // Only waiting rows carry waits_for: a walk of deliveries_waits_for_idx.
+    countWaiting: sqlite.prepare<{ n: number }, []>("SELECT count(*) AS n FROM deliveries WHERE waits_for IS NOT NULL"),
     countDeadLetters: sqlite.prepare<{ n: number }, []>("SELECT count(*) AS n FROM dead_letters"),
   };
 }
@@ -238,6 +240,7 @@ export function sqliteDeliveryQueue(sqlite: Database): SyncOf<DeliveryQueueQueri
     queueGauges: (now) => ({
       due: sql.countDue.get(now)?.n ?? 0,
       pending: sql.countPending.get()?.n ?? 0,
+      waiting: sql.countWaiting.get()?.n ?? 0,
       deadLetters: sql.countDeadLetters.get()?.n ?? 0,
     }),
   };
