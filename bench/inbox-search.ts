@@ -27,13 +27,13 @@ import { createTenant } from "../src/tenants/create-tenant.ts";
 import { listInbox } from "../src/frontdesk/inbox.ts";
 import { searchChats } from "../src/frontdesk/search-chats.ts";
 import { catchUpSearchIndex } from "../src/frontdesk/search-index.ts";
-import { createBenchDeps, envInt, formatMs, markdownTable, median, type BenchDeps } from "./lib.ts";
+import { createBenchDeps, envInt, formatMs, markdownTable, medianCallMs, median, type BenchDeps } from "./lib.ts";
 import { messageRow, startSession } from "../src/chat/sessions.ts";
 
 const BIG = envInt("BENCH_SEARCH_MESSAGES", 1_000_000);
 const SMALL = envInt("BENCH_SEARCH_SMALL_MESSAGES", 1_000);
 const RUNS = envInt("BENCH_LIST_RUNS", 30);
-const WARMUP_RUNS = 5;
+const time = <T>(call: () => Promise<T>, check: (result: T) => void) => medianCallMs(call, check, RUNS);
 const PER_SESSION = 10;
 const RARE = 20;
 const PAGE = 20;
@@ -92,19 +92,6 @@ async function seed(deps: BenchDeps, name: string, messages: number): Promise<st
     })();
   }
   return tenant.id;
-}
-
-async function time<T>(call: () => Promise<T>, check: (result: T) => void): Promise<number> {
-  for (let i = 0; i < WARMUP_RUNS; i++) await call();
-  const samples: number[] = [];
-  for (let i = 0; i < RUNS; i++) {
-    const started = performance.now();
-    const result = await call();
-    samples.push(performance.now() - started);
-    check(result);
-  }
-  samples.sort((a, b) => a - b);
-  return samples[Math.floor(samples.length / 2)] ?? Number.NaN;
 }
 
 const rowsOf = (expected: number) => (page: { data: unknown[] }) => {

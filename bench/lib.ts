@@ -235,3 +235,21 @@ export async function openBenchPostgres(settings: ClusterOptions["settings"] = {
 }
 
 if (import.meta.main && process.argv[2] === "receiver") runReceiver(Number(process.argv[3] ?? 0));
+
+/** Median time (ms) of one call over `runs`, after `warmup` untimed calls; `check` throws if an answer is not what it should be. */
+export async function medianCallMs<T>(
+  call: () => Promise<T>,
+  check: (result: T) => void,
+  runs: number,
+  warmup = 5,
+): Promise<number> {
+  for (let i = 0; i < warmup; i++) await call();
+  const samples: number[] = [];
+  for (let i = 0; i < runs; i++) {
+    const started = performance.now();
+    const result = await call();
+    samples.push(performance.now() - started);
+    check(result);
+  }
+  return median(samples);
+}

@@ -25,12 +25,12 @@ import { listSessions } from "../src/chat/sessions.ts";
 import { createTenant } from "../src/tenants/create-tenant.ts";
 import { listDeliveries } from "../src/webhooks/deliveries.ts";
 import { createRule } from "../src/webhooks/rules.ts";
-import { createBenchDeps, envInt, formatMs, markdownTable, type BenchDeps } from "./lib.ts";
+import { createBenchDeps, envInt, formatMs, markdownTable, medianCallMs, type BenchDeps } from "./lib.ts";
 
 const BIG_ROWS = envInt("BENCH_LIST_ROWS", 1_000_000);
 const SMALL_ROWS = envInt("BENCH_LIST_SMALL_ROWS", 1_000);
 const RUNS = envInt("BENCH_LIST_RUNS", 30);
-const WARMUP_RUNS = 5;
+const time = <T>(call: () => Promise<T>, check: (result: T) => void) => medianCallMs(call, check, RUNS);
 /** The rare rows a filter looks for, spread evenly over each tenant. */
 const RARE_ROWS = 50;
 const PAGE = 50;
@@ -112,20 +112,6 @@ async function seed(deps: BenchDeps, name: string, rows: number): Promise<Seeded
     })();
   }
   return { tenantId: tenant.id, ruleIds };
-}
-
-/** Median time (ms) of one call, after warm-up; `check` throws if an answer is not what it should be. */
-async function time<T>(call: () => Promise<T>, check: (result: T) => void): Promise<number> {
-  for (let i = 0; i < WARMUP_RUNS; i++) await call();
-  const samples: number[] = [];
-  for (let i = 0; i < RUNS; i++) {
-    const started = performance.now();
-    const result = await call();
-    samples.push(performance.now() - started);
-    check(result);
-  }
-  samples.sort((a, b) => a - b);
-  return samples[Math.floor(samples.length / 2)] ?? Number.NaN;
 }
 
 const pageOf = (expectRows: number) => (page: { data: unknown[] }) => {
