@@ -12,8 +12,6 @@ export interface DeskQueries {
   /** The first person's reply to the hand-off; later replies change nothing. */
   recordFirstReply(sessionId: string, repliedAt: number): Promise<void>;
   findHandoff(sessionId: string): Promise<HandoffRow | null>;
-  /** The hand-offs of the listed sessions (a page of the inbox), by primary key. */
-  listHandoffsOf(sessionIds: readonly string[]): Promise<HandoffRow[]>;
   /** Marks a visitor message seen unless a newer one already is (ids sort by time); answers rows changed. */
   markHandoffSeen(sessionId: string, messageId: string): Promise<number>;
   /** The newest visitor message of a session, null when there is none. */

@@ -24,6 +24,8 @@ export interface InboxDetailRow {
   unread: number;
   /** The oldest visitor message since the hand-off that no operator reply came after; null when none waits. */
   waitingSince: number | null;
+  /** Whether its hand-off came within business hours (handoffs); null when it was never handed off. */
+  withinBusinessHours: boolean | null;
 }
 
 export interface InboxQueries {

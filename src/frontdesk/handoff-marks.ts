@@ -2,7 +2,7 @@ import type { Deps } from "../deps.ts";
 import { toIso } from "../lib/clock.ts";
 import { recordLiveEvent } from "./live-events.ts";
 
-// What the front desk reads and marks on a session's hand-off (the handoffs table): "seen", and the hours it came in.
+// What the front desk marks on a session's hand-off (the handoffs table): "seen".
 
 /**
  * An operator opened a handed-off chat: the visitor's newest message is now seen, and the
@@ -29,16 +29,4 @@ export async function markSeenByOperator(
       data: { message_id: last, seen_at: toIso(deps.clock.now()) },
     });
   });
-}
-
-/** Whether each listed session's hand-off came within business hours (the inbox marks the others); absent when not handed off. */
-export async function handoffHoursOf(
-  deps: Pick<Deps, "store">,
-  tenantId: string,
-  sessionIds: readonly string[],
-): Promise<Map<string, boolean>> {
-  const rows = sessionIds.length === 0 ? [] : await deps.store.desk.listHandoffsOf(sessionIds);
-  return new Map(
-    rows.filter((row) => row.tenantId === tenantId).map((row) => [row.sessionId, row.withinBusinessHours]),
-  );
 }

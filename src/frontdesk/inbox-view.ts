@@ -4,7 +4,6 @@ import { toIso } from "../lib/clock.ts";
 import type { ChatSessionRow as SessionRow } from "../db/store.ts";
 import { previewSessions, type SessionPreview } from "./session-previews.ts";
 import { type SessionView, toSessionView } from "./session-view.ts";
-import { handoffHoursOf } from "./handoff-marks.ts";
 
 /** A chat as the inbox shows it: the session, who the visitor is, how long they have waited, who has it. */
 export interface InboxChat extends SessionView {
@@ -43,7 +42,6 @@ export function toInboxChat(
   detail: InboxDetailRow | undefined,
   preview: SessionPreview | null,
   now: number,
-  withinHours: boolean | null = null,
 ): InboxChat {
   const waitingSince = detail?.waitingSince ?? null;
   return {
@@ -71,7 +69,7 @@ export function toInboxChat(
       detail?.assignedTo != null
         ? { user_id: detail.assignedTo, display_name: detail.assignedName, assigned_at: toIso(detail.assignedAt ?? 0) }
         : null,
-    within_business_hours: withinHours,
+    within_business_hours: detail?.withinBusinessHours ?? null,
   };
 }
 
@@ -84,14 +82,11 @@ export async function describeChats(
 ): Promise<InboxChat[]> {
   const ids = sessions.map((session) => session.id);
   if (ids.length === 0) return [];
-  const [details, previews, hours] = await Promise.all([
+  const [details, previews] = await Promise.all([
     deps.store.inbox.listInboxDetails(tenantId, readerId, ids),
     previewSessions(deps, tenantId, ids),
-    handoffHoursOf(deps, tenantId, ids),
   ]);
   const byId = new Map(details.map((row) => [row.sessionId, row]));
   const now = deps.clock.now();
-  return sessions.map((session) =>
-    toInboxChat(session, byId.get(session.id), previews.get(session.id) ?? null, now, hours.get(session.id) ?? null),
-  );
+  return sessions.map((session) => toInboxChat(session, byId.get(session.id), previews.get(session.id) ?? null, now));
 }

@@ -27,11 +27,6 @@ export const DESK_OPS: Ops<DeskQueries> = {
     (sessionId) => [sessionId],
     (row: HandoffRow | null) => (row ? readHandoff(row) : null),
   ),
-  listHandoffsOf: many(
-    (d) => `SELECT ${d.columns(handoffs)} FROM handoffs WHERE ${d.inList("session_id", "$1")}`,
-    (sessionIds) => [[...sessionIds]],
-    (rows: HandoffRow[]) => rows.map(readHandoff),
-  ),
   markHandoffSeen: write(
     "UPDATE handoffs SET seen_message_id = $2 WHERE session_id = $1 AND (seen_message_id IS NULL OR seen_message_id < $2)",
     (sessionId, messageId) => [sessionId, messageId],

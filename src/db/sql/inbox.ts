@@ -1,5 +1,5 @@
 import { cannedReplies, sessionDesk } from "../schema.ts";
-import { asNumber, type Dialect, filtered, many, one, type Ops, write } from "../statements.ts";
+import { asBoolean, asNumber, type Dialect, filtered, many, one, type Ops, write } from "../statements.ts";
 import type { CannedReplyQueries, CannedReplyRow, InboxQueries, InboxDetailRow } from "../store-inbox.ts";
 
 // The front desk's inbox statements for both stores (src/db/statements.ts). Search is the one
@@ -44,9 +44,11 @@ const inboxDetailSql = (d: Dialect) => `
       `(SELECT min(m.created_at) FROM chat_messages AS m
         WHERE m.session_id = s.id AND m.role = 'visitor' AND m.created_at >= k.handoff_at
           AND m.id > COALESCE((SELECT max(o.id) FROM chat_messages AS o WHERE o.session_id = s.id AND o.role = 'operator'), ''))`,
-    )} AS "waitingSince"
+    )} AS "waitingSince",
+    h.within_business_hours AS "withinBusinessHours"
   FROM chat_sessions AS s
   LEFT JOIN session_desk AS k ON k.session_id = s.id
+  LEFT JOIN handoffs AS h ON h.session_id = s.id
   LEFT JOIN users AS u ON u.id = k.assigned_to
   LEFT JOIN inbox_reads AS r ON r.session_id = s.id AND r.user_id = $2
   LEFT JOIN leads AS l ON l.id = (SELECT max(id) FROM leads WHERE session_id = s.id)
@@ -100,6 +102,8 @@ export const INBOX_OPS: Ops<Omit<InboxQueries, "indexPending">> = {
         appointmentStartsAt: numberOrNull(row.appointmentStartsAt),
         unread: asNumber(row.unread),
         waitingSince: numberOrNull(row.waitingSince),
+        // SQLite answers the boolean as 0/1.
+        withinBusinessHours: row.withinBusinessHours === null ? null : asBoolean(row.withinBusinessHours),
       })),
   ),
   searchSessionIds: filtered(
