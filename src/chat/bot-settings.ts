@@ -5,7 +5,8 @@ import type { TenantRecord } from "../tenants/create-tenant.ts";
 import { peekTenant, requireTenant } from "../tenants/find-tenant.ts";
 import { notFound } from "../lib/app-error.ts";
 import { normalizeOrigins } from "../tenants/origins.ts";
-import { validateBotConfigPatch, type BotConfig } from "./engine/bot-config.ts";
+import type { BotConfig } from "./engine/bot-config.ts";
+import { validateBotConfigPatch } from "./engine/bot-config-patch.ts";
 import { configForSector } from "./engine/sector-templates.ts";
 import { sealSecret } from "../lib/secret-box.ts";
 

@@ -2,7 +2,7 @@ import { afterEach, describe, expect, test } from "bun:test";
 import { buildTestApp, testSql, type TestContext } from "../helpers.ts";
 import { createTenant } from "../../src/tenants/create-tenant.ts";
 import { getBotConfig, updateBotConfig } from "../../src/chat/bot-settings.ts";
-import { validateBotConfigPatch } from "../../src/chat/engine/bot-config.ts";
+import { validateBotConfigPatch } from "../../src/chat/engine/bot-config-patch.ts";
 import { AppError } from "../../src/lib/app-error.ts";
 
 let context: TestContext;

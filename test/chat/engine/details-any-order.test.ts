@@ -1,5 +1,5 @@
 import { describe, expect, test } from "bun:test";
-import { validateBotConfigPatch } from "../../../src/chat/engine/bot-config.ts";
+import { validateBotConfigPatch } from "../../../src/chat/engine/bot-config-patch.ts";
 import { configForSector } from "../../../src/chat/engine/sector-templates.ts";
 import { actionsOfType, converse } from "./conversation.ts";
 

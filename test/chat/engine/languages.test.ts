@@ -1,5 +1,6 @@
 import { describe, expect, test } from "bun:test";
-import { validateBotConfigPatch, type BotConfig } from "../../../src/chat/engine/bot-config.ts";
+import type { BotConfig } from "../../../src/chat/engine/bot-config.ts";
+import { validateBotConfigPatch } from "../../../src/chat/engine/bot-config-patch.ts";
 import { detectLanguage } from "../../../src/chat/engine/language.ts";
 import { configForSector } from "../../../src/chat/engine/sector-templates.ts";
 import { actionsOfType, converse, OFFICE_HOURS_MS } from "./conversation.ts";

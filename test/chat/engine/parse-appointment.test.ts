@@ -1,5 +1,5 @@
 import { describe, expect, test } from "bun:test";
-import { validateBotConfigPatch } from "../../../src/chat/engine/bot-config.ts";
+import { validateBotConfigPatch } from "../../../src/chat/engine/bot-config-patch.ts";
 import { checkSlot, parseAppointmentRequest, proposeSlots } from "../../../src/chat/engine/parse-appointment.ts";
 import { configForSector } from "../../../src/chat/engine/sector-templates.ts";
 import { formatSlot } from "../../../src/chat/engine/timezone.ts";

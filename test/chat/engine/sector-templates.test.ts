@@ -1,6 +1,7 @@
 import { describe, expect, test } from "bun:test";
 import { parsePhoneNumberFromString, type CountryCode } from "libphonenumber-js/max";
-import { validateBotConfigPatch, WEEKDAYS } from "../../../src/chat/engine/bot-config.ts";
+import { WEEKDAYS } from "../../../src/chat/engine/bot-config.ts";
+import { validateBotConfigPatch } from "../../../src/chat/engine/bot-config-patch.ts";
 import { configForSector, SECTOR_SLUGS, SECTOR_TEMPLATES } from "../../../src/chat/engine/sector-templates.ts";
 
 describe("sector templates", () => {

@@ -1,6 +1,7 @@
 import { describe, expect, test } from "bun:test";
 import { AppError } from "../../../src/lib/app-error.ts";
-import { validateBotConfigPatch, type BotConfig } from "../../../src/chat/engine/bot-config.ts";
+import type { BotConfig } from "../../../src/chat/engine/bot-config.ts";
+import { validateBotConfigPatch } from "../../../src/chat/engine/bot-config-patch.ts";
 import { configForSector } from "../../../src/chat/engine/sector-templates.ts";
 
 function base(): BotConfig {
