@@ -1,16 +1,17 @@
 import type { Deps } from "../deps.ts";
-import { sendWebhook, type AttemptResult, type SendWebhookInput } from "../webhooks/send-webhook.ts";
-import { signedRequest } from "../webhooks/sign.ts";
+import { sendWebhook } from "../webhooks/send-webhook.ts";
+import { attemptDelivery, type SendFn } from "./attempt.ts";
+import { type AttemptRecorder, createAttemptRecorder } from "./attempt-recorder.ts";
+import { scheduleTick, type TickDelay } from "./tick-timer.ts";
 import { createDeliveryMetrics, type DeliveryMetrics } from "./metrics.ts";
 import { createHousekeeping, type Housekeeping } from "./housekeeping.ts";
 import { storageTroubleOf } from "../db/storage-errors.ts";
-import type { ClaimedDelivery, FairClaim, RecordedAttempt } from "../db/store.ts";
+import type { ClaimedDelivery, FairClaim } from "../db/store.ts";
 import { createFairShare, type FairShare } from "./fair-share.ts";
 import type { DeliveryReceiver } from "../webhooks/delivery-handoff.ts";
-import { decideFinishedAttempt } from "../webhooks/retry-policy.ts";
 import { createRuleRateLimit, type RuleRateLimit } from "./rule-rate-limit.ts";
 
-export type SendFn = (input: SendWebhookInput) => Promise<AttemptResult>;
+export type { SendFn } from "./attempt.ts";
 
 export interface SchedulerOptions {
   send?: SendFn;
@@ -22,8 +23,6 @@ export interface SchedulerOptions {
 }
 
 const MAX_CLAIM_BATCH = 256;
-/** How soon results that could not be recorded (lock held elsewhere, disk full) are tried again. */
-const RECORD_RETRY_MS = 250;
 
 /**
  * The one in-process delivery loop. It re-arms a setTimeout rather than using setInterval:
@@ -41,8 +40,8 @@ export class DeliveryScheduler {
   private readonly send: SendFn;
   private readonly leaseMs: number;
   private inFlight = new Set<Promise<void>>();
-  private finished: RecordedAttempt[] = [];
-  private flushQueued = false;
+  /** Finished attempts, recorded in batches. */
+  private readonly recorder: AttemptRecorder;
   /** Cancels the armed tick; null while none is armed (a tick is running, or the loop is saturated and idle). */
   private cancelTick: (() => void) | null = null;
   private maintenanceTimer: ReturnType<typeof setInterval> | null = null;
@@ -76,6 +75,7 @@ export class DeliveryScheduler {
     this.receiver = { leaseMs: this.leaseMs, accept: (deliveries) => this.accept(deliveries) };
     this.housekeeping = createHousekeeping(deps, { checkpointElsewhere: options.checkpointElsewhere });
     this.ruleRates = createRuleRateLimit(deps);
+    this.recorder = createAttemptRecorder(deps, this.metrics, () => this.running);
   }
 
   start(): void {
@@ -104,7 +104,7 @@ export class DeliveryScheduler {
     await Promise.all(this.inFlight);
     await Promise.all(this.givingBack);
     await this.housekeeping.settled();
-    await this.flush();
+    await this.recorder.flush();
   }
 
   /** Sends everything due now and records the results before resolving. Returns how many were sent. */
@@ -116,7 +116,7 @@ export class DeliveryScheduler {
       claimed.forEach((delivery) => this.dispatch(delivery));
       total += claimed.length;
       await Promise.all(this.inFlight);
-      await this.flush();
+      await this.recorder.flush();
       // Rows held back by a cap are due still: the caps are free again once the sends above ended.
       if (claimed.length < MAX_CLAIM_BATCH && !(more && claimed.length > 0)) return total;
     }
@@ -131,30 +131,11 @@ export class DeliveryScheduler {
     this.arm("before-io");
   }
 
-  /**
-   * Arms the next tick, replacing the one armed. "At once" (0) is `setImmediate`, after the I/O
-   * of this turn of the event loop, not `setTimeout(0)`: Bun holds a zero timeout for a
-   * millisecond, which every refill of a freed slot would wait. "before-io" is a microtask,
-   * ahead of that I/O (wake).
-   */
-  private arm(delayMs: number | "before-io"): void {
+  /** Arms the next tick (src/scheduler/tick-timer.ts), replacing the one armed. */
+  private arm(delay: TickDelay): void {
     if (!this.running) return;
     this.cancelTick?.();
-    if (delayMs === "before-io") {
-      let cancelled = false;
-      queueMicrotask(() => {
-        if (!cancelled) void this.tick();
-      });
-      this.cancelTick = () => {
-        cancelled = true;
-      };
-    } else if (delayMs === 0) {
-      const immediate = setImmediate(() => void this.tick());
-      this.cancelTick = () => clearImmediate(immediate);
-    } else {
-      const timer = setTimeout(() => void this.tick(), delayMs);
-      this.cancelTick = () => clearTimeout(timer);
-    }
+    this.cancelTick = scheduleTick(delay, () => void this.tick());
   }
 
   private async tick(): Promise<void> {
@@ -272,37 +253,10 @@ export class DeliveryScheduler {
   private sendNow(delivery: ClaimedDelivery): Promise<void> {
     this.fairShare.start(delivery.tenantId, delivery.url);
     let ok = false;
-    const startedAt = this.deps.clock.now();
-    const { body, headers } = signedRequest(delivery, startedAt);
-    const task = this.send({
-      url: delivery.url,
-      headers,
-      body,
-      timeoutMs: this.deps.config.deliveryTimeoutMs,
-      allowPrivate: this.deps.config.allowPrivateWebhooks,
-      resolve: this.deps.resolveHost,
-    })
-      .catch(
-        (error: unknown): AttemptResult => ({
-          ok: false,
-          statusCode: null,
-          error: `internal_error: ${String(error)}`,
-          durationMs: 0,
-          responseExcerpt: null,
-        }),
-      )
-      .then((result) => {
-        ok = result.ok;
-        this.finished.push(
-          decideFinishedAttempt(this.deps.config, {
-            delivery,
-            result,
-            startedAt,
-            finishedAt: this.deps.clock.now(),
-            requestHeaders: headers,
-          }),
-        );
-        this.queueFlush();
+    const task = attemptDelivery(this.deps, this.send, delivery)
+      .then((attempt) => {
+        ok = attempt.result.ok;
+        this.recorder.add(attempt);
       })
       .finally(() => {
         const wasCapped = this.fairShare.isFull(delivery.tenantId, delivery.url);
@@ -313,33 +267,5 @@ export class DeliveryScheduler {
         if (this.running && (this.cancelTick === null || wasCapped)) this.arm(0);
       });
     return task;
-  }
-
-  private queueFlush(): void {
-    if (this.flushQueued) return;
-    this.flushQueued = true;
-    setImmediate(() => void this.flush());
-  }
-
-  /** Records every finished attempt so far in one transaction. */
-  private async flush(): Promise<void> {
-    this.flushQueued = false;
-    if (this.finished.length === 0) return;
-    const batch = this.finished;
-    this.finished = [];
-    try {
-      const outcomes = await this.deps.store.deliveryQueue.recordAttempts(batch);
-      outcomes.forEach((outcome, index) => this.metrics.observe(outcome, batch[index]?.result.durationMs ?? 0));
-    } catch (error) {
-      if (storageTroubleOf(error) && this.running) {
-        // A held lock or a full disk passes: keep the results and record them a little later,
-        // rather than let the leases run out and send every one of them again.
-        this.finished = batch.concat(this.finished);
-        setTimeout(() => this.queueFlush(), RECORD_RETRY_MS);
-        return;
-      }
-      // Not recorded means the lease expires and the attempt is made again: at least once, never lost.
-      this.deps.log.error({ msg: "recording delivery attempts failed", count: batch.length, error: String(error) });
-    }
   }
 }
