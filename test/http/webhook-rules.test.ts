@@ -394,7 +394,7 @@ describe("rule test deliveries, the delivery log and the catalog", () => {
     ).toBe(422);
   });
 
-  test("GET /webhooks/events lists the 8 kinds with priority and an example each", async () => {
+  test("GET /webhooks/events lists the 9 kinds with priority and an example each", async () => {
     const body = await (await context.request("GET", "/api/v1/webhooks/events", { headers: as(a.apiKey) })).json();
     expect(body.data.map((entry: { event: string }) => entry.event)).toEqual([...EVENT_NAMES]);
     for (const entry of body.data) {

@@ -150,7 +150,7 @@ export function webhookRuleRoutes(deps: AppDeps) {
         detail: {
           summary: "List the event catalog",
           description:
-            "The eight events a rule can subscribe to, with their priority, whether they carry a confidence, and an example data object.",
+            "The nine events a rule can subscribe to, with their priority, whether they carry a confidence, and an example data object.",
         },
         response: { 200: RuleModel.eventsResponse },
       },
