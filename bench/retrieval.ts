@@ -13,7 +13,7 @@
  *   - vectors (lexical hashing embedder), default fusion;
  *   - vectors (simulated multilingual embedder), once per fusion of src/knowledge/fusion.ts.
  *
- * Budgets (issue "Tests and measures"): recall@5 ≥ 90 % keyword-only on same-language questions,
+ * Budgets: recall@5 ≥ 90 % keyword-only on same-language questions,
  * ≥ 95 % with vectors; 0 chunks on every off-topic question.
  *
  * Run: ./node_modules/.bin/bun bench/retrieval.ts   (misses are listed on stderr with BENCH_VERBOSE=1)

@@ -8,7 +8,7 @@ import { parsePhoneNumberFromString } from "libphonenumber-js/max";
 import { formatDay, formatSlot, formatSlotWithZone, wallClockAt, zoneLabel } from "./timezone.ts";
 
 /**
- * The replies the rule engine builds from its phrases (src/chat/phrases/, one file per
+ * The replies the rule engine builds from its phrases (src/chat/engine/phrases/, one file per
  * language) and the conversation's details.
  */
 

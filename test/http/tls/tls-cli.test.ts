@@ -3,7 +3,7 @@ import { join } from "node:path";
 import { cli } from "../../cli/cli-helpers.ts";
 import { certificateDir, makeSelfSigned, type MadePair } from "./openssl.ts";
 
-// @sqlite-only: runs the CLI on a SQLite file of its own; what it reads is ACME's settings, which test/tls/acme-renewal.test.ts runs over both stores
+// @sqlite-only: runs the CLI on a SQLite file of its own; what it reads is ACME's settings, which test/http/tls/acme-renewal.test.ts runs over both stores
 const dir = certificateDir();
 let pair: MadePair;
 beforeAll(async () => {

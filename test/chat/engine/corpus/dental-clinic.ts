@@ -14,7 +14,7 @@ const A = (id: string): string => answer("dental-clinic", id);
 /** The emergency answer without its opening "Yes.", which a report of pain (no question) does not get. */
 const URGENT_FACTS = "For severe pain, swelling or a broken tooth";
 
-/** The demo dental clinic: every quote of issue #8 is here, as the owner typed it. */
+/** The demo dental clinic: every quote its owner reported is here, as the owner typed it. */
 export const DENTAL_CORPUS: CorpusConversation[] = [
   {
     name: "price of whitening and saturday hours in one message: both answered before any offer",
