@@ -44,8 +44,6 @@ export type PgTwins<S> = {
 export interface TwinOptions {
   /** Whether an integer column (by table and column name) is `bigint` rather than `integer`. */
   bigintColumn: (table: string, column: string) => boolean;
-  /** SQLite tables (a schema module) whose PostgreSQL twins are written by hand: left out. */
-  leaveOut?: Record<string, unknown>;
 }
 
 /** What the converter does with a column builder, whatever its type. */
@@ -61,8 +59,9 @@ interface Builder extends PgColumnBuilderBase {
 }
 
 /**
- * The pg-core twin of every SQLite table a schema module exports but those left out. A foreign
- * key resolves by table name among the twins.
+ * The pg-core twin of every SQLite table a schema module exports but those in `leaveOut` (a
+ * schema module whose PostgreSQL twin is written by hand). A foreign key resolves by table name
+ * among the twins.
  */
 export function pgTwinsOf<S extends Record<string, unknown>, L extends Record<string, unknown> = Record<never, never>>(
   schema: S,
