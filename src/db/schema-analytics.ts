@@ -1,14 +1,12 @@
 import { index, integer, sqliteTable, text } from "drizzle-orm/sqlite-core";
-import { tenants } from "./schema.ts";
+import { tenantIdColumn } from "./schema.ts";
 
 /** Widget telemetry: one row per event a visitor's widget reported. */
 export const analyticsEvents = sqliteTable(
   "analytics_events",
   {
     id: integer("id").primaryKey({ autoIncrement: true }),
-    tenantId: text("tenant_id")
-      .notNull()
-      .references(() => tenants.id, { onDelete: "cascade" }),
+    tenantId: tenantIdColumn(),
     sessionId: text("session_id"),
     name: text("name").notNull(),
     /** YYYY-MM-DD (UTC) of `occurred_at`, the grouping key of the daily summary. */

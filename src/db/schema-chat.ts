@@ -1,5 +1,5 @@
 import { index, integer, primaryKey, real, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
-import { chatbots, tenants } from "./schema.ts";
+import { chatbots, tenantIdColumn } from "./schema.ts";
 
 export const SESSION_STATUSES = ["bot", "handoff", "closed"] as const;
 export type SessionStatus = (typeof SESSION_STATUSES)[number];
@@ -8,9 +8,7 @@ export const chatSessions = sqliteTable(
   "chat_sessions",
   {
     id: text("id").primaryKey(),
-    tenantId: text("tenant_id")
-      .notNull()
-      .references(() => tenants.id, { onDelete: "cascade" }),
+    tenantId: tenantIdColumn(),
     chatbotId: text("chatbot_id")
       .notNull()
       .references(() => chatbots.id, { onDelete: "cascade" }),
@@ -41,6 +39,13 @@ export const chatSessions = sqliteTable(
   ],
 );
 
+/** The chat a row belongs to: erasing the session (a visitor's erasure, retention) deletes the row. */
+export function sessionIdColumn() {
+  return text("session_id")
+    .notNull()
+    .references(() => chatSessions.id, { onDelete: "cascade" });
+}
+
 export const MESSAGE_ROLES = ["visitor", "bot", "operator"] as const;
 export type MessageRole = (typeof MESSAGE_ROLES)[number];
 
@@ -48,9 +53,7 @@ export const chatMessages = sqliteTable(
   "chat_messages",
   {
     id: text("id").primaryKey(),
-    sessionId: text("session_id")
-      .notNull()
-      .references(() => chatSessions.id, { onDelete: "cascade" }),
+    sessionId: sessionIdColumn(),
     tenantId: text("tenant_id").notNull(),
     role: text("role", { enum: MESSAGE_ROLES }).notNull(),
     text: text("text").notNull(),
@@ -73,9 +76,7 @@ export const leads = sqliteTable(
   "leads",
   {
     id: text("id").primaryKey(),
-    tenantId: text("tenant_id")
-      .notNull()
-      .references(() => tenants.id, { onDelete: "cascade" }),
+    tenantId: tenantIdColumn(),
     chatbotId: text("chatbot_id").notNull(),
     sessionId: text("session_id").notNull(),
     name: text("name").notNull(),
@@ -98,9 +99,7 @@ export const appointments = sqliteTable(
   "appointments",
   {
     id: text("id").primaryKey(),
-    tenantId: text("tenant_id")
-      .notNull()
-      .references(() => tenants.id, { onDelete: "cascade" }),
+    tenantId: tenantIdColumn(),
     chatbotId: text("chatbot_id").notNull(),
     sessionId: text("session_id").notNull(),
     startsAt: integer("starts_at").notNull(),
@@ -127,9 +126,7 @@ export const appointments = sqliteTable(
 export const usageCounters = sqliteTable(
   "usage_counters",
   {
-    tenantId: text("tenant_id")
-      .notNull()
-      .references(() => tenants.id, { onDelete: "cascade" }),
+    tenantId: tenantIdColumn(),
     /** YYYY-MM (UTC). */
     period: text("period").notNull(),
     messages: integer("messages").notNull().default(0),

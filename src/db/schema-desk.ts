@@ -1,6 +1,6 @@
 import { index, integer, sqliteTable, text } from "drizzle-orm/sqlite-core";
-import { tenants } from "./schema.ts";
-import { chatSessions } from "./schema-chat.ts";
+import { tenantIdColumn } from "./schema.ts";
+import { sessionIdColumn } from "./schema-chat.ts";
 
 /**
  * A session's first hand-off to a person: when, whether within business hours, when a person
@@ -11,12 +11,8 @@ import { chatSessions } from "./schema-chat.ts";
 export const handoffs = sqliteTable(
   "handoffs",
   {
-    sessionId: text("session_id")
-      .primaryKey()
-      .references(() => chatSessions.id, { onDelete: "cascade" }),
-    tenantId: text("tenant_id")
-      .notNull()
-      .references(() => tenants.id, { onDelete: "cascade" }),
+    sessionId: sessionIdColumn().primaryKey(),
+    tenantId: tenantIdColumn(),
     handoffAt: integer("handoff_at").notNull(),
     withinBusinessHours: integer("within_business_hours", { mode: "boolean" }).notNull(),
     firstReplyAt: integer("first_reply_at"),
@@ -29,12 +25,8 @@ export const handoffs = sqliteTable(
 export const sessionRatings = sqliteTable(
   "session_ratings",
   {
-    sessionId: text("session_id")
-      .primaryKey()
-      .references(() => chatSessions.id, { onDelete: "cascade" }),
-    tenantId: text("tenant_id")
-      .notNull()
-      .references(() => tenants.id, { onDelete: "cascade" }),
+    sessionId: sessionIdColumn().primaryKey(),
+    tenantId: tenantIdColumn(),
     score: integer("score").notNull(),
     comment: text("comment"),
     createdAt: integer("created_at").notNull(),

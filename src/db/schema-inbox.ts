@@ -1,6 +1,6 @@
 import { index, integer, primaryKey, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
-import { tenants, users } from "./schema.ts";
-import { chatSessions } from "./schema-chat.ts";
+import { tenantIdColumn, users } from "./schema.ts";
+import { sessionIdColumn } from "./schema-chat.ts";
 
 /**
  * The front desk's view of a chat, kept beside the session so the chat hot path never writes it:
@@ -10,12 +10,8 @@ import { chatSessions } from "./schema-chat.ts";
 export const sessionDesk = sqliteTable(
   "session_desk",
   {
-    sessionId: text("session_id")
-      .primaryKey()
-      .references(() => chatSessions.id, { onDelete: "cascade" }),
-    tenantId: text("tenant_id")
-      .notNull()
-      .references(() => tenants.id, { onDelete: "cascade" }),
+    sessionId: sessionIdColumn().primaryKey(),
+    tenantId: tenantIdColumn(),
     pageUrl: text("page_url"),
     handoffAt: integer("handoff_at"),
     assignedTo: text("assigned_to").references(() => users.id, { onDelete: "set null" }),
@@ -28,9 +24,7 @@ export const sessionDesk = sqliteTable(
 export const inboxReads = sqliteTable(
   "inbox_reads",
   {
-    sessionId: text("session_id")
-      .notNull()
-      .references(() => chatSessions.id, { onDelete: "cascade" }),
+    sessionId: sessionIdColumn(),
     userId: text("user_id")
       .notNull()
       .references(() => users.id, { onDelete: "cascade" }),
@@ -46,9 +40,7 @@ export const cannedReplies = sqliteTable(
   "canned_replies",
   {
     id: text("id").primaryKey(),
-    tenantId: text("tenant_id")
-      .notNull()
-      .references(() => tenants.id, { onDelete: "cascade" }),
+    tenantId: tenantIdColumn(),
     shortcut: text("shortcut").notNull(),
     text: text("text").notNull(),
     createdAt: integer("created_at").notNull(),

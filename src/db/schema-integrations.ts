@@ -1,5 +1,5 @@
 import { index, integer, primaryKey, sqliteTable, text } from "drizzle-orm/sqlite-core";
-import { tenants } from "./schema.ts";
+import { tenantIdColumn } from "./schema.ts";
 
 /**
  * Per-tenant secrets for inbound integrations. The payment secret is kept in clear because
@@ -8,9 +8,7 @@ import { tenants } from "./schema.ts";
  * Meta's handshake and signatures, the access token to send replies. The four are set together.
  */
 export const tenantSecrets = sqliteTable("tenant_secrets", {
-  tenantId: text("tenant_id")
-    .primaryKey()
-    .references(() => tenants.id, { onDelete: "cascade" }),
+  tenantId: tenantIdColumn().primaryKey(),
   paymentSecret: text("payment_secret"),
   whatsappVerifyToken: text("whatsapp_verify_token"),
   whatsappAppSecret: text("whatsapp_app_secret"),
@@ -28,9 +26,7 @@ export const paymentEvents = sqliteTable(
   {
     provider: text("provider").notNull(),
     providerEventId: text("provider_event_id").notNull(),
-    tenantId: text("tenant_id")
-      .notNull()
-      .references(() => tenants.id, { onDelete: "cascade" }),
+    tenantId: tenantIdColumn(),
     /** The Parley event (`evt_…`) the provider event became. */
     eventId: text("event_id").notNull(),
     receivedAt: integer("received_at").notNull(),
@@ -50,9 +46,7 @@ export const paymentEvents = sqliteTable(
 export const whatsappMessages = sqliteTable(
   "whatsapp_messages",
   {
-    tenantId: text("tenant_id")
-      .notNull()
-      .references(() => tenants.id, { onDelete: "cascade" }),
+    tenantId: tenantIdColumn(),
     /** Meta's `wamid.…` id of the inbound message. */
     messageId: text("message_id").notNull(),
     receivedAt: integer("received_at").notNull(),

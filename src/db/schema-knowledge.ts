@@ -1,5 +1,5 @@
 import { blob, index, integer, sqliteTable, text } from "drizzle-orm/sqlite-core";
-import { tenants } from "./schema.ts";
+import { tenantIdColumn } from "./schema.ts";
 
 export const KNOWLEDGE_FORMATS = ["text", "markdown", "html", "pdf"] as const;
 export type KnowledgeFormat = (typeof KNOWLEDGE_FORMATS)[number];
@@ -21,9 +21,7 @@ export const knowledgeSources = sqliteTable(
   "knowledge_sources",
   {
     id: text("id").primaryKey(),
-    tenantId: text("tenant_id")
-      .notNull()
-      .references(() => tenants.id, { onDelete: "cascade" }),
+    tenantId: tenantIdColumn(),
     kind: text("kind", { enum: SOURCE_KINDS }).notNull(),
     url: text("url"),
     title: text("title"),
@@ -48,9 +46,7 @@ export const knowledgeSources = sqliteTable(
 
 /** A tenant's knowledge settings; no row means the defaults (sources re-fetched daily). */
 export const knowledgeSettings = sqliteTable("knowledge_settings", {
-  tenantId: text("tenant_id")
-    .primaryKey()
-    .references(() => tenants.id, { onDelete: "cascade" }),
+  tenantId: tenantIdColumn().primaryKey(),
   /** Milliseconds between scheduled syncs of a URL or sitemap source; null turns the schedule off. */
   syncIntervalMs: integer("sync_interval_ms"),
   updatedAt: integer("updated_at").notNull(),
@@ -61,9 +57,7 @@ export const knowledgeDocuments = sqliteTable(
   "knowledge_documents",
   {
     id: text("id").primaryKey(),
-    tenantId: text("tenant_id")
-      .notNull()
-      .references(() => tenants.id, { onDelete: "cascade" }),
+    tenantId: tenantIdColumn(),
     title: text("title").notNull(),
     format: text("format", { enum: KNOWLEDGE_FORMATS }).notNull(),
     sourceUrl: text("source_url"),
@@ -95,9 +89,7 @@ export const knowledgeChunks = sqliteTable(
   "knowledge_chunks",
   {
     id: integer("id").primaryKey({ autoIncrement: true }),
-    tenantId: text("tenant_id")
-      .notNull()
-      .references(() => tenants.id, { onDelete: "cascade" }),
+    tenantId: tenantIdColumn(),
     documentId: text("document_id")
       .notNull()
       .references(() => knowledgeDocuments.id, { onDelete: "cascade" }),

@@ -1,6 +1,6 @@
 import { index, integer, sqliteTable, text } from "drizzle-orm/sqlite-core";
-import { tenants } from "./schema.ts";
-import { chatSessions } from "./schema-chat.ts";
+import { tenantIdColumn } from "./schema.ts";
+import { sessionIdColumn } from "./schema-chat.ts";
 
 /**
  * The front desk's live events (hand-off, visitor message, operator reply, typing, closed), kept
@@ -12,12 +12,8 @@ export const liveEvents = sqliteTable(
   "live_events",
   {
     id: integer("id").primaryKey({ autoIncrement: true }),
-    tenantId: text("tenant_id")
-      .notNull()
-      .references(() => tenants.id, { onDelete: "cascade" }),
-    sessionId: text("session_id")
-      .notNull()
-      .references(() => chatSessions.id, { onDelete: "cascade" }),
+    tenantId: tenantIdColumn(),
+    sessionId: sessionIdColumn(),
     kind: text("kind").notNull(),
     data: text("data", { mode: "json" }).$type<Record<string, unknown>>().notNull(),
     createdAt: integer("created_at").notNull(),

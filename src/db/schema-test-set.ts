@@ -1,6 +1,6 @@
 import { index, integer, sqliteTable, text } from "drizzle-orm/sqlite-core";
-import { chatSessions } from "./schema-chat.ts";
-import { tenants } from "./schema.ts";
+import { sessionIdColumn } from "./schema-chat.ts";
+import { tenantIdColumn } from "./schema.ts";
 
 /** What a saved case expects of the bot's answer; every field is optional, all given must hold. */
 export interface CaseExpectation {
@@ -15,9 +15,7 @@ export const chatbotTests = sqliteTable(
   "chatbot_tests",
   {
     id: text("id").primaryKey(),
-    tenantId: text("tenant_id")
-      .notNull()
-      .references(() => tenants.id, { onDelete: "cascade" }),
+    tenantId: tenantIdColumn(),
     /** JSON array of the visitor's messages, in order; the last one's answer is checked. */
     turns: text("turns", { mode: "json" }).$type<string[]>().notNull(),
     /** en, pt or es: the language the conversation starts in; null = detected per message. */
@@ -34,9 +32,7 @@ export const chatbotTestRuns = sqliteTable(
   "chatbot_test_runs",
   {
     id: text("id").primaryKey(),
-    tenantId: text("tenant_id")
-      .notNull()
-      .references(() => tenants.id, { onDelete: "cascade" }),
+    tenantId: tenantIdColumn(),
     passed: integer("passed").notNull(),
     failed: integer("failed").notNull(),
     /** JSON array of the per-case results as the API shows them. */
@@ -57,12 +53,8 @@ export const unansweredQuestions = sqliteTable(
   "unanswered_questions",
   {
     id: text("id").primaryKey(),
-    tenantId: text("tenant_id")
-      .notNull()
-      .references(() => tenants.id, { onDelete: "cascade" }),
-    sessionId: text("session_id")
-      .notNull()
-      .references(() => chatSessions.id, { onDelete: "cascade" }),
+    tenantId: tenantIdColumn(),
+    sessionId: sessionIdColumn(),
     question: text("question").notNull(),
     language: text("language"),
     engine: text("engine", { enum: ["rule_engine", "model"] }).notNull(),

@@ -2,6 +2,16 @@ import { index, integer, primaryKey, sqliteTable, text, uniqueIndex } from "driz
 
 // Conventions: snake_case columns, prefixed text ids (src/lib/ids.ts), integer epoch-ms times.
 
+/**
+ * The tenant a row belongs to: deleting the tenant deletes the row. A function declaration, so
+ * the schema files this one re-exports may call it before this module's body has run.
+ */
+export function tenantIdColumn() {
+  return text("tenant_id")
+    .notNull()
+    .references(() => tenants.id, { onDelete: "cascade" });
+}
+
 export const tenants = sqliteTable("tenants", {
   id: text("id").primaryKey(),
   name: text("name").notNull(),
@@ -17,9 +27,7 @@ export const chatbots = sqliteTable(
   "chatbots",
   {
     id: text("id").primaryKey(),
-    tenantId: text("tenant_id")
-      .notNull()
-      .references(() => tenants.id, { onDelete: "cascade" }),
+    tenantId: tenantIdColumn(),
     name: text("name").notNull(),
     /** The bot's settings document (greeting, FAQ, lead and appointment settings…). */
     config: text("config", { mode: "json" }).$type<Record<string, unknown>>().notNull().default({}),
@@ -48,9 +56,7 @@ export const memberships = sqliteTable(
     userId: text("user_id")
       .notNull()
       .references(() => users.id, { onDelete: "cascade" }),
-    tenantId: text("tenant_id")
-      .notNull()
-      .references(() => tenants.id, { onDelete: "cascade" }),
+    tenantId: tenantIdColumn(),
     role: text("role", { enum: MEMBERSHIP_ROLES }).notNull(),
     createdAt: integer("created_at").notNull(),
   },
@@ -64,9 +70,7 @@ export const apiKeys = sqliteTable(
   "api_keys",
   {
     id: text("id").primaryKey(),
-    tenantId: text("tenant_id")
-      .notNull()
-      .references(() => tenants.id, { onDelete: "cascade" }),
+    tenantId: tenantIdColumn(),
     name: text("name").notNull(),
     /** The first characters of the key, shown in listings and used to find the row. */
     prefix: text("prefix").notNull(),

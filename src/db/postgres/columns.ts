@@ -1,7 +1,7 @@
 import { getTableColumns, type Table } from "drizzle-orm";
 
 /**
- * `snake_col AS "camelKey", …` for every column of a PostgreSQL twin table (./schema.ts),
+ * `snake_col AS "camelKey", …` for every column of a PostgreSQL table (./schema.ts),
  * optionally qualified by an alias, so rows come back shaped like `$inferSelect` of the SQLite
  * schema. `bigint` columns (epoch-ms times) are cast to float8: Bun returns int8 as a string,
  * and every time fits a double exactly. A json column comes back already parsed (Bun parses

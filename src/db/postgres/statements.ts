@@ -4,7 +4,7 @@ import { pgColumns } from "./columns.ts";
 import type { PgExec } from "./exec.ts";
 import * as schema from "./schema.ts";
 
-/** The PostgreSQL twin of each SQLite table, by table name. */
+/** The PostgreSQL table of each SQLite table (./schema.ts), by table name. */
 const TWINS = new Map<string, Table>(
   (Object.values(schema) as unknown[])
     .filter((value): value is Table => is(value, Table))

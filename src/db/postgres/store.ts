@@ -1,57 +1,34 @@
 import type { SQL } from "bun";
 import type { StorageControls, Store, StoreQueries, Transaction } from "../store.ts";
 import { pgAnalytics } from "./analytics.ts";
-import { pgTenants } from "./accounts.ts";
-import { API_KEY_OPS, REFRESH_TOKEN_OPS, SETTING_OPS, USER_OPS } from "../sql/accounts.ts";
-import { TEST_SET_OPS, UNANSWERED_OPS } from "../sql/test-set.ts";
+import { pgTenants } from "./tenants.ts";
 import { pgOps } from "./statements.ts";
 import { pgChatSessions, pgUsage } from "./chat.ts";
 import { BOT_CONFIG_OPS } from "../sql/tenants.ts";
-import { CAPTURE_OPS } from "../sql/chat.ts";
-import { LIVE_EVENT_OPS } from "../sql/live.ts";
-import { DESK_OPS } from "../sql/desk.ts";
-import { CANNED_REPLY_OPS, INBOX_OPS } from "../sql/inbox.ts";
+import { INBOX_OPS } from "../sql/inbox.ts";
+import { sharedAggregates } from "../sql/aggregates.ts";
 import { pgCounters } from "./counters.ts";
 import { pgDeliveryQueue } from "./delivery-queue.ts";
 import { pgExec, whileOpen, type PgExec } from "./exec.ts";
 import { lazyTransaction } from "./lazy-transaction.ts";
-import { INTEGRATION_OPS } from "../sql/integrations.ts";
 import { pgKnowledge } from "./knowledge.ts";
-import { KNOWLEDGE_SOURCE_OPS } from "../sql/knowledge-sources.ts";
 import { pgMaintenance, pgPrivacy } from "./privacy.ts";
-import { DEAD_LETTER_OPS } from "../sql/dead-letters.ts";
-import { DELIVERY_OPS, OUTBOX_OPS, WEBHOOK_RULE_OPS } from "../sql/webhooks.ts";
 
 /** Every aggregate over one executor: the pool, or an open transaction's connection. */
 export function pgQueries(exec: PgExec): StoreQueries {
   return {
+    ...sharedAggregates<StoreQueries>((ops) => pgOps(exec, ops)),
     tenants: pgTenants(exec),
-    users: pgOps(exec, USER_OPS),
-    apiKeys: pgOps(exec, API_KEY_OPS),
-    refreshTokens: pgOps(exec, REFRESH_TOKEN_OPS),
     chatSessions: pgChatSessions(exec),
     usage: pgUsage(exec),
-    captures: pgOps(exec, CAPTURE_OPS),
     botConfigs: pgOps(exec, BOT_CONFIG_OPS),
     analytics: pgAnalytics(exec),
-    integrations: pgOps(exec, INTEGRATION_OPS),
     knowledge: pgKnowledge(exec),
-    knowledgeSources: pgOps(exec, KNOWLEDGE_SOURCE_OPS),
-    liveEvents: pgOps(exec, LIVE_EVENT_OPS),
-    desk: pgOps(exec, DESK_OPS),
     // Its GIN indexes are kept by the database: nothing is queued for a catch-up.
     inbox: { ...pgOps(exec, INBOX_OPS), indexPending: async () => 0 },
-    cannedReplies: pgOps(exec, CANNED_REPLY_OPS),
-    settings: pgOps(exec, SETTING_OPS),
     privacy: pgPrivacy(exec),
     maintenance: pgMaintenance(exec),
-    webhookRules: pgOps(exec, WEBHOOK_RULE_OPS),
-    outbox: pgOps(exec, OUTBOX_OPS),
-    deliveries: pgOps(exec, DELIVERY_OPS),
-    deadLetters: pgOps(exec, DEAD_LETTER_OPS),
     deliveryQueue: pgDeliveryQueue(exec),
-    testSet: pgOps(exec, TEST_SET_OPS),
-    unanswered: pgOps(exec, UNANSWERED_OPS),
   };
 }
 

@@ -1,22 +1,13 @@
 import type { Database } from "bun:sqlite";
 import type { StorageControls, Store, StoreQueries } from "../store.ts";
 import { createLockWait, neverWaitInsideSqlite, probeWrite } from "../write-lock.ts";
+import { sharedAggregates } from "../sql/aggregates.ts";
 import { sqliteAnalytics } from "./analytics.ts";
-import { INTEGRATION_OPS } from "../sql/integrations.ts";
 import { sqliteKnowledge } from "./knowledge.ts";
-import { KNOWLEDGE_SOURCE_OPS } from "../sql/knowledge-sources.ts";
 import { sqliteMaintenance, sqlitePrivacy } from "./privacy.ts";
 import { sqliteBotConfigs, sqliteChatSessions, sqliteUsage } from "./chat.ts";
-import { CAPTURE_OPS } from "../sql/chat.ts";
-import { LIVE_EVENT_OPS } from "../sql/live.ts";
-import { DESK_OPS } from "../sql/desk.ts";
-import { CANNED_REPLY_OPS } from "../sql/inbox.ts";
 import { sqliteInbox } from "./inbox.ts";
-import { API_KEY_OPS, REFRESH_TOKEN_OPS, SETTING_OPS, USER_OPS } from "../sql/accounts.ts";
-import { TEST_SET_OPS, UNANSWERED_OPS } from "../sql/test-set.ts";
 import { sqliteOps } from "./statements.ts";
-import { DEAD_LETTER_OPS } from "../sql/dead-letters.ts";
-import { DELIVERY_OPS, OUTBOX_OPS, WEBHOOK_RULE_OPS } from "../sql/webhooks.ts";
 import { sqliteDeliveryQueue } from "./delivery-queue.ts";
 import { gateFor, outsideTransaction, type SyncOf } from "./gate.ts";
 import { createGroupCommit, type SyncQueries } from "./group-commit.ts";
@@ -30,64 +21,26 @@ import { sqliteTenants } from "./tenants.ts";
 export function createSqliteStore(handle: { sqlite: Database }): Store {
   const { sqlite } = handle;
   const sync: SyncQueries = {
+    ...sharedAggregates<SyncQueries>((ops) => sqliteOps(sqlite, ops)),
     tenants: sqliteTenants(sqlite),
-    users: sqliteOps(sqlite, USER_OPS),
-    apiKeys: sqliteOps(sqlite, API_KEY_OPS),
-    refreshTokens: sqliteOps(sqlite, REFRESH_TOKEN_OPS),
     chatSessions: sqliteChatSessions(sqlite),
     usage: sqliteUsage(sqlite),
-    captures: sqliteOps(sqlite, CAPTURE_OPS),
     botConfigs: sqliteBotConfigs(sqlite),
     analytics: sqliteAnalytics(sqlite),
-    integrations: sqliteOps(sqlite, INTEGRATION_OPS),
     knowledge: sqliteKnowledge(sqlite),
-    knowledgeSources: sqliteOps(sqlite, KNOWLEDGE_SOURCE_OPS),
-    liveEvents: sqliteOps(sqlite, LIVE_EVENT_OPS),
-    desk: sqliteOps(sqlite, DESK_OPS),
     inbox: sqliteInbox(sqlite),
-    cannedReplies: sqliteOps(sqlite, CANNED_REPLY_OPS),
-    settings: sqliteOps(sqlite, SETTING_OPS),
     privacy: sqlitePrivacy(sqlite),
     maintenance: sqliteMaintenance(sqlite),
-    webhookRules: sqliteOps(sqlite, WEBHOOK_RULE_OPS),
-    outbox: sqliteOps(sqlite, OUTBOX_OPS),
-    deliveries: sqliteOps(sqlite, DELIVERY_OPS),
-    deadLetters: sqliteOps(sqlite, DEAD_LETTER_OPS),
     deliveryQueue: sqliteDeliveryQueue(sqlite),
-    testSet: sqliteOps(sqlite, TEST_SET_OPS),
-    unanswered: sqliteOps(sqlite, UNANSWERED_OPS),
   };
   const gate = gateFor(sqlite);
   const lockWait = createLockWait();
-  const mapQueries = (wrap: <T>(aggregate: SyncOf<T>) => T): StoreQueries => ({
-    tenants: wrap(sync.tenants),
-    users: wrap(sync.users),
-    apiKeys: wrap(sync.apiKeys),
-    refreshTokens: wrap(sync.refreshTokens),
-    chatSessions: wrap(sync.chatSessions),
-    usage: wrap(sync.usage),
-    captures: wrap(sync.captures),
-    botConfigs: wrap(sync.botConfigs),
-    analytics: wrap(sync.analytics),
-    integrations: wrap(sync.integrations),
-    knowledge: wrap(sync.knowledge),
-    knowledgeSources: wrap(sync.knowledgeSources),
-    liveEvents: wrap(sync.liveEvents),
-    desk: wrap(sync.desk),
-    inbox: wrap(sync.inbox),
-    cannedReplies: wrap(sync.cannedReplies),
-    settings: wrap(sync.settings),
-    privacy: wrap(sync.privacy),
-    maintenance: wrap(sync.maintenance),
-    webhookRules: wrap(sync.webhookRules),
-    outbox: wrap(sync.outbox),
-    deliveries: wrap(sync.deliveries),
-    deadLetters: wrap(sync.deadLetters),
-    deliveryQueue: wrap(sync.deliveryQueue),
-    testSet: wrap(sync.testSet),
-    unanswered: wrap(sync.unanswered),
-  });
-  const outside = mapQueries((aggregate) => outsideTransaction(aggregate, gate, lockWait));
+  const outside = Object.fromEntries(
+    Object.entries(sync).map(([name, aggregate]) => [
+      name,
+      outsideTransaction(aggregate as SyncOf<unknown>, gate, lockWait),
+    ]),
+  ) as unknown as StoreQueries;
 
   /**
    * BEGIN IMMEDIATE (the write lock up front, DESIGN §7), the callback, COMMIT — then the
