@@ -5,7 +5,8 @@ import { pgTenants } from "./accounts.ts";
 import { API_KEY_OPS, REFRESH_TOKEN_OPS, SETTING_OPS, USER_OPS } from "../sql/accounts.ts";
 import { TEST_SET_OPS, UNANSWERED_OPS } from "../sql/test-set.ts";
 import { pgOps } from "./statements.ts";
-import { pgChatSessions, pgUsage } from "./chat.ts";
+import { pgChatSessions } from "./chat.ts";
+import { type HeldMessages, pgUsage } from "./usage.ts";
 import { BOT_CONFIG_OPS } from "../sql/tenants.ts";
 import { CAPTURE_OPS } from "../sql/chat.ts";
 import { LIVE_EVENT_OPS } from "../sql/live.ts";
@@ -22,14 +23,19 @@ import { pgMaintenance, pgPrivacy } from "./privacy.ts";
 import { DEAD_LETTER_OPS } from "../sql/dead-letters.ts";
 import { DELIVERY_OPS, OUTBOX_OPS, WEBHOOK_RULE_OPS } from "../sql/webhooks.ts";
 
+/** What a store's aggregates share across its transactions. */
+interface Shared {
+  held: HeldMessages;
+}
+
 /** How each aggregate is made over one executor: the pool, or an open transaction's connection. */
-const MAKERS: { readonly [K in keyof StoreQueries]: (exec: PgExec) => StoreQueries[K] } = {
+const MAKERS: { readonly [K in keyof StoreQueries]: (exec: PgExec, shared: Shared) => StoreQueries[K] } = {
   tenants: pgTenants,
   users: (exec) => pgOps(exec, USER_OPS),
   apiKeys: (exec) => pgOps(exec, API_KEY_OPS),
   refreshTokens: (exec) => pgOps(exec, REFRESH_TOKEN_OPS),
   chatSessions: pgChatSessions,
-  usage: pgUsage,
+  usage: (exec, shared) => pgUsage(exec, shared.held),
   captures: (exec) => pgOps(exec, CAPTURE_OPS),
   botConfigs: (exec) => pgOps(exec, BOT_CONFIG_OPS),
   analytics: pgAnalytics,
@@ -53,15 +59,16 @@ const MAKERS: { readonly [K in keyof StoreQueries]: (exec: PgExec) => StoreQueri
   unanswered: (exec) => pgOps(exec, UNANSWERED_OPS),
 };
 
-const AGGREGATES = Object.entries(MAKERS) as Array<[keyof StoreQueries, (exec: PgExec) => unknown]>;
+const AGGREGATES = Object.entries(MAKERS) as Array<[keyof StoreQueries, (exec: PgExec, shared: Shared) => unknown]>;
 
 /** Every aggregate over one executor, made at once (the pool's, once per store). */
-export function pgQueries(exec: PgExec): StoreQueries {
-  return Object.fromEntries(AGGREGATES.map(([name, make]) => [name, make(exec)])) as unknown as StoreQueries;
+function pgQueries(exec: PgExec, shared: Shared): StoreQueries {
+  return Object.fromEntries(AGGREGATES.map(([name, make]) => [name, make(exec, shared)])) as unknown as StoreQueries;
 }
 
 const EXEC = Symbol("exec");
-type Bound = StoreQueries & { [EXEC]: PgExec };
+const SHARED = Symbol("shared");
+type Bound = StoreQueries & { [EXEC]: PgExec; [SHARED]: Shared };
 
 /**
  * A transaction's aggregates, each made at its first use and kept: a chat message touches a few
@@ -72,16 +79,17 @@ const LAZY: object = Object.create(null);
 for (const [name, make] of AGGREGATES) {
   Object.defineProperty(LAZY, name, {
     get(this: Bound) {
-      const made = make(this[EXEC]);
+      const made = make(this[EXEC], this[SHARED]);
       Object.defineProperty(this, name, { value: made, enumerable: true, writable: true, configurable: true });
       return made;
     },
   });
 }
 
-function lazyQueries(exec: PgExec): Bound {
+function lazyQueries(exec: PgExec, shared: Shared): Bound {
   const queries = Object.create(LAZY) as Bound;
   queries[EXEC] = exec;
+  queries[SHARED] = shared;
   return queries;
 }
 
@@ -106,16 +114,23 @@ function sqlState(error: unknown): string | null {
  */
 export function createPostgresStore(sql: SQL): Store {
   const pool = pgExec(sql, false);
-  const outside = pgQueries(pool);
+  const shared: Shared = { held: new Map() };
+  const outside = pgQueries(pool, shared);
 
   async function transaction<T>(work: (tx: Transaction) => Promise<T>): Promise<T> {
     for (let attempt = 1; ; attempt++) {
       const hooks: Array<() => void> = [];
       const lazy = lazyTransaction(pool);
       let open = true;
-      const tx: Transaction = Object.assign(lazyQueries(whileOpen(lazy.exec, () => open)), {
-        onCommit: (hook: () => void) => void hooks.push(hook),
-      });
+      const tx: Transaction = Object.assign(
+        lazyQueries(
+          whileOpen(lazy.exec, () => open),
+          shared,
+        ),
+        {
+          onCommit: (hook: () => void) => void hooks.push(hook),
+        },
+      );
       try {
         let result: T;
         try {
