@@ -56,20 +56,24 @@ const reserveOneSql = (sessionColumns: string): string => `WITH ${UNFLUSHED},
     (SELECT messages FROM usage_counters WHERE tenant_id = $1 AND period = $2) AS current,
     (SELECT off FROM unflushed) AS "unflushed", ${readsOf(sessionColumns, "$5")}`;
 
-/** $3 more messages for ($1 tenant, $2 period) of an unlimited plan: no line to keep clear of. */
-const reserveBlockSql = (sessionColumns: string): string => `WITH ${UNFLUSHED},
-  counted AS (
+/**
+ * $3 more messages for ($1 tenant, $2 period) of an unlimited plan: no line to keep clear of.
+ * Its commit waits for the flush, unlike a single message's: the block's other messages are
+ * used later by turns that do not count them again, so after a PostgreSQL crash it must be on
+ * disk. One flush per block, the row locked meanwhile.
+ */
+const reserveBlockSql = (sessionColumns: string): string => `WITH counted AS (
     INSERT INTO usage_counters AS u (tenant_id, period, messages) VALUES ($1, $2, $3)
     ON CONFLICT (tenant_id, period) DO UPDATE SET messages = u.messages + $3
     RETURNING u.messages
   )
-  SELECT (SELECT messages FROM counted) AS counted, (SELECT off FROM unflushed) AS "unflushed", ${readsOf(sessionColumns, "$4")}`;
+  SELECT (SELECT messages FROM counted) AS counted, ${readsOf(sessionColumns, "$4")}`;
 
 /** A held message's reads: nothing written. */
 const readsSql = (sessionColumns: string): string => `SELECT ${readsOf(sessionColumns, "$2")}`;
 
 type Reads = ChatSessionRow & { version: number | null };
-type Counted = Reads & { counted: number | null; current?: number | null; unflushed: string };
+type Counted = Reads & { counted: number | null; current?: number | null; unflushed?: string };
 
 const reservation = (reserved: boolean, messages: number | null, row: Reads | null): MessageReservation => {
   if (!row) throw new Error("the usage reservation returned no row");
