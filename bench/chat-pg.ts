@@ -79,9 +79,15 @@ function clusterCpuMicros(dataDir: string | null): number | null {
   return (total / ticks) * 1e6;
 }
 
+/**
+ * The statements the clients sent (`toplevel`): a SQL function an index calls (the search terms
+ * of chat_messages) may be listed as a statement of its own, which is no round trip and whose
+ * time is already in the statement that called it.
+ */
 async function readStatements(stats: SQL): Promise<Array<{ query: string; calls: number; ms: number }>> {
   return (await stats`SELECT query, calls::float8 AS calls, total_exec_time AS ms FROM pg_stat_statements
-    WHERE dbid = (SELECT oid FROM pg_database WHERE datname = current_database()) AND query NOT LIKE '%pg_stat_statements%'`) as Array<{
+    WHERE dbid = (SELECT oid FROM pg_database WHERE datname = current_database()) AND toplevel
+      AND query NOT LIKE '%pg_stat_statements%'`) as Array<{
     query: string;
     calls: number;
     ms: number;
