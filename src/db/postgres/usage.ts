@@ -29,8 +29,8 @@ const readsOf = (sessionColumns: string, sessionParam: string): string =>
   FROM (SELECT 1 AS one) AS one LEFT JOIN chat_sessions ON id = ${sessionParam}::text AND tenant_id = $1`;
 
 /**
- * Its commit does not wait for the WAL flush (synchronous_commit off for this statement's own
- * transaction): the counter row is free again at once, where a flush per message made every
+ * A single message's count commits without waiting for the WAL flush (synchronous_commit off
+ * for its statement's own transaction): the counter row is free again at once, where a flush per message made every
  * message of a tenant wait for the ones before it. Nothing durable is lost: WAL is flushed in
  * order, so the turn's own (synchronous) commit, later, makes the count durable first; a crash
  * can only drop counts of turns that never committed.
