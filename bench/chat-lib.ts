@@ -63,15 +63,17 @@ export interface ChatServer {
  * the script (e.g. `--cpu-prof-md --cpu-prof-dir=DIR` to profile the server). `location` is the
  * database: "" for a fresh SQLite file in the child's temp dir, a SQLite path, or a postgres://
  * URL. `tenantId`: use this tenant (created by another server on the same database) instead of
- * creating one (and its webhook rule).
+ * creating one (and its webhook rule). `sync`: the server's PARLEY_SYNC (SQLite's flush at commit).
  */
 export async function startChatServer(
   bunFlags: readonly string[] = [],
   hookUrl = "",
   location = "",
   tenantId = "",
+  sync: "normal" | "full" = "normal",
 ): Promise<ChatServer> {
   const child = Bun.spawn([process.execPath, ...bunFlags, import.meta.path, "server", hookUrl, location, tenantId], {
+    env: { ...process.env, BENCH_SERVER_SYNC: sync },
     stdin: "pipe",
     stdout: "pipe",
     stderr: "inherit",
@@ -116,6 +118,8 @@ async function runServer(dir: string, hookUrl: string, location: string, givenTe
     PARLEY_ALLOW_PRIVATE_WEBHOOKS: "true",
     PARLEY_LOG_LEVEL: "silent",
     PARLEY_JWT_SECRET: BENCH_JWT_SECRET,
+    // A SQLite side that flushes every commit (bench/chat-pg.ts's like-for-like pair).
+    PARLEY_SYNC: process.env.BENCH_SERVER_SYNC ?? "normal",
   });
   const opened = openStore(dbLocation, { sync: config.sync });
   await opened.migrate(systemClock.now());

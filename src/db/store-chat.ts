@@ -85,9 +85,10 @@ export interface UsageQueries {
    * not the first to reach the threshold (unless it was notified already). Otherwise nothing
    * changes and the caller counts exactly with incrementMessages. On PostgreSQL it commits at
    * once, even inside a transaction (no row lock held while the turn goes on), and is taken back
-   * if that transaction rolls back; on SQLite it is part of the transaction. The message's
-   * session and the lookup version come with it: a chat message's reads and count in one
-   * round trip.
+   * if that transaction rolls back (on an unlimited plan it counts blocks of messages that the
+   * instance then hands out: docs/scale-out.md); on SQLite it is part of the transaction. The
+   * message's session and the lookup version come with it: a chat message's reads and count in
+   * one round trip.
    */
   reserveMessage(
     tenantId: string,

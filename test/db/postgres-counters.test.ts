@@ -1,10 +1,10 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { SQL } from "bun";
+import type { SQL } from "bun";
 import { createPostgresStore } from "../../src/db/postgres/store.ts";
 import type { Store } from "../../src/db/store.ts";
 import { createApp } from "../../src/http/app.ts";
 import { createAppDeps } from "../../src/http/deps.ts";
-import { openTestPgStore, testPostgresUrl, type TestPgStore } from "../pg/test-store.ts";
+import { openTestPgStore, secondInstance, testPostgresUrl, type TestPgStore } from "../pg/test-store.ts";
 import { buildDeps } from "../helpers.ts";
 
 // The limits every instance on one PostgreSQL shares (src/db/postgres/counters.ts): exact under
@@ -18,9 +18,7 @@ describe.skipIf(!testPostgresUrl())("shared limits on PostgreSQL", () => {
   beforeAll(async () => {
     const url = testPostgresUrl() as string;
     opened = await openTestPgStore(url);
-    // A second instance: its own pool on the same schema.
-    second = new SQL({ url, max: 4, connection: { search_path: opened.schema } });
-    other = createPostgresStore(second);
+    ({ store: other, sql: second } = secondInstance(opened, url));
   });
   afterAll(async () => {
     await second.close();

@@ -44,3 +44,9 @@ export async function openTestPgStore(url: string, nowMs = Date.now()): Promise<
     },
   };
 }
+
+/** A second instance on the same schema as `opened`: its own pool and store. */
+export function secondInstance(opened: TestPgStore, url: string): { store: Store; sql: SQL } {
+  const sql = new SQL({ url, max: 4, connection: { search_path: opened.schema } });
+  return { store: createPostgresStore(sql), sql };
+}

@@ -1,10 +1,8 @@
-import type { ChatMessageRow, ChatSessionRow, UsageCounterRow } from "../rows.ts";
+import type { ChatMessageRow, ChatSessionRow } from "../rows.ts";
 import type { SessionStatus } from "../schema.ts";
-import type { ChatSessionQueries, UsageQueries } from "../store-chat.ts";
+import type { ChatSessionQueries } from "../store-chat.ts";
 import { pgColumns } from "./columns.ts";
 import type { PgExec } from "./exec.ts";
-import { USAGE_OPS } from "../sql/chat.ts";
-import { pgOps } from "./statements.ts";
 import { chatMessages, chatSessions } from "./schema.ts";
 
 // The chat aggregates on PostgreSQL: the same statements as src/db/sqlite/chat.ts, with `$n`
@@ -54,35 +52,6 @@ function listPage(
     params,
   };
 }
-
-/**
- * One more message for ($1 tenant, $2 period) when it stays clear of the plan's lines ($3
- * quota, null = unlimited; $4 threshold %), as the SQLite twin; the counter as it stands, the
- * lookup version and the tenant's session $5 (all columns null when none), in the same statement. The first message of a period is inserted only
- * when it is clear itself (a quota of 2 or more). `current` is read from the statement's
- * snapshot: after a wait for the row it may be behind, which only sends the turn to the exact
- * count (incrementMessages).
- *
- * Its commit does not wait for the WAL flush (synchronous_commit off for this statement's own
- * transaction): the counter row is free again at once, where a flush per message made every
- * message of a tenant wait for the ones before it. Nothing durable is lost: WAL is flushed in
- * order, so the turn's own (synchronous) commit, later, makes the reservation durable first; a
- * crash can only drop reservations of turns that never committed.
- */
-const reserveMessageSql = (
-  sessionColumns: string,
-): string => `WITH unflushed AS (SELECT set_config('synchronous_commit', 'off', true) AS off),
-  counted AS (
-    INSERT INTO usage_counters AS u (tenant_id, period, messages)
-    SELECT $1, $2, 1 WHERE $3::bigint IS NULL OR (1 <= $3::bigint AND 100 < $3::bigint * $4::bigint)
-    ON CONFLICT (tenant_id, period) DO UPDATE SET messages = u.messages + 1
-    WHERE $3::bigint IS NULL OR (u.messages + 1 <= $3::bigint AND (u.threshold_notified_at IS NOT NULL OR (u.messages + 1) * 100 < $3::bigint * $4::bigint))
-    RETURNING u.messages
-  )
-  SELECT (SELECT messages FROM counted) AS counted,
-    (SELECT messages FROM usage_counters WHERE tenant_id = $1 AND period = $2) AS current,
-    (SELECT version::float8 FROM parley_lookup_version WHERE id = 1) AS version, (SELECT off FROM unflushed) AS "unflushed", ${sessionColumns}
-  FROM (SELECT 1 AS one) AS one LEFT JOIN chat_sessions ON id = $5::text AND tenant_id = $1`;
 
 export function pgChatSessions(db: PgExec): ChatSessionQueries {
   const columns = pgColumns(chatSessions);
@@ -221,54 +190,5 @@ export function pgChatSessions(db: PgExec): ChatSessionQueries {
              ORDER BY s.id`,
             [tenantId, [...sessionIds], maxChars],
           ),
-  };
-}
-
-export function pgUsage(db: PgExec): UsageQueries {
-  const reserveSql = reserveMessageSql(pgColumns(chatSessions));
-  return {
-    ...pgOps(db, USAGE_OPS),
-    // Committed at once, outside the turn's transaction: the tenant's counter row is locked for
-    // this statement only, not until the turn commits. A rollback of the turn takes it back.
-    reserveMessage: async (tenantId, period, limits, sessionId) => {
-      type Reserved = ChatSessionRow & {
-        counted: number | null;
-        current: number | null;
-        version: number | null;
-        unflushed: string;
-      };
-      const row = await db.independent<Reserved>(
-        reserveSql,
-        [tenantId, period, limits.quota, limits.thresholdPercent, sessionId],
-        (reserved) =>
-          reserved?.counted == null
-            ? null
-            : {
-                text: "UPDATE usage_counters SET messages = messages - 1 WHERE tenant_id = $1 AND period = $2",
-                params: [tenantId, period],
-              },
-      );
-      if (!row) throw new Error("the usage reservation returned no row");
-      const { counted, current, version, unflushed: _, ...session } = row;
-      const reserved = counted !== null;
-      return {
-        reserved,
-        messages: reserved ? null : (current ?? 0),
-        lookupVersion: String(version ?? 0),
-        session: session.id === null ? null : session,
-      };
-    },
-    // One statement: concurrent increments from several instances are each counted once. Its
-    // twin on SQLite is an upsert and a read (src/db/sqlite/chat.ts).
-    incrementMessages: async (tenantId, period) => {
-      const row = await db.get<Pick<UsageCounterRow, "messages" | "thresholdNotifiedAt">>(
-        `INSERT INTO usage_counters (tenant_id, period, messages) VALUES ($1, $2, 1)
-         ON CONFLICT (tenant_id, period) DO UPDATE SET messages = usage_counters.messages + 1
-         RETURNING messages, threshold_notified_at::float8 AS "thresholdNotifiedAt"`,
-        [tenantId, period],
-      );
-      if (!row) throw new Error("the usage counter upsert returned no row");
-      return row;
-    },
   };
 }

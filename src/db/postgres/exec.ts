@@ -30,11 +30,8 @@ export interface PgExec {
   readonly inTransaction: boolean;
 }
 
-/** A compensating statement (PgExec.independent). */
-export interface Undo {
-  text: string;
-  params: readonly unknown[];
-}
+/** A compensating statement (PgExec.independent), or what to put back in the process's memory. */
+export type Undo = { text: string; params: readonly unknown[] } | (() => void);
 
 type Client = Pick<SQL, "unsafe" | "notify"> &
   Partial<Pick<SQL, "begin">> & { savepoint?: TransactionSQL["savepoint"] };

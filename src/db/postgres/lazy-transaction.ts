@@ -68,7 +68,10 @@ export function lazyTransaction(pool: PgExec): LazyTransaction {
   async function undo(): Promise<void> {
     // Best effort: a compensation that cannot run leaves the counter one high, which refuses
     // early rather than lets a message past the quota.
-    for (const each of undos.splice(0)) await pool.run(each.text, each.params).catch(() => undefined);
+    for (const each of undos.splice(0)) {
+      if (typeof each === "function") each();
+      else await pool.run(each.text, each.params).catch(() => undefined);
+    }
   }
 
   return {

@@ -3,10 +3,12 @@ import type { StorageControls, Store, StoreQueries, Transaction } from "../store
 import { pgAnalytics } from "./analytics.ts";
 import { pgTenants } from "./tenants.ts";
 import { pgOps } from "./statements.ts";
-import { pgChatSessions, pgUsage } from "./chat.ts";
+import { pgChatSessions } from "./chat.ts";
+import { type HeldMessages, pgUsage } from "./usage.ts";
 import { BOT_CONFIG_OPS } from "../sql/tenants.ts";
 import { INBOX_OPS } from "../sql/inbox.ts";
-import { sharedAggregates } from "../sql/aggregates.ts";
+import { SHARED_AGGREGATES, type SharedAggregate } from "../sql/aggregates.ts";
+import type { Ops } from "../statements.ts";
 import { pgCounters } from "./counters.ts";
 import { pgDeliveryQueue } from "./delivery-queue.ts";
 import { pgExec, whileOpen, type PgExec } from "./exec.ts";
@@ -14,22 +16,69 @@ import { lazyTransaction } from "./lazy-transaction.ts";
 import { pgKnowledge } from "./knowledge.ts";
 import { pgMaintenance, pgPrivacy } from "./privacy.ts";
 
-/** Every aggregate over one executor: the pool, or an open transaction's connection. */
-export function pgQueries(exec: PgExec): StoreQueries {
-  return {
-    ...sharedAggregates<StoreQueries>((ops) => pgOps(exec, ops)),
-    tenants: pgTenants(exec),
-    chatSessions: pgChatSessions(exec),
-    usage: pgUsage(exec),
-    botConfigs: pgOps(exec, BOT_CONFIG_OPS),
-    analytics: pgAnalytics(exec),
-    knowledge: pgKnowledge(exec),
-    // Its GIN indexes are kept by the database: nothing is queued for a catch-up.
-    inbox: { ...pgOps(exec, INBOX_OPS), indexPending: async () => 0 },
-    privacy: pgPrivacy(exec),
-    maintenance: pgMaintenance(exec),
-    deliveryQueue: pgDeliveryQueue(exec),
-  };
+/** What a store's aggregates share across its transactions. */
+interface Shared {
+  held: HeldMessages;
+}
+
+/** How each aggregate is made over one executor: the pool, or an open transaction's connection. */
+const MAKERS: {
+  readonly [K in Exclude<keyof StoreQueries, SharedAggregate>]: (exec: PgExec, shared: Shared) => StoreQueries[K];
+} = {
+  tenants: pgTenants,
+  chatSessions: pgChatSessions,
+  usage: (exec, shared) => pgUsage(exec, shared.held),
+  botConfigs: (exec) => pgOps(exec, BOT_CONFIG_OPS),
+  analytics: pgAnalytics,
+  knowledge: pgKnowledge,
+  // Its GIN indexes are kept by the database: nothing is queued for a catch-up.
+  inbox: (exec) => ({ ...pgOps(exec, INBOX_OPS), indexPending: async () => 0 }),
+  privacy: pgPrivacy,
+  maintenance: pgMaintenance,
+  deliveryQueue: pgDeliveryQueue,
+};
+
+type Maker = (exec: PgExec, shared: Shared) => unknown;
+
+/** Every aggregate's maker: the shared statements' (src/db/sql/aggregates.ts), then this store's own. */
+const AGGREGATES: Array<[keyof StoreQueries, Maker]> = [
+  ...Object.entries(SHARED_AGGREGATES).map(([name, ops]): [keyof StoreQueries, Maker] => [
+    name as SharedAggregate,
+    (exec) => pgOps(exec, ops as Ops<unknown>),
+  ]),
+  ...(Object.entries(MAKERS) as Array<[keyof StoreQueries, Maker]>),
+];
+
+/** Every aggregate over one executor, made at once (the pool's, once per store). */
+function pgQueries(exec: PgExec, shared: Shared): StoreQueries {
+  return Object.fromEntries(AGGREGATES.map(([name, make]) => [name, make(exec, shared)])) as unknown as StoreQueries;
+}
+
+const EXEC = Symbol("exec");
+const SHARED = Symbol("shared");
+type Bound = StoreQueries & { [EXEC]: PgExec; [SHARED]: Shared };
+
+/**
+ * A transaction's aggregates, each made at its first use and kept: a chat message touches a few
+ * of the 26, and making all of them (a closure per statement) cost ~30 µs of CPU a transaction
+ * plus its garbage. Getters on one shared prototype, so a transaction costs one object.
+ */
+const LAZY: object = Object.create(null);
+for (const [name, make] of AGGREGATES) {
+  Object.defineProperty(LAZY, name, {
+    get(this: Bound) {
+      const made = make(this[EXEC], this[SHARED]);
+      Object.defineProperty(this, name, { value: made, enumerable: true, writable: true, configurable: true });
+      return made;
+    },
+  });
+}
+
+function lazyQueries(exec: PgExec, shared: Shared): Bound {
+  const queries = Object.create(LAZY) as Bound;
+  queries[EXEC] = exec;
+  queries[SHARED] = shared;
+  return queries;
 }
 
 /** SQLSTATEs after which the whole transaction may simply run again: deadlock, serialization. */
@@ -53,17 +102,23 @@ function sqlState(error: unknown): string | null {
  */
 export function createPostgresStore(sql: SQL): Store {
   const pool = pgExec(sql, false);
-  const outside = pgQueries(pool);
+  const shared: Shared = { held: new Map() };
+  const outside = pgQueries(pool, shared);
 
   async function transaction<T>(work: (tx: Transaction) => Promise<T>): Promise<T> {
     for (let attempt = 1; ; attempt++) {
       const hooks: Array<() => void> = [];
       const lazy = lazyTransaction(pool);
       let open = true;
-      const tx: Transaction = {
-        ...pgQueries(whileOpen(lazy.exec, () => open)),
-        onCommit: (hook) => void hooks.push(hook),
-      };
+      const tx: Transaction = Object.assign(
+        lazyQueries(
+          whileOpen(lazy.exec, () => open),
+          shared,
+        ),
+        {
+          onCommit: (hook: () => void) => void hooks.push(hook),
+        },
+      );
       try {
         let result: T;
         try {

@@ -15,7 +15,7 @@ import { DELIVERY_OPS, OUTBOX_OPS, WEBHOOK_RULE_OPS } from "./webhooks.ts";
  * The aggregates made of shared statements alone, the same on both stores: each store prepares
  * them its own way (`sharedAggregates`). The others add a variant per store to shared statements.
  */
-const SHARED_AGGREGATES = {
+export const SHARED_AGGREGATES = {
   users: USER_OPS,
   apiKeys: API_KEY_OPS,
   refreshTokens: REFRESH_TOKEN_OPS,
