@@ -225,6 +225,8 @@ export interface ClaimedDelivery extends Partial<PreviousSecret> {
   secret: string;
   data: string;
   occurredAt: number;
+  /** Its ordered stream (src/webhooks/ordered-streams.ts), null for none; absent when not known. */
+  streamKey?: string | null;
 }
 
 export interface FairClaim {
