@@ -11,7 +11,7 @@
  * never analysed, with a receiver child of its own (one lives 5 minutes at most); the sides take turns BENCH_PEER_ROUNDS (4) times, rotating who goes first,
  * and the table gives medians and ratios. On PostgreSQL each drain also reports statement time,
  * statements and WAL per job (pg_stat_statements, the bench's own polling left out) and the CPU
- * the server's processes used per job (/proc); WAL bytes do not move with the machine's load. The cluster is a throwaway one on 127.0.0.1 with
+ * the server's processes used per job and the CPU of the side's own worker processes per job (/proc); WAL bytes do not move with the machine's load. The cluster is a throwaway one on 127.0.0.1 with
  * pg_stat_statements preloaded, fsync on unless BENCH_PG_FSYNC=off. BENCH_PEER_TOP=1 prints
  * each PostgreSQL drain's costliest statements to stderr; BENCH_PEER_SIDES picks sides.
  */
