@@ -1,8 +1,9 @@
 import { newId } from "../../lib/ids.ts";
 import { mayHaveSuccessor, requestHeadersJson } from "../delivery-queue-rows.ts";
-import type { QueueStatements } from "../sql/delivery-queue.ts";
+import { QUEUE_OPS } from "../sql/delivery-queue.ts";
 import type { AttemptOutcome, RecordedAttempt } from "../store-webhooks.ts";
 import type { PgExec } from "./exec.ts";
+import { pgOps } from "./statements.ts";
 
 // recordAttempts on PostgreSQL: a whole batch of results in one statement, each column an array
 // with one element per result (in batch order), read back with `unnest … WITH ORDINALITY`.
@@ -108,11 +109,7 @@ function batchColumns(attempts: readonly RecordedAttempt[]): unknown[][] {
  * stream holds while it looks for the stream's tail) and the successors released by a statement
  * of their own, whose snapshot sees a delivery that joined behind one ending here.
  */
-export async function recordBatch(
-  db: PgExec,
-  queue: (db: PgExec) => QueueStatements,
-  attempts: readonly RecordedAttempt[],
-): Promise<AttemptOutcome[]> {
+export async function recordBatch(db: PgExec, attempts: readonly RecordedAttempt[]): Promise<AttemptOutcome[]> {
   const columns = batchColumns(attempts);
   const outcomesOf = (applied: readonly Applied[]) => {
     const outcomes: AttemptOutcome[] = attempts.map(() => "stale");
@@ -124,7 +121,7 @@ export async function recordBatch(
     const applied = await tx.all<Applied>(RECORD_BATCH, columns);
     const ended = applied.filter((row) => row.outcome !== "retry" && row.stream_key !== null);
     if (ended.length > 0) {
-      const statements = queue(tx);
+      const statements = pgOps(tx, QUEUE_OPS);
       await statements.lockStreams(ended.map((row) => row.stream_key as string));
       const now = Math.max(...attempts.map((attempt) => attempt.finishedAt));
       await statements.releaseSuccessors(

@@ -138,7 +138,7 @@ export function pgDeliveryQueue(db: PgExec): DeliveryQueueQueries {
      * the attempt log row, then the decision — success, the retry's due time, or the dead letter
      * with its expiry.
      */
-    recordAttempts: async (attempts) => (attempts.length === 0 ? [] : recordBatch(db, queueOn, attempts)),
+    recordAttempts: async (attempts) => (attempts.length === 0 ? [] : recordBatch(db, attempts)),
 
     releaseLeases: (ids, leaseToken, now) => pool.releaseLeases(ids, leaseToken, now),
 
