@@ -80,17 +80,13 @@ function prepareStatements(sqlite: Database) {
     ),
     // Every state change below is guarded by the lease token: a sender whose lease ran out
     // (it hung past the lease and the row was claimed again) must not overwrite the newer result.
-    markSucceeded: sqlite.prepare(
-      `UPDATE deliveries SET status = 'succeeded', attempts = ?, next_attempt_at = NULL, lease_token = NULL,
-         last_status_code = ?, last_error = NULL, completed_at = ?, updated_at = ?
-       WHERE id = ? AND lease_token = ?`,
-    ),
     markRetry: sqlite.prepare(
       `UPDATE deliveries SET attempts = ?, next_attempt_at = ?, lease_token = NULL, last_status_code = ?, last_error = ?, updated_at = ?
        WHERE id = ? AND lease_token = ?`,
     ),
-    markDead: sqlite.prepare(
-      `UPDATE deliveries SET status = 'dead', attempts = ?, next_attempt_at = NULL, lease_token = NULL,
+    // A delivery that succeeded or died: completed, its lease cleared; last_error NULL for a success.
+    markEnded: sqlite.prepare(
+      `UPDATE deliveries SET status = ?, attempts = ?, next_attempt_at = NULL, lease_token = NULL,
          last_status_code = ?, last_error = ?, completed_at = ?, updated_at = ?
        WHERE id = ? AND lease_token = ?`,
     ),
@@ -171,19 +167,6 @@ export function sqliteDeliveryQueue(sqlite: Database): SyncOf<DeliveryQueueQueri
               result.responseExcerpt,
               requestHeadersJson(recorded),
             );
-            if (decision.outcome === "succeeded") {
-              const changed = sql.markSucceeded.run(
-                attempt,
-                result.statusCode,
-                finishedAt,
-                finishedAt,
-                delivery.id,
-                delivery.leaseToken,
-              ).changes;
-              if (changed === 0) return "stale";
-              releaseSuccessor(sql, recorded, finishedAt);
-              return "succeeded";
-            }
             if (decision.outcome === "retry") {
               const changed = sql.markRetry.run(
                 attempt,
@@ -196,10 +179,11 @@ export function sqliteDeliveryQueue(sqlite: Database): SyncOf<DeliveryQueueQueri
               ).changes;
               return changed > 0 ? "retry" : "stale";
             }
-            const changed = sql.markDead.run(
+            const changed = sql.markEnded.run(
+              decision.outcome,
               attempt,
               result.statusCode,
-              result.error,
+              decision.outcome === "succeeded" ? null : result.error,
               finishedAt,
               finishedAt,
               delivery.id,
@@ -207,6 +191,7 @@ export function sqliteDeliveryQueue(sqlite: Database): SyncOf<DeliveryQueueQueri
             ).changes;
             if (changed === 0) return "stale";
             releaseSuccessor(sql, recorded, finishedAt);
+            if (decision.outcome === "succeeded") return "succeeded";
             sql.insertDeadLetter.run(
               newId("dlq", finishedAt),
               delivery.id,
