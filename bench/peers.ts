@@ -11,7 +11,7 @@
  * never analysed, with a receiver child of its own (one lives 5 minutes at most); the sides take turns BENCH_PEER_ROUNDS (4) times, rotating who goes first,
  * and the table gives medians and ratios. On PostgreSQL each drain also reports statement time,
  * statements and WAL per job (pg_stat_statements, the bench's own polling left out) and the CPU
- * the server's processes used per job (/proc); WAL bytes do not move with the machine's load. The cluster is a throwaway one on 127.0.0.1 with
+ * the server's processes used per job and the CPU of the side's own worker processes per job (/proc); WAL bytes do not move with the machine's load. The cluster is a throwaway one on 127.0.0.1 with
  * pg_stat_statements preloaded, fsync on unless BENCH_PG_FSYNC=off. BENCH_PEER_TOP=1 prints
  * each PostgreSQL drain's costliest statements to stderr; BENCH_PEER_SIDES picks sides.
  */
@@ -67,6 +67,8 @@ interface Drain {
   walBytes: number | null;
   /** CPU time of the PostgreSQL server's processes per job (µs). */
   serverCpuUs: number | null;
+  /** CPU time of the side's own worker processes per job (µs): HTTP client, signing, bookkeeping. */
+  workerCpuUs: number | null;
 }
 
 interface Child {
@@ -180,8 +182,8 @@ async function fill(side: Side, url: string, receiverUrl: string): Promise<strin
   return "SELECT count(*)::int AS n FROM (SELECT 1 FROM deliveries WHERE status = 'pending' LIMIT 1) AS left_ /* bench-poll */";
 }
 
-/** CPU (user + system, µs) of the PostgreSQL server: the postmaster and every process it started. */
-function serverCpuMicros(postmasterPid: number): number | null {
+/** CPU (user + system, µs) of the processes `pick` accepts (by pid and parent pid), from /proc. */
+function cpuMicros(pick: (pid: number, parent: number) => boolean): number | null {
   try {
     let ticks = 0;
     for (const name of readdirSync("/proc")) {
@@ -189,8 +191,7 @@ function serverCpuMicros(postmasterPid: number): number | null {
       try {
         const stat = readFileSync(`/proc/${name}/stat`, "utf8");
         const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
-        if (Number(name) === postmasterPid || Number(fields[1]) === postmasterPid)
-          ticks += Number(fields[11]) + Number(fields[12]);
+        if (pick(Number(name), Number(fields[1]))) ticks += Number(fields[11]) + Number(fields[12]);
       } catch {
         // gone meanwhile
       }
@@ -200,6 +201,15 @@ function serverCpuMicros(postmasterPid: number): number | null {
     return null;
   }
 }
+
+/** The PostgreSQL server: the postmaster and every process it started. */
+const serverCpuMicros = (postmasterPid: number) =>
+  cpuMicros((pid, parent) => pid === postmasterPid || parent === postmasterPid);
+/** The side's worker children. */
+const workerCpuMicros = (children: readonly Child[]) => {
+  const pids = new Set(children.map((child) => child.proc.pid));
+  return cpuMicros((pid) => pids.has(pid));
+};
 
 async function drainPostgres(pg: BenchPostgres, side: Side): Promise<Drain> {
   const url = await pg.createDatabase();
@@ -226,6 +236,7 @@ async function drainPostgres(pg: BenchPostgres, side: Side): Promise<Drain> {
     const remaining = async () => Number(((await admin.unsafe(remainingSql)) as Array<{ n: number }>)[0]?.n ?? 0);
     await admin.unsafe("SELECT pg_stat_statements_reset()");
     const cpuBefore = serverCpuMicros(postmaster);
+    const workerBefore = workerCpuMicros(children);
     const started = performance.now();
     for (const child of children) child.send("go");
     while ((await remaining()) > 0) {
@@ -235,6 +246,7 @@ async function drainPostgres(pg: BenchPostgres, side: Side): Promise<Drain> {
     }
     const seconds = (performance.now() - started) / 1000;
     const cpuAfter = serverCpuMicros(postmaster);
+    const workerAfter = workerCpuMicros(children);
     const [stats] = (await admin.unsafe(
       `SELECT coalesce(sum(total_exec_time), 0)::float8 AS ms, coalesce(sum(calls), 0)::float8 AS calls, coalesce(sum(wal_bytes), 0)::float8 AS wal FROM pg_stat_statements
        WHERE dbid = (SELECT oid FROM pg_database WHERE datname = current_database()) AND query NOT LIKE '%bench-poll%' AND query NOT LIKE '%pg_stat_statements%'`,
@@ -258,6 +270,7 @@ async function drainPostgres(pg: BenchPostgres, side: Side): Promise<Drain> {
       callsPerJob: stats ? stats.calls / JOBS : null,
       walBytes: stats ? stats.wal / JOBS : null,
       serverCpuUs: cpuBefore !== null && cpuAfter !== null ? (cpuAfter - cpuBefore) / JOBS : null,
+      workerCpuUs: workerBefore !== null && workerAfter !== null ? (workerAfter - workerBefore) / JOBS : null,
     };
   } finally {
     await Promise.all(children.map((child) => child.stop()));
@@ -280,7 +293,14 @@ async function drainSqlite(): Promise<Drain> {
     await child.line("ready");
     child.send("go");
     const seconds = Number((await child.line("done")).split(" ")[1]);
-    return { perSecond: JOBS / seconds, statementUs: null, callsPerJob: null, walBytes: null, serverCpuUs: null };
+    return {
+      perSecond: JOBS / seconds,
+      statementUs: null,
+      callsPerJob: null,
+      walBytes: null,
+      serverCpuUs: null,
+      workerCpuUs: null,
+    };
   } finally {
     await child.stop();
     await receiver.stop();
@@ -304,7 +324,7 @@ async function main(): Promise<void> {
         const drain = side === "parley-sqlite" ? await drainSqlite() : await drainPostgres(pg, side);
         runs.get(side)?.push(drain);
         console.error(
-          `round ${round + 1}: ${side} ${formatRate(drain.perSecond)}${drain.statementUs === null ? "" : `, per job: ${drain.statementUs.toFixed(0)} µs statements, ${drain.walBytes?.toFixed(0)} B WAL, ${drain.serverCpuUs?.toFixed(0)} µs server CPU`}`,
+          `round ${round + 1}: ${side} ${formatRate(drain.perSecond)}${drain.statementUs === null ? "" : `, per job: ${drain.statementUs.toFixed(0)} µs statements, ${drain.walBytes?.toFixed(0)} B WAL, ${drain.serverCpuUs?.toFixed(0)} µs server CPU, ${drain.workerCpuUs?.toFixed(0)} µs worker CPU`}`,
         );
       }
     }
@@ -339,6 +359,7 @@ async function main(): Promise<void> {
     med(side, (drain) => drain.callsPerJob)?.toFixed(2) ?? "—",
     `${med(side, (drain) => drain.walBytes)?.toFixed(0) ?? "—"} B`,
     us(med(side, (drain) => drain.serverCpuUs)),
+    us(med(side, (drain) => drain.workerCpuUs)),
     budgeted(side) ? `≥ ${BUDGET_RATIO}×` : "—",
     budgeted(side) ? (ratio("parley-pg-1", side) >= BUDGET_RATIO ? "✅ met" : "❌ missed") : "info",
   ]);
@@ -355,6 +376,7 @@ async function main(): Promise<void> {
         "statements / job",
         "WAL / job",
         "PostgreSQL CPU / job",
+        "worker process CPU / job",
         "budget",
         "verdict",
       ],

@@ -1,4 +1,4 @@
-import type { ClaimCandidate, ClaimedDelivery, FinishedAttempt } from "./store-webhooks.ts";
+import type { ClaimCandidate, ClaimedDelivery, FinishedAttempt, RecordedAttempt } from "./store-webhooks.ts";
 
 // What both stores' delivery queues (src/db/sqlite/delivery-queue.ts,
 // src/db/postgres/delivery-queue.ts) read and decide alike.
@@ -19,6 +19,7 @@ export interface DueRow {
   rate_limit_per_s: number | null;
   data: string;
   occurred_at: number;
+  stream_key: string | null;
 }
 
 /** A due row with the tenant under the name the fair-share picker reads. */
@@ -66,6 +67,7 @@ export function splitClaims(
       rateLimitPerS: row.rate_limit_per_s,
       data: row.data,
       occurredAt: row.occurred_at,
+      streamKey: row.stream_key,
     });
   }
   return { claimed, orphaned };
@@ -74,3 +76,10 @@ export function splitClaims(
 /** The attempt log's request_headers column: JSON text, or null when none were kept. */
 export const requestHeadersJson = (attempt: FinishedAttempt): string | null =>
   attempt.requestHeaders ? JSON.stringify(attempt.requestHeaders) : null;
+
+/**
+ * Whether a result that ends this delivery may have a successor to release: it is ordered, or
+ * not known not to be (a claim that did not carry its stream key).
+ */
+export const mayHaveSuccessor = (attempt: RecordedAttempt): boolean =>
+  attempt.decision.outcome !== "retry" && attempt.delivery.streamKey !== null;

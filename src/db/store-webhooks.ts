@@ -225,6 +225,8 @@ export interface ClaimedDelivery extends Partial<PreviousSecret> {
   secret: string;
   data: string;
   occurredAt: number;
+  /** Its ordered stream (src/webhooks/ordered-streams.ts), null for none; absent when not known. */
+  streamKey?: string | null;
 }
 
 export interface FairClaim {
@@ -282,8 +284,9 @@ export interface DeliveryQueueQueries {
   /** Like claimDueDeliveries, but only the due rows the fair share picks; the rest stay due untouched. */
   claimFairShare(now: number, limit: number, leaseMs: number, fair: FairSharePicker): Promise<FairClaim>;
   /**
-   * Records finished attempts and writes each one's decision, in one transaction; each result
-   * is guarded by its lease token ("stale" when another sender holds the row now).
+   * Records finished attempts and writes each one's decision, atomically (one transaction, or
+   * one statement); each result is guarded by its lease token ("stale" when another sender
+   * holds the row now).
    */
   recordAttempts(attempts: RecordedAttempt[]): Promise<AttemptOutcome[]>;
   /** Makes leased, unsent deliveries due at `now` again (those still holding `leaseToken`); returns how many. */

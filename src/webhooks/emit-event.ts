@@ -103,6 +103,7 @@ export async function enqueueEvent(
         previousSecret: target.previousSecret,
         previousSecretUntil: target.previousSecretUntil,
         rateLimitPerS: target.rateLimitPerS,
+        streamKey,
       });
     }
   }

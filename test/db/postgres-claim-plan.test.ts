@@ -1,13 +1,7 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import type { SQL } from "bun";
-import {
-  CLAIM_DUE,
-  CLAIM_PLAN_SETTINGS,
-  LEASE_IDS,
-  LOCK_BATCH,
-  RECORD_RESULTS,
-  SELECT_CANDIDATES,
-} from "../../src/db/postgres/delivery-queue.ts";
+import { CLAIM_DUE, CLAIM_PLAN_SETTINGS, LEASE_IDS, SELECT_CANDIDATES } from "../../src/db/postgres/delivery-queue.ts";
+import { RECORD_BATCH } from "../../src/db/postgres/delivery-queue-record.ts";
 import type { FairSharePicker } from "../../src/db/store.ts";
 import { openTestPgStore, testPostgresUrl, type TestPgStore } from "../pg/test-store.ts";
 
@@ -163,10 +157,35 @@ describe.skipIf(!url)("the PostgreSQL claim on a never-analysed queue", () => {
 
   test("recording a batch of results reads its rows by key", async () => {
     const ids = Array.from({ length: WINDOW }, (_, i) => `wh_${String(7_000 + i).padStart(8, "0")}`);
-    expect(problems(await plan(LOCK_BATCH, [ids], false), WINDOW)).toEqual([]);
+    await pg.sql.unsafe("UPDATE deliveries SET lease_token = 'att_lease' WHERE id = ANY($1::text[])", [ids]);
     const many = <T>(value: T) => ids.map(() => value);
-    const params = [ids, many("att_lease"), many("succeeded"), many(1), many(null), many(200), many(null), many(NOW)];
-    expect(problems(await plan(RECORD_RESULTS, params, false), WINDOW)).toEqual([]);
+    const params = [
+      ids,
+      many("att_lease"),
+      many("succeeded"),
+      many(1),
+      many(null),
+      many(200),
+      many(null),
+      many(NOW),
+      ids.map((id) => `att_${id}`),
+      many(1),
+      many(NOW - 5),
+      many(5),
+      many(true),
+      many(null),
+      many(null),
+      many(null),
+      many(null),
+      many("ten_a"),
+      many("rule_a"),
+      many("lead.created"),
+      many(null),
+    ];
+    const root = await plan(RECORD_BATCH, params, false);
+    expect(problems(root, WINDOW)).toEqual([]);
+    // Every result applied: the plan was of the real write, not of one that found nothing.
+    expect(root["Actual Rows"]).toBe(WINDOW);
   });
 
   test("a claim through the store leases the first due rows in due order, each with its rule's URL", async () => {

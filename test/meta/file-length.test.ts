@@ -1,5 +1,5 @@
 import { describe, expect, test } from "bun:test";
-import { existsSync, readdirSync, readFileSync } from "node:fs";
+import { readdirSync, readFileSync } from "node:fs";
 import { join, relative, resolve } from "node:path";
 
 // Small files with plain names: a source file past 300 lines is split along a seam of its own.
@@ -7,15 +7,6 @@ import { join, relative, resolve } from "node:path";
 const ROOT = resolve(import.meta.dir, "../..");
 const MAX_LINES = 300;
 const SOURCE = /\.(ts|tsx|js|mjs|css|html)$/;
-
-/**
- * Files allowed past the limit for now. Only ever shrinks: each entry is a file being rewritten
- * elsewhere, and the test below fails once it is back under the limit, so it leaves the list.
- */
-const ALLOWED_LONG: readonly string[] = [
-  // Its queue operations are being rewritten; the rewrite brings it under the limit.
-  "src/db/postgres/delivery-queue.ts",
-];
 
 function sourceFiles(dir: string): string[] {
   return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
@@ -44,15 +35,10 @@ describe("source files stay under 300 lines", () => {
     expect(lengths.size).toBeGreaterThan(300);
   });
 
-  test("no file under src/ or widget/ passes 300 lines, except the allow-list", () => {
+  test("no file under src/ or widget/ passes 300 lines", () => {
     const long = [...lengths]
-      .filter(([path, lines]) => lines > MAX_LINES && !ALLOWED_LONG.includes(path))
+      .filter(([, lines]) => lines > MAX_LINES)
       .map(([path, lines]) => `${path}: ${lines} lines`);
     expect(long).toEqual([]);
-  });
-
-  test("every allow-listed file still exists and is still past the limit (else it leaves the list)", () => {
-    const stale = ALLOWED_LONG.filter((path) => !existsSync(join(ROOT, path)) || (lengths.get(path) ?? 0) <= MAX_LINES);
-    expect(stale).toEqual([]);
   });
 });

@@ -6,6 +6,7 @@ import { listDeadLetters, retriggerDeadLetters } from "../../src/webhooks/dead-l
 import { buildTestApp, seedTenant, testSql, type TestContext } from "../helpers.ts";
 import { openApiDocument } from "../http/openapi-examples.ts";
 import { createHousekeeping } from "../../src/scheduler/housekeeping.ts";
+import { streamKeyOf } from "../../src/webhooks/ordered-streams.ts";
 
 const SECOND = 1000;
 const fakeDns = async () => ["93.184.216.34"];
@@ -121,6 +122,16 @@ describe("ordered delivery (ordering: per_session)", () => {
       { webhookId: second, ok: true },
     ]);
     expect(await delivery(second)).toMatchObject({ status: "succeeded", waiting: null, attempts: 1 });
+  });
+
+  test("a claim carries each delivery's stream key (null when unordered): the result's write releases successors by it", async () => {
+    await createRule("lead.created", CRM, "per_session");
+    await createRule("lead.created", OTHER);
+    const [ordered = "", unordered = ""] = await emit("lead.created", session("ses_1"));
+    const claimed = await context.deps.store.deliveryQueue.claimDueDeliveries(context.clock.now(), 10, 60 * SECOND);
+    const keyOf = new Map(claimed.map((claim) => [claim.id, claim.streamKey]));
+    expect(keyOf.get(unordered)).toBeNull();
+    expect(keyOf.get(ordered)).toBe(streamKeyOf(tenant.tenant.id, CRM, session("ses_1")) ?? "none");
   });
 
   test("dead-lettering the first releases the second", async () => {

@@ -1,12 +1,21 @@
 import type { Database } from "bun:sqlite";
 import { newId } from "../../lib/ids.ts";
-import type { AttemptOutcome, ClaimedDelivery, DeliveryQueueQueries, FairClaim } from "../store-webhooks.ts";
+import type {
+  AttemptOutcome,
+  ClaimedDelivery,
+  DeliveryQueueQueries,
+  FairClaim,
+  RecordedAttempt,
+} from "../store-webhooks.ts";
 import { CLAIM_WINDOW, RULE_DELETED, splitClaims, type CandidateRow, type DueRow } from "../delivery-queue-rows.ts";
-import { requestHeadersJson } from "../delivery-queue-rows.ts";
+import { mayHaveSuccessor, requestHeadersJson } from "../delivery-queue-rows.ts";
+import { QUEUE_OPS, type QueueStatements } from "../sql/delivery-queue.ts";
 import type { SyncOf } from "./gate.ts";
 import { prepareVariants } from "./list-variants.ts";
+import { sqliteOps } from "./statements.ts";
 
-// The scheduler's queue on SQLite. One SQL operation per statement, prepared once per database;
+// The scheduler's queue on SQLite, the twin of src/db/postgres/delivery-queue*.ts (the statements
+// both share are in src/db/sql/delivery-queue.ts). One SQL operation per statement, prepared once per database;
 // each exported operation is one BEGIN IMMEDIATE transaction, so two processes on one file (a
 // server and a CLI) never claim the same row.
 //
@@ -23,7 +32,7 @@ function prepareStatements(sqlite: Database) {
   return {
     // Served by deliveries_due_idx (partial on status = 'pending'): cheap however large the log grows.
     selectDue: sqlite.prepare<DueRow, [number, number]>(
-      `SELECT d.id, d.tenant_id, d.rule_id, d.event, d.attempts, d.cycle, r.url, r.secret, r.previous_secret, r.previous_secret_until, r.rate_limit_per_s, e.data, e.occurred_at
+      `SELECT d.id, d.tenant_id, d.rule_id, d.event, d.attempts, d.cycle, d.stream_key, r.url, r.secret, r.previous_secret, r.previous_secret_until, r.rate_limit_per_s, e.data, e.occurred_at
        FROM deliveries d
        JOIN events e ON e.id = d.event_id
        LEFT JOIN webhook_rules r ON r.id = d.rule_id
@@ -49,7 +58,7 @@ function prepareStatements(sqlite: Database) {
       sqlite,
       ["capped"],
       ({ capped }) =>
-        `SELECT d.id, d.tenant_id, d.tenant_id AS tenantId, d.rule_id, d.event, d.attempts, d.cycle, r.url, r.secret, r.previous_secret, r.previous_secret_until, r.rate_limit_per_s, e.data, e.occurred_at
+        `SELECT d.id, d.tenant_id, d.tenant_id AS tenantId, d.rule_id, d.event, d.attempts, d.cycle, d.stream_key, r.url, r.secret, r.previous_secret, r.previous_secret_until, r.rate_limit_per_s, e.data, e.occurred_at
          FROM deliveries d
          LEFT JOIN webhook_rules r ON r.id = d.rule_id
          JOIN events e ON e.id = d.event_id
@@ -63,14 +72,6 @@ function prepareStatements(sqlite: Database) {
       `UPDATE deliveries SET next_attempt_at = ?2, lease_token = ?3, updated_at = ?1
        WHERE id IN (SELECT value FROM json_each(?4)) AND status = 'pending' AND next_attempt_at <= ?1`,
     ),
-    // A lease taken at enqueue that the scheduler had no room for: due again at once.
-    releaseLeases: sqlite.prepare(
-      `UPDATE deliveries SET next_attempt_at = ?3, lease_token = NULL, updated_at = ?3
-       WHERE id IN (SELECT value FROM json_each(?1)) AND lease_token = ?2 AND status = 'pending'`,
-    ),
-    cancel: sqlite.prepare(
-      "UPDATE deliveries SET status = 'cancelled', next_attempt_at = NULL, lease_token = NULL, last_error = ?, completed_at = ?, updated_at = ? WHERE id = ?",
-    ),
     // Only while the delivery still exists: an erasure (src/chat/erase-person.ts) may delete it
     // while its send is in flight, and the attempt must then vanish too, not fail the whole batch.
     insertAttempt: sqlite.prepare(
@@ -79,17 +80,13 @@ function prepareStatements(sqlite: Database) {
     ),
     // Every state change below is guarded by the lease token: a sender whose lease ran out
     // (it hung past the lease and the row was claimed again) must not overwrite the newer result.
-    markSucceeded: sqlite.prepare(
-      `UPDATE deliveries SET status = 'succeeded', attempts = ?, next_attempt_at = NULL, lease_token = NULL,
-         last_status_code = ?, last_error = NULL, completed_at = ?, updated_at = ?
-       WHERE id = ? AND lease_token = ?`,
-    ),
     markRetry: sqlite.prepare(
       `UPDATE deliveries SET attempts = ?, next_attempt_at = ?, lease_token = NULL, last_status_code = ?, last_error = ?, updated_at = ?
        WHERE id = ? AND lease_token = ?`,
     ),
-    markDead: sqlite.prepare(
-      `UPDATE deliveries SET status = 'dead', attempts = ?, next_attempt_at = NULL, lease_token = NULL,
+    // A delivery that succeeded or died: completed, its lease cleared; last_error NULL for a success.
+    markEnded: sqlite.prepare(
+      `UPDATE deliveries SET status = ?, attempts = ?, next_attempt_at = NULL, lease_token = NULL,
          last_status_code = ?, last_error = ?, completed_at = ?, updated_at = ?
        WHERE id = ? AND lease_token = ?`,
     ),
@@ -97,25 +94,13 @@ function prepareStatements(sqlite: Database) {
       `INSERT INTO dead_letters (id, delivery_id, tenant_id, rule_id, event, attempts, last_status_code, last_error, dead_at, expires_at)
        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
     ),
-    // Ordered delivery (src/webhooks/ordered-streams.ts): the delivery that waits behind one that
-    // just ended is due now. An index probe that finds nothing for an unordered delivery.
-    releaseSuccessor: sqlite.prepare(
-      "UPDATE deliveries SET status = 'pending', waits_for = NULL, next_attempt_at = ?2, updated_at = ?2 WHERE waits_for = ?1 AND status = 'waiting'",
-    ),
-    countDue: sqlite.prepare<{ n: number }, [number]>(
-      "SELECT count(*) AS n FROM deliveries WHERE status = 'pending' AND next_attempt_at <= ?",
-    ),
-    countPending: sqlite.prepare<{ n: number }, []>("SELECT count(*) AS n FROM deliveries WHERE status = 'pending'"),
-    // Only waiting rows carry waits_for: a walk of deliveries_waits_for_idx.
-    countWaiting: sqlite.prepare<{ n: number }, []>("SELECT count(*) AS n FROM deliveries WHERE waits_for IS NOT NULL"),
-    countDeadLetters: sqlite.prepare<{ n: number }, []>("SELECT count(*) AS n FROM dead_letters"),
   };
 }
 
-type Statements = ReturnType<typeof prepareStatements>;
+type Statements = ReturnType<typeof prepareStatements> & { queue: SyncOf<QueueStatements> };
 
 export function sqliteDeliveryQueue(sqlite: Database): SyncOf<DeliveryQueueQueries> {
-  const sql = prepareStatements(sqlite);
+  const sql: Statements = { ...prepareStatements(sqlite), queue: sqliteOps(sqlite, QUEUE_OPS) };
   return {
     /**
      * Claiming pushes `next_attempt_at` past the lease: if this process dies mid-send the row
@@ -182,19 +167,6 @@ export function sqliteDeliveryQueue(sqlite: Database): SyncOf<DeliveryQueueQueri
               result.responseExcerpt,
               requestHeadersJson(recorded),
             );
-            if (decision.outcome === "succeeded") {
-              const changed = sql.markSucceeded.run(
-                attempt,
-                result.statusCode,
-                finishedAt,
-                finishedAt,
-                delivery.id,
-                delivery.leaseToken,
-              ).changes;
-              if (changed === 0) return "stale";
-              sql.releaseSuccessor.run(delivery.id, finishedAt);
-              return "succeeded";
-            }
             if (decision.outcome === "retry") {
               const changed = sql.markRetry.run(
                 attempt,
@@ -207,17 +179,19 @@ export function sqliteDeliveryQueue(sqlite: Database): SyncOf<DeliveryQueueQueri
               ).changes;
               return changed > 0 ? "retry" : "stale";
             }
-            const changed = sql.markDead.run(
+            const changed = sql.markEnded.run(
+              decision.outcome,
               attempt,
               result.statusCode,
-              result.error,
+              decision.outcome === "succeeded" ? null : result.error,
               finishedAt,
               finishedAt,
               delivery.id,
               delivery.leaseToken,
             ).changes;
             if (changed === 0) return "stale";
-            sql.releaseSuccessor.run(delivery.id, finishedAt);
+            releaseSuccessor(sql, recorded, finishedAt);
+            if (decision.outcome === "succeeded") return "succeeded";
             sql.insertDeadLetter.run(
               newId("dlq", finishedAt),
               delivery.id,
@@ -235,23 +209,23 @@ export function sqliteDeliveryQueue(sqlite: Database): SyncOf<DeliveryQueueQueri
         )
         .immediate(),
 
-    releaseLeases: (ids, leaseToken, now) => sql.releaseLeases.run(JSON.stringify(ids), leaseToken, now).changes,
+    releaseLeases: (ids, leaseToken, now) => sql.queue.releaseLeases(ids, leaseToken, now),
 
-    queueGauges: (now) => ({
-      due: sql.countDue.get(now)?.n ?? 0,
-      pending: sql.countPending.get()?.n ?? 0,
-      waiting: sql.countWaiting.get()?.n ?? 0,
-      deadLetters: sql.countDeadLetters.get()?.n ?? 0,
-    }),
+    queueGauges: (now) => sql.queue.queueGauges(now),
   };
+}
+
+/** Ordered delivery: the one of its stream waiting behind a delivery that just ended is due now. */
+function releaseSuccessor(sql: Statements, recorded: RecordedAttempt, now: number): void {
+  if (mayHaveSuccessor(recorded)) sql.queue.releaseSuccessors([recorded.delivery.id], now);
 }
 
 /** Cancels rows whose rule is gone and turns the rest into claims carrying the lease token. */
 function claimedFrom(sql: Statements, rows: DueRow[], leaseToken: string, now: number): ClaimedDelivery[] {
   const { claimed, orphaned } = splitClaims(rows, leaseToken);
-  for (const id of orphaned) {
-    sql.cancel.run(RULE_DELETED, now, now, id);
-    sql.releaseSuccessor.run(id, now);
+  if (orphaned.length > 0) {
+    sql.queue.cancelOrphans(orphaned, RULE_DELETED, now);
+    sql.queue.releaseSuccessors(orphaned, now);
   }
   return claimed;
 }

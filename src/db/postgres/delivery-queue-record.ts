@@ -1,0 +1,134 @@
+import { newId } from "../../lib/ids.ts";
+import { mayHaveSuccessor, requestHeadersJson } from "../delivery-queue-rows.ts";
+import { QUEUE_OPS } from "../sql/delivery-queue.ts";
+import type { AttemptOutcome, RecordedAttempt } from "../store-webhooks.ts";
+import type { PgExec } from "./exec.ts";
+import { pgOps } from "./statements.ts";
+
+// recordAttempts on PostgreSQL: a whole batch of results in one statement, each column an array
+// with one element per result (in batch order), read back with `unnest … WITH ORDINALITY`.
+
+/**
+ * 1. `locked`: the batch's deliveries that still exist, locked until the end of the statement's
+ *    transaction. An erasure may delete a delivery while its send is in flight: a row deleted
+ *    before this statement is simply missing (its attempt vanishes too, not failing the batch);
+ *    one being deleted now is waited for and then missing; once locked, no delete gets in, so
+ *    the foreign keys below never trip. FOR NO KEY UPDATE is the lock the UPDATE takes anyway;
+ *    taken in id order, so two batches never deadlock on each other.
+ * 2. `logged`: the attempt log, one row per result whose delivery still exists (stale or not).
+ * 3. `current`: per delivery, the first result in batch order that holds the row's lease token;
+ *    it clears the lease, so any later result for the same delivery in the batch is stale, as
+ *    one statement per result in batch order would have decided.
+ * 4. `changed`: each current result's state change. The outcome decides what changes:
+ *    succeeded — status 'succeeded', completed; retry — status and completed_at untouched, due
+ *    again at next_attempt_at; dead — status 'dead', completed. next_attempt_at is NULL except
+ *    for a retry, last_error NULL for a success (both set by the caller).
+ * 5. `buried`: a dead letter for each delivery that died, with its retention.
+ * The answer is the applied results (their position in the batch) with their stream keys.
+ */
+export const RECORD_BATCH = `
+  WITH r AS MATERIALIZED (
+    SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::int[], $5::bigint[], $6::int[], $7::text[], $8::bigint[],
+      $9::text[], $10::int[], $11::bigint[], $12::float8[], $13::boolean[], $14::text[], $15::text[], $16::text[],
+      $17::text[], $18::text[], $19::text[], $20::text[], $21::bigint[]) WITH ORDINALITY
+      AS r(id, lease_token, outcome, attempt, next_attempt_at, status_code, last_error, finished_at,
+        attempt_id, cycle, started_at, duration_ms, ok, error, excerpt, request_headers,
+        dead_id, tenant_id, rule_id, event, expires_at, ord)
+  ), locked AS MATERIALIZED (
+    SELECT id, lease_token FROM deliveries WHERE id = ANY($1::text[]) ORDER BY id FOR NO KEY UPDATE
+  ), logged AS (
+    INSERT INTO delivery_attempts (id, delivery_id, cycle, attempt, started_at, duration_ms, ok, status_code, error, response_excerpt, request_headers)
+    SELECT r.attempt_id, r.id, r.cycle, r.attempt, r.started_at, r.duration_ms, r.ok, r.status_code, r.error, r.excerpt, r.request_headers
+    FROM r JOIN locked l ON l.id = r.id ORDER BY r.ord
+  ), current AS (
+    SELECT DISTINCT ON (r.id) r.* FROM r JOIN locked l ON l.id = r.id AND l.lease_token = r.lease_token ORDER BY r.id, r.ord
+  ), changed AS (
+    UPDATE deliveries AS d SET
+      status = CASE c.outcome WHEN 'retry' THEN d.status ELSE c.outcome END,
+      attempts = c.attempt,
+      next_attempt_at = c.next_attempt_at,
+      lease_token = NULL,
+      last_status_code = c.status_code,
+      last_error = c.last_error,
+      completed_at = CASE c.outcome WHEN 'retry' THEN d.completed_at ELSE c.finished_at END,
+      updated_at = c.finished_at
+    FROM current c WHERE d.id = c.id AND d.lease_token = c.lease_token
+    RETURNING c.*, d.stream_key
+  ), buried AS (
+    INSERT INTO dead_letters (id, delivery_id, tenant_id, rule_id, event, attempts, last_status_code, last_error, dead_at, expires_at)
+    SELECT dead_id, id, tenant_id, rule_id, event, attempt, status_code, error, finished_at, expires_at
+    FROM changed WHERE outcome = 'dead'
+  )
+  SELECT ord::int AS ord, outcome, stream_key FROM changed`;
+
+interface Applied {
+  ord: number;
+  outcome: AttemptOutcome;
+  stream_key: string | null;
+}
+
+/** The statement's arguments: one array per column, in batch order. Ids are made in batch order (each attempt's, then its dead letter's). */
+function batchColumns(attempts: readonly RecordedAttempt[]): unknown[][] {
+  const columns: unknown[][] = Array.from({ length: 21 }, () => []);
+  for (const recorded of attempts) {
+    const { delivery, result, startedAt, finishedAt, decision } = recorded;
+    const attemptId = newId("att", startedAt);
+    const deadId = decision.outcome === "dead" ? newId("dlq", finishedAt) : null;
+    const row = [
+      delivery.id,
+      delivery.leaseToken,
+      decision.outcome,
+      delivery.attempts + 1,
+      decision.outcome === "retry" ? decision.nextAttemptAt : null,
+      result.statusCode,
+      result.ok ? null : result.error,
+      finishedAt,
+      attemptId,
+      delivery.cycle,
+      startedAt,
+      result.durationMs,
+      result.ok,
+      result.error,
+      result.responseExcerpt,
+      requestHeadersJson(recorded),
+      deadId,
+      delivery.tenantId,
+      delivery.ruleId,
+      delivery.event,
+      decision.outcome === "dead" ? decision.expiresAt : null,
+    ];
+    row.forEach((value, index) => columns[index]?.push(value));
+  }
+  return columns;
+}
+
+/**
+ * One statement for the whole batch, on its own (it is atomic by itself: no BEGIN, no COMMIT
+ * round trip) unless a delivery that ended may have a successor in its stream. Then, in one
+ * transaction, the stream locks are taken after the statement (the lock a delivery joining a
+ * stream holds while it looks for the stream's tail) and the successors released by a statement
+ * of their own, whose snapshot sees a delivery that joined behind one ending here.
+ */
+export async function recordBatch(db: PgExec, attempts: readonly RecordedAttempt[]): Promise<AttemptOutcome[]> {
+  const columns = batchColumns(attempts);
+  const outcomesOf = (applied: readonly Applied[]) => {
+    const outcomes: AttemptOutcome[] = attempts.map(() => "stale");
+    for (const row of applied) outcomes[row.ord - 1] = row.outcome;
+    return outcomes;
+  };
+  if (!attempts.some(mayHaveSuccessor)) return outcomesOf(await db.all<Applied>(RECORD_BATCH, columns));
+  return db.transaction(async (tx) => {
+    const applied = await tx.all<Applied>(RECORD_BATCH, columns);
+    const ended = applied.filter((row) => row.outcome !== "retry" && row.stream_key !== null);
+    if (ended.length > 0) {
+      const statements = pgOps(tx, QUEUE_OPS);
+      await statements.lockStreams(ended.map((row) => row.stream_key as string));
+      const now = Math.max(...attempts.map((attempt) => attempt.finishedAt));
+      await statements.releaseSuccessors(
+        ended.map((row) => attempts[row.ord - 1]?.delivery.id as string),
+        now,
+      );
+    }
+    return outcomesOf(applied);
+  });
+}
