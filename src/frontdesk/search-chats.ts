@@ -51,9 +51,9 @@ export async function searchChats(
     page.limit + 1,
   );
   const shownIds = ids.slice(0, page.limit);
-  const sessions = (await Promise.all(shownIds.map((id) => deps.store.chatSessions.findSession(tenantId, id)))).filter(
-    (row): row is SessionRow => row !== null,
-  );
+  // One statement for the page's sessions, put back in the search's order.
+  const byId = new Map((await deps.store.privacy.findSessions(tenantId, "id", shownIds)).map((row) => [row.id, row]));
+  const sessions = shownIds.map((id) => byId.get(id)).filter((row): row is SessionRow => row !== undefined);
   const data = await describeChats(deps, tenantId, readerId, sessions);
   return { data, next_cursor: ids.length > page.limit ? (shownIds.at(-1) ?? null) : null };
 }
