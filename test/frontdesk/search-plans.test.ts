@@ -9,6 +9,8 @@ import { testPostgresUrl } from "../pg/test-store.ts";
 import { startSession } from "../../src/chat/sessions.ts";
 import { catchUpSearchIndex, INDEX_BATCH } from "../../src/frontdesk/search-index.ts";
 import { fullTextQuery } from "../../src/frontdesk/search-chats.ts";
+import { SEARCH_WALK_SOURCES } from "../../src/db/sqlite/search-walk.ts";
+import { SEARCH_WALK } from "../../src/db/postgres/inbox.ts";
 
 // The search's plans on both stores: the full-text indexes find the matches; no statement walks
 // a tenant's messages, leads or sessions (the list budget must hold at 1M messages).
@@ -34,6 +36,22 @@ describe("search query plans on SQLite", () => {
       expect(plan.filter((line) => /^SCAN (m|l|chat_messages|leads|chat_sessions)\b/.test(line))).toEqual([]);
     });
   }
+
+  test("the newest-first walk reads FTS5 in rowid order (no sort), and checks newer sessions' rows by index", () => {
+    for (const source of SEARCH_WALK_SOURCES) {
+      const walk = planOf(source.walk);
+      expect(walk.filter((line) => /VIRTUAL TABLE INDEX/.test(line))).toHaveLength(1);
+      expect(walk.filter((line) => /TEMP B-TREE|^SCAN (t|chat_sessions)\b/.test(line))).toEqual([]);
+      const older = planOf(source.older);
+      expect(older.some((line) => /^SEARCH s USING (COVERING )?INDEX chat_sessions_tenant_id_idx/.test(line))).toBe(
+        true,
+      );
+      expect(
+        older.some((line) => /^SEARCH t USING (COVERING )?INDEX (chat_messages|leads)_session_idx/.test(line)),
+      ).toBe(true);
+      expect(older.filter((line) => /^SCAN /.test(line))).toEqual([]);
+    }
+  });
 
   test("a message is queued when written and indexed by the catch-up; changed or deleted rows leave the index consistent", async () => {
     const db = handle.sqlite;
@@ -170,6 +188,52 @@ describe.skipIf(!testPostgresUrl())("search query plans on PostgreSQL (PARLEY_TE
       expect(plan).toContain("chat_messages_search_idx");
       expect(plan).toContain("leads_search_idx");
       expect(plan).not.toMatch(/Seq Scan on (chat_messages|leads)/);
+    } finally {
+      closeDeps(deps);
+    }
+  });
+
+  test("EXPLAIN of the newest-first walk: the tenant's sessions by index, each one's messages and lead by session, no hash of all matches", async () => {
+    const deps = buildDeps();
+    try {
+      const sql = await testSql(deps);
+      const { tenant } = await seedTenant(deps, "Walk");
+      const chatbotId = (await sql.get<{ id: string }>("SELECT id FROM chatbots WHERE tenant_id = ?", tenant.id))?.id;
+      await sql.run(
+        `INSERT INTO chat_sessions (id, tenant_id, chatbot_id, channel, status, state, message_count, created_at, updated_at)
+         SELECT 'ses_' || lpad(n::text, 26, '0'), $1, $2, 'widget', 'closed', '{}', 4, n, n FROM generate_series(1, 5000) AS n`,
+        tenant.id,
+        chatbotId ?? "",
+      );
+      await sql.run(
+        `INSERT INTO chat_messages (id, session_id, tenant_id, role, text, created_at)
+         SELECT 'msg_' || lpad(n::text, 26, '0') || k, 'ses_' || lpad(n::text, 26, '0'), $1, 'visitor', 'opening hours ' || n, n
+         FROM generate_series(1, 5000) AS n, generate_series(1, 4) AS k`,
+        tenant.id,
+      );
+      await sql.run(
+        `INSERT INTO leads (id, tenant_id, chatbot_id, session_id, name, phone, email, interest, source, confidence, captured_at)
+         SELECT 'lead_' || lpad(n::text, 26, '0'), $1, $2, 'ses_' || lpad(n::text, 26, '0'), 'Person ' || n, '+44' || n, 'p' || n || '@x.test', '', 'widget', 1, n
+         FROM generate_series(1, 5000, 5) AS n`,
+        tenant.id,
+        chatbotId ?? "",
+      );
+      await sql.run("ANALYZE");
+      const plan = (
+        await sql.all<{ "QUERY PLAN": string }>(
+          `EXPLAIN ${SEARCH_WALK}`,
+          tenant.id,
+          fullTextQuery("postgres", tenant.id, ["hours"]),
+          "\u{10FFFF}",
+          21,
+        )
+      )
+        .map((row) => row["QUERY PLAN"])
+        .join("\n");
+      expect(plan).toMatch(/Index (Only )?Scan Backward using chat_sessions_(tenant_id_idx|pkey)/);
+      expect(plan).toContain("chat_messages_session_idx");
+      expect(plan).toContain("leads_session_idx");
+      expect(plan).not.toMatch(/Seq Scan|hashed SubPlan|Hash Join|chat_messages_search_idx/);
     } finally {
       closeDeps(deps);
     }

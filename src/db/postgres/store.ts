@@ -10,7 +10,8 @@ import { BOT_CONFIG_OPS } from "../sql/tenants.ts";
 import { CAPTURE_OPS } from "../sql/chat.ts";
 import { LIVE_EVENT_OPS } from "../sql/live.ts";
 import { DESK_OPS } from "../sql/desk.ts";
-import { CANNED_REPLY_OPS, INBOX_OPS } from "../sql/inbox.ts";
+import { CANNED_REPLY_OPS } from "../sql/inbox.ts";
+import { pgInbox } from "./inbox.ts";
 import { pgCounters } from "./counters.ts";
 import { pgDeliveryQueue } from "./delivery-queue.ts";
 import { pgExec, whileOpen, type PgExec } from "./exec.ts";
@@ -39,8 +40,7 @@ export function pgQueries(exec: PgExec): StoreQueries {
     knowledgeSources: pgOps(exec, KNOWLEDGE_SOURCE_OPS),
     liveEvents: pgOps(exec, LIVE_EVENT_OPS),
     desk: pgOps(exec, DESK_OPS),
-    // Its GIN indexes are kept by the database: nothing is queued for a catch-up.
-    inbox: { ...pgOps(exec, INBOX_OPS), indexPending: async () => 0 },
+    inbox: pgInbox(exec),
     cannedReplies: pgOps(exec, CANNED_REPLY_OPS),
     settings: pgOps(exec, SETTING_OPS),
     privacy: pgPrivacy(exec),

@@ -12,6 +12,12 @@ const num = (d: Dialect, expression: string) => (d.name === "postgres" ? `(${exp
 /** The expression the PostgreSQL GIN indexes were built on (it must be the same to use them): the tenant's terms of a text. */
 const pgTerms = (tenantId: string, text: string) => `parley_search_terms(${tenantId}, ${text})`;
 
+/** PostgreSQL's terms of a message (alias m) and of a lead (alias l), as its GIN indexes hold them. */
+export const searchTerms = {
+  message: pgTerms("m.tenant_id", "m.text"),
+  lead: pgTerms("l.tenant_id", `l.name || ' ' || l.email || ' ' || l.phone`),
+};
+
 // Sessions whose messages or lead match, newest first: every match of the tenant, then a sort
 // of their session ids (the FTS index finds the matches; a tenant's sessions are never walked).
 // The terms are the tenant's already; the tenant_id check keeps ids of any shape apart.
@@ -25,10 +31,10 @@ export const searchSql = (d: Dialect, given: { before: boolean }): string => {
          SELECT l.session_id FROM leads_fts AS lf JOIN leads AS l ON l.rowid = lf.rowid
            WHERE leads_fts MATCH $2 AND l.tenant_id = $1`
       : `SELECT m.session_id FROM chat_messages AS m
-           WHERE ${pgTerms("m.tenant_id", "m.text")} @@ to_tsquery('simple', $2) AND m.role <> 'bot' AND m.tenant_id = $1
+           WHERE ${searchTerms.message} @@ to_tsquery('simple', $2) AND m.role <> 'bot' AND m.tenant_id = $1
          UNION
          SELECT l.session_id FROM leads AS l
-           WHERE ${pgTerms("l.tenant_id", `l.name || ' ' || l.email || ' ' || l.phone`)} @@ to_tsquery('simple', $2) AND l.tenant_id = $1`;
+           WHERE ${searchTerms.lead} @@ to_tsquery('simple', $2) AND l.tenant_id = $1`;
   return `SELECT session_id AS "sessionId" FROM (${hits}) AS hits${before} ORDER BY session_id DESC LIMIT $4`;
 };
 

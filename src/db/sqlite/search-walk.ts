@@ -31,7 +31,7 @@ const source = (table: string, fts: string, own: string): Source => ({
   check: `SELECT rowid FROM ${fts} WHERE ${fts} MATCH ?1 AND rowid IN (SELECT value FROM json_each(?2))`,
 });
 
-const SOURCES = [
+export const SEARCH_WALK_SOURCES = [
   source("chat_messages", "chat_messages_fts", " AND t.role <> 'bot'"),
   source("leads", "leads_fts", ""),
 ];
@@ -49,7 +49,7 @@ const newestFirst = (ids: Iterable<string>, limit: number) =>
  * every match would answer; null when the walk would cost more than that sort.
  */
 export function sqliteSearchWalk(sqlite: Database) {
-  const prepared = SOURCES.map((given) => ({
+  const prepared = SEARCH_WALK_SOURCES.map((given) => ({
     walk: sqlite.prepare<Row, [string, string]>(given.walk),
     older: sqlite.prepare<Row, [string, string, string, number]>(given.older),
     check: sqlite.prepare<{ rowid: number }, [string, string]>(given.check),

@@ -1,0 +1,57 @@
+import { INBOX_OPS, searchTerms } from "../sql/inbox.ts";
+import type { InboxQueries } from "../store-inbox.ts";
+import type { PgExec } from "./exec.ts";
+import { pgOps } from "./statements.ts";
+
+// Search's newest-first walk on PostgreSQL. A GIN index cannot hand out matches in order, and
+// reads a word's whole posting list before its first row; so a word in most chats walks the
+// tenant's sessions newest first instead, checking each one's messages and lead against the
+// query (the same expression the indexes hold), and stops when the page is full. A first window
+// of a few sessions tells the two apart: none matching, the GIN indexes and a sort answer.
+
+/** Sessions checked first; a word none of them has goes to the GIN indexes at once. */
+const FIRST_WINDOW = 5;
+/** Sessions walked at most, in pages of the page size: past that, the GIN indexes and a sort. */
+const MAX_WINDOWS = 8;
+/** Above every id: the upper bound of a first page (the id columns compare bytes, COLLATE "C"). */
+const TOP = "\u{10FFFF}";
+
+export const SEARCH_WALK = `SELECT s.id AS "sessionId", hit.one IS NOT NULL AS hit
+  FROM (SELECT id FROM chat_sessions WHERE tenant_id = $1 AND id < $3 ORDER BY id DESC LIMIT $4) AS s
+  LEFT JOIN LATERAL (
+    (SELECT 1 AS one FROM chat_messages AS m
+      WHERE m.session_id = s.id AND m.role <> 'bot' AND ${searchTerms.message} @@ to_tsquery('simple', $2) LIMIT 1)
+    UNION ALL
+    (SELECT 1 FROM leads AS l WHERE l.session_id = s.id AND ${searchTerms.lead} @@ to_tsquery('simple', $2) LIMIT 1)
+    LIMIT 1) AS hit ON true
+  ORDER BY s.id DESC`;
+
+/** The inbox on PostgreSQL: the shared statements, search's walk; its GIN indexes need no catch-up. */
+export function pgInbox(exec: PgExec): InboxQueries {
+  const ops = pgOps(exec, INBOX_OPS);
+  /** The page by the walk, exactly as the sort would answer; null when the GIN indexes should. */
+  const walk = async (tenantId: string, match: string, beforeId: string | null, limit: number) => {
+    const found: string[] = [];
+    let before = beforeId ?? TOP;
+    let window = Math.min(FIRST_WINDOW, limit);
+    let walked = 0;
+    for (;;) {
+      const rows = await exec.all<{ sessionId: string; hit: boolean }>(SEARCH_WALK, [tenantId, match, before, window]);
+      found.push(...rows.filter((row) => row.hit).map((row) => row.sessionId));
+      walked += rows.length;
+      if (found.length >= limit) return found.slice(0, limit);
+      if (rows.length < window) return found; // the tenant's every session was walked
+      if (found.length === 0 || walked >= MAX_WINDOWS * limit) return null;
+      before = (rows.at(-1) as { sessionId: string }).sessionId;
+      // As many more as the matches so far say the page needs, and half as many again.
+      const needed = Math.ceil(((limit - found.length) * walked * 1.5) / found.length);
+      window = Math.min(MAX_WINDOWS * limit - walked, needed);
+    }
+  };
+  return {
+    ...ops,
+    searchSessionIds: async (tenantId, match, beforeId, limit) =>
+      (await walk(tenantId, match, beforeId, limit)) ?? ops.searchSessionIds(tenantId, match, beforeId, limit),
+    indexPending: async () => 0,
+  };
+}
