@@ -55,7 +55,10 @@ export interface InboxQueries {
   /**
    * The tenant's sessions whose visitor/operator messages or lead (name, e-mail, phone) match
    * `match` (the store's full-text query: FTS5 MATCH on SQLite, tsquery text on PostgreSQL),
-   * newest first, before `beforeId` when given.
+   * newest first, before `beforeId` when given. Each store stops at the newest matches when it
+   * can (SQLite: FTS5's rowid order and a check of newer sessions, src/db/sqlite/search-walk.ts;
+   * PostgreSQL: a bounded walk of the newest sessions for a common word, src/db/postgres/inbox.ts)
+   * and otherwise sorts every match; the answer is the same.
    */
   searchSessionIds(tenantId: string, match: string, beforeId: string | null, limit: number): Promise<string[]>;
   /**

@@ -29,7 +29,8 @@ export function fullTextQuery(kind: "sqlite" | "postgres", tenantId: string, wor
 /**
  * Past conversations of the tenant (any status) whose visitor or operator messages, or whose
  * lead's name, e-mail or phone, contain every word (as a prefix), newest first. Served by the
- * full-text indexes (FTS5 on SQLite, GIN on PostgreSQL), never by a walk of the tenant's chats.
+ * full-text indexes (FTS5 on SQLite, GIN on PostgreSQL); a page stops at the newest matches
+ * (InboxQueries.searchSessionIds), never walks the tenant's every chat.
  */
 export async function searchChats(
   deps: Pick<Deps, "store" | "clock">,

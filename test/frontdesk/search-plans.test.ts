@@ -12,8 +12,9 @@ import { fullTextQuery } from "../../src/frontdesk/search-chats.ts";
 import { SEARCH_WALK_SOURCES } from "../../src/db/sqlite/search-walk.ts";
 import { SEARCH_WALK } from "../../src/db/postgres/inbox.ts";
 
-// The search's plans on both stores: the full-text indexes find the matches; no statement walks
-// a tenant's messages, leads or sessions (the list budget must hold at 1M messages).
+// The search's plans on both stores: the full-text indexes find the matches; no statement scans
+// a tenant's messages, leads or sessions (the list budget must hold at 1M messages), and the
+// newest-first walks read by index and stop early.
 
 describe("search query plans on SQLite", () => {
   const handle = openDatabase(":memory:");

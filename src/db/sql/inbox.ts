@@ -19,7 +19,8 @@ export const searchTerms = {
 };
 
 // Sessions whose messages or lead match, newest first: every match of the tenant, then a sort
-// of their session ids (the FTS index finds the matches; a tenant's sessions are never walked).
+// of their session ids (the FTS index finds the matches). Each store tries its newest-first walk
+// before this (src/db/sqlite/search-walk.ts, src/db/postgres/inbox.ts).
 // The terms are the tenant's already; the tenant_id check keeps ids of any shape apart.
 export const searchSql = (d: Dialect, given: { before: boolean }): string => {
   const before = given.before ? " WHERE session_id < $3" : "";
