@@ -66,7 +66,9 @@ export interface InboxQueries {
    * search index, in one transaction; answers how many. A chat write only queues its message (an
    * FTS5 insert inside the chat's savepoints cost more than the rest of the turn), and the terms
    * are made in JavaScript (src/db/search-terms.ts); the index is caught up by housekeeping and
-   * before each search. PostgreSQL: its GIN indexes are kept by the database, nothing is queued (0).
+   * before each search. PostgreSQL: the same for messages (their terms into chat_message_terms,
+   * whose GIN index replaced one on chat_messages that every chat insert paid for); leads keep
+   * a GIN index of their own, kept by the database.
    */
   indexPending(limit: number): Promise<number>;
 }

@@ -155,7 +155,7 @@ describe("search query plans on SQLite", () => {
 });
 
 describe.skipIf(!testPostgresUrl())("search query plans on PostgreSQL (PARLEY_TEST_DB)", () => {
-  test("EXPLAIN shows the GIN indexes on messages and leads serving the search", async () => {
+  test("EXPLAIN shows the GIN indexes on the messages' terms and on leads serving the search", async () => {
     const deps = buildDeps();
     try {
       const sql = await testSql(deps);
@@ -163,7 +163,7 @@ describe.skipIf(!testPostgresUrl())("search query plans on PostgreSQL (PARLEY_TE
       const session = await startSession(deps, deps.store, { tenantId: tenant.id, channel: "widget" });
       await sql.run(
         `INSERT INTO chat_messages (id, session_id, tenant_id, role, text, created_at)
-         SELECT 'msg_' || lpad(n::text, 26, '0'), $1, $2, 'visitor', 'filler words number ' || n, n FROM generate_series(1, 5000) AS n`,
+         SELECT 'msg_' || lpad(n::text, 26, '0'), $1, $2, 'visitor', 'filler words number ' || n, n FROM generate_series(1, 100000) AS n`,
         session.id,
         tenant.id,
       );
@@ -173,7 +173,8 @@ describe.skipIf(!testPostgresUrl())("search query plans on PostgreSQL (PARLEY_TE
         tenant.id,
         session.id,
       );
-      await sql.run("ANALYZE chat_messages");
+      expect(await catchUpSearchIndex(deps)).toBe(100_000); // the messages were queued (below ~100k rows a scan of the narrow terms table is the cheaper plan)
+      await sql.run("ANALYZE chat_message_terms");
       await sql.run("ANALYZE leads");
       const plan = (
         await sql.all<{ "QUERY PLAN": string }>(
@@ -186,13 +187,13 @@ describe.skipIf(!testPostgresUrl())("search query plans on PostgreSQL (PARLEY_TE
       )
         .map((row) => row["QUERY PLAN"])
         .join("\n");
-      expect(plan).toContain("chat_messages_search_idx");
+      expect(plan).toContain("chat_message_terms_idx");
       expect(plan).toContain("leads_search_idx");
-      expect(plan).not.toMatch(/Seq Scan on (chat_messages|leads)/);
+      expect(plan).not.toMatch(/Seq Scan on (chat_message_terms|chat_messages|leads)/);
     } finally {
       closeDeps(deps);
     }
-  });
+  }, 120_000);
 
   test("EXPLAIN of the newest-first walk: the tenant's sessions by index, each one's messages and lead by session, no hash of all matches", async () => {
     const deps = buildDeps();
@@ -240,6 +241,46 @@ describe.skipIf(!testPostgresUrl())("search query plans on PostgreSQL (PARLEY_TE
     }
   });
 
+  test("a message is queued when written and its terms written by the catch-up; a bot's never; a deleted message takes its terms", async () => {
+    const deps = buildDeps();
+    try {
+      const sql = await testSql(deps);
+      const { tenant } = await seedTenant(deps, "Queue");
+      const session = await startSession(deps, deps.store, { tenantId: tenant.id, channel: "widget" });
+      await sql.run(
+        `INSERT INTO chat_messages (id, session_id, tenant_id, role, text, created_at)
+         VALUES ('msg_q1', ?, ?, 'visitor', 'a zebra crossing', 1), ('msg_q2', ?, ?, 'bot', 'a giraffe reply', 1)`,
+        session.id,
+        tenant.id,
+        session.id,
+        tenant.id,
+      );
+      const count = async (table: string) =>
+        (await sql.get<{ n: number }>(`SELECT CAST(count(*) AS INTEGER) AS n FROM ${table}`))?.n;
+      // The sort over the index (the walk reads the text itself): it sees only what the catch-up wrote.
+      const sorted = async (word: string) =>
+        (
+          await sql.all<{ sessionId: string }>(
+            searchSql(POSTGRES, { before: true }),
+            tenant.id,
+            fullTextQuery("postgres", tenant.id, [word]),
+            "ses_~",
+            10,
+          )
+        ).map((row) => row.sessionId);
+      expect([await count("chat_messages_search_pending"), await count("chat_message_terms")]).toEqual([1, 0]);
+      expect(await sorted("zebra")).toEqual([]);
+      expect(await catchUpSearchIndex(deps)).toBe(1);
+      expect([await count("chat_messages_search_pending"), await count("chat_message_terms")]).toEqual([0, 1]);
+      expect(await sorted("zebra")).toEqual([session.id]);
+      expect(await sorted("giraffe")).toEqual([]);
+      await sql.run("DELETE FROM chat_messages WHERE id = 'msg_q1'");
+      expect(await count("chat_message_terms")).toBe(0);
+    } finally {
+      closeDeps(deps);
+    }
+  });
+
   test("the indexes hold each tenant's terms behind its key: a search finds only its tenant's matches", async () => {
     const deps = buildDeps();
     try {
@@ -263,6 +304,7 @@ describe.skipIf(!testPostgresUrl())("search query plans on PostgreSQL (PARLEY_TE
           tenant === big.tenant ? 2000 : 2,
         );
       }
+      await catchUpSearchIndex(deps);
       const found = await deps.store.inbox.searchSessionIds(
         small.tenant.id,
         fullTextQuery("postgres", small.tenant.id, ["hour"]),
