@@ -10,10 +10,12 @@
  * One SQLite file, two tenants in the same proportions: sessions of 10 messages (visitor and bot
  * taking turns), 20 hand-off sessions each, and in each tenant 20 sessions where the visitor wrote
  * a rare word ("zebra") and 20 leads named "Quintana". Every visitor message says "hours", a word
- * that matches half of the tenant's messages. The messages go in by SQL (queued by the trigger,
- * as a chat turn does), then the catch-up indexes them (timed). Each measure is the domain verb
- * behind the endpoint, first page (20), median of the runs after warm-up, big and small
- * alternated twice keeping each side's better median.
+ * that matches half of the tenant's messages, and a word of its own tenant only ("valet" in the
+ * big one, "parking" in the small one). The messages go in by SQL (queued by the trigger, as a
+ * chat turn does), then the catch-up indexes them (timed). Each measure is the domain verb behind
+ * the endpoint, first page (20), median of the runs after warm-up, big and small alternated twice
+ * keeping each side's better median. Then the same tenants on PostgreSQL (a throwaway cluster,
+ * or BENCH_PG_URL; BENCH_PG=off skips it), filled by generate_series (bench/inbox-search-pg.ts).
  *
  * Then what the search index costs a chat message: a chat turn's writes (finishTurn: the
  * visitor's message, the bot's reply, the session and the usage counter) in group-commit
@@ -24,27 +26,19 @@
  */
 import { newId } from "../src/lib/ids.ts";
 import { createTenant } from "../src/tenants/create-tenant.ts";
-import { listInbox } from "../src/frontdesk/inbox.ts";
-import { searchChats } from "../src/frontdesk/search-chats.ts";
 import { catchUpSearchIndex } from "../src/frontdesk/search-index.ts";
-import { createBenchDeps, envInt, formatMs, markdownTable, medianCallMs, median, type BenchDeps } from "./lib.ts";
+import { createBenchDeps, envInt, markdownTable, median, type BenchDeps } from "./lib.ts";
+import { BIG, measureCases, OWN_WORD, PER_SESSION, RARE, SMALL, RUNS } from "./inbox-search-cases.ts";
 import { messageRow, startSession } from "../src/chat/sessions.ts";
+import { postgresRows } from "./inbox-search-pg.ts";
 
-const BIG = envInt("BENCH_SEARCH_MESSAGES", 1_000_000);
-const SMALL = envInt("BENCH_SEARCH_SMALL_MESSAGES", 1_000);
-const RUNS = envInt("BENCH_LIST_RUNS", 30);
-const time = <T>(call: () => Promise<T>, check: (result: T) => void) => medianCallMs(call, check, RUNS);
-const PER_SESSION = 10;
-const RARE = 20;
-const PAGE = 20;
-const BUDGET_RATIO = 2;
 const FILL_BATCH = 50_000;
 const SLICES = envInt("BENCH_SEARCH_SLICES", 6);
 const TURNS_PER_SLICE = 6_400;
 const GROUP = 32;
 
 /** `messages` messages in sessions of PER_SESSION for a new tenant; answers its id. */
-async function seed(deps: BenchDeps, name: string, messages: number): Promise<string> {
+async function seed(deps: BenchDeps, name: string, messages: number, own: string): Promise<string> {
   const tenant = await createTenant(deps, { name });
   const chatbotId = deps.sqlite
     .prepare<{ id: string }, [string]>("SELECT id FROM chatbots WHERE tenant_id = ?")
@@ -72,7 +66,7 @@ async function seed(deps: BenchDeps, name: string, messages: number): Promise<st
         for (let m = 0; m < PER_SESSION; m++) {
           const visitor = m % 2 === 0;
           const text = visitor
-            ? `what are your opening hours on day ${s % 7}${rare && m === 2 ? ", I saw a zebra" : ""}`
+            ? `what are your opening hours on day ${s % 7}, ${own}${rare && m === 2 ? ", I saw a zebra" : ""}`
             : "We are open 9:00 to 17:00.";
           insertMessage.run(newId("msg", at + m), sessionId, tenant.id, visitor ? "visitor" : "bot", text, at + m);
         }
@@ -93,11 +87,6 @@ async function seed(deps: BenchDeps, name: string, messages: number): Promise<st
   }
   return tenant.id;
 }
-
-const rowsOf = (expected: number) => (page: { data: unknown[] }) => {
-  if (page.data.length !== expected)
-    throw new Error(`expected ${expected} chats on the first page, got ${page.data.length}`);
-};
 
 /** Server CPU µs per chat turn's writes, with the search queue's trigger and without: alternating slices. */
 async function writeCost(): Promise<{ withQueue: number[]; without: number[] }> {
@@ -173,81 +162,40 @@ async function main(): Promise<void> {
     return;
   }
   console.error(`bench: ${BIG} vs ${SMALL} messages per tenant, ${RUNS} runs, Bun ${Bun.version}`);
+  const rows = [...(await sqliteRows()), writeRow, ...(await postgresRows())];
+  console.log(
+    markdownTable(
+      [
+        "first page of 20 (domain verb behind the endpoint)",
+        `${BIG.toLocaleString("en-US")} messages`,
+        `${SMALL.toLocaleString("en-US")} messages (same run)`,
+        "ratio",
+        "budget",
+        "verdict",
+      ],
+      rows,
+    ),
+  );
+}
+
+/** The shapes on one SQLite file, and the catch-up of the index after the fill. */
+async function sqliteRows(): Promise<string[][]> {
   const deps = createBenchDeps();
   try {
     let started = performance.now();
-    const big = await seed(deps, "Big", BIG);
-    const small = await seed(deps, "Small", SMALL);
+    const big = await seed(deps, "Big", BIG, OWN_WORD.big);
+    const small = await seed(deps, "Small", SMALL, OWN_WORD.small);
     const filledS = (performance.now() - started) / 1000;
     started = performance.now();
     const indexed = await catchUpSearchIndex(deps);
     const indexS = (performance.now() - started) / 1000;
     deps.sqlite.exec("ANALYZE");
     console.error(`filled in ${filledS.toFixed(1)} s; indexed ${indexed} messages and leads in ${indexS.toFixed(1)} s`);
-
-    const cases: Array<[string, (tenantId: string) => () => Promise<{ data: unknown[] }>, number, boolean]> = [
-      [
-        "GET /api/v1/inbox (20 hand-offs per tenant)",
-        (tenantId) => () => listInbox(deps, tenantId, null, { status: "handoff" }, { limit: PAGE }),
-        PAGE,
-        true,
-      ],
-      [
-        "GET /api/v1/inbox/search?q=zebra (a rare word: 20 chats per tenant)",
-        (tenantId) => () => searchChats(deps, tenantId, null, "zebra", { limit: PAGE }),
-        PAGE,
-        true,
-      ],
-      [
-        "GET /api/v1/inbox/search?q=quintana (a lead's name: 20 per tenant)",
-        (tenantId) => () => searchChats(deps, tenantId, null, "quintana", { limit: PAGE }),
-        PAGE,
-        true,
-      ],
-      [
-        "GET /api/v1/inbox/search?q=hours (in every chat: the matches grow with the tenant)",
-        (tenantId) => () => searchChats(deps, tenantId, null, "hours", { limit: PAGE }),
-        PAGE,
-        false,
-      ],
+    const catchUp = `${indexed.toLocaleString("en-US")} messages and leads in ${indexS.toFixed(1)} s`;
+    return [
+      ...(await measureCases(deps, big, small)),
+      ["SQLite: catch-up of the search index after the fill", catchUp, "—", "—", "—", "info"],
     ];
-    const rows: string[][] = [];
-    for (const [label, call, expected, budgeted] of cases) {
-      const bigMs = Math.min(await time(call(big), rowsOf(expected)), await time(call(big), rowsOf(expected)));
-      const smallMs = Math.min(await time(call(small), rowsOf(expected)), await time(call(small), rowsOf(expected)));
-      const ratio = bigMs / smallMs;
-      rows.push([
-        label,
-        formatMs(bigMs),
-        formatMs(smallMs),
-        `${ratio.toFixed(2)}×`,
-        budgeted ? `≤ ${BUDGET_RATIO}×` : "—",
-        budgeted ? (ratio <= BUDGET_RATIO ? "✅ met" : "❌ missed") : "info",
-      ]);
-      console.error(`${label}: ${formatMs(bigMs)} vs ${formatMs(smallMs)}`);
-    }
-    rows.push(writeRow);
-    rows.push([
-      "catch-up of the search index after the fill",
-      `${indexed.toLocaleString("en-US")} messages and leads in ${indexS.toFixed(1)} s`,
-      "—",
-      "—",
-      "—",
-      "info",
-    ]);
-    console.log(
-      markdownTable(
-        [
-          "first page of 20 (domain verb behind the endpoint)",
-          `${BIG.toLocaleString("en-US")} messages`,
-          `${SMALL.toLocaleString("en-US")} messages (same run)`,
-          "ratio",
-          "budget",
-          "verdict",
-        ],
-        rows,
-      ),
-    );
   } finally {
     deps.dispose();
   }

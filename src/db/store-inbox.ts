@@ -55,7 +55,10 @@ export interface InboxQueries {
   /**
    * The tenant's sessions whose visitor/operator messages or lead (name, e-mail, phone) match
    * `match` (the store's full-text query: FTS5 MATCH on SQLite, tsquery text on PostgreSQL),
-   * newest first, before `beforeId` when given.
+   * newest first, before `beforeId` when given. Each store stops at the newest matches when it
+   * can (SQLite: FTS5's rowid order and a check of newer sessions, src/db/sqlite/search-walk.ts;
+   * PostgreSQL: a bounded walk of the newest sessions for a common word, src/db/postgres/inbox.ts)
+   * and otherwise sorts every match; the answer is the same.
    */
   searchSessionIds(tenantId: string, match: string, beforeId: string | null, limit: number): Promise<string[]>;
   /**
@@ -63,7 +66,9 @@ export interface InboxQueries {
    * search index, in one transaction; answers how many. A chat write only queues its message (an
    * FTS5 insert inside the chat's savepoints cost more than the rest of the turn), and the terms
    * are made in JavaScript (src/db/search-terms.ts); the index is caught up by housekeeping and
-   * before each search. PostgreSQL: its GIN indexes are kept by the database, nothing is queued (0).
+   * before each search. PostgreSQL: the same for messages (their terms into chat_message_terms,
+   * whose GIN index replaced one on chat_messages that every chat insert paid for); leads keep
+   * a GIN index of their own, kept by the database.
    */
   indexPending(limit: number): Promise<number>;
 }

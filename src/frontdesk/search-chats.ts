@@ -29,7 +29,8 @@ export function fullTextQuery(kind: "sqlite" | "postgres", tenantId: string, wor
 /**
  * Past conversations of the tenant (any status) whose visitor or operator messages, or whose
  * lead's name, e-mail or phone, contain every word (as a prefix), newest first. Served by the
- * full-text indexes (FTS5 on SQLite, GIN on PostgreSQL), never by a walk of the tenant's chats.
+ * full-text indexes (FTS5 on SQLite, GIN on PostgreSQL); a page stops at the newest matches
+ * (InboxQueries.searchSessionIds), never walks the tenant's every chat.
  */
 export async function searchChats(
   deps: Pick<Deps, "store" | "clock">,
@@ -51,9 +52,9 @@ export async function searchChats(
     page.limit + 1,
   );
   const shownIds = ids.slice(0, page.limit);
-  const sessions = (await Promise.all(shownIds.map((id) => deps.store.chatSessions.findSession(tenantId, id)))).filter(
-    (row): row is SessionRow => row !== null,
-  );
+  // One statement for the page's sessions, put back in the search's order.
+  const byId = new Map((await deps.store.privacy.findSessions(tenantId, "id", shownIds)).map((row) => [row.id, row]));
+  const sessions = shownIds.map((id) => byId.get(id)).filter((row): row is SessionRow => row !== undefined);
   const data = await describeChats(deps, tenantId, readerId, sessions);
   return { data, next_cursor: ids.length > page.limit ? (shownIds.at(-1) ?? null) : null };
 }

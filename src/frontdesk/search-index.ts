@@ -5,7 +5,7 @@ export const INDEX_BATCH = 5_000;
 
 /**
  * Brings the search index up to date with the messages and leads written since the last catch-up
- * (SQLite queues them; see InboxQueries.indexPending), a batch per transaction so a long backlog
+ * (both stores queue them; see InboxQueries.indexPending), a batch per transaction so a long backlog
  * never holds the write lock for long. Run by housekeeping and before each search, so a search
  * finds every message written before it. Answers how many were indexed.
  */

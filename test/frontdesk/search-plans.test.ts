@@ -3,15 +3,13 @@ import { openDatabase } from "../../src/db/client.ts";
 import { applyMigrations } from "../../src/db/migrate.ts";
 import { searchSql } from "../../src/db/sql/inbox.ts";
 import { SQLITE, sqliteText } from "../../src/db/sqlite/statements.ts";
-import { POSTGRES } from "../../src/db/postgres/statements.ts";
-import { buildDeps, closeDeps, seedTenant, testSql } from "../helpers.ts";
-import { testPostgresUrl } from "../pg/test-store.ts";
-import { startSession } from "../../src/chat/sessions.ts";
 import { catchUpSearchIndex, INDEX_BATCH } from "../../src/frontdesk/search-index.ts";
 import { fullTextQuery } from "../../src/frontdesk/search-chats.ts";
+import { SEARCH_WALK_SOURCES } from "../../src/db/sqlite/search-walk.ts";
 
-// The search's plans on both stores: the full-text indexes find the matches; no statement walks
-// a tenant's messages, leads or sessions (the list budget must hold at 1M messages).
+// The search's plans on SQLite (PostgreSQL's: search-plans-pg.test.ts): the full-text indexes
+// find the matches; no statement scans a tenant's messages, leads or sessions (the list budget
+// must hold at 1M messages), and the newest-first walk reads by index and stops early.
 
 describe("search query plans on SQLite", () => {
   const handle = openDatabase(":memory:");
@@ -34,6 +32,22 @@ describe("search query plans on SQLite", () => {
       expect(plan.filter((line) => /^SCAN (m|l|chat_messages|leads|chat_sessions)\b/.test(line))).toEqual([]);
     });
   }
+
+  test("the newest-first walk reads FTS5 in rowid order (no sort), and checks newer sessions' rows by index", () => {
+    for (const source of SEARCH_WALK_SOURCES) {
+      const walk = planOf(source.walk);
+      expect(walk.filter((line) => /VIRTUAL TABLE INDEX/.test(line))).toHaveLength(1);
+      expect(walk.filter((line) => /TEMP B-TREE|^SCAN (t|chat_sessions)\b/.test(line))).toEqual([]);
+      const older = planOf(source.older);
+      expect(older.some((line) => /^SEARCH s USING (COVERING )?INDEX chat_sessions_tenant_id_idx/.test(line))).toBe(
+        true,
+      );
+      expect(
+        older.some((line) => /^SEARCH t USING (COVERING )?INDEX (chat_messages|leads)_session_idx/.test(line)),
+      ).toBe(true);
+      expect(older.filter((line) => /^SCAN /.test(line))).toEqual([]);
+    }
+  });
 
   test("a message is queued when written and indexed by the catch-up; changed or deleted rows leave the index consistent", async () => {
     const db = handle.sqlite;
@@ -132,81 +146,5 @@ describe("search query plans on SQLite", () => {
       { term: "01aaaaaaaaaaaaaaaaaaaaaaaahours", doc: 3000 },
     ]);
     expect(documents("hour")).toEqual([]); // no word is indexed without its tenant
-  });
-});
-
-describe.skipIf(!testPostgresUrl())("search query plans on PostgreSQL (PARLEY_TEST_DB)", () => {
-  test("EXPLAIN shows the GIN indexes on messages and leads serving the search", async () => {
-    const deps = buildDeps();
-    try {
-      const sql = await testSql(deps);
-      const { tenant } = await seedTenant(deps, "Plans");
-      const session = await startSession(deps, deps.store, { tenantId: tenant.id, channel: "widget" });
-      await sql.run(
-        `INSERT INTO chat_messages (id, session_id, tenant_id, role, text, created_at)
-         SELECT 'msg_' || lpad(n::text, 26, '0'), $1, $2, 'visitor', 'filler words number ' || n, n FROM generate_series(1, 5000) AS n`,
-        session.id,
-        tenant.id,
-      );
-      await sql.run(
-        `INSERT INTO leads (id, tenant_id, chatbot_id, session_id, name, phone, email, interest, source, confidence, captured_at)
-         SELECT 'lead_' || lpad(n::text, 26, '0'), $1, 'bot_x', $2, 'Person ' || n, '+44' || n, 'p' || n || '@x.test', '', 'widget', 1, n FROM generate_series(1, 5000) AS n`,
-        tenant.id,
-        session.id,
-      );
-      await sql.run("ANALYZE chat_messages");
-      await sql.run("ANALYZE leads");
-      const plan = (
-        await sql.all<{ "QUERY PLAN": string }>(
-          `EXPLAIN ${searchSql(POSTGRES, { before: true })}`,
-          tenant.id,
-          fullTextQuery("postgres", tenant.id, ["zebra"]),
-          "ses_zzz",
-          20,
-        )
-      )
-        .map((row) => row["QUERY PLAN"])
-        .join("\n");
-      expect(plan).toContain("chat_messages_search_idx");
-      expect(plan).toContain("leads_search_idx");
-      expect(plan).not.toMatch(/Seq Scan on (chat_messages|leads)/);
-    } finally {
-      closeDeps(deps);
-    }
-  });
-
-  test("the indexes hold each tenant's terms behind its key: a search finds only its tenant's matches", async () => {
-    const deps = buildDeps();
-    try {
-      const sql = await testSql(deps);
-      const terms = await sql.all<{ terms: string }>(
-        "SELECT parley_search_terms('ten_01ab_c', 'Ana López, +44 7700!')::text AS terms",
-      );
-      expect(terms).toEqual([{ terms: "'01abc44' '01abc7700' '01abcana' '01abclópez'" }]);
-      const big = await seedTenant(deps, "Big");
-      const small = await seedTenant(deps, "Small");
-      let smallSession = "";
-      for (const { tenant } of [big, small]) {
-        const session = await startSession(deps, deps.store, { tenantId: tenant.id, channel: "widget" });
-        if (tenant === small.tenant) smallSession = session.id;
-        await sql.run(
-          `INSERT INTO chat_messages (id, session_id, tenant_id, role, text, created_at)
-           SELECT 'msg_' || $3 || lpad(n::text, 20, '0'), $1, $2, 'visitor', 'your opening hours ' || n, n FROM generate_series(1, $4::int) AS n`,
-          session.id,
-          tenant.id,
-          tenant.id.slice(-5),
-          tenant === big.tenant ? 2000 : 2,
-        );
-      }
-      const found = await deps.store.inbox.searchSessionIds(
-        small.tenant.id,
-        fullTextQuery("postgres", small.tenant.id, ["hour"]),
-        null,
-        10,
-      );
-      expect(found).toEqual([smallSession]);
-    } finally {
-      closeDeps(deps);
-    }
   });
 });

@@ -11,6 +11,7 @@ import frontDeskVisitor from "../../../migrations/postgres/0007_front_desk_visit
 import frontDeskInbox from "../../../migrations/postgres/0008_front_desk_inbox.sql" with { type: "text" };
 import deliveryQueue from "../../../migrations/postgres/0009_delivery_queue.sql" with { type: "text" };
 import knowledgeSources from "../../../migrations/postgres/0010_knowledge_sources.sql" with { type: "text" };
+import searchTermsQueue from "../../../migrations/postgres/0011_search_terms_queue.sql" with { type: "text" };
 import type { MigrationResult } from "../migrate.ts";
 
 // The PostgreSQL migration set (drizzle-kit, dialect postgresql, from ./schema.ts), embedded
@@ -29,6 +30,7 @@ export const PG_MIGRATIONS: ReadonlyArray<{ tag: string; sql: string }> = [
   { tag: "0008_front_desk_inbox", sql: frontDeskInbox },
   { tag: "0009_delivery_queue", sql: deliveryQueue },
   { tag: "0010_knowledge_sources", sql: knowledgeSources },
+  { tag: "0011_search_terms_queue", sql: searchTermsQueue },
 ];
 
 /** Any fixed number: the lock that makes instances starting together apply each migration once. */

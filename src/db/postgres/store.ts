@@ -6,7 +6,7 @@ import { pgOps } from "./statements.ts";
 import { pgChatSessions } from "./chat.ts";
 import { type HeldMessages, pgUsage } from "./usage.ts";
 import { BOT_CONFIG_OPS } from "../sql/tenants.ts";
-import { INBOX_OPS } from "../sql/inbox.ts";
+import { pgInbox } from "./inbox.ts";
 import { SHARED_AGGREGATES, type SharedAggregate } from "../sql/aggregates.ts";
 import type { Ops } from "../statements.ts";
 import { pgCounters } from "./counters.ts";
@@ -31,8 +31,7 @@ const MAKERS: {
   botConfigs: (exec) => pgOps(exec, BOT_CONFIG_OPS),
   analytics: pgAnalytics,
   knowledge: pgKnowledge,
-  // Its GIN indexes are kept by the database: nothing is queued for a catch-up.
-  inbox: (exec) => ({ ...pgOps(exec, INBOX_OPS), indexPending: async () => 0 }),
+  inbox: pgInbox,
   privacy: pgPrivacy,
   maintenance: pgMaintenance,
   deliveryQueue: pgDeliveryQueue,

@@ -4,7 +4,8 @@ import type { CannedReplyQueries, CannedReplyRow, InboxQueries, InboxDetailRow }
 
 // The front desk's inbox statements for both stores (src/db/statements.ts). Search is the one
 // statement whose SQL differs by dialect: FTS5 tables on SQLite, GIN indexes on PostgreSQL, both
-// of tenant-scoped terms (src/db/search-terms.ts; migrations 0018 / postgres 0008).
+// of tenant-scoped terms written by a catch-up (src/db/search-terms.ts; migrations 0018 /
+// postgres 0008 and 0011).
 
 /** A bigint expression read back as a number (PostgreSQL answers int8 as a string). */
 const num = (d: Dialect, expression: string) => (d.name === "postgres" ? `(${expression})::float8` : expression);
@@ -12,8 +13,15 @@ const num = (d: Dialect, expression: string) => (d.name === "postgres" ? `(${exp
 /** The expression the PostgreSQL GIN indexes were built on (it must be the same to use them): the tenant's terms of a text. */
 const pgTerms = (tenantId: string, text: string) => `parley_search_terms(${tenantId}, ${text})`;
 
+/** PostgreSQL's terms of a message (alias m) and of a lead (alias l), as its GIN indexes hold them (chat_message_terms, leads_search_idx). */
+export const searchTerms = {
+  message: pgTerms("m.tenant_id", "m.text"),
+  lead: pgTerms("l.tenant_id", `l.name || ' ' || l.email || ' ' || l.phone`),
+};
+
 // Sessions whose messages or lead match, newest first: every match of the tenant, then a sort
-// of their session ids (the FTS index finds the matches; a tenant's sessions are never walked).
+// of their session ids (the FTS index finds the matches). Each store tries its newest-first walk
+// before this (src/db/sqlite/search-walk.ts, src/db/postgres/inbox.ts).
 // The terms are the tenant's already; the tenant_id check keeps ids of any shape apart.
 export const searchSql = (d: Dialect, given: { before: boolean }): string => {
   const before = given.before ? " WHERE session_id < $3" : "";
@@ -24,11 +32,11 @@ export const searchSql = (d: Dialect, given: { before: boolean }): string => {
          UNION
          SELECT l.session_id FROM leads_fts AS lf JOIN leads AS l ON l.rowid = lf.rowid
            WHERE leads_fts MATCH $2 AND l.tenant_id = $1`
-      : `SELECT m.session_id FROM chat_messages AS m
-           WHERE ${pgTerms("m.tenant_id", "m.text")} @@ to_tsquery('simple', $2) AND m.role <> 'bot' AND m.tenant_id = $1
+      : `SELECT t.session_id FROM chat_message_terms AS t
+           WHERE t.terms @@ to_tsquery('simple', $2) AND t.tenant_id = $1
          UNION
          SELECT l.session_id FROM leads AS l
-           WHERE ${pgTerms("l.tenant_id", `l.name || ' ' || l.email || ' ' || l.phone`)} @@ to_tsquery('simple', $2) AND l.tenant_id = $1`;
+           WHERE ${searchTerms.lead} @@ to_tsquery('simple', $2) AND l.tenant_id = $1`;
   return `SELECT session_id AS "sessionId" FROM (${hits}) AS hits${before} ORDER BY session_id DESC LIMIT $4`;
 };
 

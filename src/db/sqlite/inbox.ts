@@ -3,6 +3,7 @@ import { indexedTerms } from "../search-terms.ts";
 import { INBOX_OPS } from "../sql/inbox.ts";
 import type { InboxQueries } from "../store-inbox.ts";
 import type { SyncOf } from "./gate.ts";
+import { sqliteSearchWalk } from "./search-walk.ts";
 import { sqliteOps } from "./statements.ts";
 
 interface Queued {
@@ -12,7 +13,7 @@ interface Queued {
 }
 
 /**
- * The inbox on SQLite: the shared statements, and the search index's catch-up. The FTS5 tables
+ * The inbox on SQLite: the shared statements, search's newest-first walk, and the search index's catch-up. The FTS5 tables
  * are contentless and hold tenant-scoped terms made here (migration 0018 queues the rows by
  * trigger, and deletes their terms by rowid).
  */
@@ -41,6 +42,14 @@ export function sqliteInbox(sqlite: Database): SyncOf<InboxQueries> {
     }
     return indexed;
   });
-  // BEGIN IMMEDIATE, as every write transaction (a SAVEPOINT inside an open one).
-  return { ...sqliteOps(sqlite, INBOX_OPS), indexPending: (limit) => indexPending.immediate(limit) };
+  const ops = sqliteOps(sqlite, INBOX_OPS);
+  const walk = sqliteSearchWalk(sqlite);
+  return {
+    ...ops,
+    // The newest matches first, stopping early; the sort of every match when that walk would cost more.
+    searchSessionIds: (tenantId, match, beforeId, limit) =>
+      walk(tenantId, match, beforeId, limit) ?? ops.searchSessionIds(tenantId, match, beforeId, limit),
+    // BEGIN IMMEDIATE, as every write transaction (a SAVEPOINT inside an open one).
+    indexPending: (limit) => indexPending.immediate(limit),
+  };
 }
