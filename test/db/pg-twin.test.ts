@@ -85,11 +85,23 @@ describe("PostgreSQL twins of SQLite tables", () => {
     expect(getTableConfig(twins.links).primaryKeys.map((pk) => pk.getName())).toEqual(["links_a_b_pk"]);
   });
 
-  test("only tables are converted, and those left out are not", () => {
+  test("only tables are converted", () => {
     expect(Object.keys(twins).sort()).toEqual(["links", "owners", "things"]);
-    expect(Object.keys(pgTwinsOf({ owners, links }, { bigintColumn: () => false, leaveOut: { owners } }))).toEqual([
-      "links",
-    ]);
+  });
+
+  test("an index PostgreSQL reads otherwise takes its own columns, or is left out; its predicate stays", () => {
+    const indexes = pgTwinsOf(
+      { owners, things },
+      { bigintColumn: () => false, indexes: { things_owner_idx: null, things_open_idx: ["kind", "owner_id", "id"] } },
+    );
+    const config = getTableConfig(indexes.things);
+    expect(
+      config.indexes.map(({ config: ix }) => ({
+        name: ix.name,
+        columns: ix.columns.map((column) => (column as PgColumn).name),
+        partial: ix.where !== undefined,
+      })),
+    ).toEqual([{ name: "things_open_idx", columns: ["kind", "owner_id", "id"], partial: true }]);
   });
 
   test("a column type with no PostgreSQL twin is refused by name", () => {

@@ -44,6 +44,11 @@ export type PgTwins<S> = {
 export interface TwinOptions {
   /** Whether an integer column (by table and column name) is `bigint` rather than `integer`. */
   bigintColumn: (table: string, column: string) => boolean;
+  /**
+   * Indexes (by name) whose PostgreSQL form differs: their columns, in order, or null for an index
+   * PostgreSQL does without. Its predicate (`where`) stays the SQLite index's.
+   */
+  indexes?: Readonly<Record<string, readonly string[] | null>>;
 }
 
 /** What the converter does with a column builder, whatever its type. */
@@ -58,24 +63,16 @@ interface Builder extends PgColumnBuilderBase {
   ): Builder;
 }
 
-/**
- * The pg-core twin of every SQLite table a schema module exports but those in `leaveOut` (a
- * schema module whose PostgreSQL twin is written by hand). A foreign key resolves by table name
- * among the twins.
- */
-export function pgTwinsOf<S extends Record<string, unknown>, L extends Record<string, unknown> = Record<never, never>>(
-  schema: S,
-  options: TwinOptions & { leaveOut?: L },
-): PgTwins<Omit<S, keyof L>> {
-  const leftOut = new Set(Object.values(options.leaveOut ?? {}));
+/** The pg-core twin of every SQLite table a schema module exports. A foreign key resolves by table name among the twins. */
+export function pgTwinsOf<S extends Record<string, unknown>>(schema: S, options: TwinOptions): PgTwins<S> {
   const byName = new Map<string, Table>();
   const twins: Record<string, Table> = {};
   for (const [key, table] of Object.entries(schema)) {
-    if (!is(table, SQLiteTable) || leftOut.has(table)) continue;
+    if (!is(table, SQLiteTable)) continue;
     twins[key] = pgTwinOf(table, options, byName);
     byName.set(getTableName(table), twins[key]);
   }
-  return twins as PgTwins<Omit<S, keyof L>>;
+  return twins as PgTwins<S>;
 }
 
 /** The column of a table (its columns by key) by its SQL name. */
@@ -116,10 +113,13 @@ function pgTwinOf(table: SQLiteTable, options: TwinOptions, byName: Map<string, 
       ...config.primaryKeys.map((pk) =>
         primaryKey({ name: pk.name, columns: pk.columns.map(twinColumn) as [AnyPgColumn, ...AnyPgColumn[]] }),
       ),
-      ...config.indexes.map(({ config: ix }) => {
-        const on = ix.columns.map((column) => twinColumn(column as { name: string }));
+      ...config.indexes.flatMap(({ config: ix }) => {
+        const override = options.indexes?.[ix.name];
+        if (override === null) return [];
+        const names = override ?? ix.columns.map((column) => (column as { name: string }).name);
+        const on = names.map((name) => twinColumn({ name }));
         const built = (ix.unique ? uniqueIndex : index)(ix.name).on(...(on as [AnyPgColumn, ...AnyPgColumn[]]));
-        return ix.where ? built.where(ix.where as SQL) : built;
+        return [ix.where ? built.where(ix.where as SQL) : built];
       }),
     ];
   });

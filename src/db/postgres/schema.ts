@@ -1,20 +1,31 @@
 import * as sqliteSchema from "../schema.ts";
-import * as sqliteWebhooks from "../schema-webhooks.ts";
 import { pgTwinsOf } from "./pg-twin.ts";
 
 // The PostgreSQL tables, made from the SQLite schema (src/db/schema*.ts) by ./pg-twin.ts: the
 // same tables, column names, keys and indexes, with PostgreSQL's types — `bigint` epoch-ms times
 // (selected as float8 so they come back as numbers: src/db/postgres/columns.ts), `boolean`,
 // `double precision`, `bytea`, and `json` (not jsonb: a bot's config document keeps its key
-// order). The delivery tables are still written by hand (./schema-webhooks.ts). Migrations:
+// order); three delivery indexes differ (PG_INDEXES). Migrations:
 // migrations/postgres (drizzle-kit, dialect postgresql); 0001 (custom) gives every text column
 // COLLATE "C" so ids sort byte by byte, as on SQLite.
 
 /** Integer columns past 2^31 besides the epoch-ms times (`*_at`, `*_until`) and durations (`*_ms`). */
 const BIGINT_COLUMNS = new Set(["usage_counters.ai_prompt_tokens", "usage_counters.ai_completion_tokens"]);
 
+/**
+ * PostgreSQL's claim walks due deliveries in (due time, id) order and stops at its window, and a
+ * rule's deliveries are read in id order, so those two indexes end in id; the tenant-and-rule
+ * filter of the delivery log does with deliveries_rule_idx there (one index less to write at each
+ * state change of a delivery).
+ */
+const PG_INDEXES = {
+  deliveries_due_idx: ["next_attempt_at", "id"],
+  deliveries_rule_idx: ["rule_id", "id"],
+  deliveries_tenant_rule_idx: null,
+};
+
 const twins = pgTwinsOf(sqliteSchema, {
-  leaveOut: sqliteWebhooks,
+  indexes: PG_INDEXES,
   bigintColumn: (table, column) => /_(at|until|ms)$/.test(column) || BIGINT_COLUMNS.has(`${table}.${column}`),
 });
 
@@ -48,6 +59,9 @@ export const {
   sessionDesk,
   inboxReads,
   cannedReplies,
+  webhookRules,
+  events,
+  deliveries,
+  deliveryAttempts,
+  deadLetters,
 } = twins;
-
-export * from "./schema-webhooks.ts";
