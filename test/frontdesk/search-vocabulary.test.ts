@@ -6,6 +6,7 @@ import { tenantKey } from "../../src/db/search-terms.ts";
 import { EMBEDDED_MIGRATIONS } from "../../src/db/embedded-migrations.ts";
 import { EXPANSION_BOUND, sqliteSearchVocabulary } from "../../src/db/sqlite/search-vocabulary.ts";
 import { eraseLead } from "../../src/chat/erase-person.ts";
+import { purgeInactiveSessions } from "../../src/chat/purge-chat-data.ts";
 import { catchUpSearchIndex } from "../../src/frontdesk/search-index.ts";
 import { fullTextQuery, searchChats } from "../../src/frontdesk/search-chats.ts";
 
@@ -16,14 +17,14 @@ let deps: TestDeps | undefined;
 afterEach(() => deps && closeDeps(deps));
 
 /** A tenant with one chat per text (a visitor's message each), indexed; answers the tenant and its chats. */
-async function tenantSaying(given: TestDeps, name: string, texts: string[]) {
+async function tenantSaying(given: TestDeps, name: string, texts: string[], base = 1_800_000_000_000) {
   const { tenant } = await seedTenant(given, name);
   const chatbotId = given.sqlite
     .query<{ id: string }, [string]>("SELECT id FROM chatbots WHERE tenant_id = ?")
     .get(tenant.id)?.id as string;
   const sessions: string[] = [];
   for (const [n, text] of texts.entries()) {
-    const at = 1_800_000_000_000 + n * 1_000;
+    const at = base + n * 1_000;
     const sessionId = newId("ses", at);
     sessions.push(sessionId);
     given.sqlite
@@ -123,4 +124,17 @@ test("erasing a person takes their words out of the vocabulary, leaving words st
   expect(vocabularyOf(deps, theirs.key)).toContain("zebedee");
   expect(await found(deps, mine.tenantId, "zeb")).toEqual([]);
   expect(await found(deps, theirs.tenantId, "zeb")).toEqual(theirs.sessions);
+});
+
+test("the retention purge takes the words of the chats it deletes out of the vocabulary", async () => {
+  deps = buildDeps();
+  // Later than every id made so far: ids of one process never go back in time.
+  const base = 1_900_000_000_000;
+  const mine = await tenantSaying(deps, "Mine", ["Zebedee asked about hours", "hours again"], base);
+  // The first chat is a second older than the second: a cutoff between them purges it alone.
+  expect(await purgeInactiveSessions(deps, mine.tenantId, base + 500, 100)).toBe(1);
+  const left = vocabularyOf(deps, mine.key);
+  for (const word of ["zebedee", "asked", "about"]) expect(left).not.toContain(word);
+  expect(left).toEqual(["again", "hours"]);
+  expect(await found(deps, mine.tenantId, "hours")).toEqual([mine.sessions[1] as string]);
 });

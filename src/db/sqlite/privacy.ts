@@ -1,9 +1,9 @@
 import type { Database } from "bun:sqlite";
-import { PRIVACY_OPS } from "../sql/privacy.ts";
+import { INACTIVE_SESSIONS, PRIVACY_OPS } from "../sql/privacy.ts";
 import type { MaintenanceQueries, PrivacyQueries } from "../store-privacy.ts";
 import type { SyncOf } from "./gate.ts";
 import type { SearchVocabulary } from "./search-vocabulary.ts";
-import { sqliteOps } from "./statements.ts";
+import { sqliteOps, sqliteText } from "./statements.ts";
 
 export function sqlitePrivacy(sqlite: Database, vocabulary: SearchVocabulary): SyncOf<PrivacyQueries> {
   // Only tenants that set a retention; the rest keep everything (the default). Its twin reads
@@ -14,6 +14,14 @@ export function sqlitePrivacy(sqlite: Database, vocabulary: SearchVocabulary): S
      WHERE json_extract(config, '$.retention.chat_days') IS NOT NULL OR json_extract(config, '$.retention.analytics_days') IS NOT NULL`,
   );
   const ops = sqliteOps(sqlite, PRIVACY_OPS);
+  const inactive = sqlite.prepare<{ id: string }, [string, string, number, number]>(sqliteText(INACTIVE_SESSIONS));
+  // The purge's batch read first, so the vocabulary learns whose words went (the same rows: one connection, one transaction).
+  const purge = sqlite.transaction((tenantId: string, beforeId: string, cutoffMs: number, limit: number) => {
+    const ids = inactive.all(tenantId, beforeId, cutoffMs, limit).map((row) => row.id);
+    return vocabulary.erasing("chatSessions", ids, () =>
+      ops.purgeInactiveSessions(tenantId, beforeId, cutoffMs, limit),
+    );
+  });
   return {
     ...ops,
     // An erased person's words leave the search vocabulary with their texts, in the same transaction.
@@ -21,6 +29,8 @@ export function sqlitePrivacy(sqlite: Database, vocabulary: SearchVocabulary): S
       table === "leads" || table === "chatSessions"
         ? vocabulary.erasing(table, ids.map(String), () => ops.deleteRows(table, ids))
         : ops.deleteRows(table, ids),
+    purgeInactiveSessions: (tenantId, beforeId, cutoffMs, limit) =>
+      purge.immediate(tenantId, beforeId, cutoffMs, limit),
     listTenantRetention: () => retention.all(),
   };
 }
