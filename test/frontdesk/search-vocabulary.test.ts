@@ -4,7 +4,7 @@ import { buildDeps, closeDeps, seedTenant, type TestDeps } from "../helpers.ts";
 import { newId } from "../../src/lib/ids.ts";
 import { tenantKey } from "../../src/db/search-terms.ts";
 import { EMBEDDED_MIGRATIONS } from "../../src/db/embedded-migrations.ts";
-import { EXPANSION_BOUND, sqliteSearchVocabulary } from "../../src/db/sqlite/search-vocabulary.ts";
+import { EXPANSION_BOUND, sqliteSearchVocabulary, WORDS_WITH_PREFIX } from "../../src/db/sqlite/search-vocabulary.ts";
 import { eraseLead } from "../../src/chat/erase-person.ts";
 import { purgeInactiveSessions } from "../../src/chat/purge-chat-data.ts";
 import { catchUpSearchIndex } from "../../src/frontdesk/search-index.ts";
@@ -75,6 +75,15 @@ test("a common word's prefix is searched as the OR of the tenant's words, and th
   expect(await found(deps, mine.tenantId, "hour")).toEqual([opening, hourly, again].sort());
   deps.sqlite.query("DELETE FROM search_vocabulary WHERE term = ?").run(`${mine.key}hourly`);
   expect(await found(deps, mine.tenantId, "hour")).toEqual([opening, again].sort());
+});
+
+test("a prefix's words are a range of the vocabulary's primary key", () => {
+  deps = buildDeps();
+  const plan = deps.sqlite
+    .query<{ detail: string }, []>(`EXPLAIN QUERY PLAN ${WORDS_WITH_PREFIX}`)
+    .all()
+    .map((row) => row.detail);
+  expect(plan).toEqual(["SEARCH search_vocabulary USING PRIMARY KEY (term>? AND term<?)"]);
 });
 
 test("past the bound a query word keeps its prefix query", async () => {

@@ -18,6 +18,10 @@ const PLAIN = /^[a-z0-9]+$/;
 /** A quoted prefix of the query (src/frontdesk/search-chats.ts): letters and digits only. */
 const PREFIX = /"([^"]*)"\*/g;
 
+/** The words in a range (a tenant's words with a prefix): a range of the primary key. */
+export const WORDS_WITH_PREFIX =
+  "SELECT term FROM search_vocabulary WHERE term >= ?1 AND term < ?2 ORDER BY term LIMIT ?3";
+
 /** Who is erased: the texts whose words may leave the vocabulary. */
 export type ErasedTable = "leads" | "chatSessions";
 
@@ -39,9 +43,7 @@ export function sqliteSearchVocabulary(sqlite: Database): SearchVocabulary {
   const scratchClear = sqlite.prepare("DELETE FROM temp.search_scratch");
   const add = sqlite.prepare<unknown, [string]>("INSERT OR IGNORE INTO search_vocabulary (term) VALUES (?1)");
   const remove = sqlite.prepare<unknown, [string]>("DELETE FROM search_vocabulary WHERE term = ?1");
-  const withPrefix = sqlite.prepare<{ term: string }, [string, string, number]>(
-    "SELECT term FROM search_vocabulary WHERE term >= ?1 AND term < ?2 ORDER BY term LIMIT ?3",
-  );
+  const withPrefix = sqlite.prepare<{ term: string }, [string, string, number]>(WORDS_WITH_PREFIX);
   const stillIndexed = ["chat_messages_fts", "leads_fts"].map((fts) =>
     sqlite.prepare<{ one: number }, [string]>(`SELECT 1 AS one FROM ${fts} WHERE ${fts} MATCH ?1 LIMIT 1`),
   );
