@@ -107,7 +107,7 @@ test("the migration fills the vocabulary from what the FTS5 tables already hold"
   const before = vocabularyOf(deps, mine.key);
   expect(before).toContain("lopez");
   const migration = EMBEDDED_MIGRATIONS.find((m) => m.tag.endsWith("_search_vocabulary"))?.sql as string;
-  deps.sqlite.exec("DROP TABLE search_vocabulary");
+  deps.sqlite.exec("DROP TABLE search_vocabulary; DROP TABLE search_vocabulary_stale");
   for (const statement of migration.split("--> statement-breakpoint")) deps.sqlite.exec(statement);
   expect(vocabularyOf(deps, mine.key)).toEqual(before);
 });
@@ -146,4 +146,39 @@ test("the retention purge takes the words of the chats it deletes out of the voc
   for (const word of ["zebedee", "asked", "about"]) expect(left).not.toContain(word);
   expect(left).toEqual(["again", "hours"]);
   expect(await found(deps, mine.tenantId, "hours")).toEqual([mine.sessions[1] as string]);
+});
+
+test("a lead's replaced name leaves the vocabulary at the next catch-up, or at once when the lead is erased", async () => {
+  deps = buildDeps();
+  const base = 1_950_000_000_000;
+  const mine = await tenantSaying(deps, "Mine", ["hello", "hi"], base);
+  const addLead = (sessionId: string, name: string) => {
+    const leadId = newId("lead", base);
+    deps?.sqlite
+      .query(
+        "INSERT INTO leads (id, tenant_id, chatbot_id, session_id, name, phone, email, interest, source, confidence, captured_at) VALUES (?, ?, ?, ?, ?, '', '', '', 'widget', 1, 1)",
+      )
+      .run(leadId, mine.tenantId, mine.chatbotId, sessionId, name);
+    return leadId;
+  };
+  const rename = (leadId: string, name: string) =>
+    deps?.sqlite.query("UPDATE leads SET name = ? WHERE id = ?").run(name, leadId);
+  const renamed = addLead(mine.sessions[0] as string, "Zebedee Quillfeather");
+  const erased = addLead(mine.sessions[1] as string, "Ottoline Brackwater");
+  await catchUpSearchIndex(deps);
+  expect(vocabularyOf(deps, mine.key)).toEqual(
+    expect.arrayContaining(["zebedee", "quillfeather", "ottoline", "brackwater"]),
+  );
+
+  rename(renamed, "Zed Quillfeather");
+  await catchUpSearchIndex(deps);
+  expect(vocabularyOf(deps, mine.key)).not.toContain("zebedee");
+  expect(vocabularyOf(deps, mine.key)).toEqual(expect.arrayContaining(["zed", "quillfeather"]));
+
+  // Renamed, then erased before any catch-up: neither name stays, nor the replaced text.
+  rename(erased, "Otto Brackwater");
+  await eraseLead(deps, mine.tenantId, erased);
+  const left = vocabularyOf(deps, mine.key);
+  for (const word of ["ottoline", "otto", "brackwater"]) expect(left).not.toContain(word);
+  expect(deps.sqlite.query("SELECT count(*) AS n FROM search_vocabulary_stale").get()).toEqual({ n: 0 });
 });

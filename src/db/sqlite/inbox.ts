@@ -46,6 +46,7 @@ export function sqliteInbox(sqlite: Database, vocabulary: SearchVocabulary): Syn
       }
     }
     vocabulary.remember(words);
+    vocabulary.forgetReplaced();
     return indexed;
   });
   const ops = sqliteOps(sqlite, INBOX_OPS);

@@ -32,6 +32,8 @@ export interface SearchVocabulary {
   expand(match: string): string;
   /** Runs erase (which deletes the rows), then takes out the words of their texts that no row of the index still has. */
   erasing<T>(table: ErasedTable, ids: readonly string[], erase: () => T): T;
+  /** Takes out the words of leads' replaced texts (migration 0020's trigger keeps them) that no row of the index still has. */
+  forgetReplaced(): void;
 }
 
 export function sqliteSearchVocabulary(sqlite: Database): SearchVocabulary {
@@ -61,6 +63,11 @@ export function sqliteSearchVocabulary(sqlite: Database): SearchVocabulary {
     ),
   };
 
+  const replaced = sqlite.prepare<{ tenantId: string; text: string }, []>(
+    "SELECT tenant_id AS tenantId, text FROM search_vocabulary_stale",
+  );
+  const replacedDone = sqlite.prepare("DELETE FROM search_vocabulary_stale");
+
   /** The words FTS5 makes of the terms. */
   const tokens = (terms: Iterable<string>): Set<string> => {
     const words = new Set<string>();
@@ -77,6 +84,13 @@ export function sqliteSearchVocabulary(sqlite: Database): SearchVocabulary {
     return words;
   };
 
+  /** Takes out the words of the texts that no row of either index still holds (an exact-term query each). */
+  const forgetUnused = (texts: Array<{ tenantId: string; text: string }>) => {
+    const terms = texts.flatMap((row) => indexedTerms(row.tenantId, row.text).split(" "));
+    for (const word of tokens(terms))
+      if (!stillIndexed.some((statement) => statement.get(`"${word}"`) !== null)) remove.run(word);
+  };
+
   return {
     remember: (terms) => {
       for (const word of tokens(terms)) add.run(word);
@@ -91,13 +105,15 @@ export function sqliteSearchVocabulary(sqlite: Database): SearchVocabulary {
         return `(${words.map((word) => `"${word}"`).join(" OR ")})`;
       }),
     erasing: (table, ids, erase) => {
-      if (ids.length === 0) return erase();
-      const texts = erasedTexts[table].all(JSON.stringify(ids));
+      const texts = ids.length === 0 ? [] : erasedTexts[table].all(JSON.stringify(ids));
       const result = erase();
-      const terms = texts.flatMap((row) => indexedTerms(row.tenantId, row.text).split(" "));
-      for (const word of tokens(terms))
-        if (!stillIndexed.some((statement) => statement.get(`"${word}"`) !== null)) remove.run(word);
+      forgetUnused([...texts, ...replaced.all()]);
+      replacedDone.run();
       return result;
+    },
+    forgetReplaced: () => {
+      forgetUnused(replaced.all());
+      replacedDone.run();
     },
   };
 }
