@@ -5,9 +5,9 @@ import { indexedTerms } from "../search-terms.ts";
 // already behind their tenant's key, so a range of the table is one tenant's words with a prefix.
 // FTS5 answers a prefix query only after merging the doclists of every term with that prefix (all
 // of a common word's matches), while an OR of exact terms it walks lazily in rowid order; so a
-// search's prefix becomes the OR of the words it stands for. The table only ever holds more words
-// than the index (a lead's old name stays until erased), never fewer: a word too many costs an
-// empty term, a word missing would lose matches.
+// search's prefix becomes the OR of the words it stands for. The table may hold more words than
+// the index for a while (a lead's old name until the next catch-up), never fewer: a word too
+// many costs an empty term, a word missing would lose matches.
 
 /** Words one query word may stand for; past it the prefix query stays (its cost grows with the words). */
 export const EXPANSION_BOUND = 64;
