@@ -22,6 +22,7 @@ import orderedDelivery from "../../migrations/0016_ordered_delivery.sql" with { 
 import frontDeskVisitor from "../../migrations/0017_front_desk_visitor.sql" with { type: "text" };
 import frontDeskInbox from "../../migrations/0018_front_desk_inbox.sql" with { type: "text" };
 import knowledgeSources from "../../migrations/0019_knowledge_sources.sql" with { type: "text" };
+import searchVocabulary from "../../migrations/0020_search_vocabulary.sql" with { type: "text" };
 
 export const MIGRATION_JOURNAL = journal;
 
@@ -46,4 +47,5 @@ export const EMBEDDED_MIGRATIONS: ReadonlyArray<{ tag: string; sql: string }> = 
   { tag: "0017_front_desk_visitor", sql: frontDeskVisitor },
   { tag: "0018_front_desk_inbox", sql: frontDeskInbox },
   { tag: "0019_knowledge_sources", sql: knowledgeSources },
+  { tag: "0020_search_vocabulary", sql: searchVocabulary },
 ];

@@ -3,6 +3,7 @@ import { buildDeps, closeDeps, seedTenant, type TestDeps, testSql } from "../hel
 import { newId } from "../../src/lib/ids.ts";
 import { textWords } from "../../src/db/search-terms.ts";
 import { searchChats } from "../../src/frontdesk/search-chats.ts";
+import { EXPANSION_BOUND } from "../../src/db/sqlite/search-vocabulary.ts";
 
 // Search pages against a brute-force reference, on whichever store the tests run: rows go in
 // out of time order (so insertion order and id order disagree), a new chat's only match is its
@@ -56,6 +57,8 @@ test("every page of a search is the brute-force answer: newest session first, ac
       messages.push({ tenantId, sessionId: id, role: "visitor", text: `what are your hours on day ${i}` });
     if (i % 5 === 0) messages.push({ tenantId, sessionId: id, role: "operator", text: `Hourly rate is ${i}` });
     if (i % 11 === 0) messages.push({ tenantId, sessionId: id, role: "visitor", text: "I saw a zebra today" });
+    // A word of its own per chat: "b1" stands for tens of words, "b" for more than a prefix expands to.
+    if (i % 2 === 0) messages.push({ tenantId, sessionId: id, role: "operator", text: `booking b${i}x` });
     if (i % 7 === 0) leads.push({ tenantId, sessionId: id, name: `Hours Quintana ${i}`, email: `q${i}@example.com` });
   }
   const newest = sessions.filter((s) => s.tenantId === mine.tenant.id).at(-2) as (typeof sessions)[number];
@@ -129,7 +132,8 @@ test("every page of a search is the brute-force answer: newest session first, ac
       ? [[]]
       : Array.from({ length: Math.ceil(ids.length / size) }, (_, i) => ids.slice(i * size, i * size + size));
 
-  for (const query of ["hours", "hour", "walrus", "zebra", "quintana", "hours quintana", "hourly", "q7", "nothing"])
+  const queries = ["hours", "hour", "walrus", "zebra", "quintana", "hours quintana", "hourly", "q7", "nothing"];
+  for (const query of [...queries, "q", "b1", "booking b1", "b", "b hour", "b15", "b158x"])
     for (const limit of [1, 7, 50]) {
       const expected = reference(mine.tenant.id, query);
       expect({ query, limit, pages: await pages(mine.tenant.id, query, limit) }).toEqual({
@@ -142,6 +146,17 @@ test("every page of a search is the brute-force answer: newest session first, ac
   expect(reference(mine.tenant.id, "walrus")).toEqual([newest.id, oldest.id]);
   expect(reference(mine.tenant.id, "hours").length).toBeGreaterThan(80);
   expect(reference(mine.tenant.id, "quintana").length).toBeGreaterThan(10);
+  // "b1" stands for several words within the bound, "b" for more than it.
+  const wordsWith = (prefix: string) =>
+    new Set(
+      messages
+        .filter((m) => m.tenantId === mine.tenant.id)
+        .flatMap((m) => textWords(m.text))
+        .filter((word) => word.startsWith(prefix)),
+    ).size;
+  expect(wordsWith("b1")).toBeGreaterThan(10);
+  expect(wordsWith("b1")).toBeLessThanOrEqual(EXPANSION_BOUND);
+  expect(wordsWith("b")).toBeGreaterThan(EXPANSION_BOUND);
   // The other tenant finds its own chats only.
   expect((await pages(theirs.tenant.id, "hours", 200)).flat()).toEqual(reference(theirs.tenant.id, "hours"));
   expect(reference(theirs.tenant.id, "hours").length).toBeGreaterThan(20);

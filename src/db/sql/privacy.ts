@@ -22,6 +22,11 @@ const TABLE = {
 const mentions = (d: Dialect, text: string) =>
   `EXISTS (SELECT 1 FROM ${d.listRows("$2", "n")} WHERE ${d.contains(`lower(${text})`, "n.value")})`;
 
+/** Up to `$4` sessions of tenant `$1` created before `$2` with no activity after `$3`: the retention purge's batch. */
+export const INACTIVE_SESSIONS = `SELECT id FROM chat_sessions
+  WHERE tenant_id = $1 AND status IN ('bot', 'handoff', 'closed') AND id < $2 AND updated_at <= $3
+  LIMIT $4`;
+
 export const PRIVACY_OPS: Ops<Omit<PrivacyQueries, "listTenantRetention">> = {
   findLeads: perCall(
     "all",
@@ -123,10 +128,7 @@ export const PRIVACY_OPS: Ops<Omit<PrivacyQueries, "listTenantRetention">> = {
   // instead of a scan of the tenant's sessions; no index on updated_at, which every message rewrites.
   // Messages go with their session (ON DELETE CASCADE).
   purgeInactiveSessions: write(
-    `DELETE FROM chat_sessions WHERE id IN (
-       SELECT id FROM chat_sessions
-       WHERE tenant_id = $1 AND status IN ('bot', 'handoff', 'closed') AND id < $2 AND updated_at <= $3
-       LIMIT $4)`,
+    `DELETE FROM chat_sessions WHERE id IN (${INACTIVE_SESSIONS})`,
     (tenantId, beforeId, cutoffMs, limit) => [tenantId, beforeId, cutoffMs, limit],
     (changes) => changes,
   ),

@@ -1,10 +1,11 @@
 import type { Database } from "bun:sqlite";
-import { PRIVACY_OPS } from "../sql/privacy.ts";
+import { INACTIVE_SESSIONS, PRIVACY_OPS } from "../sql/privacy.ts";
 import type { MaintenanceQueries, PrivacyQueries } from "../store-privacy.ts";
 import type { SyncOf } from "./gate.ts";
-import { sqliteOps } from "./statements.ts";
+import type { SearchVocabulary } from "./search-vocabulary.ts";
+import { sqliteOps, sqliteText } from "./statements.ts";
 
-export function sqlitePrivacy(sqlite: Database): SyncOf<PrivacyQueries> {
+export function sqlitePrivacy(sqlite: Database, vocabulary: SearchVocabulary): SyncOf<PrivacyQueries> {
   // Only tenants that set a retention; the rest keep everything (the default). Its twin reads
   // PostgreSQL's json (src/db/postgres/privacy.ts).
   const retention = sqlite.prepare<{ tenantId: string; chatDays: number | null; analyticsDays: number | null }, []>(
@@ -12,7 +13,26 @@ export function sqlitePrivacy(sqlite: Database): SyncOf<PrivacyQueries> {
      FROM chatbots
      WHERE json_extract(config, '$.retention.chat_days') IS NOT NULL OR json_extract(config, '$.retention.analytics_days') IS NOT NULL`,
   );
-  return { ...sqliteOps(sqlite, PRIVACY_OPS), listTenantRetention: () => retention.all() };
+  const ops = sqliteOps(sqlite, PRIVACY_OPS);
+  const inactive = sqlite.prepare<{ id: string }, [string, string, number, number]>(sqliteText(INACTIVE_SESSIONS));
+  // The purge's batch read first, so the vocabulary learns whose words went (the same rows: one connection, one transaction).
+  const purge = sqlite.transaction((tenantId: string, beforeId: string, cutoffMs: number, limit: number) => {
+    const ids = inactive.all(tenantId, beforeId, cutoffMs, limit).map((row) => row.id);
+    return vocabulary.erasing("chatSessions", ids, () =>
+      ops.purgeInactiveSessions(tenantId, beforeId, cutoffMs, limit),
+    );
+  });
+  return {
+    ...ops,
+    // An erased person's words leave the search vocabulary with their texts, in the same transaction.
+    deleteRows: (table, ids) =>
+      table === "leads" || table === "chatSessions"
+        ? vocabulary.erasing(table, ids.map(String), () => ops.deleteRows(table, ids))
+        : ops.deleteRows(table, ids),
+    purgeInactiveSessions: (tenantId, beforeId, cutoffMs, limit) =>
+      purge.immediate(tenantId, beforeId, cutoffMs, limit),
+    listTenantRetention: () => retention.all(),
+  };
 }
 
 export function sqliteMaintenance(sqlite: Database): SyncOf<MaintenanceQueries> {

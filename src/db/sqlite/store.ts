@@ -7,6 +7,7 @@ import { sqliteKnowledge } from "./knowledge.ts";
 import { sqliteMaintenance, sqlitePrivacy } from "./privacy.ts";
 import { sqliteBotConfigs, sqliteChatSessions, sqliteUsage } from "./chat.ts";
 import { sqliteInbox } from "./inbox.ts";
+import { sqliteSearchVocabulary } from "./search-vocabulary.ts";
 import { sqliteOps } from "./statements.ts";
 import { sqliteDeliveryQueue } from "./delivery-queue.ts";
 import { gateFor, outsideTransaction, type SyncOf } from "./gate.ts";
@@ -20,6 +21,7 @@ import { sqliteTenants } from "./tenants.ts";
  */
 export function createSqliteStore(handle: { sqlite: Database }): Store {
   const { sqlite } = handle;
+  const vocabulary = sqliteSearchVocabulary(sqlite);
   const sync: SyncQueries = {
     ...sharedAggregates<SyncQueries>((ops) => sqliteOps(sqlite, ops)),
     tenants: sqliteTenants(sqlite),
@@ -28,8 +30,8 @@ export function createSqliteStore(handle: { sqlite: Database }): Store {
     botConfigs: sqliteBotConfigs(sqlite),
     analytics: sqliteAnalytics(sqlite),
     knowledge: sqliteKnowledge(sqlite),
-    inbox: sqliteInbox(sqlite),
-    privacy: sqlitePrivacy(sqlite),
+    inbox: sqliteInbox(sqlite, vocabulary),
+    privacy: sqlitePrivacy(sqlite, vocabulary),
     maintenance: sqliteMaintenance(sqlite),
     deliveryQueue: sqliteDeliveryQueue(sqlite),
   };
