@@ -20,7 +20,8 @@
  *
  * Env: BENCH_CHAT_SESSIONS (2000) sessions per server, BENCH_CHAT_PG_CONCURRENCY (64) requests in
  * flight, BENCH_CHAT_PG_ROUNDS (3), BENCH_CHAT_PG_SECONDS (4) measured per side and round after
- * BENCH_CHAT_PG_WARMUP_SECONDS (1).
+ * BENCH_CHAT_PG_WARMUP_SECONDS (1); BENCH_CHAT_PG_PROFILE (a directory): the PostgreSQL
+ * (synchronous_commit on) server runs with `--cpu-prof-md`, its profile written there at exit.
  */
 import { SQL } from "bun";
 import { spawnSync } from "node:child_process";
@@ -35,6 +36,7 @@ const CONCURRENCY = envInt("BENCH_CHAT_PG_CONCURRENCY", 64);
 const ROUNDS = envInt("BENCH_CHAT_PG_ROUNDS", 3);
 const SECONDS = envInt("BENCH_CHAT_PG_SECONDS", 4);
 const WARMUP_SECONDS = envInt("BENCH_CHAT_PG_WARMUP_SECONDS", 1);
+const PROFILE_DIR = process.env.BENCH_CHAT_PG_PROFILE ?? "";
 const ROUTE = "/api/v1/chatbot/message";
 /** docs/scale-out.md's budgets: PostgreSQL chat at least half of SQLite's, p99 at most 3× SQLite's. */
 const BUDGET_RATE_RATIO = 0.5;
@@ -151,7 +153,8 @@ async function main(): Promise<void> {
       ["SQLite full", "", "full"],
       ["PostgreSQL unflushed", unflushedUrl, "normal"],
     ] as const) {
-      const server = await startChatServer([], "", location, "", sync);
+      const profile = PROFILE_DIR && location === url ? ["--cpu-prof-md", `--cpu-prof-dir=${PROFILE_DIR}`] : [];
+      const server = await startChatServer(profile, "", location, "", sync);
       servers.push(server);
       const tokens = await openSessions(server, SESSIONS);
       const requests = requestMaker(server, tokens, schedule);
