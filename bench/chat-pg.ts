@@ -20,7 +20,8 @@
  *
  * Env: BENCH_CHAT_SESSIONS (2000) sessions per server, BENCH_CHAT_PG_CONCURRENCY (64) requests in
  * flight, BENCH_CHAT_PG_ROUNDS (3), BENCH_CHAT_PG_SECONDS (4) measured per side and round after
- * BENCH_CHAT_PG_WARMUP_SECONDS (1).
+ * BENCH_CHAT_PG_WARMUP_SECONDS (1); BENCH_CHAT_PG_PROFILE (a directory): the PostgreSQL
+ * (synchronous_commit on) server runs with `--cpu-prof-md`, its profile written there at exit.
  */
 import { SQL } from "bun";
 import { spawnSync } from "node:child_process";
@@ -35,6 +36,7 @@ const CONCURRENCY = envInt("BENCH_CHAT_PG_CONCURRENCY", 64);
 const ROUNDS = envInt("BENCH_CHAT_PG_ROUNDS", 3);
 const SECONDS = envInt("BENCH_CHAT_PG_SECONDS", 4);
 const WARMUP_SECONDS = envInt("BENCH_CHAT_PG_WARMUP_SECONDS", 1);
+const PROFILE_DIR = process.env.BENCH_CHAT_PG_PROFILE ?? "";
 const ROUTE = "/api/v1/chatbot/message";
 /** docs/scale-out.md's budgets: PostgreSQL chat at least half of SQLite's, p99 at most 3× SQLite's. */
 const BUDGET_RATE_RATIO = 0.5;
@@ -48,9 +50,9 @@ interface Side {
   serverCpuMicros: number;
 }
 
-/** What PostgreSQL did during the PostgreSQL slices: statements by text, and its processes' CPU. */
+/** What PostgreSQL did during the PostgreSQL slices: statements by queryid, and its processes' CPU. */
 interface PgWork {
-  statements: Map<string, { calls: number; ms: number }>;
+  statements: Map<string, { query: string; calls: number; ms: number }>;
   cpuMicros: number | null;
 }
 
@@ -80,14 +82,18 @@ function clusterCpuMicros(dataDir: string | null): number | null {
 }
 
 /**
- * The statements the clients sent (`toplevel`): a SQL function an index calls (the search terms
- * of chat_messages) may be listed as a statement of its own, which is no round trip and whose
- * time is already in the statement that called it.
+ * The statements the clients sent (`toplevel`): a SQL function an index calls may be listed as a
+ * statement of its own, which is no round trip and whose time is already in the statement that
+ * called it. Keyed by queryid: after a reset, an entry made by executing an already prepared
+ * statement keeps its constants in its text, one made at parse time has them as `$n`.
  */
-async function readStatements(stats: SQL): Promise<Array<{ query: string; calls: number; ms: number }>> {
-  return (await stats`SELECT query, calls::float8 AS calls, total_exec_time AS ms FROM pg_stat_statements
+async function readStatements(
+  stats: SQL,
+): Promise<Array<{ queryid: string; query: string; calls: number; ms: number }>> {
+  return (await stats`SELECT queryid::text AS queryid, query, calls::float8 AS calls, total_exec_time AS ms FROM pg_stat_statements
     WHERE dbid = (SELECT oid FROM pg_database WHERE datname = current_database()) AND toplevel
       AND query NOT LIKE '%pg_stat_statements%'`) as Array<{
+    queryid: string;
     query: string;
     calls: number;
     ms: number;
@@ -151,7 +157,8 @@ async function main(): Promise<void> {
       ["SQLite full", "", "full"],
       ["PostgreSQL unflushed", unflushedUrl, "normal"],
     ] as const) {
-      const server = await startChatServer([], "", location, "", sync);
+      const profile = PROFILE_DIR && location === url ? ["--cpu-prof-md", `--cpu-prof-dir=${PROFILE_DIR}`] : [];
+      const server = await startChatServer(profile, "", location, "", sync);
       servers.push(server);
       const tokens = await openSessions(server, SESSIONS);
       const requests = requestMaker(server, tokens, schedule);
@@ -173,8 +180,12 @@ async function main(): Promise<void> {
               ? null
               : work.cpuMicros + cpuAfter - cpuBefore;
           for (const row of await readStatements(stats)) {
-            const seen = work.statements.get(row.query) ?? { calls: 0, ms: 0 };
-            work.statements.set(row.query, { calls: seen.calls + Number(row.calls), ms: seen.ms + Number(row.ms) });
+            const seen = work.statements.get(row.queryid) ?? { query: row.query, calls: 0, ms: 0 };
+            work.statements.set(row.queryid, {
+              ...seen,
+              calls: seen.calls + Number(row.calls),
+              ms: seen.ms + Number(row.ms),
+            });
           }
         }
         console.error(`round ${round + 1} ${side.name}: ${formatRate((side.slices.at(-1) as LoadResult).perSecond)}`);
@@ -301,8 +312,8 @@ function printTable(sides: Side[], work: PgWork, description: string): void {
   );
   const top = statements
     .slice(0, 12)
-    .map(([query, each]) => [
-      `\`${query.replace(/\s+/g, " ").slice(0, 90)}\``,
+    .map(([, each]) => [
+      `\`${each.query.replace(/\s+/g, " ").slice(0, 90)}\``,
       (each.calls / messages).toFixed(3),
       micros((each.ms * 1000) / each.calls),
     ]);

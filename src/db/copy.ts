@@ -5,6 +5,7 @@ import { getTableColumns, is, type Table } from "drizzle-orm";
 import { getTableConfig, SQLiteTable } from "drizzle-orm/sqlite-core";
 import { AppError } from "../lib/app-error.ts";
 import { EMBEDDED_MIGRATIONS } from "./embedded-migrations.ts";
+import { queueForSearch } from "./postgres/inbox.ts";
 import { applyPgMigrations } from "./postgres/migrations.ts";
 import * as schema from "./schema.ts";
 
@@ -92,6 +93,8 @@ export async function copySqliteToPostgres(
         report.tables.push({ table: getTableConfig(table).name, rows });
         report.rows += rows;
       }
+      // The copied visitor and operator messages wait for the search index's catch-up, as written ones do.
+      await tx.unsafe(queueForSearch("chat_messages"));
       // Identity columns: the next generated id follows the copied ones.
       for (const table of tables) {
         const name = getTableConfig(table).name;

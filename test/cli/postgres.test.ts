@@ -325,6 +325,7 @@ describe.skipIf(!serverUrl)("parley copy --from FILE --to postgres://…", () =>
   let tenantId: string;
   let apiKey: string;
   let deadLetter: { dead_letter_id: string; webhook_id: string };
+  let visitorMessageId: string;
 
   beforeAll(async () => {
     // The SQLite install, populated through the CLI and the domain code.
@@ -348,6 +349,11 @@ describe.skipIf(!serverUrl)("parley copy --from FILE --to postgres://…", () =>
     try {
       deps.clock.set(Date.now() - 3_600_000);
       await plantDeadLetter(deps, tenantId);
+      const { insertMessage, startSession } = await import("../../src/chat/sessions.ts");
+      const session = await startSession(deps, deps.store, { tenantId, channel: "widget" });
+      visitorMessageId = (await insertMessage(deps, deps.store, session, { role: "visitor", text: "copied walrus" }))
+        .message_id;
+      await insertMessage(deps, deps.store, session, { role: "bot", text: "copied reply" });
     } finally {
       closeDeps(deps);
     }
@@ -373,6 +379,15 @@ describe.skipIf(!serverUrl)("parley copy --from FILE --to postgres://…", () =>
     expect(source.dead_letters).toBe(1);
     expect(await pgCounts(target)).toEqual(source);
     expect(JSON.parse(copied.out).rows).toBe(Object.values(source).reduce((sum, n) => sum + n, 0));
+    // The visitor's message waits for the search index's catch-up, as a message written there would; the bot's does not.
+    const queued = new SQL({ url: target, max: 1 });
+    try {
+      expect(await queued.unsafe("SELECT message_id FROM chat_messages_search_pending")).toEqual([
+        { message_id: visitorMessageId },
+      ]);
+    } finally {
+      await queued.close();
+    }
 
     const { deps, opened } = depsOver(target);
     try {
@@ -409,7 +424,7 @@ describe.skipIf(!serverUrl)("parley copy --from FILE --to postgres://…", () =>
     const source = sqliteCounts(file);
     for (const table of ["tenants", "api_keys", "deliveries", "dead_letters"])
       expect(screen).toContain(`${table}: ${source[table]} / ${source[table]} rows\n`);
-    expect(screen).toContain("chat_messages: 0 / 0 rows");
+    expect(screen).toContain("leads: 0 / 0 rows");
     const quiet: string[] = [];
     expect(
       await copyCommand(["--from", file, "--to", await freshDatabase(), "--json"], io, {

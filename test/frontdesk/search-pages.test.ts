@@ -78,15 +78,19 @@ test("every page of a search is the brute-force answer: newest session first, ac
   const atOf = new Map(sessions.map((s) => [s.id, s.at]));
   for (const [n, row] of [firstRow, ...shuffled(messages), lastRow].entries()) {
     const at = (atOf.get(row.sessionId) as number) + 1 + (row === lastRow ? 9_000_000 : n % 50);
-    await sql.run(
-      "INSERT INTO chat_messages (id, session_id, tenant_id, role, text, created_at) VALUES (?, ?, ?, ?, ?, ?)",
-      newId("msg", at),
-      row.sessionId,
-      row.tenantId,
-      row.role,
-      row.text,
-      at,
-    );
+    // Through the store's own write, which queues the message for the search index.
+    await deps.store.chatSessions.insertMessage({
+      id: newId("msg", at),
+      sessionId: row.sessionId,
+      tenantId: row.tenantId,
+      role: row.role,
+      text: row.text,
+      quickReplies: null,
+      confidence: null,
+      authorId: null,
+      authorName: null,
+      createdAt: at,
+    });
   }
   for (const lead of shuffled(leads))
     await sql.run(

@@ -1,7 +1,8 @@
 import { describe, expect, test } from "bun:test";
+import type { ChatMessageRow } from "../../src/db/rows.ts";
 import { searchSql } from "../../src/db/sql/inbox.ts";
 import { POSTGRES } from "../../src/db/postgres/statements.ts";
-import { SEARCH_WALK } from "../../src/db/postgres/inbox.ts";
+import { queueForSearch, SEARCH_WALK } from "../../src/db/postgres/inbox.ts";
 import { buildDeps, closeDeps, seedTenant, testSql } from "../helpers.ts";
 import { testPostgresUrl } from "../pg/test-store.ts";
 import { startSession } from "../../src/chat/sessions.ts";
@@ -10,7 +11,7 @@ import { fullTextQuery } from "../../src/frontdesk/search-chats.ts";
 
 // The search's plans and index on PostgreSQL (PARLEY_TEST_DB): the GIN indexes serve the sort of
 // every match, the newest-first walk reads by index and stops early, and messages reach the index
-// through the queue and the catch-up.
+// through the queue (filled by the statements that write them) and the catch-up.
 
 describe.skipIf(!testPostgresUrl())("search query plans on PostgreSQL (PARLEY_TEST_DB)", () => {
   test("EXPLAIN shows the GIN indexes on the messages' terms and on leads serving the search", async () => {
@@ -31,7 +32,8 @@ describe.skipIf(!testPostgresUrl())("search query plans on PostgreSQL (PARLEY_TE
         tenant.id,
         session.id,
       );
-      expect(await catchUpSearchIndex(deps)).toBe(100_000); // the messages were queued (below ~100k rows a scan of the narrow terms table is the cheaper plan)
+      await sql.run(queueForSearch("chat_messages")); // as the store's own writes queue theirs
+      expect(await catchUpSearchIndex(deps)).toBe(100_000); // below ~100k rows a scan of the narrow terms table is the cheaper plan
       await sql.run("ANALYZE chat_message_terms");
       await sql.run("ANALYZE leads");
       const plan = (
@@ -99,20 +101,30 @@ describe.skipIf(!testPostgresUrl())("search query plans on PostgreSQL (PARLEY_TE
     }
   });
 
-  test("a message is queued when written and its terms written by the catch-up; a bot's never; a deleted message takes its terms", async () => {
+  test("a message is queued by the statement that writes it (a turn's, an operator's) and its terms written by the catch-up; a bot's never; a deleted message takes its terms", async () => {
     const deps = buildDeps();
     try {
       const sql = await testSql(deps);
       const { tenant } = await seedTenant(deps, "Queue");
       const session = await startSession(deps, deps.store, { tenantId: tenant.id, channel: "widget" });
-      await sql.run(
-        `INSERT INTO chat_messages (id, session_id, tenant_id, role, text, created_at)
-         VALUES ('msg_q1', ?, ?, 'visitor', 'a zebra crossing', 1), ('msg_q2', ?, ?, 'bot', 'a giraffe reply', 1)`,
-        session.id,
-        tenant.id,
-        session.id,
-        tenant.id,
-      );
+      const message = (id: string, role: ChatMessageRow["role"], text: string): ChatMessageRow => ({
+        id,
+        sessionId: session.id,
+        tenantId: tenant.id,
+        role,
+        text,
+        quickReplies: null,
+        confidence: null,
+        authorId: null,
+        authorName: null,
+        createdAt: 1,
+      });
+      await deps.store.chatSessions.finishTurn({
+        messages: [message("msg_q1", "visitor", "a zebra crossing"), message("msg_q2", "bot", "a giraffe reply")],
+        sessionId: session.id,
+        update: { status: null, state: "{}", messageCount: 2, handoffReason: null, updatedAt: 1 },
+      });
+      await deps.store.chatSessions.insertMessage(message("msg_q3", "bot", "an okapi reply"));
       const count = async (table: string) =>
         (await sql.get<{ n: number }>(`SELECT CAST(count(*) AS INTEGER) AS n FROM ${table}`))?.n;
       // The sort over the index (the walk reads the text itself): it sees only what the catch-up wrote.
@@ -132,7 +144,14 @@ describe.skipIf(!testPostgresUrl())("search query plans on PostgreSQL (PARLEY_TE
       expect([await count("chat_messages_search_pending"), await count("chat_message_terms")]).toEqual([0, 1]);
       expect(await sorted("zebra")).toEqual([session.id]);
       expect(await sorted("giraffe")).toEqual([]);
-      await sql.run("DELETE FROM chat_messages WHERE id = 'msg_q1'");
+      expect(await sorted("okapi")).toEqual([]);
+      await deps.store.chatSessions.insertMessage({
+        ...message("msg_q4", "operator", "a walrus answer"),
+        authorId: "usr_1",
+      });
+      expect(await catchUpSearchIndex(deps)).toBe(1);
+      expect(await sorted("walrus")).toEqual([session.id]);
+      await sql.run("DELETE FROM chat_messages WHERE id IN ('msg_q1', 'msg_q4')");
       expect(await count("chat_message_terms")).toBe(0);
     } finally {
       closeDeps(deps);
@@ -162,6 +181,7 @@ describe.skipIf(!testPostgresUrl())("search query plans on PostgreSQL (PARLEY_TE
           tenant === big.tenant ? 2000 : 2,
         );
       }
+      await sql.run(queueForSearch("chat_messages"));
       await catchUpSearchIndex(deps);
       const found = await deps.store.inbox.searchSessionIds(
         small.tenant.id,

@@ -3,6 +3,7 @@ import type { SessionStatus } from "../schema.ts";
 import type { ChatSessionQueries } from "../store-chat.ts";
 import { pgColumns } from "./columns.ts";
 import type { PgExec } from "./exec.ts";
+import { queueForSearch } from "./inbox.ts";
 import { chatMessages, chatSessions } from "./schema.ts";
 
 // The chat aggregates on PostgreSQL: the same statements as src/db/sqlite/chat.ts, with `$n`
@@ -115,7 +116,11 @@ export function pgChatSessions(db: PgExec): ChatSessionQueries {
     },
     insertMessage: async (row) => {
       await db.run(
-        "INSERT INTO chat_messages (id, session_id, tenant_id, role, text, quick_replies, confidence, author_id, author_name, created_at) VALUES ($1, $2, $3, $4, $5, $6::text::json, $7, $8, $9, $10)",
+        `WITH added AS (
+           INSERT INTO chat_messages (id, session_id, tenant_id, role, text, quick_replies, confidence, author_id, author_name, created_at)
+           VALUES ($1, $2, $3, $4, $5, $6::text::json, $7, $8, $9, $10) RETURNING id, role
+         )
+         ${queueForSearch("added")}`,
         [
           row.id,
           row.sessionId,
@@ -130,8 +135,9 @@ export function pgChatSessions(db: PgExec): ChatSessionQueries {
         ],
       );
     },
-    // One statement: the messages from a JSON array and the session's turn as data-modifying
-    // CTEs; the turn's last write, so alone and committed on its own when nothing came before.
+    // One statement: the messages from a JSON array, their search queue rows and the session's
+    // turn as data-modifying CTEs; the turn's last write, so alone and committed on its own when
+    // nothing came before.
     finishTurn: async (turn) => {
       await db.last(
         `WITH added AS (
@@ -139,7 +145,9 @@ export function pgChatSessions(db: PgExec): ChatSessionQueries {
            SELECT m.id, m.session_id, m.tenant_id, m.role, m.text, m.quick_replies, m.confidence, m.author_id, m.author_name, m.created_at
            FROM json_to_recordset($1::text::json) AS m(id text, session_id text, tenant_id text, role text, text text, quick_replies json,
              confidence double precision, author_id text, author_name text, created_at bigint)
-         )
+           RETURNING id, role
+         ),
+         queued AS (${queueForSearch("added")})
          UPDATE chat_sessions SET status = COALESCE($2, status), state = $3, message_count = $4, handoff_reason = $5, updated_at = $6 WHERE id = $7`,
         [
           JSON.stringify(

@@ -27,6 +27,14 @@ export const SEARCH_WALK = `SELECT s.id AS "sessionId", hit.one IS NOT NULL AS h
     LIMIT 1) AS hit ON true
   ORDER BY s.id DESC`;
 
+/**
+ * Queues the visitor's and operators' messages among `source`'s rows (id, role) for the
+ * catch-up. No trigger does it (a plpgsql trigger per row cost the chat write more CPU than a
+ * member of its statement): every statement that writes chat messages adds this.
+ */
+export const queueForSearch = (source: string): string =>
+  `INSERT INTO chat_messages_search_pending (message_id) SELECT id FROM ${source} WHERE role <> 'bot'`;
+
 // The catch-up: a batch of queued messages off the queue, their terms into chat_message_terms (a
 // message deleted meanwhile is simply gone from the join). Two instances at once: the second
 // waits for the first's rows, then finds them deleted and skips them.
@@ -42,8 +50,8 @@ const INDEX_PENDING = `WITH batch AS (
 
 /**
  * The inbox on PostgreSQL: the shared statements, search's walk, and the catch-up of the messages'
- * search index (migration postgres 0011 queues each message by trigger; a lead's GIN index on
- * leads is kept by the database, leads being written far less often than messages).
+ * search index (each statement that writes messages queues them: queueForSearch; a lead's GIN
+ * index on leads is kept by the database, leads being written far less often than messages).
  */
 export function pgInbox(exec: PgExec): InboxQueries {
   const ops = pgOps(exec, INBOX_OPS);

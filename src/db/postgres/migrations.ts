@@ -12,6 +12,9 @@ import frontDeskInbox from "../../../migrations/postgres/0008_front_desk_inbox.s
 import deliveryQueue from "../../../migrations/postgres/0009_delivery_queue.sql" with { type: "text" };
 import knowledgeSources from "../../../migrations/postgres/0010_knowledge_sources.sql" with { type: "text" };
 import searchTermsQueue from "../../../migrations/postgres/0011_search_terms_queue.sql" with { type: "text" };
+import searchQueueInStatements from "../../../migrations/postgres/0012_search_queue_in_statements.sql" with {
+  type: "text",
+};
 import type { MigrationResult } from "../migrate.ts";
 
 // The PostgreSQL migration set (drizzle-kit, dialect postgresql, from ./schema.ts), embedded
@@ -31,6 +34,7 @@ export const PG_MIGRATIONS: ReadonlyArray<{ tag: string; sql: string }> = [
   { tag: "0009_delivery_queue", sql: deliveryQueue },
   { tag: "0010_knowledge_sources", sql: knowledgeSources },
   { tag: "0011_search_terms_queue", sql: searchTermsQueue },
+  { tag: "0012_search_queue_in_statements", sql: searchQueueInStatements },
 ];
 
 /** Any fixed number: the lock that makes instances starting together apply each migration once. */
