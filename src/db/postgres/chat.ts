@@ -3,6 +3,7 @@ import type { SessionStatus } from "../schema.ts";
 import type { ChatSessionQueries } from "../store-chat.ts";
 import { pgColumns } from "./columns.ts";
 import type { PgExec } from "./exec.ts";
+import { INSERT_SESSION_SQL, insertSessionParams } from "../sql/chat.ts";
 import { queueForSearch } from "./inbox.ts";
 import { chatMessages, chatSessions } from "./schema.ts";
 
@@ -82,25 +83,7 @@ export function pgChatSessions(db: PgExec): ChatSessionQueries {
       return db.all<ChatSessionRow>(page.text, page.params);
     },
     insertSession: async (row) => {
-      await db.run(
-        `INSERT INTO chat_sessions (id, tenant_id, chatbot_id, channel, status, state, visitor_ref, origin, message_count, handoff_reason, created_at, updated_at, closed_at)
-         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13)`,
-        [
-          row.id,
-          row.tenantId,
-          row.chatbotId,
-          row.channel,
-          row.status,
-          row.state,
-          row.visitorRef,
-          row.origin,
-          row.messageCount,
-          row.handoffReason,
-          row.createdAt,
-          row.updatedAt,
-          row.closedAt,
-        ],
-      );
+      await db.run(INSERT_SESSION_SQL, insertSessionParams(row));
     },
     updateSessionTurn: async (sessionId, turn) => {
       await db.run(

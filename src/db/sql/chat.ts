@@ -1,10 +1,30 @@
 import { appointments, leads, usageCounters } from "../schema.ts";
 import { type Dialect, filtered, many, one, type Ops, write } from "../statements.ts";
+import type { ChatSessionRow } from "../rows.ts";
 import type { CaptureQueries, UsageQueries } from "../store-chat.ts";
 
 // The chat aggregates' statements shared by both stores (src/db/statements.ts). The sessions,
 // usage and bot-config aggregates are the message's hot path and differ per store (a turn's end
 // is one statement on PostgreSQL, the lookup version): src/db/{sqlite,postgres}/chat.ts.
+
+/** A session's first row: the one statement both stores' session aggregates prepare, and its parameters. */
+export const INSERT_SESSION_SQL = `INSERT INTO chat_sessions (id, tenant_id, chatbot_id, channel, status, state, visitor_ref, origin, message_count, handoff_reason, created_at, updated_at, closed_at)
+  VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13)`;
+export const insertSessionParams = (row: ChatSessionRow): Array<string | number | null> => [
+  row.id,
+  row.tenantId,
+  row.chatbotId,
+  row.channel,
+  row.status,
+  row.state,
+  row.visitorRef,
+  row.origin,
+  row.messageCount,
+  row.handoffReason,
+  row.createdAt,
+  row.updatedAt,
+  row.closedAt,
+];
 
 /** The CRM lists' pages, with and without a cursor: a range of leads_tenant_idx / appointments_tenant_idx. */
 export const leadListSql = (d: Dialect, given: { before: boolean }): string =>

@@ -7,9 +7,9 @@ import type { SyncOf } from "./gate.ts";
 import { prepareVariants } from "./list-variants.ts";
 import { sqliteLookupOps } from "./tenants.ts";
 import { lookupVersionReader } from "./lookup-version.ts";
-import { USAGE_OPS } from "../sql/chat.ts";
+import { INSERT_SESSION_SQL, insertSessionParams, USAGE_OPS } from "../sql/chat.ts";
 import { BOT_CONFIG_OPS } from "../sql/tenants.ts";
-import { sqliteOps } from "./statements.ts";
+import { sqliteOps, sqliteText } from "./statements.ts";
 
 type RawMessage = Omit<ChatMessageRow, "quickReplies"> & { quickReplies: string | null };
 
@@ -42,10 +42,7 @@ export function sqliteChatSessions(sqlite: Database): SyncOf<ChatSessionQueries>
     SESSION_LIST_FILTERS,
     sessionListSql,
   );
-  const insert = sqlite.prepare(
-    `INSERT INTO chat_sessions (id, tenant_id, chatbot_id, channel, status, state, visitor_ref, origin, message_count, handoff_reason, created_at, updated_at, closed_at)
-     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-  );
+  const insert = sqlite.prepare(sqliteText(INSERT_SESSION_SQL));
   // Two statements: SET status (even to the same value) rewrites the status index entry, which
   // costs more than the rest of the update, and most turns leave the status as it was.
   const update = sqlite.prepare(
@@ -102,21 +99,7 @@ export function sqliteChatSessions(sqlite: Database): SyncOf<ChatSessionQueries>
     listSessions: (tenantId, status, beforeId, limit) =>
       list({ status: status !== null, before: beforeId !== null }).all(tenantId, status, beforeId, limit),
     insertSession: (row) => {
-      insert.run(
-        row.id,
-        row.tenantId,
-        row.chatbotId,
-        row.channel,
-        row.status,
-        row.state,
-        row.visitorRef,
-        row.origin,
-        row.messageCount,
-        row.handoffReason,
-        row.createdAt,
-        row.updatedAt,
-        row.closedAt,
-      );
+      insert.run(...insertSessionParams(row));
     },
     updateSessionTurn: updateTurn,
     closeSession: (sessionId, closedAt) => {
