@@ -18,38 +18,14 @@
  *
  * Run: npx bun bench/knowledge-recall.ts   (misses are listed on stderr)
  */
-import { modelAssistant } from "../src/assistant/turn-assistant.ts";
-import { loadConfig } from "../src/config.ts";
-import { openDatabase, type DatabaseHandle } from "../src/db/client.ts";
-import { applyMigrations } from "../src/db/migrate.ts";
 import type { Deps } from "../src/deps.ts";
 import { addDocument } from "../src/knowledge/documents.ts";
 import type { Embedder } from "../src/knowledge/embedder.ts";
 import { searchKnowledge, type KnowledgeHit } from "../src/knowledge/search.ts";
-import { systemClock } from "../src/lib/clock.ts";
-import { silentLogger } from "../src/lib/log.ts";
-import { createSignal } from "../src/lib/signal.ts";
 import { createTenant } from "../src/tenants/create-tenant.ts";
 import { hashedEmbedder } from "./fixtures/embedders.ts";
 import { RECALL_SECTORS, type RecallQuestion } from "./fixtures/knowledge-recall.ts";
-
-function freshDeps(): Deps & { sqlite: DatabaseHandle["sqlite"] } {
-  const handle = openDatabase(":memory:");
-  applyMigrations(handle.sqlite, systemClock.now());
-  const config = loadConfig({
-    PARLEY_JWT_SECRET: "bench-secret-bench-secret-bench-secret-0123",
-    PARLEY_DB: ":memory:",
-  });
-  return {
-    store: handle.store,
-    sqlite: handle.sqlite,
-    config,
-    clock: systemClock,
-    log: silentLogger,
-    assistant: modelAssistant,
-    deliveriesEnqueued: createSignal(),
-  };
-}
+import { createBenchDeps } from "./lib.ts";
 
 /** A real OpenAI-compatible embeddings endpoint, for an optional third column. */
 function httpEmbedder(baseUrl: string, model: string, apiKey: string | undefined): Embedder {
@@ -128,7 +104,7 @@ async function recall(): Promise<void> {
   for (const sector of RECALL_SECTORS) {
     const cells: string[] = [];
     for (const [position, mode] of modes.entries()) {
-      const deps = freshDeps();
+      const deps = createBenchDeps();
       const tenant = await createTenant(deps, { name: sector.sector, sector: sector.sector });
       const embedder = mode.embedder();
       await addDocument(
@@ -145,7 +121,7 @@ async function recall(): Promise<void> {
       total.at3 += score.at3;
       total.reciprocalRanks += score.reciprocalRanks;
       cells.push(`${percent(score.at3, score.questions)} (@1 ${percent(score.at1, score.questions)})`);
-      deps.sqlite.close();
+      deps.dispose();
     }
     rows.push(`| ${sector.sector} | ${sector.questions.length} | ${cells.join(" | ")} |`);
   }
@@ -167,7 +143,7 @@ const WORDS =
 async function scale(): Promise<void> {
   const chunks = Number(process.env.BENCH_KNOWLEDGE_CHUNKS ?? 3000);
   const perDocument = 30;
-  const deps = freshDeps();
+  const deps = createBenchDeps();
   const tenant = await createTenant(deps, { name: "scale", plan: "business" });
   const embedder = hashedEmbedder(256);
   let seed = 7;
@@ -209,7 +185,7 @@ async function scale(): Promise<void> {
   console.log(
     `| hybrid (256-dim vectors, embedder time ≈ 0) | ${hybrid.first.toFixed(1)} ms | ${hybrid.mean.toFixed(2)} ms |`,
   );
-  deps.sqlite.close();
+  deps.dispose();
 }
 
 await recall();
