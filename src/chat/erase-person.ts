@@ -26,28 +26,20 @@ export interface ErasureResult {
 async function erasePerson(deps: Deps, tenantId: string, seed: PersonSeed): Promise<ErasureResult> {
   const result = await deps.store.transaction(async (tx) => {
     const records = await findPersonRecords(tx, tenantId, seed);
-    // Events first: their deliveries, attempts and dead letters cascade with them.
-    await tx.privacy.deleteRows(
-      "events",
-      records.events.map((row) => row.id),
-    );
-    await tx.privacy.deleteRows(
-      "analyticsEvents",
-      records.analyticsEvents.map((row) => row.id),
-    );
-    await tx.privacy.deleteRows(
-      "appointments",
-      records.appointments.map((row) => row.id),
-    );
-    await tx.privacy.deleteRows(
-      "leads",
-      records.leads.map((row) => row.id),
-    );
-    // Messages cascade with their session.
-    await tx.privacy.deleteRows(
-      "chatSessions",
-      records.sessions.map((row) => row.id),
-    );
+    // Events first: their deliveries, attempts and dead letters cascade with them; messages
+    // cascade with their session, so sessions go last.
+    const order = [
+      ["events", records.events],
+      ["analyticsEvents", records.analyticsEvents],
+      ["appointments", records.appointments],
+      ["leads", records.leads],
+      ["chatSessions", records.sessions],
+    ] as const;
+    for (const [table, rows] of order)
+      await tx.privacy.deleteRows(
+        table,
+        rows.map((row) => row.id),
+      );
     return {
       erased: true as const,
       tenant_id: tenantId,
