@@ -13,7 +13,8 @@ import { DELIVERY_OPS, OUTBOX_OPS, WEBHOOK_RULE_OPS } from "./webhooks.ts";
 
 /**
  * The aggregates made of shared statements alone, the same on both stores: each store prepares
- * them its own way (`sharedAggregates`). The others add a variant per store to shared statements.
+ * them its own way (SQLite with `sharedAggregates`, PostgreSQL lazily per transaction from this
+ * table). The others add a variant per store to shared statements.
  */
 export const SHARED_AGGREGATES = {
   users: USER_OPS,
@@ -36,10 +37,7 @@ export const SHARED_AGGREGATES = {
 
 export type SharedAggregate = keyof typeof SHARED_AGGREGATES;
 
-/**
- * Every shared aggregate, made by one store's `prepare` (`sqliteOps`, `pgOps`). `All` is that
- * store's set of aggregates (`SyncQueries` on SQLite, `StoreQueries` on PostgreSQL).
- */
+/** Every shared aggregate, made at once by the SQLite store's `prepare` (`sqliteOps`) as its `SyncQueries`. */
 export function sharedAggregates<All extends Record<SharedAggregate, unknown>>(
   prepare: (ops: Ops<unknown>) => unknown,
 ): Pick<All, SharedAggregate> {
