@@ -2,14 +2,16 @@ import { afterEach, describe, expect, test } from "bun:test";
 import { verifyServiceSignature } from "../../src/webhooks/sign.ts";
 import { createSandbox, startServer, type RunningBinary, type Sandbox } from "./binary.ts";
 
-// Short retry delays and timeout so a whole 4-attempt cycle takes about a second. Concurrency 4
-// keeps the 1,000-delivery queue draining for a few seconds, long enough to be killed mid-way.
+// Short retry delays so a whole 4-attempt cycle takes about a second; a 3 s timeout, since a
+// timed-out send on a loaded CI machine would be a retry or a dead letter these tests do not expect.
+// Concurrency 4 keeps the 1,000-delivery queue draining for a few seconds, long enough to be killed
+// mid-way.
 const CONCURRENCY = 4;
 const ENV = {
   PARLEY_ALLOW_PRIVATE_WEBHOOKS: "true",
   PARLEY_RATE_LIMITS: "off",
   PARLEY_RETRY_DELAYS: "200ms,200ms,200ms",
-  PARLEY_DELIVERY_TIMEOUT: "1s",
+  PARLEY_DELIVERY_TIMEOUT: "3s",
   PARLEY_LOG_LEVEL: "error",
   PARLEY_DELIVERY_CONCURRENCY: String(CONCURRENCY),
 };
