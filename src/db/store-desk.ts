@@ -7,7 +7,11 @@ export type HandoffRow = typeof handoffs.$inferSelect;
 export type SessionRatingRow = typeof sessionRatings.$inferSelect;
 
 export interface DeskQueries {
-  /** A session's first hand-off; a later one (after a reopen) changes nothing. */
+  /**
+   * A session's first hand-off, by every path that hands a chat to a person (the bot's turn, a
+   * person's reply taking it over): the one record of its time, read by the inbox and the reply
+   * waits. A later one (after a reopen) changes nothing.
+   */
   insertHandoff(row: Omit<HandoffRow, "firstReplyAt" | "seenMessageId">): Promise<void>;
   /** The first person's reply to the hand-off; later replies change nothing. */
   recordFirstReply(sessionId: string, repliedAt: number): Promise<void>;

@@ -41,7 +41,7 @@ export const searchSql = (d: Dialect, given: { before: boolean }): string => {
 };
 
 const inboxDetailSql = (d: Dialect) => `
-  SELECT s.id AS "sessionId", k.page_url AS "pageUrl", ${num(d, "k.handoff_at")} AS "handoffAt",
+  SELECT s.id AS "sessionId", k.page_url AS "pageUrl", ${num(d, "h.handoff_at")} AS "handoffAt",
     k.assigned_to AS "assignedTo", u.display_name AS "assignedName", ${num(d, "k.assigned_at")} AS "assignedAt",
     l.name AS "leadName", l.email AS "leadEmail", l.phone AS "leadPhone",
     ${num(d, "a.starts_at")} AS "appointmentStartsAt", a.timezone AS "appointmentTimezone",
@@ -50,7 +50,7 @@ const inboxDetailSql = (d: Dialect) => `
     ${num(
       d,
       `(SELECT min(m.created_at) FROM chat_messages AS m
-        WHERE m.session_id = s.id AND m.role = 'visitor' AND m.created_at >= k.handoff_at
+        WHERE m.session_id = s.id AND m.role = 'visitor' AND m.created_at >= h.handoff_at
           AND m.id > COALESCE((SELECT max(o.id) FROM chat_messages AS o WHERE o.session_id = s.id AND o.role = 'operator'), ''))`,
     )} AS "waitingSince",
     h.within_business_hours AS "withinBusinessHours"
@@ -75,11 +75,6 @@ export const INBOX_OPS: Ops<Omit<InboxQueries, "indexPending">> = {
     `INSERT INTO session_desk (session_id, tenant_id, page_url) VALUES ($1, $2, $3)
      ON CONFLICT (session_id) DO UPDATE SET page_url = excluded.page_url`,
     (tenantId, sessionId, pageUrl) => [sessionId, tenantId, pageUrl],
-  ),
-  recordHandoff: write(
-    `INSERT INTO session_desk (session_id, tenant_id, handoff_at) VALUES ($1, $2, $3)
-     ON CONFLICT (session_id) DO UPDATE SET handoff_at = COALESCE(session_desk.handoff_at, excluded.handoff_at)`,
-    (tenantId, sessionId, at) => [sessionId, tenantId, at],
   ),
   assignSession: write(
     `INSERT INTO session_desk (session_id, tenant_id, assigned_to, assigned_at) VALUES ($1, $2, $3, $4)
