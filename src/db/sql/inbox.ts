@@ -17,6 +17,8 @@ const pgTerms = (tenantId: string, text: string) => `parley_search_terms(${tenan
 export const searchTerms = {
   message: pgTerms("m.tenant_id", "m.text"),
   lead: pgTerms("l.tenant_id", `l.name || ' ' || l.email || ' ' || l.phone`),
+  /** The search's tsquery ($2), its accents folded as the terms' are (migration postgres 0013). */
+  query: "to_tsquery('simple', parley_fold_accents($2))",
 };
 
 // Sessions whose messages or lead match, newest first: every match of the tenant, then a sort
@@ -33,10 +35,10 @@ export const searchSql = (d: Dialect, given: { before: boolean }): string => {
          SELECT l.session_id FROM leads_fts AS lf JOIN leads AS l ON l.rowid = lf.rowid
            WHERE leads_fts MATCH $2 AND l.tenant_id = $1`
       : `SELECT t.session_id FROM chat_message_terms AS t
-           WHERE t.terms @@ to_tsquery('simple', $2) AND t.tenant_id = $1
+           WHERE t.terms @@ ${searchTerms.query} AND t.tenant_id = $1
          UNION
          SELECT l.session_id FROM leads AS l
-           WHERE ${searchTerms.lead} @@ to_tsquery('simple', $2) AND l.tenant_id = $1`;
+           WHERE ${searchTerms.lead} @@ ${searchTerms.query} AND l.tenant_id = $1`;
   return `SELECT session_id AS "sessionId" FROM (${hits}) AS hits${before} ORDER BY session_id DESC LIMIT $4`;
 };
 
