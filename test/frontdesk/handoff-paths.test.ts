@@ -128,7 +128,7 @@ test("a person taking a chat over by replying (admin page, or the API key) is a 
   expect(await d.waits()).toEqual([0, 0]);
 });
 
-test("a takeover out of hours is kept as out of hours, and hand-offs by every path make the widget's expected reply time", async () => {
+test("the widget's expected reply time takes the bot's hand-offs and the takeovers (answered at once); a takeover out of hours is out of hours", async () => {
   const d = await desk();
   const waited = [60, 120, 180];
   for (const waitS of waited) {
