@@ -42,6 +42,7 @@ export async function recordTurnLiveEvents(
       tenantId: session.tenantId,
       handoffAt: turn.visitorMessage.createdAt,
       withinBusinessHours: team.withinBusinessHours,
+      takenOver: false,
     });
     await recordLiveEvent(deps, tx, {
       ...base,

@@ -199,12 +199,13 @@ export async function postOperatorMessage(
         handoffReason: "operator",
         updatedAt: now,
       });
-      // A hand-off like the bot's, answered by this very reply (a wait of 0 in the reply waits).
+      // The chat's hand-off time for the inbox; no visitor waited, so it is not a reply wait.
       await tx.desk.insertHandoff({
         sessionId: session.id,
         tenantId,
         handoffAt: now,
         withinBusinessHours: teamAvailability(config, now).withinBusinessHours,
+        takenOver: true,
       });
     }
     const authorName = input.authorId ? ((await tx.users.findUser(input.authorId))?.displayName ?? null) : null;

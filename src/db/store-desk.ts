@@ -20,7 +20,7 @@ export interface DeskQueries {
   markHandoffSeen(sessionId: string, messageId: string): Promise<number>;
   /** The newest visitor message of a session, null when there is none. */
   findLastVisitorMessageId(sessionId: string): Promise<string | null>;
-  /** Waits (ms) from hand-off to first reply within business hours since a time, newest first. */
+  /** Waits (ms) from hand-off to first reply within business hours since a time, newest first (takeovers left out: nobody waited). */
   listReplyWaits(tenantId: string, since: number, limit: number): Promise<number[]>;
   /** Answers 1, or 0 when the session was already rated. */
   insertRating(row: SessionRatingRow): Promise<number>;

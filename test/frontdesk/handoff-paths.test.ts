@@ -106,7 +106,7 @@ test("a chat over the API (a member's token) asking for a person: the same time 
   await expectOneHandoff(d, body.session_id, handedOffAt, WAIT_MS);
 });
 
-test("a person taking a chat over by replying (admin page, or the API key) is a hand-off answered at once", async () => {
+test("a person taking a chat over by replying (admin page, or the API key) is the chat's hand-off, answered at once and no reply wait", async () => {
   const d = await desk();
   for (const headers of [d.owner, d.apiKey]) {
     const chat = await d.visitor();
@@ -123,12 +123,14 @@ test("a person taking a chat over by replying (admin page, or the API key) is a 
     expect(await context.deps.store.desk.findHandoff(chat.sessionId)).toMatchObject({
       handoffAt: takenAt,
       firstReplyAt: takenAt,
+      takenOver: true,
     });
   }
-  expect(await d.waits()).toEqual([0, 0]);
+  // Nobody waited for these replies: the widget's expected reply time does not count them.
+  expect(await d.waits()).toEqual([]);
 });
 
-test("the widget's expected reply time takes the bot's hand-offs and the takeovers (answered at once); a takeover out of hours is out of hours", async () => {
+test("the widget's expected reply time takes the hand-offs visitors waited for, not the takeovers; a takeover out of hours is out of hours", async () => {
   const d = await desk();
   const waited = [60, 120, 180];
   for (const waitS of waited) {
@@ -149,8 +151,15 @@ test("the widget's expected reply time takes the bot's hand-offs and the takeove
     await chat.say("Hello");
     await d.reply(chat.sessionId, d.owner);
   }
-  // 0, 0, 60, 120, 180: the takeovers count as answered at once.
-  expect(await expected()).toBe(60);
+  // Two takeovers (answered at once) would make 0, 0, 60, 120, 180 and a median of 60: they are left out.
+  expect(await expected()).toBeNull();
+  for (const waitS of [240, 300]) {
+    const chat = await d.visitor();
+    await chat.say("Can I talk to a human please?");
+    context.clock.advance(waitS * 1000);
+    await d.reply(chat.sessionId, d.apiKey);
+  }
+  expect(await expected()).toBe(180); // 60, 120, 180, 240, 300
 
   context.clock.set(FRIDAY_18_SAO_PAULO);
   const late = await d.visitor();
@@ -189,18 +198,32 @@ test("the migration keeps every hand-off time: a taken-over chat's, held by sess
   const migration = postgres
     ? PG_MIGRATIONS.find((m) => m.tag.endsWith("_desk_handoff_and_accents"))
     : EMBEDDED_MIGRATIONS.find((m) => m.tag.endsWith("_handoff_time_once"));
-  const statements = (migration?.sql ?? "").split("--> statement-breakpoint").filter((text) => /handoff/.test(text));
+  const statements = (migration?.sql ?? "")
+    .split("--> statement-breakpoint")
+    .filter((text) => /session_desk/.test(text));
   expect(statements.length).toBe(2);
   for (const statement of statements) await sql.run(statement);
 
-  const rows = await sql.all<{ session_id: string; handoff_at: unknown; within: unknown; first_reply_at: unknown }>(
-    "SELECT session_id, handoff_at, within_business_hours AS within, first_reply_at FROM handoffs ORDER BY handoff_at",
+  const rows = await sql.all<{
+    session_id: string;
+    handoff_at: unknown;
+    within: unknown;
+    taken: unknown;
+    first_reply_at: unknown;
+  }>(
+    "SELECT session_id, handoff_at, within_business_hours AS within, taken_over AS taken, first_reply_at FROM handoffs ORDER BY handoff_at",
   );
   expect(
-    rows.map((row) => [row.session_id, Number(row.handoff_at), Boolean(row.within), Number(row.first_reply_at)]),
+    rows.map((row) => [
+      row.session_id,
+      Number(row.handoff_at),
+      Boolean(row.within),
+      Boolean(row.taken),
+      Number(row.first_reply_at),
+    ]),
   ).toEqual([
-    [bot.sessionId, botAt, true, botAt + WAIT_MS],
-    [taken.sessionId, takenAt, true, takenAt],
+    [bot.sessionId, botAt, true, false, botAt + WAIT_MS],
+    [taken.sessionId, takenAt, true, true, takenAt],
   ]);
   expect((await d.inboxChat(taken.sessionId)).handoff_at).toBe(new Date(takenAt).toISOString());
   expect((await sql.all("SELECT * FROM session_desk WHERE session_id = ?", taken.sessionId))[0]).not.toHaveProperty(
