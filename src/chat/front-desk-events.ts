@@ -36,14 +36,14 @@ export async function recordTurnLiveEvents(
       within_business_hours: team.withinBusinessHours,
       back_at: team.backAt === null ? null : toIso(team.backAt),
     };
+    // The inbox counts the visitor's wait from here.
     await tx.desk.insertHandoff({
       sessionId: session.id,
       tenantId: session.tenantId,
       handoffAt: turn.visitorMessage.createdAt,
       withinBusinessHours: team.withinBusinessHours,
+      takenOver: false,
     });
-    // The inbox counts the visitor's wait from here.
-    await tx.inbox.recordHandoff(session.tenantId, session.id, turn.visitorMessage.createdAt);
     await recordLiveEvent(deps, tx, {
       ...base,
       kind: "handoff.requested",

@@ -8,6 +8,8 @@ import { toPage, type Page } from "../lib/page.ts";
 import { initialConversationState } from "./engine/conversation-state.ts";
 import { MESSAGE_MAX_LENGTH } from "./engine/turn.ts";
 import { recordLiveEvent } from "../frontdesk/live-events.ts";
+import { getBotConfig } from "./bot-settings.ts";
+import { teamAvailability } from "./engine/team-hours.ts";
 import { requireChat, shownAuthorName, toSessionView, type SessionView } from "../frontdesk/session-view.ts";
 
 export { shownAuthorName, toSessionView, type SessionView };
@@ -182,18 +184,29 @@ export async function postOperatorMessage(
     const rule = `must be 1 to ${MESSAGE_MAX_LENGTH} characters`;
     throw new AppError("validation_failed", 422, `text: ${rule}`, [{ field: "text", message: rule }]);
   }
+  // Read before the transaction (a store read inside one waits for it to end on SQLite): a reply
+  // that takes the chat over records whether that came within the team's hours.
+  const config = await getBotConfig(deps, tenantId);
   return deps.store.transaction(async (tx) => {
     const session = await requireSession(tx, tenantId, sessionId);
     if (session.status === "closed") throw new AppError("session_closed", 409, "The session is closed.");
     if (session.status === "bot") {
+      const now = deps.clock.now();
       await tx.chatSessions.updateSessionTurn(session.id, {
         status: "handoff",
         state: session.state,
         messageCount: session.messageCount,
         handoffReason: "operator",
-        updatedAt: deps.clock.now(),
+        updatedAt: now,
       });
-      await tx.inbox.recordHandoff(tenantId, session.id, deps.clock.now());
+      // The chat's hand-off time for the inbox; no visitor waited, so it is not a reply wait.
+      await tx.desk.insertHandoff({
+        sessionId: session.id,
+        tenantId,
+        handoffAt: now,
+        withinBusinessHours: teamAvailability(config, now).withinBusinessHours,
+        takenOver: true,
+      });
     }
     const authorName = input.authorId ? ((await tx.users.findUser(input.authorId))?.displayName ?? null) : null;
     const message = await insertMessage(deps, tx, session, {

@@ -80,6 +80,10 @@ function openPostgres(url: string, options: OpenStoreOptions): OpenedStore {
         );
       }),
     async close() {
+      // What this instance counted ahead on unlimited plans goes back before the pool closes:
+      // GET /usage then shows the messages accepted. Should the database be gone, they stay
+      // counted, as after a crash, and the store still closes.
+      await store.usage.returnHeldMessages().catch(() => 0);
       await deliveriesEnqueued.close();
       await liveEventsWritten.close();
       await sql.close();

@@ -3,10 +3,11 @@ import { tenantIdColumn } from "./schema.ts";
 import { sessionIdColumn } from "./schema-chat.ts";
 
 /**
- * A session's first hand-off to a person: when, whether within business hours, when a person
- * first replied (the widget's expected reply time is the median wait of the tenant's last 30
- * days within hours), and the visitor's newest message an operator has opened the chat after
- * (the widget's "Seen"). Erasing a session erases its row.
+ * A session's first hand-off to a person: when, whether within business hours, whether a person
+ * took the chat over by replying (no visitor waited), when a person first replied (the widget's
+ * expected reply time is the median wait of the tenant's last 30 days within hours, takeovers
+ * left out), and the visitor's newest message an operator has opened the chat after (the
+ * widget's "Seen"). Erasing a session erases its row.
  */
 export const handoffs = sqliteTable(
   "handoffs",
@@ -15,6 +16,7 @@ export const handoffs = sqliteTable(
     tenantId: tenantIdColumn(),
     handoffAt: integer("handoff_at").notNull(),
     withinBusinessHours: integer("within_business_hours", { mode: "boolean" }).notNull(),
+    takenOver: integer("taken_over", { mode: "boolean" }).notNull().default(false),
     firstReplyAt: integer("first_reply_at"),
     seenMessageId: text("seen_message_id"),
   },

@@ -4,8 +4,8 @@ import { sessionIdColumn } from "./schema-chat.ts";
 
 /**
  * The front desk's view of a chat, kept beside the session so the chat hot path never writes it:
- * the page the visitor started on (written once at session start), when the chat was handed to
- * a person (once per hand-off) and who has it (on Take / reassign).
+ * the page the visitor started on (written once at session start) and who has it (on Take /
+ * reassign). When the chat was handed to a person is its `handoffs` row (schema-desk.ts).
  */
 export const sessionDesk = sqliteTable(
   "session_desk",
@@ -13,7 +13,6 @@ export const sessionDesk = sqliteTable(
     sessionId: sessionIdColumn().primaryKey(),
     tenantId: tenantIdColumn(),
     pageUrl: text("page_url"),
-    handoffAt: integer("handoff_at"),
     assignedTo: text("assigned_to").references(() => users.id, { onDelete: "set null" }),
     assignedAt: integer("assigned_at"),
   },

@@ -108,6 +108,12 @@ export interface UsageQueries {
     usage: { calls: number; promptTokens: number; completionTokens: number },
   ): Promise<void>;
   countVisitorRefusal(tenantId: string, period: string): Promise<void>;
+  /**
+   * For a store that is closing: what this instance counted ahead and did not use (PostgreSQL's
+   * blocks on an unlimited plan, docs/scale-out.md) goes back on the counters, in one statement;
+   * answers how many messages. SQLite counts each message in its turn and holds nothing: 0.
+   */
+  returnHeldMessages(): Promise<number>;
 }
 
 export interface CaptureQueries {

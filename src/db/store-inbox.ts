@@ -1,8 +1,8 @@
 import type { cannedReplies, sessionDesk } from "./schema-inbox.ts";
 
 // The front desk's inbox (src/frontdesk/): who has a chat, how far each person read it, the
-// page and hand-off time of each chat, search over past chats, and the tenant's canned
-// replies. One SQL operation per function; statements in src/db/sql/inbox.ts.
+// page of each chat (its hand-off time is its handoffs row: store-desk.ts), search over past
+// chats, and the tenant's canned replies. One SQL operation per function; statements in src/db/sql/inbox.ts.
 
 export type SessionDeskRow = typeof sessionDesk.$inferSelect;
 export type CannedReplyRow = typeof cannedReplies.$inferSelect;
@@ -11,6 +11,7 @@ export type CannedReplyRow = typeof cannedReplies.$inferSelect;
 export interface InboxDetailRow {
   sessionId: string;
   pageUrl: string | null;
+  /** When the chat was handed to a person (its handoffs row); null when it never was. */
   handoffAt: number | null;
   assignedTo: string | null;
   assignedName: string | null;
@@ -32,8 +33,6 @@ export interface InboxQueries {
   findDesk(sessionId: string): Promise<SessionDeskRow | null>;
   /** The page the visitor opened the chat on (once, at session start). */
   recordPageUrl(tenantId: string, sessionId: string, pageUrl: string): Promise<void>;
-  /** When the chat was handed to a person (each hand-off; a reopened chat keeps its first). */
-  recordHandoff(tenantId: string, sessionId: string, at: number): Promise<void>;
   /**
    * Gives the chat to `assignedTo` (null: nobody) only if it is still held by `expected`
    * (null: nobody): answers 0 when someone else changed it first, so two people taking the

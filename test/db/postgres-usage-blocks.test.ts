@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import type { SQL } from "bun";
+import { openStore } from "../../src/db/open-store.ts";
 import { createPostgresStore } from "../../src/db/postgres/store.ts";
 import { MESSAGE_BLOCK } from "../../src/db/postgres/usage.ts";
 import type { MessageLimits, Store } from "../../src/db/store.ts";
@@ -20,7 +21,7 @@ describe.skipIf(!testPostgresUrl())("message blocks on PostgreSQL", () => {
     const url = testPostgresUrl() as string;
     opened = await openTestPgStore(url);
     ({ store: other, sql: second } = secondInstance(opened, url));
-    for (const id of ["ten_a", "ten_b", "ten_c", "ten_d", "ten_e", "ten_f"])
+    for (const id of ["ten_a", "ten_b", "ten_c", "ten_d", "ten_e", "ten_f", "ten_g", "ten_h"])
       await opened.sql`INSERT INTO tenants (id, name, created_at, updated_at) VALUES (${id}, ${id}, 1, 1)`;
   });
   afterAll(async () => {
@@ -95,11 +96,43 @@ describe.skipIf(!testPostgresUrl())("message blocks on PostgreSQL", () => {
     expect(await counter("ten_e", "2026-02")).toBe(3);
   });
 
-  test("an instance that stops (or dies) leaves what it held counted: at most a block less one", async () => {
+  test("an instance that dies leaves what it held counted: at most a block less one", async () => {
     await message(other, "ten_f", "2026-01");
     // `other` is gone from here on; a restarted instance starts with nothing held.
     const restarted = createPostgresStore(second);
     await message(restarted, "ten_f", "2026-01");
     expect(await counter("ten_f", "2026-01")).toBe(2 * MESSAGE_BLOCK);
+  });
+
+  test("a store that closes (the server's shutdown) gives back every block's unused messages, in one statement", async () => {
+    const url = new URL(testPostgresUrl() as string);
+    url.searchParams.set("search_path", opened.schema);
+    const stopping = openStore(url.toString());
+    const running = secondInstance(opened, testPostgresUrl() as string);
+    for (let i = 0; i < 3; i++) await message(stopping.store, "ten_g", "2026-01");
+    const failed = stopping.store.transaction(async (tx) => {
+      await tx.usage.reserveMessage("ten_g", "2026-01", UNLIMITED, null);
+      throw new Error("the turn fails");
+    });
+    await expect(failed).rejects.toThrow("the turn fails");
+    for (let i = 0; i < MESSAGE_BLOCK + 1; i++) await message(stopping.store, "ten_h", "2026-01");
+    for (let i = 0; i < 2; i++) await message(running.store, "ten_g", "2026-01");
+    expect([await counter("ten_g", "2026-01"), await counter("ten_h", "2026-01")]).toEqual([
+      2 * MESSAGE_BLOCK,
+      2 * MESSAGE_BLOCK,
+    ]);
+
+    await stopping.close();
+    // Its 3 and 17 messages stay counted; the other instance still holds its block's 14.
+    expect([await counter("ten_g", "2026-01"), await counter("ten_h", "2026-01")]).toEqual([3 + MESSAGE_BLOCK, 17]);
+    // Both rows changed by one transaction: one statement.
+    expect(await rowVersion("ten_g", "2026-01")).toBe((await rowVersion("ten_h", "2026-01")) as string);
+    expect(await running.store.usage.returnHeldMessages()).toBe(MESSAGE_BLOCK - 2);
+    expect(await counter("ten_g", "2026-01")).toBe(5);
+    // Nothing held any more: a second call writes nothing, and the next message counts a new block.
+    expect(await running.store.usage.returnHeldMessages()).toBe(0);
+    await message(running.store, "ten_g", "2026-01");
+    expect(await counter("ten_g", "2026-01")).toBe(5 + MESSAGE_BLOCK);
+    await running.sql.close();
   });
 });

@@ -165,7 +165,8 @@ describe.skipIf(!testPostgresUrl())("search query plans on PostgreSQL (PARLEY_TE
       const terms = await sql.all<{ terms: string }>(
         "SELECT parley_search_terms('ten_01ab_c', 'Ana López, +44 7700!')::text AS terms",
       );
-      expect(terms).toEqual([{ terms: "'01abc44' '01abc7700' '01abcana' '01abclópez'" }]);
+      // Accents folded as SQLite's FTS5 folds them (search-accents.test.ts).
+      expect(terms).toEqual([{ terms: "'01abc44' '01abc7700' '01abcana' '01abclopez'" }]);
       const big = await seedTenant(deps, "Big");
       const small = await seedTenant(deps, "Small");
       let smallSession = "";

@@ -21,9 +21,9 @@ export const SEARCH_WALK = `SELECT s.id AS "sessionId", hit.one IS NOT NULL AS h
   FROM (SELECT id FROM chat_sessions WHERE tenant_id = $1 AND id < $3 ORDER BY id DESC LIMIT $4) AS s
   LEFT JOIN LATERAL (
     (SELECT 1 AS one FROM chat_messages AS m
-      WHERE m.session_id = s.id AND m.role <> 'bot' AND ${searchTerms.message} @@ to_tsquery('simple', $2) LIMIT 1)
+      WHERE m.session_id = s.id AND m.role <> 'bot' AND ${searchTerms.message} @@ ${searchTerms.query} LIMIT 1)
     UNION ALL
-    (SELECT 1 FROM leads AS l WHERE l.session_id = s.id AND ${searchTerms.lead} @@ to_tsquery('simple', $2) LIMIT 1)
+    (SELECT 1 FROM leads AS l WHERE l.session_id = s.id AND ${searchTerms.lead} @@ ${searchTerms.query} LIMIT 1)
     LIMIT 1) AS hit ON true
   ORDER BY s.id DESC`;
 

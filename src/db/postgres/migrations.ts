@@ -15,6 +15,9 @@ import searchTermsQueue from "../../../migrations/postgres/0011_search_terms_que
 import searchQueueInStatements from "../../../migrations/postgres/0012_search_queue_in_statements.sql" with {
   type: "text",
 };
+import deskHandoffAndAccents from "../../../migrations/postgres/0013_desk_handoff_and_accents.sql" with {
+  type: "text",
+};
 import type { MigrationResult } from "../migrate.ts";
 
 // The PostgreSQL migration set (drizzle-kit, dialect postgresql, from ./schema.ts), embedded
@@ -35,6 +38,7 @@ export const PG_MIGRATIONS: ReadonlyArray<{ tag: string; sql: string }> = [
   { tag: "0010_knowledge_sources", sql: knowledgeSources },
   { tag: "0011_search_terms_queue", sql: searchTermsQueue },
   { tag: "0012_search_queue_in_statements", sql: searchQueueInStatements },
+  { tag: "0013_desk_handoff_and_accents", sql: deskHandoffAndAccents },
 ];
 
 /** Any fixed number: the lock that makes instances starting together apply each migration once. */

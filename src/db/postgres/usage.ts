@@ -168,6 +168,26 @@ export function pgUsage(db: PgExec, held: HeldMessages): UsageQueries {
         block.counting = null;
       }
     },
+    // At shutdown. A block still being counted is waited for; then what the tenants hold leaves
+    // the map at once (a later message counts a block of its own) and goes back in one statement.
+    // Only unused messages are held, so no counter drops below the messages accepted.
+    returnHeldMessages: async () => {
+      await Promise.all([...held.values()].map((entry) => entry.counting?.catch(() => undefined)));
+      const entries = [...held].filter(([, entry]) => entry.left > 0);
+      held.clear();
+      if (entries.length === 0) return 0;
+      await db.run(
+        `UPDATE usage_counters AS u SET messages = u.messages - r.left_over
+         FROM unnest($1::text[], $2::text[], $3::int[]) AS r(tenant_id, period, left_over)
+         WHERE u.tenant_id = r.tenant_id AND u.period = r.period`,
+        [
+          entries.map(([tenantId]) => tenantId),
+          entries.map(([, entry]) => entry.period),
+          entries.map(([, entry]) => entry.left),
+        ],
+      );
+      return entries.reduce((sum, [, entry]) => sum + entry.left, 0);
+    },
     // One statement: concurrent increments from several instances are each counted once. Its
     // twin on SQLite is an upsert and a read (src/db/sqlite/chat.ts).
     incrementMessages: async (tenantId, period) => {

@@ -89,7 +89,7 @@ export const CAPTURE_OPS: Ops<CaptureQueries> = {
 };
 
 /** The usage counters but the message's own count, a twin per store (src/db/{sqlite,postgres}/chat.ts). */
-export const USAGE_OPS: Ops<Omit<UsageQueries, "incrementMessages" | "reserveMessage">> = {
+export const USAGE_OPS: Ops<Omit<UsageQueries, "incrementMessages" | "reserveMessage" | "returnHeldMessages">> = {
   findUsage: one(
     (d) => `SELECT ${d.columns(usageCounters)} FROM usage_counters WHERE tenant_id = $1 AND period = $2`,
     (tenantId, period) => [tenantId, period],

@@ -10,13 +10,14 @@ import type { DeskQueries, HandoffRow } from "../store-desk.ts";
 const readHandoff = (row: HandoffRow): HandoffRow => ({
   ...row,
   withinBusinessHours: asBoolean(row.withinBusinessHours),
+  takenOver: asBoolean(row.takenOver),
 });
 
 export const DESK_OPS: Ops<DeskQueries> = {
   insertHandoff: write(
-    `INSERT INTO handoffs (session_id, tenant_id, handoff_at, within_business_hours) VALUES ($1, $2, $3, $4)
+    `INSERT INTO handoffs (session_id, tenant_id, handoff_at, within_business_hours, taken_over) VALUES ($1, $2, $3, $4, $5)
      ON CONFLICT (session_id) DO NOTHING`,
-    (row) => [row.sessionId, row.tenantId, row.handoffAt, row.withinBusinessHours],
+    (row) => [row.sessionId, row.tenantId, row.handoffAt, row.withinBusinessHours, row.takenOver],
   ),
   recordFirstReply: write(
     "UPDATE handoffs SET first_reply_at = $2 WHERE session_id = $1 AND first_reply_at IS NULL",
@@ -39,7 +40,7 @@ export const DESK_OPS: Ops<DeskQueries> = {
   ),
   listReplyWaits: many(
     `SELECT first_reply_at - handoff_at AS wait FROM handoffs
-     WHERE tenant_id = $1 AND handoff_at >= $2 AND within_business_hours AND first_reply_at IS NOT NULL
+     WHERE tenant_id = $1 AND handoff_at >= $2 AND within_business_hours AND NOT taken_over AND first_reply_at IS NOT NULL
      ORDER BY handoff_at DESC LIMIT $3`,
     (tenantId, since, limit) => [tenantId, since, limit],
     (rows: Array<{ wait: unknown }>) => rows.map((row) => asNumber(row.wait)),

@@ -17,6 +17,8 @@ const pgTerms = (tenantId: string, text: string) => `parley_search_terms(${tenan
 export const searchTerms = {
   message: pgTerms("m.tenant_id", "m.text"),
   lead: pgTerms("l.tenant_id", `l.name || ' ' || l.email || ' ' || l.phone`),
+  /** The search's tsquery ($2), its accents folded as the terms' are (migration postgres 0013). */
+  query: "to_tsquery('simple', parley_fold_accents($2))",
 };
 
 // Sessions whose messages or lead match, newest first: every match of the tenant, then a sort
@@ -33,15 +35,15 @@ export const searchSql = (d: Dialect, given: { before: boolean }): string => {
          SELECT l.session_id FROM leads_fts AS lf JOIN leads AS l ON l.rowid = lf.rowid
            WHERE leads_fts MATCH $2 AND l.tenant_id = $1`
       : `SELECT t.session_id FROM chat_message_terms AS t
-           WHERE t.terms @@ to_tsquery('simple', $2) AND t.tenant_id = $1
+           WHERE t.terms @@ ${searchTerms.query} AND t.tenant_id = $1
          UNION
          SELECT l.session_id FROM leads AS l
-           WHERE ${searchTerms.lead} @@ to_tsquery('simple', $2) AND l.tenant_id = $1`;
+           WHERE ${searchTerms.lead} @@ ${searchTerms.query} AND l.tenant_id = $1`;
   return `SELECT session_id AS "sessionId" FROM (${hits}) AS hits${before} ORDER BY session_id DESC LIMIT $4`;
 };
 
 const inboxDetailSql = (d: Dialect) => `
-  SELECT s.id AS "sessionId", k.page_url AS "pageUrl", ${num(d, "k.handoff_at")} AS "handoffAt",
+  SELECT s.id AS "sessionId", k.page_url AS "pageUrl", ${num(d, "h.handoff_at")} AS "handoffAt",
     k.assigned_to AS "assignedTo", u.display_name AS "assignedName", ${num(d, "k.assigned_at")} AS "assignedAt",
     l.name AS "leadName", l.email AS "leadEmail", l.phone AS "leadPhone",
     ${num(d, "a.starts_at")} AS "appointmentStartsAt", a.timezone AS "appointmentTimezone",
@@ -50,7 +52,7 @@ const inboxDetailSql = (d: Dialect) => `
     ${num(
       d,
       `(SELECT min(m.created_at) FROM chat_messages AS m
-        WHERE m.session_id = s.id AND m.role = 'visitor' AND m.created_at >= k.handoff_at
+        WHERE m.session_id = s.id AND m.role = 'visitor' AND m.created_at >= h.handoff_at
           AND m.id > COALESCE((SELECT max(o.id) FROM chat_messages AS o WHERE o.session_id = s.id AND o.role = 'operator'), ''))`,
     )} AS "waitingSince",
     h.within_business_hours AS "withinBusinessHours"
@@ -75,11 +77,6 @@ export const INBOX_OPS: Ops<Omit<InboxQueries, "indexPending">> = {
     `INSERT INTO session_desk (session_id, tenant_id, page_url) VALUES ($1, $2, $3)
      ON CONFLICT (session_id) DO UPDATE SET page_url = excluded.page_url`,
     (tenantId, sessionId, pageUrl) => [sessionId, tenantId, pageUrl],
-  ),
-  recordHandoff: write(
-    `INSERT INTO session_desk (session_id, tenant_id, handoff_at) VALUES ($1, $2, $3)
-     ON CONFLICT (session_id) DO UPDATE SET handoff_at = COALESCE(session_desk.handoff_at, excluded.handoff_at)`,
-    (tenantId, sessionId, at) => [sessionId, tenantId, at],
   ),
   assignSession: write(
     `INSERT INTO session_desk (session_id, tenant_id, assigned_to, assigned_at) VALUES ($1, $2, $3, $4)

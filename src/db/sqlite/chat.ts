@@ -160,6 +160,8 @@ export function sqliteUsage(sqlite: Database): SyncOf<UsageQueries> {
       if (!row) throw new Error("the usage counter upsert left no row");
       return row;
     },
+    // Every message is counted in its own turn here: nothing is held ahead.
+    returnHeldMessages: () => 0,
   };
 }
 
