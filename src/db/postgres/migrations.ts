@@ -15,6 +15,7 @@ import searchTermsQueue from "../../../migrations/postgres/0011_search_terms_que
 import searchQueueInStatements from "../../../migrations/postgres/0012_search_queue_in_statements.sql" with {
   type: "text",
 };
+import attemptsWithoutFk from "../../../migrations/postgres/0013_attempts_without_fk.sql" with { type: "text" };
 import type { MigrationResult } from "../migrate.ts";
 
 // The PostgreSQL migration set (drizzle-kit, dialect postgresql, from ./schema.ts), embedded
@@ -35,6 +36,7 @@ export const PG_MIGRATIONS: ReadonlyArray<{ tag: string; sql: string }> = [
   { tag: "0010_knowledge_sources", sql: knowledgeSources },
   { tag: "0011_search_terms_queue", sql: searchTermsQueue },
   { tag: "0012_search_queue_in_statements", sql: searchQueueInStatements },
+  { tag: "0013_attempts_without_fk", sql: attemptsWithoutFk },
 ];
 
 /** Any fixed number: the lock that makes instances starting together apply each migration once. */
