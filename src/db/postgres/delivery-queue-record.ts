@@ -14,7 +14,8 @@ import { pgOps } from "./statements.ts";
  *    transaction. An erasure may delete a delivery while its send is in flight: a row deleted
  *    before this statement is simply missing (its attempt vanishes too, not failing the batch);
  *    one being deleted now is waited for and then missing; once locked, no delete gets in, so
- *    the foreign keys below never trip. FOR NO KEY UPDATE is the lock the UPDATE takes anyway;
+ *    no attempt outlives its delivery (the attempt log has no foreign key here: ./schema.ts) and
+ *    the dead letter's key never trips. FOR NO KEY UPDATE is the lock the UPDATE takes anyway;
  *    taken in id order, so two batches never deadlock on each other.
  * 2. `logged`: the attempt log, one row per result whose delivery still exists (stale or not).
  * 3. `current`: per delivery, the first result in batch order that holds the row's lease token;
