@@ -13,7 +13,8 @@
  * statements and WAL per job (pg_stat_statements, the bench's own polling left out) and the CPU
  * the server's processes used per job and the CPU of the side's own worker processes per job (/proc); WAL bytes do not move with the machine's load. The cluster is a throwaway one on 127.0.0.1 with
  * pg_stat_statements preloaded, fsync on unless BENCH_PG_FSYNC=off. BENCH_PEER_TOP=1 prints
- * each PostgreSQL drain's costliest statements to stderr; BENCH_PEER_SIDES picks sides.
+ * each PostgreSQL drain's costliest statements (time and WAL per job) to stderr; BENCH_PEER_SIDES
+ * picks sides; BENCH_PEER_CPU_PROF=<dir> has each Parley drainer write a CPU profile there.
  */
 import { SQL } from "bun";
 import { readdirSync, readFileSync } from "node:fs";
