@@ -13,7 +13,8 @@
  * statements and WAL per job (pg_stat_statements, the bench's own polling left out) and the CPU
  * the server's processes used per job and the CPU of the side's own worker processes per job (/proc); WAL bytes do not move with the machine's load. The cluster is a throwaway one on 127.0.0.1 with
  * pg_stat_statements preloaded, fsync on unless BENCH_PG_FSYNC=off. BENCH_PEER_TOP=1 prints
- * each PostgreSQL drain's costliest statements to stderr; BENCH_PEER_SIDES picks sides.
+ * each PostgreSQL drain's costliest statements (time and WAL per job) to stderr; BENCH_PEER_SIDES
+ * picks sides; BENCH_PEER_CPU_PROF=<dir> has each Parley drainer write a CPU profile there.
  */
 import { SQL } from "bun";
 import { readdirSync, readFileSync } from "node:fs";
@@ -45,6 +46,10 @@ const ROUNDS = envInt("BENCH_PEER_ROUNDS", 4);
 /** The budget: Parley on PostgreSQL, one process, against each PostgreSQL peer. */
 const BUDGET_RATIO = 1.5;
 const DRAIN_DEADLINE_MS = 120_000;
+/** BENCH_PEER_CPU_PROF=<dir>: each Parley drainer writes a CPU profile (markdown) there on exit. */
+const profileFlags = process.env.BENCH_PEER_CPU_PROF
+  ? ["--cpu-prof-md", `--cpu-prof-dir=${process.env.BENCH_PEER_CPU_PROF}`, "--cpu-prof-interval=250"]
+  : [];
 const BATCH = 1_000;
 /** How often the bench counts what is left: each count is a read of the queue on the server under test. */
 const POLL_MS = 25;
@@ -228,7 +233,13 @@ async function drainPostgres(pg: BenchPostgres, side: Side): Promise<Drain> {
     const processes = side === "parley-pg-2" ? 2 : 1;
     for (let i = 0; i < processes; i++) {
       const child = side.startsWith("parley")
-        ? spawnChild([`${import.meta.dir}/deliveries.ts`, "--pg-drainer", url, String(PEER_CONCURRENCY)])
+        ? spawnChild([
+            ...profileFlags,
+            `${import.meta.dir}/deliveries.ts`,
+            "--pg-drainer",
+            url,
+            String(PEER_CONCURRENCY),
+          ])
         : spawnChild([`${import.meta.dir}/peers-workers.ts`, side, url, receiver.url]);
       children.push(child);
       await child.line("ready");
@@ -253,10 +264,13 @@ async function drainPostgres(pg: BenchPostgres, side: Side): Promise<Drain> {
     )) as Array<{ ms: number; calls: number; wal: number }>;
     if (process.env.BENCH_PEER_TOP) {
       const top = (await admin.unsafe(
-        `SELECT round((total_exec_time * 1000 / ${JOBS})::numeric, 1)::float8 AS us_per_job, calls, left(regexp_replace(query, '\\s+', ' ', 'g'), 110) AS query FROM pg_stat_statements
+        `SELECT round((total_exec_time * 1000 / ${JOBS})::numeric, 1)::float8 AS us_per_job, calls, round(wal_bytes / ${JOBS}, 0)::int AS wal_per_job, left(regexp_replace(query, '\\s+', ' ', 'g'), 110) AS query FROM pg_stat_statements
          WHERE dbid = (SELECT oid FROM pg_database WHERE datname = current_database()) ORDER BY total_exec_time DESC LIMIT 8`,
-      )) as Array<{ us_per_job: number; calls: number; query: string }>;
-      for (const row of top) console.error(`  ${side}: ${row.us_per_job} µs/job, ${row.calls} calls — ${row.query}`);
+      )) as Array<{ us_per_job: number; calls: number; wal_per_job: number; query: string }>;
+      for (const row of top)
+        console.error(
+          `  ${side}: ${row.us_per_job} µs/job, ${row.wal_per_job} B WAL/job, ${row.calls} calls — ${row.query}`,
+        );
       const updates = await admin.unsafe(
         "SELECT relname, n_tup_upd::int AS updated, n_tup_hot_upd::int AS hot FROM pg_stat_user_tables WHERE n_tup_upd > 0 ORDER BY n_tup_upd DESC LIMIT 3",
       );

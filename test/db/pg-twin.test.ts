@@ -104,6 +104,20 @@ describe("PostgreSQL twins of SQLite tables", () => {
     ).toEqual([{ name: "things_open_idx", columns: ["kind", "owner_id", "id"], partial: true }]);
   });
 
+  test("a foreign key PostgreSQL does without is left out, and the column stays", () => {
+    const keyless = pgTwinsOf(
+      { owners, things },
+      { bigintColumn: () => false, withoutForeignKeys: ["things.owner_id"] },
+    );
+    const config = getTableConfig(keyless.things);
+    expect(config.foreignKeys).toEqual([]);
+    expect(config.columns.find((column) => column.name === "owner_id")?.notNull).toBe(true);
+    expect(getTableConfig(pgSchema.deliveryAttempts).foreignKeys).toEqual([]);
+    expect(getTableConfig(pgSchema.deadLetters).foreignKeys.map((key) => key.getName())).toContain(
+      "dead_letters_delivery_id_deliveries_id_fk",
+    );
+  });
+
   test("a column type with no PostgreSQL twin is refused by name", () => {
     const dated = sqliteTable("dated", { at: integer("at", { mode: "timestamp" }) });
     expect(() => pgTwinsOf({ dated }, { bigintColumn: () => false })).toThrow("dated.at");

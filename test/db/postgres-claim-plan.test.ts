@@ -158,30 +158,30 @@ describe.skipIf(!url)("the PostgreSQL claim on a never-analysed queue", () => {
   test("recording a batch of results reads its rows by key", async () => {
     const ids = Array.from({ length: WINDOW }, (_, i) => `wh_${String(7_000 + i).padStart(8, "0")}`);
     await pg.sql.unsafe("UPDATE deliveries SET lease_token = 'att_lease' WHERE id = ANY($1::text[])", [ids]);
-    const many = <T>(value: T) => ids.map(() => value);
-    const params = [
-      ids,
-      many("att_lease"),
-      many("succeeded"),
-      many(1),
-      many(null),
-      many(200),
-      many(null),
-      many(NOW),
-      ids.map((id) => `att_${id}`),
-      many(1),
-      many(NOW - 5),
-      many(5),
-      many(true),
-      many(null),
-      many(null),
-      many(null),
-      many(null),
-      many("ten_a"),
-      many("rule_a"),
-      many("lead.created"),
-      many(null),
-    ];
+    const batch = ids.map((id) => ({
+      id,
+      lease_token: "att_lease",
+      outcome: "succeeded",
+      attempt: 1,
+      next_attempt_at: null,
+      status_code: 200,
+      last_error: null,
+      finished_at: NOW,
+      attempt_id: `att_${id}`,
+      cycle: 1,
+      started_at: NOW - 5,
+      duration_ms: 5,
+      ok: true,
+      error: null,
+      excerpt: null,
+      request_headers: { "webhook-id": id },
+      dead_id: null,
+      tenant_id: "ten_a",
+      rule_id: "rule_a",
+      event: "lead.created",
+      expires_at: null,
+    }));
+    const params = [JSON.stringify(batch)];
     const root = await plan(RECORD_BATCH, params, false);
     expect(problems(root, WINDOW)).toEqual([]);
     // Every result applied: the plan was of the real write, not of one that found nothing.

@@ -23,6 +23,8 @@ import { decideFinishedAttempts } from "../../src/webhooks/retry-policy.ts";
 const url = testPostgresUrl();
 const DAY = 86_400_000;
 const T0 = Date.UTC(2025, 0, 10, 12);
+/** Headers as a send records them, with a quote, a backslash and a non-ASCII letter in a value. */
+const SENT_HEADERS = { "webhook-id": "wh_03", "content-type": "application/json", "user-agent": 'Parley "bot" \\ é' };
 
 interface Side {
   name: "sqlite" | "postgres";
@@ -378,7 +380,7 @@ describe.skipIf(!url)("PostgreSQL webhook aggregates match SQLite", () => {
       return s.store.deliveryQueue.recordAttempts(
         decideFinishedAttempts({ retryDelaysMs: [1000], dlqRetentionMs: 7 * DAY }, [
           { delivery: c1!, result: ok, startedAt: T0 + 1, finishedAt: T0 + 2 },
-          { delivery: c3!, result: failed, startedAt: T0 + 3, finishedAt: T0 + 4 },
+          { delivery: c3!, result: failed, startedAt: T0 + 3, finishedAt: T0 + 4, requestHeaders: SENT_HEADERS },
           { delivery: { ...c4!, attempts: 1 }, result: failed, startedAt: T0 + 5, finishedAt: T0 + 6 },
           { delivery: { ...c5!, leaseToken: "att_stale" }, result: ok, startedAt: T0 + 7, finishedAt: T0 + 8 },
           {
@@ -424,6 +426,15 @@ describe.skipIf(!url)("PostgreSQL webhook aggregates match SQLite", () => {
         requestHeaders: null,
       },
     ]);
+    // The headers sent are kept as their JSON text, key order and escapes as they were.
+    expect(
+      (
+        await same(
+          (s) => s.store.deliveries.listAttempts("wh_03"),
+          (rows) => rows.map(idless),
+        )
+      )[0]?.requestHeaders,
+    ).toBe(JSON.stringify(SENT_HEADERS));
     expect(await same((s) => s.store.deliveries.findDelivery("ten_a", "wh_03"))).toMatchObject({
       attempts: 1,
       nextAttemptAt: T0 + 1004,

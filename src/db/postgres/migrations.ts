@@ -18,6 +18,7 @@ import searchQueueInStatements from "../../../migrations/postgres/0012_search_qu
 import deskHandoffAndAccents from "../../../migrations/postgres/0013_desk_handoff_and_accents.sql" with {
   type: "text",
 };
+import attemptsWithoutFk from "../../../migrations/postgres/0014_attempts_without_fk.sql" with { type: "text" };
 import type { MigrationResult } from "../migrate.ts";
 
 // The PostgreSQL migration set (drizzle-kit, dialect postgresql, from ./schema.ts), embedded
@@ -39,6 +40,7 @@ export const PG_MIGRATIONS: ReadonlyArray<{ tag: string; sql: string }> = [
   { tag: "0011_search_terms_queue", sql: searchTermsQueue },
   { tag: "0012_search_queue_in_statements", sql: searchQueueInStatements },
   { tag: "0013_desk_handoff_and_accents", sql: deskHandoffAndAccents },
+  { tag: "0014_attempts_without_fk", sql: attemptsWithoutFk },
 ];
 
 /** Any fixed number: the lock that makes instances starting together apply each migration once. */

@@ -49,6 +49,8 @@ export interface TwinOptions {
    * PostgreSQL does without. Its predicate (`where`) stays the SQLite index's.
    */
   indexes?: Readonly<Record<string, readonly string[] | null>>;
+  /** Foreign keys (`table.column`) PostgreSQL does without; what stands in for each is the caller's. */
+  withoutForeignKeys?: readonly string[];
 }
 
 /** What the converter does with a column builder, whatever its type. */
@@ -94,7 +96,7 @@ function pgTwinOf(table: SQLiteTable, options: TwinOptions, byName: Map<string, 
     if (column.hasDefault && column.default !== undefined) builder = builder.default(column.default);
     if (column.isUnique) builder = builder.unique(column.uniqueName);
     const foreignKey = config.foreignKeys.find((fk) => fk.reference().columns.some((c) => c.name === column.name));
-    if (foreignKey) {
+    if (foreignKey && !options.withoutForeignKeys?.includes(`${config.name}.${column.name}`)) {
       const { columns: from, foreignColumns, foreignTable } = foreignKey.reference();
       if (from.length !== 1) throw new Error(`${config.name}: composite foreign keys have no PostgreSQL twin yet`);
       // Lazy, as in a hand-written schema: the referenced twin may be made after this one.

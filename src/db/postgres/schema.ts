@@ -24,8 +24,17 @@ const PG_INDEXES = {
   deliveries_tenant_rule_idx: null,
 };
 
+/**
+ * The attempt log's foreign key to its delivery: its check was a query per attempt logged (one a
+ * delivery). Attempts are only written for deliveries the same statement holds locked
+ * (./delivery-queue-record.ts), and a trigger deletes the attempts of deleted deliveries in one
+ * statement per DELETE, as the cascade did (migrations/postgres/0014_attempts_without_fk.sql).
+ */
+const PG_WITHOUT_FOREIGN_KEYS = ["delivery_attempts.delivery_id"];
+
 const twins = pgTwinsOf(sqliteSchema, {
   indexes: PG_INDEXES,
+  withoutForeignKeys: PG_WITHOUT_FOREIGN_KEYS,
   bigintColumn: (table, column) => /_(at|until|ms)$/.test(column) || BIGINT_COLUMNS.has(`${table}.${column}`),
 });
 

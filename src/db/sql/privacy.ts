@@ -117,7 +117,8 @@ export const PRIVACY_OPS: Ops<Omit<PrivacyQueries, "listTenantRetention">> = {
       rows.map((row) => ({ ...row, id: asNumber(row.id), occurredAt: asNumber(row.occurredAt) })),
   ),
   // Deliveries (and their attempts and dead letters) go with their events, messages with their
-  // sessions: ON DELETE CASCADE. One statement whatever the number of ids.
+  // sessions: ON DELETE CASCADE (on PostgreSQL the attempts by a trigger, their table keyless).
+  // One statement whatever the number of ids.
   deleteRows: writePerCall(
     (d, table, _ids) =>
       `DELETE FROM ${TABLE[table]} WHERE ${d.inList("id", "$1", table === "analyticsEvents" ? "bigint" : "text")}`,

@@ -222,8 +222,9 @@ export const DELIVERY_OPS: Ops<DeliveryQueries> = {
     (rows: RawAttempt[]) => rows.map((row) => ({ ...row, ok: asBoolean(row.ok) })),
   ),
   // Finished deliveries (succeeded, cancelled, or dead whose dead letter is gone) that finished
-  // before the cutoff; their attempt logs go with them (ON DELETE CASCADE). A dead delivery whose
-  // dead letter is still live stays: it can be re-triggered, and that needs its row.
+  // before the cutoff; their attempt logs go with them (ON DELETE CASCADE on SQLite, a trigger on
+  // PostgreSQL: src/db/postgres/schema.ts). A dead delivery whose dead letter is still live
+  // stays: it can be re-triggered, and that needs its row.
   findEventBody: one(
     `SELECT data, occurred_at AS "occurredAt" FROM events WHERE id = $1`,
     (eventId) => [eventId],
