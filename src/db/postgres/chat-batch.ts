@@ -87,8 +87,8 @@ export interface ChatBatches {
   reads: Coalescer<ReadKey, SessionReads | null>;
 }
 
-/** The store's coalescers over its pool; `onBatch` is told each batch's kind and size. */
-export function chatBatches(pool: PgExec, onBatch?: (kind: keyof ChatBatches, size: number) => void): ChatBatches {
+/** The store's coalescers over its pool. */
+export function chatBatches(pool: PgExec): ChatBatches {
   const sessionReads = readsSql(pgColumns(chatSessions));
   const readMany = (keys: readonly ReadKey[]) =>
     pool.all<SessionReads>(sessionReads, [keys.map((key) => key.tenantId), keys.map((key) => key.sessionId)]);
@@ -115,7 +115,6 @@ export function chatBatches(pool: PgExec, onBatch?: (kind: keyof ChatBatches, si
       key: (turn) => turn.sessionId,
       maxItems: MAX_BATCH,
       maxInFlight: BATCHES_IN_FLIGHT,
-      onBatch: (size) => onBatch?.("turns", size),
     }),
     reads: coalescer({
       one: async (key) => (await readMany([key]))[0] ?? null,
@@ -123,7 +122,6 @@ export function chatBatches(pool: PgExec, onBatch?: (kind: keyof ChatBatches, si
       key: () => null,
       maxItems: MAX_BATCH,
       maxInFlight: BATCHES_IN_FLIGHT,
-      onBatch: (size) => onBatch?.("reads", size),
     }),
   };
 }

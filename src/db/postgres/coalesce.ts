@@ -1,6 +1,6 @@
 /**
  * Statements of concurrent requests shared as one (docs/hot-path.md, group commit on PostgreSQL):
- * calls that arrive while `inFlight` batches are already running wait for one of them to end,
+ * calls that arrive while `maxInFlight` batches are already running wait for one of them to end,
  * then go together, at most `maxItems` at a time, as one statement (`many`) — one round trip,
  * one parse and plan, and for a write one commit (one WAL flush) for all. A lone call waits for
  * no one: with nothing in flight it goes alone, as `one`.
@@ -25,8 +25,6 @@ export interface CoalesceOptions<T, R> {
   key: (item: T) => string | null;
   maxItems: number;
   maxInFlight: number;
-  /** Told the size of each batch sent (the bench's turns per statement). */
-  onBatch?: (size: number) => void;
 }
 
 interface Waiting<T, R> {
@@ -76,7 +74,6 @@ export function coalescer<T, R>(options: CoalesceOptions<T, R>): Coalescer<T, R>
   }
 
   async function send(batch: Array<Waiting<T, R>>): Promise<void> {
-    options.onBatch?.(batch.length);
     if (batch.length > 1) {
       let results: R[] | null = null;
       try {
