@@ -15,8 +15,9 @@
  * ratios. The budget compares PostgreSQL durable at each commit with SQLite as shipped; the two
  * like-for-like pairs compare flush with flush and no flush with no flush. For PostgreSQL with
  * `synchronous_commit` on it also reads what the server did per message: statements executed
- * (each a round trip: Bun's client does not pipeline), their execution time, and the CPU time of
- * the cluster's processes.
+ * (each a round trip: Bun's client does not pipeline), the turns each turn-end statement carried
+ * (concurrent turns share one: group commit), their execution time, and the CPU time of the
+ * cluster's processes.
  *
  * Env: BENCH_CHAT_SESSIONS (2000) sessions per server, BENCH_CHAT_PG_CONCURRENCY (64) requests in
  * flight, BENCH_CHAT_PG_ROUNDS (3), BENCH_CHAT_PG_SECONDS (4) measured per side and round after
@@ -52,7 +53,7 @@ interface Side {
 
 /** What PostgreSQL did during the PostgreSQL slices: statements by queryid, and its processes' CPU. */
 interface PgWork {
-  statements: Map<string, { query: string; calls: number; ms: number }>;
+  statements: Map<string, { query: string; calls: number; ms: number; rows: number }>;
   cpuMicros: number | null;
 }
 
@@ -89,14 +90,15 @@ function clusterCpuMicros(dataDir: string | null): number | null {
  */
 async function readStatements(
   stats: SQL,
-): Promise<Array<{ queryid: string; query: string; calls: number; ms: number }>> {
-  return (await stats`SELECT queryid::text AS queryid, query, calls::float8 AS calls, total_exec_time AS ms FROM pg_stat_statements
+): Promise<Array<{ queryid: string; query: string; calls: number; ms: number; rows: number }>> {
+  return (await stats`SELECT queryid::text AS queryid, query, calls::float8 AS calls, total_exec_time AS ms, rows::float8 AS rows FROM pg_stat_statements
     WHERE dbid = (SELECT oid FROM pg_database WHERE datname = current_database()) AND toplevel
       AND query NOT LIKE '%pg_stat_statements%'`) as Array<{
     queryid: string;
     query: string;
     calls: number;
     ms: number;
+    rows: number;
   }>;
 }
 
@@ -180,11 +182,12 @@ async function main(): Promise<void> {
               ? null
               : work.cpuMicros + cpuAfter - cpuBefore;
           for (const row of await readStatements(stats)) {
-            const seen = work.statements.get(row.queryid) ?? { query: row.query, calls: 0, ms: 0 };
+            const seen = work.statements.get(row.queryid) ?? { query: row.query, calls: 0, ms: 0, rows: 0 };
             work.statements.set(row.queryid, {
               ...seen,
               calls: seen.calls + Number(row.calls),
               ms: seen.ms + Number(row.ms),
+              rows: seen.rows + Number(row.rows),
             });
           }
         }
@@ -218,6 +221,12 @@ function printTable(sides: Side[], work: PgWork, description: string): void {
   const statements = [...work.statements.entries()].sort((a, b) => b[1].calls - a[1].calls);
   const calls = statements.reduce((sum, [, each]) => sum + each.calls, 0);
   const statementMs = statements.reduce((sum, [, each]) => sum + each.ms, 0);
+  // A turn's end updates its session: the sessions updated per call are the turns it carried.
+  const turnEnds = statements.filter(([, each]) =>
+    /INSERT INTO chat_messages[\s\S]*UPDATE chat_sessions/.test(each.query),
+  );
+  const turnsPerEnd =
+    turnEnds.reduce((sum, [, each]) => sum + each.rows, 0) / turnEnds.reduce((sum, [, each]) => sum + each.calls, 0);
   const cells = (of: (side: Side) => string) => sides.map(of);
   const latency = (side: Side) => {
     const sorted = allLatencies(side);
@@ -276,6 +285,12 @@ function printTable(sides: Side[], work: PgWork, description: string): void {
       verdict(calls / messages <= 3),
     ],
     [
+      "turns per turn-end statement, PostgreSQL (sessions updated ÷ calls: concurrent turns share one, src/db/postgres/chat-batch.ts)",
+      ...pgOnly(Number.isFinite(turnsPerEnd) ? turnsPerEnd.toFixed(1) : "n/a"),
+      "—",
+      "info",
+    ],
+    [
       "PostgreSQL statement time per message (execution, lock waits included)",
       ...pgOnly(micros((statementMs * 1000) / messages)),
       "—",
@@ -316,9 +331,10 @@ function printTable(sides: Side[], work: PgWork, description: string): void {
       `\`${each.query.replace(/\s+/g, " ").slice(0, 90)}\``,
       (each.calls / messages).toFixed(3),
       micros((each.ms * 1000) / each.calls),
+      (each.rows / each.calls).toFixed(1),
     ]);
   console.log(`\nPostgreSQL statements by calls (${messages.toLocaleString("en-US")} messages)\n`);
-  console.log(markdownTable(["statement", "calls per message", "mean time"], top));
+  console.log(markdownTable(["statement", "calls per message", "mean time", "rows per call"], top));
 }
 
 await main();

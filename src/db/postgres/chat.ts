@@ -5,6 +5,7 @@ import { pgColumns } from "./columns.ts";
 import type { PgExec } from "./exec.ts";
 import { INSERT_SESSION_SQL, insertSessionParams } from "../sql/chat.ts";
 import { queueForSearch } from "./inbox.ts";
+import { type ChatBatches, FINISH_TURN_SQL, finishTurnParams } from "./chat-batch.ts";
 import { chatMessages, chatSessions } from "./schema.ts";
 
 // The chat aggregates on PostgreSQL: the same statements as src/db/sqlite/chat.ts, with `$n`
@@ -55,7 +56,7 @@ function listPage(
   };
 }
 
-export function pgChatSessions(db: PgExec): ChatSessionQueries {
+export function pgChatSessions(db: PgExec, batches?: ChatBatches): ChatSessionQueries {
   const columns = pgColumns(chatSessions);
   const messageColumns = pgColumns(chatMessages);
   return {
@@ -118,43 +119,10 @@ export function pgChatSessions(db: PgExec): ChatSessionQueries {
         ],
       );
     },
-    // One statement: the messages from a JSON array, their search queue rows and the session's
-    // turn as data-modifying CTEs; the turn's last write, so alone and committed on its own when
-    // nothing came before.
+    // The turn's last write, so alone and committed on its own when nothing came before — and
+    // then shared with other requests' turns ending at the same time (./chat-batch.ts).
     finishTurn: async (turn) => {
-      await db.last(
-        `WITH added AS (
-           INSERT INTO chat_messages (id, session_id, tenant_id, role, text, quick_replies, confidence, author_id, author_name, created_at)
-           SELECT m.id, m.session_id, m.tenant_id, m.role, m.text, m.quick_replies, m.confidence, m.author_id, m.author_name, m.created_at
-           FROM json_to_recordset($1::text::json) AS m(id text, session_id text, tenant_id text, role text, text text, quick_replies json,
-             confidence double precision, author_id text, author_name text, created_at bigint)
-           RETURNING id, role
-         ),
-         queued AS (${queueForSearch("added")})
-         UPDATE chat_sessions SET status = COALESCE($2, status), state = $3, message_count = $4, handoff_reason = $5, updated_at = $6 WHERE id = $7`,
-        [
-          JSON.stringify(
-            turn.messages.map((message) => ({
-              id: message.id,
-              session_id: message.sessionId,
-              tenant_id: message.tenantId,
-              role: message.role,
-              text: message.text,
-              quick_replies: message.quickReplies,
-              confidence: message.confidence,
-              author_id: message.authorId,
-              author_name: message.authorName,
-              created_at: message.createdAt,
-            })),
-          ),
-          turn.update.status,
-          turn.update.state,
-          turn.update.messageCount,
-          turn.update.handoffReason,
-          turn.update.updatedAt,
-          turn.sessionId,
-        ],
-      );
+      await db.last(FINISH_TURN_SQL, finishTurnParams(turn), batches && (() => batches.turns.run(turn)));
     },
     listRecentMessages: (sessionId, limit) =>
       db.all<Pick<ChatMessageRow, "role" | "text">>(

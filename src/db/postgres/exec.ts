@@ -18,15 +18,22 @@ export interface PgExec {
   /**
    * A write committed on its own at once, even inside a store transaction (on the pool: no lock
    * held past the statement); if that transaction then rolls back, `undo(row)` runs, on its own
-   * too. On the pool a plain statement; refused inside any other transaction.
+   * too. On the pool a plain statement, or `shared` (the same read shared with other requests',
+   * ./coalesce.ts) when given; refused inside any other transaction.
    */
-  independent<T>(text: string, params: readonly unknown[], undo: (row: T | null) => Undo | null): Promise<T | null>;
+  independent<T>(
+    text: string,
+    params: readonly unknown[],
+    undo: (row: T | null) => Undo | null,
+    shared?: () => Promise<T | null>,
+  ): Promise<T | null>;
   /**
    * The store transaction's last write: alone, committed on its own, when the transaction wrote
-   * nothing before it (no BEGIN, no COMMIT); the transaction takes no statement after it.
-   * Elsewhere a plain statement. Rows changed.
+   * nothing before it (no BEGIN, no COMMIT); the transaction takes no statement after it. Then
+   * `shared`, when given, stands for the statement: the write shared with other requests' in one
+   * statement and one commit (./coalesce.ts). Elsewhere a plain statement. Rows changed.
    */
-  last(text: string, params: readonly unknown[]): Promise<number>;
+  last(text: string, params: readonly unknown[], shared?: () => Promise<number>): Promise<number>;
   readonly inTransaction: boolean;
 }
 
@@ -50,12 +57,18 @@ export function pgExec(client: Client, inTransaction: boolean): PgExec {
     notify: (channel, payload) => client.notify(channel, payload),
     // Inside a plain transaction it would not commit on its own (and its settings would last
     // for the whole transaction): only the store's transactions (lazy-transaction.ts) take one.
-    independent: async <T>(text: string, params: readonly unknown[]) => {
+    independent: async <T>(
+      text: string,
+      params: readonly unknown[],
+      _undo: unknown,
+      shared?: () => Promise<T | null>,
+    ) => {
       if (inTransaction)
         throw new Error("an independent statement runs outside a transaction or through store.transaction");
-      return (await query<T>(text, params))[0] ?? null;
+      return shared ? shared() : ((await query<T>(text, params))[0] ?? null);
     },
-    last: async (text, params) => (await query<unknown>(text, params)).count,
+    last: async (text, params, shared) =>
+      !inTransaction && shared ? shared() : (await query<unknown>(text, params)).count,
   };
 }
 
@@ -76,7 +89,7 @@ export function whileOpen(exec: PgExec, isOpen: () => boolean): PgExec {
     run: (text, params) => (isOpen() ? exec.run(text, params) : ended()),
     transaction: (work) => (isOpen() ? exec.transaction(work) : ended()),
     notify: (channel, payload) => (isOpen() ? exec.notify(channel, payload) : ended()),
-    independent: (text, params, undo) => (isOpen() ? exec.independent(text, params, undo) : ended()),
-    last: (text, params) => (isOpen() ? exec.last(text, params) : ended()),
+    independent: (text, params, undo, shared) => (isOpen() ? exec.independent(text, params, undo, shared) : ended()),
+    last: (text, params, shared) => (isOpen() ? exec.last(text, params, shared) : ended()),
   };
 }

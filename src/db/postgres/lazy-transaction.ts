@@ -50,18 +50,24 @@ export function lazyTransaction(pool: PgExec): LazyTransaction {
     run: async (text, params) => (finished ? afterLast() : (await begin()).run(text, params)),
     transaction: async (work) => (finished ? afterLast() : (await begin()).transaction(work)),
     notify: async (channel, payload) => (finished ? afterLast() : (await begin()).notify(channel, payload)),
-    independent: async <T>(text: string, params: readonly unknown[], undo: (row: T | null) => Undo | null) => {
+    independent: async <T>(
+      text: string,
+      params: readonly unknown[],
+      undo: (row: T | null) => Undo | null,
+      shared?: () => Promise<T | null>,
+    ) => {
       if (finished) return afterLast();
-      const row = await pool.get<T>(text, params);
+      const row = shared ? await shared() : await pool.get<T>(text, params);
       const compensation = undo(row);
       if (compensation) undos.push(compensation);
       return row;
     },
-    last: async (text, params) => {
+    // Shared with other requests' only when alone: a turn that wrote before keeps its own transaction.
+    last: async (text, params, shared) => {
       if (finished) return afterLast();
       if (begun) return (await begun).run(text, params);
       finished = true;
-      return pool.run(text, params);
+      return pool.last(text, params, shared);
     },
   };
 

@@ -4,6 +4,7 @@ import { pgAnalytics } from "./analytics.ts";
 import { pgTenants } from "./tenants.ts";
 import { pgOps } from "./statements.ts";
 import { pgChatSessions } from "./chat.ts";
+import { type ChatBatches, chatBatches } from "./chat-batch.ts";
 import { type HeldMessages, pgUsage } from "./usage.ts";
 import { BOT_CONFIG_OPS } from "../sql/tenants.ts";
 import { pgInbox } from "./inbox.ts";
@@ -19,6 +20,7 @@ import { pgMaintenance, pgPrivacy } from "./privacy.ts";
 /** What a store's aggregates share across its transactions. */
 interface Shared {
   held: HeldMessages;
+  batches: ChatBatches;
 }
 
 /** How each aggregate is made over one executor: the pool, or an open transaction's connection. */
@@ -26,8 +28,8 @@ const MAKERS: {
   readonly [K in Exclude<keyof StoreQueries, SharedAggregate>]: (exec: PgExec, shared: Shared) => StoreQueries[K];
 } = {
   tenants: pgTenants,
-  chatSessions: pgChatSessions,
-  usage: (exec, shared) => pgUsage(exec, shared.held),
+  chatSessions: (exec, shared) => pgChatSessions(exec, shared.batches),
+  usage: (exec, shared) => pgUsage(exec, shared.held, shared.batches),
   botConfigs: (exec) => pgOps(exec, BOT_CONFIG_OPS),
   analytics: pgAnalytics,
   knowledge: pgKnowledge,
@@ -95,13 +97,15 @@ function sqlState(error: unknown): string | null {
 /**
  * The PostgreSQL store: Bun's built-in client (no native addon, the binary stays one file),
  * a pool of connections, every aggregate directly async. A transaction takes a pooled
- * connection of its own (`BEGIN … COMMIT`) at its first write (lazy-transaction.ts), so no gate
- * and no group commit: other requests' statements run beside it. `onCommit` hooks run after COMMIT. A deadlock or serialization failure runs
- * the callback again (at most 3 times): callbacks do no I/O but through `tx` (src/db/store.ts).
+ * connection of its own (`BEGIN … COMMIT`) at its first write (lazy-transaction.ts), so no gate:
+ * other requests' statements run beside it. A chat message that writes only its turn's end
+ * shares that statement, and its commit, with the turns ending at the same time (chat-batch.ts).
+ * `onCommit` hooks run after COMMIT. A deadlock or serialization failure runs the callback again
+ * (at most 3 times): callbacks do no I/O but through `tx` (src/db/store.ts).
  */
 export function createPostgresStore(sql: SQL): Store {
   const pool = pgExec(sql, false);
-  const shared: Shared = { held: new Map() };
+  const shared: Shared = { held: new Map(), batches: chatBatches(pool) };
   const outside = pgQueries(pool, shared);
 
   async function transaction<T>(work: (tx: Transaction) => Promise<T>): Promise<T> {

@@ -3,6 +3,7 @@ import { USAGE_OPS } from "../sql/chat.ts";
 import type { MessageReservation, UsageQueries } from "../store-chat.ts";
 import { pgColumns } from "./columns.ts";
 import type { PgExec } from "./exec.ts";
+import type { ChatBatches } from "./chat-batch.ts";
 import { chatSessions } from "./schema.ts";
 import { pgOps } from "./statements.ts";
 
@@ -92,7 +93,7 @@ const reservation = (reserved: boolean, messages: number | null, row: Reads | nu
  * instance, each then taking only the reads. A plan with a quota is counted one message at a
  * time, so its lines stay exact.
  */
-export function pgUsage(db: PgExec, held: HeldMessages): UsageQueries {
+export function pgUsage(db: PgExec, held: HeldMessages, batches?: ChatBatches): UsageQueries {
   const sessionColumns = pgColumns(chatSessions);
   const [oneSql, blockSql, onlyReadsSql] = [
     reserveOneSql(sessionColumns),
@@ -145,7 +146,12 @@ export function pgUsage(db: PgExec, held: HeldMessages): UsageQueries {
           return reservation(
             true,
             null,
-            await db.independent<Reads>(onlyReadsSql, [tenantId, sessionId], () => putBack(tenantId, period)),
+            await db.independent<Reads>(
+              onlyReadsSql,
+              [tenantId, sessionId],
+              () => putBack(tenantId, period),
+              batches && (() => batches.reads.run({ tenantId, sessionId })),
+            ),
           );
         }
         if (!mine?.counting) break;
