@@ -6,7 +6,7 @@ import { addSource, deleteSource, getSource, listSources, syncSourceNow } from "
 import { uploadPdf } from "../../knowledge/upload-pdf.ts";
 import { getSyncSchedule, setSyncSchedule } from "../../knowledge/sync-schedule.ts";
 import { PAGE_RESULTS } from "../../knowledge/sync-source.ts";
-import { MAX_PDF_BYTES } from "../../knowledge/pdf-text.ts";
+import { MAX_PDF_BYTES, PDF_QUEUE, PDF_TIMEOUT_MS } from "../../knowledge/pdf-text.ts";
 import { embedderForTenant } from "../../assistant/settings.ts";
 import { SOURCE_KINDS, SOURCE_STATUSES } from "../../db/schema-knowledge.ts";
 import { AppError } from "../../lib/app-error.ts";
@@ -150,7 +150,7 @@ export function knowledgeSourceRoutes(deps: AppDeps) {
             required: true,
             content: { "application/pdf": { schema: { type: "string", format: "binary" } } },
           },
-          description: `The body is the file (Content-Type: application/pdf, at most ${MAX_PDF_BYTES / 1024 / 1024} MB). Its text becomes one document, a section per page; a file that cannot be read is a 422 pdf_unreadable.`,
+          description: `The body is the file (Content-Type: application/pdf, at most ${MAX_PDF_BYTES / 1024 / 1024} MB). Its text becomes one document, a section per page; a file that cannot be read (or takes over ${PDF_TIMEOUT_MS / 1000} s) is a 422 pdf_unreadable. Files are read one at a time on a thread of their own; with ${PDF_QUEUE} more waiting, an upload is a 503 pdf_busy with Retry-After.`,
         },
       },
     )
