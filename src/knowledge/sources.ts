@@ -7,7 +7,7 @@ import { toIso } from "../lib/clock.ts";
 import { newId } from "../lib/ids.ts";
 import { toPage, type Page } from "../lib/page.ts";
 import { invalidField } from "../lib/validate.ts";
-import { assertSourceRoom } from "./limits.ts";
+import { insertSourceInRoom } from "./limits.ts";
 import { syncIntervalOf } from "./sync-schedule.ts";
 import { fetchSource, PAGE_RESULTS, type PageOutcome, type SyncReport } from "./sync-source.ts";
 
@@ -158,10 +158,9 @@ export async function addSource(
   embedderOf: EmbedderOf,
 ): Promise<SourceView> {
   const url = checkedUrl(input.kind === "sitemap" ? "sitemap_url" : "url", input.url);
-  await assertSourceRoom(deps.store, tenantId);
   const now = deps.clock.now();
   const id = newId("src", now);
-  await deps.store.knowledgeSources.insertSource({
+  await insertSourceInRoom(deps.store, {
     id,
     tenantId,
     kind: input.kind,

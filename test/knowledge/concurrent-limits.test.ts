@@ -1,0 +1,75 @@
+import { afterEach, describe, expect, test } from "bun:test";
+import { buildDeps, closeDeps, seedTenant } from "../helpers.ts";
+import { PLANS } from "../../src/plans/plans.ts";
+import { AppError } from "../../src/lib/app-error.ts";
+import { addDocument, listDocuments } from "../../src/knowledge/documents.ts";
+import { addSource, listSources } from "../../src/knowledge/sources.ts";
+
+let deps: ReturnType<typeof buildDeps>;
+let site: ReturnType<typeof Bun.serve> | null = null;
+afterEach(() => {
+  site?.stop(true);
+  site = null;
+  closeDeps(deps);
+});
+
+/** Each add's outcome: "added", or the refusal's status (any other error fails the test). */
+const outcomes = (adds: Array<Promise<unknown>>) =>
+  Promise.all(
+    adds.map((add) =>
+      add.then(
+        () => "added",
+        (error: unknown) => {
+          if (error instanceof AppError && error.code === "plan_limit") return error.status;
+          throw error;
+        },
+      ),
+    ),
+  );
+
+const tally = (results: Array<string | number>) => ({
+  added: results.filter((result) => result === "added").length,
+  refused: results.filter((result) => result === 402).length,
+});
+
+// On PostgreSQL (READ COMMITTED) each add runs on a connection of its own: without the tenant's
+// lock, adds that read the usage before another's insert commits all pass the cap.
+describe("plan caps under concurrent adds", () => {
+  test("N documents added at once against K places left: exactly K are kept and N−K are 402", async () => {
+    deps = buildDeps();
+    const { tenant } = await seedTenant(deps, "Clinic");
+    const max = PLANS.free.knowledgeDocuments;
+    const left = 3;
+    for (let n = 0; n < max - left; n++)
+      await addDocument(deps, tenant.id, { title: `Doc ${n}`, content: `Fact number ${n}.`, format: "text" }, null);
+    const results = await outcomes(
+      Array.from({ length: 10 }, (_, n) =>
+        addDocument(deps, tenant.id, { title: `Race ${n}`, content: `Racing fact ${n}.`, format: "text" }, null),
+      ),
+    );
+    expect(tally(results)).toEqual({ added: left, refused: 10 - left });
+    expect((await listDocuments(deps, tenant.id, { limit: 100 })).data).toHaveLength(max);
+  });
+
+  test("N URL sources added at once against K places left: exactly K are kept and N−K are 402", async () => {
+    deps = buildDeps({ allowPrivateWebhooks: true });
+    site = Bun.serve({
+      hostname: "127.0.0.1",
+      port: 0,
+      fetch: (request) => new Response(`Page ${new URL(request.url).pathname} says hello.`),
+    });
+    const { tenant } = await seedTenant(deps, "Clinic");
+    const max = PLANS.free.knowledgeDocuments;
+    const left = 2;
+    for (let n = 0; n < max - left; n++)
+      await addDocument(deps, tenant.id, { title: `Doc ${n}`, content: `Fact number ${n}.`, format: "text" }, null);
+    const results = await outcomes(
+      Array.from({ length: 8 }, (_, n) =>
+        addSource(deps, tenant.id, { kind: "url", url: `http://127.0.0.1:${site?.port}/page-${n}` }, async () => null),
+      ),
+    );
+    expect(tally(results)).toEqual({ added: left, refused: 8 - left });
+    expect((await listSources(deps, tenant.id, { limit: 100 })).data).toHaveLength(left);
+    expect((await listDocuments(deps, tenant.id, { limit: 100 })).data).toHaveLength(max);
+  });
+});
