@@ -27,6 +27,12 @@ const outcomes = (adds: Array<Promise<unknown>>) =>
     ),
   );
 
+/** `count` documents added one after another. */
+async function addDocuments(tenantId: string, count: number): Promise<void> {
+  for (let n = 0; n < count; n++)
+    await addDocument(deps, tenantId, { title: `Doc ${n}`, content: `Fact number ${n}.`, format: "text" }, null);
+}
+
 const tally = (results: Array<string | number>) => ({
   added: results.filter((result) => result === "added").length,
   refused: results.filter((result) => result === 402).length,
@@ -40,8 +46,7 @@ describe("plan caps under concurrent adds", () => {
     const { tenant } = await seedTenant(deps, "Clinic");
     const max = PLANS.free.knowledgeDocuments;
     const left = 3;
-    for (let n = 0; n < max - left; n++)
-      await addDocument(deps, tenant.id, { title: `Doc ${n}`, content: `Fact number ${n}.`, format: "text" }, null);
+    await addDocuments(tenant.id, max - left);
     const results = await outcomes(
       Array.from({ length: 10 }, (_, n) =>
         addDocument(deps, tenant.id, { title: `Race ${n}`, content: `Racing fact ${n}.`, format: "text" }, null),
@@ -61,8 +66,7 @@ describe("plan caps under concurrent adds", () => {
     const { tenant } = await seedTenant(deps, "Clinic");
     const max = PLANS.free.knowledgeDocuments;
     const left = 2;
-    for (let n = 0; n < max - left; n++)
-      await addDocument(deps, tenant.id, { title: `Doc ${n}`, content: `Fact number ${n}.`, format: "text" }, null);
+    await addDocuments(tenant.id, max - left);
     const results = await outcomes(
       Array.from({ length: 8 }, (_, n) =>
         addSource(deps, tenant.id, { kind: "url", url: `http://127.0.0.1:${site?.port}/page-${n}` }, async () => null),
