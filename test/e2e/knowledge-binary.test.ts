@@ -46,7 +46,19 @@ describe("knowledge sources in the compiled binary", () => {
         body: JSON.stringify({ sitemap_url: `http://127.0.0.1:${site.port}/sitemap.xml` }),
       });
       expect(sitemap.status).toBe(201);
-      expect(await sitemap.json()).toMatchObject({ status: "ok", document_count: 1 });
+      const pending = await sitemap.json();
+      expect(pending).toMatchObject({ status: "pending", document_count: 0 });
+      // Its pages are imported in the background: the source is asked until the import has ended.
+      let imported = pending;
+      for (let poll = 0; imported.status === "pending" && poll < 200; poll++) {
+        await Bun.sleep(50);
+        imported = await (
+          await fetch(`${server.baseUrl}/api/v1/knowledge/sources/${pending.source_id}`, {
+            headers: { "x-api-key": key },
+          })
+        ).json();
+      }
+      expect(imported).toMatchObject({ status: "ok", document_count: 1 });
       const search = await (
         await fetch(`${server.baseUrl}/api/v1/knowledge/search?q=mondays`, { headers: { "x-api-key": key } })
       ).json();
