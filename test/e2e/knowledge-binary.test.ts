@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { createSandbox, startServer, stopProcess, type Sandbox } from "./binary.ts";
-import { makePdf } from "../knowledge/make-pdf.ts";
+import { makePdf, makeSlowPdf } from "../knowledge/make-pdf.ts";
 
 let sandbox: Sandbox;
 let site: ReturnType<typeof Bun.serve>;
@@ -40,6 +40,14 @@ describe("knowledge sources in the compiled binary", () => {
         body: makePdf(["We open at noon.", "Closed on Mondays."]),
       });
       expect(upload.status).toBe(201);
+      // A 2 MB PDF: the server's body cut-off lets PDFs up to 10 MB through; read on the PDF thread.
+      const dense = await fetch(`${server.baseUrl}/api/v1/knowledge/sources/pdf`, {
+        method: "POST",
+        headers: { "x-api-key": key, "content-type": "application/pdf" },
+        body: makeSlowPdf(70_000),
+      });
+      expect(dense.status).toBe(201);
+      expect(await dense.json()).toMatchObject({ kind: "upload", title: "Slow", document_count: 1 });
       const sitemap = await fetch(`${server.baseUrl}/api/v1/knowledge/sources`, {
         method: "POST",
         headers: { "x-api-key": key, "content-type": "application/json" },

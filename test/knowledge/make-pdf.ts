@@ -18,7 +18,7 @@ export function makeSlowPdf(words: number): Uint8Array<ArrayBuffer> {
   return pdfOfStreams([`BT /F1 12 Tf\n${operators.join("\n")}\nET`], "Slow");
 }
 
-function pdfOfStreams(streams: string[], title?: string): Uint8Array<ArrayBuffer> {
+export function pdfOfStreams(streams: string[], title?: string): Uint8Array<ArrayBuffer> {
   const objects: string[] = [];
   const pageIds = streams.map((_, index) => 5 + index * 2);
   objects[1] = "<< /Type /Catalog /Pages 2 0 R >>";
