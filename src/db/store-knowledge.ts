@@ -19,11 +19,6 @@ export interface KnowledgeQueries {
   ): Promise<Array<Pick<KnowledgeChunkRow, "position" | "heading" | "text" | "embeddingModel">>>;
   /** Deletes the tenant's document and (by cascade) its chunks; false when there was none. */
   deleteDocument(tenantId: string, documentId: string): Promise<boolean>;
-  /**
-   * Holds the tenant's knowledge lock until the transaction ends, taken before its plan room is
-   * read: two adds of one tenant then check and insert one after the other on every store.
-   */
-  lockKnowledgeRoom(tenantId: string): Promise<void>;
   /** The tenant's plan, document count and bytes in one read; null when there is no such tenant. */
   findKnowledgeUsage(tenantId: string): Promise<{ plan: string; documents: number; bytes: number } | null>;
   /** (count, max id) of the tenant's chunks: changes on every insert and delete (ids are never reused). */

@@ -80,7 +80,7 @@ export async function assertSourceRoom(db: StoreQueries, tenantId: string): Prom
  */
 export function inKnowledgeRoom<T>(store: Store, tenantId: string, work: (tx: Transaction) => Promise<T>): Promise<T> {
   return store.transaction(async (tx) => {
-    await tx.knowledge.lockKnowledgeRoom(tenantId);
+    await tx.tenants.lockPlanCap(tenantId, "knowledge");
     return work(tx);
   });
 }

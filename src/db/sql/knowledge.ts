@@ -66,18 +66,6 @@ export const KNOWLEDGE_OPS: Ops<Omit<KnowledgeQueries, "insertChunks" | "storeCh
     (tenantId, documentId) => [documentId, tenantId],
     (changes) => changes > 0,
   ),
-  // PostgreSQL (READ COMMITTED): two adds that each read the usage before the other's insert
-  // commits would both pass the plan's cap. A transaction-scoped advisory lock (two-key form,
-  // class 2: a lock space of its own) per tenant puts them in turn, and the usage read after it
-  // sees the other's committed document. SQLite's write transactions are serial already.
-  lockKnowledgeRoom: one(
-    (d) =>
-      d.name === "postgres"
-        ? "SELECT count(pg_advisory_xact_lock(2, hashtext($1))) AS n"
-        : "SELECT 0 AS n WHERE $1 IS NULL",
-    (tenantId) => [tenantId],
-    () => undefined,
-  ),
   findKnowledgeUsage: one(
     `SELECT t.plan,
             (SELECT count(*) FROM knowledge_documents d WHERE d.tenant_id = t.id) AS documents,

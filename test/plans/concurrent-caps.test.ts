@@ -4,6 +4,8 @@ import { PLANS } from "../../src/plans/plans.ts";
 import { AppError } from "../../src/lib/app-error.ts";
 import { addDocument, listDocuments } from "../../src/knowledge/documents.ts";
 import { addSource, listSources } from "../../src/knowledge/sources.ts";
+import { createTestCase, listTestCases } from "../../src/test-set/cases.ts";
+import { createRule } from "../../src/webhooks/rules.ts";
 
 let deps: ReturnType<typeof buildDeps>;
 let site: ReturnType<typeof Bun.serve> | null = null;
@@ -39,7 +41,7 @@ const tally = (results: Array<string | number>) => ({
 });
 
 // On PostgreSQL (READ COMMITTED) each add runs on a connection of its own: without the tenant's
-// lock, adds that read the usage before another's insert commits all pass the cap.
+// lock on the cap, adds that count before another's insert commits all pass it.
 describe("plan caps under concurrent adds", () => {
   test("N documents added at once against K places left: exactly K are kept and N−K are 402", async () => {
     deps = buildDeps();
@@ -75,5 +77,32 @@ describe("plan caps under concurrent adds", () => {
     expect(tally(results)).toEqual({ added: left, refused: 8 - left });
     expect((await listSources(deps, tenant.id, { limit: 100 })).data).toHaveLength(left);
     expect((await listDocuments(deps, tenant.id, { limit: 100 })).data).toHaveLength(max);
+  });
+
+  test("N webhook rules and N test cases created at once against the plan's caps: exactly the caps are kept", async () => {
+    deps = buildDeps({ allowPrivateWebhooks: true });
+    const { tenant } = await seedTenant(deps, "Clinic");
+    const rules = PLANS.free.webhookRules;
+    const ruleResults = await outcomes(
+      Array.from({ length: rules + 5 }, (_, n) =>
+        createRule(deps, tenant.id, {
+          name: `Rule ${n}`,
+          event: "lead.created",
+          url: `http://127.0.0.1:9/hook-${n}`,
+          secret: "s".repeat(32),
+          active: true,
+        }),
+      ),
+    );
+    expect(tally(ruleResults)).toEqual({ added: rules, refused: 5 });
+    expect(await deps.store.webhookRules.countRules(tenant.id)).toBe(rules);
+    const cases = PLANS.free.testCases;
+    const caseResults = await outcomes(
+      Array.from({ length: cases + 5 }, (_, n) =>
+        createTestCase(deps, tenant.id, { question: `Question ${n}?`, expect: { contains: ["answer"] } }),
+      ),
+    );
+    expect(tally(caseResults)).toEqual({ added: cases, refused: 5 });
+    expect((await listTestCases(deps, tenant.id)).data).toHaveLength(cases);
   });
 });
