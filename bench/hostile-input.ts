@@ -79,7 +79,7 @@ async function calibrate(server: ChatServer, attack: Attack): Promise<{ msPerReq
   };
 }
 
-async function openSessions(server: ChatServer): Promise<string[]> {
+export async function openSessions(server: ChatServer): Promise<string[]> {
   const tokens: string[] = [];
   for (let i = 0; i < SESSIONS; i++) {
     const response = await fetch(`${server.base}/api/v1/widget/session`, {
@@ -101,7 +101,7 @@ const QUESTIONS = [
   "How much does a cleaning cost?",
 ];
 
-function chatLoad(server: ChatServer, tokens: readonly string[], seconds: number): Promise<LoadResult> {
+export function chatLoad(server: ChatServer, tokens: readonly string[], seconds: number): Promise<LoadResult> {
   let sent = 0;
   return runLoad({
     url: `${server.base}/api/v1/chatbot/message`,
@@ -118,17 +118,14 @@ function chatLoad(server: ChatServer, tokens: readonly string[], seconds: number
   });
 }
 
-interface Attacker {
+export interface LoopChild {
   stop(): Promise<{ sent: number; statuses: string }>;
 }
 
-/** The attack in a child process: ATTACKERS closed loops until stopped; it reports what it sent. */
-function startAttacker(server: ChatServer, attack: Attack): Attacker {
-  const child = Bun.spawn(
-    [process.execPath, import.meta.path, "attack", `${server.base}${attack.path}`, String(ATTACKERS)],
-    { stdin: "pipe", stdout: "pipe", stderr: "inherit" },
-  );
-  child.stdin.write(attack.body);
+/** A child process of `script` with `args` (its closed loops, runClientLoops), fed `stdin`; stopping it gives its report. */
+export function startLoopChild(script: string, args: readonly string[], stdin = ""): LoopChild {
+  const child = Bun.spawn([process.execPath, script, ...args], { stdin: "pipe", stdout: "pipe", stderr: "inherit" });
+  child.stdin.write(stdin);
   child.stdin.end();
   return {
     async stop() {
@@ -140,8 +137,8 @@ function startAttacker(server: ChatServer, attack: Attack): Attacker {
   };
 }
 
-async function runAttackChild(url: string, lanes: number): Promise<void> {
-  const body = await Bun.stdin.text();
+/** `lanes` closed loops of `send` (which answers a status) until SIGTERM; prints what they sent on stdout. */
+export async function runClientLoops(lanes: number, send: () => Promise<number>): Promise<void> {
   let stopping = false;
   let sent = 0;
   const statuses = new Map<number, number>();
@@ -153,10 +150,9 @@ async function runAttackChild(url: string, lanes: number): Promise<void> {
   const lane = async () => {
     while (!stopping && performance.now() < deadline) {
       try {
-        const response = await fetch(url, { method: "POST", headers: { "content-type": "application/json" }, body });
-        await response.arrayBuffer();
+        const status = await send();
         sent++;
-        statuses.set(response.status, (statuses.get(response.status) ?? 0) + 1);
+        statuses.set(status, (statuses.get(status) ?? 0) + 1);
       } catch {
         await Bun.sleep(1);
       }
@@ -166,6 +162,19 @@ async function runAttackChild(url: string, lanes: number): Promise<void> {
   process.stdout.write(
     JSON.stringify({ sent, statuses: [...statuses].map(([status, n]) => `${status}×${n}`).join(" ") }),
   );
+}
+
+/** The attack in a child process: ATTACKERS closed loops until stopped; it reports what it sent. */
+const startAttacker = (server: ChatServer, attack: Attack): LoopChild =>
+  startLoopChild(import.meta.path, ["attack", `${server.base}${attack.path}`, String(ATTACKERS)], attack.body);
+
+async function runAttackChild(url: string, lanes: number): Promise<void> {
+  const body = await Bun.stdin.text();
+  await runClientLoops(lanes, async () => {
+    const response = await fetch(url, { method: "POST", headers: { "content-type": "application/json" }, body });
+    await response.arrayBuffer();
+    return response.status;
+  });
 }
 
 async function main(): Promise<void> {

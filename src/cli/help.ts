@@ -18,7 +18,7 @@ Commands:
   copy --from FILE --to postgres://…   move a SQLite install to PostgreSQL (all or nothing)
   tls status|renew      the served certificate: domains, issuer, expiry, last renewal; force a renewal
   bot test [add]        run the tenant's saved test cases (exit 1 if one fails), or add one
-  knowledge sync        fetch the tenant's knowledge sources (pages, sitemaps) now
+  knowledge add|sync    add a page or sitemap as a knowledge source; fetch the sources now
 
 Every command takes --db FILE (env PARLEY_DB, default ./data/parley.db) and --help;
 --db may be a postgres://user:password@host:5432/db URL: then PostgreSQL is the store and
@@ -186,15 +186,22 @@ Examples:
   parley bot test --tenant ten_… --json
 `,
   knowledge: `Usage:
+  parley knowledge add --tenant T (--url URL [--title T] | --sitemap URL) [--no-wait] [--json]
   parley knowledge sync --tenant T [--source SOURCE_ID] [--json]
+
+add keeps a page or a sitemap as a knowledge source, as the API does: a page is fetched at once,
+a sitemap is read and its pages imported before the command prints each page count; with
+--no-wait it prints the pending source and a running server imports the pages within seconds.
+A source that cannot be read is refused with nothing kept.
 
 Fetches the tenant's URL and sitemap knowledge sources now (or only --source), as the
 schedule does: conditional requests, unchanged pages skipped, changed pages re-chunked, pages
 gone from a sitemap removed, a failure recorded with the documents kept. Prints each source's
-status and page counts; exits 1 when a source failed. Sources are added with the API
+status and page counts; exits 1 when a source failed. Sources are also added with the API
 (POST /api/v1/knowledge/sources) or the admin page; see docs/knowledge.md.
 
-Example:
+Examples:
+  parley knowledge add --tenant ten_… --sitemap https://smile.example/sitemap.xml
   parley knowledge sync --tenant ten_…
 `,
   dlq: `Usage:

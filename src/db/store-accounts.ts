@@ -15,6 +15,12 @@ export interface TenantQueries {
   findLookupVersion(): Promise<string>;
   /** The tenant's plan name, or null when there is no such tenant. */
   findTenantPlan(tenantId: string): Promise<string | null>;
+  /**
+   * Holds the tenant's lock on one plan cap (`cap`: "knowledge", "webhook_rules"…) until the
+   * transaction ends, taken before the count is read: two adds of one tenant then check and
+   * insert one after the other on every store.
+   */
+  lockPlanCap(tenantId: string, cap: string): Promise<void>;
   findTenant(tenantId: string): Promise<TenantWithChatbot | null>;
   /** Every tenant, by id. */
   listTenants(): Promise<TenantWithChatbot[]>;

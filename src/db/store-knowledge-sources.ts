@@ -40,6 +40,8 @@ export interface KnowledgeSourceQueries {
   /** Deletes the source and (by cascade) its documents and their chunks; false when there was none. */
   deleteSource(tenantId: string, sourceId: string): Promise<boolean>;
   recordSourceSync(state: SourceSyncState): Promise<void>;
+  /** Moves a source's first import's lease (its next_sync_at) to `until`; nothing once it has a result. */
+  extendImportLease(sourceId: string, until: number): Promise<void>;
   /** Sources whose scheduled sync is due at `now`, the longest overdue first. */
   listDueSources(now: number, limit: number): Promise<KnowledgeSourceRow[]>;
   listSourceDocuments(sourceId: string): Promise<SourceDocument[]>;

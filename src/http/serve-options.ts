@@ -1,5 +1,11 @@
-/** Larger bodies are cut off by Bun before they reach the app's own 64 KiB check (which answers JSON 413). */
-const SERVER_BODY_LIMIT = 1024 * 1024;
+import { MAX_PDF_BYTES } from "../knowledge/pdf-text.ts";
+
+/**
+ * Larger bodies are cut off by Bun before they reach the app. It must let the largest upload
+ * through (a 10 MB PDF); every route then enforces its own cap while reading (64 KiB of JSON,
+ * src/http/body.ts), answering JSON 413, so a big body costs no more than its first 64 KiB.
+ */
+const SERVER_BODY_LIMIT = MAX_PDF_BYTES + 64 * 1024;
 
 /** What Bun.serve is given besides the address (src/cli/serve.ts; bench/chat-lib.ts serves with the same). */
 export const SERVE_OPTIONS = {

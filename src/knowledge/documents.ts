@@ -9,7 +9,7 @@ import { invalidField } from "../lib/validate.ts";
 import { chunkText, type TextChunk } from "./chunk-text.ts";
 import { encodeVector, type Embedder } from "./embedder.ts";
 import { htmlToText } from "./html-to-text.ts";
-import { assertKnowledgeRoom } from "./limits.ts";
+import { assertKnowledgeRoom, inKnowledgeRoom } from "./limits.ts";
 
 export interface NewDocument {
   title: string;
@@ -139,7 +139,7 @@ export async function addDocument(
   const vectors = await embedChunks(deps, chunks, embedder);
   const now = deps.clock.now();
   const id = newId("doc", now);
-  await deps.store.transaction(async (tx) => {
+  await inKnowledgeRoom(deps.store, tenantId, async (tx) => {
     await assertKnowledgeRoom(tx, tenantId, bytes);
     await tx.knowledge.insertDocument({
       id,

@@ -1,4 +1,4 @@
-import type { StoreQueries } from "../db/store.ts";
+import type { KnowledgeSourceRow, Store, StoreQueries, Transaction } from "../db/store.ts";
 import { AppError, notFound } from "../lib/app-error.ts";
 import { isPlanName, PLANS, type PlanName } from "../plans/plans.ts";
 
@@ -71,4 +71,24 @@ export async function assertSourceRoom(db: StoreQueries, tenantId: string): Prom
       { limit: "knowledge_sources", max: usage.maxDocuments, current: sources },
     );
   }
+}
+
+/**
+ * Runs `work` in a transaction that first takes the tenant's knowledge lock, so a check of the
+ * plan's room and the insert after it are one step: on PostgreSQL two concurrent adds would
+ * otherwise each read the usage before the other's insert and both pass a cap of one.
+ */
+export function inKnowledgeRoom<T>(store: Store, tenantId: string, work: (tx: Transaction) => Promise<T>): Promise<T> {
+  return store.transaction(async (tx) => {
+    await tx.tenants.lockPlanCap(tenantId, "knowledge");
+    return work(tx);
+  });
+}
+
+/** A new source stored if the plan has room for it (402 `plan_limit` naming `knowledge_sources` if not). */
+export function insertSourceInRoom(store: Store, row: KnowledgeSourceRow): Promise<void> {
+  return inKnowledgeRoom(store, row.tenantId, async (tx) => {
+    await assertSourceRoom(tx, row.tenantId);
+    await tx.knowledgeSources.insertSource(row);
+  });
 }

@@ -2,7 +2,7 @@ import type { Deps } from "../deps.ts";
 import type { SourceDocument } from "../db/store.ts";
 import { embedChunks, chunkRows, prepareDocument, type NewDocument } from "./documents.ts";
 import type { Embedder } from "./embedder.ts";
-import { assertKnowledgeRoom } from "./limits.ts";
+import { assertKnowledgeRoom, inKnowledgeRoom } from "./limits.ts";
 
 /**
  * Gives a document its page's new text: chunked and embedded as on a normal add (before the
@@ -19,7 +19,7 @@ export async function replaceDocument(
 ): Promise<void> {
   const { title, text, chunks, bytes } = await prepareDocument(deps, tenantId, input, { bytes: old.bytes });
   const vectors = await embedChunks(deps, chunks, embedder);
-  await deps.store.transaction(async (tx) => {
+  await inKnowledgeRoom(deps.store, tenantId, async (tx) => {
     await assertKnowledgeRoom(tx, tenantId, bytes, { bytes: old.bytes });
     await tx.knowledgeSources.replaceDocumentContent({
       id: old.id,

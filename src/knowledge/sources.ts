@@ -7,9 +7,12 @@ import { toIso } from "../lib/clock.ts";
 import { newId } from "../lib/ids.ts";
 import { toPage, type Page } from "../lib/page.ts";
 import { invalidField } from "../lib/validate.ts";
-import { assertSourceRoom } from "./limits.ts";
+import { assertSourceRoom, insertSourceInRoom } from "./limits.ts";
+import { fetchFailed } from "./fetch-page.ts";
+import { importInBackground, IMPORT_LEASE_MS } from "./import-sitemap.ts";
+import { collectSitemapPages, MAX_SITEMAP_PAGES, type SitemapPages } from "./sitemap.ts";
 import { syncIntervalOf } from "./sync-schedule.ts";
-import { fetchSource, PAGE_RESULTS, type PageOutcome, type SyncReport } from "./sync-source.ts";
+import { type FetchOptions, fetchSource, PAGE_RESULTS, type PageOutcome, type SyncReport } from "./sync-source.ts";
 
 export interface SourceView {
   source_id: string;
@@ -73,6 +76,7 @@ export async function syncSource(
   deps: Deps,
   source: KnowledgeSourceRow,
   embedderOf: EmbedderOf,
+  options: FetchOptions = {},
 ): Promise<{ view: SourceView; error: unknown }> {
   if (source.kind === "upload")
     throw new AppError(
@@ -91,7 +95,7 @@ export async function syncSource(
   running.add(source.id);
   try {
     const embedder = await embedderOf(source.tenantId);
-    const { validators, outcomes, error } = await fetchSource(deps, source, embedder);
+    const { validators, outcomes, error } = await fetchSource(deps, source, embedder, options);
     const now = deps.clock.now();
     const interval = await syncIntervalOf(deps.store, source.tenantId);
     const report = summarise(outcomes);
@@ -146,40 +150,70 @@ function checkedUrl(field: string, raw: string): string {
   return url.href;
 }
 
+type NewSourceFields = Pick<KnowledgeSourceRow, "id" | "tenantId" | "kind" | "url" | "title" | "createdAt">;
+
+/** A new source's row: `pending`, nothing fetched yet, but for the fields given. */
+export const newSourceRow = (fields: NewSourceFields & Partial<KnowledgeSourceRow>): KnowledgeSourceRow => ({
+  status: "pending",
+  lastError: null,
+  etag: null,
+  lastModified: null,
+  contentHash: null,
+  lastFetchedAt: null,
+  lastChangedAt: null,
+  nextSyncAt: null,
+  report: null,
+  ...fields,
+});
+
+/** A new sitemap's pages, read while the request waits: a sitemap that cannot be read is a 422. */
+async function readNewSitemap(deps: Deps, url: string): Promise<SitemapPages> {
+  const listed = await collectSitemapPages(deps, url, MAX_SITEMAP_PAGES, { etag: null, lastModified: null });
+  if (!listed) throw fetchFailed(`${url} answered 304 Not Modified to a request that was not conditional.`);
+  return listed;
+}
+
 /**
- * Adds a URL or sitemap source and syncs it at once. When that first sync cannot read the source
- * (refused by the SSRF rules, unreachable, not a sitemap, over the plan) nothing is kept and its
- * error is the answer; otherwise the source is kept with each page's result, failures included.
+ * Adds a URL or sitemap source. A URL source is synced at once: when that first sync cannot
+ * read the page (refused by the SSRF rules, unreachable, over the plan) nothing is kept and its
+ * error is the answer; otherwise the source is kept with the page's result. A sitemap is read
+ * (a sitemap that cannot be read is refused the same way) and the source answered `pending`:
+ * its pages are imported in the background (import-sitemap.ts), or with `importNow: false` by
+ * the schedule, which takes it as due at once (a CLI that does not stay to import it).
  */
 export async function addSource(
   deps: Deps,
   tenantId: string,
   input: NewSource,
   embedderOf: EmbedderOf,
+  options: { importNow?: boolean } = {},
 ): Promise<SourceView> {
   const url = checkedUrl(input.kind === "sitemap" ? "sitemap_url" : "url", input.url);
+  // Checked before anything is fetched too: a refused source costs no request to its site.
   await assertSourceRoom(deps.store, tenantId);
+  const listed = input.kind === "sitemap" ? await readNewSitemap(deps, url) : null;
   const now = deps.clock.now();
   const id = newId("src", now);
-  await deps.store.knowledgeSources.insertSource({
-    id,
-    tenantId,
-    kind: input.kind,
-    url,
-    title: input.title?.trim() || null,
-    status: "pending",
-    lastError: null,
-    etag: null,
-    lastModified: null,
-    contentHash: null,
-    lastFetchedAt: null,
-    lastChangedAt: null,
-    nextSyncAt: null,
-    report: null,
-    createdAt: now,
-  });
+  const importNow = options.importNow ?? true;
+  await insertSourceInRoom(
+    deps.store,
+    newSourceRow({
+      id,
+      tenantId,
+      kind: input.kind,
+      url,
+      title: input.title?.trim() || null,
+      nextSyncAt: listed ? (importNow ? now + IMPORT_LEASE_MS : now) : null,
+      createdAt: now,
+    }),
+  );
   const source = await deps.store.knowledgeSources.findSource(tenantId, id);
   if (!source) throw notFound("source");
+  if (listed) {
+    if (importNow)
+      void importInBackground(deps, id, (onPage) => syncSource(deps, source, embedderOf, { listed, onPage }));
+    return toSourceView(source, true);
+  }
   try {
     const { view, error } = await syncSource(deps, source, embedderOf);
     if (error) throw error;

@@ -7,7 +7,7 @@ import type { Embedder } from "./embedder.ts";
 import { fetchFailed, fetchPage } from "./fetch-page.ts";
 import { documentFromBody, PAGE_ACCEPT, pageBodyCap } from "./import-url.ts";
 import { replaceDocument } from "./replace-document.ts";
-import { collectSitemapPages, MAX_SITEMAP_PAGES } from "./sitemap.ts";
+import { collectSitemapPages, MAX_SITEMAP_PAGES, type SitemapPages } from "./sitemap.ts";
 
 /**
  * One sync of a URL or sitemap source. Each page is fetched with the validators of its document
@@ -127,10 +127,18 @@ const pagesOfLastReport = (source: KnowledgeSourceRow): string[] =>
         .map((page) => page.url)
     : [];
 
+export interface FetchOptions {
+  /** The sitemap's pages as just read (a new source's, read while the request waited): not read again. */
+  listed?: SitemapPages;
+  /** Called after each page of a sitemap (the background import renews its lease there). */
+  onPage?: () => Promise<void>;
+}
+
 export async function fetchSource(
   deps: Deps,
   source: KnowledgeSourceRow,
   embedder: Embedder | null,
+  options: FetchOptions = {},
 ): Promise<SyncResult> {
   const documents = await deps.store.knowledgeSources.listSourceDocuments(source.id);
   const byUrl = new Map(documents.map((document) => [document.sourceUrl ?? "", document]));
@@ -149,9 +157,9 @@ export async function fetchSource(
       return { validators: held, outcomes: [failedPage(url, error, existing)], error };
     }
   }
-  let listed: Awaited<ReturnType<typeof collectSitemapPages>>;
+  let listed: SitemapPages | null;
   try {
-    listed = await collectSitemapPages(deps, url, MAX_SITEMAP_PAGES, held);
+    listed = options.listed ?? (await collectSitemapPages(deps, url, MAX_SITEMAP_PAGES, held));
   } catch (error) {
     return { validators: held, outcomes: [], error };
   }
@@ -167,6 +175,8 @@ export async function fetchSource(
       return outcome;
     } catch (error) {
       return failedPage(page, error, existing);
+    } finally {
+      await options.onPage?.();
     }
   });
   const listedNow = new Set(pages);

@@ -3,9 +3,9 @@ import { notFound } from "../lib/app-error.ts";
 import { newId } from "../lib/ids.ts";
 import { addDocument } from "./documents.ts";
 import type { Embedder } from "./embedder.ts";
-import { assertSourceRoom } from "./limits.ts";
+import { assertSourceRoom, insertSourceInRoom } from "./limits.ts";
 import { pdfToText } from "./pdf-text.ts";
-import { toSourceView, type SourceView } from "./sources.ts";
+import { newSourceRow, toSourceView, type SourceView } from "./sources.ts";
 
 export interface PdfUpload {
   bytes: Uint8Array;
@@ -23,29 +23,28 @@ export async function uploadPdf(
   input: PdfUpload,
   embedder: Embedder | null,
 ): Promise<SourceView> {
+  // Checked before the file is read too: a refused upload costs no PDF thread.
   await assertSourceRoom(deps.store, tenantId);
   const pdf = await pdfToText(input.bytes);
   const title = (input.title?.trim() || pdf.title || "Uploaded PDF").slice(0, 200);
   const now = deps.clock.now();
   const id = newId("src", now);
   const report = { counts: { imported: 1, updated: 0, unchanged: 0, removed: 0, skipped: 0, failed: 0 }, pages: [] };
-  await deps.store.knowledgeSources.insertSource({
-    id,
-    tenantId,
-    kind: "upload",
-    url: null,
-    title,
-    status: "ok",
-    lastError: null,
-    etag: null,
-    lastModified: null,
-    contentHash: null,
-    lastFetchedAt: now,
-    lastChangedAt: now,
-    nextSyncAt: null,
-    report: JSON.stringify(report),
-    createdAt: now,
-  });
+  await insertSourceInRoom(
+    deps.store,
+    newSourceRow({
+      id,
+      tenantId,
+      kind: "upload",
+      url: null,
+      title,
+      status: "ok",
+      lastFetchedAt: now,
+      lastChangedAt: now,
+      report: JSON.stringify(report),
+      createdAt: now,
+    }),
+  );
   try {
     await addDocument(deps, tenantId, { title, content: pdf.text, format: "pdf", sourceId: id }, embedder);
   } catch (error) {

@@ -14,9 +14,12 @@ export interface PlanCap {
 /**
  * Refuses one more of something the plan caps: 402 `plan_limit` naming the limit, its value and
  * the current count, so the owner knows whether to delete one or upgrade. What a bigger plan let
- * a tenant keep after a downgrade stays; only new ones are refused.
+ * a tenant keep after a downgrade stays; only new ones are refused. Called inside the transaction
+ * that inserts: the tenant's lock on this cap, held to its end, keeps a concurrent add from
+ * counting before this one's insert is committed.
  */
 export async function assertPlanRoom(db: StoreQueries, tenantId: string, cap: PlanCap): Promise<void> {
+  await db.tenants.lockPlanCap(tenantId, cap.limit);
   const tenantPlan = await db.tenants.findTenantPlan(tenantId);
   if (tenantPlan === null) throw notFound("tenant");
   const plan = isPlanName(tenantPlan) ? tenantPlan : "free";

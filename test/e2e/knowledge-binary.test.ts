@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { createSandbox, startServer, stopProcess, type Sandbox } from "./binary.ts";
-import { makePdf } from "../knowledge/make-pdf.ts";
+import { makePdf, makeSlowPdf } from "../knowledge/make-pdf.ts";
 
 let sandbox: Sandbox;
 let site: ReturnType<typeof Bun.serve>;
@@ -40,13 +40,33 @@ describe("knowledge sources in the compiled binary", () => {
         body: makePdf(["We open at noon.", "Closed on Mondays."]),
       });
       expect(upload.status).toBe(201);
+      // A 2 MB PDF: the server's body cut-off lets PDFs up to 10 MB through; read on the PDF thread.
+      const dense = await fetch(`${server.baseUrl}/api/v1/knowledge/sources/pdf`, {
+        method: "POST",
+        headers: { "x-api-key": key, "content-type": "application/pdf" },
+        body: makeSlowPdf(70_000),
+      });
+      expect(dense.status).toBe(201);
+      expect(await dense.json()).toMatchObject({ kind: "upload", title: "Slow", document_count: 1 });
       const sitemap = await fetch(`${server.baseUrl}/api/v1/knowledge/sources`, {
         method: "POST",
         headers: { "x-api-key": key, "content-type": "application/json" },
         body: JSON.stringify({ sitemap_url: `http://127.0.0.1:${site.port}/sitemap.xml` }),
       });
       expect(sitemap.status).toBe(201);
-      expect(await sitemap.json()).toMatchObject({ status: "ok", document_count: 1 });
+      const pending = await sitemap.json();
+      expect(pending).toMatchObject({ status: "pending", document_count: 0 });
+      // Its pages are imported in the background: the source is asked until the import has ended.
+      let imported = pending;
+      for (let poll = 0; imported.status === "pending" && poll < 200; poll++) {
+        await Bun.sleep(50);
+        imported = await (
+          await fetch(`${server.baseUrl}/api/v1/knowledge/sources/${pending.source_id}`, {
+            headers: { "x-api-key": key },
+          })
+        ).json();
+      }
+      expect(imported).toMatchObject({ status: "ok", document_count: 1 });
       const search = await (
         await fetch(`${server.baseUrl}/api/v1/knowledge/search?q=mondays`, { headers: { "x-api-key": key } })
       ).json();

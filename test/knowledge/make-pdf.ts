@@ -3,15 +3,30 @@
  * US Letter page, with a correct cross-reference table. Enough for PDF.js to read the text back.
  */
 export function makePdf(pages: string[], title?: string): Uint8Array<ArrayBuffer> {
+  return pdfOfStreams(
+    pages.map((text) => `BT /F1 12 Tf 72 720 Td (${text.replace(/[\\()]/g, (c) => `\\${c}`)}) Tj ET`),
+    title,
+  );
+}
+
+/**
+ * A one-page PDF that draws `words` words with a text operator each (about 30 bytes a word):
+ * PDF.js spends a while on that one page (some 600 ms for 100,000 words on this machine's cores).
+ */
+export function makeSlowPdf(words: number): Uint8Array<ArrayBuffer> {
+  const operators = Array.from({ length: words }, (_, i) => `1 0 0 1 ${i % 500} ${i % 700} Tm (w${i}) Tj`);
+  return pdfOfStreams([`BT /F1 12 Tf\n${operators.join("\n")}\nET`], "Slow");
+}
+
+export function pdfOfStreams(streams: string[], title?: string): Uint8Array<ArrayBuffer> {
   const objects: string[] = [];
-  const pageIds = pages.map((_, index) => 5 + index * 2);
+  const pageIds = streams.map((_, index) => 5 + index * 2);
   objects[1] = "<< /Type /Catalog /Pages 2 0 R >>";
-  objects[2] = `<< /Type /Pages /Kids [${pageIds.map((id) => `${id} 0 R`).join(" ")}] /Count ${pages.length} >>`;
+  objects[2] = `<< /Type /Pages /Kids [${pageIds.map((id) => `${id} 0 R`).join(" ")}] /Count ${streams.length} >>`;
   objects[3] = "<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>";
   objects[4] = `<< /Title (${title ?? ""}) >>`;
-  pages.forEach((text, index) => {
+  streams.forEach((stream, index) => {
     const id = pageIds[index] ?? 0;
-    const stream = `BT /F1 12 Tf 72 720 Td (${text.replace(/[\\()]/g, (c) => `\\${c}`)}) Tj ET`;
     objects[id] =
       `<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Resources << /Font << /F1 3 0 R >> >> /Contents ${id + 1} 0 R >>`;
     objects[id + 1] = `<< /Length ${stream.length} >>\nstream\n${stream}\nendstream`;

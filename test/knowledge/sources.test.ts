@@ -5,6 +5,7 @@ import { buildDeps, closeDeps, refusal, seedTenant, type TestDeps } from "../hel
 import { getDocument, listDocuments } from "../../src/knowledge/documents.ts";
 import { addSource, deleteSource, getSource, syncSourceNow } from "../../src/knowledge/sources.ts";
 import { syncDueSources } from "../../src/knowledge/scheduled-sync.ts";
+import { importEnded } from "../../src/knowledge/import-sitemap.ts";
 import { setSyncSchedule } from "../../src/knowledge/sync-schedule.ts";
 import { searchKnowledge } from "../../src/knowledge/search.ts";
 import { makePdf } from "./make-pdf.ts";
@@ -98,12 +99,20 @@ beforeEach(async () => {
 });
 afterEach(() => closeDeps(deps));
 
+/** A sitemap source as it stands once the import it starts (in the background) has ended. */
+async function addImported(url: string) {
+  const pending = await addSource(deps, tenantId, { kind: "sitemap", url }, NO_EMBEDDER);
+  expect(pending).toMatchObject({ status: "pending", document_count: 0, report: null });
+  await importEnded(deps.store, pending.source_id);
+  return getSource(deps, tenantId, pending.source_id);
+}
+
 const resultsByUrl = (pages: Array<{ url: string; result: string }> | undefined) =>
   Object.fromEntries((pages ?? []).map((page) => [page.url.replace(base, ""), page.result]));
 
 describe("knowledge sources", () => {
   test("a sitemap imports its site's pages (a PDF among them) and skips other sites and what robots.txt disallows", async () => {
-    const source = await addSource(deps, tenantId, { kind: "sitemap", url: `${base}/index.xml` }, NO_EMBEDDER);
+    const source = await addImported(`${base}/index.xml`);
     // An index's validators are not kept: its 304 would say nothing of the sitemaps it lists.
     expect(source).toMatchObject({
       kind: "sitemap",
@@ -132,7 +141,7 @@ describe("knowledge sources", () => {
   });
 
   test("the scheduled re-crawl skips an unchanged page by its ETag, replaces a changed one and removes one gone from the sitemap", async () => {
-    const source = await addSource(deps, tenantId, { kind: "sitemap", url: `${base}/sitemap.xml` }, NO_EMBEDDER);
+    const source = await addImported(`${base}/sitemap.xml`);
     const before = Object.fromEntries(
       (await listDocuments(deps, tenantId, { limit: 10 })).data.map((document) => [
         document.source_url,
@@ -207,7 +216,7 @@ describe("knowledge sources", () => {
   test("a sitemap whose pages fail is kept: failed when every page failed, with each page's reason", async () => {
     site.pages.set("/prices", { body: "", type: "text/html", status: 500 });
     site.sitemap = [`${base}/prices`, `${base}/gone`];
-    const source = await addSource(deps, tenantId, { kind: "sitemap", url: `${base}/sitemap.xml` }, NO_EMBEDDER);
+    const source = await addImported(`${base}/sitemap.xml`);
     expect(source).toMatchObject({ status: "failed", document_count: 0, report: { counts: { failed: 2 } } });
     expect(source.last_error).toContain("2 of 2 pages failed");
     expect(source.report?.pages?.map((page) => page.reason)).toEqual([
@@ -231,7 +240,7 @@ describe("knowledge sources", () => {
         type: "text/html",
       }),
     );
-    const source = await addSource(deps, tenantId, { kind: "sitemap", url: `${base}/sitemap.xml` }, NO_EMBEDDER);
+    const source = await addImported(`${base}/sitemap.xml`);
     expect(source).toMatchObject({
       status: "ok",
       document_count: max,
@@ -281,7 +290,7 @@ describe("knowledge sources", () => {
     expect(
       await refusal(addSource(deps, tenantId, { kind: "url", url: "ftp://example.com/x" }, NO_EMBEDDER)),
     ).toMatchObject({ status: 422 });
-    const source = await addSource(deps, tenantId, { kind: "sitemap", url: `${base}/sitemap.xml` }, NO_EMBEDDER);
+    const source = await addImported(`${base}/sitemap.xml`);
     await deleteSource(deps, tenantId, source.source_id);
     expect((await listDocuments(deps, tenantId, { limit: 10 })).data).toEqual([]);
     expect(await refusal(getSource(deps, tenantId, source.source_id))).toMatchObject({ status: 404 });

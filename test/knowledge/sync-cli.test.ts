@@ -14,13 +14,18 @@ const dir = mkdtempSync(join(tmpdir(), "parley-cli-knowledge-"));
 const db = join(dir, "knowledge.db");
 let text = "Open Monday to Friday.";
 let status = 200;
-const server = Bun.serve({
+const server: ReturnType<typeof Bun.serve> = Bun.serve({
   hostname: "127.0.0.1",
   port: 0,
-  fetch: () =>
-    status === 200
-      ? new Response(`<h1>Hours</h1><p>${text}</p>`, { headers: { "content-type": "text/html" } })
-      : new Response("down", { status }),
+  fetch: (request): Response =>
+    new URL(request.url).pathname === "/sitemap.xml"
+      ? new Response(
+          `<urlset>${["/team", "/prices"].map((path) => `<url><loc>http://127.0.0.1:${server.port}${path}</loc></url>`).join("")}</urlset>`,
+          { headers: { "content-type": "application/xml" } },
+        )
+      : status === 200
+        ? new Response(`<h1>Hours</h1><p>${text}</p>`, { headers: { "content-type": "text/html" } })
+        : new Response("down", { status }),
 });
 const env = { PARLEY_ALLOW_PRIVATE_WEBHOOKS: "true" };
 let tenantId: string;
@@ -56,6 +61,38 @@ describe("parley knowledge sync", () => {
     };
     expect(report.data[0]).toMatchObject({ status: "failed", document_count: 1 });
     expect(report.data[0]?.last_error).toContain("HTTP 500");
+  });
+
+  test("add imports a sitemap's pages before it prints them; with --no-wait the source is left pending and due", async () => {
+    status = 200;
+    const sitemap = `http://127.0.0.1:${server.port}/sitemap.xml`;
+    const added = await cli(["knowledge", "add", "--tenant", tenantId, "--sitemap", sitemap, "--db", db], { env });
+    expect(added).toMatchObject({ code: 0, err: "" });
+    expect(added.out).toMatch(/src_\S+\s+sitemap\s+\S+sitemap\.xml\s+ok\s+2 imported/);
+
+    const later = await cli(
+      ["knowledge", "add", "--tenant", tenantId, "--sitemap", sitemap, "--no-wait", "--json", "--db", db],
+      { env },
+    );
+    expect(later.code).toBe(0);
+    const [pending] = (JSON.parse(later.out) as { data: Array<{ status: string; next_sync_at: string }> }).data;
+    expect(pending).toMatchObject({ status: "pending", document_count: 0 });
+    expect(Date.parse(pending?.next_sync_at ?? "")).toBeLessThanOrEqual(Date.now());
+
+    const both = await cli([
+      "knowledge",
+      "add",
+      "--tenant",
+      tenantId,
+      "--db",
+      db,
+      "--url",
+      sitemap,
+      "--sitemap",
+      sitemap,
+    ]);
+    expect(both.code).toBe(2);
+    expect(both.err).toContain("exactly one of --url and --sitemap");
   });
 
   test("an unknown action is a usage error (exit 2) and a missing source a clear error", async () => {

@@ -75,6 +75,10 @@ export const KNOWLEDGE_SOURCE_OPS: Ops<KnowledgeSourceQueries> = {
       state.report,
     ],
   ),
+  extendImportLease: write(
+    "UPDATE knowledge_sources SET next_sync_at = $2 WHERE id = $1 AND status = 'pending'",
+    (sourceId, until) => [sourceId, until],
+  ),
   // A range of knowledge_sources_due_idx.
   listDueSources: many(
     (d) =>

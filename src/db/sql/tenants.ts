@@ -20,6 +20,18 @@ const selectTenant = (d: Dialect) => `SELECT ${d.columns(tenants, "t")},
     FROM tenants t`;
 
 export const TENANT_OPS: Ops<Omit<TenantQueries, "findLookupVersion">> = {
+  // PostgreSQL (READ COMMITTED): two adds that each count before the other's insert commits would
+  // both pass a cap. A transaction-scoped advisory lock (two-key form, class 2: a lock space of
+  // its own) per tenant and cap puts them in turn, and the count read after it sees the other's
+  // committed row. SQLite's write transactions are serial already: a statement that does nothing.
+  lockPlanCap: one(
+    (d) =>
+      d.name === "postgres"
+        ? "SELECT count(pg_advisory_xact_lock(2, hashtext($1 || '/' || $2))) AS n"
+        : "SELECT 0 AS n WHERE $1 IS NULL AND $2 IS NULL",
+    (tenantId, cap) => [tenantId, cap],
+    () => undefined,
+  ),
   findTenantPlan: one(
     "SELECT plan FROM tenants WHERE id = $1",
     (tenantId) => [tenantId],

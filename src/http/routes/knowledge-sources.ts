@@ -6,7 +6,7 @@ import { addSource, deleteSource, getSource, listSources, syncSourceNow } from "
 import { uploadPdf } from "../../knowledge/upload-pdf.ts";
 import { getSyncSchedule, setSyncSchedule } from "../../knowledge/sync-schedule.ts";
 import { PAGE_RESULTS } from "../../knowledge/sync-source.ts";
-import { MAX_PDF_BYTES } from "../../knowledge/pdf-text.ts";
+import { MAX_PDF_BYTES, PDF_QUEUE, PDF_TIMEOUT_MS } from "../../knowledge/pdf-text.ts";
 import { embedderForTenant } from "../../assistant/settings.ts";
 import { SOURCE_KINDS, SOURCE_STATUSES } from "../../db/schema-knowledge.ts";
 import { AppError } from "../../lib/app-error.ts";
@@ -28,7 +28,8 @@ const sourceView = t.Object({
   url: nullableString("The page or sitemap fetched; null for an upload."),
   title: nullableString(),
   status: oneOf(SOURCE_STATUSES, {
-    description: "How the last sync ended: ok (something changed), unchanged, failed (see last_error), pending.",
+    description:
+      "How the last sync ended: ok (something changed), unchanged, failed (see last_error), or pending while a new source's first import runs.",
   }),
   last_error: nullableString("Why the last sync failed, or which pages did."),
   etag: nullableString("The ETag the next sync sends as If-None-Match."),
@@ -122,7 +123,7 @@ export function knowledgeSourceRoutes(deps: AppDeps) {
         detail: {
           summary: "Add a page or a sitemap as a knowledge source",
           description:
-            "The server fetches it at once (SSRF-guarded, like a single URL) and then on the tenant's schedule with conditional requests. A sitemap imports each of its own site's pages that robots.txt allows, up to 500 and the plan's document cap, with a result per page. When the source itself cannot be read nothing is kept (422; 402 plan_limit for a page past the cap).",
+            "A page is fetched at once (SSRF-guarded) and answered with its result. A sitemap is read at once (with its child sitemaps and robots.txt) and answered 201 with the source `pending`; its pages (each of its own site's pages that robots.txt allows, up to 500 and the plan's document cap) are then imported in the background: poll GET /sources/:id until `status` is no longer pending for the per-page report. Both are then fetched again on the tenant's schedule with conditional requests. When the page or the sitemap itself cannot be read nothing is kept (422; 402 plan_limit past the plan's cap).",
         },
       },
     )
@@ -150,7 +151,7 @@ export function knowledgeSourceRoutes(deps: AppDeps) {
             required: true,
             content: { "application/pdf": { schema: { type: "string", format: "binary" } } },
           },
-          description: `The body is the file (Content-Type: application/pdf, at most ${MAX_PDF_BYTES / 1024 / 1024} MB). Its text becomes one document, a section per page; a file that cannot be read is a 422 pdf_unreadable.`,
+          description: `The body is the file (Content-Type: application/pdf, at most ${MAX_PDF_BYTES / 1024 / 1024} MB). Its text becomes one document, a section per page; a file that cannot be read (or takes over ${PDF_TIMEOUT_MS / 1000} s) is a 422 pdf_unreadable. Files are read one at a time on a thread of their own; with ${PDF_QUEUE} more waiting, an upload is a 503 pdf_busy with Retry-After.`,
         },
       },
     )

@@ -25,6 +25,10 @@ const statusCell = (source: KnowledgeSource): Node =>
     source.last_error ? h("div", { class: "err-text" }, source.last_error) : null,
   );
 
+/** How often, and how many times, the page asks for a new sitemap's state while its pages are imported (10 minutes). */
+const IMPORT_POLL_MS = 500;
+const IMPORT_POLLS = 1_200;
+
 /** Wires the Sources section; `documentsChanged` reloads the documents list after a change. */
 export function wireKnowledgeSources(documentsChanged: () => Promise<void>) {
   const message = byId("sources-msg");
@@ -119,11 +123,26 @@ export function wireKnowledgeSources(documentsChanged: () => Promise<void>) {
     });
   }
 
-  /** A form whose submit sends `body()` to `path` and says what the new source holds. */
+  /** A new sitemap is answered pending while its pages are imported: its state is asked again until the import ends. */
+  async function imported(source: KnowledgeSource): Promise<KnowledgeSource> {
+    let current = source;
+    for (let poll = 0; current.status === "pending" && poll < IMPORT_POLLS; poll++) {
+      await new Promise((resolve) => setTimeout(resolve, IMPORT_POLL_MS));
+      current = await api<KnowledgeSource>("GET", `/knowledge/sources/${encodeURIComponent(source.source_id)}`);
+    }
+    return current;
+  }
+
+  /** A form whose submit sends `body()` to `path` and says what the new source holds once its pages are in. */
   const submitter = (form: HTMLFormElement, target: HTMLElement, path: () => string, body: () => unknown) =>
     onSubmit(form, target, async () => {
-      const created = await api<KnowledgeSource>("POST", path(), body());
+      let created = await api<KnowledgeSource>("POST", path(), body());
       await changed();
+      if (created.status === "pending") {
+        say(target, "ok", `Importing the pages of ${created.url ?? "the sitemap"}…`);
+        created = await imported(created);
+        await changed();
+      }
       return `Added ${created.title ?? created.url ?? "the source"}: ${created.document_count} document${created.document_count === 1 ? "" : "s"}; ${counts(created)}.`;
     });
 
