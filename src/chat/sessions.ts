@@ -10,7 +10,7 @@ import { MESSAGE_MAX_LENGTH } from "./engine/turn.ts";
 import { recordLiveEvent } from "../frontdesk/live-events.ts";
 import { getBotConfig } from "./bot-settings.ts";
 import { teamAvailability } from "./engine/team-hours.ts";
-import { requireChat, shownAuthorName, toSessionView, type SessionView } from "../frontdesk/session-view.ts";
+import { shownAuthorName, toSessionView, type SessionView } from "../frontdesk/session-view.ts";
 
 export { shownAuthorName, toSessionView, type SessionView };
 

@@ -43,7 +43,7 @@ export interface AttemptView {
 
 /** What the delivery a waiting one is behind is doing now, in the log's words. */
 function predecessorState(state: DeliveryState | undefined): string {
-  if (!state || state.status !== "pending") return state?.status ?? "gone";
+  if (state?.status !== "pending") return state?.status ?? "gone";
   if (state.leased) return "being sent";
   return state.attempts > 0 ? "retrying" : "due";
 }

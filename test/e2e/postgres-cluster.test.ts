@@ -115,9 +115,9 @@ describe.skipIf(source.kind === "none")("three Parley servers on one PostgreSQL"
         active: true,
       }),
     });
-    const ruleBody = (await rule.json()) as Record<string, any>;
+    const ruleBody = (await rule.json()) as Record<string, unknown>;
     if (rule.status !== 201) throw new Error(`rule creation answered ${rule.status}: ${JSON.stringify(ruleBody)}`);
-    ruleId = ruleBody.rule_id;
+    ruleId = ruleBody.rule_id as string;
   }, 90_000);
 
   afterAll(async () => {
@@ -135,11 +135,11 @@ describe.skipIf(source.kind === "none")("three Parley servers on one PostgreSQL"
       body: JSON.stringify({ email: EMAIL, password: PASSWORD }),
     });
     expect(login.status).toBe(200);
-    const token = ((await login.json()) as Record<string, any>).access_token as string;
+    const token = ((await login.json()) as Record<string, unknown>).access_token as string;
     for (const server of servers) {
       const me = await fetch(`${server.baseUrl}/api/v1/me`, { headers: { authorization: `Bearer ${token}` } });
       expect({ instance: server.name, status: me.status }).toEqual({ instance: server.name, status: 200 });
-      expect(((await me.json()) as Record<string, any>).email).toBe(EMAIL);
+      expect(((await me.json()) as Record<string, unknown>).email).toBe(EMAIL);
     }
     // Exactly one secret in the settings table, whoever generated it.
     const rows = await sql!`SELECT count(*)::int AS n FROM settings WHERE key = 'jwt_secret'`;
@@ -229,7 +229,7 @@ describe.skipIf(source.kind === "none")("three Parley servers on one PostgreSQL"
           unexpected.push(`${server.name}: ${response.status} ${text.slice(0, 200)}`);
           continue;
         }
-        ids.add((JSON.parse(text) as Record<string, any>).webhook_id);
+        ids.add((JSON.parse(text) as { webhook_id: string }).webhook_id);
         await onAccepted(server);
       }
     };

@@ -107,7 +107,7 @@ function api(server: RunningBinary, apiKey: string) {
       headers: { "x-api-key": apiKey, ...(body === undefined ? {} : { "content-type": "application/json" }) },
       body: body === undefined ? undefined : JSON.stringify(body),
     });
-    return { status: response.status, json: (await response.json()) as Record<string, any> };
+    return { status: response.status, json: (await response.json()) as Record<string, unknown> };
   };
 }
 
@@ -159,7 +159,7 @@ describe("webhook deliveries of the compiled binary", () => {
     await waitFor(
       "no pending deliveries",
       15_000,
-      async () => (await callAgain("GET", "/deliveries?status=pending")).json.data.length === 0,
+      async () => ((await callAgain("GET", "/deliveries?status=pending")).json.data as unknown[]).length === 0,
     );
 
     const seen = receiver.distinctIds();
@@ -194,7 +194,9 @@ describe("webhook deliveries of the compiled binary", () => {
     const deadLetter = await waitFor("the dead letter in `parley dlq list`", 15_000, () => {
       const listed = sandbox.run(["dlq", "list", "--json"]);
       expect(listed.code).toBe(0);
-      return (JSON.parse(listed.out) as Array<Record<string, any>>).find((row) => row.webhook_id === webhookId) ?? null;
+      return (
+        (JSON.parse(listed.out) as Array<Record<string, unknown>>).find((row) => row.webhook_id === webhookId) ?? null
+      );
     });
     expect(deadLetter).toMatchObject({
       tenant_id: tenantId,
@@ -209,7 +211,7 @@ describe("webhook deliveries of the compiled binary", () => {
     ).toEqual(["1", "2", "3", "4"]);
 
     receiver.answerWith(200);
-    const retriggered = sandbox.run(["dlq", "retrigger", deadLetter.dead_letter_id]);
+    const retriggered = sandbox.run(["dlq", "retrigger", deadLetter.dead_letter_id as string]);
     expect(retriggered.code).toBe(0);
     expect(retriggered.out).toContain(webhookId);
 
@@ -229,7 +231,12 @@ describe("webhook deliveries of the compiled binary", () => {
     });
     expect(delivery.cycle).toBe(2);
     expect(
-      delivery.attempt_log.map((row: Record<string, unknown>) => [row.cycle, row.attempt, row.ok, row.status_code]),
+      (delivery.attempt_log as Array<Record<string, unknown>>).map((row: Record<string, unknown>) => [
+        row.cycle,
+        row.attempt,
+        row.ok,
+        row.status_code,
+      ]),
     ).toEqual([
       [1, 1, false, 500],
       [1, 2, false, 500],

@@ -83,7 +83,7 @@ describe("seen", () => {
 
 describe("satisfaction", () => {
   test("a closed chat is rated once: 201 and conversation.rated; before closing, twice, or a bad score is a clear 4xx", async () => {
-    const { tenant, agent, admin } = await frontDesk();
+    const { tenant, agent } = await frontDesk();
     await subscribeToEverything(context, tenant.id);
     const visitor = await handedOff(tenant.id);
     const rate = (body: unknown, headers = visitor.auth) =>

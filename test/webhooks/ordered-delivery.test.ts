@@ -1,3 +1,4 @@
+import type { DeliveryView } from "../../src/webhooks/deliveries.ts";
 import { afterEach, beforeEach, describe, expect, test } from "bun:test";
 import { DeliveryScheduler, type SendFn } from "../../src/scheduler/scheduler.ts";
 import { enqueueEvent } from "../../src/webhooks/emit-event.ts";
@@ -52,7 +53,7 @@ async function emit(event: EventName, data: EventData): Promise<string[]> {
 
 const session = (id: string) => ({ session_id: id, lead_id: `lead_${id}` });
 
-async function delivery(webhookId: string): Promise<Record<string, any>> {
+async function delivery(webhookId: string): Promise<DeliveryView> {
   const response = await context.request("GET", `/api/v1/webhooks/deliveries/${webhookId}`, { headers: as });
   expect(response.status).toBe(200);
   return response.json();
@@ -99,7 +100,7 @@ describe("ordered delivery (ordering: per_session)", () => {
     const listed = await (
       await context.request("GET", "/api/v1/webhooks/deliveries?status=waiting", { headers: as })
     ).json();
-    expect(listed.data.map((row: Record<string, any>) => [row.webhook_id, row.waiting?.reason])).toEqual([
+    expect(listed.data.map((row: DeliveryView) => [row.webhook_id, row.waiting?.reason])).toEqual([
       [second, `waits for ${first} (retrying)`],
     ]);
 
@@ -193,7 +194,7 @@ describe("ordered delivery (ordering: per_session)", () => {
     refusals.set(ordered, 1);
     await drain();
     expect(new Set(sentIds())).toEqual(new Set([ordered, unordered, unorderedNext]));
-    expect((await delivery(orderedNext)).waiting.waits_for).toBe(ordered);
+    expect((await delivery(orderedNext)).waiting?.waits_for).toBe(ordered);
     context.clock.advance(SECOND);
     await drain();
     expect(sentIds().slice(3)).toEqual([ordered, orderedNext]);
@@ -249,7 +250,7 @@ describe("ordered delivery (ordering: per_session)", () => {
     );
     expect(retriggered.retriggered.map((row) => row.webhook_id)).toEqual([second, first]);
     expect((await delivery(first)).status).toBe("pending");
-    expect((await delivery(second)).waiting.waits_for).toBe(first);
+    expect((await delivery(second)).waiting?.waits_for).toBe(first);
     await drain();
     expect(sentIds().slice(8)).toEqual([first, second]);
   });
@@ -296,7 +297,7 @@ describe("ordered delivery (ordering: per_session)", () => {
     const sql = await testSql(context.deps);
     // What an erasure does: the event goes, its delivery with it.
     await sql.run("DELETE FROM events WHERE id = (SELECT event_id FROM deliveries WHERE id = ?)", first);
-    expect((await delivery(second)).waiting.reason).toBe(`waits for ${first} (gone)`);
+    expect((await delivery(second)).waiting?.reason).toBe(`waits for ${first} (gone)`);
     const housekeeping = createHousekeeping(context.deps, { checkpointElsewhere: true });
     housekeeping.runInBackground();
     await housekeeping.settled();

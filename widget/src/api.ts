@@ -95,7 +95,7 @@ const call = async <T>(url: string, init: RequestInit): Promise<T> => readJson<T
 /** Calls `onFrame` with each `event:`/`data:` frame of a server-sent events body; false from it stops reading. */
 async function readFrames(
   body: ReadableStream<Uint8Array>,
-  onFrame: (event: string | undefined, data: string) => boolean | void,
+  onFrame: (event: string | undefined, data: string) => boolean | undefined,
 ): Promise<void> {
   const reader = body.getReader();
   const decoder = new TextDecoder();
