@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import type { Server } from "bun";
 import { sendWebhook, type SendWebhookInput } from "../../src/webhooks/send-webhook.ts";
+import { sendDeadlines } from "../../src/webhooks/send-deadline.ts";
 import { deliveryHeaders, serializeDelivery, verifyServiceSignature } from "../../src/webhooks/sign.ts";
 
 const SECRET = "receiver-test-secret";
@@ -120,6 +121,17 @@ describe("sendWebhook", () => {
     expect(result).toMatchObject({ ok: false, statusCode: null, error: "timeout: no response within 300 ms" });
     expect(result.durationMs).toBeGreaterThanOrEqual(250);
     expect(result.durationMs).toBeLessThan(2_000);
+  });
+
+  test("sends sharing a deadline slot end on their own: the answered one succeeds, and no timer is left", async () => {
+    const [answered, hanging] = await Promise.all([
+      sendWebhook(signedInput("/ok", { timeoutMs: 300 })),
+      sendWebhook(signedInput("/never", { timeoutMs: 300 })),
+    ]);
+    expect(answered).toMatchObject({ ok: true, statusCode: 200, responseExcerpt: "thanks" });
+    expect(hanging).toMatchObject({ ok: false, error: "timeout: no response within 300 ms" });
+    expect(hanging.durationMs).toBeGreaterThanOrEqual(290);
+    expect(sendDeadlines.openSlots()).toBe(0);
   });
 
   test("a receiver that sends headers and then stalls the body times out too", async () => {
