@@ -57,7 +57,8 @@ export function createSendDeadlines(timers: DeadlineTimers = realTimers) {
         controller.abort();
         reject(controller.signal.reason);
       },
-      Math.max(0, endsAt - timers.now()),
+      // Rounded up: a timer never fires before the slot ends, so no send is aborted early.
+      Math.max(0, Math.ceil(endsAt - timers.now())),
     );
     slots.set(endsAt, slot);
     return slot;
