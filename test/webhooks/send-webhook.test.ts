@@ -143,6 +143,26 @@ describe("sendWebhook", () => {
     expect(result.durationMs).toBeLessThan(2_000);
   });
 
+  test("a receiver that declares a short body and then stalls it times out too", async () => {
+    // A raw socket: the status line and content-length 10 go out, then 3 bytes, then nothing.
+    const stalling = Bun.listen({
+      hostname: "127.0.0.1",
+      port: 0,
+      socket: { data: (socket) => void socket.write("HTTP/1.1 200 OK\r\ncontent-length: 10\r\n\r\nabc") },
+    });
+    try {
+      const result = await sendWebhook({
+        ...signedInput("/"),
+        url: `http://127.0.0.1:${stalling.port}/`,
+        timeoutMs: 300,
+      });
+      expect(result).toMatchObject({ ok: false, statusCode: 200, error: "timeout: no response within 300 ms" });
+      expect(result.durationMs).toBeLessThan(2_000);
+    } finally {
+      stalling.stop(true);
+    }
+  });
+
   test("a closed port is a connection error without a status code", async () => {
     const closed = Bun.serve({ hostname: "127.0.0.1", port: 0, fetch: () => new Response("unused") });
     const port = closed.port;
