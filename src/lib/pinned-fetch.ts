@@ -1,5 +1,5 @@
 import ipaddr from "ipaddr.js";
-import { inspectWithoutLookup, resolveAndCheck, type ResolveHost, type WebhookUrlVerdict } from "./ssrf.ts";
+import { inspectWithoutLookupKept, resolveAndCheck, type ResolveHost, type WebhookUrlVerdict } from "./ssrf.ts";
 import { abortable } from "./abortable.ts";
 
 /**
@@ -93,7 +93,7 @@ export async function fetchPinned(
 ): Promise<Response> {
   const dial = options.dial ?? fetch;
   // Only a host name waits (for DNS); the wait ends with the request's signal.
-  const known = inspectWithoutLookup(String(rawUrl), options);
+  const known = inspectWithoutLookupKept(String(rawUrl), options);
   const verdict =
     "lookup" in known
       ? await abortable(

@@ -171,6 +171,32 @@ export function inspectWithoutLookup(
   return ipaddr.isValid(host) ? checkAddresses(url, host, [host]) : { url, lookup: host };
 }
 
+/** Past this many URLs the kept DNS-free verdicts start again empty (tenants' URLs cannot grow them without bound). */
+export const URL_VERDICTS_MAX = 1_000;
+type KeptVerdicts = Map<string, WebhookUrlVerdict | PendingLookup>;
+const keptChecked: KeptVerdicts = new Map();
+const keptPrivateAllowed: KeptVerdicts = new Map();
+
+/**
+ * inspectWithoutLookup for a sender, kept per URL: the same receiver URL is sent to thousands of
+ * times, and parsing and classifying it again each time cost ~1 µs a delivery. What is kept
+ * depends on the URL's text alone, never on DNS: a host name is still resolved and every address
+ * checked on each send (resolveAndCheck, whose answers expire with DNS_CACHE_MS). Callers must
+ * not modify the verdict's URL.
+ */
+export function inspectWithoutLookupKept(
+  rawUrl: string,
+  options: Pick<WebhookUrlOptions, "allowPrivate">,
+): WebhookUrlVerdict | PendingLookup {
+  const kept = options.allowPrivate ? keptPrivateAllowed : keptChecked;
+  const known = kept.get(rawUrl);
+  if (known !== undefined) return known;
+  const verdict = inspectWithoutLookup(rawUrl, options);
+  if (kept.size >= URL_VERDICTS_MAX) kept.clear();
+  kept.set(rawUrl, verdict);
+  return verdict;
+}
+
 /** The verdict for a host name inspectWithoutLookup left: resolved, and every address checked. */
 export async function resolveAndCheck(pending: PendingLookup, options: WebhookUrlOptions): Promise<WebhookUrlVerdict> {
   let addresses: string[];

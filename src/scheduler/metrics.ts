@@ -14,6 +14,7 @@ export function createDeliveryMetrics() {
     stale: 0,
     failed_attempts: 0,
   };
+  // Per bucket (not cumulative): an observation adds to one slot, the scrape sums them.
   const bucketCounts: number[] = DURATION_BUCKETS.map(() => 0);
   let durationSum = 0;
   let durationCount = 0;
@@ -26,9 +27,8 @@ export function createDeliveryMetrics() {
       const seconds = durationMs / 1000;
       durationSum += seconds;
       durationCount++;
-      DURATION_BUCKETS.forEach((bound, index) => {
-        if (seconds <= bound) bucketCounts[index] = (bucketCounts[index] ?? 0) + 1;
-      });
+      const index = DURATION_BUCKETS.findIndex((bound) => seconds <= bound);
+      if (index !== -1) bucketCounts[index] = (bucketCounts[index] ?? 0) + 1;
     },
     /** The scheduler recording into these metrics shows its fair-share state too. */
     watchFairShare(source: { gauges(): FairShareGauges }) {
@@ -37,6 +37,11 @@ export function createDeliveryMetrics() {
     /** Prometheus text exposition format 0.0.4. */
     async render(store: Store, clock: Clock): Promise<string> {
       const gauges = await store.deliveryQueue.queueGauges(clock.now());
+      let cumulative = 0;
+      const buckets = DURATION_BUCKETS.map((bound, index) => {
+        cumulative += bucketCounts[index] ?? 0;
+        return `parley_webhook_attempt_duration_seconds_bucket{le="${bound}"} ${cumulative}`;
+      });
       const lines = [
         "# HELP parley_webhook_deliveries_total Delivery attempts by outcome since the process started.",
         "# TYPE parley_webhook_deliveries_total counter",
@@ -51,9 +56,7 @@ export function createDeliveryMetrics() {
         `parley_webhook_stale_results_total ${outcomes.stale}`,
         "# HELP parley_webhook_attempt_duration_seconds Duration of webhook delivery attempts.",
         "# TYPE parley_webhook_attempt_duration_seconds histogram",
-        ...DURATION_BUCKETS.map(
-          (bound, index) => `parley_webhook_attempt_duration_seconds_bucket{le="${bound}"} ${bucketCounts[index]}`,
-        ),
+        ...buckets,
         `parley_webhook_attempt_duration_seconds_bucket{le="+Inf"} ${durationCount}`,
         `parley_webhook_attempt_duration_seconds_sum ${durationSum}`,
         `parley_webhook_attempt_duration_seconds_count ${durationCount}`,

@@ -1,6 +1,7 @@
 import { sendWebhook, type AttemptResult, type SendWebhookInput } from "../webhooks/send-webhook.ts";
 import type { Logger } from "../lib/log.ts";
-import type { SendRequest } from "./send-worker.ts";
+import type { SendAnswer, SendRequest } from "./send-worker.ts";
+import { postBatches } from "./post-batches.ts";
 import { workerEntry } from "../lib/worker-entry.ts";
 
 export interface SendThread {
@@ -65,12 +66,16 @@ export function startSendThread(log: Logger, options: SendThreadOptions = {}): S
       resolve({ ok: false, statusCode: null, error: `internal_error: ${why}`, durationMs: 0, responseExcerpt: null });
     waiting.clear();
   };
-  worker.onmessage = (event: MessageEvent<{ id: number; result: AttemptResult }>) => {
-    const resolve = waiting.get(event.data.id);
-    waiting.delete(event.data.id);
-    counts.thread++;
-    resolve?.(event.data.result);
+  worker.onmessage = (event: MessageEvent<SendAnswer[]>) => {
+    for (const { id, result } of event.data) {
+      const resolve = waiting.get(id);
+      waiting.delete(id);
+      counts.thread++;
+      resolve?.(result);
+    }
   };
+  // Sends handed over in one turn of the event loop cross in one message (see postBatches).
+  const outbox = postBatches<SendRequest>((batch) => worker.postMessage(batch), queueMicrotask);
   worker.onerror = (event) => failAll(event.message);
   worker.addEventListener("close", () => {
     if (waiting.size > 0) failAll("the send thread ended");
@@ -96,7 +101,7 @@ export function startSendThread(log: Logger, options: SendThreadOptions = {}): S
       };
       return new Promise<AttemptResult>((resolve) => {
         waiting.set(id, resolve);
-        worker.postMessage(request);
+        outbox.push(request);
       });
     },
     async stop() {

@@ -1,6 +1,7 @@
 import { fetchPinned, PinnedFetchRefused, type PinnedFetchOptions } from "../lib/pinned-fetch.ts";
 import type { ResolveHost } from "../lib/ssrf.ts";
 import type { AttemptResult } from "../db/store-webhooks.ts";
+import { sendDeadlines } from "./send-deadline.ts";
 
 export interface SendWebhookInput {
   url: string;
@@ -72,7 +73,7 @@ function classifyStatus(status: number): { ok: boolean; error: string | null } {
  */
 export async function sendWebhook(input: SendWebhookInput): Promise<AttemptResult> {
   const startedAt = performance.now();
-  const deadline = attemptDeadline(input.timeoutMs);
+  const deadline = sendDeadlines.start(input.timeoutMs);
   let statusCode: number | null = null;
   const finish = (ok: boolean, error: string | null, responseExcerpt: string | null = null): AttemptResult => ({
     ok,
@@ -108,24 +109,6 @@ export async function sendWebhook(input: SendWebhookInput): Promise<AttemptResul
     }
     return finish(false, `connection_error: ${describeError(error)}`);
   } finally {
-    deadline.clear();
+    deadline.release();
   }
-}
-
-/**
- * An attempt's deadline: when it passes, `signal` aborts (fetch honours it) and `expired`
- * rejects, which every other await races — one timer for the attempt, no listener per await.
- */
-function attemptDeadline(timeoutMs: number): { signal: AbortSignal; expired: Promise<never>; clear: () => void } {
-  const controller = new AbortController();
-  let timer: ReturnType<typeof setTimeout> | undefined;
-  const expired = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => {
-      controller.abort();
-      reject(controller.signal.reason);
-    }, timeoutMs);
-  });
-  // Nobody may be racing it at the moment it rejects.
-  expired.catch(() => undefined);
-  return { signal: controller.signal, expired, clear: () => clearTimeout(timer) };
 }

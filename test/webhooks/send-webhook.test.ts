@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import type { Server } from "bun";
 import { sendWebhook, type SendWebhookInput } from "../../src/webhooks/send-webhook.ts";
+import { sendDeadlines } from "../../src/webhooks/send-deadline.ts";
 import { deliveryHeaders, serializeDelivery, verifyServiceSignature } from "../../src/webhooks/sign.ts";
 
 const SECRET = "receiver-test-secret";
@@ -122,6 +123,17 @@ describe("sendWebhook", () => {
     expect(result.durationMs).toBeLessThan(2_000);
   });
 
+  test("sends sharing a deadline slot end on their own: the answered one succeeds, and no timer is left", async () => {
+    const [answered, hanging] = await Promise.all([
+      sendWebhook(signedInput("/ok", { timeoutMs: 300 })),
+      sendWebhook(signedInput("/never", { timeoutMs: 300 })),
+    ]);
+    expect(answered).toMatchObject({ ok: true, statusCode: 200, responseExcerpt: "thanks" });
+    expect(hanging).toMatchObject({ ok: false, error: "timeout: no response within 300 ms" });
+    expect(hanging.durationMs).toBeGreaterThanOrEqual(290);
+    expect(sendDeadlines.openSlots()).toBe(0);
+  });
+
   test("a receiver that sends headers and then stalls the body times out too", async () => {
     const result = await sendWebhook(signedInput("/stall-body", { timeoutMs: 300 }));
     expect(result.ok).toBe(false);
@@ -129,6 +141,26 @@ describe("sendWebhook", () => {
     expect(result.statusCode).toBe(200);
     expect(result.error).toBe("timeout: no response within 300 ms");
     expect(result.durationMs).toBeLessThan(2_000);
+  });
+
+  test("a receiver that declares a short body and then stalls it times out too", async () => {
+    // A raw socket: the status line and content-length 10 go out, then 3 bytes, then nothing.
+    const stalling = Bun.listen({
+      hostname: "127.0.0.1",
+      port: 0,
+      socket: { data: (socket) => void socket.write("HTTP/1.1 200 OK\r\ncontent-length: 10\r\n\r\nabc") },
+    });
+    try {
+      const result = await sendWebhook({
+        ...signedInput("/"),
+        url: `http://127.0.0.1:${stalling.port}/`,
+        timeoutMs: 300,
+      });
+      expect(result).toMatchObject({ ok: false, statusCode: 200, error: "timeout: no response within 300 ms" });
+      expect(result.durationMs).toBeLessThan(2_000);
+    } finally {
+      stalling.stop(true);
+    }
   });
 
   test("a closed port is a connection error without a status code", async () => {
