@@ -4,9 +4,7 @@ import { readFileSync } from "node:fs";
 import { Webhook } from "standardwebhooks";
 import {
   deliveryHeaders,
-  KEPT_SIGNING_KEYS_MAX,
   serializeDelivery,
-  signWithSecret,
   standardWebhookSignature,
   verifyServiceSignature,
 } from "../../src/webhooks/sign.ts";
@@ -157,30 +155,5 @@ describe("docs/webhooks.md", () => {
     ]) {
       expect(doc).toContain(value);
     }
-  });
-});
-
-describe("signWithSecret (HMAC keys kept per secret)", () => {
-  test("follows a rotated secret: each secret signs as a fresh key would, before, after and back again", () => {
-    const text = '{"event":"lead.created","data":{}}';
-    const fresh = (secret: string) => createHmac("sha256", secret).update(text).digest("hex");
-    expect(signWithSecret("old-secret", text, "hex")).toBe(fresh("old-secret"));
-    expect(signWithSecret("new-secret", text, "hex")).toBe(fresh("new-secret"));
-    expect(signWithSecret("new-secret", text, "hex")).not.toBe(fresh("old-secret"));
-    expect(signWithSecret("old-secret", text, "base64")).toBe(
-      createHmac("sha256", "old-secret").update(text).digest("base64"),
-    );
-  });
-
-  test("a kept key signs every text on its own (no state carried from one signature to the next)", () => {
-    signWithSecret("s", "first text", "hex");
-    expect(signWithSecret("s", "second text", "hex")).toBe(
-      createHmac("sha256", "s").update("second text").digest("hex"),
-    );
-  });
-
-  test("past KEPT_SIGNING_KEYS_MAX secrets, signatures stay correct", () => {
-    for (let i = 0; i <= KEPT_SIGNING_KEYS_MAX; i++) signWithSecret(`secret-${i}`, "x", "hex");
-    expect(signWithSecret("secret-0", "x", "hex")).toBe(createHmac("sha256", "secret-0").update("x").digest("hex"));
   });
 });
