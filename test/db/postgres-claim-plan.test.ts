@@ -151,6 +151,32 @@ describe.skipIf(!url)("the PostgreSQL claim on a never-analysed queue", () => {
     expect(problems(await plan(LEASE_IDS, [NOW, `att_lease@${NOW + 60_000}`, ids]), WINDOW)).toEqual([]);
   });
 
+  test("a lease finds room beside each row it leases: every lease is a HOT update, no index entry written", async () => {
+    // This backend's counts not yet flushed to the statistics, before and after: the difference is the leases'
+    // (the table of this test's schema: other files' schemas have one of the same name).
+    const counts = async (tx: SQL) =>
+      (
+        (await tx.unsafe(
+          "SELECT n_tup_upd::int AS updated, n_tup_hot_upd::int AS hot FROM pg_stat_xact_user_tables WHERE relid = 'deliveries'::regclass",
+        )) as Array<{ updated: number; hot: number }>
+      )[0] ?? { updated: 0, hot: 0 };
+    const leased = await pg.sql
+      .begin(async (tx: SQL) => {
+        const before = await counts(tx);
+        for (let first = 10_001; first <= 12_000; first += WINDOW) {
+          const ids = Array.from({ length: WINDOW }, (_, i) => `wh_${String(first + i).padStart(8, "0")}`);
+          await tx.unsafe(LEASE_IDS, [NOW, `att_01hzzzzzzzzzzzzzzzzzzzzzzz@${NOW + 60_000}`, ids]);
+        }
+        const after = await counts(tx);
+        throw new RollBack(JSON.stringify({ updated: after.updated - before.updated, hot: after.hot - before.hot }));
+      })
+      .catch((error: unknown) => {
+        if (!(error instanceof RollBack)) throw error;
+        return JSON.parse(error.message) as { updated: number; hot: number };
+      });
+    expect(leased).toEqual({ updated: 2_048, hot: 2_048 });
+  });
+
   test("the one-statement claim walks the due index and stops at its limit", async () => {
     expect(problems(await plan(CLAIM_DUE, [NOW, 256, `att_lease@${NOW + 60_000}`]), 256 * 2)).toEqual([]);
   });

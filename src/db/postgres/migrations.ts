@@ -19,6 +19,9 @@ import deskHandoffAndAccents from "../../../migrations/postgres/0013_desk_handof
   type: "text",
 };
 import attemptsWithoutFk from "../../../migrations/postgres/0014_attempts_without_fk.sql" with { type: "text" };
+import deliveriesFillfactor30 from "../../../migrations/postgres/0015_deliveries_fillfactor_30.sql" with {
+  type: "text",
+};
 import type { MigrationResult } from "../migrate.ts";
 
 // The PostgreSQL migration set (drizzle-kit, dialect postgresql, from ./schema.ts), embedded
@@ -41,6 +44,7 @@ export const PG_MIGRATIONS: ReadonlyArray<{ tag: string; sql: string }> = [
   { tag: "0012_search_queue_in_statements", sql: searchQueueInStatements },
   { tag: "0013_desk_handoff_and_accents", sql: deskHandoffAndAccents },
   { tag: "0014_attempts_without_fk", sql: attemptsWithoutFk },
+  { tag: "0015_deliveries_fillfactor_30", sql: deliveriesFillfactor30 },
 ];
 
 /** Any fixed number: the lock that makes instances starting together apply each migration once. */
