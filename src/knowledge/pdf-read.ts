@@ -15,9 +15,6 @@ export interface PdfText {
   pages: number;
 }
 
-/** Why a file could not be read, in words for the owner (the caller makes it a 422). */
-export class PdfUnreadable extends Error {}
-
 type TextItem = { str?: string; hasEOL?: boolean };
 
 const pageText = (items: readonly TextItem[]): string =>
@@ -27,18 +24,13 @@ const pageText = (items: readonly TextItem[]): string =>
     .replace(/[ \t]+\n/g, "\n")
     .trim();
 
-const reasonOf = (error: unknown): string => (error instanceof Error ? error.message : String(error));
-
+/** Throws with the reason a file cannot be read, in words for the owner (the caller makes it a 422). */
 export async function readPdf(bytes: Uint8Array): Promise<PdfText> {
   const { getDocument } = await import("unpdf/pdfjs");
-  const pdf = await getDocument({ data: bytes, verbosity: 0 }).promise.catch((error: unknown) => {
-    throw new PdfUnreadable(reasonOf(error));
-  });
+  const pdf = await getDocument({ data: bytes, verbosity: 0 }).promise;
   try {
     if (pdf.numPages > MAX_PDF_PAGES)
-      throw new PdfUnreadable(
-        `it has ${pdf.numPages} pages; at most ${MAX_PDF_PAGES} are read. Split it into smaller files.`,
-      );
+      throw new Error(`it has ${pdf.numPages} pages; at most ${MAX_PDF_PAGES} are read. Split it into smaller files.`);
     const info = (await pdf.getMetadata().catch(() => null))?.info as { Title?: unknown } | undefined;
     const sections: string[] = [];
     for (let number = 1; number <= pdf.numPages; number++) {
@@ -49,8 +41,6 @@ export async function readPdf(bytes: Uint8Array): Promise<PdfText> {
     }
     const title = typeof info?.Title === "string" && info.Title.trim() !== "" ? info.Title.trim() : null;
     return { title, text: sections.join("\n\n"), pages: pdf.numPages };
-  } catch (error) {
-    throw error instanceof PdfUnreadable ? error : new PdfUnreadable(reasonOf(error));
   } finally {
     await pdf.loadingTask.destroy().catch(() => undefined);
   }

@@ -1,4 +1,4 @@
-import { PdfUnreadable, readPdf, type PdfText } from "./pdf-read.ts";
+import { readPdf, type PdfText } from "./pdf-read.ts";
 
 /**
  * The PDF thread (src/knowledge/pdf-text.ts starts one per file): PDF.js reads the file here, on
@@ -7,7 +7,7 @@ import { PdfUnreadable, readPdf, type PdfText } from "./pdf-read.ts";
  */
 declare const self: Worker;
 
-export type PdfAnswer = { ok: true; pdf: PdfText } | { ok: false; unreadable: boolean; reason: string };
+export type PdfAnswer = { ok: true; pdf: PdfText } | { ok: false; reason: string };
 
 self.onmessage = (event: MessageEvent<Uint8Array>) => {
   void readPdf(event.data).then(
@@ -15,7 +15,6 @@ self.onmessage = (event: MessageEvent<Uint8Array>) => {
     (error: unknown) =>
       self.postMessage({
         ok: false,
-        unreadable: error instanceof PdfUnreadable,
         reason: error instanceof Error ? error.message : String(error),
       } satisfies PdfAnswer),
   );
