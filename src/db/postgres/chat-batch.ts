@@ -75,8 +75,8 @@ export interface ReadKey {
 /** The lookup version and the session's columns (all null when the tenant has no such session). */
 export type SessionReads = ChatSessionRow & { version: number | null };
 
-/** N messages' reads, one row each in order; a session is found only under its own tenant. */
-const readsSql = (sessionColumns: string): string =>
+/** N messages' reads ($1 tenant ids, $2 session ids), one row each in order; a session is found only under its own tenant. */
+export const sessionReadsSql = (sessionColumns: string): string =>
   `SELECT (SELECT version::float8 FROM parley_lookup_version WHERE id = 1) AS version, ${sessionColumns}
   FROM unnest($1::text[], $2::text[]) WITH ORDINALITY AS k(want_tenant, want_session, n)
   LEFT JOIN chat_sessions ON id = k.want_session AND tenant_id = k.want_tenant
@@ -89,7 +89,7 @@ export interface ChatBatches {
 
 /** The store's coalescers over its pool. */
 export function chatBatches(pool: PgExec): ChatBatches {
-  const sessionReads = readsSql(pgColumns(chatSessions));
+  const sessionReads = sessionReadsSql(pgColumns(chatSessions));
   const readMany = (keys: readonly ReadKey[]) =>
     pool.all<SessionReads>(sessionReads, [keys.map((key) => key.tenantId), keys.map((key) => key.sessionId)]);
   return {

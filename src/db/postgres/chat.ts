@@ -56,7 +56,7 @@ function listPage(
   };
 }
 
-export function pgChatSessions(db: PgExec, batches?: ChatBatches): ChatSessionQueries {
+export function pgChatSessions(db: PgExec, batches: ChatBatches): ChatSessionQueries {
   const columns = pgColumns(chatSessions);
   const messageColumns = pgColumns(chatMessages);
   return {
@@ -122,7 +122,7 @@ export function pgChatSessions(db: PgExec, batches?: ChatBatches): ChatSessionQu
     // The turn's last write, so alone and committed on its own when nothing came before — and
     // then shared with other requests' turns ending at the same time (./chat-batch.ts).
     finishTurn: async (turn) => {
-      await db.last(FINISH_TURN_SQL, finishTurnParams(turn), batches && (() => batches.turns.run(turn)));
+      await db.last(FINISH_TURN_SQL, finishTurnParams(turn), () => batches.turns.run(turn));
     },
     listRecentMessages: (sessionId, limit) =>
       db.all<Pick<ChatMessageRow, "role" | "text">>(

@@ -1,9 +1,9 @@
-import type { ChatSessionRow, UsageCounterRow } from "../rows.ts";
+import type { UsageCounterRow } from "../rows.ts";
 import { USAGE_OPS } from "../sql/chat.ts";
 import type { MessageReservation, UsageQueries } from "../store-chat.ts";
 import { pgColumns } from "./columns.ts";
 import type { PgExec } from "./exec.ts";
-import type { ChatBatches } from "./chat-batch.ts";
+import { type ChatBatches, type SessionReads, sessionReadsSql } from "./chat-batch.ts";
 import { chatSessions } from "./schema.ts";
 import { pgOps } from "./statements.ts";
 
@@ -70,13 +70,9 @@ const reserveBlockSql = (sessionColumns: string): string => `WITH counted AS (
   )
   SELECT (SELECT messages FROM counted) AS counted, ${readsOf(sessionColumns, "$4")}`;
 
-/** A held message's reads: nothing written. */
-const readsSql = (sessionColumns: string): string => `SELECT ${readsOf(sessionColumns, "$2")}`;
+type Counted = SessionReads & { counted: number | null; current?: number | null; unflushed?: string };
 
-type Reads = ChatSessionRow & { version: number | null };
-type Counted = Reads & { counted: number | null; current?: number | null; unflushed?: string };
-
-const reservation = (reserved: boolean, messages: number | null, row: Reads | null): MessageReservation => {
+const reservation = (reserved: boolean, messages: number | null, row: SessionReads | null): MessageReservation => {
   if (!row) throw new Error("the usage reservation returned no row");
   const { counted: _counted, current: _current, unflushed: _unflushed, version, ...session } = row as Counted;
   return {
@@ -93,12 +89,12 @@ const reservation = (reserved: boolean, messages: number | null, row: Reads | nu
  * instance, each then taking only the reads. A plan with a quota is counted one message at a
  * time, so its lines stay exact.
  */
-export function pgUsage(db: PgExec, held: HeldMessages, batches?: ChatBatches): UsageQueries {
+export function pgUsage(db: PgExec, held: HeldMessages, batches: ChatBatches): UsageQueries {
   const sessionColumns = pgColumns(chatSessions);
   const [oneSql, blockSql, onlyReadsSql] = [
     reserveOneSql(sessionColumns),
     reserveBlockSql(sessionColumns),
-    readsSql(sessionColumns),
+    sessionReadsSql(sessionColumns),
   ];
   /** A held message back (its turn rolled back): the next message of the tenant takes it. */
   const putBack = (tenantId: string, period: string) => () => {
@@ -146,11 +142,12 @@ export function pgUsage(db: PgExec, held: HeldMessages, batches?: ChatBatches): 
           return reservation(
             true,
             null,
-            await db.independent<Reads>(
+            // A held message's reads only, shared with other requests' (chat-batch.ts).
+            await db.independent<SessionReads>(
               onlyReadsSql,
-              [tenantId, sessionId],
+              [[tenantId], [sessionId]],
               () => putBack(tenantId, period),
-              batches && (() => batches.reads.run({ tenantId, sessionId })),
+              () => batches.reads.run({ tenantId, sessionId }),
             ),
           );
         }
