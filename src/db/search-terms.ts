@@ -2,7 +2,8 @@
 // behind the tenant's key, so a search reads only its own tenant's terms (a word common in
 // another tenant's messages never slows it). Words are runs of letters and digits after NFKC
 // and lowercasing; PostgreSQL prefixes the lexemes of its own parser with the same key
-// (parley_search_terms, migration postgres 0008), their accents folded as FTS5 folds them (0013).
+// (parley_search_terms, migration postgres 0008), their case and accents folded as FTS5 folds
+// them (parley_fold_letters, 0016).
 
 /** The tenant's key in its terms: the id without `ten_`, letters and digits only, lowercase. */
 export const tenantKey = (tenantId: string): string =>

@@ -1,19 +1,18 @@
 import { Database } from "bun:sqlite";
 import { afterEach, describe, expect, test } from "bun:test";
 import type { TestContext } from "../helpers.ts";
-import { frontDesk, newDeskApp, openWidgetSession, say } from "./desk-helpers.ts";
+import { newDeskApp } from "./desk-helpers.ts";
+import { pgMigrationStatements, searchableDesk, searchAsBefore } from "./search-helpers.ts";
 import { SQL } from "bun";
-import { buildDeps, closeDeps, seedTenant, testSql } from "../helpers.ts";
+import { buildDeps, closeDeps } from "../helpers.ts";
 import { openTestPgStore, testPostgresUrl } from "../pg/test-store.ts";
-import { messageRow, startSession } from "../../src/chat/sessions.ts";
 import { searchTerms } from "../../src/db/sql/inbox.ts";
-import { catchUpSearchIndex } from "../../src/frontdesk/search-index.ts";
 import { searchChats } from "../../src/frontdesk/search-chats.ts";
-import { PG_MIGRATIONS } from "../../src/db/postgres/migrations.ts";
 import { tenantKey } from "../../src/db/search-terms.ts";
 
 // Search folds Latin diacritics on both stores: SQLite's FTS5 (unicode61 remove_diacritics 2)
-// and PostgreSQL's terms (parley_fold_accents, migration postgres 0013), on the text and on the query.
+// and PostgreSQL's terms (parley_fold_accents, migration postgres 0013, then parley_fold_letters,
+// 0016, which folds case too), on the text and on the query.
 
 let context: TestContext;
 afterEach(() => context?.close());
@@ -21,13 +20,7 @@ afterEach(() => context?.close());
 describe("accents in search", () => {
   test("a word finds its text with or without accents, in any case, whichever side has them", async () => {
     context = newDeskApp();
-    const desk = await frontDesk(context);
-    const chat = async (text: string) => {
-      context.clock.advance(1000);
-      const visitor = await openWidgetSession(context, desk.tenant.id);
-      await say(context, visitor.access_token, desk.tenant.id, text, { session_id: visitor.session_id });
-      return visitor.session_id;
-    };
+    const { desk, chat, found } = await searchableDesk(context);
     const saoPaulo = await chat("Vocês atendem em São Paulo amanhã?");
     const plainCafe = await chat("Is there a cafe near the clinic?");
     const accentedCafe = await chat("Un café, s'il vous plaît");
@@ -47,13 +40,6 @@ describe("accents in search", () => {
       confidence: 0.9,
       capturedAt: context.clock.now(),
     });
-    const found = async (query: string) => {
-      const response = await context.request("GET", `/api/v1/inbox/search?q=${encodeURIComponent(query)}`, {
-        headers: desk.sam.headers,
-      });
-      expect(response.status).toBe(200);
-      return ((await response.json()) as { data: Array<{ session_id: string }> }).data.map((row) => row.session_id);
-    };
 
     for (const query of ["sao paulo", "são paulo", "SÃO PAULO", "Sao", "amanha", "amanhã", "voces"])
       expect({ query, found: await found(query) }).toEqual({ query, found: [saoPaulo] });
@@ -90,13 +76,16 @@ function sqliteFolds(words: readonly string[]): Map<string, string> {
 const pgUrl = testPostgresUrl();
 
 describe.skipIf(!pgUrl)("accents in PostgreSQL's search terms (PARLEY_TEST_DB)", () => {
-  test("every character of U+00C0–U+036F becomes in a word the term SQLite's FTS5 makes of it", async () => {
+  test("every character FTS5 keeps in a word becomes the term FTS5 makes of it: case and accents, every script", async () => {
     const opened = await openTestPgStore(pgUrl as string);
     try {
       const tenantId = "ten_01jz4k8m2q9wz7xr3t5v6b8c0d";
       const key = tenantKey(tenantId);
+      // The Basic Multilingual Plane and Deseret, the one script past it that unicode61 case-folds.
       const words: string[] = [];
-      for (let code = 0xc0; code <= 0x36f; code++) words.push(`q${String.fromCodePoint(code)}z`);
+      for (let code = 0x80; code <= 0xffff; code++)
+        if (code < 0xd800 || code > 0xdfff) words.push(`q${String.fromCodePoint(code)}z`);
+      for (let code = 0x10400; code <= 0x1044f; code++) words.push(`q${String.fromCodePoint(code)}z`);
       const expected = sqliteFolds(words);
       const rows = await opened.sql.unsafe<Array<{ word: string; terms: string[] }>>(
         "SELECT word, tsvector_to_array(parley_search_terms($1, word)) AS terms FROM unnest($2::text[]) AS word",
@@ -104,16 +93,20 @@ describe.skipIf(!pgUrl)("accents in PostgreSQL's search terms (PARLEY_TEST_DB)",
       );
       // Only letters SQLite keeps in one word with q and z are compared: punctuation splits words
       // on both stores, though not into the same pieces (PostgreSQL's parser has its own classes).
-      // Case is compared apart: a database in the C locale lowercases only ASCII letters itself.
       const compared = rows.filter((row) => /^q\p{L}*z$/u.test(expected.get(row.word) ?? ""));
-      expect(compared.length).toBeGreaterThan(400);
+      expect(compared.length).toBeGreaterThan(45_000);
+      // Among them, the letters FTS5 changes: capitals of Latin, Greek, Cyrillic, Armenian, Georgian…
+      const folded = compared.filter((row) => expected.get(row.word) !== row.word);
+      expect(folded.length).toBeGreaterThan(1_200);
+      for (const capital of ["Д", "Ω", "Ա", "Ⴀ", "Ｑ", "\u{10400}", "Ǆ", "Ẁ"])
+        expect(folded.map((row) => row.word)).toContain(`q${capital}z`);
       const differing = compared
         .map((row) => ({
           word: row.word,
           sqlite: expected.get(row.word),
           postgres: row.terms.map((t) => t.slice(key.length)),
         }))
-        .filter((row) => row.postgres.length !== 1 || row.postgres[0]?.toLowerCase() !== row.sqlite);
+        .filter((row) => row.postgres.length !== 1 || row.postgres[0] !== row.sqlite);
       expect(differing).toEqual([]);
     } finally {
       await opened.close();
@@ -123,35 +116,18 @@ describe.skipIf(!pgUrl)("accents in PostgreSQL's search terms (PARLEY_TEST_DB)",
   test("the migration folds the terms made before it, and the leads' index is rebuilt", async () => {
     const deps = buildDeps();
     try {
-      const sql = await testSql(deps);
-      const { tenant } = await seedTenant(deps, "Old");
-      const key = tenantKey(tenant.id);
       // The old shape: the function of migration 0008, which folds nothing, and terms made by it.
-      const statementsOf = (suffix: string) =>
-        (PG_MIGRATIONS.find((m) => m.tag.endsWith(suffix))?.sql ?? "").split("--> statement-breakpoint");
-      const oldFunction = statementsOf("_front_desk_inbox").find((text) => /FUNCTION "parley_search_terms"/.test(text));
-      await sql.run((oldFunction ?? "").replace("CREATE FUNCTION", "CREATE OR REPLACE FUNCTION"));
-      await sql.run("DROP FUNCTION parley_fold_accents(text)");
-      await sql.run("REINDEX INDEX leads_search_idx");
-      const session = await startSession(deps, deps.store, { tenantId: tenant.id, channel: "widget" });
-      await deps.store.chatSessions.insertMessage(
-        messageRow(deps, session, { role: "visitor", text: "Vamos a São Paulo" }),
-      );
-      await catchUpSearchIndex(deps);
-      await sql.run(
-        `INSERT INTO leads (id, tenant_id, chatbot_id, session_id, name, phone, email, interest, source, confidence, captured_at)
-         VALUES ('lead_01jz4k8m2q9wz7xr3t5v6b8c0d', ?, 'bot_x', ?, 'José Núñez', '+34600000000', 'jn@example.com', '', 'widget', 1, 1)`,
-        tenant.id,
-        session.id,
-      );
-      const messageTerms = async () =>
-        (await sql.all<{ terms: string[] }>("SELECT tsvector_to_array(terms) AS terms FROM chat_message_terms"))
-          .flatMap((row) => row.terms)
-          .map((term) => term.slice(key.length))
-          .sort();
+      const { sql, tenant, session, key, messageTerms } = await searchAsBefore(deps, {
+        before: "_front_desk_inbox",
+        dropped: "parley_fold_accents",
+        message: "Vamos a São Paulo",
+        leadName: "José Núñez",
+      });
       expect(await messageTerms()).toEqual(["a", "paulo", "são", "vamos"]);
 
-      for (const statement of statementsOf("_desk_handoff_and_accents").filter((text) => !/handoff/.test(text)))
+      for (const statement of pgMigrationStatements("_desk_handoff_and_accents").filter(
+        (text) => !/handoff/.test(text),
+      ))
         await sql.run(statement);
       expect(await messageTerms()).toEqual(["a", "paulo", "sao", "vamos"]);
       expect(await searchChats(deps, tenant.id, null, "sao paulo", { limit: 5 })).toMatchObject({

@@ -22,6 +22,7 @@ import attemptsWithoutFk from "../../../migrations/postgres/0014_attempts_withou
 import deliveriesFillfactor30 from "../../../migrations/postgres/0015_deliveries_fillfactor_30.sql" with {
   type: "text",
 };
+import searchFoldsCase from "../../../migrations/postgres/0016_search_folds_case.sql" with { type: "text" };
 import type { MigrationResult } from "../migrate.ts";
 
 // The PostgreSQL migration set (drizzle-kit, dialect postgresql, from ./schema.ts), embedded
@@ -45,6 +46,7 @@ export const PG_MIGRATIONS: ReadonlyArray<{ tag: string; sql: string }> = [
   { tag: "0013_desk_handoff_and_accents", sql: deskHandoffAndAccents },
   { tag: "0014_attempts_without_fk", sql: attemptsWithoutFk },
   { tag: "0015_deliveries_fillfactor_30", sql: deliveriesFillfactor30 },
+  { tag: "0016_search_folds_case", sql: searchFoldsCase },
 ];
 
 /** Any fixed number: the lock that makes instances starting together apply each migration once. */

@@ -5,7 +5,7 @@ import type { CannedReplyQueries, CannedReplyRow, InboxQueries, InboxDetailRow }
 // The front desk's inbox statements for both stores (src/db/statements.ts). Search is the one
 // statement whose SQL differs by dialect: FTS5 tables on SQLite, GIN indexes on PostgreSQL, both
 // of tenant-scoped terms written by a catch-up (src/db/search-terms.ts; migrations 0018 /
-// postgres 0008 and 0011).
+// postgres 0008, 0011 and 0016).
 
 /** A bigint expression read back as a number (PostgreSQL answers int8 as a string). */
 const num = (d: Dialect, expression: string) => (d.name === "postgres" ? `(${expression})::float8` : expression);
@@ -17,8 +17,8 @@ const pgTerms = (tenantId: string, text: string) => `parley_search_terms(${tenan
 export const searchTerms = {
   message: pgTerms("m.tenant_id", "m.text"),
   lead: pgTerms("l.tenant_id", `l.name || ' ' || l.email || ' ' || l.phone`),
-  /** The search's tsquery ($2), its accents folded as the terms' are (migration postgres 0013). */
-  query: "to_tsquery('simple', parley_fold_accents($2))",
+  /** The search's tsquery ($2), its letters folded as the terms' are (case and accents as FTS5 folds them). */
+  query: "to_tsquery('simple', parley_fold_letters($2))",
 };
 
 // Sessions whose messages or lead match, newest first: every match of the tenant, then a sort
