@@ -48,12 +48,17 @@ export async function markChatRead(
   return getInboxChat(deps, tenantId, userId, sessionId);
 }
 
-/** A closed chat back in the inbox (status handoff), for a visitor who came back or a chat closed too soon. */
+/**
+ * A closed chat back in the inbox (status handoff), for a visitor who came back or a chat closed
+ * too soon. From then on the bot does not answer it: the reopen is its hand-off if it had none,
+ * within the team's hours or not as `withinBusinessHours` says of its time.
+ */
 export async function reopenChat(
   deps: Pick<Deps, "store" | "clock" | "liveEventsWritten">,
   tenantId: string,
   readerId: string | null,
   sessionId: string,
+  withinBusinessHours: (at: number) => boolean,
 ): Promise<InboxChat> {
   const session = await requireSession(deps.store, tenantId, sessionId);
   if (session.status === "bot")
@@ -66,6 +71,15 @@ export async function reopenChat(
     const now = deps.clock.now();
     await deps.store.transaction(async (tx) => {
       if ((await tx.inbox.reopenSession(tenantId, sessionId, now)) > 0) {
+        // A chat closed before any hand-off is handed to a person now, as a takeover: nobody asked
+        // and waited, so it is no reply wait. One handed off before keeps that first hand-off.
+        await tx.desk.insertHandoff({
+          sessionId,
+          tenantId,
+          handoffAt: now,
+          withinBusinessHours: withinBusinessHours(now),
+          takenOver: true,
+        });
         await recordLiveEvent(deps, tx, {
           tenantId,
           sessionId,

@@ -6,6 +6,8 @@ import { getInboxChat, listInbox, markChatRead, reopenChat } from "../../frontde
 import { assignChat, type DeskActor } from "../../frontdesk/assign-chat.ts";
 import { searchChats, SEARCH_QUERY_MAX } from "../../frontdesk/search-chats.ts";
 import { AppError } from "../../lib/app-error.ts";
+import { getBotConfig } from "../../chat/bot-settings.ts";
+import { teamAvailability } from "../../chat/engine/team-hours.ts";
 import { inboxChatView } from "./inbox-schemas.ts";
 import { pageOf } from "../response-schemas.ts";
 
@@ -151,7 +153,11 @@ export function inboxRoutes(deps: AppDeps) {
     )
     .post(
       "/sessions/:id/reopen",
-      ({ principal, params }) => reopenChat(deps, tenantOf(principal), readerOf(principal), params.id),
+      async ({ principal, params }) => {
+        const config = await getBotConfig(deps, tenantOf(principal));
+        const withinHours = (at: number) => teamAvailability(config, at).withinBusinessHours;
+        return reopenChat(deps, tenantOf(principal), readerOf(principal), params.id, withinHours);
+      },
       {
         tenantAccess: true,
         rateLimit: "management",
@@ -159,7 +165,7 @@ export function inboxRoutes(deps: AppDeps) {
         detail: {
           summary: "Reopen a closed chat",
           description:
-            "Back to the inbox (status handoff); an open chat is answered as it is, one the bot still handles is 409. Emits session.reopened.",
+            "Back to the inbox (status handoff); a chat closed before any hand-off is handed off by it. An open chat is answered as it is, one the bot still handles is 409. Emits session.reopened.",
         },
         response: { 200: InboxModel.chat },
       },
