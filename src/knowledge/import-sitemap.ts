@@ -35,9 +35,9 @@ interface QueuedImport {
 
 /**
  * One process's imports, per store. At most MAX_RUNNING_IMPORTS run, never two of one tenant.
- * Tenants with imports waiting stand in `line` in turn: the first whose tenant runs nothing starts
- * its oldest import and goes to the back if it has more, so a tenant with fifty sitemaps queued
- * delays another tenant's first by at most one import of its own.
+ * Tenants with imports waiting stand in `line` in turn: the first that runs nothing starts its
+ * oldest import and goes to the back if it has more, so a tenant with fifty sitemaps queued delays
+ * another tenant's first by at most one import of its own.
  */
 interface ImportQueue {
   running: Map<string, string>; // source id -> tenant id
