@@ -190,6 +190,9 @@ export function securityPlugin(deps: AppDeps) {
       },
     },
     rateLimit(group: RateGroup) {
+      // Limits lifted (PARLEY_RATE_LIMITS=off): no hook at all, rather than one that returns at
+      // once — an async hook the route's compiled handler awaits on every request.
+      if (!deps.config.rateLimits) return {};
       return {
         // Destructured, like every hook here: Elysia parses only the parts of a request its
         // hooks name (a hook given the whole context makes it parse cookies and the query too).
