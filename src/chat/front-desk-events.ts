@@ -23,13 +23,15 @@ export async function recordTurnLiveEvents(
     config: BotConfig;
   },
 ): Promise<void> {
+  // Most turns neither hand off nor come in during one: they write nothing, so build nothing.
+  if (turn.status !== "handoff" && session.status !== "handoff") return;
   const message = {
     message_id: turn.visitorMessage.id,
     text: turn.visitorMessage.text,
     created_at: toIso(turn.visitorMessage.createdAt),
   };
   const base = { tenantId: session.tenantId, sessionId: session.id };
-  if (turn.status === "handoff" && session.status !== "handoff") {
+  if (session.status !== "handoff") {
     // Out of hours the operators see when the visitor was told the team is back.
     const team = teamAvailability(turn.config, turn.visitorMessage.createdAt);
     const hours = {
@@ -49,7 +51,7 @@ export async function recordTurnLiveEvents(
       kind: "handoff.requested",
       data: { reason: turn.handoffReason, channel: session.channel, ...message, ...hours },
     });
-  } else if (session.status === "handoff") {
+  } else {
     await recordLiveEvent(deps, tx, { ...base, kind: "visitor.message", data: message });
   }
 }
