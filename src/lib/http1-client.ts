@@ -212,7 +212,8 @@ export function createHttp1Client(options: Http1ClientOptions) {
             destroy(connection);
             return reject(error);
           }
-          if (read.reusable) pool.release(connection);
+          // An answer that came before the whole request was written leaves the connection mid-request.
+          if (read.reusable && connection.unwritten === null) pool.release(connection);
           else destroy(connection);
           resolve({ status: read.status ?? 0, excerpt: responseExcerpt(read) });
         },

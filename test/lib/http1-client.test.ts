@@ -137,6 +137,33 @@ describe("a POST over HTTP/1.1", () => {
 });
 
 describe("the keep-alive race and the pool", () => {
+  test("an answer that comes before the whole request was written counts, and the connection is not reused", async () => {
+    // The receiver answers at the first bytes and stops reading: 16 MB cannot all be written.
+    const early = Bun.listen<{ answered: boolean }>({
+      hostname: "127.0.0.1",
+      port: 0,
+      socket: {
+        open(socket) {
+          socket.data = { answered: false };
+        },
+        data(socket) {
+          if (socket.data.answered) return;
+          socket.data.answered = true;
+          socket.pause();
+          socket.write("HTTP/1.1 413 Payload Too Large\r\ncontent-length: 3\r\n\r\nbig");
+        },
+      },
+    });
+    try {
+      const client = newClient();
+      const result = await client.post({ ...postTo(early.port), body: "x".repeat(16 * 1024 * 1024) });
+      expect(result).toEqual({ status: 413, excerpt: "big" });
+      expect(client.idleConnections()).toBe(0);
+    } finally {
+      early.stop(true);
+    }
+  });
+
   test("a reused connection closed before any answer byte sends the request once more, on a new connection", async () => {
     const hooks = receiver((_request, socket) => {
       // The second request on the first connection meets a receiver that has just closed it.
