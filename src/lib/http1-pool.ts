@@ -38,7 +38,9 @@ export function createIdlePool<T extends PoolMember>(options: IdlePoolOptions<T>
     if (!member.pooled) return;
     member.pooled = false;
     const list = idle.get(member.key) ?? [];
-    list.splice(list.indexOf(member), 1);
+    // take() removes the newest, the list's last: no search for it.
+    if (list.at(-1) === member) list.pop();
+    else list.splice(list.indexOf(member), 1);
     total--;
     if (list.length === 0) idle.delete(member.key);
   }

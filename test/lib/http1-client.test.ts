@@ -219,6 +219,22 @@ describe("the keep-alive race and the pool", () => {
     expect(hooks.connections).toHaveLength(3);
   });
 
+  test("an idle connection the receiver closes leaves the pool, and the other one is reused", async () => {
+    const sockets: Socket<RawConnection>[] = [];
+    const hooks = receiver((_request, socket) => {
+      sockets.push(socket);
+      socket.write(ok());
+    });
+    const client = newClient();
+    await Promise.all([client.post(postTo(hooks.port)), client.post(postTo(hooks.port))]);
+    expect(client.idleConnections()).toBe(2);
+    sockets.find((socket) => socket.data.index === 0)?.end();
+    await until(() => client.idleConnections() === 1);
+    await client.post(postTo(hooks.port));
+    expect(hooks.connections).toHaveLength(2);
+    expect(hooks.connections[1]?.requests).toHaveLength(2);
+  });
+
   test("the pool keeps at most maxIdlePerKey connections for one receiver", async () => {
     const hooks = receiver((_request, socket) => socket.write(ok()));
     const client = newClient({ maxIdlePerKey: 2 });
