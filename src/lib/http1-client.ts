@@ -46,6 +46,11 @@ export interface Http1Answer {
 
 export interface Http1ClientOptions {
   excerptBytes: number;
+  /**
+   * Tests: where a target's connection really goes (a loopback receiver standing in for a
+   * public address), to see what a sender dials without a network.
+   */
+  route?: (target: Http1Target) => { hostname: string; port: number };
   /** The clock idle connections are aged by (tests inject a fake one and call sweep()). */
   now?: () => number;
   /** How long a connection may stay idle (src/lib/http1-pool.ts). */
@@ -179,9 +184,10 @@ export function createHttp1Client(options: Http1ClientOptions) {
       };
       signal.addEventListener("abort", onAbort, { once: true });
       const tls = target.tls ? { tls: { serverName: target.serverName, ca: target.ca, rejectUnauthorized: true } } : {};
+      const { hostname, port } = options.route?.(target) ?? target;
       Bun.connect<Connection>({
-        hostname: target.hostname,
-        port: target.port,
+        hostname,
+        port,
         data: connection,
         socket: handlers,
         ...tls,

@@ -3,8 +3,9 @@ import { inspectWithoutLookupKept, resolveAndCheck, type ResolveHost, type Webho
 import { abortable } from "./abortable.ts";
 
 /**
- * fetch() for URLs a tenant chose (webhook receivers, knowledge imports, a tenant's model
- * provider), connected to the address the SSRF check approved.
+ * Requests to URLs a tenant chose, connected to the address the SSRF check approved: fetch()
+ * for knowledge imports and a tenant's model provider (fetchPinned), and the checked addresses
+ * for the webhook sender, which dials them on its own sockets (resolvePinnedTarget).
  *
  * Checking a name and then letting fetch resolve it again leaves a DNS re-binding window: a
  * name with a zero TTL can answer a public address to the check and 169.254.169.254 to the

@@ -1,5 +1,5 @@
 import ipaddr from "ipaddr.js";
-import { createHttp1Client } from "../lib/http1-client.ts";
+import { createHttp1Client, type Http1Client } from "../lib/http1-client.ts";
 import { decodeExcerpt } from "../lib/http1-response.ts";
 import {
   dialInOrder,
@@ -21,8 +21,8 @@ export interface SendWebhookInput {
   timeoutMs: number;
   allowPrivate: boolean;
   resolve?: ResolveHost;
-  /** Tests only: a test CA for https receivers, or a fake dialer. */
-  pinning?: Pick<PinnedFetchOptions, "tlsCa" | "dial">;
+  /** Tests only: a test CA for https receivers, a fake dialer, or a client that routes its connections. */
+  pinning?: Pick<PinnedFetchOptions, "tlsCa" | "dial"> & { client?: Http1Client };
 }
 
 export type { AttemptResult };
@@ -79,7 +79,7 @@ function postToReceiver(
 ) {
   const parts = receiverParts(target.url);
   const post = (hostname: string) =>
-    receivers.post({
+    (input.pinning?.client ?? receivers).post({
       target: { hostname, port: parts.port, tls: parts.tls, serverName: parts.serverName, ca: input.pinning?.tlsCa },
       host: parts.host,
       path: parts.path,
@@ -97,7 +97,12 @@ async function postWithDialer(input: SendWebhookInput, signal: AbortSignal, onSt
   const response = await fetchPinned(
     input.url,
     { method: "POST", headers: input.headers, body: input.body, redirect: "manual", signal },
-    { allowPrivate: input.allowPrivate, resolveHost: input.resolve, ...input.pinning },
+    {
+      allowPrivate: input.allowPrivate,
+      resolveHost: input.resolve,
+      tlsCa: input.pinning?.tlsCa,
+      dial: input.pinning?.dial,
+    },
   );
   onStatus(response.status);
   const bytes = new Uint8Array(await response.arrayBuffer()).subarray(0, RESPONSE_EXCERPT_BYTES);

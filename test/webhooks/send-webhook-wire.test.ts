@@ -1,6 +1,7 @@
 import { afterEach, describe, expect, test } from "bun:test";
 import { join } from "node:path";
-import { sendWebhook, type SendWebhookInput } from "../../src/webhooks/send-webhook.ts";
+import { createHttp1Client, type Http1Target } from "../../src/lib/http1-client.ts";
+import { RESPONSE_EXCERPT_BYTES, sendWebhook, type SendWebhookInput } from "../../src/webhooks/send-webhook.ts";
 import { ok, startRawReceiver, type Answer, type RawReceiver } from "../lib/raw-receiver.ts";
 
 // sendWebhook over its raw-socket client, against receivers that answer byte by byte.
@@ -92,5 +93,53 @@ describe("sendWebhook on kept-alive connections", () => {
     expect(result.error).toStartWith("connection_error: ");
     expect(result.error).toContain("ERR_TLS_CERT_ALTNAME_INVALID");
     expect(hooks.requests()).toHaveLength(0);
+  });
+});
+
+describe("sendWebhook dials the address the SSRF check approved", () => {
+  const NAME = "hooks.example.test";
+  const PUBLIC_IP = "93.184.216.34";
+  const OTHER_PUBLIC_IP = "93.184.216.35";
+
+  /** A client whose connections go to loopback ports standing in for public addresses; records each target. */
+  function routedClient(ports: Record<string, number>) {
+    const dialled: Http1Target[] = [];
+    const client = createHttp1Client({
+      excerptBytes: RESPONSE_EXCERPT_BYTES,
+      route: (target) => {
+        dialled.push(target);
+        return { hostname: "127.0.0.1", port: ports[target.hostname] ?? 1 };
+      },
+    });
+    return { client, dialled };
+  }
+
+  test("a re-binding name is resolved once, dialled at the checked address, with its name as Host, SNI and certificate name", async () => {
+    const hooks = receiver((_request, socket) => socket.write(ok("pinned")), { cert, key });
+    let lookups = 0;
+    const resolve = async () => (lookups++ === 0 ? [PUBLIC_IP] : ["127.0.0.1"]);
+    const { client, dialled } = routedClient({ [PUBLIC_IP]: hooks.port });
+    const result = await sendWebhook(
+      input(`https://${NAME}:8443/hook`, { allowPrivate: false, resolve, pinning: { tlsCa: [cert], client } }),
+    );
+    expect(result).toMatchObject({ ok: true, statusCode: 200, responseExcerpt: "pinned" });
+    expect(lookups).toBe(1);
+    expect(dialled).toEqual([{ hostname: PUBLIC_IP, port: 8443, tls: true, serverName: NAME, ca: [cert] }]);
+    expect(hooks.requests()[0]?.head).toContain(`\r\nhost: ${NAME}:8443\r\n`);
+  });
+
+  test("the next checked address is dialled only when the first refused the connection", async () => {
+    const hooks = receiver((_request, socket) => socket.write(ok()));
+    const closed = Bun.listen({ hostname: "127.0.0.1", port: 0, socket: { data: () => undefined } });
+    const refusingPort = closed.port;
+    closed.stop(true);
+    const { client, dialled } = routedClient({ [PUBLIC_IP]: refusingPort, [OTHER_PUBLIC_IP]: hooks.port });
+    const resolve = async () => [PUBLIC_IP, OTHER_PUBLIC_IP];
+    const result = await sendWebhook(
+      input(`http://${NAME}/hook`, { allowPrivate: false, resolve, pinning: { client } }),
+    );
+    expect(result).toMatchObject({ ok: true, statusCode: 200 });
+    expect(dialled.map((target) => target.hostname)).toEqual([PUBLIC_IP, OTHER_PUBLIC_IP]);
+    expect(hooks.requests()).toHaveLength(1);
   });
 });
