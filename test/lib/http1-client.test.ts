@@ -17,7 +17,7 @@ const receiver = (answer: Answer, tls?: { cert: string; key: string }) => {
   receivers.push(started);
   return started;
 };
-const newClient = (options: { maxIdlePerKey?: number } = {}) =>
+const newClient = (options: { maxIdlePerKey?: number; maxIdle?: number } = {}) =>
   createHttp1Client({ excerptBytes: 1024, now: () => clock, idleMs: 4_000, ...options });
 
 afterEach(() => {
@@ -242,6 +242,17 @@ describe("the keep-alive race and the pool", () => {
     expect(hooks.connections).toHaveLength(5);
     expect(client.idleConnections()).toBe(2);
     await until(() => hooks.connections.filter((connection) => connection.closed).length === 3);
+  });
+
+  test("and at most maxIdle over every receiver", async () => {
+    const first = receiver((_request, socket) => socket.write(ok()));
+    const second = receiver((_request, socket) => socket.write(ok()));
+    const client = newClient({ maxIdlePerKey: 2, maxIdle: 3 });
+    await Promise.all([first, first, second, second].map((hooks) => client.post(postTo(hooks.port))));
+    expect(client.idleConnections()).toBe(3);
+    await until(
+      () => [...first.connections, ...second.connections].filter((connection) => connection.closed).length === 1,
+    );
   });
 
   test("an abort destroys the socket and rejects with the abort's reason", async () => {
