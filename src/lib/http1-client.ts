@@ -9,6 +9,7 @@ import {
 } from "./http1-response.ts";
 import { createIdlePool, type PoolMember } from "./http1-pool.ts";
 import { requestText, type Http1Request } from "./http1-request.ts";
+import { unwatchAbort, watchAbort } from "./abort-watch.ts";
 
 /**
  * One POST over HTTP/1.1 on Bun.connect, plain or TLS, to a given address with a given Host
@@ -204,7 +205,6 @@ export function createHttp1Client(options: Http1ClientOptions) {
   function exchange(connection: Connection, post: Http1Post, request: { text: string; bytes: number }) {
     return new Promise<Http1Answer>((resolve, reject) => {
       const read = startResponse(options.excerptBytes);
-      const onAbort = (): void => current.settle(post.signal.reason);
       const current: Exchange = {
         read,
         answered: false,
@@ -213,7 +213,7 @@ export function createHttp1Client(options: Http1ClientOptions) {
         settle(error) {
           if (connection.exchange !== current) return;
           connection.exchange = null;
-          post.signal.removeEventListener("abort", onAbort);
+          unwatchAbort(post.signal, current);
           if (error !== null) {
             destroy(connection);
             return reject(error);
@@ -225,7 +225,7 @@ export function createHttp1Client(options: Http1ClientOptions) {
         },
       };
       connection.exchange = current;
-      post.signal.addEventListener("abort", onAbort, { once: true });
+      watchAbort(post.signal, current);
       const written = connection.socket?.write(request.text) ?? -1;
       if (written >= 0 && written < request.bytes) connection.unwritten = Buffer.from(request.text).subarray(written);
     });
