@@ -38,8 +38,7 @@ import { createTenant } from "../src/tenants/create-tenant.ts";
 import { enqueueEvent } from "../src/webhooks/emit-event.ts";
 import { EVENT_CATALOG } from "../src/webhooks/events.ts";
 import { createRule } from "../src/webhooks/rules.ts";
-import { RESPONSE_EXCERPT_BYTES, sendWebhook, type AttemptResult } from "../src/webhooks/send-webhook.ts";
-import { createHttp1Client } from "../src/lib/http1-client.ts";
+import { sendWebhook, type AttemptResult } from "../src/webhooks/send-webhook.ts";
 import { deliveryHeaders, serializeDeliveryJson } from "../src/webhooks/sign.ts";
 import {
   createBenchDeps,
@@ -356,26 +355,15 @@ function mainThreadCpuMicros(): number | null {
   }
 }
 
-interface SendCost {
-  /** This thread's CPU per send, µs. */
-  thread: number;
-  /** The process's CPU per send (every thread: Bun's fetch does its socket work on its own), µs. */
-  process: number;
-  perSecond: number;
-}
-
 /**
- * Diagnostic: CPU per send of the scheduler's send (sendWebhook: SSRF check, deadline, excerpt),
- * of raw signed fetch, and of the raw-socket HTTP/1.1 client sendWebhook uses, alone,
- * SEND_COST_CONCURRENCY at a time into the same child receiver, alternated SEND_COST_ROUNDS
- * times; medians. The main thread's share is what a send costs the thread that also claims and
- * records; the process's share counts the threads fetch works on too.
+ * Diagnostic: the main thread's CPU per send, the scheduler's send (sendWebhook: SSRF check,
+ * deadline, excerpt) against raw signed fetch, SEND_COST_CONCURRENCY at a time into the same
+ * child receiver, alternated SEND_COST_ROUNDS times; medians. The difference is what the
+ * scheduler's send adds on the thread that also claims and records.
  */
-async function measureSendCost(count: number): Promise<Record<"raw" | "send" | "client", SendCost> | null> {
+async function measureSendCost(count: number): Promise<{ raw: number; send: number } | null> {
   if (mainThreadCpuMicros() === null) return null;
   const receiver = await startChildReceiver(0);
-  const url = new URL(receiver.url);
-  const client = createHttp1Client({ excerptBytes: RESPONSE_EXCERPT_BYTES });
   const ways = {
     raw: async () => {
       const { body, headers } = signedDelivery();
@@ -385,18 +373,10 @@ async function measureSendCost(count: number): Promise<Record<"raw" | "send" | "
       const { body, headers } = signedDelivery();
       await sendWebhook({ url: receiver.url, headers, body, timeoutMs: 10_000, allowPrivate: true });
     },
-    client: async () => {
-      const { body, headers } = signedDelivery();
-      const target = { hostname: url.hostname, port: Number(url.port), tls: false };
-      const signal = AbortSignal.timeout(10_000);
-      await client.post({ target, host: url.host, path: url.pathname, headers, body, signal });
-    },
   };
-  const perSend = async (way: () => Promise<void>): Promise<SendCost> => {
+  const perSend = async (way: () => Promise<void>): Promise<number> => {
     let next = 0;
     const before = mainThreadCpuMicros() ?? 0;
-    const processBefore = process.cpuUsage();
-    const started = performance.now();
     await Promise.all(
       Array.from({ length: SEND_COST_CONCURRENCY }, async () => {
         while (next < count) {
@@ -405,26 +385,18 @@ async function measureSendCost(count: number): Promise<Record<"raw" | "send" | "
         }
       }),
     );
-    const used = process.cpuUsage(processBefore);
-    return {
-      thread: ((mainThreadCpuMicros() ?? 0) - before) / count,
-      process: (used.user + used.system) / count,
-      perSecond: count / ((performance.now() - started) / 1000),
-    };
+    return ((mainThreadCpuMicros() ?? 0) - before) / count;
   };
   try {
-    const names = ["raw", "send", "client"] as const;
-    for (const name of names) await perSend(ways[name]); // warm up connections and JIT
-    const runs: Record<(typeof names)[number], SendCost[]> = { raw: [], send: [], client: [] };
+    await perSend(ways.raw); // warm up connections and JIT
+    await perSend(ways.send);
+    const raw: number[] = [];
+    const send: number[] = [];
     for (let round = 0; round < SEND_COST_ROUNDS; round++) {
-      for (const name of names) runs[name].push(await perSend(ways[name]));
+      raw.push(await perSend(ways.raw));
+      send.push(await perSend(ways.send));
     }
-    const medians = (costs: SendCost[]): SendCost => ({
-      thread: median(costs.map((cost) => cost.thread)),
-      process: median(costs.map((cost) => cost.process)),
-      perSecond: median(costs.map((cost) => cost.perSecond)),
-    });
-    return { raw: medians(runs.raw), send: medians(runs.send), client: medians(runs.client) };
+    return { raw: median(raw), send: median(send) };
   } finally {
     await receiver.stop();
   }
@@ -813,7 +785,7 @@ async function main(): Promise<void> {
   console.error(`(a) no-op send ${formatRate(ceiling)}`);
   const sendCost = await measureSendCost(DELIVERIES);
   console.error(
-    `(a) CPU per send (main thread / process): ${sendCost ? `raw ${sendCost.raw.thread.toFixed(1)} / ${sendCost.raw.process.toFixed(1)} µs, sendWebhook ${sendCost.send.thread.toFixed(1)} / ${sendCost.send.process.toFixed(1)} µs, client ${sendCost.client.process.toFixed(1)} µs` : "skipped (no /proc)"}`,
+    `(a) main-thread CPU per send: ${sendCost ? `raw ${sendCost.raw.toFixed(1)} µs, sendWebhook ${sendCost.send.toFixed(1)} µs` : "skipped (no /proc)"}`,
   );
   const schedulerBest = await measureSchedulerSweep(DELIVERIES);
   console.error(`(a) scheduler sweep: ${schedulerBest.all}`);
@@ -864,22 +836,8 @@ async function main(): Promise<void> {
       ? [
           [
             `(a) diagnostic: main-thread CPU per send, ${SEND_COST_CONCURRENCY} at a time (median of ${SEND_COST_ROUNDS}, alternated)`,
-            `sendWebhook ${sendCost.send.thread.toFixed(1)} µs`,
-            `raw signed fetch ${sendCost.raw.thread.toFixed(1)} µs`,
-            "—",
-            "info",
-          ],
-          [
-            `(a) diagnostic: process CPU per send, every thread (fetch does its socket work on its own thread), same runs`,
-            `sendWebhook ${sendCost.send.process.toFixed(1)} µs; its raw-socket client alone ${sendCost.client.process.toFixed(1)} µs`,
-            `raw signed fetch ${sendCost.raw.process.toFixed(1)} µs`,
-            "—",
-            "info",
-          ],
-          [
-            `(a) diagnostic: signed POSTs/s at ${SEND_COST_CONCURRENCY}, no database, same runs`,
-            `sendWebhook ${formatRate(sendCost.send.perSecond)}; raw-socket client ${formatRate(sendCost.client.perSecond)}`,
-            `raw signed fetch ${formatRate(sendCost.raw.perSecond)}`,
+            `sendWebhook ${sendCost.send.toFixed(1)} µs`,
+            `raw signed fetch ${sendCost.raw.toFixed(1)} µs`,
             "—",
             "info",
           ],

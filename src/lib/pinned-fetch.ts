@@ -3,9 +3,8 @@ import { inspectWithoutLookupKept, resolveAndCheck, type ResolveHost, type Webho
 import { abortable } from "./abortable.ts";
 
 /**
- * Requests to URLs a tenant chose, connected to the address the SSRF check approved: fetch()
- * for knowledge imports and a tenant's model provider (fetchPinned), and the checked addresses
- * for the webhook sender, which dials them on its own sockets (resolvePinnedTarget).
+ * fetch() for URLs a tenant chose (webhook receivers, knowledge imports, a tenant's model
+ * provider), connected to the address the SSRF check approved.
  *
  * Checking a name and then letting fetch resolve it again leaves a DNS re-binding window: a
  * name with a zero TTL can answer a public address to the check and 169.254.169.254 to the
@@ -54,9 +53,6 @@ function hostOf(url: URL): string {
   return url.hostname.startsWith("[") ? url.hostname.slice(1, -1) : url.hostname;
 }
 
-/** The name a pinned https connection sends as SNI and verifies the certificate against. */
-export const tlsServerName = (url: URL): string => hostOf(url).replace(/\.$/, "");
-
 /**
  * The request for one checked address: URL host → the IP, Host header and TLS name → the
  * original host. Exported for tests that check, over real sockets, that http and https servers
@@ -74,7 +70,8 @@ export function pinnedRequest(
   headers.set("host", url.host);
   const pinned: BunFetchRequestInit = { ...init, headers, redirect: "manual" };
   if (url.protocol === "https:") {
-    pinned.tls = { serverName: tlsServerName(url), ...(tlsCa ? { ca: tlsCa } : {}) };
+    const name = hostOf(url).replace(/\.$/, "");
+    pinned.tls = { serverName: name, ...(tlsCa ? { ca: tlsCa } : {}) };
   }
   return { target: target.href, init: pinned };
 }
@@ -83,63 +80,6 @@ const errorCode = (error: unknown): string | undefined => {
   const code = (error as { code?: unknown } | null)?.code;
   return typeof code === "string" ? code : undefined;
 };
-
-/**
- * Where a URL's request may connect: `addresses`, the checked addresses in the order to try
- * them, or null when there is nothing to pin (private targets allowed, so nothing was checked,
- * or an IP literal that was itself the checked address): then the URL's host is dialled as given.
- */
-export interface PinnedTarget {
-  url: URL;
-  addresses: string[] | null;
-}
-
-/**
- * Checks `rawUrl` against the SSRF rules, throwing PinnedFetchRefused. This is the one place
- * addresses are checked: fetchPinned and the webhook sender (src/webhooks/send-webhook.ts) both
- * dial what it returns. Only a host name waits (for DNS); the wait ends with `signal`.
- */
-export async function resolvePinnedTarget(
-  rawUrl: string | URL,
-  options: Pick<PinnedFetchOptions, "allowPrivate" | "resolveHost">,
-  signal?: AbortSignal | null,
-): Promise<PinnedTarget> {
-  const known = inspectWithoutLookupKept(String(rawUrl), options);
-  const verdict =
-    "lookup" in known
-      ? await abortable(
-          resolveAndCheck(known, { allowPrivate: options.allowPrivate, resolve: options.resolveHost }),
-          signal,
-        )
-      : known;
-  if (!verdict.ok) throw new PinnedFetchRefused(verdict.reason, verdict.message);
-  const url = verdict.url;
-  if (verdict.addresses.length === 0 || ipaddr.isValid(hostOf(url))) return { url, addresses: null };
-  return { url, addresses: dialOrder(verdict.addresses) };
-}
-
-/**
- * `dial(address)` for each address in turn, the next one only when the connection was refused
- * outright (nothing was sent) and `replayable` says the request can be sent again.
- */
-export async function dialInOrder<T>(
-  addresses: string[],
-  dial: (address: string) => Promise<T>,
-  signal: AbortSignal | null | undefined,
-  replayable = true,
-): Promise<T> {
-  let lastError: unknown = null;
-  for (const [index, address] of addresses.entries()) {
-    try {
-      return await dial(address);
-    } catch (error) {
-      lastError = error;
-      const isLast = index === addresses.length - 1;
-      if (isLast || !replayable || signal?.aborted || !NOT_CONNECTED.has(errorCode(error) ?? "")) throw error;
-    }
-  }
-  throw lastError;
-}
 
 /**
  * Checks `rawUrl` against the SSRF rules (throwing PinnedFetchRefused) and sends `init` to a
@@ -152,19 +92,35 @@ export async function fetchPinned(
   options: PinnedFetchOptions,
 ): Promise<Response> {
   const dial = options.dial ?? fetch;
-  const { url, addresses } = await resolvePinnedTarget(rawUrl, options, init.signal);
-  if (addresses === null) {
+  // Only a host name waits (for DNS); the wait ends with the request's signal.
+  const known = inspectWithoutLookupKept(String(rawUrl), options);
+  const verdict =
+    "lookup" in known
+      ? await abortable(
+          resolveAndCheck(known, { allowPrivate: options.allowPrivate, resolve: options.resolveHost }),
+          init.signal,
+        )
+      : known;
+  if (!verdict.ok) throw new PinnedFetchRefused(verdict.reason, verdict.message);
+  const url = verdict.url;
+  // Private targets allowed (nothing was checked), or an IP literal that was itself the
+  // checked address: nothing to pin, and no host name for SNI.
+  if (verdict.addresses.length === 0 || ipaddr.isValid(hostOf(url))) {
     const tls = url.protocol === "https:" && options.tlsCa ? { tls: { ca: options.tlsCa } } : {};
     return dial(url.href, { ...init, ...tls, redirect: "manual" });
   }
   const replayable = init.body === undefined || init.body === null || typeof init.body === "string";
-  return dialInOrder(
-    addresses,
-    (address) => {
-      const request = pinnedRequest(url, address, init, options.tlsCa);
-      return dial(request.target, request.init);
-    },
-    init.signal,
-    replayable,
-  );
+  const order = dialOrder(verdict.addresses);
+  let lastError: unknown = null;
+  for (const [index, address] of order.entries()) {
+    const request = pinnedRequest(url, address, init, options.tlsCa);
+    try {
+      return await dial(request.target, request.init);
+    } catch (error) {
+      lastError = error;
+      const isLast = index === order.length - 1;
+      if (isLast || !replayable || init.signal?.aborted || !NOT_CONNECTED.has(errorCode(error) ?? "")) throw error;
+    }
+  }
+  throw lastError;
 }

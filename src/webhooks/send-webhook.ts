@@ -1,15 +1,4 @@
-import ipaddr from "ipaddr.js";
-import { createHttp1Client, type Http1Client } from "../lib/http1-client.ts";
-import { decodeExcerpt } from "../lib/http1-response.ts";
-import {
-  dialInOrder,
-  fetchPinned,
-  PinnedFetchRefused,
-  resolvePinnedTarget,
-  tlsServerName,
-  type PinnedFetchOptions,
-  type PinnedTarget,
-} from "../lib/pinned-fetch.ts";
+import { fetchPinned, PinnedFetchRefused, type PinnedFetchOptions } from "../lib/pinned-fetch.ts";
 import type { ResolveHost } from "../lib/ssrf.ts";
 import type { AttemptResult } from "../db/store-webhooks.ts";
 import { sendDeadlines } from "./send-deadline.ts";
@@ -21,96 +10,44 @@ export interface SendWebhookInput {
   timeoutMs: number;
   allowPrivate: boolean;
   resolve?: ResolveHost;
-  /** Tests only: a test CA for https receivers, a fake dialer, or a client that routes its connections. */
-  pinning?: Pick<PinnedFetchOptions, "tlsCa" | "dial"> & { client?: Http1Client };
+  /** Tests only: a test CA for https receivers, or a fake dialer. */
+  pinning?: Pick<PinnedFetchOptions, "tlsCa" | "dial">;
 }
 
 export type { AttemptResult };
 
 export const RESPONSE_EXCERPT_BYTES = 1024;
 
-// Each thread keeps its own connections (the send thread has its own module instance).
-const receivers = createHttp1Client({ excerptBytes: RESPONSE_EXCERPT_BYTES });
-
-const DEFAULT_PORTS: Record<string, number> = { "http:": 80, "https:": 443 };
-
-interface ReceiverParts {
-  tls: boolean;
-  port: number;
-  /** The Host header. */
-  host: string;
-  path: string;
-  /** The URL's host without brackets or a final dot: dialled when nothing is pinned, and the TLS name. */
-  name: string;
-  /** The TLS server name, unless the host is an IP literal (then the certificate must name the IP). */
-  serverName: string | undefined;
-}
-
-// A receiver's URL comes from the SSRF check's kept verdicts, the same object on every send,
-// so what the request needs from it is read once (URL getters cost ~1 µs a send together).
-const partsByUrl = new WeakMap<URL, ReceiverParts>();
-
-function receiverParts(url: URL): ReceiverParts {
-  const known = partsByUrl.get(url);
-  if (known) return known;
-  const name = tlsServerName(url);
-  const parts = {
-    tls: url.protocol === "https:",
-    port: Number(url.port) || DEFAULT_PORTS[url.protocol] || 80,
-    host: url.host,
-    path: url.pathname + url.search,
-    name,
-    serverName: ipaddr.isValid(name) ? undefined : name,
-  };
-  partsByUrl.set(url, parts);
-  return parts;
-}
-
 /**
- * The POST to the checked addresses in turn (the next only when one refused the connection),
- * on kept-alive connections. The URL's host goes in the Host header and, for https, is the TLS
- * server name the certificate is verified against, whatever address is dialled.
+ * Reads at most RESPONSE_EXCERPT_BYTES and then cancels the stream: a receiver answering with
+ * a huge (or endless) body must cost us 1 KiB of memory, not the whole body. Every read races
+ * `expired`, which rejects when the attempt's time is up.
  */
-function postToReceiver(
-  target: PinnedTarget,
-  input: SendWebhookInput,
-  signal: AbortSignal,
-  onStatus: (status: number) => void,
-) {
-  const parts = receiverParts(target.url);
-  const post = (hostname: string) =>
-    (input.pinning?.client ?? receivers).post({
-      target: { hostname, port: parts.port, tls: parts.tls, serverName: parts.serverName, ca: input.pinning?.tlsCa },
-      host: parts.host,
-      path: parts.path,
-      headers: input.headers,
-      body: input.body,
-      signal,
-      onStatus,
-    });
-  if (target.addresses === null) return post(parts.name);
-  return dialInOrder(target.addresses, post, signal);
-}
-
-/** Tests: a fake fetch (`pinning.dial`) in place of the sockets, read into the same excerpt. */
-async function postWithDialer(input: SendWebhookInput, signal: AbortSignal, onStatus: (status: number) => void) {
-  const response = await fetchPinned(
-    input.url,
-    { method: "POST", headers: input.headers, body: input.body, redirect: "manual", signal },
-    {
-      allowPrivate: input.allowPrivate,
-      resolveHost: input.resolve,
-      tlsCa: input.pinning?.tlsCa,
-      dial: input.pinning?.dial,
-    },
-  );
-  onStatus(response.status);
-  const bytes = new Uint8Array(await response.arrayBuffer()).subarray(0, RESPONSE_EXCERPT_BYTES);
-  const declared = response.headers.get("content-length");
-  return {
-    status: response.status,
-    excerpt: decodeExcerpt(bytes, declared === null ? null : Number(declared), RESPONSE_EXCERPT_BYTES),
-  };
+async function readExcerpt(response: Response, expired: Promise<never>): Promise<string> {
+  if (response.body === null) return "";
+  // The common case, a short declared body ("ok", "{}", nothing): the whole body is the
+  // excerpt, read as text (Bun decodes it natively, invalid bytes replaced), which is cheaper
+  // than a buffer and a decoder, or a stream reader; anything larger or undeclared is streamed and cut.
+  const declared = Number(response.headers.get("content-length") ?? "NaN");
+  if (declared <= RESPONSE_EXCERPT_BYTES) return Promise.race([response.text(), expired]);
+  const reader = response.body.getReader();
+  const excerpt = new Uint8Array(RESPONSE_EXCERPT_BYTES);
+  let filled = 0;
+  try {
+    while (filled < RESPONSE_EXCERPT_BYTES) {
+      const chunk = await Promise.race([reader.read(), expired]);
+      if (chunk.done) break;
+      const take = Math.min(chunk.value.byteLength, RESPONSE_EXCERPT_BYTES - filled);
+      excerpt.set(chunk.value.subarray(0, take), filled);
+      filled += take;
+    }
+  } finally {
+    // Cancelling closes the connection instead of draining the rest; errors here are moot.
+    reader.cancel().catch(() => undefined);
+  }
+  // stream: true keeps a multi-byte character cut at the 1 KiB boundary out of the text
+  // instead of turning it into U+FFFD; other invalid bytes are replaced (lossy by design).
+  return new TextDecoder().decode(excerpt.subarray(0, filled), { stream: true });
 }
 
 function describeError(error: unknown): string {
@@ -147,31 +84,26 @@ export async function sendWebhook(input: SendWebhookInput): Promise<AttemptResul
   });
 
   try {
-    const onStatus = (status: number) => {
-      statusCode = status;
-    };
-    const answer = input.pinning?.dial
-      ? await Promise.race([postWithDialer(input, deadline.signal, onStatus), deadline.expired])
-      : await postToReceiver(
-          // Checked at send time too (the name may resolve differently than at rule creation), and
-          // the connection goes to the address that was checked: no DNS re-binding window.
-          await resolvePinnedTarget(
-            input.url,
-            { allowPrivate: input.allowPrivate, resolveHost: input.resolve },
-            deadline.signal,
-          ),
-          input,
-          deadline.signal,
-          onStatus,
-        );
-    const verdict = classifyStatus(answer.status);
-    return finish(verdict.ok, verdict.error, answer.excerpt);
+    // Checked at send time too (the name may resolve differently than at rule creation), and
+    // the connection goes to the address that was checked: no DNS re-binding window.
+    const response = await Promise.race([
+      fetchPinned(
+        input.url,
+        { method: "POST", headers: input.headers, body: input.body, redirect: "manual", signal: deadline.signal },
+        { allowPrivate: input.allowPrivate, resolveHost: input.resolve, ...input.pinning },
+      ),
+      deadline.expired,
+    ]);
+    statusCode = response.status;
+    const verdict = classifyStatus(response.status);
+    const excerpt = await readExcerpt(response, deadline.expired);
+    return finish(verdict.ok, verdict.error, excerpt);
   } catch (error) {
     if (error instanceof PinnedFetchRefused) {
       const kind = error.reason === "unresolvable" ? "connection_error" : "forbidden_address";
       return finish(false, `${kind}: ${error.message}`);
     }
-    // The deadline passed: the socket was destroyed, or a wait racing it gave up.
+    // The deadline passed: fetch, or a read racing it, gave up.
     if (deadline.signal.aborted) {
       return finish(false, `timeout: no response within ${input.timeoutMs} ms`);
     }
