@@ -14,7 +14,8 @@
  * the server's processes used per job and the CPU of the side's own worker processes per job (/proc); WAL bytes do not move with the machine's load. The cluster is a throwaway one on 127.0.0.1 with
  * pg_stat_statements preloaded, fsync on unless BENCH_PG_FSYNC=off. BENCH_PEER_TOP=1 prints
  * each PostgreSQL drain's costliest statements (time, planning time and WAL per job) to stderr; BENCH_PEER_SIDES
- * picks sides; BENCH_PEER_CPU_PROF=<dir> has each Parley drainer write a CPU profile there.
+ * picks sides; BENCH_PEER_CPU_PROF=<dir> has each Parley drainer write a CPU profile there;
+ * BENCH_PEER_DROP_INDEXES=a,b drops those indexes of Parley's PostgreSQL tables after the fill.
  */
 import { SQL } from "bun";
 import { readdirSync, readFileSync } from "node:fs";
@@ -180,6 +181,13 @@ async function fill(side: Side, url: string, receiverUrl: string): Promise<strin
         for (let i = 0; i < Math.min(BATCH, JOBS - done); i++)
           await enqueueEvent(deps, tx, { tenantId: tenant.id, event: EVENT, data: DATA, confidence: 0.92 });
       });
+    }
+    // What the delivery log's indexes cost: drop some after the fill (docs/scale-out.md, PostgreSQL's floor).
+    const dropped = process.env.BENCH_PEER_DROP_INDEXES;
+    if (dropped && url.startsWith("postgres")) {
+      const sql = new SQL(url);
+      for (const index of dropped.split(",")) await sql.unsafe(`DROP INDEX IF EXISTS "${index.replaceAll('"', "")}"`);
+      await sql.close();
     }
   } finally {
     await opened.close();
