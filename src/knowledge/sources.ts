@@ -178,8 +178,9 @@ async function readNewSitemap(deps: Deps, url: string): Promise<SitemapPages> {
  * read the page (refused by the SSRF rules, unreachable, over the plan) nothing is kept and its
  * error is the answer; otherwise the source is kept with the page's result. A sitemap is read
  * (a sitemap that cannot be read is refused the same way) and the source answered `pending`:
- * its pages are imported in the background (import-sitemap.ts: a few at once, tenants in turn), or with `importNow: false` by
- * the schedule, which takes it as due at once (a CLI that does not stay to import it).
+ * its pages are imported in the background (import-sitemap.ts: a few at once, tenants in
+ * turn), or with `importNow: false` by the schedule, which takes it as due at once (a CLI that
+ * does not stay to import it).
  */
 export async function addSource(
   deps: Deps,

@@ -44,10 +44,7 @@ export function createSendDeadlines(timers: DeadlineTimers = realTimers) {
 
   function openSlot(endsAt: number): Slot {
     const controller = new AbortController();
-    let reject: (reason: unknown) => void = () => undefined;
-    const expired = new Promise<never>((_, rejectExpired) => {
-      reject = rejectExpired;
-    });
+    const { promise: expired, reject } = Promise.withResolvers<never>();
     // Nobody may be racing it at the moment it rejects.
     expired.catch(() => undefined);
     const slot: Slot = { controller, expired, pending: 0, timer: null };
