@@ -1,10 +1,8 @@
 import { liveEvents } from "../schema.ts";
-import type { Ops } from "../statements.ts";
-import { asNumber, many, one, write } from "../statements.ts";
+import { asNumber, many, one, type Ops, parsedJson, write } from "../statements.ts";
 import type { LiveEventQueries, LiveEventRow } from "../store-live.ts";
 
-// The live events aggregate for both stores (src/db/statements.ts). Ids are an identity
-// (PostgreSQL, read as float8 by d.columns) or the rowid (SQLite): both order the events.
+// Ids are an identity (PostgreSQL) or the rowid (SQLite): both order the events.
 
 export const LIVE_EVENT_OPS: Ops<LiveEventQueries> = {
   insertLiveEvent: write(
@@ -35,11 +33,6 @@ export const LIVE_EVENT_OPS: Ops<LiveEventQueries> = {
   purgeLiveEventsBefore: write("DELETE FROM live_events WHERE created_at < $1", (createdBefore) => [createdBefore]),
 };
 
-/** SQLite hands the json column back as text; PostgreSQL parses it. */
 function parseRows(rows: LiveEventRow[]): LiveEventRow[] {
-  return rows.map((row) => ({
-    ...row,
-    id: asNumber(row.id),
-    data: typeof row.data === "string" ? (JSON.parse(row.data) as LiveEventRow["data"]) : row.data,
-  }));
+  return rows.map((row) => ({ ...row, id: asNumber(row.id), data: parsedJson(row.data) }));
 }
