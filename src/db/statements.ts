@@ -1,4 +1,4 @@
-import { getTableColumns, getTableName, type InferSelectModel, type Table } from "drizzle-orm";
+import { getTableColumns, getTableName, type InferInsertModel, type Table } from "drizzle-orm";
 
 // A store operation's SQL, written once for both stores (docs/storage.md, "Statements written once").
 
@@ -99,26 +99,31 @@ export function perCall<In extends unknown[], Out, Row = Out extends Array<infer
 }
 
 /**
- * `INSERT INTO` every column of `table` from a whole row (json columns as their text), then `tail`
- * (an ON CONFLICT): the columns are listed once, by the schema.
+ * `INSERT INTO` every column of `table` but an autoincrement key, then `tail` (an ON CONFLICT): the
+ * columns are listed once, by the schema. A column the row leaves out takes its schema default.
  */
 export function insertRow<T extends Table, Out = void>(
   table: T,
   tail = "",
   read?: (changes: number) => Out,
-): Op<[InferSelectModel<T>], Out> {
-  const columns = Object.entries(getTableColumns(table)).map(([key, column]) => ({
-    key,
-    name: column.name,
-    json: column.columnType.endsWith("Json"),
-  }));
+): Op<[InferInsertModel<T>], Out> {
+  const columns = Object.entries(getTableColumns(table))
+    .filter(([, column]) => !(column as { autoIncrement?: boolean }).autoIncrement)
+    .map(([key, column]) => ({
+      key,
+      name: column.name,
+      json: column.columnType.endsWith("Json"),
+      fallback: column.default,
+    }));
   const names = columns.map((column) => column.name).join(", ");
+  const values = (d: Dialect) =>
+    columns.map((column, index) => (column.json ? d.json(`$${index + 1}`) : `$${index + 1}`));
   return write(
-    (d) =>
-      `INSERT INTO ${getTableName(table)} (${names}) VALUES (${columns.map((column, index) => (column.json ? d.json(`$${index + 1}`) : `$${index + 1}`)).join(", ")})${tail}`,
+    (d) => `INSERT INTO ${getTableName(table)} (${names}) VALUES (${values(d).join(", ")})${tail}`,
     (row) =>
-      columns.map(({ key, json }) => {
-        const value = (row as Record<string, unknown>)[key];
+      columns.map(({ key, json, fallback }) => {
+        const given = (row as Record<string, unknown>)[key];
+        const value = given === undefined ? (fallback ?? null) : given;
         return json ? JSON.stringify(value) : value;
       }),
     read,

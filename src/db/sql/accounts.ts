@@ -71,10 +71,7 @@ export const API_KEY_OPS: Ops<ApiKeyQueries> = {
 };
 
 export const REFRESH_TOKEN_OPS: Ops<RefreshTokenQueries> = {
-  insertRefreshToken: write(
-    "INSERT INTO refresh_tokens (id, user_id, family_id, token_hash, expires_at, created_at) VALUES ($1, $2, $3, $4, $5, $6)",
-    (row) => [row.id, row.userId, row.familyId, row.tokenHash, row.expiresAt, row.createdAt],
-  ),
+  insertRefreshToken: insertRow(refreshTokens),
   findRefreshTokenByHash: one(
     (d) => `SELECT ${d.columns(refreshTokens)} FROM refresh_tokens WHERE token_hash = $1`,
     (tokenHash) => [tokenHash],

@@ -12,11 +12,7 @@ const readHandoff = (row: HandoffRow): HandoffRow => ({
 });
 
 export const DESK_OPS: Ops<DeskQueries> = {
-  insertHandoff: write(
-    `INSERT INTO handoffs (session_id, tenant_id, handoff_at, within_business_hours, taken_over) VALUES ($1, $2, $3, $4, $5)
-     ON CONFLICT (session_id) DO NOTHING`,
-    (row) => [row.sessionId, row.tenantId, row.handoffAt, row.withinBusinessHours, row.takenOver],
-  ),
+  insertHandoff: insertRow(handoffs, " ON CONFLICT (session_id) DO NOTHING"),
   recordFirstReply: write(
     "UPDATE handoffs SET first_reply_at = $2 WHERE session_id = $1 AND first_reply_at IS NULL",
     (sessionId, repliedAt) => [sessionId, repliedAt],

@@ -1,15 +1,11 @@
 import { liveEvents } from "../schema.ts";
-import { asNumber, many, one, type Ops, parsedJson, write } from "../statements.ts";
+import { asNumber, insertRow, many, one, type Ops, parsedJson, write } from "../statements.ts";
 import type { LiveEventQueries, LiveEventRow } from "../store-live.ts";
 
 // Ids are an identity (PostgreSQL) or the rowid (SQLite): both order the events.
 
 export const LIVE_EVENT_OPS: Ops<LiveEventQueries> = {
-  insertLiveEvent: write(
-    (d) =>
-      `INSERT INTO live_events (tenant_id, session_id, kind, data, created_at) VALUES ($1, $2, $3, ${d.json("$4")}, $5)`,
-    (row) => [row.tenantId, row.sessionId, row.kind, JSON.stringify(row.data), row.createdAt],
-  ),
+  insertLiveEvent: insertRow(liveEvents),
   listLiveEventsAfter: many(
     (d) => `SELECT ${d.columns(liveEvents)} FROM live_events WHERE id > $1 ORDER BY id LIMIT $2`,
     (afterId, limit) => [afterId, limit],

@@ -1,4 +1,4 @@
-import type { AppointmentRow, ChatMessageRow, ChatSessionRow, DeliveryRow, LeadRow } from "../rows.ts";
+import type { ChatMessageRow, DeliveryRow } from "../rows.ts";
 import { appointments, chatSessions, leads } from "../schema.ts";
 import { asNumber, type Dialect, many, type Ops, perCall, write, writePerCall } from "../statements.ts";
 import type { PrivacyQueries } from "../store-privacy.ts";
@@ -31,14 +31,12 @@ export const PRIVACY_OPS: Ops<Omit<PrivacyQueries, "listTenantRetention">> = {
     (d, _tenantId, by, _values) =>
       `SELECT ${d.columns(leads)} FROM leads WHERE tenant_id = $1 AND ${d.inList(COLUMN[by], "$2")} ORDER BY id`,
     (tenantId, _by, values) => [tenantId, [...values]],
-    (rows: LeadRow[]) => rows,
   ),
   findAppointments: perCall(
     "all",
     (d, _tenantId, by, _values) =>
       `SELECT ${d.columns(appointments)} FROM appointments WHERE tenant_id = $1 AND ${d.inList(COLUMN[by], "$2")} ORDER BY id`,
     (tenantId, _by, values) => [tenantId, [...values]],
-    (rows: AppointmentRow[]) => rows,
   ),
   findLeadsByEmail: perCall(
     "all",
@@ -57,7 +55,6 @@ export const PRIVACY_OPS: Ops<Omit<PrivacyQueries, "listTenantRetention">> = {
     (d, _tenantId, by, _values) =>
       `SELECT ${d.columns(chatSessions, "s")} FROM chat_sessions s WHERE s.tenant_id = $1 AND ${d.inList(`s.${COLUMN[by]}`, "$2")} ORDER BY s.id`,
     (tenantId, _by, values) => [tenantId, [...values]],
-    (rows: ChatSessionRow[]) => rows,
   ),
   findSessionsMentioning: perCall(
     "all",

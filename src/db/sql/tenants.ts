@@ -1,4 +1,4 @@
-import { tenants } from "../schema.ts";
+import { chatbots, tenants } from "../schema.ts";
 import { asNumber, type Dialect, insertRow, many, one, type Ops, parsedJson, write } from "../statements.ts";
 import type { TenantQueries, TenantWithChatbot } from "../store-accounts.ts";
 import type { BotConfigQueries } from "../store-chat.ts";
@@ -56,12 +56,7 @@ export const TENANT_OPS: Ops<Omit<TenantQueries, "findLookupVersion">> = {
     "UPDATE tenants SET plan = $2, updated_at = $3 WHERE id = $1",
     (tenantId, plan, updatedAt) => [tenantId, plan, updatedAt],
   ),
-  // A missing config is the schema's default ({}).
-  insertChatbot: write(
-    (d) =>
-      `INSERT INTO chatbots (id, tenant_id, name, config, created_at, updated_at) VALUES ($1, $2, $3, ${d.json("$4")}, $5, $6)`,
-    (row) => [row.id, row.tenantId, row.name, JSON.stringify(row.config ?? {}), row.createdAt, row.updatedAt],
-  ),
+  insertChatbot: insertRow(chatbots),
 };
 
 type BotConfigVersion = { chatbotId: string; updatedAt: number; tenantUpdatedAt: number };

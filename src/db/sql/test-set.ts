@@ -72,10 +72,7 @@ export const TEST_SET_OPS: Ops<TestSetQueries> = {
 };
 
 export const UNANSWERED_OPS: Ops<UnansweredQueries> = {
-  insertUnanswered: write(
-    "INSERT INTO unanswered_questions (id, tenant_id, session_id, question, language, engine, created_at) VALUES ($1, $2, $3, $4, $5, $6, $7)",
-    (row) => [row.id, row.tenantId, row.sessionId, row.question, row.language, row.engine, row.createdAt],
-  ),
+  insertUnanswered: insertRow(unansweredQuestions),
   listOpenUnanswered: many(
     (d) =>
       `SELECT ${d.columns(unansweredQuestions)} FROM unanswered_questions WHERE tenant_id = $1 AND resolved_at IS NULL ORDER BY id DESC LIMIT $2`,

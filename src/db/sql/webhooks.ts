@@ -7,6 +7,7 @@ import {
   asNumber,
   type Dialect,
   filtered,
+  insertRow,
   many,
   one,
   type Ops,
@@ -59,24 +60,7 @@ export const WEBHOOK_RULE_OPS: Ops<WebhookRuleQueries> = {
     (tenantId) => [tenantId],
     (row: { n: unknown } | null) => asNumber(row?.n),
   ),
-  insertRule: write(
-    `INSERT INTO webhook_rules (id, tenant_id, name, event, url, secret, min_confidence, active, created_at, updated_at, rate_limit_per_s, ordering)
-     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)`,
-    (row) => [
-      row.id,
-      row.tenantId,
-      row.name,
-      row.event,
-      row.url,
-      row.secret,
-      row.minConfidence,
-      row.active,
-      row.createdAt,
-      row.updatedAt,
-      row.rateLimitPerS ?? null,
-      row.ordering ?? "none",
-    ],
-  ),
+  insertRule: insertRow(webhookRules),
   // Any subset of columns (undefined left out): built per call, as rule edits are rare.
   updateRule: writePerCall(
     (_d, _ruleId, changes) => {
