@@ -106,6 +106,11 @@ export function createClusterSignal(sql: SQL, channel: string): ClusterSignal {
   const sending = new Set<Promise<void>>();
   let subscription: Promise<SQL.ListenSubscription> | null = null;
   let listeners = 0;
+  const endSubscription = async () => {
+    const ending = subscription;
+    subscription = null;
+    await ending?.then((held) => held.unlisten()).catch(() => undefined);
+  };
   return {
     notify() {
       local.notify();
@@ -124,11 +129,7 @@ export function createClusterSignal(sql: SQL, channel: string): ClusterSignal {
       subscription.catch(() => undefined);
       return () => {
         unsubscribe();
-        if (--listeners === 0 && subscription) {
-          const ending = subscription;
-          subscription = null;
-          void ending.then((held) => held.unlisten()).catch(() => undefined);
-        }
+        if (--listeners === 0) void endSubscription();
       };
     },
     async flush() {
@@ -139,11 +140,7 @@ export function createClusterSignal(sql: SQL, channel: string): ClusterSignal {
     },
     async close() {
       await Promise.all([...sending]);
-      if (subscription) {
-        const ending = subscription;
-        subscription = null;
-        await ending.then((held) => held.unlisten()).catch(() => undefined);
-      }
+      await endSubscription();
     },
   };
 }
