@@ -2,7 +2,7 @@ import { getTableColumns, type Table } from "drizzle-orm";
 
 /** Rows shaped like the SQLite schema's; bigint cast to float8, as Bun returns int8 as a string. */
 export function pgColumns(table: Table, alias?: string): string {
-  // Memoised: walking drizzle's columns for every transaction was a tenth of a chat message's CPU.
+  // Memoised: the aggregates are made for every transaction (docs/design-notes.md).
   let byAlias = memo.get(table);
   if (!byAlias) memo.set(table, (byAlias = new Map()));
   const key = alias ?? "";
