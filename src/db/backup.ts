@@ -52,16 +52,14 @@ function readMigrationTags(path: string): string[] {
       `${path} is not a readable SQLite database: ${error instanceof Error ? error.message : String(error)}`,
     );
   } finally {
-    // close(true) finalizes the statements and releases the file now, not at garbage collection.
+    // Releases the file now, not at garbage collection.
     db.close(true);
   }
 }
 
 /**
- * Writes a consistent snapshot of the database at `sourcePath` to `file` with VACUUM INTO: one
- * read transaction, so it is the database as of one commit even while the server keeps writing
- * (WAL readers never block writers), compacted, without the WAL. The snapshot is written beside
- * `file` and renamed into place: an interrupted backup never leaves a half-written FILE.
+ * VACUUM INTO is one read transaction: a snapshot as of one commit while the server keeps writing.
+ * Written beside `file` and renamed, so an interrupted backup leaves no half-written file.
  */
 export function backupDatabase(sourcePath: string, file: string, options: { force?: boolean } = {}): BackupResult {
   if (sourcePath === ":memory:" || !existsSync(sourcePath))
@@ -93,12 +91,8 @@ export interface RestoreResult {
 }
 
 /**
- * Replaces the database at `targetPath` with the backup `file`, after checking that `file` is
- * a sound Parley database this binary knows every migration of. Refuses while a server serves
- * the target (its lock, src/db/server-lock.ts) and holds that lock throughout, so no server can
- * start on a half-restored file. Other processes (CLI commands) must not use the target
- * meanwhile: SQLite cannot tell an idle reader in WAL mode from nobody. The target's old WAL
- * goes with it: replayed onto the restored file it would corrupt it.
+ * Holds the server lock throughout, so no server starts on a half-restored file; CLI commands must
+ * keep off too (SQLite cannot tell an idle WAL reader from nobody). The old WAL would corrupt it.
  */
 export function restoreDatabase(file: string, targetPath: string, options: { force?: boolean } = {}): RestoreResult {
   if (targetPath === ":memory:") throw failure("no_database", "cannot restore into an in-memory database");
@@ -121,8 +115,7 @@ export function restoreDatabase(file: string, targetPath: string, options: { for
     const incoming = `${targetPath}.restoring-${process.pid}`;
     copyFileSync(file, incoming);
     flushToDisk(incoming);
-    // The old WAL goes before the new file arrives: a crash in between leaves the old database
-    // without its last commits (it is being replaced anyway), never the new one with a stale log.
+    // WAL first: a crash in between loses the old file's last commits, never pairs the new with a stale log.
     for (const sidecar of ["-wal", "-shm", "-journal"]) rmSync(`${targetPath}${sidecar}`, { force: true });
     renameSync(incoming, targetPath);
   } finally {

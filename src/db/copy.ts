@@ -41,14 +41,8 @@ const MAX_PARAMETERS = 60_000;
 type Value = string | number | boolean | Buffer | null;
 
 /**
- * `parley copy`: every table of a SQLite database into an empty, migrated PostgreSQL database,
- * ids intact, in ONE PostgreSQL transaction — a failure anywhere (a constraint, a lost
- * connection, a count that does not match) rolls everything back and leaves the target as
- * empty as it was. The source is opened read-only and must be fully migrated (`parley migrate
- * --db FILE` first). Rows are read in batches in primary-key order and written as multi-row
- * INSERTs; booleans and blobs are converted, JSON text goes into json columns as it is.
- * The generated settings (the server secret among them) travel too, so existing logins, API
- * keys and visitor tokens stay valid.
+ * `parley copy` into an empty PostgreSQL database, ids intact, in ONE transaction: any failure
+ * leaves the target empty. Settings travel too, so logins, API keys and visitor tokens stay valid.
  */
 export async function copySqliteToPostgres(
   from: string,
@@ -93,9 +87,7 @@ export async function copySqliteToPostgres(
         report.tables.push({ table: getTableConfig(table).name, rows });
         report.rows += rows;
       }
-      // The copied visitor and operator messages wait for the search index's catch-up, as written ones do.
       await tx.unsafe(queueForSearch("chat_messages"));
-      // Identity columns: the next generated id follows the copied ones.
       for (const table of tables) {
         const name = getTableConfig(table).name;
         const identity = Object.values(getTableColumns(table as Table)).find(

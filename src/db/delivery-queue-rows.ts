@@ -1,9 +1,8 @@
 import type { ClaimCandidate, ClaimedDelivery, FinishedAttempt, RecordedAttempt } from "./store-webhooks.ts";
 
-// What both stores' delivery queues (src/db/sqlite/delivery-queue.ts,
-// src/db/postgres/delivery-queue.ts) read and decide alike.
+// What both stores' delivery queues read and decide alike.
 
-/** A due delivery as the claim queries select it, with its rule's current URL and secret. */
+/** A due delivery as the claims select it, with its rule's current URL and secret. */
 export interface DueRow {
   id: string;
   tenant_id: string;
@@ -14,7 +13,6 @@ export interface DueRow {
   url: string | null;
   secret: string | null;
   previous_secret: string | null;
-  /** A string on PostgreSQL (bigint). */
   previous_secret_until: number | string | null;
   rate_limit_per_s: number | null;
   data: string;
@@ -22,25 +20,17 @@ export interface DueRow {
   stream_key: string | null;
 }
 
-/** A due row with the tenant under the name the fair-share picker reads. */
 export type CandidateRow = DueRow & ClaimCandidate;
 
 /**
- * At most this many due rows are read per fair claim, and never more than the free slots: the
- * first row read always fits (tenants and URLs at their cap are skipped in SQL), so a claim
- * that frees one slot of a capped receiver reads one row, not a thousand. When the window was
- * full the claim reports `more` and the scheduler claims again at once, with the tenants and
- * URLs this claim filled now skipped in SQL.
+ * Rows read per fair claim at most, never more than the free slots: capped tenants and URLs are
+ * skipped in SQL, so the first row always fits; a full window reports `more` to claim again.
  */
 export const CLAIM_WINDOW = 64;
 
-/** The error a pending delivery is cancelled with when its rule is gone by the time it is claimed. */
 export const RULE_DELETED = "rule_deleted: the rule was deleted before this delivery was sent";
 
-/**
- * Leased rows as claims carrying the lease token, and the ids of those whose rule is gone
- * (the store cancels them with RULE_DELETED instead of sending).
- */
+/** Leased rows as claims, and the ids of those whose rule is gone (cancelled with RULE_DELETED). */
 export function splitClaims(
   rows: readonly DueRow[],
   leaseToken: string,
@@ -73,13 +63,9 @@ export function splitClaims(
   return { claimed, orphaned };
 }
 
-/** The attempt log's request_headers column: JSON text, or null when none were kept. */
 export const requestHeadersJson = (attempt: FinishedAttempt): string | null =>
   attempt.requestHeaders ? JSON.stringify(attempt.requestHeaders) : null;
 
-/**
- * Whether a result that ends this delivery may have a successor to release: it is ordered, or
- * not known not to be (a claim that did not carry its stream key).
- */
+/** An ended delivery may have a successor unless known unordered (a claim may not carry its stream key). */
 export const mayHaveSuccessor = (attempt: RecordedAttempt): boolean =>
   attempt.decision.outcome !== "retry" && attempt.delivery.streamKey !== null;

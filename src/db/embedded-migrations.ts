@@ -1,6 +1,4 @@
-// Every file drizzle-kit writes to migrations/ is listed here, imported as text, so the
-// compiled binary carries its own schema. test/db/migrate.test.ts fails when a journal
-// entry is missing from this list, so a new migration cannot be forgotten.
+// Imported as text so the binary carries its schema; test/db/migrate.test.ts fails on a missing entry.
 import journal from "../../migrations/meta/_journal.json" with { type: "json" };
 import foundation from "../../migrations/0000_foundation.sql" with { type: "text" };
 import webhooks from "../../migrations/0001_webhooks.sql" with { type: "text" };

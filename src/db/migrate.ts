@@ -6,11 +6,7 @@ export interface MigrationResult {
   alreadyApplied: number;
 }
 
-/**
- * Applies the embedded migrations that this database has not seen, each in its own
- * BEGIN IMMEDIATE transaction (two processes starting together cannot both apply one).
- * Running it again is a no-op.
- */
+/** Each in its own BEGIN IMMEDIATE, so two processes starting together cannot both apply one. */
 export function applyMigrations(sqlite: Database, nowMs: number): MigrationResult {
   sqlite.exec(
     "CREATE TABLE IF NOT EXISTS parley_migrations (tag TEXT PRIMARY KEY NOT NULL, applied_at INTEGER NOT NULL)",

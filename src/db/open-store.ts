@@ -28,9 +28,9 @@ export function describeLocation(location: string): string {
 export interface OpenedStore {
   readonly store: Store;
   readonly kind: Store["kind"];
-  /** The scheduler's wake-up: on PostgreSQL it reaches every instance (LISTEN/NOTIFY). */
+  /** The scheduler's wake-up; on PostgreSQL it reaches every instance. */
   readonly deliveriesEnqueued: Signal;
-  /** The front desk's streams' wake-up (src/frontdesk/live-hub.ts), shared like deliveriesEnqueued. */
+  /** The front desk streams' wake-up (src/frontdesk/live-hub.ts). */
   readonly liveEventsWritten: Signal;
   migrate(nowMs: number): Promise<MigrationResult>;
   /** Waits for wake-ups still being sent, then closes the connection(s). */
@@ -38,7 +38,6 @@ export interface OpenedStore {
 }
 
 export interface OpenStoreOptions extends OpenOptions {
-  /** PostgreSQL pool size (default 16). */
   maxConnections?: number;
 }
 
@@ -70,8 +69,7 @@ function openPostgres(url: string, options: OpenStoreOptions): OpenedStore {
     kind: "postgres",
     deliveriesEnqueued,
     liveEventsWritten,
-    // The first statement of every command and of `serve`: a wrong URL, password or host is
-    // said in one line naming the database (its password masked), not as a bare driver error.
+    // The first statement of every command: a wrong URL or password is said naming the database.
     migrate: (nowMs) =>
       applyPgMigrations(sql, nowMs).catch((error: unknown) => {
         throw new Error(
@@ -80,9 +78,7 @@ function openPostgres(url: string, options: OpenStoreOptions): OpenedStore {
         );
       }),
     async close() {
-      // What this instance counted ahead on unlimited plans goes back before the pool closes:
-      // GET /usage then shows the messages accepted. Should the database be gone, they stay
-      // counted, as after a crash, and the store still closes.
+      // Messages counted ahead on unlimited plans go back, so GET /usage shows those accepted.
       await store.usage.returnHeldMessages().catch(() => 0);
       await deliveriesEnqueued.close();
       await liveEventsWritten.close();
@@ -92,20 +88,15 @@ function openPostgres(url: string, options: OpenStoreOptions): OpenedStore {
 }
 
 /**
- * A Signal shared by every process on one PostgreSQL database: `notify()` wakes this process's
- * listeners at once and sends `NOTIFY channel` (after the caller's COMMIT: enqueueEvent notifies
- * from `onCommit`), so a CLI command's enqueue or another instance's wakes every scheduler. The
- * LISTEN connection is opened by the first subscriber (the server's scheduler), not by a CLI
- * command that only notifies. A process ignores its own notifications (it woke itself already).
- * Polling stays the safety net: a notification lost while the listen connection reconnects
- * costs one poll interval at most.
+ * A Signal shared by every process on one database (NOTIFY, sent from `onCommit`). LISTEN opens
+ * at the first subscriber, so a CLI command only notifies; polling covers a lost notification.
  */
 export interface ClusterSignal extends Signal {
-  /** Resolves once the notifications sent so far have reached the database. */
+  /** The notifications sent so far have reached the database. */
   flush(): Promise<void>;
-  /** Resolves once the LISTEN of the current subscription is acknowledged (at once without one). */
+  /** The current subscription's LISTEN is acknowledged (at once without one). */
   whenListening(): Promise<void>;
-  /** flush(), then ends the subscription: for closing the store. */
+  /** flush(), then ends the subscription. */
   close(): Promise<void>;
 }
 
@@ -115,6 +106,11 @@ export function createClusterSignal(sql: SQL, channel: string): ClusterSignal {
   const sending = new Set<Promise<void>>();
   let subscription: Promise<SQL.ListenSubscription> | null = null;
   let listeners = 0;
+  const endSubscription = async () => {
+    const ending = subscription;
+    subscription = null;
+    await ending?.then((held) => held.unlisten()).catch(() => undefined);
+  };
   return {
     notify() {
       local.notify();
@@ -133,11 +129,7 @@ export function createClusterSignal(sql: SQL, channel: string): ClusterSignal {
       subscription.catch(() => undefined);
       return () => {
         unsubscribe();
-        if (--listeners === 0 && subscription) {
-          const ending = subscription;
-          subscription = null;
-          void ending.then((held) => held.unlisten()).catch(() => undefined);
-        }
+        if (--listeners === 0) void endSubscription();
       };
     },
     async flush() {
@@ -148,11 +140,7 @@ export function createClusterSignal(sql: SQL, channel: string): ClusterSignal {
     },
     async close() {
       await Promise.all([...sending]);
-      if (subscription) {
-        const ending = subscription;
-        subscription = null;
-        await ending.then((held) => held.unlisten()).catch(() => undefined);
-      }
+      await endSubscription();
     },
   };
 }

@@ -3,11 +3,8 @@ import { tenantIdColumn } from "./schema.ts";
 import { sessionIdColumn } from "./schema-chat.ts";
 
 /**
- * A session's first hand-off to a person: when, whether within business hours, whether a person
- * took the chat over by replying (no visitor waited), when a person first replied (the widget's
- * expected reply time is the median wait of the tenant's last 30 days within hours, takeovers
- * left out), and the visitor's newest message an operator has opened the chat after (the
- * widget's "Seen"). Erasing a session erases its row.
+ * A session's first hand-off to a person: the reply waits (takeovers left out: nobody waited) give
+ * the widget's expected reply time; `seen_message_id` is its "Seen". Erased with the session.
  */
 export const handoffs = sqliteTable(
   "handoffs",

@@ -2,11 +2,7 @@ import { index, integer, primaryKey, sqliteTable, text, uniqueIndex } from "driz
 import { tenantIdColumn, users } from "./schema.ts";
 import { sessionIdColumn } from "./schema-chat.ts";
 
-/**
- * The front desk's view of a chat, kept beside the session so the chat hot path never writes it:
- * the page the visitor started on (written once at session start) and who has it (on Take /
- * reassign). When the chat was handed to a person is its `handoffs` row (schema-desk.ts).
- */
+/** The front desk's view of a chat, beside the session so the chat hot path never writes it. */
 export const sessionDesk = sqliteTable(
   "session_desk",
   {

@@ -2,10 +2,8 @@ import { index, integer, primaryKey, sqliteTable, text } from "drizzle-orm/sqlit
 import { tenantIdColumn } from "./schema.ts";
 
 /**
- * Per-tenant secrets for inbound integrations. The payment secret is kept in clear because
- * verifying a provider's HMAC needs it (like a webhook rule's secret); it is never returned.
- * The WhatsApp columns are likewise needed in clear: the verify token and app secret to check
- * Meta's handshake and signatures, the access token to send replies. The four are set together.
+ * Per-tenant secrets for inbound integrations, in clear because verifying HMACs and replying need
+ * them (like a webhook rule's secret); never returned. The four WhatsApp columns are set together.
  */
 export const tenantSecrets = sqliteTable("tenant_secrets", {
   tenantId: tenantIdColumn().primaryKey(),
@@ -17,10 +15,7 @@ export const tenantSecrets = sqliteTable("tenant_secrets", {
   updatedAt: integer("updated_at").notNull(),
 });
 
-/**
- * One row per provider event accepted for a tenant. Providers retry until they see a 2xx and
- * may deliver the same event more than once; the primary key makes the second copy a no-op.
- */
+/** Providers redeliver an event until they see a 2xx: the primary key makes a second copy a no-op. */
 export const paymentEvents = sqliteTable(
   "payment_events",
   {
@@ -39,10 +34,7 @@ export const paymentEvents = sqliteTable(
   ],
 );
 
-/**
- * One row per WhatsApp message id handled for a tenant. Meta redelivers a webhook until it
- * gets a 200 (and sometimes after), so the primary key keeps a message from being answered twice.
- */
+/** Meta redelivers a webhook until (and sometimes after) a 200: the key keeps a message from being answered twice. */
 export const whatsappMessages = sqliteTable(
   "whatsapp_messages",
   {

@@ -12,11 +12,7 @@ export type SourceKind = (typeof SOURCE_KINDS)[number];
 export const SOURCE_STATUSES = ["pending", "ok", "unchanged", "failed"] as const;
 export type SourceStatus = (typeof SOURCE_STATUSES)[number];
 
-/**
- * A place a tenant's documents come from, with its sync state. The conditional-request
- * validators (`etag`, `last_modified`) and `content_hash` are those of the source's own URL
- * (the page, or the sitemap XML); each page's own are on its document.
- */
+/** Where a tenant's documents come from; its validators are its own URL's, each page's are on its document. */
 export const knowledgeSources = sqliteTable(
   "knowledge_sources",
   {
@@ -80,11 +76,7 @@ export const knowledgeDocuments = sqliteTable(
   ],
 );
 
-/**
- * A chunk of a document, the unit that search ranks. The integer id is AUTOINCREMENT so it
- * never reuses a deleted row's value: (count, max id) per tenant then changes on every insert
- * and delete, which is how the in-process BM25 index knows it is stale.
- */
+/** The unit search ranks. AUTOINCREMENT never reuses an id, so (count, max id) tells the BM25 index it is stale. */
 export const knowledgeChunks = sqliteTable(
   "knowledge_chunks",
   {

@@ -3,10 +3,8 @@ import { tenantIdColumn } from "./schema.ts";
 import { sessionIdColumn } from "./schema-chat.ts";
 
 /**
- * The front desk's live events (hand-off, visitor message, operator reply, typing, closed), kept
- * for a short while: the id orders them and is the stream's `id:`, so a dropped connection
- * resumes with Last-Event-ID; a row written by another process (the CLI, another instance) is
- * seen too. Erasing a session erases its events.
+ * The front desk's live events, kept a short while: the id is the stream's `id:`, so a dropped
+ * connection resumes with Last-Event-ID and another process's rows are seen too.
  */
 export const liveEvents = sqliteTable(
   "live_events",

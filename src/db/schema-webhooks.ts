@@ -62,10 +62,8 @@ export const DELIVERY_STATUSES = ["pending", "waiting", "succeeded", "dead", "ca
 export type DeliveryStatus = (typeof DELIVERY_STATUSES)[number];
 
 /**
- * One row per (event, matching rule). `id` is the webhook_id receivers dedupe on; it never
- * changes across retries and re-triggers. A pending row is due when `next_attempt_at` has
- * passed; claiming pushes `next_attempt_at` out by the lease, so a sender that dies mid-send
- * leaves a row that simply becomes due again.
+ * One row per (event, matching rule); `id` is the webhook_id receivers dedupe on, stable across
+ * retries. A claim is a lease that runs out: a sender that dies leaves the row due again.
  */
 export const deliveries = sqliteTable(
   "deliveries",
@@ -107,13 +105,11 @@ export const deliveries = sqliteTable(
     index("deliveries_tenant_event_idx").on(table.tenantId, table.event, table.id),
     index("deliveries_tenant_rule_idx").on(table.tenantId, table.ruleId, table.id),
     index("deliveries_rule_idx").on(table.ruleId),
-    // Deleting an event cascades to its deliveries, and retention asks "has this event any
-    // delivery left?": both look deliveries up by event.
+    // The cascade from events and retention's "any delivery left?" look deliveries up by event.
     index("deliveries_event_idx").on(table.eventId),
     // Retention: finished deliveries (succeeded, cancelled, dead) by the time they finished.
     index("deliveries_completed_idx").on(table.completedAt).where(sql`completed_at IS NOT NULL`),
-    // Ordered delivery: a stream's unfinished rows when one joins it, and the one waiting behind
-    // a delivery that ends. Only ordered rows are in them.
+    // Ordered delivery: a stream's unfinished rows, and who waits behind a delivery; only ordered rows.
     index("deliveries_stream_idx").on(table.streamKey, table.status).where(sql`stream_key IS NOT NULL`),
     index("deliveries_waits_for_idx").on(table.waitsFor).where(sql`waits_for IS NOT NULL`),
   ],

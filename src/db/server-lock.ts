@@ -9,11 +9,8 @@ export interface ServerLock {
 export const serverLockPath = (dbPath: string): string => `${dbPath}.server-lock`;
 
 /**
- * One `parley serve` per SQLite file. The lock is an exclusive transaction held open on a
- * tiny SQLite file beside the database, for as long as the server runs. SQLite's file locks
- * are the operating system's (fcntl), so they vanish with the process: a server killed with
- * SIGKILL leaves no stale lock behind. Returns null when another server holds it.
- * An in-memory database has nobody to share it with: no lock.
+ * One `parley serve` per SQLite file: an exclusive transaction held open on a file beside it. fcntl
+ * locks vanish with the process, so a SIGKILL leaves no stale lock. null when another server holds it.
  */
 export function acquireServerLock(dbPath: string): ServerLock | null {
   if (dbPath === ":memory:") return { release: () => {} };

@@ -1,32 +1,24 @@
-import type { Table } from "drizzle-orm";
+import { getTableColumns, getTableName, type InferInsertModel, type Table } from "drizzle-orm";
 
-// A store operation's SQL, written once for both stores. Each operation of an aggregate is one
-// statement: its text (PostgreSQL's `$1…$n` placeholders, which the SQLite store turns into its
-// numbered `?n`), how the call's arguments bind, and how the rows read back. The SQLite store
-// prepares each text once per connection and calls it synchronously
-// (src/db/sqlite/statements.ts); the PostgreSQL store sends the same text, which Bun's client
-// prepares once per connection (src/db/postgres/statements.ts). Where the SQL truly differs, the
-// text asks the dialect (columns, JSON parameters, lists, dates); operations that are more than one
-// statement, or whose SQL differs outright, stay in each store, next to their twin.
+// A store operation's SQL, written once for both stores (docs/storage.md, "Statements written once").
 
 /** What a statement's text may ask of the store it runs on. */
 export interface Dialect {
   readonly name: "sqlite" | "postgres";
-  /** Every column of a table (the SQLite schema's object) as `col AS "camelKey"`, optionally behind an alias. */
+  /** Every column of a (SQLite schema) table as `col AS "camelKey"`. */
   columns(table: Table, alias?: string): string;
   /** A parameter holding JSON text, written to a json column. */
   json(param: string): string;
-  /** `col IN (the list bound to param)`: a list argument (an array) is bound as JSON on SQLite. */
+  /** `col IN (the list bound to param)`; SQLite binds the array as JSON. */
   inList(column: string, param: string, type?: "text" | "bigint"): string;
-  /** The UTC day (`YYYY-MM-DD`) of an epoch-ms expression. */
+  /** `YYYY-MM-DD` (UTC) of an epoch-ms expression. */
   utcDay(epochMs: string): string;
-  /** The elements of a list parameter as a table `alias` with one column, `value`. */
+  /** A list parameter as a table `alias(value)`. */
   listRows(param: string, alias: string): string;
-  /** The elements of a JSON array (a json column) as a table `alias` with one column, `value` (text). */
+  /** A json array column's elements as a table `alias(value)` of text. */
   jsonArray(json: string, alias: string): string;
-  /** Does text `haystack` contain `needle`? */
   contains(haystack: string, needle: string): string;
-  /** A LIMIT whose negative value means no limit (SQLite's own reading; PostgreSQL refuses it). */
+  /** A LIMIT where negative means none, as SQLite reads it (PostgreSQL refuses it). */
   limit(param: string): string;
 }
 
@@ -37,15 +29,15 @@ export interface Op<In extends unknown[], Out> {
   readonly kind: "get" | "all" | "run";
   readonly text: (d: Dialect, given: Flags<string>) => string;
   readonly bind: (...input: In) => readonly unknown[];
-  /** The row (get: or null), the rows (all) or the rows changed (run), as the operation returns it. */
+  /** The row (or null), the rows or the rows changed, as the operation returns it. */
   readonly read: (raw: never, d: Dialect) => Out;
-  /** Optional filters: one statement per combination, each with only the conditions it needs. */
+  /** One statement per combination of optional filters, so each has its index (docs/storage.md). */
   readonly variants?: { readonly keys: readonly string[]; readonly pick: (...input: In) => Flags<string> };
-  /** A text built per call (a rare write of any subset of columns); `bind` then gives its arguments. */
+  /** A text built per call, for rare operations. */
   readonly perCall?: (d: Dialect, ...input: In) => string;
 }
 
-/** An aggregate's operations (each a store function returning a promise) as statements. */
+/** An aggregate's operations as statements. */
 export type Ops<T> = { [K in keyof T]: T[K] extends (...input: infer In) => Promise<infer Out> ? Op<In, Out> : never };
 
 type Text = string | ((d: Dialect) => string);
@@ -79,7 +71,7 @@ export function write<In extends unknown[], Out = void>(
   return { kind: "run", text: textOf(text), bind, read: read as Op<In, Out>["read"] };
 }
 
-/** Rows with optional filters: `text` is built per combination of the filters `pick` finds in a call. */
+/** Rows with optional filters: a text per combination of those `pick` finds in a call. */
 export function filtered<K extends string, In extends unknown[], Out, Row = Out extends Array<infer R> ? R : never>(
   keys: readonly K[],
   pick: (...input: NoInfer<In>) => Flags<K>,
@@ -96,10 +88,7 @@ export function filtered<K extends string, In extends unknown[], Out, Row = Out 
   };
 }
 
-/**
- * A statement whose text is built per call from its arguments (a choice of column or table, a
- * rare write of any subset of columns): compiled each time, so for operations off the hot path.
- */
+/** A text built per call from its arguments: compiled each time, so off the hot path only. */
 export function perCall<In extends unknown[], Out, Row = Out extends Array<infer R> ? R : never>(
   kind: "all" | "run",
   text: (d: Dialect, ...input: NoInfer<In>) => string,
@@ -107,6 +96,38 @@ export function perCall<In extends unknown[], Out, Row = Out extends Array<infer
   read: (raw: Row[], d: Dialect) => Out = same as (raw: Row[]) => Out,
 ): Op<In, Out> {
   return { kind, text: () => "", bind, read: read as Op<In, Out>["read"], perCall: text };
+}
+
+/**
+ * `INSERT INTO` every column of `table` but an autoincrement key, then `tail` (an ON CONFLICT): the
+ * columns are listed once, by the schema. A column the row leaves out takes its schema default.
+ */
+export function insertRow<T extends Table, Out = void>(
+  table: T,
+  tail = "",
+  read?: (changes: number) => Out,
+): Op<[InferInsertModel<T>], Out> {
+  const columns = Object.entries(getTableColumns(table))
+    .filter(([, column]) => !(column as { autoIncrement?: boolean }).autoIncrement)
+    .map(([key, column]) => ({
+      key,
+      name: column.name,
+      json: column.columnType.endsWith("Json"),
+      fallback: column.default,
+    }));
+  const names = columns.map((column) => column.name).join(", ");
+  const values = (d: Dialect) =>
+    columns.map((column, index) => (column.json ? d.json(`$${index + 1}`) : `$${index + 1}`));
+  return write(
+    (d) => `INSERT INTO ${getTableName(table)} (${names}) VALUES (${values(d).join(", ")})${tail}`,
+    (row) =>
+      columns.map(({ key, json, fallback }) => {
+        const given = (row as Record<string, unknown>)[key];
+        const value = given === undefined ? (fallback ?? null) : given;
+        return json ? JSON.stringify(value) : value;
+      }),
+    read,
+  );
 }
 
 /** A write built per call (see perCall) whose operation answers nothing. */
@@ -127,17 +148,14 @@ export function filterCombinations<K extends string>(keys: readonly K[]): Array<
 export const combinationIndex = (keys: readonly string[], given: Flags<string>): number =>
   keys.reduce((sum, key, bit) => (given[key] ? sum | (1 << bit) : sum), 0);
 
-/** A statement's text with the placeholders it uses renumbered `1…k`, and which argument each takes. */
+/** A text with the placeholders it uses renumbered `1…k`. */
 export interface Compiled {
   text: string;
   /** null when the text uses `$1…$n` in full: the arguments bind as they are. */
   picks: number[] | null;
 }
 
-/**
- * Renumbers the `$n` placeholders a text uses to `1…k` (a variant leaves some out, which
- * PostgreSQL cannot type) and spells each as the store wants (`?n` or `$n`).
- */
+/** Renumbers `$n` to `1…k` (PostgreSQL cannot type a parameter a variant leaves out), spelt `?n` or `$n`. */
 export function compile(text: string, placeholder: (n: number) => string): Compiled {
   const used = [...new Set([...text.matchAll(/\$(\d+)/g)].map((match) => Number(match[1])))].sort((a, b) => a - b);
   const renumber = new Map(used.map((n, index) => [n, index + 1]));
@@ -150,7 +168,7 @@ export function compile(text: string, placeholder: (n: number) => string): Compi
 export const pickArgs = (compiled: Compiled, args: readonly unknown[]): readonly unknown[] =>
   compiled.picks === null ? args : compiled.picks.map((index) => args[index]);
 
-/** One call of an operation: its statement (a combination compiled up front, or -1: built for this call) and arguments. */
+/** One call: its statement (a combination compiled up front, or -1: built for this call) and arguments. */
 export interface PlannedCall {
   index: number;
   compiled: Compiled;
@@ -200,3 +218,7 @@ export const parsedJson = <T>(value: unknown): T => (typeof value === "string" ?
 
 /** A count or sum: PostgreSQL answers bigint and numeric as strings. */
 export const asNumber = (value: unknown): number => Number(value ?? 0);
+
+/** A nullable bigint column (a string on PostgreSQL). */
+export const asNullableNumber = (value: unknown): number | null =>
+  value === null || value === undefined ? null : Number(value);

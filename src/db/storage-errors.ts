@@ -1,26 +1,14 @@
 /**
- * What the database says when it is not broken but cannot take a write right now. SQLite:
- * another process holds the write lock (SQLITE_BUSY / SQLITE_LOCKED), or the disk (or
- * max_page_count) is full (SQLITE_FULL). PostgreSQL: a lock or statement timeout, too many
- * connections, the server going away (restart, failover), or a full disk (SQLSTATE 53100).
- * All are answered 503 with Retry-After, never 500, and all pass.
+ * The database is not broken but cannot take a write right now: a lock (SQLITE_BUSY/LOCKED, a
+ * PostgreSQL lock or statement timeout, too many connections, the server going away) or a full
+ * disk (SQLITE_FULL, SQLSTATE 53100). Answered 503 with Retry-After, never 500.
  */
 export type StorageTrouble = "busy" | "storage_full";
 
-/** SQLSTATEs that mean "try again shortly": lock/statement timeout, too many connections, shutting down. */
-const PG_BUSY = new Set([
-  "55P03",
-  "57014",
-  "53300",
-  "57P01",
-  "57P02",
-  "57P03",
-  "08000",
-  "08003",
-  "08006",
-  "08001",
-  "08004",
-]);
+/** SQLSTATEs of a server that is gone or not accepting connections. */
+const PG_UNREACHABLE = new Set(["57P01", "57P02", "57P03", "08000", "08003", "08006", "08001", "08004"]);
+/** Also busy: lock or statement timeout, too many connections. */
+const PG_BUSY = new Set([...PG_UNREACHABLE, "55P03", "57014", "53300"]);
 const PG_CONNECTION_CODES = new Set([
   "ERR_POSTGRES_CONNECTION_CLOSED",
   "ERR_POSTGRES_CONNECTION_REFUSED",
@@ -30,63 +18,47 @@ const PG_CONNECTION_CODES = new Set([
   "ECONNRESET",
 ]);
 
-function troubleOf(current: object): StorageTrouble | null {
-  const { code, errno } = current as { code?: unknown; errno?: unknown };
-  if (typeof code === "string" && code.startsWith("SQLITE_")) {
-    if (code.startsWith("SQLITE_BUSY") || code.startsWith("SQLITE_LOCKED")) return "busy";
-    if (code === "SQLITE_FULL") return "storage_full";
-    return null;
-  }
-  if (typeof code === "string" && code.startsWith("ERR_POSTGRES_") && typeof errno === "string") {
-    if (errno === "53100") return "storage_full";
-    if (PG_BUSY.has(errno)) return "busy";
-  }
-  if (typeof code === "string" && PG_CONNECTION_CODES.has(code)) return "busy";
-  return null;
-}
+type Cause = { code?: unknown; errno?: unknown; cause?: unknown };
 
-/** SQLSTATEs of a server that is gone or not accepting connections: busy, but not "with another process". */
-const PG_UNREACHABLE = new Set(["57P01", "57P02", "57P03", "08000", "08003", "08006", "08001", "08004"]);
-
-/** A busy store that is in fact out of reach (PostgreSQL down, restarting or refusing connections). */
-export function isStorageUnreachable(error: unknown): boolean {
-  for (let current = error, depth = 0; current && depth < 4; depth++) {
-    if (typeof current !== "object") return false;
-    const { code, errno } = current as { code?: unknown; errno?: unknown };
-    if (typeof code === "string" && PG_CONNECTION_CODES.has(code)) return true;
-    if (
-      typeof code === "string" &&
-      code.startsWith("ERR_POSTGRES_") &&
-      typeof errno === "string" &&
-      PG_UNREACHABLE.has(errno)
-    )
-      return true;
-    current = (current as { cause?: unknown }).cause;
-  }
-  return false;
-}
-
-export function storageTroubleOf(error: unknown): StorageTrouble | null {
+/** The first answer `test` gives along an error's cause chain (4 deep). */
+function alongCauses<T>(error: unknown, test: (current: Cause) => T | null): T | null {
   for (let current = error, depth = 0; current && depth < 4; depth++) {
     if (typeof current !== "object") return null;
-    const trouble = troubleOf(current);
-    if (trouble) return trouble;
-    current = (current as { cause?: unknown }).cause;
+    const found = test(current as Cause);
+    if (found !== null) return found;
+    current = (current as Cause).cause;
   }
   return null;
 }
 
-/**
- * PostgreSQL refuses text SQLite stores: a NUL character (SQLSTATE 22021, "invalid byte
- * sequence") or one its encoding cannot hold (22P05). That is the client's input, not a
- * server fault: answered 400, never 500.
- */
-export function isUnstorableText(error: unknown): boolean {
-  for (let current = error, depth = 0; current && depth < 4; depth++) {
-    if (typeof current !== "object") return false;
-    const errno = (current as { errno?: unknown }).errno;
-    if (errno === "22021" || errno === "22P05") return true;
-    current = (current as { cause?: unknown }).cause;
+const pgSqlState = ({ code, errno }: Cause): string | null =>
+  typeof code === "string" && code.startsWith("ERR_POSTGRES_") && typeof errno === "string" ? errno : null;
+
+function troubleOf(current: Cause): StorageTrouble | null {
+  const { code } = current;
+  if (typeof code === "string" && code.startsWith("SQLITE_")) {
+    if (code.startsWith("SQLITE_BUSY") || code.startsWith("SQLITE_LOCKED")) return "busy";
+    return code === "SQLITE_FULL" ? "storage_full" : null;
   }
-  return false;
+  const state = pgSqlState(current);
+  if (state === "53100") return "storage_full";
+  if ((state !== null && PG_BUSY.has(state)) || (typeof code === "string" && PG_CONNECTION_CODES.has(code)))
+    return "busy";
+  return null;
 }
+
+/** A busy store that is in fact out of reach (PostgreSQL down, restarting or refusing connections). */
+export const isStorageUnreachable = (error: unknown): boolean =>
+  alongCauses(error, (current) => {
+    const state = pgSqlState(current);
+    const unreachable =
+      (typeof current.code === "string" && PG_CONNECTION_CODES.has(current.code)) ||
+      (state !== null && PG_UNREACHABLE.has(state));
+    return unreachable || null;
+  }) === true;
+
+export const storageTroubleOf = (error: unknown): StorageTrouble | null => alongCauses(error, troubleOf);
+
+/** Text PostgreSQL cannot store (a NUL: 22021; outside its encoding: 22P05) is the client's input: 400. */
+export const isUnstorableText = (error: unknown): boolean =>
+  alongCauses(error, ({ errno }) => errno === "22021" || errno === "22P05" || null) === true;

@@ -1,28 +1,18 @@
 import type { ApiKeyRow, MembershipRow, NewChatbot, RefreshTokenRow, TenantRow, UserRow } from "./rows.ts";
 
-// The tenants and auth aggregates of the store seam (src/db/store.ts): one SQL operation per
-// function, named for what it does.
-
 /** A tenant with the id of its chatbot (null only mid-creation, never seen outside a transaction). */
 export type TenantWithChatbot = TenantRow & { chatbotId: string | null };
 
 export interface TenantQueries {
-  /**
-   * A token that changes whenever any tenant or chatbot row may have changed, in this process
-   * or another (SQLite: `PRAGMA data_version` + this connection's own writes). The lookup
-   * caches (src/tenants/lookup-cache.ts) compare it before every hit.
-   */
+  /** Changes whenever a tenant or chatbot row may have, in any process (docs/hot-path.md §1). */
   findLookupVersion(): Promise<string>;
-  /** The tenant's plan name, or null when there is no such tenant. */
   findTenantPlan(tenantId: string): Promise<string | null>;
   /**
-   * Holds the tenant's lock on one plan cap (`cap`: "knowledge", "webhook_rules"…) until the
-   * transaction ends, taken before the count is read: two adds of one tenant then check and
-   * insert one after the other on every store.
+   * Taken before a cap's count ("knowledge", "webhook_rules"…) and held to the end of the
+   * transaction, so two adds of one tenant check and insert in turn.
    */
   lockPlanCap(tenantId: string, cap: string): Promise<void>;
   findTenant(tenantId: string): Promise<TenantWithChatbot | null>;
-  /** Every tenant, by id. */
   listTenants(): Promise<TenantWithChatbot[]>;
   /** For CORS preflights: does any tenant allow this origin (or allow every origin)? */
   anyTenantAllowsOrigin(origin: string): Promise<boolean>;
@@ -41,7 +31,7 @@ export interface UserQueries {
   findMembership(userId: string, tenantId: string): Promise<MembershipRow | null>;
   insertMembership(row: MembershipRow): Promise<void>;
   listMemberships(userId: string): Promise<MembershipRow[]>;
-  /** The tenant's people with their role, by e-mail. */
+  /** By e-mail. */
   listTenantMembers(tenantId: string): Promise<TenantMember[]>;
   /** Answers the rows removed (0: no such membership). */
   deleteMembership(userId: string, tenantId: string): Promise<number>;
@@ -65,7 +55,7 @@ export interface ApiKeyQueries {
   listTenantApiKeys(tenantId: string): Promise<ApiKeyRow[]>;
   findApiKey(keyId: string): Promise<ApiKeyRow | null>;
   revokeApiKey(keyId: string, revokedAt: number): Promise<void>;
-  /** Unrevoked keys with this display prefix (it also finds the row: see src/auth/api-keys.ts). */
+  /** The display prefix also finds the row (src/auth/api-keys.ts). */
   listLiveApiKeysByPrefix(prefix: string): Promise<ApiKeyRow[]>;
   touchApiKey(keyId: string, usedAt: number): Promise<void>;
 }
@@ -74,9 +64,9 @@ export interface RefreshTokenQueries {
   insertRefreshToken(row: Omit<RefreshTokenRow, "rotatedAt" | "revokedAt">): Promise<void>;
   findRefreshTokenByHash(tokenHash: string): Promise<RefreshTokenRow | null>;
   markRefreshTokenRotated(tokenId: string, rotatedAt: number): Promise<void>;
-  /** Revokes every unrevoked token of the family (a reused token: src/auth/refresh-tokens.ts). */
+  /** A reused token revokes its family (src/auth/refresh-tokens.ts). */
   revokeRefreshTokenFamily(familyId: string, revokedAt: number): Promise<void>;
-  /** Revokes every token of the user (a new password ends every session). */
+  /** A new password ends every session. */
   revokeUserRefreshTokens(userId: string, revokedAt: number): Promise<void>;
   deleteUserRefreshTokens(userId: string): Promise<void>;
 }
@@ -85,6 +75,6 @@ export interface RefreshTokenQueries {
 export interface SettingQueries {
   findSetting(key: string): Promise<string | null>;
   putSetting(key: string, value: string): Promise<void>;
-  /** Stores `value` unless the key has one already (two processes starting together keep one). */
+  /** Two processes starting together keep one value. */
   insertSettingIfMissing(key: string, value: string): Promise<void>;
 }

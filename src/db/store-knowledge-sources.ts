@@ -33,29 +33,28 @@ export type ReplacedDocument = Pick<
 /** Knowledge sources (src/knowledge/sources.ts) and the tenant's sync schedule. */
 export interface KnowledgeSourceQueries {
   insertSource(row: KnowledgeSourceRow): Promise<void>;
-  /** The tenant's sources, newest first, before `beforeId` when given. */
   listSources(tenantId: string, beforeId: string | null, limit: number): Promise<KnowledgeSourceWithCount[]>;
   findSource(tenantId: string, sourceId: string): Promise<KnowledgeSourceWithCount | null>;
   countSources(tenantId: string): Promise<number>;
-  /** Deletes the source and (by cascade) its documents and their chunks; false when there was none. */
+  /** Its documents and chunks go by cascade. */
   deleteSource(tenantId: string, sourceId: string): Promise<boolean>;
   recordSourceSync(state: SourceSyncState): Promise<void>;
-  /** Moves a source's first import's lease (its next_sync_at) to `until`; nothing once it has a result. */
+  /** A first import's lease is its next_sync_at; nothing once it has a result. */
   extendImportLease(sourceId: string, until: number): Promise<void>;
-  /** Sources whose scheduled sync is due at `now`, the longest overdue first. */
+  /** The longest overdue first. */
   listDueSources(now: number, limit: number): Promise<KnowledgeSourceRow[]>;
   listSourceDocuments(sourceId: string): Promise<SourceDocument[]>;
-  /** The page's validators after a 304 or an unchanged body: the text and chunks stay. */
+  /** After a 304 or an unchanged body: the text and chunks stay. */
   updateDocumentValidators(
     row: Pick<KnowledgeDocumentRow, "id" | "etag" | "lastModified" | "contentHash">,
   ): Promise<void>;
   replaceDocumentContent(row: ReplacedDocument): Promise<void>;
   deleteDocumentChunks(documentId: string): Promise<void>;
   deleteDocumentById(documentId: string): Promise<void>;
-  /** Milliseconds between scheduled syncs: undefined without a row (the default), null when off. */
+  /** undefined without a row (the default), null when off. */
   findSyncInterval(tenantId: string): Promise<number | null | undefined>;
   upsertSyncInterval(tenantId: string, intervalMs: number | null, now: number): Promise<void>;
-  /** Every URL and sitemap source of the tenant due `intervalMs` after its last fetch (or creation). */
+  /** URL and sitemap sources due `intervalMs` after their last fetch (or creation). */
   rescheduleSources(tenantId: string, intervalMs: number): Promise<void>;
   unscheduleSources(tenantId: string): Promise<void>;
 }

@@ -11,17 +11,17 @@ export type IndexedChunk = Pick<
 export interface KnowledgeQueries {
   insertDocument(row: KnowledgeDocumentRow): Promise<void>;
   insertChunks(rows: ReadonlyArray<Omit<KnowledgeChunkRow, "id">>): Promise<void>;
-  /** The tenant's documents without their content (''), newest first, before `beforeId` when given. */
+  /** Newest first, content left out (''). */
   listDocuments(tenantId: string, beforeId: string | null, limit: number): Promise<KnowledgeDocumentRow[]>;
   findDocument(tenantId: string, documentId: string): Promise<KnowledgeDocumentRow | null>;
   listDocumentChunks(
     documentId: string,
   ): Promise<Array<Pick<KnowledgeChunkRow, "position" | "heading" | "text" | "embeddingModel">>>;
-  /** Deletes the tenant's document and (by cascade) its chunks; false when there was none. */
+  /** Its chunks go by cascade. */
   deleteDocument(tenantId: string, documentId: string): Promise<boolean>;
-  /** The tenant's plan, document count and bytes in one read; null when there is no such tenant. */
+  /** One read; null when there is no such tenant. */
   findKnowledgeUsage(tenantId: string): Promise<{ plan: string; documents: number; bytes: number } | null>;
-  /** (count, max id) of the tenant's chunks: changes on every insert and delete (ids are never reused). */
+  /** Changes on every insert and delete: ids are never reused. */
   findChunkSignature(tenantId: string): Promise<{ count: number; maxId: number }>;
   listIndexedChunks(tenantId: string): Promise<IndexedChunk[]>;
   storeChunkVectors(rows: ReadonlyArray<{ id: number; embedding: Buffer; model: string }>): Promise<void>;

@@ -40,11 +40,7 @@ export type * from "./store-privacy.ts";
 export type * from "./store-webhooks.ts";
 export type * from "./store-test-set.ts";
 
-/**
- * Every aggregate of the store. Each function is one SQL operation (a claim or a batch of
- * results is one atomic operation with its own transaction), named for what it does, and
- * returns rows typed from the drizzle schema (src/db/rows.ts).
- */
+/** Every aggregate: one SQL operation per function (docs/storage.md), rows typed from the schema. */
 export interface StoreQueries {
   readonly tenants: TenantQueries;
   readonly users: UserQueries;
@@ -76,51 +72,29 @@ export interface StoreQueries {
 
 /** The same aggregates, bound to one open transaction. */
 export interface Transaction extends StoreQueries {
-  /**
-   * Runs `hook` after the transaction commits (never when it rolls back): wake-ups such as
-   * `deliveriesEnqueued` must not reach a listener that would look for rows not yet committed.
-   */
+  /** After COMMIT only: a wake-up must not reach a listener before its rows are visible. */
   onCommit(hook: () => void): void;
 }
 
-/** A sliding window's answer: whether the hit was admitted, and the admitted hits' times still inside it. */
 /** How the store copes with contention and a full disk (DESIGN §7); PostgreSQL answers these trivially. */
 export interface StorageControls {
-  /** /readyz: can the store take a write now? */
+  /** /readyz. */
   probeWrite(): Promise<"ok" | "busy" | "storage_full">;
-  /**
-   * The server's mode: no statement waits inside the driver for a lock, which would block the
-   * event loop (SQLite: busy_timeout 0). A statement or transaction that meets another
-   * process's lock (a CLI command, a backup) waits on timers instead, for `waitMs` at most, and
-   * then fails busy (503). PostgreSQL: nothing to do (its waits never block the thread).
-   */
+  /** The server's mode: a lock wait inside the driver would block the event loop, so wait on timers, `waitMs` at most. */
   neverWaitForLocks(waitMs: number): void;
-  /**
-   * Housekeeping that one process at a time should do (purges, retention sweeps): runs `work`
-   * and returns its result, or returns null at once when another process is running work under
-   * the same `lock` name. PostgreSQL: a transaction-scoped advisory lock held while `work` runs
-   * (several instances share one database). SQLite: always runs (one server per file).
-   */
+  /** Housekeeping for one process at a time: null at once when another holds `lock` (SQLite: always runs). */
   exclusively<T>(lock: string, work: () => Promise<T>): Promise<T | null>;
 }
 
 /**
- * The one async seam between Parley's domain code and its database (DESIGN §7).
- * Domain code calls `deps.store.<aggregate>.<operation>(…)` and, for writes that belong
- * together, `deps.store.transaction(async (tx) => …)`: everything done through `tx` commits or
- * rolls back together, and `tx.onCommit` hooks run after the commit.
- *
- * Inside `transaction`, use `tx` only — calling `deps.store` there waits for the transaction to
- * end, which it never does (on SQLite the connection is shared and transactions take turns) —
- * and do no real I/O (a fetch, a model call): a transaction holds the database's write lock.
+ * The one async seam between domain code and the database (docs/storage.md). Inside `transaction`
+ * use `tx` only (a call through the store would wait for the transaction itself on SQLite) and do
+ * no real I/O: a transaction holds the write lock.
  */
 export interface Store extends StoreQueries {
   readonly kind: "sqlite" | "postgres";
   readonly storage: StorageControls;
-  /**
-   * Counters every process on the database shares (rate limits, visitor allowances), or null
-   * when this process is the only server (SQLite: one server per file) and counts in memory.
-   */
+  /** Counters shared by every process on the database; null when this one is the only server. */
   readonly counters: SharedCounters | null;
   transaction<T>(work: (tx: Transaction) => Promise<T>): Promise<T>;
 }

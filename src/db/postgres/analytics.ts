@@ -6,8 +6,7 @@ import { pgOps } from "./statements.ts";
 export function pgAnalytics(db: PgExec): AnalyticsQueries {
   return {
     ...pgOps(db, ANALYTICS_OPS),
-    // One statement for the batch (at most 20 rows), where each row would be a round trip: ids
-    // follow the order of `rows`, as the SQLite twin's one INSERT per row (src/db/sqlite/analytics.ts).
+    // One round trip for the batch; ids follow the order of `rows`, as on SQLite.
     insertAnalyticsEvents: async (rows) => {
       if (rows.length === 0) return;
       await db.run(

@@ -6,16 +6,12 @@ import type { PgExec } from "./exec.ts";
 import { queueForSearch } from "./inbox.ts";
 import { chatSessions } from "./schema.ts";
 
-// A chat message's two statements on the pool, shared by concurrent requests (./coalesce.ts):
-// the reads (lookup version and session) of N messages in one SELECT, the ends of N turns in
-// one write and one commit. docs/hot-path.md (group commit on PostgreSQL).
+// A chat message's two pool statements shared by concurrent requests (docs/hot-path.md, group
+// commit on PostgreSQL).
 
 /** Turns (or reads) in one statement at most: a batch stays a few milliseconds of work. */
 export const MAX_BATCH = 32;
-/**
- * One batch of each kind on the wire at a time: the next forms while it runs, so the busier the
- * server, the larger the batches and the less work a message (docs/design-notes.md).
- */
+/** The next batch forms while one runs, so batches grow with load (docs/design-notes.md). */
 export const BATCHES_IN_FLIGHT = 1;
 
 const MESSAGES_RECORDSET = `json_to_recordset($1::text::json) AS m(id text, session_id text, tenant_id text, role text,
@@ -29,10 +25,7 @@ const INSERT_MESSAGES = `added AS (
   ),
   queued AS (${queueForSearch("added")})`;
 
-/**
- * A turn's end in one statement: the messages from a JSON array ($1), their search queue rows
- * and the session's turn as data-modifying CTEs.
- */
+/** A turn's end in one statement: messages from a JSON array ($1), their search queue, the session. */
 export const FINISH_TURN_SQL = `WITH ${INSERT_MESSAGES}
   UPDATE chat_sessions SET status = COALESCE($2, status), state = $3, message_count = $4, handoff_reason = $5, updated_at = $6 WHERE id = $7`;
 

@@ -3,23 +3,16 @@ import type { SessionStatus } from "../schema.ts";
 import type { ChatSessionQueries } from "../store-chat.ts";
 import { pgColumns } from "./columns.ts";
 import type { PgExec } from "./exec.ts";
+import { parsedJson } from "../statements.ts";
 import { INSERT_SESSION_SQL, insertSessionParams } from "../sql/chat.ts";
 import { queueForSearch } from "./inbox.ts";
 import { type ChatBatches, FINISH_TURN_SQL, finishTurnParams } from "./chat-batch.ts";
 import { chatMessages, chatSessions } from "./schema.ts";
 
-// The chat aggregates on PostgreSQL: the same statements as src/db/sqlite/chat.ts, with `$n`
-// parameters. JSON columns are written as JSON documents (`$n::text::json`: a text parameter
-// cast, since Bun sends a string bound to a json parameter as a JSON *string*) and read with
-// `fromJson`, which also takes a document stored as a JSON string (text) — so a row written
-// either way reads the same.
+// The twin of src/db/sqlite/chat.ts. JSON columns are written `$n::text::json`: Bun would send a
+// string bound to a json parameter as a JSON *string*.
 
-/** A json column's value as Bun hands it over: the parsed document, or text to parse. */
-export function fromJson<T>(value: unknown): T {
-  return (typeof value === "string" ? JSON.parse(value) : value) as T;
-}
-
-/** `$n::text::json` of a value (null stays SQL NULL). */
+/** Null stays SQL NULL. */
 const toJsonText = (value: unknown): string | null =>
   value === null || value === undefined ? null : JSON.stringify(value);
 
@@ -27,14 +20,10 @@ type RawMessage = Omit<ChatMessageRow, "quickReplies"> & { quickReplies: unknown
 
 const toMessage = (row: RawMessage): ChatMessageRow => ({
   ...row,
-  quickReplies: row.quickReplies === null ? null : fromJson<string[]>(row.quickReplies),
+  quickReplies: row.quickReplies === null ? null : parsedJson<string[]>(row.quickReplies),
 });
 
-/**
- * A list page with optional filters, one statement text per combination (as
- * src/db/sqlite/list-variants.ts): only the conditions given, numbered in order, so each is a
- * range of its index. Returns the text and the parameters it takes.
- */
+/** One text per filter combination, so each page is a range of its index (docs/storage.md). */
 function listPage(
   columns: string,
   table: string,
@@ -119,8 +108,7 @@ export function pgChatSessions(db: PgExec, batches: ChatBatches): ChatSessionQue
         ],
       );
     },
-    // The turn's last write, so alone and committed on its own when nothing came before — and
-    // then shared with other requests' turns ending at the same time (./chat-batch.ts).
+    // The turn's last write: shared with other turns ending at once when nothing came before (chat-batch.ts).
     finishTurn: async (turn) => {
       await db.last(FINISH_TURN_SQL, finishTurnParams(turn), () => batches.turns.run(turn));
     },

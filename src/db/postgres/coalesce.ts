@@ -1,25 +1,14 @@
 /**
- * Statements of concurrent requests shared as one (docs/hot-path.md, group commit on PostgreSQL):
- * calls that arrive while `maxInFlight` batches are already running wait for one of them to end,
- * then go together, at most `maxItems` at a time, as one statement (`many`) — one round trip,
- * one parse and plan, and for a write one commit (one WAL flush) for all. A lone call waits for
- * no one: with nothing in flight it goes alone, as `one`.
- *
- * Two items of one `key` (a session) never go in one batch, nor in two batches in flight at
- * once: the later waits, in order, for the earlier's batch to end.
- *
- * When a batch fails (a session erased meanwhile, a constraint, a cut connection), nothing of it
- * was stored — it is one statement, so one transaction — and each item runs again alone: one
- * bad item fails only its own caller.
+ * Concurrent calls shared as one statement (docs/hot-path.md): one key's items never share a batch
+ * nor run in two at once. A failed batch stored nothing (one statement), so each item runs again alone.
  */
 export interface Coalescer<T, R> {
   run(item: T): Promise<R>;
 }
 
 export interface CoalesceOptions<T, R> {
-  /** One item alone: the statement every item can fall back to. */
+  /** The fallback every item can run alone. */
   one: (item: T) => Promise<R>;
-  /** Several items in one statement, a result for each, in order. */
   many: (items: readonly T[]) => Promise<R[]>;
   /** Items of one key are kept apart (null: never held back). */
   key: (item: T) => string | null;
@@ -36,7 +25,6 @@ interface Waiting<T, R> {
 
 export function coalescer<T, R>(options: CoalesceOptions<T, R>): Coalescer<T, R> {
   const queue: Array<Waiting<T, R>> = [];
-  /** Keys of the items in flight: a key's next item waits until its batch has ended. */
   const busy = new Set<string>();
   let inFlight = 0;
 
@@ -78,9 +66,7 @@ export function coalescer<T, R>(options: CoalesceOptions<T, R>): Coalescer<T, R>
       let results: R[] | null = null;
       try {
         results = await options.many(batch.map((entry) => entry.item));
-      } catch {
-        // Nothing of the batch was stored: each item on its own below, with its own outcome.
-      }
+      } catch {}
       if (results) {
         batch.forEach((entry, index) => entry.resolve(results[index]!));
         return;

@@ -2,11 +2,8 @@ import type { SharedCounters } from "../store.ts";
 import type { PgExec } from "./exec.ts";
 
 /**
- * The shared limits (migrations/postgres/0001). A sliding window is one row per key holding
- * the times of the hits it admitted: one upsert drops the times that left the window and
- * appends `now` if there is room, under the row's lock — ON CONFLICT DO UPDATE re-reads the
- * latest row, so hits taken at once by several instances are counted one after the other and
- * the limit is exact for the cluster. `allowed` records this upsert's decision for RETURNING.
+ * A sliding window is a row of admitted hit times, updated by one upsert under the row's lock
+ * (ON CONFLICT re-reads the latest row), so the limit is exact for the cluster.
  */
 export function pgCounters(db: PgExec): SharedCounters {
   const live = "ARRAY(SELECT h FROM unnest(w.hits) AS h WHERE h > $2::bigint - $3::bigint ORDER BY h)";

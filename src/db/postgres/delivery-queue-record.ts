@@ -5,28 +5,16 @@ import type { AttemptOutcome, RecordedAttempt } from "../store-webhooks.ts";
 import type { PgExec } from "./exec.ts";
 import { pgOps } from "./statements.ts";
 
-// recordAttempts on PostgreSQL: a whole batch of results in one statement, the batch one JSON
-// array read back with `json_to_recordset … WITH ORDINALITY` (one JSON.stringify: Bun's quoting of
-// 21 array parameters element by element was a tenth of the scheduler process's CPU).
+// A batch of results in one statement, the batch one JSON parameter (design-notes.md).
 
 /**
- * 1. `locked`: the batch's deliveries that still exist, locked until the end of the statement's
- *    transaction. An erasure may delete a delivery while its send is in flight: a row deleted
- *    before this statement is simply missing (its attempt vanishes too, not failing the batch);
- *    one being deleted now is waited for and then missing; once locked, no delete gets in, so
- *    no attempt outlives its delivery (the attempt log has no foreign key here: ./schema.ts) and
- *    the dead letter's key never trips. FOR NO KEY UPDATE is the lock the UPDATE takes anyway;
- *    taken in id order, so two batches never deadlock on each other.
- * 2. `logged`: the attempt log, one row per result whose delivery still exists (stale or not).
- * 3. `current`: per delivery, the first result in batch order that holds the row's lease token;
- *    it clears the lease, so any later result for the same delivery in the batch is stale, as
- *    one statement per result in batch order would have decided.
- * 4. `changed`: each current result's state change. The outcome decides what changes:
- *    succeeded — status 'succeeded', completed; retry — status and completed_at untouched, due
- *    again at next_attempt_at; dead — status 'dead', completed. next_attempt_at is NULL except
- *    for a retry, last_error NULL for a success (both set by the caller).
- * 5. `buried`: a dead letter for each delivery that died, with its retention.
- * The answer is the applied results (their position in the batch) with their stream keys.
+ * 1. `locked`: the deliveries that still exist (an erasure may delete one mid-send), locked in id
+ *    order so two batches never deadlock; no attempt then outlives its delivery, which matters
+ *    since the attempt log has no foreign key here (./schema.ts).
+ * 2. `logged`: an attempt row per result whose delivery exists, stale or not.
+ * 3. `current`: per delivery, the first result holding the lease; it clears it, so later ones are stale.
+ * 4. `changed`: the state change; a retry leaves status and completed_at alone.
+ * 5. `buried`: a dead letter for each delivery that died.
  */
 export const RECORD_BATCH = `
   WITH r AS MATERIALIZED (
@@ -70,11 +58,7 @@ interface Applied {
   stream_key: string | null;
 }
 
-/**
- * The statement's one argument: the batch as a JSON array, in batch order. Ids are made in batch
- * order (each attempt's, then its dead letter's). The request headers are an object inside it,
- * which the text column receives as its JSON text.
- */
+/** The batch as a JSON array; ids are made in batch order (each attempt's, then its dead letter's). */
 function batchJson(attempts: readonly RecordedAttempt[]): string {
   return JSON.stringify(
     attempts.map((recorded) => {
@@ -108,11 +92,9 @@ function batchJson(attempts: readonly RecordedAttempt[]): string {
 }
 
 /**
- * One statement for the whole batch, on its own (it is atomic by itself: no BEGIN, no COMMIT
- * round trip) unless a delivery that ended may have a successor in its stream. Then, in one
- * transaction, the stream locks are taken after the statement (the lock a delivery joining a
- * stream holds while it looks for the stream's tail) and the successors released by a statement
- * of their own, whose snapshot sees a delivery that joined behind one ending here.
+ * Committed on its own unless a delivery that ended may have a successor: then one transaction
+ * takes the streams' locks after it and releases successors in a statement whose snapshot sees a
+ * delivery that joined behind meanwhile.
  */
 export async function recordBatch(db: PgExec, attempts: readonly RecordedAttempt[]): Promise<AttemptOutcome[]> {
   const batch = [batchJson(attempts)];

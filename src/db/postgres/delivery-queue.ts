@@ -6,40 +6,24 @@ import type { PgExec } from "./exec.ts";
 import { recordBatch } from "./delivery-queue-record.ts";
 import { POSTGRES, pgOps } from "./statements.ts";
 
-// The scheduler's queue on PostgreSQL, the twin of src/db/sqlite/delivery-queue.ts: the claims
-// here, the write of a batch of results in ./delivery-queue-record.ts, the statements both stores
-// share in src/db/sql/delivery-queue.ts. Several instances share the table: each claim locks the
-// rows it reads `FOR UPDATE SKIP LOCKED`, so a row another instance is claiming is skipped, never
-// claimed twice; each exported operation is atomic on its own (one statement, or a transaction of
-// its own: a SAVEPOINT when the caller is already inside one).
+// The twin of src/db/sqlite/delivery-queue.ts. Claims lock `FOR UPDATE SKIP LOCKED`, so two
+// instances never claim one row.
 
 /**
- * The claim's plan whatever PostgreSQL's statistics say: the first claims after a queue fills
- * run before autovacuum has analysed it, and the planner, guessing a few dozen due rows, chose
- * a bitmap scan of every pending row and a sort of them all, spilling to disk (57 ms a claim at
- * 20,000 due rows against 0.3 ms walking deliveries_due_idx). Without bitmap and sequential
- * scans it walks the index in due order and stops at the window; JIT off because a disabled
- * path left in a plan (disable_cost) would push any plan past jit_above_cost. For this
- * transaction only; test/db/postgres-claim-plan.test.ts holds the plans to it.
+ * The claim's plan whatever the statistics say: before autovacuum's first analysis the planner
+ * chose a bitmap scan and a sort of every pending row (design-notes.md). JIT off, because the
+ * disabled paths' cost would push any plan past jit_above_cost. test/db/postgres-claim-plan.test.ts.
  */
 export const CLAIM_PLAN_SETTINGS = `
   SELECT set_config('enable_bitmapscan', 'off', true), set_config('enable_seqscan', 'off', true), set_config('jit', 'off', true)`;
 
 /**
- * A claim's lease changes no indexed column, so PostgreSQL updates the row in place (a HOT
- * update: no new entry in any of the table's indexes). Its end is in the lease token, `<id>@<ms>`,
- * and `next_attempt_at` keeps the due time: a leased row stays in deliveries_due_idx, and the
- * claims pass over it while the lease runs. A token without `@` (a lease taken at enqueue,
- * src/db/sql/webhooks.ts) ends at `next_attempt_at`, as on SQLite.
+ * `<id>@<ms>`: the lease's end in its token changes no indexed column, so the lease is a HOT update.
+ * A token without `@` (leased at enqueue) ends at `next_attempt_at`, as on SQLite.
  */
 const newLeaseToken = (now: number, until: number): string => `${newId("att", now)}@${until}`;
 
-/**
- * Leases the due rows in one statement: the window (due order, `LIMIT`) is locked `FOR UPDATE
- * SKIP LOCKED` — rows another instance is claiming right now are skipped, and a row it claimed
- * and committed meanwhile is re-checked and dropped (leased) — then given the batch's token.
- * The rule (LEFT JOIN: it may be gone) and the event are joined as they are now.
- */
+/** One statement; a row another instance leased meanwhile is re-checked and dropped. The rule may be gone. */
 export const CLAIM_DUE = `
   WITH due AS MATERIALIZED (
     SELECT d.id, d.next_attempt_at AS due_at FROM deliveries d
@@ -59,11 +43,8 @@ export const CLAIM_DUE = `
   ORDER BY c.due_at, c.id`;
 
 /**
- * The fair claim's window, picked and locked on `deliveries` alone: due rows in due order
- * (deliveries_due_idx is that order, so the walk stops at the window's end), skipping tenants
- * and endpoints already at their cap, locked `FOR UPDATE SKIP LOCKED`. Only the window's rows
- * then meet their rule and event, one key lookup each. An endpoint is the rule's URL as it is
- * now, as on SQLite: a rule's URL may have changed since its deliveries were made.
+ * Picked and locked on `deliveries` alone, in deliveries_due_idx order; only the window's rows meet
+ * their rule and event. An endpoint is the rule's current URL, as on SQLite.
  */
 export const SELECT_CANDIDATES = `
   WITH picked AS MATERIALIZED (
@@ -82,11 +63,7 @@ export const SELECT_CANDIDATES = `
   JOIN events e ON e.id = p.event_id
   ORDER BY p.next_attempt_at, p.id`;
 
-/**
- * The picked rows only, leased with one token. They were read pending and due and are locked by
- * this transaction, so no guard on status or due time: one, and the planner walked every
- * pending row in the due index to apply it instead of looking the ids up by key.
- */
+/** No guard on status or due time: the rows are locked, and with one the planner walked the due index. */
 export const LEASE_IDS = `
   UPDATE deliveries SET lease_token = $2, updated_at = $1
   WHERE id = ANY($3::text[])`;
@@ -96,11 +73,6 @@ const queueOn = (db: PgExec): QueueStatements => pgOps(db, QUEUE_OPS);
 export function pgDeliveryQueue(db: PgExec): DeliveryQueueQueries {
   const pool = queueOn(db);
   return {
-    /**
-     * A claim leases its rows until `now + leaseMs` (LEASE_OVER): if this instance dies mid-send
-     * the row is due again then, and another instance claims it. Deliveries whose rule was
-     * deleted are leased and cancelled in the same transaction, not sent.
-     */
     claimDueDeliveries: (now, limit, leaseMs) =>
       db.transaction(async (tx) => {
         await tx.run(CLAIM_PLAN_SETTINGS);
@@ -110,10 +82,6 @@ export function pgDeliveryQueue(db: PgExec): DeliveryQueueQueries {
         return claimedFrom(tx, due, token, now);
       }),
 
-    /**
-     * Only the due rows that fit the fair-share caps are leased; the rest stay due exactly as
-     * they were (their locks end with the transaction).
-     */
     claimFairShare: (now, limit, leaseMs, fair) =>
       db.transaction(async (tx): Promise<FairClaim> => {
         const window = Math.max(1, Math.min(limit, CLAIM_WINDOW));
@@ -133,11 +101,6 @@ export function pgDeliveryQueue(db: PgExec): DeliveryQueueQueries {
         return { claimed: await claimedFrom(tx, picked, token, now), more };
       }),
 
-    /**
-     * One statement for the whole batch (three more when an ordered delivery ended). For each:
-     * the attempt log row, then the decision — success, the retry's due time, or the dead letter
-     * with its expiry.
-     */
     recordAttempts: async (attempts) => (attempts.length === 0 ? [] : recordBatch(db, attempts)),
 
     releaseLeases: (ids, leaseToken, now) => pool.releaseLeases(ids, leaseToken, now),
@@ -146,7 +109,6 @@ export function pgDeliveryQueue(db: PgExec): DeliveryQueueQueries {
   };
 }
 
-/** Cancels rows whose rule is gone and turns the rest into claims carrying the lease token. */
 async function claimedFrom(
   tx: PgExec,
   rows: readonly DueRow[],
@@ -157,7 +119,7 @@ async function claimedFrom(
   if (orphaned.length === 0) return claimed;
   const queue = queueOn(tx);
   await queue.cancelOrphans(orphaned, RULE_DELETED, now);
-  // Their successors in their streams (if any wait) are due now, under their streams' locks.
+  // Their successors are released under their streams' locks.
   const streams = await queue.streamsOf(orphaned);
   if (streams.length > 0) {
     await queue.lockStreams(streams);

@@ -1,25 +1,17 @@
 import type { SQL, TransactionSQL } from "bun";
 
-/**
- * How the PostgreSQL aggregates reach the database: a pooled client outside a transaction, or
- * the connection of an open one. Every function of an aggregate is one call here (one SQL
- * operation); composite operations (the scheduler's claims) open their own transaction, which
- * becomes a SAVEPOINT when the caller is already inside one. Parameters are `$1, $2…`; Bun's
- * client prepares each text once per connection.
- */
+/** The pool, or an open transaction's connection; a nested `transaction` is a SAVEPOINT. */
 export interface PgExec {
   all<T>(text: string, params?: readonly unknown[]): Promise<T[]>;
   get<T>(text: string, params?: readonly unknown[]): Promise<T | null>;
-  /** Rows changed (INSERT/UPDATE/DELETE). */
+  /** Rows changed. */
   run(text: string, params?: readonly unknown[]): Promise<number>;
   transaction<T>(work: (exec: PgExec) => Promise<T>): Promise<T>;
   /** pg_notify: inside a transaction it is delivered at COMMIT, and dropped by a rollback. */
   notify(channel: string, payload?: string): Promise<void>;
   /**
-   * A write committed on its own at once, even inside a store transaction (on the pool: no lock
-   * held past the statement); if that transaction then rolls back, `undo(row)` runs, on its own
-   * too. On the pool a plain statement, or `shared` (the same read shared with other requests',
-   * ./coalesce.ts) when given; refused inside any other transaction.
+   * Committed at once even inside a store transaction, so no lock outlives the statement; `undo(row)`
+   * runs if that transaction rolls back. `shared` stands for it when given (./coalesce.ts).
    */
   independent<T>(
     text: string,
@@ -28,16 +20,14 @@ export interface PgExec {
     shared?: () => Promise<T | null>,
   ): Promise<T | null>;
   /**
-   * The store transaction's last write: alone, committed on its own, when the transaction wrote
-   * nothing before it (no BEGIN, no COMMIT); the transaction takes no statement after it. Then
-   * `shared`, when given, stands for the statement: the write shared with other requests' in one
-   * statement and one commit (./coalesce.ts). Elsewhere a plain statement. Rows changed.
+   * The transaction's last write: committed on its own (no BEGIN, no COMMIT) when nothing was
+   * written before it, and then `shared` stands for it when given (./coalesce.ts). Rows changed.
    */
   last(text: string, params: readonly unknown[], shared?: () => Promise<number>): Promise<number>;
   readonly inTransaction: boolean;
 }
 
-/** A compensating statement (PgExec.independent), or what to put back in the process's memory. */
+/** A compensating statement, or what to put back in the process's memory. */
 export type Undo = { text: string; params: readonly unknown[] } | (() => void);
 
 type Client = Pick<SQL, "unsafe" | "notify"> &
@@ -55,8 +45,7 @@ export function pgExec(client: Client, inTransaction: boolean): PgExec {
       return client.begin!((tx) => work(pgExec(tx, true))) as Promise<T>;
     },
     notify: (channel, payload) => client.notify(channel, payload),
-    // Inside a plain transaction it would not commit on its own (and its settings would last
-    // for the whole transaction): only the store's transactions (lazy-transaction.ts) take one.
+    // Inside a plain transaction it would not commit on its own: only lazy-transaction.ts takes one.
     independent: async <T>(
       text: string,
       params: readonly unknown[],
@@ -72,11 +61,7 @@ export function pgExec(client: Client, inTransaction: boolean): PgExec {
   };
 }
 
-/**
- * A transaction's executor that refuses once its transaction has ended (as on SQLite): a `tx`
- * kept past its callback must not run statements on a connection back in the pool. Every
- * aggregate function goes through here, so one check covers them all.
- */
+/** A `tx` kept past its callback must not run statements on a connection back in the pool. */
 export function whileOpen(exec: PgExec, isOpen: () => boolean): PgExec {
   const ended = () =>
     Promise.reject(

@@ -3,16 +3,11 @@ import type { InboxQueries } from "../store-inbox.ts";
 import type { PgExec } from "./exec.ts";
 import { pgOps } from "./statements.ts";
 
-// Search's newest-first walk on PostgreSQL. A GIN index cannot hand out matches in order, and
-// reads a word's whole posting list before its first row; so a word in most chats walks the
-// tenant's sessions newest first instead, checking each one's messages and lead against the
-// query (the same expression the indexes hold), and stops when the page is full. A first window
-// of a few sessions tells the two apart: fewer than half of them matching, the GIN indexes and
-// a sort answer.
+// A GIN index reads a word's whole posting list before its first row, so a word in most chats
+// walks the tenant's newest sessions instead; a first window of a few tells the two apart.
 
-/** Sessions checked first: a word in fewer than half of them goes to the GIN indexes at once. */
 const FIRST_WINDOW = 5;
-/** Sessions walked at most, in page sizes: past that, the GIN indexes and a sort. */
+/** Page sizes walked at most before the GIN indexes and a sort. */
 const MAX_WINDOWS = 4;
 /** Above every id: the upper bound of a first page (the id columns compare bytes, COLLATE "C"). */
 const TOP = "\u{10FFFF}";
@@ -27,17 +22,11 @@ export const SEARCH_WALK = `SELECT s.id AS "sessionId", hit.one IS NOT NULL AS h
     LIMIT 1) AS hit ON true
   ORDER BY s.id DESC`;
 
-/**
- * Queues the visitor's and operators' messages among `source`'s rows (id, role) for the
- * catch-up. No trigger does it (a plpgsql trigger per row cost the chat write more CPU than a
- * member of its statement): every statement that writes chat messages adds this.
- */
+/** Every statement that writes chat messages adds this: a plpgsql trigger per row cost more (design-notes.md). */
 export const queueForSearch = (source: string): string =>
   `INSERT INTO chat_messages_search_pending (message_id) SELECT id FROM ${source} WHERE role <> 'bot'`;
 
-// The catch-up: a batch of queued messages off the queue, their terms into chat_message_terms (a
-// message deleted meanwhile is simply gone from the join). Two instances at once: the second
-// waits for the first's rows, then finds them deleted and skips them.
+// A second instance at once waits for the first's rows, then finds them deleted and skips them.
 const INDEX_PENDING = `WITH batch AS (
     DELETE FROM chat_messages_search_pending WHERE message_id IN
       (SELECT message_id FROM chat_messages_search_pending ORDER BY message_id LIMIT $1)
@@ -48,14 +37,9 @@ const INDEX_PENDING = `WITH batch AS (
     ON CONFLICT (message_id) DO NOTHING)
   SELECT count(*)::int AS n FROM batch`;
 
-/**
- * The inbox on PostgreSQL: the shared statements, search's walk, and the catch-up of the messages'
- * search index (each statement that writes messages queues them: queueForSearch; a lead's GIN
- * index on leads is kept by the database, leads being written far less often than messages).
- */
 export function pgInbox(exec: PgExec): InboxQueries {
   const ops = pgOps(exec, INBOX_OPS);
-  /** The page by the walk, exactly as the sort would answer; null when the GIN indexes should. */
+  /** Exactly as the sort would answer; null when the GIN indexes should. */
   const walk = async (tenantId: string, match: string, beforeId: string | null, limit: number) => {
     const found: string[] = [];
     let before = beforeId ?? TOP;
@@ -67,10 +51,8 @@ export function pgInbox(exec: PgExec): InboxQueries {
       walked += rows.length;
       if (found.length >= limit) return found.slice(0, limit);
       if (rows.length < window) return found; // the tenant's every session was walked
-      // A word in fewer than half the chats walked costs the walk more than the GIN indexes.
       if (found.length * 2 < walked || walked >= MAX_WINDOWS * limit) return null;
       before = (rows.at(-1) as { sessionId: string }).sessionId;
-      // As many more as the matches so far say the page needs, and half as many again.
       const needed = Math.ceil(((limit - found.length) * walked * 1.5) / found.length);
       window = Math.min(MAX_WINDOWS * limit - walked, needed);
     }

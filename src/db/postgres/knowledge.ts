@@ -3,8 +3,7 @@ import type { KnowledgeQueries } from "../store-knowledge.ts";
 import type { PgExec } from "./exec.ts";
 import { pgOps } from "./statements.ts";
 
-// The knowledge base on PostgreSQL: the shared statements (src/db/sql/knowledge.ts) and the
-// twins of the SQLite store's batch writes, a batch per statement. Embeddings are bytea ↔ Buffer.
+// The batch writes' twins: a batch per statement, where SQLite writes a row each.
 
 /** Rows per multi-row statement: 7 parameters each, far below PostgreSQL's 65535. */
 const BATCH = 1000;
@@ -15,7 +14,7 @@ function batches<T>(rows: ReadonlyArray<T>): T[][] {
   return result;
 }
 
-/** `($1, $2, …), ($8, …)`: `width` parameters a row, each with its cast. */
+/** `($1, $2, …), ($8, …)`, each parameter with its column's cast. */
 function valuesList(rowCount: number, casts: readonly string[]): string {
   return Array.from(
     { length: rowCount },
@@ -24,7 +23,7 @@ function valuesList(rowCount: number, casts: readonly string[]): string {
 }
 
 export function pgKnowledge(db: PgExec): KnowledgeQueries {
-  /** Statements in order, in one transaction when there are several (a savepoint inside one). */
+  /** In one transaction when there are several. */
   const runAll = async (statements: Array<{ text: string; params: unknown[] }>): Promise<void> => {
     if (statements.length === 1) {
       const [only] = statements;
@@ -39,8 +38,7 @@ export function pgKnowledge(db: PgExec): KnowledgeQueries {
 
   return {
     ...pgOps(db, KNOWLEDGE_OPS),
-    // One multi-row INSERT per 1000 chunks: the identity is drawn in the order of the rows, so
-    // ids follow the given order, as SQLite's one INSERT per chunk does.
+    // The identity is drawn in row order, so ids follow the given order, as on SQLite.
     insertChunks: (rows) =>
       runAll(
         batches(rows).map((batch) => ({
@@ -48,7 +46,6 @@ export function pgKnowledge(db: PgExec): KnowledgeQueries {
           params: batch.flatMap(chunkValues),
         })),
       ),
-    // One UPDATE … FROM (VALUES …) per 1000 vectors.
     storeChunkVectors: (rows) =>
       runAll(
         batches(rows).map((batch) => ({

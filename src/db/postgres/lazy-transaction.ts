@@ -1,12 +1,8 @@
 import type { PgExec, Undo } from "./exec.ts";
 
 /**
- * A store transaction that sends BEGIN only at its first write. Under READ COMMITTED every
- * statement takes a fresh snapshot, so a plain read before any write sees on the pool what it
- * would see inside the transaction; a transaction whose one write is its `last` sends that
- * write alone, committed on its own — a chat message is then its reads and one statement,
- * with no BEGIN or COMMIT round trip and no row lock held while the client works
- * (docs/scale-out.md).
+ * BEGIN at the first write: under READ COMMITTED a plain read sees the same on the pool, and a
+ * transaction whose one write is its `last` needs no BEGIN or COMMIT at all (docs/scale-out.md).
  */
 export interface LazyTransaction {
   readonly exec: PgExec;
@@ -14,7 +10,6 @@ export interface LazyTransaction {
   end(commit: boolean): Promise<void>;
 }
 
-/** Read-only and lock-free: may run on the pool before the transaction has written. */
 const PLAIN_READ = /^\s*SELECT\b/i;
 const LOCKS_OR_ACTS =
   /\bFOR\s+(NO\s+KEY\s+UPDATE|UPDATE|KEY\s+SHARE|SHARE)\b|pg_advisory|pg_notify|nextval|set_config/i;
@@ -62,7 +57,6 @@ export function lazyTransaction(pool: PgExec): LazyTransaction {
       if (compensation) undos.push(compensation);
       return row;
     },
-    // Shared with other requests' only when alone: a turn that wrote before keeps its own transaction.
     last: async (text, params, shared) => {
       if (finished) return afterLast();
       if (begun) return (await begun).run(text, params);
@@ -72,8 +66,7 @@ export function lazyTransaction(pool: PgExec): LazyTransaction {
   };
 
   async function undo(): Promise<void> {
-    // Best effort: a compensation that cannot run leaves the counter one high, which refuses
-    // early rather than lets a message past the quota.
+    // Best effort: a counter left one high refuses early rather than lets a message past the quota.
     for (const each of undos.splice(0)) {
       if (typeof each === "function") each();
       else await pool.run(each.text, each.params).catch(() => undefined);

@@ -25,8 +25,7 @@ import deliveriesFillfactor30 from "../../../migrations/postgres/0015_deliveries
 import searchFoldsCase from "../../../migrations/postgres/0016_search_folds_case.sql" with { type: "text" };
 import type { MigrationResult } from "../migrate.ts";
 
-// The PostgreSQL migration set (drizzle-kit, dialect postgresql, from ./schema.ts), embedded
-// like the SQLite one; test/db/migrate.test.ts fails when a journal entry is missing here.
+// Embedded like the SQLite set; test/db/migrate.test.ts fails on a missing entry.
 export const PG_MIGRATION_JOURNAL = journal;
 
 export const PG_MIGRATIONS: ReadonlyArray<{ tag: string; sql: string }> = [
@@ -52,11 +51,7 @@ export const PG_MIGRATIONS: ReadonlyArray<{ tag: string; sql: string }> = [
 /** Any fixed number: the lock that makes instances starting together apply each migration once. */
 const MIGRATION_LOCK = 72_616_001;
 
-/**
- * Applies the migrations this database has not seen, each in its own transaction under a
- * transaction-scoped advisory lock (several instances starting together apply each once).
- * Running it again is a no-op.
- */
+/** Each in its own transaction under an advisory lock, so instances starting together apply it once. */
 export async function applyPgMigrations(sql: SQL, nowMs: number): Promise<MigrationResult> {
   await sql.unsafe(
     "CREATE TABLE IF NOT EXISTS parley_migrations (tag text PRIMARY KEY NOT NULL, applied_at bigint NOT NULL)",
@@ -68,9 +63,7 @@ export async function applyPgMigrations(sql: SQL, nowMs: number): Promise<Migrat
       await tx.unsafe("SELECT pg_advisory_xact_lock($1)", [MIGRATION_LOCK]);
       const [seen] = await tx.unsafe("SELECT tag FROM parley_migrations WHERE tag = $1", [migration.tag]);
       if (seen) return false;
-      // One round trip for the whole file (the simple query protocol takes many statements).
-      // drizzle-kit qualifies references with "public"; the schema is the connection's
-      // search_path instead (an install, or a test, may live in a schema of its own).
+      // One round trip (simple protocol); without drizzle-kit's "public". so search_path decides.
       await tx.unsafe(migration.sql.replaceAll("--> statement-breakpoint", "").replaceAll('"public".', "")).simple();
       await tx.unsafe("INSERT INTO parley_migrations (tag, applied_at) VALUES ($1, $2)", [migration.tag, nowMs]);
       return true;

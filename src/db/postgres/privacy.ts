@@ -3,27 +3,18 @@ import type { MaintenanceQueries, PrivacyQueries } from "../store-privacy.ts";
 import type { PgExec } from "./exec.ts";
 import { pgOps } from "./statements.ts";
 
-// Erasure, export and chat retention on PostgreSQL: the shared statements
-// (src/db/sql/privacy.ts) and the twin of the SQLite store's retention settings.
-
-/**
- * A retention setting as SQLite's json_extract gives it, from the value's JSON type and its
- * text (`#>>`): numbers as numbers, true/false as 1/0, JSON null or a missing key as null, a
- * string as itself and an object or array as its (minified) JSON text.
- */
+/** A retention setting as SQLite's json_extract gives it (true as 1, an object as its JSON text…). */
 function retentionValue(type: string | null, text: string | null): number | null {
   if (type === null || text === null || type === "null") return null;
   if (type === "number") return Number(text);
   if (type === "boolean") return text === "true" ? 1 : 0;
-  // Not a number: what json_extract would return, whatever the declared type says.
   return (type === "string" ? text : JSON.stringify(JSON.parse(text))) as unknown as number;
 }
 
 export function pgPrivacy(db: PgExec): PrivacyQueries {
   return {
     ...pgOps(db, PRIVACY_OPS),
-    // Only tenants that set a retention. `#>>` is NULL for a missing key and for JSON null, like
-    // json_extract; a config stored as a JSON string holding the document is read through it.
+    // A config stored as a JSON string holding the document is read through it.
     listTenantRetention: async () =>
       (
         await db.all<{
@@ -50,7 +41,6 @@ export function pgPrivacy(db: PgExec): PrivacyQueries {
 
 export function pgMaintenance(_db: PgExec): MaintenanceQueries {
   return {
-    // SQLite copies its WAL into the database file; PostgreSQL checkpoints by itself.
     checkpoint: async () => {},
   };
 }

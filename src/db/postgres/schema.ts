@@ -1,23 +1,13 @@
 import * as sqliteSchema from "../schema.ts";
 import { pgTwinsOf } from "./pg-twin.ts";
 
-// The PostgreSQL tables, made from the SQLite schema (src/db/schema*.ts) by ./pg-twin.ts: the
-// same tables, column names, keys and indexes, with PostgreSQL's types — `bigint` epoch-ms times
-// (selected as float8 so they come back as numbers: src/db/postgres/columns.ts), `boolean`,
-// `double precision`, `bytea`, and `json` (not jsonb: a bot's config document keeps its key
-// order); three delivery indexes differ (PG_INDEXES). Migrations:
-// migrations/postgres (drizzle-kit, dialect postgresql); 0001 (custom) gives every text column
-// COLLATE "C" so ids sort byte by byte, as on SQLite.
+// Made from the SQLite schema by ./pg-twin.ts (docs/storage.md). `json`, not jsonb: a bot's config
+// keeps its key order.
 
 /** Integer columns past 2^31 besides the epoch-ms times (`*_at`, `*_until`) and durations (`*_ms`). */
 const BIGINT_COLUMNS = new Set(["usage_counters.ai_prompt_tokens", "usage_counters.ai_completion_tokens"]);
 
-/**
- * PostgreSQL's claim walks due deliveries in (due time, id) order and stops at its window, and a
- * rule's deliveries are read in id order, so those two indexes end in id; the tenant-and-rule
- * filter of the delivery log does with deliveries_rule_idx there (one index less to write at each
- * state change of a delivery).
- */
+/** The claim and a rule's walk end in id; the log's tenant-and-rule filter does with deliveries_rule_idx. */
 const PG_INDEXES = {
   deliveries_due_idx: ["next_attempt_at", "id"],
   deliveries_rule_idx: ["rule_id", "id"],
@@ -25,10 +15,8 @@ const PG_INDEXES = {
 };
 
 /**
- * The attempt log's foreign key to its delivery: its check was a query per attempt logged (one a
- * delivery). Attempts are only written for deliveries the same statement holds locked
- * (./delivery-queue-record.ts), and a trigger deletes the attempts of deleted deliveries in one
- * statement per DELETE, as the cascade did (migrations/postgres/0014_attempts_without_fk.sql).
+ * Its check was a query per attempt; attempts are written only for deliveries their statement holds
+ * locked, and a trigger stands in for the cascade (migrations/postgres/0014).
  */
 const PG_WITHOUT_FOREIGN_KEYS = ["delivery_attempts.delivery_id"];
 

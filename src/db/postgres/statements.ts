@@ -4,7 +4,6 @@ import { pgColumns } from "./columns.ts";
 import type { PgExec } from "./exec.ts";
 import * as schema from "./schema.ts";
 
-/** The PostgreSQL table of each SQLite table (./schema.ts), by table name. */
 const TWINS = new Map<string, Table>(
   (Object.values(schema) as unknown[])
     .filter((value): value is Table => is(value, Table))
@@ -30,10 +29,9 @@ export const POSTGRES: Dialect = {
 
 const placeholder = (n: number) => `$${n}`;
 
-/** Each operation's plan, once per process: the aggregates are made for every transaction. */
+/** Once per process: the aggregates are made for every transaction. */
 const plans = new WeakMap<object, OpPlan>();
 
-/** An aggregate's shared statements (src/db/statements.ts) over a pool or an open transaction. */
 export function pgOps<T>(db: PgExec, ops: Ops<T>): T {
   const functions: Record<string, (...input: unknown[]) => Promise<unknown>> = {};
   for (const [name, op] of Object.entries(ops as Record<string, Op<unknown[], unknown>>)) {

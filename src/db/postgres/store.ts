@@ -59,11 +59,7 @@ const EXEC = Symbol("exec");
 const SHARED = Symbol("shared");
 type Bound = StoreQueries & { [EXEC]: PgExec; [SHARED]: Shared };
 
-/**
- * A transaction's aggregates, each made at its first use and kept: a chat message touches a few
- * of the 26, and making all of them (a closure per statement) cost ~30 µs of CPU a transaction
- * plus its garbage. Getters on one shared prototype, so a transaction costs one object.
- */
+/** Made at first use (a message touches a few of the 26), by getters on one prototype: a transaction is one object. */
 const LAZY: object = Object.create(null);
 for (const [name, make] of AGGREGATES) {
   Object.defineProperty(LAZY, name, {
@@ -82,11 +78,11 @@ function lazyQueries(exec: PgExec, shared: Shared): Bound {
   return queries;
 }
 
-/** SQLSTATEs after which the whole transaction may simply run again: deadlock, serialization. */
+/** Deadlock, serialization failure: the whole transaction may simply run again. */
 const RETRYABLE = new Set(["40P01", "40001"]);
 const MAX_TRIES = 3;
 
-/** SQLSTATEs after which a write probe only waited for others' locks: lock or statement timeout, deadlock, serialization. */
+/** A write probe that only waited for others' locks. */
 const PROBE_BUSY = new Set(["55P03", "57014", "40P01", "40001"]);
 
 function sqlState(error: unknown): string | null {
@@ -94,15 +90,7 @@ function sqlState(error: unknown): string | null {
   return typeof errno === "string" ? errno : null;
 }
 
-/**
- * The PostgreSQL store: Bun's built-in client (no native addon, the binary stays one file),
- * a pool of connections, every aggregate directly async. A transaction takes a pooled
- * connection of its own (`BEGIN … COMMIT`) at its first write (lazy-transaction.ts), so no gate:
- * other requests' statements run beside it. A chat message that writes only its turn's end
- * shares that statement, and its commit, with the turns ending at the same time (chat-batch.ts).
- * `onCommit` hooks run after COMMIT. A deadlock or serialization failure runs the callback again
- * (at most 3 times): callbacks do no I/O but through `tx` (src/db/store.ts).
- */
+/** Bun's built-in client over a pool (docs/storage.md); a retried callback is safe as it does no I/O but through `tx`. */
 export function createPostgresStore(sql: SQL): Store {
   const pool = pgExec(sql, false);
   const shared: Shared = { held: new Map(), batches: chatBatches(pool) };
@@ -152,19 +140,16 @@ export function createPostgresStore(sql: SQL): Store {
         });
         return "ok";
       } catch (error) {
-        // As over SQLite (src/db/write-lock.ts): a full disk, or a write that waits its turn
-        // behind another's lock, is trouble that passes; anything else — the server gone, the
-        // pool closed — is not ready (/readyz answers 503 not_ready).
+        // As on SQLite, a full disk or a lock wait passes; anything else (the server gone) is not ready.
         const state = sqlState(error);
         if (state === "53100") return "storage_full";
         if (state !== null && PROBE_BUSY.has(state)) return "busy";
         throw error;
       }
     },
-    // PostgreSQL takes row locks, not a file lock, and its waits never block the thread.
+    // Its lock waits never block the thread.
     neverWaitForLocks: () => {},
-    // The lock lives as long as a transaction on a connection of its own; `work` runs its
-    // statements on other connections meanwhile. Another instance's try fails at once.
+    // Held by a transaction on a connection of its own while `work` uses others.
     exclusively: async (lock, work) => {
       let skipped = false;
       const result = await pool.transaction(async (exec) => {

@@ -6,8 +6,7 @@ import { pgOps } from "./statements.ts";
 export function pgTenants(db: PgExec): TenantQueries {
   return {
     ...pgOps(db, TENANT_OPS),
-    // Bumped by statement triggers on tenants and chatbots (migrations/postgres/0001), whichever
-    // connection or process writes: no per-connection counter as on SQLite.
+    // Bumped by statement triggers (migrations/postgres/0001), whoever writes.
     findLookupVersion: async () => {
       const row = await db.get<{ version: number }>(
         "SELECT version::float8 AS version FROM parley_lookup_version WHERE id = 1",

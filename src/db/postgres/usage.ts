@@ -21,29 +21,20 @@ interface Held {
 /** The instance's held messages by tenant: one map per store, shared by every transaction. */
 export type HeldMessages = Map<string, Held>;
 
-/**
- * The lookup version and the tenant's session $n (all columns null when none): every
- * reservation reads them with its count, so a chat message's reads and count are one round trip.
- */
+/** Read with every reservation, so a message's reads and count are one round trip. */
 const readsOf = (sessionColumns: string, sessionParam: string): string =>
   `(SELECT version::float8 FROM parley_lookup_version WHERE id = 1) AS version, ${sessionColumns}
   FROM (SELECT 1 AS one) AS one LEFT JOIN chat_sessions ON id = ${sessionParam}::text AND tenant_id = $1`;
 
 /**
- * A single message's count commits without waiting for the WAL flush (synchronous_commit off
- * for its statement's own transaction): the counter row is free again at once, where a flush per message made every
- * message of a tenant wait for the ones before it. Nothing durable is lost: WAL is flushed in
- * order, so the turn's own (synchronous) commit, later, makes the count durable first; a crash
- * can only drop counts of turns that never committed.
+ * The count's commit skips the WAL flush, which made a tenant's messages wait in single file.
+ * Nothing durable is lost: WAL flushes in order, so the turn's own commit makes the count durable.
  */
 const UNFLUSHED = "unflushed AS (SELECT set_config('synchronous_commit', 'off', true) AS off)";
 
 /**
- * One more message for ($1 tenant, $2 period) when it stays clear of the plan's lines ($3
- * quota; $4 threshold %), as the SQLite twin; the counter as it stands, in the same statement.
- * The first message of a period is inserted only when it is clear itself (a quota of 2 or
- * more). `current` is read from the statement's snapshot: after a wait for the row it may be
- * behind, which only sends the turn to the exact count (incrementMessages).
+ * One more message when it stays clear of the plan's lines ($3 quota, $4 threshold %). `current`
+ * is the statement's snapshot and may be behind after a wait: that only sends the turn to the exact count.
  */
 const reserveOneSql = (sessionColumns: string): string => `WITH ${UNFLUSHED},
   counted AS (
@@ -57,12 +48,7 @@ const reserveOneSql = (sessionColumns: string): string => `WITH ${UNFLUSHED},
     (SELECT messages FROM usage_counters WHERE tenant_id = $1 AND period = $2) AS current,
     (SELECT off FROM unflushed) AS "unflushed", ${readsOf(sessionColumns, "$5")}`;
 
-/**
- * $3 more messages for ($1 tenant, $2 period) of an unlimited plan: no line to keep clear of.
- * Its commit waits for the flush, unlike a single message's: the block's other messages are
- * used later by turns that do not count them again, so after a PostgreSQL crash it must be on
- * disk. One flush per block, the row locked meanwhile.
- */
+/** A block for an unlimited plan; its commit waits for the flush: later turns use it without counting again. */
 const reserveBlockSql = (sessionColumns: string): string => `WITH counted AS (
     INSERT INTO usage_counters AS u (tenant_id, period, messages) VALUES ($1, $2, $3)
     ON CONFLICT (tenant_id, period) DO UPDATE SET messages = u.messages + $3
@@ -83,12 +69,7 @@ const reservation = (reserved: boolean, messages: number | null, row: SessionRea
   };
 };
 
-/**
- * The usage aggregate on PostgreSQL. A tenant on an unlimited plan is counted in blocks of
- * MESSAGE_BLOCK: one write per block, and the block's other messages held in `held` by this
- * instance, each then taking only the reads. A plan with a quota is counted one message at a
- * time, so its lines stay exact.
- */
+/** Unlimited plans count in blocks held by this instance; a quota counts each message, so its lines stay exact. */
 export function pgUsage(db: PgExec, held: HeldMessages, batches: ChatBatches): UsageQueries {
   const sessionColumns = pgColumns(chatSessions);
   const [oneSql, blockSql, onlyReadsSql] = [
@@ -96,13 +77,13 @@ export function pgUsage(db: PgExec, held: HeldMessages, batches: ChatBatches): U
     reserveBlockSql(sessionColumns),
     sessionReadsSql(sessionColumns),
   ];
-  /** A held message back (its turn rolled back): the next message of the tenant takes it. */
+  /** A rolled-back turn's held message goes to the tenant's next one. */
   const putBack = (tenantId: string, period: string) => () => {
     const entry = held.get(tenantId);
     if (entry && entry.period === period) entry.left++;
     else held.set(tenantId, { period, left: 1, counting: null });
   };
-  /** What a tenant holds for another period or a plan with a quota goes back on the counter. */
+  /** Held messages of another period, or of a plan that now has a quota, go back on the counter. */
   async function release(tenantId: string, entry: Held): Promise<void> {
     held.delete(tenantId);
     if (entry.left > 0)
@@ -115,8 +96,7 @@ export function pgUsage(db: PgExec, held: HeldMessages, batches: ChatBatches): U
 
   return {
     ...pgOps(db, USAGE_OPS),
-    // Committed at once, outside the turn's transaction: the tenant's counter row is locked for
-    // this statement only, not until the turn commits. A rollback of the turn takes it back.
+    // Independent of the turn's transaction, so the counter row is locked for this statement only.
     reserveMessage: async (tenantId, period, limits, sessionId) => {
       const entry = held.get(tenantId);
       if (entry && (entry.period !== period || limits.quota !== null)) await release(tenantId, entry);
@@ -142,7 +122,6 @@ export function pgUsage(db: PgExec, held: HeldMessages, batches: ChatBatches): U
           return reservation(
             true,
             null,
-            // A held message's reads only, shared with other requests' (chat-batch.ts).
             await db.independent<SessionReads>(
               onlyReadsSql,
               [[tenantId], [sessionId]],
@@ -171,9 +150,7 @@ export function pgUsage(db: PgExec, held: HeldMessages, batches: ChatBatches): U
         block.counting = null;
       }
     },
-    // At shutdown. A block still being counted is waited for; then what the tenants hold leaves
-    // the map at once (a later message counts a block of its own) and goes back in one statement.
-    // Only unused messages are held, so no counter drops below the messages accepted.
+    // At shutdown, in one statement; only unused messages are held, so no counter drops below those accepted.
     returnHeldMessages: async () => {
       await Promise.all([...held.values()].map((entry) => entry.counting?.catch(() => undefined)));
       const entries = [...held].filter(([, entry]) => entry.left > 0);
@@ -191,8 +168,7 @@ export function pgUsage(db: PgExec, held: HeldMessages, batches: ChatBatches): U
       );
       return entries.reduce((sum, [, entry]) => sum + entry.left, 0);
     },
-    // One statement: concurrent increments from several instances are each counted once. Its
-    // twin on SQLite is an upsert and a read (src/db/sqlite/chat.ts).
+    // One statement: concurrent increments from several instances are each counted once.
     incrementMessages: async (tenantId, period) => {
       const row = await db.get<Pick<UsageCounterRow, "messages" | "thresholdNotifiedAt">>(
         `INSERT INTO usage_counters (tenant_id, period, messages) VALUES ($1, $2, 1)

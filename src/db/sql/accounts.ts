@@ -1,6 +1,5 @@
 import { apiKeys, memberships, refreshTokens, users } from "../schema.ts";
-import type { Ops } from "../statements.ts";
-import { asNumber, many, one, write } from "../statements.ts";
+import { asNumber, insertRow, many, one, type Ops, write } from "../statements.ts";
 import type {
   ApiKeyQueries,
   RefreshTokenQueries,
@@ -8,9 +7,6 @@ import type {
   TenantMember,
   UserQueries,
 } from "../store-accounts.ts";
-
-// The auth aggregates, one statement each, for both stores (src/db/statements.ts). The tenants
-// aggregate differs per store (the lookup version) and stays in each.
 
 export const USER_OPS: Ops<UserQueries> = {
   findUserByEmail: one(
@@ -21,10 +17,7 @@ export const USER_OPS: Ops<UserQueries> = {
     (d) => `SELECT ${d.columns(users)} FROM users WHERE id = $1`,
     (userId) => [userId],
   ),
-  insertUser: write(
-    "INSERT INTO users (id, email, password_hash, display_name, created_at) VALUES ($1, $2, $3, $4, $5)",
-    (row) => [row.id, row.email, row.passwordHash, row.displayName, row.createdAt],
-  ),
+  insertUser: insertRow(users),
   updatePasswordHash: write("UPDATE users SET password_hash = $2 WHERE id = $1", (userId, passwordHash) => [
     userId,
     passwordHash,
@@ -37,10 +30,7 @@ export const USER_OPS: Ops<UserQueries> = {
     (d) => `SELECT ${d.columns(memberships)} FROM memberships WHERE user_id = $1 AND tenant_id = $2`,
     (userId, tenantId) => [userId, tenantId],
   ),
-  insertMembership: write(
-    "INSERT INTO memberships (user_id, tenant_id, role, created_at) VALUES ($1, $2, $3, $4)",
-    (row) => [row.userId, row.tenantId, row.role, row.createdAt],
-  ),
+  insertMembership: insertRow(memberships),
   // The primary key (user_id, tenant_id) gives this order without a sort.
   listMemberships: many(
     (d) => `SELECT ${d.columns(memberships)} FROM memberships WHERE user_id = $1 ORDER BY tenant_id`,
@@ -62,10 +52,7 @@ export const USER_OPS: Ops<UserQueries> = {
 };
 
 export const API_KEY_OPS: Ops<ApiKeyQueries> = {
-  insertApiKey: write(
-    "INSERT INTO api_keys (id, tenant_id, name, prefix, key_hash, created_at, last_used_at, revoked_at) VALUES ($1, $2, $3, $4, $5, $6, $7, $8)",
-    (row) => [row.id, row.tenantId, row.name, row.prefix, row.keyHash, row.createdAt, row.lastUsedAt, row.revokedAt],
-  ),
+  insertApiKey: insertRow(apiKeys),
   listTenantApiKeys: many(
     (d) => `SELECT ${d.columns(apiKeys)} FROM api_keys WHERE tenant_id = $1 ORDER BY id DESC`,
     (tenantId) => [tenantId],
@@ -75,8 +62,7 @@ export const API_KEY_OPS: Ops<ApiKeyQueries> = {
     (keyId) => [keyId],
   ),
   revokeApiKey: write("UPDATE api_keys SET revoked_at = $2 WHERE id = $1", (keyId, revokedAt) => [keyId, revokedAt]),
-  // Runs on every request with an API key (api_keys_prefix_idx); ids are time-ordered, so by id
-  // is insertion order.
+  // Every request with an API key (api_keys_prefix_idx); ids are time-ordered.
   listLiveApiKeysByPrefix: many(
     (d) => `SELECT ${d.columns(apiKeys)} FROM api_keys WHERE prefix = $1 AND revoked_at IS NULL ORDER BY id`,
     (prefix) => [prefix],
@@ -85,10 +71,7 @@ export const API_KEY_OPS: Ops<ApiKeyQueries> = {
 };
 
 export const REFRESH_TOKEN_OPS: Ops<RefreshTokenQueries> = {
-  insertRefreshToken: write(
-    "INSERT INTO refresh_tokens (id, user_id, family_id, token_hash, expires_at, created_at) VALUES ($1, $2, $3, $4, $5, $6)",
-    (row) => [row.id, row.userId, row.familyId, row.tokenHash, row.expiresAt, row.createdAt],
-  ),
+  insertRefreshToken: insertRow(refreshTokens),
   findRefreshTokenByHash: one(
     (d) => `SELECT ${d.columns(refreshTokens)} FROM refresh_tokens WHERE token_hash = $1`,
     (tokenHash) => [tokenHash],
@@ -118,7 +101,6 @@ export const SETTING_OPS: Ops<SettingQueries> = {
     "INSERT INTO settings (key, value) VALUES ($1, $2) ON CONFLICT (key) DO UPDATE SET value = excluded.value",
     (key, value) => [key, value],
   ),
-  // Two processes starting together keep one value.
   insertSettingIfMissing: write(
     "INSERT INTO settings (key, value) VALUES ($1, $2) ON CONFLICT (key) DO NOTHING",
     (key, value) => [key, value],

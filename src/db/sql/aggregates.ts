@@ -11,11 +11,7 @@ import { LIVE_EVENT_OPS } from "./live.ts";
 import { TEST_SET_OPS, UNANSWERED_OPS } from "./test-set.ts";
 import { DELIVERY_OPS, OUTBOX_OPS, WEBHOOK_RULE_OPS } from "./webhooks.ts";
 
-/**
- * The aggregates made of shared statements alone, the same on both stores: each store prepares
- * them its own way (SQLite with `sharedAggregates`, PostgreSQL lazily per transaction from this
- * table). The others add a variant per store to shared statements.
- */
+/** The aggregates made of shared statements alone; the others add a variant per store. */
 export const SHARED_AGGREGATES = {
   users: USER_OPS,
   apiKeys: API_KEY_OPS,
@@ -37,7 +33,7 @@ export const SHARED_AGGREGATES = {
 
 export type SharedAggregate = keyof typeof SHARED_AGGREGATES;
 
-/** Every shared aggregate, made at once by the SQLite store's `prepare` (`sqliteOps`) as its `SyncQueries`. */
+/** Every shared aggregate, made at once by `prepare`. */
 export function sharedAggregates<All extends Record<SharedAggregate, unknown>>(
   prepare: (ops: Ops<unknown>) => unknown,
 ): Pick<All, SharedAggregate> {

@@ -1,10 +1,8 @@
 import { asNumber, many, type Ops, write } from "../statements.ts";
 import type { AnalyticsQueries } from "../store-analytics.ts";
 
-// The analytics aggregate for both stores (src/db/statements.ts), but for the batch insert,
-// which each store writes its own way (src/db/{sqlite,postgres}/analytics.ts). Groups are
-// ordered explicitly: SQLite's GROUP BY happens to sort, PostgreSQL may hash. `day` is
-// fixed-width digits and dashes; event names sort bytewise on both (BINARY, COLLATE "C").
+// Groups are ordered explicitly: SQLite's GROUP BY happens to sort, PostgreSQL may hash. Days and
+// event names sort bytewise on both (BINARY, COLLATE "C").
 
 type DayCount = { day: string; n: unknown };
 const toDayCounts = (rows: DayCount[]) => rows.map((row) => ({ ...row, n: asNumber(row.n) }));
@@ -16,7 +14,6 @@ export const ANALYTICS_OPS: Ops<Omit<AnalyticsQueries, "insertAnalyticsEvents">>
       `DELETE FROM analytics_events WHERE id IN (
          SELECT id FROM analytics_events WHERE tenant_id = $1 AND day < $2 ORDER BY day, id LIMIT ${d.limit("$3")})`,
     (tenantId, day, limit) => [tenantId, day, limit],
-    (changes) => changes,
   ),
   countConversationsByDay: many(
     (d) => `SELECT ${d.utcDay("created_at")} AS day, count(*) AS conversations,

@@ -2,16 +2,11 @@ import { deadLetters } from "../schema.ts";
 import { type Dialect, filtered, many, one, type Ops, write } from "../statements.ts";
 import type { DeadLetterQueries } from "../store-webhooks.ts";
 
-// The dead-letter aggregate, one statement each, for both stores (src/db/statements.ts): the
-// list, discard and re-trigger, a rule's recovery since a time, and the retention sweep.
-
 export const DEAD_LETTER_LIST_FILTERS = ["tenant", "event", "before"] as const;
 
 /**
- * The dead-letter list for one combination of filters. A tenant's list is a range of
- * dead_letters_tenant_{id,event}_idx in id order; expired rows are hidden even before the
- * sweeper has run (retention is exact). Without a tenant (the administrator's CLI) the list
- * walks the primary key from the newest id and stops at the page's end.
+ * A tenant's list is a range of dead_letters_tenant_{id,event}_idx; expired rows are hidden before
+ * the sweep (retention is exact). Without a tenant (the CLI) it walks the primary key from the top.
  */
 export function deadLetterListSql(
   d: Dialect,
@@ -48,7 +43,6 @@ export const DEAD_LETTER_OPS: Ops<DeadLetterQueries> = {
     (deadLetterId, now) => [deadLetterId, now],
   ),
   deleteDeadLetter: write("DELETE FROM dead_letters WHERE id = $1", (deadLetterId) => [deadLetterId]),
-  // One statement checks tenant and retention and deletes: nothing to race with a re-trigger.
   discardDeadLetter: one(
     `DELETE FROM dead_letters WHERE id = $1 AND tenant_id = $2 AND expires_at > $3 RETURNING id, delivery_id AS "deliveryId"`,
     (tenantId, deadLetterId, now) => [deadLetterId, tenantId, now],
@@ -73,30 +67,21 @@ export const DEAD_LETTER_OPS: Ops<DeadLetterQueries> = {
      WHERE tenant_id = $1 AND rule_id = $2 AND created_at >= $3 AND status = 'dead' AND stream_key IS NOT NULL ORDER BY id`,
     (tenantId, ruleId, sinceMs) => [tenantId, ruleId, sinceMs],
   ),
-  // deliveries_tenant_rule_idx serves both: the rule's rows, their creation time checked on the
-  // way (not an id range: an id carries its generator's latest time, later than created_at
-  // after the clock stepped back). A rare, deliberate operation over one rule's log.
+  // deliveries_tenant_rule_idx serves both, created_at checked on the way: not an id range, since
+  // an id carries its generator's latest time, later than created_at after the clock stepped back.
   deleteRuleDeadLettersSince: write(
     `DELETE FROM dead_letters WHERE delivery_id IN (
        SELECT id FROM deliveries WHERE tenant_id = $1 AND rule_id = $2 AND created_at >= $3 AND status = 'dead')`,
     (tenantId, ruleId, sinceMs) => [tenantId, ruleId, sinceMs],
-    (changes) => changes,
   ),
-  // A retrying row has no lease (markRetry clears it); one with a lease is in flight and is left
-  // to its sender, whose result would otherwise be dropped as stale and the send repeated. A
-  // retrying ordered row stays where it is, the head of its stream; a dead one re-enters its
-  // stream at the end instead (listRuleDeadStreamDeliveries, restartDeadDelivery).
+  // A leased row is in flight: left to its sender, whose result would otherwise be stale and the
+  // send repeated. A retrying ordered row stays the head of its stream.
   recoverRuleDeliveries: write(
     `UPDATE deliveries SET status = 'pending', attempts = 0, cycle = cycle + 1, next_attempt_at = $4, lease_token = NULL,
        last_status_code = NULL, last_error = NULL, completed_at = NULL, updated_at = $4
      WHERE tenant_id = $1 AND rule_id = $2 AND created_at >= $3
        AND ((status = 'dead' AND stream_key IS NULL) OR (status = 'pending' AND attempts > 0 AND lease_token IS NULL))`,
     (tenantId, ruleId, sinceMs, now) => [tenantId, ruleId, sinceMs, now],
-    (changes) => changes,
   ),
-  purgeExpiredDeadLetters: write(
-    "DELETE FROM dead_letters WHERE expires_at <= $1",
-    (now) => [now],
-    (changes) => changes,
-  ),
+  purgeExpiredDeadLetters: write("DELETE FROM dead_letters WHERE expires_at <= $1", (now) => [now]),
 };

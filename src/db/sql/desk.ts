@@ -1,12 +1,10 @@
-import { handoffs } from "../schema.ts";
-import { asBoolean, asNumber, many, one, type Ops, write } from "../statements.ts";
+import { handoffs, sessionRatings } from "../schema.ts";
+import { asBoolean, asNumber, insertRow, many, one, type Ops, write } from "../statements.ts";
 import type { DeskQueries, HandoffRow } from "../store-desk.ts";
 
-// The front desk's visitor side for both stores (src/db/statements.ts). handoffs_tenant_idx and
-// session_ratings_tenant_idx serve the per-tenant reads; the rest are by primary key, and the
-// last visitor message is a backward walk of chat_messages_session_idx.
+// handoffs_tenant_idx and session_ratings_tenant_idx serve the per-tenant reads; the last visitor
+// message is a backward walk of chat_messages_session_idx.
 
-/** SQLite answers the boolean as 0/1. */
 const readHandoff = (row: HandoffRow): HandoffRow => ({
   ...row,
   withinBusinessHours: asBoolean(row.withinBusinessHours),
@@ -14,11 +12,7 @@ const readHandoff = (row: HandoffRow): HandoffRow => ({
 });
 
 export const DESK_OPS: Ops<DeskQueries> = {
-  insertHandoff: write(
-    `INSERT INTO handoffs (session_id, tenant_id, handoff_at, within_business_hours, taken_over) VALUES ($1, $2, $3, $4, $5)
-     ON CONFLICT (session_id) DO NOTHING`,
-    (row) => [row.sessionId, row.tenantId, row.handoffAt, row.withinBusinessHours, row.takenOver],
-  ),
+  insertHandoff: insertRow(handoffs, " ON CONFLICT (session_id) DO NOTHING"),
   recordFirstReply: write(
     "UPDATE handoffs SET first_reply_at = $2 WHERE session_id = $1 AND first_reply_at IS NULL",
     (sessionId, repliedAt) => [sessionId, repliedAt],
@@ -31,7 +25,6 @@ export const DESK_OPS: Ops<DeskQueries> = {
   markHandoffSeen: write(
     "UPDATE handoffs SET seen_message_id = $2 WHERE session_id = $1 AND (seen_message_id IS NULL OR seen_message_id < $2)",
     (sessionId, messageId) => [sessionId, messageId],
-    (changes) => changes,
   ),
   findLastVisitorMessageId: one(
     "SELECT id FROM chat_messages WHERE session_id = $1 AND role = 'visitor' ORDER BY id DESC LIMIT 1",
@@ -45,12 +38,7 @@ export const DESK_OPS: Ops<DeskQueries> = {
     (tenantId, since, limit) => [tenantId, since, limit],
     (rows: Array<{ wait: unknown }>) => rows.map((row) => asNumber(row.wait)),
   ),
-  insertRating: write(
-    `INSERT INTO session_ratings (session_id, tenant_id, score, comment, created_at) VALUES ($1, $2, $3, $4, $5)
-     ON CONFLICT (session_id) DO NOTHING`,
-    (row) => [row.sessionId, row.tenantId, row.score, row.comment, row.createdAt],
-    (changes) => changes,
-  ),
+  insertRating: insertRow(sessionRatings, " ON CONFLICT (session_id) DO NOTHING", (changes) => changes),
   countRatingsByDay: many(
     (d) => `SELECT ${d.utcDay("created_at")} AS day, score, count(*) AS n FROM session_ratings
      WHERE tenant_id = $1 AND created_at >= $2 AND created_at < $3 GROUP BY day, score ORDER BY day, score`,

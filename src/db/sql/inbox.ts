@@ -1,30 +1,37 @@
 import { cannedReplies, sessionDesk } from "../schema.ts";
-import { asBoolean, asNumber, type Dialect, filtered, many, one, type Ops, write } from "../statements.ts";
-import type { CannedReplyQueries, CannedReplyRow, InboxQueries, InboxDetailRow } from "../store-inbox.ts";
+import {
+  asBoolean,
+  asNullableNumber,
+  asNumber,
+  type Dialect,
+  filtered,
+  insertRow,
+  many,
+  one,
+  type Ops,
+  write,
+} from "../statements.ts";
+import type { CannedReplyQueries, InboxQueries, InboxDetailRow } from "../store-inbox.ts";
 
-// The front desk's inbox statements for both stores (src/db/statements.ts). Search is the one
-// statement whose SQL differs by dialect: FTS5 tables on SQLite, GIN indexes on PostgreSQL, both
-// of tenant-scoped terms written by a catch-up (src/db/search-terms.ts; migrations 0018 /
-// postgres 0008, 0011 and 0016).
+// Search is the one statement whose SQL differs by dialect: FTS5 on SQLite, GIN on PostgreSQL,
+// both over tenant-scoped terms (src/db/search-terms.ts).
 
 /** A bigint expression read back as a number (PostgreSQL answers int8 as a string). */
 const num = (d: Dialect, expression: string) => (d.name === "postgres" ? `(${expression})::float8` : expression);
 
-/** The expression the PostgreSQL GIN indexes were built on (it must be the same to use them): the tenant's terms of a text. */
+/** Exactly the expression the GIN indexes were built on, or they go unused. */
 const pgTerms = (tenantId: string, text: string) => `parley_search_terms(${tenantId}, ${text})`;
 
-/** PostgreSQL's terms of a message (alias m) and of a lead (alias l), as its GIN indexes hold them (chat_message_terms, leads_search_idx). */
+/** PostgreSQL's terms of a message (alias m) and of a lead (alias l). */
 export const searchTerms = {
   message: pgTerms("m.tenant_id", "m.text"),
   lead: pgTerms("l.tenant_id", `l.name || ' ' || l.email || ' ' || l.phone`),
-  /** The search's tsquery ($2), its letters folded as the terms' are (case and accents as FTS5 folds them). */
+  /** The search's tsquery ($2), folded as the terms are. */
   query: "to_tsquery('simple', parley_fold_letters($2))",
 };
 
-// Sessions whose messages or lead match, newest first: every match of the tenant, then a sort
-// of their session ids (the FTS index finds the matches). Each store tries its newest-first walk
-// before this (src/db/sqlite/search-walk.ts, src/db/postgres/inbox.ts).
-// The terms are the tenant's already; the tenant_id check keeps ids of any shape apart.
+// Every match, then a sort: each store tries its newest-first walk first. The terms are the
+// tenant's already; the tenant_id check keeps ids of any shape apart.
 export const searchSql = (d: Dialect, given: { before: boolean }): string => {
   const before = given.before ? " WHERE session_id < $3" : "";
   const hits =
@@ -65,9 +72,7 @@ const inboxDetailSql = (d: Dialect) => `
   LEFT JOIN appointments AS a ON a.id = (SELECT max(id) FROM appointments WHERE session_id = s.id)
   WHERE s.tenant_id = $1 AND ${d.inList("s.id", "$3")}`;
 
-const numberOrNull = (value: unknown): number | null => (value === null || value === undefined ? null : Number(value));
-
-/** Every inbox statement but the catch-up of the search index, which is SQLite's alone (src/db/sqlite/inbox.ts). */
+/** Every inbox statement but the search index's catch-up, which differs per store. */
 export const INBOX_OPS: Ops<Omit<InboxQueries, "indexPending">> = {
   findDesk: one(
     (d) => `SELECT ${d.columns(sessionDesk)} FROM session_desk WHERE session_id = $1`,
@@ -88,7 +93,7 @@ export const INBOX_OPS: Ops<Omit<InboxQueries, "indexPending">> = {
     "UPDATE chat_sessions SET status = 'handoff', closed_at = NULL, updated_at = $3 WHERE tenant_id = $1 AND id = $2 AND status = 'closed'",
     (tenantId, sessionId, at) => [tenantId, sessionId, at],
   ),
-  // The mark is the chat's newest message now (one seek of chat_messages_session_idx); none, no mark.
+  // One seek of chat_messages_session_idx; a chat without messages gets no mark.
   markRead: write(
     `INSERT INTO inbox_reads (session_id, user_id, tenant_id, last_read_id, read_at)
      SELECT $1, $2, $3, max(id), $4 FROM chat_messages WHERE session_id = $1 HAVING max(id) IS NOT NULL
@@ -102,12 +107,11 @@ export const INBOX_OPS: Ops<Omit<InboxQueries, "indexPending">> = {
     (rows: InboxDetailRow[]) =>
       rows.map((row) => ({
         ...row,
-        handoffAt: numberOrNull(row.handoffAt),
-        assignedAt: numberOrNull(row.assignedAt),
-        appointmentStartsAt: numberOrNull(row.appointmentStartsAt),
+        handoffAt: asNullableNumber(row.handoffAt),
+        assignedAt: asNullableNumber(row.assignedAt),
+        appointmentStartsAt: asNullableNumber(row.appointmentStartsAt),
         unread: asNumber(row.unread),
-        waitingSince: numberOrNull(row.waitingSince),
-        // SQLite answers the boolean as 0/1.
+        waitingSince: asNullableNumber(row.waitingSince),
         withinBusinessHours: row.withinBusinessHours === null ? null : asBoolean(row.withinBusinessHours),
       })),
   ),
@@ -135,10 +139,9 @@ export const CANNED_REPLY_OPS: Ops<CannedReplyQueries> = {
     (row: { n: unknown } | null) => asNumber(row?.n),
   ),
   // A taken shortcut is declared rather than let fail: a failed statement aborts a PostgreSQL transaction.
-  insertCannedReply: write(
-    `INSERT INTO canned_replies (id, tenant_id, shortcut, text, created_at, updated_at) VALUES ($1, $2, $3, $4, $5, $6)
-     ON CONFLICT (tenant_id, shortcut) DO NOTHING`,
-    (row: CannedReplyRow) => [row.id, row.tenantId, row.shortcut, row.text, row.createdAt, row.updatedAt],
+  insertCannedReply: insertRow(
+    cannedReplies,
+    " ON CONFLICT (tenant_id, shortcut) DO NOTHING",
     (changes) => changes > 0,
   ),
   updateCannedReply: write(

@@ -1,8 +1,6 @@
 import { paymentEvents, tenantSecrets } from "../schema.ts";
-import { one, type Ops, write } from "../statements.ts";
+import { insertRow, one, type Ops, write } from "../statements.ts";
 import type { IntegrationQueries } from "../store-integrations.ts";
-
-// Tenant secrets and the inbound de-duplication tables, for both stores (src/db/statements.ts).
 
 export const INTEGRATION_OPS: Ops<IntegrationQueries> = {
   findTenantSecrets: one(
@@ -26,29 +24,17 @@ export const INTEGRATION_OPS: Ops<IntegrationQueries> = {
       `SELECT ${d.columns(paymentEvents)} FROM payment_events WHERE provider = $1 AND provider_event_id = $2 AND tenant_id = $3`,
     (provider, providerEventId, tenantId) => [provider, providerEventId, tenantId],
   ),
-  insertPaymentEvent: write(
-    "INSERT INTO payment_events (provider, provider_event_id, tenant_id, event_id, received_at) VALUES ($1, $2, $3, $4, $5)",
-    (row) => [row.provider, row.providerEventId, row.tenantId, row.eventId, row.receivedAt],
-  ),
-  purgePaymentEventsBefore: write(
-    "DELETE FROM payment_events WHERE received_at <= $1",
-    (cutoffMs) => [cutoffMs],
-    (changes) => changes,
-  ),
+  insertPaymentEvent: insertRow(paymentEvents),
+  purgePaymentEventsBefore: write("DELETE FROM payment_events WHERE received_at <= $1", (cutoffMs) => [cutoffMs]),
   hasWhatsappMessage: one(
     "SELECT 1 AS one FROM whatsapp_messages WHERE tenant_id = $1 AND message_id = $2",
     (tenantId, messageId) => [tenantId, messageId],
     (row) => row !== null,
   ),
-  // A message id seen before changes nothing.
   insertWhatsappMessage: write(
     "INSERT INTO whatsapp_messages (tenant_id, message_id, received_at) VALUES ($1, $2, $3) ON CONFLICT DO NOTHING",
     (tenantId, messageId, receivedAt) => [tenantId, messageId, receivedAt],
     (changes) => changes > 0,
   ),
-  purgeWhatsappMessagesBefore: write(
-    "DELETE FROM whatsapp_messages WHERE received_at <= $1",
-    (cutoffMs) => [cutoffMs],
-    (changes) => changes,
-  ),
+  purgeWhatsappMessagesBefore: write("DELETE FROM whatsapp_messages WHERE received_at <= $1", (cutoffMs) => [cutoffMs]),
 };

@@ -1,8 +1,6 @@
 import { knowledgeSources } from "../schema.ts";
-import { asNumber, filtered, many, one, type Ops, write } from "../statements.ts";
+import { asNullableNumber, asNumber, filtered, insertRow, many, one, type Ops, write } from "../statements.ts";
 import type { KnowledgeSourceQueries, KnowledgeSourceWithCount } from "../store-knowledge-sources.ts";
-
-// Knowledge sources and the tenant's sync schedule, one statement each, for both stores (src/db/statements.ts).
 
 const DOCUMENT_COUNT = `(SELECT count(*) FROM knowledge_documents d WHERE d.source_id = s.id) AS "documentCount"`;
 const withCount = (row: KnowledgeSourceWithCount): KnowledgeSourceWithCount => ({
@@ -11,28 +9,7 @@ const withCount = (row: KnowledgeSourceWithCount): KnowledgeSourceWithCount => (
 });
 
 export const KNOWLEDGE_SOURCE_OPS: Ops<KnowledgeSourceQueries> = {
-  insertSource: write(
-    `INSERT INTO knowledge_sources (id, tenant_id, kind, url, title, status, last_error, etag, last_modified, content_hash,
-       last_fetched_at, last_changed_at, next_sync_at, report, created_at)
-     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15)`,
-    (row) => [
-      row.id,
-      row.tenantId,
-      row.kind,
-      row.url,
-      row.title,
-      row.status,
-      row.lastError,
-      row.etag,
-      row.lastModified,
-      row.contentHash,
-      row.lastFetchedAt,
-      row.lastChangedAt,
-      row.nextSyncAt,
-      row.report,
-      row.createdAt,
-    ],
-  ),
+  insertSource: insertRow(knowledgeSources),
   listSources: filtered(
     ["before"],
     (_tenantId, beforeId, _limit) => ({ before: beforeId !== null }),
@@ -115,8 +92,7 @@ export const KNOWLEDGE_SOURCE_OPS: Ops<KnowledgeSourceQueries> = {
   findSyncInterval: one(
     `SELECT sync_interval_ms AS "syncIntervalMs" FROM knowledge_settings WHERE tenant_id = $1`,
     (tenantId) => [tenantId],
-    (row: { syncIntervalMs: unknown } | null) =>
-      row ? (row.syncIntervalMs === null ? null : asNumber(row.syncIntervalMs)) : undefined,
+    (row: { syncIntervalMs: unknown } | null) => (row ? asNullableNumber(row.syncIntervalMs) : undefined),
   ),
   upsertSyncInterval: write(
     `INSERT INTO knowledge_settings (tenant_id, sync_interval_ms, updated_at) VALUES ($1, $2, $3)

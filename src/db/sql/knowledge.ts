@@ -1,10 +1,9 @@
 import { knowledgeDocuments } from "../schema.ts";
-import { asNumber, type Dialect, filtered, many, one, type Ops, write } from "../statements.ts";
+import { asNumber, type Dialect, filtered, insertRow, many, one, type Ops, write } from "../statements.ts";
 import type { KnowledgeChunkRow } from "../rows.ts";
 import type { IndexedChunk, KnowledgeQueries } from "../store-knowledge.ts";
 
-// The knowledge base for both stores (src/db/statements.ts), but for the two batch writes
-// (chunks and their vectors), which each store writes its own way (src/db/{sqlite,postgres}/knowledge.ts).
+// The knowledge base, but for the two batch writes, which each store writes its own way.
 
 /** The documents page, with and without a cursor: a range of knowledge_documents_tenant_idx; content is left out. */
 export function documentListSql(d: Dialect, given: { before: boolean }): string {
@@ -27,26 +26,7 @@ export const chunkValues = (row: Omit<KnowledgeChunkRow, "id">): unknown[] => [
 type RawChunk = Omit<IndexedChunk, "id" | "embedding"> & { id: unknown; embedding: Uint8Array | null };
 
 export const KNOWLEDGE_OPS: Ops<Omit<KnowledgeQueries, "insertChunks" | "storeChunkVectors">> = {
-  insertDocument: write(
-    `INSERT INTO knowledge_documents (id, tenant_id, title, format, source_url, content, bytes, chunk_count, created_at,
-       source_id, etag, last_modified, content_hash)
-     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13)`,
-    (row) => [
-      row.id,
-      row.tenantId,
-      row.title,
-      row.format,
-      row.sourceUrl,
-      row.content,
-      row.bytes,
-      row.chunkCount,
-      row.createdAt,
-      row.sourceId,
-      row.etag,
-      row.lastModified,
-      row.contentHash,
-    ],
-  ),
+  insertDocument: insertRow(knowledgeDocuments),
   listDocuments: filtered(
     ["before"],
     (_tenantId, beforeId, _limit) => ({ before: beforeId !== null }),

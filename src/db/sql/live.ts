@@ -1,17 +1,11 @@
 import { liveEvents } from "../schema.ts";
-import type { Ops } from "../statements.ts";
-import { asNumber, many, one, write } from "../statements.ts";
+import { asNumber, insertRow, many, one, type Ops, parsedJson, write } from "../statements.ts";
 import type { LiveEventQueries, LiveEventRow } from "../store-live.ts";
 
-// The live events aggregate for both stores (src/db/statements.ts). Ids are an identity
-// (PostgreSQL, read as float8 by d.columns) or the rowid (SQLite): both order the events.
+// Ids are an identity (PostgreSQL) or the rowid (SQLite): both order the events.
 
 export const LIVE_EVENT_OPS: Ops<LiveEventQueries> = {
-  insertLiveEvent: write(
-    (d) =>
-      `INSERT INTO live_events (tenant_id, session_id, kind, data, created_at) VALUES ($1, $2, $3, ${d.json("$4")}, $5)`,
-    (row) => [row.tenantId, row.sessionId, row.kind, JSON.stringify(row.data), row.createdAt],
-  ),
+  insertLiveEvent: insertRow(liveEvents),
   listLiveEventsAfter: many(
     (d) => `SELECT ${d.columns(liveEvents)} FROM live_events WHERE id > $1 ORDER BY id LIMIT $2`,
     (afterId, limit) => [afterId, limit],
@@ -35,11 +29,6 @@ export const LIVE_EVENT_OPS: Ops<LiveEventQueries> = {
   purgeLiveEventsBefore: write("DELETE FROM live_events WHERE created_at < $1", (createdBefore) => [createdBefore]),
 };
 
-/** SQLite hands the json column back as text; PostgreSQL parses it. */
 function parseRows(rows: LiveEventRow[]): LiveEventRow[] {
-  return rows.map((row) => ({
-    ...row,
-    id: asNumber(row.id),
-    data: typeof row.data === "string" ? (JSON.parse(row.data) as LiveEventRow["data"]) : row.data,
-  }));
+  return rows.map((row) => ({ ...row, id: asNumber(row.id), data: parsedJson(row.data) }));
 }

@@ -1,18 +1,15 @@
 import { asNumber, type Dialect, many, one, type Ops, write } from "../statements.ts";
 import type { DeliveryQueries, OutboxQueries } from "../store-webhooks.ts";
 
-// Ordered delivery (src/webhooks/ordered-streams.ts), one statement each for both stores: a
-// stream's writers serialised, its tail found, and the states the delivery log explains a
-// waiting delivery with. The release of the next delivery when one ends is part of each store's
-// result write (src/db/{sqlite,postgres}/delivery-queue.ts).
+// Ordered delivery (src/webhooks/ordered-streams.ts); releasing a successor is part of each
+// store's result write.
 
 /**
- * PostgreSQL: one transaction-scoped advisory lock per stream (two-key form, class 1: a lock
- * space of its own), taken in hash order so two writers of the same streams never deadlock.
- * Held until COMMIT: a new delivery's look at the tail and the release of the one it waits for
- * cannot interleave. SQLite's write transactions are serial already: a statement that does nothing.
+ * An advisory lock per stream (class 1), in hash order so two writers never deadlock, held to
+ * COMMIT: a look at the tail and the release of the one it waits for cannot interleave.
+ * SQLite's writes are serial already.
  */
-export const lockStreamsSql = (d: Dialect): string =>
+const lockStreamsSql = (d: Dialect): string =>
   d.name === "postgres"
     ? `SELECT count(pg_advisory_xact_lock(1, h)) AS n FROM (SELECT DISTINCT hashtext(k) AS h FROM unnest($1::text[]) AS k ORDER BY h) AS s`
     : "SELECT 0 AS n WHERE $1 IS NULL";
@@ -23,8 +20,8 @@ export const OUTBOX_STREAM_OPS: Pick<Ops<OutboxQueries>, "lockStreams" | "findSt
     (streamKeys) => [[...streamKeys]],
     () => undefined,
   ),
-  // deliveries_stream_idx gives the stream's unfinished rows (few: one session's backlog), and
-  // deliveries_waits_for_idx whether one waits behind each; exactly one has none (the chain's end).
+  // deliveries_stream_idx gives the stream's few unfinished rows, deliveries_waits_for_idx who waits
+  // behind each; exactly one has nobody (the chain's end).
   findStreamTail: one(
     `SELECT d.id FROM deliveries AS d
      WHERE d.stream_key = $1 AND d.status IN ('pending', 'waiting')
@@ -36,14 +33,12 @@ export const OUTBOX_STREAM_OPS: Pick<Ops<OutboxQueries>, "lockStreams" | "findSt
 };
 
 export const DELIVERY_STREAM_OPS: Pick<Ops<DeliveryQueries>, "describeDeliveryStates" | "releaseStrandedWaiters"> = {
-  // Only waiting rows carry waits_for, so this walks deliveries_waits_for_idx: the waiting rows,
-  // each with one look at the delivery it waits for.
+  // Only waiting rows carry waits_for: a walk of deliveries_waits_for_idx.
   releaseStrandedWaiters: write(
     `UPDATE deliveries SET status = 'pending', waits_for = NULL, next_attempt_at = $1, updated_at = $1
      WHERE waits_for IS NOT NULL AND status = 'waiting'
        AND NOT EXISTS (SELECT 1 FROM deliveries AS p WHERE p.id = deliveries.waits_for AND p.status IN ('pending', 'waiting'))`,
     (now) => [now],
-    (changes) => changes,
   ),
   describeDeliveryStates: many(
     (d) =>

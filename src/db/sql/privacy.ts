@@ -1,13 +1,11 @@
-import type { AppointmentRow, ChatMessageRow, ChatSessionRow, DeliveryRow, LeadRow } from "../rows.ts";
+import type { ChatMessageRow, DeliveryRow } from "../rows.ts";
 import { appointments, chatSessions, leads } from "../schema.ts";
 import { asNumber, type Dialect, many, type Ops, perCall, write, writePerCall } from "../statements.ts";
 import type { PrivacyQueries } from "../store-privacy.ts";
 
-// Erasure, export and chat retention for both stores (src/db/statements.ts), but for the
-// retention settings, read from each store's JSON its own way (src/db/{sqlite,postgres}/privacy.ts).
-// A list of identifiers is one list parameter; every finder answers in id order. They run
-// rarely, on a person's request, and are built per call: the searches by e-mail, by mention
-// and of analytics read every row of the tenant (no index serves them).
+// The retention settings are read from each store's JSON its own way. These run rarely, on a
+// person's request, so they are built per call, and the searches by e-mail, by mention and of
+// analytics read every row of the tenant (no index serves them).
 
 const COLUMN = { id: "id", sessionId: "session_id", phone: "phone", visitorRef: "visitor_ref" } as const;
 const TABLE = {
@@ -33,14 +31,12 @@ export const PRIVACY_OPS: Ops<Omit<PrivacyQueries, "listTenantRetention">> = {
     (d, _tenantId, by, _values) =>
       `SELECT ${d.columns(leads)} FROM leads WHERE tenant_id = $1 AND ${d.inList(COLUMN[by], "$2")} ORDER BY id`,
     (tenantId, _by, values) => [tenantId, [...values]],
-    (rows: LeadRow[]) => rows,
   ),
   findAppointments: perCall(
     "all",
     (d, _tenantId, by, _values) =>
       `SELECT ${d.columns(appointments)} FROM appointments WHERE tenant_id = $1 AND ${d.inList(COLUMN[by], "$2")} ORDER BY id`,
     (tenantId, _by, values) => [tenantId, [...values]],
-    (rows: AppointmentRow[]) => rows,
   ),
   findLeadsByEmail: perCall(
     "all",
@@ -59,7 +55,6 @@ export const PRIVACY_OPS: Ops<Omit<PrivacyQueries, "listTenantRetention">> = {
     (d, _tenantId, by, _values) =>
       `SELECT ${d.columns(chatSessions, "s")} FROM chat_sessions s WHERE s.tenant_id = $1 AND ${d.inList(`s.${COLUMN[by]}`, "$2")} ORDER BY s.id`,
     (tenantId, _by, values) => [tenantId, [...values]],
-    (rows: ChatSessionRow[]) => rows,
   ),
   findSessionsMentioning: perCall(
     "all",
@@ -116,21 +111,16 @@ export const PRIVACY_OPS: Ops<Omit<PrivacyQueries, "listTenantRetention">> = {
     (rows: Array<{ id: unknown; sessionId: string; name: string; occurredAt: unknown }>) =>
       rows.map((row) => ({ ...row, id: asNumber(row.id), occurredAt: asNumber(row.occurredAt) })),
   ),
-  // Deliveries (and their attempts and dead letters) go with their events, messages with their
-  // sessions: ON DELETE CASCADE (on PostgreSQL the attempts by a trigger, their table keyless).
-  // One statement whatever the number of ids.
+  // Dependent rows go by ON DELETE CASCADE (attempts by a trigger on PostgreSQL).
   deleteRows: writePerCall(
     (d, table, _ids) =>
       `DELETE FROM ${TABLE[table]} WHERE ${d.inList("id", "$1", table === "analyticsEvents" ? "bigint" : "text")}`,
     (table, ids) => [table === "analyticsEvents" ? ids.map(Number) : ids.map(String)],
   ),
-  // Sessions created before the cutoff (an id range: ids sort by creation time) whose last
-  // activity is too. The status list lets chat_sessions_tenant_status_id_idx serve the id range
-  // instead of a scan of the tenant's sessions; no index on updated_at, which every message rewrites.
-  // Messages go with their session (ON DELETE CASCADE).
+  // The status list lets chat_sessions_tenant_status_id_idx serve the id range; no index on
+  // updated_at, which every message rewrites.
   purgeInactiveSessions: write(
     `DELETE FROM chat_sessions WHERE id IN (${INACTIVE_SESSIONS})`,
     (tenantId, beforeId, cutoffMs, limit) => [tenantId, beforeId, cutoffMs, limit],
-    (changes) => changes,
   ),
 };

@@ -1,11 +1,10 @@
-import { tenants } from "../schema.ts";
-import { asNumber, type Dialect, many, one, type Ops, parsedJson, write } from "../statements.ts";
+import { chatbots, tenants } from "../schema.ts";
+import { asNumber, type Dialect, insertRow, many, one, type Ops, parsedJson, write } from "../statements.ts";
 import type { TenantQueries, TenantWithChatbot } from "../store-accounts.ts";
 import type { BotConfigQueries } from "../store-chat.ts";
 
-// The tenants and bot-config aggregates (the tenants and chatbots tables), one statement each,
-// for both stores (src/db/statements.ts). The lookup version differs per store and stays in
-// each; so does marking a write to these tables on SQLite (src/db/sqlite/tenants.ts).
+// The lookup version differs per store, and so does marking a write to these tables on SQLite
+// (src/db/sqlite/tenants.ts).
 
 type RawTenant = Omit<TenantWithChatbot, "allowedOrigins"> & { allowedOrigins: unknown };
 
@@ -14,16 +13,14 @@ const toTenant = (row: RawTenant): TenantWithChatbot => ({
   allowedOrigins: parsedJson<string[]>(row.allowedOrigins),
 });
 
-/** A tenant with its first chatbot: findTenant runs on every chat message the lookup cache misses. */
+/** findTenant runs on every chat message the lookup cache misses. */
 const selectTenant = (d: Dialect) => `SELECT ${d.columns(tenants, "t")},
     (SELECT c.id FROM chatbots c WHERE c.tenant_id = t.id ORDER BY c.id LIMIT 1) AS "chatbotId"
     FROM tenants t`;
 
 export const TENANT_OPS: Ops<Omit<TenantQueries, "findLookupVersion">> = {
-  // PostgreSQL (READ COMMITTED): two adds that each count before the other's insert commits would
-  // both pass a cap. A transaction-scoped advisory lock (two-key form, class 2: a lock space of
-  // its own) per tenant and cap puts them in turn, and the count read after it sees the other's
-  // committed row. SQLite's write transactions are serial already: a statement that does nothing.
+  // Under READ COMMITTED two adds could each count before the other commits: an advisory lock
+  // (class 2, a space of its own) puts them in turn. SQLite's writes are serial already.
   lockPlanCap: one(
     (d) =>
       d.name === "postgres"
@@ -47,7 +44,6 @@ export const TENANT_OPS: Ops<Omit<TenantQueries, "findLookupVersion">> = {
     () => [],
     (rows: RawTenant[]) => rows.map(toTenant),
   ),
-  // An empty list allows every origin.
   anyTenantAllowsOrigin: one(
     (d) => `SELECT 1 AS ok FROM tenants
       WHERE json_array_length(allowed_origins) = 0 OR EXISTS (SELECT 1 FROM ${d.jsonArray("tenants.allowed_origins", "o")} WHERE o.value = $1)
@@ -55,28 +51,19 @@ export const TENANT_OPS: Ops<Omit<TenantQueries, "findLookupVersion">> = {
     (origin) => [origin],
     (row) => row !== null,
   ),
-  insertTenant: write(
-    (d) =>
-      `INSERT INTO tenants (id, name, plan, sector, allowed_origins, created_at, updated_at) VALUES ($1, $2, $3, $4, ${d.json("$5")}, $6, $7)`,
-    (row) => [row.id, row.name, row.plan, row.sector, JSON.stringify(row.allowedOrigins), row.createdAt, row.updatedAt],
-  ),
+  insertTenant: insertRow(tenants),
   updateTenantPlan: write(
     "UPDATE tenants SET plan = $2, updated_at = $3 WHERE id = $1",
     (tenantId, plan, updatedAt) => [tenantId, plan, updatedAt],
   ),
-  // The config's default ({}) as the schema's.
-  insertChatbot: write(
-    (d) =>
-      `INSERT INTO chatbots (id, tenant_id, name, config, created_at, updated_at) VALUES ($1, $2, $3, ${d.json("$4")}, $5, $6)`,
-    (row) => [row.id, row.tenantId, row.name, JSON.stringify(row.config ?? {}), row.createdAt, row.updatedAt],
-  ),
+  insertChatbot: insertRow(chatbots),
 };
 
 type BotConfigVersion = { chatbotId: string; updatedAt: number; tenantUpdatedAt: number };
 type RawDocument = { config: unknown; sector: string; allowedOrigins: unknown };
 
 export const BOT_CONFIG_OPS: Ops<BotConfigQueries> = {
-  // A cheap version probe on every message; the config document is read only when it changed.
+  // A cheap probe on every message: the document is read only when it changed.
   findBotConfigVersion: one(
     `SELECT c.id AS "chatbotId", c.updated_at AS "updatedAt", (SELECT t.updated_at FROM tenants t WHERE t.id = c.tenant_id) AS "tenantUpdatedAt"
      FROM chatbots c WHERE c.tenant_id = $1 ORDER BY c.id LIMIT 1`,

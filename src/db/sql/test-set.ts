@@ -1,9 +1,6 @@
 import { chatbotTestRuns, chatbotTests, unansweredQuestions } from "../schema.ts";
-import type { Ops } from "../statements.ts";
-import { asNumber, many, one, parsedJson, write } from "../statements.ts";
+import { asNumber, insertRow, many, one, type Ops, parsedJson, write } from "../statements.ts";
 import type { ChatbotTestRow, ChatbotTestRunRow, TestSetQueries, UnansweredQueries } from "../store-test-set.ts";
-
-// The owner's test set, one statement each, for both stores (src/db/statements.ts).
 
 const caseOf = (row: ChatbotTestRow): ChatbotTestRow => ({
   ...row,
@@ -13,19 +10,7 @@ const caseOf = (row: ChatbotTestRow): ChatbotTestRow => ({
 const runOf = (row: ChatbotTestRunRow): ChatbotTestRunRow => ({ ...row, results: parsedJson(row.results) });
 
 export const TEST_SET_OPS: Ops<TestSetQueries> = {
-  insertTestCase: write(
-    (d) =>
-      `INSERT INTO chatbot_tests (id, tenant_id, turns, language, expectation, created_at, updated_at) VALUES ($1, $2, ${d.json("$3")}, $4, ${d.json("$5")}, $6, $7)`,
-    (row) => [
-      row.id,
-      row.tenantId,
-      JSON.stringify(row.turns),
-      row.language,
-      JSON.stringify(row.expectation),
-      row.createdAt,
-      row.updatedAt,
-    ],
-  ),
+  insertTestCase: insertRow(chatbotTests),
   listTestCases: many(
     (d) => `SELECT ${d.columns(chatbotTests)} FROM chatbot_tests WHERE tenant_id = $1 ORDER BY id`,
     (tenantId) => [tenantId],
@@ -57,11 +42,7 @@ export const TEST_SET_OPS: Ops<TestSetQueries> = {
     tenantId,
     caseId,
   ]),
-  insertTestRun: write(
-    (d) =>
-      `INSERT INTO chatbot_test_runs (id, tenant_id, passed, failed, results, created_at) VALUES ($1, $2, $3, $4, ${d.json("$5")}, $6)`,
-    (row) => [row.id, row.tenantId, row.passed, row.failed, JSON.stringify(row.results), row.createdAt],
-  ),
+  insertTestRun: insertRow(chatbotTestRuns),
   pruneTestRuns: write(
     "DELETE FROM chatbot_test_runs WHERE tenant_id = $1 AND id NOT IN (SELECT id FROM chatbot_test_runs WHERE tenant_id = $1 ORDER BY id DESC LIMIT $2)",
     (tenantId, keep) => [tenantId, keep],
@@ -91,10 +72,7 @@ export const TEST_SET_OPS: Ops<TestSetQueries> = {
 };
 
 export const UNANSWERED_OPS: Ops<UnansweredQueries> = {
-  insertUnanswered: write(
-    "INSERT INTO unanswered_questions (id, tenant_id, session_id, question, language, engine, created_at) VALUES ($1, $2, $3, $4, $5, $6, $7)",
-    (row) => [row.id, row.tenantId, row.sessionId, row.question, row.language, row.engine, row.createdAt],
-  ),
+  insertUnanswered: insertRow(unansweredQuestions),
   listOpenUnanswered: many(
     (d) =>
       `SELECT ${d.columns(unansweredQuestions)} FROM unanswered_questions WHERE tenant_id = $1 AND resolved_at IS NULL ORDER BY id DESC LIMIT $2`,

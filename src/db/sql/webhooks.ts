@@ -3,9 +3,11 @@ import type { DeliveryAttemptRow, WebhookRuleRow } from "../rows.ts";
 import { deliveries, deliveryAttempts, webhookRules } from "../schema.ts";
 import {
   asBoolean,
+  asNullableNumber,
   asNumber,
   type Dialect,
   filtered,
+  insertRow,
   many,
   one,
   type Ops,
@@ -22,9 +24,7 @@ import type {
   WebhookRuleQueries,
 } from "../store-webhooks.ts";
 
-// The webhook aggregates (rules, outbox, delivery log), one statement each, for both stores
-// (src/db/statements.ts). Dead letters are in dead-letters.ts; the scheduler's queue (claims,
-// results) differs per store: src/db/{sqlite,postgres}/delivery-queue.ts.
+// Rules, outbox and delivery log; the scheduler's queue differs per store (*/delivery-queue.ts).
 
 type RawRule = Omit<WebhookRuleRow, "active" | "previousSecretUntil"> & {
   active: number | boolean;
@@ -35,9 +35,6 @@ const toRule = (row: RawRule): WebhookRuleRow => ({
   active: asBoolean(row.active),
   previousSecretUntil: asNullableNumber(row.previousSecretUntil),
 });
-/** PostgreSQL answers bigint as a string. */
-const asNullableNumber = (value: unknown): number | null =>
-  value === null || value === undefined ? null : Number(value);
 
 const RULE_COLUMNS = new Map(Object.entries(getTableColumns(webhookRules)).map(([key, column]) => [key, column.name]));
 const ruleChanges = (changes: object) => Object.entries(changes).filter(([, value]) => value !== undefined);
@@ -63,25 +60,8 @@ export const WEBHOOK_RULE_OPS: Ops<WebhookRuleQueries> = {
     (tenantId) => [tenantId],
     (row: { n: unknown } | null) => asNumber(row?.n),
   ),
-  insertRule: write(
-    `INSERT INTO webhook_rules (id, tenant_id, name, event, url, secret, min_confidence, active, created_at, updated_at, rate_limit_per_s, ordering)
-     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)`,
-    (row) => [
-      row.id,
-      row.tenantId,
-      row.name,
-      row.event,
-      row.url,
-      row.secret,
-      row.minConfidence,
-      row.active,
-      row.createdAt,
-      row.updatedAt,
-      row.rateLimitPerS ?? null,
-      row.ordering ?? "none",
-    ],
-  ),
-  // Any subset of columns (undefined values are left out): rule edits are rare.
+  insertRule: insertRow(webhookRules),
+  // Any subset of columns (undefined left out): built per call, as rule edits are rare.
   updateRule: writePerCall(
     (_d, _ruleId, changes) => {
       const sets = ruleChanges(changes).map(([key], index) => {
@@ -122,8 +102,8 @@ export const OUTBOX_OPS: Ops<OutboxQueries> = {
     "INSERT INTO events (id, tenant_id, event, data, confidence, occurred_at) VALUES ($1, $2, $3, $4, $5, $6)",
     (row) => [row.id, row.tenantId, row.event, row.data, row.confidence, row.occurredAt],
   ),
-  // Ordered by id in JavaScript: webhook_rules_match_idx does not end in id, so ORDER BY id made
-  // SQLite sort the few rows in a temporary B-tree, 12 µs a call against 1.4 (every event pays it).
+  // Sorted in JavaScript: webhook_rules_match_idx does not end in id, and every event would pay
+  // SQLite's temporary B-tree for ORDER BY id.
   listMatchingTargets: many(
     `SELECT ${TARGET_COLUMNS} FROM webhook_rules
      WHERE tenant_id = $1 AND event = $2 AND active = TRUE AND (min_confidence IS NULL OR min_confidence <= $3)`,
@@ -135,7 +115,7 @@ export const OUTBOX_OPS: Ops<OutboxQueries> = {
     (tenantId, ruleId) => [ruleId, tenantId],
     (rows: RawTarget[]) => rows.map(toTarget),
   ),
-  // A waiting delivery is not due (no next_attempt_at): outside deliveries_due_idx until released.
+  // A waiting delivery has no next_attempt_at: outside deliveries_due_idx until released.
   insertPendingDelivery: write(
     `INSERT INTO deliveries (id, tenant_id, event_id, rule_id, event, url, status, attempts, cycle, next_attempt_at, lease_token, created_at, updated_at,
        stream_key, waits_for)
@@ -156,25 +136,19 @@ export const OUTBOX_OPS: Ops<OutboxQueries> = {
     ],
   ),
   ...OUTBOX_STREAM_OPS,
-  // Events older than the cutoff with no delivery left: nothing pending, nothing dead. A
-  // re-triggerable delivery keeps its event, because the body is built from the event's data.
+  // A re-triggerable delivery keeps its event: the body is built from the event's data.
   purgeSpentEvents: write(
     `DELETE FROM events WHERE id IN (
        SELECT e.id FROM events e
        WHERE e.occurred_at <= $1 AND NOT EXISTS (SELECT 1 FROM deliveries d WHERE d.event_id = e.id)
        ORDER BY e.occurred_at LIMIT $2)`,
     (cutoffMs, limit) => [cutoffMs, limit],
-    (changes) => changes,
   ),
 };
 
 export const DELIVERY_LIST_FILTERS = ["status", "event", "ruleId", "before"] as const;
 
-/**
- * The delivery log's page for one combination of filters: each filter is an equality on an
- * index that ends in `id` (deliveries_tenant_{status,event,rule}_idx), so a page is a range of
- * it whatever the cursor, and the tenant's other rows are never read.
- */
+/** Each filter is an equality on an index ending in `id`, so a page is one range of it. */
 export function deliveryListSql(d: Dialect, given: Record<(typeof DELIVERY_LIST_FILTERS)[number], boolean>): string {
   const conditions = ["tenant_id = $1"];
   if (given.status) conditions.push("status = $2");
@@ -221,10 +195,6 @@ export const DELIVERY_OPS: Ops<DeliveryQueries> = {
     (deliveryId) => [deliveryId],
     (rows: RawAttempt[]) => rows.map((row) => ({ ...row, ok: asBoolean(row.ok) })),
   ),
-  // Finished deliveries (succeeded, cancelled, or dead whose dead letter is gone) that finished
-  // before the cutoff; their attempt logs go with them (ON DELETE CASCADE on SQLite, a trigger on
-  // PostgreSQL: src/db/postgres/schema.ts). A dead delivery whose dead letter is still live
-  // stays: it can be re-triggered, and that needs its row.
   findEventBody: one(
     `SELECT data, occurred_at AS "occurredAt" FROM events WHERE id = $1`,
     (eventId) => [eventId],
@@ -237,6 +207,8 @@ export const DELIVERY_OPS: Ops<DeliveryQueries> = {
     (deliveryId, leaseToken, dueAt, now) => [deliveryId, leaseToken, dueAt, now],
     (changes) => changes > 0,
   ),
+  // A dead delivery whose dead letter is live stays: a re-trigger needs its row. Attempts go by
+  // cascade (a trigger on PostgreSQL).
   purgeSpentDeliveries: write(
     `DELETE FROM deliveries WHERE id IN (
        SELECT d.id FROM deliveries d
@@ -244,9 +216,8 @@ export const DELIVERY_OPS: Ops<DeliveryQueries> = {
          AND NOT EXISTS (SELECT 1 FROM dead_letters l WHERE l.delivery_id = d.id)
        ORDER BY d.completed_at LIMIT $2)`,
     (cutoffMs, limit) => [cutoffMs, limit],
-    (changes) => changes,
   ),
-  // Both windows are an id range on deliveries_tenant_idx: ids sort by creation time.
+  // Both windows are an id range of deliveries_tenant_idx: ids sort by creation time.
   countDeliveriesByRule: many(
     `SELECT s.rule_id AS "ruleId", s.total, s.succeeded, s.dead, d.status AS "lastStatus", d.last_status_code AS "lastStatusCode",
        d.updated_at AS "lastAt"
@@ -265,7 +236,6 @@ export const DELIVERY_OPS: Ops<DeliveryQueries> = {
     (rows: Array<RawCounts<DeliveryCounts & { day: string }>>) =>
       rows.map((row) => toCounts<DeliveryCounts & { day: string }>(row)),
   ),
-  // The listed deliveries' details, by id (an empty list reads nothing).
   describeDeliveries: many(
     (
       d,

@@ -10,8 +10,7 @@ export function sqliteAnalytics(sqlite: Database): SyncOf<AnalyticsQueries> {
   );
   return {
     ...sqliteOps(sqlite, ANALYTICS_OPS),
-    // One statement per row, inside the caller's transaction when there is one (a batch is at most 20).
-    // Its twin on PostgreSQL inserts the batch in one statement (src/db/postgres/analytics.ts).
+    // A statement a row costs nothing in-process; the PostgreSQL twin sends the batch in one.
     insertAnalyticsEvents: (rows) => {
       for (const row of rows) insert.run(row.tenantId, row.sessionId, row.name, row.day, row.occurredAt);
     },

@@ -1,15 +1,6 @@
 /**
- * One cycle of the checkpoint thread (checkpoint-worker.ts): its passes (runPasses), and when
- * the next cycle is due (nextCheckpointDelayMs).
- */
-
-/**
- * The next cycle comes after `intervalMs`; but a cycle whose WAL reached `fastFrames` — half of
- * SQLite's automatic checkpoint, the safety net on the server's connection (src/db/client.ts) —
- * brings the next one forward in proportion, so that at any write rate a cycle's WAL stays near
- * `fastFrames` and the net, which would copy the WAL inside a COMMIT on the main thread, does
- * not fire. Each cycle ends with a short catch-up on the server's connection, so cycles are not
- * made shorter than they need to be.
+ * A cycle whose WAL reached `fastFrames` (half the automatic checkpoint) brings the next forward in
+ * proportion, so that safety net, which copies inside a COMMIT, never fires at any write rate.
  */
 export const MIN_CHECKPOINT_DELAY_MS = 50;
 
@@ -18,15 +9,12 @@ export function nextCheckpointDelayMs(walFrames: number, intervalMs: number, fas
   return Math.min(intervalMs, Math.max(MIN_CHECKPOINT_DELAY_MS, Math.round((intervalMs * fastFrames) / walFrames)));
 }
 
-/** A PASSIVE checkpoint's answer, or "busy": another connection (the server's own catch-up) was checkpointing, so it copied nothing. */
+/** "busy": the server's own catch-up was checkpointing, so it copied nothing. */
 export type PassResult = { log: number; checkpointed: number } | "busy";
 
 /**
- * The passes of one cycle. The server keeps writing while a pass copies, so passes repeat until
- * one sees fewer than `catchUpFrames` arrive since the one before (at most `maxPasses`). The
- * cycle's report is the last pass that ran; a busy pass ends the cycle, and a cycle whose first
- * pass was busy has nothing to report (SQLite answers -1 frames then: not the WAL's size, and
- * not a checkpoint).
+ * The server writes while a pass copies, so passes repeat until fewer than `catchUpFrames` arrived
+ * (at most `maxPasses`). A busy first pass has nothing to report: -1 frames is not the WAL's size.
  */
 export function runPasses(
   pass: () => PassResult,

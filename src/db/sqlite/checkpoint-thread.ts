@@ -3,20 +3,13 @@ import { WAL_AUTOCHECKPOINT_PAGES } from "../client.ts";
 import { workerEntry } from "../../lib/worker-entry.ts";
 import type { CheckpointMessage, CheckpointReport } from "./checkpoint-worker.ts";
 
-/** How often the thread checkpoints: half a second of writes is a few milliseconds of copying. */
+/** Half a second of writes is a few milliseconds of copying. */
 export const CHECKPOINT_INTERVAL_MS = 500;
 
-/**
- * A checkpoint that caught up with a WAL of at least this many frames (~4 MB) is finished on the
- * server's connection, so that the WAL starts over; below it, letting the WAL grow costs nothing.
- */
+/** A caught-up WAL of this many frames is finished on the server's connection so it starts over. */
 export const RESTART_FRAMES = 1_000;
 
-/**
- * What /metrics says about the WAL (Prometheus text), from the checkpoint thread of this
- * process: one server per process, so these are process-wide, like the dropped-log-lines
- * counter. Empty until a thread has run (PostgreSQL, an in-memory database).
- */
+/** /metrics' WAL figures: process-wide (one server per process); empty until a thread has run. */
 const walStats = {
   running: false,
   frames: 0,
@@ -66,44 +59,25 @@ export function walMetrics(): string {
 }
 
 export interface CheckpointThread {
-  /** Checkpoints reported so far, and the last report (tests, diagnostics). */
   reports(): { count: number; last: CheckpointReport | null };
-  /** Ends the thread and closes its connection; call before the server's connection closes. */
+  /** Call before the server's connection closes. */
   stop(): Promise<void>;
 }
 
 export interface CheckpointThreadOptions {
   intervalMs?: number;
-  /** A cycle whose WAL reached this many frames brings the next forward (checkpoint-schedule.ts); half the safety net by default. */
+  /** A cycle's WAL that reaches this brings the next forward; half the safety net by default. */
   fastFrames?: number;
   restartFrames?: number;
-  /**
-   * A PASSIVE checkpoint on the server's own connection, between two of its transactions
-   * (`store.maintenance.checkpoint()`): called when the thread's checkpoint copied every frame
-   * the WAL held when it began and the WAL holds at least `restartFrames`. Not called again
-   * while one is running.
-   */
+  /** A PASSIVE checkpoint on the server's connection, once the thread caught up with `restartFrames` or more. */
   finishOnServer?: () => Promise<void>;
 }
 
 /**
- * The server's WAL checkpoints on a thread of their own (a Bun Worker running
- * checkpoint-worker.ts with its own connection to the file), every CHECKPOINT_INTERVAL_MS, so
- * that copying the WAL into the database never stops the main thread (on the server's
- * connection a checkpoint under chat load held every request in flight; docs/hot-path.md).
+ * WAL checkpoints on a Worker with its own connection, so copying never stops the main thread
+ * (docs/storage.md). The WAL starts over only after a checkpoint that copied every frame, which
+ * the thread never quite reaches while the server writes: `finishOnServer` copies the last few.
  * The compiled binary carries the worker as an entry point of its own (package.json's build).
- *
- * The WAL starts over (its next frame written at its start) only when a write begins after a
- * checkpoint that copied every frame. While the server keeps writing, the thread never quite
- * gets there — frames arrive while it copies — so the WAL would grow to SQLite's automatic
- * checkpoint on the server's connection, which runs inside a COMMIT: a stall of tens of ms
- * about every second at full write rate (docs/hot-path.md). So the thread catches up
- * (checkpoint-worker.ts) and `finishOnServer` copies the few frames
- * written since on the server's connection: 1–7 ms between two transactions, after which
- * nothing is left uncopied and the next write starts the WAL over. The automatic checkpoint
- * stays, as the safety net if this thread fails (WAL_AUTOCHECKPOINT_PAGES, src/db/client.ts:
- * set well above what one cycle writes at full load, and a cycle that gets near half of it
- * brings the next one forward).
  */
 export function startCheckpointThread(
   path: string,
@@ -153,7 +127,6 @@ export function startCheckpointThread(
       return;
     }
     walStats.failures++;
-    // Logged once per run of failures, not every time.
     if (!failing) log.error({ msg: "WAL checkpoint failed", error: report.error });
     failing = true;
   };
@@ -168,10 +141,8 @@ export function startCheckpointThread(
     reports: () => ({ count, last }),
     stop: async () => {
       stopping = true;
-      // The server's connection closes after this: a catch-up under way ends first.
       await finishing;
       return new Promise<void>((resolve) => {
-        // A thread that does not answer within a second is ended anyway.
         const deadline = setTimeout(() => finish(), 1_000);
         const finish = () => {
           clearTimeout(deadline);

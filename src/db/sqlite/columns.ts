@@ -1,10 +1,6 @@
 import { getTableColumns, type Table } from "drizzle-orm";
 
-/**
- * `snake_col AS "camelKey", …` for every column of a drizzle table, optionally qualified by a
- * table alias: raw prepared statements then return rows shaped like `$inferSelect`. Boolean
- * columns still come back as 0/1 and are converted by the caller.
- */
+/** Rows shaped like `$inferSelect` from raw statements; booleans still come back as 0/1. */
 export function selectColumns(table: Table, alias?: string): string {
   const prefix = alias ? `${alias}.` : "";
   return Object.entries(getTableColumns(table))

@@ -14,14 +14,9 @@ import type { SyncOf } from "./gate.ts";
 import { prepareVariants } from "./list-variants.ts";
 import { sqliteOps } from "./statements.ts";
 
-// The scheduler's queue on SQLite, the twin of src/db/postgres/delivery-queue*.ts (the statements
-// both share are in src/db/sql/delivery-queue.ts). One SQL operation per statement, prepared once per database;
-// each exported operation is one BEGIN IMMEDIATE transaction, so two processes on one file (a
-// server and a CLI) never claim the same row.
-//
-// Due rows are taken in due order, ties in insertion order (`rowid`, which deliveries_due_idx
-// carries: ordering ties by `id` instead sorted every group of rows due in the same millisecond
-// in a temporary B-tree, a cost per row on every claim).
+// The twin of src/db/postgres/delivery-queue*.ts. Each operation is one BEGIN IMMEDIATE
+// transaction, so a server and a CLI never claim the same row. Ties in due order go by `rowid`,
+// which deliveries_due_idx carries (by `id` they were sorted in a temporary B-tree).
 
 /** The fair claim's skip of tenants (?2) and endpoints (?3) at their caps, JSON arrays. */
 const SKIP_CAPPED = `
@@ -30,7 +25,7 @@ const SKIP_CAPPED = `
 
 function prepareStatements(sqlite: Database) {
   return {
-    // Served by deliveries_due_idx (partial on status = 'pending'): cheap however large the log grows.
+    // deliveries_due_idx (partial on status = 'pending'): cheap however large the log grows.
     selectDue: sqlite.prepare<DueRow, [number, number]>(
       `SELECT d.id, d.tenant_id, d.rule_id, d.event, d.attempts, d.cycle, d.stream_key, r.url, r.secret, r.previous_secret, r.previous_secret_until, r.rate_limit_per_s, e.data, e.occurred_at
        FROM deliveries d
@@ -40,20 +35,14 @@ function prepareStatements(sqlite: Database) {
        ORDER BY d.next_attempt_at, d.rowid
        LIMIT ?2`,
     ),
-    // The same rows as selectDue (same filter, order and limit, inside the same transaction),
-    // leased in one statement with one token for the batch.
+    // selectDue's rows (same filter, order and limit, same transaction), one token for the batch.
     leaseDue: sqlite.prepare(
       `UPDATE deliveries SET next_attempt_at = ?3, lease_token = ?4, updated_at = ?1
        WHERE id IN (SELECT id FROM deliveries WHERE status = 'pending' AND next_attempt_at <= ?1 ORDER BY next_attempt_at, rowid LIMIT ?2)`,
     ),
-    // The fair claim's rows (src/scheduler/fair-share.ts): due rows in due order, skipping
-    // tenants and endpoints already at their cap. Still a walk of deliveries_due_idx; only rows
-    // of tenants with room reach the rule and event lookups. Whole rows are read at once (the
-    // window is at most the free slots, so few are read for nothing): one statement less per claim.
-    // Only while some tenant or endpoint is at its cap do the caps' lists go in: each NOT IN
-    // (json_each) builds a temporary list and its Bloom filter on every call (three due rows:
-    // 23 µs without them against 31–35; under chat load 105 against 134). Both variants take
-    // the same four arguments (list-variants.ts).
+    // A walk of deliveries_due_idx skipping capped tenants and endpoints; whole rows, as the window
+    // is at most the free slots. The caps' lists go in only while some are full: each NOT IN
+    // (json_each) builds a temporary list and Bloom filter per call.
     selectCandidates: prepareVariants<"capped", CandidateRow, [number, string, string, number]>(
       sqlite,
       ["capped"],
@@ -66,25 +55,21 @@ function prepareStatements(sqlite: Database) {
          ORDER BY d.next_attempt_at, d.rowid
          LIMIT ?4`,
     ),
-    // The picked rows only, leased with one token; guarded by status and due time so a row
-    // another process claimed in between (impossible inside BEGIN IMMEDIATE, but cheap) is left alone.
+    // Guarded by status and due time, cheaply, though BEGIN IMMEDIATE already keeps others out.
     leaseIds: sqlite.prepare(
       `UPDATE deliveries SET next_attempt_at = ?2, lease_token = ?3, updated_at = ?1
        WHERE id IN (SELECT value FROM json_each(?4)) AND status = 'pending' AND next_attempt_at <= ?1`,
     ),
-    // Only while the delivery still exists: an erasure (src/chat/erase-person.ts) may delete it
-    // while its send is in flight, and the attempt must then vanish too, not fail the whole batch.
+    // An erasure may delete the delivery mid-send: its attempt then vanishes, not failing the batch.
     insertAttempt: sqlite.prepare(
       `INSERT INTO delivery_attempts (id, delivery_id, cycle, attempt, started_at, duration_ms, ok, status_code, error, response_excerpt, request_headers)
        SELECT ?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11 WHERE EXISTS (SELECT 1 FROM deliveries WHERE id = ?2)`,
     ),
-    // Every state change below is guarded by the lease token: a sender whose lease ran out
-    // (it hung past the lease and the row was claimed again) must not overwrite the newer result.
+    // Guarded by the lease token: a sender whose lease ran out must not overwrite a newer result.
     markRetry: sqlite.prepare(
       `UPDATE deliveries SET attempts = ?, next_attempt_at = ?, lease_token = NULL, last_status_code = ?, last_error = ?, updated_at = ?
        WHERE id = ? AND lease_token = ?`,
     ),
-    // A delivery that succeeded or died: completed, its lease cleared; last_error NULL for a success.
     markEnded: sqlite.prepare(
       `UPDATE deliveries SET status = ?, attempts = ?, next_attempt_at = NULL, lease_token = NULL,
          last_status_code = ?, last_error = ?, completed_at = ?, updated_at = ?
@@ -102,11 +87,7 @@ type Statements = ReturnType<typeof prepareStatements> & { queue: SyncOf<QueueSt
 export function sqliteDeliveryQueue(sqlite: Database): SyncOf<DeliveryQueueQueries> {
   const sql: Statements = { ...prepareStatements(sqlite), queue: sqliteOps(sqlite, QUEUE_OPS) };
   return {
-    /**
-     * Claiming pushes `next_attempt_at` past the lease: if this process dies mid-send the row
-     * is due again then — at least once, never lost. Deliveries whose rule was deleted are
-     * cancelled, not sent.
-     */
+    // `next_attempt_at` past the lease: if this process dies mid-send the row is due again.
     claimDueDeliveries: (now, limit, leaseMs) =>
       sqlite
         .transaction(() => {
@@ -118,11 +99,6 @@ export function sqliteDeliveryQueue(sqlite: Database): SyncOf<DeliveryQueueQueri
         })
         .immediate(),
 
-    /**
-     * The scheduler's claim: only the due rows that fit the fair-share caps (per tenant, per
-     * endpoint, sick endpoints) are leased, tenants taking turns. The rest stay due exactly as
-     * they were: their retry schedule, attempts and lease are untouched.
-     */
     claimFairShare: (now, limit, leaseMs, fair) =>
       sqlite
         .transaction((): FairClaim => {
@@ -143,11 +119,7 @@ export function sqliteDeliveryQueue(sqlite: Database): SyncOf<DeliveryQueueQueri
         })
         .immediate(),
 
-    /**
-     * All in one transaction (one fsync for a whole batch). For each: the attempt log row, then
-     * the decision — success, the retry's due time, or the dead letter with its expiry; a
-     * delivery that ended releases the one of its stream waiting behind it.
-     */
+    // One transaction, one fsync for the batch.
     recordAttempts: (attempts) =>
       sqlite
         .transaction(() =>
@@ -215,12 +187,10 @@ export function sqliteDeliveryQueue(sqlite: Database): SyncOf<DeliveryQueueQueri
   };
 }
 
-/** Ordered delivery: the one of its stream waiting behind a delivery that just ended is due now. */
 function releaseSuccessor(sql: Statements, recorded: RecordedAttempt, now: number): void {
   if (mayHaveSuccessor(recorded)) sql.queue.releaseSuccessors([recorded.delivery.id], now);
 }
 
-/** Cancels rows whose rule is gone and turns the rest into claims carrying the lease token. */
 function claimedFrom(sql: Statements, rows: DueRow[], leaseToken: string, now: number): ClaimedDelivery[] {
   const { claimed, orphaned } = splitClaims(rows, leaseToken);
   if (orphaned.length > 0) {

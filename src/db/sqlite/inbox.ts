@@ -14,10 +14,8 @@ interface Queued {
 }
 
 /**
- * The inbox on SQLite: the shared statements, search's newest-first walk over its prefixes written
- * as words, and the search index's catch-up. The FTS5 tables are contentless and hold
- * tenant-scoped terms made here (migration 0018 queues the rows by trigger, and deletes their
- * terms by rowid); their words go into the vocabulary in the same transaction.
+ * Search and the index's catch-up: the contentless FTS5 tables hold terms made here from rows
+ * queued by trigger (migration 0018); their words go into the vocabulary in the same transaction.
  */
 export function sqliteInbox(sqlite: Database, vocabulary: SearchVocabulary): SyncOf<InboxQueries> {
   const queue = (table: string, pending: string, column: string, text: string) => ({
@@ -32,7 +30,7 @@ export function sqliteInbox(sqlite: Database, vocabulary: SearchVocabulary): Syn
     queue("chat_messages", "chat_messages_fts_pending", "message_rowid", "t.text"),
     queue("leads", "leads_fts_pending", "lead_rowid", "t.name || ' ' || t.email || ' ' || t.phone"),
   ];
-  // A row is queued while it exists (its delete trigger takes it off), so the join finds each one.
+  // A row is queued only while it exists, so the join finds each one.
   const indexPending = sqlite.transaction((limit: number) => {
     let indexed = 0;
     const words = new Set<string>();
@@ -53,12 +51,10 @@ export function sqliteInbox(sqlite: Database, vocabulary: SearchVocabulary): Syn
   const walk = sqliteSearchWalk(sqlite);
   return {
     ...ops,
-    // The newest matches first, stopping early; the sort of every match when that walk would cost more.
     searchSessionIds: (tenantId, match, beforeId, limit) => {
       const words = vocabulary.expand(match);
       return walk(tenantId, words, beforeId, limit) ?? ops.searchSessionIds(tenantId, words, beforeId, limit);
     },
-    // BEGIN IMMEDIATE, as every write transaction (a SAVEPOINT inside an open one).
     indexPending: (limit) => indexPending.immediate(limit),
   };
 }

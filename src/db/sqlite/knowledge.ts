@@ -7,8 +7,7 @@ import { sqliteOps } from "./statements.ts";
 export function sqliteKnowledge(sqlite: Database): SyncOf<KnowledgeQueries> {
   const insertChunk = sqlite.prepare(`INSERT INTO knowledge_chunks (${CHUNK_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?)`);
   const storeVector = sqlite.prepare("UPDATE knowledge_chunks SET embedding = ?, embedding_model = ? WHERE id = ?");
-  // The batch writes, one statement per row (cheap in-process); their twins on PostgreSQL
-  // write a batch per statement (src/db/postgres/knowledge.ts).
+  // A statement a row costs nothing in-process; the PostgreSQL twins send a batch per statement.
   return {
     ...sqliteOps(sqlite, KNOWLEDGE_OPS),
     insertChunks: (rows) => {

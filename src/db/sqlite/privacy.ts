@@ -6,8 +6,6 @@ import type { SearchVocabulary } from "./search-vocabulary.ts";
 import { sqliteOps, sqliteText } from "./statements.ts";
 
 export function sqlitePrivacy(sqlite: Database, vocabulary: SearchVocabulary): SyncOf<PrivacyQueries> {
-  // Only tenants that set a retention; the rest keep everything (the default). Its twin reads
-  // PostgreSQL's json (src/db/postgres/privacy.ts).
   const retention = sqlite.prepare<{ tenantId: string; chatDays: number | null; analyticsDays: number | null }, []>(
     `SELECT tenant_id AS "tenantId", json_extract(config, '$.retention.chat_days') AS "chatDays", json_extract(config, '$.retention.analytics_days') AS "analyticsDays"
      FROM chatbots
@@ -15,7 +13,7 @@ export function sqlitePrivacy(sqlite: Database, vocabulary: SearchVocabulary): S
   );
   const ops = sqliteOps(sqlite, PRIVACY_OPS);
   const inactive = sqlite.prepare<{ id: string }, [string, string, number, number]>(sqliteText(INACTIVE_SESSIONS));
-  // The purge's batch read first, so the vocabulary learns whose words went (the same rows: one connection, one transaction).
+  // The batch is read first, in the same transaction, so the vocabulary learns whose words went.
   const purge = sqlite.transaction((tenantId: string, beforeId: string, cutoffMs: number, limit: number) => {
     const ids = inactive.all(tenantId, beforeId, cutoffMs, limit).map((row) => row.id);
     return vocabulary.erasing("chatSessions", ids, () =>
@@ -24,7 +22,7 @@ export function sqlitePrivacy(sqlite: Database, vocabulary: SearchVocabulary): S
   });
   return {
     ...ops,
-    // An erased person's words leave the search vocabulary with their texts, in the same transaction.
+    // An erased person's words leave the search vocabulary in the same transaction.
     deleteRows: (table, ids) =>
       table === "leads" || table === "chatSessions"
         ? vocabulary.erasing(table, ids.map(String), () => ops.deleteRows(table, ids))

@@ -1,38 +1,30 @@
 import type { Database } from "bun:sqlite";
 import { indexedTerms } from "../search-terms.ts";
 
-// The words of SQLite's search index (search_vocabulary, migration 0020), as FTS5 holds them:
-// already behind their tenant's key, so a range of the table is one tenant's words with a prefix.
-// FTS5 answers a prefix query only after merging the doclists of every term with that prefix (all
-// of a common word's matches), while an OR of exact terms it walks lazily in rowid order; so a
-// search's prefix becomes the OR of the words it stands for. The table may hold more words than
-// the index for a while (a lead's old name until the next catch-up), never fewer: a word too
-// many costs an empty term, a word missing would lose matches.
+// FTS5 merges every doclist of a prefix query before its first match, but walks an OR of exact
+// terms lazily; so a prefix becomes the OR of its words (behind the tenant's key). The table may
+// hold more words than the index for a while, never fewer: a missing word would lose matches.
 
-/** Words one query word may stand for; past it the prefix query stays (its cost grows with the words). */
+/** Past this many words the prefix query stays. */
 export const EXPANSION_BOUND = 64;
 /** Above every term: the upper end of a prefix's range (text compares by bytes). */
 const TOP = "\u{10FFFF}";
 /** Terms unicode61 keeps as they are; others go through FTS5's own tokenizer (it folds Latin diacritics only). */
 const PLAIN = /^[a-z0-9]+$/;
-/** A quoted prefix of the query (src/frontdesk/search-chats.ts): letters and digits only. */
 const PREFIX = /"([^"]*)"\*/g;
 
-/** The words in a range (a tenant's words with a prefix): a range of the primary key. */
 export const WORDS_WITH_PREFIX =
   "SELECT term FROM search_vocabulary WHERE term >= ?1 AND term < ?2 ORDER BY term LIMIT ?3";
 
-/** Who is erased: the texts whose words may leave the vocabulary. */
 export type ErasedTable = "leads" | "chatSessions";
 
 export interface SearchVocabulary {
-  /** Adds the words of terms (src/db/search-terms.ts indexedTerms, space-separated) just indexed. */
   remember(terms: Iterable<string>): void;
-  /** The query with each prefix of plain letters and digits written as the OR of its words, within the bound. */
+  /** Each plain prefix as the OR of its words, within the bound. */
   expand(match: string): string;
-  /** Runs erase (which deletes the rows), then takes out the words of their texts that no row of the index still has. */
+  /** Runs erase, then takes out the words of the erased texts that no indexed row still has. */
   erasing<T>(table: ErasedTable, ids: readonly string[], erase: () => T): T;
-  /** Takes out the words of leads' replaced texts (migration 0020's trigger keeps them) that no row of the index still has. */
+  /** The same for leads' replaced texts (kept by migration 0020's trigger). */
   forgetReplaced(): void;
 }
 
@@ -68,7 +60,6 @@ export function sqliteSearchVocabulary(sqlite: Database): SearchVocabulary {
   );
   const replacedDone = sqlite.prepare("DELETE FROM search_vocabulary_stale");
 
-  /** The words FTS5 makes of the terms. */
   const tokens = (terms: Iterable<string>): Set<string> => {
     const words = new Set<string>();
     const other: string[] = [];
@@ -84,7 +75,6 @@ export function sqliteSearchVocabulary(sqlite: Database): SearchVocabulary {
     return words;
   };
 
-  /** Takes out the words of the texts that no row of either index still holds (an exact-term query each). */
   const forgetUnused = (texts: Array<{ tenantId: string; text: string }>) => {
     const terms = texts.flatMap((row) => indexedTerms(row.tenantId, row.text).split(" "));
     for (const word of tokens(terms))
@@ -100,7 +90,6 @@ export function sqliteSearchVocabulary(sqlite: Database): SearchVocabulary {
         if (!PLAIN.test(prefix)) return whole;
         const words = withPrefix.all(prefix, prefix + TOP, EXPANSION_BOUND + 1).map((row) => row.term);
         if (words.length > EXPANSION_BOUND) return whole;
-        // No word: nothing has the prefix, and the exact term says so as cheaply.
         if (words.length === 0) return `"${prefix}"`;
         return `(${words.map((word) => `"${word}"`).join(" OR ")})`;
       }),

@@ -1,15 +1,12 @@
 import type { Database } from "bun:sqlite";
 
-// Search's newest-first walk on SQLite. FTS5 hands its matches out in rowid order cheaply and
-// can stop early; rowid order is insertion order, close to time order but not equal to it (a
-// message can be written after a newer session's). So the walk takes the first sessions it meets,
-// then proves no newer session was missed: any matching session newer than the page's last one
-// that the walk did not meet has its match among rows inserted before where the walk stopped, and
-// those rows of the newer sessions are few, found by session, and checked against the index.
+// FTS5 hands matches out in rowid (insertion) order cheaply, which is close to time order but not
+// equal. So the walk takes the first sessions it meets, then proves no newer one was missed: such
+// a session's match is among its few rows inserted before where the walk stopped, checked by rowid.
 
-/** Matched rows read before the walk gives up for the full sort (a page deep in a common word). */
+/** Past this many matched rows, the full sort (a page deep in a common word). */
 const WALK_CAP = 5_000;
-/** Newer sessions checked at most; a sparse word spreads its first page over more (full sort then). */
+/** Past this many newer sessions to check, the full sort. */
 const CHECK_CAP = 2_000;
 /** Above every id: the upper bound of a first page (text compares by bytes). */
 const TOP = "\u{10FFFF}";
@@ -44,10 +41,7 @@ interface Row {
 const newestFirst = (ids: Iterable<string>, limit: number) =>
   [...ids].sort((a, b) => (a < b ? 1 : a > b ? -1 : 0)).slice(0, limit);
 
-/**
- * The tenant's `limit` newest sessions below `beforeId` matching `match`, exactly as a sort of
- * every match would answer; null when the walk would cost more than that sort.
- */
+/** Exactly as a sort of every match would answer; null when the walk would cost more. */
 export function sqliteSearchWalk(sqlite: Database) {
   const prepared = SEARCH_WALK_SOURCES.map((given) => ({
     walk: sqlite.prepare<Row, [string, string]>(given.walk),

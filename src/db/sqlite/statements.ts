@@ -18,18 +18,13 @@ export const SQLITE: Dialect = {
 
 const placeholder = (n: number) => `?${n}`;
 
-/** A shared statement's text as the SQLite store prepares it. */
 export const sqliteText = (text: string): string => compile(text, placeholder).text;
 
-/** A list argument binds as JSON text (read back by json_each); everything else as it is. */
+/** A list binds as JSON text, read back by json_each. */
 const bindable = (args: readonly unknown[]): SQLQueryBindings[] =>
   args.map((value) => (Array.isArray(value) ? JSON.stringify(value) : value)) as SQLQueryBindings[];
 
-/**
- * An aggregate's shared statements (src/db/statements.ts) prepared once on this connection,
- * as synchronous functions (the store wraps them in its async seam). A text built per call goes
- * through sqlite.query, which caches the statement by its text.
- */
+/** Prepared once on this connection; a text built per call goes through sqlite.query, cached by text. */
 export function sqliteOps<T>(sqlite: Database, ops: Ops<T>): SyncOf<T> {
   const functions: Record<string, (...input: unknown[]) => unknown> = {};
   for (const [name, op] of Object.entries(ops as Record<string, Op<unknown[], unknown>>)) {

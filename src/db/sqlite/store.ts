@@ -14,11 +14,7 @@ import { gateFor, outsideTransaction, type SyncOf } from "./gate.ts";
 import { createGroupCommit, type SyncQueries } from "./group-commit.ts";
 import { sqliteTenants } from "./tenants.ts";
 
-/**
- * The SQLite store: bun:sqlite underneath, synchronous and prepared once per connection, behind
- * the async seam. A call outside a transaction runs its statement at once and hands back an
- * already-settled promise, so the hot paths pay for one promise, not for a thread hop.
- */
+/** Synchronous statements prepared once per connection; a call outside a transaction settles at once. */
 export function createSqliteStore(handle: { sqlite: Database }): Store {
   const { sqlite } = handle;
   const vocabulary = sqliteSearchVocabulary(sqlite);
@@ -44,36 +40,22 @@ export function createSqliteStore(handle: { sqlite: Database }): Store {
     ]),
   ) as unknown as StoreQueries;
 
-  /**
-   * BEGIN IMMEDIATE (the write lock up front, DESIGN §7), the callback, COMMIT — then the
-   * onCommit hooks; transactions started in the same turn share one BEGIN … COMMIT, each in
-   * its own SAVEPOINT (group commit, `group-commit.ts`). Why a gate rather than running the
-   * callback's statements synchronously: the callback is async (the same code runs on
-   * PostgreSQL, where every statement is a round trip), so it yields between statements; the
-   * gate keeps every other store call on this connection out of the open transaction until it
-   * ends. The server's connection has busy_timeout 0, so BEGIN IMMEDIATE fails at once with
-   * SQLITE_BUSY while another process holds the lock; the group then waits on timers and tries
-   * again, for PARLEY_WRITE_WAIT at most (then 503 busy, src/http/errors.ts; src/db/write-lock.ts).
-   */
+  // Group commit behind the gate (docs/storage.md, "Why a gate").
   const transaction = createGroupCommit(sqlite, gate, sync, lockWait);
 
   const storage: StorageControls = {
-    // The probe is a transaction of its own: it takes its turn after an open one.
+    // A transaction of its own: it takes its turn after an open one.
     probeWrite: async () => {
       while (gate.held) await gate.whenFree();
       return probeWrite(sqlite);
     },
     neverWaitForLocks: (waitMs) => neverWaitInsideSqlite(sqlite, lockWait, waitMs),
-    // One server per file (src/db/server-lock.ts): there is no other instance to leave it to.
+    // One server per file: no other instance to leave it to.
     exclusively: (_lock, work) => work(),
   };
 
-  // The scheduler's results join a group commit that is forming (chat under load). Alone, a
-  // record paid a BEGIN … COMMIT of its own for every webhook sent, and under chat load the
-  // COMMIT of a transaction that small is a large share of a webhook (docs/hot-path.md); in a group it
-  // is one more SAVEPOINT (bun:sqlite nests the aggregate's transaction as one) and its pages go
-  // out with the group's COMMIT. With no group forming (a backlog drained, no chat) it commits
-  // alone and at once, as before: going through a group there cost a drain ~3 %.
+  // Results join a forming group, one more SAVEPOINT instead of a COMMIT of their own; with none
+  // forming they commit alone at once (docs/hot-path.md §2).
   const { recordAttempts } = sync.deliveryQueue;
   const deliveryQueue: StoreQueries["deliveryQueue"] = {
     ...outside.deliveryQueue,

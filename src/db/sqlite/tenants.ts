@@ -8,10 +8,7 @@ import { SQLITE, sqliteOps } from "./statements.ts";
 
 const WRITES = /^\s*(INSERT|UPDATE|DELETE)\b/i;
 
-/**
- * Shared statements over `tenants` or `chatbots`: each one that writes bumps this connection's
- * lookup version first (src/db/sqlite/lookup-version.ts), found by its text so none is forgotten.
- */
+/** Each shared statement that writes `tenants` or `chatbots` bumps the lookup version, found by its text so none is forgotten. */
 export function sqliteLookupOps<T>(sqlite: Database, ops: Ops<T>): SyncOf<T> {
   const functions = sqliteOps(sqlite, ops) as Record<string, (...input: unknown[]) => unknown>;
   for (const [name, op] of Object.entries(ops as Record<string, Op<unknown[], unknown>>)) {
