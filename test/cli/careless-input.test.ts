@@ -1,0 +1,34 @@
+import { afterAll, describe, expect, test } from "bun:test";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { cli } from "./cli-helpers.ts";
+
+const dir = mkdtempSync(join(tmpdir(), "parley-cli-careless-"));
+const db = join(dir, "careless.db");
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+describe("a careless user's flags", () => {
+  test("an unknown option is named in one plain sentence, without parseArgs' advice about --", async () => {
+    const result = await cli(["tenant", "list", "--colour", "--db", db]);
+    expect(result.code).toBe(2);
+    expect(result.err).toBe("parley: unknown option --colour (see: parley tenant --help)");
+  });
+
+  test("a flag without its value says so, also when the next word starts with a dash", async () => {
+    const missing = await cli(["tenant", "create", "--name"]);
+    expect(missing.code).toBe(2);
+    expect(missing.err).toBe("parley: --name needs a value (see: parley tenant --help)");
+    const dashed = await cli(["dlq", "list", "--limit", "-5", "--db", db]);
+    expect(dashed.code).toBe(2);
+    expect(dashed.err).toBe(
+      "parley: --limit needs a value; write --limit=VALUE for one that starts with - (see: parley dlq --help)",
+    );
+  });
+
+  test("a value given to a switch is refused by name", async () => {
+    const result = await cli(["dlq", "list", "--json=yes", "--db", db]);
+    expect(result.code).toBe(2);
+    expect(result.err).toBe("parley: --json takes no value (see: parley dlq --help)");
+  });
+});
