@@ -8,7 +8,7 @@ const dir = mkdtempSync(join(tmpdir(), "parley-cli-careless-"));
 const db = join(dir, "careless.db");
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-describe("a careless user's flags", () => {
+describe("a careless user's command line", () => {
   test("an unknown option is named in one plain sentence, without parseArgs' advice about --", async () => {
     const result = await cli(["tenant", "list", "--colour", "--db", db]);
     expect(result.code).toBe(2);
@@ -30,5 +30,13 @@ describe("a careless user's flags", () => {
     const result = await cli(["dlq", "list", "--json=yes", "--db", db]);
     expect(result.code).toBe(2);
     expect(result.err).toBe("parley: --json takes no value (see: parley dlq --help)");
+  });
+
+  test("a backup into a folder that does not exist names the folder, not a temporary file", async () => {
+    expect((await cli(["migrate", "--db", db])).code).toBe(0);
+    const target = join(dir, "no-such-folder", "parley.db");
+    const result = await cli(["backup", target, "--db", db]);
+    expect(result.code).toBe(1);
+    expect(result.err).toBe(`parley: cannot write ${target}: the folder ${join(dir, "no-such-folder")} does not exist`);
   });
 });
