@@ -149,3 +149,25 @@ describe("compressed assets", () => {
     ).toBe(200);
   });
 });
+
+describe("the script sizes the docs state", () => {
+  const kb = (bytes: number) => bytes / 1024;
+  const read = (path: string) => Bun.file(new URL(`../../${path}`, import.meta.url)).text();
+
+  test("are the sizes served, to the nearest KB", async () => {
+    context = buildTestApp();
+    const widget = await (await context.request("GET", "/widget.js")).text();
+    const admin = await (await context.request("GET", "/admin.js")).text();
+    const stated = [
+      [/About (\d+) KB minified, (\d+) KB gzipped/, await read("docs/widget.md"), widget],
+      [/minified IIFE \(about (\d+) KB, (\d+) KB gzipped\)/, await read("docs/admin.md"), admin],
+    ] as const;
+    for (const [pattern, doc, code] of stated) {
+      const [, minified, gzipped] = pattern.exec(doc) ?? [];
+      expect(Math.abs(Number(minified) - kb(code.length))).toBeLessThanOrEqual(1);
+      expect(Math.abs(Number(gzipped) - kb(Bun.gzipSync(code).length))).toBeLessThanOrEqual(1);
+    }
+    const readme = /one minified IIFE, ~(\d+) KB gzipped/.exec(await read("README.md"))?.[1];
+    expect(Math.abs(Number(readme) - kb(Bun.gzipSync(widget).length))).toBeLessThanOrEqual(1);
+  });
+});
