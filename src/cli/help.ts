@@ -194,7 +194,7 @@ a sitemap is read and its pages imported before the command prints each page cou
 --no-wait it prints the pending source and a running server imports the pages within seconds.
 A source that cannot be read is refused with nothing kept.
 
-Fetches the tenant's URL and sitemap knowledge sources now (or only --source), as the
+sync fetches the tenant's URL and sitemap knowledge sources now (or only --source), as the
 schedule does: conditional requests, unchanged pages skipped, changed pages re-chunked, pages
 gone from a sitemap removed, a failure recorded with the documents kept. Prints each source's
 status and page counts; exits 1 when a source failed. Sources are also added with the API
