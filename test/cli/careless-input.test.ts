@@ -39,4 +39,18 @@ describe("a careless user's command line", () => {
     expect(result.code).toBe(1);
     expect(result.err).toBe(`parley: cannot write ${target}: the folder ${join(dir, "no-such-folder")} does not exist`);
   });
+
+  test("serve --demo that cannot listen still prints the demo's login and key, made on this run only", async () => {
+    const taken = Bun.serve({ port: 0, hostname: "127.0.0.1", fetch: () => new Response("busy") });
+    try {
+      const args = ["serve", "--demo", "--host", "127.0.0.1", "--port", String(taken.port)];
+      const first = await cli([...args, "--db", join(dir, "demo.db")]);
+      expect(first.code).toBe(1);
+      expect(first.err).toContain(`cannot listen on 127.0.0.1:${taken.port}`);
+      expect(first.out).toMatch(/^ {2}login {4}demo@parley\.local \/ \S{16}$/m);
+      expect(first.out).toMatch(/^ {2}API key {2}pk_\S+$/m);
+    } finally {
+      taken.stop(true);
+    }
+  });
 });
