@@ -81,10 +81,14 @@ describe("GET /", () => {
     expect(html.match(/<script[^>]*>[^<]+<\/script>/)).toBeNull();
   });
 
-  test("links the admin page (saying it takes an API key) and the API reference", async () => {
+  test("links the admin page (saying it takes a login or an API key, from any start) and the API reference", async () => {
     context = buildTestApp();
     const html = await (await context.request("GET", "/")).text();
-    expect(html).toContain('<a href="/admin">Admin page</a> (sign in with a tenant API key');
+    expect(html).toContain(
+      '<a href="/admin">Admin page</a> (sign in with your e-mail and password, or a tenant API key',
+    );
+    // The binary's `parley serve --demo` seeds it as well as `npm start`.
+    expect(html).not.toContain("npm start");
     expect(html).toContain('<a href="/docs">API reference</a>');
   });
 });
