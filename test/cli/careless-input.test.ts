@@ -53,4 +53,10 @@ describe("a careless user's command line", () => {
       taken.stop(true);
     }
   });
+
+  test("user --help says which role user create gives without --role, unlike the API's default", async () => {
+    const help = await cli(["user", "--help"]);
+    expect(help.out).toContain("--role defaults to owner");
+    expect(help.out).toContain("POST /api/v1/users defaults to agent");
+  });
 });
