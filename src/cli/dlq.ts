@@ -130,7 +130,7 @@ export async function dlqCommand(argv: string[], io: CliIo): Promise<number> {
       }
       case "recover": {
         if (!values.rule || !values.since || ids.length > 0 || values.event)
-          throw new UsageError("usage: parley dlq recover --rule RULE_ID --since ISO [--tenant T]");
+          throw new UsageError("usage: parley dlq recover --rule RULE_ID --since ISO");
         const result = await recoverRuleDeliveries(deps, filter.tenantId, values.rule, values.since);
         if (values.json) io.out(JSON.stringify(result));
         else

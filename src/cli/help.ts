@@ -113,7 +113,8 @@ PUBLIC_URL/api/v1/hooks/whatsapp/TENANT_ID.
 
 The password is read from PARLEY_PASSWORD or standard input, never from a flag (flags end
 up in shell history and process listings). An existing account is only added to the tenant
-(and given --name, if one is passed).
+(and given --name, if one is passed). --role defaults to owner (the CLI sets up a tenant's first
+account); give --role agent for a front-desk person (POST /api/v1/users defaults to agent).
 --name is the display name visitors see on the user's replies in the widget (1–60 characters,
 no control characters); without one they see "Agent". Replies already sent keep the name they
 were sent with. Signed in with a Bearer token, the user can set it too: PATCH /api/v1/me.
@@ -194,7 +195,7 @@ a sitemap is read and its pages imported before the command prints each page cou
 --no-wait it prints the pending source and a running server imports the pages within seconds.
 A source that cannot be read is refused with nothing kept.
 
-Fetches the tenant's URL and sitemap knowledge sources now (or only --source), as the
+sync fetches the tenant's URL and sitemap knowledge sources now (or only --source), as the
 schedule does: conditional requests, unchanged pages skipped, changed pages re-chunked, pages
 gone from a sitemap removed, a failure recorded with the documents kept. Prints each source's
 status and page counts; exits 1 when a source failed. Sources are also added with the API

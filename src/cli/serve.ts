@@ -196,7 +196,17 @@ export async function serveCommand(
   const seed = deps.config.demo ? await seedDemo(deps) : null;
   const acme = deps.config.acmeDomains.length > 0;
   const stored = acme ? await findUsableCertificate(deps, deps.clock.now()) : null;
-  const server = startServer(deps);
+  // Commands in the banner work as printed: under npm (`npm start`) the CLI is `npx parley`.
+  const cli = io.env.npm_execpath ? "npx parley" : "parley";
+  let server: ReturnType<typeof startServer>;
+  try {
+    server = startServer(deps);
+  } catch (error) {
+    // The demo's password and key exist only in this process: a start that cannot listen (the
+    // port taken) must still show them, or the next start finds the demo with no way in.
+    if (seed?.created) io.out(demoLines(seed, deps.config.publicUrl, cli));
+    throw error;
+  }
   // Handlers go in before the address is printed: whoever reads it may signal at once.
   const stopped = new Promise<void>((resolve) => {
     const shutdown = (signal: string) => {
@@ -216,8 +226,6 @@ export async function serveCommand(
     deps.config.publicUrl === `${server.tls ? "https" : "http"}://localhost:${deps.config.port}`
       ? server.url
       : deps.config.publicUrl;
-  // Commands in the banner work as printed: under npm (`npm start`) the CLI is `npx parley`.
-  const cli = io.env.npm_execpath ? "npx parley" : "parley";
   if (seed) io.out(demoLines(seed, baseUrl, cli));
   io.out(`Parley listening on ${server.url} (database ${describeLocation(deps.config.dbPath)})`);
   io.out(pageLines(baseUrl, seed, cli));

@@ -1,7 +1,7 @@
 import { Elysia } from "elysia";
 import type { AppDeps } from "./deps.ts";
 import { toErrorResponse } from "./errors.ts";
-import { parseJsonBody } from "./body.ts";
+import { parseJsonBody, refuseBodilessJson } from "./body.ts";
 import { exposeVisitorError } from "./plugins/cors.ts";
 import { authRoutes } from "./routes/auth.ts";
 import { healthRoutes } from "./routes/health.ts";
@@ -63,6 +63,7 @@ export function createApp(deps: AppDeps) {
       meta.set(request, { id, startedAt: performance.now() });
       set.headers["x-request-id"] = id;
       set.headers["x-content-type-options"] = "nosniff";
+      refuseBodilessJson(request);
     })
     .onParse(({ request, contentType }) => parseJsonBody(request, contentType))
     .onError(({ code, error, request }) => {

@@ -42,6 +42,23 @@ async function readRawUpload(request: Request, contentType: string): Promise<Uin
   return Buffer.concat(chunks);
 }
 
+const JSON_TYPE = /^application\/(?:[\w.+-]+\+)?json\b/i;
+const BODY_METHODS = new Set(["POST", "PUT", "PATCH"]);
+
+/**
+ * A request that declares JSON but carries no bytes (`curl -H 'content-type: application/json' -d ''`)
+ * reaches no parser: the server hands Elysia no body stream, and the route would validate nothing
+ * as if it were `{}`. It is 400 invalid_json, as an empty body that did arrive is.
+ */
+export function refuseBodilessJson(request: Request): void {
+  if (!BODY_METHODS.has(request.method)) return;
+  const { headers } = request;
+  const length = headers.get("content-length");
+  if (length === null ? headers.has("transfer-encoding") || request.body !== null : length !== "0") return;
+  if (JSON_TYPE.test(headers.get("content-type") ?? ""))
+    throw new AppError("invalid_json", 400, "The request body is empty, but its Content-Type says JSON.");
+}
+
 /**
  * Reads a JSON body with the size limit enforced while reading (a missing or lying
  * Content-Length cannot get more than the limit into memory) and the shape limits checked in
@@ -54,7 +71,7 @@ export async function parseJsonBody(request: Request, contentType: string): Prom
   if (declared > MAX_BODY_BYTES) throw tooLarge();
   // A POST with no body and no content type (e.g. a re-trigger) is an empty object, not an error.
   if (!contentType && declared === 0 && !request.headers.has("transfer-encoding")) return {};
-  if (!/^application\/(?:[\w.+-]+\+)?json\b/i.test(contentType)) throw notJson();
+  if (!JSON_TYPE.test(contentType)) throw notJson();
   if (!request.body) return parseRequestJson("");
   if (declared > 0) {
     // A declared length within the limit: read it whole (cheaper than a chunk loop); a body

@@ -55,6 +55,7 @@ export const jsonResponse = (status: number, body: unknown, headers: Record<stri
 /** The parts of a TypeBox schema that a validation message speaks of. */
 interface SchemaFacts {
   const?: unknown;
+  title?: string;
   anyOf?: SchemaFacts[];
   type?: string;
   format?: string;
@@ -97,6 +98,8 @@ function unionRule(schema: SchemaFacts): string {
   if (values.length === members.length && values.length > 0) return `must be one of: ${values.join(", ")}`;
   const numeric = members.find((member) => member.type === "number" || member.type === "integer");
   if (numeric) return numberRule(numeric);
+  // t.BooleanString: a boolean, or its text in a query
+  if (members.some((member) => member.type === "boolean")) return "must be true or false";
   if (members.some((member) => member.type === "null"))
     return `must be ${members
       .filter((member) => member.type !== "null")
@@ -161,6 +164,14 @@ function isJsonObjectBody(value: unknown): boolean {
   return typeof value === "object" && value !== null && !Array.isArray(value) && !Object.hasOwn(value, "0");
 }
 
+/**
+ * An issue without a path is about the whole body, or (type "property") a numeric query field
+ * Elysia checked on its own, which `queryWholeNumber` names with its `title`.
+ */
+function pathlessField(type: string, issue: ValueError): string {
+  return type === "property" ? ((issue.schema as SchemaFacts).title ?? "(query)") : "(body)";
+}
+
 /** At most this many fields are described, each name cut to FIELD_NAME_MAX: a 422 stays a few KiB whatever was sent. */
 export const MAX_VALIDATION_DETAILS = 20;
 const FIELD_NAME_MAX = 100;
@@ -178,7 +189,10 @@ export function validationDetails(error: ValidationError): Array<{ field: string
   const byField = new Map<string, string>();
   for (const issue of error.all) {
     if (!("type" in issue) || typeof issue.type !== "number") continue;
-    const field = clip(issue.path.replace(/^\//, "").replaceAll("/", ".") || "(body)", FIELD_NAME_MAX);
+    const field = clip(
+      issue.path.replace(/^\//, "").replaceAll("/", ".") || pathlessField(error.type, issue),
+      FIELD_NAME_MAX,
+    );
     if (!byField.has(field)) byField.set(field, clip(describeIssue(issue), MESSAGE_MAX));
     if (byField.size === MAX_VALIDATION_DETAILS) break;
   }

@@ -9,12 +9,19 @@ export const strictObject = <T extends TProperties>(properties: T) =>
 export const ID_PATTERN = "^[a-z]{2,4}_[0-9a-hjkmnp-tv-z]{10,40}$";
 
 /**
+ * A whole-number query field. Elysia checks a numeric query field apart from its object, so the
+ * error would not know the field's name: `title` carries it to the 422 (src/http/errors.ts).
+ */
+export const queryWholeNumber = (name: string, minimum: number, maximum: number) =>
+  t.Numeric({ minimum, maximum, multipleOf: 1, title: name });
+
+/**
  * Cursor paging, shared by every list route: `?limit=1..100&cursor=<last id>`. A fractional,
  * negative, huge or non-numeric limit, or a cursor that is not an id, is a 422 — never a 500
  * from SQLite's LIMIT.
  */
 export const pageFields = {
-  limit: t.Optional(t.Numeric({ minimum: 1, maximum: 100, multipleOf: 1 })),
+  limit: t.Optional(queryWholeNumber("limit", 1, 100)),
   cursor: t.Optional(t.String({ pattern: ID_PATTERN, maxLength: 64 })),
 };
 

@@ -105,8 +105,9 @@ export function classifyForbiddenAddress(ip: string): string | null {
 
 export const isForbiddenAddress = (ip: string): boolean => classifyForbiddenAddress(ip) !== null;
 
+// Webhooks, knowledge imports and model providers share this check, so the hint names none of them.
 const ALLOW_PRIVATE_HINT =
-  "webhook URLs must be publicly reachable (PARLEY_ALLOW_PRIVATE_WEBHOOKS=true allows private targets in development)";
+  "Parley calls only publicly reachable addresses (PARLEY_ALLOW_PRIVATE_WEBHOOKS=true allows private ones in development)";
 
 function hostOf(url: URL): string {
   // WHATWG URL keeps IPv6 literals bracketed and has already canonicalized decimal, hex and

@@ -81,10 +81,14 @@ describe("GET /", () => {
     expect(html.match(/<script[^>]*>[^<]+<\/script>/)).toBeNull();
   });
 
-  test("links the admin page (saying it takes an API key) and the API reference", async () => {
+  test("links the admin page (saying it takes a login or an API key, from any start) and the API reference", async () => {
     context = buildTestApp();
     const html = await (await context.request("GET", "/")).text();
-    expect(html).toContain('<a href="/admin">Admin page</a> (sign in with a tenant API key');
+    expect(html).toContain(
+      '<a href="/admin">Admin page</a> (sign in with your e-mail and password, or a tenant API key',
+    );
+    // The binary's `parley serve --demo` seeds it as well as `npm start`.
+    expect(html).not.toContain("npm start");
     expect(html).toContain('<a href="/docs">API reference</a>');
   });
 });
@@ -147,5 +151,27 @@ describe("compressed assets", () => {
         })
       ).status,
     ).toBe(200);
+  });
+});
+
+describe("the script sizes the docs state", () => {
+  const kb = (bytes: number) => bytes / 1024;
+  const read = (path: string) => Bun.file(new URL(`../../${path}`, import.meta.url)).text();
+
+  test("are the sizes served, to the nearest KB", async () => {
+    context = buildTestApp();
+    const widget = await (await context.request("GET", "/widget.js")).text();
+    const admin = await (await context.request("GET", "/admin.js")).text();
+    const stated = [
+      [/About (\d+) KB minified, (\d+) KB gzipped/, await read("docs/widget.md"), widget],
+      [/minified IIFE \(about (\d+) KB, (\d+) KB gzipped\)/, await read("docs/admin.md"), admin],
+    ] as const;
+    for (const [pattern, doc, code] of stated) {
+      const [, minified, gzipped] = pattern.exec(doc) ?? [];
+      expect(Math.abs(Number(minified) - kb(code.length))).toBeLessThanOrEqual(1);
+      expect(Math.abs(Number(gzipped) - kb(Bun.gzipSync(code).length))).toBeLessThanOrEqual(1);
+    }
+    const readme = /one minified IIFE, ~(\d+) KB gzipped/.exec(await read("README.md"))?.[1];
+    expect(Math.abs(Number(readme) - kb(Bun.gzipSync(widget).length))).toBeLessThanOrEqual(1);
   });
 });

@@ -120,6 +120,9 @@ describe("importDocumentFromUrl", () => {
     const { tenant: owner } = await seedTenant(deps, "Clinic");
     const error = await refusal(importDocumentFromUrl(deps, owner.id, { url: "http://intranet.example.com/" }, null));
     expect(error.message).toContain("resolves to 192.168.1.20");
+    // The hint is about any URL Parley calls: a page import is no webhook.
+    expect(error.message).toContain("Parley calls only publicly reachable addresses");
+    expect(error.message).not.toContain("webhook URLs");
   });
 
   test("a body past 2 MB is abandoned with 413, a type that is no text, a broken PDF and an HTTP error with 422", async () => {

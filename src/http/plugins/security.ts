@@ -84,6 +84,18 @@ async function authenticateBearerOrVisitor(deps: AppDeps, headers: Headers): Pro
   return authenticateBearer(deps, headers);
 }
 
+/** Routes that take either credential name both to a caller who sent neither. */
+function authenticateKeyOrBearer<T>(
+  headers: Headers,
+  withKey: () => Promise<ApiKeyPrincipal>,
+  withBearer: () => Promise<T>,
+): Promise<ApiKeyPrincipal | T> {
+  if (headers.get("x-api-key")) return withKey();
+  if (!headers.has("authorization"))
+    throw unauthorized("Send X-API-Key: <api_key> or Authorization: Bearer <access_token>.");
+  return withBearer();
+}
+
 async function authenticateApiKey(deps: AppDeps, headers: Headers): Promise<ApiKeyPrincipal> {
   const presented = headers.get("x-api-key");
   if (!presented) throw unauthorized("Send X-API-Key: <api_key>.");
@@ -164,7 +176,11 @@ export function securityPlugin(deps: AppDeps) {
       async resolve({ request, server }) {
         const { headers } = request;
         const principal = await guardCredentials<Principal>(deps, { request, server }, () =>
-          headers.get("x-api-key") ? authenticateApiKey(deps, headers) : authenticateBearer(deps, headers),
+          authenticateKeyOrBearer(
+            headers,
+            () => authenticateApiKey(deps, headers),
+            () => authenticateBearer(deps, headers),
+          ),
         );
         return { principal };
       },
@@ -184,7 +200,11 @@ export function securityPlugin(deps: AppDeps) {
       async resolve({ request, server }) {
         const { headers } = request;
         const principal = await guardCredentials<Principal>(deps, { request, server }, () =>
-          headers.get("x-api-key") ? authenticateApiKey(deps, headers) : authenticateBearerOrVisitor(deps, headers),
+          authenticateKeyOrBearer(
+            headers,
+            () => authenticateApiKey(deps, headers),
+            () => authenticateBearerOrVisitor(deps, headers),
+          ),
         );
         return { principal };
       },

@@ -1,6 +1,6 @@
 import { Elysia, t } from "elysia";
 import type { AppDeps } from "../deps.ts";
-import { idParams, pageFields, strictObject } from "../schema.ts";
+import { idParams, pageFields, queryWholeNumber, strictObject } from "../schema.ts";
 import { MANAGER_ROLES, securityPlugin, tenantOf } from "../plugins/security.ts";
 import { addDocument, deleteDocument, getDocument, listDocuments } from "../../knowledge/documents.ts";
 import { importDocumentFromUrl } from "../../knowledge/import-url.ts";
@@ -97,7 +97,7 @@ export const KnowledgeModel = {
   pageQuery: strictObject({ ...pageFields, tenant_id: tenantIdField }),
   searchQuery: strictObject({
     q: t.String({ minLength: 1, maxLength: 500 }),
-    limit: t.Optional(t.Numeric({ minimum: 1, maximum: MAX_SEARCH_LIMIT, multipleOf: 1 })),
+    limit: t.Optional(queryWholeNumber("limit", 1, MAX_SEARCH_LIMIT)),
     tenant_id: tenantIdField,
   }),
   searchResponse: t.Object({

@@ -30,7 +30,7 @@ function demoPage(baseUrl: string, demoTenantId: string | null): string {
   const embed = demoTenantId
     ? `<script src="/widget.js" data-tenant="${escapeHtml(demoTenantId)}" async></script>`
     : "";
-  const next = `<p><a href="/admin">Admin page</a> (sign in with a tenant API key — the demo's is printed once, at the first <code>npm start</code>): dead letters, deliveries, rules, the hand-off inbox, charts. <a href="/docs">API reference</a>: every route of <code>/api/v1</code>.</p>`;
+  const next = `<p><a href="/admin">Admin page</a> (sign in with your e-mail and password, or a tenant API key — the demo's login and key are printed once, by the start that seeds it): dead letters, deliveries, rules, the hand-off inbox, charts. <a href="/docs">API reference</a>: every route of <code>/api/v1</code>.</p>`;
   return `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1">
 <title>Parley</title><style>${DEMO_CSS}</style></head>
