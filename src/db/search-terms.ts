@@ -1,6 +1,9 @@
 // Every word is indexed behind its tenant's key, so a word common in another tenant's chats never
 // slows a search. PostgreSQL's parley_search_terms (migrations 0008, 0016) makes the same terms.
 
+/** Above every id and term: the upper end of a range (text compares by bytes; COLLATE "C" on PostgreSQL). */
+export const TOP = "\u{10FFFF}";
+
 /** The tenant's key in its terms: the id without `ten_`, letters and digits only, lowercase. */
 export const tenantKey = (tenantId: string): string =>
   tenantId

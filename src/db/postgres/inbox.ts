@@ -1,4 +1,5 @@
 import { INBOX_OPS, searchTerms } from "../sql/inbox.ts";
+import { TOP } from "../search-terms.ts";
 import type { InboxQueries } from "../store-inbox.ts";
 import type { PgExec } from "./exec.ts";
 import { pgOps } from "./statements.ts";
@@ -9,8 +10,6 @@ import { pgOps } from "./statements.ts";
 const FIRST_WINDOW = 5;
 /** Page sizes walked at most before the GIN indexes and a sort. */
 const MAX_WINDOWS = 4;
-/** Above every id: the upper bound of a first page (the id columns compare bytes, COLLATE "C"). */
-const TOP = "\u{10FFFF}";
 
 export const SEARCH_WALK = `SELECT s.id AS "sessionId", hit.one IS NOT NULL AS hit
   FROM (SELECT id FROM chat_sessions WHERE tenant_id = $1 AND id < $3 ORDER BY id DESC LIMIT $4) AS s

@@ -1,5 +1,5 @@
 import type { Database } from "bun:sqlite";
-import { indexedTerms } from "../search-terms.ts";
+import { indexedTerms, TOP } from "../search-terms.ts";
 
 // FTS5 merges every doclist of a prefix query before its first match, but walks an OR of exact
 // terms lazily; so a prefix becomes the OR of its words (behind the tenant's key). The table may
@@ -7,8 +7,6 @@ import { indexedTerms } from "../search-terms.ts";
 
 /** Past this many words the prefix query stays. */
 export const EXPANSION_BOUND = 64;
-/** Above every term: the upper end of a prefix's range (text compares by bytes). */
-const TOP = "\u{10FFFF}";
 /** Terms unicode61 keeps as they are; others go through FTS5's own tokenizer (it folds Latin diacritics only). */
 const PLAIN = /^[a-z0-9]+$/;
 const PREFIX = /"([^"]*)"\*/g;

@@ -1,4 +1,5 @@
 import type { Database } from "bun:sqlite";
+import { TOP } from "../search-terms.ts";
 
 // FTS5 hands matches out in rowid (insertion) order cheaply, which is close to time order but not
 // equal. So the walk takes the first sessions it meets, then proves no newer one was missed: such
@@ -8,8 +9,6 @@ import type { Database } from "bun:sqlite";
 const WALK_CAP = 5_000;
 /** Past this many newer sessions to check, the full sort. */
 const CHECK_CAP = 2_000;
-/** Above every id: the upper bound of a first page (text compares by bytes). */
-const TOP = "\u{10FFFF}";
 
 interface Source {
   /** The tenant's matches, newest inserted first: (rowid, session). */
