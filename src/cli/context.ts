@@ -1,6 +1,7 @@
+import { existsSync } from "node:fs";
 import { modelAssistant } from "../assistant/turn-assistant.ts";
 import { loadConfig, type Config, type ConfigFlags } from "../config.ts";
-import { openStore, type OpenedStore } from "../db/open-store.ts";
+import { isPostgresUrl, openStore, type OpenedStore } from "../db/open-store.ts";
 import { getOrCreateSetting } from "../db/settings.ts";
 import { randomBase62 } from "../lib/crypto.ts";
 import type { Deps } from "../deps.ts";
@@ -47,8 +48,8 @@ export async function openCliDeps(io: CliIo, flags: ConfigFlags, overrides: Part
   }
 }
 
-/** Runs `work` with deps and always closes the database, whatever happens. */
-export async function withCliDeps<T>(
+/** Runs `work` with deps and always closes the database, whatever happens; makes the database if need be. */
+export async function withCliDepsCreatingDatabase<T>(
   io: CliIo,
   flags: ConfigFlags,
   work: (deps: CliDeps) => T | Promise<T>,
@@ -59,4 +60,21 @@ export async function withCliDeps<T>(
   } finally {
     await deps.opened.close();
   }
+}
+
+/**
+ * The same for a command that reads or changes what is there: a SQLite file that is not there
+ * is refused, since a mistyped --db would otherwise become a new empty database listing nothing.
+ */
+export async function withCliDeps<T>(
+  io: CliIo,
+  flags: ConfigFlags,
+  work: (deps: CliDeps) => T | Promise<T>,
+): Promise<T> {
+  const { dbPath } = loadConfig(io.env, flags);
+  if (!isPostgresUrl(dbPath) && !existsSync(dbPath))
+    throw new Error(
+      `no database at ${dbPath}; check --db or PARLEY_DB (parley serve, parley migrate or parley tenant create makes one)`,
+    );
+  return withCliDepsCreatingDatabase(io, flags, work);
 }

@@ -4,7 +4,7 @@ import { setWhatsappSettings, whatsappCallbackUrl } from "../integrations/whatsa
 import { createTenant } from "../tenants/create-tenant.ts";
 import { listTenants } from "../tenants/find-tenant.ts";
 import { parseCommandArgs, requireFlag } from "./args.ts";
-import { withCliDeps } from "./context.ts";
+import { withCliDeps, withCliDepsCreatingDatabase } from "./context.ts";
 import { formatTable, isoOrDash, readSecret, UsageError, type CliIo } from "./io.ts";
 import { planChangeJson, tenantJson } from "./json-views.ts";
 import { isSectorSlug, SECTOR_SLUGS } from "../chat/engine/sector-templates.ts";
@@ -27,7 +27,9 @@ export async function tenantCommand(argv: string[], io: CliIo): Promise<number> 
   if (!ACTIONS.some((known) => known === action)) throw new UsageError(`unknown tenant action '${action}'`);
   if (values.sector !== undefined && !isSectorSlug(values.sector))
     throw new UsageError(`--sector ${values.sector} is not a sector; use one of: ${SECTOR_SLUGS.join(", ")}`);
-  return withCliDeps(io, { db: values.db }, async (deps) => {
+  // tenant create may come before the first start; every other action needs the database there.
+  const withDeps = action === "create" ? withCliDepsCreatingDatabase : withCliDeps;
+  return withDeps(io, { db: values.db }, async (deps) => {
     switch (action) {
       case "create": {
         const tenant = await createTenant(deps, {

@@ -4,7 +4,7 @@ import { findLastAttempt, type RenewalAttempt } from "../http/tls/acme-store.ts"
 import { readCertificatePair, type CertificatePair } from "../http/tls/certificate-pair.ts";
 import { createTlsStatus } from "../http/tls/tls-status.ts";
 import { parseCommandArgs } from "./args.ts";
-import { withCliDeps, type CliDeps } from "./context.ts";
+import { withCliDepsCreatingDatabase, type CliDeps } from "./context.ts";
 import { UsageError, type CliIo } from "./io.ts";
 
 const iso = (ms: number | null) => (ms === null ? null : new Date(ms).toISOString());
@@ -81,7 +81,8 @@ export async function tlsCommand(argv: string[], io: CliIo): Promise<number> {
   const [action, ...extra] = positionals;
   if ((action !== "status" && action !== "renew") || extra.length > 0)
     throw new UsageError("usage: parley tls status|renew");
-  return withCliDeps(io, { db: values.db }, async (deps) => {
+  // A certificate may be ordered before the server first starts: the database is made for it.
+  return withCliDepsCreatingDatabase(io, { db: values.db }, async (deps) => {
     if (!tlsEnabled(deps.config))
       throw new UsageError(
         "TLS is off: set PARLEY_ACME_DOMAINS, or PARLEY_TLS_CERT and PARLEY_TLS_KEY, as the server has them",

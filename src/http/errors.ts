@@ -91,8 +91,20 @@ function lengthRule(schema: SchemaFacts): string {
   return min === undefined || min <= 1 ? "must not be empty" : `must be at least ${min} characters`;
 }
 
+/**
+ * A value of one branch's JSON type is told what that branch needs: an empty list where "a text
+ * or a list of texts" is asked must have an item, not be "not valid".
+ */
+function matchingBranchRule(issue: ValueError, members: SchemaFacts[]): string | null {
+  const kind = Array.isArray(issue.value) ? "array" : issue.value === null ? "null" : typeof issue.value;
+  const index = members.findIndex((member) => member.type === kind);
+  const first = index < 0 ? undefined : issue.errors[index]?.First();
+  return first ? describeIssue(first) : null;
+}
+
 /** A union of literals (an enum) lists its values; a numeric query field (`t.Numeric`) states its range. */
-function unionRule(schema: SchemaFacts): string {
+function unionRule(issue: ValueError): string {
+  const schema = issue.schema as SchemaFacts;
   const members = schema.anyOf ?? [];
   const values = members.filter((member) => member.const !== undefined).map((member) => String(member.const));
   if (values.length === members.length && values.length > 0) return `must be one of: ${values.join(", ")}`;
@@ -100,6 +112,8 @@ function unionRule(schema: SchemaFacts): string {
   if (numeric) return numberRule(numeric);
   // t.BooleanString: a boolean, or its text in a query
   if (members.some((member) => member.type === "boolean")) return "must be true or false";
+  const branch = matchingBranchRule(issue, members);
+  if (branch) return branch;
   if (members.some((member) => member.type === "null"))
     return `must be ${members
       .filter((member) => member.type !== "null")
@@ -149,7 +163,7 @@ function describeIssue(issue: ValueError): string {
     case ValueErrorType.Literal:
       return `must be ${JSON.stringify(schema.const)}`;
     case ValueErrorType.Union:
-      return unionRule(schema);
+      return unionRule(issue);
     default:
       return issue.message;
   }

@@ -1,5 +1,5 @@
 import { afterAll, describe, expect, test } from "bun:test";
-import { mkdtempSync, rmSync } from "node:fs";
+import { existsSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { cli } from "./cli-helpers.ts";
@@ -58,5 +58,23 @@ describe("a careless user's command line", () => {
     const help = await cli(["user", "--help"]);
     expect(help.out).toContain("--role defaults to owner");
     expect(help.out).toContain("POST /api/v1/users defaults to agent");
+  });
+
+  test("a mistyped --db is refused by name instead of becoming a new empty database", async () => {
+    const typo = join(dir, "parly.db");
+    for (const args of [
+      ["tenant", "list"],
+      ["dlq", "list"],
+      ["apikey", "list", "--tenant", "ten_x"],
+    ]) {
+      const result = await cli([...args, "--db", typo]);
+      expect(result.code).toBe(1);
+      expect(result.err).toBe(
+        `parley: no database at ${typo}; check --db or PARLEY_DB (parley serve, parley migrate or parley tenant create makes one)`,
+      );
+      expect(existsSync(typo)).toBe(false);
+    }
+    // Setting up may start with a tenant, before the first serve.
+    expect((await cli(["tenant", "create", "--name", "First", "--db", typo])).code).toBe(0);
   });
 });

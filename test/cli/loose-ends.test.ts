@@ -34,6 +34,7 @@ describe("CLI loose ends", () => {
   });
 
   test("dlq list and dlq retrigger --all with an unknown --tenant exit 1 instead of reporting nothing", async () => {
+    expect((await cli(["migrate", "--db", db])).code).toBe(0);
     const retrigger = await cli(["dlq", "retrigger", "--all", "--tenant", "ten_0000000000unknown", "--db", db]);
     expect(retrigger.code).toBe(1);
     expect(retrigger.err).toContain("No such tenant");

@@ -49,3 +49,15 @@ describe("a query value out of range", () => {
     }
   });
 });
+
+describe("a value of the right kind that breaks its rule", () => {
+  test("where a field takes one of two kinds, is told the rule of the kind it sent", async () => {
+    const headers = { "x-api-key": apiKey };
+    const empty = await context.request("POST", "/api/v1/chatbot/tests", {
+      headers,
+      body: { question: [], expect: { action: "none" } },
+    });
+    expect(empty.status).toBe(422);
+    expect((await errorOf(empty)).details).toEqual([{ field: "question", message: "must have at least 1 item" }]);
+  });
+});

@@ -416,6 +416,10 @@ describe("rule test deliveries, the delivery log and the catalog", () => {
         "captured_at",
       ]),
     );
+    // Snake case like every other field of the API.
+    expect(Object.keys(lead)).toEqual(["event", "priority", "description", "has_confidence", "example"]);
+    expect(lead.has_confidence).toBe(true);
+    expect(body.data.find((entry: { event: string }) => entry.event === "payment.failed").has_confidence).toBe(false);
   });
 
   test("bulk re-trigger validates its filters", async () => {

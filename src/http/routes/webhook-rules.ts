@@ -119,7 +119,7 @@ export const RuleModel = {
         event: eventField,
         priority: oneOf(["info", "medium", "high", "critical"]),
         description: t.String(),
-        hasConfidence: t.Boolean({
+        has_confidence: t.Boolean({
           description: "Whether data.confidence is present, so conditions.min_confidence can filter it.",
         }),
         example: t.Record(t.String(), t.Unknown(), { description: "A realistic data object of this event." }),
@@ -142,7 +142,12 @@ export function webhookRuleRoutes(deps: AppDeps) {
       "/events",
       ({ principal }) => {
         tenantOf(principal, undefined, MANAGER_ROLES);
-        return { data: EVENT_NAMES.map((name) => ({ event: name, ...EVENT_CATALOG[name] })) };
+        return {
+          data: EVENT_NAMES.map((name) => {
+            const { priority, description, hasConfidence, example } = EVENT_CATALOG[name];
+            return { event: name, priority, description, has_confidence: hasConfidence, example };
+          }),
+        };
       },
       {
         tenantAccess: true,
