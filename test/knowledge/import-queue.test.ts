@@ -109,7 +109,8 @@ describe("background sitemap imports are bounded", () => {
       added.set(name, (await add(name)).source_id);
 
     await until(() => site.started.length === MAX_RUNNING_IMPORTS);
-    expect(site.started).toEqual(["a1", "b1", "c1"]);
+    // The first three start together; which reaches its page first is a race of their own.
+    expect(site.started.toSorted()).toEqual(["a1", "b1", "c1"]);
     // The waiting ones are pending, as the API and the admin page show them.
     for (const name of ["a2", "b2", "d1"]) {
       const source = await getSource(running, tenants.get(tenantOf(name)) ?? "", added.get(name) ?? "");
@@ -134,7 +135,7 @@ describe("background sitemap imports are bounded", () => {
       await importEnded(running.store, added.get(name) ?? "");
       await until(() => site.started.length === count);
     }
-    expect(site.started).toEqual(["a1", "b1", "c1", "a2", "b2", "d1", "a3", "a4", "a5"]);
+    expect(site.started.slice(MAX_RUNNING_IMPORTS)).toEqual(["a2", "b2", "d1", "a3", "a4", "a5"]);
     expect(site.mostAtOnce()).toBe(MAX_RUNNING_IMPORTS);
     // Waiting imports read their sitemap again when they start; the first three used the one read when added.
     expect(site.sitemapRequests.filter((name) => name === "a1")).toEqual(["a1"]);
@@ -164,7 +165,7 @@ describe("background sitemap imports are bounded", () => {
     const b1 = await post(second.apiKey, "b1");
     expect(b1.status).toBe("pending");
     await until(() => site.started.length === 2);
-    expect(site.started).toEqual(["a1", "b1"]);
+    expect(site.started.toSorted()).toEqual(["a1", "b1"]);
     const listed = await app.request("GET", "/api/v1/knowledge/sources", { headers: { "x-api-key": first.apiKey } });
     const statuses = ((await listed.json()) as { data: Array<{ status: string }> }).data.map((row) => row.status);
     expect(statuses).toEqual(["pending", "pending", "pending", "pending"]);
@@ -175,7 +176,7 @@ describe("background sitemap imports are bounded", () => {
       site.release(name);
     }
     for (const id of [...ids, b1.source_id]) await importEnded(app.deps.store, id);
-    expect(site.started).toEqual(["a1", "b1", "a2", "a3", "a4"]);
+    expect(site.started.slice(2)).toEqual(["a2", "a3", "a4"]);
     expect(site.mostAtOnce()).toBe(2);
   });
 
