@@ -22,6 +22,7 @@ import frontDeskInbox from "../../migrations/0018_front_desk_inbox.sql" with { t
 import knowledgeSources from "../../migrations/0019_knowledge_sources.sql" with { type: "text" };
 import searchVocabulary from "../../migrations/0020_search_vocabulary.sql" with { type: "text" };
 import handoffTimeOnce from "../../migrations/0021_handoff_time_once.sql" with { type: "text" };
+import messageIndexBySession from "../../migrations/0022_message_index_by_session.sql" with { type: "text" };
 
 export const MIGRATION_JOURNAL = journal;
 
@@ -48,4 +49,5 @@ export const EMBEDDED_MIGRATIONS: ReadonlyArray<{ tag: string; sql: string }> = 
   { tag: "0019_knowledge_sources", sql: knowledgeSources },
   { tag: "0020_search_vocabulary", sql: searchVocabulary },
   { tag: "0021_handoff_time_once", sql: handoffTimeOnce },
+  { tag: "0022_message_index_by_session", sql: messageIndexBySession },
 ];

@@ -52,7 +52,9 @@ export type MessageRole = (typeof MESSAGE_ROLES)[number];
 export const chatMessages = sqliteTable(
   "chat_messages",
   {
-    id: text("id").primaryKey(),
+    // Not the primary key: its index would be a third b-tree written with every message, and
+    // every reader finds messages by session (chat_messages_session_idx). PostgreSQL keys by it.
+    id: text("id").notNull(),
     sessionId: sessionIdColumn(),
     tenantId: text("tenant_id").notNull(),
     role: text("role", { enum: MESSAGE_ROLES }).notNull(),
@@ -68,8 +70,9 @@ export const chatMessages = sqliteTable(
     authorName: text("author_name"),
     createdAt: integer("created_at").notNull(),
   },
-  // Message ids are time-sortable, so (session_id, id) serves the transcript and ?after= polls.
-  (table) => [index("chat_messages_session_idx").on(table.sessionId, table.id)],
+  // Message ids are time-sortable, so (session_id, id) serves the transcript and ?after= polls;
+  // unique, it refuses a message id taken in its chat, as a key on id would.
+  (table) => [uniqueIndex("chat_messages_session_idx").on(table.sessionId, table.id)],
 );
 
 export const leads = sqliteTable(

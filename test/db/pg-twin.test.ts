@@ -118,6 +118,28 @@ describe("PostgreSQL twins of SQLite tables", () => {
     );
   });
 
+  test("a plain SQLite column can be PostgreSQL's primary key, and a unique index there a plain one", () => {
+    const messages = sqliteTable(
+      "messages",
+      { id: text("id").notNull(), chatId: text("chat_id").notNull() },
+      (table) => [uniqueIndex("messages_chat_idx").on(table.chatId, table.id)],
+    );
+    const keyed = pgTwinsOf(
+      { messages },
+      { bigintColumn: () => false, primaryKeys: { messages: "id" }, plainIndexes: ["messages_chat_idx"] },
+    );
+    const config = getTableConfig(keyed.messages);
+    expect(config.columns.map((column) => [column.name, column.primary])).toEqual([
+      ["id", true],
+      ["chat_id", false],
+    ]);
+    expect(config.indexes.map(({ config: ix }) => [ix.name, ix.unique])).toEqual([["messages_chat_idx", false]]);
+    expect(getTableConfig(pgSchema.chatMessages).columns.find((column) => column.name === "id")?.primary).toBe(true);
+    expect(getTableConfig(pgSchema.chatMessages).indexes.map(({ config: ix }) => [ix.name, ix.unique])).toEqual([
+      ["chat_messages_session_idx", false],
+    ]);
+  });
+
   test("a column type with no PostgreSQL twin is refused by name", () => {
     const dated = sqliteTable("dated", { at: integer("at", { mode: "timestamp" }) });
     expect(() => pgTwinsOf({ dated }, { bigintColumn: () => false })).toThrow("dated.at");

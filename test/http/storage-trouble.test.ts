@@ -165,8 +165,11 @@ describe("the database disk is full", () => {
 
   const pageCount = () => (context.deps.sqlite.query("PRAGMA page_count").get() as { page_count: number }).page_count;
   // SQLite's own limit on the file size: writes that need a new page fail with SQLITE_FULL,
-  // exactly as on a full disk.
-  const fillDisk = () => context.deps.sqlite.exec(`PRAGMA max_page_count = ${pageCount()}`);
+  // exactly as on a full disk. VACUUM first: pages a migration freed would still take writes.
+  const fillDisk = () => {
+    context.deps.sqlite.exec("VACUUM");
+    context.deps.sqlite.exec(`PRAGMA max_page_count = ${pageCount()}`);
+  };
   const freeSpace = () => context.deps.sqlite.exec("PRAGMA max_page_count = 1073741823");
 
   test("writes answer 503 storage_full with Retry-After, /readyz is not ready, and both recover once space is freed", async () => {

@@ -49,6 +49,10 @@ export interface TwinOptions {
    * PostgreSQL does without. Its predicate (`where`) stays the SQLite index's.
    */
   indexes?: Readonly<Record<string, readonly string[] | null>>;
+  /** Primary keys (table → column) PostgreSQL has where SQLite keeps a plain column. */
+  primaryKeys?: Readonly<Record<string, string>>;
+  /** Unique indexes (by name) PostgreSQL keeps plain: a primary key of its own guards what they guard. */
+  plainIndexes?: readonly string[];
   /** Foreign keys (`table.column`) PostgreSQL does without; what stands in for each is the caller's. */
   withoutForeignKeys?: readonly string[];
 }
@@ -91,7 +95,8 @@ function pgTwinOf(table: SQLiteTable, options: TwinOptions, byName: Map<string, 
   const columns: Record<string, Builder> = {};
   for (const [key, column] of Object.entries(getTableColumns(table)) as [string, SQLiteColumn][]) {
     let builder = pgTypeOf(config.name, column, options);
-    if (column.primary && !isAutoIncrement(column)) builder = builder.primaryKey();
+    if ((column.primary && !isAutoIncrement(column)) || options.primaryKeys?.[config.name] === column.name)
+      builder = builder.primaryKey();
     if (column.notNull) builder = builder.notNull();
     if (column.hasDefault && column.default !== undefined) builder = builder.default(column.default);
     if (column.isUnique) builder = builder.unique(column.uniqueName);
@@ -120,7 +125,8 @@ function pgTwinOf(table: SQLiteTable, options: TwinOptions, byName: Map<string, 
         if (override === null) return [];
         const names = override ?? ix.columns.map((column) => (column as { name: string }).name);
         const on = names.map((name) => twinColumn({ name }));
-        const built = (ix.unique ? uniqueIndex : index)(ix.name).on(...(on as [AnyPgColumn, ...AnyPgColumn[]]));
+        const unique = ix.unique && !options.plainIndexes?.includes(ix.name);
+        const built = (unique ? uniqueIndex : index)(ix.name).on(...(on as [AnyPgColumn, ...AnyPgColumn[]]));
         return [ix.where ? built.where(ix.where as SQL) : built];
       }),
     ];

@@ -20,8 +20,17 @@ const PG_INDEXES = {
  */
 const PG_WITHOUT_FOREIGN_KEYS = ["delivery_attempts.delivery_id"];
 
+/**
+ * Messages are keyed by id here, as the search queue's joins want; SQLite finds them by session
+ * only, spares every insert that index, and makes its session index unique instead (src/db/schema-chat.ts).
+ */
+const PG_PRIMARY_KEYS = { chat_messages: "id" };
+const PG_PLAIN_INDEXES = ["chat_messages_session_idx"];
+
 const twins = pgTwinsOf(sqliteSchema, {
   indexes: PG_INDEXES,
+  primaryKeys: PG_PRIMARY_KEYS,
+  plainIndexes: PG_PLAIN_INDEXES,
   withoutForeignKeys: PG_WITHOUT_FOREIGN_KEYS,
   bigintColumn: (table, column) => /_(at|until|ms)$/.test(column) || BIGINT_COLUMNS.has(`${table}.${column}`),
 });

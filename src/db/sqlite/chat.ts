@@ -63,14 +63,15 @@ export function sqliteChatSessions(sqlite: Database): SyncOf<ChatSessionQueries>
   const recent = sqlite.prepare<Pick<ChatMessageRow, "role" | "text">, [string, number]>(
     "SELECT role, text FROM (SELECT id, role, text FROM chat_messages WHERE session_id = ? ORDER BY id DESC LIMIT ?) ORDER BY id",
   );
-  // One index seek per session (chat_messages_session_idx): its newest message.
+  // One index seek per session (chat_messages_session_idx): its newest message. By session and
+  // id, as messages have no index on id alone here.
   const newest = sqlite.prepare<
     Pick<ChatMessageRow, "sessionId" | "role" | "text" | "authorName" | "createdAt">,
     [string, string, number]
   >(
     `SELECT s.id AS "sessionId", m.role, substr(m.text, 1, ?3) AS text, m.author_name AS "authorName", m.created_at AS "createdAt"
      FROM chat_sessions AS s
-     JOIN chat_messages AS m ON m.id = (SELECT max(id) FROM chat_messages WHERE session_id = s.id)
+     JOIN chat_messages AS m ON m.session_id = s.id AND m.id = (SELECT max(id) FROM chat_messages WHERE session_id = s.id)
      WHERE s.tenant_id = ?1 AND s.id IN (SELECT value FROM json_each(?2))`,
   );
   const addMessage = (row: ChatMessageRow): void => {
