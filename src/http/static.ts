@@ -21,17 +21,19 @@ export function acceptsGzip(acceptEncoding: string | null): boolean {
 }
 
 /**
- * A handler serving a script embedded in the binary: gzipped (once, on first demand) for
- * clients that take it, with an ETag per representation so browsers revalidate cheaply (304)
- * instead of downloading it again. The widget and the admin script are sent to every visitor
- * and operator; the API reference's viewer is 4 MB, 1 MB gzipped.
+ * A handler serving a text the binary carries (a script, the OpenAPI document): gzipped once, on
+ * first demand, for clients that take it, with an ETag per representation so browsers revalidate
+ * cheaply (304) instead of downloading it again. The widget and the admin script are sent to every
+ * visitor and operator; the API reference's viewer is 4 MB, 1 MB gzipped.
  */
-export function scriptHandler(code: string, cacheControl: string) {
-  // Hashed and gzipped on first demand, not at start-up (the viewer alone is 4 MB).
+export function embeddedHandler(content: () => string, contentType: string, cacheControl: string) {
+  // Made, hashed and gzipped on first demand, not at start-up (the viewer alone is 4 MB).
+  let text: string | null = null;
   let tag: string | null = null;
   let gzipped: Uint8Array<ArrayBuffer> | null = null;
   return ({ request }: { request: Request }): Response => {
-    tag ??= Bun.hash(code).toString(36);
+    text ??= content();
+    tag ??= Bun.hash(text).toString(36);
     const gzip = acceptsGzip(request.headers.get("accept-encoding"));
     const etag = gzip ? `"${tag}-gz"` : `"${tag}"`;
     const headers: Record<string, string> = { "cache-control": cacheControl, etag, vary: "accept-encoding" };
@@ -42,9 +44,13 @@ export function scriptHandler(code: string, cacheControl: string) {
     ) {
       return new Response(null, { status: 304, headers });
     }
-    headers["content-type"] = "application/javascript; charset=utf-8";
-    if (!gzip) return new Response(code, { headers });
-    gzipped ??= Bun.gzipSync(code);
+    headers["content-type"] = contentType;
+    if (!gzip) return new Response(text, { headers });
+    gzipped ??= Bun.gzipSync(text);
     return new Response(gzipped, { headers: { ...headers, "content-encoding": "gzip" } });
   };
 }
+
+/** A script embedded in the binary, served as embeddedHandler serves it. */
+export const scriptHandler = (code: string, cacheControl: string) =>
+  embeddedHandler(() => code, "application/javascript; charset=utf-8", cacheControl);

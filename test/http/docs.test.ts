@@ -20,7 +20,29 @@ const documentOf = async () =>
     [key: string]: unknown;
   };
 
+/** A file the binary carries: its text, checked to be gzipped (at least `ratio`× smaller) when asked and to answer 304 to its ETag. */
+async function expectGzippedWithEtag(path: string, contentType: string, ratio: number): Promise<string> {
+  const plain = await context.request("GET", path);
+  expect(plain.status).toBe(200);
+  expect(plain.headers.get("content-type")).toBe(contentType);
+  const text = await plain.text();
+  const gzipped = await context.request("GET", path, { headers: { "accept-encoding": "gzip, br" } });
+  expect(gzipped.headers.get("content-encoding")).toBe("gzip");
+  const bytes = new Uint8Array(await gzipped.arrayBuffer());
+  expect(bytes.length).toBeLessThan(text.length / ratio);
+  expect(new TextDecoder().decode(Bun.gunzipSync(bytes))).toBe(text);
+  const etag = plain.headers.get("etag") ?? "";
+  expect(etag).toMatch(/^"\w+"$/);
+  expect((await context.request("GET", path, { headers: { "if-none-match": etag } })).status).toBe(304);
+  return text;
+}
+
 describe("GET /docs/json", () => {
+  test("is gzipped when asked, with an ETag that answers 304", async () => {
+    const text = await expectGzippedWithEtag("/docs/json", "application/json", 4);
+    expect(text.length).toBeGreaterThan(100_000);
+  });
+
   test("is a valid OpenAPI 3.1 document (checked against the official schema)", async () => {
     const validator = new Validator();
     const result = await validator.validate(await documentOf());
@@ -177,19 +199,9 @@ describe("GET /docs", () => {
   });
 
   test("serves Scalar's viewer from the binary, gzipped when asked, with an ETag", async () => {
-    const plain = await context.request("GET", "/docs/viewer.js");
-    expect(plain.status).toBe(200);
-    expect(plain.headers.get("content-type")).toContain("javascript");
-    const code = await plain.text();
+    const code = await expectGzippedWithEtag("/docs/viewer.js", "application/javascript; charset=utf-8", 2);
     expect(code.length).toBeGreaterThan(1_000_000);
     expect(code).toContain("createApiReference");
-    const gzipped = await context.request("GET", "/docs/viewer.js", { headers: { "accept-encoding": "gzip, br" } });
-    expect(gzipped.headers.get("content-encoding")).toBe("gzip");
-    const bytes = new Uint8Array(await gzipped.arrayBuffer());
-    expect(bytes.length).toBeLessThan(code.length / 2);
-    expect(new TextDecoder().decode(Bun.gunzipSync(bytes))).toBe(code);
-    const etag = plain.headers.get("etag") ?? "";
-    expect((await context.request("GET", "/docs/viewer.js", { headers: { "if-none-match": etag } })).status).toBe(304);
   });
 
   test("starts the viewer on /docs/json with telemetry, web fonts and the AI agent off", async () => {

@@ -1,6 +1,6 @@
 import { Elysia } from "elysia";
 import type { AppDeps } from "../deps.ts";
-import { escapeHtml, scriptHandler } from "../static.ts";
+import { embeddedHandler, escapeHtml, scriptHandler } from "../static.ts";
 import { buildOpenApiDocument, type OpenApiDocument, type RouteInfo } from "../openapi.ts";
 import { readApiReferenceBundle, readApiReferenceVersion } from "../api-reference-bundle.ts" with { type: "macro" };
 
@@ -81,20 +81,26 @@ export function docsRoutes(deps: AppDeps, routes: () => readonly RouteInfo[]) {
   let document: OpenApiDocument | null = null;
   const build = () => (document ??= buildOpenApiDocument(routes(), deps.config.publicUrl));
   const csp = docsCsp(deps.config.publicUrl);
-  return new Elysia()
-    .get("/docs/json", () => build())
-    .get("/docs/viewer.js", scriptHandler(VIEWER_JS, DOCS_CACHE))
-    .get("/docs/viewer-init.js", scriptHandler(VIEWER_INIT_JS, DOCS_CACHE))
-    .get(
-      "/docs",
-      () =>
-        new Response(docsPage(build()), {
-          headers: {
-            "content-type": "text/html; charset=utf-8",
-            "content-security-policy": csp,
-            "cache-control": "no-cache",
-            "referrer-policy": "no-referrer",
-          },
-        }),
-    );
+  return (
+    new Elysia()
+      // 285 KB of JSON: gzipped and revalidated by ETag like the scripts; it changes only with the binary.
+      .get(
+        "/docs/json",
+        embeddedHandler(() => JSON.stringify(build()), "application/json", "no-cache"),
+      )
+      .get("/docs/viewer.js", scriptHandler(VIEWER_JS, DOCS_CACHE))
+      .get("/docs/viewer-init.js", scriptHandler(VIEWER_INIT_JS, DOCS_CACHE))
+      .get(
+        "/docs",
+        () =>
+          new Response(docsPage(build()), {
+            headers: {
+              "content-type": "text/html; charset=utf-8",
+              "content-security-policy": csp,
+              "cache-control": "no-cache",
+              "referrer-policy": "no-referrer",
+            },
+          }),
+      )
+  );
 }
