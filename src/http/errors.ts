@@ -3,6 +3,7 @@ import { ValueErrorType, type ValueError } from "@sinclair/typebox/errors";
 import { AppError } from "../lib/app-error.ts";
 import { isStorageUnreachable, isUnstorableText, storageTroubleOf } from "../db/storage-errors.ts";
 import type { Logger } from "../lib/log.ts";
+import { ID_PATTERN } from "./schema.ts";
 
 export interface ErrorBody {
   error: string;
@@ -55,6 +56,7 @@ export const jsonResponse = (status: number, body: unknown, headers: Record<stri
 /** The parts of a TypeBox schema that a validation message speaks of. */
 interface SchemaFacts {
   const?: unknown;
+  pattern?: string;
   title?: string;
   anyOf?: SchemaFacts[];
   type?: string;
@@ -151,7 +153,9 @@ function describeIssue(issue: ValueError): string {
     case ValueErrorType.StringMaxLength:
       return lengthRule(schema);
     case ValueErrorType.StringPattern:
-      return "is not in the expected format";
+      return schema.pattern === ID_PATTERN
+        ? "must be an id as the API gives them, such as ses_01kb5r8yzqxq9c3d4e5f6g7h8j"
+        : "is not in the expected format";
     case ValueErrorType.StringFormat:
       return `must be a valid ${FORMAT_NAMES[schema.format ?? ""] ?? schema.format}`;
     case ValueErrorType.Array:

@@ -214,6 +214,16 @@ describe("hand-off to an operator", () => {
     expect(poll.data).toEqual([
       expect.objectContaining({ role: "operator", text: "Hi, this is Sam from the front desk." }),
     ]);
+    // Not a message id: refused, not read as "from the start" (which would repeat the whole transcript).
+    const garbled = await context.request(
+      "GET",
+      `/api/v1/chatbot/sessions/${visitor.session_id}/messages?after=last-one`,
+      { headers: { authorization: `Bearer ${visitor.access_token}` } },
+    );
+    expect(garbled.status).toBe(422);
+    expect((await garbled.json()).details).toEqual([
+      { field: "after", message: "must be an id as the API gives them, such as ses_01kb5r8yzqxq9c3d4e5f6g7h8j" },
+    ]);
 
     const closed = await (
       await context.request("POST", `/api/v1/sessions/${visitor.session_id}/close`, { headers: operator })
