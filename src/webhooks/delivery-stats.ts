@@ -75,3 +75,23 @@ export async function describeDeliveries(
   const rows = await deps.store.deliveries.describeDeliveries(tenantId, webhookIds);
   return new Map(rows.map((row) => [row.id, { url: row.url, total_attempts: row.totalAttempts }]));
 }
+
+/**
+ * Rows of any tenants (the administrator's CLI) with their delivery's URL and attempts across
+ * every cycle, as the API's lists give them; a row whose delivery is gone keeps "" and 0.
+ */
+export async function withDeliveryDetails<T extends { webhook_id: string; tenant_id: string }>(
+  deps: Deps,
+  rows: readonly T[],
+): Promise<Array<T & DeliveryDetails>> {
+  const idsByTenant = new Map<string, string[]>();
+  for (const row of rows) {
+    const ids = idsByTenant.get(row.tenant_id);
+    if (ids) ids.push(row.webhook_id);
+    else idsByTenant.set(row.tenant_id, [row.webhook_id]);
+  }
+  const details = new Map<string, DeliveryDetails>();
+  for (const [tenantId, ids] of idsByTenant)
+    for (const [id, detail] of await describeDeliveries(deps, tenantId, ids)) details.set(id, detail);
+  return rows.map((row) => ({ ...row, url: "", total_attempts: 0, ...details.get(row.webhook_id) }));
+}

@@ -94,7 +94,13 @@ describe("parley dlq", () => {
     expect(table.out).toContain("http_status: 410");
     const all = JSON.parse((await cli(["dlq", "list", "--json"])).out);
     expect(all).toHaveLength(3);
-    expect(all[0]).toMatchObject({ attempts: 4, last_status_code: 410 });
+    expect(all[0]).toMatchObject({ attempts: 4, last_status_code: 410, total_attempts: 4 });
+    // The URL each went to, as GET /webhooks/dead-letters gives it.
+    expect(
+      all.map((row: { tenant_id: string; url: string }) =>
+        row.url.startsWith(`https://hooks.example/${row.tenant_id}/`),
+      ),
+    ).toEqual([true, true, true]);
     expect(JSON.parse((await cli(["dlq", "list", "--tenant", tenantA, "--json"])).out)).toHaveLength(2);
     expect(JSON.parse((await cli(["dlq", "list", "--event", "appointment.created", "--json"])).out)).toHaveLength(1);
     expect(JSON.parse((await cli(["dlq", "list", "--since", "2999-01-01T00:00:00Z", "--json"])).out)).toHaveLength(0);
