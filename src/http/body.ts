@@ -1,3 +1,4 @@
+import { invalidField } from "../lib/validate.ts";
 import { AppError } from "../lib/app-error.ts";
 import { parseRequestJson } from "../lib/safe-json.ts";
 import { MAX_PDF_BYTES } from "../knowledge/pdf-text.ts";
@@ -15,8 +16,17 @@ const RAW_BODIES = new WeakMap<Request, Uint8Array>();
 /** The raw body the JSON parser read for this request (empty when there was none). */
 export const rawBodyOf = (request: Request): Uint8Array => RAW_BODIES.get(request) ?? new Uint8Array();
 
-/** Parses the body's text, refusing one past the shape limits (src/lib/safe-json.ts) before any validation sees it. */
-const parseBodyText = (bytes: Buffer): unknown => parseRequestJson(bytes.toString("utf8"));
+/**
+ * Parses the body's text, refusing one past the shape limits (src/lib/safe-json.ts) before any
+ * validation sees it. Every body is an object: Elysia would read `[]` or `null` as `{}` and answer
+ * as if fields were missing, so any other JSON value is refused here, as a string body is.
+ */
+function parseBodyText(bytes: Buffer): unknown {
+  const value = parseRequestJson(bytes.toString("utf8"));
+  if (typeof value !== "object" || value === null || Array.isArray(value))
+    throw invalidField("(body)", "must be a JSON object");
+  return value;
+}
 
 /** Routes that take one raw PDF (Content-Type: application/pdf) instead of JSON, each with its own size cap. */
 export const RAW_UPLOAD_ROUTES: Readonly<Record<string, { maxBytes: number }>> = {

@@ -103,8 +103,8 @@ describe.each(BODY_ROUTES)("$method $path", ({ method, path, valid, apiKey, hasR
     });
   }
 
-  test("a JSON array or string instead of an object answers 422", async () => {
-    for (const body of [[valid], "hello"]) {
+  test("a JSON array, string, number, boolean or null instead of an object answers 422", async () => {
+    for (const body of [[valid], "hello", [], null, 5, true]) {
       const error = await expectJsonError(await request({ body }), 422, "validation_failed");
       expect(error.details).toEqual([{ field: "(body)", message: "must be a JSON object" }]);
     }
