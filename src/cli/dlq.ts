@@ -62,7 +62,7 @@ export async function dlqCommand(argv: string[], io: CliIo): Promise<number> {
         const limit = values.limit === undefined ? 1000 : Number(values.limit);
         if (!Number.isInteger(limit) || limit < 1) throw new UsageError("--limit must be a positive whole number");
         const { data } = await listDeadLetters(deps, filter, { limit });
-        if (values.json) io.out(JSON.stringify(await withDeliveryDetails(deps, data)));
+        if (values.json) io.out(JSON.stringify(await withDeliveryDetails(deps, data, (row) => row.tenant_id)));
         else if (data.length === 0) io.out("no dead letters");
         else {
           io.out(

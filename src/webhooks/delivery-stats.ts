@@ -67,7 +67,7 @@ export async function summarizeDailyDeliveries(deps: Deps, tenantId: string): Pr
 }
 
 /** URL and attempts across cycles of the tenant's deliveries among `webhookIds` (others are left out). */
-export async function describeDeliveries(
+async function describeDeliveries(
   deps: Deps,
   tenantId: string,
   webhookIds: readonly string[],
@@ -77,21 +77,23 @@ export async function describeDeliveries(
 }
 
 /**
- * Rows of any tenants (the administrator's CLI) with their delivery's URL and attempts across
- * every cycle, as the API's lists give them; a row whose delivery is gone keeps "" and 0.
+ * Rows with their delivery's URL and attempts across every cycle, as the API's lists give them,
+ * looked up per tenant (the administrator's CLI lists several); a row whose delivery is gone keeps
+ * "" and 0.
  */
-export async function withDeliveryDetails<T extends { webhook_id: string; tenant_id: string }>(
+export async function withDeliveryDetails<T extends { webhook_id: string }>(
   deps: Deps,
   rows: readonly T[],
+  tenantIdOf: (row: T) => string,
 ): Promise<Array<T & DeliveryDetails>> {
   const idsByTenant = new Map<string, string[]>();
   for (const row of rows) {
-    const ids = idsByTenant.get(row.tenant_id);
+    const ids = idsByTenant.get(tenantIdOf(row));
     if (ids) ids.push(row.webhook_id);
-    else idsByTenant.set(row.tenant_id, [row.webhook_id]);
+    else idsByTenant.set(tenantIdOf(row), [row.webhook_id]);
   }
   const details = new Map<string, DeliveryDetails>();
   for (const [tenantId, ids] of idsByTenant)
     for (const [id, detail] of await describeDeliveries(deps, tenantId, ids)) details.set(id, detail);
-  return rows.map((row) => ({ ...row, url: "", total_attempts: 0, ...details.get(row.webhook_id) }));
+  return rows.map((row) => ({ url: "", total_attempts: 0, ...row, ...details.get(row.webhook_id) }));
 }

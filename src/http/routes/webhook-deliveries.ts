@@ -7,10 +7,11 @@ import { listDeadLetters, retriggerDeadLetters, retriggerMatchingDeadLetters } f
 import { invalidField } from "../../lib/validate.ts";
 import { parseIsoTime } from "../../lib/clock.ts";
 import {
-  describeDeliveries,
+  type DeliveryDetails,
   STATS_DAYS,
   summarizeDailyDeliveries,
   summarizeRuleDeliveries,
+  withDeliveryDetails,
 } from "../../webhooks/delivery-stats.ts";
 import { discardDeadLetter } from "../../webhooks/discard-dead-letter.ts";
 import type { Page } from "../../lib/page.ts";
@@ -21,16 +22,8 @@ async function withDetails<T extends { webhook_id: string }>(
   deps: AppDeps,
   tenantId: string,
   page: Page<T>,
-): Promise<Page<T & { url: string; total_attempts: number }>> {
-  const details = await describeDeliveries(
-    deps,
-    tenantId,
-    page.data.map((row) => row.webhook_id),
-  );
-  return {
-    ...page,
-    data: page.data.map((row) => ({ url: "", total_attempts: 0, ...row, ...details.get(row.webhook_id) })),
-  };
+): Promise<Page<T & DeliveryDetails>> {
+  return { ...page, data: await withDeliveryDetails(deps, page.data, () => tenantId) };
 }
 
 const seconds = (ms: number) => ms / 1000;
