@@ -8,6 +8,9 @@ export const strictObject = <T extends TProperties>(properties: T) =>
 /** A Parley id (`prefix_` + Crockford base32), the only thing a cursor can be. */
 export const ID_PATTERN = "^[a-z]{2,4}_[0-9a-hjkmnp-tv-z]{10,40}$";
 
+/** A query field naming a row by its id (a cursor, a transcript's `after`); a 422 says what an id looks like. */
+export const idQueryField = () => t.String({ pattern: ID_PATTERN, maxLength: 64 });
+
 /**
  * A whole-number query field. Elysia checks a numeric query field apart from its object, so the
  * error would not know the field's name: `title` carries it to the 422 (src/http/errors.ts).
@@ -22,7 +25,7 @@ export const queryWholeNumber = (name: string, minimum: number, maximum: number)
  */
 export const pageFields = {
   limit: t.Optional(queryWholeNumber("limit", 1, 100)),
-  cursor: t.Optional(t.String({ pattern: ID_PATTERN, maxLength: 64 })),
+  cursor: t.Optional(idQueryField()),
 };
 
 /** `/:id` path parameters. */

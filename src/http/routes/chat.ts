@@ -1,6 +1,6 @@
 import { Elysia, t } from "elysia";
 import type { AppDeps } from "../deps.ts";
-import { ID_PATTERN, idParams, strictObject } from "../schema.ts";
+import { idParams, idQueryField, strictObject } from "../schema.ts";
 import { MANAGER_ROLES, securityPlugin, tenantOf } from "../plugins/security.ts";
 import { checkVisitorAccess, preflightResponse } from "../plugins/cors.ts";
 import { clientIp } from "../plugins/client-ip.ts";
@@ -121,7 +121,7 @@ export const ChatModel = {
     ]),
     status: t.Union([t.Literal("bot"), t.Literal("handoff"), t.Literal("closed")]),
   }),
-  transcriptQuery: strictObject({ after: t.Optional(t.String({ pattern: ID_PATTERN, maxLength: 64 })) }),
+  transcriptQuery: strictObject({ after: t.Optional(idQueryField()) }),
   tenantQuery: strictObject({ tenant_id: t.Optional(t.String({ maxLength: 64 })) }),
   configPatchQuery: dryRunQuery,
   transcriptResponse: t.Object({
