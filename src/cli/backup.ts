@@ -1,5 +1,3 @@
-import { existsSync } from "node:fs";
-import { dirname } from "node:path";
 import { loadConfig } from "../config.ts";
 import { backupDatabase, restoreDatabase } from "../db/backup.ts";
 import { isPostgresUrl } from "../db/open-store.ts";
@@ -16,8 +14,6 @@ export async function backupCommand(argv: string[], io: CliIo): Promise<number> 
   if (!file || extra.length > 0) throw new UsageError("usage: parley backup FILE [--force]");
   const config = loadConfig(io.env, { db: values.db });
   refusePostgres(config.dbPath, "backup");
-  // SQLite would name the temporary file it failed to open; the user needs the folder.
-  if (!existsSync(dirname(file))) throw new Error(`cannot write ${file}: the folder ${dirname(file)} does not exist`);
   const result = backupDatabase(config.dbPath, file, { force: values.force });
   if (values.json) io.out(JSON.stringify(result));
   else io.out(`backed up ${result.source} to ${result.file} (${result.bytes} bytes, ${result.migrations} migrations)`);

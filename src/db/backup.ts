@@ -1,5 +1,6 @@
 import { Database } from "bun:sqlite";
 import { closeSync, copyFileSync, existsSync, fsyncSync, openSync, renameSync, rmSync, statSync } from "node:fs";
+import { dirname } from "node:path";
 import { AppError } from "../lib/app-error.ts";
 import { EMBEDDED_MIGRATIONS } from "./embedded-migrations.ts";
 import { acquireServerLock } from "./server-lock.ts";
@@ -66,6 +67,9 @@ export function backupDatabase(sourcePath: string, file: string, options: { forc
     throw failure("no_database", `there is no database at ${sourcePath}`);
   if (existsSync(file) && !options.force)
     throw failure("backup_exists", `${file} already exists; use --force to overwrite it`);
+  // SQLite would name the temporary file it failed to open; the user needs the folder.
+  if (!existsSync(dirname(file)))
+    throw failure("no_folder", `cannot write ${file}: the folder ${dirname(file)} does not exist`);
   const partial = `${file}.partial-${process.pid}`;
   rmSync(partial, { force: true });
   const source = new Database(sourcePath, { readonly: true });
